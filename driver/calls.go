@@ -1,0 +1,257 @@
+package driver
+
+import "encoding/json"
+
+// The calls a front (the CLI, the daemon, the MCP server) makes of a
+// [Session]. Each call has a method name, a request struct and a result
+// struct; the daemon carries them as JSON unchanged, so every field has a JSON
+// tag and a zero value that means "the default".
+
+// Method names, as they travel over the daemon's socket.
+const (
+	MethodOpen       = "open"
+	MethodBack       = "back"
+	MethodForward    = "forward"
+	MethodReload     = "reload"
+	MethodSnapshot   = "snapshot"
+	MethodAct        = "act"
+	MethodGet        = "get"
+	MethodWait       = "wait"
+	MethodEval       = "eval"
+	MethodScreenshot = "screenshot"
+	MethodPDF        = "pdf"
+	MethodTab        = "tab"
+	MethodCookies    = "cookies"
+	MethodStorage    = "storage"
+	MethodStateSave  = "state_save"
+	MethodStateLoad  = "state_load"
+	MethodViewport   = "viewport"
+	MethodDialog     = "dialog"
+)
+
+// OpenRequest asks for a navigation. A URL with no scheme gets https://.
+type OpenRequest struct {
+	URL string `json:"url"`
+	// TimeoutMS bounds the wait for the load; zero means 30 s.
+	TimeoutMS int `json:"timeout_ms,omitempty"`
+}
+
+// PageInfo says where the current tab is.
+type PageInfo struct {
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Status int    `json:"status,omitempty"` // HTTP status of the document, when known
+}
+
+// SnapshotRequest chooses what a look shows.
+type SnapshotRequest struct {
+	Interactive bool   `json:"interactive,omitempty"` // -i: only elements with refs (and the structure that holds them)
+	Compact     bool   `json:"compact,omitempty"`     // -c: no empty structural lines
+	Scope       string `json:"scope,omitempty"`       // a ref or a CSS selector: only that subtree
+	Depth       int    `json:"depth,omitempty"`       // zero means no limit
+	Full        bool   `json:"full,omitempty"`        // the whole page, not viewport first
+	Tree        bool   `json:"tree,omitempty"`        // also return the tree (for --json)
+}
+
+// Snapshot is the page as an outline.
+type Snapshot struct {
+	URL   string          `json:"url"`
+	Title string          `json:"title"`
+	Text  string          `json:"text"`           // the outline, one element a line
+	Tree  json.RawMessage `json:"tree,omitempty"` // the outline as a tree, when asked for
+	Refs  int             `json:"refs"`           // how many refs the outline holds
+}
+
+// Action kinds for [ActRequest].
+const (
+	ActClick    = "click"
+	ActDblClick = "dblclick"
+	ActHover    = "hover"
+	ActFocus    = "focus"
+	ActFill     = "fill"
+	ActType     = "type"
+	ActPress    = "press"
+	ActSelect   = "select"
+	ActCheck    = "check"
+	ActUncheck  = "uncheck"
+	ActScroll   = "scroll"
+	ActUpload   = "upload"
+	ActDrag     = "drag"
+)
+
+// ActRequest is one element action. Target is a ref ("e12" or "@e12") or a
+// locator ("role=button[name=\"Pay\"]", "text=Continue", "label=Email",
+// "placeholder=Search", "testid=submit", "css=#go"). Press and scroll may
+// leave Target empty: press then goes to the focused element and scroll to
+// the page.
+type ActRequest struct {
+	Kind   string   `json:"kind"`
+	Target string   `json:"target,omitempty"`
+	Value  string   `json:"value,omitempty"`  // fill, type
+	Values []string `json:"values,omitempty"` // select (labels or values)
+	Key    string   `json:"key,omitempty"`    // press: "Enter", "Control+A"
+	Button string   `json:"button,omitempty"` // click: left (default), right, middle
+	Count  int      `json:"count,omitempty"`  // click: number of clicks; zero means 1
+	// Scroll: "up", "down", "left", "right" or "into-view"; Pixels zero
+	// means one viewport's worth.
+	Direction string   `json:"direction,omitempty"`
+	Pixels    int      `json:"pixels,omitempty"`
+	Files     []string `json:"files,omitempty"` // upload: absolute paths
+	To        string   `json:"to,omitempty"`    // drag: the drop target, a ref or locator
+	// TimeoutMS bounds the wait for the element to be actionable; zero means 5 s.
+	TimeoutMS int `json:"timeout_ms,omitempty"`
+}
+
+// Outcome is what an action did.
+type Outcome struct {
+	URL       string    `json:"url"`
+	Title     string    `json:"title"`
+	Navigated bool      `json:"navigated,omitempty"`
+	NewTabs   []TabInfo `json:"new_tabs,omitempty"`
+	Dialog    *Dialog   `json:"dialog,omitempty"` // a JavaScript dialog that opened and waits for an answer
+}
+
+// Dialog is a JavaScript dialog (alert, confirm, prompt, beforeunload).
+type Dialog struct {
+	Type          string `json:"type"`
+	Message       string `json:"message"`
+	DefaultPrompt string `json:"default_prompt,omitempty"`
+}
+
+// GetRequest reads one thing from the page. What is one of title, url,
+// text, value, attr, html, count. Target is a ref or locator (for count, a
+// locator).
+type GetRequest struct {
+	What   string `json:"what"`
+	Target string `json:"target,omitempty"`
+	Name   string `json:"name,omitempty"` // attr: the attribute's name
+}
+
+// GetResult holds what was read: Value for strings, Count for count.
+type GetResult struct {
+	Value string `json:"value"`
+	Count int    `json:"count,omitempty"`
+	Found bool   `json:"found"` // attr: whether the attribute exists
+}
+
+// WaitRequest waits for one condition. With none set, it waits MS milliseconds.
+type WaitRequest struct {
+	Text      string `json:"text,omitempty"`     // text appears
+	Gone      string `json:"gone,omitempty"`     // text disappears
+	Selector  string `json:"selector,omitempty"` // CSS selector matches a visible element
+	URL       string `json:"url,omitempty"`      // URL matches a glob
+	Load      bool   `json:"load,omitempty"`     // the document has loaded
+	MS        int    `json:"ms,omitempty"`
+	TimeoutMS int    `json:"timeout_ms,omitempty"` // zero means 30 s
+}
+
+// EvalRequest runs a JavaScript expression. It runs in an isolated world
+// unless MainWorld is set.
+type EvalRequest struct {
+	Expression string `json:"expression"`
+	MainWorld  bool   `json:"main_world,omitempty"`
+}
+
+// EvalResult is the JSON value of the expression.
+type EvalResult struct {
+	Value json.RawMessage `json:"value"`
+}
+
+// ScreenshotRequest takes a PNG of the viewport, the full page or an element.
+type ScreenshotRequest struct {
+	Full   bool   `json:"full,omitempty"`
+	Target string `json:"target,omitempty"` // a ref or locator
+}
+
+// Image holds the bytes of a capture (PNG or PDF); the front writes the file.
+type Image struct {
+	Data []byte `json:"data"`
+}
+
+// TabRequest manages tabs. Op is list, new, switch or close. Index counts
+// from 0 in the order of [TabInfo]; close with Index -1 closes the current tab.
+type TabRequest struct {
+	Op    string `json:"op"`
+	URL   string `json:"url,omitempty"`
+	Index int    `json:"index,omitempty"`
+}
+
+// TabInfo describes one tab of the session.
+type TabInfo struct {
+	Index   int    `json:"index"`
+	URL     string `json:"url"`
+	Title   string `json:"title"`
+	Current bool   `json:"current"`
+}
+
+// TabList is the tabs after a tab call.
+type TabList struct {
+	Tabs []TabInfo `json:"tabs"`
+}
+
+// CookieRequest reads, sets or clears cookies of the session. Op is get, set
+// or clear. Set takes Cookies; a cookie with no URL and no Domain is set for
+// the current page.
+type CookieRequest struct {
+	Op      string   `json:"op"`
+	Cookies []Cookie `json:"cookies,omitempty"`
+}
+
+// Cookie is a browser cookie.
+type Cookie struct {
+	Name     string  `json:"name"`
+	Value    string  `json:"value"`
+	URL      string  `json:"url,omitempty"`
+	Domain   string  `json:"domain,omitempty"`
+	Path     string  `json:"path,omitempty"`
+	Expires  float64 `json:"expires,omitempty"` // seconds since the epoch; zero is a session cookie
+	HTTPOnly bool    `json:"http_only,omitempty"`
+	Secure   bool    `json:"secure,omitempty"`
+	SameSite string  `json:"same_site,omitempty"`
+}
+
+// CookieList is the cookies after a cookie call.
+type CookieList struct {
+	Cookies []Cookie `json:"cookies"`
+}
+
+// StorageRequest reads or writes the current origin's local or session
+// storage. Area is local or session; Op is get, set or clear. Get with an
+// empty Key returns every item.
+type StorageRequest struct {
+	Area  string `json:"area"`
+	Op    string `json:"op"`
+	Key   string `json:"key,omitempty"`
+	Value string `json:"value,omitempty"`
+}
+
+// StorageItems is the storage after a storage call.
+type StorageItems struct {
+	Items map[string]string `json:"items"`
+}
+
+// State is what `state save` writes and `state load` reads: the session's
+// cookies and the local storage of the origins it has open.
+type State struct {
+	Format  string                       `json:"format"` // "waymark.state/1"
+	Cookies []Cookie                     `json:"cookies"`
+	Origins map[string]map[string]string `json:"origins,omitempty"` // origin → local storage
+}
+
+// StateFormat is the version string of [State].
+const StateFormat = "waymark.state/1"
+
+// ViewportRequest sets the size of the page's viewport in CSS pixels.
+type ViewportRequest struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// DialogRequest answers the open JavaScript dialog.
+type DialogRequest struct {
+	Accept bool   `json:"accept"`
+	Text   string `json:"text,omitempty"` // prompt: the answer
+}
+
+// Empty is the result of a call that returns nothing.
+type Empty struct{}

@@ -1,0 +1,105 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Categories of failure. Callers branch on these with errors.Is; each has a
+// stable code that travels over the daemon's socket (see [Code]).
+var (
+	ErrUnknownRef      = errors.New("unknown ref")
+	ErrStaleRef        = errors.New("ref is no longer on the page")
+	ErrNoMatch         = errors.New("no element matches")
+	ErrAmbiguous       = errors.New("several elements match")
+	ErrNotInteractable = errors.New("element is not interactable")
+	ErrTimeout         = errors.New("timed out")
+	ErrBadInput        = errors.New("bad input")
+	ErrNavigation      = errors.New("navigation failed")
+	ErrJavaScript      = errors.New("javascript error")
+	ErrNoDialog        = errors.New("no dialog is open")
+	ErrBrowserGone     = errors.New("the browser is gone")
+	ErrUnavailable     = errors.New("browser unavailable")
+)
+
+// codes pairs each category with its wire code. Order matters only for
+// documentation; each error matches at most one category.
+var codes = []struct {
+	err  error
+	code string
+}{
+	{ErrUnknownRef, "unknown_ref"},
+	{ErrStaleRef, "stale_ref"},
+	{ErrNoMatch, "no_match"},
+	{ErrAmbiguous, "ambiguous"},
+	{ErrNotInteractable, "not_interactable"},
+	{ErrTimeout, "timeout"},
+	{ErrBadInput, "bad_input"},
+	{ErrNavigation, "navigation"},
+	{ErrJavaScript, "javascript"},
+	{ErrNoDialog, "no_dialog"},
+	{ErrBrowserGone, "browser_gone"},
+	{ErrUnavailable, "unavailable"},
+	{context.Canceled, "canceled"},
+	{context.DeadlineExceeded, "timeout"},
+}
+
+// Code returns the wire code of err's category, or "internal".
+func Code(err error) string {
+	for _, c := range codes {
+		if errors.Is(err, c.err) {
+			return c.code
+		}
+	}
+	return "internal"
+}
+
+// FromCode rebuilds an error of the category that code names, carrying the
+// message and hint the far side sent. An unknown code gives an error of no
+// category.
+func FromCode(code, message, hint string) error {
+	for _, c := range codes {
+		if c.code == code {
+			return &Error{Kind: c.err, Msg: message, Hint: hint}
+		}
+	}
+	return &Error{Msg: message, Hint: hint}
+}
+
+// Error is a failure with a message for people and agents and a hint that
+// says what to do next.
+type Error struct {
+	Kind error  // one of the Err categories, or nil
+	Msg  string // the whole message
+	Hint string // what to do next; may be empty
+}
+
+func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Kind }
+
+// Errorf builds an [Error] of the kind with a hint.
+func Errorf(kind error, hint, format string, args ...any) error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// Hint returns the hint of the first [Error] in err's chain, or "".
+func Hint(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Hint
+	}
+	return ""
+}
+
+// CoveredError says that another element covers the target at its click
+// point. By is the outline line of the covering element.
+type CoveredError struct {
+	Target string
+	By     string
+}
+
+func (e *CoveredError) Error() string {
+	return fmt.Sprintf("%s is covered by %s", e.Target, e.By)
+}
+func (e *CoveredError) Unwrap() error { return ErrNotInteractable }
