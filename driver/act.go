@@ -1,0 +1,281 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/waymark-dev/waymark/internal/keys"
+)
+
+const defaultActTimeout = 5 * time.Second
+
+// Act performs one element action on the current tab with real input
+// events, then waits for what it started to settle.
+func (s *Session) Act(ctx context.Context, req ActRequest) (*Outcome, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if d := t.pendingDialog(); d != nil {
+		return nil, Errorf(ErrNotInteractable, "answer it first: waymark dialog accept|dismiss",
+			"a %s dialog is open (%q)", d.Type, d.Message)
+	}
+	timeout := defaultActTimeout
+	if req.TimeoutMS > 0 {
+		timeout = time.Duration(req.TimeoutMS) * time.Millisecond
+	}
+	do, err := s.plan(ctx, t, req, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return s.perform(ctx, t, do)
+}
+
+// plan checks the request and finds its elements before anything is
+// pressed, so bad input changes nothing on the page.
+func (s *Session) plan(ctx context.Context, t *tab, req ActRequest, timeout time.Duration) (func(context.Context) error, error) {
+	needTarget := func() (*element, error) { return s.find(ctx, t, req.Target, timeout) }
+	switch req.Kind {
+	case ActClick, ActDblClick:
+		button, err := mouseButton(req.Button)
+		if err != nil {
+			return nil, err
+		}
+		count := req.Count
+		if req.Kind == ActDblClick {
+			count = 2
+		}
+		el, err := needTarget()
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) error {
+			p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, timeout)
+			if err != nil {
+				return err
+			}
+			return t.press(ctx, p, button, count)
+		}, nil
+	case ActHover:
+		el, err := needTarget()
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) error {
+			p, err := el.actionable(ctx, checkVisible|checkHit, timeout)
+			if err != nil {
+				return err
+			}
+			return t.mouse(ctx, input.DispatchMouseEventTypeMouseMoved, p, input.MouseButtonNone, 0)
+		}, nil
+	case ActFocus:
+		el, err := needTarget()
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) error { return el.focus(ctx) }, nil
+	case ActFill, ActType:
+		el, err := needTarget()
+		if err != nil {
+			return nil, err
+		}
+		if req.Kind == ActFill {
+			return func(ctx context.Context) error { return el.fill(ctx, req.Value, timeout) }, nil
+		}
+		return func(ctx context.Context) error { return el.typeText(ctx, req.Value, timeout) }, nil
+	case ActPress:
+		evs, err := keys.Press(req.Key)
+		if err != nil {
+			return nil, &Error{Kind: ErrBadInput, Msg: err.Error(), Hint: "use a key name such as Enter, Tab, Escape, ArrowDown or a chord such as Control+A"}
+		}
+		var el *element
+		if req.Target != "" {
+			if el, err = needTarget(); err != nil {
+				return nil, err
+			}
+		}
+		return func(ctx context.Context) error {
+			if el != nil {
+				if err := el.focus(ctx); err != nil {
+					return err
+				}
+			}
+			return keys.Dispatch(ctx, t.sess, evs)
+		}, nil
+	case ActSelect:
+		if len(req.Values) == 0 {
+			return nil, Errorf(ErrBadInput, "name the option: waymark select @e6 \"United Kingdom\"", "select needs at least one value")
+		}
+		el, err := needTarget()
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) error { return el.selectOptions(ctx, req.Values, timeout) }, nil
+	case ActCheck, ActUncheck:
+		el, err := needTarget()
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) error { return el.setChecked(ctx, req.Kind == ActCheck, timeout) }, nil
+	case ActScroll:
+		return s.planScroll(ctx, t, req, timeout)
+	case ActUpload:
+		files, err := checkFiles(req.Files)
+		if err != nil {
+			return nil, err
+		}
+		el, err := needTarget()
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) error {
+			_, err := cdpCallEl(ctx, el, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: el.node})
+			if err != nil && strings.Contains(err.Error(), "Node is not a file input") {
+				return Errorf(ErrBadInput, "upload to an <input type=file> element", "%s is not a file input", el.what)
+			}
+			return err
+		}, nil
+	case ActDrag:
+		if req.To == "" {
+			return nil, Errorf(ErrBadInput, "usage: waymark drag SRC DST", "drag needs a drop target")
+		}
+		src, err := needTarget()
+		if err != nil {
+			return nil, err
+		}
+		dst, err := s.find(ctx, t, req.To, timeout)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) error {
+			from, err := src.actionable(ctx, checkVisible|checkHit, timeout)
+			if err != nil {
+				return err
+			}
+			to, err := dst.actionable(ctx, checkVisible, timeout)
+			if err != nil {
+				return err
+			}
+			actx, cancel := t.actionContext(ctx)
+			defer cancel()
+			return chromedp.Do(actx, chromedp.DragAndDropXY(from.X, from.Y, to.X, to.Y))
+		}, nil
+	case "":
+		return nil, Errorf(ErrBadInput, "", "no action kind given")
+	default:
+		return nil, Errorf(ErrBadInput, "actions: click, dblclick, hover, focus, fill, type, press, select, check, uncheck, scroll, upload, drag", "unknown action %q", req.Kind)
+	}
+}
+
+// actionContext derives a chromedp context for the tab that ends when the
+// request's ctx ends, for chromedp actions that need one.
+func (t *tab) actionContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	actx, cancel := context.WithCancel(t.ctx)
+	stop := context.AfterFunc(ctx, cancel)
+	return actx, func() { stop(); cancel() }
+}
+
+func mouseButton(s string) (input.MouseButton, error) {
+	switch strings.ToLower(s) {
+	case "", "left":
+		return input.MouseButtonLeft, nil
+	case "right":
+		return input.MouseButtonRight, nil
+	case "middle":
+		return input.MouseButtonMiddle, nil
+	}
+	return "", Errorf(ErrBadInput, "use --button left, right or middle", "unknown mouse button %q", s)
+}
+
+func checkFiles(files []string) ([]string, error) {
+	if len(files) == 0 {
+		return nil, Errorf(ErrBadInput, "usage: waymark upload TARGET FILE...", "upload needs at least one file")
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return nil, Errorf(ErrBadInput, "check the path", "cannot upload %s: no such file", f)
+		}
+		if fi.IsDir() {
+			return nil, Errorf(ErrBadInput, "name a file, not a folder", "cannot upload %s: it is a folder", f)
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}
+
+// perform runs the action, reporting a dialog that opens during it at
+// once: a dialog blocks the page, so the input call would not return until
+// someone answers it.
+func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error) (*Outcome, error) {
+	before := t.mark()
+	tabsBefore := s.tabCount()
+	done := make(chan error, 1)
+	go func() { done <- do(ctx) }()
+	for {
+		changed := t.watch()
+		select {
+		case err := <-done:
+			if err != nil {
+				return nil, err
+			}
+			if err := t.settle(ctx, before); err != nil {
+				return nil, err
+			}
+			return s.outcome(ctx, t, before, tabsBefore)
+		case <-changed:
+			if d := t.pendingDialog(); d != nil {
+				out, err := s.outcome(ctx, t, before, tabsBefore)
+				if err != nil {
+					return nil, err
+				}
+				out.Dialog = d
+				return out, nil
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (s *Session) outcome(ctx context.Context, t *tab, before mark, tabsBefore int) (*Outcome, error) {
+	info, err := s.pageInfo(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{URL: info.URL, Title: info.Title, Navigated: t.mark().navSeq != before.navSeq}
+	added, _ := s.adoptNewTabs(ctx)
+	if len(added) > 0 || s.tabCount() != tabsBefore {
+		list, _ := s.tabList(ctx)
+		for _, a := range added {
+			for _, ti := range list {
+				if ti.URL == a.url() && !ti.Current {
+					out.NewTabs = append(out.NewTabs, ti)
+					break
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func (s *Session) tabCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.tabs)
+}
+
+func fmtPoint(p point) string { return fmt.Sprintf("(%.0f,%.0f)", p.X, p.Y) }

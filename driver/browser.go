@@ -1,0 +1,229 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+
+	"github.com/waymark-dev/waymark/internal/browser"
+)
+
+// Options says which browser to use. The zero value starts a headless
+// Chromium found in the usual places.
+type Options struct {
+	// ExecPath is the browser executable; empty means search the usual places.
+	ExecPath string
+	// Headed shows a window; the default is headless.
+	Headed bool
+	// CDP attaches to a running browser instead of starting one: a port
+	// ("9222"), an http://host:port address, or a ws:// DevTools URL.
+	CDP string
+	// Args are extra command-line flags for a started browser ("--foo=bar").
+	Args []string
+	// Logger receives debug logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// Browser is one Chromium (started or attached) shared by named sessions.
+// Close ends the sessions and, for a started browser, kills the process and
+// removes its temporary profile (chromedp's allocator owns both).
+type Browser struct {
+	opts     Options
+	desc     string // executable path or CDP address, for status
+	ctx      context.Context
+	cancel   context.CancelFunc // cancels the browser context and the allocator
+	gone     <-chan struct{}    // closed when the browser connection ends
+	log      *slog.Logger
+	attached bool
+
+	// mu guards sessions.
+	mu       sync.Mutex
+	sessions map[string]*Session
+}
+
+// Launch starts (or attaches to) a browser and waits until it answers.
+func Launch(ctx context.Context, opts Options) (*Browser, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	b := &Browser{opts: opts, log: log, sessions: map[string]*Session{}}
+	var actx context.Context
+	var acancel context.CancelFunc
+	if opts.CDP != "" {
+		u, err := cdpURL(opts.CDP)
+		if err != nil {
+			return nil, err
+		}
+		b.desc, b.attached = u, true
+		actx, acancel = remote.NewAllocator(context.Background(), u)
+	} else {
+		path, err := browser.Find(opts.ExecPath)
+		if err != nil {
+			return nil, &Error{Kind: ErrUnavailable, Msg: err.Error(),
+				Hint: "install Chromium (apt-get install chromium) or pass --executable-path"}
+		}
+		b.desc = path
+		var extra []chromedp.ExecAllocatorOption
+		for _, a := range opts.Args {
+			name, val, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if ok {
+				extra = append(extra, chromedp.Flag(name, val))
+			} else {
+				extra = append(extra, chromedp.Flag(name, true))
+			}
+		}
+		actx, acancel = chromedp.NewExecAllocator(context.Background(), browser.Flags(path, !opts.Headed, extra...)...)
+	}
+	bctx, bcancel := chromedp.NewContext(actx)
+	b.ctx = bctx
+	b.cancel = func() { bcancel(); acancel() }
+
+	// The first Do starts the browser and binds its life to bctx, so it
+	// must not carry the caller's deadline; the caller's ctx only bounds the
+	// wait.
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(bctx) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			b.cancel()
+			return nil, &Error{Kind: ErrUnavailable, Msg: fmt.Sprintf("start browser %s: %v", b.desc, err),
+				Hint: "check the browser runs (waymark doctor), or pass another with --executable-path or --cdp"}
+		}
+	case <-ctx.Done():
+		b.cancel()
+		return nil, ctx.Err()
+	}
+	gone, err := chromedp.Detached(bctx)
+	if err != nil {
+		gone = bctx.Done()
+	}
+	b.gone = mergeDone(gone, bctx.Done())
+	return b, nil
+}
+
+// mergeDone closes the result when either channel closes. Its goroutine
+// exits then.
+func mergeDone(a, b <-chan struct{}) <-chan struct{} {
+	out := make(chan struct{})
+	go func() {
+		select {
+		case <-a:
+		case <-b:
+		}
+		close(out)
+	}()
+	return out
+}
+
+// cdpURL turns "9222", "host:9222" or a URL into an address the remote
+// allocator accepts.
+func cdpURL(s string) (string, error) {
+	if _, err := strconv.Atoi(s); err == nil {
+		return "http://127.0.0.1:" + s, nil
+	}
+	if !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return "", Errorf(ErrBadInput, "pass a port (9222), host:port or a ws:// DevTools URL", "bad --cdp address %q", s)
+	}
+	return s, nil
+}
+
+// Describe says which browser this is: its executable or CDP address.
+func (b *Browser) Describe() string { return b.desc }
+
+// Gone is closed when the browser process ended or the connection dropped.
+func (b *Browser) Gone() <-chan struct{} { return b.gone }
+
+// Alive reports whether the browser still answers.
+func (b *Browser) Alive() bool {
+	select {
+	case <-b.gone:
+		return false
+	default:
+		return true
+	}
+}
+
+// Session returns the named session, creating it (a new browser context with
+// one blank tab) when it does not exist yet.
+func (b *Browser) Session(ctx context.Context, name string) (*Session, error) {
+	if !b.Alive() {
+		return nil, &Error{Kind: ErrBrowserGone, Msg: "the browser is gone", Hint: "run the command again to start a new one"}
+	}
+	b.mu.Lock()
+	s, ok := b.sessions[name]
+	b.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	s, err := newSession(ctx, b, name)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if old, ok := b.sessions[name]; ok { // lost a race: keep the first
+		go s.Close()
+		return old, nil
+	}
+	b.sessions[name] = s
+	return s, nil
+}
+
+// Lookup returns the named session if it exists.
+func (b *Browser) Lookup(name string) (*Session, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s, ok := b.sessions[name]
+	return s, ok
+}
+
+// Sessions returns the open sessions sorted by name.
+func (b *Browser) Sessions() []*Session {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]*Session, 0, len(b.sessions))
+	for _, s := range b.sessions {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// CloseSession closes the named session; a missing one is not an error.
+func (b *Browser) CloseSession(name string) error {
+	b.mu.Lock()
+	s, ok := b.sessions[name]
+	delete(b.sessions, name)
+	b.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return s.Close()
+}
+
+// Close closes every session and the browser. For an attached browser only
+// the sessions' browser contexts are closed; the browser keeps running.
+func (b *Browser) Close() error {
+	var errs []error
+	for _, s := range b.Sessions() {
+		errs = append(errs, b.CloseSession(s.name))
+	}
+	b.cancel()
+	return errors.Join(errs...)
+}

@@ -1,0 +1,191 @@
+package driver
+
+import (
+	"context"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+)
+
+// Screenshot captures the viewport, the full page or one element as PNG.
+func (s *Session) Screenshot(ctx context.Context, req ScreenshotRequest) (*Image, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng}
+	switch {
+	case req.Target != "":
+		el, err := s.find(ctx, t, req.Target, defaultActTimeout)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := el.actionable(ctx, checkVisible, defaultActTimeout); err != nil {
+			return nil, err
+		}
+		quads, err := cdpCallEl(ctx, el, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: el.node})
+		if err != nil {
+			return nil, err
+		}
+		q := biggestQuad(quads.Quads)
+		if q == nil {
+			return nil, el.notVisible()
+		}
+		dx, dy, err := t.frameOffset(ctx, el.tid)
+		if err != nil {
+			return nil, err
+		}
+		metrics, err := call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, err
+		}
+		minX, minY, maxX, maxY := quadBounds(q)
+		vx, vy := 0.0, 0.0
+		if metrics.CSSVisualViewport != nil {
+			vx, vy = metrics.CSSVisualViewport.PageX, metrics.CSSVisualViewport.PageY
+		}
+		params.Clip = &page.Viewport{X: minX + dx + vx, Y: minY + dy + vy, Width: maxX - minX, Height: maxY - minY, Scale: 1}
+		params.CaptureBeyondViewport = new(true)
+	case req.Full:
+		metrics, err := call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, err
+		}
+		if cs := metrics.CSSContentSize; cs != nil {
+			params.Clip = &page.Viewport{X: 0, Y: 0, Width: math.Ceil(cs.Width), Height: math.Ceil(cs.Height), Scale: 1}
+		}
+		params.CaptureBeyondViewport = new(true)
+	}
+	res, err := call(ctx, t, page.CaptureScreenshot, params)
+	if err != nil {
+		return nil, err
+	}
+	return &Image{Data: res.Data}, nil
+}
+
+func quadBounds(q []float64) (minX, minY, maxX, maxY float64) {
+	minX, minY, maxX, maxY = q[0], q[1], q[0], q[1]
+	for i := 0; i < 8; i += 2 {
+		minX, maxX = math.Min(minX, q[i]), math.Max(maxX, q[i])
+		minY, maxY = math.Min(minY, q[i+1]), math.Max(maxY, q[i+1])
+	}
+	return
+}
+
+// PDF prints the page (headless Chromium only).
+func (s *Session) PDF(ctx context.Context) (*Image, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := call(ctx, t, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: new(true)})
+	if err != nil {
+		if strings.Contains(err.Error(), "PrintToPDF is not implemented") {
+			return nil, Errorf(ErrBadInput, "pdf needs a headless browser; drop --headed", "this browser cannot print to PDF")
+		}
+		return nil, err
+	}
+	return &Image{Data: res.Data}, nil
+}
+
+// Viewport sets the size of the current tab's viewport.
+func (s *Session) Viewport(ctx context.Context, req ViewportRequest) (*Empty, error) {
+	if req.Width < 100 || req.Height < 100 || req.Width > 10000 || req.Height > 10000 {
+		return nil, Errorf(ErrBadInput, "use a size between 100 and 10000 pixels, e.g. waymark viewport 1280 800", "bad viewport %dx%d", req.Width, req.Height)
+	}
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, err = call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: int64(req.Width), Height: int64(req.Height), DeviceScaleFactor: 1,
+	})
+	return &Empty{}, err
+}
+
+// Dialog answers the open JavaScript dialog.
+func (s *Session) Dialog(ctx context.Context, req DialogRequest) (*Outcome, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if t.pendingDialog() == nil {
+		return nil, Errorf(ErrNoDialog, "nothing to answer; take a snapshot to see the page", "no dialog is open")
+	}
+	before := t.mark()
+	params := page.HandleJavaScriptDialogParams{Accept: req.Accept}
+	if req.Text != "" {
+		params.PromptText = req.Text
+	}
+	if _, err := call(ctx, t, page.HandleJavaScriptDialog, params); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.dialog = nil
+	t.mu.Unlock()
+	if err := t.settle(ctx, before); err != nil {
+		return nil, err
+	}
+	return s.outcome(ctx, t, before, s.tabCount())
+}
+
+// planScroll scrolls the page or an element with the mouse wheel, or rolls
+// an element into view.
+func (s *Session) planScroll(ctx context.Context, t *tab, req ActRequest, timeout time.Duration) (func(context.Context) error, error) {
+	dir := strings.ToLower(req.Direction)
+	var el *element
+	if req.Target != "" {
+		var err error
+		if el, err = s.find(ctx, t, req.Target, timeout); err != nil {
+			return nil, err
+		}
+	}
+	if dir == "into-view" || dir == "intoview" {
+		if el == nil {
+			return nil, Errorf(ErrBadInput, "usage: waymark scroll TARGET into-view", "into-view needs a target")
+		}
+		return func(ctx context.Context) error {
+			_, err := el.actionable(ctx, checkVisible, timeout)
+			return err
+		}, nil
+	}
+	var dx, dy float64
+	amount := float64(req.Pixels)
+	if amount <= 0 {
+		amount = 600
+	}
+	switch dir {
+	case "", "down":
+		dy = amount
+	case "up":
+		dy = -amount
+	case "right":
+		dx = amount
+	case "left":
+		dx = -amount
+	default:
+		return nil, Errorf(ErrBadInput, "use up, down, left, right or into-view", "unknown scroll direction %q", req.Direction)
+	}
+	return func(ctx context.Context) error {
+		at := point{X: 200, Y: 200}
+		if el != nil {
+			p, err := el.actionable(ctx, checkVisible, timeout)
+			if err != nil {
+				return err
+			}
+			at = p
+		} else if m, err := call(ctx, t, page.GetLayoutMetrics, cdp.Empty{}); err == nil && m.CSSVisualViewport != nil {
+			at = point{m.CSSVisualViewport.ClientWidth / 2, m.CSSVisualViewport.ClientHeight / 2}
+		}
+		_, err := call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			Type: input.DispatchMouseEventTypeMouseWheel, X: at.X, Y: at.Y, DeltaX: dx, DeltaY: dy,
+		})
+		return err
+	}, nil
+}

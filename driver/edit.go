@@ -1,0 +1,152 @@
+package driver
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
+
+	"github.com/waymark-dev/waymark/internal/keys"
+)
+
+// cdpCallEl runs a command on the element's session, turning a vanished
+// node into a stale-ref error.
+func cdpCallEl[P, R any](ctx context.Context, el *element, c cdp.Command[P, R], p P) (R, error) {
+	r, err := cdp.Call(ctx, el.sess, c, p)
+	if err != nil && (strings.Contains(err.Error(), "No node with given id") || strings.Contains(err.Error(), "Could not find node")) {
+		return r, el.gone(err)
+	}
+	return r, browserErr(err)
+}
+
+func (el *element) focus(ctx context.Context) error {
+	_, err := cdpCallEl(ctx, el, dom.Focus, dom.FocusParams{BackendNodeID: el.node})
+	if err != nil && strings.Contains(err.Error(), "not focusable") {
+		return Errorf(ErrNotInteractable, "focus a field, button or link instead", "%s cannot take the focus", el.what)
+	}
+	return err
+}
+
+// fill replaces the element's value: it selects what the field holds and
+// inserts the new text as one input, as a paste would; date-like inputs,
+// which take no typed text, get their value set with input and change
+// events.
+func (el *element) fill(ctx context.Context, value string, timeout time.Duration) error {
+	if _, err := el.actionable(ctx, checkVisible|checkEnabled, timeout); err != nil {
+		return err
+	}
+	var how string
+	if err := el.callOn(ctx, jsPrepareFill, &how); err != nil {
+		return err
+	}
+	switch {
+	case how == "set":
+		var problem string
+		if err := el.callOn(ctx, jsFillValue, &problem, value); err != nil {
+			return err
+		}
+		if problem != "" {
+			return Errorf(ErrBadInput, "use the format the field expects (a date field takes YYYY-MM-DD)", "fill %s: %s", el.what, problem)
+		}
+		return nil
+	case strings.HasPrefix(how, "not-fillable:"):
+		return Errorf(ErrNotInteractable, "fill a text field; use select for a <select>, check for a checkbox",
+			"%s cannot be filled (%s)", el.what, strings.TrimPrefix(how, "not-fillable:"))
+	}
+	if value == "" {
+		evs, _ := keys.Press("Delete")
+		return keys.Dispatch(ctx, el.tab.sess, evs)
+	}
+	_, err := call(ctx, el.tab, input.InsertText, input.InsertTextParams{Text: value})
+	return err
+}
+
+// typeText types key by key at the end of what the field holds.
+func (el *element) typeText(ctx context.Context, text string, timeout time.Duration) error {
+	if _, err := el.actionable(ctx, checkVisible|checkEnabled, timeout); err != nil {
+		return err
+	}
+	if err := el.focus(ctx); err != nil {
+		return err
+	}
+	if err := el.callOn(ctx, jsCaretToEnd, nil); err != nil {
+		return err
+	}
+	return keys.Send(ctx, el.tab.sess, keys.Type(text))
+}
+
+func (el *element) selectOptions(ctx context.Context, values []string, timeout time.Duration) error {
+	if _, err := el.actionable(ctx, checkVisible, timeout); err != nil {
+		return err
+	}
+	var res struct {
+		Error    string   `json:"error"`
+		Options  []string `json:"options"`
+		Selected []string `json:"selected"`
+	}
+	if err := el.callOn(ctx, jsSelectOptions, &res, values); err != nil {
+		return err
+	}
+	if res.Error != "" {
+		hint := "pick one of the select's options"
+		if len(res.Options) > 0 {
+			hint = "options: " + quoteList(res.Options, 12)
+		}
+		return Errorf(ErrBadInput, hint, "select %s: %s", el.what, res.Error)
+	}
+	return nil
+}
+
+func quoteList(items []string, max int) string {
+	var b strings.Builder
+	for i, s := range items {
+		if i == max {
+			b.WriteString(", …")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(`"` + s + `"`)
+	}
+	return b.String()
+}
+
+// setChecked clicks a checkbox, radio or switch when its state differs,
+// then checks the state took.
+func (el *element) setChecked(ctx context.Context, want bool, timeout time.Duration) error {
+	var state struct {
+		Checkable bool `json:"checkable"`
+		Checked   bool `json:"checked"`
+	}
+	if err := el.callOn(ctx, jsCheckedState, &state); err != nil {
+		return err
+	}
+	if !state.Checkable {
+		return Errorf(ErrNotInteractable, "check a checkbox, radio button or switch", "%s is not a checkbox, radio or switch", el.what)
+	}
+	if state.Checked == want {
+		return nil
+	}
+	p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, timeout)
+	if err != nil {
+		return err
+	}
+	if err := el.tab.press(ctx, p, input.MouseButtonLeft, 1); err != nil {
+		return err
+	}
+	if err := el.callOn(ctx, jsCheckedState, &state); err != nil {
+		return err
+	}
+	if state.Checked != want {
+		verb := "check"
+		if !want {
+			verb = "uncheck"
+		}
+		return Errorf(ErrNotInteractable, "the page may refuse the change (a radio cannot be unchecked by a click)", "%s did not %s after a click", el.what, verb)
+	}
+	return nil
+}

@@ -1,0 +1,241 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/waymark-dev/waymark/internal/locator"
+	"github.com/waymark-dev/waymark/internal/outline"
+)
+
+// element is one element an action works on: where it lives (the tab, the
+// target and frame) and its backend node id.
+type element struct {
+	tab   *tab
+	tid   target.ID   // "" for the tab's own session, else an out-of-process frame
+	sess  cdp.Session // the session of tid
+	frame cdp.FrameID
+	node  cdp.BackendNodeID
+	what  string // how to name it in messages: "e12" or the locator
+	line  string // its outline line, when known
+}
+
+// gone turns a failure to reach the node into a stale-ref error.
+func (el *element) gone(err error) error {
+	if errors.Is(err, ErrBrowserGone) {
+		return err
+	}
+	if ref, ok := normalizeRef(el.what); ok {
+		return staleRef(ref, el.line)
+	}
+	return Errorf(ErrStaleRef, "run waymark snapshot and try again", "%s is no longer on the page", el.what)
+}
+
+// find resolves what the caller typed (a ref or a locator) to one element,
+// waiting up to the deadline for a locator to match.
+func (s *Session) find(ctx context.Context, t *tab, what string, timeout time.Duration) (*element, error) {
+	what = strings.TrimSpace(what)
+	if what == "" {
+		return nil, Errorf(ErrBadInput, "pass a ref such as @e12 (from waymark snapshot) or a locator such as text=Continue", "no target given")
+	}
+	if ref, ok := normalizeRef(what); ok {
+		return s.findRef(ctx, t, ref)
+	}
+	loc, err := locator.Parse(what)
+	if err != nil {
+		return nil, &Error{Kind: ErrBadInput, Msg: err.Error(),
+			Hint: `use a ref (@e12) or role=button[name="Pay"], text=…, label=…, placeholder=…, testid=…, css=…`}
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		els, err := s.match(ctx, t, loc)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case len(els) == 1:
+			return els[0], nil
+		case len(els) > 1:
+			return nil, ambiguous(what, els)
+		}
+		if time.Now().After(deadline) {
+			return nil, Errorf(ErrNoMatch, "run waymark snapshot to see what the page holds now",
+				"no element matches %s (waited %s)", what, timeout.Round(time.Millisecond))
+		}
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func ambiguous(what string, els []*element) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d elements match %s:", len(els), what)
+	for i, el := range els {
+		if i == 5 {
+			fmt.Fprintf(&b, "\n  … and %d more", len(els)-5)
+			break
+		}
+		fmt.Fprintf(&b, "\n  - %s", el.line)
+	}
+	return Errorf(ErrAmbiguous, "use one of the refs above, or a more exact locator", "%s", b.String())
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// findRef resolves a ref and checks its node is still there.
+func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, error) {
+	e, ok := s.refs.lookup(ref)
+	if !ok {
+		return nil, unknownRef(ref)
+	}
+	if e.tab != t {
+		return nil, Errorf(ErrStaleRef, "switch to that tab with waymark tab switch, or take a new snapshot",
+			"[ref=%s] belongs to another tab", ref)
+	}
+	sess, err := t.session(e.target)
+	if err != nil {
+		return nil, staleRef(ref, e.line)
+	}
+	el := &element{tab: t, tid: e.target, sess: sess, frame: e.key.frame, node: e.key.node, what: ref, line: e.line}
+	// A node of a document that went away no longer resolves.
+	if _, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: e.key.node}); err != nil {
+		return nil, el.gone(browserErr(err))
+	}
+	return el, nil
+}
+
+// match returns the elements a locator matches on the page now.
+func (s *Session) match(ctx context.Context, t *tab, loc locator.Locator) ([]*element, error) {
+	if string(loc.Kind) == "css" {
+		ids, err := s.queryCSS(ctx, t, loc.Value)
+		if err != nil {
+			return nil, err
+		}
+		frame := t.mainFrame()
+		var els []*element
+		for _, id := range ids {
+			els = append(els, &element{tab: t, sess: t.sess, frame: frame, node: id, what: loc.String(),
+				line: "css " + loc.Value})
+		}
+		return els, nil
+	}
+	root, err := s.look(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	var els []*element
+	root.Walk(func(n *outline.Node, _ int) bool {
+		if n.BackendID == 0 || n.Role == "text" || n.Role == "document" {
+			return true
+		}
+		if !loc.Match(candidate(n)) {
+			return true
+		}
+		// A text locator matches the innermost element: skip ancestors
+		// whose text merely contains the match.
+		if string(loc.Kind) == "text" && hasMatchingChild(n, loc) {
+			return true
+		}
+		e, ok := s.refs.entryFor(n)
+		el := &element{tab: t, frame: n.Frame, node: n.BackendID, what: loc.String(), line: nodeLine(n)}
+		if ok {
+			el.tid = e.target
+		} else {
+			el.tid = t.targetOfFrame(n.Frame)
+		}
+		if sess, err := t.session(el.tid); err == nil {
+			el.sess = sess
+			els = append(els, el)
+		}
+		return true
+	})
+	return els, nil
+}
+
+func hasMatchingChild(n *outline.Node, loc locator.Locator) bool {
+	for _, c := range n.Children {
+		if c.Role != "text" && c.BackendID != 0 && loc.Match(candidate(c)) {
+			return true
+		}
+		if hasMatchingChild(c, loc) {
+			return true
+		}
+	}
+	return false
+}
+
+func candidate(n *outline.Node) locator.Candidate {
+	c := locator.Candidate{Role: n.Role, Name: n.Name, Text: n.Text, Label: n.Label}
+	if n.Attrs != nil {
+		c.Placeholder = n.Attrs["placeholder"]
+		for _, k := range []string{"data-testid", "data-test-id", "data-test", "data-qa", "data-cy"} {
+			if v, ok := n.Attrs[k]; ok {
+				c.TestID = v
+				break
+			}
+		}
+	}
+	if c.Text == "" {
+		c.Text = n.Name
+	}
+	return c
+}
+
+// queryCSS returns the backend ids of the elements a CSS selector matches
+// in the main document, in document order.
+func (s *Session) queryCSS(ctx context.Context, t *tab, sel string) ([]cdp.BackendNodeID, error) {
+	doc, err := call(ctx, t, dom.GetDocument, dom.GetDocumentParams{Depth: new(int64(0))})
+	if err != nil {
+		return nil, err
+	}
+	res, err := call(ctx, t, dom.QuerySelectorAll, dom.QuerySelectorAllParams{NodeID: doc.Root.NodeID, Selector: sel})
+	if err != nil {
+		if strings.Contains(err.Error(), "not a valid selector") || strings.Contains(err.Error(), "DOM Error") {
+			return nil, Errorf(ErrBadInput, "check the CSS selector", "bad CSS selector %q", sel)
+		}
+		return nil, err
+	}
+	ids := make([]cdp.BackendNodeID, 0, len(res.NodeIDs))
+	for _, id := range res.NodeIDs {
+		d, err := call(ctx, t, dom.DescribeNode, dom.DescribeNodeParams{NodeID: id})
+		if err != nil {
+			continue
+		}
+		ids = append(ids, d.Node.BackendNodeID)
+	}
+	return ids, nil
+}
+
+func (t *tab) mainFrame() cdp.FrameID {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.frameID
+}
+
+// targetOfFrame returns the out-of-process target a frame belongs to, or ""
+// for frames of the tab's own renderer.
+func (t *tab) targetOfFrame(frame cdp.FrameID) target.ID {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.frames[target.ID(frame)]; ok {
+		return target.ID(frame)
+	}
+	return ""
+}

@@ -1,0 +1,126 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// frameTarget is an out-of-process iframe (a cross-site frame Chromium runs
+// in its own renderer). chromedp does not attach to these by itself, so the
+// tab attaches to each with a flat session of its own.
+type frameTarget struct {
+	id     target.ID // equals the frame's id
+	parent target.ID // the target that holds the <iframe> element: the tab's or another frame's
+	ctx    context.Context
+	cancel context.CancelFunc
+	sess   *chromedp.Target
+}
+
+// frameTargets attaches to the tab's out-of-process iframes (new ones once)
+// and returns them in document order of discovery, parents first.
+func (t *tab) frameTargets(ctx context.Context) ([]*frameTarget, error) {
+	infos, err := chromedp.Targets(t.ctx)
+	if err != nil {
+		return nil, browserErr(err)
+	}
+	// Children of this tab: iframes whose parent chain reaches t.id.
+	mine := map[target.ID]bool{t.id: true}
+	var order []*target.Info
+	for changed := true; changed; {
+		changed = false
+		for _, in := range infos {
+			if in.Type == "iframe" && !mine[in.TargetID] && mine[in.ParentID] {
+				mine[in.TargetID] = true
+				order = append(order, in)
+				changed = true
+			}
+		}
+	}
+	t.mu.Lock()
+	if t.frames == nil {
+		t.frames = map[target.ID]*frameTarget{}
+	}
+	t.mu.Unlock()
+	var out []*frameTarget
+	for _, in := range order {
+		t.mu.Lock()
+		ft, ok := t.frames[in.TargetID]
+		t.mu.Unlock()
+		if ok && ft.ctx.Err() == nil {
+			ft.parent = in.ParentID
+			out = append(out, ft)
+			continue
+		}
+		fctx, cancel := chromedp.NewContext(t.ctx, chromedp.WithTargetID(in.TargetID))
+		done := make(chan error, 1)
+		go func() { done <- chromedp.Do(fctx) }()
+		select {
+		case err = <-done:
+		case <-ctx.Done():
+			go cancel()
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			cancel()
+			continue // the frame went away meanwhile
+		}
+		ft = &frameTarget{id: in.TargetID, parent: in.ParentID, ctx: fctx, cancel: cancel, sess: chromedp.FromContext(fctx).Target}
+		t.mu.Lock()
+		t.frames[in.TargetID] = ft
+		t.mu.Unlock()
+		out = append(out, ft)
+	}
+	return out, nil
+}
+
+// session returns the CDP session for a target id: the tab's own for "" or
+// the tab's id, else the out-of-process frame's.
+func (t *tab) session(id target.ID) (cdp.Session, error) {
+	if id == "" || id == t.id {
+		return t.sess, nil
+	}
+	t.mu.Lock()
+	ft, ok := t.frames[id]
+	t.mu.Unlock()
+	if !ok || ft.ctx.Err() != nil {
+		return nil, fmt.Errorf("frame %s is gone: %w", id, ErrStaleRef)
+	}
+	return ft.sess, nil
+}
+
+// frameOffset returns where the frame target's viewport starts in the top
+// page's coordinates: the content box of its <iframe> element, summed up the
+// chain of out-of-process parents.
+func (t *tab) frameOffset(ctx context.Context, id target.ID) (x, y float64, err error) {
+	for id != "" && id != t.id {
+		t.mu.Lock()
+		ft, ok := t.frames[id]
+		t.mu.Unlock()
+		if !ok {
+			return 0, 0, fmt.Errorf("frame %s is gone: %w", id, ErrStaleRef)
+		}
+		psess, err := t.session(ft.parent)
+		if err != nil {
+			return 0, 0, err
+		}
+		owner, err := cdp.Call(ctx, psess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(id)})
+		if err != nil {
+			return 0, 0, browserErr(err)
+		}
+		box, err := cdp.Call(ctx, psess, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner.BackendNodeID})
+		if err != nil {
+			return 0, 0, browserErr(err)
+		}
+		if len(box.Model.Content) >= 2 {
+			x += box.Model.Content[0]
+			y += box.Model.Content[1]
+		}
+		id = ft.parent
+	}
+	return x, y, nil
+}

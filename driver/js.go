@@ -1,0 +1,26 @@
+package driver
+
+import _ "embed"
+
+// In-page functions, run only in our isolated world (world.go).
+var (
+	//go:embed js/is_disabled.js
+	jsIsDisabled string
+	//go:embed js/covers.js
+	jsCovers string
+	//go:embed js/fill_value.js
+	jsFillValue string
+	//go:embed js/select_options.js
+	jsSelectOptions string
+	//go:embed js/prepare_fill.js
+	jsPrepareFill string
+	//go:embed js/quiet_dom.js
+	jsQuietDOM string
+)
+
+var (
+	//go:embed js/caret_end.js
+	jsCaretToEnd string
+	//go:embed js/checked_state.js
+	jsCheckedState string
+)

@@ -1,0 +1,14 @@
+function (value) {
+  // For inputs whose value a keyboard cannot type in one go (date, color,
+  // range): set it the way the browser's own picker does, through the
+  // native setter, then fire input and change.
+  const el = this;
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  setter.call(el, value);
+  if (el.value !== value && value !== '') {
+    return 'the field did not take "' + value + '" (it holds "' + el.value + '")';
+  }
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return '';
+}

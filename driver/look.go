@@ -1,0 +1,227 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/domsnapshot"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/waymark-dev/waymark/internal/outline"
+)
+
+// look builds the outline of the tab: one DOMSnapshot of the page (which
+// holds its same-process iframes and open shadow roots) and one of each
+// out-of-process iframe, grafted under its <iframe> element. No script runs
+// in the page.
+func (s *Session) look(ctx context.Context, t *tab) (*outline.Node, error) {
+	metrics, err := call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
+	if err != nil {
+		return nil, fmt.Errorf("layout metrics: %w", err)
+	}
+	var vp outline.Rect
+	if v := metrics.CSSVisualViewport; v != nil {
+		vp = outline.Rect{X: v.PageX, Y: v.PageY, W: v.ClientWidth, H: v.ClientHeight}
+	}
+	root, err := s.lookTarget(ctx, t, "", vp)
+	if err != nil {
+		return nil, err
+	}
+	frames, err := t.frameTargets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(frames) == 0 {
+		return root, nil
+	}
+	// Each frame's tree goes under its owner <iframe>, found by backend id in
+	// the tree of the target that holds it.
+	trees := map[target.ID]*outline.Node{"": root, t.id: root}
+	for _, ft := range frames {
+		psess, err := t.session(ft.parent)
+		if err != nil {
+			continue
+		}
+		owner, err := cdp.Call(ctx, psess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(ft.id)})
+		if err != nil {
+			continue // detached meanwhile
+		}
+		sub, err := s.lookTarget(ctx, t, ft.id, outline.Rect{})
+		if err != nil {
+			continue
+		}
+		trees[ft.id] = sub
+		parentTree := trees[ft.parent]
+		if parentTree == nil {
+			continue
+		}
+		host := findBackend(parentTree, owner.BackendNodeID)
+		if host == nil {
+			continue // the owner is hidden, so its frame is not shown either
+		}
+		// Place the frame's boxes in the top page's space: its viewport
+		// starts at the content box of the <iframe>, roughly its box here.
+		sub.Offset(host.Box.X, host.Box.Y)
+		for _, c := range sub.Children {
+			c.Walk(func(n *outline.Node, _ int) bool {
+				n.InViewport = host.InViewport
+				return true
+			})
+		}
+		host.Children = append(host.Children, sub.Children...)
+	}
+	return root, nil
+}
+
+// lookTarget captures one target's documents and builds their tree.
+func (s *Session) lookTarget(ctx context.Context, t *tab, id target.ID, vp outline.Rect) (*outline.Node, error) {
+	sess, err := t.session(id)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := cdp.Call(ctx, sess, domsnapshot.CaptureSnapshot, outline.Params())
+	if err != nil {
+		return nil, fmt.Errorf("capture snapshot: %w", browserErr(err))
+	}
+	tid := id
+	return outline.Build(&snap, outline.BuildOptions{
+		Viewport: vp,
+		Ref: func(frame cdp.FrameID, node cdp.BackendNodeID) string {
+			return s.refs.assign(t, tid, frame, node)
+		},
+	})
+}
+
+func findBackend(root *outline.Node, id cdp.BackendNodeID) *outline.Node {
+	var found *outline.Node
+	root.Walk(func(n *outline.Node, _ int) bool {
+		if found != nil {
+			return false
+		}
+		if n.BackendID == id && n.Role == "iframe" {
+			found = n
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// Snapshot returns the outline of the current tab.
+func (s *Session) Snapshot(ctx context.Context, req SnapshotRequest) (*Snapshot, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root, err := s.look(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	show := root
+	if req.Scope != "" {
+		show, err = s.scope(ctx, t, root, req.Scope)
+		if err != nil {
+			return nil, err
+		}
+	}
+	info, _ := s.pageInfo(ctx, t)
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "[page] %s — %s\n", info.Title, info.URL)
+	if d := t.pendingDialog(); d != nil {
+		fmt.Fprintf(&buf, "[dialog] %s %q is open — answer it with: waymark dialog accept|dismiss\n", d.Type, d.Message)
+	}
+	if info.Status >= 400 {
+		fmt.Fprintf(&buf, "[refused] the page answered HTTP %d\n", info.Status)
+	}
+	if _, err := outline.Render(&buf, show, outline.RenderOptions{
+		Interactive: req.Interactive, Compact: req.Compact, Depth: req.Depth, Full: req.Full || req.Scope != "",
+	}); err != nil {
+		return nil, err
+	}
+	snap := &Snapshot{URL: info.URL, Title: info.Title, Text: buf.String()}
+	root.Walk(func(n *outline.Node, _ int) bool {
+		if n.Ref != "" {
+			snap.Refs++
+			s.refs.describe(n.Ref, nodeLine(n))
+		}
+		return true
+	})
+	if req.Tree {
+		snap.Tree, err = json.Marshal(show)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return snap, nil
+}
+
+// scope finds the subtree a --scope names: a ref or a CSS selector.
+func (s *Session) scope(ctx context.Context, t *tab, root *outline.Node, scope string) (*outline.Node, error) {
+	if ref, ok := normalizeRef(scope); ok {
+		var found *outline.Node
+		root.Walk(func(n *outline.Node, _ int) bool {
+			if n.Ref == ref {
+				found = n
+			}
+			return found == nil
+		})
+		if found == nil {
+			if _, known := s.refs.lookup(ref); known {
+				return nil, staleRef(ref, "")
+			}
+			return nil, unknownRef(ref)
+		}
+		return found, nil
+	}
+	css := strings.TrimPrefix(scope, "css=")
+	ids, err := s.queryCSS(ctx, t, css)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, Errorf(ErrNoMatch, "check the selector, or scope by a ref from waymark snapshot", "no element matches --scope %q", css)
+	}
+	found := findAnyBackend(root, ids[0])
+	if found == nil {
+		return nil, Errorf(ErrNoMatch, "the element may be hidden; run waymark snapshot without --scope", "the element %q matches is not in the outline", css)
+	}
+	return found, nil
+}
+
+func findAnyBackend(root *outline.Node, id cdp.BackendNodeID) *outline.Node {
+	var found *outline.Node
+	root.Walk(func(n *outline.Node, _ int) bool {
+		if found == nil && n.BackendID == id {
+			found = n
+		}
+		return found == nil
+	})
+	return found
+}
+
+// nodeLine is a short description of a node, in the outline's words.
+func nodeLine(n *outline.Node) string {
+	var b strings.Builder
+	b.WriteString(n.Role)
+	if n.Name != "" {
+		fmt.Fprintf(&b, " %q", clip(n.Name, 60))
+	}
+	if n.Ref != "" {
+		fmt.Fprintf(&b, " [ref=%s]", n.Ref)
+	}
+	return b.String()
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,145 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+const defaultNavTimeout = 30 * time.Second
+
+// NormalizeURL adds https:// to a URL with no scheme and checks the result.
+func NormalizeURL(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", Errorf(ErrBadInput, "usage: waymark open URL", "no URL given")
+	}
+	lower := strings.ToLower(raw)
+	for _, p := range []string{"about:", "data:", "file:", "chrome:", "javascript:"} {
+		if strings.HasPrefix(lower, p) {
+			if p == "javascript:" || p == "chrome:" {
+				return "", Errorf(ErrBadInput, "open an http(s) URL", "refusing to open %q", raw)
+			}
+			return raw, nil
+		}
+	}
+	if !strings.Contains(raw, "://") {
+		scheme := "https://"
+		host := raw
+		if i := strings.IndexAny(host, "/?#"); i >= 0 {
+			host = host[:i]
+		}
+		// Local development servers speak plain HTTP.
+		if h := strings.Split(host, ":")[0]; h == "localhost" || h == "127.0.0.1" || h == "[::1]" {
+			scheme = "http://"
+		}
+		raw = scheme + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || strings.ContainsAny(u.Host, " \t") {
+		return "", Errorf(ErrBadInput, "check the address, e.g. waymark open example.com/path", "malformed URL %q", raw)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", Errorf(ErrBadInput, "open an http(s) URL", "unsupported scheme %q in %q", u.Scheme, raw)
+	}
+	return u.String(), nil
+}
+
+// Open navigates the current tab and waits for the load.
+func (s *Session) Open(ctx context.Context, req OpenRequest) (*PageInfo, error) {
+	u, err := NormalizeURL(req.URL)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.navigate(ctx, t, req.TimeoutMS, chromedp.Navigate(u), u)
+}
+
+// Back goes one step back in the tab's history.
+func (s *Session) Back(ctx context.Context) (*PageInfo, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.navigate(ctx, t, 0, chromedp.NavigateBack(), "back")
+}
+
+// Forward goes one step forward in the tab's history.
+func (s *Session) Forward(ctx context.Context) (*PageInfo, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.navigate(ctx, t, 0, chromedp.NavigateForward(), "forward")
+}
+
+// Reload reloads the current tab.
+func (s *Session) Reload(ctx context.Context) (*PageInfo, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.navigate(ctx, t, 0, chromedp.Reload(), "reload")
+}
+
+func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chromedp.Action[chromedp.Void], what string) (*PageInfo, error) {
+	timeout := defaultNavTimeout
+	if timeoutMS > 0 {
+		timeout = time.Duration(timeoutMS) * time.Millisecond
+	}
+	nctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	actx, acancel := t.actionContext(nctx)
+	defer acancel()
+	err := chromedp.Do(actx, nav)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case nctx.Err() != nil:
+		return nil, Errorf(ErrTimeout, "the page is slow; pass --timeout to wait longer, or take a snapshot of what loaded",
+			"%s did not finish loading within %s", what, timeout)
+	default:
+		var le *chromedp.LoadError
+		if errors.As(err, &le) || strings.Contains(err.Error(), "net::") {
+			return nil, Errorf(ErrNavigation, "check the address and that the site is up", "could not open %s: %v", what, err)
+		}
+		if strings.Contains(err.Error(), "history") || strings.Contains(err.Error(), "entry") {
+			return nil, Errorf(ErrNavigation, "there is no page to go to in that direction", "cannot go %s: %v", what, err)
+		}
+		return nil, browserErr(err)
+	}
+	return s.pageInfo(ctx, t)
+}
+
+// pageInfo reads the tab's URL and title from the browser (no script).
+func (s *Session) pageInfo(ctx context.Context, t *tab) (*PageInfo, error) {
+	res, err := chromedp.CallBrowser(s.browser.ctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.id})
+	if err != nil {
+		return nil, browserErr(err)
+	}
+	t.mu.Lock()
+	status := t.status
+	t.mu.Unlock()
+	return &PageInfo{URL: res.TargetInfo.URL, Title: res.TargetInfo.Title, Status: status}, nil
+}
+
+// Info returns where the current tab is.
+func (s *Session) PageInfo(ctx context.Context) (*PageInfo, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.pageInfo(ctx, t)
+}
+
+var _ = page.Navigate

@@ -1,0 +1,214 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/waymark-dev/waymark/internal/locator"
+)
+
+// Get reads one thing from the page.
+func (s *Session) Get(ctx context.Context, req GetRequest) (*GetResult, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch req.What {
+	case "title", "url":
+		info, err := s.pageInfo(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		if req.What == "title" {
+			return &GetResult{Value: info.Title, Found: true}, nil
+		}
+		return &GetResult{Value: info.URL, Found: true}, nil
+	case "count":
+		if req.Target == "" {
+			return nil, Errorf(ErrBadInput, "usage: waymark get count LOCATOR", "count needs a locator")
+		}
+		loc, err := locator.Parse(req.Target)
+		if err != nil {
+			return nil, &Error{Kind: ErrBadInput, Msg: err.Error(), Hint: "count takes a locator such as role=link or css=.item"}
+		}
+		els, err := s.match(ctx, t, loc)
+		if err != nil {
+			return nil, err
+		}
+		return &GetResult{Count: len(els), Found: true}, nil
+	case "text", "value", "attr", "html":
+	default:
+		return nil, Errorf(ErrBadInput, "get title|url|text REF|value REF|attr REF NAME|html REF|count LOCATOR", "unknown get %q", req.What)
+	}
+	el, err := s.find(ctx, t, req.Target, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out string
+	switch req.What {
+	case "text":
+		err = el.callOn(ctx, `function(){ return (this.innerText ?? this.textContent ?? '').trim() }`, &out)
+	case "value":
+		err = el.callOn(ctx, `function(){ if ('value' in this) return String(this.value); return this.getAttribute('aria-valuenow') || (this.isContentEditable ? this.innerText : '') }`, &out)
+	case "html":
+		var res *dom.GetOuterHTMLResult
+		r, e := cdpCallEl(ctx, el, dom.GetOuterHTML, dom.GetOuterHTMLParams{BackendNodeID: el.node})
+		res, err = &r, e
+		if err == nil {
+			out = res.OuterHTML
+		}
+	case "attr":
+		if req.Name == "" {
+			return nil, Errorf(ErrBadInput, "usage: waymark get attr REF NAME", "attr needs an attribute name")
+		}
+		var v *string
+		if err := el.callOn(ctx, `function(n){ return this.getAttribute(n) }`, &v, req.Name); err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return &GetResult{Found: false}, nil
+		}
+		return &GetResult{Value: *v, Found: true}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &GetResult{Value: out, Found: true}, nil
+}
+
+// Eval runs JavaScript in the page: in an isolated world unless the caller
+// opts into the page's own world.
+func (s *Session) Eval(ctx context.Context, req EvalRequest) (*EvalResult, error) {
+	if strings.TrimSpace(req.Expression) == "" {
+		return nil, Errorf(ErrBadInput, "usage: waymark eval 'document.title'", "no expression given")
+	}
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var raw json.RawMessage
+	if !req.MainWorld {
+		if err := t.evalWorld(ctx, t.sess, t.mainFrame(), req.Expression, &raw); err != nil {
+			return nil, err
+		}
+	} else {
+		res, err := call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: req.Expression, ReturnByValue: new(true), AwaitPromise: new(true)})
+		if err != nil {
+			return nil, err
+		}
+		if err := decodeResult(res.Result, res.ExceptionDetails, &raw); err != nil {
+			return nil, err
+		}
+	}
+	if len(raw) == 0 {
+		raw = json.RawMessage("null")
+	}
+	return &EvalResult{Value: raw}, nil
+}
+
+const defaultWaitTimeout = 30 * time.Second
+
+// Wait waits for one condition on the page.
+func (s *Session) Wait(ctx context.Context, req WaitRequest) (*PageInfo, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	timeout := defaultWaitTimeout
+	if req.TimeoutMS > 0 {
+		timeout = time.Duration(req.TimeoutMS) * time.Millisecond
+	}
+	var check func() (bool, error)
+	var what string
+	switch {
+	case req.Text != "" || req.Gone != "":
+		text, want := req.Text, true
+		what = "text " + quote(text) + " to appear"
+		if req.Gone != "" {
+			text, want = req.Gone, false
+			what = "text " + quote(text) + " to disappear"
+		}
+		check = func() (bool, error) {
+			var has bool
+			err := t.evalWorld(ctx, t.sess, t.mainFrame(), `(t => (document.body ? document.body.innerText : '').includes(t))(`+jsString(text)+`)`, &has)
+			return has == want, err
+		}
+	case req.Selector != "":
+		what = "an element matching " + quote(req.Selector) + " to be visible"
+		check = func() (bool, error) {
+			var ok bool
+			err := t.evalWorld(ctx, t.sess, t.mainFrame(), `(s => { const e = document.querySelector(s); if (!e) return false; const r = e.getBoundingClientRect(); const st = getComputedStyle(e); return r.width > 0 && r.height > 0 && st.visibility !== 'hidden' })(`+jsString(req.Selector)+`)`, &ok)
+			if err != nil && strings.Contains(err.Error(), "not a valid selector") {
+				return false, Errorf(ErrBadInput, "check the CSS selector", "bad CSS selector %q", req.Selector)
+			}
+			return ok, err
+		}
+	case req.URL != "":
+		re, err := globRegexp(req.URL)
+		if err != nil {
+			return nil, err
+		}
+		what = "the URL to match " + quote(req.URL)
+		check = func() (bool, error) { return re.MatchString(t.url()), nil }
+	case req.Load:
+		what = "the page to load"
+		check = func() (bool, error) {
+			var state string
+			err := t.evalWorld(ctx, t.sess, t.mainFrame(), `document.readyState`, &state)
+			return state == "complete", err
+		}
+	case req.MS > 0:
+		if err := sleep(ctx, time.Duration(req.MS)*time.Millisecond); err != nil {
+			return nil, err
+		}
+		return s.pageInfo(ctx, t)
+	default:
+		return nil, Errorf(ErrBadInput, "wait --text T | --gone T | --selector CSS | --url GLOB | --load | MILLISECONDS", "nothing to wait for")
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := check()
+		if err != nil && !contextGone(err) {
+			return nil, err
+		}
+		if ok {
+			return s.pageInfo(ctx, t)
+		}
+		if time.Now().After(deadline) {
+			return nil, Errorf(ErrTimeout, "pass --timeout to wait longer, or take a snapshot to see the page",
+				"timed out after %s waiting for %s", timeout, what)
+		}
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+func jsString(s string) string { return quote(s) }
+
+// globRegexp turns a URL glob (* any run of characters, ? one) into a
+// regexp over the whole URL.
+func globRegexp(glob string) (*regexp.Regexp, error) {
+	var b strings.Builder
+	b.WriteString("^")
+	for _, r := range glob {
+		switch r {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}

@@ -1,0 +1,113 @@
+package driver
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/waymark-dev/waymark/internal/outline"
+)
+
+// refKey names an element for the life of its document: the frame it lives
+// in and its backend node id, which Chromium keeps stable while the node
+// exists. So the same element keeps its ref across looks.
+type refKey struct {
+	frame cdp.FrameID
+	node  cdp.BackendNodeID
+}
+
+// refEntry is what a ref points at.
+type refEntry struct {
+	key    refKey
+	tab    *tab
+	target target.ID // the out-of-process iframe's target, or "" for the tab's own session
+	line   string    // the outline line when the ref was last shown, for messages
+}
+
+// refTable hands out refs ("e1", "e2", …) for one session.
+type refTable struct {
+	// mu guards the fields below.
+	mu    sync.Mutex
+	next  int
+	byKey map[refKey]string
+	byRef map[string]*refEntry
+}
+
+func newRefTable() *refTable {
+	return &refTable{byKey: map[refKey]string{}, byRef: map[string]*refEntry{}}
+}
+
+// assign returns the ref of the element, making one if it has none.
+func (r *refTable) assign(t *tab, tid target.ID, frame cdp.FrameID, node cdp.BackendNodeID) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := refKey{frame, node}
+	if ref, ok := r.byKey[k]; ok {
+		r.byRef[ref].tab, r.byRef[ref].target = t, tid
+		return ref
+	}
+	r.next++
+	ref := "e" + strconv.Itoa(r.next)
+	r.byKey[k] = ref
+	r.byRef[ref] = &refEntry{key: k, tab: t, target: tid}
+	return ref
+}
+
+// describe records the outline line of a ref, for later error messages.
+func (r *refTable) describe(ref, line string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e, ok := r.byRef[ref]; ok {
+		e.line = line
+	}
+}
+
+// lookup returns the entry of a ref.
+func (r *refTable) lookup(ref string) (refEntry, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.byRef[ref]
+	if !ok {
+		return refEntry{}, false
+	}
+	return *e, true
+}
+
+// normalizeRef turns "@e12", "e12" and "ref=e12" into "e12"; ok is false
+// for anything else.
+func normalizeRef(s string) (string, bool) {
+	s = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "ref="), "@")
+	if len(s) < 2 || s[0] != 'e' {
+		return "", false
+	}
+	if _, err := strconv.Atoi(s[1:]); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func unknownRef(ref string) error {
+	return Errorf(ErrUnknownRef, `run "waymark snapshot" to see the refs on the page now`,
+		"no element [ref=%s] in this session", ref)
+}
+
+func staleRef(ref, line string) error {
+	what := fmt.Sprintf("[ref=%s]", ref)
+	if line != "" {
+		what = fmt.Sprintf("%s (%s)", what, strings.TrimPrefix(strings.TrimSpace(line), "- "))
+	}
+	return Errorf(ErrStaleRef, `run "waymark snapshot" again and use a ref from it`,
+		"no element %s on the page now (it changed after your last look)", what)
+}
+
+// entryFor returns the entry of a node's ref, if it has one.
+func (r *refTable) entryFor(n *outline.Node) (refEntry, bool) {
+	if n.Ref == "" {
+		return refEntry{}, false
+	}
+	return r.lookup(n.Ref)
+}

@@ -1,0 +1,190 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// Session is a named browser context: its own cookies, storage, tabs and
+// ref table. Calls on one session must not overlap (the daemon runs them one
+// at a time); calls on different sessions may.
+type Session struct {
+	name    string
+	browser *Browser
+	bcid    cdp.BrowserContextID
+	refs    *refTable
+
+	// mu guards tabs and cur.
+	mu   sync.Mutex
+	tabs []*tab
+	cur  *tab
+}
+
+func newSession(ctx context.Context, b *Browser, name string) (*Session, error) {
+	res, err := chromedp.CallBrowser(b.ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	if err != nil {
+		return nil, fmt.Errorf("create browser context: %w", browserErr(err))
+	}
+	s := &Session{name: name, browser: b, bcid: res.BrowserContextID, refs: newRefTable()}
+	t, err := s.openTab(ctx, "")
+	if err != nil {
+		s.dispose()
+		return nil, err
+	}
+	s.cur = t
+	return s, nil
+}
+
+// Name returns the session's name.
+func (s *Session) Name() string { return s.name }
+
+// openTab opens a new tab in the session's browser context, or attaches to
+// an existing target when id is set (a tab the page opened).
+func (s *Session) openTab(ctx context.Context, id target.ID) (*tab, error) {
+	var opt chromedp.ContextOption
+	if id != "" {
+		opt = chromedp.WithTargetID(id)
+	} else {
+		opt = chromedp.WithExistingBrowserContext(s.bcid)
+	}
+	tctx, cancel := chromedp.NewContext(s.browser.ctx, opt)
+	t := newTab(tctx, cancel)
+	// The first Do attaches the target and binds its life to tctx, so it
+	// runs on tctx; the caller's ctx only bounds the wait.
+	done := make(chan error, 1)
+	go func() { done <- chromedp.Do(tctx) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			cancel()
+			return nil, fmt.Errorf("open tab: %w", browserErr(err))
+		}
+	case <-ctx.Done():
+		go cancel()
+		return nil, ctx.Err()
+	}
+	c := chromedp.FromContext(tctx)
+	t.id = c.Target.TargetID
+	if err := t.start(); err != nil {
+		cancel()
+		return nil, err
+	}
+	s.mu.Lock()
+	s.tabs = append(s.tabs, t)
+	s.mu.Unlock()
+	return t, nil
+}
+
+// current returns the current tab, adopting tabs the page opened and
+// dropping tabs that closed themselves.
+func (s *Session) current(ctx context.Context) (*tab, error) {
+	if !s.browser.Alive() {
+		return nil, &Error{Kind: ErrBrowserGone, Msg: "the browser is gone (it crashed or was killed)", Hint: "run the command again: a new browser starts"}
+	}
+	s.mu.Lock()
+	var live []*tab
+	for _, t := range s.tabs {
+		if t.closed() {
+			continue
+		}
+		live = append(live, t)
+	}
+	s.tabs = live
+	if s.cur != nil && s.cur.closed() {
+		s.cur = nil
+		if len(live) > 0 {
+			s.cur = live[len(live)-1]
+		}
+	}
+	cur := s.cur
+	s.mu.Unlock()
+	if cur == nil {
+		t, err := s.openTab(ctx, "")
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		s.cur = t
+		s.mu.Unlock()
+		cur = t
+	}
+	return cur, nil
+}
+
+// adoptNewTabs attaches to page targets of this browser context that no
+// tab holds yet (opened by the page: target=_blank, window.open) and
+// returns them.
+func (s *Session) adoptNewTabs(ctx context.Context) ([]*tab, error) {
+	infos, err := chromedp.Targets(s.browser.ctx)
+	if err != nil {
+		return nil, browserErr(err)
+	}
+	s.mu.Lock()
+	known := map[target.ID]bool{}
+	for _, t := range s.tabs {
+		known[t.id] = true
+	}
+	s.mu.Unlock()
+	var added []*tab
+	for _, info := range infos {
+		if info.Type != "page" || info.BrowserContextID != s.bcid || known[info.TargetID] {
+			continue
+		}
+		t, err := s.openTab(ctx, info.TargetID)
+		if err != nil {
+			continue // it may have closed again already
+		}
+		added = append(added, t)
+	}
+	return added, nil
+}
+
+// Close closes the session's tabs and disposes of its browser context.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	tabs := s.tabs
+	s.tabs, s.cur = nil, nil
+	s.mu.Unlock()
+	for _, t := range tabs {
+		t.close()
+	}
+	return s.dispose()
+}
+
+func (s *Session) dispose() error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.browser.ctx), 5*time.Second)
+	defer cancel()
+	_, err := chromedp.CallBrowser(ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: s.bcid})
+	if err != nil && s.browser.Alive() {
+		return fmt.Errorf("dispose browser context: %w", err)
+	}
+	return nil
+}
+
+// Info returns the number of tabs and the current URL.
+func (s *Session) Info() (tabs int, url string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur != nil {
+		url = s.cur.url()
+	}
+	return len(s.tabs), url
+}
+
+// browserErr turns a failure of the connection into ErrBrowserGone.
+func browserErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, chromedp.ErrTargetDetached) || errors.Is(err, chromedp.ErrChannelClosed) {
+		return &Error{Kind: ErrBrowserGone, Msg: fmt.Sprintf("the browser is gone: %v", err), Hint: "run the command again: a new browser starts"}
+	}
+	return err
+}

@@ -1,0 +1,170 @@
+package driver
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/storage"
+)
+
+// Cookies reads, sets or clears the session's cookies.
+func (s *Session) Cookies(ctx context.Context, req CookieRequest) (*CookieList, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch req.Op {
+	case "", "get":
+	case "set":
+		if len(req.Cookies) == 0 {
+			return nil, Errorf(ErrBadInput, "usage: waymark cookies set NAME VALUE", "no cookie to set")
+		}
+		var params []*network.CookieParam
+		for _, c := range req.Cookies {
+			if c.Name == "" {
+				return nil, Errorf(ErrBadInput, "give the cookie a name", "a cookie has no name")
+			}
+			p := &network.CookieParam{Name: c.Name, Value: c.Value, URL: c.URL, Domain: c.Domain, Path: c.Path,
+				HTTPOnly: c.HTTPOnly, Secure: c.Secure}
+			if c.SameSite != "" {
+				p.SameSite = network.CookieSameSite(c.SameSite)
+			}
+			if c.Expires > 0 {
+				p.Expires = cdp.TimeSinceEpoch(c.Expires)
+			}
+			if p.URL == "" && p.Domain == "" {
+				u := t.url()
+				if !strings.HasPrefix(u, "http") {
+					return nil, Errorf(ErrBadInput, "open a page first, or pass --url", "no page to set the cookie for")
+				}
+				p.URL = u
+			}
+			params = append(params, p)
+		}
+		if _, err := call(ctx, t, storage.SetCookies, storage.SetCookiesParams{Cookies: params, BrowserContextID: s.bcid}); err != nil {
+			return nil, Errorf(ErrBadInput, "check the cookie's domain and URL", "the browser refused the cookie: %v", err)
+		}
+	case "clear":
+		if _, err := call(ctx, t, storage.ClearCookies, storage.ClearCookiesParams{BrowserContextID: s.bcid}); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, Errorf(ErrBadInput, "cookies get | set NAME VALUE | clear", "unknown cookies command %q", req.Op)
+	}
+	return s.cookieList(ctx, t)
+}
+
+func (s *Session) cookieList(ctx context.Context, t *tab) (*CookieList, error) {
+	res, err := call(ctx, t, storage.GetCookies, storage.GetCookiesParams{BrowserContextID: s.bcid})
+	if err != nil {
+		return nil, err
+	}
+	out := &CookieList{Cookies: []Cookie{}}
+	for _, c := range res.Cookies {
+		ck := Cookie{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path, HTTPOnly: c.HTTPOnly,
+			Secure: c.Secure, SameSite: string(c.SameSite)}
+		if !c.Session {
+			ck.Expires = c.Expires
+		}
+		out.Cookies = append(out.Cookies, ck)
+	}
+	return out, nil
+}
+
+// Storage reads or writes the current origin's local or session storage.
+func (s *Session) Storage(ctx context.Context, req StorageRequest) (*StorageItems, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	area := "localStorage"
+	switch req.Area {
+	case "", "local":
+	case "session":
+		area = "sessionStorage"
+	default:
+		return nil, Errorf(ErrBadInput, "storage local|session …", "unknown storage area %q", req.Area)
+	}
+	var expr string
+	switch req.Op {
+	case "", "get":
+		if req.Key != "" {
+			expr = `(() => { const v = ` + area + `.getItem(` + jsString(req.Key) + `); return v === null ? {} : {[` + jsString(req.Key) + `]: v} })()`
+		} else {
+			expr = `Object.fromEntries(Object.entries(` + area + `))`
+		}
+	case "set":
+		if req.Key == "" {
+			return nil, Errorf(ErrBadInput, "usage: waymark storage local set KEY VALUE", "no key given")
+		}
+		expr = `(() => { ` + area + `.setItem(` + jsString(req.Key) + `, ` + jsString(req.Value) + `); return Object.fromEntries(Object.entries(` + area + `)) })()`
+	case "clear":
+		expr = `(() => { ` + area + `.clear(); return {} })()`
+	default:
+		return nil, Errorf(ErrBadInput, "storage local|session get [KEY] | set KEY VALUE | clear", "unknown storage command %q", req.Op)
+	}
+	items := map[string]string{}
+	if err := t.evalWorld(ctx, t.sess, t.mainFrame(), expr, &items); err != nil {
+		if strings.Contains(err.Error(), "SecurityError") || strings.Contains(err.Error(), "denied") {
+			return nil, Errorf(ErrBadInput, "open an http(s) page first", "this page has no storage (%s)", t.url())
+		}
+		return nil, err
+	}
+	return &StorageItems{Items: items}, nil
+}
+
+// StateSave returns the session's cookies and the local storage of the
+// current tab's origin.
+func (s *Session) StateSave(ctx context.Context) (*State, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := s.cookieList(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	st := &State{Format: StateFormat, Cookies: cl.Cookies, Origins: map[string]map[string]string{}}
+	if u, err := url.Parse(t.url()); err == nil && strings.HasPrefix(u.Scheme, "http") {
+		items, err := s.Storage(ctx, StorageRequest{Area: "local", Op: "get"})
+		if err == nil && len(items.Items) > 0 {
+			st.Origins[u.Scheme+"://"+u.Host] = items.Items
+		}
+	}
+	return st, nil
+}
+
+// StateLoad sets the cookies of a saved state, and the local storage of
+// the origin the current tab is on.
+func (s *Session) StateLoad(ctx context.Context, st State) (*Empty, error) {
+	if st.Format != StateFormat {
+		return nil, Errorf(ErrBadInput, "load a file written by waymark state save", "unknown state format %q (want %q)", st.Format, StateFormat)
+	}
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(st.Cookies) > 0 {
+		for i := range st.Cookies {
+			if st.Cookies[i].Domain == "" && st.Cookies[i].URL == "" {
+				return nil, Errorf(ErrBadInput, "each saved cookie needs a domain", "cookie %q has no domain", st.Cookies[i].Name)
+			}
+		}
+		if _, err := s.Cookies(ctx, CookieRequest{Op: "set", Cookies: st.Cookies}); err != nil {
+			return nil, err
+		}
+	}
+	if u, err := url.Parse(t.url()); err == nil {
+		if items, ok := st.Origins[u.Scheme+"://"+u.Host]; ok {
+			for k, v := range items {
+				if _, err := s.Storage(ctx, StorageRequest{Area: "local", Op: "set", Key: k, Value: v}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return &Empty{}, nil
+}

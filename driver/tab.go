@@ -1,0 +1,158 @@
+package driver
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// tab is one page target of a session. Its listener keeps what the events
+// say (the open dialog, the document's status, requests in flight) so that
+// actions can read it without a round trip.
+type tab struct {
+	ctx    context.Context // the chromedp context of the tab; never a request's
+	cancel context.CancelFunc
+	id     target.ID
+	sess   *chromedp.Target // the tab's CDP session; calls take the request's ctx
+	gone   <-chan struct{}
+
+	// mu guards the fields below. The listener writes them from chromedp's
+	// read loop, so it holds mu only briefly and never sends a command.
+	mu       sync.Mutex
+	frameID  cdp.FrameID // the main frame
+	docURL   string
+	status   int
+	dialog   *Dialog
+	inflight map[network.RequestID]time.Time // fetch/XHR requests
+	loading  bool                            // main frame between startedLoading and load
+	navSeq   int                             // bumped at each main-frame navigation
+	changed  chan struct{}                   // closed and replaced on every tracked change
+	isolated map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
+	frames   map[target.ID]*frameTarget      // attached out-of-process iframes
+}
+
+func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
+	return &tab{ctx: ctx, cancel: cancel, inflight: map[network.RequestID]time.Time{},
+		changed: make(chan struct{}), isolated: map[cdp.FrameID]isolatedWorld{}}
+}
+
+// start hooks the listener; the tab must be attached.
+func (t *tab) start() error {
+	c := chromedp.FromContext(t.ctx)
+	t.sess = c.Target
+	gone, err := chromedp.Detached(t.ctx)
+	if err != nil {
+		return err
+	}
+	t.gone = gone
+	tree, err := cdp.Call(t.ctx, t.sess, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.frameID = tree.FrameTree.Frame.ID
+	t.docURL = tree.FrameTree.Frame.URL
+	t.mu.Unlock()
+	return chromedp.Listen(t.ctx, t.onEvent)
+}
+
+// onEvent runs in chromedp's read loop: it must return fast and send no
+// command.
+func (t *tab) onEvent(ev any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch ev := ev.(type) {
+	case *page.EventJavascriptDialogOpening:
+		t.dialog = &Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt}
+	case *page.EventJavascriptDialogClosed:
+		t.dialog = nil
+	case *page.EventFrameStartedLoading:
+		if ev.FrameID == t.frameID {
+			t.loading = true
+		}
+	case *page.EventFrameNavigated:
+		if ev.Frame.ParentID == "" {
+			t.frameID = ev.Frame.ID
+			t.docURL = ev.Frame.URL
+			t.navSeq++
+			t.isolated = map[cdp.FrameID]isolatedWorld{}
+		} else {
+			delete(t.isolated, ev.Frame.ID)
+		}
+	case *page.EventNavigatedWithinDocument:
+		if ev.FrameID == t.frameID {
+			t.docURL = ev.URL
+		}
+	case *page.EventLoadEventFired:
+		t.loading = false
+	case *page.EventFrameStoppedLoading:
+		if ev.FrameID == t.frameID {
+			t.loading = false
+		}
+	case *network.EventResponseReceived:
+		if ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frameID && ev.Response != nil {
+			t.status = int(ev.Response.Status)
+		}
+	case *network.EventRequestWillBeSent:
+		if ev.Type == network.ResourceTypeFetch || ev.Type == network.ResourceTypeXHR {
+			t.inflight[ev.RequestID] = time.Now()
+		}
+	case *network.EventLoadingFinished:
+		delete(t.inflight, ev.RequestID)
+	case *network.EventLoadingFailed:
+		delete(t.inflight, ev.RequestID)
+	default:
+		return
+	}
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// watch returns a channel closed at the next tracked change.
+func (t *tab) watch() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.changed
+}
+
+func (t *tab) url() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.docURL
+}
+
+func (t *tab) pendingDialog() *Dialog {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dialog == nil {
+		return nil
+	}
+	d := *t.dialog
+	return &d
+}
+
+func (t *tab) closed() bool {
+	select {
+	case <-t.gone:
+		return true
+	case <-t.ctx.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// close closes the tab's target.
+func (t *tab) close() { t.cancel() }
+
+// call runs one CDP command on the tab's session with the request's ctx.
+func call[P, R any](ctx context.Context, t *tab, c cdp.Command[P, R], p P) (R, error) {
+	r, err := cdp.Call(ctx, t.sess, c, p)
+	return r, browserErr(err)
+}

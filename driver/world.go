@@ -1,0 +1,168 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// Scripts of ours run only in an isolated world named "waymark": it shares
+// the DOM with the page but not its globals or prototypes, so the page
+// cannot see us and cannot tamper with what we read (invariant 7).
+const worldName = "waymark"
+
+// objectGroup holds the remote objects one action resolves; releasing the
+// group frees them all at once.
+const objectGroup = "waymark"
+
+type isolatedWorld struct{ id runtime.ExecutionContextID }
+
+// world returns the isolated world of a frame, creating it once per
+// document. sess is the session of the target the frame lives in.
+func (t *tab) world(ctx context.Context, sess cdp.Session, frame cdp.FrameID) (runtime.ExecutionContextID, error) {
+	t.mu.Lock()
+	w, ok := t.isolated[frame]
+	t.mu.Unlock()
+	if ok {
+		return w.id, nil
+	}
+	res, err := cdp.Call(ctx, sess, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{
+		FrameID: frame, WorldName: worldName, GrantUniveralAccess: new(false),
+	})
+	if err != nil {
+		return 0, fmt.Errorf("isolated world: %w", browserErr(err))
+	}
+	t.mu.Lock()
+	t.isolated[frame] = isolatedWorld{res.ExecutionContextID}
+	t.mu.Unlock()
+	return res.ExecutionContextID, nil
+}
+
+// forgetWorld drops a cached world whose context is gone (the frame
+// navigated without our listener seeing it, as out-of-process frames do).
+func (t *tab) forgetWorld(frame cdp.FrameID) {
+	t.mu.Lock()
+	delete(t.isolated, frame)
+	t.mu.Unlock()
+}
+
+func contextGone(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "Cannot find context") ||
+		strings.Contains(err.Error(), "Execution context was destroyed") ||
+		strings.Contains(err.Error(), "No frame for given id"))
+}
+
+// evalWorld evaluates an expression in a frame's isolated world and decodes
+// its JSON value into out (nil to ignore it).
+func (t *tab) evalWorld(ctx context.Context, sess cdp.Session, frame cdp.FrameID, expr string, out any) error {
+	for attempt := 0; ; attempt++ {
+		id, err := t.world(ctx, sess, frame)
+		if err != nil {
+			return err
+		}
+		res, err := cdp.Call(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
+			Expression: expr, ContextID: id, ReturnByValue: new(true), AwaitPromise: new(true),
+		})
+		if contextGone(err) && attempt == 0 {
+			t.forgetWorld(frame)
+			continue
+		}
+		if err != nil {
+			return browserErr(err)
+		}
+		return decodeResult(res.Result, res.ExceptionDetails, out)
+	}
+}
+
+func decodeResult(obj *runtime.RemoteObject, exc *runtime.ExceptionDetails, out any) error {
+	if exc != nil {
+		msg := exc.Text
+		if exc.Exception != nil && exc.Exception.Description != "" {
+			msg = exc.Exception.Description
+		}
+		return Errorf(ErrJavaScript, "", "javascript error: %s", firstLine(msg))
+	}
+	if out == nil || obj == nil || len(obj.Value) == 0 {
+		return nil
+	}
+	return json.Unmarshal(obj.Value, out)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// callOn calls a function with the element as this, in the element's
+// frame's isolated world, with JSON arguments, and decodes the result.
+func (el *element) callOn(ctx context.Context, fn string, out any, args ...any) error {
+	for attempt := 0; ; attempt++ {
+		id, err := el.tab.world(ctx, el.sess, el.frame)
+		if err != nil {
+			return err
+		}
+		obj, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{
+			BackendNodeID: el.node, ExecutionContextID: id, ObjectGroup: objectGroup,
+		})
+		if contextGone(err) && attempt == 0 {
+			el.tab.forgetWorld(el.frame)
+			continue
+		}
+		if err != nil {
+			return el.gone(err)
+		}
+		var cargs []*runtime.CallArgument
+		for _, a := range args {
+			b, err := json.Marshal(a)
+			if err != nil {
+				return err
+			}
+			cargs = append(cargs, &runtime.CallArgument{Value: jsonv2.Value(b)})
+		}
+		res, err := cdp.Call(ctx, el.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: fn, ObjectID: obj.Object.ObjectID, Arguments: cargs,
+			ReturnByValue: new(true), AwaitPromise: new(true),
+		})
+		_, _ = cdp.Call(ctx, el.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+		if err != nil {
+			return browserErr(err)
+		}
+		return decodeResult(res.Result, res.ExceptionDetails, out)
+	}
+}
+
+// callOnWith is callOn with a second node passed as the function's first
+// argument (resolved in the same world).
+func (el *element) callOnWith(ctx context.Context, fn string, other cdp.BackendNodeID, out any) error {
+	id, err := el.tab.world(ctx, el.sess, el.frame)
+	if err != nil {
+		return err
+	}
+	defer cdp.Call(context.WithoutCancel(ctx), el.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+	this, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: el.node, ExecutionContextID: id, ObjectGroup: objectGroup})
+	if err != nil {
+		return el.gone(err)
+	}
+	arg, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: other, ExecutionContextID: id, ObjectGroup: objectGroup})
+	if err != nil {
+		return nil // the other node went away: nothing to compare
+	}
+	res, err := cdp.Call(ctx, el.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: fn, ObjectID: this.Object.ObjectID,
+		Arguments:     []*runtime.CallArgument{{ObjectID: arg.Object.ObjectID}},
+		ReturnByValue: new(true),
+	})
+	if err != nil {
+		return browserErr(err)
+	}
+	return decodeResult(res.Result, res.ExceptionDetails, out)
+}
