@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/waymark-dev/waymark/internal/locator"
@@ -114,9 +115,17 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 		return nil, staleRef(ref, e.line)
 	}
 	el := &element{tab: t, tid: e.target, sess: sess, frame: e.key.frame, node: e.key.node, what: ref, line: e.line}
-	// A node of a document that went away no longer resolves.
-	if _, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: e.key.node}); err != nil {
-		return nil, el.gone(browserErr(err))
+	// A node of a document that went away may still resolve for a while,
+	// so ask whether it is still in a document.
+	var connected bool
+	if err := el.callOn(ctx, `function(){ return this.isConnected }`, &connected); err != nil {
+		if errors.Is(err, ErrBrowserGone) {
+			return nil, err
+		}
+		return nil, el.gone(err)
+	}
+	if !connected {
+		return nil, el.gone(nil)
 	}
 	return el, nil
 }
@@ -199,22 +208,42 @@ func candidate(n *outline.Node) locator.Candidate {
 }
 
 // queryCSS returns the backend ids of the elements a CSS selector matches
-// in the main document, in document order.
+// in the main document, in document order. The query runs in our isolated
+// world; DOM node ids are avoided because chromedp re-requests the document
+// on its own and that invalidates them.
 func (s *Session) queryCSS(ctx context.Context, t *tab, sel string) ([]cdp.BackendNodeID, error) {
-	doc, err := call(ctx, t, dom.GetDocument, dom.GetDocumentParams{Depth: new(int64(0))})
+	frame := t.mainFrame()
+	id, err := t.world(ctx, t.sess, frame)
 	if err != nil {
 		return nil, err
 	}
-	res, err := call(ctx, t, dom.QuerySelectorAll, dom.QuerySelectorAllParams{NodeID: doc.Root.NodeID, Selector: sel})
+	defer cdp.Call(context.WithoutCancel(ctx), t.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+	res, err := call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: `Array.from(document.querySelectorAll(` + jsString(sel) + `))`, ContextID: id, ObjectGroup: objectGroup,
+	})
+	if contextGone(err) {
+		t.forgetWorld(frame)
+		return nil, Errorf(ErrNoMatch, "the page changed; try again", "the page navigated while querying %q", sel)
+	}
 	if err != nil {
-		if strings.Contains(err.Error(), "not a valid selector") || strings.Contains(err.Error(), "DOM Error") {
-			return nil, Errorf(ErrBadInput, "check the CSS selector", "bad CSS selector %q", sel)
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, Errorf(ErrBadInput, "check the CSS selector", "bad CSS selector %q", sel)
+	}
+	if res.Result == nil || res.Result.ObjectID == "" {
+		return nil, nil
+	}
+	props, err := call(ctx, t, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: new(true)})
+	if err != nil {
+		return nil, err
+	}
+	var ids []cdp.BackendNodeID
+	for _, p := range props.Result {
+		if p.Value == nil || p.Value.ObjectID == "" || p.Value.Subtype != runtime.RemoteObjectSubtypeNode {
+			continue
 		}
-		return nil, err
-	}
-	ids := make([]cdp.BackendNodeID, 0, len(res.NodeIDs))
-	for _, id := range res.NodeIDs {
-		d, err := call(ctx, t, dom.DescribeNode, dom.DescribeNodeParams{NodeID: id})
+		d, err := call(ctx, t, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: p.Value.ObjectID})
 		if err != nil {
 			continue
 		}

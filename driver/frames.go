@@ -21,61 +21,36 @@ type frameTarget struct {
 	sess   *chromedp.Target
 }
 
-// frameTargets attaches to the tab's out-of-process iframes (new ones once)
-// and returns them in document order of discovery, parents first.
-func (t *tab) frameTargets(ctx context.Context) ([]*frameTarget, error) {
-	infos, err := chromedp.Targets(t.ctx)
-	if err != nil {
-		return nil, browserErr(err)
-	}
-	// Children of this tab: iframes whose parent chain reaches t.id.
-	mine := map[target.ID]bool{t.id: true}
-	var order []*target.Info
-	for changed := true; changed; {
-		changed = false
-		for _, in := range infos {
-			if in.Type == "iframe" && !mine[in.TargetID] && mine[in.ParentID] {
-				mine[in.TargetID] = true
-				order = append(order, in)
-				changed = true
-			}
-		}
-	}
+// attachFrame returns the attached frame target, attaching once.
+func (t *tab) attachFrame(ctx context.Context, id, parent target.ID) (*frameTarget, error) {
 	t.mu.Lock()
-	if t.frames == nil {
-		t.frames = map[target.ID]*frameTarget{}
-	}
+	ft, ok := t.frames[id]
 	t.mu.Unlock()
-	var out []*frameTarget
-	for _, in := range order {
-		t.mu.Lock()
-		ft, ok := t.frames[in.TargetID]
-		t.mu.Unlock()
-		if ok && ft.ctx.Err() == nil {
-			ft.parent = in.ParentID
-			out = append(out, ft)
-			continue
-		}
-		fctx, cancel := chromedp.NewContext(t.ctx, chromedp.WithTargetID(in.TargetID))
-		done := make(chan error, 1)
-		go func() { done <- chromedp.Do(fctx) }()
-		select {
-		case err = <-done:
-		case <-ctx.Done():
-			go cancel()
-			return nil, ctx.Err()
-		}
-		if err != nil {
-			cancel()
-			continue // the frame went away meanwhile
-		}
-		ft = &frameTarget{id: in.TargetID, parent: in.ParentID, ctx: fctx, cancel: cancel, sess: chromedp.FromContext(fctx).Target}
-		t.mu.Lock()
-		t.frames[in.TargetID] = ft
-		t.mu.Unlock()
-		out = append(out, ft)
+	if ok && ft.ctx.Err() == nil {
+		ft.parent = parent
+		return ft, nil
 	}
-	return out, nil
+	// The first Do attaches and binds the session's life to fctx, a child
+	// of the tab's context; the request's ctx only bounds the wait.
+	fctx, cancel := chromedp.NewContext(t.ctx, chromedp.WithTargetID(id))
+	done := make(chan error, 1)
+	go func() { done <- chromedp.Do(fctx) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		go cancel()
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	ft = &frameTarget{id: id, parent: parent, ctx: fctx, cancel: cancel, sess: chromedp.FromContext(fctx).Target}
+	t.mu.Lock()
+	t.frames[id] = ft
+	t.mu.Unlock()
+	return ft, nil
 }
 
 // session returns the CDP session for a target id: the tab's own for "" or

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/domsnapshot"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/internal/outline"
 )
@@ -33,40 +34,72 @@ func (s *Session) look(ctx context.Context, t *tab) (*outline.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	frames, err := t.frameTargets(ctx)
+	t.mu.Lock()
+	if t.frames == nil {
+		t.frames = map[target.ID]*frameTarget{}
+	}
+	t.mu.Unlock()
+	s.graftFrames(ctx, t, root, "", 0)
+	return root, nil
+}
+
+// maxFrameDepth bounds how deep out-of-process frames nest in a look.
+const maxFrameDepth = 5
+
+// graftFrames finds the <iframe> elements of a target's tree that show no
+// content (their frame runs in another process), attaches to each frame's
+// target and puts its tree under the element. Chromium names the frame of
+// an owner element in DOM.describeNode, and that id is the frame target's.
+func (s *Session) graftFrames(ctx context.Context, t *tab, tree *outline.Node, tid target.ID, depth int) {
+	if depth >= maxFrameDepth {
+		return
+	}
+	var hosts []*outline.Node
+	tree.Walk(func(n *outline.Node, _ int) bool {
+		if n.Role == "iframe" && len(n.Children) == 0 && n.BackendID != 0 {
+			hosts = append(hosts, n)
+		}
+		return true
+	})
+	if len(hosts) == 0 {
+		return
+	}
+	sess, err := t.session(tid)
 	if err != nil {
-		return nil, err
+		return
 	}
-	if len(frames) == 0 {
-		return root, nil
-	}
-	// Each frame's tree goes under its owner <iframe>, found by backend id in
-	// the tree of the target that holds it.
-	trees := map[target.ID]*outline.Node{"": root, t.id: root}
-	for _, ft := range frames {
-		psess, err := t.session(ft.parent)
+	var iframes map[target.ID]bool
+	for _, host := range hosts {
+		d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: host.BackendID})
+		if err != nil || d.Node == nil || d.Node.FrameID == "" {
+			continue
+		}
+		if iframes == nil {
+			infos, err := chromedp.Targets(s.browser.ctx)
+			if err != nil {
+				return
+			}
+			iframes = map[target.ID]bool{}
+			for _, in := range infos {
+				if in.Type == "iframe" {
+					iframes[in.TargetID] = true
+				}
+			}
+		}
+		id := target.ID(d.Node.FrameID)
+		if !iframes[id] {
+			continue // a same-process frame with nothing to show
+		}
+		if _, err := t.attachFrame(ctx, id, tid); err != nil {
+			continue // it went away meanwhile
+		}
+		sub, err := s.lookTarget(ctx, t, id, outline.Rect{})
 		if err != nil {
 			continue
 		}
-		owner, err := cdp.Call(ctx, psess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(ft.id)})
-		if err != nil {
-			continue // detached meanwhile
-		}
-		sub, err := s.lookTarget(ctx, t, ft.id, outline.Rect{})
-		if err != nil {
-			continue
-		}
-		trees[ft.id] = sub
-		parentTree := trees[ft.parent]
-		if parentTree == nil {
-			continue
-		}
-		host := findBackend(parentTree, owner.BackendNodeID)
-		if host == nil {
-			continue // the owner is hidden, so its frame is not shown either
-		}
+		s.graftFrames(ctx, t, sub, id, depth+1)
 		// Place the frame's boxes in the top page's space: its viewport
-		// starts at the content box of the <iframe>, roughly its box here.
+		// starts at the <iframe> element's box, near enough for a summary.
 		sub.Offset(host.Box.X, host.Box.Y)
 		for _, c := range sub.Children {
 			c.Walk(func(n *outline.Node, _ int) bool {
@@ -76,7 +109,6 @@ func (s *Session) look(ctx context.Context, t *tab) (*outline.Node, error) {
 		}
 		host.Children = append(host.Children, sub.Children...)
 	}
-	return root, nil
 }
 
 // lookTarget captures one target's documents and builds their tree.
@@ -98,26 +130,20 @@ func (s *Session) lookTarget(ctx context.Context, t *tab, id target.ID, vp outli
 	})
 }
 
-func findBackend(root *outline.Node, id cdp.BackendNodeID) *outline.Node {
-	var found *outline.Node
-	root.Walk(func(n *outline.Node, _ int) bool {
-		if found != nil {
-			return false
-		}
-		if n.BackendID == id && n.Role == "iframe" {
-			found = n
-			return false
-		}
-		return true
-	})
-	return found
-}
-
 // Snapshot returns the outline of the current tab.
 func (s *Session) Snapshot(ctx context.Context, req SnapshotRequest) (*Snapshot, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if d := t.pendingDialog(); d != nil {
+		// An open dialog blocks the page: say so instead of waiting on it.
+		info, err := s.pageInfo(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		text := fmt.Sprintf("[page] %s — %s\n[dialog] %s %q is open — answer it with: waymark dialog accept|dismiss\n", info.Title, info.URL, d.Type, d.Message)
+		return &Snapshot{URL: info.URL, Title: info.Title, Text: text}, nil
 	}
 	root, err := s.look(ctx, t)
 	if err != nil {
@@ -133,9 +159,6 @@ func (s *Session) Snapshot(ctx context.Context, req SnapshotRequest) (*Snapshot,
 	info, _ := s.pageInfo(ctx, t)
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "[page] %s — %s\n", info.Title, info.URL)
-	if d := t.pendingDialog(); d != nil {
-		fmt.Fprintf(&buf, "[dialog] %s %q is open — answer it with: waymark dialog accept|dismiss\n", d.Type, d.Message)
-	}
 	if info.Status >= 400 {
 		fmt.Fprintf(&buf, "[refused] the page answered HTTP %d\n", info.Status)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/storage"
+	"github.com/chromedp/chromedp"
 )
 
 // Cookies reads, sets or clears the session's cookies.
@@ -44,11 +45,11 @@ func (s *Session) Cookies(ctx context.Context, req CookieRequest) (*CookieList, 
 			}
 			params = append(params, p)
 		}
-		if _, err := call(ctx, t, storage.SetCookies, storage.SetCookiesParams{Cookies: params, BrowserContextID: s.bcid}); err != nil {
+		if _, err := browserCallOn(ctx, s.browser, storage.SetCookies, storage.SetCookiesParams{Cookies: params, BrowserContextID: s.bcid}); err != nil {
 			return nil, Errorf(ErrBadInput, "check the cookie's domain and URL", "the browser refused the cookie: %v", err)
 		}
 	case "clear":
-		if _, err := call(ctx, t, storage.ClearCookies, storage.ClearCookiesParams{BrowserContextID: s.bcid}); err != nil {
+		if _, err := browserCallOn(ctx, s.browser, storage.ClearCookies, storage.ClearCookiesParams{BrowserContextID: s.bcid}); err != nil {
 			return nil, err
 		}
 	default:
@@ -58,7 +59,7 @@ func (s *Session) Cookies(ctx context.Context, req CookieRequest) (*CookieList, 
 }
 
 func (s *Session) cookieList(ctx context.Context, t *tab) (*CookieList, error) {
-	res, err := call(ctx, t, storage.GetCookies, storage.GetCookiesParams{BrowserContextID: s.bcid})
+	res, err := browserCallOn(ctx, s.browser, storage.GetCookies, storage.GetCookiesParams{BrowserContextID: s.bcid})
 	if err != nil {
 		return nil, err
 	}
@@ -167,4 +168,11 @@ func (s *Session) StateLoad(ctx context.Context, st State) (*Empty, error) {
 		}
 	}
 	return &Empty{}, nil
+}
+
+// browserCallOn runs a command on the browser target (the storage domain's
+// per-context calls go there), bounded by the request's ctx.
+func browserCallOn[P, R any](ctx context.Context, b *Browser, c cdp.Command[P, R], p P) (R, error) {
+	r, err := cdp.Call(ctx, chromedp.FromContext(b.ctx).Browser, c, p)
+	return r, browserErr(err)
 }

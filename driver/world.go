@@ -117,7 +117,7 @@ func (el *element) callOn(ctx context.Context, fn string, out any, args ...any) 
 			el.tab.forgetWorld(el.frame)
 			continue
 		}
-		if err != nil {
+		if err != nil || obj.Object == nil || obj.Object.ObjectID == "" {
 			return el.gone(err)
 		}
 		var cargs []*runtime.CallArgument
@@ -149,11 +149,11 @@ func (el *element) callOnWith(ctx context.Context, fn string, other cdp.BackendN
 	}
 	defer cdp.Call(context.WithoutCancel(ctx), el.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
 	this, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: el.node, ExecutionContextID: id, ObjectGroup: objectGroup})
-	if err != nil {
+	if err != nil || this.Object == nil || this.Object.ObjectID == "" {
 		return el.gone(err)
 	}
 	arg, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: other, ExecutionContextID: id, ObjectGroup: objectGroup})
-	if err != nil {
+	if err != nil || arg.Object == nil || arg.Object.ObjectID == "" {
 		return nil // the other node went away: nothing to compare
 	}
 	res, err := cdp.Call(ctx, el.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{

@@ -1,0 +1,97 @@
+package driver_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+func TestBadInputLeavesSessionUsable(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{
+		"/": `<!doctype html><title>Two</title><button>Same</button><button>Same</button>
+<a href="/next">Next</a>`,
+		"/next": `<!doctype html><title>Next</title><p>next page</p>`,
+	})
+	open(t, s, ctx, srv.URL)
+	out := snapshot(t, s, ctx, driver.SnapshotRequest{})
+	link := refOf(t, out, `link "Next"`)
+
+	cases := []struct {
+		name string
+		req  driver.ActRequest
+		want error
+		says string
+	}{
+		{"unknown ref", driver.ActRequest{Kind: driver.ActClick, Target: "@e9999"}, driver.ErrUnknownRef, "snapshot"},
+		{"ambiguous", driver.ActRequest{Kind: driver.ActClick, Target: `role=button[name="Same"]`}, driver.ErrAmbiguous, "2 elements"},
+		{"no match", driver.ActRequest{Kind: driver.ActClick, Target: "text=Nowhere", TimeoutMS: 300}, driver.ErrNoMatch, "Nowhere"},
+		{"bad locator", driver.ActRequest{Kind: driver.ActClick, Target: "xpath=//a"}, driver.ErrBadInput, ""},
+		{"bad button", driver.ActRequest{Kind: driver.ActClick, Target: link, Button: "fourth"}, driver.ErrBadInput, "fourth"},
+	}
+	for _, c := range cases {
+		_, err := s.Act(ctx, c.req)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
+			continue
+		}
+		if !strings.Contains(err.Error()+" "+driver.Hint(err), c.says) {
+			t.Errorf("%s: message %q does not say %q", c.name, err, c.says)
+		}
+		if driver.Hint(err) == "" && c.want != driver.ErrBadInput {
+			t.Errorf("%s: no hint", c.name)
+		}
+	}
+	if _, err := s.Open(ctx, driver.OpenRequest{URL: "http://exa mple.com"}); !errors.Is(err, driver.ErrBadInput) {
+		t.Errorf("malformed URL: %v", err)
+	}
+	// The session still works, and a ref from the old page is stale after
+	// navigating.
+	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: link})
+	_, err := s.Act(ctx, driver.ActRequest{Kind: driver.ActClick, Target: link})
+	if !errors.Is(err, driver.ErrStaleRef) || !strings.Contains(driver.Hint(err), "snapshot") {
+		t.Errorf("a ref from the previous page: %v (hint %q), want stale ref with a hint", err, driver.Hint(err))
+	}
+}
+
+func TestCoveredElementIsNamed(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Covered</title>
+<button id=go onclick="this.textContent='pressed'">Go</button>
+<div id=cookie-wall style="position:fixed;inset:0;background:rgba(0,0,0,.5)">We use cookies</div>`})
+	open(t, s, ctx, srv.URL)
+	start := time.Now()
+	_, err := s.Act(ctx, driver.ActRequest{Kind: driver.ActClick, Target: "css=#go", TimeoutMS: 500})
+	var ce *driver.CoveredError
+	if !errors.As(err, &ce) {
+		t.Fatalf("click on a covered button: %v, want CoveredError", err)
+	}
+	if !strings.Contains(ce.By, "cookie-wall") || !strings.Contains(ce.By, "We use cookies") {
+		t.Errorf("covering element named %q", ce.By)
+	}
+	if time.Since(start) > 3*time.Second {
+		t.Errorf("the covered error took %s", time.Since(start))
+	}
+	if got := getText(t, s, ctx, "css=#go"); got != "Go" {
+		t.Errorf("the covered button was pressed: %q", got)
+	}
+}
+
+func TestDisabledAndHidden(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>D</title>
+<button id=off disabled>Off</button><button id=hid style="visibility:hidden">Hidden</button>`})
+	open(t, s, ctx, srv.URL)
+	for _, sel := range []string{"css=#off", "css=#hid"} {
+		_, err := s.Act(ctx, driver.ActRequest{Kind: driver.ActClick, Target: sel, TimeoutMS: 300})
+		if !errors.Is(err, driver.ErrNotInteractable) {
+			t.Errorf("click %s: %v, want not interactable", sel, err)
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package driver_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+const framePages = `<!doctype html><title>Frames</title>
+<h1>Host</h1>
+<iframe id=same src="/inner" title="same site" width=300 height=120></iframe>
+<iframe id=cross src="{{other}}/inner" title="payment" width=300 height=120></iframe>
+<shadow-host></shadow-host>
+<script>
+customElements.define('shadow-host', class extends HTMLElement {
+  constructor() {
+    super();
+    const root = this.attachShadow({mode: 'open'});
+    root.innerHTML = '<button id=sh>Shadow button</button><span id=shout></span>';
+    root.getElementById('sh').onclick = () => { root.getElementById('shout').textContent = 'shadow clicked'; };
+  }
+});
+</script>`
+
+const innerPage = `<!doctype html><title>Inner</title>
+<button onclick="document.getElementById('r').textContent = 'paid in ' + location.hostname">Pay</button>
+<label>Card <input id=card></label><p id=r></p>`
+
+func TestIframesAndShadowRoots(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": framePages, "/inner": innerPage})
+	open(t, s, ctx, srv.URL)
+	out := snapshot(t, s, ctx, driver.SnapshotRequest{Full: true})
+	for _, want := range []string{`iframe "same site"`, `iframe "payment"`, `button "Shadow button"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("outline lacks %s:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, `button "Pay"`); n != 2 {
+		t.Fatalf("want a Pay button in each iframe, got %d:\n%s", n, out)
+	}
+	// Refs of both Pay buttons: the first is in the same-site frame.
+	var pays []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, `button "Pay"`) {
+			pays = append(pays, refOf(t, line, `button "Pay"`))
+		}
+	}
+	cards := 0
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, `textbox "Card"`) {
+			cards++
+			act(t, s, ctx, driver.ActRequest{Kind: driver.ActFill, Target: refOf(t, line, `textbox "Card"`), Value: "4242"})
+		}
+	}
+	if cards != 2 {
+		t.Errorf("want two Card fields, got %d", cards)
+	}
+	for _, ref := range pays {
+		act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: ref})
+	}
+	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: refOf(t, out, `button "Shadow button"`)})
+
+	after := snapshot(t, s, ctx, driver.SnapshotRequest{Full: true})
+	for _, want := range []string{"paid in 127.0.0.1", "paid in localhost", "shadow clicked"} {
+		if !strings.Contains(after, want) {
+			t.Errorf("after the clicks the outline lacks %q:\n%s", want, after)
+		}
+	}
+	if strings.Count(after, `"4242"`)+strings.Count(after, ": 4242") < 2 {
+		t.Errorf("the Card fields do not show the filled value:\n%s", after)
+	}
+}

@@ -1,0 +1,144 @@
+package driver_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
+)
+
+var (
+	browserOnce sync.Once
+	testBrowser *driver.Browser
+	browserErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if testBrowser != nil {
+		testBrowser.Close()
+	}
+	os.Exit(code)
+}
+
+// newSession gives the test its own session (a fresh browser context) in
+// the package's one browser.
+func newSession(t *testing.T) (*driver.Session, context.Context) {
+	t.Helper()
+	path := browsertest.Chrome(t)
+	browserOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		testBrowser, browserErr = driver.Launch(ctx, driver.Options{ExecPath: path})
+	})
+	if browserErr != nil {
+		t.Fatalf("launch: %v", browserErr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	s, err := testBrowser.Session(ctx, t.Name())
+	if err != nil {
+		t.Fatalf("session: %v", err)
+	}
+	t.Cleanup(func() { testBrowser.CloseSession(t.Name()) })
+	return s, ctx
+}
+
+// serve serves pages by path on 127.0.0.1; a page's "{{other}}" becomes the
+// base URL of the same server under the name localhost, which is another
+// site (so iframes from it run out of process).
+func serve(t *testing.T, pages map[string]string) *httptest.Server {
+	t.Helper()
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+		body = strings.ReplaceAll(body, "{{other}}", "http://localhost:"+port)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func open(t *testing.T, s *driver.Session, ctx context.Context, url string) {
+	t.Helper()
+	if _, err := s.Open(ctx, driver.OpenRequest{URL: url}); err != nil {
+		t.Fatalf("open %s: %v", url, err)
+	}
+}
+
+func snapshot(t *testing.T, s *driver.Session, ctx context.Context, req driver.SnapshotRequest) string {
+	t.Helper()
+	snap, err := s.Snapshot(ctx, req)
+	if err != nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	return snap.Text
+}
+
+// refOf finds the ref on the outline line that holds all the words.
+func refOf(t *testing.T, outline string, words ...string) string {
+	t.Helper()
+	for _, line := range strings.Split(outline, "\n") {
+		all := true
+		for _, w := range words {
+			if !strings.Contains(line, w) {
+				all = false
+				break
+			}
+		}
+		if !all {
+			continue
+		}
+		if i := strings.Index(line, "[ref="); i >= 0 {
+			rest := line[i+5:]
+			return rest[:strings.IndexByte(rest, ']')]
+		}
+	}
+	t.Fatalf("no line with a ref holds %q in:\n%s", words, outline)
+	return ""
+}
+
+func act(t *testing.T, s *driver.Session, ctx context.Context, req driver.ActRequest) *driver.Outcome {
+	t.Helper()
+	out, err := s.Act(ctx, req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Kind, req.Target, err)
+	}
+	return out
+}
+
+func evalString(t *testing.T, s *driver.Session, ctx context.Context, expr string) string {
+	t.Helper()
+	res, err := s.Eval(ctx, driver.EvalRequest{Expression: expr})
+	if err != nil {
+		t.Fatalf("eval %s: %v", expr, err)
+	}
+	return strings.Trim(string(res.Value), `"`)
+}
+
+func getText(t *testing.T, s *driver.Session, ctx context.Context, target string) string {
+	t.Helper()
+	res, err := s.Get(ctx, driver.GetRequest{What: "text", Target: target})
+	if err != nil {
+		t.Fatalf("get text %s: %v", target, err)
+	}
+	return res.Value
+}
+
+var _ = fmt.Sprintf

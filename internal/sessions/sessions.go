@@ -1,0 +1,185 @@
+// Package sessions is the daemon's handler: it owns the browser (started on
+// the first page call, replaced when it dies) and routes each request to
+// the named session's driver call.
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/rpc"
+)
+
+// Manager holds the browser and its sessions for the daemon.
+type Manager struct {
+	opts   driver.Options
+	log    *slog.Logger
+	launch func(ctx context.Context, opts driver.Options) (*driver.Browser, error)
+
+	// mu guards browser and lostBrowser. It is held while a browser starts,
+	// so concurrent first requests start one browser.
+	mu          sync.Mutex
+	browser     *driver.Browser
+	lostBrowser bool // the last browser died; say so once on the next call
+}
+
+// New returns a manager that will start a browser with opts on the first
+// call that needs one.
+func New(opts driver.Options) *Manager {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Manager{opts: opts, log: log, launch: driver.Launch}
+}
+
+// browserFor returns a live browser, starting one when there is none and
+// replacing one that died. The first call after a death reports it.
+func (m *Manager) browserFor(ctx context.Context) (*driver.Browser, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.browser != nil && !m.browser.Alive() {
+		m.log.Warn("browser died; starting a new one on the next call")
+		_ = m.browser.Close()
+		m.browser = nil
+		m.lostBrowser = true
+	}
+	if m.lostBrowser {
+		m.lostBrowser = false
+		b, err := m.launch(ctx, m.opts)
+		if err != nil {
+			return nil, err
+		}
+		m.browser = b
+		return nil, driver.Errorf(driver.ErrBrowserGone, "a new browser is running now: open your page again and take a new snapshot",
+			"the browser had stopped (crashed or killed); its sessions and pages are gone")
+	}
+	if m.browser == nil {
+		b, err := m.launch(ctx, m.opts)
+		if err != nil {
+			return nil, err
+		}
+		m.browser = b
+	}
+	return m.browser, nil
+}
+
+// current returns the browser if one runs, without starting one.
+func (m *Manager) current() *driver.Browser {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.browser != nil && m.browser.Alive() {
+		return m.browser
+	}
+	return nil
+}
+
+// Status reports the browser and the number of sessions, for daemon.status.
+func (m *Manager) Status() (browser string, sessions int) {
+	if b := m.current(); b != nil {
+		return b.Describe(), len(b.Sessions())
+	}
+	return "", 0
+}
+
+// Close closes the browser.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.browser == nil {
+		return nil
+	}
+	err := m.browser.Close()
+	m.browser = nil
+	return err
+}
+
+// Handle runs one request for the session.
+func (m *Manager) Handle(ctx context.Context, session, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case rpc.MethodSessionList:
+		list := rpc.SessionList{Sessions: []rpc.SessionInfo{}}
+		if b := m.current(); b != nil {
+			for _, s := range b.Sessions() {
+				tabs, url := s.Info()
+				list.Sessions = append(list.Sessions, rpc.SessionInfo{Name: s.Name(), Tabs: tabs, URL: url})
+			}
+		}
+		return list, nil
+	case rpc.MethodSessionClose:
+		if b := m.current(); b != nil {
+			return driver.Empty{}, b.CloseSession(session)
+		}
+		return driver.Empty{}, nil
+	case rpc.MethodSessionCloseAll:
+		if b := m.current(); b != nil {
+			for _, s := range b.Sessions() {
+				if err := b.CloseSession(s.Name()); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return driver.Empty{}, nil
+	}
+	call, ok := calls[method]
+	if !ok {
+		return nil, driver.Errorf(driver.ErrBadInput, "update waymark: the CLI and the daemon may be of different versions", "unknown method %q", method)
+	}
+	b, err := m.browserFor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := b.Session(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	return call(ctx, s, params)
+}
+
+// call runs one driver call with JSON params.
+type call func(ctx context.Context, s *driver.Session, params json.RawMessage) (any, error)
+
+// typed adapts a driver method with a request struct.
+func typed[P any, R any](f func(*driver.Session, context.Context, P) (R, error)) call {
+	return func(ctx context.Context, s *driver.Session, params json.RawMessage) (any, error) {
+		var p P
+		if len(params) > 0 && string(params) != "null" {
+			if err := json.Unmarshal(params, &p); err != nil {
+				return nil, driver.Errorf(driver.ErrBadInput, "", "bad params: %v", err)
+			}
+		}
+		return f(s, ctx, p)
+	}
+}
+
+// bare adapts a driver method that takes no request.
+func bare[R any](f func(*driver.Session, context.Context) (R, error)) call {
+	return func(ctx context.Context, s *driver.Session, _ json.RawMessage) (any, error) {
+		return f(s, ctx)
+	}
+}
+
+var calls = map[string]call{
+	driver.MethodOpen:       typed((*driver.Session).Open),
+	driver.MethodBack:       bare((*driver.Session).Back),
+	driver.MethodForward:    bare((*driver.Session).Forward),
+	driver.MethodReload:     bare((*driver.Session).Reload),
+	driver.MethodSnapshot:   typed((*driver.Session).Snapshot),
+	driver.MethodAct:        typed((*driver.Session).Act),
+	driver.MethodGet:        typed((*driver.Session).Get),
+	driver.MethodWait:       typed((*driver.Session).Wait),
+	driver.MethodEval:       typed((*driver.Session).Eval),
+	driver.MethodScreenshot: typed((*driver.Session).Screenshot),
+	driver.MethodPDF:        bare((*driver.Session).PDF),
+	driver.MethodTab:        typed((*driver.Session).Tab),
+	driver.MethodCookies:    typed((*driver.Session).Cookies),
+	driver.MethodStorage:    typed((*driver.Session).Storage),
+	driver.MethodStateSave:  bare((*driver.Session).StateSave),
+	driver.MethodStateLoad:  typed((*driver.Session).StateLoad),
+	driver.MethodViewport:   typed((*driver.Session).Viewport),
+	driver.MethodDialog:     typed((*driver.Session).Dialog),
+}
+
