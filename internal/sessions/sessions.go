@@ -182,4 +182,3 @@ var calls = map[string]call{
 	driver.MethodViewport:   typed((*driver.Session).Viewport),
 	driver.MethodDialog:     typed((*driver.Session).Dialog),
 }
-
