@@ -1,0 +1,3 @@
+document.getElementById('far-button').addEventListener('click', () => {
+  document.getElementById('far-result').textContent = 'Clicked the far button';
+});
