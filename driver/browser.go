@@ -227,3 +227,15 @@ func (b *Browser) Close() error {
 	b.cancel()
 	return errors.Join(errs...)
 }
+
+// PID returns the started browser's process id, or 0 for an attached one.
+func (b *Browser) PID() int {
+	c := chromedp.FromContext(b.ctx)
+	if c == nil || c.Browser == nil {
+		return 0
+	}
+	if p := c.Browser.Process(); p != nil {
+		return p.Pid
+	}
+	return 0
+}

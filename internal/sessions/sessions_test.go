@@ -1,0 +1,89 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/rpc"
+)
+
+func params(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestBrowserDeathIsReportedThenReplaced(t *testing.T) {
+	path := browsertest.Chrome(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("<title>Alive</title><p>alive</p>"))
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m := New(driver.Options{ExecPath: path})
+	defer m.Close()
+
+	if _, err := m.Handle(ctx, "a", driver.MethodOpen, params(t, driver.OpenRequest{URL: srv.URL})); err != nil {
+		t.Fatal(err)
+	}
+	b := m.current()
+	pid := b.PID()
+	if pid == 0 {
+		t.Fatal("no browser pid")
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the connection notices; the browser's end is an event, not
+	// a guess: its Gone channel closes.
+	select {
+	case <-b.Gone():
+	case <-ctx.Done():
+		t.Fatal("the browser's death went unnoticed")
+	}
+	_, err := m.Handle(ctx, "a", driver.MethodOpen, params(t, driver.OpenRequest{URL: srv.URL}))
+	if !errors.Is(err, driver.ErrBrowserGone) {
+		t.Fatalf("the call after the death: %v, want browser gone", err)
+	}
+	res, err := m.Handle(ctx, "a", driver.MethodOpen, params(t, driver.OpenRequest{URL: srv.URL}))
+	if err != nil {
+		t.Fatalf("the call after the report: %v", err)
+	}
+	if info := res.(*driver.PageInfo); info.Title != "Alive" {
+		t.Fatalf("page after recovery: %+v", info)
+	}
+	if m.current().PID() == pid {
+		t.Fatal("the dead browser is still in use")
+	}
+	list, err := m.Handle(ctx, "", rpc.MethodSessionList, nil)
+	if err != nil || len(list.(rpc.SessionList).Sessions) != 1 {
+		t.Fatalf("sessions after recovery: %+v %v", list, err)
+	}
+}
+
+func TestUnknownMethodAndBadParams(t *testing.T) {
+	m := New(driver.Options{})
+	ctx := context.Background()
+	if _, err := m.Handle(ctx, "a", "fly", nil); !errors.Is(err, driver.ErrBadInput) {
+		t.Errorf("unknown method: %v", err)
+	}
+	// Session calls that need no browser do not start one.
+	if _, err := m.Handle(ctx, "a", rpc.MethodSessionList, nil); err != nil {
+		t.Errorf("session list without a browser: %v", err)
+	}
+	if m.current() != nil {
+		t.Error("a session list started a browser")
+	}
+}
