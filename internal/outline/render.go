@@ -1,0 +1,313 @@
+package outline
+
+import (
+	"cmp"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// maxName caps names and values in rendered lines; JSON keeps them whole.
+const maxName = 100
+
+// RenderOptions tunes Render. The zero value renders every line, viewport
+// first.
+type RenderOptions struct {
+	// Interactive keeps only the lines with refs, the headings (for
+	// orientation), and the landmarks, dialogs, forms, lists of choices,
+	// tables and iframes that hold a ref. Other ancestors are elided and
+	// their children move up.
+	Interactive bool
+	// Compact drops generic, group, list, listitem, rowgroup and paragraph
+	// lines that have no name and one child; the child takes their place.
+	Compact bool
+	// Depth is the deepest level printed, counted from 0 at the top; 0
+	// means unlimited.
+	Depth int
+	// Full renders every line. Otherwise the lines on screen are rendered
+	// and the others summed up in one line above and one below, as in
+	// "(40 more lines below: 32 links, 3 buttons, heading "Help" — scroll,
+	// or snapshot --full)". A tree built without a viewport is always
+	// rendered in full.
+	Full bool
+}
+
+// line is one element of the output before it is written.
+type line struct {
+	n      *Node
+	depth  int
+	inline string // text printed after ": " instead of a child line
+	on     int8   // on screen: 1 yes, 0 no, -1 unknown (no box)
+}
+
+type renderer struct {
+	opts  RenderOptions
+	lines []line
+}
+
+// Render writes the outline of root's children, one element a line, indented
+// by two spaces a level, in the family of Playwright's aria snapshots:
+//
+//   - heading "Checkout" [level=1]
+//   - textbox "Email" [required] [ref=e5] value="ann@example.com"
+//   - checkbox "Subscribe" [checked] [ref=e7]
+//   - list:
+//   - listitem: One
+//   - text: loose text run
+//
+// A value is written as value="…" after the flags, so that it cannot be
+// taken for text content, which follows a colon. Names and values are quoted
+// with Go escaping and capped at 100 characters. A line whose element has
+// child lines ends with a colon. The root itself is not written: the caller
+// writes the page's header. Render returns the number of lines written.
+func Render(w io.Writer, root *Node, opts RenderOptions) (int, error) {
+	if root == nil {
+		return 0, nil
+	}
+	r := &renderer{opts: opts, lines: make([]line, 0, 256)}
+	for _, c := range root.Children {
+		r.emit(c, 0)
+	}
+	lines := r.lines
+	if opts.Depth > 0 {
+		lines = slices.DeleteFunc(lines, func(l line) bool { return l.depth >= opts.Depth })
+	}
+	var above, below []line
+	if !opts.Full && root.InViewport {
+		lines, above, below = onScreen(lines)
+	}
+	buf := make([]byte, 0, 64*len(lines)+256)
+	count := 0
+	if len(above) > 0 {
+		buf = appendSummary(buf, above, "above", "scroll up")
+		count++
+	}
+	for k, l := range lines {
+		buf = appendLine(buf, l, k+1 < len(lines) && lines[k+1].depth > l.depth)
+		count++
+	}
+	if len(below) > 0 {
+		buf = appendSummary(buf, below, "below", "scroll")
+		count++
+	}
+	_, err := w.Write(buf)
+	return count, err
+}
+
+// emit appends the lines of n's subtree at depth and returns whether any of
+// them is on screen (for the ancestors that hold it).
+func (r *renderer) emit(n *Node, depth int) {
+	start := len(r.lines)
+	if n.Role == "text" {
+		if !r.opts.Interactive {
+			r.lines = append(r.lines, line{n: n, depth: depth, on: onOf(n)})
+		}
+		return
+	}
+	r.lines = append(r.lines, line{n: n, depth: depth})
+	kids := n.Children
+	inline := ""
+	if len(kids) == 1 && kids[0].Role == "text" && !r.opts.Interactive {
+		inline, kids = kids[0].Name, nil
+	}
+	r.lines[start].inline = inline
+	for _, c := range kids {
+		r.emit(c, depth+1)
+	}
+	sub := r.lines[start+1:]
+	keep := true
+	switch {
+	case r.opts.Interactive:
+		keep = n.Ref != "" || n.Role == "heading" || landmarkish[n.Role] && len(sub) > 0
+	case r.opts.Compact:
+		keep = !(structural[n.Role] && n.Name == "" && n.Ref == "" && len(n.Children) == 1)
+	}
+	on := onOf(n)
+	for _, l := range sub {
+		if l.on == 1 {
+			on = 1
+			break
+		}
+	}
+	if keep {
+		r.lines[start].on = on
+		return
+	}
+	// Elide n: its children move up a level. Lines of the subtree that are
+	// not in view inherit nothing from it, since it is gone.
+	for k := range sub {
+		sub[k].depth--
+	}
+	r.lines = slices.Delete(r.lines, start, start+1)
+}
+
+func onOf(n *Node) int8 {
+	switch {
+	case n.Box.empty():
+		return -1
+	case n.InViewport:
+		return 1
+	}
+	return 0
+}
+
+// onScreen splits lines into those on screen and those above and below it. A
+// line without a box is where its parent is. Lines off screen before the first
+// line on screen are above it, the others below it.
+func onScreen(lines []line) (shown, above, below []line) {
+	var stack []int8 // on-screen status by depth
+	first := -1
+	for k := range lines {
+		l := &lines[k]
+		if l.on < 0 {
+			l.on = 1
+			if l.depth > 0 && l.depth <= len(stack) {
+				l.on = stack[l.depth-1]
+			}
+		}
+		stack = append(stack[:min(l.depth, len(stack))], l.on)
+		if l.on == 1 && first < 0 {
+			first = k
+		}
+	}
+	if first < 0 {
+		return nil, nil, lines
+	}
+	shown = make([]line, 0, len(lines))
+	for k, l := range lines {
+		switch {
+		case l.on == 1:
+			shown = append(shown, l)
+		case k < first:
+			above = append(above, l)
+		default:
+			below = append(below, l)
+		}
+	}
+	return shown, above, below
+}
+
+// appendLine writes one line. parent says that child lines follow.
+func appendLine(buf []byte, l line, parent bool) []byte {
+	n := l.n
+	for range l.depth {
+		buf = append(buf, "  "...)
+	}
+	buf = append(buf, "- "...)
+	buf = append(buf, n.Role...)
+	if n.Role == "text" {
+		buf = append(buf, ": "...)
+		buf = append(buf, n.Name...)
+		return append(buf, '\n')
+	}
+	if n.Name != "" && !(parent && cellRoles[n.Role]) {
+		buf = append(buf, ' ')
+		buf = strconv.AppendQuote(buf, truncate(n.Name, maxName))
+	}
+	if n.Level > 0 {
+		buf = append(buf, " [level="...)
+		buf = strconv.AppendInt(buf, int64(n.Level), 10)
+		buf = append(buf, ']')
+	}
+	switch n.Checked {
+	case "true":
+		buf = append(buf, " [checked]"...)
+	case "mixed":
+		buf = append(buf, " [checked=mixed]"...)
+	}
+	if n.Selected {
+		buf = append(buf, " [selected]"...)
+	}
+	if n.Expanded != nil {
+		if *n.Expanded {
+			buf = append(buf, " [expanded]"...)
+		} else {
+			buf = append(buf, " [expanded=false]"...)
+		}
+	}
+	if n.Disabled {
+		buf = append(buf, " [disabled]"...)
+	}
+	if n.Required {
+		buf = append(buf, " [required]"...)
+	}
+	if n.Ref != "" {
+		buf = append(buf, " [ref="...)
+		buf = append(buf, n.Ref...)
+		buf = append(buf, ']')
+	}
+	if n.Value != "" {
+		buf = append(buf, " value="...)
+		buf = strconv.AppendQuote(buf, truncate(n.Value, maxName))
+	}
+	switch {
+	case l.inline != "":
+		buf = append(buf, ": "...)
+		buf = append(buf, l.inline...)
+	case parent:
+		buf = append(buf, ':')
+	}
+	return append(buf, '\n')
+}
+
+// cellRoles are the roles whose name, taken from their content, is left out
+// of a line whose children say the same.
+var cellRoles = setOf("cell", "gridcell", "columnheader", "rowheader")
+
+// appendSummary writes the line that sums up lines off screen: how many,
+// the counts of what has refs, and the first headings by name.
+func appendSummary(buf []byte, lines []line, where, hint string) []byte {
+	counts := map[string]int{}
+	var headings []string
+	for _, l := range lines {
+		switch {
+		case l.n.Role == "heading":
+			headings = append(headings, l.n.Name)
+		case l.n.Ref != "":
+			counts[l.n.Role]++
+		}
+	}
+	roles := make([]string, 0, len(counts))
+	for r := range counts {
+		roles = append(roles, r)
+	}
+	slices.SortFunc(roles, func(a, b string) int {
+		return cmp.Or(counts[b]-counts[a], strings.Compare(a, b))
+	})
+	var parts []string
+	for _, r := range roles {
+		parts = append(parts, strconv.Itoa(counts[r])+" "+plural(r, counts[r]))
+	}
+	const maxHeadings = 3
+	for k, h := range headings {
+		if k == maxHeadings {
+			parts = append(parts, strconv.Itoa(len(headings)-maxHeadings)+" more "+plural("heading", 2))
+			break
+		}
+		parts = append(parts, "heading "+strconv.Quote(truncate(h, 40)))
+	}
+	buf = append(buf, '(')
+	buf = strconv.AppendInt(buf, int64(len(lines)), 10)
+	buf = append(buf, " more lines "...)
+	buf = append(buf, where...)
+	if len(parts) > 0 {
+		buf = append(buf, ": "...)
+		buf = append(buf, strings.Join(parts, ", ")...)
+	}
+	buf = append(buf, " — "...)
+	buf = append(buf, hint...)
+	buf = append(buf, ", or snapshot --full)\n"...)
+	return buf
+}
+
+// plural returns the plural of a role name for a count.
+func plural(role string, n int) string {
+	if n == 1 {
+		return role
+	}
+	if strings.HasSuffix(role, "x") || strings.HasSuffix(role, "s") {
+		return role + "es"
+	}
+	return role + "s"
+}
