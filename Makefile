@@ -1,0 +1,25 @@
+# waymark: build, test, benchmark.
+GO      ?= go
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
+LDFLAGS := -X github.com/waymark-dev/waymark/internal/cli.version=$(VERSION)
+
+.PHONY: build test test-short vet bench clean
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/waymark ./cmd/waymark
+
+# Every test, browser tests included; a missing browser fails them.
+test:
+	gofmt -l . | (! grep .) || (echo "gofmt would change the files above" && exit 1)
+	$(GO) vet ./...
+	WAYMARK_REQUIRE_BROWSER=1 $(GO) test -race -count=1 -timeout 20m ./...
+
+# Unit tests only (no browser).
+test-short:
+	$(GO) test -short -count=1 ./...
+
+bench: build
+	bash bench/run_all.sh
+
+clean:
+	rm -rf bin

@@ -1,0 +1,231 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+// ActOptions are the flags of every element action (click, fill, press, …):
+// they share one request, one call and one way of printing the outcome.
+type ActOptions struct {
+	Common
+	Request driver.ActRequest
+}
+
+// actSpec describes one action command.
+type actSpec struct {
+	kind    string // driver.ActClick, …
+	use     string
+	short   string
+	long    string
+	example string
+	args    cobra.PositionalArgs
+	// flags registers the command's own flags; parse turns the arguments
+	// into the request after flag parsing.
+	flags func(cmd *cobra.Command, req *driver.ActRequest)
+	parse func(cmd *cobra.Command, args []string, req *driver.ActRequest) error
+}
+
+const targetHelp = `TARGET is a ref from "waymark snapshot" (@e12 or e12) or a locator:
+role=button[name="Pay"], text=Continue, label=Email, placeholder=Search,
+testid=submit, css=#go.`
+
+// newActCmd builds an action command from its spec.
+func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actSpec) *cobra.Command {
+	opts := &ActOptions{}
+	var timeout time.Duration
+	long := s.short + "."
+	if s.long != "" {
+		long = s.long
+	}
+	cmd := &cobra.Command{
+		Use:     s.use,
+		Short:   s.short,
+		Long:    long + "\n\n" + targetHelp,
+		Example: s.example,
+		Args:    s.args,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.Request.Kind = s.kind
+			if err := s.parse(cmd, args, &opts.Request); err != nil {
+				return err
+			}
+			ms, err := timeoutMS(timeout)
+			if err != nil {
+				return err
+			}
+			opts.Request.TimeoutMS = ms
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return actRun(cmd.Context(), opts)
+		},
+	}
+	if s.flags != nil {
+		s.flags(cmd, &opts.Request)
+	}
+	addTimeoutFlag(cmd, &timeout, "the element to be ready")
+	return cmd
+}
+
+// targetOnly parses `verb TARGET`.
+func targetOnly(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+	req.Target = args[0]
+	return nil
+}
+
+func actRun(ctx context.Context, opts *ActOptions) error {
+	var out driver.Outcome
+	if err := opts.call(ctx, driver.MethodAct, opts.Request, &out); err != nil {
+		return err
+	}
+	return opts.emit(out, func() error {
+		opts.note("%s", describeOutcome(opts.Request, out))
+		return nil
+	})
+}
+
+// describeOutcome is the one-line account of an action, plus a line for each
+// thing the agent must know to go on: a new tab, an open dialog.
+func describeOutcome(req driver.ActRequest, out driver.Outcome) string {
+	var b strings.Builder
+	b.WriteString(describeAct(req))
+	if out.URL != "" {
+		b.WriteString(" → ")
+		b.WriteString(describePage(driver.PageInfo{URL: out.URL, Title: out.Title}))
+	}
+	if out.Navigated {
+		b.WriteString(" (navigated)")
+	}
+	for _, t := range out.NewTabs {
+		fmt.Fprintf(&b, "\nnew tab [%d] %s — switch with \"waymark tab switch %d\"", t.Index, describePage(driver.PageInfo{URL: t.URL, Title: t.Title}), t.Index)
+	}
+	if d := out.Dialog; d != nil {
+		fmt.Fprintf(&b, "\na %s dialog is open: %q — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"", d.Type, d.Message)
+	}
+	return b.String()
+}
+
+// describeAct says what was done, in the past tense. Typed values are not
+// repeated: they may be passwords.
+func describeAct(r driver.ActRequest) string {
+	switch r.Kind {
+	case driver.ActClick:
+		s := "clicked " + r.Target
+		if r.Button != "" && r.Button != "left" {
+			s = r.Button + "-" + s
+		}
+		if r.Count > 1 {
+			s += fmt.Sprintf(" %d times", r.Count)
+		}
+		return s
+	case driver.ActDblClick:
+		return "double-clicked " + r.Target
+	case driver.ActHover:
+		return "hovered " + r.Target
+	case driver.ActFocus:
+		return "focused " + r.Target
+	case driver.ActFill:
+		return "filled " + r.Target
+	case driver.ActType:
+		return "typed into " + r.Target
+	case driver.ActPress:
+		if r.Target != "" {
+			return "pressed " + r.Key + " on " + r.Target
+		}
+		return "pressed " + r.Key
+	case driver.ActSelect:
+		return fmt.Sprintf("selected %s in %s", quoteAll(r.Values), r.Target)
+	case driver.ActCheck:
+		return "checked " + r.Target
+	case driver.ActUncheck:
+		return "unchecked " + r.Target
+	case driver.ActScroll:
+		return describeScroll(r)
+	case driver.ActUpload:
+		return fmt.Sprintf("uploaded %d file(s) to %s", len(r.Files), r.Target)
+	case driver.ActDrag:
+		return "dragged " + r.Target + " to " + r.To
+	}
+	return r.Kind + " " + r.Target
+}
+
+func quoteAll(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// NewCmdClick builds `waymark click TARGET`.
+func NewCmdClick(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{
+		kind:    driver.ActClick,
+		use:     "click TARGET",
+		short:   "Click an element",
+		example: "  waymark click @e12\n  waymark click 'role=button[name=\"Pay now\"]'\n  waymark click e7 --button right",
+		args:    exactArgs(1),
+		flags: func(cmd *cobra.Command, req *driver.ActRequest) {
+			cmd.Flags().StringVar(&req.Button, "button", "left", "the mouse button: left, right or middle")
+			cmd.Flags().IntVar(&req.Count, "count", 1, "how many clicks")
+		},
+		parse: func(cmd *cobra.Command, args []string, req *driver.ActRequest) error {
+			switch req.Button {
+			case "left", "right", "middle":
+			default:
+				return usageErrorf(helpHint(cmd), "--button must be left, right or middle, got %q", req.Button)
+			}
+			if req.Count < 1 {
+				return usageErrorf(helpHint(cmd), "--count must be at least 1, got %d", req.Count)
+			}
+			return targetOnly(cmd, args, req)
+		},
+	})
+}
+
+// NewCmdDblClick builds `waymark dblclick TARGET`.
+func NewCmdDblClick(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{kind: driver.ActDblClick, use: "dblclick TARGET", short: "Double-click an element", args: exactArgs(1), parse: targetOnly})
+}
+
+// NewCmdHover builds `waymark hover TARGET`.
+func NewCmdHover(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{kind: driver.ActHover, use: "hover TARGET", short: "Move the mouse over an element", args: exactArgs(1), parse: targetOnly})
+}
+
+// NewCmdFocus builds `waymark focus TARGET`.
+func NewCmdFocus(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{kind: driver.ActFocus, use: "focus TARGET", short: "Focus an element", args: exactArgs(1), parse: targetOnly})
+}
+
+// NewCmdCheck builds `waymark check TARGET`.
+func NewCmdCheck(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{kind: driver.ActCheck, use: "check TARGET", short: "Check a checkbox or radio button (no change if it is checked)", args: exactArgs(1), parse: targetOnly})
+}
+
+// NewCmdUncheck builds `waymark uncheck TARGET`.
+func NewCmdUncheck(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{kind: driver.ActUncheck, use: "uncheck TARGET", short: "Uncheck a checkbox (no change if it is unchecked)", args: exactArgs(1), parse: targetOnly})
+}
+
+// NewCmdDrag builds `waymark drag SOURCE TARGET`.
+func NewCmdDrag(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{
+		kind:    driver.ActDrag,
+		use:     "drag SOURCE TARGET",
+		short:   "Drag one element onto another",
+		example: "  waymark drag @e4 @e9",
+		args:    exactArgs(2),
+		parse: func(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+			req.Target, req.To = args[0], args[1]
+			return nil
+		},
+	})
+}

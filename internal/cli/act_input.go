@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+// NewCmdFill builds `waymark fill TARGET TEXT`.
+func NewCmdFill(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{
+		kind:    driver.ActFill,
+		use:     "fill TARGET TEXT",
+		short:   "Replace the text of a field",
+		long:    "Clear a text field and put TEXT in it, as one edit (use \"type\" to send keystrokes).",
+		example: "  waymark fill @e5 ann@example.com\n  waymark fill label=Email ann@example.com",
+		args:    exactArgs(2),
+		parse: func(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+			req.Target, req.Value = args[0], args[1]
+			return nil
+		},
+	})
+}
+
+// NewCmdType builds `waymark type TARGET TEXT`.
+func NewCmdType(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{
+		kind:    driver.ActType,
+		use:     "type TARGET TEXT",
+		short:   "Type text into an element, key by key",
+		long:    "Focus an element and type TEXT key by key, after what it already holds (use \"fill\" to replace it).",
+		example: "  waymark type @e8 'hello world'",
+		args:    exactArgs(2),
+		parse: func(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+			req.Target, req.Value = args[0], args[1]
+			return nil
+		},
+	})
+}
+
+// NewCmdPress builds `waymark press KEY`. The key goes to the focused
+// element, or to a target given as --target or as a first argument: agents
+// write both `press Enter --target e5` and `press e5 Enter`, and neither is
+// ambiguous.
+func NewCmdPress(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{
+		kind:  driver.ActPress,
+		use:   "press [TARGET] KEY",
+		short: "Press a key or a key combination",
+		long: `Press a key ("Enter", "Tab", "ArrowDown", "a") or a combination
+("Control+A", "Shift+Tab"), on the focused element or on TARGET
+(given first, or with --target).`,
+		example: "  waymark press Enter\n  waymark press e5 Enter\n  waymark press Control+A --target @e5",
+		args:    argsRange(1, 2),
+		flags: func(cmd *cobra.Command, req *driver.ActRequest) {
+			cmd.Flags().StringVar(&req.Target, "target", "", "the element to press the key on (default: the focused one)")
+		},
+		parse: func(cmd *cobra.Command, args []string, req *driver.ActRequest) error {
+			if len(args) == 2 {
+				if req.Target != "" {
+					return usageErrorf(helpHint(cmd), "give the target once: as the first argument or with --target")
+				}
+				req.Target, req.Key = args[0], args[1]
+				return nil
+			}
+			req.Key = args[0]
+			return nil
+		},
+	})
+}
+
+// NewCmdSelect builds `waymark select TARGET VALUE...`.
+func NewCmdSelect(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{
+		kind:    driver.ActSelect,
+		use:     "select TARGET VALUE...",
+		short:   "Choose options of a select element",
+		long:    "Choose options of a select element by label or value; several for a multiple select.",
+		example: "  waymark select @e6 'United Kingdom'\n  waymark select @e9 red green",
+		args:    argsRange(2, -1),
+		parse: func(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+			req.Target, req.Values = args[0], append([]string(nil), args[1:]...)
+			return nil
+		},
+	})
+}
+
+// NewCmdUpload builds `waymark upload TARGET FILE...`. The files are
+// checked here and sent as absolute paths, because the daemon reads them and
+// may run in another directory. A missing file is driver.ErrBadInput (exit
+// 1), like any other input the action cannot use: the command line itself
+// was well formed.
+func NewCmdUpload(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{
+		kind:    driver.ActUpload,
+		use:     "upload TARGET FILE...",
+		short:   "Set the files of a file input",
+		example: "  waymark upload @e14 ./cv.pdf",
+		args:    argsRange(2, -1),
+		parse: func(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+			req.Target = args[0]
+			files, err := absFiles(args[1:])
+			if err != nil {
+				return err
+			}
+			req.Files = files
+			return nil
+		},
+	})
+}
+
+// absFiles checks that each path is a regular file and makes it absolute.
+func absFiles(paths []string) ([]string, error) {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, driver.Errorf(driver.ErrBadInput, "", "upload %s: %v", p, err)
+		}
+		fi, err := os.Stat(abs)
+		switch {
+		case os.IsNotExist(err):
+			return nil, driver.Errorf(driver.ErrBadInput, "check the path; relative paths are read from "+cwd(), "upload: no file %s", abs)
+		case err != nil:
+			return nil, driver.Errorf(driver.ErrBadInput, "", "upload: %v", err)
+		case fi.IsDir():
+			return nil, driver.Errorf(driver.ErrBadInput, "give the files inside it", "upload: %s is a directory", abs)
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}
+
+func cwd() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return "the current directory"
+	}
+	return d
+}
+
+var scrollDirections = map[string]bool{"up": true, "down": true, "left": true, "right": true}
+
+// NewCmdScroll builds `waymark scroll [TARGET] DIRECTION [PX]` and
+// `waymark scroll TARGET into-view`.
+func NewCmdScroll(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{
+		kind:  driver.ActScroll,
+		use:   "scroll [TARGET] up|down|left|right [PX] | scroll TARGET into-view",
+		short: "Scroll the page or an element",
+		long: `Scroll the page, or the scrollable element TARGET, by PX pixels (default: one
+viewport), or scroll TARGET into view.`,
+		example: "  waymark scroll down\n  waymark scroll down 300\n  waymark scroll @e30 down\n  waymark scroll @e52 into-view",
+		args:    argsRange(1, 3),
+		parse:   parseScroll,
+	})
+}
+
+func parseScroll(cmd *cobra.Command, args []string, req *driver.ActRequest) error {
+	rest := args
+	if args[0] == "into-view" {
+		return usageErrorf("e.g. waymark scroll @e52 into-view", "scroll into-view needs a TARGET")
+	}
+	if !scrollDirections[args[0]] {
+		req.Target, rest = args[0], args[1:]
+	}
+	if len(rest) == 0 {
+		return usageErrorf("usage: "+cmd.UseLine(), "scroll %s needs a direction: up, down, left, right or into-view", req.Target)
+	}
+	dir := rest[0]
+	switch {
+	case dir == "into-view":
+		if len(rest) > 1 {
+			return usageErrorf(helpHint(cmd), "scroll into-view takes no pixel count")
+		}
+	case !scrollDirections[dir]:
+		return usageErrorf(helpHint(cmd), "unknown scroll direction %q: use up, down, left, right or into-view", dir)
+	}
+	req.Direction = dir
+	if len(rest) == 2 {
+		px, err := strconv.Atoi(rest[1])
+		if err != nil || px <= 0 {
+			return usageErrorf(helpHint(cmd), "scroll by a positive number of pixels, got %q", rest[1])
+		}
+		req.Pixels = px
+	} else if len(rest) > 2 {
+		return usageErrorf("usage: "+cmd.UseLine(), "too many arguments for scroll")
+	}
+	return nil
+}
+
+func describeScroll(r driver.ActRequest) string {
+	if r.Direction == "into-view" {
+		return "scrolled " + r.Target + " into view"
+	}
+	s := "scrolled"
+	if r.Target != "" {
+		s += " " + r.Target
+	}
+	s += " " + r.Direction
+	if r.Pixels > 0 {
+		s += fmt.Sprintf(" %dpx", r.Pixels)
+	}
+	return s
+}

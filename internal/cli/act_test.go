@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+func TestActCommandsParse(t *testing.T) {
+	type build = func(*Factory, func(context.Context, *ActOptions) error) *cobra.Command
+	tests := []struct {
+		name      string
+		build     build
+		args      []string
+		want      driver.ActRequest
+		wantUsage bool
+	}{
+		{name: "click ref", build: NewCmdClick, args: []string{"@e12"},
+			want: driver.ActRequest{Kind: "click", Target: "@e12", Button: "left", Count: 1}},
+		{name: "click locator unchanged", build: NewCmdClick, args: []string{`role=button[name="Pay now"]`},
+			want: driver.ActRequest{Kind: "click", Target: `role=button[name="Pay now"]`, Button: "left", Count: 1}},
+		{name: "click flags", build: NewCmdClick, args: []string{"e12", "--button", "right", "--count", "2", "--timeout", "2s"},
+			want: driver.ActRequest{Kind: "click", Target: "e12", Button: "right", Count: 2, TimeoutMS: 2000}},
+		{name: "click sub-ms timeout rounds up", build: NewCmdClick, args: []string{"e1", "--timeout", "1us"},
+			want: driver.ActRequest{Kind: "click", Target: "e1", Button: "left", Count: 1, TimeoutMS: 1}},
+		{name: "click no target", build: NewCmdClick, args: nil, wantUsage: true},
+		{name: "click two targets", build: NewCmdClick, args: []string{"e1", "e2"}, wantUsage: true},
+		{name: "click bad button", build: NewCmdClick, args: []string{"e1", "--button", "side"}, wantUsage: true},
+		{name: "click zero count", build: NewCmdClick, args: []string{"e1", "--count", "0"}, wantUsage: true},
+		{name: "click negative timeout", build: NewCmdClick, args: []string{"e1", "--timeout", "-1s"}, wantUsage: true},
+		{name: "dblclick", build: NewCmdDblClick, args: []string{"e3"}, want: driver.ActRequest{Kind: "dblclick", Target: "e3"}},
+		{name: "hover", build: NewCmdHover, args: []string{"e3"}, want: driver.ActRequest{Kind: "hover", Target: "e3"}},
+		{name: "focus", build: NewCmdFocus, args: []string{"label=Email"}, want: driver.ActRequest{Kind: "focus", Target: "label=Email"}},
+		{name: "check", build: NewCmdCheck, args: []string{"e3"}, want: driver.ActRequest{Kind: "check", Target: "e3"}},
+		{name: "uncheck", build: NewCmdUncheck, args: []string{"e3"}, want: driver.ActRequest{Kind: "uncheck", Target: "e3"}},
+		{name: "fill", build: NewCmdFill, args: []string{"e5", "ann@example.com"},
+			want: driver.ActRequest{Kind: "fill", Target: "e5", Value: "ann@example.com"}},
+		{name: "fill empty text", build: NewCmdFill, args: []string{"e5", ""},
+			want: driver.ActRequest{Kind: "fill", Target: "e5"}},
+		{name: "fill no text", build: NewCmdFill, args: []string{"e5"}, wantUsage: true},
+		{name: "type", build: NewCmdType, args: []string{"e8", "hello world"},
+			want: driver.ActRequest{Kind: "type", Target: "e8", Value: "hello world"}},
+		{name: "press key", build: NewCmdPress, args: []string{"Enter"}, want: driver.ActRequest{Kind: "press", Key: "Enter"}},
+		{name: "press target key", build: NewCmdPress, args: []string{"e5", "Control+A"},
+			want: driver.ActRequest{Kind: "press", Target: "e5", Key: "Control+A"}},
+		{name: "press --target", build: NewCmdPress, args: []string{"Enter", "--target", "@e5"},
+			want: driver.ActRequest{Kind: "press", Target: "@e5", Key: "Enter"}},
+		{name: "press target twice", build: NewCmdPress, args: []string{"e5", "Enter", "--target", "e6"}, wantUsage: true},
+		{name: "press nothing", build: NewCmdPress, args: nil, wantUsage: true},
+		{name: "select several", build: NewCmdSelect, args: []string{"e6", "red", "green"},
+			want: driver.ActRequest{Kind: "select", Target: "e6", Values: []string{"red", "green"}}},
+		{name: "select no value", build: NewCmdSelect, args: []string{"e6"}, wantUsage: true},
+		{name: "scroll page", build: NewCmdScroll, args: []string{"down"}, want: driver.ActRequest{Kind: "scroll", Direction: "down"}},
+		{name: "scroll page px", build: NewCmdScroll, args: []string{"up", "300"},
+			want: driver.ActRequest{Kind: "scroll", Direction: "up", Pixels: 300}},
+		{name: "scroll element", build: NewCmdScroll, args: []string{"e30", "left", "50"},
+			want: driver.ActRequest{Kind: "scroll", Target: "e30", Direction: "left", Pixels: 50}},
+		{name: "scroll into view", build: NewCmdScroll, args: []string{"@e52", "into-view"},
+			want: driver.ActRequest{Kind: "scroll", Target: "@e52", Direction: "into-view"}},
+		{name: "scroll into view px", build: NewCmdScroll, args: []string{"e52", "into-view", "3"}, wantUsage: true},
+		{name: "scroll into view no target", build: NewCmdScroll, args: []string{"into-view"}, wantUsage: true},
+		{name: "scroll no direction", build: NewCmdScroll, args: []string{"e30"}, wantUsage: true},
+		{name: "scroll bad direction", build: NewCmdScroll, args: []string{"e30", "sideways"}, wantUsage: true},
+		{name: "scroll bad px", build: NewCmdScroll, args: []string{"down", "lots"}, wantUsage: true},
+		{name: "scroll zero px", build: NewCmdScroll, args: []string{"down", "0"}, wantUsage: true},
+		{name: "scroll too many", build: NewCmdScroll, args: []string{"down", "3", "4"}, wantUsage: true},
+		{name: "drag", build: NewCmdDrag, args: []string{"e4", "e9"}, want: driver.ActRequest{Kind: "drag", Target: "e4", To: "e9"}},
+		{name: "drag one", build: NewCmdDrag, args: []string{"e4"}, wantUsage: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseCmd(t, tt.build, tt.args)
+			if tt.wantUsage {
+				var ue *UsageError
+				if !errors.As(err, &ue) {
+					t.Fatalf("err = %v, want a UsageError", err)
+				}
+				if got != nil {
+					t.Errorf("runF called with %+v", got.Request)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("err = %v", err)
+			}
+			if diff := cmp.Diff(tt.want, got.Request); diff != "" {
+				t.Errorf("request (-want +got):\n%s", diff)
+			}
+			if got.Session != "s1" {
+				t.Errorf("session = %q, want s1", got.Session)
+			}
+		})
+	}
+}
+
+func TestUploadFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("cv.pdf", []byte("%PDF"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir("folder", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(dir, "cv.pdf")
+
+	got, err := parseCmd(t, NewCmdUpload, []string{"e14", "cv.pdf", abs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := driver.ActRequest{Kind: "upload", Target: "e14", Files: []string{abs, abs}}
+	if diff := cmp.Diff(want, got.Request); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+
+	for _, bad := range []string{"missing.pdf", "folder"} {
+		got, err = parseCmd(t, NewCmdUpload, []string{"e14", bad})
+		if !errors.Is(err, driver.ErrBadInput) {
+			t.Errorf("upload %s: err = %v, want ErrBadInput", bad, err)
+		}
+		if ExitCode(err) != ExitFailed {
+			t.Errorf("upload %s: exit %d, want %d", bad, ExitCode(err), ExitFailed)
+		}
+		if got != nil {
+			t.Errorf("upload %s: runF was called", bad)
+		}
+	}
+}
+
+func TestActRun(t *testing.T) {
+	tests := []struct {
+		name     string
+		req      driver.ActRequest
+		result   driver.Outcome
+		json     bool
+		wantOut  string
+		wantErr  string
+		wantCall driver.ActRequest
+	}{
+		{
+			name:    "click navigates",
+			req:     driver.ActRequest{Kind: "click", Target: "e12", Button: "left", Count: 1},
+			result:  driver.Outcome{URL: "https://shop.test/cart", Title: "Cart", Navigated: true},
+			wantErr: "clicked e12 → https://shop.test/cart \"Cart\" (navigated)\n",
+		},
+		{
+			name: "new tab and dialog",
+			req:  driver.ActRequest{Kind: "click", Target: "e3", Button: "middle"},
+			result: driver.Outcome{URL: "https://a.test/", NewTabs: []driver.TabInfo{{Index: 1, URL: "https://b.test/", Title: "B"}},
+				Dialog: &driver.Dialog{Type: "confirm", Message: "Sure?"}},
+			wantErr: "middle-clicked e3 → https://a.test/\n" +
+				"new tab [1] https://b.test/ \"B\" — switch with \"waymark tab switch 1\"\n" +
+				"a confirm dialog is open: \"Sure?\" — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"\n",
+		},
+		{
+			name:    "fill does not echo the value",
+			req:     driver.ActRequest{Kind: "fill", Target: "e5", Value: "hunter2"},
+			result:  driver.Outcome{URL: "https://a.test/login"},
+			wantErr: "filled e5 → https://a.test/login\n",
+		},
+		{
+			name:    "press on focused",
+			req:     driver.ActRequest{Kind: "press", Key: "Enter"},
+			wantErr: "pressed Enter\n",
+		},
+		{
+			name:    "scroll",
+			req:     driver.ActRequest{Kind: "scroll", Direction: "down", Pixels: 300},
+			wantErr: "scrolled down 300px\n",
+		},
+		{
+			name:    "json",
+			req:     driver.ActRequest{Kind: "check", Target: "e2"},
+			result:  driver.Outcome{URL: "https://a.test/", Title: "A"},
+			json:    true,
+			wantOut: `{"ok":true,"data":{"url":"https://a.test/","title":"A"}}` + "\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := &fakeCaller{results: map[string]any{driver.MethodAct: tt.result}}
+			common, out, errOut := testCommon(fc, tt.json, false)
+			if err := actRun(context.Background(), &ActOptions{Common: common, Request: tt.req}); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.wantOut, out.String()); diff != "" {
+				t.Errorf("stdout (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantErr, errOut.String()); diff != "" {
+				t.Errorf("stderr (-want +got):\n%s", diff)
+			}
+			want := []fakeCall{{Session: "s1", Method: driver.MethodAct, Params: tt.req}}
+			if diff := cmp.Diff(want, fc.calls); diff != "" {
+				t.Errorf("calls (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

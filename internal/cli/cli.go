@@ -1,0 +1,331 @@
+// Package cli is waymark's command line: a thin front that turns each
+// command's flags into one request of package driver (or rpc) and sends it to
+// the daemon through a [Caller].
+//
+// Every command follows the same shape (STYLE rule 17): an XOptions struct,
+// NewCmdX(f, runF) that parses flags into it, and xRun(ctx, opts) that makes
+// the call and prints. Data goes to stdout, confirmations and errors to
+// stderr; --json prints exactly one {"ok":…} object on stdout instead. The
+// exit status is decided by [ExitCode] alone.
+//
+// The parts that live elsewhere (the daemon client, the daemon, the demo
+// site) come in through [Deps]; deps.go holds the wiring for the real binary.
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+)
+
+// Deps are the parts of waymark the CLI uses but does not hold. Zero fields
+// get a placeholder that fails with a clear "not wired" error (Now and
+// Getenv get the real clock and environment).
+type Deps struct {
+	// Dial connects to the daemon for the given global options. With start
+	// set it starts the daemon when none runs (passing on the browser
+	// flags); without, it must return an error wrapping [ErrNoDaemon] when
+	// none answers. If the Caller also implements io.Closer, it is closed
+	// when the command ends.
+	Dial func(ctx context.Context, g GlobalOptions, start bool) (Caller, error)
+	// RunDaemon runs the daemon in the foreground until ctx is done.
+	RunDaemon func(ctx context.Context, opts DaemonOptions) error
+	// ServeDemo serves the demo site on addr until ctx is done, calling
+	// ready with its base URL once it listens.
+	ServeDemo func(ctx context.Context, addr string, ready func(url string)) error
+	Version   string              // the binary's version
+	Now       func() time.Time    // nil: time.Now
+	Getenv    func(string) string // nil: os.Getenv
+}
+
+// Main runs waymark with the real streams and [DefaultDeps], and returns the
+// exit status. SIGINT and SIGTERM cancel the command's context; a second
+// signal kills the process the usual way.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { // exits when ctx is done: at the first signal or when Main returns
+		<-ctx.Done()
+		stop()
+	}()
+	return MainWith(ctx, args, iostreams.System(stdin, stdout, stderr), DefaultDeps())
+}
+
+// MainWith runs waymark with the given streams and dependencies and returns
+// the exit status. Tests call it with fakes.
+func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, deps Deps) int {
+	deps = deps.withDefaults()
+	g := &GlobalOptions{}
+	start := &lazyCaller{dial: func(ctx context.Context) (Caller, error) { return deps.Dial(ctx, *g, true) }}
+	running := &lazyCaller{dial: func(ctx context.Context) (Caller, error) { return deps.Dial(ctx, *g, false) }}
+	defer start.close()
+	defer running.close()
+
+	f := &Factory{
+		IO:            streams,
+		Caller:        start.get,
+		RunningCaller: running.get,
+		RunDaemon:     deps.RunDaemon,
+		ServeDemo:     deps.ServeDemo,
+		Now:           deps.Now,
+		Version:       deps.Version,
+	}
+	root := NewCmdRoot(f, g, deps.Getenv)
+	root.SetArgs(args)
+	root.SetIn(streams.In)
+	root.SetOut(streams.Out)
+	root.SetErr(streams.ErrOut)
+
+	_, err := root.ExecuteContextC(ctx)
+	if err != nil {
+		var re *runError
+		var ue *UsageError
+		switch {
+		case errors.As(err, &re):
+			err = re.err
+		case errors.As(err, &ue):
+		default:
+			// Anything cobra itself refused before a command ran (an
+			// unknown command or flag, an Args check) is usage.
+			err = &UsageError{Err: err, Hint: `run "waymark --help" for usage`}
+		}
+		// A call torn down by Ctrl-C may surface as a broken connection;
+		// the user asked to stop, so report that.
+		if errors.Is(ctx.Err(), context.Canceled) && !errors.Is(err, context.Canceled) {
+			err = context.Canceled
+		}
+	}
+	if err == nil {
+		return ExitOK
+	}
+	// Flags may not have been parsed when the error came; look for --json
+	// in the raw arguments so an agent still gets its envelope.
+	printError(streams.Out, streams.ErrOut, g.JSON || wantsJSON(args), err)
+	return ExitCode(err)
+}
+
+func (d Deps) withDefaults() Deps {
+	def := DefaultDeps()
+	if d.Dial == nil {
+		d.Dial = def.Dial
+	}
+	if d.RunDaemon == nil {
+		d.RunDaemon = def.RunDaemon
+	}
+	if d.ServeDemo == nil {
+		d.ServeDemo = def.ServeDemo
+	}
+	if d.Version == "" {
+		d.Version = def.Version
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Getenv == nil {
+		d.Getenv = os.Getenv
+	}
+	return d
+}
+
+// wantsJSON reports whether --json appears among the flags in args.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "--json=true" {
+			return true
+		}
+	}
+	return false
+}
+
+// runError marks an error returned by a command's own RunE, so that MainWith
+// can tell it from cobra's parsing errors, which are all usage errors.
+type runError struct{ err error }
+
+func (e *runError) Error() string { return e.err.Error() }
+func (e *runError) Unwrap() error { return e.err }
+
+// markRunErrors wraps the RunE of cmd and its descendants.
+func markRunErrors(cmd *cobra.Command) {
+	if run := cmd.RunE; run != nil {
+		cmd.RunE = func(c *cobra.Command, args []string) error {
+			if err := run(c, args); err != nil {
+				return &runError{err: err}
+			}
+			return nil
+		}
+	}
+	for _, c := range cmd.Commands() {
+		markRunErrors(c)
+	}
+}
+
+// lazyCaller dials on first use and keeps the Caller for the rest of the
+// process; a failed dial is not kept, so a later call may try again.
+type lazyCaller struct {
+	dial func(ctx context.Context) (Caller, error)
+
+	mu     sync.Mutex // guards caller
+	caller Caller
+}
+
+func (l *lazyCaller) get(ctx context.Context) (Caller, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.caller != nil {
+		return l.caller, nil
+	}
+	c, err := l.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l.caller = c
+	return c, nil
+}
+
+func (l *lazyCaller) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c, ok := l.caller.(io.Closer); ok {
+		_ = c.Close()
+	}
+	l.caller = nil
+}
+
+// sessionName is what a session may be called: it may name files and
+// folders in the daemon's state.
+var sessionName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// NewCmdRoot builds the waymark command and its subcommands. Global flags
+// land in g; their environment defaults come from getenv.
+func NewCmdRoot(f *Factory, g *GlobalOptions, getenv func(string) string) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "waymark <command> [flags]",
+		Short: "A browser for AI agents",
+		Long: `waymark drives Chromium for agents: open a page, look at it as an outline
+with refs, act on the refs. A resident daemon keeps the browser between
+commands; it starts on the first command.
+
+  waymark open https://example.com
+  waymark snapshot -i
+  waymark click @e3
+
+Try "waymark demo" for a tour.`,
+		Version:       f.Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return unknownSubcommand(cmd, args)
+		},
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if err := g.check(); err != nil {
+				return err
+			}
+			f.Session, f.JSON, f.Globals = g.Session, g.JSON, *g
+			return nil
+		},
+	}
+	root.SetFlagErrorFunc(flagError)
+	root.CompletionOptions.HiddenDefaultCmd = true
+
+	session := getenv("WAYMARK_SESSION")
+	if session == "" {
+		session = "default"
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.Session, "session", session, "the named session to use (env WAYMARK_SESSION)")
+	pf.BoolVar(&g.JSON, "json", false, `print one JSON object: {"ok":true,"data":…} or {"ok":false,"error":…}`)
+	pf.StringVar(&g.ExecutablePath, "executable-path", getenv("WAYMARK_BROWSER"), "the Chromium to launch when the daemon starts (env WAYMARK_BROWSER)")
+	pf.BoolVar(&g.Headed, "headed", false, "show the browser window when the daemon starts it")
+	pf.StringVar(&g.CDP, "cdp", getenv("WAYMARK_CDP"), "attach to a running browser: a DevTools port or a ws:// or http:// URL (env WAYMARK_CDP)")
+	pf.StringVar(&g.Socket, "socket", getenv("WAYMARK_SOCKET"), "the daemon's socket (env WAYMARK_SOCKET)")
+	_ = pf.MarkHidden("socket")
+
+	// Groups order the help the way an agent works: go, look, act, read.
+	groups := []struct {
+		id, title string
+		cmds      []*cobra.Command
+	}{
+		{"nav", "Navigate:", []*cobra.Command{NewCmdOpen(f, nil), NewCmdBack(f, nil), NewCmdForward(f, nil), NewCmdReload(f, nil), NewCmdTab(f, nil)}},
+		{"look", "Look and read:", []*cobra.Command{NewCmdSnapshot(f, nil), NewCmdGet(f, nil), NewCmdWait(f, nil), NewCmdEval(f, nil), NewCmdScreenshot(f, nil), NewCmdPDF(f, nil)}},
+		{"act", "Act on elements:", []*cobra.Command{
+			NewCmdClick(f, nil), NewCmdDblClick(f, nil), NewCmdHover(f, nil), NewCmdFocus(f, nil),
+			NewCmdFill(f, nil), NewCmdType(f, nil), NewCmdPress(f, nil), NewCmdSelect(f, nil),
+			NewCmdCheck(f, nil), NewCmdUncheck(f, nil), NewCmdScroll(f, nil), NewCmdUpload(f, nil), NewCmdDrag(f, nil),
+			NewCmdDialog(f, nil),
+		}},
+		{"page", "Page and session state:", []*cobra.Command{NewCmdCookies(f, nil), NewCmdStorage(f, nil), NewCmdState(f, nil), NewCmdViewport(f, nil)}},
+		{"daemon", "Sessions and the daemon:", []*cobra.Command{NewCmdSession(f, nil), NewCmdClose(f, nil), NewCmdDaemon(f, nil)}},
+		{"more", "More:", []*cobra.Command{NewCmdDemo(f, nil), NewCmdVersion(f, nil)}},
+	}
+	for _, g := range groups {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
+		for _, c := range g.cmds {
+			c.GroupID = g.id
+			root.AddCommand(c)
+		}
+	}
+	root.SetHelpCommandGroupID("more")
+	markRunErrors(root)
+	return root
+}
+
+// check validates and normalizes the global flags. Paths become absolute
+// because the daemon may run in another directory.
+func (g *GlobalOptions) check() error {
+	if !sessionName.MatchString(g.Session) {
+		return usageErrorf("use letters, digits, '.', '_' or '-' (up to 64)", "bad session name %q", g.Session)
+	}
+	if g.CDP != "" && !validCDP(g.CDP) {
+		return usageErrorf("give a port (9222) or a URL (ws://127.0.0.1:9222/devtools/browser/…, http://127.0.0.1:9222)", "bad --cdp %q", g.CDP)
+	}
+	// A bare name ("chromium") is looked up on PATH; anything with a
+	// separator is a path relative to here.
+	if g.ExecutablePath != "" && strings.ContainsRune(g.ExecutablePath, filepath.Separator) {
+		p, err := filepath.Abs(g.ExecutablePath)
+		if err != nil {
+			return err
+		}
+		g.ExecutablePath = p
+	}
+	if g.Socket != "" {
+		p, err := filepath.Abs(g.Socket)
+		if err != nil {
+			return err
+		}
+		g.Socket = p
+	}
+	return nil
+}
+
+var cdpPort = regexp.MustCompile(`^[0-9]{1,5}$`)
+
+func validCDP(s string) bool {
+	if cdpPort.MatchString(s) {
+		return true
+	}
+	for _, scheme := range []string{"ws://", "wss://", "http://", "https://"} {
+		if strings.HasPrefix(s, scheme) && len(s) > len(scheme) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/rpc"
+)
+
+// fakeShop answers the calls of the tour the way a daemon on the demo shop
+// would; fail makes one method fail.
+func fakeShop(fail map[string]error) *fakeCaller {
+	snaps := 0
+	return &fakeCaller{reply: func(method string, params any) (any, error) {
+		if err := fail[method]; err != nil {
+			return nil, err
+		}
+		switch method {
+		case driver.MethodOpen:
+			return driver.PageInfo{URL: params.(driver.OpenRequest).URL, Title: "Products"}, nil
+		case driver.MethodSnapshot:
+			snaps++
+			if snaps == 1 {
+				return driver.Snapshot{Text: "[page] Products\n- link \"Home\" [ref=e1]\n- link \"Cart (0)\" [ref=e2]\n- link \"Blue \\\"mug\\\"\" [ref=e3]", Refs: 3}, nil
+			}
+			return driver.Snapshot{Text: "[page] Blue mug\n- spinbutton \"Quantity\" [ref=e7] value=\"1\"\n- button \"Add to cart\" [ref=e8]", Refs: 2}, nil
+		case driver.MethodGet:
+			r := params.(driver.GetRequest)
+			switch {
+			case r.What == "title":
+				return driver.GetResult{Value: "Blue mug — Demo shop"}, nil
+			case r.Target == "e3":
+				return driver.GetResult{Value: "/products/blue-mug", Found: true}, nil
+			case r.Target == "e2":
+				return driver.GetResult{Value: "/cart", Found: true}, nil
+			}
+			return driver.GetResult{Value: "/", Found: true}, nil
+		case driver.MethodAct:
+			return driver.Outcome{URL: "http://127.0.0.1:1234/products/blue-mug", Title: "Blue mug"}, nil
+		case driver.MethodScreenshot:
+			return driver.Image{Data: png}, nil
+		}
+		return nil, nil
+	}}
+}
+
+// fakeServe serves nothing, says it is ready, and waits for ctx; it
+// records that it ended.
+func fakeServe(ended chan<- struct{}) func(ctx context.Context, addr string, ready func(string)) error {
+	return func(ctx context.Context, addr string, ready func(string)) error {
+		defer close(ended)
+		if addr != "127.0.0.1:0" {
+			return errors.New("want a free loopback port, got " + addr)
+		}
+		ready("http://127.0.0.1:1234/")
+		<-ctx.Done()
+		return ctx.Err()
+	}
+}
+
+func TestDemoRun(t *testing.T) {
+	fc := fakeShop(nil)
+	c, out, errOut := testCommon(fc, false, false)
+	c.Session = demoSession
+	ended := make(chan struct{})
+	opts := &DemoOptions{Common: c, ServeDemo: fakeServe(ended), ReadyTimeout: time.Second}
+	if err := demoRun(context.Background(), opts); err != nil {
+		t.Fatalf("err = %v\nstderr:\n%s", err, errOut)
+	}
+	select {
+	case <-ended:
+	default:
+		t.Error("the demo site still runs")
+	}
+
+	wantCalls := []string{"open", "snapshot", "get", "get", "get", "act", "snapshot", "act", "act", "wait", "get", "screenshot", rpc.MethodSessionClose}
+	if diff := cmp.Diff(wantCalls, fc.methods()); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	for _, call := range fc.calls {
+		if call.Session != demoSession {
+			t.Errorf("%s in session %q", call.Method, call.Session)
+		}
+	}
+	if got := fc.calls[0].Params.(driver.OpenRequest).URL; got != "http://127.0.0.1:1234/products" {
+		t.Errorf("opened %q", got)
+	}
+	if diff := cmp.Diff(driver.ActRequest{Kind: "click", Target: "@e3"}, fc.calls[5].Params); diff != "" {
+		t.Errorf("product click (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(driver.ActRequest{Kind: "fill", Target: "@e7", Value: "1"}, fc.calls[7].Params); diff != "" {
+		t.Errorf("quantity fill (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(driver.ActRequest{Kind: "click", Target: `role=button[name="Add to cart"]`}, fc.calls[8].Params); diff != "" {
+		t.Errorf("add to cart (-want +got):\n%s", diff)
+	}
+
+	// stdout: the two looks and the screenshot's path, which exists.
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	shot := lines[len(lines)-1]
+	if b, err := os.ReadFile(shot); err != nil || string(b) != string(png) {
+		t.Errorf("screenshot %q: %v", shot, err)
+	}
+	t.Cleanup(func() { os.RemoveAll(strings.TrimSuffix(shot, "/cart.png")) })
+	if !strings.Contains(out.String(), `- link "Blue \"mug\"" [ref=e3]`) {
+		t.Errorf("stdout lacks the look:\n%s", out)
+	}
+	for _, want := range []string{
+		"✓ opened http://127.0.0.1:1234/products \"Products\"",
+		"(link \"Blue \\\"mug\\\"\")",
+		"✓ the page shows \"Cart (1)\"",
+		"✓ title is \"Blue mug — Demo shop\"",
+		"✓ closed session \"demo\"",
+	} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
+
+func TestDemoRunFails(t *testing.T) {
+	fc := fakeShop(map[string]error{driver.MethodWait: driver.Errorf(driver.ErrTimeout, "", "timed out after 10s waiting for text \"Cart (1)\"")})
+	c, _, errOut := testCommon(fc, false, false)
+	ended := make(chan struct{})
+	err := demoRun(context.Background(), &DemoOptions{Common: c, ServeDemo: fakeServe(ended), ReadyTimeout: time.Second})
+	if !errors.Is(err, driver.ErrTimeout) || ExitCode(err) != ExitFailed {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(errOut.String(), "✗ wait for the cart: timed out") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+	if m := fc.methods(); m[len(m)-1] != rpc.MethodSessionClose {
+		t.Errorf("the session was not closed: %v", m)
+	}
+	<-ended
+}
+
+func TestDemoSiteFails(t *testing.T) {
+	fc := fakeShop(nil)
+	c, _, _ := testCommon(fc, false, false)
+	serve := func(context.Context, string, func(string)) error { return errors.New("address in use") }
+	err := demoRun(context.Background(), &DemoOptions{Common: c, ServeDemo: serve, ReadyTimeout: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "address in use") {
+		t.Errorf("err = %v", err)
+	}
+	if len(fc.calls) != 0 {
+		t.Errorf("called the daemon: %v", fc.methods())
+	}
+}
+
+func TestDemoServeRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c, out, _ := testCommon(&fakeCaller{}, false, false)
+	serve := func(ctx context.Context, addr string, ready func(string)) error {
+		ready("http://" + addr + "/")
+		cancel() // as Ctrl-C would
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	if err := demoServeRun(ctx, &DemoServeOptions{Common: c, ServeDemo: serve, Addr: "127.0.0.1:8080"}); err != nil {
+		t.Errorf("interrupted serve: %v, want nil", err)
+	}
+	if out.String() != "http://127.0.0.1:8080/\n" {
+		t.Errorf("stdout %q", out)
+	}
+}

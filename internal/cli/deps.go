@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/daemon"
+	"github.com/waymark-dev/waymark/internal/daemon/client"
+	"github.com/waymark-dev/waymark/internal/demo"
+	"github.com/waymark-dev/waymark/internal/sessions"
+)
+
+// version is set at build time (see the Makefile); a plain go build leaves
+// it empty and [buildVersion] makes one from the executable.
+var version string
+
+// DefaultDeps returns the dependencies [Main] runs with: the daemon client,
+// the daemon itself and the demo site.
+func DefaultDeps() Deps {
+	v := buildVersion()
+	return Deps{
+		Dial: func(ctx context.Context, g GlobalOptions, start bool) (Caller, error) {
+			return dialDaemon(g, start, v)
+		},
+		RunDaemon: runDaemon(v),
+		ServeDemo: serveDemo,
+		Version:   v,
+	}
+}
+
+func dialDaemon(g GlobalOptions, start bool, v string) (Caller, error) {
+	var args []string
+	if g.ExecutablePath != "" {
+		args = append(args, "--executable-path", g.ExecutablePath)
+	}
+	if g.Headed {
+		args = append(args, "--headed")
+	}
+	if g.CDP != "" {
+		args = append(args, "--cdp", g.CDP)
+	}
+	c := client.New(client.Options{Socket: g.Socket, AutoStart: start, Args: args, Version: v, Stderr: os.Stderr})
+	if start {
+		return c, nil
+	}
+	return noStartCaller{c}, nil
+}
+
+// noStartCaller reports "no daemon" for a daemon that does not answer,
+// for the commands that only make sense with one running.
+type noStartCaller struct{ c *client.Client }
+
+func (n noStartCaller) Call(ctx context.Context, session, method string, params, result any) error {
+	err := n.c.Call(ctx, session, method, params, result)
+	if err != nil && errors.Is(err, driver.ErrUnavailable) {
+		return fmt.Errorf("%w: %v", ErrNoDaemon, err)
+	}
+	return err
+}
+
+func (n noStartCaller) Close() error { return n.c.Close() }
+
+// runDaemon runs the daemon in the foreground: the socket first, the
+// browser on the first page call.
+func runDaemon(v string) func(ctx context.Context, o DaemonOptions) error {
+	return func(ctx context.Context, o DaemonOptions) error {
+		socket := o.Socket
+		if socket == "" {
+			socket = os.Getenv("WAYMARK_SOCKET")
+		}
+		log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		m := sessions.New(driver.Options{ExecPath: o.ExecutablePath, Headed: o.Headed, CDP: o.CDP, Logger: log})
+		return daemon.Main(ctx, daemon.Options{Socket: socket, Handler: m, Logger: log, Version: v})
+	}
+}
+
+// serveDemo serves the demo site on addr until ctx ends.
+func serveDemo(ctx context.Context, addr string, ready func(url string)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("demo site: %w", err)
+	}
+	srv := &http.Server{Handler: demo.New(nil), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }() // ends when Shutdown closes ln
+	ready("http://" + ln.Addr().String())
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		return nil
+	}
+}
+
+// buildVersion is the version stamped at build time, or, for a development
+// build, one made from the executable's size and time, so that a rebuilt
+// binary replaces a daemon started by the old one.
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		v = bi.Main.Version
+	}
+	if exe, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(exe); err == nil {
+			v += fmt.Sprintf("+%x.%x", fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return v
+}

@@ -1,0 +1,191 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+// Exit statuses. They are decided in one place, [ExitCode].
+const (
+	ExitOK          = 0
+	ExitFailed      = 1   // the action failed on the page, or bad input (a missing file)
+	ExitUsage       = 2   // the command line cannot be run as written
+	ExitUnavailable = 3   // no browser or daemon to run it on
+	ExitCanceled    = 130 // interrupted (128 + SIGINT, as shells report it)
+)
+
+// UsageError is a command line that cannot be run as written: an unknown
+// command or flag, a wrong number of arguments, a value out of range.
+type UsageError struct {
+	Err  error
+	Hint string // what to type instead; may be empty
+}
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usageErrorf(hint, format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...), Hint: hint}
+}
+
+// ExitCode maps an error to the process's exit status:
+//
+//	0   no error
+//	130 canceled (context.Canceled, e.g. Ctrl-C)
+//	2   usage: bad flags or arguments, unknown command ([UsageError])
+//	3   unavailable: driver.ErrUnavailable, driver.ErrBrowserGone, [ErrNoDaemon]
+//	1   anything else: the action failed on the page, or its input was bad
+//
+// driver.ErrBadInput is 1, not 2: it comes from the daemon after the command
+// line was parsed (a file that does not exist, a value the page refuses), so
+// re-reading --help does not fix it, and agents should treat it like any
+// other failed step.
+func ExitCode(err error) int {
+	var ue *UsageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, context.Canceled):
+		return ExitCanceled
+	case errors.As(err, &ue):
+		return ExitUsage
+	case errors.Is(err, driver.ErrUnavailable), errors.Is(err, driver.ErrBrowserGone), errors.Is(err, ErrNoDaemon):
+		return ExitUnavailable
+	default:
+		return ExitFailed
+	}
+}
+
+// errorCode is the "code" of the JSON error envelope.
+func errorCode(err error) string {
+	var ue *UsageError
+	switch {
+	case errors.As(err, &ue):
+		return "usage"
+	case errors.Is(err, ErrNoDaemon):
+		return "unavailable"
+	}
+	return driver.Code(err)
+}
+
+// errorHint is the hint that goes with err: the one the driver sent, or a
+// default for the category that says what to do next.
+func errorHint(err error) string {
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		return ue.Hint
+	}
+	if h := driver.Hint(err); h != "" {
+		return h
+	}
+	switch {
+	case errors.Is(err, driver.ErrStaleRef), errors.Is(err, driver.ErrUnknownRef):
+		return `run "waymark snapshot -i" again for fresh refs`
+	case errors.Is(err, driver.ErrNoMatch):
+		return `run "waymark snapshot -i" to see what the page holds`
+	case errors.Is(err, driver.ErrAmbiguous):
+		return "use a ref from \"waymark snapshot -i\", or a narrower locator"
+	case errors.Is(err, driver.ErrUnavailable), errors.Is(err, ErrNoDaemon):
+		return "pass --executable-path PATH (or WAYMARK_BROWSER) to use a Chromium you have, or --cdp PORT|URL to attach to one that runs"
+	case errors.Is(err, driver.ErrBrowserGone):
+		return "run the command again: a fresh browser starts"
+	case errors.Is(err, driver.ErrTimeout):
+		return `raise --timeout, or run "waymark snapshot" to see what the page shows now`
+	}
+	return ""
+}
+
+// errorMessage is err's text; a bare cancellation reads "canceled".
+func errorMessage(err error) string {
+	if errors.Is(err, context.Canceled) && driver.Hint(err) == "" {
+		return "canceled"
+	}
+	return err.Error()
+}
+
+// printError reports err: as the JSON envelope on stdout with --json (an
+// agent then reads one object from one stream), as "error:" and "hint:"
+// lines on stderr otherwise.
+func printError(stdout, stderr io.Writer, jsonOut bool, err error) {
+	msg, hint := errorMessage(err), errorHint(err)
+	if jsonOut {
+		_ = writeEnvelope(stdout, envelope{Error: &errorBody{Code: errorCode(err), Message: msg, Hint: hint}})
+		return
+	}
+	fmt.Fprintf(stderr, "error: %s\n", msg)
+	if hint != "" {
+		fmt.Fprintf(stderr, "hint: %s\n", hint)
+	}
+}
+
+// helpHint points at a command's help.
+func helpHint(cmd *cobra.Command) string {
+	return fmt.Sprintf("run %q for usage", cmd.CommandPath()+" --help")
+}
+
+// flagError turns pflag's complaints (unknown flag, bad value) into usage
+// errors; installed with SetFlagErrorFunc on the root.
+func flagError(cmd *cobra.Command, err error) error {
+	return &UsageError{Err: err, Hint: helpHint(cmd)}
+}
+
+// argsRange checks the number of positional arguments.
+func argsRange(min, max int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) >= min && (max < 0 || len(args) <= max) {
+			return nil
+		}
+		want := fmt.Sprintf("%d", min)
+		switch {
+		case max < 0:
+			want = fmt.Sprintf("at least %d", min)
+		case max != min:
+			want = fmt.Sprintf("%d to %d", min, max)
+		}
+		return usageErrorf("usage: "+cmd.UseLine(), "%s takes %s argument(s), got %d", cmd.CommandPath(), want, len(args))
+	}
+}
+
+func exactArgs(n int) cobra.PositionalArgs { return argsRange(n, n) }
+
+// unknownSubcommand is the error for `waymark tab bogus`: cobra would print
+// the parent's help and exit 0 instead.
+func unknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		names := []string{}
+		for _, c := range cmd.Commands() {
+			if c.IsAvailableCommand() {
+				names = append(names, c.Name())
+			}
+		}
+		return usageErrorf(helpHint(cmd), "%s needs a subcommand: %s", cmd.CommandPath(), strings.Join(names, ", "))
+	}
+	cmd.SuggestionsMinimumDistance = 2
+	hint := helpHint(cmd)
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		hint = fmt.Sprintf("did you mean %q?", cmd.CommandPath()+" "+s[0])
+	}
+	return usageErrorf(hint, "unknown command %q for %q", args[0], cmd.CommandPath())
+}
+
+// groupRunE makes a command that only holds subcommands refuse a missing
+// or unknown one as a usage error.
+func groupRunE(cmd *cobra.Command, args []string) error {
+	return unknownSubcommand(cmd, args)
+}
+
+// noArgsOrSubcommand is Args for a runnable command that also has
+// subcommands (`tab` lists tabs): any argument is a mistyped subcommand.
+func noArgsOrSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return unknownSubcommand(cmd, args)
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+)
+
+// Caller sends one call to the daemon for a session and decodes the reply
+// into result, a pointer. Failures carry the driver's categories
+// (driver.ErrStaleRef, driver.ErrUnavailable, …) so that [ExitCode] and the
+// JSON envelope can tell them apart.
+type Caller interface {
+	Call(ctx context.Context, session, method string, params, result any) error
+}
+
+// ErrNoDaemon is what [Deps.Dial] returns, wrapped, when asked not to start
+// a daemon and none answers. Commands that only make sense with a running
+// daemon (daemon stop, daemon status, session list, close) treat it as an
+// answer, not a failure.
+var ErrNoDaemon = errors.New("no daemon running")
+
+// GlobalOptions are the persistent flags. The browser flags matter only when
+// a command starts the daemon: they are handed to [Deps.Dial] for that.
+type GlobalOptions struct {
+	Session        string // --session, WAYMARK_SESSION; "default" when unset
+	JSON           bool   // --json
+	ExecutablePath string // --executable-path, WAYMARK_BROWSER; empty: find Chromium
+	Headed         bool   // --headed
+	CDP            string // --cdp, WAYMARK_CDP: a port or a ws:// or http:// URL; empty: launch
+	Socket         string // --socket, WAYMARK_SOCKET (hidden); empty: the per-user default
+}
+
+// DaemonOptions are what the hidden `waymark daemon` command hands to
+// [Deps.RunDaemon]: the browser flags it was started with.
+type DaemonOptions struct {
+	Socket         string
+	ExecutablePath string
+	Headed         bool
+	CDP            string
+}
+
+// Factory holds what commands need, built lazily so that --help and usage
+// errors never dial the daemon. Commands copy the fields they use into their
+// Options when they run, after the global flags are parsed.
+type Factory struct {
+	IO *iostreams.IOStreams
+	// Caller dials the daemon, starting it when none runs. It dials once a
+	// process; later calls return the same Caller.
+	Caller func(ctx context.Context) (Caller, error)
+	// RunningCaller dials a daemon that already runs and never starts one:
+	// with none it returns an error wrapping [ErrNoDaemon].
+	RunningCaller func(ctx context.Context) (Caller, error)
+	Session       string        // the session every call is made for
+	JSON          bool          // print one JSON envelope instead of human text
+	Globals       GlobalOptions // all the global flags, for the daemon command
+	RunDaemon     func(ctx context.Context, opts DaemonOptions) error
+	ServeDemo     func(ctx context.Context, addr string, ready func(url string)) error
+	Now           func() time.Time
+	Version       string
+}
+
+// Common is what every command that talks to the daemon carries from the
+// [Factory]. Each command's Options embeds it.
+type Common struct {
+	IO      *iostreams.IOStreams
+	Caller  func(ctx context.Context) (Caller, error)
+	Session string
+	JSON    bool
+}
+
+// common copies the Factory's run-time fields; call it inside RunE, after the
+// global flags have been parsed.
+func (f *Factory) common() Common {
+	return Common{IO: f.IO, Caller: f.Caller, Session: f.Session, JSON: f.JSON}
+}
+
+// call dials (lazily) and makes one call for the session.
+func (c *Common) call(ctx context.Context, method string, params, result any) error {
+	caller, err := c.Caller(ctx)
+	if err != nil {
+		return err
+	}
+	return caller.Call(ctx, c.Session, method, params, result)
+}
+
+// emit prints a command's result: with --json the envelope with data on
+// stdout; otherwise whatever human writes.
+func (c *Common) emit(data any, human func() error) error {
+	if c.JSON {
+		return writeEnvelope(c.IO.Out, envelope{OK: true, Data: orEmpty(data)})
+	}
+	if human == nil {
+		return nil
+	}
+	return human()
+}
+
+// note prints one line of progress or confirmation to stderr; --json keeps
+// stderr quiet so that the envelope is all there is to read.
+func (c *Common) note(format string, args ...any) {
+	if c.JSON {
+		return
+	}
+	fmt.Fprintf(c.IO.ErrOut, format+"\n", args...)
+}
+
+// envelope is the one JSON object a --json run prints.
+type envelope struct {
+	OK    bool       `json:"ok"`
+	Data  any        `json:"data,omitempty"`
+	Error *errorBody `json:"error,omitempty"`
+}
+
+type errorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+func writeEnvelope(w io.Writer, e envelope) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // URLs and selectors read better without \u0026
+	return enc.Encode(e)
+}
+
+// orEmpty turns a missing result (nil, or a raw JSON null or nothing) into
+// {}, so that "data" is always an object or value a reader can index.
+func orEmpty(data any) any {
+	switch d := data.(type) {
+	case nil:
+		return struct{}{}
+	case json.RawMessage:
+		if s := strings.TrimSpace(string(d)); s == "" || s == "null" {
+			return struct{}{}
+		}
+	}
+	return data
+}
+
+// timeoutMS turns a --timeout duration into the wire's milliseconds; zero
+// stays zero (the daemon's default).
+func timeoutMS(d time.Duration) (int, error) {
+	if d < 0 {
+		return 0, usageErrorf("", "--timeout must not be negative, got %s", d)
+	}
+	ms := int(d / time.Millisecond)
+	if d > 0 && ms == 0 {
+		ms = 1
+	}
+	return ms, nil
+}
+
+// addTimeoutFlag registers --timeout on cmd.
+func addTimeoutFlag(cmd *cobra.Command, d *time.Duration, what string) {
+	cmd.Flags().DurationVar(d, "timeout", 0, "how long to wait for "+what+" (e.g. 10s; 0 means the default)")
+}

@@ -1,0 +1,218 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+var png = []byte("\x89PNG\r\n\x1a\nfake")
+
+func TestScreenshotRun(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	fc := &fakeCaller{results: map[string]any{driver.MethodScreenshot: driver.Image{Data: png}}}
+
+	shoot := func(path string, jsonOut bool) (string, string) {
+		t.Helper()
+		c, out, _ := testCommon(fc, jsonOut, false)
+		opts := &ScreenshotOptions{Common: c, Path: path, Now: func() time.Time { return testNow }}
+		if err := screenshotRun(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), filepath.Join(dir, path)
+	}
+
+	// Two defaults in the same second get two files.
+	out1, _ := shoot("", false)
+	out2, _ := shoot("", false)
+	want1 := filepath.Join(dir, "waymark-20260304-050607.png")
+	want2 := filepath.Join(dir, "waymark-20260304-050607-2.png")
+	if out1 != want1+"\n" || out2 != want2+"\n" {
+		t.Errorf("printed %q and %q, want %s and %s", out1, out2, want1, want2)
+	}
+	for _, p := range []string{want1, want2} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != string(png) {
+			t.Errorf("%s: %q, %v", p, b, err)
+		}
+	}
+
+	// An explicit relative path is written and printed absolute.
+	out, abs := shoot("page.png", true)
+	var env struct {
+		OK   bool
+		Data struct {
+			Path  string
+			Bytes int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &env); err != nil || !env.OK || env.Data.Path != abs || env.Data.Bytes != len(png) {
+		t.Errorf("json: %q (%v)", out, err)
+	}
+	if b, _ := os.ReadFile(abs); string(b) != string(png) {
+		t.Errorf("page.png holds %q", b)
+	}
+
+	// An empty capture is an error, not an empty file.
+	fc.results[driver.MethodScreenshot] = driver.Image{}
+	c, _, _ := testCommon(fc, false, false)
+	if err := screenshotRun(context.Background(), &ScreenshotOptions{Common: c, Path: "empty.png", Now: time.Now}); err == nil {
+		t.Error("empty capture: no error")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "empty.png")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("empty.png was written: %v", err)
+	}
+}
+
+func TestPDFRun(t *testing.T) {
+	dir := t.TempDir()
+	fc := &fakeCaller{results: map[string]any{driver.MethodPDF: driver.Image{Data: []byte("%PDF-1.7")}}}
+	c, out, _ := testCommon(fc, false, false)
+	path := filepath.Join(dir, "a.pdf")
+	if err := pdfRun(context.Background(), &PDFOptions{Common: c, Path: path}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != path+"\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	if b, _ := os.ReadFile(path); string(b) != "%PDF-1.7" {
+		t.Errorf("file holds %q", b)
+	}
+}
+
+func TestStateSave(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "auth.json")
+	// An older, world-readable file is replaced, not rewritten in place.
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := driver.State{Cookies: []driver.Cookie{{Name: "sid", Value: "s3cret", Domain: "a.test"}}, Origins: map[string]map[string]string{"https://a.test": {"k": "v"}}}
+	fc := &fakeCaller{results: map[string]any{driver.MethodStateSave: st}}
+	c, _, errOut := testCommon(fc, false, false)
+	if err := stateSaveRun(context.Background(), &StateOptions{Common: c, Op: "save", Path: path}); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files left in the folder: %v", entries)
+	}
+	var got driver.State
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	st.Format = driver.StateFormat // filled in when the daemon left it out
+	if diff := cmp.Diff(st, got); diff != "" {
+		t.Errorf("file (-want +got):\n%s", diff)
+	}
+	if want := "saved 1 cookie(s) and the storage of 1 origin(s) to " + path + "\n"; errOut.String() != want {
+		t.Errorf("stderr %q, want %q", errOut.String(), want)
+	}
+
+	// A folder that does not exist: nothing written, a clear error.
+	err = stateSaveRun(context.Background(), &StateOptions{Common: c, Path: filepath.Join(dir, "no", "auth.json")})
+	if !errors.Is(err, driver.ErrBadInput) {
+		t.Errorf("missing folder: %v", err)
+	}
+}
+
+func TestWriteFileAtomicKeepsOldOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Renaming over a directory fails after the temp file was written;
+	// the temp file must go and the target must stay as it was.
+	target := filepath.Join(dir, "adir")
+	if err := os.Mkdir(target, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(target, "x"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic(target, []byte("new"), 0o600); err == nil {
+		t.Fatal("rename over a non-empty directory: no error")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("left behind: %v", entries)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("old file changed: %q", b)
+	}
+}
+
+func TestStateLoad(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.json", `{"format":"waymark.state/1","cookies":[{"name":"sid","value":"x","domain":"a.test"}],"origins":{"https://a.test":{"k":"v"}}}`)
+	tests := []struct {
+		name    string
+		path    string
+		wantErr string
+	}{
+		{name: "good", path: good},
+		{name: "other version", path: write("v2.json", `{"format":"waymark.state/2","cookies":[]}`),
+			wantErr: dir + `/v2.json has format "waymark.state/2", not "waymark.state/1"`},
+		{name: "other kind", path: write("routine.json", `{"format":"waymark.routine/1","steps":[]}`),
+			wantErr: dir + `/routine.json has format "waymark.routine/1", not "waymark.state/1"`},
+		{name: "no format", path: write("plain.json", `{"cookies":[]}`),
+			wantErr: dir + `/plain.json is not a waymark state file: it has no "format" field`},
+		{name: "not json", path: write("x.txt", `hello`),
+			wantErr: dir + `/x.txt is not a waymark state file: invalid character 'h' looking for beginning of value`},
+		{name: "missing", path: filepath.Join(dir, "nope.json"), wantErr: "no state file " + dir + "/nope.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := &fakeCaller{}
+			c, _, _ := testCommon(fc, false, false)
+			err := stateLoadRun(context.Background(), &StateOptions{Common: c, Op: "load", Path: tt.path})
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				if !errors.Is(err, driver.ErrBadInput) || errorHint(err) == "" {
+					t.Errorf("err %v: not bad input with a hint", err)
+				}
+				if len(fc.calls) != 0 {
+					t.Errorf("called the daemon: %v", fc.methods())
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []fakeCall{{Session: "s1", Method: driver.MethodStateLoad, Params: driver.State{
+				Format:  driver.StateFormat,
+				Cookies: []driver.Cookie{{Name: "sid", Value: "x", Domain: "a.test"}},
+				Origins: map[string]map[string]string{"https://a.test": {"k": "v"}},
+			}}}
+			if diff := cmp.Diff(want, fc.calls); diff != "" {
+				t.Errorf("calls (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

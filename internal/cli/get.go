@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+// GetOptions are the flags of `waymark get …`.
+type GetOptions struct {
+	Common
+	Request driver.GetRequest
+}
+
+// getSpec is one `get` subcommand: the thing read and its arguments.
+type getSpec struct {
+	what, args, short string
+	n                 int // number of arguments
+}
+
+var getSpecs = []getSpec{
+	{"title", "", "the page's title", 0},
+	{"url", "", "the page's URL", 0},
+	{"text", " TARGET", "the visible text of an element", 1},
+	{"value", " TARGET", "the value of a field", 1},
+	{"attr", " TARGET NAME", "an attribute of an element", 2},
+	{"html", " TARGET", "the outer HTML of an element", 1},
+	{"count", " LOCATOR", "how many elements a locator matches", 1},
+}
+
+// NewCmdGet builds `waymark get title|url|text|value|attr|html|count`.
+func NewCmdGet(f *Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "get <what>",
+		Short: "Read a value from the page",
+		Long:  "Read one value from the page and print it on stdout.\n\n" + targetHelp,
+		Example: `  waymark get title
+  waymark get text @e12
+  waymark get attr @e12 href
+  waymark get count 'role=link'`,
+		Args: cobra.ArbitraryArgs,
+		RunE: groupRunE,
+	}
+	for _, s := range getSpecs {
+		cmd.AddCommand(newGetCmd(f, runF, s))
+	}
+	return cmd
+}
+
+func newGetCmd(f *Factory, runF func(context.Context, *GetOptions) error, s getSpec) *cobra.Command {
+	opts := &GetOptions{}
+	return &cobra.Command{
+		Use:   s.what + s.args,
+		Short: "Print " + s.short,
+		Args:  exactArgs(s.n),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.Request = driver.GetRequest{What: s.what}
+			if len(args) > 0 {
+				opts.Request.Target = args[0]
+			}
+			if len(args) > 1 {
+				opts.Request.Name = args[1]
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return getRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func getRun(ctx context.Context, opts *GetOptions) error {
+	var res driver.GetResult
+	if err := opts.call(ctx, driver.MethodGet, opts.Request, &res); err != nil {
+		return err
+	}
+	return opts.emit(res, func() error {
+		switch {
+		case opts.Request.What == "count":
+			_, err := fmt.Fprintln(opts.IO.Out, res.Count)
+			return err
+		case opts.Request.What == "attr" && !res.Found:
+			// Nothing on stdout, so that "missing" and "empty" differ
+			// for a script; the note says which.
+			opts.note("%s has no attribute %q", opts.Request.Target, opts.Request.Name)
+			return nil
+		}
+		_, err := fmt.Fprintln(opts.IO.Out, res.Value)
+		return err
+	})
+}

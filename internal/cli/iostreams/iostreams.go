@@ -1,0 +1,72 @@
+// Package iostreams holds the standard streams of a CLI run and whether each
+// is a terminal, so commands can print for people on a TTY and stable,
+// tab-separated text otherwise, and tests can swap in buffers.
+package iostreams
+
+import (
+	"bytes"
+	"io"
+	"os"
+)
+
+// IOStreams are the streams a command reads and writes. Commands never touch
+// os.Stdin, os.Stdout or os.Stderr directly.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer // data: what a script or agent reads
+	ErrOut io.Writer // progress, confirmations and errors
+
+	stdinTTY, stdoutTTY, stderrTTY bool
+}
+
+// System wraps the process's streams, detecting which of them are terminals.
+func System(in io.Reader, out, errOut io.Writer) *IOStreams {
+	return &IOStreams{
+		In:        in,
+		Out:       out,
+		ErrOut:    errOut,
+		stdinTTY:  isTerminal(in),
+		stdoutTTY: isTerminal(out),
+		stderrTTY: isTerminal(errOut),
+	}
+}
+
+// Test returns streams backed by buffers, none of them a terminal, and the
+// buffers for stdin, stdout and stderr.
+func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
+	in, out, errOut := &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+}
+
+// IsStdinTTY reports whether stdin is a terminal.
+func (s *IOStreams) IsStdinTTY() bool { return s.stdinTTY }
+
+// IsStdoutTTY reports whether stdout is a terminal.
+func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
+
+// IsStderrTTY reports whether stderr is a terminal.
+func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
+
+// SetStdinTTY overrides the detection, for tests.
+func (s *IOStreams) SetStdinTTY(v bool) { s.stdinTTY = v }
+
+// SetStdoutTTY overrides the detection, for tests.
+func (s *IOStreams) SetStdoutTTY(v bool) { s.stdoutTTY = v }
+
+// SetStderrTTY overrides the detection, for tests.
+func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
+
+// isTerminal reports whether v is an *os.File on a character device. That
+// also counts /dev/null, which only makes output a little friendlier there;
+// it avoids a dependency on golang.org/x/term for an ioctl.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	if !ok || f == nil {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return fi.Mode()&os.ModeCharDevice != 0
+}

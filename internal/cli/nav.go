@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+// OpenOptions are the flags of `waymark open`.
+type OpenOptions struct {
+	Common
+	Request driver.OpenRequest
+}
+
+// NewCmdOpen builds `waymark open URL`.
+func NewCmdOpen(f *Factory, runF func(context.Context, *OpenOptions) error) *cobra.Command {
+	opts := &OpenOptions{}
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:     "open URL",
+		Aliases: []string{"goto"},
+		Short:   "Go to a URL in the current tab",
+		Long:    "Go to a URL in the current tab and wait for it to load. A URL with no scheme gets https://.",
+		Example: "  waymark open example.com\n  waymark open http://localhost:3000/login --timeout 60s",
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.Request.URL = args[0]
+			ms, err := timeoutMS(timeout)
+			if err != nil {
+				return err
+			}
+			opts.Request.TimeoutMS = ms
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return openRun(cmd.Context(), opts)
+		},
+	}
+	addTimeoutFlag(cmd, &timeout, "the page to load")
+	return cmd
+}
+
+func openRun(ctx context.Context, opts *OpenOptions) error {
+	var page driver.PageInfo
+	if err := opts.call(ctx, driver.MethodOpen, opts.Request, &page); err != nil {
+		return err
+	}
+	return opts.emit(page, func() error {
+		opts.note("opened %s", describePage(page))
+		return nil
+	})
+}
+
+// describePage is `https://… "Title"`, with the HTTP status when it is an
+// error, which agents otherwise miss.
+func describePage(p driver.PageInfo) string {
+	s := p.URL
+	if p.Title != "" {
+		s += fmt.Sprintf(" %q", p.Title)
+	}
+	if p.Status >= 400 {
+		s += fmt.Sprintf(" (HTTP %d)", p.Status)
+	}
+	return s
+}
+
+// HistoryOptions are the flags of `waymark back`, `forward` and `reload`.
+type HistoryOptions struct {
+	Common
+	Method string // driver.MethodBack, MethodForward or MethodReload
+}
+
+// NewCmdBack builds `waymark back`.
+func NewCmdBack(f *Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
+	return newHistoryCmd(f, runF, driver.MethodBack, "back", "Go back one page in the tab's history")
+}
+
+// NewCmdForward builds `waymark forward`.
+func NewCmdForward(f *Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
+	return newHistoryCmd(f, runF, driver.MethodForward, "forward", "Go forward one page in the tab's history")
+}
+
+// NewCmdReload builds `waymark reload`.
+func NewCmdReload(f *Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
+	return newHistoryCmd(f, runF, driver.MethodReload, "reload", "Reload the current page")
+}
+
+func newHistoryCmd(f *Factory, runF func(context.Context, *HistoryOptions) error, method, use, short string) *cobra.Command {
+	opts := &HistoryOptions{Method: method}
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return historyRun(cmd.Context(), opts)
+		},
+	}
+}
+
+var historyVerbs = map[string]string{
+	driver.MethodBack:    "went back",
+	driver.MethodForward: "went forward",
+	driver.MethodReload:  "reloaded",
+}
+
+func historyRun(ctx context.Context, opts *HistoryOptions) error {
+	var page driver.PageInfo
+	if err := opts.call(ctx, opts.Method, driver.Empty{}, &page); err != nil {
+		return err
+	}
+	return opts.emit(page, func() error {
+		if page.URL == "" {
+			opts.note("%s", historyVerbs[opts.Method])
+			return nil
+		}
+		opts.note("%s → %s", historyVerbs[opts.Method], describePage(page))
+		return nil
+	})
+}

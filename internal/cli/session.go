@@ -1,0 +1,278 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/internal/rpc"
+)
+
+// The commands in this file ask the daemon about itself. They dial with
+// Factory.RunningCaller: listing or closing must not start a daemon (and a
+// browser) only to find nothing there.
+
+// SessionListOptions are the flags of `waymark session list`.
+type SessionListOptions struct {
+	Common
+}
+
+// NewCmdSession builds `waymark session list`.
+func NewCmdSession(f *Factory, runF func(context.Context, *SessionListOptions) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "session list",
+		Aliases: []string{"sessions"},
+		Short:   "List the daemon's open sessions",
+		Long:    "List the open sessions. Choose one for a command with --session NAME or WAYMARK_SESSION.",
+		Args:    cobra.ArbitraryArgs,
+		RunE:    groupRunE,
+	}
+	opts := &SessionListOptions{}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "list",
+		Short: "List the open sessions",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.Caller = f.RunningCaller
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return sessionListRun(cmd.Context(), opts)
+		},
+	})
+	return cmd
+}
+
+func sessionListRun(ctx context.Context, opts *SessionListOptions) error {
+	var list rpc.SessionList
+	err := opts.call(ctx, rpc.MethodSessionList, struct{}{}, &list)
+	if err != nil && !errors.Is(err, ErrNoDaemon) {
+		return err
+	}
+	if list.Sessions == nil {
+		list.Sessions = []rpc.SessionInfo{}
+	}
+	return opts.emit(list, func() error {
+		if len(list.Sessions) == 0 {
+			opts.note("no open sessions")
+			return nil
+		}
+		rows := make([][]string, 0, len(list.Sessions))
+		for _, s := range list.Sessions {
+			cur := ""
+			if s.Name == opts.Session {
+				cur = "*"
+			}
+			rows = append(rows, []string{s.Name, cur, strconv.Itoa(s.Tabs), s.URL})
+		}
+		return printTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"SESSION", "", "TABS", "URL"}, rows)
+	})
+}
+
+// CloseOptions are the flags of `waymark close`.
+type CloseOptions struct {
+	Common
+	All bool
+}
+
+// NewCmdClose builds `waymark close [--all]`.
+func NewCmdClose(f *Factory, runF func(context.Context, *CloseOptions) error) *cobra.Command {
+	opts := &CloseOptions{}
+	cmd := &cobra.Command{
+		Use:     "close [--all]",
+		Short:   "Close the session (its tabs, cookies and refs), or all of them",
+		Example: "  waymark close\n  waymark --session checkout close\n  waymark close --all",
+		Args:    exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.Caller = f.RunningCaller
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return closeRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.All, "all", false, "close every session")
+	return cmd
+}
+
+func closeRun(ctx context.Context, opts *CloseOptions) error {
+	method := rpc.MethodSessionClose
+	if opts.All {
+		method = rpc.MethodSessionCloseAll
+	}
+	var res json.RawMessage
+	err := opts.call(ctx, method, struct{}{}, &res)
+	if err != nil && !errors.Is(err, ErrNoDaemon) {
+		return err
+	}
+	// Closing what is not open is done already: exit 0, and say so.
+	running := err == nil
+	data := map[string]any{"closed": running}
+	if opts.All {
+		data["all"] = true
+	} else {
+		data["session"] = opts.Session
+	}
+	return opts.emit(data, func() error {
+		switch {
+		case !running:
+			opts.note("no daemon running; nothing to close")
+		case opts.All:
+			opts.note("closed all sessions")
+		default:
+			opts.note("closed session %q", opts.Session)
+		}
+		return nil
+	})
+}
+
+// DaemonRunOptions are the flags of the hidden foreground `waymark daemon`.
+type DaemonRunOptions struct {
+	Common
+	RunDaemon func(ctx context.Context, opts DaemonOptions) error
+	Options   DaemonOptions
+}
+
+// DaemonCtlOptions are the flags of `waymark daemon stop|status`.
+type DaemonCtlOptions struct {
+	Common
+	Op string // "stop" or "status"
+}
+
+// NewCmdDaemon builds `waymark daemon stop|status`, and bare `waymark
+// daemon`, which runs the daemon in the foreground: the client execs that to
+// start it, and people rarely type it.
+func NewCmdDaemon(f *Factory, runF func(context.Context, *DaemonRunOptions) error) *cobra.Command {
+	opts := &DaemonRunOptions{}
+	cmd := &cobra.Command{
+		Use:   "daemon stop|status",
+		Short: "Stop the background daemon or show its status",
+		Long: `The daemon keeps the browser and the sessions between commands. The first
+command starts it; "waymark daemon stop" ends it and its browsers.
+
+Run with no subcommand, "waymark daemon" runs it in the foreground until
+interrupted (this is how commands start it).`,
+		Args: noArgsOrSubcommand,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.RunDaemon = f.RunDaemon
+			g := f.Globals
+			opts.Options = DaemonOptions{Socket: g.Socket, ExecutablePath: g.ExecutablePath, Headed: g.Headed, CDP: g.CDP}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return daemonRun(cmd.Context(), opts)
+		},
+	}
+	cmd.AddCommand(newDaemonCtlCmd(f, nil, "stop", "Stop the daemon and its browsers"))
+	cmd.AddCommand(newDaemonCtlCmd(f, nil, "status", "Show whether the daemon runs, and how"))
+	return cmd
+}
+
+func daemonRun(ctx context.Context, opts *DaemonRunOptions) error {
+	err := opts.RunDaemon(ctx, opts.Options)
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil // stopped by a signal: the way a foreground daemon ends
+	}
+	return err
+}
+
+// NewCmdDaemonStop builds `waymark daemon stop`; exported for tests of its
+// flags through runF.
+func NewCmdDaemonStop(f *Factory, runF func(context.Context, *DaemonCtlOptions) error) *cobra.Command {
+	return newDaemonCtlCmd(f, runF, "stop", "Stop the daemon and its browsers")
+}
+
+// NewCmdDaemonStatus builds `waymark daemon status`.
+func NewCmdDaemonStatus(f *Factory, runF func(context.Context, *DaemonCtlOptions) error) *cobra.Command {
+	return newDaemonCtlCmd(f, runF, "status", "Show whether the daemon runs, and how")
+}
+
+func newDaemonCtlCmd(f *Factory, runF func(context.Context, *DaemonCtlOptions) error, op, short string) *cobra.Command {
+	opts := &DaemonCtlOptions{Op: op}
+	return &cobra.Command{
+		Use:   op,
+		Short: short,
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.Caller = f.RunningCaller
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			if op == "stop" {
+				return daemonStopRun(cmd.Context(), opts)
+			}
+			return daemonStatusRun(cmd.Context(), opts)
+		},
+	}
+}
+
+// daemonStopRun stops the daemon; with none running that is done already,
+// and exits 0.
+func daemonStopRun(ctx context.Context, opts *DaemonCtlOptions) error {
+	var res json.RawMessage
+	err := opts.call(ctx, rpc.MethodDaemonStop, struct{}{}, &res)
+	if err != nil && !errors.Is(err, ErrNoDaemon) {
+		return err
+	}
+	running := err == nil
+	return opts.emit(map[string]any{"stopped": running}, func() error {
+		if running {
+			opts.note("daemon stopped")
+		} else {
+			opts.note("no daemon running")
+		}
+		return nil
+	})
+}
+
+// daemonStatus is the --json data of `daemon status`.
+type daemonStatus struct {
+	Running bool `json:"running"`
+	*rpc.DaemonStatus
+}
+
+// daemonStatusRun prints the daemon's status. No daemon is an answer, not
+// a failure: it exits 0 with "running": false.
+func daemonStatusRun(ctx context.Context, opts *DaemonCtlOptions) error {
+	var st rpc.DaemonStatus
+	err := opts.call(ctx, rpc.MethodDaemonStatus, struct{}{}, &st)
+	if err != nil && !errors.Is(err, ErrNoDaemon) {
+		return err
+	}
+	if err != nil {
+		return opts.emit(daemonStatus{Running: false}, func() error {
+			_, err := fmt.Fprintln(opts.IO.Out, "no daemon running")
+			return err
+		})
+	}
+	return opts.emit(daemonStatus{Running: true, DaemonStatus: &st}, func() error {
+		browser := st.Browser
+		if browser == "" {
+			browser = "(not started yet)"
+		}
+		uptime := (time.Duration(st.UptimeMS) * time.Millisecond).Round(time.Second)
+		rows := [][]string{
+			{"pid", strconv.Itoa(st.PID)},
+			{"version", st.Version},
+			{"socket", st.Socket},
+			{"uptime", uptime.String()},
+			{"browser", browser},
+			{"sessions", strconv.Itoa(st.Sessions)},
+		}
+		for _, r := range rows {
+			if _, err := fmt.Fprintf(opts.IO.Out, "%-9s %s\n", r[0]+":", r[1]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+// SnapshotOptions are the flags of `waymark snapshot`.
+type SnapshotOptions struct {
+	Common
+	Request driver.SnapshotRequest
+}
+
+// NewCmdSnapshot builds `waymark snapshot`.
+func NewCmdSnapshot(f *Factory, runF func(context.Context, *SnapshotOptions) error) *cobra.Command {
+	opts := &SnapshotOptions{}
+	cmd := &cobra.Command{
+		Use:     "snapshot",
+		Aliases: []string{"look"},
+		Short:   "Print the page as an outline with refs",
+		Long: `Print the page as an outline, one element a line. Elements you can act on
+carry a ref ([ref=e12]) that other commands take as a target (@e12 or e12).
+What is on screen comes first in full; the rest is summed up (--full for all).
+With --json, data holds the outline text and the tree.`,
+		Example: "  waymark snapshot -i\n  waymark snapshot --scope @e40 --depth 3",
+		Args:    exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			if opts.Request.Depth < 0 {
+				return usageErrorf(helpHint(cmd), "--depth must not be negative, got %d", opts.Request.Depth)
+			}
+			// The tree is only for machines; the text is all a person reads.
+			opts.Request.Tree = opts.JSON
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return snapshotRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVarP(&opts.Request.Interactive, "interactive", "i", false, "only elements with refs, and the structure that holds them")
+	fl.BoolVarP(&opts.Request.Compact, "compact", "c", false, "leave out empty structural lines")
+	fl.StringVar(&opts.Request.Scope, "scope", "", "only the subtree of a ref or CSS selector")
+	fl.IntVar(&opts.Request.Depth, "depth", 0, "at most this many levels (0: no limit)")
+	fl.BoolVar(&opts.Request.Full, "full", false, "the whole page, not only what is on screen")
+	return cmd
+}
+
+func snapshotRun(ctx context.Context, opts *SnapshotOptions) error {
+	var snap driver.Snapshot
+	if err := opts.call(ctx, driver.MethodSnapshot, opts.Request, &snap); err != nil {
+		return err
+	}
+	return opts.emit(snap, func() error {
+		_, err := fmt.Fprint(opts.IO.Out, withNewline(snap.Text))
+		return err
+	})
+}
+
+// withNewline ends s with exactly one newline (none when s is empty).
+func withNewline(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return ""
+	}
+	return s + "\n"
+}

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+// StateOptions are the flags of `waymark state save|load FILE`.
+type StateOptions struct {
+	Common
+	Op   string // "save" or "load"
+	Path string
+}
+
+// NewCmdState builds `waymark state save|load FILE`.
+func NewCmdState(f *Factory, runF func(context.Context, *StateOptions) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "state save|load FILE",
+		Short: "Save or load the session's cookies and storage",
+		Long: `Save the session's cookies and the local storage of its open origins to a
+file, or load such a file into the session (to start signed in). The file
+holds credentials: it is written readable by you alone.`,
+		Example: "  waymark state save auth.json\n  waymark --session ci state load auth.json",
+		Args:    cobra.ArbitraryArgs,
+		RunE:    groupRunE,
+	}
+	for _, op := range []struct{ name, short string }{
+		{"save", "Write the session's cookies and storage to FILE"},
+		{"load", "Load cookies and storage from FILE into the session"},
+	} {
+		opts := &StateOptions{Op: op.name}
+		cmd.AddCommand(&cobra.Command{
+			Use:   op.name + " FILE",
+			Short: op.short,
+			Args:  exactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				opts.Common = f.common()
+				opts.Path = args[0]
+				if runF != nil {
+					return runF(cmd.Context(), opts)
+				}
+				if opts.Op == "save" {
+					return stateSaveRun(cmd.Context(), opts)
+				}
+				return stateLoadRun(cmd.Context(), opts)
+			},
+		})
+	}
+	return cmd
+}
+
+func stateSaveRun(ctx context.Context, opts *StateOptions) error {
+	var st driver.State
+	if err := opts.call(ctx, driver.MethodStateSave, driver.Empty{}, &st); err != nil {
+		return err
+	}
+	if st.Format == "" {
+		st.Format = driver.StateFormat
+	}
+	if st.Cookies == nil {
+		st.Cookies = []driver.Cookie{} // "cookies": [] reads better than null
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	path, err := filepath.Abs(opts.Path)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(path, append(b, '\n'), 0o600); err != nil {
+		return err
+	}
+	return opts.emit(stateSummary(path, st), func() error {
+		opts.note("saved %d cookie(s) and the storage of %d origin(s) to %s", len(st.Cookies), len(st.Origins), path)
+		return nil
+	})
+}
+
+func stateSummary(path string, st driver.State) map[string]any {
+	return map[string]any{"path": path, "cookies": len(st.Cookies), "origins": len(st.Origins)}
+}
+
+// writeFileAtomic writes a temporary file beside path and renames it over
+// path, so a reader never sees half a file and a crash leaves the old one.
+// The temporary file is created 0600 from the start, so the credentials in
+// it are never readable by others, even for a moment.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return driver.Errorf(driver.ErrBadInput, "check that the folder exists and is writable", "write %s: %v", path, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if err := tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func stateLoadRun(ctx context.Context, opts *StateOptions) error {
+	path, err := filepath.Abs(opts.Path)
+	if err != nil {
+		return err
+	}
+	st, err := readState(path)
+	if err != nil {
+		return err
+	}
+	var res json.RawMessage
+	if err := opts.call(ctx, driver.MethodStateLoad, st, &res); err != nil {
+		return err
+	}
+	return opts.emit(stateSummary(path, st), func() error {
+		opts.note("loaded %d cookie(s) and the storage of %d origin(s) from %s", len(st.Cookies), len(st.Origins), path)
+		return nil
+	})
+}
+
+// readState reads a state file, refusing anything but the formats this
+// version knows (only waymark.state/1 so far).
+func readState(path string) (driver.State, error) {
+	var st driver.State
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return st, driver.Errorf(driver.ErrBadInput, `make one with "waymark state save FILE"`, "no state file %s", path)
+	}
+	if err != nil {
+		return st, driver.Errorf(driver.ErrBadInput, "", "read %s: %v", path, err)
+	}
+	// Look at the format before the rest, so a file of another kind gets
+	// "not a state file" rather than a decoding error about its fields.
+	var head struct {
+		Format *string `json:"format"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return st, driver.Errorf(driver.ErrBadInput, `give a file written by "waymark state save"`, "%s is not a waymark state file: %v", path, err)
+	}
+	switch {
+	case head.Format == nil:
+		return st, driver.Errorf(driver.ErrBadInput, `give a file written by "waymark state save"`, "%s is not a waymark state file: it has no \"format\" field", path)
+	case *head.Format != driver.StateFormat:
+		return st, driver.Errorf(driver.ErrBadInput, "this waymark reads "+driver.StateFormat+"; a newer waymark may read it", "%s has format %q, not %q", path, *head.Format, driver.StateFormat)
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return st, driver.Errorf(driver.ErrBadInput, "", "%s: bad state file: %v", path, err)
+	}
+	return st, nil
+}

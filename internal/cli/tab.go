@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+// TabOptions are the flags of `waymark tab …`.
+type TabOptions struct {
+	Common
+	Request driver.TabRequest
+}
+
+// NewCmdTab builds `waymark tab [list|new|switch|close]`; bare `tab` lists.
+func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra.Command {
+	listOpts := &TabOptions{}
+	run := func(cmd *cobra.Command, opts *TabOptions) error {
+		opts.Common = f.common()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return tabRun(cmd.Context(), opts)
+	}
+	cmd := &cobra.Command{
+		Use:     "tab [list|new [URL]|switch N|close [N]]",
+		Aliases: []string{"tabs"},
+		Short:   "List, open, switch and close tabs",
+		Long:    "Manage the session's tabs. Tabs are numbered from 0 in the order \"tab list\" shows; with no subcommand, list them.",
+		Example: "  waymark tab\n  waymark tab new https://example.com\n  waymark tab switch 1\n  waymark tab close",
+		Args:    noArgsOrSubcommand,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			listOpts.Request = driver.TabRequest{Op: "list"}
+			return run(cmd, listOpts)
+		},
+	}
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the tabs",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			listOpts.Request = driver.TabRequest{Op: "list"}
+			return run(cmd, listOpts)
+		},
+	}
+	newOpts := &TabOptions{}
+	newTab := &cobra.Command{
+		Use:   "new [URL]",
+		Short: "Open a tab (blank, or at URL) and switch to it",
+		Args:  argsRange(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			newOpts.Request = driver.TabRequest{Op: "new"}
+			if len(args) == 1 {
+				newOpts.Request.URL = args[0]
+			}
+			return run(cmd, newOpts)
+		},
+	}
+	switchOpts := &TabOptions{}
+	switchTab := &cobra.Command{
+		Use:   "switch N",
+		Short: "Make tab N the current tab",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := tabIndex(cmd, args[0])
+			if err != nil {
+				return err
+			}
+			switchOpts.Request = driver.TabRequest{Op: "switch", Index: n}
+			return run(cmd, switchOpts)
+		},
+	}
+	closeOpts := &TabOptions{}
+	closeTab := &cobra.Command{
+		Use:   "close [N]",
+		Short: "Close tab N, or the current tab",
+		Args:  argsRange(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			closeOpts.Request = driver.TabRequest{Op: "close", Index: -1}
+			if len(args) == 1 {
+				n, err := tabIndex(cmd, args[0])
+				if err != nil {
+					return err
+				}
+				closeOpts.Request.Index = n
+			}
+			return run(cmd, closeOpts)
+		},
+	}
+	cmd.AddCommand(list, newTab, switchTab, closeTab)
+	return cmd
+}
+
+func tabIndex(cmd *cobra.Command, s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, usageErrorf(`tabs are numbered from 0; see "waymark tab list"`, "%s: bad tab number %q", cmd.CommandPath(), s)
+	}
+	return n, nil
+}
+
+func tabRun(ctx context.Context, opts *TabOptions) error {
+	var tabs driver.TabList
+	if err := opts.call(ctx, driver.MethodTab, opts.Request, &tabs); err != nil {
+		return err
+	}
+	return opts.emit(tabs, func() error {
+		switch opts.Request.Op {
+		case "list":
+			return printTabs(&opts.Common, tabs.Tabs)
+		case "new":
+			opts.note("opened tab %s", describeCurrentTab(tabs))
+		case "switch":
+			opts.note("switched to tab %s", describeCurrentTab(tabs))
+		case "close":
+			opts.note("closed the tab; now on tab %s", describeCurrentTab(tabs))
+		}
+		return nil
+	})
+}
+
+func describeCurrentTab(tabs driver.TabList) string {
+	for _, t := range tabs.Tabs {
+		if t.Current {
+			return fmt.Sprintf("%d: %s", t.Index, describePage(driver.PageInfo{URL: t.URL, Title: t.Title}))
+		}
+	}
+	return "(none open)"
+}
+
+func printTabs(c *Common, tabs []driver.TabInfo) error {
+	rows := make([][]string, 0, len(tabs))
+	for _, t := range tabs {
+		cur := ""
+		if t.Current {
+			cur = "*"
+		}
+		rows = append(rows, []string{strconv.Itoa(t.Index), cur, t.URL, t.Title})
+	}
+	return printTable(c.IO.Out, c.IO.IsStdoutTTY(), []string{"TAB", "", "URL", "TITLE"}, rows)
+}

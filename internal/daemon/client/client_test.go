@@ -1,0 +1,172 @@
+package client_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/daemon"
+	"github.com/waymark-dev/waymark/internal/daemon/client"
+	"github.com/waymark-dev/waymark/internal/rpc"
+)
+
+type handlerFunc func(ctx context.Context, session, method string, params json.RawMessage) (any, error)
+
+func (f handlerFunc) Handle(ctx context.Context, session, method string, params json.RawMessage) (any, error) {
+	return f(ctx, session, method, params)
+}
+
+// pipeDial returns a Dial that serves each connection in memory with srv.
+func pipeDial(t *testing.T, srv *daemon.Server) func(context.Context) (net.Conn, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+	})
+	return func(context.Context) (net.Conn, error) {
+		a, b := net.Pipe()
+		wg.Go(func() { srv.ServeConn(ctx, b) }) // exits when the client closes a, or at cleanup
+		return a, nil
+	}
+}
+
+func TestInMemory(t *testing.T) {
+	srv := daemon.New(daemon.Options{Version: "v1", Handler: handlerFunc(func(_ context.Context, session, method string, params json.RawMessage) (any, error) {
+		switch method {
+		case "echo":
+			return params, nil
+		case "stale":
+			return nil, driver.Errorf(driver.ErrStaleRef, "run waymark snapshot", "no element e5")
+		}
+		return nil, errors.New("no such method")
+	})})
+	c := client.New(client.Options{Version: "v1", Dial: pipeDial(t, srv)})
+	defer c.Close()
+
+	var got map[string]string
+	if err := c.Call(context.Background(), "s", "echo", map[string]string{"a": "b"}, &got); err != nil || got["a"] != "b" {
+		t.Fatalf("echo: %v, %v", got, err)
+	}
+	err := c.Call(context.Background(), "s", "stale", nil, nil)
+	if !errors.Is(err, driver.ErrStaleRef) || err.Error() != "no element e5" || driver.Hint(err) != "run waymark snapshot" {
+		t.Fatalf("stale: %v (hint %q)", err, driver.Hint(err))
+	}
+	var st rpc.DaemonStatus
+	if err := c.Call(context.Background(), "", rpc.MethodDaemonStatus, nil, &st); err != nil || st.Version != "v1" {
+		t.Fatalf("status: %+v, %v", st, err)
+	}
+	// Concurrent calls share the connection.
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			var n int
+			if err := c.Call(context.Background(), "s", "echo", i, &n); err != nil || n != i {
+				t.Errorf("concurrent call %d: %d, %v", i, n, err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestVersionMismatchWithoutAutoStart(t *testing.T) {
+	srv := daemon.New(daemon.Options{Version: "v1"})
+	c := client.New(client.Options{Version: "v2", Dial: pipeDial(t, srv)})
+	defer c.Close()
+	err := c.Call(context.Background(), "s", "open", nil, nil)
+	if !errors.Is(err, driver.ErrUnavailable) || !strings.Contains(err.Error(), "v1") || !strings.Contains(driver.Hint(err), "waymark daemon stop") {
+		t.Fatalf("mismatch: %v (hint %q)", err, driver.Hint(err))
+	}
+	// Status and stop still work, so that "waymark daemon stop" can.
+	if err := c.Call(context.Background(), "", rpc.MethodDaemonStatus, nil, nil); err != nil {
+		t.Fatalf("status across versions: %v", err)
+	}
+}
+
+func TestNoDaemon(t *testing.T) {
+	socket := shortDir(t) + "/none.sock"
+	c := client.New(client.Options{Socket: socket})
+	defer c.Close()
+	err := c.Call(context.Background(), "s", "open", nil, nil)
+	if !errors.Is(err, driver.ErrUnavailable) || !strings.Contains(err.Error(), socket) || !strings.Contains(driver.Hint(err), "waymark daemon") {
+		t.Fatalf("no daemon: %v (hint %q)", err, driver.Hint(err))
+	}
+}
+
+// TestDaemonDiesMidCall serves hellos by hand and hangs up on the request.
+func TestDaemonDiesMidCall(t *testing.T) {
+	dial := func(context.Context) (net.Conn, error) {
+		a, b := net.Pipe()
+		go func() { // exits after one request: it closes its end
+			defer b.Close()
+			r, w := rpc.NewReader(b, 0), rpc.NewWriter(b, 0)
+			if _, err := r.Read(); err != nil {
+				return
+			}
+			w.Write(&rpc.Message{V: rpc.Version, Hello: &rpc.Hello{Binary: "v1", PID: 1}})
+			r.Read()
+		}()
+		return a, nil
+	}
+	c := client.New(client.Options{Version: "v1", Dial: dial})
+	defer c.Close()
+	err := c.Call(context.Background(), "s", "click", nil, nil)
+	if !errors.Is(err, driver.ErrUnavailable) || !strings.Contains(err.Error(), "stopped while handling click") {
+		t.Fatalf("daemon died: %v", err)
+	}
+}
+
+func TestClosed(t *testing.T) {
+	c := client.New(client.Options{})
+	c.Close()
+	if err := c.Call(context.Background(), "s", "open", nil, nil); !errors.Is(err, client.ErrClosed) {
+		t.Fatalf("after Close: %v", err)
+	}
+}
+
+func shortDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "wmc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for processAlive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d still runs", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

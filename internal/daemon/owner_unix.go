@@ -1,0 +1,25 @@
+//go:build unix
+
+package daemon
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// checkOwner returns an error if path belongs to another user.
+func checkOwner(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	if uid := os.Getuid(); int(st.Uid) != uid {
+		return fmt.Errorf("%s belongs to user %d, not to you (%d); remove it or set WAYMARK_SOCKET to a path of your own", path, st.Uid, uid)
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Paths are the files of one daemon.
+type Paths struct {
+	Socket string // the Unix socket
+	Lock   string // the lock a client holds while it starts a daemon
+	Log    string // where a started daemon's stdout and stderr go
+
+	// private says the socket's folder is ours alone: created 0700 and
+	// checked to be owned by us. It is false for a socket the caller named,
+	// which may sit in a shared folder such as /tmp.
+	private bool
+}
+
+// maxSocketPath is the room in sockaddr_un.sun_path, less the NUL: 108 on
+// Linux, 104 on the BSDs and macOS. The smaller is used everywhere.
+const maxSocketPath = 103
+
+// DefaultPaths returns the paths of the user's daemon. The socket is
+// $XDG_RUNTIME_DIR/waymark/daemon.sock, or, without XDG_RUNTIME_DIR,
+// run/daemon.sock in waymark's folder of the user cache dir (such as
+// ~/.cache/waymark/run/daemon.sock); the lock sits beside it. The log is
+// daemon.log in waymark's cache folder, which outlives the runtime folder.
+func DefaultPaths() (Paths, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return Paths{}, fmt.Errorf("no folder for the daemon's log: %w", err)
+	}
+	state := filepath.Join(cache, "waymark")
+	run := filepath.Join(state, "run")
+	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
+		run = filepath.Join(rt, "waymark")
+	}
+	return Paths{
+		Socket:  filepath.Join(run, "daemon.sock"),
+		Lock:    filepath.Join(run, "daemon.lock"),
+		Log:     filepath.Join(state, "daemon.log"),
+		private: true,
+	}, nil
+}
+
+// PathsFor returns the paths of a daemon on the named socket: the lock and
+// the log are named after it (daemon.sock.lock, daemon.sock.log). An empty
+// socket means [DefaultPaths].
+func PathsFor(socket string) (Paths, error) {
+	if socket == "" {
+		return DefaultPaths()
+	}
+	abs, err := filepath.Abs(socket)
+	if err != nil {
+		return Paths{}, err
+	}
+	return Paths{Socket: abs, Lock: abs + ".lock", Log: abs + ".log"}, nil
+}
+
+// Prepare makes the folders of p. For the default paths it also checks that
+// the socket's folder belongs to this user and is closed to others (0700),
+// so that nobody else can listen in our place.
+func (p Paths) Prepare() error {
+	if len(p.Socket) > maxSocketPath {
+		return fmt.Errorf("socket path %s is %d bytes, over the %d a Unix socket allows; set WAYMARK_SOCKET to a shorter path",
+			p.Socket, len(p.Socket), maxSocketPath)
+	}
+	dir := filepath.Dir(p.Socket)
+	if p.private {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("make the daemon's folder: %w", err)
+		}
+		if err := checkPrivateDir(dir); err != nil {
+			return err
+		}
+	}
+	if ldir := filepath.Dir(p.Log); ldir != dir {
+		if err := os.MkdirAll(ldir, 0o700); err != nil {
+			return fmt.Errorf("make the folder of the daemon's log: %w", err)
+		}
+	}
+	return nil
+}
+
+// CheckOwner returns an error when the socket's folder (for the default
+// paths) or the socket itself belongs to another user. A missing socket is
+// no error. Clients call it before they dial, so as not to send a request,
+// which may carry typed secrets, to another user's listener.
+func (p Paths) CheckOwner() error {
+	if p.private {
+		if err := checkPrivateDir(filepath.Dir(p.Socket)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	err := checkOwner(p.Socket)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// checkPrivateDir checks that dir is ours and closed to others, closing it
+// if it is ours and open.
+func checkPrivateDir(dir string) error {
+	if err := checkOwner(dir); err != nil {
+		return err
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("close the daemon's folder to other users: %w", err)
+		}
+	}
+	return nil
+}
