@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 )
 
 // point is a place in the top page's viewport, in CSS pixels.
@@ -89,7 +90,11 @@ func (el *element) tryActionable(ctx context.Context, checks int, prev []float64
 		}
 	}
 	if checks&checkHit != 0 {
-		if err := el.hitTest(ctx, local); err != nil {
+		fx, fy, err := el.frameViewportOrigin(ctx)
+		if err != nil {
+			return point{}, q, err
+		}
+		if err := el.hitTest(ctx, point{local.X - fx, local.Y - fy}); err != nil {
 			return point{}, q, err
 		}
 	}
@@ -138,23 +143,40 @@ func sameQuad(a, b []float64) bool {
 	return true
 }
 
+// frameViewportOrigin returns where the element's frame's viewport starts
+// in its target's coordinates. Quads of a same-process subframe's nodes are
+// in the target's top coordinates, while a script in the frame sees its own
+// viewport; the offset is the content box of the frame's <iframe>.
+func (el *element) frameViewportOrigin(ctx context.Context) (x, y float64, err error) {
+	if (el.tid == "" && el.frame == el.tab.mainFrame()) || (el.tid != "" && string(el.frame) == string(el.tid)) {
+		return 0, 0, nil // the target's own top frame
+	}
+	tree, err := cdp.Call(ctx, el.sess, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return 0, 0, browserErr(err)
+	}
+	if tree.FrameTree == nil || tree.FrameTree.Frame.ID == el.frame {
+		return 0, 0, nil
+	}
+	owner, err := cdp.Call(ctx, el.sess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: el.frame})
+	if err != nil {
+		return 0, 0, el.gone(err)
+	}
+	box, err := cdp.Call(ctx, el.sess, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner.BackendNodeID})
+	if err != nil || len(box.Model.Content) < 2 {
+		return 0, 0, el.gone(err)
+	}
+	return box.Model.Content[0], box.Model.Content[1], nil
+}
+
 // hitTest checks that the top element at p (in the element's own frame
 // viewport) is the element or inside it, and names the covering one if not.
 func (el *element) hitTest(ctx context.Context, p point) error {
-	hit, err := cdp.Call(ctx, el.sess, dom.GetNodeForLocation, dom.GetNodeForLocationParams{
-		X: int64(math.Round(p.X)), Y: int64(math.Round(p.Y)), IncludeUserAgentShadowDOM: new(false), IgnorePointerEventsNone: new(true),
-	})
-	if err != nil {
-		return nil // nothing there to judge by (a point outside the layout); the press decides
-	}
-	if hit.BackendNodeID == el.node {
-		return nil
-	}
 	var verdict struct {
 		Inside bool   `json:"inside"`
 		By     string `json:"by"`
 	}
-	if err := el.callOnWith(ctx, jsCovers, hit.BackendNodeID, &verdict); err != nil {
+	if err := el.callOn(ctx, jsCovers, &verdict, p.X, p.Y); err != nil {
 		return err
 	}
 	if verdict.Inside {

@@ -139,30 +139,3 @@ func (el *element) callOn(ctx context.Context, fn string, out any, args ...any) 
 		return decodeResult(res.Result, res.ExceptionDetails, out)
 	}
 }
-
-// callOnWith is callOn with a second node passed as the function's first
-// argument (resolved in the same world).
-func (el *element) callOnWith(ctx context.Context, fn string, other cdp.BackendNodeID, out any) error {
-	id, err := el.tab.world(ctx, el.sess, el.frame)
-	if err != nil {
-		return err
-	}
-	defer cdp.Call(context.WithoutCancel(ctx), el.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
-	this, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: el.node, ExecutionContextID: id, ObjectGroup: objectGroup})
-	if err != nil || this.Object == nil || this.Object.ObjectID == "" {
-		return el.gone(err)
-	}
-	arg, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: other, ExecutionContextID: id, ObjectGroup: objectGroup})
-	if err != nil || arg.Object == nil || arg.Object.ObjectID == "" {
-		return nil // the other node went away: nothing to compare
-	}
-	res, err := cdp.Call(ctx, el.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: fn, ObjectID: this.Object.ObjectID,
-		Arguments:     []*runtime.CallArgument{{ObjectID: arg.Object.ObjectID}},
-		ReturnByValue: new(true),
-	})
-	if err != nil {
-		return browserErr(err)
-	}
-	return decodeResult(res.Result, res.ExceptionDetails, out)
-}
