@@ -259,14 +259,6 @@ func TestMainDialsOnceAndOnlyWhenNeeded(t *testing.T) {
 	}
 }
 
-func TestMainNotWired(t *testing.T) {
-	ios, _, _, errOut := iostreams.Test()
-	code := MainWith(context.Background(), []string{"snapshot"}, ios, Deps{})
-	if code != 1 || !strings.Contains(errOut.String(), "not wired") {
-		t.Errorf("exit %d, stderr %q", code, errOut.String())
-	}
-}
-
 func TestMainHelpAndVersion(t *testing.T) {
 	code, stdout, _, _ := runMain(t, context.Background(), &fakeCaller{}, nil)
 	if code != 0 || !strings.Contains(stdout, "waymark snapshot -i") {
