@@ -183,9 +183,11 @@ func (s *Session) planScroll(ctx context.Context, t *tab, req ActRequest, timeou
 		} else if m, err := call(ctx, t, page.GetLayoutMetrics, cdp.Empty{}); err == nil && m.CSSVisualViewport != nil {
 			at = point{m.CSSVisualViewport.ClientWidth / 2, m.CSSVisualViewport.ClientHeight / 2}
 		}
-		_, err := call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{
-			Type: input.DispatchMouseEventTypeMouseWheel, X: at.X, Y: at.Y, DeltaX: dx, DeltaY: dy,
-		})
-		return err
+		// Sent raw: the generated params drop a zero delta, and Chromium
+		// wants both deltas of a wheel event.
+		err := t.sess.Call(ctx, input.CommandDispatchMouseEvent, map[string]any{
+			"type": input.DispatchMouseEventTypeMouseWheel, "x": at.X, "y": at.Y, "deltaX": dx, "deltaY": dy,
+		}, nil)
+		return browserErr(err)
 	}, nil
 }

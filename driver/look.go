@@ -22,9 +22,15 @@ import (
 // out-of-process iframe, grafted under its <iframe> element. No script runs
 // in the page.
 func (s *Session) look(ctx context.Context, t *tab) (*outline.Node, error) {
+	root, _, err := s.lookWithViewport(ctx, t)
+	return root, err
+}
+
+// lookWithViewport is look that also returns the visible area it measured.
+func (s *Session) lookWithViewport(ctx context.Context, t *tab) (*outline.Node, outline.Rect, error) {
 	metrics, err := call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
-		return nil, fmt.Errorf("layout metrics: %w", err)
+		return nil, outline.Rect{}, fmt.Errorf("layout metrics: %w", err)
 	}
 	var vp outline.Rect
 	if v := metrics.CSSVisualViewport; v != nil {
@@ -32,7 +38,7 @@ func (s *Session) look(ctx context.Context, t *tab) (*outline.Node, error) {
 	}
 	root, err := s.lookTarget(ctx, t, "", vp)
 	if err != nil {
-		return nil, err
+		return nil, outline.Rect{}, err
 	}
 	t.mu.Lock()
 	if t.frames == nil {
@@ -40,7 +46,7 @@ func (s *Session) look(ctx context.Context, t *tab) (*outline.Node, error) {
 	}
 	t.mu.Unlock()
 	s.graftFrames(ctx, t, root, "", 0)
-	return root, nil
+	return root, vp, nil
 }
 
 // maxFrameDepth bounds how deep out-of-process frames nest in a look.
@@ -145,7 +151,7 @@ func (s *Session) Snapshot(ctx context.Context, req SnapshotRequest) (*Snapshot,
 		text := fmt.Sprintf("[page] %s — %s\n[dialog] %s %q is open — answer it with: waymark dialog accept|dismiss\n", info.Title, info.URL, d.Type, d.Message)
 		return &Snapshot{URL: info.URL, Title: info.Title, Text: text}, nil
 	}
-	root, err := s.look(ctx, t)
+	root, vp, err := s.lookWithViewport(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +169,7 @@ func (s *Session) Snapshot(ctx context.Context, req SnapshotRequest) (*Snapshot,
 		fmt.Fprintf(&buf, "[refused] the page answered HTTP %d\n", info.Status)
 	}
 	if _, err := outline.Render(&buf, show, outline.RenderOptions{
-		Interactive: req.Interactive, Compact: req.Compact, Depth: req.Depth, Full: req.Full || req.Scope != "",
+		Interactive: req.Interactive, Compact: req.Compact, Depth: req.Depth, Full: req.Full || req.Scope != "", Viewport: vp,
 	}); err != nil {
 		return nil, err
 	}

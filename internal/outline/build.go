@@ -271,6 +271,12 @@ func (b *builder) decorate(x *doc, i int32, n *Node, tag string, st state, click
 			ref = true
 		}
 	}
+	if !ref {
+		// A draggable item is something to act on (drag it), whatever its role.
+		if v, ok := x.attr(i, "draggable"); ok && v == "true" {
+			ref = true
+		}
+	}
 	if ref && b.opts.Ref != nil {
 		n.Ref = b.opts.Ref(x.frame, n.BackendID)
 	}

@@ -25,6 +25,10 @@ type RenderOptions struct {
 	// Depth is the deepest level printed, counted from 0 at the top; 0
 	// means unlimited.
 	Depth int
+	// Viewport is the visible area Build was given. With it, a line off
+	// screen is "above" when its box ends above the viewport and "below"
+	// otherwise; without it, lines before the first on-screen line are above.
+	Viewport Rect
 	// Full renders every line. Otherwise the lines on screen are rendered
 	// and the others summed up in one line above and one below, as in
 	// "(40 more lines below: 32 links, 3 buttons, heading "Help" — scroll,
@@ -75,7 +79,7 @@ func Render(w io.Writer, root *Node, opts RenderOptions) (int, error) {
 	}
 	var above, below []line
 	if !opts.Full && root.InViewport {
-		lines, above, below = onScreen(lines)
+		lines, above, below = onScreen(lines, opts.Viewport)
 	}
 	buf := make([]byte, 0, 64*len(lines)+256)
 	count := 0
@@ -110,6 +114,10 @@ func (r *renderer) emit(n *Node, depth int) {
 	inline := ""
 	if len(kids) == 1 && kids[0].Role == "text" && !r.opts.Interactive {
 		inline, kids = kids[0].Name, nil
+	}
+	if r.opts.Interactive && n.Ref != "" && n.Name == "" && n.Text != "" {
+		// Its text lines are dropped in this mode: say what it holds.
+		inline = n.Text
 	}
 	r.lines[start].inline = inline
 	for _, c := range kids {
@@ -155,7 +163,7 @@ func onOf(n *Node) int8 {
 // onScreen splits lines into those on screen and those above and below it. A
 // line without a box is where its parent is. Lines off screen before the first
 // line on screen are above it, the others below it.
-func onScreen(lines []line) (shown, above, below []line) {
+func onScreen(lines []line, vp Rect) (shown, above, below []line) {
 	var stack []int8 // on-screen status by depth
 	first := -1
 	for k := range lines {
@@ -179,6 +187,12 @@ func onScreen(lines []line) (shown, above, below []line) {
 		switch {
 		case l.on == 1:
 			shown = append(shown, l)
+		case !vp.empty() && !l.n.Box.empty():
+			if l.n.Box.Y+l.n.Box.H <= vp.Y {
+				above = append(above, l)
+			} else {
+				below = append(below, l)
+			}
 		case k < first:
 			above = append(above, l)
 		default:
