@@ -1,0 +1,50 @@
+package driver_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/waymark-dev/waymark/driver"
+)
+
+const movePage = `<!doctype html><title>Move</title>
+<style>li{padding:8px;border:1px solid #999;margin:4px;width:200px} ul{min-height:60px;border:1px dashed #333}
+#menu{display:none} #hov:hover + #menu{display:block}</style>
+<ul id=todo aria-label="To do"><li draggable=true id=milk>Buy milk</li></ul>
+<ul id=done aria-label="Done"></ul>
+<button id=hov>Account</button><div id=menu><a href="#profile">Profile</a></div>
+<div style="height:3000px"></div><button id=far onclick="this.textContent='far pressed'">Far away</button>
+<script>
+document.getElementById('milk').addEventListener('dragstart', e => e.dataTransfer.setData('text/plain', e.target.id));
+const done = document.getElementById('done');
+done.addEventListener('dragover', e => e.preventDefault());
+done.addEventListener('drop', e => { e.preventDefault(); done.appendChild(document.getElementById(e.dataTransfer.getData('text/plain'))); });
+</script>`
+
+func TestDragHoverScroll(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": movePage})
+	open(t, s, ctx, srv.URL)
+
+	act(t, s, ctx, driver.ActRequest{Kind: driver.ActDrag, Target: "text=Buy milk", To: `role=list[name="Done"]`})
+	if got := evalString(t, s, ctx, `document.getElementById('milk').parentElement.id`); got != "done" {
+		t.Errorf("after the drag the item is in %q", got)
+	}
+
+	act(t, s, ctx, driver.ActRequest{Kind: driver.ActHover, Target: "css=#hov"})
+	if got := evalString(t, s, ctx, `getComputedStyle(document.getElementById('menu')).display`); got != "block" {
+		t.Errorf("the hover menu is %q", got)
+	}
+
+	act(t, s, ctx, driver.ActRequest{Kind: driver.ActScroll, Direction: "down", Pixels: 1000})
+	y, _ := strconv.Atoi(evalString(t, s, ctx, `String(Math.round(scrollY))`))
+	if y < 900 {
+		t.Errorf("after scrolling down 1000px, scrollY is %d", y)
+	}
+	// An element below the fold is rolled into view before it is pressed.
+	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: "css=#far"})
+	if got := getText(t, s, ctx, "css=#far"); got != "far pressed" {
+		t.Errorf("the far button says %q", got)
+	}
+}
