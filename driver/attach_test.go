@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,16 +20,29 @@ import (
 func TestAttachOverCDP(t *testing.T) {
 	t.Parallel()
 	path := browsertest.Chrome(t)
-	dir := t.TempDir()
+	// Not t.TempDir: Chromium's helper processes may still write to the
+	// profile for a moment after the browser is killed.
+	dir, err := os.MkdirTemp("", "wm-attach")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
-		"--remote-debugging-port=0", "--user-data-dir="+dir, "about:blank")
+		"--remote-debugging-port=0", "--user-data-dir=" + dir}, browsertest.GuardArgs...)
+	cmd := exec.CommandContext(ctx, path, append(args, "about:blank")...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	defer func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the browser and its helpers
+		cmd.Wait()
+		for i := 0; i < 20 && os.RemoveAll(dir) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
 	// Chromium writes the port it chose to DevToolsActivePort.
 	var port string
 	for port == "" {

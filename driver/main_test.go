@@ -39,7 +39,7 @@ func newSession(t *testing.T) (*driver.Session, context.Context) {
 	browserOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		testBrowser, browserErr = driver.Launch(ctx, driver.Options{ExecPath: path})
+		testBrowser, browserErr = driver.Launch(ctx, driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	})
 	if browserErr != nil {
 		t.Fatalf("launch: %v", browserErr)

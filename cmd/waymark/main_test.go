@@ -44,6 +44,7 @@ func TestMain(m *testing.M) {
 	for _, s := range matches {
 		cmd := exec.Command(binPath, "daemon", "stop")
 		cmd.Env = append(os.Environ(), "WAYMARK_SOCKET="+s)
+		cmd.Stderr = nil
 		_ = cmd.Run()
 	}
 	os.RemoveAll(dir)
@@ -73,7 +74,8 @@ func (c *cli) run(args ...string) result {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binPath, args...)
-	cmd.Env = append(append(os.Environ(), "WAYMARK_SOCKET="+c.socket), c.env...)
+	cmd.Env = append(append(os.Environ(), "WAYMARK_SOCKET="+c.socket,
+		"WAYMARK_BROWSER_ARGS="+strings.Join(browsertest.GuardArgs, "\n")), c.env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -7,6 +7,7 @@ package browsertest
 import (
 	"context"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -14,6 +15,25 @@ import (
 
 	"github.com/waymark-dev/waymark/internal/browser"
 )
+
+// GuardArgs are Chromium flags for tests: every host name but the loopback
+// ones fails to resolve inside the browser (no DNS query leaves the
+// machine), and any request that is not to loopback goes to a dead proxy on
+// loopback. Test pages are served on 127.0.0.1 and localhost only.
+var GuardArgs = []string{
+	"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1",
+	"--proxy-server=http://127.0.0.1:9",
+}
+
+// guardFlags is GuardArgs as chromedp allocator options.
+func guardFlags() []chromedp.ExecAllocatorOption {
+	var out []chromedp.ExecAllocatorOption
+	for _, a := range GuardArgs {
+		name, val, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		out = append(out, chromedp.Flag(name, val))
+	}
+	return out
+}
 
 // Chrome returns the path of the browser for tests, or skips or fails.
 func Chrome(t testing.TB) string {
@@ -48,7 +68,7 @@ func Browser(t testing.TB) context.Context {
 	t.Helper()
 	path := Chrome(t)
 	once.Do(func() {
-		actx, _ := chromedp.NewExecAllocator(context.Background(), browser.Flags(path, true)...)
+		actx, _ := chromedp.NewExecAllocator(context.Background(), browser.Flags(path, true, guardFlags()...)...)
 		ctx, _ := chromedp.NewContext(actx)
 		browserErr = chromedp.Do(ctx)
 		browserCtx = ctx

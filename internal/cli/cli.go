@@ -256,6 +256,7 @@ Try "waymark demo" for a tour.`,
 	pf.StringVar(&g.ExecutablePath, "executable-path", getenv("WAYMARK_BROWSER"), "the Chromium to launch when the daemon starts (env WAYMARK_BROWSER)")
 	pf.BoolVar(&g.Headed, "headed", false, "show the browser window when the daemon starts it")
 	pf.StringVar(&g.CDP, "cdp", getenv("WAYMARK_CDP"), "attach to a running browser: a DevTools port or a ws:// or http:// URL (env WAYMARK_CDP)")
+	pf.StringArrayVar(&g.BrowserArgs, "browser-arg", splitLines(getenv("WAYMARK_BROWSER_ARGS")), "an extra Chromium flag for a browser the daemon starts, repeatable (env WAYMARK_BROWSER_ARGS, one a line)")
 	pf.StringVar(&g.Socket, "socket", getenv("WAYMARK_SOCKET"), "the daemon's socket (env WAYMARK_SOCKET)")
 	_ = pf.MarkHidden("socket")
 
@@ -328,4 +329,15 @@ func validCDP(s string) bool {
 		}
 	}
 	return false
+}
+
+// splitLines splits a list given one item a line, dropping empty lines.
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }

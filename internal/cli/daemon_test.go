@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
@@ -23,7 +24,7 @@ func TestDaemonRun(t *testing.T) {
 	if err := daemonRun(ctx, opts); err != nil {
 		t.Errorf("stopped by a signal: %v, want nil", err)
 	}
-	if got != opts.Options {
+	if !reflect.DeepEqual(got, opts.Options) {
 		t.Errorf("options %+v, want %+v", got, opts.Options)
 	}
 

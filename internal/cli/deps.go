@@ -47,6 +47,9 @@ func dialDaemon(g GlobalOptions, start bool, v string) (Caller, error) {
 	if g.CDP != "" {
 		args = append(args, "--cdp", g.CDP)
 	}
+	for _, a := range g.BrowserArgs {
+		args = append(args, "--browser-arg", a)
+	}
 	c := client.New(client.Options{Socket: g.Socket, AutoStart: start, Args: args, Version: v, Stderr: os.Stderr})
 	if start {
 		return c, nil
@@ -77,7 +80,7 @@ func runDaemon(v string) func(ctx context.Context, o DaemonOptions) error {
 			socket = os.Getenv("WAYMARK_SOCKET")
 		}
 		log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-		m := sessions.New(driver.Options{ExecPath: o.ExecutablePath, Headed: o.Headed, CDP: o.CDP, Logger: log})
+		m := sessions.New(driver.Options{ExecPath: o.ExecutablePath, Headed: o.Headed, CDP: o.CDP, Args: o.BrowserArgs, Logger: log})
 		return daemon.Main(ctx, daemon.Options{Socket: socket, Handler: m, Logger: log, Version: v})
 	}
 }

@@ -31,12 +31,13 @@ var ErrNoDaemon = errors.New("no daemon running")
 // GlobalOptions are the persistent flags. The browser flags matter only when
 // a command starts the daemon: they are handed to [Deps.Dial] for that.
 type GlobalOptions struct {
-	Session        string // --session, WAYMARK_SESSION; "default" when unset
-	JSON           bool   // --json
-	ExecutablePath string // --executable-path, WAYMARK_BROWSER; empty: find Chromium
-	Headed         bool   // --headed
-	CDP            string // --cdp, WAYMARK_CDP: a port or a ws:// or http:// URL; empty: launch
-	Socket         string // --socket, WAYMARK_SOCKET (hidden); empty: the per-user default
+	Session        string   // --session, WAYMARK_SESSION; "default" when unset
+	JSON           bool     // --json
+	ExecutablePath string   // --executable-path, WAYMARK_BROWSER; empty: find Chromium
+	Headed         bool     // --headed
+	CDP            string   // --cdp, WAYMARK_CDP: a port or a ws:// or http:// URL; empty: launch
+	Socket         string   // --socket, WAYMARK_SOCKET (hidden); empty: the per-user default
+	BrowserArgs    []string // --browser-arg, WAYMARK_BROWSER_ARGS: extra Chromium flags
 }
 
 // DaemonOptions are what the hidden `waymark daemon` command hands to
@@ -46,6 +47,7 @@ type DaemonOptions struct {
 	ExecutablePath string
 	Headed         bool
 	CDP            string
+	BrowserArgs    []string
 }
 
 // Factory holds what commands need, built lazily so that --help and usage

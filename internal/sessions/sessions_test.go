@@ -32,7 +32,7 @@ func TestBrowserDeathIsReportedThenReplaced(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := New(driver.Options{ExecPath: path})
+	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
 
 	if _, err := m.Handle(ctx, "a", driver.MethodOpen, params(t, driver.OpenRequest{URL: srv.URL})); err != nil {

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Memory of the waymark daemon (+ its Chromium) with 1 and 10 sessions, each
+# on a page; skipped when waymark isn't built. Also measures agent-browser's
+# (one daemon + Chromium per session) as the peer figure; PEERS=0 skips that.
+# Env: COUNTS (default "1 10"), WAYMARK_BIN, PEERS.
+set -uo pipefail
+source "$(dirname "$0")/lib/env.sh"
+cleanup() {
+  ab_close_sessions $(seq -f 'bench-mem-%g' 0 9)
+  if wm="$(waymark_path)"; then
+    for i in $(seq 0 9); do timeout 10 "$wm" --session "bench-mem-$i" close >/dev/null 2>&1; done
+  fi
+  stop_benchserve
+}
+trap cleanup EXIT
+start_benchserve || exit 1
+timeout "${DAEMON_MEMORY_TIMEOUT:-900}" node "$BENCH_DIR/js/daemon_memory.mjs"
