@@ -4,10 +4,8 @@ import _ "embed"
 
 // In-page functions, run only in our isolated world (world.go).
 var (
-	//go:embed js/is_disabled.js
-	jsIsDisabled string
-	//go:embed js/covers.js
-	jsCovers string
+	//go:embed js/actionable.js
+	jsActionable string
 	//go:embed js/fill_value.js
 	jsFillValue string
 	//go:embed js/select_options.js

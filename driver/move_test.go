@@ -1,8 +1,10 @@
 package driver_test
 
 import (
+	"net/http"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/waymark-dev/waymark/driver"
 )
@@ -46,5 +48,29 @@ func TestDragHoverScroll(t *testing.T) {
 	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: "css=#far"})
 	if got := getText(t, s, ctx, "css=#far"); got != "far pressed" {
 		t.Errorf("the far button says %q", got)
+	}
+}
+
+func TestClickThatNeverNavigates(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Stay</title><a href="/nothing">No content</a>`})
+	// /nothing is not served by the page map: answer 204 from a wrapper.
+	inner := srv.Config.Handler
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/nothing" {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		inner.ServeHTTP(w, r)
+	})
+	open(t, s, ctx, srv.URL)
+	start := time.Now()
+	out := act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: "text=No content"})
+	if out.Navigated || out.Title != "Stay" {
+		t.Errorf("outcome %+v", out)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("a click whose navigation never starts took %s", d)
 	}
 }

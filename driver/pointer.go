@@ -18,9 +18,9 @@ import (
 type point struct{ X, Y float64 }
 
 // Checks an element passes before a pointer action, modelled on rod's
-// Interactable: visible (it has a box), stable (the box did not move
-// between two checks), enabled, and not covered (a hit test at the click
-// point lands on it or inside it).
+// Interactable: visible (it has a box), stable (the box did not move over
+// an animation frame), enabled, and not covered (the top element at the
+// press point is it or inside it).
 const (
 	checkVisible = 1 << iota
 	checkEnabled
@@ -28,81 +28,73 @@ const (
 )
 
 // actionable scrolls the element into view and waits until it passes the
-// checks, returning the point to press. The error names what failed last.
+// checks, returning the point to press in the page's viewport. The error
+// names what failed last.
 func (el *element) actionable(ctx context.Context, checks int, timeout time.Duration) (point, error) {
 	deadline := time.Now().Add(timeout)
-	var last error
-	var prev []float64
-	for attempt := 0; ; attempt++ {
-		p, quad, err := el.tryActionable(ctx, checks, prev)
+	for {
+		p, err := el.tryActionable(ctx, checks)
 		if err == nil {
 			return p, nil
 		}
-		if errors.Is(err, ErrStaleRef) || errors.Is(err, ErrBrowserGone) || ctx.Err() != nil {
+		if errors.Is(err, ErrStaleRef) || errors.Is(err, ErrBrowserGone) || errors.Is(err, ErrJavaScript) || ctx.Err() != nil {
 			return point{}, err
 		}
-		last, prev = err, quad
 		if time.Now().After(deadline) {
-			return point{}, fmt.Errorf("%w (waited %s; pass --timeout to wait longer)", last, timeout.Round(time.Millisecond))
+			return point{}, fmt.Errorf("%w (waited %s; pass --timeout to wait longer)", err, timeout.Round(time.Millisecond))
 		}
-		wait := 50 * time.Millisecond
-		if attempt == 0 {
-			wait = 16 * time.Millisecond // one frame, for the stability check
-		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
 			return point{}, err
 		}
 	}
 }
 
-// errUnstable marks a box that moved between checks; it is retried at once.
+// errUnstable marks a box that moved over a frame; it is tried again.
 var errUnstable = errors.New("element is still moving")
 
-func (el *element) tryActionable(ctx context.Context, checks int, prev []float64) (point, []float64, error) {
+func (el *element) tryActionable(ctx context.Context, checks int) (point, error) {
 	if _, err := cdp.Call(ctx, el.sess, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: el.node}); err != nil {
 		if isNoBox(err) {
-			return point{}, nil, el.notVisible()
+			return point{}, el.notVisible()
 		}
-		return point{}, nil, el.gone(browserErr(err))
+		return point{}, el.gone(browserErr(err))
 	}
-	quads, err := cdp.Call(ctx, el.sess, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: el.node})
+	var probe struct {
+		State string  `json:"state"`
+		By    string  `json:"by"`
+		X     float64 `json:"x"`
+		Y     float64 `json:"y"`
+	}
+	args := map[string]bool{"enabled": checks&checkEnabled != 0, "hit": checks&checkHit != 0}
+	if err := el.callOn(ctx, jsActionable, &probe, args); err != nil {
+		return point{}, err
+	}
+	switch probe.State {
+	case "ok":
+	case "gone":
+		return point{}, el.gone(nil)
+	case "hidden":
+		return point{}, el.notVisible()
+	case "moving":
+		return point{}, fmt.Errorf("%s: %w", el.what, errUnstable)
+	case "disabled":
+		return point{}, Errorf(ErrNotInteractable, "wait until the page enables it, or act on another element", "%s is disabled", el.what)
+	case "covered":
+		return point{}, &CoveredError{Target: el.what, By: probe.By}
+	default:
+		return point{}, fmt.Errorf("actionability probe of %s said %q", el.what, probe.State)
+	}
+	// The probe saw its own frame's viewport: add where that frame sits in
+	// its target, then where the target sits in the page.
+	fx, fy, err := el.frameViewportOrigin(ctx)
 	if err != nil {
-		if isNoBox(err) {
-			return point{}, nil, el.notVisible()
-		}
-		return point{}, nil, el.gone(browserErr(err))
-	}
-	q := biggestQuad(quads.Quads)
-	if q == nil {
-		return point{}, nil, el.notVisible()
-	}
-	if prev == nil || !sameQuad(prev, q) {
-		return point{}, q, fmt.Errorf("%s: %w", el.what, errUnstable)
-	}
-	local := point{(q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4}
-	if checks&checkEnabled != 0 {
-		var disabled bool
-		if err := el.callOn(ctx, jsIsDisabled, &disabled); err != nil {
-			return point{}, q, err
-		}
-		if disabled {
-			return point{}, q, Errorf(ErrNotInteractable, "wait until the page enables it, or act on another element", "%s is disabled", el.what)
-		}
-	}
-	if checks&checkHit != 0 {
-		fx, fy, err := el.frameViewportOrigin(ctx)
-		if err != nil {
-			return point{}, q, err
-		}
-		if err := el.hitTest(ctx, point{local.X - fx, local.Y - fy}); err != nil {
-			return point{}, q, err
-		}
+		return point{}, err
 	}
 	dx, dy, err := el.tab.frameOffset(ctx, el.tid)
 	if err != nil {
-		return point{}, q, el.gone(err)
+		return point{}, el.gone(err)
 	}
-	return point{local.X + dx, local.Y + dy}, q, nil
+	return point{probe.X + fx + dx, probe.Y + fy + dy}, nil
 }
 
 func (el *element) notVisible() error {
@@ -134,22 +126,13 @@ func biggestQuad(qs []dom.Quad) []float64 {
 	return best
 }
 
-func sameQuad(a, b []float64) bool {
-	for i := range a {
-		if math.Abs(a[i]-b[i]) > 0.5 {
-			return false
-		}
-	}
-	return true
-}
-
 // frameViewportOrigin returns where the element's frame's viewport starts
-// in its target's coordinates. Quads of a same-process subframe's nodes are
-// in the target's top coordinates, while a script in the frame sees its own
-// viewport; the offset is the content box of the frame's <iframe>.
+// in its target's coordinates: zero for the target's top frame, else the
+// content box of the frame's <iframe> (boxes of a same-process subframe's
+// nodes are given in the target's top coordinates).
 func (el *element) frameViewportOrigin(ctx context.Context) (x, y float64, err error) {
 	if (el.tid == "" && el.frame == el.tab.mainFrame()) || (el.tid != "" && string(el.frame) == string(el.tid)) {
-		return 0, 0, nil // the target's own top frame
+		return 0, 0, nil
 	}
 	tree, err := cdp.Call(ctx, el.sess, page.GetFrameTree, cdp.Empty{})
 	if err != nil {
@@ -167,22 +150,6 @@ func (el *element) frameViewportOrigin(ctx context.Context) (x, y float64, err e
 		return 0, 0, el.gone(err)
 	}
 	return box.Model.Content[0], box.Model.Content[1], nil
-}
-
-// hitTest checks that the top element at p (in the element's own frame
-// viewport) is the element or inside it, and names the covering one if not.
-func (el *element) hitTest(ctx context.Context, p point) error {
-	var verdict struct {
-		Inside bool   `json:"inside"`
-		By     string `json:"by"`
-	}
-	if err := el.callOn(ctx, jsCovers, &verdict, p.X, p.Y); err != nil {
-		return err
-	}
-	if verdict.Inside {
-		return nil
-	}
-	return &CoveredError{Target: el.what, By: verdict.By}
 }
 
 // press moves the mouse to p and clicks count times with the button.

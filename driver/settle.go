@@ -18,24 +18,54 @@ func (t *tab) mark() mark {
 
 // How long settle waits for what an action started.
 const (
-	settleGrace    = 150 * time.Millisecond // for a navigation or a request to start
-	settleRequests = 3 * time.Second        // for fetch/XHR requests to finish
-	settleLoad     = 30 * time.Second       // for a navigation to load
+	// A request or navigation that a handler starts synchronously is
+	// announced before the input call returns; the grace is for those
+	// started a moment later (a timer, an awaited step).
+	settleGrace    = 30 * time.Millisecond
+	settleRequests = 3 * time.Second  // for fetch/XHR requests to finish
+	settleLoad     = 30 * time.Second // for a navigation to load
+	settleNavStart = 2 * time.Second  // for a requested navigation to start loading (a download or a 204 never does)
 )
 
 // settle waits after an action: for a navigation it started, the load; for
 // fetch/XHR requests it started, their end (capped); then a quiet DOM.
 func (t *tab) settle(ctx context.Context, before mark) error {
+	// The wait for a quiet DOM starts at once and runs beside the grace
+	// period; it is used when the action stayed on the same document.
+	qctx, qcancel := context.WithCancel(ctx)
+	defer qcancel()
+	quietDone := make(chan error, 1)
+	go func() { quietDone <- t.quiet(qctx) }() // ends by 1 s, or when qctx ends
+	sawRequests := false
+	settled := func(navigated bool) error {
+		if navigated || sawRequests {
+			// A new document, or responses that may change the page after
+			// the early wait ended: wait for quiet again from now.
+			return t.quiet(ctx)
+		}
+		select {
+		case err := <-quietDone:
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			_ = err // a document that went away is quiet enough
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	grace := time.NewTimer(settleGrace)
 	defer grace.Stop()
 	graceC := grace.C // nil once the grace period is over
-	var reqDeadline <-chan time.Time
+	var navStartAt time.Time
+	var reqDeadline, navStartDeadline <-chan time.Time
 	loadDeadline := time.NewTimer(settleLoad)
 	defer loadDeadline.Stop()
 	for {
 		t.mu.Lock()
 		navigated := t.navSeq != before.navSeq
 		loading := t.loading
+		requested := t.requested
 		inflight := len(t.inflight)
 		dialog := t.dialog != nil
 		changed := t.changed
@@ -46,26 +76,39 @@ func (t *tab) settle(ctx context.Context, before mark) error {
 		switch {
 		case loading:
 			// A navigation is under way: wait for its load.
+		case requested && navStartDeadline != nil && time.Now().After(navStartAt):
+			// It never started loading: carry on with what the page shows.
+			t.mu.Lock()
+			t.requested = false
+			t.mu.Unlock()
+			continue
+		case requested:
+			if navStartDeadline == nil {
+				navStartAt = time.Now().Add(settleNavStart)
+				navStartDeadline = time.After(settleNavStart)
+			}
 		case inflight > 0:
+			sawRequests = true
 			if reqDeadline == nil {
 				reqDeadline = time.After(settleRequests)
 			}
 		case navigated:
-			return t.quiet(ctx)
+			return settled(true)
 		default:
 			if graceC == nil {
-				return t.quiet(ctx)
+				return settled(false)
 			}
 		}
 		select {
 		case <-changed:
 		case <-graceC:
 			graceC = nil
-			if !loading && inflight == 0 {
-				return t.quiet(ctx)
+			if !loading && !requested && inflight == 0 {
+				return settled(navigated)
 			}
 		case <-reqDeadline:
-			return t.quiet(ctx)
+			return settled(navigated)
+		case <-navStartDeadline:
 		case <-loadDeadline.C:
 			return Errorf(ErrTimeout, "the page may still be loading; run waymark wait --load or take a snapshot",
 				"the page did not finish loading within %s", settleLoad)
@@ -77,7 +120,7 @@ func (t *tab) settle(ctx context.Context, before mark) error {
 	}
 }
 
-// quiet waits for the DOM to stop changing (50 ms of stillness, at most 1 s).
+// quiet waits for the DOM to stop changing (30 ms of stillness, at most 1 s).
 func (t *tab) quiet(ctx context.Context) error {
 	err := t.evalWorld(ctx, t.sess, t.mainFrame(), jsQuietDOM, nil)
 	if err != nil && ctx.Err() == nil {

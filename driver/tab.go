@@ -24,17 +24,18 @@ type tab struct {
 
 	// mu guards the fields below. The listener writes them from chromedp's
 	// read loop, so it holds mu only briefly and never sends a command.
-	mu       sync.Mutex
-	frameID  cdp.FrameID // the main frame
-	docURL   string
-	status   int
-	dialog   *Dialog
-	inflight map[network.RequestID]time.Time // fetch/XHR requests
-	loading  bool                            // main frame between startedLoading and load
-	navSeq   int                             // bumped at each main-frame navigation
-	changed  chan struct{}                   // closed and replaced on every tracked change
-	isolated map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
-	frames   map[target.ID]*frameTarget      // attached out-of-process iframes
+	mu        sync.Mutex
+	frameID   cdp.FrameID // the main frame
+	docURL    string
+	status    int
+	dialog    *Dialog
+	inflight  map[network.RequestID]time.Time // fetch/XHR requests
+	loading   bool                            // main frame between startedLoading and load
+	requested bool                            // the main frame asked to navigate; loading has not started yet
+	navSeq    int                             // bumped at each main-frame navigation
+	changed   chan struct{}                   // closed and replaced on every tracked change
+	isolated  map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
+	frames    map[target.ID]*frameTarget      // attached out-of-process iframes
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
@@ -74,7 +75,13 @@ func (t *tab) onEvent(ev any) {
 		t.dialog = nil
 	case *page.EventFrameStartedLoading:
 		if ev.FrameID == t.frameID {
-			t.loading = true
+			t.loading, t.requested = true, false
+		}
+	case *page.EventFrameRequestedNavigation:
+		// Sent while the click that asks for it is still being handled, so
+		// settle sees the navigation coming before the input call returns.
+		if ev.FrameID == t.frameID && ev.Disposition == page.ClientNavigationDispositionCurrentTab {
+			t.requested = true
 		}
 	case *page.EventFrameNavigated:
 		if ev.Frame.ParentID == "" {
@@ -93,7 +100,7 @@ func (t *tab) onEvent(ev any) {
 		t.loading = false
 	case *page.EventFrameStoppedLoading:
 		if ev.FrameID == t.frameID {
-			t.loading = false
+			t.loading, t.requested = false, false
 		}
 	case *network.EventResponseReceived:
 		if ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frameID && ev.Response != nil {

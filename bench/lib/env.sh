@@ -51,6 +51,8 @@ mkdir -p "$AGENT_BROWSER_SOCKET_DIR"
 # system Chromium.
 export WAYMARK_SOCKET="${WAYMARK_SOCKET:-$TMP_DIR/wm/daemon.sock}"
 export WAYMARK_BROWSER="${WAYMARK_BROWSER:-$CHROMIUM}"
+WAYMARK_BROWSER_ARGS="$(printf '%s\n' "${CHROME_FLAGS[@]}")"
+export WAYMARK_BROWSER_ARGS
 mkdir -p "$(dirname "$WAYMARK_SOCKET")"
 
 # waymark: resolved from WAYMARK_BIN, else from PATH.

@@ -1,7 +1,7 @@
 new Promise(resolve => {
   // Resolves once the DOM has been still for quietMs, or after capMs. The
   // observer lives in our isolated world, so the page never sees it.
-  const quietMs = 50, capMs = 1000;
+  const quietMs = 30, capMs = 1000;
   let timer;
   const done = () => { obs.disconnect(); clearTimeout(cap); resolve(true); };
   const obs = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quietMs); });

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 )
 
 // files holds the page templates and the static assets (CSS and the small
@@ -21,7 +22,9 @@ var files embed.FS
 // templates maps a page name ("login") to its template set. Pages that
 // define "content" are drawn inside the layout; standalone pages (the framed
 // payment page, the big table) are executed by their own name.
-var templates = parseTemplates()
+// They are parsed on first use, not at init: the demo's package is linked
+// into the CLI binary, and every command would pay for the parse.
+var templates = sync.OnceValue(parseTemplates)
 
 var funcs = template.FuncMap{
 	"money": money,
@@ -62,7 +65,7 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, name, 
 // execute runs template tmpl of page name into a buffer first, so that a
 // template error becomes a clean 500 rather than half a page.
 func (s *Site) execute(w http.ResponseWriter, status int, name, tmpl string, dot any) {
-	t, ok := templates[name]
+	t, ok := templates()[name]
 	if !ok {
 		panic(fmt.Sprintf("demo: no template %q", name)) // programmer error
 	}

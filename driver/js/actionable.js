@@ -1,0 +1,59 @@
+async function (checks) {
+  // One look at the element before a pointer action, the checks of rod's
+  // Interactable: attached, visible, still over one animation frame,
+  // enabled, and the top element at its centre. Coordinates are this frame's
+  // viewport; the caller adds where the frame sits in the page.
+  const el = this;
+  if (!el.isConnected) return { state: 'gone' };
+  const box = () => {
+    // The biggest of its boxes: a link that wraps has several.
+    let best = null, area = 0.5;
+    for (const r of el.getClientRects()) {
+      if (r.width * r.height > area) { best = r; area = r.width * r.height; }
+    }
+    return best && { x: best.left, y: best.top, w: best.width, h: best.height };
+  };
+  const style = getComputedStyle(el);
+  const first = box();
+  if (!first || style.visibility === 'hidden' || style.visibility === 'collapse') return { state: 'hidden' };
+  await new Promise(r => requestAnimationFrame(() => r()));
+  const b = box();
+  if (!b) return { state: 'hidden' };
+  if (b.x !== first.x || b.y !== first.y || b.w !== first.w || b.h !== first.h) return { state: 'moving' };
+  const x = b.x + b.w / 2, y = b.y + b.h / 2;
+  if (checks.enabled) {
+    let disabled = el.disabled === true;
+    const fs = !disabled && el.closest && el.closest('fieldset[disabled]');
+    if (fs) {
+      const legend = fs.querySelector(':scope > legend');
+      disabled = !legend || !legend.contains(el);
+    }
+    if (!disabled && el.closest && el.closest('[aria-disabled="true"]')) disabled = true;
+    if (disabled) return { state: 'disabled' };
+  }
+  if (checks.hit) {
+    // elementFromPoint skips what has pointer-events: none, as a click does.
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    let inside = !hit;
+    for (let n = hit; n && !inside; n = n.assignedSlot || n.parentNode || n.host) inside = n === el;
+    const label = hit && hit.closest && hit.closest('label');
+    if (!inside && label && label.control === el) inside = true; // a label forwards its clicks
+    if (!inside) {
+      const role = hit.getAttribute('role') || hit.tagName.toLowerCase();
+      let name = hit.getAttribute('aria-label') || hit.getAttribute('title') || hit.innerText || hit.textContent || '';
+      name = name.replace(/\s+/g, ' ').trim();
+      if (name.length > 60) name = name.slice(0, 59) + '…';
+      let by = role;
+      if (hit.id) by += '#' + hit.id;
+      else if (typeof hit.className === 'string' && hit.className.trim()) by += '.' + hit.className.trim().split(/\s+/).slice(0, 2).join('.');
+      if (name) by += ' "' + name + '"';
+      return { state: 'covered', by, x, y };
+    }
+  }
+  return { state: 'ok', x, y };
+}
