@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -70,7 +71,7 @@ func (s *Session) Back(ctx context.Context) (*PageInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.navigate(ctx, t, 0, chromedp.NavigateBack(), "back")
+	return s.history(ctx, t, -1)
 }
 
 // Forward goes one step forward in the tab's history.
@@ -79,7 +80,7 @@ func (s *Session) Forward(ctx context.Context) (*PageInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.navigate(ctx, t, 0, chromedp.NavigateForward(), "forward")
+	return s.history(ctx, t, +1)
 }
 
 // Reload reloads the current tab.
@@ -121,6 +122,55 @@ func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chrom
 	return s.pageInfo(ctx, t)
 }
 
+// history moves delta steps in the tab's history. It waits on the tab's
+// own events rather than chromedp's load wait, because a page restored
+// from the back/forward cache fires no load event.
+func (s *Session) history(ctx context.Context, t *tab, delta int) (*PageInfo, error) {
+	h, err := call(ctx, t, page.GetNavigationHistory, cdp.Empty{})
+	if err != nil {
+		return nil, err
+	}
+	i := int(h.CurrentIndex) + delta
+	if i < 0 || i >= len(h.Entries) {
+		dir := "back"
+		if delta > 0 {
+			dir = "forward"
+		}
+		return nil, Errorf(ErrNavigation, "there is no page to go to in that direction", "cannot go %s: no page %s in this tab's history", dir, dir)
+	}
+	before := t.mark()
+	if _, err := call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}); err != nil {
+		return nil, err
+	}
+	if err := t.waitNavigated(ctx, before, defaultNavTimeout); err != nil {
+		return nil, err
+	}
+	return s.pageInfo(ctx, t)
+}
+
+// waitNavigated waits until the main frame has navigated since before and
+// is no longer loading, or has moved within its document.
+func (t *tab) waitNavigated(ctx context.Context, before mark, timeout time.Duration) error {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		t.mu.Lock()
+		done := (t.navSeq != before.navSeq && !t.loading) || t.sameDocSeq != before.sameDocSeq
+		changed := t.changed
+		t.mu.Unlock()
+		if done {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return Errorf(ErrTimeout, "the page is slow; take a snapshot of what loaded", "the page did not finish loading within %s", timeout)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // pageInfo reads the tab's URL and title from the browser (no script).
 func (s *Session) pageInfo(ctx context.Context, t *tab) (*PageInfo, error) {
 	res, err := chromedp.CallBrowser(s.browser.ctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.id})
@@ -141,5 +191,3 @@ func (s *Session) PageInfo(ctx context.Context) (*PageInfo, error) {
 	}
 	return s.pageInfo(ctx, t)
 }
-
-var _ = page.Navigate

@@ -7,13 +7,13 @@ import (
 
 // mark is what the tab's listener knew just before an action.
 type mark struct {
-	navSeq int
+	navSeq, sameDocSeq int
 }
 
 func (t *tab) mark() mark {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return mark{navSeq: t.navSeq}
+	return mark{navSeq: t.navSeq, sameDocSeq: t.sameDocSeq}
 }
 
 // How long settle waits for what an action started.

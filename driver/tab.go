@@ -24,18 +24,19 @@ type tab struct {
 
 	// mu guards the fields below. The listener writes them from chromedp's
 	// read loop, so it holds mu only briefly and never sends a command.
-	mu        sync.Mutex
-	frameID   cdp.FrameID // the main frame
-	docURL    string
-	status    int
-	dialog    *Dialog
-	inflight  map[network.RequestID]time.Time // fetch/XHR requests
-	loading   bool                            // main frame between startedLoading and load
-	requested bool                            // the main frame asked to navigate; loading has not started yet
-	navSeq    int                             // bumped at each main-frame navigation
-	changed   chan struct{}                   // closed and replaced on every tracked change
-	isolated  map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
-	frames    map[target.ID]*frameTarget      // attached out-of-process iframes
+	mu         sync.Mutex
+	frameID    cdp.FrameID // the main frame
+	docURL     string
+	status     int
+	dialog     *Dialog
+	inflight   map[network.RequestID]time.Time // fetch/XHR requests
+	loading    bool                            // main frame between startedLoading and load
+	requested  bool                            // the main frame asked to navigate; loading has not started yet
+	navSeq     int                             // bumped at each main-frame navigation
+	sameDocSeq int                             // bumped at each same-document navigation (history API, fragment)
+	changed    chan struct{}                   // closed and replaced on every tracked change
+	isolated   map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
+	frames     map[target.ID]*frameTarget      // attached out-of-process iframes
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
@@ -95,6 +96,7 @@ func (t *tab) onEvent(ev any) {
 	case *page.EventNavigatedWithinDocument:
 		if ev.FrameID == t.frameID {
 			t.docURL = ev.URL
+			t.sameDocSeq++
 		}
 	case *page.EventLoadEventFired:
 		t.loading = false
