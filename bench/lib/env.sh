@@ -7,8 +7,8 @@ TMP_DIR="$RESULTS_DIR/tmp"
 mkdir -p "$RESULTS_DIR" "$TMP_DIR"
 
 export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
-export WAYMARK_BIN="${WAYMARK_BIN:-/work/main/bin/waymark}"
-CORPUS_DIR="${CORPUS_DIR:-/work/shared/corpus/web}"
+export WAYMARK_BIN="${WAYMARK_BIN:-$BENCH_DIR/../bin/waymark}"
+CORPUS_DIR="${CORPUS_DIR:-$(cd "$BENCH_DIR/../../shared/corpus/web" 2>/dev/null && pwd || echo /work/shared/corpus/web)}"
 
 # Chromium flags every tool gets. The dead loopback proxy (port 9, nothing
 # listens) and the resolver rule make any non-loopback request fail inside the

@@ -69,7 +69,20 @@ func testServer(t testing.TB) *httptest.Server {
 	return ts
 }
 
-const corpusDir = "/work/shared/corpus/web"
+// corpusDir is the saved real-world pages in the team's shared folder,
+// which sits beside the repository (../shared from its root), here and in CI.
+var corpusDir = func() string {
+	if d := os.Getenv("WAYMARK_CORPUS"); d != "" {
+		return d
+	}
+	dir, _ := os.Getwd()
+	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return filepath.Join(filepath.Dir(d), "shared", "corpus", "web")
+		}
+	}
+	return "/work/shared/corpus/web"
+}()
 
 // TestRecord refreshes testdata/*.json from testdata/pages/*.html and the
 // generated big page with a real Chromium. It runs only with WAYMARK_RECORD=1.

@@ -36,7 +36,7 @@ const csp = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:; " +
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback only)")
-	corpus := flag.String("corpus", "/work/shared/corpus/web", "directory of saved pages served under /corpus/")
+	corpus := flag.String("corpus", "../shared/corpus/web", "directory of saved pages served under /corpus/")
 	rows := flag.Int("rows", 1000, "rows of the /big table")
 	flag.Parse()
 
