@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/keys"
 )
 
@@ -19,13 +20,13 @@ const defaultActTimeout = 5 * time.Second
 
 // Act performs one element action on the current tab with real input
 // events, then waits for what it started to settle.
-func (s *Session) Act(ctx context.Context, req ActRequest) (*Outcome, error) {
+func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if d := t.pendingDialog(); d != nil {
-		return nil, Errorf(ErrNotInteractable, "answer it first: waymark dialog accept|dismiss",
+		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss",
 			"a %s dialog is open (%q)", d.Type, d.Message)
 	}
 	timeout := defaultActTimeout
@@ -41,16 +42,16 @@ func (s *Session) Act(ctx context.Context, req ActRequest) (*Outcome, error) {
 
 // plan checks the request and finds its elements before anything is
 // pressed, so bad input changes nothing on the page.
-func (s *Session) plan(ctx context.Context, t *tab, req ActRequest, timeout time.Duration) (func(context.Context) error, error) {
+func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeout time.Duration) (func(context.Context) error, error) {
 	needTarget := func() (*element, error) { return s.find(ctx, t, req.Target, timeout) }
 	switch req.Kind {
-	case ActClick, ActDblClick:
+	case calls.ActClick, calls.ActDblClick:
 		button, err := mouseButton(req.Button)
 		if err != nil {
 			return nil, err
 		}
 		count := req.Count
-		if req.Kind == ActDblClick {
+		if req.Kind == calls.ActDblClick {
 			count = 2
 		}
 		el, err := needTarget()
@@ -64,7 +65,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req ActRequest, timeout time
 			}
 			return t.press(ctx, p, button, count)
 		}, nil
-	case ActHover:
+	case calls.ActHover:
 		el, err := needTarget()
 		if err != nil {
 			return nil, err
@@ -76,25 +77,25 @@ func (s *Session) plan(ctx context.Context, t *tab, req ActRequest, timeout time
 			}
 			return t.mouse(ctx, input.DispatchMouseEventTypeMouseMoved, p, input.MouseButtonNone, 0)
 		}, nil
-	case ActFocus:
+	case calls.ActFocus:
 		el, err := needTarget()
 		if err != nil {
 			return nil, err
 		}
 		return func(ctx context.Context) error { return el.focus(ctx) }, nil
-	case ActFill, ActType:
+	case calls.ActFill, calls.ActType:
 		el, err := needTarget()
 		if err != nil {
 			return nil, err
 		}
-		if req.Kind == ActFill {
+		if req.Kind == calls.ActFill {
 			return func(ctx context.Context) error { return el.fill(ctx, req.Value, timeout) }, nil
 		}
 		return func(ctx context.Context) error { return el.typeText(ctx, req.Value, timeout) }, nil
-	case ActPress:
+	case calls.ActPress:
 		evs, err := keys.Press(req.Key)
 		if err != nil {
-			return nil, &Error{Kind: ErrBadInput, Msg: err.Error(), Hint: "use a key name such as Enter, Tab, Escape, ArrowDown or a chord such as Control+A"}
+			return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "use a key name such as Enter, Tab, Escape, ArrowDown or a chord such as Control+A"}
 		}
 		var el *element
 		if req.Target != "" {
@@ -110,24 +111,24 @@ func (s *Session) plan(ctx context.Context, t *tab, req ActRequest, timeout time
 			}
 			return keys.Dispatch(ctx, t.sess, evs)
 		}, nil
-	case ActSelect:
+	case calls.ActSelect:
 		if len(req.Values) == 0 {
-			return nil, Errorf(ErrBadInput, "name the option: waymark select @e6 \"United Kingdom\"", "select needs at least one value")
+			return nil, calls.Errorf(calls.ErrBadInput, "name the option: waymark select @e6 \"United Kingdom\"", "select needs at least one value")
 		}
 		el, err := needTarget()
 		if err != nil {
 			return nil, err
 		}
 		return func(ctx context.Context) error { return el.selectOptions(ctx, req.Values, timeout) }, nil
-	case ActCheck, ActUncheck:
+	case calls.ActCheck, calls.ActUncheck:
 		el, err := needTarget()
 		if err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context) error { return el.setChecked(ctx, req.Kind == ActCheck, timeout) }, nil
-	case ActScroll:
+		return func(ctx context.Context) error { return el.setChecked(ctx, req.Kind == calls.ActCheck, timeout) }, nil
+	case calls.ActScroll:
 		return s.planScroll(ctx, t, req, timeout)
-	case ActUpload:
+	case calls.ActUpload:
 		files, err := checkFiles(req.Files)
 		if err != nil {
 			return nil, err
@@ -139,13 +140,13 @@ func (s *Session) plan(ctx context.Context, t *tab, req ActRequest, timeout time
 		return func(ctx context.Context) error {
 			_, err := cdpCallEl(ctx, el, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: el.node})
 			if err != nil && strings.Contains(err.Error(), "Node is not a file input") {
-				return Errorf(ErrBadInput, "upload to an <input type=file> element", "%s is not a file input", el.what)
+				return calls.Errorf(calls.ErrBadInput, "upload to an <input type=file> element", "%s is not a file input", el.what)
 			}
 			return err
 		}, nil
-	case ActDrag:
+	case calls.ActDrag:
 		if req.To == "" {
-			return nil, Errorf(ErrBadInput, "usage: waymark drag SRC DST", "drag needs a drop target")
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark drag SRC DST", "drag needs a drop target")
 		}
 		src, err := needTarget()
 		if err != nil {
@@ -169,9 +170,9 @@ func (s *Session) plan(ctx context.Context, t *tab, req ActRequest, timeout time
 			return chromedp.Do(actx, chromedp.DragAndDropXY(from.X, from.Y, to.X, to.Y))
 		}, nil
 	case "":
-		return nil, Errorf(ErrBadInput, "", "no action kind given")
+		return nil, calls.Errorf(calls.ErrBadInput, "", "no action kind given")
 	default:
-		return nil, Errorf(ErrBadInput, "actions: click, dblclick, hover, focus, fill, type, press, select, check, uncheck, scroll, upload, drag", "unknown action %q", req.Kind)
+		return nil, calls.Errorf(calls.ErrBadInput, "actions: click, dblclick, hover, focus, fill, type, press, select, check, uncheck, scroll, upload, drag", "unknown action %q", req.Kind)
 	}
 }
 
@@ -192,12 +193,12 @@ func mouseButton(s string) (input.MouseButton, error) {
 	case "middle":
 		return input.MouseButtonMiddle, nil
 	}
-	return "", Errorf(ErrBadInput, "use --button left, right or middle", "unknown mouse button %q", s)
+	return "", calls.Errorf(calls.ErrBadInput, "use --button left, right or middle", "unknown mouse button %q", s)
 }
 
 func checkFiles(files []string) ([]string, error) {
 	if len(files) == 0 {
-		return nil, Errorf(ErrBadInput, "usage: waymark upload TARGET FILE...", "upload needs at least one file")
+		return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark upload TARGET FILE...", "upload needs at least one file")
 	}
 	out := make([]string, 0, len(files))
 	for _, f := range files {
@@ -207,10 +208,10 @@ func checkFiles(files []string) ([]string, error) {
 		}
 		fi, err := os.Stat(abs)
 		if err != nil {
-			return nil, Errorf(ErrBadInput, "check the path", "cannot upload %s: no such file", f)
+			return nil, calls.Errorf(calls.ErrBadInput, "check the path", "cannot upload %s: no such file", f)
 		}
 		if fi.IsDir() {
-			return nil, Errorf(ErrBadInput, "name a file, not a folder", "cannot upload %s: it is a folder", f)
+			return nil, calls.Errorf(calls.ErrBadInput, "name a file, not a folder", "cannot upload %s: it is a folder", f)
 		}
 		out = append(out, abs)
 	}
@@ -220,7 +221,7 @@ func checkFiles(files []string) ([]string, error) {
 // perform runs the action, reporting a dialog that opens during it at
 // once: a dialog blocks the page, so the input call would not return until
 // someone answers it.
-func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error) (*Outcome, error) {
+func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error) (*calls.Outcome, error) {
 	before := t.mark()
 	tabsBefore := s.tabCount()
 	done := make(chan error, 1)
@@ -251,12 +252,12 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 	}
 }
 
-func (s *Session) outcome(ctx context.Context, t *tab, before mark, tabsBefore int) (*Outcome, error) {
+func (s *Session) outcome(ctx context.Context, t *tab, before mark, tabsBefore int) (*calls.Outcome, error) {
 	info, err := s.pageInfo(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{URL: info.URL, Title: info.Title, Navigated: t.mark().navSeq != before.navSeq}
+	out := &calls.Outcome{URL: info.URL, Title: info.Title, Navigated: t.mark().navSeq != before.navSeq}
 	added, _ := s.adoptNewTabs(ctx)
 	if len(added) > 0 || s.tabCount() != tabsBefore {
 		list, _ := s.tabList(ctx)

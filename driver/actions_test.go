@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 const formPage = `<!doctype html><title>Form</title>
@@ -29,7 +29,7 @@ func TestSnapshotShowsRolesNamesAndRefs(t *testing.T) {
 	s, ctx := newSession(t)
 	srv := serve(t, map[string]string{"/": formPage})
 	open(t, s, ctx, srv.URL)
-	out := snapshot(t, s, ctx, driver.SnapshotRequest{})
+	out := snapshot(t, s, ctx, calls.SnapshotRequest{})
 	for _, want := range []string{`heading "Checkout"`, `textbox "Email"`, `combobox "Country"`, `checkbox "I agree"`, `button "Send"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("outline lacks %s:\n%s", want, out)
@@ -45,10 +45,10 @@ func TestRefsAreStableAcrossSnapshots(t *testing.T) {
 	s, ctx := newSession(t)
 	srv := serve(t, map[string]string{"/": formPage})
 	open(t, s, ctx, srv.URL)
-	first := refOf(t, snapshot(t, s, ctx, driver.SnapshotRequest{}), `button "Send"`)
+	first := refOf(t, snapshot(t, s, ctx, calls.SnapshotRequest{}), `button "Send"`)
 	// Change the page around the button; the button is the same element.
 	evalString(t, s, ctx, `document.body.insertAdjacentHTML('afterbegin', '<a href="#x">New link</a>'); 'ok'`)
-	second := refOf(t, snapshot(t, s, ctx, driver.SnapshotRequest{}), `button "Send"`)
+	second := refOf(t, snapshot(t, s, ctx, calls.SnapshotRequest{}), `button "Send"`)
 	if first != second {
 		t.Fatalf("the Send button's ref changed from %s to %s", first, second)
 	}
@@ -59,14 +59,14 @@ func TestClickFillSelectCheckAndSubmit(t *testing.T) {
 	s, ctx := newSession(t)
 	srv := serve(t, map[string]string{"/": formPage})
 	open(t, s, ctx, srv.URL)
-	out := snapshot(t, s, ctx, driver.SnapshotRequest{Interactive: true})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActFill, Target: "@" + refOf(t, out, `textbox "Email"`), Value: "ann@example.com"})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActFill, Target: "label=Notes", Value: "new notes"})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActType, Target: "label=Notes", Value: " and more"})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActSelect, Target: refOf(t, out, `combobox "Country"`), Values: []string{"United Kingdom"}})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActCheck, Target: refOf(t, out, `checkbox "I agree"`)})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActFill, Target: "label=When", Value: "2026-12-24"})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: `role=button[name="Send"]`})
+	out := snapshot(t, s, ctx, calls.SnapshotRequest{Interactive: true})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: "@" + refOf(t, out, `textbox "Email"`), Value: "ann@example.com"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Notes", Value: "new notes"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Notes", Value: " and more"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActSelect, Target: refOf(t, out, `combobox "Country"`), Values: []string{"United Kingdom"}})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActCheck, Target: refOf(t, out, `checkbox "I agree"`)})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=When", Value: "2026-12-24"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Send"]`})
 
 	checks := map[string]string{
 		`document.getElementById('out').textContent`:             "sent ann@example.com",
@@ -80,11 +80,11 @@ func TestClickFillSelectCheckAndSubmit(t *testing.T) {
 			t.Errorf("%s = %q, want %q", expr, got, want)
 		}
 	}
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActUncheck, Target: "label=I agree"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActUncheck, Target: "label=I agree"})
 	if got := evalString(t, s, ctx, `String(document.querySelector('[name=terms]').checked)`); got != "false" {
 		t.Errorf("after uncheck, checked = %s", got)
 	}
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: "css=#count", Count: 2})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#count", Count: 2})
 	if got := getText(t, s, ctx, "css=#count"); got != "Clicked 2" {
 		t.Errorf("after a click with count 2: %q", got)
 	}
@@ -95,19 +95,19 @@ func TestPressKeys(t *testing.T) {
 	s, ctx := newSession(t)
 	srv := serve(t, map[string]string{"/": formPage})
 	open(t, s, ctx, srv.URL)
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActFill, Target: "label=Email", Value: "x@example.com"})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActPress, Key: "Control+A"})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActPress, Key: "Backspace"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Email", Value: "x@example.com"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActPress, Key: "Control+A"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActPress, Key: "Backspace"})
 	if got := evalString(t, s, ctx, `document.getElementById('email').value`); got != "" {
 		t.Errorf("after Control+A, Backspace the field holds %q", got)
 	}
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActType, Target: "label=Email", Value: "bo@example.com"})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActPress, Target: "label=Email", Key: "Enter"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Email", Value: "bo@example.com"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActPress, Target: "label=Email", Key: "Enter"})
 	if got := evalString(t, s, ctx, `document.getElementById('out').textContent`); got != "sent bo@example.com" {
 		t.Errorf("Enter in the field did not submit: %q", got)
 	}
-	_, err := s.Act(ctx, driver.ActRequest{Kind: driver.ActPress, Key: "Entr"})
-	if !errors.Is(err, driver.ErrBadInput) || !strings.Contains(err.Error(), "Enter") {
+	_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActPress, Key: "Entr"})
+	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(err.Error(), "Enter") {
 		t.Errorf("an unknown key: %v, want bad input suggesting Enter", err)
 	}
 }
@@ -122,12 +122,12 @@ func TestUpload(t *testing.T) {
 	if err := os.WriteFile(f, []byte("hello"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActUpload, Target: "css=#file", Files: []string{f}})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActUpload, Target: "css=#file", Files: []string{f}})
 	if got := evalString(t, s, ctx, `document.getElementById('file').files[0].name`); got != "invoice.txt" {
 		t.Errorf("uploaded file name %q", got)
 	}
-	_, err := s.Act(ctx, driver.ActRequest{Kind: driver.ActUpload, Target: "css=#file", Files: []string{filepath.Join(dir, "missing.txt")}})
-	if !errors.Is(err, driver.ErrBadInput) {
+	_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActUpload, Target: "css=#file", Files: []string{filepath.Join(dir, "missing.txt")}})
+	if !errors.Is(err, calls.ErrBadInput) {
 		t.Errorf("a missing upload file: %v, want bad input", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 )
@@ -64,10 +65,10 @@ func TestAttachOverCDP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Open(ctx, driver.OpenRequest{URL: srv.URL}); err != nil {
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL}); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := s.Snapshot(ctx, driver.SnapshotRequest{})
+	snap, err := s.Snapshot(ctx, calls.SnapshotRequest{})
 	if err != nil || !strings.Contains(snap.Text, `button "Hi"`) {
 		t.Fatalf("snapshot over CDP: %v\n%v", err, snap)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/browser"
 )
 
@@ -70,7 +71,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	} else {
 		path, err := browser.Find(opts.ExecPath)
 		if err != nil {
-			return nil, &Error{Kind: ErrUnavailable, Msg: err.Error(),
+			return nil, &calls.Error{Kind: calls.ErrUnavailable, Msg: err.Error(),
 				Hint: "install Chromium (apt-get install chromium) or pass --executable-path"}
 		}
 		b.desc = path
@@ -98,7 +99,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	case err := <-started:
 		if err != nil {
 			b.cancel()
-			return nil, &Error{Kind: ErrUnavailable, Msg: fmt.Sprintf("start browser %s: %v", b.desc, err),
+			return nil, &calls.Error{Kind: calls.ErrUnavailable, Msg: fmt.Sprintf("start browser %s: %v", b.desc, err),
 				Hint: "check the browser runs (waymark doctor), or pass another with --executable-path or --cdp"}
 		}
 	case <-ctx.Done():
@@ -138,7 +139,7 @@ func cdpURL(s string) (string, error) {
 	}
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" {
-		return "", Errorf(ErrBadInput, "pass a port (9222), host:port or a ws:// DevTools URL", "bad --cdp address %q", s)
+		return "", calls.Errorf(calls.ErrBadInput, "pass a port (9222), host:port or a ws:// DevTools URL", "bad --cdp address %q", s)
 	}
 	return s, nil
 }
@@ -163,7 +164,7 @@ func (b *Browser) Alive() bool {
 // one blank tab) when it does not exist yet.
 func (b *Browser) Session(ctx context.Context, name string) (*Session, error) {
 	if !b.Alive() {
-		return nil, &Error{Kind: ErrBrowserGone, Msg: "the browser is gone", Hint: "run the command again to start a new one"}
+		return nil, &calls.Error{Kind: calls.ErrBrowserGone, Msg: "the browser is gone", Hint: "run the command again to start a new one"}
 	}
 	b.mu.Lock()
 	s, ok := b.sessions[name]

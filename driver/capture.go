@@ -11,10 +11,11 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // Screenshot captures the viewport, the full page or one element as PNG.
-func (s *Session) Screenshot(ctx context.Context, req ScreenshotRequest) (*Image, error) {
+func (s *Session) Screenshot(ctx context.Context, req calls.ScreenshotRequest) (*calls.Image, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -66,7 +67,7 @@ func (s *Session) Screenshot(ctx context.Context, req ScreenshotRequest) (*Image
 	if err != nil {
 		return nil, err
 	}
-	return &Image{Data: res.Data}, nil
+	return &calls.Image{Data: res.Data}, nil
 }
 
 func quadBounds(q []float64) (minX, minY, maxX, maxY float64) {
@@ -79,7 +80,7 @@ func quadBounds(q []float64) (minX, minY, maxX, maxY float64) {
 }
 
 // PDF prints the page (headless Chromium only).
-func (s *Session) PDF(ctx context.Context) (*Image, error) {
+func (s *Session) PDF(ctx context.Context) (*calls.Image, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -87,17 +88,17 @@ func (s *Session) PDF(ctx context.Context) (*Image, error) {
 	res, err := call(ctx, t, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: new(true)})
 	if err != nil {
 		if strings.Contains(err.Error(), "PrintToPDF is not implemented") {
-			return nil, Errorf(ErrBadInput, "pdf needs a headless browser; drop --headed", "this browser cannot print to PDF")
+			return nil, calls.Errorf(calls.ErrBadInput, "pdf needs a headless browser; drop --headed", "this browser cannot print to PDF")
 		}
 		return nil, err
 	}
-	return &Image{Data: res.Data}, nil
+	return &calls.Image{Data: res.Data}, nil
 }
 
 // Viewport sets the size of the current tab's viewport.
-func (s *Session) Viewport(ctx context.Context, req ViewportRequest) (*Empty, error) {
+func (s *Session) Viewport(ctx context.Context, req calls.ViewportRequest) (*calls.Empty, error) {
 	if req.Width < 100 || req.Height < 100 || req.Width > 10000 || req.Height > 10000 {
-		return nil, Errorf(ErrBadInput, "use a size between 100 and 10000 pixels, e.g. waymark viewport 1280 800", "bad viewport %dx%d", req.Width, req.Height)
+		return nil, calls.Errorf(calls.ErrBadInput, "use a size between 100 and 10000 pixels, e.g. waymark viewport 1280 800", "bad viewport %dx%d", req.Width, req.Height)
 	}
 	t, err := s.current(ctx)
 	if err != nil {
@@ -106,17 +107,17 @@ func (s *Session) Viewport(ctx context.Context, req ViewportRequest) (*Empty, er
 	_, err = call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 		Width: int64(req.Width), Height: int64(req.Height), DeviceScaleFactor: 1,
 	})
-	return &Empty{}, err
+	return &calls.Empty{}, err
 }
 
 // Dialog answers the open JavaScript dialog.
-func (s *Session) Dialog(ctx context.Context, req DialogRequest) (*Outcome, error) {
+func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (*calls.Outcome, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if t.pendingDialog() == nil {
-		return nil, Errorf(ErrNoDialog, "nothing to answer; take a snapshot to see the page", "no dialog is open")
+		return nil, calls.Errorf(calls.ErrNoDialog, "nothing to answer; take a snapshot to see the page", "no dialog is open")
 	}
 	before := t.mark()
 	params := page.HandleJavaScriptDialogParams{Accept: req.Accept}
@@ -137,7 +138,7 @@ func (s *Session) Dialog(ctx context.Context, req DialogRequest) (*Outcome, erro
 
 // planScroll scrolls the page or an element with the mouse wheel, or rolls
 // an element into view.
-func (s *Session) planScroll(ctx context.Context, t *tab, req ActRequest, timeout time.Duration) (func(context.Context) error, error) {
+func (s *Session) planScroll(ctx context.Context, t *tab, req calls.ActRequest, timeout time.Duration) (func(context.Context) error, error) {
 	dir := strings.ToLower(req.Direction)
 	var el *element
 	if req.Target != "" {
@@ -148,7 +149,7 @@ func (s *Session) planScroll(ctx context.Context, t *tab, req ActRequest, timeou
 	}
 	if dir == "into-view" || dir == "intoview" {
 		if el == nil {
-			return nil, Errorf(ErrBadInput, "usage: waymark scroll TARGET into-view", "into-view needs a target")
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark scroll TARGET into-view", "into-view needs a target")
 		}
 		return func(ctx context.Context) error {
 			_, err := el.actionable(ctx, checkVisible, timeout)
@@ -170,7 +171,7 @@ func (s *Session) planScroll(ctx context.Context, t *tab, req ActRequest, timeou
 	case "left":
 		dx = -amount
 	default:
-		return nil, Errorf(ErrBadInput, "use up, down, left, right or into-view", "unknown scroll direction %q", req.Direction)
+		return nil, calls.Errorf(calls.ErrBadInput, "use up, down, left, right or into-view", "unknown scroll direction %q", req.Direction)
 	}
 	return func(ctx context.Context) error {
 		at := point{X: 200, Y: 200}

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/keys"
 )
 
@@ -25,7 +26,7 @@ func cdpCallEl[P, R any](ctx context.Context, el *element, c cdp.Command[P, R], 
 func (el *element) focus(ctx context.Context) error {
 	_, err := cdpCallEl(ctx, el, dom.Focus, dom.FocusParams{BackendNodeID: el.node})
 	if err != nil && strings.Contains(err.Error(), "not focusable") {
-		return Errorf(ErrNotInteractable, "focus a field, button or link instead", "%s cannot take the focus", el.what)
+		return calls.Errorf(calls.ErrNotInteractable, "focus a field, button or link instead", "%s cannot take the focus", el.what)
 	}
 	return err
 }
@@ -49,11 +50,11 @@ func (el *element) fill(ctx context.Context, value string, timeout time.Duration
 			return err
 		}
 		if problem != "" {
-			return Errorf(ErrBadInput, "use the format the field expects (a date field takes YYYY-MM-DD)", "fill %s: %s", el.what, problem)
+			return calls.Errorf(calls.ErrBadInput, "use the format the field expects (a date field takes YYYY-MM-DD)", "fill %s: %s", el.what, problem)
 		}
 		return nil
 	case strings.HasPrefix(how, "not-fillable:"):
-		return Errorf(ErrNotInteractable, "fill a text field; use select for a <select>, check for a checkbox",
+		return calls.Errorf(calls.ErrNotInteractable, "fill a text field; use select for a <select>, check for a checkbox",
 			"%s cannot be filled (%s)", el.what, strings.TrimPrefix(how, "not-fillable:"))
 	}
 	if value == "" {
@@ -95,7 +96,7 @@ func (el *element) selectOptions(ctx context.Context, values []string, timeout t
 		if len(res.Options) > 0 {
 			hint = "options: " + quoteList(res.Options, 12)
 		}
-		return Errorf(ErrBadInput, hint, "select %s: %s", el.what, res.Error)
+		return calls.Errorf(calls.ErrBadInput, hint, "select %s: %s", el.what, res.Error)
 	}
 	return nil
 }
@@ -126,7 +127,7 @@ func (el *element) setChecked(ctx context.Context, want bool, timeout time.Durat
 		return err
 	}
 	if !state.Checkable {
-		return Errorf(ErrNotInteractable, "check a checkbox, radio button or switch", "%s is not a checkbox, radio or switch", el.what)
+		return calls.Errorf(calls.ErrNotInteractable, "check a checkbox, radio button or switch", "%s is not a checkbox, radio or switch", el.what)
 	}
 	if state.Checked == want {
 		return nil
@@ -146,7 +147,7 @@ func (el *element) setChecked(ctx context.Context, want bool, timeout time.Durat
 		if !want {
 			verb = "uncheck"
 		}
-		return Errorf(ErrNotInteractable, "the page may refuse the change (a radio cannot be unchecked by a click)", "%s did not %s after a click", el.what, verb)
+		return calls.Errorf(calls.ErrNotInteractable, "the page may refuse the change (a radio cannot be unchecked by a click)", "%s did not %s after a click", el.what, verb)
 	}
 	return nil
 }

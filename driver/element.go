@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/locator"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
@@ -30,13 +31,13 @@ type element struct {
 
 // gone turns a failure to reach the node into a stale-ref error.
 func (el *element) gone(err error) error {
-	if errors.Is(err, ErrBrowserGone) {
+	if errors.Is(err, calls.ErrBrowserGone) {
 		return err
 	}
 	if ref, ok := normalizeRef(el.what); ok {
 		return staleRef(ref, el.line)
 	}
-	return Errorf(ErrStaleRef, "run waymark snapshot and try again", "%s is no longer on the page", el.what)
+	return calls.Errorf(calls.ErrStaleRef, "run waymark snapshot and try again", "%s is no longer on the page", el.what)
 }
 
 // find resolves what the caller typed (a ref or a locator) to one element,
@@ -44,14 +45,14 @@ func (el *element) gone(err error) error {
 func (s *Session) find(ctx context.Context, t *tab, what string, timeout time.Duration) (*element, error) {
 	what = strings.TrimSpace(what)
 	if what == "" {
-		return nil, Errorf(ErrBadInput, "pass a ref such as @e12 (from waymark snapshot) or a locator such as text=Continue", "no target given")
+		return nil, calls.Errorf(calls.ErrBadInput, "pass a ref such as @e12 (from waymark snapshot) or a locator such as text=Continue", "no target given")
 	}
 	if ref, ok := normalizeRef(what); ok {
 		return s.findRef(ctx, t, ref)
 	}
 	loc, err := locator.Parse(what)
 	if err != nil {
-		return nil, &Error{Kind: ErrBadInput, Msg: err.Error(),
+		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(),
 			Hint: `use a ref (@e12) or role=button[name="Pay"], text=…, label=…, placeholder=…, testid=…, css=…`}
 	}
 	deadline := time.Now().Add(timeout)
@@ -67,7 +68,7 @@ func (s *Session) find(ctx context.Context, t *tab, what string, timeout time.Du
 			return nil, ambiguous(what, els)
 		}
 		if time.Now().After(deadline) {
-			return nil, Errorf(ErrNoMatch, "run waymark snapshot to see what the page holds now",
+			return nil, calls.Errorf(calls.ErrNoMatch, "run waymark snapshot to see what the page holds now",
 				"no element matches %s (waited %s)", what, timeout.Round(time.Millisecond))
 		}
 		if err := sleep(ctx, 100*time.Millisecond); err != nil {
@@ -86,7 +87,7 @@ func ambiguous(what string, els []*element) error {
 		}
 		fmt.Fprintf(&b, "\n  - %s", el.line)
 	}
-	return Errorf(ErrAmbiguous, "use one of the refs above, or a more exact locator", "%s", b.String())
+	return calls.Errorf(calls.ErrAmbiguous, "use one of the refs above, or a more exact locator", "%s", b.String())
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -107,7 +108,7 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 		return nil, unknownRef(ref)
 	}
 	if e.tab != t {
-		return nil, Errorf(ErrStaleRef, "switch to that tab with waymark tab switch, or take a new snapshot",
+		return nil, calls.Errorf(calls.ErrStaleRef, "switch to that tab with waymark tab switch, or take a new snapshot",
 			"[ref=%s] belongs to another tab", ref)
 	}
 	sess, err := t.session(e.target)
@@ -119,7 +120,7 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 	// so ask whether it is still in a document.
 	var connected bool
 	if err := el.callOn(ctx, `function(){ return this.isConnected }`, &connected); err != nil {
-		if errors.Is(err, ErrBrowserGone) {
+		if errors.Is(err, calls.ErrBrowserGone) {
 			return nil, err
 		}
 		return nil, el.gone(err)
@@ -223,13 +224,13 @@ func (s *Session) queryCSS(ctx context.Context, t *tab, sel string) ([]cdp.Backe
 	})
 	if contextGone(err) {
 		t.forgetWorld(frame)
-		return nil, Errorf(ErrNoMatch, "the page changed; try again", "the page navigated while querying %q", sel)
+		return nil, calls.Errorf(calls.ErrNoMatch, "the page changed; try again", "the page navigated while querying %q", sel)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if res.ExceptionDetails != nil {
-		return nil, Errorf(ErrBadInput, "check the CSS selector", "bad CSS selector %q", sel)
+		return nil, calls.Errorf(calls.ErrBadInput, "check the CSS selector", "bad CSS selector %q", sel)
 	}
 	if res.Result == nil || res.Result.ObjectID == "" {
 		return nil, nil

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 func TestBadInputLeavesSessionUsable(t *testing.T) {
@@ -18,20 +18,20 @@ func TestBadInputLeavesSessionUsable(t *testing.T) {
 		"/next": `<!doctype html><title>Next</title><p>next page</p>`,
 	})
 	open(t, s, ctx, srv.URL)
-	out := snapshot(t, s, ctx, driver.SnapshotRequest{})
+	out := snapshot(t, s, ctx, calls.SnapshotRequest{})
 	link := refOf(t, out, `link "Next"`)
 
 	cases := []struct {
 		name string
-		req  driver.ActRequest
+		req  calls.ActRequest
 		want error
 		says string
 	}{
-		{"unknown ref", driver.ActRequest{Kind: driver.ActClick, Target: "@e9999"}, driver.ErrUnknownRef, "snapshot"},
-		{"ambiguous", driver.ActRequest{Kind: driver.ActClick, Target: `role=button[name="Same"]`}, driver.ErrAmbiguous, "2 elements"},
-		{"no match", driver.ActRequest{Kind: driver.ActClick, Target: "text=Nowhere", TimeoutMS: 300}, driver.ErrNoMatch, "Nowhere"},
-		{"bad locator", driver.ActRequest{Kind: driver.ActClick, Target: "xpath=//a"}, driver.ErrBadInput, ""},
-		{"bad button", driver.ActRequest{Kind: driver.ActClick, Target: link, Button: "fourth"}, driver.ErrBadInput, "fourth"},
+		{"unknown ref", calls.ActRequest{Kind: calls.ActClick, Target: "@e9999"}, calls.ErrUnknownRef, "snapshot"},
+		{"ambiguous", calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Same"]`}, calls.ErrAmbiguous, "2 elements"},
+		{"no match", calls.ActRequest{Kind: calls.ActClick, Target: "text=Nowhere", TimeoutMS: 300}, calls.ErrNoMatch, "Nowhere"},
+		{"bad locator", calls.ActRequest{Kind: calls.ActClick, Target: "xpath=//a"}, calls.ErrBadInput, ""},
+		{"bad button", calls.ActRequest{Kind: calls.ActClick, Target: link, Button: "fourth"}, calls.ErrBadInput, "fourth"},
 	}
 	for _, c := range cases {
 		_, err := s.Act(ctx, c.req)
@@ -39,22 +39,22 @@ func TestBadInputLeavesSessionUsable(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
 			continue
 		}
-		if !strings.Contains(err.Error()+" "+driver.Hint(err), c.says) {
+		if !strings.Contains(err.Error()+" "+calls.Hint(err), c.says) {
 			t.Errorf("%s: message %q does not say %q", c.name, err, c.says)
 		}
-		if driver.Hint(err) == "" && c.want != driver.ErrBadInput {
+		if calls.Hint(err) == "" && c.want != calls.ErrBadInput {
 			t.Errorf("%s: no hint", c.name)
 		}
 	}
-	if _, err := s.Open(ctx, driver.OpenRequest{URL: "http://exa mple.com"}); !errors.Is(err, driver.ErrBadInput) {
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: "http://exa mple.com"}); !errors.Is(err, calls.ErrBadInput) {
 		t.Errorf("malformed URL: %v", err)
 	}
 	// The session still works, and a ref from the old page is stale after
 	// navigating.
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: link})
-	_, err := s.Act(ctx, driver.ActRequest{Kind: driver.ActClick, Target: link})
-	if !errors.Is(err, driver.ErrStaleRef) || !strings.Contains(driver.Hint(err), "snapshot") {
-		t.Errorf("a ref from the previous page: %v (hint %q), want stale ref with a hint", err, driver.Hint(err))
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: link})
+	_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: link})
+	if !errors.Is(err, calls.ErrStaleRef) || !strings.Contains(calls.Hint(err), "snapshot") {
+		t.Errorf("a ref from the previous page: %v (hint %q), want stale ref with a hint", err, calls.Hint(err))
 	}
 }
 
@@ -66,8 +66,8 @@ func TestCoveredElementIsNamed(t *testing.T) {
 <div id=cookie-wall style="position:fixed;inset:0;background:rgba(0,0,0,.5)">We use cookies</div>`})
 	open(t, s, ctx, srv.URL)
 	start := time.Now()
-	_, err := s.Act(ctx, driver.ActRequest{Kind: driver.ActClick, Target: "css=#go", TimeoutMS: 500})
-	var ce *driver.CoveredError
+	_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#go", TimeoutMS: 500})
+	var ce *calls.CoveredError
 	if !errors.As(err, &ce) {
 		t.Fatalf("click on a covered button: %v, want CoveredError", err)
 	}
@@ -89,8 +89,8 @@ func TestDisabledAndHidden(t *testing.T) {
 <button id=off disabled>Off</button><button id=hid style="visibility:hidden">Hidden</button>`})
 	open(t, s, ctx, srv.URL)
 	for _, sel := range []string{"css=#off", "css=#hid"} {
-		_, err := s.Act(ctx, driver.ActRequest{Kind: driver.ActClick, Target: sel, TimeoutMS: 300})
-		if !errors.Is(err, driver.ErrNotInteractable) {
+		_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: sel, TimeoutMS: 300})
+		if !errors.Is(err, calls.ErrNotInteractable) {
 			t.Errorf("click %s: %v, want not interactable", sel, err)
 		}
 	}

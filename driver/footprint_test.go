@@ -3,7 +3,7 @@ package driver_test
 import (
 	"testing"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // The page records its own world at load: globals, attributes of every
@@ -39,17 +39,17 @@ func TestNoFootprint(t *testing.T) {
 	s, ctx := newSession(t)
 	srv := serve(t, map[string]string{"/": footprintPage})
 	open(t, s, ctx, srv.URL)
-	out := snapshot(t, s, ctx, driver.SnapshotRequest{})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: refOf(t, out, `button "Press"`)})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActFill, Target: refOf(t, out, `textbox "Name"`), Value: "Ann"})
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActType, Target: "label=Name", Value: "!"})
-	if _, err := s.Get(ctx, driver.GetRequest{What: "value", Target: "label=Name"}); err != nil {
+	out := snapshot(t, s, ctx, calls.SnapshotRequest{})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, out, `button "Press"`)})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: refOf(t, out, `textbox "Name"`), Value: "Ann"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Name", Value: "!"})
+	if _, err := s.Get(ctx, calls.GetRequest{What: "value", Target: "label=Name"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Wait(ctx, driver.WaitRequest{Text: "Press"}); err != nil {
+	if _, err := s.Wait(ctx, calls.WaitRequest{Text: "Press"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Eval(ctx, driver.EvalRequest{Expression: "footprintCheck()", MainWorld: true})
+	res, err := s.Eval(ctx, calls.EvalRequest{Expression: "footprintCheck()", MainWorld: true})
 	if err != nil {
 		t.Fatal(err)
 	}

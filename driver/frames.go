@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // frameTarget is an out-of-process iframe (a cross-site frame Chromium runs
@@ -63,7 +64,7 @@ func (t *tab) session(id target.ID) (cdp.Session, error) {
 	ft, ok := t.frames[id]
 	t.mu.Unlock()
 	if !ok || ft.ctx.Err() != nil {
-		return nil, fmt.Errorf("frame %s is gone: %w", id, ErrStaleRef)
+		return nil, fmt.Errorf("frame %s is gone: %w", id, calls.ErrStaleRef)
 	}
 	return ft.sess, nil
 }
@@ -77,7 +78,7 @@ func (t *tab) frameOffset(ctx context.Context, id target.ID) (x, y float64, err 
 		ft, ok := t.frames[id]
 		t.mu.Unlock()
 		if !ok {
-			return 0, 0, fmt.Errorf("frame %s is gone: %w", id, ErrStaleRef)
+			return 0, 0, fmt.Errorf("frame %s is gone: %w", id, calls.ErrStaleRef)
 		}
 		psess, err := t.session(ft.parent)
 		if err != nil {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 const framePages = `<!doctype html><title>Frames</title>
@@ -32,7 +32,7 @@ func TestIframesAndShadowRoots(t *testing.T) {
 	s, ctx := newSession(t)
 	srv := serve(t, map[string]string{"/": framePages, "/inner": innerPage})
 	open(t, s, ctx, srv.URL)
-	out := snapshot(t, s, ctx, driver.SnapshotRequest{Full: true})
+	out := snapshot(t, s, ctx, calls.SnapshotRequest{Full: true})
 	for _, want := range []string{`iframe "same site"`, `iframe "payment"`, `button "Shadow button"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("outline lacks %s:\n%s", want, out)
@@ -52,18 +52,18 @@ func TestIframesAndShadowRoots(t *testing.T) {
 	for _, line := range strings.Split(out, "\n") {
 		if strings.Contains(line, `textbox "Card"`) {
 			cards++
-			act(t, s, ctx, driver.ActRequest{Kind: driver.ActFill, Target: refOf(t, line, `textbox "Card"`), Value: "4242"})
+			act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: refOf(t, line, `textbox "Card"`), Value: "4242"})
 		}
 	}
 	if cards != 2 {
 		t.Errorf("want two Card fields, got %d", cards)
 	}
 	for _, ref := range pays {
-		act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: ref})
+		act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: ref})
 	}
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: refOf(t, out, `button "Shadow button"`)})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, out, `button "Shadow button"`)})
 
-	after := snapshot(t, s, ctx, driver.SnapshotRequest{Full: true})
+	after := snapshot(t, s, ctx, calls.SnapshotRequest{Full: true})
 	for _, want := range []string{"paid in 127.0.0.1", "paid in localhost", "shadow clicked"} {
 		if !strings.Contains(after, want) {
 			t.Errorf("after the clicks the outline lacks %q:\n%s", want, after)

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
@@ -137,7 +138,7 @@ func (s *Session) lookTarget(ctx context.Context, t *tab, id target.ID, vp outli
 }
 
 // Snapshot returns the outline of the current tab.
-func (s *Session) Snapshot(ctx context.Context, req SnapshotRequest) (*Snapshot, error) {
+func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*calls.Snapshot, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -149,7 +150,7 @@ func (s *Session) Snapshot(ctx context.Context, req SnapshotRequest) (*Snapshot,
 			return nil, err
 		}
 		text := fmt.Sprintf("[page] %s — %s\n[dialog] %s %q is open — answer it with: waymark dialog accept|dismiss\n", info.Title, info.URL, d.Type, d.Message)
-		return &Snapshot{URL: info.URL, Title: info.Title, Text: text}, nil
+		return &calls.Snapshot{URL: info.URL, Title: info.Title, Text: text}, nil
 	}
 	root, vp, err := s.lookWithViewport(ctx, t)
 	if err != nil {
@@ -173,7 +174,7 @@ func (s *Session) Snapshot(ctx context.Context, req SnapshotRequest) (*Snapshot,
 	}); err != nil {
 		return nil, err
 	}
-	snap := &Snapshot{URL: info.URL, Title: info.Title, Text: buf.String()}
+	snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: buf.String()}
 	root.Walk(func(n *outline.Node, _ int) bool {
 		if n.Ref != "" {
 			snap.Refs++
@@ -214,11 +215,11 @@ func (s *Session) scope(ctx context.Context, t *tab, root *outline.Node, scope s
 		return nil, err
 	}
 	if len(ids) == 0 {
-		return nil, Errorf(ErrNoMatch, "check the selector, or scope by a ref from waymark snapshot", "no element matches --scope %q", css)
+		return nil, calls.Errorf(calls.ErrNoMatch, "check the selector, or scope by a ref from waymark snapshot", "no element matches --scope %q", css)
 	}
 	found := findAnyBackend(root, ids[0])
 	if found == nil {
-		return nil, Errorf(ErrNoMatch, "the element may be hidden; run waymark snapshot without --scope", "the element %q matches is not in the outline", css)
+		return nil, calls.Errorf(calls.ErrNoMatch, "the element may be hidden; run waymark snapshot without --scope", "the element %q matches is not in the outline", css)
 	}
 	return found, nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 )
@@ -77,12 +78,12 @@ func serve(t *testing.T, pages map[string]string) *httptest.Server {
 
 func open(t *testing.T, s *driver.Session, ctx context.Context, url string) {
 	t.Helper()
-	if _, err := s.Open(ctx, driver.OpenRequest{URL: url}); err != nil {
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: url}); err != nil {
 		t.Fatalf("open %s: %v", url, err)
 	}
 }
 
-func snapshot(t *testing.T, s *driver.Session, ctx context.Context, req driver.SnapshotRequest) string {
+func snapshot(t *testing.T, s *driver.Session, ctx context.Context, req calls.SnapshotRequest) string {
 	t.Helper()
 	snap, err := s.Snapshot(ctx, req)
 	if err != nil {
@@ -114,7 +115,7 @@ func refOf(t *testing.T, outline string, words ...string) string {
 	return ""
 }
 
-func act(t *testing.T, s *driver.Session, ctx context.Context, req driver.ActRequest) *driver.Outcome {
+func act(t *testing.T, s *driver.Session, ctx context.Context, req calls.ActRequest) *calls.Outcome {
 	t.Helper()
 	out, err := s.Act(ctx, req)
 	if err != nil {
@@ -125,7 +126,7 @@ func act(t *testing.T, s *driver.Session, ctx context.Context, req driver.ActReq
 
 func evalString(t *testing.T, s *driver.Session, ctx context.Context, expr string) string {
 	t.Helper()
-	res, err := s.Eval(ctx, driver.EvalRequest{Expression: expr})
+	res, err := s.Eval(ctx, calls.EvalRequest{Expression: expr})
 	if err != nil {
 		t.Fatalf("eval %s: %v", expr, err)
 	}
@@ -134,7 +135,7 @@ func evalString(t *testing.T, s *driver.Session, ctx context.Context, expr strin
 
 func getText(t *testing.T, s *driver.Session, ctx context.Context, target string) string {
 	t.Helper()
-	res, err := s.Get(ctx, driver.GetRequest{What: "text", Target: target})
+	res, err := s.Get(ctx, calls.GetRequest{What: "text", Target: target})
 	if err != nil {
 		t.Fatalf("get text %s: %v", target, err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 const movePage = `<!doctype html><title>Move</title>
@@ -29,23 +29,23 @@ func TestDragHoverScroll(t *testing.T) {
 	srv := serve(t, map[string]string{"/": movePage})
 	open(t, s, ctx, srv.URL)
 
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActDrag, Target: "text=Buy milk", To: `role=list[name="Done"]`})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActDrag, Target: "text=Buy milk", To: `role=list[name="Done"]`})
 	if got := evalString(t, s, ctx, `document.getElementById('milk').parentElement.id`); got != "done" {
 		t.Errorf("after the drag the item is in %q", got)
 	}
 
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActHover, Target: "css=#hov"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActHover, Target: "css=#hov"})
 	if got := evalString(t, s, ctx, `getComputedStyle(document.getElementById('menu')).display`); got != "block" {
 		t.Errorf("the hover menu is %q", got)
 	}
 
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActScroll, Direction: "down", Pixels: 1000})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActScroll, Direction: "down", Pixels: 1000})
 	y, _ := strconv.Atoi(evalString(t, s, ctx, `String(Math.round(scrollY))`))
 	if y < 900 {
 		t.Errorf("after scrolling down 1000px, scrollY is %d", y)
 	}
 	// An element below the fold is rolled into view before it is pressed.
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: "css=#far"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#far"})
 	if got := getText(t, s, ctx, "css=#far"); got != "far pressed" {
 		t.Errorf("the far button says %q", got)
 	}
@@ -66,7 +66,7 @@ func TestClickThatNeverNavigates(t *testing.T) {
 	})
 	open(t, s, ctx, srv.URL)
 	start := time.Now()
-	out := act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: "text=No content"})
+	out := act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=No content"})
 	if out.Navigated || out.Title != "Stay" {
 		t.Errorf("outcome %+v", out)
 	}

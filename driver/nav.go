@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 const defaultNavTimeout = 30 * time.Second
@@ -19,13 +20,13 @@ const defaultNavTimeout = 30 * time.Second
 func NormalizeURL(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		return "", Errorf(ErrBadInput, "usage: waymark open URL", "no URL given")
+		return "", calls.Errorf(calls.ErrBadInput, "usage: waymark open URL", "no URL given")
 	}
 	lower := strings.ToLower(raw)
 	for _, p := range []string{"about:", "data:", "file:", "chrome:", "javascript:"} {
 		if strings.HasPrefix(lower, p) {
 			if p == "javascript:" || p == "chrome:" {
-				return "", Errorf(ErrBadInput, "open an http(s) URL", "refusing to open %q", raw)
+				return "", calls.Errorf(calls.ErrBadInput, "open an http(s) URL", "refusing to open %q", raw)
 			}
 			return raw, nil
 		}
@@ -44,16 +45,16 @@ func NormalizeURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || strings.ContainsAny(u.Host, " \t") {
-		return "", Errorf(ErrBadInput, "check the address, e.g. waymark open example.com/path", "malformed URL %q", raw)
+		return "", calls.Errorf(calls.ErrBadInput, "check the address, e.g. waymark open example.com/path", "malformed URL %q", raw)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", Errorf(ErrBadInput, "open an http(s) URL", "unsupported scheme %q in %q", u.Scheme, raw)
+		return "", calls.Errorf(calls.ErrBadInput, "open an http(s) URL", "unsupported scheme %q in %q", u.Scheme, raw)
 	}
 	return u.String(), nil
 }
 
 // Open navigates the current tab and waits for the load.
-func (s *Session) Open(ctx context.Context, req OpenRequest) (*PageInfo, error) {
+func (s *Session) Open(ctx context.Context, req calls.OpenRequest) (*calls.PageInfo, error) {
 	u, err := NormalizeURL(req.URL)
 	if err != nil {
 		return nil, err
@@ -66,7 +67,7 @@ func (s *Session) Open(ctx context.Context, req OpenRequest) (*PageInfo, error) 
 }
 
 // Back goes one step back in the tab's history.
-func (s *Session) Back(ctx context.Context) (*PageInfo, error) {
+func (s *Session) Back(ctx context.Context) (*calls.PageInfo, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func (s *Session) Back(ctx context.Context) (*PageInfo, error) {
 }
 
 // Forward goes one step forward in the tab's history.
-func (s *Session) Forward(ctx context.Context) (*PageInfo, error) {
+func (s *Session) Forward(ctx context.Context) (*calls.PageInfo, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -84,7 +85,7 @@ func (s *Session) Forward(ctx context.Context) (*PageInfo, error) {
 }
 
 // Reload reloads the current tab.
-func (s *Session) Reload(ctx context.Context) (*PageInfo, error) {
+func (s *Session) Reload(ctx context.Context) (*calls.PageInfo, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -92,7 +93,7 @@ func (s *Session) Reload(ctx context.Context) (*PageInfo, error) {
 	return s.navigate(ctx, t, 0, chromedp.Reload(), "reload")
 }
 
-func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chromedp.Action[chromedp.Void], what string) (*PageInfo, error) {
+func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chromedp.Action[chromedp.Void], what string) (*calls.PageInfo, error) {
 	timeout := defaultNavTimeout
 	if timeoutMS > 0 {
 		timeout = time.Duration(timeoutMS) * time.Millisecond
@@ -107,15 +108,15 @@ func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chrom
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case nctx.Err() != nil:
-		return nil, Errorf(ErrTimeout, "the page is slow; pass --timeout to wait longer, or take a snapshot of what loaded",
+		return nil, calls.Errorf(calls.ErrTimeout, "the page is slow; pass --timeout to wait longer, or take a snapshot of what loaded",
 			"%s did not finish loading within %s", what, timeout)
 	default:
 		var le *chromedp.LoadError
 		if errors.As(err, &le) || strings.Contains(err.Error(), "net::") {
-			return nil, Errorf(ErrNavigation, "check the address and that the site is up", "could not open %s: %v", what, err)
+			return nil, calls.Errorf(calls.ErrNavigation, "check the address and that the site is up", "could not open %s: %v", what, err)
 		}
 		if strings.Contains(err.Error(), "history") || strings.Contains(err.Error(), "entry") {
-			return nil, Errorf(ErrNavigation, "there is no page to go to in that direction", "cannot go %s: %v", what, err)
+			return nil, calls.Errorf(calls.ErrNavigation, "there is no page to go to in that direction", "cannot go %s: %v", what, err)
 		}
 		return nil, browserErr(err)
 	}
@@ -125,7 +126,7 @@ func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chrom
 // history moves delta steps in the tab's history. It waits on the tab's
 // own events rather than chromedp's load wait, because a page restored
 // from the back/forward cache fires no load event.
-func (s *Session) history(ctx context.Context, t *tab, delta int) (*PageInfo, error) {
+func (s *Session) history(ctx context.Context, t *tab, delta int) (*calls.PageInfo, error) {
 	h, err := call(ctx, t, page.GetNavigationHistory, cdp.Empty{})
 	if err != nil {
 		return nil, err
@@ -136,7 +137,7 @@ func (s *Session) history(ctx context.Context, t *tab, delta int) (*PageInfo, er
 		if delta > 0 {
 			dir = "forward"
 		}
-		return nil, Errorf(ErrNavigation, "there is no page to go to in that direction", "cannot go %s: no page %s in this tab's history", dir, dir)
+		return nil, calls.Errorf(calls.ErrNavigation, "there is no page to go to in that direction", "cannot go %s: no page %s in this tab's history", dir, dir)
 	}
 	before := t.mark()
 	if _, err := call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}); err != nil {
@@ -164,7 +165,7 @@ func (t *tab) waitNavigated(ctx context.Context, before mark, timeout time.Durat
 		select {
 		case <-changed:
 		case <-deadline.C:
-			return Errorf(ErrTimeout, "the page is slow; take a snapshot of what loaded", "the page did not finish loading within %s", timeout)
+			return calls.Errorf(calls.ErrTimeout, "the page is slow; take a snapshot of what loaded", "the page did not finish loading within %s", timeout)
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -172,7 +173,7 @@ func (t *tab) waitNavigated(ctx context.Context, before mark, timeout time.Durat
 }
 
 // pageInfo reads the tab's URL and title from the browser (no script).
-func (s *Session) pageInfo(ctx context.Context, t *tab) (*PageInfo, error) {
+func (s *Session) pageInfo(ctx context.Context, t *tab) (*calls.PageInfo, error) {
 	res, err := chromedp.CallBrowser(s.browser.ctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.id})
 	if err != nil {
 		return nil, browserErr(err)
@@ -180,11 +181,11 @@ func (s *Session) pageInfo(ctx context.Context, t *tab) (*PageInfo, error) {
 	t.mu.Lock()
 	status := t.status
 	t.mu.Unlock()
-	return &PageInfo{URL: res.TargetInfo.URL, Title: res.TargetInfo.Title, Status: status}, nil
+	return &calls.PageInfo{URL: res.TargetInfo.URL, Title: res.TargetInfo.Title, Status: status}, nil
 }
 
 // Info returns where the current tab is.
-func (s *Session) PageInfo(ctx context.Context) (*PageInfo, error) {
+func (s *Session) PageInfo(ctx context.Context) (*calls.PageInfo, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err

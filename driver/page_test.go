@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 func TestHistoryReadsAndEvalWorlds(t *testing.T) {
@@ -16,11 +16,11 @@ func TestHistoryReadsAndEvalWorlds(t *testing.T) {
 		"/two": `<!doctype html><title>Two</title><ul><li>a</li><li>b</li><li>c</li></ul>`,
 	})
 	open(t, s, ctx, srv.URL+"/one")
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: "text=Two"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Two"})
 	if info, _ := s.PageInfo(ctx); info.Title != "Two" {
 		t.Fatalf("after the click: %+v", info)
 	}
-	n, err := s.Get(ctx, driver.GetRequest{What: "count", Target: "role=listitem"})
+	n, err := s.Get(ctx, calls.GetRequest{What: "count", Target: "role=listitem"})
 	if err != nil || n.Count != 3 {
 		t.Errorf("count of list items: %+v %v", n, err)
 	}
@@ -44,15 +44,15 @@ func TestHistoryReadsAndEvalWorlds(t *testing.T) {
 	if back, err := s.Back(ctx); err != nil || !strings.HasSuffix(back.URL, "#a") {
 		t.Fatalf("back within the document: %+v %v", back, err)
 	}
-	attr, err := s.Get(ctx, driver.GetRequest{What: "attr", Target: "css=#go", Name: "data-x"})
+	attr, err := s.Get(ctx, calls.GetRequest{What: "attr", Target: "css=#go", Name: "data-x"})
 	if err != nil || !attr.Found || attr.Value != "1" {
 		t.Errorf("attr: %+v %v", attr, err)
 	}
-	missing, err := s.Get(ctx, driver.GetRequest{What: "attr", Target: "css=#go", Name: "nope"})
+	missing, err := s.Get(ctx, calls.GetRequest{What: "attr", Target: "css=#go", Name: "nope"})
 	if err != nil || missing.Found {
 		t.Errorf("a missing attribute: %+v %v", missing, err)
 	}
-	html, err := s.Get(ctx, driver.GetRequest{What: "html", Target: "css=#go"})
+	html, err := s.Get(ctx, calls.GetRequest{What: "html", Target: "css=#go"})
 	if err != nil || !strings.HasPrefix(html.Value, `<a id="go"`) {
 		t.Errorf("html: %+v %v", html, err)
 	}
@@ -60,20 +60,20 @@ func TestHistoryReadsAndEvalWorlds(t *testing.T) {
 	if got := evalString(t, s, ctx, `typeof window.pageSecret`); got != "undefined" {
 		t.Errorf("the isolated world sees the page's global: %s", got)
 	}
-	main, err := s.Eval(ctx, driver.EvalRequest{Expression: "window.pageSecret", MainWorld: true})
+	main, err := s.Eval(ctx, calls.EvalRequest{Expression: "window.pageSecret", MainWorld: true})
 	if err != nil || string(main.Value) != "42" {
 		t.Errorf("main world eval: %s %v", main.Value, err)
 	}
-	if _, err := s.Eval(ctx, driver.EvalRequest{Expression: "throw new Error('boom')"}); !errors.Is(err, driver.ErrJavaScript) || !strings.Contains(err.Error(), "boom") {
+	if _, err := s.Eval(ctx, calls.EvalRequest{Expression: "throw new Error('boom')"}); !errors.Is(err, calls.ErrJavaScript) || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("a throwing expression: %v", err)
 	}
-	if _, err := s.Viewport(ctx, driver.ViewportRequest{Width: 500, Height: 400}); err != nil {
+	if _, err := s.Viewport(ctx, calls.ViewportRequest{Width: 500, Height: 400}); err != nil {
 		t.Fatal(err)
 	}
 	if got := evalString(t, s, ctx, `String(innerWidth)`); got != "500" {
 		t.Errorf("innerWidth after viewport 500x400: %s", got)
 	}
-	if _, err := s.Viewport(ctx, driver.ViewportRequest{Width: 5, Height: 5}); !errors.Is(err, driver.ErrBadInput) {
+	if _, err := s.Viewport(ctx, calls.ViewportRequest{Width: 5, Height: 5}); !errors.Is(err, calls.ErrBadInput) {
 		t.Errorf("a tiny viewport: %v", err)
 	}
 }

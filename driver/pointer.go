@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // point is a place in the top page's viewport, in CSS pixels.
@@ -37,7 +38,7 @@ func (el *element) actionable(ctx context.Context, checks int, timeout time.Dura
 		if err == nil {
 			return p, nil
 		}
-		if errors.Is(err, ErrStaleRef) || errors.Is(err, ErrBrowserGone) || errors.Is(err, ErrJavaScript) || ctx.Err() != nil {
+		if errors.Is(err, calls.ErrStaleRef) || errors.Is(err, calls.ErrBrowserGone) || errors.Is(err, calls.ErrJavaScript) || ctx.Err() != nil {
 			return point{}, err
 		}
 		if time.Now().After(deadline) {
@@ -78,9 +79,9 @@ func (el *element) tryActionable(ctx context.Context, checks int) (point, error)
 	case "moving":
 		return point{}, fmt.Errorf("%s: %w", el.what, errUnstable)
 	case "disabled":
-		return point{}, Errorf(ErrNotInteractable, "wait until the page enables it, or act on another element", "%s is disabled", el.what)
+		return point{}, calls.Errorf(calls.ErrNotInteractable, "wait until the page enables it, or act on another element", "%s is disabled", el.what)
 	case "covered":
-		return point{}, &CoveredError{Target: el.what, By: probe.By}
+		return point{}, &calls.CoveredError{Target: el.what, By: probe.By}
 	default:
 		return point{}, fmt.Errorf("actionability probe of %s said %q", el.what, probe.State)
 	}
@@ -98,7 +99,7 @@ func (el *element) tryActionable(ctx context.Context, checks int) (point, error)
 }
 
 func (el *element) notVisible() error {
-	return Errorf(ErrNotInteractable, "it may be hidden or collapsed; open what holds it first, or run waymark snapshot", "%s is not visible", el.what)
+	return calls.Errorf(calls.ErrNotInteractable, "it may be hidden or collapsed; open what holds it first, or run waymark snapshot", "%s is not visible", el.what)
 }
 
 func isNoBox(err error) bool {

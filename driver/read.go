@@ -10,11 +10,12 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/locator"
 )
 
 // Get reads one thing from the page.
-func (s *Session) Get(ctx context.Context, req GetRequest) (*GetResult, error) {
+func (s *Session) Get(ctx context.Context, req calls.GetRequest) (*calls.GetResult, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -26,25 +27,25 @@ func (s *Session) Get(ctx context.Context, req GetRequest) (*GetResult, error) {
 			return nil, err
 		}
 		if req.What == "title" {
-			return &GetResult{Value: info.Title, Found: true}, nil
+			return &calls.GetResult{Value: info.Title, Found: true}, nil
 		}
-		return &GetResult{Value: info.URL, Found: true}, nil
+		return &calls.GetResult{Value: info.URL, Found: true}, nil
 	case "count":
 		if req.Target == "" {
-			return nil, Errorf(ErrBadInput, "usage: waymark get count LOCATOR", "count needs a locator")
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark get count LOCATOR", "count needs a locator")
 		}
 		loc, err := locator.Parse(req.Target)
 		if err != nil {
-			return nil, &Error{Kind: ErrBadInput, Msg: err.Error(), Hint: "count takes a locator such as role=link or css=.item"}
+			return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "count takes a locator such as role=link or css=.item"}
 		}
 		els, err := s.match(ctx, t, loc)
 		if err != nil {
 			return nil, err
 		}
-		return &GetResult{Count: len(els), Found: true}, nil
+		return &calls.GetResult{Count: len(els), Found: true}, nil
 	case "text", "value", "attr", "html":
 	default:
-		return nil, Errorf(ErrBadInput, "get title|url|text REF|value REF|attr REF NAME|html REF|count LOCATOR", "unknown get %q", req.What)
+		return nil, calls.Errorf(calls.ErrBadInput, "get title|url|text REF|value REF|attr REF NAME|html REF|count LOCATOR", "unknown get %q", req.What)
 	}
 	el, err := s.find(ctx, t, req.Target, 0)
 	if err != nil {
@@ -65,28 +66,28 @@ func (s *Session) Get(ctx context.Context, req GetRequest) (*GetResult, error) {
 		}
 	case "attr":
 		if req.Name == "" {
-			return nil, Errorf(ErrBadInput, "usage: waymark get attr REF NAME", "attr needs an attribute name")
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark get attr REF NAME", "attr needs an attribute name")
 		}
 		var v *string
 		if err := el.callOn(ctx, `function(n){ return this.getAttribute(n) }`, &v, req.Name); err != nil {
 			return nil, err
 		}
 		if v == nil {
-			return &GetResult{Found: false}, nil
+			return &calls.GetResult{Found: false}, nil
 		}
-		return &GetResult{Value: *v, Found: true}, nil
+		return &calls.GetResult{Value: *v, Found: true}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &GetResult{Value: out, Found: true}, nil
+	return &calls.GetResult{Value: out, Found: true}, nil
 }
 
 // Eval runs JavaScript in the page: in an isolated world unless the caller
 // opts into the page's own world.
-func (s *Session) Eval(ctx context.Context, req EvalRequest) (*EvalResult, error) {
+func (s *Session) Eval(ctx context.Context, req calls.EvalRequest) (*calls.EvalResult, error) {
 	if strings.TrimSpace(req.Expression) == "" {
-		return nil, Errorf(ErrBadInput, "usage: waymark eval 'document.title'", "no expression given")
+		return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark eval 'document.title'", "no expression given")
 	}
 	t, err := s.current(ctx)
 	if err != nil {
@@ -109,13 +110,13 @@ func (s *Session) Eval(ctx context.Context, req EvalRequest) (*EvalResult, error
 	if len(raw) == 0 {
 		raw = json.RawMessage("null")
 	}
-	return &EvalResult{Value: raw}, nil
+	return &calls.EvalResult{Value: raw}, nil
 }
 
 const defaultWaitTimeout = 30 * time.Second
 
 // Wait waits for one condition on the page.
-func (s *Session) Wait(ctx context.Context, req WaitRequest) (*PageInfo, error) {
+func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (*calls.PageInfo, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -145,7 +146,7 @@ func (s *Session) Wait(ctx context.Context, req WaitRequest) (*PageInfo, error) 
 			var ok bool
 			err := t.evalWorld(ctx, t.sess, t.mainFrame(), `(s => { const e = document.querySelector(s); if (!e) return false; const r = e.getBoundingClientRect(); const st = getComputedStyle(e); return r.width > 0 && r.height > 0 && st.visibility !== 'hidden' })(`+jsString(req.Selector)+`)`, &ok)
 			if err != nil && strings.Contains(err.Error(), "not a valid selector") {
-				return false, Errorf(ErrBadInput, "check the CSS selector", "bad CSS selector %q", req.Selector)
+				return false, calls.Errorf(calls.ErrBadInput, "check the CSS selector", "bad CSS selector %q", req.Selector)
 			}
 			return ok, err
 		}
@@ -169,7 +170,7 @@ func (s *Session) Wait(ctx context.Context, req WaitRequest) (*PageInfo, error) 
 		}
 		return s.pageInfo(ctx, t)
 	default:
-		return nil, Errorf(ErrBadInput, "wait --text T | --gone T | --selector CSS | --url GLOB | --load | MILLISECONDS", "nothing to wait for")
+		return nil, calls.Errorf(calls.ErrBadInput, "wait --text T | --gone T | --selector CSS | --url GLOB | --load | MILLISECONDS", "nothing to wait for")
 	}
 	deadline := time.Now().Add(timeout)
 	for {
@@ -181,7 +182,7 @@ func (s *Session) Wait(ctx context.Context, req WaitRequest) (*PageInfo, error) 
 			return s.pageInfo(ctx, t)
 		}
 		if time.Now().After(deadline) {
-			return nil, Errorf(ErrTimeout, "pass --timeout to wait longer, or take a snapshot to see the page",
+			return nil, calls.Errorf(calls.ErrTimeout, "pass --timeout to wait longer, or take a snapshot to see the page",
 				"timed out after %s waiting for %s", timeout, what)
 		}
 		if err := sleep(ctx, 100*time.Millisecond); err != nil {

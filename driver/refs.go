@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
@@ -91,7 +92,7 @@ func normalizeRef(s string) (string, bool) {
 }
 
 func unknownRef(ref string) error {
-	return Errorf(ErrUnknownRef, `run "waymark snapshot" to see the refs on the page now`,
+	return calls.Errorf(calls.ErrUnknownRef, `run "waymark snapshot" to see the refs on the page now`,
 		"no element [ref=%s] in this session", ref)
 }
 
@@ -100,7 +101,7 @@ func staleRef(ref, line string) error {
 	if line != "" {
 		what = fmt.Sprintf("%s (%s)", what, strings.TrimPrefix(strings.TrimSpace(line), "- "))
 	}
-	return Errorf(ErrStaleRef, `run "waymark snapshot" again and use a ref from it`,
+	return calls.Errorf(calls.ErrStaleRef, `run "waymark snapshot" again and use a ref from it`,
 		"no element %s on the page now (it changed after your last look)", what)
 }
 

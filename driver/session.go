@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // Session is a named browser context: its own cookies, storage, tabs and
@@ -86,7 +87,7 @@ func (s *Session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 // dropping tabs that closed themselves.
 func (s *Session) current(ctx context.Context) (*tab, error) {
 	if !s.browser.Alive() {
-		return nil, &Error{Kind: ErrBrowserGone, Msg: "the browser is gone (it crashed or was killed)", Hint: "run the command again: a new browser starts"}
+		return nil, &calls.Error{Kind: calls.ErrBrowserGone, Msg: "the browser is gone (it crashed or was killed)", Hint: "run the command again: a new browser starts"}
 	}
 	s.mu.Lock()
 	var live []*tab
@@ -184,7 +185,7 @@ func browserErr(err error) error {
 		return nil
 	}
 	if errors.Is(err, chromedp.ErrTargetDetached) || errors.Is(err, chromedp.ErrChannelClosed) {
-		return &Error{Kind: ErrBrowserGone, Msg: fmt.Sprintf("the browser is gone: %v", err), Hint: "run the command again: a new browser starts"}
+		return &calls.Error{Kind: calls.ErrBrowserGone, Msg: fmt.Sprintf("the browser is gone: %v", err), Hint: "run the command again: a new browser starts"}
 	}
 	return err
 }

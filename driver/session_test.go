@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 func TestSessionsAreIsolated(t *testing.T) {
@@ -17,7 +17,7 @@ func TestSessionsAreIsolated(t *testing.T) {
 	a, ctx := newSession(t)
 	srv := serve(t, map[string]string{"/": `<!doctype html><title>C</title><p>cookies</p>`})
 	open(t, a, ctx, srv.URL)
-	if _, err := a.Cookies(ctx, driver.CookieRequest{Op: "set", Cookies: []driver.Cookie{{Name: "who", Value: "a"}}}); err != nil {
+	if _, err := a.Cookies(ctx, calls.CookieRequest{Op: "set", Cookies: []calls.Cookie{{Name: "who", Value: "a"}}}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := testBrowser.Session(ctx, t.Name()+"-other")
@@ -26,7 +26,7 @@ func TestSessionsAreIsolated(t *testing.T) {
 	}
 	t.Cleanup(func() { testBrowser.CloseSession(t.Name() + "-other") })
 	open(t, b, ctx, srv.URL)
-	got, err := b.Cookies(ctx, driver.CookieRequest{Op: "get"})
+	got, err := b.Cookies(ctx, calls.CookieRequest{Op: "get"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestSessionsAreIsolated(t *testing.T) {
 			t.Fatalf("the other session sees the cookie %v", c)
 		}
 	}
-	mine, _ := a.Cookies(ctx, driver.CookieRequest{Op: "get"})
+	mine, _ := a.Cookies(ctx, calls.CookieRequest{Op: "get"})
 	if len(mine.Cookies) != 1 || mine.Cookies[0].Value != "a" {
 		t.Fatalf("the first session's cookies: %+v", mine.Cookies)
 	}
@@ -46,10 +46,10 @@ func TestStorageAndState(t *testing.T) {
 	s, ctx := newSession(t)
 	srv := serve(t, map[string]string{"/": `<!doctype html><title>S</title><p>storage</p>`})
 	open(t, s, ctx, srv.URL)
-	if _, err := s.Storage(ctx, driver.StorageRequest{Area: "local", Op: "set", Key: "k", Value: "v"}); err != nil {
+	if _, err := s.Storage(ctx, calls.StorageRequest{Area: "local", Op: "set", Key: "k", Value: "v"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Cookies(ctx, driver.CookieRequest{Op: "set", Cookies: []driver.Cookie{{Name: "sid", Value: "42"}}}); err != nil {
+	if _, err := s.Cookies(ctx, calls.CookieRequest{Op: "set", Cookies: []calls.Cookie{{Name: "sid", Value: "42"}}}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := s.StateSave(ctx)
@@ -68,15 +68,15 @@ func TestStorageAndState(t *testing.T) {
 	if _, err := other.StateLoad(ctx, *st); err != nil {
 		t.Fatal(err)
 	}
-	items, err := other.Storage(ctx, driver.StorageRequest{Area: "local", Op: "get", Key: "k"})
+	items, err := other.Storage(ctx, calls.StorageRequest{Area: "local", Op: "get", Key: "k"})
 	if err != nil || items.Items["k"] != "v" {
 		t.Fatalf("loaded storage %v, %v", items, err)
 	}
-	cl, _ := other.Cookies(ctx, driver.CookieRequest{})
+	cl, _ := other.Cookies(ctx, calls.CookieRequest{})
 	if len(cl.Cookies) != 1 || cl.Cookies[0].Value != "42" {
 		t.Fatalf("loaded cookies %+v", cl.Cookies)
 	}
-	if _, err := other.StateLoad(ctx, driver.State{Format: "other/9"}); err == nil {
+	if _, err := other.StateLoad(ctx, calls.State{Format: "other/9"}); err == nil {
 		t.Fatal("a state of another format loaded")
 	}
 }
@@ -87,21 +87,21 @@ func TestDialogsAreReported(t *testing.T) {
 	srv := serve(t, map[string]string{"/": `<!doctype html><title>D</title>
 <button onclick="document.getElementById('r').textContent = 'answer: ' + prompt('Your name?', 'x')">Ask</button><p id=r></p>`})
 	open(t, s, ctx, srv.URL)
-	out := act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: "text=Ask"})
+	out := act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Ask"})
 	if out.Dialog == nil || out.Dialog.Type != "prompt" || out.Dialog.Message != "Your name?" {
 		t.Fatalf("outcome dialog %+v", out.Dialog)
 	}
-	snap := snapshot(t, s, ctx, driver.SnapshotRequest{})
+	snap := snapshot(t, s, ctx, calls.SnapshotRequest{})
 	if !strings.Contains(snap, "[dialog] prompt") {
 		t.Errorf("the outline does not say a dialog is open:\n%s", snap)
 	}
-	if _, err := s.Dialog(ctx, driver.DialogRequest{Accept: true, Text: "Ann"}); err != nil {
+	if _, err := s.Dialog(ctx, calls.DialogRequest{Accept: true, Text: "Ann"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := getText(t, s, ctx, "css=#r"); got != "answer: Ann" {
 		t.Errorf("after accepting: %q", got)
 	}
-	if _, err := s.Dialog(ctx, driver.DialogRequest{}); err == nil {
+	if _, err := s.Dialog(ctx, calls.DialogRequest{}); err == nil {
 		t.Error("answering with no dialog open succeeded")
 	}
 }
@@ -114,11 +114,11 @@ func TestNewTabsAndTabCommands(t *testing.T) {
 		"/second": `<!doctype html><title>Second</title><p>second</p>`,
 	})
 	open(t, s, ctx, srv.URL)
-	out := act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: "text=Elsewhere"})
+	out := act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Elsewhere"})
 	if len(out.NewTabs) != 1 || !strings.HasSuffix(out.NewTabs[0].URL, "/second") {
 		t.Fatalf("new tabs after the click: %+v", out.NewTabs)
 	}
-	list, err := s.Tab(ctx, driver.TabRequest{Op: "switch", Index: out.NewTabs[0].Index})
+	list, err := s.Tab(ctx, calls.TabRequest{Op: "switch", Index: out.NewTabs[0].Index})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestNewTabsAndTabCommands(t *testing.T) {
 	if info, _ := s.PageInfo(ctx); info.Title != "Second" {
 		t.Errorf("current page after switch: %+v", info)
 	}
-	list, err = s.Tab(ctx, driver.TabRequest{Op: "close", Index: -1})
+	list, err = s.Tab(ctx, calls.TabRequest{Op: "close", Index: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestScreenshotPDFAndWaits(t *testing.T) {
 	srv := serve(t, map[string]string{"/": `<!doctype html><title>Shots</title><h1 id=h>Hello</h1>
 <button onclick="fetch('` + slow.URL + `').then(r => r.text()).then(t => document.getElementById('h').textContent = t)">Load</button>`})
 	open(t, s, ctx, srv.URL)
-	for _, req := range []driver.ScreenshotRequest{{}, {Full: true}, {Target: "css=#h"}} {
+	for _, req := range []calls.ScreenshotRequest{{}, {Full: true}, {Target: "css=#h"}} {
 		img, err := s.Screenshot(ctx, req)
 		if err != nil {
 			t.Fatalf("screenshot %+v: %v", req, err)
@@ -163,16 +163,16 @@ func TestScreenshotPDFAndWaits(t *testing.T) {
 		t.Errorf("pdf: %v", err)
 	}
 	// The click waits for the fetch it started, so the text is there at once.
-	act(t, s, ctx, driver.ActRequest{Kind: driver.ActClick, Target: "text=Load"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Load"})
 	if got := getText(t, s, ctx, "css=#h"); got != "done" {
 		t.Errorf("after the click the heading says %q; the fetch was not waited for", got)
 	}
-	if _, err := s.Wait(ctx, driver.WaitRequest{Text: "done"}); err != nil {
+	if _, err := s.Wait(ctx, calls.WaitRequest{Text: "done"}); err != nil {
 		t.Error(err)
 	}
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := s.Wait(wctx, driver.WaitRequest{Text: "never", TimeoutMS: 200}); err == nil || !strings.Contains(err.Error(), "never") {
+	if _, err := s.Wait(wctx, calls.WaitRequest{Text: "never", TimeoutMS: 200}); err == nil || !strings.Contains(err.Error(), "never") {
 		t.Errorf("a wait that times out: %v", err)
 	}
 }

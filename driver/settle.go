@@ -3,6 +3,8 @@ package driver
 import (
 	"context"
 	"time"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // mark is what the tab's listener knew just before an action.
@@ -110,7 +112,7 @@ func (t *tab) settle(ctx context.Context, before mark) error {
 			return settled(navigated)
 		case <-navStartDeadline:
 		case <-loadDeadline.C:
-			return Errorf(ErrTimeout, "the page may still be loading; run waymark wait --load or take a snapshot",
+			return calls.Errorf(calls.ErrTimeout, "the page may still be loading; run waymark wait --load or take a snapshot",
 				"the page did not finish loading within %s", settleLoad)
 		case <-t.gone:
 			return nil // the action closed its own tab

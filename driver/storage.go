@@ -9,10 +9,11 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // Cookies reads, sets or clears the session's cookies.
-func (s *Session) Cookies(ctx context.Context, req CookieRequest) (*CookieList, error) {
+func (s *Session) Cookies(ctx context.Context, req calls.CookieRequest) (*calls.CookieList, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -21,12 +22,12 @@ func (s *Session) Cookies(ctx context.Context, req CookieRequest) (*CookieList, 
 	case "", "get":
 	case "set":
 		if len(req.Cookies) == 0 {
-			return nil, Errorf(ErrBadInput, "usage: waymark cookies set NAME VALUE", "no cookie to set")
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark cookies set NAME VALUE", "no cookie to set")
 		}
 		var params []*network.CookieParam
 		for _, c := range req.Cookies {
 			if c.Name == "" {
-				return nil, Errorf(ErrBadInput, "give the cookie a name", "a cookie has no name")
+				return nil, calls.Errorf(calls.ErrBadInput, "give the cookie a name", "a cookie has no name")
 			}
 			p := &network.CookieParam{Name: c.Name, Value: c.Value, URL: c.URL, Domain: c.Domain, Path: c.Path,
 				HTTPOnly: c.HTTPOnly, Secure: c.Secure}
@@ -39,33 +40,33 @@ func (s *Session) Cookies(ctx context.Context, req CookieRequest) (*CookieList, 
 			if p.URL == "" && p.Domain == "" {
 				u := t.url()
 				if !strings.HasPrefix(u, "http") {
-					return nil, Errorf(ErrBadInput, "open a page first, or pass --url", "no page to set the cookie for")
+					return nil, calls.Errorf(calls.ErrBadInput, "open a page first, or pass --url", "no page to set the cookie for")
 				}
 				p.URL = u
 			}
 			params = append(params, p)
 		}
 		if _, err := browserCallOn(ctx, s.browser, storage.SetCookies, storage.SetCookiesParams{Cookies: params, BrowserContextID: s.bcid}); err != nil {
-			return nil, Errorf(ErrBadInput, "check the cookie's domain and URL", "the browser refused the cookie: %v", err)
+			return nil, calls.Errorf(calls.ErrBadInput, "check the cookie's domain and URL", "the browser refused the cookie: %v", err)
 		}
 	case "clear":
 		if _, err := browserCallOn(ctx, s.browser, storage.ClearCookies, storage.ClearCookiesParams{BrowserContextID: s.bcid}); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, Errorf(ErrBadInput, "cookies get | set NAME VALUE | clear", "unknown cookies command %q", req.Op)
+		return nil, calls.Errorf(calls.ErrBadInput, "cookies get | set NAME VALUE | clear", "unknown cookies command %q", req.Op)
 	}
 	return s.cookieList(ctx, t)
 }
 
-func (s *Session) cookieList(ctx context.Context, t *tab) (*CookieList, error) {
+func (s *Session) cookieList(ctx context.Context, t *tab) (*calls.CookieList, error) {
 	res, err := browserCallOn(ctx, s.browser, storage.GetCookies, storage.GetCookiesParams{BrowserContextID: s.bcid})
 	if err != nil {
 		return nil, err
 	}
-	out := &CookieList{Cookies: []Cookie{}}
+	out := &calls.CookieList{Cookies: []calls.Cookie{}}
 	for _, c := range res.Cookies {
-		ck := Cookie{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path, HTTPOnly: c.HTTPOnly,
+		ck := calls.Cookie{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path, HTTPOnly: c.HTTPOnly,
 			Secure: c.Secure, SameSite: string(c.SameSite)}
 		if !c.Session {
 			ck.Expires = c.Expires
@@ -76,7 +77,7 @@ func (s *Session) cookieList(ctx context.Context, t *tab) (*CookieList, error) {
 }
 
 // Storage reads or writes the current origin's local or session storage.
-func (s *Session) Storage(ctx context.Context, req StorageRequest) (*StorageItems, error) {
+func (s *Session) Storage(ctx context.Context, req calls.StorageRequest) (*calls.StorageItems, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func (s *Session) Storage(ctx context.Context, req StorageRequest) (*StorageItem
 	case "session":
 		area = "sessionStorage"
 	default:
-		return nil, Errorf(ErrBadInput, "storage local|session …", "unknown storage area %q", req.Area)
+		return nil, calls.Errorf(calls.ErrBadInput, "storage local|session …", "unknown storage area %q", req.Area)
 	}
 	var expr string
 	switch req.Op {
@@ -99,27 +100,27 @@ func (s *Session) Storage(ctx context.Context, req StorageRequest) (*StorageItem
 		}
 	case "set":
 		if req.Key == "" {
-			return nil, Errorf(ErrBadInput, "usage: waymark storage local set KEY VALUE", "no key given")
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark storage local set KEY VALUE", "no key given")
 		}
 		expr = `(() => { ` + area + `.setItem(` + jsString(req.Key) + `, ` + jsString(req.Value) + `); return Object.fromEntries(Object.entries(` + area + `)) })()`
 	case "clear":
 		expr = `(() => { ` + area + `.clear(); return {} })()`
 	default:
-		return nil, Errorf(ErrBadInput, "storage local|session get [KEY] | set KEY VALUE | clear", "unknown storage command %q", req.Op)
+		return nil, calls.Errorf(calls.ErrBadInput, "storage local|session get [KEY] | set KEY VALUE | clear", "unknown storage command %q", req.Op)
 	}
 	items := map[string]string{}
 	if err := t.evalWorld(ctx, t.sess, t.mainFrame(), expr, &items); err != nil {
 		if strings.Contains(err.Error(), "SecurityError") || strings.Contains(err.Error(), "denied") {
-			return nil, Errorf(ErrBadInput, "open an http(s) page first", "this page has no storage (%s)", t.url())
+			return nil, calls.Errorf(calls.ErrBadInput, "open an http(s) page first", "this page has no storage (%s)", t.url())
 		}
 		return nil, err
 	}
-	return &StorageItems{Items: items}, nil
+	return &calls.StorageItems{Items: items}, nil
 }
 
 // StateSave returns the session's cookies and the local storage of the
 // current tab's origin.
-func (s *Session) StateSave(ctx context.Context) (*State, error) {
+func (s *Session) StateSave(ctx context.Context) (*calls.State, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
@@ -128,9 +129,9 @@ func (s *Session) StateSave(ctx context.Context) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &State{Format: StateFormat, Cookies: cl.Cookies, Origins: map[string]map[string]string{}}
+	st := &calls.State{Format: calls.StateFormat, Cookies: cl.Cookies, Origins: map[string]map[string]string{}}
 	if u, err := url.Parse(t.url()); err == nil && strings.HasPrefix(u.Scheme, "http") {
-		items, err := s.Storage(ctx, StorageRequest{Area: "local", Op: "get"})
+		items, err := s.Storage(ctx, calls.StorageRequest{Area: "local", Op: "get"})
 		if err == nil && len(items.Items) > 0 {
 			st.Origins[u.Scheme+"://"+u.Host] = items.Items
 		}
@@ -140,9 +141,9 @@ func (s *Session) StateSave(ctx context.Context) (*State, error) {
 
 // StateLoad sets the cookies of a saved state, and the local storage of
 // the origin the current tab is on.
-func (s *Session) StateLoad(ctx context.Context, st State) (*Empty, error) {
-	if st.Format != StateFormat {
-		return nil, Errorf(ErrBadInput, "load a file written by waymark state save", "unknown state format %q (want %q)", st.Format, StateFormat)
+func (s *Session) StateLoad(ctx context.Context, st calls.State) (*calls.Empty, error) {
+	if st.Format != calls.StateFormat {
+		return nil, calls.Errorf(calls.ErrBadInput, "load a file written by waymark state save", "unknown state format %q (want %q)", st.Format, calls.StateFormat)
 	}
 	t, err := s.current(ctx)
 	if err != nil {
@@ -151,23 +152,23 @@ func (s *Session) StateLoad(ctx context.Context, st State) (*Empty, error) {
 	if len(st.Cookies) > 0 {
 		for i := range st.Cookies {
 			if st.Cookies[i].Domain == "" && st.Cookies[i].URL == "" {
-				return nil, Errorf(ErrBadInput, "each saved cookie needs a domain", "cookie %q has no domain", st.Cookies[i].Name)
+				return nil, calls.Errorf(calls.ErrBadInput, "each saved cookie needs a domain", "cookie %q has no domain", st.Cookies[i].Name)
 			}
 		}
-		if _, err := s.Cookies(ctx, CookieRequest{Op: "set", Cookies: st.Cookies}); err != nil {
+		if _, err := s.Cookies(ctx, calls.CookieRequest{Op: "set", Cookies: st.Cookies}); err != nil {
 			return nil, err
 		}
 	}
 	if u, err := url.Parse(t.url()); err == nil {
 		if items, ok := st.Origins[u.Scheme+"://"+u.Host]; ok {
 			for k, v := range items {
-				if _, err := s.Storage(ctx, StorageRequest{Area: "local", Op: "set", Key: k, Value: v}); err != nil {
+				if _, err := s.Storage(ctx, calls.StorageRequest{Area: "local", Op: "set", Key: k, Value: v}); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
-	return &Empty{}, nil
+	return &calls.Empty{}, nil
 }
 
 // browserCallOn runs a command on the browser target (the storage domain's

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // tab is one page target of a session. Its listener keeps what the events
@@ -28,7 +29,7 @@ type tab struct {
 	frameID    cdp.FrameID // the main frame
 	docURL     string
 	status     int
-	dialog     *Dialog
+	dialog     *calls.Dialog
 	inflight   map[network.RequestID]time.Time // fetch/XHR requests
 	loading    bool                            // main frame between startedLoading and load
 	requested  bool                            // the main frame asked to navigate; loading has not started yet
@@ -71,7 +72,7 @@ func (t *tab) onEvent(ev any) {
 	defer t.mu.Unlock()
 	switch ev := ev.(type) {
 	case *page.EventJavascriptDialogOpening:
-		t.dialog = &Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt}
+		t.dialog = &calls.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt}
 	case *page.EventJavascriptDialogClosed:
 		t.dialog = nil
 	case *page.EventFrameStartedLoading:
@@ -136,7 +137,7 @@ func (t *tab) url() string {
 	return t.docURL
 }
 
-func (t *tab) pendingDialog() *Dialog {
+func (t *tab) pendingDialog() *calls.Dialog {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.dialog == nil {

@@ -7,10 +7,11 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // Tab lists, opens, switches or closes the session's tabs.
-func (s *Session) Tab(ctx context.Context, req TabRequest) (*TabList, error) {
+func (s *Session) Tab(ctx context.Context, req calls.TabRequest) (*calls.TabList, error) {
 	if _, err := s.current(ctx); err != nil {
 		return nil, err
 	}
@@ -72,20 +73,20 @@ func (s *Session) Tab(ctx context.Context, req TabRequest) (*TabList, error) {
 		}
 		s.mu.Unlock()
 	default:
-		return nil, Errorf(ErrBadInput, "tab list | new [URL] | switch N | close [N]", "unknown tab command %q", req.Op)
+		return nil, calls.Errorf(calls.ErrBadInput, "tab list | new [URL] | switch N | close [N]", "unknown tab command %q", req.Op)
 	}
 	list, err := s.tabList(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &TabList{Tabs: list}, nil
+	return &calls.TabList{Tabs: list}, nil
 }
 
 func (s *Session) tabAt(i int) (*tab, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if i < 0 || i >= len(s.tabs) {
-		return nil, Errorf(ErrBadInput, "run waymark tab list to see the tabs", "no tab %d (the session has %d)", i, len(s.tabs))
+		return nil, calls.Errorf(calls.ErrBadInput, "run waymark tab list to see the tabs", "no tab %d (the session has %d)", i, len(s.tabs))
 	}
 	return s.tabs[i], nil
 }
@@ -102,7 +103,7 @@ func (s *Session) currentIndex() int {
 }
 
 // tabList describes the session's tabs in order.
-func (s *Session) tabList(ctx context.Context) ([]TabInfo, error) {
+func (s *Session) tabList(ctx context.Context) ([]calls.TabInfo, error) {
 	infos, err := chromedp.Targets(s.browser.ctx)
 	if err != nil {
 		return nil, browserErr(err)
@@ -113,9 +114,9 @@ func (s *Session) tabList(ctx context.Context) ([]TabInfo, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]TabInfo, 0, len(s.tabs))
+	out := make([]calls.TabInfo, 0, len(s.tabs))
 	for i, t := range s.tabs {
-		ti := TabInfo{Index: i, Current: t == s.cur, URL: t.url()}
+		ti := calls.TabInfo{Index: i, Current: t == s.cur, URL: t.url()}
 		if in, ok := byID[t.id]; ok {
 			ti.URL, ti.Title = in.URL, in.Title
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // Scripts of ours run only in an isolated world named "waymark": it shares
@@ -87,7 +88,7 @@ func decodeResult(obj *runtime.RemoteObject, exc *runtime.ExceptionDetails, out 
 		if exc.Exception != nil && exc.Exception.Description != "" {
 			msg = exc.Exception.Description
 		}
-		return Errorf(ErrJavaScript, "", "javascript error: %s", firstLine(msg))
+		return calls.Errorf(calls.ErrJavaScript, "", "javascript error: %s", firstLine(msg))
 	}
 	if out == nil || obj == nil || len(obj.Value) == 0 {
 		return nil

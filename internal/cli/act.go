@@ -7,20 +7,19 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // ActOptions are the flags of every element action (click, fill, press, …):
 // they share one request, one call and one way of printing the outcome.
 type ActOptions struct {
 	Common
-	Request driver.ActRequest
+	Request calls.ActRequest
 }
 
 // actSpec describes one action command.
 type actSpec struct {
-	kind    string // driver.ActClick, …
+	kind    string // calls.ActClick, …
 	use     string
 	short   string
 	long    string
@@ -28,8 +27,8 @@ type actSpec struct {
 	args    cobra.PositionalArgs
 	// flags registers the command's own flags; parse turns the arguments
 	// into the request after flag parsing.
-	flags func(cmd *cobra.Command, req *driver.ActRequest)
-	parse func(cmd *cobra.Command, args []string, req *driver.ActRequest) error
+	flags func(cmd *cobra.Command, req *calls.ActRequest)
+	parse func(cmd *cobra.Command, args []string, req *calls.ActRequest) error
 }
 
 const targetHelp = `TARGET is a ref from "waymark snapshot" (@e12 or e12) or a locator:
@@ -75,14 +74,14 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 }
 
 // targetOnly parses `verb TARGET`.
-func targetOnly(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+func targetOnly(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 	req.Target = args[0]
 	return nil
 }
 
 func actRun(ctx context.Context, opts *ActOptions) error {
-	var out driver.Outcome
-	if err := opts.call(ctx, driver.MethodAct, opts.Request, &out); err != nil {
+	var out calls.Outcome
+	if err := opts.call(ctx, calls.MethodAct, opts.Request, &out); err != nil {
 		return err
 	}
 	return opts.emit(out, func() error {
@@ -93,18 +92,18 @@ func actRun(ctx context.Context, opts *ActOptions) error {
 
 // describeOutcome is the one-line account of an action, plus a line for each
 // thing the agent must know to go on: a new tab, an open dialog.
-func describeOutcome(req driver.ActRequest, out driver.Outcome) string {
+func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	var b strings.Builder
 	b.WriteString(describeAct(req))
 	if out.URL != "" {
 		b.WriteString(" → ")
-		b.WriteString(describePage(driver.PageInfo{URL: out.URL, Title: out.Title}))
+		b.WriteString(describePage(calls.PageInfo{URL: out.URL, Title: out.Title}))
 	}
 	if out.Navigated {
 		b.WriteString(" (navigated)")
 	}
 	for _, t := range out.NewTabs {
-		fmt.Fprintf(&b, "\nnew tab [%d] %s — switch with \"waymark tab switch %d\"", t.Index, describePage(driver.PageInfo{URL: t.URL, Title: t.Title}), t.Index)
+		fmt.Fprintf(&b, "\nnew tab [%d] %s — switch with \"waymark tab switch %d\"", t.Index, describePage(calls.PageInfo{URL: t.URL, Title: t.Title}), t.Index)
 	}
 	if d := out.Dialog; d != nil {
 		fmt.Fprintf(&b, "\na %s dialog is open: %q — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"", d.Type, d.Message)
@@ -114,9 +113,9 @@ func describeOutcome(req driver.ActRequest, out driver.Outcome) string {
 
 // describeAct says what was done, in the past tense. Typed values are not
 // repeated: they may be passwords.
-func describeAct(r driver.ActRequest) string {
+func describeAct(r calls.ActRequest) string {
 	switch r.Kind {
-	case driver.ActClick:
+	case calls.ActClick:
 		s := "clicked " + r.Target
 		if r.Button != "" && r.Button != "left" {
 			s = r.Button + "-" + s
@@ -125,32 +124,32 @@ func describeAct(r driver.ActRequest) string {
 			s += fmt.Sprintf(" %d times", r.Count)
 		}
 		return s
-	case driver.ActDblClick:
+	case calls.ActDblClick:
 		return "double-clicked " + r.Target
-	case driver.ActHover:
+	case calls.ActHover:
 		return "hovered " + r.Target
-	case driver.ActFocus:
+	case calls.ActFocus:
 		return "focused " + r.Target
-	case driver.ActFill:
+	case calls.ActFill:
 		return "filled " + r.Target
-	case driver.ActType:
+	case calls.ActType:
 		return "typed into " + r.Target
-	case driver.ActPress:
+	case calls.ActPress:
 		if r.Target != "" {
 			return "pressed " + r.Key + " on " + r.Target
 		}
 		return "pressed " + r.Key
-	case driver.ActSelect:
+	case calls.ActSelect:
 		return fmt.Sprintf("selected %s in %s", quoteAll(r.Values), r.Target)
-	case driver.ActCheck:
+	case calls.ActCheck:
 		return "checked " + r.Target
-	case driver.ActUncheck:
+	case calls.ActUncheck:
 		return "unchecked " + r.Target
-	case driver.ActScroll:
+	case calls.ActScroll:
 		return describeScroll(r)
-	case driver.ActUpload:
+	case calls.ActUpload:
 		return fmt.Sprintf("uploaded %d file(s) to %s", len(r.Files), r.Target)
-	case driver.ActDrag:
+	case calls.ActDrag:
 		return "dragged " + r.Target + " to " + r.To
 	}
 	return r.Kind + " " + r.Target
@@ -167,16 +166,16 @@ func quoteAll(vs []string) string {
 // NewCmdClick builds `waymark click TARGET`.
 func NewCmdClick(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
-		kind:    driver.ActClick,
+		kind:    calls.ActClick,
 		use:     "click TARGET",
 		short:   "Click an element",
 		example: "  waymark click @e12\n  waymark click 'role=button[name=\"Pay now\"]'\n  waymark click e7 --button right",
 		args:    exactArgs(1),
-		flags: func(cmd *cobra.Command, req *driver.ActRequest) {
+		flags: func(cmd *cobra.Command, req *calls.ActRequest) {
 			cmd.Flags().StringVar(&req.Button, "button", "left", "the mouse button: left, right or middle")
 			cmd.Flags().IntVar(&req.Count, "count", 1, "how many clicks")
 		},
-		parse: func(cmd *cobra.Command, args []string, req *driver.ActRequest) error {
+		parse: func(cmd *cobra.Command, args []string, req *calls.ActRequest) error {
 			switch req.Button {
 			case "left", "right", "middle":
 			default:
@@ -192,38 +191,38 @@ func NewCmdClick(f *Factory, runF func(context.Context, *ActOptions) error) *cob
 
 // NewCmdDblClick builds `waymark dblclick TARGET`.
 func NewCmdDblClick(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
-	return newActCmd(f, runF, actSpec{kind: driver.ActDblClick, use: "dblclick TARGET", short: "Double-click an element", args: exactArgs(1), parse: targetOnly})
+	return newActCmd(f, runF, actSpec{kind: calls.ActDblClick, use: "dblclick TARGET", short: "Double-click an element", args: exactArgs(1), parse: targetOnly})
 }
 
 // NewCmdHover builds `waymark hover TARGET`.
 func NewCmdHover(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
-	return newActCmd(f, runF, actSpec{kind: driver.ActHover, use: "hover TARGET", short: "Move the mouse over an element", args: exactArgs(1), parse: targetOnly})
+	return newActCmd(f, runF, actSpec{kind: calls.ActHover, use: "hover TARGET", short: "Move the mouse over an element", args: exactArgs(1), parse: targetOnly})
 }
 
 // NewCmdFocus builds `waymark focus TARGET`.
 func NewCmdFocus(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
-	return newActCmd(f, runF, actSpec{kind: driver.ActFocus, use: "focus TARGET", short: "Focus an element", args: exactArgs(1), parse: targetOnly})
+	return newActCmd(f, runF, actSpec{kind: calls.ActFocus, use: "focus TARGET", short: "Focus an element", args: exactArgs(1), parse: targetOnly})
 }
 
 // NewCmdCheck builds `waymark check TARGET`.
 func NewCmdCheck(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
-	return newActCmd(f, runF, actSpec{kind: driver.ActCheck, use: "check TARGET", short: "Check a checkbox or radio button (no change if it is checked)", args: exactArgs(1), parse: targetOnly})
+	return newActCmd(f, runF, actSpec{kind: calls.ActCheck, use: "check TARGET", short: "Check a checkbox or radio button (no change if it is checked)", args: exactArgs(1), parse: targetOnly})
 }
 
 // NewCmdUncheck builds `waymark uncheck TARGET`.
 func NewCmdUncheck(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
-	return newActCmd(f, runF, actSpec{kind: driver.ActUncheck, use: "uncheck TARGET", short: "Uncheck a checkbox (no change if it is unchecked)", args: exactArgs(1), parse: targetOnly})
+	return newActCmd(f, runF, actSpec{kind: calls.ActUncheck, use: "uncheck TARGET", short: "Uncheck a checkbox (no change if it is unchecked)", args: exactArgs(1), parse: targetOnly})
 }
 
 // NewCmdDrag builds `waymark drag SOURCE TARGET`.
 func NewCmdDrag(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
-		kind:    driver.ActDrag,
+		kind:    calls.ActDrag,
 		use:     "drag SOURCE TARGET",
 		short:   "Drag one element onto another",
 		example: "  waymark drag @e4 @e9",
 		args:    exactArgs(2),
-		parse: func(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 			req.Target, req.To = args[0], args[1]
 			return nil
 		},

@@ -8,20 +8,19 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // NewCmdFill builds `waymark fill TARGET TEXT`.
 func NewCmdFill(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
-		kind:    driver.ActFill,
+		kind:    calls.ActFill,
 		use:     "fill TARGET TEXT",
 		short:   "Replace the text of a field",
 		long:    "Clear a text field and put TEXT in it, as one edit (use \"type\" to send keystrokes).",
 		example: "  waymark fill @e5 ann@example.com\n  waymark fill label=Email ann@example.com",
 		args:    exactArgs(2),
-		parse: func(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 			req.Target, req.Value = args[0], args[1]
 			return nil
 		},
@@ -31,13 +30,13 @@ func NewCmdFill(f *Factory, runF func(context.Context, *ActOptions) error) *cobr
 // NewCmdType builds `waymark type TARGET TEXT`.
 func NewCmdType(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
-		kind:    driver.ActType,
+		kind:    calls.ActType,
 		use:     "type TARGET TEXT",
 		short:   "Type text into an element, key by key",
 		long:    "Focus an element and type TEXT key by key, after what it already holds (use \"fill\" to replace it).",
 		example: "  waymark type @e8 'hello world'",
 		args:    exactArgs(2),
-		parse: func(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 			req.Target, req.Value = args[0], args[1]
 			return nil
 		},
@@ -50,7 +49,7 @@ func NewCmdType(f *Factory, runF func(context.Context, *ActOptions) error) *cobr
 // ambiguous.
 func NewCmdPress(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
-		kind:  driver.ActPress,
+		kind:  calls.ActPress,
 		use:   "press [TARGET] KEY",
 		short: "Press a key or a key combination",
 		long: `Press a key ("Enter", "Tab", "ArrowDown", "a") or a combination
@@ -58,10 +57,10 @@ func NewCmdPress(f *Factory, runF func(context.Context, *ActOptions) error) *cob
 (given first, or with --target).`,
 		example: "  waymark press Enter\n  waymark press e5 Enter\n  waymark press Control+A --target @e5",
 		args:    argsRange(1, 2),
-		flags: func(cmd *cobra.Command, req *driver.ActRequest) {
+		flags: func(cmd *cobra.Command, req *calls.ActRequest) {
 			cmd.Flags().StringVar(&req.Target, "target", "", "the element to press the key on (default: the focused one)")
 		},
-		parse: func(cmd *cobra.Command, args []string, req *driver.ActRequest) error {
+		parse: func(cmd *cobra.Command, args []string, req *calls.ActRequest) error {
 			if len(args) == 2 {
 				if req.Target != "" {
 					return usageErrorf(helpHint(cmd), "give the target once: as the first argument or with --target")
@@ -78,13 +77,13 @@ func NewCmdPress(f *Factory, runF func(context.Context, *ActOptions) error) *cob
 // NewCmdSelect builds `waymark select TARGET VALUE...`.
 func NewCmdSelect(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
-		kind:    driver.ActSelect,
+		kind:    calls.ActSelect,
 		use:     "select TARGET VALUE...",
 		short:   "Choose options of a select element",
 		long:    "Choose options of a select element by label or value; several for a multiple select.",
 		example: "  waymark select @e6 'United Kingdom'\n  waymark select @e9 red green",
 		args:    argsRange(2, -1),
-		parse: func(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 			req.Target, req.Values = args[0], append([]string(nil), args[1:]...)
 			return nil
 		},
@@ -93,17 +92,17 @@ func NewCmdSelect(f *Factory, runF func(context.Context, *ActOptions) error) *co
 
 // NewCmdUpload builds `waymark upload TARGET FILE...`. The files are
 // checked here and sent as absolute paths, because the daemon reads them and
-// may run in another directory. A missing file is driver.ErrBadInput (exit
+// may run in another directory. A missing file is calls.ErrBadInput (exit
 // 1), like any other input the action cannot use: the command line itself
 // was well formed.
 func NewCmdUpload(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
-		kind:    driver.ActUpload,
+		kind:    calls.ActUpload,
 		use:     "upload TARGET FILE...",
 		short:   "Set the files of a file input",
 		example: "  waymark upload @e14 ./cv.pdf",
 		args:    argsRange(2, -1),
-		parse: func(_ *cobra.Command, args []string, req *driver.ActRequest) error {
+		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 			req.Target = args[0]
 			files, err := absFiles(args[1:])
 			if err != nil {
@@ -121,16 +120,16 @@ func absFiles(paths []string) ([]string, error) {
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return nil, driver.Errorf(driver.ErrBadInput, "", "upload %s: %v", p, err)
+			return nil, calls.Errorf(calls.ErrBadInput, "", "upload %s: %v", p, err)
 		}
 		fi, err := os.Stat(abs)
 		switch {
 		case os.IsNotExist(err):
-			return nil, driver.Errorf(driver.ErrBadInput, "check the path; relative paths are read from "+cwd(), "upload: no file %s", abs)
+			return nil, calls.Errorf(calls.ErrBadInput, "check the path; relative paths are read from "+cwd(), "upload: no file %s", abs)
 		case err != nil:
-			return nil, driver.Errorf(driver.ErrBadInput, "", "upload: %v", err)
+			return nil, calls.Errorf(calls.ErrBadInput, "", "upload: %v", err)
 		case fi.IsDir():
-			return nil, driver.Errorf(driver.ErrBadInput, "give the files inside it", "upload: %s is a directory", abs)
+			return nil, calls.Errorf(calls.ErrBadInput, "give the files inside it", "upload: %s is a directory", abs)
 		}
 		out = append(out, abs)
 	}
@@ -151,7 +150,7 @@ var scrollDirections = map[string]bool{"up": true, "down": true, "left": true, "
 // `waymark scroll TARGET into-view`.
 func NewCmdScroll(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
-		kind:  driver.ActScroll,
+		kind:  calls.ActScroll,
 		use:   "scroll [TARGET] up|down|left|right [PX] | scroll TARGET into-view",
 		short: "Scroll the page or an element",
 		long: `Scroll the page, or the scrollable element TARGET, by PX pixels (default: one
@@ -162,7 +161,7 @@ viewport), or scroll TARGET into view.`,
 	})
 }
 
-func parseScroll(cmd *cobra.Command, args []string, req *driver.ActRequest) error {
+func parseScroll(cmd *cobra.Command, args []string, req *calls.ActRequest) error {
 	rest := args
 	if args[0] == "into-view" {
 		return usageErrorf("e.g. waymark scroll @e52 into-view", "scroll into-view needs a TARGET")
@@ -195,7 +194,7 @@ func parseScroll(cmd *cobra.Command, args []string, req *driver.ActRequest) erro
 	return nil
 }
 
-func describeScroll(r driver.ActRequest) string {
+func describeScroll(r calls.ActRequest) string {
 	if r.Direction == "into-view" {
 		return "scrolled " + r.Target + " into view"
 	}

@@ -9,8 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 func TestActCommandsParse(t *testing.T) {
@@ -19,51 +18,51 @@ func TestActCommandsParse(t *testing.T) {
 		name      string
 		build     build
 		args      []string
-		want      driver.ActRequest
+		want      calls.ActRequest
 		wantUsage bool
 	}{
 		{name: "click ref", build: NewCmdClick, args: []string{"@e12"},
-			want: driver.ActRequest{Kind: "click", Target: "@e12", Button: "left", Count: 1}},
+			want: calls.ActRequest{Kind: "click", Target: "@e12", Button: "left", Count: 1}},
 		{name: "click locator unchanged", build: NewCmdClick, args: []string{`role=button[name="Pay now"]`},
-			want: driver.ActRequest{Kind: "click", Target: `role=button[name="Pay now"]`, Button: "left", Count: 1}},
+			want: calls.ActRequest{Kind: "click", Target: `role=button[name="Pay now"]`, Button: "left", Count: 1}},
 		{name: "click flags", build: NewCmdClick, args: []string{"e12", "--button", "right", "--count", "2", "--timeout", "2s"},
-			want: driver.ActRequest{Kind: "click", Target: "e12", Button: "right", Count: 2, TimeoutMS: 2000}},
+			want: calls.ActRequest{Kind: "click", Target: "e12", Button: "right", Count: 2, TimeoutMS: 2000}},
 		{name: "click sub-ms timeout rounds up", build: NewCmdClick, args: []string{"e1", "--timeout", "1us"},
-			want: driver.ActRequest{Kind: "click", Target: "e1", Button: "left", Count: 1, TimeoutMS: 1}},
+			want: calls.ActRequest{Kind: "click", Target: "e1", Button: "left", Count: 1, TimeoutMS: 1}},
 		{name: "click no target", build: NewCmdClick, args: nil, wantUsage: true},
 		{name: "click two targets", build: NewCmdClick, args: []string{"e1", "e2"}, wantUsage: true},
 		{name: "click bad button", build: NewCmdClick, args: []string{"e1", "--button", "side"}, wantUsage: true},
 		{name: "click zero count", build: NewCmdClick, args: []string{"e1", "--count", "0"}, wantUsage: true},
 		{name: "click negative timeout", build: NewCmdClick, args: []string{"e1", "--timeout", "-1s"}, wantUsage: true},
-		{name: "dblclick", build: NewCmdDblClick, args: []string{"e3"}, want: driver.ActRequest{Kind: "dblclick", Target: "e3"}},
-		{name: "hover", build: NewCmdHover, args: []string{"e3"}, want: driver.ActRequest{Kind: "hover", Target: "e3"}},
-		{name: "focus", build: NewCmdFocus, args: []string{"label=Email"}, want: driver.ActRequest{Kind: "focus", Target: "label=Email"}},
-		{name: "check", build: NewCmdCheck, args: []string{"e3"}, want: driver.ActRequest{Kind: "check", Target: "e3"}},
-		{name: "uncheck", build: NewCmdUncheck, args: []string{"e3"}, want: driver.ActRequest{Kind: "uncheck", Target: "e3"}},
+		{name: "dblclick", build: NewCmdDblClick, args: []string{"e3"}, want: calls.ActRequest{Kind: "dblclick", Target: "e3"}},
+		{name: "hover", build: NewCmdHover, args: []string{"e3"}, want: calls.ActRequest{Kind: "hover", Target: "e3"}},
+		{name: "focus", build: NewCmdFocus, args: []string{"label=Email"}, want: calls.ActRequest{Kind: "focus", Target: "label=Email"}},
+		{name: "check", build: NewCmdCheck, args: []string{"e3"}, want: calls.ActRequest{Kind: "check", Target: "e3"}},
+		{name: "uncheck", build: NewCmdUncheck, args: []string{"e3"}, want: calls.ActRequest{Kind: "uncheck", Target: "e3"}},
 		{name: "fill", build: NewCmdFill, args: []string{"e5", "ann@example.com"},
-			want: driver.ActRequest{Kind: "fill", Target: "e5", Value: "ann@example.com"}},
+			want: calls.ActRequest{Kind: "fill", Target: "e5", Value: "ann@example.com"}},
 		{name: "fill empty text", build: NewCmdFill, args: []string{"e5", ""},
-			want: driver.ActRequest{Kind: "fill", Target: "e5"}},
+			want: calls.ActRequest{Kind: "fill", Target: "e5"}},
 		{name: "fill no text", build: NewCmdFill, args: []string{"e5"}, wantUsage: true},
 		{name: "type", build: NewCmdType, args: []string{"e8", "hello world"},
-			want: driver.ActRequest{Kind: "type", Target: "e8", Value: "hello world"}},
-		{name: "press key", build: NewCmdPress, args: []string{"Enter"}, want: driver.ActRequest{Kind: "press", Key: "Enter"}},
+			want: calls.ActRequest{Kind: "type", Target: "e8", Value: "hello world"}},
+		{name: "press key", build: NewCmdPress, args: []string{"Enter"}, want: calls.ActRequest{Kind: "press", Key: "Enter"}},
 		{name: "press target key", build: NewCmdPress, args: []string{"e5", "Control+A"},
-			want: driver.ActRequest{Kind: "press", Target: "e5", Key: "Control+A"}},
+			want: calls.ActRequest{Kind: "press", Target: "e5", Key: "Control+A"}},
 		{name: "press --target", build: NewCmdPress, args: []string{"Enter", "--target", "@e5"},
-			want: driver.ActRequest{Kind: "press", Target: "@e5", Key: "Enter"}},
+			want: calls.ActRequest{Kind: "press", Target: "@e5", Key: "Enter"}},
 		{name: "press target twice", build: NewCmdPress, args: []string{"e5", "Enter", "--target", "e6"}, wantUsage: true},
 		{name: "press nothing", build: NewCmdPress, args: nil, wantUsage: true},
 		{name: "select several", build: NewCmdSelect, args: []string{"e6", "red", "green"},
-			want: driver.ActRequest{Kind: "select", Target: "e6", Values: []string{"red", "green"}}},
+			want: calls.ActRequest{Kind: "select", Target: "e6", Values: []string{"red", "green"}}},
 		{name: "select no value", build: NewCmdSelect, args: []string{"e6"}, wantUsage: true},
-		{name: "scroll page", build: NewCmdScroll, args: []string{"down"}, want: driver.ActRequest{Kind: "scroll", Direction: "down"}},
+		{name: "scroll page", build: NewCmdScroll, args: []string{"down"}, want: calls.ActRequest{Kind: "scroll", Direction: "down"}},
 		{name: "scroll page px", build: NewCmdScroll, args: []string{"up", "300"},
-			want: driver.ActRequest{Kind: "scroll", Direction: "up", Pixels: 300}},
+			want: calls.ActRequest{Kind: "scroll", Direction: "up", Pixels: 300}},
 		{name: "scroll element", build: NewCmdScroll, args: []string{"e30", "left", "50"},
-			want: driver.ActRequest{Kind: "scroll", Target: "e30", Direction: "left", Pixels: 50}},
+			want: calls.ActRequest{Kind: "scroll", Target: "e30", Direction: "left", Pixels: 50}},
 		{name: "scroll into view", build: NewCmdScroll, args: []string{"@e52", "into-view"},
-			want: driver.ActRequest{Kind: "scroll", Target: "@e52", Direction: "into-view"}},
+			want: calls.ActRequest{Kind: "scroll", Target: "@e52", Direction: "into-view"}},
 		{name: "scroll into view px", build: NewCmdScroll, args: []string{"e52", "into-view", "3"}, wantUsage: true},
 		{name: "scroll into view no target", build: NewCmdScroll, args: []string{"into-view"}, wantUsage: true},
 		{name: "scroll no direction", build: NewCmdScroll, args: []string{"e30"}, wantUsage: true},
@@ -71,7 +70,7 @@ func TestActCommandsParse(t *testing.T) {
 		{name: "scroll bad px", build: NewCmdScroll, args: []string{"down", "lots"}, wantUsage: true},
 		{name: "scroll zero px", build: NewCmdScroll, args: []string{"down", "0"}, wantUsage: true},
 		{name: "scroll too many", build: NewCmdScroll, args: []string{"down", "3", "4"}, wantUsage: true},
-		{name: "drag", build: NewCmdDrag, args: []string{"e4", "e9"}, want: driver.ActRequest{Kind: "drag", Target: "e4", To: "e9"}},
+		{name: "drag", build: NewCmdDrag, args: []string{"e4", "e9"}, want: calls.ActRequest{Kind: "drag", Target: "e4", To: "e9"}},
 		{name: "drag one", build: NewCmdDrag, args: []string{"e4"}, wantUsage: true},
 	}
 	for _, tt := range tests {
@@ -115,14 +114,14 @@ func TestUploadFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := driver.ActRequest{Kind: "upload", Target: "e14", Files: []string{abs, abs}}
+	want := calls.ActRequest{Kind: "upload", Target: "e14", Files: []string{abs, abs}}
 	if diff := cmp.Diff(want, got.Request); diff != "" {
 		t.Errorf("request (-want +got):\n%s", diff)
 	}
 
 	for _, bad := range []string{"missing.pdf", "folder"} {
 		got, err = parseCmd(t, NewCmdUpload, []string{"e14", bad})
-		if !errors.Is(err, driver.ErrBadInput) {
+		if !errors.Is(err, calls.ErrBadInput) {
 			t.Errorf("upload %s: err = %v, want ErrBadInput", bad, err)
 		}
 		if ExitCode(err) != ExitFailed {
@@ -137,55 +136,55 @@ func TestUploadFiles(t *testing.T) {
 func TestActRun(t *testing.T) {
 	tests := []struct {
 		name     string
-		req      driver.ActRequest
-		result   driver.Outcome
+		req      calls.ActRequest
+		result   calls.Outcome
 		json     bool
 		wantOut  string
 		wantErr  string
-		wantCall driver.ActRequest
+		wantCall calls.ActRequest
 	}{
 		{
 			name:    "click navigates",
-			req:     driver.ActRequest{Kind: "click", Target: "e12", Button: "left", Count: 1},
-			result:  driver.Outcome{URL: "https://shop.test/cart", Title: "Cart", Navigated: true},
+			req:     calls.ActRequest{Kind: "click", Target: "e12", Button: "left", Count: 1},
+			result:  calls.Outcome{URL: "https://shop.test/cart", Title: "Cart", Navigated: true},
 			wantErr: "clicked e12 → https://shop.test/cart \"Cart\" (navigated)\n",
 		},
 		{
 			name: "new tab and dialog",
-			req:  driver.ActRequest{Kind: "click", Target: "e3", Button: "middle"},
-			result: driver.Outcome{URL: "https://a.test/", NewTabs: []driver.TabInfo{{Index: 1, URL: "https://b.test/", Title: "B"}},
-				Dialog: &driver.Dialog{Type: "confirm", Message: "Sure?"}},
+			req:  calls.ActRequest{Kind: "click", Target: "e3", Button: "middle"},
+			result: calls.Outcome{URL: "https://a.test/", NewTabs: []calls.TabInfo{{Index: 1, URL: "https://b.test/", Title: "B"}},
+				Dialog: &calls.Dialog{Type: "confirm", Message: "Sure?"}},
 			wantErr: "middle-clicked e3 → https://a.test/\n" +
 				"new tab [1] https://b.test/ \"B\" — switch with \"waymark tab switch 1\"\n" +
 				"a confirm dialog is open: \"Sure?\" — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"\n",
 		},
 		{
 			name:    "fill does not echo the value",
-			req:     driver.ActRequest{Kind: "fill", Target: "e5", Value: "hunter2"},
-			result:  driver.Outcome{URL: "https://a.test/login"},
+			req:     calls.ActRequest{Kind: "fill", Target: "e5", Value: "hunter2"},
+			result:  calls.Outcome{URL: "https://a.test/login"},
 			wantErr: "filled e5 → https://a.test/login\n",
 		},
 		{
 			name:    "press on focused",
-			req:     driver.ActRequest{Kind: "press", Key: "Enter"},
+			req:     calls.ActRequest{Kind: "press", Key: "Enter"},
 			wantErr: "pressed Enter\n",
 		},
 		{
 			name:    "scroll",
-			req:     driver.ActRequest{Kind: "scroll", Direction: "down", Pixels: 300},
+			req:     calls.ActRequest{Kind: "scroll", Direction: "down", Pixels: 300},
 			wantErr: "scrolled down 300px\n",
 		},
 		{
 			name:    "json",
-			req:     driver.ActRequest{Kind: "check", Target: "e2"},
-			result:  driver.Outcome{URL: "https://a.test/", Title: "A"},
+			req:     calls.ActRequest{Kind: "check", Target: "e2"},
+			result:  calls.Outcome{URL: "https://a.test/", Title: "A"},
 			json:    true,
 			wantOut: `{"ok":true,"data":{"url":"https://a.test/","title":"A"}}` + "\n",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fc := &fakeCaller{results: map[string]any{driver.MethodAct: tt.result}}
+			fc := &fakeCaller{results: map[string]any{calls.MethodAct: tt.result}}
 			common, out, errOut := testCommon(fc, tt.json, false)
 			if err := actRun(context.Background(), &ActOptions{Common: common, Request: tt.req}); err != nil {
 				t.Fatal(err)
@@ -196,7 +195,7 @@ func TestActRun(t *testing.T) {
 			if diff := cmp.Diff(tt.wantErr, errOut.String()); diff != "" {
 				t.Errorf("stderr (-want +got):\n%s", diff)
 			}
-			want := []fakeCall{{Session: "s1", Method: driver.MethodAct, Params: tt.req}}
+			want := []fakeCall{{Session: "s1", Method: calls.MethodAct, Params: tt.req}}
 			if diff := cmp.Diff(want, fc.calls); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}

@@ -11,14 +11,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // ScreenshotOptions are the flags of `waymark screenshot`.
 type ScreenshotOptions struct {
 	Common
-	Request driver.ScreenshotRequest
+	Request calls.ScreenshotRequest
 	Path    string // empty: a new waymark-YYYYMMDD-HHMMSS.png here
 	Now     func() time.Time
 }
@@ -52,8 +51,8 @@ is made in the current directory.`,
 }
 
 func screenshotRun(ctx context.Context, opts *ScreenshotOptions) error {
-	var img driver.Image
-	if err := opts.call(ctx, driver.MethodScreenshot, opts.Request, &img); err != nil {
+	var img calls.Image
+	if err := opts.call(ctx, calls.MethodScreenshot, opts.Request, &img); err != nil {
 		return err
 	}
 	var path string
@@ -95,8 +94,8 @@ func NewCmdPDF(f *Factory, runF func(context.Context, *PDFOptions) error) *cobra
 }
 
 func pdfRun(ctx context.Context, opts *PDFOptions) error {
-	var img driver.Image
-	if err := opts.call(ctx, driver.MethodPDF, driver.Empty{}, &img); err != nil {
+	var img calls.Image
+	if err := opts.call(ctx, calls.MethodPDF, calls.Empty{}, &img); err != nil {
 		return err
 	}
 	path, err := writeCapture(opts.Path, img.Data)
@@ -125,7 +124,7 @@ func writeCapture(path string, data []byte) (string, error) {
 		return "", err
 	}
 	if err := os.WriteFile(abs, data, 0o644); err != nil {
-		return "", driver.Errorf(driver.ErrBadInput, "check that the folder exists and is writable", "write %s: %v", abs, err)
+		return "", calls.Errorf(calls.ErrBadInput, "check that the folder exists and is writable", "write %s: %v", abs, err)
 	}
 	return abs, nil
 }
@@ -151,7 +150,7 @@ func writeNewFile(dir, base, ext string, data []byte) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", driver.Errorf(driver.ErrBadInput, "give a PATH in a writable folder", "write %s: %v", path, err)
+			return "", calls.Errorf(calls.ErrBadInput, "give a PATH in a writable folder", "write %s: %v", path, err)
 		}
 		_, werr := file.Write(data)
 		if cerr := file.Close(); werr == nil {

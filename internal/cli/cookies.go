@@ -5,14 +5,13 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // CookiesOptions are the flags of `waymark cookies …`.
 type CookiesOptions struct {
 	Common
-	Request driver.CookieRequest
+	Request calls.CookieRequest
 }
 
 // NewCmdCookies builds `waymark cookies [get|set|clear]`; bare `cookies`
@@ -33,7 +32,7 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 		Example: "  waymark cookies\n  waymark cookies set theme dark --url https://example.com\n  waymark cookies clear",
 		Args:    noArgsOrSubcommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			getOpts.Request = driver.CookieRequest{Op: "get"}
+			getOpts.Request = calls.CookieRequest{Op: "get"}
 			return run(cmd, getOpts)
 		},
 	}
@@ -42,13 +41,13 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 		Short: "Print the session's cookies",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			getOpts.Request = driver.CookieRequest{Op: "get"}
+			getOpts.Request = calls.CookieRequest{Op: "get"}
 			return run(cmd, getOpts)
 		},
 	}
 
 	setOpts := &CookiesOptions{}
-	var c driver.Cookie
+	var c calls.Cookie
 	set := &cobra.Command{
 		Use:   "set NAME VALUE",
 		Short: "Set a cookie (for the current page unless --url or --domain)",
@@ -70,7 +69,7 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 			}
 			ck := c
 			ck.Name, ck.Value = args[0], args[1]
-			setOpts.Request = driver.CookieRequest{Op: "set", Cookies: []driver.Cookie{ck}}
+			setOpts.Request = calls.CookieRequest{Op: "set", Cookies: []calls.Cookie{ck}}
 			return run(cmd, setOpts)
 		},
 	}
@@ -89,7 +88,7 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 		Short: "Delete all the session's cookies",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			clearOpts.Request = driver.CookieRequest{Op: "clear"}
+			clearOpts.Request = calls.CookieRequest{Op: "clear"}
 			return run(cmd, clearOpts)
 		},
 	}
@@ -98,8 +97,8 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 }
 
 func cookiesRun(ctx context.Context, opts *CookiesOptions) error {
-	var list driver.CookieList
-	if err := opts.call(ctx, driver.MethodCookies, opts.Request, &list); err != nil {
+	var list calls.CookieList
+	if err := opts.call(ctx, calls.MethodCookies, opts.Request, &list); err != nil {
 		return err
 	}
 	return opts.emit(list, func() error {
@@ -115,7 +114,7 @@ func cookiesRun(ctx context.Context, opts *CookiesOptions) error {
 	})
 }
 
-func printCookies(c *Common, cookies []driver.Cookie) error {
+func printCookies(c *Common, cookies []calls.Cookie) error {
 	rows := make([][]string, 0, len(cookies))
 	for _, ck := range cookies {
 		var flags []string

@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -153,19 +153,19 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 		{"open a product", func() (string, error) { return t.openProduct(ctx) }},
 		{"fill the quantity", func() (string, error) { return t.fillQuantity(ctx) }},
 		{"add to cart", func() (string, error) {
-			return t.act(ctx, driver.ActRequest{Kind: driver.ActClick, Target: `role=button[name="Add to cart"]`})
+			return t.act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Add to cart"]`})
 		}},
 		{"wait for the cart", func() (string, error) {
 			var res struct{}
-			req := driver.WaitRequest{Text: "Cart (1)", TimeoutMS: 10000}
-			if err := opts.call(ctx, driver.MethodWait, req, &res); err != nil {
+			req := calls.WaitRequest{Text: "Cart (1)", TimeoutMS: 10000}
+			if err := opts.call(ctx, calls.MethodWait, req, &res); err != nil {
 				return "", err
 			}
 			return `the page shows "Cart (1)"`, nil
 		}},
 		{"read the title", func() (string, error) {
-			var res driver.GetResult
-			if err := opts.call(ctx, driver.MethodGet, driver.GetRequest{What: "title"}, &res); err != nil {
+			var res calls.GetResult
+			if err := opts.call(ctx, calls.MethodGet, calls.GetRequest{What: "title"}, &res); err != nil {
 				return "", err
 			}
 			title = res.Value
@@ -226,16 +226,16 @@ func startDemoSite(ctx context.Context, opts *DemoOptions) (string, func(), erro
 }
 
 func (t *demoTour) open(ctx context.Context, u string) (string, error) {
-	var page driver.PageInfo
-	if err := t.opts.call(ctx, driver.MethodOpen, driver.OpenRequest{URL: u}, &page); err != nil {
+	var page calls.PageInfo
+	if err := t.opts.call(ctx, calls.MethodOpen, calls.OpenRequest{URL: u}, &page); err != nil {
 		return "", err
 	}
 	return "opened " + describePage(page), nil
 }
 
-func (t *demoTour) act(ctx context.Context, req driver.ActRequest) (string, error) {
-	var out driver.Outcome
-	if err := t.opts.call(ctx, driver.MethodAct, req, &out); err != nil {
+func (t *demoTour) act(ctx context.Context, req calls.ActRequest) (string, error) {
+	var out calls.Outcome
+	if err := t.opts.call(ctx, calls.MethodAct, req, &out); err != nil {
 		return "", err
 	}
 	return describeOutcome(req, out), nil
@@ -243,9 +243,9 @@ func (t *demoTour) act(ctx context.Context, req driver.ActRequest) (string, erro
 
 // snapshot takes an interactive look and prints it: the tour shows what an
 // agent sees.
-func (t *demoTour) snapshot(ctx context.Context) (driver.Snapshot, error) {
-	var snap driver.Snapshot
-	if err := t.opts.call(ctx, driver.MethodSnapshot, driver.SnapshotRequest{Interactive: true}, &snap); err != nil {
+func (t *demoTour) snapshot(ctx context.Context) (calls.Snapshot, error) {
+	var snap calls.Snapshot
+	if err := t.opts.call(ctx, calls.MethodSnapshot, calls.SnapshotRequest{Interactive: true}, &snap); err != nil {
 		return snap, err
 	}
 	if !t.opts.JSON {
@@ -288,15 +288,15 @@ func (t *demoTour) openProduct(ctx context.Context) (string, error) {
 		if it.role != "link" {
 			continue
 		}
-		var href driver.GetResult
-		if err := t.opts.call(ctx, driver.MethodGet, driver.GetRequest{What: "attr", Target: it.ref, Name: "href"}, &href); err != nil {
+		var href calls.GetResult
+		if err := t.opts.call(ctx, calls.MethodGet, calls.GetRequest{What: "attr", Target: it.ref, Name: "href"}, &href); err != nil {
 			return "", err
 		}
 		u, err := url.Parse(href.Value)
 		if err != nil || !strings.Contains(u.Path, "/products/") {
 			continue
 		}
-		msg, err := t.act(ctx, driver.ActRequest{Kind: driver.ActClick, Target: "@" + it.ref})
+		msg, err := t.act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "@" + it.ref})
 		if err != nil {
 			return "", err
 		}
@@ -321,12 +321,12 @@ func (t *demoTour) fillQuantity(ctx context.Context) (string, error) {
 	}
 	// One, so the cart then reads "Cart (1)" whether it counts items or
 	// their quantities.
-	return t.act(ctx, driver.ActRequest{Kind: driver.ActFill, Target: target, Value: "1"})
+	return t.act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: target, Value: "1"})
 }
 
 func (t *demoTour) screenshot(ctx context.Context) (string, error) {
-	var img driver.Image
-	if err := t.opts.call(ctx, driver.MethodScreenshot, driver.ScreenshotRequest{}, &img); err != nil {
+	var img calls.Image
+	if err := t.opts.call(ctx, calls.MethodScreenshot, calls.ScreenshotRequest{}, &img); err != nil {
 		return "", err
 	}
 	dir, err := os.MkdirTemp("", "waymark-demo-")

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -23,29 +23,29 @@ func fakeShop(fail map[string]error) *fakeCaller {
 			return nil, err
 		}
 		switch method {
-		case driver.MethodOpen:
-			return driver.PageInfo{URL: params.(driver.OpenRequest).URL, Title: "Products"}, nil
-		case driver.MethodSnapshot:
+		case calls.MethodOpen:
+			return calls.PageInfo{URL: params.(calls.OpenRequest).URL, Title: "Products"}, nil
+		case calls.MethodSnapshot:
 			snaps++
 			if snaps == 1 {
-				return driver.Snapshot{Text: "[page] Products\n- link \"Home\" [ref=e1]\n- link \"Cart (0)\" [ref=e2]\n- link \"Blue \\\"mug\\\"\" [ref=e3]", Refs: 3}, nil
+				return calls.Snapshot{Text: "[page] Products\n- link \"Home\" [ref=e1]\n- link \"Cart (0)\" [ref=e2]\n- link \"Blue \\\"mug\\\"\" [ref=e3]", Refs: 3}, nil
 			}
-			return driver.Snapshot{Text: "[page] Blue mug\n- spinbutton \"Quantity\" [ref=e7] value=\"1\"\n- button \"Add to cart\" [ref=e8]", Refs: 2}, nil
-		case driver.MethodGet:
-			r := params.(driver.GetRequest)
+			return calls.Snapshot{Text: "[page] Blue mug\n- spinbutton \"Quantity\" [ref=e7] value=\"1\"\n- button \"Add to cart\" [ref=e8]", Refs: 2}, nil
+		case calls.MethodGet:
+			r := params.(calls.GetRequest)
 			switch {
 			case r.What == "title":
-				return driver.GetResult{Value: "Blue mug — Demo shop"}, nil
+				return calls.GetResult{Value: "Blue mug — Demo shop"}, nil
 			case r.Target == "e3":
-				return driver.GetResult{Value: "/products/blue-mug", Found: true}, nil
+				return calls.GetResult{Value: "/products/blue-mug", Found: true}, nil
 			case r.Target == "e2":
-				return driver.GetResult{Value: "/cart", Found: true}, nil
+				return calls.GetResult{Value: "/cart", Found: true}, nil
 			}
-			return driver.GetResult{Value: "/", Found: true}, nil
-		case driver.MethodAct:
-			return driver.Outcome{URL: "http://127.0.0.1:1234/products/blue-mug", Title: "Blue mug"}, nil
-		case driver.MethodScreenshot:
-			return driver.Image{Data: png}, nil
+			return calls.GetResult{Value: "/", Found: true}, nil
+		case calls.MethodAct:
+			return calls.Outcome{URL: "http://127.0.0.1:1234/products/blue-mug", Title: "Blue mug"}, nil
+		case calls.MethodScreenshot:
+			return calls.Image{Data: png}, nil
 		}
 		return nil, nil
 	}}
@@ -89,16 +89,16 @@ func TestDemoRun(t *testing.T) {
 			t.Errorf("%s in session %q", call.Method, call.Session)
 		}
 	}
-	if got := fc.calls[0].Params.(driver.OpenRequest).URL; got != "http://127.0.0.1:1234/products" {
+	if got := fc.calls[0].Params.(calls.OpenRequest).URL; got != "http://127.0.0.1:1234/products" {
 		t.Errorf("opened %q", got)
 	}
-	if diff := cmp.Diff(driver.ActRequest{Kind: "click", Target: "@e3"}, fc.calls[5].Params); diff != "" {
+	if diff := cmp.Diff(calls.ActRequest{Kind: "click", Target: "@e3"}, fc.calls[5].Params); diff != "" {
 		t.Errorf("product click (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(driver.ActRequest{Kind: "fill", Target: "@e7", Value: "1"}, fc.calls[7].Params); diff != "" {
+	if diff := cmp.Diff(calls.ActRequest{Kind: "fill", Target: "@e7", Value: "1"}, fc.calls[7].Params); diff != "" {
 		t.Errorf("quantity fill (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(driver.ActRequest{Kind: "click", Target: `role=button[name="Add to cart"]`}, fc.calls[8].Params); diff != "" {
+	if diff := cmp.Diff(calls.ActRequest{Kind: "click", Target: `role=button[name="Add to cart"]`}, fc.calls[8].Params); diff != "" {
 		t.Errorf("add to cart (-want +got):\n%s", diff)
 	}
 
@@ -126,11 +126,11 @@ func TestDemoRun(t *testing.T) {
 }
 
 func TestDemoRunFails(t *testing.T) {
-	fc := fakeShop(map[string]error{driver.MethodWait: driver.Errorf(driver.ErrTimeout, "", "timed out after 10s waiting for text \"Cart (1)\"")})
+	fc := fakeShop(map[string]error{calls.MethodWait: calls.Errorf(calls.ErrTimeout, "", "timed out after 10s waiting for text \"Cart (1)\"")})
 	c, _, errOut := testCommon(fc, false, false)
 	ended := make(chan struct{})
 	err := demoRun(context.Background(), &DemoOptions{Common: c, ServeDemo: fakeServe(ended), ReadyTimeout: time.Second})
-	if !errors.Is(err, driver.ErrTimeout) || ExitCode(err) != ExitFailed {
+	if !errors.Is(err, calls.ErrTimeout) || ExitCode(err) != ExitFailed {
 		t.Fatalf("err = %v", err)
 	}
 	if !strings.Contains(errOut.String(), "✗ wait for the cart: timed out") {

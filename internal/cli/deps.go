@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
@@ -63,7 +64,7 @@ type noStartCaller struct{ c *client.Client }
 
 func (n noStartCaller) Call(ctx context.Context, session, method string, params, result any) error {
 	err := n.c.Call(ctx, session, method, params, result)
-	if err != nil && errors.Is(err, driver.ErrUnavailable) {
+	if err != nil && errors.Is(err, calls.ErrUnavailable) {
 		return fmt.Errorf("%w: %v", ErrNoDaemon, err)
 	}
 	return err

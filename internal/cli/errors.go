@@ -8,8 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // Exit statuses. They are decided in one place, [ExitCode].
@@ -40,10 +39,10 @@ func usageErrorf(hint, format string, args ...any) error {
 //	0   no error
 //	130 canceled (context.Canceled, e.g. Ctrl-C)
 //	2   usage: bad flags or arguments, unknown command ([UsageError])
-//	3   unavailable: driver.ErrUnavailable, driver.ErrBrowserGone, [ErrNoDaemon]
+//	3   unavailable: calls.ErrUnavailable, calls.ErrBrowserGone, [ErrNoDaemon]
 //	1   anything else: the action failed on the page, or its input was bad
 //
-// driver.ErrBadInput is 1, not 2: it comes from the daemon after the command
+// calls.ErrBadInput is 1, not 2: it comes from the daemon after the command
 // line was parsed (a file that does not exist, a value the page refuses), so
 // re-reading --help does not fix it, and agents should treat it like any
 // other failed step.
@@ -56,7 +55,7 @@ func ExitCode(err error) int {
 		return ExitCanceled
 	case errors.As(err, &ue):
 		return ExitUsage
-	case errors.Is(err, driver.ErrUnavailable), errors.Is(err, driver.ErrBrowserGone), errors.Is(err, ErrNoDaemon):
+	case errors.Is(err, calls.ErrUnavailable), errors.Is(err, calls.ErrBrowserGone), errors.Is(err, ErrNoDaemon):
 		return ExitUnavailable
 	default:
 		return ExitFailed
@@ -72,7 +71,7 @@ func errorCode(err error) string {
 	case errors.Is(err, ErrNoDaemon):
 		return "unavailable"
 	}
-	return driver.Code(err)
+	return calls.Code(err)
 }
 
 // errorHint is the hint that goes with err: the one the driver sent, or a
@@ -82,21 +81,21 @@ func errorHint(err error) string {
 	if errors.As(err, &ue) {
 		return ue.Hint
 	}
-	if h := driver.Hint(err); h != "" {
+	if h := calls.Hint(err); h != "" {
 		return h
 	}
 	switch {
-	case errors.Is(err, driver.ErrStaleRef), errors.Is(err, driver.ErrUnknownRef):
+	case errors.Is(err, calls.ErrStaleRef), errors.Is(err, calls.ErrUnknownRef):
 		return `run "waymark snapshot -i" again for fresh refs`
-	case errors.Is(err, driver.ErrNoMatch):
+	case errors.Is(err, calls.ErrNoMatch):
 		return `run "waymark snapshot -i" to see what the page holds`
-	case errors.Is(err, driver.ErrAmbiguous):
+	case errors.Is(err, calls.ErrAmbiguous):
 		return "use a ref from \"waymark snapshot -i\", or a narrower locator"
-	case errors.Is(err, driver.ErrUnavailable), errors.Is(err, ErrNoDaemon):
+	case errors.Is(err, calls.ErrUnavailable), errors.Is(err, ErrNoDaemon):
 		return "pass --executable-path PATH (or WAYMARK_BROWSER) to use a Chromium you have, or --cdp PORT|URL to attach to one that runs"
-	case errors.Is(err, driver.ErrBrowserGone):
+	case errors.Is(err, calls.ErrBrowserGone):
 		return "run the command again: a fresh browser starts"
-	case errors.Is(err, driver.ErrTimeout):
+	case errors.Is(err, calls.ErrTimeout):
 		return `raise --timeout, or run "waymark snapshot" to see what the page shows now`
 	}
 	return ""
@@ -104,7 +103,7 @@ func errorHint(err error) string {
 
 // errorMessage is err's text; a bare cancellation reads "canceled".
 func errorMessage(err error) string {
-	if errors.Is(err, context.Canceled) && driver.Hint(err) == "" {
+	if errors.Is(err, context.Canceled) && calls.Hint(err) == "" {
 		return "canceled"
 	}
 	return err.Error()

@@ -7,14 +7,13 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // EvalOptions are the flags of `waymark eval`.
 type EvalOptions struct {
 	Common
-	Request driver.EvalRequest
+	Request calls.EvalRequest
 }
 
 // NewCmdEval builds `waymark eval JS`.
@@ -53,8 +52,8 @@ in an isolated world that sees the DOM but not the page's own scripts;
 }
 
 func evalRun(ctx context.Context, opts *EvalOptions) error {
-	var res driver.EvalResult
-	if err := opts.call(ctx, driver.MethodEval, opts.Request, &res); err != nil {
+	var res calls.EvalResult
+	if err := opts.call(ctx, calls.MethodEval, opts.Request, &res); err != nil {
 		return err
 	}
 	return opts.emit(res, func() error {

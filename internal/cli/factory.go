@@ -16,7 +16,7 @@ import (
 
 // Caller sends one call to the daemon for a session and decodes the reply
 // into result, a pointer. Failures carry the driver's categories
-// (driver.ErrStaleRef, driver.ErrUnavailable, …) so that [ExitCode] and the
+// (calls.ErrStaleRef, calls.ErrUnavailable, …) so that [ExitCode] and the
 // JSON envelope can tell them apart.
 type Caller interface {
 	Call(ctx context.Context, session, method string, params, result any) error

@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 var png = []byte("\x89PNG\r\n\x1a\nfake")
@@ -19,7 +18,7 @@ var png = []byte("\x89PNG\r\n\x1a\nfake")
 func TestScreenshotRun(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	fc := &fakeCaller{results: map[string]any{driver.MethodScreenshot: driver.Image{Data: png}}}
+	fc := &fakeCaller{results: map[string]any{calls.MethodScreenshot: calls.Image{Data: png}}}
 
 	shoot := func(path string, jsonOut bool) (string, string) {
 		t.Helper()
@@ -62,7 +61,7 @@ func TestScreenshotRun(t *testing.T) {
 	}
 
 	// An empty capture is an error, not an empty file.
-	fc.results[driver.MethodScreenshot] = driver.Image{}
+	fc.results[calls.MethodScreenshot] = calls.Image{}
 	c, _, _ := testCommon(fc, false, false)
 	if err := screenshotRun(context.Background(), &ScreenshotOptions{Common: c, Path: "empty.png", Now: time.Now}); err == nil {
 		t.Error("empty capture: no error")
@@ -74,7 +73,7 @@ func TestScreenshotRun(t *testing.T) {
 
 func TestPDFRun(t *testing.T) {
 	dir := t.TempDir()
-	fc := &fakeCaller{results: map[string]any{driver.MethodPDF: driver.Image{Data: []byte("%PDF-1.7")}}}
+	fc := &fakeCaller{results: map[string]any{calls.MethodPDF: calls.Image{Data: []byte("%PDF-1.7")}}}
 	c, out, _ := testCommon(fc, false, false)
 	path := filepath.Join(dir, "a.pdf")
 	if err := pdfRun(context.Background(), &PDFOptions{Common: c, Path: path}); err != nil {
@@ -95,8 +94,8 @@ func TestStateSave(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st := driver.State{Cookies: []driver.Cookie{{Name: "sid", Value: "s3cret", Domain: "a.test"}}, Origins: map[string]map[string]string{"https://a.test": {"k": "v"}}}
-	fc := &fakeCaller{results: map[string]any{driver.MethodStateSave: st}}
+	st := calls.State{Cookies: []calls.Cookie{{Name: "sid", Value: "s3cret", Domain: "a.test"}}, Origins: map[string]map[string]string{"https://a.test": {"k": "v"}}}
+	fc := &fakeCaller{results: map[string]any{calls.MethodStateSave: st}}
 	c, _, errOut := testCommon(fc, false, false)
 	if err := stateSaveRun(context.Background(), &StateOptions{Common: c, Op: "save", Path: path}); err != nil {
 		t.Fatal(err)
@@ -112,12 +111,12 @@ func TestStateSave(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("files left in the folder: %v", entries)
 	}
-	var got driver.State
+	var got calls.State
 	b, _ := os.ReadFile(path)
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	st.Format = driver.StateFormat // filled in when the daemon left it out
+	st.Format = calls.StateFormat // filled in when the daemon left it out
 	if diff := cmp.Diff(st, got); diff != "" {
 		t.Errorf("file (-want +got):\n%s", diff)
 	}
@@ -127,7 +126,7 @@ func TestStateSave(t *testing.T) {
 
 	// A folder that does not exist: nothing written, a clear error.
 	err = stateSaveRun(context.Background(), &StateOptions{Common: c, Path: filepath.Join(dir, "no", "auth.json")})
-	if !errors.Is(err, driver.ErrBadInput) {
+	if !errors.Is(err, calls.ErrBadInput) {
 		t.Errorf("missing folder: %v", err)
 	}
 }
@@ -194,7 +193,7 @@ func TestStateLoad(t *testing.T) {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
 				}
-				if !errors.Is(err, driver.ErrBadInput) || errorHint(err) == "" {
+				if !errors.Is(err, calls.ErrBadInput) || errorHint(err) == "" {
 					t.Errorf("err %v: not bad input with a hint", err)
 				}
 				if len(fc.calls) != 0 {
@@ -205,9 +204,9 @@ func TestStateLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := []fakeCall{{Session: "s1", Method: driver.MethodStateLoad, Params: driver.State{
-				Format:  driver.StateFormat,
-				Cookies: []driver.Cookie{{Name: "sid", Value: "x", Domain: "a.test"}},
+			want := []fakeCall{{Session: "s1", Method: calls.MethodStateLoad, Params: calls.State{
+				Format:  calls.StateFormat,
+				Cookies: []calls.Cookie{{Name: "sid", Value: "x", Domain: "a.test"}},
 				Origins: map[string]map[string]string{"https://a.test": {"k": "v"}},
 			}}}
 			if diff := cmp.Diff(want, fc.calls); diff != "" {

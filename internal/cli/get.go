@@ -5,14 +5,13 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // GetOptions are the flags of `waymark get …`.
 type GetOptions struct {
 	Common
-	Request driver.GetRequest
+	Request calls.GetRequest
 }
 
 // getSpec is one `get` subcommand: the thing read and its arguments.
@@ -58,7 +57,7 @@ func newGetCmd(f *Factory, runF func(context.Context, *GetOptions) error, s getS
 		Args:  exactArgs(s.n),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
-			opts.Request = driver.GetRequest{What: s.what}
+			opts.Request = calls.GetRequest{What: s.what}
 			if len(args) > 0 {
 				opts.Request.Target = args[0]
 			}
@@ -74,8 +73,8 @@ func newGetCmd(f *Factory, runF func(context.Context, *GetOptions) error, s getS
 }
 
 func getRun(ctx context.Context, opts *GetOptions) error {
-	var res driver.GetResult
-	if err := opts.call(ctx, driver.MethodGet, opts.Request, &res); err != nil {
+	var res calls.GetResult
+	if err := opts.call(ctx, calls.MethodGet, opts.Request, &res); err != nil {
 		return err
 	}
 	return opts.emit(res, func() error {

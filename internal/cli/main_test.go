@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 )
 
@@ -39,7 +39,7 @@ func runMain(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]s
 func TestMainExitCodes(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
-	stale := driver.Errorf(driver.ErrStaleRef, `run "waymark snapshot" again`, "no element [ref=e53] on the page now")
+	stale := calls.Errorf(calls.ErrStaleRef, `run "waymark snapshot" again`, "no element [ref=e53] on the page now")
 
 	tests := []struct {
 		name       string
@@ -58,41 +58,41 @@ func TestMainExitCodes(t *testing.T) {
 		},
 		{
 			name:       "stale ref prints the hint",
-			errs:       map[string]error{driver.MethodAct: stale},
+			errs:       map[string]error{calls.MethodAct: stale},
 			args:       []string{"click", "e53"},
 			wantCode:   1,
 			wantStderr: "error: no element [ref=e53] on the page now\nhint: run \"waymark snapshot\" again\n",
 		},
 		{
 			name:       "stale ref without a hint gets the default",
-			errs:       map[string]error{driver.MethodAct: fmt.Errorf("click e53: %w", driver.ErrStaleRef)},
+			errs:       map[string]error{calls.MethodAct: fmt.Errorf("click e53: %w", calls.ErrStaleRef)},
 			args:       []string{"click", "e53"},
 			wantCode:   1,
 			wantStderr: "error: click e53: ref is no longer on the page\nhint: run \"waymark snapshot -i\" again for fresh refs\n",
 		},
 		{
 			name:       "stale ref json",
-			errs:       map[string]error{driver.MethodAct: stale},
+			errs:       map[string]error{calls.MethodAct: stale},
 			args:       []string{"--json", "click", "e53"},
 			wantCode:   1,
 			wantStdout: `{"ok":false,"error":{"code":"stale_ref","message":"no element [ref=e53] on the page now","hint":"run \"waymark snapshot\" again"}}` + "\n",
 		},
 		{
 			name:     "unavailable",
-			errs:     map[string]error{driver.MethodOpen: driver.Errorf(driver.ErrUnavailable, "install Chromium", "no Chromium found")},
+			errs:     map[string]error{calls.MethodOpen: calls.Errorf(calls.ErrUnavailable, "install Chromium", "no Chromium found")},
 			args:     []string{"open", "a.test"},
 			wantCode: 3, wantStderr: "error: no Chromium found\nhint: install Chromium\n",
 		},
 		{
 			name:       "browser gone",
-			errs:       map[string]error{driver.MethodOpen: driver.FromCode("browser_gone", "the browser exited", "")},
+			errs:       map[string]error{calls.MethodOpen: calls.FromCode("browser_gone", "the browser exited", "")},
 			args:       []string{"--json", "open", "a.test"},
 			wantCode:   3,
 			wantStdout: `{"ok":false,"error":{"code":"browser_gone","message":"the browser exited","hint":"run the command again: a fresh browser starts"}}` + "\n",
 		},
 		{
 			name:     "bad input is a failure, not usage",
-			errs:     map[string]error{driver.MethodOpen: driver.Errorf(driver.ErrBadInput, "", "bad URL")},
+			errs:     map[string]error{calls.MethodOpen: calls.Errorf(calls.ErrBadInput, "", "bad URL")},
 			args:     []string{"open", "::"},
 			wantCode: 1, wantStderr: "error: bad URL\n",
 		},
@@ -148,13 +148,13 @@ func TestMainExitCodes(t *testing.T) {
 		{
 			name:     "canceled while the call breaks the connection",
 			ctx:      canceled,
-			errs:     map[string]error{driver.MethodAct: errors.New("read unix: connection reset")},
+			errs:     map[string]error{calls.MethodAct: errors.New("read unix: connection reset")},
 			args:     []string{"click", "e1"},
 			wantCode: 130, wantStderr: "error: canceled\n",
 		},
 		{
 			name:     "internal error",
-			errs:     map[string]error{driver.MethodAct: errors.New("boom")},
+			errs:     map[string]error{calls.MethodAct: errors.New("boom")},
 			args:     []string{"--json", "click", "e1"},
 			wantCode: 1, wantStdout: `{"ok":false,"error":{"code":"internal","message":"boom"}}` + "\n",
 		},
@@ -169,7 +169,7 @@ func TestMainExitCodes(t *testing.T) {
 			if strings.HasPrefix(tt.name, "canceled while") {
 				// The fake answers a canceled ctx itself; make it fail
 				// the way a torn connection does.
-				fc = &fakeCaller{reply: func(string, any) (any, error) { return nil, tt.errs[driver.MethodAct] }}
+				fc = &fakeCaller{reply: func(string, any) (any, error) { return nil, tt.errs[calls.MethodAct] }}
 			}
 			code, stdout, stderr, _ := runMain(t, ctx, fc, nil, tt.args...)
 			if code != tt.wantCode {
@@ -191,16 +191,16 @@ func TestExitCode(t *testing.T) {
 		want int
 	}{
 		{nil, 0},
-		{driver.ErrStaleRef, 1},
-		{driver.ErrTimeout, 1},
-		{driver.ErrBadInput, 1},
+		{calls.ErrStaleRef, 1},
+		{calls.ErrTimeout, 1},
+		{calls.ErrBadInput, 1},
 		{errors.New("anything"), 1},
 		{&UsageError{Err: errors.New("x")}, 2},
-		{fmt.Errorf("dial: %w", driver.ErrUnavailable), 3},
-		{driver.ErrBrowserGone, 3},
+		{fmt.Errorf("dial: %w", calls.ErrUnavailable), 3},
+		{calls.ErrBrowserGone, 3},
 		{fmt.Errorf("%w: no socket", ErrNoDaemon), 3},
 		{context.Canceled, 130},
-		{driver.FromCode("canceled", "canceled by the user", ""), 130},
+		{calls.FromCode("canceled", "canceled by the user", ""), 130},
 	}
 	for _, tt := range tests {
 		if got := ExitCode(tt.err); got != tt.want {

@@ -6,14 +6,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // OpenOptions are the flags of `waymark open`.
 type OpenOptions struct {
 	Common
-	Request driver.OpenRequest
+	Request calls.OpenRequest
 }
 
 // NewCmdOpen builds `waymark open URL`.
@@ -46,8 +45,8 @@ func NewCmdOpen(f *Factory, runF func(context.Context, *OpenOptions) error) *cob
 }
 
 func openRun(ctx context.Context, opts *OpenOptions) error {
-	var page driver.PageInfo
-	if err := opts.call(ctx, driver.MethodOpen, opts.Request, &page); err != nil {
+	var page calls.PageInfo
+	if err := opts.call(ctx, calls.MethodOpen, opts.Request, &page); err != nil {
 		return err
 	}
 	return opts.emit(page, func() error {
@@ -58,7 +57,7 @@ func openRun(ctx context.Context, opts *OpenOptions) error {
 
 // describePage is `https://… "Title"`, with the HTTP status when it is an
 // error, which agents otherwise miss.
-func describePage(p driver.PageInfo) string {
+func describePage(p calls.PageInfo) string {
 	s := p.URL
 	if p.Title != "" {
 		s += fmt.Sprintf(" %q", p.Title)
@@ -72,22 +71,22 @@ func describePage(p driver.PageInfo) string {
 // HistoryOptions are the flags of `waymark back`, `forward` and `reload`.
 type HistoryOptions struct {
 	Common
-	Method string // driver.MethodBack, MethodForward or MethodReload
+	Method string // calls.MethodBack, MethodForward or MethodReload
 }
 
 // NewCmdBack builds `waymark back`.
 func NewCmdBack(f *Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
-	return newHistoryCmd(f, runF, driver.MethodBack, "back", "Go back one page in the tab's history")
+	return newHistoryCmd(f, runF, calls.MethodBack, "back", "Go back one page in the tab's history")
 }
 
 // NewCmdForward builds `waymark forward`.
 func NewCmdForward(f *Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
-	return newHistoryCmd(f, runF, driver.MethodForward, "forward", "Go forward one page in the tab's history")
+	return newHistoryCmd(f, runF, calls.MethodForward, "forward", "Go forward one page in the tab's history")
 }
 
 // NewCmdReload builds `waymark reload`.
 func NewCmdReload(f *Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
-	return newHistoryCmd(f, runF, driver.MethodReload, "reload", "Reload the current page")
+	return newHistoryCmd(f, runF, calls.MethodReload, "reload", "Reload the current page")
 }
 
 func newHistoryCmd(f *Factory, runF func(context.Context, *HistoryOptions) error, method, use, short string) *cobra.Command {
@@ -107,14 +106,14 @@ func newHistoryCmd(f *Factory, runF func(context.Context, *HistoryOptions) error
 }
 
 var historyVerbs = map[string]string{
-	driver.MethodBack:    "went back",
-	driver.MethodForward: "went forward",
-	driver.MethodReload:  "reloaded",
+	calls.MethodBack:    "went back",
+	calls.MethodForward: "went forward",
+	calls.MethodReload:  "reloaded",
 }
 
 func historyRun(ctx context.Context, opts *HistoryOptions) error {
-	var page driver.PageInfo
-	if err := opts.call(ctx, opts.Method, driver.Empty{}, &page); err != nil {
+	var page calls.PageInfo
+	if err := opts.call(ctx, opts.Method, calls.Empty{}, &page); err != nil {
 		return err
 	}
 	return opts.emit(page, func() error {

@@ -6,14 +6,13 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // ViewportOptions are the flags of `waymark viewport W H`.
 type ViewportOptions struct {
 	Common
-	Request driver.ViewportRequest
+	Request calls.ViewportRequest
 }
 
 // NewCmdViewport builds `waymark viewport WIDTH HEIGHT`.
@@ -31,7 +30,7 @@ func NewCmdViewport(f *Factory, runF func(context.Context, *ViewportOptions) err
 			if err1 != nil || err2 != nil || w <= 0 || h <= 0 {
 				return usageErrorf("e.g. waymark viewport 1280 800", "viewport needs two positive whole numbers, got %q %q", args[0], args[1])
 			}
-			opts.Request = driver.ViewportRequest{Width: w, Height: h}
+			opts.Request = calls.ViewportRequest{Width: w, Height: h}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -42,7 +41,7 @@ func NewCmdViewport(f *Factory, runF func(context.Context, *ViewportOptions) err
 
 func viewportRun(ctx context.Context, opts *ViewportOptions) error {
 	var res json.RawMessage
-	if err := opts.call(ctx, driver.MethodViewport, opts.Request, &res); err != nil {
+	if err := opts.call(ctx, calls.MethodViewport, opts.Request, &res); err != nil {
 		return err
 	}
 	return opts.emit(opts.Request, func() error {
@@ -54,7 +53,7 @@ func viewportRun(ctx context.Context, opts *ViewportOptions) error {
 // DialogOptions are the flags of `waymark dialog accept|dismiss`.
 type DialogOptions struct {
 	Common
-	Request driver.DialogRequest
+	Request calls.DialogRequest
 }
 
 // NewCmdDialog builds `waymark dialog accept [TEXT]|dismiss`.
@@ -69,7 +68,7 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 		RunE:    groupRunE,
 	}
 	opts := &DialogOptions{}
-	run := func(cmd *cobra.Command, req driver.DialogRequest) error {
+	run := func(cmd *cobra.Command, req calls.DialogRequest) error {
 		opts.Common = f.common()
 		opts.Request = req
 		if runF != nil {
@@ -83,7 +82,7 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 			Short: "Accept the dialog (TEXT answers a prompt)",
 			Args:  argsRange(0, 1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				req := driver.DialogRequest{Accept: true}
+				req := calls.DialogRequest{Accept: true}
 				if len(args) == 1 {
 					req.Text = args[0]
 				}
@@ -95,7 +94,7 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 			Short: "Dismiss the dialog",
 			Args:  exactArgs(0),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return run(cmd, driver.DialogRequest{})
+				return run(cmd, calls.DialogRequest{})
 			},
 		},
 	)
@@ -104,7 +103,7 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 
 func dialogRun(ctx context.Context, opts *DialogOptions) error {
 	var res json.RawMessage
-	if err := opts.call(ctx, driver.MethodDialog, opts.Request, &res); err != nil {
+	if err := opts.call(ctx, calls.MethodDialog, opts.Request, &res); err != nil {
 		return err
 	}
 	return opts.emit(res, func() error {

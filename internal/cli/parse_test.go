@@ -8,8 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // parseCase is one command line and what runF should get from it: want is
@@ -51,8 +50,8 @@ func checkParse[T any](t *testing.T, build func(*Factory, func(context.Context, 
 
 func TestOpenParse(t *testing.T) {
 	checkParse(t, NewCmdOpen, func(o *OpenOptions) any { return o.Request }, []parseCase{
-		{name: "url", args: []string{"example.com"}, want: driver.OpenRequest{URL: "example.com"}},
-		{name: "timeout", args: []string{"https://a.test", "--timeout", "1m"}, want: driver.OpenRequest{URL: "https://a.test", TimeoutMS: 60000}},
+		{name: "url", args: []string{"example.com"}, want: calls.OpenRequest{URL: "example.com"}},
+		{name: "timeout", args: []string{"https://a.test", "--timeout", "1m"}, want: calls.OpenRequest{URL: "https://a.test", TimeoutMS: 60000}},
 		{name: "no url", wantUsage: true},
 		{name: "two urls", args: []string{"a", "b"}, wantUsage: true},
 	})
@@ -62,7 +61,7 @@ func TestHistoryParse(t *testing.T) {
 	for _, c := range []struct {
 		build  func(*Factory, func(context.Context, *HistoryOptions) error) *cobra.Command
 		method string
-	}{{NewCmdBack, driver.MethodBack}, {NewCmdForward, driver.MethodForward}, {NewCmdReload, driver.MethodReload}} {
+	}{{NewCmdBack, calls.MethodBack}, {NewCmdForward, calls.MethodForward}, {NewCmdReload, calls.MethodReload}} {
 		checkParse(t, c.build, func(o *HistoryOptions) any { return o.Method }, []parseCase{
 			{name: c.method, want: c.method},
 			{name: c.method + " extra", args: []string{"x"}, wantUsage: true},
@@ -72,9 +71,9 @@ func TestHistoryParse(t *testing.T) {
 
 func TestSnapshotParse(t *testing.T) {
 	checkParse(t, NewCmdSnapshot, func(o *SnapshotOptions) any { return o.Request }, []parseCase{
-		{name: "plain", want: driver.SnapshotRequest{}},
+		{name: "plain", want: calls.SnapshotRequest{}},
 		{name: "all flags", args: []string{"-i", "-c", "--scope", "@e40", "--depth", "3", "--full"},
-			want: driver.SnapshotRequest{Interactive: true, Compact: true, Scope: "@e40", Depth: 3, Full: true}},
+			want: calls.SnapshotRequest{Interactive: true, Compact: true, Scope: "@e40", Depth: 3, Full: true}},
 		{name: "negative depth", args: []string{"--depth", "-1"}, wantUsage: true},
 		{name: "argument", args: []string{"e1"}, wantUsage: true},
 	})
@@ -86,20 +85,20 @@ func TestSnapshotParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (driver.SnapshotRequest{Interactive: true, Tree: true}); got.Request != want {
+	if want := (calls.SnapshotRequest{Interactive: true, Tree: true}); got.Request != want {
 		t.Errorf("with --json: %+v, want %+v", got.Request, want)
 	}
 }
 
 func TestWaitParse(t *testing.T) {
 	checkParse(t, NewCmdWait, func(o *WaitOptions) any { return o.Request }, []parseCase{
-		{name: "text", args: []string{"--text", "Cart (1)"}, want: driver.WaitRequest{Text: "Cart (1)"}},
-		{name: "gone", args: []string{"--gone", "Loading"}, want: driver.WaitRequest{Gone: "Loading"}},
-		{name: "selector", args: []string{"--selector", "#done", "--timeout", "5s"}, want: driver.WaitRequest{Selector: "#done", TimeoutMS: 5000}},
-		{name: "url", args: []string{"--url", "**/checkout"}, want: driver.WaitRequest{URL: "**/checkout"}},
-		{name: "load", args: []string{"--load"}, want: driver.WaitRequest{Load: true}},
-		{name: "ms", args: []string{"500"}, want: driver.WaitRequest{MS: 500}},
-		{name: "duration", args: []string{"2s"}, want: driver.WaitRequest{MS: 2000}},
+		{name: "text", args: []string{"--text", "Cart (1)"}, want: calls.WaitRequest{Text: "Cart (1)"}},
+		{name: "gone", args: []string{"--gone", "Loading"}, want: calls.WaitRequest{Gone: "Loading"}},
+		{name: "selector", args: []string{"--selector", "#done", "--timeout", "5s"}, want: calls.WaitRequest{Selector: "#done", TimeoutMS: 5000}},
+		{name: "url", args: []string{"--url", "**/checkout"}, want: calls.WaitRequest{URL: "**/checkout"}},
+		{name: "load", args: []string{"--load"}, want: calls.WaitRequest{Load: true}},
+		{name: "ms", args: []string{"500"}, want: calls.WaitRequest{MS: 500}},
+		{name: "duration", args: []string{"2s"}, want: calls.WaitRequest{MS: 2000}},
 		{name: "nothing", wantUsage: true},
 		{name: "two conditions", args: []string{"--text", "a", "--load"}, wantUsage: true},
 		{name: "time and condition", args: []string{"500", "--text", "a"}, wantUsage: true},
@@ -109,13 +108,13 @@ func TestWaitParse(t *testing.T) {
 
 func TestGetParse(t *testing.T) {
 	checkParse(t, NewCmdGet, func(o *GetOptions) any { return o.Request }, []parseCase{
-		{name: "title", args: []string{"title"}, want: driver.GetRequest{What: "title"}},
-		{name: "url", args: []string{"url"}, want: driver.GetRequest{What: "url"}},
-		{name: "text", args: []string{"text", "@e12"}, want: driver.GetRequest{What: "text", Target: "@e12"}},
-		{name: "value", args: []string{"value", "e5"}, want: driver.GetRequest{What: "value", Target: "e5"}},
-		{name: "attr", args: []string{"attr", "e12", "href"}, want: driver.GetRequest{What: "attr", Target: "e12", Name: "href"}},
-		{name: "html", args: []string{"html", "e1"}, want: driver.GetRequest{What: "html", Target: "e1"}},
-		{name: "count", args: []string{"count", "role=link"}, want: driver.GetRequest{What: "count", Target: "role=link"}},
+		{name: "title", args: []string{"title"}, want: calls.GetRequest{What: "title"}},
+		{name: "url", args: []string{"url"}, want: calls.GetRequest{What: "url"}},
+		{name: "text", args: []string{"text", "@e12"}, want: calls.GetRequest{What: "text", Target: "@e12"}},
+		{name: "value", args: []string{"value", "e5"}, want: calls.GetRequest{What: "value", Target: "e5"}},
+		{name: "attr", args: []string{"attr", "e12", "href"}, want: calls.GetRequest{What: "attr", Target: "e12", Name: "href"}},
+		{name: "html", args: []string{"html", "e1"}, want: calls.GetRequest{What: "html", Target: "e1"}},
+		{name: "count", args: []string{"count", "role=link"}, want: calls.GetRequest{What: "count", Target: "role=link"}},
 		{name: "title extra", args: []string{"title", "x"}, wantUsage: true},
 		{name: "text missing", args: []string{"text"}, wantUsage: true},
 		{name: "attr missing name", args: []string{"attr", "e1"}, wantUsage: true},
@@ -126,8 +125,8 @@ func TestGetParse(t *testing.T) {
 
 func TestEvalParse(t *testing.T) {
 	checkParse(t, NewCmdEval, func(o *EvalOptions) any { return o.Request }, []parseCase{
-		{name: "expr", args: []string{"document.title"}, want: driver.EvalRequest{Expression: "document.title"}},
-		{name: "main world", args: []string{"1+1", "--main-world"}, want: driver.EvalRequest{Expression: "1+1", MainWorld: true}},
+		{name: "expr", args: []string{"document.title"}, want: calls.EvalRequest{Expression: "document.title"}},
+		{name: "main world", args: []string{"1+1", "--main-world"}, want: calls.EvalRequest{Expression: "1+1", MainWorld: true}},
 		{name: "empty", args: []string{" "}, wantUsage: true},
 		{name: "none", wantUsage: true},
 	})
@@ -145,13 +144,13 @@ func TestEvalParse(t *testing.T) {
 
 func TestCaptureParse(t *testing.T) {
 	type shot struct {
-		Req  driver.ScreenshotRequest
+		Req  calls.ScreenshotRequest
 		Path string
 	}
 	checkParse(t, NewCmdScreenshot, func(o *ScreenshotOptions) any { return shot{o.Request, o.Path} }, []parseCase{
 		{name: "default", want: shot{}},
-		{name: "path full", args: []string{"page.png", "--full"}, want: shot{driver.ScreenshotRequest{Full: true}, "page.png"}},
-		{name: "ref", args: []string{"--ref", "@e12"}, want: shot{driver.ScreenshotRequest{Target: "@e12"}, ""}},
+		{name: "path full", args: []string{"page.png", "--full"}, want: shot{calls.ScreenshotRequest{Full: true}, "page.png"}},
+		{name: "ref", args: []string{"--ref", "@e12"}, want: shot{calls.ScreenshotRequest{Target: "@e12"}, ""}},
 		{name: "two paths", args: []string{"a", "b"}, wantUsage: true},
 	})
 	checkParse(t, NewCmdPDF, func(o *PDFOptions) any { return o.Path }, []parseCase{
@@ -162,14 +161,14 @@ func TestCaptureParse(t *testing.T) {
 
 func TestTabParse(t *testing.T) {
 	checkParse(t, NewCmdTab, func(o *TabOptions) any { return o.Request }, []parseCase{
-		{name: "bare lists", want: driver.TabRequest{Op: "list"}},
-		{name: "list", args: []string{"list"}, want: driver.TabRequest{Op: "list"}},
-		{name: "new", args: []string{"new"}, want: driver.TabRequest{Op: "new"}},
-		{name: "new url", args: []string{"new", "https://a.test"}, want: driver.TabRequest{Op: "new", URL: "https://a.test"}},
-		{name: "switch", args: []string{"switch", "2"}, want: driver.TabRequest{Op: "switch", Index: 2}},
-		{name: "switch 0", args: []string{"switch", "0"}, want: driver.TabRequest{Op: "switch", Index: 0}},
-		{name: "close current", args: []string{"close"}, want: driver.TabRequest{Op: "close", Index: -1}},
-		{name: "close n", args: []string{"close", "1"}, want: driver.TabRequest{Op: "close", Index: 1}},
+		{name: "bare lists", want: calls.TabRequest{Op: "list"}},
+		{name: "list", args: []string{"list"}, want: calls.TabRequest{Op: "list"}},
+		{name: "new", args: []string{"new"}, want: calls.TabRequest{Op: "new"}},
+		{name: "new url", args: []string{"new", "https://a.test"}, want: calls.TabRequest{Op: "new", URL: "https://a.test"}},
+		{name: "switch", args: []string{"switch", "2"}, want: calls.TabRequest{Op: "switch", Index: 2}},
+		{name: "switch 0", args: []string{"switch", "0"}, want: calls.TabRequest{Op: "switch", Index: 0}},
+		{name: "close current", args: []string{"close"}, want: calls.TabRequest{Op: "close", Index: -1}},
+		{name: "close n", args: []string{"close", "1"}, want: calls.TabRequest{Op: "close", Index: 1}},
 		{name: "switch none", args: []string{"switch"}, wantUsage: true},
 		{name: "switch word", args: []string{"switch", "two"}, wantUsage: true},
 		{name: "close negative", args: []string{"close", "-1"}, wantUsage: true},
@@ -179,15 +178,15 @@ func TestTabParse(t *testing.T) {
 
 func TestCookiesParse(t *testing.T) {
 	checkParse(t, NewCmdCookies, func(o *CookiesOptions) any { return o.Request }, []parseCase{
-		{name: "bare gets", want: driver.CookieRequest{Op: "get"}},
-		{name: "get", args: []string{"get"}, want: driver.CookieRequest{Op: "get"}},
-		{name: "clear", args: []string{"clear"}, want: driver.CookieRequest{Op: "clear"}},
+		{name: "bare gets", want: calls.CookieRequest{Op: "get"}},
+		{name: "get", args: []string{"get"}, want: calls.CookieRequest{Op: "get"}},
+		{name: "clear", args: []string{"clear"}, want: calls.CookieRequest{Op: "clear"}},
 		{name: "set", args: []string{"set", "theme", "dark"},
-			want: driver.CookieRequest{Op: "set", Cookies: []driver.Cookie{{Name: "theme", Value: "dark"}}}},
+			want: calls.CookieRequest{Op: "set", Cookies: []calls.Cookie{{Name: "theme", Value: "dark"}}}},
 		{name: "set all flags", args: []string{"set", "sid", "x", "--url", "https://a.test", "--path", "/", "--http-only", "--secure", "--same-site", "lax", "--expires", "1700000000"},
-			want: driver.CookieRequest{Op: "set", Cookies: []driver.Cookie{{Name: "sid", Value: "x", URL: "https://a.test", Path: "/", HTTPOnly: true, Secure: true, SameSite: "Lax", Expires: 1700000000}}}},
+			want: calls.CookieRequest{Op: "set", Cookies: []calls.Cookie{{Name: "sid", Value: "x", URL: "https://a.test", Path: "/", HTTPOnly: true, Secure: true, SameSite: "Lax", Expires: 1700000000}}}},
 		{name: "set domain", args: []string{"set", "a", "b", "--domain", ".a.test"},
-			want: driver.CookieRequest{Op: "set", Cookies: []driver.Cookie{{Name: "a", Value: "b", Domain: ".a.test"}}}},
+			want: calls.CookieRequest{Op: "set", Cookies: []calls.Cookie{{Name: "a", Value: "b", Domain: ".a.test"}}}},
 		{name: "set url and domain", args: []string{"set", "a", "b", "--url", "https://a.test", "--domain", "a.test"}, wantUsage: true},
 		{name: "set bad same-site", args: []string{"set", "a", "b", "--same-site", "sometimes"}, wantUsage: true},
 		{name: "set no value", args: []string{"set", "a"}, wantUsage: true},
@@ -197,10 +196,10 @@ func TestCookiesParse(t *testing.T) {
 
 func TestStorageParse(t *testing.T) {
 	checkParse(t, NewCmdStorage, func(o *StorageOptions) any { return o.Request }, []parseCase{
-		{name: "local get all", args: []string{"local", "get"}, want: driver.StorageRequest{Area: "local", Op: "get"}},
-		{name: "session get key", args: []string{"session", "get", "step"}, want: driver.StorageRequest{Area: "session", Op: "get", Key: "step"}},
-		{name: "local set", args: []string{"local", "set", "k", "v"}, want: driver.StorageRequest{Area: "local", Op: "set", Key: "k", Value: "v"}},
-		{name: "session clear", args: []string{"session", "clear"}, want: driver.StorageRequest{Area: "session", Op: "clear"}},
+		{name: "local get all", args: []string{"local", "get"}, want: calls.StorageRequest{Area: "local", Op: "get"}},
+		{name: "session get key", args: []string{"session", "get", "step"}, want: calls.StorageRequest{Area: "session", Op: "get", Key: "step"}},
+		{name: "local set", args: []string{"local", "set", "k", "v"}, want: calls.StorageRequest{Area: "local", Op: "set", Key: "k", Value: "v"}},
+		{name: "session clear", args: []string{"session", "clear"}, want: calls.StorageRequest{Area: "session", Op: "clear"}},
 		{name: "no area", wantUsage: true},
 		{name: "bad area", args: []string{"global", "get"}, wantUsage: true},
 		{name: "no op", args: []string{"local"}, wantUsage: true},
@@ -220,15 +219,15 @@ func TestStateParse(t *testing.T) {
 
 func TestPageParse(t *testing.T) {
 	checkParse(t, NewCmdViewport, func(o *ViewportOptions) any { return o.Request }, []parseCase{
-		{name: "size", args: []string{"390", "844"}, want: driver.ViewportRequest{Width: 390, Height: 844}},
+		{name: "size", args: []string{"390", "844"}, want: calls.ViewportRequest{Width: 390, Height: 844}},
 		{name: "zero", args: []string{"0", "844"}, wantUsage: true},
 		{name: "word", args: []string{"wide", "844"}, wantUsage: true},
 		{name: "one", args: []string{"390"}, wantUsage: true},
 	})
 	checkParse(t, NewCmdDialog, func(o *DialogOptions) any { return o.Request }, []parseCase{
-		{name: "accept", args: []string{"accept"}, want: driver.DialogRequest{Accept: true}},
-		{name: "accept text", args: []string{"accept", "my answer"}, want: driver.DialogRequest{Accept: true, Text: "my answer"}},
-		{name: "dismiss", args: []string{"dismiss"}, want: driver.DialogRequest{}},
+		{name: "accept", args: []string{"accept"}, want: calls.DialogRequest{Accept: true}},
+		{name: "accept text", args: []string{"accept", "my answer"}, want: calls.DialogRequest{Accept: true, Text: "my answer"}},
+		{name: "dismiss", args: []string{"dismiss"}, want: calls.DialogRequest{}},
 		{name: "dismiss text", args: []string{"dismiss", "x"}, wantUsage: true},
 		{name: "none", wantUsage: true},
 	})

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -49,29 +49,29 @@ func checkRuns(t *testing.T, cases []runCase) {
 }
 
 func TestPageRuns(t *testing.T) {
-	page := driver.PageInfo{URL: "https://shop.test/", Title: "Shop"}
-	snap := driver.Snapshot{URL: "https://shop.test/", Title: "Shop", Text: "[page] Shop\n- link \"Home\" [ref=e1]", Refs: 1, Tree: json.RawMessage(`{"role":"page"}`)}
+	page := calls.PageInfo{URL: "https://shop.test/", Title: "Shop"}
+	snap := calls.Snapshot{URL: "https://shop.test/", Title: "Shop", Text: "[page] Shop\n- link \"Home\" [ref=e1]", Refs: 1, Tree: json.RawMessage(`{"role":"page"}`)}
 	checkRuns(t, []runCase{
 		{
 			name:    "open",
-			results: map[string]any{driver.MethodOpen: page},
+			results: map[string]any{calls.MethodOpen: page},
 			run: func(ctx context.Context, c Common) error {
-				return openRun(ctx, &OpenOptions{Common: c, Request: driver.OpenRequest{URL: "shop.test"}})
+				return openRun(ctx, &OpenOptions{Common: c, Request: calls.OpenRequest{URL: "shop.test"}})
 			},
 			wantStderr: "opened https://shop.test/ \"Shop\"\n",
 			wantCalls:  []string{"open"},
 		},
 		{
 			name:    "open shows an HTTP error status",
-			results: map[string]any{driver.MethodOpen: driver.PageInfo{URL: "https://shop.test/x", Title: "Not found", Status: 404}},
+			results: map[string]any{calls.MethodOpen: calls.PageInfo{URL: "https://shop.test/x", Title: "Not found", Status: 404}},
 			run: func(ctx context.Context, c Common) error {
-				return openRun(ctx, &OpenOptions{Common: c, Request: driver.OpenRequest{URL: "shop.test/x"}})
+				return openRun(ctx, &OpenOptions{Common: c, Request: calls.OpenRequest{URL: "shop.test/x"}})
 			},
 			wantStderr: "opened https://shop.test/x \"Not found\" (HTTP 404)\n",
 		},
 		{
 			name:    "open json",
-			results: map[string]any{driver.MethodOpen: page},
+			results: map[string]any{calls.MethodOpen: page},
 			json:    true,
 			run: func(ctx context.Context, c Common) error {
 				return openRun(ctx, &OpenOptions{Common: c})
@@ -80,9 +80,9 @@ func TestPageRuns(t *testing.T) {
 		},
 		{
 			name:    "back",
-			results: map[string]any{driver.MethodBack: page},
+			results: map[string]any{calls.MethodBack: page},
 			run: func(ctx context.Context, c Common) error {
-				return historyRun(ctx, &HistoryOptions{Common: c, Method: driver.MethodBack})
+				return historyRun(ctx, &HistoryOptions{Common: c, Method: calls.MethodBack})
 			},
 			wantStderr: "went back → https://shop.test/ \"Shop\"\n",
 			wantCalls:  []string{"back"},
@@ -90,13 +90,13 @@ func TestPageRuns(t *testing.T) {
 		{
 			name: "reload with an empty answer",
 			run: func(ctx context.Context, c Common) error {
-				return historyRun(ctx, &HistoryOptions{Common: c, Method: driver.MethodReload})
+				return historyRun(ctx, &HistoryOptions{Common: c, Method: calls.MethodReload})
 			},
 			wantStderr: "reloaded\n",
 		},
 		{
 			name:    "snapshot prints the outline",
-			results: map[string]any{driver.MethodSnapshot: snap},
+			results: map[string]any{calls.MethodSnapshot: snap},
 			run: func(ctx context.Context, c Common) error {
 				return snapshotRun(ctx, &SnapshotOptions{Common: c})
 			},
@@ -104,17 +104,17 @@ func TestPageRuns(t *testing.T) {
 		},
 		{
 			name:    "snapshot json carries the tree",
-			results: map[string]any{driver.MethodSnapshot: snap},
+			results: map[string]any{calls.MethodSnapshot: snap},
 			json:    true,
 			run: func(ctx context.Context, c Common) error {
-				return snapshotRun(ctx, &SnapshotOptions{Common: c, Request: driver.SnapshotRequest{Tree: true}})
+				return snapshotRun(ctx, &SnapshotOptions{Common: c, Request: calls.SnapshotRequest{Tree: true}})
 			},
 			wantStdout: `{"ok":true,"data":{"url":"https://shop.test/","title":"Shop","text":"[page] Shop\n- link \"Home\" [ref=e1]","tree":{"role":"page"},"refs":1}}` + "\n",
 		},
 		{
 			name: "wait",
 			run: func(ctx context.Context, c Common) error {
-				return waitRun(ctx, &WaitOptions{Common: c, Request: driver.WaitRequest{Text: "Cart (1)"}})
+				return waitRun(ctx, &WaitOptions{Common: c, Request: calls.WaitRequest{Text: "Cart (1)"}})
 			},
 			wantStderr: "waited for text \"Cart (1)\"\n",
 		},
@@ -122,37 +122,37 @@ func TestPageRuns(t *testing.T) {
 			name: "wait json with an empty answer",
 			json: true,
 			run: func(ctx context.Context, c Common) error {
-				return waitRun(ctx, &WaitOptions{Common: c, Request: driver.WaitRequest{MS: 500}})
+				return waitRun(ctx, &WaitOptions{Common: c, Request: calls.WaitRequest{MS: 500}})
 			},
 			wantStdout: `{"ok":true,"data":{}}` + "\n",
 		},
 		{
 			name:    "eval prints JSON",
-			results: map[string]any{driver.MethodEval: driver.EvalResult{Value: json.RawMessage(`{"a":[1,2]}`)}},
+			results: map[string]any{calls.MethodEval: calls.EvalResult{Value: json.RawMessage(`{"a":[1,2]}`)}},
 			run: func(ctx context.Context, c Common) error {
-				return evalRun(ctx, &EvalOptions{Common: c, Request: driver.EvalRequest{Expression: "x"}})
+				return evalRun(ctx, &EvalOptions{Common: c, Request: calls.EvalRequest{Expression: "x"}})
 			},
 			wantStdout: "{\"a\":[1,2]}\n",
 		},
 		{
 			name:    "eval string stays quoted",
-			results: map[string]any{driver.MethodEval: driver.EvalResult{Value: json.RawMessage(`"Shop"`)}},
+			results: map[string]any{calls.MethodEval: calls.EvalResult{Value: json.RawMessage(`"Shop"`)}},
 			run: func(ctx context.Context, c Common) error {
-				return evalRun(ctx, &EvalOptions{Common: c, Request: driver.EvalRequest{Expression: "document.title"}})
+				return evalRun(ctx, &EvalOptions{Common: c, Request: calls.EvalRequest{Expression: "document.title"}})
 			},
 			wantStdout: "\"Shop\"\n",
 		},
 		{
 			name: "viewport",
 			run: func(ctx context.Context, c Common) error {
-				return viewportRun(ctx, &ViewportOptions{Common: c, Request: driver.ViewportRequest{Width: 390, Height: 844}})
+				return viewportRun(ctx, &ViewportOptions{Common: c, Request: calls.ViewportRequest{Width: 390, Height: 844}})
 			},
 			wantStderr: "viewport set to 390×844\n",
 		},
 		{
 			name: "dialog accept",
 			run: func(ctx context.Context, c Common) error {
-				return dialogRun(ctx, &DialogOptions{Common: c, Request: driver.DialogRequest{Accept: true}})
+				return dialogRun(ctx, &DialogOptions{Common: c, Request: calls.DialogRequest{Accept: true}})
 			},
 			wantStderr: "accepted the dialog\n",
 		},
@@ -160,86 +160,86 @@ func TestPageRuns(t *testing.T) {
 }
 
 func TestGetRun(t *testing.T) {
-	get := func(r driver.GetRequest) func(context.Context, Common) error {
+	get := func(r calls.GetRequest) func(context.Context, Common) error {
 		return func(ctx context.Context, c Common) error { return getRun(ctx, &GetOptions{Common: c, Request: r}) }
 	}
 	checkRuns(t, []runCase{
 		{
 			name:       "title",
-			results:    map[string]any{driver.MethodGet: driver.GetResult{Value: "Shop"}},
-			run:        get(driver.GetRequest{What: "title"}),
+			results:    map[string]any{calls.MethodGet: calls.GetResult{Value: "Shop"}},
+			run:        get(calls.GetRequest{What: "title"}),
 			wantStdout: "Shop\n",
 		},
 		{
 			name:       "count",
-			results:    map[string]any{driver.MethodGet: driver.GetResult{Count: 7}},
-			run:        get(driver.GetRequest{What: "count", Target: "role=link"}),
+			results:    map[string]any{calls.MethodGet: calls.GetResult{Count: 7}},
+			run:        get(calls.GetRequest{What: "count", Target: "role=link"}),
 			wantStdout: "7\n",
 		},
 		{
 			name:       "attr missing",
-			results:    map[string]any{driver.MethodGet: driver.GetResult{Found: false}},
-			run:        get(driver.GetRequest{What: "attr", Target: "e1", Name: "href"}),
+			results:    map[string]any{calls.MethodGet: calls.GetResult{Found: false}},
+			run:        get(calls.GetRequest{What: "attr", Target: "e1", Name: "href"}),
 			wantStderr: "e1 has no attribute \"href\"\n",
 		},
 		{
 			name:       "attr empty",
-			results:    map[string]any{driver.MethodGet: driver.GetResult{Found: true}},
-			run:        get(driver.GetRequest{What: "attr", Target: "e1", Name: "alt"}),
+			results:    map[string]any{calls.MethodGet: calls.GetResult{Found: true}},
+			run:        get(calls.GetRequest{What: "attr", Target: "e1", Name: "alt"}),
 			wantStdout: "\n",
 		},
 		{
 			name:       "json",
-			results:    map[string]any{driver.MethodGet: driver.GetResult{Value: "/cart", Found: true}},
+			results:    map[string]any{calls.MethodGet: calls.GetResult{Value: "/cart", Found: true}},
 			json:       true,
-			run:        get(driver.GetRequest{What: "attr", Target: "e1", Name: "href"}),
+			run:        get(calls.GetRequest{What: "attr", Target: "e1", Name: "href"}),
 			wantStdout: `{"ok":true,"data":{"value":"/cart","found":true}}` + "\n",
 		},
 	})
 }
 
 func TestTabRun(t *testing.T) {
-	tabs := driver.TabList{Tabs: []driver.TabInfo{
+	tabs := calls.TabList{Tabs: []calls.TabInfo{
 		{Index: 0, URL: "https://a.test/", Title: "A", Current: false},
 		{Index: 1, URL: "https://b.test/long", Title: "B\tside", Current: true},
 	}}
-	tab := func(r driver.TabRequest) func(context.Context, Common) error {
+	tab := func(r calls.TabRequest) func(context.Context, Common) error {
 		return func(ctx context.Context, c Common) error { return tabRun(ctx, &TabOptions{Common: c, Request: r}) }
 	}
 	checkRuns(t, []runCase{
 		{
 			name:       "list tty",
 			tty:        true,
-			results:    map[string]any{driver.MethodTab: tabs},
-			run:        tab(driver.TabRequest{Op: "list"}),
+			results:    map[string]any{calls.MethodTab: tabs},
+			run:        tab(calls.TabRequest{Op: "list"}),
 			wantStdout: "TAB     URL                  TITLE\n0       https://a.test/      A\n1    *  https://b.test/long  B side\n",
 		},
 		{
 			name:       "list not a tty",
-			results:    map[string]any{driver.MethodTab: tabs},
-			run:        tab(driver.TabRequest{Op: "list"}),
+			results:    map[string]any{calls.MethodTab: tabs},
+			run:        tab(calls.TabRequest{Op: "list"}),
 			wantStdout: "0\t\thttps://a.test/\tA\n1\t*\thttps://b.test/long\tB side\n",
 		},
 		{
 			name:       "switch",
-			results:    map[string]any{driver.MethodTab: tabs},
-			run:        tab(driver.TabRequest{Op: "switch", Index: 1}),
+			results:    map[string]any{calls.MethodTab: tabs},
+			run:        tab(calls.TabRequest{Op: "switch", Index: 1}),
 			wantStderr: "switched to tab 1: https://b.test/long \"B\\tside\"\n",
 		},
 		{
 			name:       "list json",
 			json:       true,
-			results:    map[string]any{driver.MethodTab: driver.TabList{Tabs: tabs.Tabs[:1]}},
-			run:        tab(driver.TabRequest{Op: "list"}),
+			results:    map[string]any{calls.MethodTab: calls.TabList{Tabs: tabs.Tabs[:1]}},
+			run:        tab(calls.TabRequest{Op: "list"}),
 			wantStdout: `{"ok":true,"data":{"tabs":[{"index":0,"url":"https://a.test/","title":"A","current":false}]}}` + "\n",
 		},
 	})
 }
 
 func TestCookiesAndStorageRun(t *testing.T) {
-	cookies := driver.CookieList{Cookies: []driver.Cookie{{Name: "sid", Value: "abc", Domain: "a.test", Path: "/", HTTPOnly: true, Secure: true}}}
-	items := driver.StorageItems{Items: map[string]string{"b": "2", "a": "1"}}
-	storage := func(r driver.StorageRequest) func(context.Context, Common) error {
+	cookies := calls.CookieList{Cookies: []calls.Cookie{{Name: "sid", Value: "abc", Domain: "a.test", Path: "/", HTTPOnly: true, Secure: true}}}
+	items := calls.StorageItems{Items: map[string]string{"b": "2", "a": "1"}}
+	storage := func(r calls.StorageRequest) func(context.Context, Common) error {
 		return func(ctx context.Context, c Common) error {
 			return storageRun(ctx, &StorageOptions{Common: c, Request: r})
 		}
@@ -247,35 +247,35 @@ func TestCookiesAndStorageRun(t *testing.T) {
 	checkRuns(t, []runCase{
 		{
 			name:    "cookies get",
-			results: map[string]any{driver.MethodCookies: cookies},
+			results: map[string]any{calls.MethodCookies: cookies},
 			run: func(ctx context.Context, c Common) error {
-				return cookiesRun(ctx, &CookiesOptions{Common: c, Request: driver.CookieRequest{Op: "get"}})
+				return cookiesRun(ctx, &CookiesOptions{Common: c, Request: calls.CookieRequest{Op: "get"}})
 			},
 			wantStdout: "sid\tabc\ta.test\t/\thttponly,secure\n",
 		},
 		{
 			name: "cookies set",
 			run: func(ctx context.Context, c Common) error {
-				return cookiesRun(ctx, &CookiesOptions{Common: c, Request: driver.CookieRequest{Op: "set", Cookies: []driver.Cookie{{Name: "theme"}}}})
+				return cookiesRun(ctx, &CookiesOptions{Common: c, Request: calls.CookieRequest{Op: "set", Cookies: []calls.Cookie{{Name: "theme"}}}})
 			},
 			wantStderr: "set cookie theme\n",
 		},
 		{
 			name:       "storage get all, sorted",
-			results:    map[string]any{driver.MethodStorage: items},
-			run:        storage(driver.StorageRequest{Area: "local", Op: "get"}),
+			results:    map[string]any{calls.MethodStorage: items},
+			run:        storage(calls.StorageRequest{Area: "local", Op: "get"}),
 			wantStdout: "a\t1\nb\t2\n",
 		},
 		{
 			name:       "storage get key",
-			results:    map[string]any{driver.MethodStorage: items},
-			run:        storage(driver.StorageRequest{Area: "local", Op: "get", Key: "b"}),
+			results:    map[string]any{calls.MethodStorage: items},
+			run:        storage(calls.StorageRequest{Area: "local", Op: "get", Key: "b"}),
 			wantStdout: "2\n",
 		},
 		{
 			name:       "storage get missing key",
-			results:    map[string]any{driver.MethodStorage: items},
-			run:        storage(driver.StorageRequest{Area: "session", Op: "get", Key: "zz"}),
+			results:    map[string]any{calls.MethodStorage: items},
+			run:        storage(calls.StorageRequest{Area: "session", Op: "get", Key: "zz"}),
 			wantStderr: "no \"zz\" in session storage\n",
 		},
 	})

@@ -6,14 +6,13 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // SnapshotOptions are the flags of `waymark snapshot`.
 type SnapshotOptions struct {
 	Common
-	Request driver.SnapshotRequest
+	Request calls.SnapshotRequest
 }
 
 // NewCmdSnapshot builds `waymark snapshot`.
@@ -52,8 +51,8 @@ With --json, data holds the outline text and the tree.`,
 }
 
 func snapshotRun(ctx context.Context, opts *SnapshotOptions) error {
-	var snap driver.Snapshot
-	if err := opts.call(ctx, driver.MethodSnapshot, opts.Request, &snap); err != nil {
+	var snap calls.Snapshot
+	if err := opts.call(ctx, calls.MethodSnapshot, opts.Request, &snap); err != nil {
 		return err
 	}
 	return opts.emit(snap, func() error {

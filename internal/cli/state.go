@@ -9,8 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // StateOptions are the flags of `waymark state save|load FILE`.
@@ -58,15 +57,15 @@ holds credentials: it is written readable by you alone.`,
 }
 
 func stateSaveRun(ctx context.Context, opts *StateOptions) error {
-	var st driver.State
-	if err := opts.call(ctx, driver.MethodStateSave, driver.Empty{}, &st); err != nil {
+	var st calls.State
+	if err := opts.call(ctx, calls.MethodStateSave, calls.Empty{}, &st); err != nil {
 		return err
 	}
 	if st.Format == "" {
-		st.Format = driver.StateFormat
+		st.Format = calls.StateFormat
 	}
 	if st.Cookies == nil {
-		st.Cookies = []driver.Cookie{} // "cookies": [] reads better than null
+		st.Cookies = []calls.Cookie{} // "cookies": [] reads better than null
 	}
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
@@ -85,7 +84,7 @@ func stateSaveRun(ctx context.Context, opts *StateOptions) error {
 	})
 }
 
-func stateSummary(path string, st driver.State) map[string]any {
+func stateSummary(path string, st calls.State) map[string]any {
 	return map[string]any{"path": path, "cookies": len(st.Cookies), "origins": len(st.Origins)}
 }
 
@@ -97,7 +96,7 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return driver.Errorf(driver.ErrBadInput, "check that the folder exists and is writable", "write %s: %v", path, err)
+		return calls.Errorf(calls.ErrBadInput, "check that the folder exists and is writable", "write %s: %v", path, err)
 	}
 	defer func() {
 		if err != nil {
@@ -133,7 +132,7 @@ func stateLoadRun(ctx context.Context, opts *StateOptions) error {
 		return err
 	}
 	var res json.RawMessage
-	if err := opts.call(ctx, driver.MethodStateLoad, st, &res); err != nil {
+	if err := opts.call(ctx, calls.MethodStateLoad, st, &res); err != nil {
 		return err
 	}
 	return opts.emit(stateSummary(path, st), func() error {
@@ -144,14 +143,14 @@ func stateLoadRun(ctx context.Context, opts *StateOptions) error {
 
 // readState reads a state file, refusing anything but the formats this
 // version knows (only waymark.state/1 so far).
-func readState(path string) (driver.State, error) {
-	var st driver.State
+func readState(path string) (calls.State, error) {
+	var st calls.State
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return st, driver.Errorf(driver.ErrBadInput, `make one with "waymark state save FILE"`, "no state file %s", path)
+		return st, calls.Errorf(calls.ErrBadInput, `make one with "waymark state save FILE"`, "no state file %s", path)
 	}
 	if err != nil {
-		return st, driver.Errorf(driver.ErrBadInput, "", "read %s: %v", path, err)
+		return st, calls.Errorf(calls.ErrBadInput, "", "read %s: %v", path, err)
 	}
 	// Look at the format before the rest, so a file of another kind gets
 	// "not a state file" rather than a decoding error about its fields.
@@ -159,16 +158,16 @@ func readState(path string) (driver.State, error) {
 		Format *string `json:"format"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
-		return st, driver.Errorf(driver.ErrBadInput, `give a file written by "waymark state save"`, "%s is not a waymark state file: %v", path, err)
+		return st, calls.Errorf(calls.ErrBadInput, `give a file written by "waymark state save"`, "%s is not a waymark state file: %v", path, err)
 	}
 	switch {
 	case head.Format == nil:
-		return st, driver.Errorf(driver.ErrBadInput, `give a file written by "waymark state save"`, "%s is not a waymark state file: it has no \"format\" field", path)
-	case *head.Format != driver.StateFormat:
-		return st, driver.Errorf(driver.ErrBadInput, "this waymark reads "+driver.StateFormat+"; a newer waymark may read it", "%s has format %q, not %q", path, *head.Format, driver.StateFormat)
+		return st, calls.Errorf(calls.ErrBadInput, `give a file written by "waymark state save"`, "%s is not a waymark state file: it has no \"format\" field", path)
+	case *head.Format != calls.StateFormat:
+		return st, calls.Errorf(calls.ErrBadInput, "this waymark reads "+calls.StateFormat+"; a newer waymark may read it", "%s has format %q, not %q", path, *head.Format, calls.StateFormat)
 	}
 	if err := json.Unmarshal(b, &st); err != nil {
-		return st, driver.Errorf(driver.ErrBadInput, "", "%s: bad state file: %v", path, err)
+		return st, calls.Errorf(calls.ErrBadInput, "", "%s: bad state file: %v", path, err)
 	}
 	return st, nil
 }

@@ -6,14 +6,13 @@ import (
 	"sort"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // StorageOptions are the flags of `waymark storage …`.
 type StorageOptions struct {
 	Common
-	Request driver.StorageRequest
+	Request calls.StorageRequest
 }
 
 // NewCmdStorage builds `waymark storage local|session get|set|clear`.
@@ -35,7 +34,7 @@ func NewCmdStorage(f *Factory, runF func(context.Context, *StorageOptions) error
 
 func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) error, area string) *cobra.Command {
 	opts := &StorageOptions{}
-	run := func(cmd *cobra.Command, req driver.StorageRequest) error {
+	run := func(cmd *cobra.Command, req calls.StorageRequest) error {
 		opts.Common = f.common()
 		req.Area = area
 		opts.Request = req
@@ -56,7 +55,7 @@ func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) e
 			Short: "Print one item's value, or every item",
 			Args:  argsRange(0, 1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				req := driver.StorageRequest{Op: "get"}
+				req := calls.StorageRequest{Op: "get"}
 				if len(args) == 1 {
 					req.Key = args[0]
 				}
@@ -68,7 +67,7 @@ func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) e
 			Short: "Set an item",
 			Args:  exactArgs(2),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return run(cmd, driver.StorageRequest{Op: "set", Key: args[0], Value: args[1]})
+				return run(cmd, calls.StorageRequest{Op: "set", Key: args[0], Value: args[1]})
 			},
 		},
 		&cobra.Command{
@@ -76,7 +75,7 @@ func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) e
 			Short: "Remove every item",
 			Args:  exactArgs(0),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return run(cmd, driver.StorageRequest{Op: "clear"})
+				return run(cmd, calls.StorageRequest{Op: "clear"})
 			},
 		},
 	)
@@ -84,8 +83,8 @@ func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) e
 }
 
 func storageRun(ctx context.Context, opts *StorageOptions) error {
-	var items driver.StorageItems
-	if err := opts.call(ctx, driver.MethodStorage, opts.Request, &items); err != nil {
+	var items calls.StorageItems
+	if err := opts.call(ctx, calls.MethodStorage, opts.Request, &items); err != nil {
 		return err
 	}
 	r := opts.Request

@@ -6,14 +6,13 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // TabOptions are the flags of `waymark tab …`.
 type TabOptions struct {
 	Common
-	Request driver.TabRequest
+	Request calls.TabRequest
 }
 
 // NewCmdTab builds `waymark tab [list|new|switch|close]`; bare `tab` lists.
@@ -34,7 +33,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 		Example: "  waymark tab\n  waymark tab new https://example.com\n  waymark tab switch 1\n  waymark tab close",
 		Args:    noArgsOrSubcommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			listOpts.Request = driver.TabRequest{Op: "list"}
+			listOpts.Request = calls.TabRequest{Op: "list"}
 			return run(cmd, listOpts)
 		},
 	}
@@ -44,7 +43,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 		Short: "List the tabs",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			listOpts.Request = driver.TabRequest{Op: "list"}
+			listOpts.Request = calls.TabRequest{Op: "list"}
 			return run(cmd, listOpts)
 		},
 	}
@@ -54,7 +53,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 		Short: "Open a tab (blank, or at URL) and switch to it",
 		Args:  argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			newOpts.Request = driver.TabRequest{Op: "new"}
+			newOpts.Request = calls.TabRequest{Op: "new"}
 			if len(args) == 1 {
 				newOpts.Request.URL = args[0]
 			}
@@ -71,7 +70,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 			if err != nil {
 				return err
 			}
-			switchOpts.Request = driver.TabRequest{Op: "switch", Index: n}
+			switchOpts.Request = calls.TabRequest{Op: "switch", Index: n}
 			return run(cmd, switchOpts)
 		},
 	}
@@ -81,7 +80,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 		Short: "Close tab N, or the current tab",
 		Args:  argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			closeOpts.Request = driver.TabRequest{Op: "close", Index: -1}
+			closeOpts.Request = calls.TabRequest{Op: "close", Index: -1}
 			if len(args) == 1 {
 				n, err := tabIndex(cmd, args[0])
 				if err != nil {
@@ -105,8 +104,8 @@ func tabIndex(cmd *cobra.Command, s string) (int, error) {
 }
 
 func tabRun(ctx context.Context, opts *TabOptions) error {
-	var tabs driver.TabList
-	if err := opts.call(ctx, driver.MethodTab, opts.Request, &tabs); err != nil {
+	var tabs calls.TabList
+	if err := opts.call(ctx, calls.MethodTab, opts.Request, &tabs); err != nil {
 		return err
 	}
 	return opts.emit(tabs, func() error {
@@ -124,16 +123,16 @@ func tabRun(ctx context.Context, opts *TabOptions) error {
 	})
 }
 
-func describeCurrentTab(tabs driver.TabList) string {
+func describeCurrentTab(tabs calls.TabList) string {
 	for _, t := range tabs.Tabs {
 		if t.Current {
-			return fmt.Sprintf("%d: %s", t.Index, describePage(driver.PageInfo{URL: t.URL, Title: t.Title}))
+			return fmt.Sprintf("%d: %s", t.Index, describePage(calls.PageInfo{URL: t.URL, Title: t.Title}))
 		}
 	}
 	return "(none open)"
 }
 
-func printTabs(c *Common, tabs []driver.TabInfo) error {
+func printTabs(c *Common, tabs []calls.TabInfo) error {
 	rows := make([][]string, 0, len(tabs))
 	for _, t := range tabs {
 		cur := ""

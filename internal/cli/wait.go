@@ -9,14 +9,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // WaitOptions are the flags of `waymark wait`.
 type WaitOptions struct {
 	Common
-	Request driver.WaitRequest
+	Request calls.WaitRequest
 }
 
 // NewCmdWait builds `waymark wait`.
@@ -89,7 +88,7 @@ func parseWaitTime(s string) (int, error) {
 
 func waitRun(ctx context.Context, opts *WaitOptions) error {
 	var res json.RawMessage
-	if err := opts.call(ctx, driver.MethodWait, opts.Request, &res); err != nil {
+	if err := opts.call(ctx, calls.MethodWait, opts.Request, &res); err != nil {
 		return err
 	}
 	return opts.emit(res, func() error {
@@ -98,7 +97,7 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 	})
 }
 
-func describeWait(r driver.WaitRequest) string {
+func describeWait(r calls.WaitRequest) string {
 	var parts []string
 	switch {
 	case r.Text != "":

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -47,7 +47,7 @@ func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
 		case errors.Is(err, rpc.ErrMalformed), errors.Is(err, rpc.ErrInvalid):
 			s.log.Warn("bad line", "err", err)
 			if m != nil && m.ID != 0 {
-				c.reply(m.ID, nil, driver.Errorf(driver.ErrBadInput, "", "bad request: %v", err))
+				c.reply(m.ID, nil, calls.Errorf(calls.ErrBadInput, "", "bad request: %v", err))
 			}
 			continue
 		default:
@@ -115,7 +115,7 @@ func (c *conn) dispatch(ctx context.Context, m *rpc.Message) {
 		return
 	}
 	if !c.s.begin() {
-		c.reply(m.ID, nil, driver.Errorf(driver.ErrUnavailable, "run the command again", "the waymark daemon is stopping"))
+		c.reply(m.ID, nil, calls.Errorf(calls.ErrUnavailable, "run the command again", "the waymark daemon is stopping"))
 		return
 	}
 	rctx, cancel := context.WithCancel(ctx)
@@ -124,7 +124,7 @@ func (c *conn) dispatch(ctx context.Context, m *rpc.Message) {
 		c.mu.Unlock()
 		cancel()
 		c.s.end()
-		c.reply(m.ID, nil, driver.Errorf(driver.ErrBadInput, "", "request id %d is already in use", m.ID))
+		c.reply(m.ID, nil, calls.Errorf(calls.ErrBadInput, "", "request id %d is already in use", m.ID))
 		return
 	}
 	c.inflight[m.ID] = cancel
@@ -150,7 +150,7 @@ func (c *conn) dispatch(ctx context.Context, m *rpc.Message) {
 		attrs := []any{"session", m.Session, "method", m.Method,
 			"dur_ms", time.Since(start).Milliseconds(), "params_bytes", len(m.Params), "result_bytes", n}
 		if err != nil {
-			c.s.log.Info("request", append(attrs, "code", driver.Code(err), "err", err.Error())...)
+			c.s.log.Info("request", append(attrs, "code", calls.Code(err), "err", err.Error())...)
 		} else {
 			c.s.log.Info("request", attrs...)
 		}
@@ -172,7 +172,7 @@ func (s *Server) call(ctx context.Context, m *rpc.Message) (res any, err error) 
 		if p := recover(); p != nil {
 			s.log.Error("handler panic", "session", m.Session, "method", m.Method,
 				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			res, err = nil, driver.Errorf(nil, "run the command again; if it fails again, report it with the daemon log",
+			res, err = nil, calls.Errorf(nil, "run the command again; if it fails again, report it with the daemon log",
 				"internal error in the waymark daemon while handling %s: %v", m.Method, p)
 		}
 	}()
@@ -191,11 +191,11 @@ func (c *conn) reply(id uint64, res any, err error) int {
 			c.logWrite(werr)
 			return len(msg.Result)
 		}
-		err = driver.Errorf(driver.ErrBadInput, "ask for less (a smaller screenshot or a scope)",
+		err = calls.Errorf(calls.ErrBadInput, "ask for less (a smaller screenshot or a scope)",
 			"the result is too large to send (%d bytes, over %d)", len(msg.Result), rpc.MaxLineSize)
 		msg.Result = nil
 	}
-	msg.Error = &rpc.Error{Code: driver.Code(err), Message: err.Error(), Hint: driver.Hint(err)}
+	msg.Error = &rpc.Error{Code: calls.Code(err), Message: err.Error(), Hint: calls.Hint(err)}
 	c.logWrite(c.w.Write(msg))
 	return 0
 }
@@ -221,5 +221,5 @@ func marshalResult(res any) (json.RawMessage, error) {
 type noHandler struct{}
 
 func (noHandler) Handle(_ context.Context, _, method string, _ json.RawMessage) (any, error) {
-	return nil, driver.Errorf(driver.ErrBadInput, "run waymark --help", "unknown method %q", method)
+	return nil, calls.Errorf(calls.ErrBadInput, "run waymark --help", "unknown method %q", method)
 }

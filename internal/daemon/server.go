@@ -18,7 +18,7 @@ import (
 // Handler answers the requests the server does not answer itself: page
 // calls and session calls. It is called concurrently for different sessions,
 // one request at a time for each session. An error's category travels to the
-// client (driver.Code, driver.Hint); a panic is recovered and answered as
+// client (calls.Code, calls.Hint); a panic is recovered and answered as
 // "internal". If the Handler is an [io.Closer], Run closes it when the
 // server stops: that is where the browser is closed.
 type Handler interface {

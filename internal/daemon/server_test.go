@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
 	"github.com/waymark-dev/waymark/internal/rpc"
@@ -59,16 +59,16 @@ func TestErrors(t *testing.T) {
 	}{
 		{
 			name:     "stale ref with hint",
-			err:      driver.Errorf(driver.ErrStaleRef, "run waymark snapshot", "no element [ref=e53] on the page now"),
-			want:     driver.ErrStaleRef,
+			err:      calls.Errorf(calls.ErrStaleRef, "run waymark snapshot", "no element [ref=e53] on the page now"),
+			want:     calls.ErrStaleRef,
 			code:     "stale_ref",
 			wantMsg:  "no element [ref=e53] on the page now",
 			wantHint: "run waymark snapshot",
 		},
 		{
 			name:    "wrapped typed error",
-			err:     fmt.Errorf("click e3: %w", &driver.CoveredError{Target: "e3", By: `dialog "Cookies"`}),
-			want:    driver.ErrNotInteractable,
+			err:     fmt.Errorf("click e3: %w", &calls.CoveredError{Target: "e3", By: `dialog "Cookies"`}),
+			want:    calls.ErrNotInteractable,
 			code:    "not_interactable",
 			wantMsg: `click e3: e3 is covered by dialog "Cookies"`,
 		},
@@ -100,13 +100,13 @@ func TestErrors(t *testing.T) {
 			if tt.want != nil && !errors.Is(err, tt.want) {
 				t.Errorf("errors.Is(%v, %v) = false", err, tt.want)
 			}
-			if got := driver.Code(err); got != tt.code {
+			if got := calls.Code(err); got != tt.code {
 				t.Errorf("code %q, want %q", got, tt.code)
 			}
 			if err.Error() != tt.wantMsg {
 				t.Errorf("message %q, want %q", err.Error(), tt.wantMsg)
 			}
-			if got := driver.Hint(err); got != tt.wantHint {
+			if got := calls.Hint(err); got != tt.wantHint {
 				t.Errorf("hint %q, want %q", got, tt.wantHint)
 			}
 		})
@@ -126,8 +126,8 @@ func TestPanicIsInternal(t *testing.T) {
 	defer c.Close()
 
 	err := c.Call(context.Background(), "s", "boom", map[string]string{"text": "hunter2"}, nil)
-	if driver.Code(err) != "internal" || !strings.Contains(err.Error(), "boom") || driver.Hint(err) == "" {
-		t.Fatalf("panic answered with %v (code %q, hint %q)", err, driver.Code(err), driver.Hint(err))
+	if calls.Code(err) != "internal" || !strings.Contains(err.Error(), "boom") || calls.Hint(err) == "" {
+		t.Fatalf("panic answered with %v (code %q, hint %q)", err, calls.Code(err), calls.Hint(err))
 	}
 	var got map[string]bool
 	if err := c.Call(context.Background(), "s", "fine", nil, &got); err != nil || !got["ok"] {
@@ -400,7 +400,7 @@ func TestFolderOfAnotherUser(t *testing.T) {
 	c := client.New(client.Options{})
 	defer c.Close()
 	err = c.Call(context.Background(), "s", "ping", nil, nil)
-	if !errors.Is(err, driver.ErrUnavailable) || !strings.Contains(err.Error(), "belongs to user 12345") {
+	if !errors.Is(err, calls.ErrUnavailable) || !strings.Contains(err.Error(), "belongs to user 12345") {
 		t.Errorf("client in another user's folder: %v", err)
 	}
 }
@@ -448,7 +448,7 @@ func TestStatusAndStop(t *testing.T) {
 	if _, err := os.Lstat(r.socket); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("socket file after stop: %v", err)
 	}
-	if err := c.Call(context.Background(), "", rpc.MethodDaemonStatus, nil, nil); !errors.Is(err, driver.ErrUnavailable) {
+	if err := c.Call(context.Background(), "", rpc.MethodDaemonStatus, nil, nil); !errors.Is(err, calls.ErrUnavailable) {
 		t.Errorf("call after stop: %v, want ErrUnavailable", err)
 	}
 }
@@ -493,7 +493,7 @@ func TestNilHandler(t *testing.T) {
 	r := start(t, daemon.Options{})
 	c := client.New(client.Options{Socket: r.socket})
 	defer c.Close()
-	if err := c.Call(context.Background(), "s", "open", nil, nil); !errors.Is(err, driver.ErrBadInput) {
+	if err := c.Call(context.Background(), "s", "open", nil, nil); !errors.Is(err, calls.ErrBadInput) {
 		t.Errorf("unknown method: %v, want ErrBadInput", err)
 	}
 }

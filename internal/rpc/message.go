@@ -114,7 +114,7 @@ func quoteOrNone(s string) string {
 }
 
 // Error is the error of a reply. Code is a category code of package driver
-// (driver.Code), or "internal".
+// (calls.Code), or "internal".
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
@@ -54,7 +55,7 @@ func (m *Manager) browserFor(ctx context.Context) (*driver.Browser, error) {
 			return nil, err
 		}
 		m.browser = b
-		return nil, driver.Errorf(driver.ErrBrowserGone, "a new browser is running now: open your page again and take a new snapshot",
+		return nil, calls.Errorf(calls.ErrBrowserGone, "a new browser is running now: open your page again and take a new snapshot",
 			"the browser had stopped (crashed or killed); its sessions and pages are gone")
 	}
 	if m.browser == nil {
@@ -111,9 +112,9 @@ func (m *Manager) Handle(ctx context.Context, session, method string, params jso
 		return list, nil
 	case rpc.MethodSessionClose:
 		if b := m.current(); b != nil {
-			return driver.Empty{}, b.CloseSession(session)
+			return calls.Empty{}, b.CloseSession(session)
 		}
-		return driver.Empty{}, nil
+		return calls.Empty{}, nil
 	case rpc.MethodSessionCloseAll:
 		if b := m.current(); b != nil {
 			for _, s := range b.Sessions() {
@@ -122,11 +123,11 @@ func (m *Manager) Handle(ctx context.Context, session, method string, params jso
 				}
 			}
 		}
-		return driver.Empty{}, nil
+		return calls.Empty{}, nil
 	}
-	call, ok := calls[method]
+	call, ok := sessionCalls[method]
 	if !ok {
-		return nil, driver.Errorf(driver.ErrBadInput, "update waymark: the CLI and the daemon may be of different versions", "unknown method %q", method)
+		return nil, calls.Errorf(calls.ErrBadInput, "update waymark: the CLI and the daemon may be of different versions", "unknown method %q", method)
 	}
 	b, err := m.browserFor(ctx)
 	if err != nil {
@@ -148,7 +149,7 @@ func typed[P any, R any](f func(*driver.Session, context.Context, P) (R, error))
 		var p P
 		if len(params) > 0 && string(params) != "null" {
 			if err := json.Unmarshal(params, &p); err != nil {
-				return nil, driver.Errorf(driver.ErrBadInput, "", "bad params: %v", err)
+				return nil, calls.Errorf(calls.ErrBadInput, "", "bad params: %v", err)
 			}
 		}
 		return f(s, ctx, p)
@@ -162,23 +163,23 @@ func bare[R any](f func(*driver.Session, context.Context) (R, error)) call {
 	}
 }
 
-var calls = map[string]call{
-	driver.MethodOpen:       typed((*driver.Session).Open),
-	driver.MethodBack:       bare((*driver.Session).Back),
-	driver.MethodForward:    bare((*driver.Session).Forward),
-	driver.MethodReload:     bare((*driver.Session).Reload),
-	driver.MethodSnapshot:   typed((*driver.Session).Snapshot),
-	driver.MethodAct:        typed((*driver.Session).Act),
-	driver.MethodGet:        typed((*driver.Session).Get),
-	driver.MethodWait:       typed((*driver.Session).Wait),
-	driver.MethodEval:       typed((*driver.Session).Eval),
-	driver.MethodScreenshot: typed((*driver.Session).Screenshot),
-	driver.MethodPDF:        bare((*driver.Session).PDF),
-	driver.MethodTab:        typed((*driver.Session).Tab),
-	driver.MethodCookies:    typed((*driver.Session).Cookies),
-	driver.MethodStorage:    typed((*driver.Session).Storage),
-	driver.MethodStateSave:  bare((*driver.Session).StateSave),
-	driver.MethodStateLoad:  typed((*driver.Session).StateLoad),
-	driver.MethodViewport:   typed((*driver.Session).Viewport),
-	driver.MethodDialog:     typed((*driver.Session).Dialog),
+var sessionCalls = map[string]call{
+	calls.MethodOpen:       typed((*driver.Session).Open),
+	calls.MethodBack:       bare((*driver.Session).Back),
+	calls.MethodForward:    bare((*driver.Session).Forward),
+	calls.MethodReload:     bare((*driver.Session).Reload),
+	calls.MethodSnapshot:   typed((*driver.Session).Snapshot),
+	calls.MethodAct:        typed((*driver.Session).Act),
+	calls.MethodGet:        typed((*driver.Session).Get),
+	calls.MethodWait:       typed((*driver.Session).Wait),
+	calls.MethodEval:       typed((*driver.Session).Eval),
+	calls.MethodScreenshot: typed((*driver.Session).Screenshot),
+	calls.MethodPDF:        bare((*driver.Session).PDF),
+	calls.MethodTab:        typed((*driver.Session).Tab),
+	calls.MethodCookies:    typed((*driver.Session).Cookies),
+	calls.MethodStorage:    typed((*driver.Session).Storage),
+	calls.MethodStateSave:  bare((*driver.Session).StateSave),
+	calls.MethodStateLoad:  typed((*driver.Session).StateLoad),
+	calls.MethodViewport:   typed((*driver.Session).Viewport),
+	calls.MethodDialog:     typed((*driver.Session).Dialog),
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/rpc"
@@ -35,7 +36,7 @@ func TestBrowserDeathIsReportedThenReplaced(t *testing.T) {
 	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
 
-	if _, err := m.Handle(ctx, "a", driver.MethodOpen, params(t, driver.OpenRequest{URL: srv.URL})); err != nil {
+	if _, err := m.Handle(ctx, "a", calls.MethodOpen, params(t, calls.OpenRequest{URL: srv.URL})); err != nil {
 		t.Fatal(err)
 	}
 	b := m.current()
@@ -53,15 +54,15 @@ func TestBrowserDeathIsReportedThenReplaced(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the browser's death went unnoticed")
 	}
-	_, err := m.Handle(ctx, "a", driver.MethodOpen, params(t, driver.OpenRequest{URL: srv.URL}))
-	if !errors.Is(err, driver.ErrBrowserGone) {
+	_, err := m.Handle(ctx, "a", calls.MethodOpen, params(t, calls.OpenRequest{URL: srv.URL}))
+	if !errors.Is(err, calls.ErrBrowserGone) {
 		t.Fatalf("the call after the death: %v, want browser gone", err)
 	}
-	res, err := m.Handle(ctx, "a", driver.MethodOpen, params(t, driver.OpenRequest{URL: srv.URL}))
+	res, err := m.Handle(ctx, "a", calls.MethodOpen, params(t, calls.OpenRequest{URL: srv.URL}))
 	if err != nil {
 		t.Fatalf("the call after the report: %v", err)
 	}
-	if info := res.(*driver.PageInfo); info.Title != "Alive" {
+	if info := res.(*calls.PageInfo); info.Title != "Alive" {
 		t.Fatalf("page after recovery: %+v", info)
 	}
 	if m.current().PID() == pid {
@@ -76,7 +77,7 @@ func TestBrowserDeathIsReportedThenReplaced(t *testing.T) {
 func TestUnknownMethodAndBadParams(t *testing.T) {
 	m := New(driver.Options{})
 	ctx := context.Background()
-	if _, err := m.Handle(ctx, "a", "fly", nil); !errors.Is(err, driver.ErrBadInput) {
+	if _, err := m.Handle(ctx, "a", "fly", nil); !errors.Is(err, calls.ErrBadInput) {
 		t.Errorf("unknown method: %v", err)
 	}
 	// Session calls that need no browser do not start one.

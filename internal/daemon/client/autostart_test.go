@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
@@ -152,7 +152,7 @@ func TestStartFailureShowsLog(t *testing.T) {
 	c := client.New(client.Options{Socket: socket, AutoStart: true, Exe: fakeDaemon, Args: []string{"--fail"}})
 	defer c.Close()
 	err := c.Call(context.Background(), "s", "pid", nil, nil)
-	if !errors.Is(err, driver.ErrUnavailable) || !strings.Contains(err.Error(), "fake failure at start") || !strings.Contains(err.Error(), socket+".log") {
+	if !errors.Is(err, calls.ErrUnavailable) || !strings.Contains(err.Error(), "fake failure at start") || !strings.Contains(err.Error(), socket+".log") {
 		t.Fatalf("start failure: %v", err)
 	}
 }

@@ -6,13 +6,13 @@
 //
 //	c := client.New(client.Options{AutoStart: true, Version: version})
 //	defer c.Close()
-//	var page driver.PageInfo
-//	err := c.Call(ctx, "default", driver.MethodOpen, driver.OpenRequest{URL: "example.com"}, &page)
+//	var page calls.PageInfo
+//	err := c.Call(ctx, "default", calls.MethodOpen, calls.OpenRequest{URL: "example.com"}, &page)
 //
 // Errors the daemon returns come back in their categories, so
-// errors.Is(err, driver.ErrStaleRef) works here as in the daemon. A daemon
+// errors.Is(err, calls.ErrStaleRef) works here as in the daemon. A daemon
 // that cannot be reached or started gives an error wrapping
-// driver.ErrUnavailable that says what to do.
+// calls.ErrUnavailable that says what to do.
 package client
 
 import (
@@ -25,7 +25,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
@@ -91,7 +91,7 @@ func (c *Client) Call(ctx context.Context, session, method string, params, resul
 	if params != nil {
 		b, err := json.Marshal(params)
 		if err != nil {
-			return driver.Errorf(driver.ErrBadInput, "", "encode the %s request: %v", method, err)
+			return calls.Errorf(calls.ErrBadInput, "", "encode the %s request: %v", method, err)
 		}
 		raw = b
 	}
@@ -112,12 +112,12 @@ func (c *Client) Call(ctx context.Context, session, method string, params, resul
 			c.drop(cn)
 			continue
 		case errors.Is(err, rpc.ErrLineTooLong):
-			return driver.Errorf(driver.ErrBadInput, "send less", "the %s request is too large: %v", method, err)
+			return calls.Errorf(calls.ErrBadInput, "send less", "the %s request is too large: %v", method, err)
 		case ctx.Err() != nil:
 			return err
 		default:
 			c.drop(cn)
-			return driver.Errorf(driver.ErrUnavailable, "run the command again",
+			return calls.Errorf(calls.ErrUnavailable, "run the command again",
 				"the waymark daemon stopped while handling %s (%v); its log is %s", method, err, c.logPath())
 		}
 	}
@@ -125,7 +125,7 @@ func (c *Client) Call(ctx context.Context, session, method string, params, resul
 
 func decode(m *rpc.Message, method string, result any) error {
 	if m.Error != nil {
-		return driver.FromCode(m.Error.Code, m.Error.Message, m.Error.Hint)
+		return calls.FromCode(m.Error.Code, m.Error.Message, m.Error.Hint)
 	}
 	if result == nil {
 		return nil
@@ -191,7 +191,7 @@ func (c *Client) resolve() error {
 		c.resolved = true
 	}
 	if c.pathsErr != nil {
-		return driver.Errorf(driver.ErrUnavailable, "set WAYMARK_SOCKET to a socket path", "no path for the daemon's socket: %v", c.pathsErr)
+		return calls.Errorf(calls.ErrUnavailable, "set WAYMARK_SOCKET to a socket path", "no path for the daemon's socket: %v", c.pathsErr)
 	}
 	return nil
 }

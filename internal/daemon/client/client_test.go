@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
 	"github.com/waymark-dev/waymark/internal/rpc"
@@ -45,7 +45,7 @@ func TestInMemory(t *testing.T) {
 		case "echo":
 			return params, nil
 		case "stale":
-			return nil, driver.Errorf(driver.ErrStaleRef, "run waymark snapshot", "no element e5")
+			return nil, calls.Errorf(calls.ErrStaleRef, "run waymark snapshot", "no element e5")
 		}
 		return nil, errors.New("no such method")
 	})})
@@ -57,8 +57,8 @@ func TestInMemory(t *testing.T) {
 		t.Fatalf("echo: %v, %v", got, err)
 	}
 	err := c.Call(context.Background(), "s", "stale", nil, nil)
-	if !errors.Is(err, driver.ErrStaleRef) || err.Error() != "no element e5" || driver.Hint(err) != "run waymark snapshot" {
-		t.Fatalf("stale: %v (hint %q)", err, driver.Hint(err))
+	if !errors.Is(err, calls.ErrStaleRef) || err.Error() != "no element e5" || calls.Hint(err) != "run waymark snapshot" {
+		t.Fatalf("stale: %v (hint %q)", err, calls.Hint(err))
 	}
 	var st rpc.DaemonStatus
 	if err := c.Call(context.Background(), "", rpc.MethodDaemonStatus, nil, &st); err != nil || st.Version != "v1" {
@@ -82,8 +82,8 @@ func TestVersionMismatchWithoutAutoStart(t *testing.T) {
 	c := client.New(client.Options{Version: "v2", Dial: pipeDial(t, srv)})
 	defer c.Close()
 	err := c.Call(context.Background(), "s", "open", nil, nil)
-	if !errors.Is(err, driver.ErrUnavailable) || !strings.Contains(err.Error(), "v1") || !strings.Contains(driver.Hint(err), "waymark daemon stop") {
-		t.Fatalf("mismatch: %v (hint %q)", err, driver.Hint(err))
+	if !errors.Is(err, calls.ErrUnavailable) || !strings.Contains(err.Error(), "v1") || !strings.Contains(calls.Hint(err), "waymark daemon stop") {
+		t.Fatalf("mismatch: %v (hint %q)", err, calls.Hint(err))
 	}
 	// Status and stop still work, so that "waymark daemon stop" can.
 	if err := c.Call(context.Background(), "", rpc.MethodDaemonStatus, nil, nil); err != nil {
@@ -96,8 +96,8 @@ func TestNoDaemon(t *testing.T) {
 	c := client.New(client.Options{Socket: socket})
 	defer c.Close()
 	err := c.Call(context.Background(), "s", "open", nil, nil)
-	if !errors.Is(err, driver.ErrUnavailable) || !strings.Contains(err.Error(), socket) || !strings.Contains(driver.Hint(err), "waymark daemon") {
-		t.Fatalf("no daemon: %v (hint %q)", err, driver.Hint(err))
+	if !errors.Is(err, calls.ErrUnavailable) || !strings.Contains(err.Error(), socket) || !strings.Contains(calls.Hint(err), "waymark daemon") {
+		t.Fatalf("no daemon: %v (hint %q)", err, calls.Hint(err))
 	}
 }
 
@@ -119,7 +119,7 @@ func TestDaemonDiesMidCall(t *testing.T) {
 	c := client.New(client.Options{Version: "v1", Dial: dial})
 	defer c.Close()
 	err := c.Call(context.Background(), "s", "click", nil, nil)
-	if !errors.Is(err, driver.ErrUnavailable) || !strings.Contains(err.Error(), "stopped while handling click") {
+	if !errors.Is(err, calls.ErrUnavailable) || !strings.Contains(err.Error(), "stopped while handling click") {
 		t.Fatalf("daemon died: %v", err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -26,7 +26,7 @@ func (c *Client) connect(ctx context.Context, tolerant bool) (*conn, error) {
 	var oe *ownerError
 	switch {
 	case errors.As(err, &oe):
-		return nil, driver.Errorf(driver.ErrUnavailable, "", "refusing to talk to the daemon: %v", err)
+		return nil, calls.Errorf(calls.ErrUnavailable, "", "refusing to talk to the daemon: %v", err)
 	case err == nil && (tolerant || c.sameVersion(cn)):
 		return cn, nil
 	case err == nil:
@@ -41,14 +41,14 @@ func (c *Client) connect(ctx context.Context, tolerant bool) (*conn, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case !c.opts.AutoStart:
-		return nil, driver.Errorf(driver.ErrUnavailable, `start one with "waymark daemon" (it stays in the foreground)`,
+		return nil, calls.Errorf(calls.ErrUnavailable, `start one with "waymark daemon" (it stays in the foreground)`,
 			"no waymark daemon answers on %s (%v)", c.paths.Socket, err)
 	}
 	return c.start(ctx)
 }
 
 func (c *Client) versionError(cn *conn) error {
-	return driver.Errorf(driver.ErrUnavailable, `run "waymark daemon stop", then the command again`,
+	return calls.Errorf(calls.ErrUnavailable, `run "waymark daemon stop", then the command again`,
 		"the waymark daemon runs version %s (protocol %s), and this is %s (protocol %s)",
 		cn.hello.Binary, cn.protocol, c.opts.Version, rpc.Version)
 }
@@ -62,14 +62,14 @@ func (c *Client) stopDaemon(ctx context.Context, cn *conn) error {
 	pid := cn.hello.PID
 	cn.close()
 	if err != nil {
-		return driver.Errorf(driver.ErrUnavailable, fmt.Sprintf("stop it with \"kill %d\", then run the command again", pid),
+		return calls.Errorf(calls.ErrUnavailable, fmt.Sprintf("stop it with \"kill %d\", then run the command again", pid),
 			"could not stop the waymark daemon of version %s: %v", cn.hello.Binary, err)
 	}
 	for {
 		nc, err := c.rawDial(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
-				return driver.Errorf(driver.ErrUnavailable, fmt.Sprintf("stop it with \"kill %d\", then run the command again", pid),
+				return calls.Errorf(calls.ErrUnavailable, fmt.Sprintf("stop it with \"kill %d\", then run the command again", pid),
 					"the waymark daemon of version %s was asked to stop but still answers", cn.hello.Binary)
 			}
 			return nil
@@ -93,7 +93,7 @@ func (c *Client) rawDial(ctx context.Context) (net.Conn, error) {
 // once more, since another client may have started one meanwhile.
 func (c *Client) start(parent context.Context) (*conn, error) {
 	if err := c.paths.Prepare(); err != nil {
-		return nil, driver.Errorf(driver.ErrUnavailable, "", "cannot start the waymark daemon: %v", err)
+		return nil, calls.Errorf(calls.ErrUnavailable, "", "cannot start the waymark daemon: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(parent, c.opts.StartTimeout)
 	defer cancel()
@@ -102,7 +102,7 @@ func (c *Client) start(parent context.Context) (*conn, error) {
 		if parent.Err() != nil {
 			return nil, parent.Err()
 		}
-		return nil, driver.Errorf(driver.ErrUnavailable, "run the command again",
+		return nil, calls.Errorf(calls.ErrUnavailable, "run the command again",
 			"cannot take the daemon's start lock %s: %v", c.paths.Lock, err)
 	}
 	defer unlock()
@@ -116,7 +116,7 @@ func (c *Client) start(parent context.Context) (*conn, error) {
 
 	logStart, exited, pid, err := c.exec()
 	if err != nil {
-		return nil, driver.Errorf(driver.ErrUnavailable, "", "cannot start the waymark daemon: %v", err)
+		return nil, calls.Errorf(calls.ErrUnavailable, "", "cannot start the waymark daemon: %v", err)
 	}
 	c.notice("waymark: started the daemon (pid %d, log %s)", pid, c.paths.Log)
 	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
@@ -133,13 +133,13 @@ func (c *Client) start(parent context.Context) (*conn, error) {
 			if parent.Err() != nil {
 				return nil, parent.Err()
 			}
-			return nil, driver.Errorf(driver.ErrUnavailable, "see the log, then run the command again",
+			return nil, calls.Errorf(calls.ErrUnavailable, "see the log, then run the command again",
 				"the waymark daemon (pid %d) did not answer within %s; its log is %s", pid, c.opts.StartTimeout, c.paths.Log)
 		case werr := <-exited:
 			if cn, err := c.dial(ctx); err == nil && c.sameVersion(cn) {
 				return cn, nil // it lost a race to a daemon started by hand
 			}
-			return nil, driver.Errorf(driver.ErrUnavailable, "see the log, then run the command again",
+			return nil, calls.Errorf(calls.ErrUnavailable, "see the log, then run the command again",
 				"the waymark daemon exited as it started (%v); %s says:\n%s", werr, c.paths.Log, tail(c.paths.Log, logStart))
 		case <-time.After(delay):
 		}

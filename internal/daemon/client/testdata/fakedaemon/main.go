@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/daemon"
 )
 
@@ -26,7 +26,7 @@ func (handler) Handle(ctx context.Context, session, method string, params json.R
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
-	return nil, driver.Errorf(driver.ErrBadInput, "", "unknown method %q", method)
+	return nil, calls.Errorf(calls.ErrBadInput, "", "unknown method %q", method)
 }
 
 func main() {

@@ -1,4 +1,4 @@
-package driver
+package calls
 
 import "encoding/json"
 
