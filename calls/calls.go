@@ -3,7 +3,7 @@ package calls
 import "encoding/json"
 
 // The calls a front (the CLI, the daemon, the MCP server) makes of a
-// [Session]. Each call has a method name, a request struct and a result
+// session (driver.Session). Each call has a method name, a request struct and a result
 // struct; the daemon carries them as JSON unchanged, so every field has a JSON
 // tag and a zero value that means "the default".
 
