@@ -14,7 +14,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/locator"
-	"github.com/waymark-dev/waymark/internal/outline"
+	"github.com/waymark-dev/waymark/internal/targets"
 )
 
 // element is one element an action works on: where it lives (the tab, the
@@ -117,16 +117,26 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 	}
 	el := &element{tab: t, tid: e.target, sess: sess, frame: e.key.frame, node: e.key.node, what: ref, line: e.line}
 	// A node of a document that went away may still resolve for a while,
-	// so ask whether it is still in a document.
-	var connected bool
-	if err := el.callOn(ctx, `function(){ return this.isConnected }`, &connected); err != nil {
+	// so ask whether it is still in a document, and whether it is still
+	// what the ref showed: a framework may have reused the node for
+	// another control (invariant 4: never press a different element).
+	var now struct {
+		Connected bool   `json:"connected"`
+		Tag       string `json:"tag"`
+		Text      string `json:"text"`
+	}
+	if err := el.callOn(ctx, jsIdentity, &now); err != nil {
 		if errors.Is(err, calls.ErrBrowserGone) {
 			return nil, err
 		}
 		return nil, el.gone(err)
 	}
-	if !connected {
+	if !now.Connected {
 		return nil, el.gone(nil)
+	}
+	if e.tag != "" && (now.Tag != e.tag || (e.text != "" && !targets.Alike(e.text, foldText(now.Text)))) {
+		return nil, calls.Errorf(calls.ErrStaleRef, `run "waymark snapshot" again and use a ref from it`,
+			"[ref=%s] showed %s, but that element now says %q; it changed after your last look", ref, strings.TrimPrefix(e.line, "- "), clip(now.Text, 60))
 	}
 	return el, nil
 }
@@ -151,18 +161,7 @@ func (s *Session) match(ctx context.Context, t *tab, loc locator.Locator) ([]*el
 		return nil, err
 	}
 	var els []*element
-	root.Walk(func(n *outline.Node, _ int) bool {
-		if n.BackendID == 0 || n.Role == "text" || n.Role == "document" {
-			return true
-		}
-		if !loc.Match(candidate(n)) {
-			return true
-		}
-		// A text locator matches the innermost element: skip ancestors
-		// whose text merely contains the match.
-		if string(loc.Kind) == "text" && hasMatchingChild(n, loc) {
-			return true
-		}
+	for _, n := range targets.Match(root, loc) {
 		e, ok := s.refs.entryFor(n)
 		el := &element{tab: t, frame: n.Frame, node: n.BackendID, what: loc.String(), line: nodeLine(n)}
 		if ok {
@@ -174,38 +173,8 @@ func (s *Session) match(ctx context.Context, t *tab, loc locator.Locator) ([]*el
 			el.sess = sess
 			els = append(els, el)
 		}
-		return true
-	})
+	}
 	return els, nil
-}
-
-func hasMatchingChild(n *outline.Node, loc locator.Locator) bool {
-	for _, c := range n.Children {
-		if c.Role != "text" && c.BackendID != 0 && loc.Match(candidate(c)) {
-			return true
-		}
-		if hasMatchingChild(c, loc) {
-			return true
-		}
-	}
-	return false
-}
-
-func candidate(n *outline.Node) locator.Candidate {
-	c := locator.Candidate{Role: n.Role, Name: n.Name, Text: n.Text, Label: n.Label}
-	if n.Attrs != nil {
-		c.Placeholder = n.Attrs["placeholder"]
-		for _, k := range []string{"data-testid", "data-test-id", "data-test", "data-qa", "data-cy"} {
-			if v, ok := n.Attrs[k]; ok {
-				c.TestID = v
-				break
-			}
-		}
-	}
-	if c.Text == "" {
-		c.Text = n.Name
-	}
-	return c
 }
 
 // queryCSS returns the backend ids of the elements a CSS selector matches

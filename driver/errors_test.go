@@ -95,3 +95,25 @@ func TestDisabledAndHidden(t *testing.T) {
 		}
 	}
 }
+
+// TestReusedNodeIsStale: a framework reuses the node of a ref for another
+// control; the ref must not press it.
+func TestReusedNodeIsStale(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Reuse</title>
+<button id=b onclick="document.title = 'pressed ' + this.textContent">Save</button>`})
+	open(t, s, ctx, srv.URL)
+	ref := refOf(t, snapshot(t, s, ctx, calls.SnapshotRequest{}), `button "Save"`)
+	evalString(t, s, ctx, `document.getElementById('b').textContent = 'Delete everything'; 'ok'`)
+	_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: ref})
+	if !errors.Is(err, calls.ErrStaleRef) || !strings.Contains(err.Error(), "Delete everything") {
+		t.Fatalf("a click on a reused node: %v, want stale_ref naming what it says now", err)
+	}
+	if info, _ := s.PageInfo(ctx); info.Title != "Reuse" {
+		t.Fatalf("the reused node was pressed: title %q", info.Title)
+	}
+	// After a fresh look the same node has its new identity and can be pressed.
+	ref = refOf(t, snapshot(t, s, ctx, calls.SnapshotRequest{}), `button "Delete everything"`)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: ref})
+}

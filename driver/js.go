@@ -22,3 +22,6 @@ var (
 	//go:embed js/checked_state.js
 	jsCheckedState string
 )
+
+//go:embed js/identity.js
+var jsIdentity string

@@ -27,6 +27,8 @@ type refEntry struct {
 	tab    *tab
 	target target.ID // the out-of-process iframe's target, or "" for the tab's own session
 	line   string    // the outline line when the ref was last shown, for messages
+	tag    string    // what the element was when last shown, to catch a node
+	text   string    // the page reused for something else (lower-case, spaces folded)
 }
 
 // refTable hands out refs ("e1", "e2", …) for one session.
@@ -58,13 +60,25 @@ func (r *refTable) assign(t *tab, tid target.ID, frame cdp.FrameID, node cdp.Bac
 	return ref
 }
 
-// describe records the outline line of a ref, for later error messages.
-func (r *refTable) describe(ref, line string) {
+// describe records what a ref showed: its outline line, for messages, and
+// its tag and text, to refuse the ref if the node later becomes something
+// else (frameworks reuse nodes).
+func (r *refTable) describe(ref, line, tag, text string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if e, ok := r.byRef[ref]; ok {
-		e.line = line
+		e.line, e.tag, e.text = line, strings.ToLower(tag), foldText(text)
 	}
+}
+
+// foldText lower-cases text and folds its white space, capped as the
+// identity check in the page caps it.
+func foldText(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200])
+	}
+	return s
 }
 
 // lookup returns the entry of a ref.

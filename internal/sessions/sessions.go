@@ -182,4 +182,6 @@ var sessionCalls = map[string]call{
 	calls.MethodStateLoad:  typed((*driver.Session).StateLoad),
 	calls.MethodViewport:   typed((*driver.Session).Viewport),
 	calls.MethodDialog:     typed((*driver.Session).Dialog),
+	calls.MethodLocate:     typed((*driver.Session).Locate),
+	calls.MethodFind:       typed((*driver.Session).Find),
 }

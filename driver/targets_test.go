@@ -1,0 +1,129 @@
+package driver_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// pair is a page before and after a change, with the element to record on
+// the first and what resolving it on the second must say.
+type pair struct {
+	name          string
+	before, after string
+	target        string   // CSS of the recorded element, in before
+	right         string   // CSS of the right element, in after (found, moved)
+	expect        []string // acceptable statuses
+	row           int      // positional row, or -1
+}
+
+var pairMeta = regexp.MustCompile(`<!-- (\w+): (.*?) -->`)
+
+func loadPairs(t *testing.T) []pair {
+	t.Helper()
+	files, err := filepath.Glob("testdata/pairs/*.html")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no pairs: %v", err)
+	}
+	var out []pair
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		p := pair{name: strings.TrimSuffix(filepath.Base(f), ".html"), row: -1}
+		head, rest, _ := strings.Cut(s, "==== before\n")
+		p.before, p.after, _ = strings.Cut(rest, "==== after\n")
+		for _, m := range pairMeta.FindAllStringSubmatch(head, -1) {
+			switch m[1] {
+			case "expect":
+				p.expect = strings.Split(m[2], "|")
+			case "target":
+				p.target = m[2]
+			case "right":
+				p.right = m[2]
+			case "row":
+				p.row, _ = strconv.Atoi(m[2])
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestResolutionCorpus records an element on each "before" page and
+// resolves it on the "after" page. Counts: found right, refused right,
+// wrong. The goal is zero wrong answers and at least 95% of cosmetic drift
+// found with no model.
+func TestResolutionCorpus(t *testing.T) {
+	pairs := loadPairs(t)
+	var mu sync.Mutex
+	counts := map[string]int{}
+	t.Run("pairs", func(t *testing.T) {
+		for _, p := range pairs {
+			t.Run(p.name, func(t *testing.T) {
+				t.Parallel()
+				s, ctx := newSession(t)
+				srv := serve(t, map[string]string{"/before": p.before, "/after": p.after})
+				open(t, s, ctx, srv.URL+"/before")
+				ev, err := s.Locate(ctx, calls.LocateRequest{Target: "css=" + p.target})
+				if err != nil {
+					t.Fatalf("locate %s: %v", p.target, err)
+				}
+				open(t, s, ctx, srv.URL+"/after")
+				req := calls.FindRequest{Locator: ev.Chosen, Fingerprint: ev.Fingerprint}
+				if p.row >= 0 {
+					req.Positional, req.Row = true, p.row
+				}
+				r, err := s.Find(ctx, req)
+				if err != nil {
+					t.Fatalf("find: %v", err)
+				}
+				ok := false
+				for _, e := range p.expect {
+					ok = ok || r.Status == e
+				}
+				if ok && p.right != "" {
+					want, err := s.Locate(ctx, calls.LocateRequest{Target: "css=" + p.right})
+					if err != nil {
+						t.Fatalf("locate the right element %s: %v", p.right, err)
+					}
+					if r.Ref == "" || r.Ref != want.Ref {
+						ok = false
+						t.Errorf("resolved to @%s, the right element is @%s", r.Ref, want.Ref)
+					}
+				}
+				kind := strings.SplitN(p.name, "-", 2)[0]
+				mu.Lock()
+				switch {
+				case !ok:
+					counts["wrong"]++
+				case r.Status == calls.Found || r.Status == calls.Moved:
+					counts["found right"]++
+				default:
+					counts["refused right"]++
+				}
+				if ok && kind == "cosmetic" {
+					counts["cosmetic found"]++
+				}
+				if kind == "cosmetic" {
+					counts["cosmetic"]++
+				}
+				mu.Unlock()
+				if !ok {
+					t.Errorf("status %s (%s; score %.2f, matched %v, differs %v), want %v\nevidence: chosen %q fingerprint %+v",
+						r.Status, r.Reason, r.Score, r.Matched, r.Differs, p.expect, ev.Chosen, ev.Fingerprint)
+				}
+			})
+		}
+	})
+	t.Logf("resolution corpus: %d pairs: %d found right, %d refused right, %d wrong; cosmetic drift found %d of %d",
+		len(pairs), counts["found right"], counts["refused right"], counts["wrong"], counts["cosmetic found"], counts["cosmetic"])
+}
