@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+func TestNewCmdMCPFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		want    MCPOptions
+		wantErr string
+	}{
+		{"stdio", nil, MCPOptions{}, ""},
+		{"http and eval", []string{"--http", "127.0.0.1:8931", "--allow-eval"}, MCPOptions{HTTP: "127.0.0.1:8931", AllowEval: true}, ""},
+		{"not loopback", []string{"--http", "0.0.0.0:8931"}, MCPOptions{}, "only loopback"},
+		{"no port", []string{"--http", "localhost"}, MCPOptions{}, "bad address"},
+		{"arguments", []string{"x"}, MCPOptions{}, "takes 0 argument"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseCmd(t, NewCmdMCP, tt.args)
+			if tt.wantErr != "" {
+				var ue *UsageError
+				if err == nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want a usage error with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.HTTP != tt.want.HTTP || got.AllowEval != tt.want.AllowEval || got.Session != "s1" || got.Version != "v9.9.9" {
+				t.Errorf("got %+v", got)
+			}
+		})
+	}
+}
+
+// TestMCPRunStdio runs `waymark mcp` on piped stdin and stdout with an SDK
+// client on the other end: the tools reach the factory's Caller for the
+// session, and nothing but the protocol is written to stdout.
+func TestMCPRunStdio(t *testing.T) {
+	c := &fakeCaller{results: map[string]any{calls.MethodSnapshot: calls.Snapshot{Text: "[page] Piped"}}}
+	common, _, _ := testCommon(c, false, false)
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	common.IO.In, common.IO.Out = sr, sw
+	opts := &MCPOptions{Common: common, Version: "v9.9.9"}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- mcpRun(ctx, opts) }()
+
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := cs.InitializeResult().ServerInfo; v.Name != "waymark" || v.Version != "v9.9.9" {
+		t.Errorf("server info %+v", v)
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "snapshot", Arguments: map[string]any{"interactive": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].(*sdk.TextContent).Text; got != "[page] Piped" {
+		t.Errorf("snapshot = %q", got)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name == "eval" {
+			t.Error("eval offered without --allow-eval")
+		}
+	}
+	cs.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("mcpRun: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("mcpRun did not end when the client hung up")
+	}
+	want := fakeCall{Session: "s1", Method: calls.MethodSnapshot, Params: calls.SnapshotRequest{Interactive: true}}
+	if got := c.calls; len(got) != 1 || !sameCall(got[0], want) {
+		t.Errorf("calls %+v, want %+v", got, want)
+	}
+}
+
+func sameCall(a, b fakeCall) bool {
+	pa, _ := json.Marshal(a.Params)
+	pb, _ := json.Marshal(b.Params)
+	return a.Session == b.Session && a.Method == b.Method && string(pa) == string(pb)
+}
+
+// TestMCPRunDialFailure: a daemon that cannot start is a tool error with
+// its hint, not a dead server.
+func TestMCPRunDialFailure(t *testing.T) {
+	common, _, _ := testCommon(&fakeCaller{}, false, false)
+	common.Caller = func(context.Context) (Caller, error) {
+		return nil, calls.Errorf(calls.ErrUnavailable, "install Chromium or pass --executable-path", "no browser found")
+	}
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	common.IO.In, common.IO.Out = sr, sw
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- mcpRun(ctx, &MCPOptions{Common: common}) }()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": "https://example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].(*sdk.TextContent).Text; !res.IsError || got != "no browser found\nhint: install Chromium or pass --executable-path" {
+		t.Errorf("isError=%v %q", res.IsError, got)
+	}
+	cs.Close()
+	<-done
+}
+
+// TestMCPRunHTTP serves on a loopback port until the context ends and says
+// where on stderr.
+func TestMCPRunHTTP(t *testing.T) {
+	common, _, _ := testCommon(&fakeCaller{}, false, false)
+	errOut := &mcpStderr{}
+	common.IO.ErrOut = errOut
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- mcpRun(ctx, &MCPOptions{Common: common, HTTP: "127.0.0.1:0"}) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(errOut.String(), "/mcp") {
+		if time.Now().After(deadline) {
+			t.Fatal("no address printed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("mcpRun: %v", err)
+	}
+	if got := errOut.String(); !strings.HasPrefix(got, "serving MCP at http://127.0.0.1:") {
+		t.Errorf("stderr %q", got)
+	}
+}
+
+// mcpStderr is a stderr the server's goroutine writes while the test reads.
+type mcpStderr struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *mcpStderr) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *mcpStderr) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}

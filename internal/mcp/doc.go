@@ -1,0 +1,38 @@
+// Package mcp is waymark's MCP front: it serves the browser calls of
+// package calls as Model Context Protocol tools, over stdio or the
+// streamable HTTP transport on loopback, with the official
+// modelcontextprotocol/go-sdk.
+//
+// The tools are thin: each turns its typed input into one request of package
+// calls and sends it through a [Caller] (the daemon client, or anything that
+// makes the same calls) for one waymark session.
+//
+//	navigate back snapshot click fill type press select check uncheck hover
+//	scroll upload drag wait screenshot tabs dialog [eval]
+//
+// eval is registered only with [Options.AllowEval]. The pilot's tools (act,
+// observe, extract, run, replay) are added by whoever builds the server,
+// through [Options.Extra].
+//
+// # Replies
+//
+// Tool descriptions are kept short because every client sends the whole
+// tool list to its model on every turn; targets are explained once, in the
+// server's instructions.
+//
+// An action (and navigate, back, wait, dialog) answers with its outcome and a look
+// at the page. The server keeps, per MCP session, the text of the agent's
+// last look: the last interactive, whole-page snapshot it was shown. After
+// an action it takes a new interactive snapshot and, when a line diff
+// against the last look is shorter than the whole outline, returns the diff
+// ("+ " added lines, "- " removed lines, at most [maxDiffLines] of them);
+// otherwise the whole outline. Either way the new snapshot becomes the last
+// look. The snapshot tool always returns the whole outline it was asked for.
+//
+// # Errors
+//
+// A failure of the page (a stale ref, a timeout, a navigation error) comes
+// back as a tool result with IsError set, holding the message and the hint
+// of [calls.Hint], so that the model can act on it. Protocol errors are left
+// to the SDK (an unknown tool, arguments that do not fit the schema).
+package mcp

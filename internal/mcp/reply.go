@@ -1,0 +1,209 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// call makes one call for the server's session.
+func (t *tools) call(ctx context.Context, method string, params, result any) error {
+	if t.caller == nil {
+		return calls.Errorf(calls.ErrUnavailable, "start the MCP server with a connection to waymark", "no browser connection")
+	}
+	return t.caller.Call(ctx, t.session, method, params, result)
+}
+
+// failure turns a call's error into a tool error the model can act on: the
+// message, then the hint on a line of its own.
+func failure(err error) *sdk.CallToolResult {
+	msg := err.Error()
+	if h := calls.Hint(err); h != "" {
+		msg += "\nhint: " + h
+	}
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+}
+
+func text(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+// page runs a navigation (open, back) and answers with where the tab is and
+// a look.
+func (t *tools) page(ctx context.Context, r *sdk.CallToolRequest, method string, params any) (*sdk.CallToolResult, error) {
+	var info calls.PageInfo
+	if err := t.call(ctx, method, params, &info); err != nil {
+		return failure(err), nil
+	}
+	return t.look(ctx, r, "at "+describePage(info)), nil
+}
+
+// act runs one element action and answers with its outcome and a look.
+func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRequest) (*sdk.CallToolResult, error) {
+	var out calls.Outcome
+	if err := t.call(ctx, calls.MethodAct, req, &out); err != nil {
+		return failure(err), nil
+	}
+	return t.look(ctx, r, describeOutcome(req, out)), nil
+}
+
+func (t *tools) wait(ctx context.Context, r *sdk.CallToolRequest, req calls.WaitRequest) (*sdk.CallToolResult, error) {
+	var info calls.PageInfo
+	if err := t.call(ctx, calls.MethodWait, req, &info); err != nil {
+		return failure(err), nil
+	}
+	return t.look(ctx, r, "waited; at "+describePage(info)), nil
+}
+
+// snapshot answers with the whole outline asked for. An interactive look
+// of the whole page becomes the last look that later replies diff against.
+func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.SnapshotRequest) (*sdk.CallToolResult, error) {
+	var snap calls.Snapshot
+	if err := t.call(ctx, calls.MethodSnapshot, req, &snap); err != nil {
+		return failure(err), nil
+	}
+	if req == lookRequest {
+		t.since(sessionID(r), snap.Text)
+	}
+	return text(snap.Text), nil
+}
+
+// dialog answers the open JavaScript dialog; the page may go on from there.
+func (t *tools) dialog(ctx context.Context, r *sdk.CallToolRequest, req calls.DialogRequest) (*sdk.CallToolResult, error) {
+	var out calls.Outcome
+	if err := t.call(ctx, calls.MethodDialog, req, &out); err != nil {
+		return failure(err), nil
+	}
+	head := "dialog dismissed"
+	if req.Accept {
+		head = "dialog accepted"
+	}
+	return t.look(ctx, r, head), nil
+}
+
+func (t *tools) screenshot(ctx context.Context, req calls.ScreenshotRequest) (*sdk.CallToolResult, error) {
+	var img calls.Image
+	if err := t.call(ctx, calls.MethodScreenshot, req, &img); err != nil {
+		return failure(err), nil
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{Data: img.Data, MIMEType: "image/png"}}}, nil
+}
+
+func (t *tools) tabs(ctx context.Context, req calls.TabRequest) (*sdk.CallToolResult, error) {
+	var list calls.TabList
+	if err := t.call(ctx, calls.MethodTab, req, &list); err != nil {
+		return failure(err), nil
+	}
+	var b strings.Builder
+	for _, tab := range list.Tabs {
+		mark := " "
+		if tab.Current {
+			mark = "*"
+		}
+		fmt.Fprintf(&b, "%s%d %s\n", mark, tab.Index, describePage(calls.PageInfo{URL: tab.URL, Title: tab.Title}))
+	}
+	if b.Len() == 0 {
+		return text("no tabs"), nil
+	}
+	return text(strings.TrimSuffix(b.String(), "\n")), nil
+}
+
+func (t *tools) eval(ctx context.Context, req calls.EvalRequest) (*sdk.CallToolResult, error) {
+	var res calls.EvalResult
+	if err := t.call(ctx, calls.MethodEval, req, &res); err != nil {
+		return failure(err), nil
+	}
+	if len(res.Value) == 0 {
+		return text("undefined"), nil
+	}
+	return text(string(res.Value)), nil
+}
+
+// lookRequest is the look taken after an action, and the only kind of
+// snapshot a diff is made against.
+var lookRequest = calls.SnapshotRequest{Interactive: true}
+
+// look takes an interactive snapshot after head's change and answers with
+// head and the changes since the agent's last look, or the whole outline
+// when that is shorter or there was no last look. A failed look does not
+// fail the action: the action happened.
+func (t *tools) look(ctx context.Context, r *sdk.CallToolRequest, head string) *sdk.CallToolResult {
+	var snap calls.Snapshot
+	if err := t.call(ctx, calls.MethodSnapshot, lookRequest, &snap); err != nil {
+		return text(head + "\n(could not look at the page: " + err.Error() + ")")
+	}
+	return text(head + "\n" + t.since(sessionID(r), snap.Text))
+}
+
+// since records now as the session's last look and returns what the agent
+// should read: the diff against the previous look when it is shorter than
+// the whole, else the whole outline.
+func (t *tools) since(id, now string) string {
+	t.mu.Lock()
+	prev, ok := t.looks[id]
+	if !ok && len(t.looks) >= maxLooks {
+		for k := range t.looks { // forget one; a new look costs one whole outline
+			delete(t.looks, k)
+			break
+		}
+	}
+	t.looks[id] = now
+	t.mu.Unlock()
+	if !ok {
+		return now
+	}
+	d, ok := lineDiff(prev, now)
+	switch {
+	case !ok:
+		return now
+	case d == "":
+		return "no changes since your last look"
+	}
+	d = "changes since your last look:\n" + d
+	if len(d) >= len(now) {
+		return now
+	}
+	return d
+}
+
+func sessionID(r *sdk.CallToolRequest) string {
+	if r == nil || r.Session == nil {
+		return ""
+	}
+	return r.Session.ID()
+}
+
+func describePage(p calls.PageInfo) string {
+	s := p.URL
+	if p.Title != "" {
+		s = p.Title + " — " + p.URL
+	}
+	if p.Status >= 400 {
+		s += fmt.Sprintf(" (HTTP %d)", p.Status)
+	}
+	return s
+}
+
+// describeOutcome says what an action did in one or a few lines.
+func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
+	var b strings.Builder
+	b.WriteString(req.Kind)
+	if req.Target != "" {
+		b.WriteString(" " + req.Target)
+	}
+	b.WriteString(": done")
+	if out.Navigated {
+		b.WriteString("; now at " + describePage(calls.PageInfo{URL: out.URL, Title: out.Title}))
+	}
+	for _, tab := range out.NewTabs {
+		fmt.Fprintf(&b, "\nnew tab %d: %s (tabs op=switch to use it)", tab.Index, describePage(calls.PageInfo{URL: tab.URL, Title: tab.Title}))
+	}
+	if d := out.Dialog; d != nil {
+		fmt.Fprintf(&b, "\na %s dialog is open and waits for an answer: %q", d.Type, d.Message)
+	}
+	return b.String()
+}

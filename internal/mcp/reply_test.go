@@ -1,0 +1,177 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+func TestPageFailuresAreToolErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"stale ref with hint",
+			calls.Errorf(calls.ErrStaleRef, `take a new snapshot`, "no element [ref=e53] on the page now"),
+			[]string{"no element [ref=e53] on the page now", "\nhint: take a new snapshot"}},
+		{"covered",
+			&calls.CoveredError{Target: "e3", By: `dialog "Cookies"`},
+			[]string{`e3 is covered by dialog "Cookies"`}},
+		{"no hint",
+			errors.New("boom"),
+			[]string{"boom"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &fakeCaller{reply: func(method string, _ any) (any, error) { return nil, tt.err }}
+			cs := connect(t, Options{Caller: c})
+			for _, tool := range []struct {
+				name string
+				args map[string]any
+			}{
+				{"click", map[string]any{"target": "e53"}},
+				{"navigate", map[string]any{"url": "x"}},
+				{"snapshot", nil},
+				{"screenshot", nil},
+			} {
+				text, isErr, _ := callTool(t, cs, tool.name, tool.args)
+				if !isErr {
+					t.Errorf("%s: not a tool error: %q", tool.name, text)
+				}
+				for _, w := range tt.want {
+					if !strings.Contains(text, w) {
+						t.Errorf("%s: %q lacks %q", tool.name, text, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestNoCaller(t *testing.T) {
+	cs := connect(t, Options{})
+	text, isErr, _ := callTool(t, cs, "snapshot", nil)
+	if !isErr || !strings.Contains(text, "no browser connection") {
+		t.Errorf("isError=%v %q", isErr, text)
+	}
+}
+
+// page is a fake browser: an outline that actions change.
+type page struct{ outline string }
+
+func (p *page) reply(method string, params any) (any, error) {
+	switch method {
+	case calls.MethodSnapshot:
+		return calls.Snapshot{Text: p.outline}, nil
+	case calls.MethodAct:
+		return calls.Outcome{URL: "http://shop.test/", Title: "Shop"}, nil
+	}
+	return nil, nil
+}
+
+func outline(n int, extra ...string) string {
+	lines := []string{"[page] Shop — http://shop.test/"}
+	for i := range n {
+		lines = append(lines, fmt.Sprintf(`- link "Product %c" [ref=e%02d]`, 'A'+i, i))
+	}
+	return strings.Join(append(lines, extra...), "\n")
+}
+
+func TestActionRepliesWithChangesSinceLastLook(t *testing.T) {
+	p := &page{outline: outline(20)}
+	cs := connect(t, Options{Caller: &fakeCaller{reply: p.reply}})
+
+	// No last look yet: the whole outline.
+	got, _, _ := callTool(t, cs, "click", map[string]any{"target": "e01"})
+	if !strings.HasPrefix(got, "click e01: done\n[page] Shop") {
+		t.Errorf("first reply:\n%s", got)
+	}
+
+	// The page gains a line: only that comes back.
+	p.outline = outline(20, `- button "Add to cart" [ref=e99]`)
+	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e02"})
+	want := "click e02: done\nchanges since your last look:\n+ - button \"Add to cart\" [ref=e99]"
+	if got != want {
+		t.Errorf("second reply:\n%s\nwant:\n%s", got, want)
+	}
+
+	// Nothing changed.
+	got, _, _ = callTool(t, cs, "hover", map[string]any{"target": "e02"})
+	if want := "hover e02: done\nno changes since your last look"; got != want {
+		t.Errorf("third reply %q, want %q", got, want)
+	}
+
+	// A different page: the whole outline is shorter than the diff.
+	p.outline = "[page] Cart — http://shop.test/cart\n- button \"Pay\" [ref=e100]"
+	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e99"})
+	if want := "click e99: done\n" + p.outline; got != want {
+		t.Errorf("fourth reply %q, want %q", got, want)
+	}
+}
+
+func TestSnapshotSetsLastLook(t *testing.T) {
+	p := &page{outline: outline(20)}
+	cs := connect(t, Options{Caller: &fakeCaller{reply: p.reply}})
+	// A look that is not the interactive whole page is no base for a diff.
+	callTool(t, cs, "snapshot", map[string]any{"full": true})
+	got, _, _ := callTool(t, cs, "click", map[string]any{"target": "e01"})
+	if !strings.Contains(got, "[page] Shop") {
+		t.Errorf("after a full snapshot: %q", got)
+	}
+	got, _, _ = callTool(t, cs, "snapshot", map[string]any{"interactive": true})
+	if got != p.outline {
+		t.Errorf("snapshot = %q, want the whole outline", got)
+	}
+	p.outline = outline(19)
+	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e01"})
+	if !strings.HasSuffix(got, "- - link \"Product T\" [ref=e19]") {
+		t.Errorf("after interactive snapshot: %q", got)
+	}
+}
+
+func TestLineDiff(t *testing.T) {
+	long := make([]string, 200)
+	for i := range long {
+		long[i] = fmt.Sprintf("line %d", i)
+	}
+	tests := []struct {
+		name   string
+		a, b   string
+		want   string
+		wantOK bool
+	}{
+		{"equal", "a\nb", "a\nb", "", true},
+		{"added", "a\nc", "a\nb\nc", "+ b", true},
+		{"removed", "a\nb\nc", "a\nc", "- b", true},
+		{"changed", "a\nb\nc", "a\nB\nc", "- b\n+ B", true},
+		{"two places", "a\nb\nc\nd\ne", "a\nB\nc\nd\ne\nf", "- b\n+ B\n+ f", true},
+		{"from empty", "", "a", "- \n+ a", true},
+		{"too many changes", strings.Join(long[:100], "\n"), strings.Join(long[100:], "\n"), "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := lineDiff(tt.a, tt.b)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("lineDiff = %q, %v; want %q, %v", got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestDescribeOutcome(t *testing.T) {
+	got := describeOutcome(calls.ActRequest{Kind: calls.ActClick, Target: "e4"}, calls.Outcome{
+		URL: "http://shop.test/x", Title: "X", Navigated: true,
+		NewTabs: []calls.TabInfo{{Index: 1, URL: "http://shop.test/y", Title: "Y"}},
+		Dialog:  &calls.Dialog{Type: "confirm", Message: "Sure?"},
+	})
+	want := "click e4: done; now at X — http://shop.test/x\n" +
+		"new tab 1: Y — http://shop.test/y (tabs op=switch to use it)\n" +
+		`a confirm dialog is open and waits for an answer: "Sure?"`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,0 +1,171 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Caller makes one call of package calls for a session and decodes the
+// reply into result, a pointer. The CLI's daemon client satisfies it;
+// failures carry the categories of package calls and their hints.
+type Caller interface {
+	Call(ctx context.Context, session, method string, params, result any) error
+}
+
+// Options configure the server. The zero value is valid except for Caller,
+// which every tool needs.
+type Options struct {
+	// Caller makes the calls; a nil Caller makes every tool fail with a
+	// clear error.
+	Caller Caller
+	// Session is the waymark session the tools act on; empty means "default".
+	Session string
+	// AllowEval registers the eval tool, which runs JavaScript in the page.
+	AllowEval bool
+	// Version is reported as the server's version; empty means "dev".
+	Version string
+	// Logger receives the SDK's logs; nil discards them.
+	Logger *slog.Logger
+	// Extra adds more tools (the pilot's act, observe, extract, run,
+	// replay) after the browser tools; nil adds none.
+	Extra []func(*sdk.Server)
+}
+
+// instructions explain once what the tool descriptions leave out.
+const instructions = `waymark drives a browser. Call snapshot to see the page as an outline; elements you can act on carry [ref=eN].
+A target is a ref ("e12") or a locator: role=button[name="Pay"], text=Continue, label=Email, placeholder=Search, testid=submit, css=#go.
+Actions reply with the outcome and the changes since your last look ("+" added, "-" removed lines), or the whole outline.`
+
+// New builds the MCP server with the browser tools registered. It starts
+// nothing: run it with [Serve], [ServeStdio] or [ServeListener].
+func New(opts Options) *sdk.Server {
+	if opts.Session == "" {
+		opts.Session = "default"
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "waymark", Version: opts.Version}, &sdk.ServerOptions{
+		Instructions: instructions,
+		Logger:       opts.Logger,
+	})
+	t := &tools{caller: opts.Caller, session: opts.Session, looks: map[string]string{}}
+	t.register(srv, opts.AllowEval)
+	for _, add := range opts.Extra {
+		add(srv)
+	}
+	return srv
+}
+
+// Serve runs a new server over one transport until the client disconnects
+// or ctx is done.
+func Serve(ctx context.Context, t sdk.Transport, opts Options) error {
+	err := New(opts).Run(ctx, t)
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil // stopped on purpose
+	}
+	return err
+}
+
+// ServeStdio serves MCP on the process's stdin and stdout.
+func ServeStdio(ctx context.Context, opts Options) error {
+	return Serve(ctx, &sdk.StdioTransport{}, opts)
+}
+
+// ServeIO serves MCP's stdio framing (one JSON-RPC message a line) on r
+// and w until r ends or ctx is done. Neither is closed.
+func ServeIO(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
+	return Serve(ctx, &sdk.IOTransport{Reader: io.NopCloser(r), Writer: nopCloser{w}}, opts)
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// ServeHTTP serves MCP with the streamable HTTP transport on addr, which
+// must be a loopback address, until ctx is done.
+func ServeHTTP(ctx context.Context, addr string, opts Options) error {
+	ln, err := Listen(addr)
+	if err != nil {
+		return err
+	}
+	return ServeListener(ctx, ln, opts)
+}
+
+// Listen listens on addr for [ServeListener], after [CheckAddr].
+func Listen(addr string) (net.Listener, error) {
+	if err := CheckAddr(addr); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: listen: %w", err)
+	}
+	return ln, nil
+}
+
+// CheckAddr refuses an HTTP address that is not loopback
+// ("127.0.0.1:8931", "[::1]:8931" and "localhost:8931" pass): the server
+// drives a browser with the user's sessions and has no authentication.
+func CheckAddr(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("mcp: bad address %q: %w (give HOST:PORT, e.g. 127.0.0.1:8931)", addr, err)
+	}
+	if !loopback(host) {
+		return fmt.Errorf("mcp: refusing to listen on %q: only loopback addresses (127.0.0.1, ::1, localhost) are allowed, since the server has no authentication", addr)
+	}
+	return nil
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ServeListener serves MCP with the streamable HTTP transport on ln until
+// ctx is done; it closes ln. Every HTTP client shares one server, so one
+// waymark session, but keeps its own last look. The endpoint answers on
+// any path; "/mcp" is the one to advertise.
+func ServeListener(ctx context.Context, ln net.Listener, opts Options) error {
+	srv := New(opts)
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{Logger: opts.Logger})
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // exits when ctx is done or Serve has returned (stop is closed)
+		defer close(done)
+		select {
+		case <-ctx.Done():
+		case <-stop:
+			return
+		}
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		if hs.Shutdown(sctx) != nil {
+			_ = hs.Close() // open event streams outlived the grace period
+		}
+	}()
+	err := hs.Serve(ln)
+	close(stop)
+	<-done
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}

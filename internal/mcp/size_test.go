@@ -1,0 +1,53 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// toolListSize is how a tool list is counted, for waymark and Playwright
+// MCP alike: the characters of the compact JSON of the tools/list result,
+// and a token estimate of a quarter of that.
+func toolListSize(t *testing.T, raw []byte) (chars, tokens int) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		t.Fatal(err)
+	}
+	return b.Len(), b.Len() / 4
+}
+
+// TestToolListSize measures waymark's tools/list against Playwright MCP's
+// (testdata/playwright-mcp-tools.json: @playwright/mcp 0.0.83's tools/list
+// result, captured over stdio with initialize, notifications/initialized,
+// tools/list). The goal is under a third of it.
+func TestToolListSize(t *testing.T) {
+	pw, err := os.ReadFile("testdata/playwright-mcp-tools.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pwChars, pwTokens := toolListSize(t, pw)
+
+	for _, eval := range []bool{false, true} {
+		cs := connect(t, Options{Caller: &fakeCaller{}, AllowEval: eval})
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(res); err != nil {
+			t.Fatal(err)
+		}
+		chars, tokens := toolListSize(t, b.Bytes())
+		t.Logf("allow_eval=%v: waymark %d tools, %d chars (~%d tokens); Playwright MCP %d chars (~%d tokens): %.0f%%",
+			eval, len(res.Tools), chars, tokens, pwChars, pwTokens, 100*float64(chars)/float64(pwChars))
+		if chars*3 >= pwChars {
+			t.Errorf("allow_eval=%v: tool list is %d chars, want under a third of Playwright MCP's %d", eval, chars, pwChars)
+		}
+	}
+}

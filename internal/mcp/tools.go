@@ -1,0 +1,183 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// The tools' inputs. Descriptions are short on purpose (see the package
+// doc); a field without omitempty is required.
+type (
+	navigateIn struct {
+		URL string `json:"url"`
+	}
+	noIn       struct{}
+	snapshotIn struct {
+		Interactive bool   `json:"interactive,omitempty" jsonschema:"only elements with refs"`
+		Scope       string `json:"scope,omitempty" jsonschema:"ref or CSS selector: only that subtree"`
+		Full        bool   `json:"full,omitempty" jsonschema:"whole page, not viewport first"`
+		Depth       int    `json:"depth,omitempty" jsonschema:"max levels"`
+	}
+	targetIn struct {
+		Target string `json:"target"`
+	}
+	clickIn struct {
+		Target string `json:"target"`
+		Button string `json:"button,omitempty" jsonschema:"left|right|middle"`
+		Count  int    `json:"count,omitempty" jsonschema:"2 for double click"`
+	}
+	fillIn struct {
+		Target string `json:"target"`
+		Value  string `json:"value"`
+	}
+	pressIn struct {
+		Key    string `json:"key" jsonschema:"e.g. Enter, Control+A"`
+		Target string `json:"target,omitempty" jsonschema:"default: focused element"`
+	}
+	selectIn struct {
+		Target string   `json:"target"`
+		Values []string `json:"values" jsonschema:"labels or values"`
+	}
+	scrollIn struct {
+		Direction string `json:"direction" jsonschema:"up|down|left|right|into-view"`
+		Pixels    int    `json:"pixels,omitempty" jsonschema:"default: one screen"`
+		Target    string `json:"target,omitempty" jsonschema:"default: page"`
+	}
+	uploadIn struct {
+		Target string   `json:"target"`
+		Files  []string `json:"files" jsonschema:"absolute paths"`
+	}
+	dragIn struct {
+		Source string `json:"source"`
+		To     string `json:"to"`
+	}
+	waitIn struct {
+		Text      string `json:"text,omitempty" jsonschema:"text appears"`
+		Gone      string `json:"gone,omitempty" jsonschema:"text disappears"`
+		Selector  string `json:"selector,omitempty" jsonschema:"CSS matches a visible element"`
+		URL       string `json:"url,omitempty" jsonschema:"URL matches glob"`
+		MS        int    `json:"ms,omitempty" jsonschema:"sleep ms, if nothing else is set"`
+		TimeoutMS int    `json:"timeout_ms,omitempty"`
+	}
+	screenshotIn struct {
+		Full   bool   `json:"full,omitempty" jsonschema:"whole page"`
+		Target string `json:"target,omitempty" jsonschema:"only this element"`
+	}
+	tabsIn struct {
+		Op    string `json:"op" jsonschema:"list|new|switch|close"`
+		URL   string `json:"url,omitempty" jsonschema:"new"`
+		Index int    `json:"index,omitempty" jsonschema:"switch, close (-1: current)"`
+	}
+	dialogIn struct {
+		Accept bool   `json:"accept"`
+		Text   string `json:"text,omitempty" jsonschema:"prompt answer"`
+	}
+	evalIn struct {
+		Expression string `json:"expression"`
+	}
+)
+
+// tools holds what the handlers share.
+type tools struct {
+	caller  Caller
+	session string
+
+	// mu guards looks: the text of each MCP session's last look, by MCP
+	// session ID ("" for stdio and in-memory transports).
+	mu    sync.Mutex
+	looks map[string]string
+}
+
+// maxLooks bounds the looks kept for HTTP clients, which may come and go
+// without saying so.
+const maxLooks = 64
+
+func (t *tools) register(s *sdk.Server, allowEval bool) {
+	add(s, "navigate", "Open a URL.", func(ctx context.Context, r *sdk.CallToolRequest, in navigateIn) (*sdk.CallToolResult, error) {
+		return t.page(ctx, r, calls.MethodOpen, calls.OpenRequest{URL: in.URL})
+	})
+	add(s, "back", "Go back in history.", func(ctx context.Context, r *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, error) {
+		return t.page(ctx, r, calls.MethodBack, struct{}{})
+	})
+	add(s, "snapshot", "Outline of the page; refs are targets.", func(ctx context.Context, r *sdk.CallToolRequest, in snapshotIn) (*sdk.CallToolResult, error) {
+		return t.snapshot(ctx, r, calls.SnapshotRequest{Interactive: in.Interactive, Scope: in.Scope, Full: in.Full, Depth: in.Depth})
+	})
+	add(s, "click", "Click an element.", func(ctx context.Context, r *sdk.CallToolRequest, in clickIn) (*sdk.CallToolResult, error) {
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActClick, Target: in.Target, Button: in.Button, Count: in.Count})
+	})
+	add(s, "fill", "Replace a field's value.", func(ctx context.Context, r *sdk.CallToolRequest, in fillIn) (*sdk.CallToolResult, error) {
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActFill, Target: in.Target, Value: in.Value})
+	})
+	add(s, "type", "Type text key by key.", func(ctx context.Context, r *sdk.CallToolRequest, in fillIn) (*sdk.CallToolResult, error) {
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActType, Target: in.Target, Value: in.Value})
+	})
+	add(s, "press", "Press a key.", func(ctx context.Context, r *sdk.CallToolRequest, in pressIn) (*sdk.CallToolResult, error) {
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActPress, Target: in.Target, Key: in.Key})
+	})
+	add(s, "select", "Choose options of a select.", func(ctx context.Context, r *sdk.CallToolRequest, in selectIn) (*sdk.CallToolResult, error) {
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActSelect, Target: in.Target, Values: in.Values})
+	})
+	for _, k := range []struct{ kind, desc string }{
+		{calls.ActCheck, "Check a checkbox or radio."},
+		{calls.ActUncheck, "Uncheck a checkbox."},
+		{calls.ActHover, "Hover an element."},
+	} {
+		add(s, k.kind, k.desc, func(ctx context.Context, r *sdk.CallToolRequest, in targetIn) (*sdk.CallToolResult, error) {
+			return t.act(ctx, r, calls.ActRequest{Kind: k.kind, Target: in.Target})
+		})
+	}
+	add(s, "scroll", "Scroll the page or an element.", func(ctx context.Context, r *sdk.CallToolRequest, in scrollIn) (*sdk.CallToolResult, error) {
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActScroll, Target: in.Target, Direction: in.Direction, Pixels: in.Pixels})
+	})
+	add(s, "upload", "Set the files of a file input.", func(ctx context.Context, r *sdk.CallToolRequest, in uploadIn) (*sdk.CallToolResult, error) {
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActUpload, Target: in.Target, Files: in.Files})
+	})
+	add(s, "drag", "Drag source onto to.", func(ctx context.Context, r *sdk.CallToolRequest, in dragIn) (*sdk.CallToolResult, error) {
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActDrag, Target: in.Source, To: in.To})
+	})
+	add(s, "wait", "Wait for a condition.", func(ctx context.Context, r *sdk.CallToolRequest, in waitIn) (*sdk.CallToolResult, error) {
+		req := calls.WaitRequest{Text: in.Text, Gone: in.Gone, Selector: in.Selector, URL: in.URL, MS: in.MS, TimeoutMS: in.TimeoutMS}
+		return t.wait(ctx, r, req)
+	})
+	add(s, "screenshot", "PNG of the viewport.", func(ctx context.Context, r *sdk.CallToolRequest, in screenshotIn) (*sdk.CallToolResult, error) {
+		return t.screenshot(ctx, calls.ScreenshotRequest{Full: in.Full, Target: in.Target})
+	})
+	add(s, "tabs", "List, open, switch or close tabs.", func(ctx context.Context, r *sdk.CallToolRequest, in tabsIn) (*sdk.CallToolResult, error) {
+		return t.tabs(ctx, calls.TabRequest{Op: in.Op, URL: in.URL, Index: in.Index})
+	})
+	add(s, "dialog", "Answer the open JS dialog.", func(ctx context.Context, r *sdk.CallToolRequest, in dialogIn) (*sdk.CallToolResult, error) {
+		return t.dialog(ctx, r, calls.DialogRequest{Accept: in.Accept, Text: in.Text})
+	})
+	if allowEval {
+		add(s, "eval", "Run JavaScript; returns its JSON value.", func(ctx context.Context, r *sdk.CallToolRequest, in evalIn) (*sdk.CallToolResult, error) {
+			return t.eval(ctx, calls.EvalRequest{Expression: in.Expression})
+		})
+	}
+}
+
+// add registers one tool whose handler returns a whole result: its text
+// or image, or an IsError result for a failure of the page.
+func add[In any](s *sdk.Server, name, desc string, h func(context.Context, *sdk.CallToolRequest, In) (*sdk.CallToolResult, error)) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: schema of tool %s: %v", name, err)) // a programmer error, found at startup
+	}
+	// A Go slice infers as ["null","array"]; the calls treat null and []
+	// alike, and "array" says what to send.
+	for _, p := range schema.Properties {
+		if slices.Equal(p.Types, []string{"null", "array"}) {
+			p.Types, p.Type = nil, "array"
+		}
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc, InputSchema: schema}, func(ctx context.Context, r *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+		res, err := h(ctx, r, in)
+		return res, nil, err
+	})
+}

@@ -1,0 +1,153 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestToolsMapToCalls(t *testing.T) {
+	tests := []struct {
+		tool   string
+		args   map[string]any
+		method string
+		params any
+	}{
+		{"navigate", map[string]any{"url": "https://shop.test/"}, calls.MethodOpen, calls.OpenRequest{URL: "https://shop.test/"}},
+		{"back", map[string]any{}, calls.MethodBack, struct{}{}},
+		{"snapshot", map[string]any{"interactive": true, "scope": "e4", "full": true, "depth": 2}, calls.MethodSnapshot,
+			calls.SnapshotRequest{Interactive: true, Scope: "e4", Full: true, Depth: 2}},
+		{"click", map[string]any{"target": "e3", "button": "right", "count": 2}, calls.MethodAct,
+			calls.ActRequest{Kind: calls.ActClick, Target: "e3", Button: "right", Count: 2}},
+		{"fill", map[string]any{"target": "label=Email", "value": "ann@example.com"}, calls.MethodAct,
+			calls.ActRequest{Kind: calls.ActFill, Target: "label=Email", Value: "ann@example.com"}},
+		{"type", map[string]any{"target": "e5", "value": "abc"}, calls.MethodAct, calls.ActRequest{Kind: calls.ActType, Target: "e5", Value: "abc"}},
+		{"press", map[string]any{"key": "Enter"}, calls.MethodAct, calls.ActRequest{Kind: calls.ActPress, Key: "Enter"}},
+		{"select", map[string]any{"target": "e6", "values": []string{"UK", "FR"}}, calls.MethodAct,
+			calls.ActRequest{Kind: calls.ActSelect, Target: "e6", Values: []string{"UK", "FR"}}},
+		{"check", map[string]any{"target": "e7"}, calls.MethodAct, calls.ActRequest{Kind: calls.ActCheck, Target: "e7"}},
+		{"uncheck", map[string]any{"target": "e7"}, calls.MethodAct, calls.ActRequest{Kind: calls.ActUncheck, Target: "e7"}},
+		{"hover", map[string]any{"target": "text=Menu"}, calls.MethodAct, calls.ActRequest{Kind: calls.ActHover, Target: "text=Menu"}},
+		{"scroll", map[string]any{"direction": "down", "pixels": 300, "target": "e8"}, calls.MethodAct,
+			calls.ActRequest{Kind: calls.ActScroll, Direction: "down", Pixels: 300, Target: "e8"}},
+		{"upload", map[string]any{"target": "e9", "files": []string{"/tmp/a.txt"}}, calls.MethodAct,
+			calls.ActRequest{Kind: calls.ActUpload, Target: "e9", Files: []string{"/tmp/a.txt"}}},
+		{"drag", map[string]any{"source": "e10", "to": "e11"}, calls.MethodAct, calls.ActRequest{Kind: calls.ActDrag, Target: "e10", To: "e11"}},
+		{"wait", map[string]any{"text": "Paid", "gone": "Loading", "selector": "#ok", "url": "**/done", "ms": 5, "timeout_ms": 900}, calls.MethodWait,
+			calls.WaitRequest{Text: "Paid", Gone: "Loading", Selector: "#ok", URL: "**/done", MS: 5, TimeoutMS: 900}},
+		{"screenshot", map[string]any{"full": true, "target": "e2"}, calls.MethodScreenshot, calls.ScreenshotRequest{Full: true, Target: "e2"}},
+		{"tabs", map[string]any{"op": "switch", "index": 1}, calls.MethodTab, calls.TabRequest{Op: "switch", Index: 1}},
+		{"tabs", map[string]any{"op": "new", "url": "https://shop.test/"}, calls.MethodTab, calls.TabRequest{Op: "new", URL: "https://shop.test/"}},
+		{"dialog", map[string]any{"accept": true, "text": "Ann"}, calls.MethodDialog, calls.DialogRequest{Accept: true, Text: "Ann"}},
+		{"eval", map[string]any{"expression": "1+1"}, calls.MethodEval, calls.EvalRequest{Expression: "1+1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+"/"+tt.method, func(t *testing.T) {
+			c := &fakeCaller{}
+			cs := connect(t, Options{Caller: c, Session: "s1", AllowEval: true})
+			_, isErr, _ := callTool(t, cs, tt.tool, tt.args)
+			if isErr {
+				t.Fatalf("tool error")
+			}
+			got := c.seen()
+			if len(got) == 0 {
+				t.Fatal("no call made")
+			}
+			want := fakeCall{Session: "s1", Method: tt.method, Params: mustJSON(t, tt.params)}
+			if d := cmp.Diff(want, got[0]); d != "" {
+				t.Errorf("first call (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestActionsLookAfter(t *testing.T) {
+	c := &fakeCaller{}
+	cs := connect(t, Options{Caller: c})
+	callTool(t, cs, "click", map[string]any{"target": "e1"})
+	var methods []string
+	for _, call := range c.seen() {
+		methods = append(methods, call.Method)
+		if call.Session != "default" {
+			t.Errorf("session %q, want default", call.Session)
+		}
+	}
+	if want := []string{calls.MethodAct, calls.MethodSnapshot}; !slices.Equal(methods, want) {
+		t.Errorf("calls %v, want %v", methods, want)
+	}
+	if got, want := c.seen()[1].Params, mustJSON(t, calls.SnapshotRequest{Interactive: true}); got != want {
+		t.Errorf("look %s, want %s", got, want)
+	}
+}
+
+func TestToolList(t *testing.T) {
+	base := []string{"back", "check", "click", "dialog", "drag", "fill", "hover", "navigate", "press", "screenshot",
+		"scroll", "select", "snapshot", "tabs", "type", "uncheck", "upload", "wait"}
+	for _, allow := range []bool{false, true} {
+		cs := connect(t, Options{Caller: &fakeCaller{}, AllowEval: allow})
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+			if tool.Description == "" {
+				t.Errorf("%s has no description", tool.Name)
+			}
+		}
+		slices.Sort(names)
+		want := slices.Clone(base)
+		if allow {
+			want = append(want, "eval")
+			slices.Sort(want)
+		}
+		if d := cmp.Diff(want, names); d != "" {
+			t.Errorf("allow_eval=%v tools (-want +got):\n%s", allow, d)
+		}
+	}
+}
+
+func TestRequiredArguments(t *testing.T) {
+	cs := connect(t, Options{Caller: &fakeCaller{}})
+	// A missing required argument is refused before any call; the SDK
+	// reports it as a tool error the model can correct.
+	text, isErr, _ := callTool(t, cs, "click", map[string]any{})
+	if !isErr || !strings.Contains(text, "target") {
+		t.Errorf("click without target: isError=%v %q", isErr, text)
+	}
+}
+
+func TestExtraTools(t *testing.T) {
+	called := false
+	cs := connect(t, Options{Caller: &fakeCaller{}, Extra: []func(*sdk.Server){func(s *sdk.Server) {
+		called = true
+		add(s, "act", "Do what words say.", func(ctx context.Context, _ *sdk.CallToolRequest, in struct {
+			Do string `json:"do"`
+		}) (*sdk.CallToolResult, error) {
+			return text("did " + in.Do), nil
+		})
+	}}})
+	if !called {
+		t.Fatal("Extra not called")
+	}
+	if got, _, _ := callTool(t, cs, "act", map[string]any{"do": "x"}); got != "did x" {
+		t.Errorf("act = %q", got)
+	}
+}

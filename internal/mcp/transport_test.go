@@ -1,0 +1,116 @@
+package mcp
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+func TestListenRefusesNonLoopback(t *testing.T) {
+	tests := []struct {
+		addr string
+		ok   bool
+	}{
+		{"127.0.0.1:0", true},
+		{"localhost:0", true},
+		{"[::1]:0", true},
+		{"0.0.0.0:0", false},
+		{":0", false},
+		{"192.0.2.1:0", false},
+		{"example.com:80", false},
+		{"127.0.0.1", false}, // no port
+	}
+	for _, tt := range tests {
+		t.Run(tt.addr, func(t *testing.T) {
+			ln, err := Listen(tt.addr)
+			if ln != nil {
+				ln.Close()
+			}
+			if tt.ok && err != nil && !strings.Contains(err.Error(), "listen:") {
+				t.Errorf("Listen(%q) = %v, want ok", tt.addr, err)
+			}
+			if !tt.ok && err == nil {
+				t.Errorf("Listen(%q) succeeded, want refusal", tt.addr)
+			}
+		})
+	}
+	if _, err := Listen("0.0.0.0:8931"); err == nil || !strings.Contains(err.Error(), "only loopback") {
+		t.Errorf("error %v does not say why", err)
+	}
+}
+
+func snapshotReply(method string, _ any) (any, error) {
+	if method == calls.MethodSnapshot {
+		return calls.Snapshot{Text: "[page] Served"}, nil
+	}
+	return nil, nil
+}
+
+// TestServeHTTP serves the streamable HTTP transport on loopback and calls
+// a tool through the SDK's client, then stops the server with ctx.
+func TestServeHTTP(t *testing.T) {
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ServeListener(ctx, ln, Options{Caller: &fakeCaller{reply: snapshotReply}}) }()
+
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp", MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, isErr, _ := callTool(t, cs, "snapshot", nil); isErr || got != "[page] Served" {
+		t.Errorf("snapshot = %q (isError %v)", got, isErr)
+	}
+	cs.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("ServeListener: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeListener did not stop")
+	}
+}
+
+// TestServeStdioFraming runs [Serve] with the SDK's newline-delimited
+// stdio framing (IOTransport, what StdioTransport uses on os.Stdin and
+// os.Stdout) over pipes: ServeStdio itself is that on the process's own
+// streams. The CLI's test drives `waymark mcp` the same way.
+func TestServeStdioFraming(t *testing.T) {
+	cr, sw := io.Pipe() // server → client
+	sr, cw := io.Pipe() // client → server
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, &sdk.IOTransport{Reader: sr, Writer: sw}, Options{Caller: &fakeCaller{reply: snapshotReply}})
+	}()
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, isErr, _ := callTool(t, cs, "snapshot", nil); isErr || got != "[page] Served" {
+		t.Errorf("snapshot = %q (isError %v)", got, isErr)
+	}
+	cs.Close() // the client hangs up: the server's Run returns
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Logf("Serve after hang-up: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after the client closed")
+	}
+}

@@ -1,0 +1,112 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"strings"
+)
+
+// Resolver looks up the addresses of a host name. *net.Resolver (and so
+// net.DefaultResolver) satisfies it; tests pass a fake.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// PrivateAddressError is an address the private network setting refuses.
+type PrivateAddressError struct {
+	Host   string       // the host name or literal that was checked
+	Addr   netip.Addr   // the refused address
+	Class  Class        // its class
+	Addrs  []netip.Addr // every address the host resolved to, when it was resolved
+	Access Access       // the setting that refused it
+}
+
+func (e *PrivateAddressError) Error() string {
+	var b strings.Builder
+	if e.Host != "" && e.Host != e.Addr.String() {
+		fmt.Fprintf(&b, "%q resolves to %s", e.Host, e.Addr)
+		if len(e.Addrs) > 1 {
+			fmt.Fprintf(&b, " (one of its %d addresses)", len(e.Addrs))
+		}
+	} else {
+		fmt.Fprintf(&b, "%s", e.Addr)
+	}
+	fmt.Fprintf(&b, ", a %s address", e.Class)
+	if what, ok := metadata[e.Addr.WithZone("")]; ok {
+		fmt.Fprintf(&b, " (%s)", what)
+	}
+	want := AccessAll
+	if e.Class == ClassLoopback {
+		want = AccessLoopback
+	}
+	fmt.Fprintf(&b, `; pages may not reach it with private_network = %q; set private_network = %q in [policy] in waymark.toml or pass --private-network=%s to allow it`, e.Access, want, want)
+	return b.String()
+}
+
+func (e *PrivateAddressError) Unwrap() error { return ErrPrivateAddress }
+
+// CheckAddr judges ip by its [Class] and [Options.PrivateNetwork]. A
+// refusal is a [*PrivateAddressError].
+func (p *Policy) CheckAddr(ip netip.Addr) error {
+	return p.checkAddr("", ip, nil)
+}
+
+func (p *Policy) checkAddr(host string, ip netip.Addr, all []netip.Addr) error {
+	c := Classify(ip)
+	if p.access.allows(c) {
+		return nil
+	}
+	return &PrivateAddressError{Host: host, Addr: ip, Class: c, Addrs: all, Access: p.access}
+}
+
+// checkLocalhost judges a localhost name as the loopback address it is.
+func (p *Policy) checkLocalhost(host string) error {
+	if p.access.allows(ClassLoopback) {
+		return nil
+	}
+	return &PrivateAddressError{Host: host, Addr: netip.IPv6Loopback(), Class: ClassLoopback, Access: p.access}
+}
+
+// CheckHost judges host (a name or IP literal, with or without brackets, no
+// port) by the addresses it resolves to through r; nil r means
+// net.DefaultResolver. The host is refused if any of its addresses is,
+// against DNS rebinding by a name that answers with a public and a private
+// address. An IP literal, localhost and names under .localhost are judged
+// without DNS; with Access "all" nothing is looked up.
+//
+// Each call resolves afresh, so a name that answers differently the second
+// time is judged by the second answer; see the package doc for the gap
+// between this check and the browser's own lookup. A lookup error is
+// returned wrapped, and the caller should not navigate on it.
+func (p *Policy) CheckHost(ctx context.Context, host string, r Resolver) error {
+	h, addr, err := canonHost(host)
+	if err != nil {
+		return &BlockedError{URL: host, Reason: ReasonBadURL}
+	}
+	switch {
+	case addr.IsValid():
+		return p.checkAddr(h, addr, nil)
+	case isLocalhost(h):
+		return p.checkLocalhost(h)
+	case p.access == AccessAll:
+		return nil
+	}
+	if r == nil {
+		r = net.DefaultResolver
+	}
+	addrs, err := r.LookupNetIP(ctx, "ip", h)
+	if err != nil {
+		return fmt.Errorf("policy: resolve %q: %w", h, err)
+	}
+	if len(addrs) == 0 {
+		return fmt.Errorf("policy: resolve %q: no addresses", h)
+	}
+	for _, a := range addrs {
+		if err := p.checkAddr(h, a, addrs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
