@@ -1,0 +1,213 @@
+package pilot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// ExtractResult is data read from the page.
+type ExtractResult struct {
+	OK       bool            `json:"ok"`
+	Data     json.RawMessage `json:"data"`
+	Problems []string        `json:"problems,omitempty"` // schema problems of the last answer, each with its JSON pointer
+	Dropped  []string        `json:"dropped,omitempty"`  // pointers of strings the page does not show, set to null
+	Chunks   int             `json:"chunks"`             // how many parts of the page were read
+	Usage    Usage           `json:"usage"`
+}
+
+const extractSystem = `You read data from a web page for a user. You get an instruction, a JSON Schema for the answer, and the page (or one part of it) as an outline. Answer with JSON that fits the schema, taking every value from the page as written. A value the page does not show is null: never guess or make one up. When you see only part of a page, answer with what this part shows.`
+
+// Extract reads data from the whole page into a JSON value that must fit
+// schema. A long page is read in parts and the answers merged (lists
+// joined, objects filled field by field). The answer is checked against
+// the schema; with problems, the model is asked once more with the problems
+// listed, then the result says ok: false with them. A string the page does
+// not show is replaced by null: the page, not the model, is the source.
+func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.RawMessage) (*ExtractResult, error) {
+	sch, err := compileSchema(schema)
+	if err != nil {
+		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "check the schema file: it must be a JSON Schema"}
+	}
+	snap, err := p.d.Snapshot(ctx, calls.SnapshotRequest{Full: true})
+	if err != nil {
+		return nil, err
+	}
+	page := p.mask(snap.Text)
+	parts := chunks(page, p.opts.MaxPageChars)
+	res := &ExtractResult{Chunks: len(parts)}
+	var merged any
+	for i, part := range parts {
+		where := ""
+		if len(parts) > 1 {
+			where = fmt.Sprintf(" This is part %d of %d of the page.", i+1, len(parts))
+		}
+		v, usage, err := p.extractPart(ctx, instruction, schema, part, where, sch)
+		res.Usage = res.Usage.Add(usage)
+		if err != nil {
+			return nil, err
+		}
+		merged = mergeJSON(merged, v)
+	}
+	res.Dropped = unshown(&merged, "", normText(page))
+	res.Problems = sch.problems(merged)
+	if len(res.Problems) > 0 && len(parts) > 1 {
+		// The parts fitted one by one but not together: ask once over the
+		// merged answer.
+		v, usage, err := p.fix(ctx, instruction, schema, merged, res.Problems, sch)
+		res.Usage = res.Usage.Add(usage)
+		if err != nil {
+			return nil, err
+		}
+		merged = v
+		res.Dropped = append(res.Dropped, unshown(&merged, "", normText(page))...)
+		res.Problems = sch.problems(merged)
+	}
+	res.Data, _ = json.Marshal(merged)
+	res.OK = len(res.Problems) == 0
+	return res, nil
+}
+
+// extractPart reads one part, with one retry when the answer does not fit
+// the schema.
+func (p *Pilot) extractPart(ctx context.Context, instruction string, schema json.RawMessage, part, where string, sch *checker) (any, Usage, error) {
+	msg := fmt.Sprintf("Instruction: %s\n\nSchema of the answer:\n%s\n\n%s%s\n\n%s", instruction, schema, dataNote, where, Fence(part))
+	turn := Turn{Purpose: PurposeExtract, System: extractSystem, SchemaName: "data", Schema: schema,
+		Messages: []Message{{Role: RoleUser, Text: msg}}}
+	reply, err := p.ask(ctx, turn)
+	if err != nil {
+		return nil, reply.Usage, err
+	}
+	usage := reply.Usage
+	v, perr := decodeAnswer(reply)
+	problems := []string{}
+	if perr != nil {
+		problems = append(problems, perr.Error())
+	} else {
+		problems = sch.problems(v)
+	}
+	if len(problems) == 0 {
+		return v, usage, nil
+	}
+	turn.Messages = append(turn.Messages,
+		Message{Role: RoleAssistant, Text: string(reply.Data) + reply.Text},
+		Message{Role: RoleUser, Text: "The answer does not fit the schema:\n- " + strings.Join(problems, "\n- ") + "\nAnswer again with JSON that fits it."})
+	reply, err = p.ask(ctx, turn)
+	usage = usage.Add(reply.Usage)
+	if err != nil {
+		return nil, usage, err
+	}
+	v2, perr := decodeAnswer(reply)
+	if perr != nil {
+		return v, usage, nil // keep the first answer; its problems are reported
+	}
+	return v2, usage, nil
+}
+
+// fix asks once to correct a merged answer.
+func (p *Pilot) fix(ctx context.Context, instruction string, schema json.RawMessage, v any, problems []string, sch *checker) (any, Usage, error) {
+	b, _ := json.Marshal(v)
+	msg := fmt.Sprintf("Instruction: %s\n\nSchema of the answer:\n%s\n\nThis answer, joined from the parts of a long page, does not fit the schema:\n- %s\n\nThe answer:\n%s\n\nAnswer with the corrected JSON, changing only what the problems require.",
+		instruction, schema, strings.Join(problems, "\n- "), b)
+	reply, err := p.ask(ctx, Turn{Purpose: PurposeExtract, System: extractSystem, SchemaName: "data", Schema: schema,
+		Messages: []Message{{Role: RoleUser, Text: msg}}})
+	if err != nil {
+		return nil, reply.Usage, err
+	}
+	fixed, perr := decodeAnswer(reply)
+	if perr != nil {
+		return v, reply.Usage, nil
+	}
+	return fixed, reply.Usage, nil
+}
+
+// decodeAnswer reads the structured answer, or JSON in the text.
+func decodeAnswer(r Reply) (any, error) {
+	raw := r.Data
+	if len(raw) == 0 {
+		raw = json.RawMessage(strings.TrimSpace(r.Text))
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("the answer is not JSON: %v", err)
+	}
+	return v, nil
+}
+
+// chunks splits an outline into parts of at most max bytes on line
+// boundaries, so no element's line is cut.
+func chunks(s string, max int) []string {
+	var out []string
+	for len(s) > max {
+		cut := strings.LastIndexByte(s[:max], '\n')
+		if cut <= 0 {
+			cut = max
+		}
+		out = append(out, s[:cut])
+		s = strings.TrimPrefix(s[cut:], "\n")
+	}
+	return append(out, s)
+}
+
+// mergeJSON joins two partial answers: arrays are concatenated, objects
+// merged field by field, and a null or missing value takes the other's.
+func mergeJSON(a, b any) any {
+	switch av := a.(type) {
+	case nil:
+		return b
+	case []any:
+		if bv, ok := b.([]any); ok {
+			return append(av, bv...)
+		}
+		return a
+	case map[string]any:
+		bv, ok := b.(map[string]any)
+		if !ok {
+			return a
+		}
+		for k, x := range bv {
+			av[k] = mergeJSON(av[k], x)
+		}
+		return av
+	}
+	return a
+}
+
+// unshown sets to null every string of v that the page text does not
+// contain, and returns their JSON pointers.
+func unshown(v *any, ptr string, page string) []string {
+	var out []string
+	switch x := (*v).(type) {
+	case string:
+		if t := normText(x); t != "" && !strings.Contains(page, t) {
+			*v = nil
+			out = append(out, ptr)
+		}
+	case []any:
+		for i := range x {
+			out = append(out, unshown(&x[i], fmt.Sprintf("%s/%d", ptr, i), page)...)
+		}
+	case map[string]any:
+		for k := range x {
+			e := x[k]
+			out = append(out, unshown(&e, ptr+"/"+escapePointer(k), page)...)
+			x[k] = e
+		}
+	}
+	return out
+}
+
+func escapePointer(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+// normText folds case, white space and the outline's quoting, so a value
+// can be looked for in the page's text.
+func normText(s string) string {
+	s = strings.ToLower(s)
+	s = strings.NewReplacer(`\"`, `"`, `\n`, " ").Replace(s)
+	return strings.Join(strings.Fields(s), " ")
+}
