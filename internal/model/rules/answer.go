@@ -1,0 +1,134 @@
+package rules
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/waymark-dev/waymark/pilot"
+)
+
+// Action is what an [Answer] asks the driver to do.
+type Action string
+
+// The actions of an act answer.
+const (
+	ActionClick   Action = "click"
+	ActionFill    Action = "fill"    // clear the field and set Value
+	ActionType    Action = "type"    // press Value's keys in the field
+	ActionSelect  Action = "select"  // choose the option Value of a combobox or listbox
+	ActionCheck   Action = "check"   // tick a checkbox, switch or radio
+	ActionUncheck Action = "uncheck" // untick a checkbox or switch
+	ActionPress   Action = "press"   // press Key, in Ref if set, else in the focused element
+	ActionGoto    Action = "goto"    // load URL
+	ActionScroll  Action = "scroll"  // scroll Direction; "into-view" brings Ref on screen
+)
+
+// Answer is the structured answer to an act turn: one step on the page.
+// It is the shape the pilot should ask every model for ([AnswerSchema]);
+// pilot.ActAnswer, when the pilot defines it, should have the same JSON.
+type Answer struct {
+	Action    Action `json:"action"`
+	Ref       string `json:"ref,omitempty"`       // the element, as in the outline: "e5"
+	Value     string `json:"value,omitempty"`     // fill, type, select
+	Key       string `json:"key,omitempty"`       // press: "Enter", "Control+A"
+	URL       string `json:"url,omitempty"`       // goto
+	Direction string `json:"direction,omitempty"` // scroll: up, down, left, right, into-view
+	Reason    string `json:"reason,omitempty"`    // why this element, for the journal
+}
+
+// AnswerSchema is the JSON Schema of [Answer], for [pilot.Turn.Schema].
+var AnswerSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "action": {"type": "string", "enum": ["click", "fill", "type", "select", "check", "uncheck", "press", "goto", "scroll"]},
+    "ref": {"type": "string", "pattern": "^e[0-9]+$", "description": "the element's ref from the outline"},
+    "value": {"type": "string", "description": "text for fill and type, the option for select; keep %name% placeholders as written"},
+    "key": {"type": "string", "description": "key for press, e.g. Enter or Control+A"},
+    "url": {"type": "string", "description": "address for goto"},
+    "direction": {"type": "string", "enum": ["up", "down", "left", "right", "into-view"]},
+    "reason": {"type": "string", "description": "one short sentence: why this element"}
+  },
+  "required": ["action"],
+  "additionalProperties": false
+}`)
+
+// Why a target could not be chosen. A [TargetError] wraps one of these
+// and [pilot.ErrCannot].
+var (
+	ErrNoMatch   = errors.New("no element matches")
+	ErrAmbiguous = errors.New("more than one element matches")
+	ErrWrongKind = errors.New("the element cannot take this action")
+	ErrDisabled  = errors.New("the element is disabled")
+)
+
+// TargetError says why the element an instruction names could not be
+// chosen, with the outline lines of the candidates.
+type TargetError struct {
+	Action     Action
+	Want       string   // what was looked for, as the instruction says it
+	Roles      []string // the roles looked among; nil for any
+	Candidates []string // outline lines of the elements in question
+	Err        error    // ErrNoMatch, ErrAmbiguous, ErrWrongKind or ErrDisabled
+}
+
+func (e *TargetError) Error() string {
+	want := fmt.Sprintf("%q", e.Want)
+	if len(e.Roles) > 0 {
+		want += " (" + strings.Join(e.Roles, ", ") + ")"
+	}
+	switch e.Err {
+	case ErrNoMatch:
+		return fmt.Sprintf("nothing on the page is named like %s; check the name in the outline, or use its ref (%s e5)", want, e.Action)
+	case ErrAmbiguous:
+		return fmt.Sprintf("%s matches %d elements: %s; name one exactly, or use its ref (%s %s)",
+			want, len(e.Candidates), strings.Join(e.Candidates, "; "), e.Action, refOf(e.Candidates[0]))
+	case ErrWrongKind:
+		return fmt.Sprintf("%s cannot be %s: %s; name an element of that kind", want, pastTense(e.Action), strings.Join(e.Candidates, "; "))
+	case ErrDisabled:
+		return fmt.Sprintf("%s is disabled: %s; do what enables it first", want, strings.Join(e.Candidates, "; "))
+	}
+	return fmt.Sprintf("%s: %v", want, e.Err)
+}
+
+// Unwrap lets callers test for the reason and for [pilot.ErrCannot].
+func (e *TargetError) Unwrap() []error { return []error{e.Err, pilot.ErrCannot} }
+
+// NeedsModelError is the answer to what the rules model cannot do.
+type NeedsModelError struct {
+	What string // the instruction or purpose, as a reader would name it
+}
+
+func (e *NeedsModelError) Error() string {
+	return e.What + " needs a language model: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)"
+}
+
+// Unwrap returns [pilot.ErrCannot].
+func (e *NeedsModelError) Unwrap() error { return pilot.ErrCannot }
+
+func pastTense(a Action) string {
+	switch a {
+	case ActionFill:
+		return "filled"
+	case ActionType:
+		return "typed into"
+	case ActionSelect:
+		return "selected in"
+	case ActionCheck:
+		return "checked"
+	case ActionUncheck:
+		return "unchecked"
+	}
+	return string(a) + "ed"
+}
+
+// refOf returns the ref in an outline line, or "e5" for the example.
+func refOf(line string) string {
+	if _, after, ok := strings.Cut(line, "[ref="); ok {
+		if ref, _, ok := strings.Cut(after, "]"); ok {
+			return ref
+		}
+	}
+	return "e5"
+}
