@@ -1,0 +1,189 @@
+// Package config reads waymark's settings. Each layer overrides the one
+// before it:
+//
+//	defaults < the user's file < the project's ./waymark.toml < environment < flags
+//
+// The user's file is config.toml in waymark's folder of the user config dir
+// (such as ~/.config/waymark/config.toml). Every value remembers where it
+// came from ([Config.Sources]), so that `waymark config show` ([Show]) can
+// say, and [ResolveEngine] turns the [browser] and [fallback] sections into
+// the browser to use.
+//
+// The package reads no environment and no real folder by itself: the CLI
+// passes them in [LoadOptions], and tests pass their own.
+package config
+
+import (
+	"time"
+)
+
+// Engine is how waymark gets a browser.
+type Engine string
+
+// Engines.
+const (
+	// EngineChromium starts a local Chromium.
+	EngineChromium Engine = "chromium"
+	// EngineCDP attaches to the DevTools endpoint in browser.cdp.
+	EngineCDP Engine = "cdp"
+	// EngineAuto attaches to browser.cdp when it answers, and otherwise
+	// starts a local Chromium.
+	EngineAuto Engine = "auto"
+)
+
+// Config is waymark's merged configuration. Build it with [Load] (or
+// [Default]); the zero value has no defaults and no sources.
+type Config struct {
+	Browser  Browser  `toml:"browser"`
+	Fallback Fallback `toml:"fallback"`
+	Session  Session  `toml:"session"`
+	Policy   Policy   `toml:"policy"`
+	Model    Model    `toml:"model"`
+	Evidence Evidence `toml:"evidence"`
+
+	files   []string          // the files read, lowest precedence first
+	sources map[string]string // "section.key" → where its value came from
+}
+
+// Browser is the [browser] section.
+type Browser struct {
+	// Engine is "chromium", "cdp" or "auto"; the default is "auto", which is
+	// a local Chromium unless CDP is set and answers.
+	Engine Engine `toml:"engine"`
+	// Executable is the Chromium to start; empty means search the usual
+	// places. Env WAYMARK_BROWSER, flag --executable-path.
+	Executable string `toml:"executable"`
+	// CDP is a DevTools endpoint to attach to: a port, host:port, or an
+	// http:// or ws:// URL; empty means none. Env WAYMARK_CDP, flag --cdp.
+	CDP string `toml:"cdp"`
+	// Headless hides the window of a started browser; the default is true.
+	// Flag --headed sets it false.
+	Headless bool `toml:"headless"`
+	// Args are extra Chromium flags ("--lang=de"); empty means none. Env
+	// WAYMARK_BROWSER_ARGS (one a line), flag --browser-arg.
+	Args []string `toml:"args"`
+}
+
+// Fallback is the [fallback] section.
+type Fallback struct {
+	// CDPToLocal starts a local Chromium when the CDP endpoint does not
+	// answer; false makes that an error. The default is true.
+	CDPToLocal bool `toml:"cdp_to_local"`
+}
+
+// Session is the [session] section: defaults for each session.
+type Session struct {
+	// Name is the session commands use; the default is "default". Env
+	// WAYMARK_SESSION, flag --session.
+	Name string `toml:"name"`
+	// Submits is "ask" (a step that would send, pay, delete or confirm
+	// waits for approval) or "allow"; the default is "ask".
+	Submits string `toml:"submits"`
+	// Timeout bounds each page call ("30s" in the file); zero means the
+	// daemon's default.
+	Timeout time.Duration `toml:"timeout"`
+}
+
+// Policy is the [policy] section: where pages may go.
+type Policy struct {
+	// Allow lists URL globs a page may visit; empty means any not blocked.
+	Allow []string `toml:"allow"`
+	// Block lists URL globs a page may not visit; empty means none.
+	Block []string `toml:"block"`
+	// PrivateNetwork is what private addresses pages may reach: "none",
+	// "loopback" (the default: 127.0.0.0/8, ::1, localhost, so local
+	// development servers work; issue 7) or "all".
+	// Env WAYMARK_PRIVATE_NETWORK.
+	PrivateNetwork string `toml:"private_network"`
+}
+
+// Model is the [model] section.
+type Model struct {
+	// Provider is "anthropic", "openai" or "rules"; empty means no model
+	// (commands that need one refuse). Without one in a file, a set
+	// ANTHROPIC_API_KEY (else OPENAI_API_KEY) picks its provider.
+	Provider string `toml:"provider"`
+	// Model is the model name for every purpose without its own; empty
+	// means the provider's default. Env WAYMARK_MODEL.
+	Model string `toml:"model"`
+	// BaseURL is the provider's API address; empty means its public one.
+	// Env OPENAI_BASE_URL for the openai provider.
+	BaseURL string `toml:"base_url"`
+	// Purposes names a model per purpose; an empty one uses Model.
+	Purposes Purposes `toml:"purposes"`
+	// APIKey is the provider's key; empty means none. Env ANTHROPIC_API_KEY
+	// or OPENAI_API_KEY by provider. A file may hold it only if the file
+	// is mode 0600 or stricter.
+	APIKey string `toml:"api_key"`
+}
+
+// Purposes is the [model.purposes] section: a model name per purpose,
+// empty meaning [Model].Model.
+type Purposes struct {
+	Act     string `toml:"act"`
+	Observe string `toml:"observe"`
+	Extract string `toml:"extract"`
+	Heal    string `toml:"heal"`
+	Decide  string `toml:"decide"`
+}
+
+// For returns the model for a purpose ("act", "observe", "extract", "heal",
+// "decide"): its own when set, else Model.
+func (m Model) For(purpose string) string {
+	var p string
+	switch purpose {
+	case "act":
+		p = m.Purposes.Act
+	case "observe":
+		p = m.Purposes.Observe
+	case "extract":
+		p = m.Purposes.Extract
+	case "heal":
+		p = m.Purposes.Heal
+	case "decide":
+		p = m.Purposes.Decide
+	}
+	if p == "" {
+		return m.Model
+	}
+	return p
+}
+
+// Evidence is the [evidence] section.
+type Evidence struct {
+	// Folder is where test runs write their evidence; empty means the
+	// runner's default, a folder in the working directory.
+	Folder string `toml:"folder"`
+}
+
+// SourceDefault is the source of a value nothing set.
+const SourceDefault = "default"
+
+// Default returns the built-in defaults, each with source "default".
+func Default() *Config {
+	c := &Config{
+		Browser:  Browser{Engine: EngineAuto, Headless: true},
+		Fallback: Fallback{CDPToLocal: true},
+		Session:  Session{Name: "default", Submits: "ask"},
+		Policy:   Policy{PrivateNetwork: "loopback"},
+		sources:  map[string]string{},
+	}
+	for _, k := range keys {
+		c.sources[k.name] = SourceDefault
+	}
+	return c
+}
+
+// Sources returns where each value came from, keyed by "section.key"
+// ("browser.cdp", "model.purposes.act"): "default", a file's path,
+// "env NAME" or "flag --name". The map is a copy.
+func (c *Config) Sources() map[string]string {
+	out := make(map[string]string, len(c.sources))
+	for k, v := range c.sources {
+		out[k] = v
+	}
+	return out
+}
+
+// Files returns the config files that were read, lowest precedence first.
+func (c *Config) Files() []string { return append([]string(nil), c.files...) }

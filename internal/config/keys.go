@@ -1,0 +1,238 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// key describes one setting. The table below drives files, environment,
+// flags, validation and [Show] alike, so a new key is one line here plus its
+// field.
+type key struct {
+	name    string            // "browser.engine"
+	allowed []string          // for enums: the values allowed; empty: any
+	empty   bool              // for enums: "" is allowed too
+	secret  bool              // masked by Show
+	field   func(*Config) any // a pointer to the field
+}
+
+// keys in the order Show prints them.
+var keys = []key{
+	{name: "browser.engine", allowed: []string{"chromium", "cdp", "auto"}, field: func(c *Config) any { return &c.Browser.Engine }},
+	{name: "browser.executable", field: func(c *Config) any { return &c.Browser.Executable }},
+	{name: "browser.cdp", field: func(c *Config) any { return &c.Browser.CDP }},
+	{name: "browser.headless", field: func(c *Config) any { return &c.Browser.Headless }},
+	{name: "browser.args", field: func(c *Config) any { return &c.Browser.Args }},
+	{name: "fallback.cdp_to_local", field: func(c *Config) any { return &c.Fallback.CDPToLocal }},
+	{name: "session.name", field: func(c *Config) any { return &c.Session.Name }},
+	{name: "session.submits", allowed: []string{"ask", "allow"}, field: func(c *Config) any { return &c.Session.Submits }},
+	{name: "session.timeout", field: func(c *Config) any { return &c.Session.Timeout }},
+	{name: "policy.allow", field: func(c *Config) any { return &c.Policy.Allow }},
+	{name: "policy.block", field: func(c *Config) any { return &c.Policy.Block }},
+	{name: "policy.private_network", allowed: []string{"none", "loopback", "all"}, field: func(c *Config) any { return &c.Policy.PrivateNetwork }},
+	{name: "model.provider", allowed: []string{"anthropic", "openai", "rules"}, empty: true, field: func(c *Config) any { return &c.Model.Provider }},
+	{name: "model.model", field: func(c *Config) any { return &c.Model.Model }},
+	{name: "model.base_url", field: func(c *Config) any { return &c.Model.BaseURL }},
+	{name: "model.api_key", secret: true, field: func(c *Config) any { return &c.Model.APIKey }},
+	{name: "model.purposes.act", field: func(c *Config) any { return &c.Model.Purposes.Act }},
+	{name: "model.purposes.observe", field: func(c *Config) any { return &c.Model.Purposes.Observe }},
+	{name: "model.purposes.extract", field: func(c *Config) any { return &c.Model.Purposes.Extract }},
+	{name: "model.purposes.heal", field: func(c *Config) any { return &c.Model.Purposes.Heal }},
+	{name: "model.purposes.decide", field: func(c *Config) any { return &c.Model.Purposes.Decide }},
+	{name: "evidence.folder", field: func(c *Config) any { return &c.Evidence.Folder }},
+}
+
+func lookupKey(name string) (key, bool) {
+	for _, k := range keys {
+		if k.name == name {
+			return k, true
+		}
+	}
+	return key{}, false
+}
+
+// section and leaf split "model.purposes.act" into "model.purposes" and "act".
+func (k key) section() string { s, _ := splitKey(k.name); return s }
+func (k key) leaf() string    { _, l := splitKey(k.name); return l }
+
+func splitKey(name string) (section, leaf string) {
+	i := strings.LastIndexByte(name, '.')
+	if i < 0 {
+		return "", name
+	}
+	return name[:i], name[i+1:]
+}
+
+// ValueError is a value waymark cannot use: an enum outside its values, a
+// bool or duration that does not parse.
+type ValueError struct {
+	Key     string   // "browser.engine"
+	Value   string   // as given
+	Source  string   // a file path, "env NAME" or "flag --name"
+	Allowed []string // the values allowed, for enums
+	Err     error    // the parse error, for other kinds
+}
+
+func (e *ValueError) Error() string {
+	if len(e.Allowed) > 0 {
+		return fmt.Sprintf("%s: %s = %q is not allowed; use one of %s", e.Source, e.Key, e.Value, quoteList(e.Allowed))
+	}
+	return fmt.Sprintf("%s: %s = %q: %v", e.Source, e.Key, e.Value, e.Err)
+}
+
+func (e *ValueError) Unwrap() error { return e.Err }
+
+func quoteList(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// check validates the enum value now in c for k.
+func (k key) check(c *Config, source string) error {
+	if len(k.allowed) == 0 {
+		return nil
+	}
+	var v string
+	switch p := k.field(c).(type) {
+	case *string:
+		v = *p
+	case *Engine:
+		v = string(*p)
+	}
+	if (v == "" && k.empty) || slices.Contains(k.allowed, v) {
+		return nil
+	}
+	return &ValueError{Key: k.name, Value: v, Source: source, Allowed: k.allowed}
+}
+
+// copyTo copies k's value from src to dst.
+func (k key) copyTo(dst, src *Config) {
+	switch d := k.field(dst).(type) {
+	case *string:
+		*d = *k.field(src).(*string)
+	case *Engine:
+		*d = *k.field(src).(*Engine)
+	case *bool:
+		*d = *k.field(src).(*bool)
+	case *time.Duration:
+		*d = *k.field(src).(*time.Duration)
+	case *[]string:
+		*d = slices.Clone(*k.field(src).(*[]string))
+	default:
+		panic(fmt.Sprintf("config: key %s has an unhandled type %T", k.name, d)) // programmer error in the table
+	}
+}
+
+// parse sets k in c from its text form, as the environment and flags give
+// it: lists one item a line, bools as strconv.ParseBool reads them,
+// durations as time.ParseDuration does.
+func (k key) parse(c *Config, raw, source string) error {
+	switch d := k.field(c).(type) {
+	case *string:
+		*d = raw
+	case *Engine:
+		*d = Engine(raw)
+	case *bool:
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			return &ValueError{Key: k.name, Value: raw, Source: source, Err: fmt.Errorf("want true or false")}
+		}
+		*d = b
+	case *time.Duration:
+		t, err := time.ParseDuration(raw)
+		if err != nil {
+			return &ValueError{Key: k.name, Value: raw, Source: source, Err: fmt.Errorf("want a duration such as 30s or 2m")}
+		}
+		*d = t
+	case *[]string:
+		*d = splitLines(raw)
+	}
+	if err := k.check(c, source); err != nil {
+		return err
+	}
+	c.sources[k.name] = source
+	return nil
+}
+
+// splitLines splits a list given one item a line, dropping empty lines.
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// closest returns the known key or section nearest to name, or "" when
+// none is close. A leaf that exists in another section ("[browser]
+// timeout") counts as close.
+func closest(name string) string {
+	_, leaf := splitKey(name)
+	best, bestD := "", 1<<30
+	consider := func(known string, d int) {
+		if d < bestD {
+			best, bestD = known, d
+		}
+	}
+	for _, s := range sections() {
+		consider(s, levenshtein(name, s))
+	}
+	for _, k := range keys {
+		consider(k.name, levenshtein(name, k.name))
+		consider(k.name, levenshtein(leaf, k.leaf())+1)
+	}
+	if bestD > 3 || bestD*3 > len(name)+2 {
+		return ""
+	}
+	return best
+}
+
+// sections returns the known section names in table order.
+func sections() []string {
+	var out []string
+	for _, k := range keys {
+		if s := k.section(); !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// leavesOf returns the keys of a section, without the section.
+func leavesOf(section string) []string {
+	var out []string
+	for _, k := range keys {
+		if k.section() == section {
+			out = append(out, k.leaf())
+		}
+	}
+	return out
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
