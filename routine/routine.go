@@ -1,0 +1,139 @@
+// Package routine is the file format of a task done once and replayed with
+// no model: plain JSON, versioned ("format": "waymark.routine/1"), holding
+// declared variables (never their values) and steps whose elements carry a
+// locator derived from the live page, its evidence and a fingerprint.
+//
+// API maturity: the format is versioned and older versions keep loading;
+// the Go API is new and not yet stable.
+package routine
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// Format is the version string of the current format.
+const Format = "waymark.routine/1"
+
+// Routine is one recorded task.
+type Routine struct {
+	Format    string     `json:"format"`
+	Name      string     `json:"name"`
+	Version   int        `json:"version"` // bumped by every heal that is kept
+	Task      string     `json:"task,omitempty"`
+	Variables []Variable `json:"variables,omitempty"`
+	Steps     []Step     `json:"steps"`
+	History   []Change   `json:"history,omitempty"`
+	Pending   bool       `json:"pending,omitempty"` // a healed version written beside the old one, waiting for review
+}
+
+// Variable is a declared input. Its value comes at replay time (--var,
+// --secret); a routine never holds it.
+type Variable struct {
+	Name        string `json:"name"`
+	Secret      bool   `json:"secret,omitempty"`
+	Description string `json:"description,omitempty"`
+	List        bool   `json:"list,omitempty"` // a list of rows, for each
+}
+
+// Step kinds.
+const (
+	KindGoto    = "goto"
+	KindAct     = "act"
+	KindVerify  = "verify"
+	KindExtract = "extract"
+	KindIf      = "if"
+	KindEach    = "each"
+)
+
+// Step is one step. Kind says which fields are used.
+type Step struct {
+	ID          string `json:"id,omitempty"`
+	Kind        string `json:"kind"`
+	Instruction string `json:"instruction,omitempty"` // the words the step came from (act, extract), for heals and for people
+
+	// goto
+	URL    string  `json:"url,omitempty"`
+	Landed *Landed `json:"landed,omitempty"`
+
+	// act: an element operation
+	Op     string   `json:"op,omitempty"` // click, dblclick, fill, type, select, check, uncheck, press, hover, scroll, upload
+	Target *Target  `json:"target,omitempty"`
+	Value  *Value   `json:"value,omitempty"`  // fill, type, select, upload
+	Key    string   `json:"key,omitempty"`    // press
+	Values []*Value `json:"values,omitempty"` // select with several options
+
+	// verify, if
+	Check *Check `json:"check,omitempty"`
+
+	// extract
+	Schema json.RawMessage `json:"schema,omitempty"`
+	Into   string          `json:"into,omitempty"` // the name later steps (each) read the data by
+
+	// if
+	Then []Step `json:"then,omitempty"`
+	Else []Step `json:"else,omitempty"`
+
+	// each: Over names a list variable or an earlier extract's Into;
+	// values inside use %row.field%.
+	Over string `json:"over,omitempty"`
+	Do   []Step `json:"do,omitempty"`
+
+	// Verdict is what the recorder observed when the step was demonstrated
+	// (the agent loop's verifier); informative at replay.
+	Verdict *Verdict `json:"verdict,omitempty"`
+}
+
+// Landed is where a goto arrived when it was recorded.
+type Landed struct {
+	Path   string `json:"path"`
+	Title  string `json:"title,omitempty"`
+	SignIn bool   `json:"sign_in,omitempty"`
+	Status int    `json:"status,omitempty"`
+}
+
+// Target is an element: the locator chosen from the live page, the
+// evidence for it, and the fingerprint to find it again.
+type Target struct {
+	Locator     string            `json:"locator"`
+	Candidates  []calls.Candidate `json:"candidates,omitempty"`
+	Frame       []string          `json:"frame,omitempty"`
+	Fingerprint calls.Fingerprint `json:"fingerprint"`
+	Positional  bool              `json:"positional,omitempty"` // inside each: the same place in the current row
+}
+
+// Value is what a step types or chooses: a literal (never a secret), a
+// reference to a variable, or a template with %name% and %row.field%.
+type Value struct {
+	Literal  string `json:"literal,omitempty"`
+	From     string `json:"from,omitempty"` // "input" or "secret"
+	Slot     string `json:"slot,omitempty"`
+	Template string `json:"template,omitempty"`
+}
+
+// Check is an observable fact about the page.
+type Check struct {
+	Text    string  `json:"text,omitempty"`    // this text is shown
+	Absent  bool    `json:"absent,omitempty"`  // … or is not shown (with Text or Element)
+	Element *Target `json:"element,omitempty"` // this element is on the page
+	URL     string  `json:"url,omitempty"`     // the URL matches this glob
+}
+
+// Verdict is a verifier's judgement of a step when it was recorded.
+type Verdict struct {
+	OK       bool   `json:"ok"`
+	Expected string `json:"expected,omitempty"`
+	Observed string `json:"observed,omitempty"`
+}
+
+// Change is one entry of a routine's history.
+type Change struct {
+	Version int       `json:"version"`
+	At      time.Time `json:"at"`
+	Note    string    `json:"note"`
+	Step    string    `json:"step,omitempty"` // the step a heal changed
+	Before  string    `json:"before,omitempty"`
+	After   string    `json:"after,omitempty"`
+}
