@@ -60,6 +60,20 @@ type Snapshot struct {
 	Text  string          `json:"text"`           // the outline, one element a line
 	Tree  json.RawMessage `json:"tree,omitempty"` // the outline as a tree, when asked for
 	Refs  int             `json:"refs"`           // how many refs the outline holds
+	// Notices are what stands in the way on the page: bot checks, refusals,
+	// cookie and app banners, dialogs, sign-in forms. They are also the
+	// first lines of Text.
+	Notices []Notice `json:"notices,omitempty"`
+}
+
+// Notice is one thing standing in the way, recognised (never solved).
+// Kind is bot-check, blocked, refused, cookie-banner, app-banner, dialog or
+// sign-in; Detail holds refs of its controls and evidence.
+type Notice struct {
+	Kind    string            `json:"kind"`
+	Vendor  string            `json:"vendor,omitempty"`
+	Message string            `json:"message"`
+	Detail  map[string]string `json:"detail,omitempty"`
 }
 
 // Action kinds for [ActRequest].

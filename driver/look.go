@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/notice"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
@@ -166,15 +167,17 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*cal
 	info, _ := s.pageInfo(ctx, t)
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "[page] %s — %s\n", info.Title, info.URL)
-	if info.Status >= 400 {
-		fmt.Fprintf(&buf, "[refused] the page answered HTTP %d\n", info.Status)
+	// Notices first: what stands in the way, recognised, never solved.
+	notices := t.notices(root, info)
+	for _, n := range notices {
+		fmt.Fprintf(&buf, "[%s] %s\n", n.Kind, n.Message)
 	}
 	if _, err := outline.Render(&buf, show, outline.RenderOptions{
 		Interactive: req.Interactive, Compact: req.Compact, Depth: req.Depth, Full: req.Full || req.Scope != "", Viewport: vp,
 	}); err != nil {
 		return nil, err
 	}
-	snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: buf.String()}
+	snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: buf.String(), Notices: notices}
 	root.Walk(func(n *outline.Node, _ int) bool {
 		if n.Ref != "" {
 			snap.Refs++
@@ -254,4 +257,16 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// notices recognises what stands in the way on the tab's document.
+func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
+	t.mu.Lock()
+	in := notice.Input{Status: t.status, Headers: t.headers, URL: info.URL, Title: info.Title, Outline: root}
+	t.mu.Unlock()
+	var out []calls.Notice
+	for _, n := range notice.Detect(in) {
+		out = append(out, calls.Notice{Kind: n.Kind, Vendor: n.Vendor, Message: n.Message, Detail: n.Detail})
+	}
+	return out
 }

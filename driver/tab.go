@@ -2,6 +2,9 @@ package driver
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,6 +32,7 @@ type tab struct {
 	frameID    cdp.FrameID // the main frame
 	docURL     string
 	status     int
+	headers    http.Header // the document response's headers
 	dialog     *calls.Dialog
 	inflight   map[network.RequestID]time.Time // fetch/XHR requests
 	loading    bool                            // main frame between startedLoading and load
@@ -108,6 +112,7 @@ func (t *tab) onEvent(ev any) {
 	case *network.EventResponseReceived:
 		if ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frameID && ev.Response != nil {
 			t.status = int(ev.Response.Status)
+			t.headers = headerOf(ev.Response.Headers)
 		}
 	case *network.EventRequestWillBeSent:
 		if ev.Type == network.ResourceTypeFetch || ev.Type == network.ResourceTypeXHR {
@@ -165,4 +170,16 @@ func (t *tab) close() { t.cancel() }
 func call[P, R any](ctx context.Context, t *tab, c cdp.Command[P, R], p P) (R, error) {
 	r, err := cdp.Call(ctx, t.sess, c, p)
 	return r, browserErr(err)
+}
+
+// headerOf turns CDP's header map into an http.Header with canonical keys.
+func headerOf(h network.Headers) http.Header {
+	out := make(http.Header, len(h))
+	for k, v := range h {
+		// CDP joins repeated headers with newlines.
+		for _, line := range strings.Split(fmt.Sprint(v), "\n") {
+			out.Add(k, line)
+		}
+	}
+	return out
 }

@@ -104,7 +104,7 @@ var sectioning = setOf("ARTICLE", "ASIDE", "MAIN", "NAV", "SECTION")
 // keptAttrs are the attributes Node.Attrs carries.
 var keptAttrs = setOf(
 	"id", "name", "type", "placeholder", "href", "data-testid", "data-test",
-	"data-test-id", "data-qa", "data-cy", "title", "alt", "class",
+	"data-test-id", "data-qa", "data-cy", "title", "alt", "class", "src",
 )
 
 func setOf(s ...string) map[string]bool {
