@@ -114,6 +114,25 @@ type ActRequest struct {
 	To        string   `json:"to,omitempty"`    // drag: the drop target, a ref or locator
 	// TimeoutMS bounds the wait for the element to be actionable; zero means 5 s.
 	TimeoutMS int `json:"timeout_ms,omitempty"`
+	// Submits is "ask" or "allow": with ask, an action that would send a
+	// form, pay, delete or confirm is not done and fails with
+	// ErrNeedsApproval carrying an Approval. Empty means allow (a person
+	// chose the exact element on the command line).
+	Submits string `json:"submits,omitempty"`
+	// Approve carries an earlier Approval: the action proceeds only if the
+	// page still matches it.
+	Approve *Approval `json:"approve,omitempty"`
+}
+
+// Approval is what an action that needs approval expects of the page: its
+// URL, the control it would press and the form's values. Sent back with
+// the action, it lets the action proceed only on the page as approved.
+type Approval struct {
+	Action  string            `json:"action"`         // "click", "press Enter"
+	URL     string            `json:"url"`            // the page's URL
+	Control string            `json:"control"`        // the control, in the outline's words
+	Why     string            `json:"why"`            // what makes it a commit: "submits the form", "its words commit: \"Pay now\""
+	Form    map[string]string `json:"form,omitempty"` // the form's current values; passwords masked
 }
 
 // Outcome is what an action did.

@@ -2,6 +2,7 @@ package calls
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -21,6 +22,12 @@ var (
 	ErrNoDialog        = errors.New("no dialog is open")
 	ErrBrowserGone     = errors.New("the browser is gone")
 	ErrUnavailable     = errors.New("browser unavailable")
+	// ErrNeedsApproval: the action would send, pay, delete or confirm; the
+	// error carries the [Approval] to send back with the action.
+	ErrNeedsApproval = errors.New("needs approval")
+	// ErrBlockedURL: the URL policy or the private-network rule refused
+	// where the page would go.
+	ErrBlockedURL = errors.New("blocked url")
 )
 
 // codes pairs each category with its wire code. Order matters only for
@@ -41,6 +48,8 @@ var codes = []struct {
 	{ErrNoDialog, "no_dialog"},
 	{ErrBrowserGone, "browser_gone"},
 	{ErrUnavailable, "unavailable"},
+	{ErrNeedsApproval, "needs_approval"},
+	{ErrBlockedURL, "blocked_url"},
 	{context.Canceled, "canceled"},
 	{context.DeadlineExceeded, "timeout"},
 }
@@ -53,6 +62,24 @@ func Code(err error) string {
 		}
 	}
 	return "internal"
+}
+
+// FromWire is [FromCode] with the error's data.
+func FromWire(code, message, hint string, data json.RawMessage) error {
+	err := FromCode(code, message, hint)
+	if e, ok := err.(*Error); ok && len(data) > 0 {
+		e.Data = data
+	}
+	return err
+}
+
+// DataOf returns the data of the first [Error] in err's chain, or nil.
+func DataOf(err error) json.RawMessage {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Data
+	}
+	return nil
 }
 
 // FromCode rebuilds an error of the category that code names, carrying the
@@ -70,9 +97,10 @@ func FromCode(code, message, hint string) error {
 // Error is a failure with a message for people and agents and a hint that
 // says what to do next.
 type Error struct {
-	Kind error  // one of the Err categories, or nil
-	Msg  string // the whole message
-	Hint string // what to do next; may be empty
+	Kind error           // one of the Err categories, or nil
+	Msg  string          // the whole message
+	Hint string          // what to do next; may be empty
+	Data json.RawMessage // details a program acts on (an Approval); may be empty
 }
 
 func (e *Error) Error() string { return e.Msg }

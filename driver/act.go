@@ -58,6 +58,9 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		if err != nil {
 			return nil, err
 		}
+		if err := s.gate(ctx, t, el, req); err != nil {
+			return nil, err
+		}
 		return func(ctx context.Context) error {
 			p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, timeout)
 			if err != nil {
@@ -102,6 +105,9 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			if el, err = needTarget(); err != nil {
 				return nil, err
 			}
+		}
+		if err := s.gate(ctx, t, el, req); err != nil {
+			return nil, err
 		}
 		return func(ctx context.Context) error {
 			if el != nil {

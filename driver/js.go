@@ -25,3 +25,6 @@ var (
 
 //go:embed js/identity.js
 var jsIdentity string
+
+//go:embed js/submit_probe.js
+var jsSubmitProbe string

@@ -43,6 +43,13 @@ const actSystem = `You operate a web browser for a user. You get one instruction
 // ActOptions tune one act.
 type ActOptions struct {
 	Vars Vars
+	// AllowSubmit lets a step that sends, pays, deletes or confirms go
+	// ahead. Without it (or Approve) such a step fails with
+	// calls.ErrNeedsApproval carrying what it would press.
+	AllowSubmit bool
+	// Approve is an approval returned earlier: the step proceeds only if
+	// the page still matches it.
+	Approve *calls.Approval
 }
 
 // ActResult is what one act did.
@@ -102,6 +109,11 @@ func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (
 		}
 		res.Evidence = ev
 	}
+	req.Submits = "ask"
+	if o.AllowSubmit {
+		req.Submits = "allow"
+	}
+	req.Approve = o.Approve
 	res.Request = req
 	res.Request.Value = p.mask(req.Value)
 	if ans.Action == "goto" {

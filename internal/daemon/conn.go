@@ -195,7 +195,7 @@ func (c *conn) reply(id uint64, res any, err error) int {
 			"the result is too large to send (%d bytes, over %d)", len(msg.Result), rpc.MaxLineSize)
 		msg.Result = nil
 	}
-	msg.Error = &rpc.Error{Code: calls.Code(err), Message: err.Error(), Hint: calls.Hint(err)}
+	msg.Error = &rpc.Error{Code: calls.Code(err), Message: err.Error(), Hint: calls.Hint(err), Data: calls.DataOf(err)}
 	c.logWrite(c.w.Write(msg))
 	return 0
 }

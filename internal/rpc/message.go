@@ -116,9 +116,10 @@ func quoteOrNone(s string) string {
 // Error is the error of a reply. Code is a category code of package driver
 // (calls.Code), or "internal".
 type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Hint    string `json:"hint,omitempty"` // what to do next
+	Code    string          `json:"code"`
+	Message string          `json:"message"`
+	Hint    string          `json:"hint,omitempty"` // what to do next
+	Data    json.RawMessage `json:"data,omitempty"` // details a program acts on (an approval)
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -125,7 +125,7 @@ func (c *Client) Call(ctx context.Context, session, method string, params, resul
 
 func decode(m *rpc.Message, method string, result any) error {
 	if m.Error != nil {
-		return calls.FromCode(m.Error.Code, m.Error.Message, m.Error.Hint)
+		return calls.FromWire(m.Error.Code, m.Error.Message, m.Error.Hint, m.Error.Data)
 	}
 	if result == nil {
 		return nil

@@ -1,0 +1,136 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// commitWords are the words of controls that send, pay, delete or confirm,
+// in English and nine other European languages (issue 7). The gate asks
+// before pressing a control that says one of them, or one that submits a
+// form.
+var commitWords = []string{
+	// English
+	"submit", "send", "pay", "pay now", "buy", "buy now", "purchase", "order", "place order", "checkout", "check out",
+	"confirm", "delete", "remove", "destroy", "transfer", "subscribe", "donate", "publish", "book now",
+	// German
+	"senden", "absenden", "bezahlen", "jetzt bezahlen", "kaufen", "jetzt kaufen", "bestellen", "zahlungspflichtig bestellen",
+	"bestätigen", "löschen", "entfernen", "überweisen",
+	// French
+	"envoyer", "payer", "acheter", "commander", "confirmer", "supprimer", "valider",
+	// Spanish
+	"enviar", "pagar", "comprar", "confirmar", "eliminar", "borrar", "realizar pedido",
+	// Italian
+	"invia", "paga", "acquista", "ordina", "conferma", "elimina", "cancella",
+	// Portuguese
+	"excluir", "apagar", "finalizar compra",
+	// Dutch
+	"verzenden", "versturen", "betalen", "kopen", "bevestigen", "verwijderen",
+	// Polish
+	"wyślij", "zapłać", "kup", "zamów", "potwierdź", "usuń",
+	// Swedish
+	"skicka", "betala", "köp", "beställ", "bekräfta", "ta bort", "radera",
+	// Danish
+	"betal", "køb", "bestil", "bekræft", "slet",
+}
+
+// commitPattern is commitWords as one alternation for the page-side regexp.
+var commitPattern = func() string {
+	ws := append([]string(nil), commitWords...)
+	sort.Slice(ws, func(i, j int) bool { return len(ws[i]) > len(ws[j]) })
+	for i, w := range ws {
+		ws[i] = regexp.QuoteMeta(w)
+	}
+	return strings.Join(ws, "|")
+}()
+
+// gate decides whether an action may go ahead: with Submits "ask", an
+// action that would commit needs an approval, and an approval must still
+// match the page.
+func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRequest) error {
+	if (req.Submits == "" || req.Submits == "allow") && req.Approve == nil {
+		return nil
+	}
+	isEnter := req.Kind == calls.ActPress && strings.EqualFold(strings.TrimSpace(req.Key), "enter")
+	if req.Kind != calls.ActClick && req.Kind != calls.ActDblClick && !isEnter {
+		return nil
+	}
+	if el == nil {
+		// Enter with no target goes to the focused element.
+		f, err := s.focused(ctx, t)
+		if err != nil || f == nil {
+			return err
+		}
+		el = f
+	}
+	var probe struct {
+		Why     string            `json:"why"`
+		Control string            `json:"control"`
+		Form    map[string]string `json:"form"`
+	}
+	if err := el.callOn(ctx, jsSubmitProbe, &probe, commitPattern, isEnter); err != nil {
+		return err
+	}
+	if probe.Why == "" {
+		return nil
+	}
+	info, err := s.pageInfo(ctx, t)
+	if err != nil {
+		return err
+	}
+	action := req.Kind
+	if isEnter {
+		action = "press Enter"
+	}
+	want := calls.Approval{Action: action, URL: info.URL, Control: probe.Control, Why: probe.Why, Form: probe.Form}
+	if req.Approve != nil {
+		if diff := approvalDiff(*req.Approve, want); diff != "" {
+			return needsApproval(want, fmt.Sprintf("the page changed since the approval: %s; nothing was pressed", diff))
+		}
+		return nil
+	}
+	if req.Submits == "ask" {
+		return needsApproval(want, fmt.Sprintf("%s %s %s: it needs approval; nothing was pressed", action, probe.Control, probe.Why))
+	}
+	return nil
+}
+
+func needsApproval(a calls.Approval, msg string) error {
+	data, _ := json.Marshal(a)
+	return &calls.Error{Kind: calls.ErrNeedsApproval, Msg: msg, Data: data,
+		Hint: "review it, then run the command again with --allow-submit (or send the approval back)"}
+}
+
+// approvalDiff says how the page differs from what was approved, or "".
+func approvalDiff(approved, now calls.Approval) string {
+	switch {
+	case approved.URL != now.URL:
+		return fmt.Sprintf("the page is %s, not %s", now.URL, approved.URL)
+	case approved.Control != now.Control:
+		return fmt.Sprintf("the control is %s, not %s", now.Control, approved.Control)
+	case !maps.Equal(approved.Form, now.Form):
+		for k, v := range now.Form {
+			if approved.Form[k] != v {
+				return fmt.Sprintf("the form's %q changed", k)
+			}
+		}
+		return "the form's fields changed"
+	}
+	return ""
+}
+
+// focused returns the focused element of the main frame, if any.
+func (s *Session) focused(ctx context.Context, t *tab) (*element, error) {
+	ids, err := s.queryCSS(ctx, t, ":focus")
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	return &element{tab: t, sess: t.sess, frame: t.mainFrame(), node: ids[0], what: "the focused element"}, nil
+}
