@@ -230,6 +230,8 @@ func checkFiles(files []string) ([]string, error) {
 func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error) (*calls.Outcome, error) {
 	before := t.mark()
 	tabsBefore := s.tabCount()
+	_ = t.takeBlocked()
+	entry := t.entry(ctx)
 	done := make(chan error, 1)
 	go func() { done <- do(ctx) }()
 	for {
@@ -241,6 +243,10 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 			}
 			if err := t.settle(ctx, before); err != nil {
 				return nil, err
+			}
+			if blocked := t.takeBlocked(); blocked != nil {
+				t.undoBlocked(ctx, entry)
+				return nil, blocked
 			}
 			return s.outcome(ctx, t, before, tabsBefore)
 		case <-changed:

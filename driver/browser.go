@@ -17,6 +17,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/browser"
+	"github.com/waymark-dev/waymark/internal/policy"
 )
 
 // Options says which browser to use. The zero value starts a headless
@@ -33,6 +34,12 @@ type Options struct {
 	Args []string
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
+	// Policy says where pages may go; nil means the default: any host,
+	// loopback allowed, private and link-local addresses refused.
+	Policy *policy.Policy
+	// Resolver resolves host names for the private-network check; nil
+	// means the system's. Tests map names to loopback with it.
+	Resolver policy.Resolver
 }
 
 // Browser is one Chromium (started or attached) shared by named sessions.
@@ -57,6 +64,13 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Policy == nil {
+		p, err := policy.New(policy.Options{})
+		if err != nil {
+			return nil, err
+		}
+		opts.Policy = p
 	}
 	b := &Browser{opts: opts, log: log, sessions: map[string]*Session{}}
 	var actx context.Context

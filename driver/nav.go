@@ -63,7 +63,22 @@ func (s *Session) Open(ctx context.Context, req calls.OpenRequest) (*calls.PageI
 	if err != nil {
 		return nil, err
 	}
+	if err := s.allowed(ctx, u); err != nil {
+		return nil, err
+	}
 	return s.navigate(ctx, t, req.TimeoutMS, chromedp.Navigate(u), u)
+}
+
+// allowed checks a URL against the policy before the page is touched.
+func (s *Session) allowed(ctx context.Context, raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return calls.Errorf(calls.ErrBadInput, "check the address", "malformed URL %q", raw)
+	}
+	if err := s.browser.opts.Policy.Check(ctx, u, s.browser.opts.Resolver); err != nil {
+		return blockedErr(raw, err)
+	}
+	return nil
 }
 
 // Back goes one step back in the tab's history.
@@ -102,7 +117,15 @@ func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chrom
 	defer cancel()
 	actx, acancel := t.actionContext(nctx)
 	defer acancel()
+	_ = t.takeBlocked()
+	entry := t.entry(ctx)
 	err := chromedp.Do(actx, nav)
+	if blocked := t.takeBlocked(); blocked != nil {
+		// A redirect went somewhere the policy refuses: the guard failed
+		// the request; leave the tab on the page it was on.
+		t.undoBlocked(ctx, entry)
+		return nil, blocked
+	}
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:

@@ -77,6 +77,10 @@ func (s *Session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 		cancel()
 		return nil, err
 	}
+	if err := t.guard(s.browser.opts.Policy, s.browser.opts.Resolver); err != nil {
+		cancel()
+		return nil, err
+	}
 	s.mu.Lock()
 	s.tabs = append(s.tabs, t)
 	s.mu.Unlock()

@@ -33,6 +33,7 @@ type tab struct {
 	docURL     string
 	status     int
 	headers    http.Header // the document response's headers
+	blocked    error       // the last navigation the guard refused, until an action takes it
 	dialog     *calls.Dialog
 	inflight   map[network.RequestID]time.Time // fetch/XHR requests
 	loading    bool                            // main frame between startedLoading and load

@@ -1,0 +1,118 @@
+package driver
+
+import (
+	"context"
+	"time"
+
+	"errors"
+	"net/url"
+
+	"github.com/chromedp/cdproto/page"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/policy"
+)
+
+// Every document request of a tab (a navigation, a redirect hop, a link, a
+// new tab, an iframe) is paused and checked against the URL policy and the
+// private-network rule before it goes out (invariant 6). Only documents are
+// paused, so subresources cost nothing.
+
+// guard starts the tab's navigation guard; it runs until the tab closes.
+func (t *tab) guard(p *policy.Policy, r policy.Resolver) error {
+	if p == nil {
+		return nil
+	}
+	paused := chromedp.Events(t.ctx, fetch.RequestPaused) // subscribe before enabling
+	_, err := cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
+		{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest},
+	}})
+	if err != nil {
+		return browserErr(err)
+	}
+	// Exits when the tab's context ends: the iterator then stops.
+	go func() {
+		for ev, err := range paused {
+			if err != nil {
+				return
+			}
+			go t.decide(p, r, ev) // a DNS lookup must not hold up the next request
+		}
+	}()
+	return nil
+}
+
+// decide lets a paused request go or fails it, remembering a refusal so the
+// action that caused it can say so.
+func (t *tab) decide(p *policy.Policy, r policy.Resolver, ev fetch.EventRequestPaused) {
+	ctx := t.ctx
+	u, err := url.Parse(ev.Request.URL)
+	if err == nil {
+		err = p.Check(ctx, u, r)
+	}
+	if err == nil {
+		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		return
+	}
+	t.mu.Lock()
+	t.blocked = blockedErr(ev.Request.URL, err)
+	t.mu.Unlock()
+	// Aborted, not BlockedByClient: an aborted navigation commits no error
+	// page, so the tab stays on the page it was on (a blocked one leaves
+	// an error page whose session Chromium detaches, seen 2026-11-29).
+	_, _ = cdp.Call(ctx, t.sess, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+	t.notify()
+}
+
+// blockedErr turns a policy refusal into the calls category.
+func blockedErr(u string, err error) error {
+	hint := `change [policy] in waymark.toml, or pass --private-network`
+	if errors.Is(err, policy.ErrBlockedURL) {
+		hint = `change the allow and block lists of [policy] in waymark.toml`
+	}
+	return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(), Hint: hint}
+}
+
+// takeBlocked returns and clears the last refusal.
+func (t *tab) takeBlocked() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	err := t.blocked
+	t.blocked = nil
+	return err
+}
+
+// notify wakes whoever watches the tab.
+func (t *tab) notify() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// entry returns the id of the tab's current history entry, or -1.
+func (t *tab) entry(ctx context.Context) int64 {
+	h, err := call(ctx, t, page.GetNavigationHistory, cdp.Empty{})
+	if err != nil || int(h.CurrentIndex) >= len(h.Entries) || h.CurrentIndex < 0 {
+		return -1
+	}
+	return h.Entries[h.CurrentIndex].ID
+}
+
+// undoBlocked takes the tab back to the history entry it was on before the
+// action whose navigation the guard refused (the refusal leaves an error
+// page), so the page is where it was.
+func (t *tab) undoBlocked(ctx context.Context, before int64) {
+	if before < 0 || t.entry(ctx) == before {
+		return
+	}
+	m := t.mark()
+	if _, err := call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: before}); err == nil {
+		_ = t.waitNavigated(ctx, m, 5*time.Second)
+	}
+}
