@@ -271,6 +271,21 @@ func (s *Session) outcome(ctx context.Context, t *tab, before mark, tabsBefore i
 	}
 	out := &calls.Outcome{URL: info.URL, Title: info.Title, Navigated: t.mark().navSeq != before.navSeq}
 	added, _ := s.adoptNewTabs(ctx)
+	// Only a tab this action opened becomes current (issue 7): one whose
+	// opener is the tab acted on. Others are listed and left alone.
+	for _, a := range added {
+		if a.opener == t.id {
+			s.mu.Lock()
+			s.cur = a
+			s.mu.Unlock()
+			if err := a.waitLoaded(ctx); err == nil {
+				if ni, err := s.pageInfo(ctx, a); err == nil {
+					out.URL, out.Title, out.Navigated = ni.URL, ni.Title, true
+				}
+			}
+			break
+		}
+	}
 	if len(added) > 0 || s.tabCount() != tabsBefore {
 		list, _ := s.tabList(ctx)
 		for _, a := range added {

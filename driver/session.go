@@ -146,6 +146,7 @@ func (s *Session) adoptNewTabs(ctx context.Context) ([]*tab, error) {
 		if err != nil {
 			continue // it may have closed again already
 		}
+		t.opener = info.OpenerID
 		added = append(added, t)
 	}
 	return added, nil

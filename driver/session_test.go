@@ -115,14 +115,18 @@ func TestNewTabsAndTabCommands(t *testing.T) {
 	})
 	open(t, s, ctx, srv.URL)
 	out := act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Elsewhere"})
-	if len(out.NewTabs) != 1 || !strings.HasSuffix(out.NewTabs[0].URL, "/second") {
-		t.Fatalf("new tabs after the click: %+v", out.NewTabs)
+	// The tab the click opened becomes current.
+	if out.Title != "Second" || !strings.HasSuffix(out.URL, "/second") {
+		t.Fatalf("after a click that opens a tab, the outcome is %+v", out)
 	}
-	list, err := s.Tab(ctx, calls.TabRequest{Op: "switch", Index: out.NewTabs[0].Index})
+	if info, _ := s.PageInfo(ctx); info.Title != "Second" {
+		t.Fatalf("the opened tab is not current: %+v", info)
+	}
+	list, err := s.Tab(ctx, calls.TabRequest{Op: "switch", Index: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !list.Tabs[out.NewTabs[0].Index].Current {
+	if !list.Tabs[1].Current {
 		t.Fatalf("switch did not make the tab current: %+v", list.Tabs)
 	}
 	if info, _ := s.PageInfo(ctx); info.Title != "Second" {

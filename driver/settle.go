@@ -130,3 +130,25 @@ func (t *tab) quiet(ctx context.Context) error {
 	}
 	return err
 }
+
+// waitLoaded waits (briefly) for a tab that just opened to finish loading.
+func (t *tab) waitLoaded(ctx context.Context) error {
+	// A tab opens on about:blank, then goes to its URL; one that stays
+	// blank (window.open() with no URL) is given up on after a while.
+	deadline := time.NewTimer(5 * time.Second)
+	defer deadline.Stop()
+	for {
+		var state string
+		err := t.evalWorld(ctx, t.sess, t.mainFrame(), `document.readyState`, &state)
+		if err == nil && state == "complete" && t.url() != "about:blank" && t.url() != "" {
+			return nil
+		}
+		select {
+		case <-time.After(50 * time.Millisecond):
+		case <-deadline.C:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

@@ -23,6 +23,7 @@ type tab struct {
 	ctx    context.Context // the chromedp context of the tab; never a request's
 	cancel context.CancelFunc
 	id     target.ID
+	opener target.ID // the tab whose page opened this one, if any
 	sess   *chromedp.Target // the tab's CDP session; calls take the request's ctx
 	gone   <-chan struct{}
 
