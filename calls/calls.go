@@ -122,6 +122,11 @@ type ActRequest struct {
 	// Approve carries an earlier Approval: the action proceeds only if the
 	// page still matches it.
 	Approve *Approval `json:"approve,omitempty"`
+	// Hand moves the pointer along a person's path and types at a
+	// person's pace (on for the pilot and replays, off for plain CLI
+	// actions): pages with hover menus and debounced fields then behave as
+	// they do for people.
+	Hand bool `json:"hand,omitempty"`
 }
 
 // Approval is what an action that needs approval expects of the page: its

@@ -44,6 +44,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome
 // pressed, so bad input changes nothing on the page.
 func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeout time.Duration) (func(context.Context) error, error) {
 	needTarget := func() (*element, error) { return s.find(ctx, t, req.Target, timeout) }
+	h := t.handFor(req.Hand)
 	switch req.Kind {
 	case calls.ActClick, calls.ActDblClick:
 		button, err := mouseButton(req.Button)
@@ -66,7 +67,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			if err != nil {
 				return err
 			}
-			return t.press(ctx, p, button, count)
+			return t.press(ctx, p, button, count, h)
 		}, nil
 	case calls.ActHover:
 		el, err := needTarget()
@@ -78,7 +79,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			if err != nil {
 				return err
 			}
-			return t.mouse(ctx, input.DispatchMouseEventTypeMouseMoved, p, input.MouseButtonNone, 0)
+			return t.moveTo(ctx, p, h)
 		}, nil
 	case calls.ActFocus:
 		el, err := needTarget()
@@ -92,9 +93,9 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			return nil, err
 		}
 		if req.Kind == calls.ActFill {
-			return func(ctx context.Context) error { return el.fill(ctx, req.Value, timeout) }, nil
+			return func(ctx context.Context) error { return el.fill(ctx, req.Value, timeout, h) }, nil
 		}
-		return func(ctx context.Context) error { return el.typeText(ctx, req.Value, timeout) }, nil
+		return func(ctx context.Context) error { return el.typeText(ctx, req.Value, timeout, h) }, nil
 	case calls.ActPress:
 		evs, err := keys.Press(req.Key)
 		if err != nil {
@@ -131,7 +132,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		if err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context) error { return el.setChecked(ctx, req.Kind == calls.ActCheck, timeout) }, nil
+		return func(ctx context.Context) error { return el.setChecked(ctx, req.Kind == calls.ActCheck, timeout, h) }, nil
 	case calls.ActScroll:
 		return s.planScroll(ctx, t, req, timeout)
 	case calls.ActUpload:

@@ -182,7 +182,7 @@ func (s *Session) planScroll(ctx context.Context, t *tab, req calls.ActRequest, 
 			}
 			at = p
 		} else if m, err := call(ctx, t, page.GetLayoutMetrics, cdp.Empty{}); err == nil && m.CSSVisualViewport != nil {
-			at = point{m.CSSVisualViewport.ClientWidth / 2, m.CSSVisualViewport.ClientHeight / 2}
+			at = point{X: m.CSSVisualViewport.ClientWidth / 2, Y: m.CSSVisualViewport.ClientHeight / 2}
 		}
 		// Sent raw: the generated params drop a zero delta, and Chromium
 		// wants both deltas of a wheel event.

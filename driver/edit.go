@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
 )
 
@@ -35,7 +36,7 @@ func (el *element) focus(ctx context.Context) error {
 // inserts the new text as one input, as a paste would; date-like inputs,
 // which take no typed text, get their value set with input and change
 // events.
-func (el *element) fill(ctx context.Context, value string, timeout time.Duration) error {
+func (el *element) fill(ctx context.Context, value string, timeout time.Duration, h *hand.Hand) error {
 	if _, err := el.actionable(ctx, checkVisible|checkEnabled, timeout); err != nil {
 		return err
 	}
@@ -57,16 +58,21 @@ func (el *element) fill(ctx context.Context, value string, timeout time.Duration
 		return calls.Errorf(calls.ErrNotInteractable, "fill a text field; use select for a <select>, check for a checkbox",
 			"%s cannot be filled (%s)", el.what, strings.TrimPrefix(how, "not-fillable:"))
 	}
-	if value == "" {
+	if value == "" || h != nil {
+		// A hand clears what the field holds, then types; the selection
+		// made above is what Delete removes.
 		evs, _ := keys.Press("Delete")
-		return keys.Dispatch(ctx, el.tab.sess, evs)
+		if err := keys.Dispatch(ctx, el.tab.sess, evs); err != nil || value == "" {
+			return err
+		}
+		return el.tab.typeCadenced(ctx, value, h)
 	}
 	_, err := call(ctx, el.tab, input.InsertText, input.InsertTextParams{Text: value})
 	return err
 }
 
 // typeText types key by key at the end of what the field holds.
-func (el *element) typeText(ctx context.Context, text string, timeout time.Duration) error {
+func (el *element) typeText(ctx context.Context, text string, timeout time.Duration, h *hand.Hand) error {
 	if _, err := el.actionable(ctx, checkVisible|checkEnabled, timeout); err != nil {
 		return err
 	}
@@ -76,7 +82,45 @@ func (el *element) typeText(ctx context.Context, text string, timeout time.Durat
 	if err := el.callOn(ctx, jsCaretToEnd, nil); err != nil {
 		return err
 	}
+	if h != nil {
+		return el.tab.typeCadenced(ctx, text, h)
+	}
 	return keys.Send(ctx, el.tab.sess, keys.Type(text))
+}
+
+// typeCadenced types text key by key at a person's pace: the wait before
+// each key and its hold come from a seeded, digraph-aware plan. A line
+// break is refused: typing never presses Enter.
+func (t *tab) typeCadenced(ctx context.Context, text string, h *hand.Hand) error {
+	plan, err := hand.Cadence(text, time.Now().UnixNano())
+	if err != nil {
+		return calls.Errorf(calls.ErrBadInput, "type each line, then press Enter as its own step", "%v", err)
+	}
+	for _, k := range plan {
+		if err := sleep(ctx, k.Down); err != nil {
+			return err
+		}
+		for _, step := range keys.Type(string(k.Rune)) {
+			if step.Kind != keys.StepKey || len(step.Events) < 2 {
+				if err := keys.Send(ctx, t.sess, []keys.Step{step}); err != nil {
+					return err
+				}
+				continue
+			}
+			// Down (and its char), a hold, then up.
+			last := len(step.Events) - 1
+			if err := keys.Dispatch(ctx, t.sess, step.Events[:last]); err != nil {
+				return err
+			}
+			if err := sleep(ctx, k.Hold); err != nil {
+				return err
+			}
+			if err := keys.Dispatch(ctx, t.sess, step.Events[last:]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (el *element) selectOptions(ctx context.Context, values []string, timeout time.Duration) error {
@@ -118,7 +162,7 @@ func quoteList(items []string, max int) string {
 
 // setChecked clicks a checkbox, radio or switch when its state differs,
 // then checks the state took.
-func (el *element) setChecked(ctx context.Context, want bool, timeout time.Duration) error {
+func (el *element) setChecked(ctx context.Context, want bool, timeout time.Duration, h *hand.Hand) error {
 	var state struct {
 		Checkable bool `json:"checkable"`
 		Checked   bool `json:"checked"`
@@ -136,7 +180,7 @@ func (el *element) setChecked(ctx context.Context, want bool, timeout time.Durat
 	if err != nil {
 		return err
 	}
-	if err := el.tab.press(ctx, p, input.MouseButtonLeft, 1); err != nil {
+	if err := el.tab.press(ctx, p, input.MouseButtonLeft, 1, h); err != nil {
 		return err
 	}
 	if err := el.callOn(ctx, jsCheckedState, &state); err != nil {

@@ -91,6 +91,9 @@ func ambiguous(what string, els []*element) error {
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
 	tm := time.NewTimer(d)
 	defer tm.Stop()
 	select {

@@ -1,6 +1,8 @@
 package driver_test
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"testing"
@@ -72,5 +74,38 @@ func TestClickThatNeverNavigates(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("a click whose navigation never starts took %s", d)
+	}
+}
+
+// TestHandMoves: with a hand, the page sees a path of pointer moves before
+// a click, a press held for a while, and typing key by key.
+func TestHandMoves(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Hand</title>
+<input id=f aria-label=Field><button id=b style="position:absolute;left:700px;top:500px">Go</button>
+<script>
+let moves = 0, down = 0, keys = 0;
+addEventListener('mousemove', () => moves++);
+document.getElementById('b').addEventListener('mousedown', () => down = performance.now());
+document.getElementById('b').addEventListener('mouseup', () => document.title = 'held ' + Math.round(performance.now() - down) + ' moves ' + moves);
+document.getElementById('f').addEventListener('keydown', () => keys++);
+</script>`})
+	open(t, s, ctx, srv.URL)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#b", Hand: true})
+	info, _ := s.PageInfo(ctx)
+	var held, moves int
+	if _, err := fmt.Sscanf(info.Title, "held %d moves %d", &held, &moves); err != nil {
+		t.Fatalf("title %q: %v", info.Title, err)
+	}
+	if held < 40 || moves < 5 {
+		t.Errorf("held %d ms over %d moves; want a hold of 40 ms or more and a path of moves", held, moves)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActType, Target: `role=textbox[name="Field"]`, Value: "Hello there", Hand: true})
+	if got := evalString(t, s, ctx, `document.getElementById('f').value`); got != "Hello there" {
+		t.Errorf("typed %q", got)
+	}
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActType, Target: `role=textbox[name="Field"]`, Value: "a\nb", Hand: true}); !errors.Is(err, calls.ErrBadInput) {
+		t.Errorf("a hand typing a line break: %v, want bad input (typing never presses Enter)", err)
 	}
 }

@@ -12,11 +12,16 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
+
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/hand"
 )
 
 // point is a place in the top page's viewport, in CSS pixels.
-type point struct{ X, Y float64 }
+type point struct {
+	X, Y float64
+	W, H float64 // the size of the element pressed there, for a hand's aim; may be zero
+}
 
 // Checks an element passes before a pointer action, modelled on rod's
 // Interactable: visible (it has a box), stable (the box did not move over
@@ -64,6 +69,8 @@ func (el *element) tryActionable(ctx context.Context, checks int) (point, error)
 		State string  `json:"state"`
 		By    string  `json:"by"`
 		X     float64 `json:"x"`
+		W     float64 `json:"w"`
+		H     float64 `json:"h"`
 		Y     float64 `json:"y"`
 	}
 	args := map[string]bool{"enabled": checks&checkEnabled != 0, "hit": checks&checkHit != 0}
@@ -95,7 +102,7 @@ func (el *element) tryActionable(ctx context.Context, checks int) (point, error)
 	if err != nil {
 		return point{}, el.gone(err)
 	}
-	return point{probe.X + fx + dx, probe.Y + fy + dy}, nil
+	return point{X: probe.X + fx + dx, Y: probe.Y + fy + dy, W: probe.W, H: probe.H}, nil
 }
 
 func (el *element) notVisible() error {
@@ -154,18 +161,45 @@ func (el *element) frameViewportOrigin(ctx context.Context) (x, y float64, err e
 }
 
 // press moves the mouse to p and clicks count times with the button.
-func (t *tab) press(ctx context.Context, p point, button input.MouseButton, count int) error {
+func (t *tab) press(ctx context.Context, p point, button input.MouseButton, count int, h *hand.Hand) error {
 	if count < 1 {
 		count = 1
 	}
-	if err := t.mouse(ctx, input.DispatchMouseEventTypeMouseMoved, p, input.MouseButtonNone, 0); err != nil {
+	if err := t.moveTo(ctx, p, h); err != nil {
 		return err
 	}
 	for i := 1; i <= count; i++ {
+		if h != nil {
+			if err := sleep(ctx, h.Rest()); err != nil {
+				return err
+			}
+		}
 		if err := t.mouse(ctx, input.DispatchMouseEventTypeMousePressed, p, button, i); err != nil {
 			return err
 		}
+		if h != nil {
+			if err := sleep(ctx, h.Hold()); err != nil {
+				return err
+			}
+		}
 		if err := t.mouse(ctx, input.DispatchMouseEventTypeMouseReleased, p, button, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveTo moves the mouse to p: at once, or along a hand's path.
+func (t *tab) moveTo(ctx context.Context, p point, h *hand.Hand) error {
+	if h == nil {
+		return t.mouse(ctx, input.DispatchMouseEventTypeMouseMoved, p, input.MouseButtonNone, 0)
+	}
+	start := time.Now()
+	for _, m := range h.MoveTo(hand.Point{X: p.X, Y: p.Y}, hand.Size{W: p.W, H: p.H}) {
+		if err := sleep(ctx, m.At-time.Since(start)); err != nil {
+			return err
+		}
+		if err := t.mouse(ctx, input.DispatchMouseEventTypeMouseMoved, point{X: m.P.X, Y: m.P.Y}, input.MouseButtonNone, 0); err != nil {
 			return err
 		}
 	}

@@ -13,7 +13,9 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/hand"
 )
 
 // tab is one page target of a session. Its listener keeps what the events
@@ -24,8 +26,14 @@ type tab struct {
 	cancel context.CancelFunc
 	id     target.ID
 	opener target.ID // the tab whose page opened this one, if any
-	sess   *chromedp.Target // the tab's CDP session; calls take the request's ctx
-	gone   <-chan struct{}
+
+	// hand is the pointer of a person's hand on the current page; handNav
+	// is the navigation it belongs to. Only actions' goroutines touch them,
+	// one at a time (a session's calls do not overlap).
+	hand    *hand.Hand
+	handNav int
+	sess    *chromedp.Target // the tab's CDP session; calls take the request's ctx
+	gone    <-chan struct{}
 
 	// mu guards the fields below. The listener writes them from chromedp's
 	// read loop, so it holds mu only briefly and never sends a command.
@@ -184,4 +192,20 @@ func headerOf(h network.Headers) http.Header {
 		}
 	}
 	return out
+}
+
+// handFor returns the tab's hand for the current page when on is set: it
+// keeps its place between actions on a page and starts afresh on a new one.
+func (t *tab) handFor(on bool) *hand.Hand {
+	if !on {
+		return nil
+	}
+	nav := t.mark().navSeq
+	if t.hand == nil {
+		t.hand = hand.New(time.Now().UnixNano())
+	} else if t.handNav != nav {
+		t.hand.Reset()
+	}
+	t.handNav = nav
+	return t.hand
 }

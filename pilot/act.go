@@ -50,6 +50,9 @@ type ActOptions struct {
 	// Approve is an approval returned earlier: the step proceeds only if
 	// the page still matches it.
 	Approve *calls.Approval
+	// NoHand turns off a person's pace (pointer paths, typing cadence),
+	// which the pilot uses by default.
+	NoHand bool
 }
 
 // ActResult is what one act did.
@@ -110,6 +113,7 @@ func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (
 		res.Evidence = ev
 	}
 	req.Submits = "ask"
+	req.Hand = !o.NoHand
 	if o.AllowSubmit {
 		req.Submits = "allow"
 	}

@@ -55,5 +55,5 @@ async function (checks) {
       return { state: 'covered', by, x, y };
     }
   }
-  return { state: 'ok', x, y };
+  return { state: 'ok', x, y, w: b.w, h: b.h };
 }

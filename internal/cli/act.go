@@ -39,6 +39,7 @@ testid=submit, css=#go.`
 func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actSpec) *cobra.Command {
 	opts := &ActOptions{}
 	var timeout time.Duration
+	var askSubmit, withHand bool
 	long := s.short + "."
 	if s.long != "" {
 		long = s.long
@@ -60,6 +61,10 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 				return err
 			}
 			opts.Request.TimeoutMS = ms
+			if askSubmit {
+				opts.Request.Submits = "ask"
+			}
+			opts.Request.Hand = withHand
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -70,6 +75,15 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 		s.flags(cmd, &opts.Request)
 	}
 	addTimeoutFlag(cmd, &timeout, "the element to be ready")
+	switch s.kind {
+	case calls.ActClick, calls.ActDblClick, calls.ActHover, calls.ActFill, calls.ActType, calls.ActCheck, calls.ActUncheck:
+		cmd.Flags().BoolVar(&withHand, "hand", false, "move and type at a person's pace (a pointer path, key-by-key cadence)")
+	}
+	if s.kind == calls.ActClick || s.kind == calls.ActDblClick || s.kind == calls.ActPress {
+		// A person who names the exact element has chosen it; the gate is
+		// theirs to turn on (issue 7: submits default to allow here).
+		cmd.Flags().BoolVar(&askSubmit, "ask-submit", false, "refuse, with what it would press, if this sends a form, pays, deletes or confirms")
+	}
 	return cmd
 }
 
