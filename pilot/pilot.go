@@ -119,7 +119,7 @@ func refLine(outline, ref string) string {
 	tag := "[ref=" + ref + "]"
 	for _, line := range strings.Split(outline, "\n") {
 		if strings.Contains(line, tag) {
-			return strings.TrimSpace(line)
+			return strings.TrimPrefix(strings.TrimSpace(line), "- ")
 		}
 	}
 	return ""

@@ -69,7 +69,7 @@ func TestActTakesTheEvidenceFromThePage(t *testing.T) {
 	if res.Evidence == nil || res.Evidence.Chosen == "" || len(d.located) != 1 {
 		t.Fatalf("no evidence taken from the page: %+v", res)
 	}
-	if res.Line != `- button "Sign in" [ref=e5]` {
+	if res.Line != `button "Sign in" [ref=e5]` {
 		t.Errorf("line %q", res.Line)
 	}
 }

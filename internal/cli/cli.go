@@ -257,6 +257,7 @@ Try "waymark demo" for a tour.`,
 	pf.BoolVar(&g.Headed, "headed", false, "show the browser window when the daemon starts it")
 	pf.StringVar(&g.CDP, "cdp", getenv("WAYMARK_CDP"), "attach to a running browser: a DevTools port or a ws:// or http:// URL (env WAYMARK_CDP)")
 	pf.StringArrayVar(&g.BrowserArgs, "browser-arg", splitLines(getenv("WAYMARK_BROWSER_ARGS")), "an extra Chromium flag for a browser the daemon starts, repeatable (env WAYMARK_BROWSER_ARGS, one a line)")
+	pf.StringVar(&g.PrivateNetwork, "private-network", getenv("WAYMARK_PRIVATE_NETWORK"), `private addresses pages may reach when the daemon starts: "none", "loopback" (default) or "all" (env WAYMARK_PRIVATE_NETWORK)`)
 	pf.StringVar(&g.Socket, "socket", getenv("WAYMARK_SOCKET"), "the daemon's socket (env WAYMARK_SOCKET)")
 	_ = pf.MarkHidden("socket")
 
@@ -267,6 +268,7 @@ Try "waymark demo" for a tour.`,
 	}{
 		{"nav", "Navigate:", []*cobra.Command{NewCmdOpen(f, nil), NewCmdBack(f, nil), NewCmdForward(f, nil), NewCmdReload(f, nil), NewCmdTab(f, nil)}},
 		{"look", "Look and read:", []*cobra.Command{NewCmdSnapshot(f, nil), NewCmdGet(f, nil), NewCmdWait(f, nil), NewCmdEval(f, nil), NewCmdScreenshot(f, nil), NewCmdPDF(f, nil), NewCmdLocate(f, nil), NewCmdFind(f, nil)}},
+		{"pilot", "Say what you want (a model picks the element):", []*cobra.Command{NewCmdAct(f, nil), NewCmdObserve(f, nil), NewCmdExtract(f, nil)}},
 		{"act", "Act on elements:", []*cobra.Command{
 			NewCmdClick(f, nil), NewCmdDblClick(f, nil), NewCmdHover(f, nil), NewCmdFocus(f, nil),
 			NewCmdFill(f, nil), NewCmdType(f, nil), NewCmdPress(f, nil), NewCmdSelect(f, nil),

@@ -13,9 +13,11 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
 	"github.com/waymark-dev/waymark/internal/demo"
+	"github.com/waymark-dev/waymark/internal/policy"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
@@ -51,6 +53,9 @@ func dialDaemon(g GlobalOptions, start bool, v string) (Caller, error) {
 	for _, a := range g.BrowserArgs {
 		args = append(args, "--browser-arg", a)
 	}
+	if g.PrivateNetwork != "" {
+		args = append(args, "--private-network", g.PrivateNetwork)
+	}
 	c := client.New(client.Options{Socket: g.Socket, AutoStart: start, Args: args, Version: v, Stderr: os.Stderr})
 	if start {
 		return c, nil
@@ -81,7 +86,12 @@ func runDaemon(v string) func(ctx context.Context, o DaemonOptions) error {
 			socket = os.Getenv("WAYMARK_SOCKET")
 		}
 		log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-		m := sessions.New(driver.Options{ExecPath: o.ExecutablePath, Headed: o.Headed, CDP: o.CDP, Args: o.BrowserArgs, Logger: log})
+		opts, err := daemonDriverOptions(ctx, o)
+		if err != nil {
+			return err
+		}
+		opts.Logger = log
+		m := sessions.New(opts)
 		return daemon.Main(ctx, daemon.Options{Socket: socket, Handler: m, Logger: log, Version: v})
 	}
 }
@@ -124,4 +134,48 @@ func buildVersion() string {
 		}
 	}
 	return v
+}
+
+// daemonDriverOptions merges the config files (./waymark.toml, the user's
+// config) and the environment under the flags the daemon was started with,
+// and resolves the engine: a CDP endpoint when one is configured and
+// answers, else a local Chromium (or an error when fallback is off).
+func daemonDriverOptions(ctx context.Context, o DaemonOptions) (driver.Options, error) {
+	dir, _ := os.Getwd()
+	userDir, _ := os.UserConfigDir()
+	var flags []config.Flag
+	if o.ExecutablePath != "" {
+		flags = append(flags, config.Flag{Name: "--executable-path", Key: "browser.executable", Value: o.ExecutablePath})
+	}
+	if o.CDP != "" {
+		flags = append(flags, config.Flag{Name: "--cdp", Key: "browser.cdp", Value: o.CDP})
+	}
+	if o.Headed {
+		flags = append(flags, config.Flag{Name: "--headed", Key: "browser.headless", Value: "false"})
+	}
+	if o.PrivateNetwork != "" {
+		flags = append(flags, config.Flag{Name: "--private-network", Key: "policy.private_network", Value: o.PrivateNetwork})
+	}
+	cfg, err := config.Load(config.LoadOptions{Getenv: os.Getenv, Dir: dir, UserDir: userDir, Flags: flags})
+	if err != nil {
+		return driver.Options{}, err
+	}
+	access, err := policy.ParseAccess(cfg.Policy.PrivateNetwork)
+	if err != nil {
+		return driver.Options{}, err
+	}
+	pol, err := policy.New(policy.Options{Allow: cfg.Policy.Allow, Block: cfg.Policy.Block, PrivateNetwork: access})
+	if err != nil {
+		return driver.Options{}, err
+	}
+	opts := driver.Options{ExecPath: cfg.Browser.Executable, Headed: !cfg.Browser.Headless,
+		Args: append(append([]string(nil), cfg.Browser.Args...), o.BrowserArgs...), Policy: pol}
+	engine, err := config.ResolveEngine(ctx, cfg, config.ProbeCDP)
+	if err != nil {
+		return driver.Options{}, err
+	}
+	if engine == config.EngineCDP {
+		opts.CDP = cfg.Browser.CDP
+	}
+	return opts, nil
 }

@@ -38,6 +38,7 @@ type GlobalOptions struct {
 	CDP            string   // --cdp, WAYMARK_CDP: a port or a ws:// or http:// URL; empty: launch
 	Socket         string   // --socket, WAYMARK_SOCKET (hidden); empty: the per-user default
 	BrowserArgs    []string // --browser-arg, WAYMARK_BROWSER_ARGS: extra Chromium flags
+	PrivateNetwork string   // --private-network, WAYMARK_PRIVATE_NETWORK: none, loopback or all
 }
 
 // DaemonOptions are what the hidden `waymark daemon` command hands to
@@ -48,6 +49,7 @@ type DaemonOptions struct {
 	Headed         bool
 	CDP            string
 	BrowserArgs    []string
+	PrivateNetwork string
 }
 
 // Factory holds what commands need, built lazily so that --help and usage

@@ -164,7 +164,7 @@ interrupted (this is how commands start it).`,
 			opts.Common = f.common()
 			opts.RunDaemon = f.RunDaemon
 			g := f.Globals
-			opts.Options = DaemonOptions{Socket: g.Socket, ExecutablePath: g.ExecutablePath, Headed: g.Headed, CDP: g.CDP, BrowserArgs: g.BrowserArgs}
+			opts.Options = DaemonOptions{Socket: g.Socket, ExecutablePath: g.ExecutablePath, Headed: g.Headed, CDP: g.CDP, BrowserArgs: g.BrowserArgs, PrivateNetwork: g.PrivateNetwork}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}

@@ -1,0 +1,288 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/pilot"
+)
+
+// PilotOptions are the flags shared by act, observe and extract: the model,
+// and the values of %name% placeholders.
+type PilotOptions struct {
+	Common
+	Model   ModelFlags
+	VarArgs []string // --var name=value
+	Secrets []string // --secret name=env:VAR | name=prompt
+	Getenv  func(string) string
+}
+
+func addPilotFlags(cmd *cobra.Command, o *PilotOptions) {
+	cmd.Flags().StringVar(&o.Model.Model, "model", "", `the model: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
+	cmd.Flags().StringVar(&o.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
+	cmd.Flags().StringArrayVar(&o.VarArgs, "var", nil, "a value for %name% in the instruction: name=value (repeatable)")
+	cmd.Flags().StringArrayVar(&o.Secrets, "secret", nil, "a secret for %name%: name=env:VAR, or name=prompt to type it (repeatable); never shown to the model")
+}
+
+// pilot builds the pilot over the daemon for this command.
+func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.Vars, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	vars, err := o.vars(getenv)
+	if err != nil {
+		return nil, "", vars, err
+	}
+	m, desc, err := newModel(o.Model, getenv, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return nil, "", vars, err
+	}
+	caller, err := o.Caller(ctx)
+	if err != nil {
+		return nil, "", vars, err
+	}
+	known := new(secret.Set)
+	for name, v := range vars.Secrets {
+		known.Add(name, v.Reveal())
+	}
+	return pilot.New(remoteDriver{c: caller, session: o.Session}, m, &pilot.Options{Secrets: known}), desc, vars, nil
+}
+
+// vars reads --var and --secret.
+func (o *PilotOptions) vars(getenv func(string) string) (pilot.Vars, error) {
+	v := pilot.Vars{Values: map[string]string{}, Secrets: map[string]secret.Value{}}
+	for _, a := range o.VarArgs {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok || name == "" {
+			return v, usageErrorf("write --var name=value", "bad --var %q", a)
+		}
+		v.Values[name] = val
+	}
+	for _, a := range o.Secrets {
+		name, src, ok := strings.Cut(a, "=")
+		if !ok || name == "" {
+			return v, usageErrorf("write --secret name=env:VAR or --secret name=prompt", "bad --secret %q", name)
+		}
+		switch {
+		case strings.HasPrefix(src, "env:"):
+			val := getenv(strings.TrimPrefix(src, "env:"))
+			if val == "" {
+				return v, usageErrorf("set the variable first, e.g. export "+strings.TrimPrefix(src, "env:")+"=…", "--secret %s: %s is empty or not set", name, strings.TrimPrefix(src, "env:"))
+			}
+			v.Secrets[name] = secret.New(name, val)
+		case src == "prompt":
+			val, err := o.prompt(name)
+			if err != nil {
+				return v, err
+			}
+			v.Secrets[name] = secret.New(name, val)
+		default:
+			return v, usageErrorf("a secret never goes on the command line: use name=env:VAR or name=prompt", "--secret %s: unknown source", name)
+		}
+	}
+	return v, nil
+}
+
+// prompt reads a secret from the terminal without echo.
+func (o *PilotOptions) prompt(name string) (string, error) {
+	f, ok := o.IO.In.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return "", usageErrorf("use --secret "+name+"=env:VAR when there is no terminal", "--secret %s=prompt needs a terminal", name)
+	}
+	fmt.Fprintf(o.IO.ErrOut, "%s: ", name)
+	b, err := term.ReadPassword(int(f.Fd()))
+	fmt.Fprintln(o.IO.ErrOut)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", name, err)
+	}
+	return string(b), nil
+}
+
+// ActCmdOptions are the flags of `waymark act`.
+type ActCmdOptions struct {
+	PilotOptions
+	Instruction string
+	AllowSubmit bool
+}
+
+// NewCmdAct builds `waymark act INSTRUCTION`.
+func NewCmdAct(f *Factory, runF func(context.Context, *ActCmdOptions) error) *cobra.Command {
+	opts := &ActCmdOptions{}
+	cmd := &cobra.Command{
+		Use:   "act INSTRUCTION",
+		Short: "Do one step described in words: a model picks the element",
+		Long: `Do one step on the page described in words. A model reads the page's outline
+and picks the element; waymark takes the element's evidence from the live page
+and does the step. With no model key, the rules model understands plain
+instructions: click X, fill X with Y, type Y into X, select Y in X, check X,
+press Enter, go to URL, scroll down. A step that would send, pay, delete or
+confirm needs --allow-submit.`,
+		Example: "  waymark act 'click Sign in'\n  waymark act 'fill Email with %email%' --var email=ann@example.com\n  waymark act 'fill Password with %pw%' --secret pw=env:SHOP_PASSWORD",
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.Instruction = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return actCmdRun(cmd.Context(), opts)
+		},
+	}
+	addPilotFlags(cmd, &opts.PilotOptions)
+	cmd.Flags().BoolVar(&opts.AllowSubmit, "allow-submit", false, "let the step send a form, pay, delete or confirm")
+	return cmd
+}
+
+func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
+	p, desc, vars, err := opts.pilot(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := p.Act(ctx, opts.Instruction, &pilot.ActOptions{Vars: vars, AllowSubmit: opts.AllowSubmit})
+	if err != nil {
+		if errors.Is(err, calls.ErrNeedsApproval) {
+			var a calls.Approval
+			if json.Unmarshal(calls.DataOf(err), &a) == nil {
+				opts.note("needs approval: %s %s (%s) on %s", a.Action, a.Control, a.Why, a.URL)
+			}
+		}
+		return err
+	}
+	return opts.emit(res, func() error {
+		opts.note("model: %s", desc)
+		line := res.Line
+		if line == "" {
+			line = res.Answer.Action
+		}
+		opts.note("%s %s", res.Answer.Action, line)
+		if res.Evidence != nil && res.Evidence.Chosen != "" {
+			opts.note("locator: %s", res.Evidence.Chosen)
+		}
+		if res.Outcome != nil {
+			opts.note("→ %s %q", res.Outcome.URL, res.Outcome.Title)
+		}
+		return nil
+	})
+}
+
+// ObserveOptions are the flags of `waymark observe`.
+type ObserveOptions struct {
+	PilotOptions
+	Question string
+}
+
+// NewCmdObserve builds `waymark observe QUESTION`.
+func NewCmdObserve(f *Factory, runF func(context.Context, *ObserveOptions) error) *cobra.Command {
+	opts := &ObserveOptions{}
+	cmd := &cobra.Command{
+		Use:     "observe QUESTION",
+		Short:   "Ask which elements answer a question, without acting",
+		Example: "  waymark observe 'where do I change my password?'",
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.Question = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return observeRun(cmd.Context(), opts)
+		},
+	}
+	addPilotFlags(cmd, &opts.PilotOptions)
+	return cmd
+}
+
+func observeRun(ctx context.Context, opts *ObserveOptions) error {
+	p, _, _, err := opts.pilot(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := p.Observe(ctx, opts.Question)
+	if err != nil {
+		return err
+	}
+	return opts.emit(res, func() error {
+		for _, o := range res.Observations {
+			fmt.Fprintf(opts.IO.Out, "@%s\t%s\t%s\n", o.Ref, o.Line, o.Action)
+		}
+		if len(res.Observations) == 0 {
+			opts.note("nothing on the page answers that")
+		}
+		return nil
+	})
+}
+
+// ExtractOptions are the flags of `waymark extract`.
+type ExtractOptions struct {
+	PilotOptions
+	Instruction string
+	SchemaFile  string
+}
+
+// NewCmdExtract builds `waymark extract INSTRUCTION --schema FILE`.
+func NewCmdExtract(f *Factory, runF func(context.Context, *ExtractOptions) error) *cobra.Command {
+	opts := &ExtractOptions{}
+	cmd := &cobra.Command{
+		Use:   "extract INSTRUCTION --schema FILE",
+		Short: "Read data from the whole page into JSON that fits a schema",
+		Long: `Read data from the page into JSON checked against a JSON Schema. Long pages
+are read in parts. A value the page does not show is null. Prints the JSON;
+exits 1 when it still does not fit the schema after one retry.`,
+		Example: "  waymark extract 'every product with its price' --schema products.json",
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.Instruction = args[0]
+			if opts.SchemaFile == "" {
+				return usageErrorf(helpHint(cmd), "extract needs --schema FILE")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return extractRun(cmd.Context(), opts)
+		},
+	}
+	addPilotFlags(cmd, &opts.PilotOptions)
+	cmd.Flags().StringVar(&opts.SchemaFile, "schema", "", "a JSON Schema file for the answer")
+	return cmd
+}
+
+func extractRun(ctx context.Context, opts *ExtractOptions) error {
+	schema, err := os.ReadFile(opts.SchemaFile)
+	if err != nil {
+		return &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("read the schema: %v", err), Hint: "check the path"}
+	}
+	p, _, _, err := opts.pilot(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := p.Extract(ctx, opts.Instruction, schema)
+	if err != nil {
+		return err
+	}
+	if err := opts.emit(res, func() error {
+		_, err := fmt.Fprintln(opts.IO.Out, string(res.Data))
+		for _, pr := range res.Problems {
+			opts.note("problem: %s", pr)
+		}
+		return err
+	}); err != nil {
+		return err
+	}
+	if !res.OK {
+		return &calls.Error{Kind: calls.ErrNoMatch, Msg: fmt.Sprintf("the data does not fit the schema: %s", strings.Join(res.Problems, "; ")),
+			Hint: "loosen the schema, or make the instruction more specific"}
+	}
+	return nil
+}

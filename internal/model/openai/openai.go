@@ -1,0 +1,213 @@
+// Package openai is the [pilot.Model] for OpenAI and for every server that
+// speaks its Chat Completions API (Ollama, vLLM, llama.cpp's server, LM
+// Studio), and the only package that imports the OpenAI SDK.
+//
+// Each [pilot.Turn] becomes a POST {BaseURL}/chat/completions. A structured
+// answer ([pilot.Turn.Schema]) is asked for in the first of three ways the
+// server accepts, and the [Model] remembers which one worked:
+//
+//  1. response_format {type: json_schema} with the schema (strict: false);
+//  2. if the server rejects that (a 400 that names response_format or
+//     json_schema) or answers with something that is not JSON: one forced
+//     function call whose parameters are the schema;
+//  3. if the server rejects tools too, or answers without the call: the
+//     schema in the system prompt and JSON read leniently from the text
+//     (code fences stripped, the first balanced {...} or [...] taken).
+//
+// Images go as image_url parts with data: URLs. Retries are this package's
+// own (the SDK's are off): a 429 or 5xx answer is tried again after the
+// server's Retry-After, at most [Options.MaxRetries] times. Failures wrap
+// the pilot's sentinels; cancellation of the context aborts the request in
+// flight and returns an error that satisfies errors.Is(err, context.Canceled).
+//
+// The package never reads the environment: the CLI passes OPENAI_API_KEY,
+// OPENAI_BASE_URL (--base-url) and WAYMARK_MODEL (--model).
+package openai
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/waymark-dev/waymark/pilot"
+)
+
+// DefaultModel is the model used with OpenAI's own API when [Options.Model]
+// is empty. The CLI's --model flag and WAYMARK_MODEL override it.
+const DefaultModel = openai.ChatModelGPT5_5
+
+// DefaultBaseURL is OpenAI's API root.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Timeouts for each try when [Options.Timeout] is zero. A local server may
+// first have to load the model into memory, hence its longer default.
+const (
+	DefaultTimeout      = 2 * time.Minute
+	DefaultLocalTimeout = 5 * time.Minute
+)
+
+// Options configures a [Model]. The zero value is valid except for APIKey,
+// which OpenAI's own API needs.
+type Options struct {
+	// APIKey is sent as "Authorization: Bearer". It may be empty when
+	// BaseURL is set: local servers such as Ollama need none.
+	APIKey string
+	// BaseURL is the API's root, including its /v1, e.g.
+	// http://localhost:11434/v1 for Ollama. Empty means [DefaultBaseURL].
+	BaseURL string
+	// Model names the model. Empty means [DefaultModel] with OpenAI's API;
+	// with another BaseURL it is required, since each server has its own.
+	Model string
+	// HTTPClient sends the requests. Nil means a new client with Go's
+	// default transport.
+	HTTPClient *http.Client
+	// MaxRetries bounds the retries after a 429 or 5xx answer. Zero means 2;
+	// a negative value means none.
+	MaxRetries int
+	// Timeout bounds each try. Zero means [DefaultTimeout], or
+	// [DefaultLocalTimeout] when BaseURL is set.
+	Timeout time.Duration
+	// Logger receives one line per call and one per retry or fallback,
+	// never the prompt, the messages, the images or the key. Nil means
+	// discard.
+	Logger *slog.Logger
+	// Sleep waits between tries; tests replace it. Nil means a timer that
+	// stops early when ctx is done.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Model is a [pilot.Model] backed by a Chat Completions API. It is safe for
+// concurrent use.
+type Model struct {
+	chat   openai.ChatCompletionService
+	vendor vendor
+	retry  retrier
+	// local is set for servers other than OpenAI's, which take max_tokens
+	// where OpenAI wants max_completion_tokens.
+	local bool
+	// mode is the first way of asking for structured answers still worth
+	// trying. It only moves forward, as servers turn ways down.
+	mode atomic.Int32
+}
+
+var _ pilot.Model = (*Model)(nil)
+
+// New returns a Model for opts. It starts nothing and sends nothing.
+func New(opts Options) (*Model, error) {
+	local := opts.BaseURL != "" && !isOpenAI(opts.BaseURL)
+	v := vendor{name: "the OpenAI API", keyEnv: "OPENAI_API_KEY", hasKey: opts.APIKey != ""}
+	if opts.BaseURL != "" {
+		u, err := url.Parse(opts.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("openai: base URL %q is not an http(s) URL; pass one like http://localhost:11434/v1", opts.BaseURL)
+		}
+		if local {
+			v.name = "the server at " + opts.BaseURL
+		}
+	}
+	if opts.APIKey == "" && !local {
+		return nil, fmt.Errorf("openai: %w; set OPENAI_API_KEY, or OPENAI_BASE_URL (--base-url) for a local server that needs none", pilot.ErrNoKey)
+	}
+	r := retrier{
+		model:      opts.Model,
+		maxRetries: opts.MaxRetries,
+		timeout:    opts.Timeout,
+		sleep:      opts.Sleep,
+		now:        time.Now,
+		log:        opts.Logger,
+	}
+	if r.model == "" {
+		if local {
+			return nil, fmt.Errorf("openai: no model named for %s; pass the name of one it serves with --model or WAYMARK_MODEL", v.name)
+		}
+		r.model = DefaultModel
+	}
+	switch {
+	case r.maxRetries == 0:
+		r.maxRetries = defaultMaxRetries
+	case r.maxRetries < 0:
+		r.maxRetries = 0
+	}
+	switch {
+	case r.timeout > 0:
+	case local:
+		r.timeout = DefaultLocalTimeout
+	default:
+		r.timeout = DefaultTimeout
+	}
+	if r.sleep == nil {
+		r.sleep = sleep
+	}
+	if r.log == nil {
+		r.log = slog.New(slog.DiscardHandler)
+	}
+	v.limit = r.timeout
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	base := opts.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+
+	copts := []option.RequestOption{
+		option.WithBaseURL(base),
+		option.WithHTTPClient(hc),
+		option.WithMaxRetries(0), // retries are ours: see retry.go
+		option.WithRequestTimeout(r.timeout),
+	}
+	if opts.APIKey != "" {
+		copts = append(copts, option.WithAPIKey(opts.APIKey))
+	}
+	// The service is built directly rather than through openai.NewClient,
+	// which would read OPENAI_* variables: the library never reads the
+	// environment (STYLE rule 6).
+	return &Model{chat: openai.NewChatCompletionService(copts...), vendor: v, retry: r, local: local}, nil
+}
+
+func isOpenAI(base string) bool {
+	u, err := url.Parse(base)
+	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
+}
+
+// Next sends one turn and returns the model's reply.
+func (m *Model) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) {
+	if len(turn.Schema) == 0 {
+		params, err := m.params(turn, "")
+		if err != nil {
+			return pilot.Reply{}, err
+		}
+		c, o, err := m.send(ctx, turn.Purpose, params)
+		var reply pilot.Reply
+		if err == nil {
+			reply, err = m.textReply(c)
+		}
+		m.retry.logDone(ctx, turn.Purpose, o, reply.Usage, err)
+		return reply, err
+	}
+	return m.structured(ctx, turn)
+}
+
+// send makes one request, with retries.
+func (m *Model) send(ctx context.Context, purpose pilot.Purpose, params openai.ChatCompletionNewParams) (*openai.ChatCompletion, outcome, error) {
+	var c *openai.ChatCompletion
+	o := m.retry.run(ctx, purpose, func(ctx context.Context) (*http.Response, error) {
+		var res *http.Response
+		var err error
+		c, err = m.chat.New(ctx, params, option.WithResponseInto(&res))
+		return res, err
+	})
+	if o.err != nil {
+		return nil, o, m.vendor.callError(ctx, o)
+	}
+	return c, o, nil
+}
