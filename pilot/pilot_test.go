@@ -1,9 +1,11 @@
 package pilot_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -90,7 +92,9 @@ func TestSecretsNeverReachTheModel(t *testing.T) {
 	d := &fakeDriver{outline: signIn + "\n- text: your password is " + pw}
 	m := scripted.New(scripted.Data(pilot.PurposeAct, `{"action":"fill","ref":"e4","value":"%password%"}`))
 	vars := pilot.Vars{Secrets: map[string]secret.Value{"password": secret.New("password", pw)}}
-	res, err := pilot.New(d, m, nil).Act(context.Background(), "fill Password with %password%", &pilot.ActOptions{Vars: vars})
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	res, err := pilot.New(d, m, &pilot.Options{Logger: logger}).Act(context.Background(), "fill Password with %password%", &pilot.ActOptions{Vars: vars})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +109,16 @@ func TestSecretsNeverReachTheModel(t *testing.T) {
 	}
 	if strings.Contains(res.Request.Value, pw) {
 		t.Fatalf("the result shows the secret: %+v", res.Request)
+	}
+	if b, _ := json.Marshal(res); strings.Contains(string(b), pw) {
+		t.Fatalf("the result's JSON shows the secret: %s", b)
+	}
+	if strings.Contains(logs.String(), pw) || logs.Len() == 0 {
+		t.Fatalf("logs (%d bytes) show the secret or say nothing:\n%s", logs.Len(), logs.String())
+	}
+	// Where the page shows the value, the model sees its name instead.
+	if !strings.Contains(m.Calls()[0].Messages[0].Text, "«secret:password»") {
+		t.Fatalf("the outline sent to the model does not mark the secret:\n%s", m.Calls()[0].Messages[0].Text)
 	}
 }
 

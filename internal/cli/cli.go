@@ -112,7 +112,10 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 	}
 	// Flags may not have been parsed when the error came; look for --json
 	// in the raw arguments so an agent still gets its envelope.
-	printError(streams.Out, streams.ErrOut, g.JSON || wantsJSON(args), err)
+	var rp interface{ Reported() bool }
+	if !errors.As(err, &rp) || !rp.Reported() {
+		printError(streams.Out, streams.ErrOut, g.JSON || wantsJSON(args), err)
+	}
 	return ExitCode(err)
 }
 
@@ -268,7 +271,8 @@ Try "waymark demo" for a tour.`,
 	}{
 		{"nav", "Navigate:", []*cobra.Command{NewCmdOpen(f, nil), NewCmdBack(f, nil), NewCmdForward(f, nil), NewCmdReload(f, nil), NewCmdTab(f, nil)}},
 		{"look", "Look and read:", []*cobra.Command{NewCmdSnapshot(f, nil), NewCmdGet(f, nil), NewCmdWait(f, nil), NewCmdEval(f, nil), NewCmdScreenshot(f, nil), NewCmdPDF(f, nil), NewCmdLocate(f, nil), NewCmdFind(f, nil)}},
-		{"pilot", "Say what you want (a model picks the element):", []*cobra.Command{NewCmdAct(f, nil), NewCmdObserve(f, nil), NewCmdExtract(f, nil)}},
+		{"pilot", "Say what you want (a model picks the element):", []*cobra.Command{NewCmdAct(f, nil), NewCmdObserve(f, nil), NewCmdExtract(f, nil), NewCmdRun(f, nil)}},
+		{"routine", "Routines (replay with no model):", []*cobra.Command{NewCmdReplay(f, nil), NewCmdDrift(f, nil)}},
 		{"act", "Act on elements:", []*cobra.Command{
 			NewCmdClick(f, nil), NewCmdDblClick(f, nil), NewCmdHover(f, nil), NewCmdFocus(f, nil),
 			NewCmdFill(f, nil), NewCmdType(f, nil), NewCmdPress(f, nil), NewCmdSelect(f, nil),

@@ -48,11 +48,14 @@ func usageErrorf(hint, format string, args ...any) error {
 // other failed step.
 func ExitCode(err error) int {
 	var ue *UsageError
+	var ec interface{ ExitCode() int }
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.Is(err, context.Canceled):
 		return ExitCanceled
+	case errors.As(err, &ec):
+		return ec.ExitCode()
 	case errors.As(err, &ue):
 		return ExitUsage
 	case errors.Is(err, calls.ErrUnavailable), errors.Is(err, calls.ErrBrowserGone), errors.Is(err, ErrNoDaemon):
@@ -188,3 +191,20 @@ func noArgsOrSubcommand(cmd *cobra.Command, args []string) error {
 	}
 	return nil
 }
+
+// ExitError is a command that ran and reported its own outcome (on stdout
+// with --json, on stderr otherwise) and wants a particular exit status.
+// Nothing more should be printed for it.
+type ExitError struct {
+	Code   int
+	Msg    string
+	Silent bool // already reported
+}
+
+func (e *ExitError) Error() string { return e.Msg }
+
+// ExitCode is the status the command asks for.
+func (e *ExitError) ExitCode() int { return e.Code }
+
+// Reported says the command already printed the outcome.
+func (e *ExitError) Reported() bool { return e.Silent }

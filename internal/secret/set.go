@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -129,6 +130,20 @@ func (s *Set) Redact(text string) string {
 // replaced by «secret». It knows no values; use [Set.Redact] for those.
 func Redact(s string) string { return redact(s, nil) }
 
+// markRE matches the marks redaction writes, so that redacting twice gives
+// the same text as redacting once.
+var markRE = regexp.MustCompile(`«secret(?::[^«»\s]*)?»`)
+
+// insideMark reports whether a finding overlaps a mark.
+func insideMark(marks [][]int, start, end int) bool {
+	for _, m := range marks {
+		if start < m[1] && end > m[0] {
+			return true
+		}
+	}
+	return false
+}
+
 // span is a part of the text to mask; name is the known value's name, or
 // "" for a heuristic finding.
 type span struct {
@@ -150,7 +165,11 @@ func redact(text string, forms []form) string {
 			off += k + 1
 		}
 	}
+	marks := markRE.FindAllStringIndex(text, -1)
 	for _, f := range Detect(text) {
+		if insideMark(marks, f.Start, f.End) {
+			continue // a mark of an earlier redaction is not a secret
+		}
 		spans = append(spans, span{f.Start, f.End, ""})
 	}
 	if len(spans) == 0 {

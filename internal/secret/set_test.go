@@ -116,3 +116,17 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// TestRedactTwice: a mark of an earlier redaction is left alone, so that
+// text redacted twice reads as text redacted once.
+func TestRedactTwice(t *testing.T) {
+	var s Set
+	s.Add("password", "hunter2-Correct-Horse")
+	once := s.Redact("your password is hunter2-Correct-Horse, token sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345")
+	if twice := s.Redact(once); twice != once {
+		t.Fatalf("redacting twice changed the text:\n once: %s\ntwice: %s", once, twice)
+	}
+	if !strings.Contains(once, "«secret:password»") {
+		t.Fatalf("no named mark: %s", once)
+	}
+}

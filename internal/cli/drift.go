@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/routine/replay"
+)
+
+// DriftOptions are the flags of `waymark drift`.
+type DriftOptions struct {
+	Common
+	File string
+}
+
+// NewCmdDrift builds `waymark drift FILE`.
+func NewCmdDrift(f *Factory, runF func(context.Context, *DriftOptions) error) *cobra.Command {
+	opts := &DriftOptions{}
+	cmd := &cobra.Command{
+		Use:   "drift FILE",
+		Short: "Check that a routine's elements still resolve, acting on nothing",
+		Long: `Open each page of a routine and check that every step's element is still
+there, without clicking or typing anything. Each step is found, moved (a
+replay heals it with no model), replaced, missing or ambiguous; a step on a
+page that only acting reaches is unreached. For schedulers, the exit status
+is 0 when everything was found, 1 when something moved, 2 when something is
+replaced, missing or ambiguous or a page landed elsewhere.`,
+		Example: "  waymark drift checkout.json\n  waymark drift checkout.json --json",
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.File = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return driftRun(cmd.Context(), opts)
+		},
+	}
+	return cmd
+}
+
+func driftRun(ctx context.Context, opts *DriftOptions) error {
+	r, err := routine.Load(opts.File)
+	if err != nil {
+		return err
+	}
+	caller, err := opts.Caller(ctx)
+	if err != nil {
+		return err
+	}
+	rep, err := replay.Drift(ctx, remoteDriver{c: caller, session: opts.Session}, r)
+	if err != nil {
+		return err
+	}
+	code := rep.ExitCode()
+	if opts.JSON {
+		if err := writeEnvelope(opts.IO.Out, envelope{OK: true, Data: driftJSON{rep, code}}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprint(opts.IO.Out, driftTable(rep))
+		opts.note("%s", driftSummary(rep))
+	}
+	if code != 0 {
+		return &ExitError{Code: code, Msg: driftSummary(rep), Silent: true}
+	}
+	return nil
+}
+
+type driftJSON struct {
+	*replay.DriftReport
+	ExitCode int `json:"exit_code"`
+}
+
+// driftTable is one line per step: path, status, locator, and what
+// changed; tab-separated so scripts can cut it.
+func driftTable(rep *replay.DriftReport) string {
+	var b strings.Builder
+	for _, s := range rep.Steps {
+		name := s.Path
+		if s.ID != "" {
+			name = s.ID
+		}
+		extra := s.Reason
+		if s.NewLocator != "" {
+			extra = "now " + s.NewLocator
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", name, s.Status, s.Locator, extra)
+	}
+	return b.String()
+}
+
+func driftSummary(rep *replay.DriftReport) string {
+	var parts []string
+	for _, st := range []string{"found", "moved", "replaced", "missing", "ambiguous", replay.DriftUnreached, replay.DriftElsewhere} {
+		if n := rep.Counts[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("%s v%d: no elements to check", rep.Name, rep.Version)
+	}
+	return fmt.Sprintf("%s v%d: %s", rep.Name, rep.Version, strings.Join(parts, ", "))
+}

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+const cliRoutine = `{
+  "format": "waymark.routine/1", "name": "checkout", "version": 1,
+  "variables": [{"name": "email"}, {"name": "password", "secret": true}],
+  "steps": [
+    {"id": "open", "kind": "goto", "url": "http://shop.test/checkout"},
+    {"id": "email", "kind": "act", "op": "fill", "target": {"locator": "label=Email", "fingerprint": {"role": "textbox", "name": "Email"}}, "value": {"from": "input", "slot": "email"}},
+    {"id": "password", "kind": "act", "op": "fill", "target": {"locator": "label=Password", "fingerprint": {"role": "textbox", "name": "Password"}}, "value": {"from": "secret", "slot": "password"}},
+    {"id": "place", "kind": "act", "op": "click", "target": {"locator": "role=button[name=\"Place order\"]", "fingerprint": {"role": "button", "name": "Place order"}}}
+  ]}`
+
+// shopCaller answers like a daemon whose page holds the checkout; find
+// answers per locator from finds (found when absent).
+func shopCaller(finds map[string]calls.Resolution) *fakeCaller {
+	return &fakeCaller{reply: func(method string, params any) (any, error) {
+		switch method {
+		case calls.MethodOpen:
+			return calls.PageInfo{URL: "http://shop.test/checkout", Title: "Checkout"}, nil
+		case calls.MethodSnapshot:
+			return calls.Snapshot{URL: "http://shop.test/checkout", Text: "- button \"Place order\" [ref=e4]"}, nil
+		case calls.MethodFind:
+			req := params.(calls.FindRequest)
+			if r, ok := finds[req.Locator]; ok {
+				return r, nil
+			}
+			return calls.Resolution{Status: calls.Found, Ref: "e1"}, nil
+		case calls.MethodLocate:
+			return calls.Evidence{Chosen: "placeholder=Email", Fingerprint: calls.Fingerprint{Role: "textbox", Placeholder: "Email"}}, nil
+		case calls.MethodAct:
+			return calls.Outcome{URL: "http://shop.test/checkout"}, nil
+		}
+		return nil, errors.New("unexpected " + method)
+	}}
+}
+
+func writeRoutine(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "checkout.json")
+	if err := os.WriteFile(p, []byte(cliRoutine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func replayOpts(c Caller, jsonOut, tty bool, file string) (*ReplayOptions, *bytes.Buffer, *bytes.Buffer) {
+	common, out, errOut := testCommon(c, jsonOut, tty)
+	o := &ReplayOptions{File: file, KeepHeals: "ask", Submits: "allow"}
+	o.Common = common
+	o.VarArgs = []string{"email=ann@example.com"}
+	o.Secrets = []string{"password=env:SHOP_PW"}
+	o.Getenv = func(k string) string {
+		if k == "SHOP_PW" {
+			return "s3cret-Pass-w0rd"
+		}
+		return ""
+	}
+	return o, out, errOut
+}
+
+func TestReplayFlags(t *testing.T) {
+	o, err := parseCmd(t, NewCmdReplay, []string{"r.json", "--var", "a=b", "--secret", "pw=env:X", "--keep-heals", "always"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.File != "r.json" || o.KeepHeals != "always" || o.Submits != "ask" || o.VarArgs[0] != "a=b" || o.Secrets[0] != "pw=env:X" {
+		t.Errorf("opts = %+v", o)
+	}
+	_, err = parseCmd(t, NewCmdReplay, []string{"r.json", "--keep-heals", "maybe"})
+	var ue *UsageError
+	if !errors.As(err, &ue) {
+		t.Errorf("err = %v, want usage", err)
+	}
+	if _, err := parseCmd(t, NewCmdDrift, []string{"r.json"}); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestReplayRunOK(t *testing.T) {
+	file := writeRoutine(t)
+	o, out, errOut := replayOpts(shopCaller(nil), false, true, file)
+	if err := replayRun(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "replayed 4 step(s)") || !strings.Contains(errOut.String(), "  4  click    place") {
+		t.Errorf("stderr = %q", errOut.String())
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout = %q", out.String())
+	}
+	if strings.Contains(errOut.String(), "s3cret") {
+		t.Error("the secret was printed")
+	}
+}
+
+func TestReplayRunStopsWithExitCode(t *testing.T) {
+	file := writeRoutine(t)
+	o, out, _ := replayOpts(shopCaller(map[string]calls.Resolution{`role=button[name="Place order"]`: {Status: calls.Missing}}), true, false, file)
+	o.NoModel = true
+	err := replayRun(context.Background(), o)
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 15 || !ee.Reported() {
+		t.Fatalf("err = %v", err)
+	}
+	var env struct {
+		OK    bool `json:"ok"`
+		Data  struct{ Status, Cause string }
+		Error struct{ Code, Hint string }
+	}
+	if err := json.Unmarshal([]byte(out.String()), &env); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if env.OK || env.Data.Status != "stopped" || env.Data.Cause != "missing" || env.Error.Code != "missing" || env.Error.Hint == "" {
+		t.Errorf("envelope = %s", out.String())
+	}
+	if strings.Contains(out.String(), "s3cret") {
+		t.Error("the secret was printed")
+	}
+}
+
+func TestReplayRunKeepsHeals(t *testing.T) {
+	for _, keep := range []string{"ask", "always", "never"} {
+		t.Run(keep, func(t *testing.T) {
+			file := writeRoutine(t)
+			o, _, _ := replayOpts(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false, file)
+			o.KeepHeals = keep
+			if err := replayRun(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+			orig, _ := routine.Load(file)
+			pending := routine.PendingPath(file, 2)
+			_, perr := os.Stat(pending)
+			switch keep {
+			case "ask":
+				p, err := routine.Load(pending)
+				if err != nil || !p.Pending || p.Version != 2 || orig.Version != 1 {
+					t.Errorf("pending = %+v, %v", p, err)
+				}
+			case "always":
+				if orig.Version != 2 || orig.Pending || orig.Steps[1].Target.Locator != "placeholder=Email" || perr == nil {
+					t.Errorf("saved = %+v", orig)
+				}
+			case "never":
+				if orig.Version != 1 || perr == nil {
+					t.Errorf("something was written")
+				}
+			}
+		})
+	}
+}
+
+func TestDriftRun(t *testing.T) {
+	file := writeRoutine(t)
+	common, so, se := testCommon(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false)
+	err := driftRun(context.Background(), &DriftOptions{Common: common, File: file})
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(so.String(), "email\tmoved\tlabel=Email\tnow placeholder=Email\n") || !strings.Contains(se.String(), "1 moved") {
+		t.Errorf("stdout %q stderr %q", so.String(), se.String())
+	}
+}

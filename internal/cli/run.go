@@ -1,0 +1,227 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/pilot"
+)
+
+// RunOptions are the flags of `waymark run`.
+type RunOptions struct {
+	PilotOptions
+	Task        string
+	Record      string // --record FILE: where the routine goes
+	MaxSteps    int
+	MaxTokens   int
+	AllowSubmit bool
+	Screenshots bool
+	// NewModel builds the model; nil uses the --model flags.
+	NewModel func() (pilot.Model, error)
+	// Ask hands over to a person; NewCmdRun sets a terminal prompt when
+	// stdin is a terminal, and nil makes hand-overs end the run.
+	Ask func(ctx context.Context, req pilot.AskRequest) (string, error)
+}
+
+// NewCmdRun builds `waymark run TASK`.
+func NewCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
+	opts := &RunOptions{}
+	cmd := &cobra.Command{
+		Use:   "run TASK",
+		Short: "Let a model do a task, checking every step, and record it as a routine",
+		Long: `Let a model do a task on the page, one step at a time. Each step says what the
+page will show after it, and waymark checks that on the page; success is never
+the model's word alone. The model stops on repeats, unreadable answers, too
+many failed checks and its budget (--max-steps). A sign-in or a missing value
+is asked of you on the terminal. With --record, the steps are saved as a
+routine that "waymark replay" runs with no model: each element is named by a
+locator taken from the live page, values by their --input and --secret names.`,
+		Example: "  waymark run 'sign in and open my orders' --secret password=prompt --record orders.json\n" +
+			"  waymark run 'search for %query%' --input query=boots --max-steps 20 --json",
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.Task = args[0]
+			if opts.MaxSteps < 0 || opts.MaxTokens < 0 {
+				return usageErrorf(helpHint(cmd), "--max-steps and --max-tokens must not be negative")
+			}
+			if opts.Ask == nil && opts.IO.IsStdinTTY() {
+				opts.Ask = terminalAsk(opts.IO.In, opts.IO.ErrOut)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Model.Model, "model", "", `the model: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
+	fl.StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
+	fl.StringArrayVar(&opts.VarArgs, "input", nil, "a declared input with a sample value: name=sample (repeatable); the task types it as %name%, the routine records the name")
+	fl.StringArrayVar(&opts.Secrets, "secret", nil, "a declared secret: name=env:VAR, or name=prompt to type it (repeatable); never shown to the model or recorded")
+	fl.StringVar(&opts.Record, "record", "", "save the routine to FILE when the task is done")
+	fl.IntVar(&opts.MaxSteps, "max-steps", pilot.DefaultMaxSteps, "the most model turns before the run stops")
+	fl.IntVar(&opts.MaxTokens, "max-tokens", 0, "the most model tokens (input and output) before the run stops; 0: no limit")
+	fl.BoolVar(&opts.AllowSubmit, "allow-submit", false, "let steps send a form, pay, delete or confirm without asking")
+	fl.BoolVar(&opts.Screenshots, "screenshots", false, "show the model a screenshot each turn (for models that read pictures)")
+	return cmd
+}
+
+func runRun(ctx context.Context, opts *RunOptions) error {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	vars, err := opts.vars(getenv)
+	if err != nil {
+		return err
+	}
+	mk := opts.NewModel
+	if mk == nil {
+		mk = func() (pilot.Model, error) {
+			m, _, err := newModel(opts.Model, getenv, slog.New(slog.DiscardHandler))
+			return m, err
+		}
+	}
+	m, err := mk()
+	if err != nil {
+		return err
+	}
+	caller, err := opts.Caller(ctx)
+	if err != nil {
+		return err
+	}
+	known := new(secret.Set)
+	for name, v := range vars.Secrets {
+		known.Add(name, v.Reveal())
+	}
+	p := pilot.New(remoteDriver{c: caller, session: opts.Session}, m, &pilot.Options{Secrets: known})
+	show := eventPrinter(opts.IO.Out, opts.IO.ErrOut, opts.JSON)
+	res, err := p.Run(ctx, opts.Task, pilot.RunOptions{
+		Inputs: vars.Values, Secrets: vars.Secrets,
+		MaxSteps: opts.MaxSteps, MaxTokens: opts.MaxTokens,
+		OnEvent: show, Ask: opts.Ask, AllowSubmit: opts.AllowSubmit,
+		Record: opts.Record != "", Screenshots: opts.Screenshots,
+	})
+	saved := ""
+	if err == nil && opts.Record != "" && res.Routine != nil {
+		if err := p.SaveRoutine(opts.Record, res.Routine); err != nil {
+			return err
+		}
+		saved = opts.Record
+	}
+	if !opts.JSON {
+		fmt.Fprintln(opts.IO.ErrOut, summaryLine(res, saved, opts.Record))
+	}
+	return err
+}
+
+// summaryLine is the last line of a run for people.
+func summaryLine(res *pilot.RunResult, saved, record string) string {
+	if res == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%s: %d steps, %d model calls, %d tokens, %s", res.Reason, res.Steps, res.ModelCalls,
+		res.Usage.InputTokens+res.Usage.OutputTokens, res.Duration.Round(100*time.Millisecond))
+	switch {
+	case saved != "":
+		s += "; routine saved to " + saved
+	case record != "":
+		s += "; no routine saved: the task was not done"
+	}
+	return s
+}
+
+// eventPrinter shows a run's events: JSON lines on stdout with --json,
+// else a line each on stderr. The events arrive already masked.
+func eventPrinter(out, errOut io.Writer, jsonOut bool) func(pilot.Event) {
+	if jsonOut {
+		enc := json.NewEncoder(out)
+		enc.SetEscapeHTML(false)
+		return func(e pilot.Event) { _ = enc.Encode(e) }
+	}
+	return func(e pilot.Event) {
+		if line := eventLine(e); line != "" {
+			fmt.Fprintln(errOut, line)
+		}
+	}
+}
+
+// eventLine is one event for people, or "" for events the summary covers.
+func eventLine(e pilot.Event) string {
+	switch e.Type {
+	case pilot.EventThought:
+		return "thinking: " + e.Text
+	case pilot.EventStep:
+		if e.Verdict != nil && !e.Verdict.OK {
+			return "step ✗ " + e.Text
+		}
+		return "step ✓ " + e.Text
+	case pilot.EventRecovering:
+		return fmt.Sprintf("recovering (%s): %s", e.Guard, e.Text)
+	case pilot.EventAwait:
+		return e.Text
+	case pilot.EventDone:
+		return "done: " + e.Text
+	}
+	return ""
+}
+
+// terminalAsk asks a person on the terminal: the question on stderr, the
+// answer a line of stdin, without echo for secrets. A canceled ctx stops
+// the wait at once; the read goes on until a line comes or stdin closes.
+func terminalAsk(in io.Reader, errOut io.Writer) func(context.Context, pilot.AskRequest) (string, error) {
+	var mu sync.Mutex // one question at a time
+	lines := bufio.NewReader(in)
+	return func(ctx context.Context, req pilot.AskRequest) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		q := req.Prompt
+		switch req.Kind {
+		case "login", "input":
+			q = fmt.Sprintf("%s\n%s for %s: ", req.Prompt, req.Slot, req.Field)
+		case "approve":
+			q = req.Prompt + " "
+		}
+		fmt.Fprint(errOut, q)
+		type answer struct {
+			s   string
+			err error
+		}
+		ch := make(chan answer, 1) // buffered: the reader never blocks on an abandoned question
+		go func() {
+			if f, ok := in.(*os.File); ok && req.Secret && term.IsTerminal(int(f.Fd())) {
+				b, err := term.ReadPassword(int(f.Fd()))
+				fmt.Fprintln(errOut)
+				ch <- answer{string(b), err}
+				return
+			}
+			s, err := lines.ReadString('\n')
+			if err == io.EOF && s != "" {
+				err = nil
+			}
+			ch <- answer{strings.TrimRight(s, "\r\n"), err}
+		}()
+		select {
+		case a := <-ch:
+			if a.err != nil {
+				return "", fmt.Errorf("read the answer: %w", a.err)
+			}
+			return a.s, nil
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/model/scripted"
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+func TestRunFlags(t *testing.T) {
+	opts, err := parseCmd(t, NewCmdRun, []string{"buy boots", "--input", "size=42", "--secret", "pw=env:PW", "--max-steps", "9", "--record", "r.json", "--model", "rules"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Task != "buy boots" || opts.MaxSteps != 9 || opts.Record != "r.json" || opts.Model.Model != "rules" ||
+		len(opts.VarArgs) != 1 || opts.VarArgs[0] != "size=42" || len(opts.Secrets) != 1 || opts.Secrets[0] != "pw=env:PW" {
+		t.Errorf("opts %+v", opts)
+	}
+	if _, err := parseCmd(t, NewCmdRun, []string{}); err == nil {
+		t.Error("run with no task was accepted")
+	}
+}
+
+// pageCaller is a one-button page over the fake daemon: pressing Go shows
+// "Done!".
+func pageCaller() *fakeCaller {
+	var mu sync.Mutex
+	pressed := false
+	return &fakeCaller{reply: func(method string, params any) (any, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		text := "[page] Go — https://go.test/\n- button \"Go\" [ref=e1]"
+		if pressed {
+			text += "\n- text: Done!"
+		}
+		switch method {
+		case calls.MethodSnapshot:
+			return calls.Snapshot{URL: "https://go.test/", Title: "Go", Text: text}, nil
+		case calls.MethodLocate:
+			return calls.Evidence{Ref: "e1", Chosen: `role=button[name="Go"]`, Candidates: []calls.Candidate{{Kind: "role", Value: `role=button[name="Go"]`, Matches: 1}},
+				Fingerprint: calls.Fingerprint{Tag: "button", Role: "button", Name: "Go"}}, nil
+		case calls.MethodAct:
+			pressed = true
+			return calls.Outcome{URL: "https://go.test/"}, nil
+		case calls.MethodGet:
+			return calls.GetResult{Value: "https://go.test/"}, nil
+		}
+		return nil, nil
+	}}
+}
+
+func TestRunRecordsARoutine(t *testing.T) {
+	for _, jsonOut := range []bool{false, true} {
+		t.Run(map[bool]string{false: "human", true: "json"}[jsonOut], func(t *testing.T) {
+			common, out, errOut := testCommon(pageCaller(), jsonOut, false)
+			m := scripted.New(
+				scripted.Data(pilot.PurposeDecide, `{"thought":"press Go","action":{"type":"act","op":"click","ref":"e1","expect":{"text_appears":"Done!"}}}`),
+				scripted.Data(pilot.PurposeDecide, `{"thought":"it says done","action":{"type":"done"}}`),
+			)
+			path := filepath.Join(t.TempDir(), "r.json")
+			opts := &RunOptions{PilotOptions: PilotOptions{Common: common}, Task: "press go", Record: path,
+				NewModel: func() (pilot.Model, error) { return m, nil }}
+			if err := runRun(context.Background(), opts); err != nil {
+				t.Fatal(err)
+			}
+			m.Verify(t)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rt routine.Routine
+			if err := json.Unmarshal(b, &rt); err != nil || len(rt.Steps) != 1 || rt.Steps[0].Target.Locator != `role=button[name="Go"]` {
+				t.Fatalf("routine %s (%v)", b, err)
+			}
+			if jsonOut {
+				lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+				var types []string
+				for _, l := range lines {
+					var e pilot.Event
+					if err := json.Unmarshal([]byte(l), &e); err != nil {
+						t.Fatalf("not a JSON line: %q", l)
+					}
+					types = append(types, string(e.Type))
+				}
+				if strings.Join(types, " ") != "thought step thought done" {
+					t.Errorf("events %v", types)
+				}
+				if errOut.Len() != 0 {
+					t.Errorf("stderr with --json: %q", errOut)
+				}
+				return
+			}
+			for _, want := range []string{"thinking: press Go", "step ✓ click button \"Go\" [ref=e1] — checked", "done: the task is done", "done: 1 steps, 2 model calls", "routine saved to " + path} {
+				if !strings.Contains(errOut.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, errOut)
+				}
+			}
+			if out.Len() != 0 {
+				t.Errorf("stdout: %q", out)
+			}
+		})
+	}
+}
+
+func TestRunCanceledExits130(t *testing.T) {
+	common, _, _ := testCommon(pageCaller(), false, false)
+	hold := make(chan struct{})
+	defer close(hold)
+	m := scripted.New(scripted.Step{Purpose: pilot.PurposeDecide, Hold: hold})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	err := runRun(ctx, &RunOptions{PilotOptions: PilotOptions{Common: common}, Task: "press go",
+		NewModel: func() (pilot.Model, error) { return m, nil }})
+	if code := ExitCode(err); code != ExitCanceled {
+		t.Fatalf("exit %d for %v", code, err)
+	}
+}
+
+func TestTerminalAsk(t *testing.T) {
+	ask := terminalAsk(strings.NewReader("ann@example.com\nyes\n"), &strings.Builder{})
+	got, err := ask(context.Background(), pilot.AskRequest{Kind: "input", Slot: "email"})
+	if err != nil || got != "ann@example.com" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	got, err = ask(context.Background(), pilot.AskRequest{Kind: "approve"})
+	if err != nil || got != "yes" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+}

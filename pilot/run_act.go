@@ -1,0 +1,200 @@
+package pilot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// act applies one operation: it takes the element's evidence from the live
+// page before acting (the page may change after), performs the operation,
+// checks its expectation, and records the step.
+func (r *run) act(ctx context.Context, obs *observation, dec *Decision) error {
+	a := dec.Action
+	var ev *calls.Evidence
+	if a.Ref != "" {
+		var err error
+		ev, err = page(ctx, func(ctx context.Context) (*calls.Evidence, error) {
+			return r.p.d.Locate(ctx, calls.LocateRequest{Target: "@" + a.Ref})
+		})
+		if err != nil {
+			return r.pageFailure(ctx, fmt.Sprintf("[ref=%s] could not be identified on the page: %v", a.Ref, err))
+		}
+		if r.opts.Record && ev.Chosen == "" {
+			// Nothing is guessed (invariant 4): a step whose element no
+			// locator names alone could not be replayed.
+			return r.pageFailure(ctx, fmt.Sprintf("no locator names [ref=%s] alone on this page, so the step could not be replayed; choose an element with a distinct name or label", a.Ref))
+		}
+	}
+	sig := signature(a, ev)
+	if idx, done := r.sigs[sig]; done {
+		return r.repeated(sig, idx)
+	}
+	r.repeats = 0
+	req, err := actRequest(a, r.vars)
+	if err != nil {
+		return r.undecodableAnswer(err.Error())
+	}
+	before, err := r.look(ctx)
+	if err != nil {
+		return fmt.Errorf("look at the page: %w", err)
+	}
+	var landed *calls.PageInfo
+	if a.Op == "goto" {
+		url, err := r.vars.expand(a.URL)
+		if err != nil {
+			return r.undecodableAnswer(err.Error())
+		}
+		landed, err = page(ctx, func(ctx context.Context) (*calls.PageInfo, error) {
+			return r.p.d.Open(ctx, calls.OpenRequest{URL: url})
+		})
+		if err != nil {
+			return r.pageFailure(ctx, fmt.Sprintf("goto %s failed: %v", a.URL, err))
+		}
+	} else {
+		req.Submits = "ask"
+		if r.opts.AllowSubmit {
+			req.Submits = "allow"
+		}
+		_, err := page(ctx, func(ctx context.Context) (*calls.Outcome, error) { return r.p.d.Act(ctx, req) })
+		if errors.Is(err, calls.ErrNeedsApproval) {
+			err = r.approve(ctx, req, err)
+		}
+		if err != nil {
+			if errors.Is(err, errRefused) || ctx.Err() != nil {
+				return err
+			}
+			return r.pageFailure(ctx, fmt.Sprintf("%s on [ref=%s] failed: %v", a.Op, a.Ref, err))
+		}
+	}
+	v, err := r.verify(ctx, a.Expect, before)
+	if err != nil {
+		return fmt.Errorf("check the step: %w", err)
+	}
+	st := r.stepFor(a, ev, landed, v)
+	r.keep(sig, st, stepLine(a, refLine(obs.snap.Text, a.Ref), v.OK, v.Observed))
+	return r.verdict(v.OK)
+}
+
+// keep records a step and tells the model and the events about it. A
+// step that retries the last one, whose check failed, takes its place.
+func (r *run) keep(sig string, st routine.Step, line string) {
+	n := len(r.steps)
+	if n > 0 && r.lastSig == sig && !r.lastOK {
+		r.steps, r.lines = r.steps[:n-1], r.lines[:n-1]
+	}
+	st.ID = fmt.Sprintf("s%d", len(r.steps)+1)
+	r.steps = append(r.steps, st)
+	r.lines = append(r.lines, line)
+	r.lastSig, r.lastOK = sig, st.Verdict.OK
+	r.emit(Event{Type: EventStep, Text: line, Step: &st, Verdict: st.Verdict})
+	if st.Verdict.OK {
+		r.sigs[sig] = len(r.steps) - 1
+		r.failures = nil
+		return
+	}
+	r.failures = appendRecent(r.failures, fmt.Sprintf("step %d (%s) did not have the effect you expected: expected %s; observed %s",
+		len(r.steps), sig, st.Verdict.Expected, st.Verdict.Observed))
+	r.recovering(GuardVerify, fmt.Sprintf("step %d did not check out: expected %s; observed %s", len(r.steps), st.Verdict.Expected, st.Verdict.Observed))
+}
+
+// pageFailure feeds back a step the page refused; it counts as a failed
+// check for the breaker.
+func (r *run) pageFailure(ctx context.Context, why string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r.lastOK = false
+	r.failures = appendRecent(r.failures, why)
+	r.recovering(GuardPage, why)
+	return r.verdict(false)
+}
+
+// done accepts the model's word only when the page shows it: the
+// expectation it gives with done holds, or else the last step's check
+// passed.
+func (r *run) done(ctx context.Context, dec *Decision) (bool, error) {
+	exp := dec.Action.Expect
+	if exp != nil && !exp.empty() {
+		v, err := r.verify(ctx, exp, nil)
+		if err != nil {
+			return false, fmt.Errorf("check done: %w", err)
+		}
+		if v.OK {
+			r.final = exp
+			return true, nil
+		}
+		why := fmt.Sprintf("done was not accepted: expected %s; observed %s", v.Expected, v.Observed)
+		r.failures = appendRecent(r.failures, why)
+		r.recovering(GuardVerify, why)
+		return false, r.verdict(false)
+	}
+	if r.lastOK {
+		return true, nil
+	}
+	why := "done was not accepted: the last step's check did not pass; say what on the page shows the task is done in expect"
+	if len(r.steps) == 0 {
+		why = "done was not accepted: no step was done; say what on the page shows the task is done in expect"
+	}
+	r.failures = appendRecent(r.failures, why)
+	r.recovering(GuardVerify, why)
+	return false, r.verdict(false)
+}
+
+// actRequest turns an act into a driver call. The value is expanded here,
+// at the driver call, and goes nowhere else.
+func actRequest(a Action, vars Vars) (calls.ActRequest, error) {
+	target := ""
+	if a.Ref != "" {
+		target = "@" + a.Ref
+	}
+	value, err := vars.expand(a.Value)
+	if err != nil {
+		return calls.ActRequest{}, err
+	}
+	req := calls.ActRequest{Kind: a.Op, Target: target}
+	switch a.Op {
+	case "fill", "type":
+		req.Value = value
+	case "select":
+		req.Values = []string{value}
+	case "press":
+		req.Key = a.Key
+	case "scroll":
+		req.Direction = "down"
+		if target != "" {
+			req.Direction = "into-view"
+		}
+	}
+	return req, nil
+}
+
+// errRefused marks an approval that ends the run: no one to ask.
+var errRefused = errors.New("no one to approve")
+
+// approve puts a step that would submit to a person, and does it if they
+// approve, on the page as approved. A refusal is fed back to the model.
+func (r *run) approve(ctx context.Context, req calls.ActRequest, needs error) error {
+	var ap calls.Approval
+	if err := json.Unmarshal(calls.DataOf(needs), &ap); err != nil || r.opts.Ask == nil {
+		return fmt.Errorf("%w: %w (pass AllowSubmit, --allow-submit, to let the run submit)", needs, errRefused)
+	}
+	prompt := fmt.Sprintf("%s %s on %s: %s. Go ahead? (y/N)", ap.Action, ap.Control, ap.URL, ap.Why)
+	ask := AskRequest{Kind: "approve", Slot: "approve", Prompt: r.p.mask(prompt), Field: r.p.mask(ap.Control)}
+	r.emit(Event{Type: EventAwait, Text: "waiting for approval: " + prompt, Ask: &ask})
+	answer, err := r.opts.Ask(ctx, ask)
+	if err != nil {
+		return err
+	}
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		return fmt.Errorf("a person did not approve %s %s", ap.Action, ap.Control)
+	}
+	req.Approve = &ap
+	_, err = page(ctx, func(ctx context.Context) (*calls.Outcome, error) { return r.p.d.Act(ctx, req) })
+	return err
+}

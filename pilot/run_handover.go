@@ -1,0 +1,108 @@
+package pilot
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// secretField tells a field whose value is a secret by its name or its
+// outline line.
+var secretField = regexp.MustCompile(`(?i)pass|secret|token|otp|one[- ]time|\bcode\b|\bpin\b|api[- _]?key|cvc|cvv|card`)
+
+// notSlot is what a slot name may not hold.
+var notSlot = regexp.MustCompile(`[^a-z0-9_]+`)
+
+// slotName turns what the model says it needs into a slot name that can
+// be a %placeholder%.
+func slotName(field, kind string) string {
+	s := strings.Trim(notSlot.ReplaceAllString(strings.ToLower(field), "_"), "_")
+	if s == "" {
+		s = kind
+	}
+	if s[0] >= '0' && s[0] <= '9' {
+		s = "v_" + s
+	}
+	return s
+}
+
+// handOver asks a person for a sign-in or a value, types the answer into
+// the field the model named, and records a fill that refers to the slot,
+// never the answer. The answer is a known secret for the rest of the run.
+func (r *run) handOver(ctx context.Context, obs *observation, dec *Decision) error {
+	a := dec.Action
+	kind := strings.TrimPrefix(a.Type, "need_")
+	slot := slotName(a.Field, kind)
+	line := refLine(obs.snap.Text, a.Ref)
+	_, declaredSecret := r.vars.Secrets[slot]
+	isSecret := kind == "login" || declaredSecret || secretField.MatchString(a.Field+" "+line)
+	answer, declared := r.vars.lookup(slot)
+	if declared {
+		isSecret = declaredSecret
+	} else {
+		if r.opts.Ask == nil {
+			return fmt.Errorf("%w: the model needs %q for %s (declare it with --input %s=… or --secret %s=…, or run on a terminal)",
+				ErrHandOver, a.Field, line, slot, slot)
+		}
+		req := AskRequest{Kind: kind, Slot: slot, Prompt: r.p.mask(dec.Thought), Secret: isSecret, Field: r.p.mask(line)}
+		r.emit(Event{Type: EventAwait, Text: fmt.Sprintf("waiting for a person: %s for %s", slot, line), Ask: &req})
+		var err error
+		answer, err = r.opts.Ask(ctx, req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("ask for %s: %w", slot, err)
+		}
+	}
+	// Known from now on, whatever it is: masked in every event.
+	r.p.opts.Secrets.Add(slot, answer)
+	if !declared {
+		r.declare(slot, answer, isSecret)
+	}
+	r.repeats = 0
+	ev, err := page(ctx, func(ctx context.Context) (*calls.Evidence, error) {
+		return r.p.d.Locate(ctx, calls.LocateRequest{Target: "@" + a.Ref})
+	})
+	if err != nil {
+		return r.pageFailure(ctx, fmt.Sprintf("[ref=%s] could not be identified on the page: %v", a.Ref, err))
+	}
+	fill := Action{Type: "act", Op: "fill", Ref: a.Ref, Value: "%" + slot + "%",
+		Expect: &Expect{FieldValue: &FieldValue{Ref: a.Ref, Value: "%" + slot + "%"}}}
+	req, err := actRequest(fill, r.vars)
+	if err != nil {
+		return err
+	}
+	if _, err := page(ctx, func(ctx context.Context) (*calls.Outcome, error) { return r.p.d.Act(ctx, req) }); err != nil {
+		return r.pageFailure(ctx, fmt.Sprintf("typing the answer into [ref=%s] failed: %v", a.Ref, r.p.mask(err.Error())))
+	}
+	v, err := r.verify(ctx, fill.Expect, nil)
+	if err != nil {
+		return fmt.Errorf("check the step: %w", err)
+	}
+	st := r.stepFor(fill, ev, nil, v)
+	sig := signature(fill, ev)
+	r.keep(sig, st, stepLine(fill, line, v.OK, v.Observed))
+	return r.verdict(v.OK)
+}
+
+// declare adds a slot learnt from a person to the run's variables.
+func (r *run) declare(slot, answer string, isSecret bool) {
+	if isSecret {
+		if r.vars.Secrets == nil {
+			r.vars.Secrets = map[string]secret.Value{}
+		}
+		r.vars.Secrets[slot] = secret.New(slot, answer)
+	} else {
+		if r.vars.Values == nil {
+			r.vars.Values = map[string]string{}
+		}
+		r.vars.Values[slot] = answer
+	}
+	r.slots = append(r.slots, routine.Variable{Name: slot, Secret: isSecret, Description: "asked of a person when recorded"})
+}

@@ -1,0 +1,176 @@
+package pilot
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// ErrSecretInRoutine is wrapped by the error of a routine that would be
+// saved with a secret in it.
+var ErrSecretInRoutine = errors.New("the routine holds what looks like a secret")
+
+// stepFor builds the recorded step: the element as the page named it (the
+// evidence's chosen locator), never as the model did; a navigation with
+// its URL as given and where it landed.
+func (r *run) stepFor(a Action, ev *calls.Evidence, landed *calls.PageInfo, v *routine.Verdict) routine.Step {
+	if a.Op == "goto" {
+		st := routine.Step{Kind: routine.KindGoto, URL: a.URL, Verdict: v}
+		if landed != nil {
+			l := &routine.Landed{Title: landed.Title, Status: landed.Status, Path: landed.URL}
+			if u, err := url.Parse(landed.URL); err == nil {
+				l.Path = u.EscapedPath()
+				if u.RawQuery != "" {
+					l.Path += "?" + u.RawQuery
+				}
+			}
+			st.Landed = l
+		}
+		return st
+	}
+	st := routine.Step{Kind: routine.KindAct, Op: a.Op, Key: a.Key, Verdict: v}
+	if ev != nil {
+		loc := ev.Chosen
+		st.Target = &routine.Target{Locator: loc, Candidates: ev.Candidates, Frame: ev.Frame, Fingerprint: ev.Fingerprint}
+	}
+	if a.Value != "" {
+		st.Value = r.valueRef(a.Value)
+	}
+	return st
+}
+
+// valueRef records a value: a slot reference for %name%, a template when
+// placeholders sit in text, a declared input's slot when the value is its
+// sample, else the literal.
+func (r *run) valueRef(v string) *routine.Value {
+	if names := placeholders(v); len(names) > 0 {
+		if len(names) == 1 && v == "%"+names[0]+"%" {
+			from := "input"
+			if _, ok := r.vars.Secrets[names[0]]; ok {
+				from = "secret"
+			}
+			return &routine.Value{From: from, Slot: names[0]}
+		}
+		return &routine.Value{Template: v}
+	}
+	for _, name := range sortedKeys(r.vars.Values) {
+		if r.vars.Values[name] == v {
+			return &routine.Value{From: "input", Slot: name}
+		}
+	}
+	return &routine.Value{Literal: v}
+}
+
+// routine is the run as a routine.
+func (r *run) routine() *routine.Routine {
+	rt := &routine.Routine{Format: routine.Format, Name: routineName(r.task), Version: 1, Task: r.task, Steps: []routine.Step{}}
+	for _, name := range sortedKeys(r.opts.Inputs) {
+		rt.Variables = append(rt.Variables, routine.Variable{Name: name})
+	}
+	for _, name := range sortedKeys(r.opts.Secrets) {
+		rt.Variables = append(rt.Variables, routine.Variable{Name: name, Secret: true})
+	}
+	rt.Variables = append(rt.Variables, r.slots...)
+	rt.Steps = append(rt.Steps, r.steps...)
+	if r.final != nil {
+		for _, c := range finalChecks(r.final) {
+			rt.Steps = append(rt.Steps, routine.Step{ID: fmt.Sprintf("s%d", len(rt.Steps)+1), Kind: routine.KindVerify, Check: c,
+				Instruction: "the task is done"})
+		}
+	}
+	return rt
+}
+
+// finalChecks turns what showed the task done into checks a replay can
+// make with no model: a URL glob and texts. An element is checked by its
+// name as text; a field's value is not replayed.
+func finalChecks(e *Expect) []*routine.Check {
+	var out []*routine.Check
+	if e.URLChangesTo != "" {
+		out = append(out, &routine.Check{URL: e.URLChangesTo})
+	}
+	if e.TextAppears != "" {
+		out = append(out, &routine.Check{Text: e.TextAppears})
+	}
+	if e.Appears != nil && e.Appears.Name != "" {
+		out = append(out, &routine.Check{Text: e.Appears.Name})
+	}
+	if e.Disappears != nil && e.Disappears.Name != "" {
+		out = append(out, &routine.Check{Text: e.Disappears.Name, Absent: true})
+	}
+	return out
+}
+
+// routineName makes a short name from the task.
+func routineName(task string) string {
+	words := strings.Fields(strings.ToLower(task))
+	if len(words) > 8 {
+		words = words[:8]
+	}
+	name := strings.Trim(notSlot.ReplaceAllString(strings.Join(words, "-"), "-"), "-")
+	if name == "" {
+		return "routine"
+	}
+	return name
+}
+
+// CheckRoutine refuses a routine that holds a secret: a literal value that
+// looks like a credential or is high-entropy (the secret heuristic), or a
+// known secret anywhere in a step. The error names the step. Values of
+// secrets come from {from: secret, slot} references instead.
+func CheckRoutine(rt *routine.Routine, known *secret.Set) error {
+	return checkSteps(rt.Steps, "", known)
+}
+
+func checkSteps(steps []routine.Step, prefix string, known *secret.Set) error {
+	for i, st := range steps {
+		id := st.ID
+		if id == "" {
+			id = fmt.Sprintf("%s%d", prefix, i+1)
+		}
+		what := fmt.Sprintf("step %s (%s %s)", id, st.Kind, st.Op)
+		var lits []string
+		for _, v := range append([]*routine.Value{st.Value}, st.Values...) {
+			if v != nil {
+				lits = append(lits, v.Literal, placeholder.ReplaceAllString(v.Template, " "))
+			}
+		}
+		for _, l := range append(lits, st.URL, st.Key) {
+			if l != "" && secret.LooksSecret(l) {
+				return fmt.Errorf("%s: %w: a literal value looks like a credential; declare it with --secret NAME and type %%NAME%% instead", what, ErrSecretInRoutine)
+			}
+		}
+		b, err := json.Marshal(st)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		if name, ok := known.Contains(string(b)); ok {
+			return fmt.Errorf("%s: %w: it holds the value of the secret %q; refer to it as %%%s%%", what, ErrSecretInRoutine, name, name)
+		}
+		for _, sub := range [][]routine.Step{st.Then, st.Else, st.Do} {
+			if err := checkSteps(sub, id+".", known); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// SaveRoutine writes a routine to path with [routine.Save], after
+// [CheckRoutine] with the pilot's known secrets (those declared and those
+// a person gave in a run).
+func (p *Pilot) SaveRoutine(path string, rt *routine.Routine) error {
+	if err := CheckRoutine(rt, p.opts.Secrets); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if err := routine.Save(path, rt, p.opts.Secrets); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,488 @@
+package pilot_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/internal/model/scripted"
+	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+const password = "hunter2-Correct-Horse"
+
+func decide(data string) scripted.Step { return scripted.Data(pilot.PurposeDecide, data) }
+
+// events collects a run's events.
+type events struct{ list []pilot.Event }
+
+func (e *events) on(ev pilot.Event) { e.list = append(e.list, ev) }
+
+func (e *events) count(t pilot.EventType, guard string) int {
+	n := 0
+	for _, ev := range e.list {
+		if ev.Type == t && (guard == "" || ev.Guard == guard) {
+			n++
+		}
+	}
+	return n
+}
+
+func (e *events) json(t *testing.T) string {
+	t.Helper()
+	b, err := json.Marshal(e.list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func runOpts(ev *events) pilot.RunOptions {
+	return pilot.RunOptions{
+		Inputs:     map[string]string{"email": "ann@example.com"},
+		Secrets:    map[string]secret.Value{"password": secret.New("password", password)},
+		OnEvent:    ev.on,
+		Record:     true,
+		VerifyWait: -1,
+	}
+}
+
+// The login script: its click names the button in words that must not be
+// recorded, with near-misses the loop mends.
+var loginScript = []scripted.Step{
+	decide(`{"thought":"open the sign-in page","action":{"type":"act","op":"goto","url":"https://shop.test/login","expect":{"url_changes_to":"*/login"}}}`),
+	decide(`{"thought":"type the email","action":{"type":"act","op":"fill","ref":"e3","value":"%email%","expect":{"field_value":{"ref":"e3","value":"%email%"}}}}`),
+	decide(`{"thought":"type the password","action":{"type":"fill","ref":"@e4","value":"%password%","expect":{"field_value":{"ref":"@e4","value":"%password%"}}}}`),
+	decide(`{"thought":"press css=form > button.btn-primary:nth-child(3)","action":{"type":"click","ref":"[ref=e5]","expect":{"appears":{"role":"heading","name":"Welcome"}}}}`),
+	decide(`{"thought":"signed in","action":{"type":"done","expect":{"text_appears":"Welcome, Ann"}}}`),
+}
+
+func TestRunRecordsWhatThePageSays(t *testing.T) {
+	s := newSite()
+	m := scripted.New(loginScript...)
+	var ev events
+	p := pilot.New(s, m, nil)
+	res, err := p.Run(context.Background(), "Sign in to the shop", runOpts(&ev))
+	if err != nil {
+		t.Fatalf("run: %v\nevents: %s", err, ev.json(t))
+	}
+	m.Verify(t)
+	if !res.Done || res.Turns != 5 || res.ModelCalls != 5 || res.Steps != 4 {
+		t.Errorf("summary %+v", res)
+	}
+	rt := res.Routine
+	if rt == nil || rt.Format != routine.Format || len(rt.Steps) != 5 {
+		t.Fatalf("routine %+v", rt)
+	}
+	if st := rt.Steps[0]; st.Kind != routine.KindGoto || st.URL != loginURL || st.Landed == nil || st.Landed.Path != "/login" || st.Landed.Title != "Sign in" {
+		t.Errorf("goto step %+v", st)
+	}
+	click := rt.Steps[3]
+	if click.Op != "click" || click.Target == nil || click.Target.Locator != `role=button[name="Sign in"]` || len(click.Target.Candidates) != 2 || click.Target.Fingerprint.Name != "Sign in" {
+		t.Errorf("click step %+v %+v", click, click.Target)
+	}
+	if click.Verdict == nil || !click.Verdict.OK {
+		t.Errorf("click verdict %+v", click.Verdict)
+	}
+	if v := rt.Steps[1].Value; v == nil || v.From != "input" || v.Slot != "email" {
+		t.Errorf("email value %+v", v)
+	}
+	if v := rt.Steps[2].Value; v == nil || v.From != "secret" || v.Slot != "password" {
+		t.Errorf("password value %+v", v)
+	}
+	if st := rt.Steps[4]; st.Kind != routine.KindVerify || st.Check == nil || st.Check.Text != "Welcome, Ann" {
+		t.Errorf("final check %+v", st)
+	}
+	b, _ := json.Marshal(rt)
+	for _, words := range []string{"btn-primary", "e5", "@e4", password} {
+		if strings.Contains(string(b), words) {
+			t.Errorf("the routine holds %q: %s", words, b)
+		}
+	}
+	if got := s.acts[1].Value; got != password {
+		t.Errorf("the page got %q for the password", got)
+	}
+	if strings.Contains(ev.json(t), password) {
+		t.Errorf("an event shows the password: %s", ev.json(t))
+	}
+	if ev.count(pilot.EventThought, "") != 5 || ev.count(pilot.EventStep, "") != 4 || ev.count(pilot.EventDone, "") != 1 || ev.count(pilot.EventRecovering, "") != 0 {
+		t.Errorf("events: %s", ev.json(t))
+	}
+	// The model was shown slot names, never the secret, and the page fenced.
+	for _, turn := range m.Calls() {
+		tb, _ := json.Marshal(turn)
+		if strings.Contains(string(tb), password) {
+			t.Fatalf("the secret reached the model: %s", tb)
+		}
+	}
+	last := m.Calls()[4].Messages[0].Text
+	for _, want := range []string{"Declared inputs (type them as %name%): email", "Declared secrets", "password", "<page_content>", "— checked"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the last prompt lacks %q:\n%s", want, last)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := p.SaveRoutine(path, rt); err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := os.ReadFile(path)
+	if strings.Contains(string(saved), password) || !strings.Contains(string(saved), `"format": "waymark.routine/1"`) {
+		t.Errorf("saved: %s", saved)
+	}
+}
+
+func TestRunFeedsAFailedCheckBack(t *testing.T) {
+	s := newSite()
+	s.cur = loginURL
+	m := scripted.New(
+		decide(`{"thought":"sign in","action":{"type":"act","op":"click","ref":"e5","expect":{"url_changes_to":"*/account"}}}`),
+		scripted.Step{Purpose: pilot.PurposeDecide, Check: func(turn pilot.Turn) error {
+			msg := turn.Messages[0].Text
+			if !strings.Contains(msg, "did not have the effect you expected") || !strings.Contains(msg, "the URL is "+loginURL) {
+				return errors.New("the failure and what was observed were not fed back:\n" + msg)
+			}
+			return nil
+		}, Reply: pilot.Reply{Data: json.RawMessage(`{"thought":"fill the email first","action":{"type":"act","op":"fill","ref":"e3","value":"%email%"}}`)}},
+		decide(`{"thought":"and the password","action":{"type":"act","op":"fill","ref":"e4","value":"%password%"}}`),
+		decide(`{"thought":"sign in again","action":{"type":"act","op":"click","ref":"e5","expect":{"url_changes_to":"*/account"}}}`),
+		decide(`{"thought":"done","action":{"type":"done"}}`),
+	)
+	var ev events
+	res, err := pilot.New(s, m, nil).Run(context.Background(), "Sign in", runOpts(&ev))
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, ev.json(t))
+	}
+	m.Verify(t)
+	if ev.count(pilot.EventRecovering, pilot.GuardVerify) != 1 {
+		t.Errorf("want one failed check: %s", ev.json(t))
+	}
+	steps := res.Routine.Steps
+	if len(steps) != 4 || steps[0].Verdict.OK || !steps[3].Verdict.OK || !strings.Contains(steps[0].Verdict.Observed, "the URL is "+loginURL) {
+		t.Errorf("steps %+v", steps)
+	}
+}
+
+func TestRunDoneIsNotTakenOnTheModelsWord(t *testing.T) {
+	s := newSite()
+	s.cur = addURL
+	m := scripted.New(
+		decide(`{"thought":"all done","action":{"type":"done"}}`),
+		decide(`{"thought":"it is done, see","action":{"type":"done","expect":{"text_appears":"order placed"}}}`),
+		decide(`{"thought":"add one","action":{"type":"act","op":"click","ref":"e2","expect":{"text_appears":"added 1"}}}`),
+		decide(`{"thought":"done now","action":{"type":"done"}}`),
+	)
+	var ev events
+	o := runOpts(&ev)
+	o.FailRate = 0.9
+	res, err := pilot.New(s, m, nil).Run(context.Background(), "Add one", o)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, ev.json(t))
+	}
+	m.Verify(t)
+	if !res.Done || ev.count(pilot.EventRecovering, pilot.GuardVerify) != 2 {
+		t.Errorf("done was taken on the model's word: %s", ev.json(t))
+	}
+}
+
+func TestRunGuards(t *testing.T) {
+	click := decide(`{"thought":"add","action":{"type":"act","op":"click","ref":"e2","expect":{"text_appears":"added"}}}`)
+	tests := []struct {
+		name    string
+		script  []scripted.Step
+		tune    func(*pilot.RunOptions)
+		want    error
+		guard   string
+		guards  int // recovering events of the guard
+		acts    int
+		retryOK bool
+	}{
+		{
+			name:   "repeats",
+			script: []scripted.Step{click, click, click, click},
+			want:   pilot.ErrRepeats, guard: pilot.GuardRepeat, guards: 3, acts: 1,
+		},
+		{
+			name: "undecodable",
+			script: []scripted.Step{
+				scripted.Text(pilot.PurposeDecide, "I would click the Add button"),
+				decide(`{"thought":"x","action":{"type":"act","op":"click","ref":"e77"}}`),
+				decide(`{"thought":"x","action":{"type":"act","op":"fill","ref":"e2","value":"%nope%"}}`),
+			},
+			want: pilot.ErrUndecodable, guard: pilot.GuardUndecodable, guards: 3,
+		},
+		{
+			name: "undecodable answers are forgiven when a good one comes",
+			script: []scripted.Step{
+				scripted.Text(pilot.PurposeDecide, "not json"),
+				scripted.Fail(pilot.PurposeDecide, pilot.ErrMalformed),
+				click,
+				scripted.Text(pilot.PurposeDecide, "not json"),
+				scripted.Text(pilot.PurposeDecide, "not json"),
+				decide(`{"thought":"done","action":{"type":"done"}}`),
+			},
+			guard: pilot.GuardUndecodable, guards: 4, acts: 1,
+		},
+		{
+			name:   "turns",
+			script: []scripted.Step{click, click},
+			tune:   func(o *pilot.RunOptions) { o.MaxSteps = 2 },
+			want:   pilot.ErrBudget, guard: pilot.GuardBudget, guards: 1, acts: 1,
+		},
+		{
+			name: "tokens",
+			script: []scripted.Step{{Purpose: pilot.PurposeDecide, Reply: pilot.Reply{
+				Data: json.RawMessage(`{"thought":"add","action":{"type":"act","op":"click","ref":"e2"}}`), Usage: pilot.Usage{InputTokens: 900, OutputTokens: 200}}}},
+			tune: func(o *pilot.RunOptions) { o.MaxTokens = 1000 },
+			want: pilot.ErrBudget, guard: pilot.GuardBudget, guards: 1,
+		},
+		{
+			name: "breaker",
+			script: []scripted.Step{
+				decide(`{"thought":"add","action":{"type":"act","op":"click","ref":"e2","expect":{"text_appears":"sold out"}}}`),
+				decide(`{"thought":"add","action":{"type":"act","op":"click","ref":"e2","expect":{"text_appears":"sold out"}}}`),
+				decide(`{"thought":"add","action":{"type":"act","op":"click","ref":"e2","expect":{"text_appears":"sold out"}}}`),
+				decide(`{"thought":"add","action":{"type":"act","op":"click","ref":"e2","expect":{"text_appears":"sold out"}}}`),
+				decide(`{"thought":"add","action":{"type":"act","op":"click","ref":"e2","expect":{"text_appears":"sold out"}}}`),
+			},
+			want: pilot.ErrBreaker, guard: pilot.GuardBreaker, guards: 1, acts: 5,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSite()
+			s.cur = addURL
+			m := scripted.New(tt.script...)
+			var ev events
+			o := runOpts(&ev)
+			if tt.tune != nil {
+				tt.tune(&o)
+			}
+			res, err := pilot.New(s, m, nil).Run(context.Background(), "Add things", o)
+			m.Verify(t)
+			if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v\n%s", err, tt.want, ev.json(t))
+			}
+			if errors.Is(err, context.Canceled) {
+				t.Errorf("a guard's stop reads as canceled: %v", err)
+			}
+			if n := ev.count(pilot.EventRecovering, tt.guard); n != tt.guards {
+				t.Errorf("%d recovering events of %s, want %d:\n%s", n, tt.guard, tt.guards, ev.json(t))
+			}
+			if got := s.actCount(); got != tt.acts {
+				t.Errorf("%d acts on the page, want %d", got, tt.acts)
+			}
+			if res == nil || res.Reason == "" {
+				t.Errorf("no summary: %+v", res)
+			}
+			last := ev.list[len(ev.list)-1]
+			if tt.want != nil && (last.Type != pilot.EventError || last.Summary == nil) {
+				t.Errorf("the last event is %+v", last)
+			}
+			if tt.want != nil {
+				// The guard speaks before it stops anything.
+				var rec int
+				for i, e := range ev.list {
+					if e.Type == pilot.EventRecovering && e.Guard == tt.guard {
+						rec = i
+					}
+				}
+				if rec != len(ev.list)-2 {
+					t.Errorf("no recovering event right before the end: %s", ev.json(t))
+				}
+			}
+		})
+	}
+}
+
+func TestRunHandOverKeepsTheAnswerSecret(t *testing.T) {
+	const answer = "s3cr3t-Answer-Value"
+	s := newSite()
+	s.cur = loginURL
+	m := scripted.New(
+		decide(`{"thought":"I need the password","action":{"type":"need_input","ref":"e4","field":"Password"}}`),
+		decide(`{"thought":"now the email","action":{"type":"act","op":"fill","ref":"e3","value":"%email%","expect":{"field_value":{"ref":"e3","value":"%email%"}}}}`),
+		decide(`{"thought":"sign in","action":{"type":"act","op":"click","ref":"e5","expect":{"url_changes_to":"*/account"}}}`),
+		decide(`{"thought":"done","action":{"type":"done"}}`),
+	)
+	var ev events
+	var asked []pilot.AskRequest
+	o := runOpts(&ev)
+	o.Secrets = nil
+	o.Ask = func(_ context.Context, req pilot.AskRequest) (string, error) {
+		asked = append(asked, req)
+		return answer, nil
+	}
+	p := pilot.New(s, m, nil)
+	res, err := p.Run(context.Background(), "Sign in", o)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, ev.json(t))
+	}
+	m.Verify(t)
+	if len(asked) != 1 || !asked[0].Secret || asked[0].Slot != "password" || !strings.Contains(asked[0].Field, "Password") {
+		t.Errorf("asked %+v", asked)
+	}
+	if s.values["e4"] != answer {
+		t.Errorf("the answer was not typed: %q", s.values["e4"])
+	}
+	if ev.count(pilot.EventAwait, "") != 1 {
+		t.Errorf("no await event: %s", ev.json(t))
+	}
+	if strings.Contains(ev.json(t), answer) {
+		t.Errorf("an event shows the answer: %s", ev.json(t))
+	}
+	for _, turn := range m.Calls() {
+		tb, _ := json.Marshal(turn)
+		if strings.Contains(string(tb), answer) {
+			t.Fatalf("the answer reached the model: %s", tb)
+		}
+	}
+	rt := res.Routine
+	fill := rt.Steps[0]
+	if fill.Op != "fill" || fill.Value == nil || fill.Value.From != "secret" || fill.Value.Slot != "password" || fill.Target.Locator != `role=textbox[name="Password"]` || !fill.Verdict.OK {
+		t.Errorf("hand-over step %+v", fill)
+	}
+	if len(rt.Variables) != 2 || rt.Variables[1].Name != "password" || !rt.Variables[1].Secret {
+		t.Errorf("variables %+v", rt.Variables)
+	}
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := p.SaveRoutine(path, rt); err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := os.ReadFile(path)
+	if strings.Contains(string(saved), answer) {
+		t.Errorf("the saved routine holds the answer: %s", saved)
+	}
+}
+
+func TestRunHandOverWithNoOneToAsk(t *testing.T) {
+	s := newSite()
+	s.cur = loginURL
+	m := scripted.New(decide(`{"thought":"sign-in needed","action":{"type":"need_login","ref":"e4","field":"password"}}`))
+	var ev events
+	o := runOpts(&ev)
+	o.Secrets = nil
+	_, err := pilot.New(s, m, nil).Run(context.Background(), "Sign in", o)
+	if !errors.Is(err, pilot.ErrHandOver) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestSaveRefusesALiteralSecret(t *testing.T) {
+	const token = "ghp_R8x2Kq9LmZ4vT7nB3cW6yH1jF5dG0sPaQeUi"
+	s := newSite()
+	s.cur = loginURL
+	m := scripted.New(
+		decide(`{"thought":"type the key","action":{"type":"act","op":"fill","ref":"e3","value":"`+token+`"}}`),
+		decide(`{"thought":"done","action":{"type":"done"}}`),
+	)
+	var ev events
+	p := pilot.New(s, m, nil)
+	res, err := p.Run(context.Background(), "Paste the key", runOpts(&ev))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ev.json(t), token) {
+		t.Errorf("an event shows the token: %s", ev.json(t))
+	}
+	path := filepath.Join(t.TempDir(), "r.json")
+	err = p.SaveRoutine(path, res.Routine)
+	if !errors.Is(err, pilot.ErrSecretInRoutine) || !strings.Contains(err.Error(), "step s1") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, serr := os.Stat(path); !os.IsNotExist(serr) {
+		t.Errorf("a refused routine was written")
+	}
+	// A value equal to a known secret is refused too, wherever it sits.
+	known := new(secret.Set)
+	known.Add("pin", "plain-words-here")
+	rt := &routine.Routine{Format: routine.Format, Steps: []routine.Step{{ID: "s7", Kind: routine.KindAct, Op: "fill", Value: &routine.Value{Literal: "plain-words-here"}}}}
+	if err := pilot.CheckRoutine(rt, known); !errors.Is(err, pilot.ErrSecretInRoutine) || !strings.Contains(err.Error(), "step s7") {
+		t.Errorf("a known secret: %v", err)
+	}
+}
+
+func TestRunCanceled(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(s *site, hold chan struct{}) []scripted.Step
+		wait  func(s *site)
+	}{
+		{
+			name: "while the model thinks",
+			setup: func(_ *site, hold chan struct{}) []scripted.Step {
+				return []scripted.Step{{Purpose: pilot.PurposeDecide, Hold: hold}}
+			},
+			wait: func(*site) { time.Sleep(50 * time.Millisecond) },
+		},
+		{
+			name: "while the page acts",
+			setup: func(s *site, _ chan struct{}) []scripted.Step {
+				s.block = true
+				return []scripted.Step{click()}
+			},
+			wait: func(s *site) { <-s.started },
+		},
+		{
+			name: "while a page that ignores cancellation acts",
+			setup: func(s *site, _ chan struct{}) []scripted.Step {
+				s.block, s.ignoreCtx = true, true
+				return []scripted.Step{click()}
+			},
+			wait: func(s *site) { <-s.started },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSite()
+			s.cur = addURL
+			t.Cleanup(func() { close(s.release) })
+			hold := make(chan struct{})
+			defer close(hold)
+			m := scripted.New(tt.setup(s, hold)...)
+			var ev events
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			type result struct {
+				res *pilot.RunResult
+				err error
+			}
+			done := make(chan result, 1)
+			go func() {
+				res, err := pilot.New(s, m, nil).Run(ctx, "Add one", runOpts(&ev))
+				done <- result{res, err}
+			}()
+			tt.wait(s)
+			start := time.Now()
+			cancel()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(time.Second):
+				t.Fatal("the run did not stop within 1 s of the cancel")
+			}
+			if time.Since(start) > time.Second {
+				t.Errorf("took %s", time.Since(start))
+			}
+			if !errors.Is(r.err, context.Canceled) || !errors.Is(r.err, pilot.ErrCanceled) {
+				t.Fatalf("err = %v", r.err)
+			}
+			if n := ev.count(pilot.EventCanceled, ""); n != 1 || ev.count(pilot.EventError, "") != 0 {
+				t.Errorf("want one canceled event and no error: %s", ev.json(t))
+			}
+			if r.res == nil || r.res.Reason != "canceled" {
+				t.Errorf("result %+v", r.res)
+			}
+		})
+	}
+}
+
+func click() scripted.Step {
+	return decide(`{"thought":"add","action":{"type":"act","op":"click","ref":"e2","expect":{"text_appears":"added"}}}`)
+}

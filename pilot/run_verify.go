@@ -1,0 +1,269 @@
+package pilot
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// The verifier decides whether a step did what the model expected, from
+// the page alone (invariant 9): the outline for elements and text, the
+// URL and a field's value read from the page.
+
+// settle is how long a failing check is retried while the page may still
+// be updating, and how often.
+const (
+	settle      = 2 * time.Second
+	settleEvery = 200 * time.Millisecond
+)
+
+// pageState is the page as the verifier compares it.
+type pageState struct {
+	url  string
+	text string // the whole outline, not only the interactive lines
+}
+
+// look takes the page's state for a check.
+func (r *run) look(ctx context.Context) (*pageState, error) {
+	snap, err := r.snapshot(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	return &pageState{url: snap.URL, text: snap.Text}, nil
+}
+
+// verify checks an expectation against the page, waiting a little for a
+// page that is still changing. before is the page just before the step.
+func (r *run) verify(ctx context.Context, exp *Expect, before *pageState) (*routine.Verdict, error) {
+	deadline := r.opts.Now().Add(r.settle())
+	for {
+		after, err := r.look(ctx)
+		if err != nil {
+			return nil, err
+		}
+		v, err := r.check(ctx, exp, before, after)
+		if err != nil {
+			return nil, err
+		}
+		if v.OK || !r.opts.Now().Before(deadline) {
+			v.Expected, v.Observed = r.p.mask(v.Expected), r.p.mask(v.Observed)
+			return v, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(settleEvery):
+		}
+	}
+}
+
+func (r *run) settle() time.Duration {
+	switch {
+	case r.opts.VerifyWait < 0:
+		return 0
+	case r.opts.VerifyWait == 0:
+		return settle
+	}
+	return r.opts.VerifyWait
+}
+
+// check judges every fact of exp once; all must hold. With no facts, the
+// page must have changed.
+func (r *run) check(ctx context.Context, exp *Expect, before, after *pageState) (*routine.Verdict, error) {
+	var expected, observed []string
+	ok := true
+	add := func(pass bool, want, saw string) {
+		ok = ok && pass
+		expected = append(expected, want)
+		observed = append(observed, saw)
+	}
+	if exp == nil || exp.empty() {
+		changed := before == nil || after.url != before.url || after.text != before.text
+		saw := "the page did not change"
+		if changed {
+			saw = "the page changed"
+		}
+		add(changed, "the page changes", saw)
+	}
+	if exp != nil && exp.URLChangesTo != "" {
+		url, err := page(ctx, func(ctx context.Context) (*calls.GetResult, error) {
+			return r.p.d.Get(ctx, calls.GetRequest{What: "url"})
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read the URL: %w", err)
+		}
+		add(urlMatches(exp.URLChangesTo, url.Value), "the URL matches "+exp.URLChangesTo, "the URL is "+url.Value)
+	}
+	if exp != nil && exp.Appears != nil {
+		was, now := countElement(before, exp.Appears), countElement(after, exp.Appears)
+		saw := fmt.Sprintf("%s: %d on the page, %d before", exp.Appears, now, was)
+		add(now > was, exp.Appears.String()+" appears", saw)
+	}
+	if exp != nil && exp.Disappears != nil {
+		was, now := countElement(before, exp.Disappears), countElement(after, exp.Disappears)
+		saw := fmt.Sprintf("%s: %d on the page, %d before", exp.Disappears, now, was)
+		add(now < was, exp.Disappears.String()+" disappears", saw)
+	}
+	if exp != nil && exp.TextAppears != "" {
+		want := normText(exp.TextAppears)
+		was, now := countText(before, want), countText(after, want)
+		saw := fmt.Sprintf("the text is on the page %d times, %d before", now, was)
+		add(now > was, fmt.Sprintf("the text %q appears", exp.TextAppears), saw)
+	}
+	if exp != nil && exp.FieldValue != nil {
+		fv := exp.FieldValue
+		want, err := r.vars.expand(fv.Value)
+		if err != nil {
+			return nil, err
+		}
+		got, err := page(ctx, func(ctx context.Context) (*calls.GetResult, error) {
+			return r.p.d.Get(ctx, calls.GetRequest{What: "value", Target: "@" + fv.Ref})
+		})
+		saw := ""
+		pass := false
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			saw = fmt.Sprintf("the field's value could not be read: %v", err)
+		default:
+			pass = strings.TrimSpace(got.Value) == strings.TrimSpace(want)
+			saw = fmt.Sprintf("the field holds %q", got.Value)
+			if pass && len(placeholders(fv.Value)) > 0 {
+				saw = "the field holds the value of " + fv.Value
+			}
+		}
+		add(pass, fmt.Sprintf("the field holds %q", fv.Value), saw)
+	}
+	return &routine.Verdict{OK: ok, Expected: strings.Join(expected, "; "), Observed: strings.Join(observed, "; ")}, nil
+}
+
+func (e *Expect) empty() bool {
+	return e.URLChangesTo == "" && e.Appears == nil && e.Disappears == nil && e.FieldValue == nil && e.TextAppears == ""
+}
+
+func (e *ElementRef) String() string {
+	role := e.Role
+	if role == "" {
+		role = "an element"
+	}
+	if e.Name == "" {
+		return role
+	}
+	return fmt.Sprintf("%s %q", role, e.Name)
+}
+
+// outlineLine is the role and name of an outline line:
+// `- button "Pay now" [ref=e53]`.
+var outlineLine = regexp.MustCompile(`^\s*-\s+([A-Za-z]+)(?:\s+"((?:[^"\\]|\\.)*)")?`)
+
+// countElement counts the outline lines with the element's role and a name
+// that holds its name (case and spacing folded).
+func countElement(s *pageState, e *ElementRef) int {
+	if s == nil {
+		return 0
+	}
+	role, name := strings.ToLower(strings.TrimSpace(e.Role)), normText(e.Name)
+	n := 0
+	for _, line := range strings.Split(s.text, "\n") {
+		m := outlineLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		if role != "" && strings.ToLower(m[1]) != role {
+			continue
+		}
+		if name != "" && !strings.Contains(normText(m[2]), name) {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+func countText(s *pageState, want string) int {
+	if s == nil || want == "" {
+		return 0
+	}
+	return strings.Count(normText(s.text), want)
+}
+
+// urlMatches matches a URL against a glob in which * matches anything
+// (slashes too) and ? one character. A glob with no scheme may match the
+// URL's path (with its query) alone.
+func urlMatches(glob, url string) bool {
+	re := globRegexp(glob)
+	if re.MatchString(url) {
+		return true
+	}
+	rest := url
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			rest = rest[j:]
+		} else {
+			rest = "/"
+		}
+	}
+	if re.MatchString(rest) {
+		return true
+	}
+	path, _, _ := strings.Cut(rest, "?")
+	path, _, _ = strings.Cut(path, "#")
+	return re.MatchString(path)
+}
+
+func globRegexp(glob string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for _, c := range glob {
+		switch c {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
+}
+
+// breaker weighs the latest verdicts and trips when too many failed.
+type breaker struct {
+	window int
+	rate   float64
+	last   []bool // the latest verdicts, oldest first; true is a pass
+}
+
+// add records a verdict and reports whether the breaker trips, with the
+// failures and the count it weighed.
+func (b *breaker) add(ok bool) (trip bool, failed, of int) {
+	b.last = append(b.last, ok)
+	if len(b.last) > b.window {
+		b.last = b.last[len(b.last)-b.window:]
+	}
+	for _, v := range b.last {
+		if !v {
+			failed++
+		}
+	}
+	of = len(b.last)
+	return of >= breakerMin && float64(failed)/float64(of) > b.rate, failed, of
+}
+
+// verdict feeds a verdict to the breaker, and ends the run when it trips.
+func (r *run) verdict(ok bool) error {
+	trip, failed, of := r.breaker.add(ok)
+	if !trip {
+		return nil
+	}
+	r.recovering(GuardBreaker, fmt.Sprintf("%d of the last %d checks failed, more than %.0f%%; stopping", failed, of, r.opts.FailRate*100))
+	return fmt.Errorf("%w: %d of the last %d", ErrBreaker, failed, of)
+}

@@ -1,0 +1,394 @@
+package routine
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/secret"
+)
+
+// Schema is the JSON Schema of the current format, [Format]. The loader
+// checks every file against it (after upgrading an older one).
+//
+//go:embed schema/routine-1.json
+var Schema []byte
+
+// ErrInvalid is what every load error wraps (through [*LoadError]), beside
+// calls.ErrBadInput.
+var ErrInvalid = errors.New("invalid routine")
+
+// LoadError is a routine that cannot be loaded: Where names the place
+// (`steps[3].value`, `variables[0].name`, or "" for the whole file).
+type LoadError struct {
+	File  string // the file, when loaded from one
+	Where string
+	Msg   string
+	Hint  string // what to do; may be empty
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	b.WriteString("routine")
+	if e.File != "" {
+		b.WriteString(" " + e.File)
+	}
+	if e.Where != "" {
+		b.WriteString(": " + e.Where)
+	}
+	b.WriteString(": " + e.Msg)
+	return b.String()
+}
+
+// Unwrap makes a LoadError both [ErrInvalid] and calls.ErrBadInput, so
+// fronts report it as bad input with its hint.
+func (e *LoadError) Unwrap() []error {
+	return []error{ErrInvalid, &calls.Error{Kind: calls.ErrBadInput, Msg: e.Msg, Hint: e.Hint}}
+}
+
+// upgrades turns a file of an older format into the next one: each takes
+// the raw JSON of its version and returns the raw JSON of the next, with
+// its "format" field set to the next version's string. A new format adds
+// the upgrade from the one before it; the loader chains them.
+var upgrades = map[string]func(raw map[string]any) (map[string]any, error){}
+
+// Formats lists the format versions this build loads, newest first.
+func Formats() []string {
+	out := []string{Format}
+	for k := range upgrades {
+		out = append(out, k)
+	}
+	slices.Sort(out[1:])
+	slices.Reverse(out[1:])
+	return out
+}
+
+// Load reads and checks a routine file. Nothing is returned half-loaded:
+// the routine comes back whole, or an error (a [*LoadError]) naming the
+// place.
+func Load(path string) (*Routine, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("routine %s: %v", path, err), Hint: "check the file's path"}
+	}
+	r, err := Parse(b)
+	var le *LoadError
+	if errors.As(err, &le) {
+		le.File = path
+	}
+	return r, err
+}
+
+// Parse reads and checks a routine: JSON, a format this build loads
+// (older ones are upgraded), the schema, declared variables, and no
+// literal that looks like a secret.
+func Parse(data []byte) (*Routine, error) {
+	var doc map[string]any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, &LoadError{Msg: "not JSON: " + jsonProblem(data, err), Hint: "fix the JSON syntax at that place"}
+	}
+	if dec.More() {
+		return nil, &LoadError{Msg: "not JSON: more than one value in the file"}
+	}
+	format, _ := doc["format"].(string)
+	for format != Format {
+		up, ok := upgrades[format]
+		if !ok {
+			what := fmt.Sprintf("unknown format %q", format)
+			if format == "" {
+				what = `no "format" field`
+			}
+			return nil, &LoadError{Where: "format", Msg: fmt.Sprintf("%s: this waymark loads %s", what, strings.Join(Formats(), ", ")),
+				Hint: "a newer format needs a newer waymark; otherwise set \"format\": \"" + Format + "\""}
+		}
+		next, err := up(doc)
+		if err != nil {
+			return nil, &LoadError{Where: "format", Msg: fmt.Sprintf("upgrading from %s: %v", format, err)}
+		}
+		doc = next
+		f, _ := doc["format"].(string)
+		if f == format {
+			return nil, &LoadError{Where: "format", Msg: fmt.Sprintf("the upgrade of %s did not change the format", format)}
+		}
+		format = f
+	}
+	if err := validate(doc); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, &LoadError{Msg: err.Error()}
+	}
+	var r Routine
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, &LoadError{Msg: err.Error()}
+	}
+	if err := Validate(&r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// jsonProblem says where JSON syntax broke: line and column.
+func jsonProblem(data []byte, err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off := int(se.Offset)
+		if off > len(data) {
+			off = len(data)
+		}
+		line := 1 + bytes.Count(data[:off], []byte("\n"))
+		col := off - bytes.LastIndexByte(data[:off], '\n') - 1
+		return fmt.Sprintf("line %d, column %d: %v", line, col, se)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return "the file must hold one JSON object"
+	}
+	return err.Error()
+}
+
+var (
+	compileOnce sync.Once
+	compiled    *jsonschema.Schema
+	compileErr  error
+	printer     = message.NewPrinter(language.English)
+)
+
+func schema() (*jsonschema.Schema, error) {
+	compileOnce.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
+		if err != nil {
+			compileErr = err
+			return
+		}
+		c := jsonschema.NewCompiler()
+		if err := c.AddResource("routine-1.json", doc); err != nil {
+			compileErr = err
+			return
+		}
+		compiled, compileErr = c.Compile("routine-1.json")
+	})
+	return compiled, compileErr
+}
+
+// validate checks a decoded document against the schema, reporting the
+// first problem at its deepest place.
+func validate(doc map[string]any) error {
+	sch, err := schema()
+	if err != nil {
+		return fmt.Errorf("routine schema: %w", err) // a build error, not the file's
+	}
+	// The validator wants the types of jsonschema.UnmarshalJSON (json.Number
+	// is fine, as we decoded with UseNumber).
+	err = sch.Validate(any(doc))
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return &LoadError{Msg: err.Error()}
+	}
+	leaf := deepest(ve)
+	return &LoadError{Where: place(leaf.InstanceLocation), Msg: leaf.ErrorKind.LocalizedString(printer),
+		Hint: "see routine/FORMAT.md for the fields of each step"}
+}
+
+// deepest finds the leaf cause with the longest instance location: the
+// most specific place. Ties keep the first.
+func deepest(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
+	best := ve
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			if len(e.InstanceLocation) > len(best.InstanceLocation) || len(best.Causes) > 0 {
+				best = e
+			}
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return best
+}
+
+// place writes a JSON location as people read it: steps[3].value.
+func place(loc []string) string {
+	var b strings.Builder
+	for _, tok := range loc {
+		if _, err := strconv.Atoi(tok); err == nil {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+// varRef matches %name% and %row.field% in templates, URLs and texts.
+var varRef = regexp.MustCompile(`%([A-Za-z_][A-Za-z0-9_.-]*)%`)
+
+// Validate checks what the schema cannot: every variable a step refers to is
+// declared (and %row.…% only inside each), each names a list variable or
+// an earlier extract, ids are unique, and no literal looks like a secret.
+// Parse calls it; call it on a routine built in Go before replaying it.
+func Validate(r *Routine) error {
+	if r.Format != Format {
+		return &LoadError{Where: "format", Msg: fmt.Sprintf("format %q, want %q", r.Format, Format)}
+	}
+	vars := map[string]Variable{}
+	for i, v := range r.Variables {
+		where := fmt.Sprintf("variables[%d]", i)
+		if _, dup := vars[v.Name]; dup {
+			return &LoadError{Where: where + ".name", Msg: fmt.Sprintf("variable %q is declared twice", v.Name)}
+		}
+		if v.Name == "row" {
+			return &LoadError{Where: where + ".name", Msg: `"row" is reserved for the current item of each`}
+		}
+		vars[v.Name] = v
+	}
+	c := &checker{vars: vars, ids: map[string]string{}, extracts: map[string]bool{}}
+	return c.steps(r.Steps, "steps", 0)
+}
+
+type checker struct {
+	vars     map[string]Variable
+	ids      map[string]string // step id → where it is
+	extracts map[string]bool   // Into names of extracts seen so far
+}
+
+// at names a step's place, with its id when it has one.
+func at(where string, s *Step) string {
+	if s.ID != "" {
+		return fmt.Sprintf("%s (id %q)", where, s.ID)
+	}
+	return where
+}
+
+func (c *checker) steps(steps []Step, where string, eachDepth int) error {
+	for i := range steps {
+		s := &steps[i]
+		w := fmt.Sprintf("%s[%d]", where, i)
+		if s.ID != "" {
+			if prev, dup := c.ids[s.ID]; dup {
+				return &LoadError{Where: at(w, s) + ".id", Msg: fmt.Sprintf("id %q is also used by %s", s.ID, prev)}
+			}
+			c.ids[s.ID] = w
+		}
+		if err := c.step(s, w, eachDepth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *checker) step(s *Step, w string, eachDepth int) error {
+	here := at(w, s)
+	if err := c.text(s.URL, here+".url", eachDepth); err != nil {
+		return err
+	}
+	if s.Value != nil {
+		if err := c.value(s.Value, here+".value", eachDepth); err != nil {
+			return err
+		}
+	}
+	for i, v := range s.Values {
+		if err := c.value(v, fmt.Sprintf("%s.values[%d]", here, i), eachDepth); err != nil {
+			return err
+		}
+	}
+	if s.Check != nil {
+		if err := c.text(s.Check.Text, here+".check.text", eachDepth); err != nil {
+			return err
+		}
+		if err := c.text(s.Check.URL, here+".check.url", eachDepth); err != nil {
+			return err
+		}
+	}
+	switch s.Kind {
+	case KindExtract:
+		if s.Into != "" {
+			c.extracts[s.Into] = true
+		}
+	case KindIf:
+		if err := c.steps(s.Then, here+".then", eachDepth); err != nil {
+			return err
+		}
+		return c.steps(s.Else, here+".else", eachDepth)
+	case KindEach:
+		v, declared := c.vars[s.Over]
+		switch {
+		case declared && !v.List:
+			return &LoadError{Where: here + ".over", Msg: fmt.Sprintf("variable %q is not a list (declare it with \"list\": true)", s.Over)}
+		case !declared && !c.extracts[s.Over]:
+			return &LoadError{Where: here + ".over", Msg: fmt.Sprintf("%q is neither a declared list variable nor the \"into\" of an earlier extract", s.Over),
+				Hint: "declare it under \"variables\" with \"list\": true"}
+		}
+		return c.steps(s.Do, here+".do", eachDepth+1)
+	}
+	return nil
+}
+
+func (c *checker) value(v *Value, w string, eachDepth int) error {
+	if v.Slot != "" {
+		decl, ok := c.vars[v.Slot]
+		if !ok {
+			return &LoadError{Where: w + ".slot", Msg: fmt.Sprintf("variable %q is not declared", v.Slot),
+				Hint: fmt.Sprintf("add {\"name\": %q} under \"variables\"", v.Slot)}
+		}
+		if v.From == "secret" && !decl.Secret {
+			return &LoadError{Where: w + ".from", Msg: fmt.Sprintf("variable %q is read as a secret but not declared with \"secret\": true", v.Slot)}
+		}
+	}
+	if v.Literal != "" && secret.LooksSecret(v.Literal) {
+		return &LoadError{Where: w + ".literal", Msg: "the value looks like a secret (a credential, a card number or a random token); a routine never holds one",
+			Hint: "declare a variable with \"secret\": true and refer to it with {\"from\": \"secret\", \"slot\": NAME}"}
+	}
+	return c.text(v.Template, w+".template", eachDepth)
+}
+
+// text checks the %name% references of a string and that it holds no
+// secret.
+func (c *checker) text(s, w string, eachDepth int) error {
+	if s == "" {
+		return nil
+	}
+	for _, m := range varRef.FindAllStringSubmatch(s, -1) {
+		name := m[1]
+		if name == "row" || strings.HasPrefix(name, "row.") {
+			if eachDepth == 0 {
+				return &LoadError{Where: w, Msg: fmt.Sprintf("%%%s%% is only defined inside the steps of an each", name)}
+			}
+			continue
+		}
+		if _, ok := c.vars[name]; !ok {
+			return &LoadError{Where: w, Msg: fmt.Sprintf("%%%s%% refers to an undeclared variable", name),
+				Hint: fmt.Sprintf("add {\"name\": %q} under \"variables\"", name)}
+		}
+	}
+	if secret.LooksSecret(varRef.ReplaceAllString(s, "")) {
+		return &LoadError{Where: w, Msg: "the text looks like it holds a secret (a credential, a card number or a random token); a routine never holds one",
+			Hint: "put the secret in a variable with \"secret\": true and write %NAME% in its place"}
+	}
+	return nil
+}

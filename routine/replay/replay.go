@@ -1,0 +1,465 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// KeepHeals values: what happens to a routine healed during a replay.
+const (
+	KeepAlways = "always" // the result carries the next version, to save over the file
+	KeepAsk    = "ask"    // the next version is marked pending, to save beside the file
+	KeepNever  = "never"  // heals are reported and dropped
+)
+
+// Options tune a replay. The zero value is valid: no variables, no
+// model (a missing element stops the replay), heals kept as pending.
+type Options struct {
+	// Vars are the values of plain variables; a list variable's value is a
+	// JSON array.
+	Vars map[string]string
+	// Secrets are the values of secret variables. They reach the page and
+	// nothing else: never a prompt, a result or a progress event.
+	Secrets map[string]secret.Value
+	// Model heals a missing element with one call (purpose heal) and reads
+	// extract steps. Nil means no model: a missing element stops the
+	// replay as missing, an extract step as needs-model.
+	Model pilot.Model
+	// KeepHeals is always, ask or never; empty means ask.
+	KeepHeals string
+	// Submits goes to every act: "ask" makes a step that would send, pay,
+	// delete or confirm stop the replay as needs-approval; empty or
+	// "allow" presses it (the routine was approved when recorded).
+	Submits string
+	// Progress, when set, is called after each step, in order.
+	Progress func(StepEvent)
+	// Now is the clock for history entries; nil means time.Now.
+	Now func() time.Time
+	// CheckTimeout bounds how long a verify step waits for the page to
+	// show what it checks; zero means 5 s, negative means one look.
+	CheckTimeout time.Duration
+}
+
+// Result is what a replay did.
+type Result struct {
+	Status     string                     `json:"status"` // ok, stopped or canceled
+	Cause      Cause                      `json:"cause,omitempty"`
+	Message    string                     `json:"message,omitempty"`
+	Hint       string                     `json:"hint,omitempty"`
+	Steps      []StepResult               `json:"steps"`
+	Heals      []Heal                     `json:"heals,omitempty"`
+	Data       map[string]json.RawMessage `json:"data,omitempty"` // extracted, by the extract step's into (or id)
+	ModelCalls int                        `json:"model_calls"`
+	DurMS      int64                      `json:"dur_ms"`
+	// Routine is the healed next version, when heals were made and kept
+	// (KeepHeals always or ask; with ask it is marked Pending).
+	Routine *routine.Routine `json:"routine,omitempty"`
+}
+
+// ExitCode is the process exit status for the result.
+func (r *Result) ExitCode() int { return ExitCode(r.Cause) }
+
+// Result statuses.
+const (
+	StatusOK       = "ok"
+	StatusStopped  = "stopped"
+	StatusCanceled = "canceled"
+)
+
+// StepResult is the outcome of one step (one per row inside each).
+type StepResult struct {
+	ID     string `json:"id,omitempty"`
+	Path   string `json:"path"` // steps[3], steps[5].do[0]
+	Kind   string `json:"kind"`
+	Op     string `json:"op,omitempty"`
+	Row    *int   `json:"row,omitempty"`    // inside each: the item's index
+	Status string `json:"status"`           // ok, healed, skipped (an if's check was false), stopped
+	DurMS  int64  `json:"dur_ms"`           // time the step took
+	Ref    string `json:"ref,omitempty"`    // the element acted on
+	Heal   *Heal  `json:"heal,omitempty"`   // what changed, when the element was healed
+	Error  string `json:"error,omitempty"`  // why it stopped
+	Detail string `json:"detail,omitempty"` // for people: where a goto landed, what a check saw
+}
+
+// StepEvent is one progress report: a step done.
+type StepEvent struct {
+	N    int        // steps done so far, this one included
+	Of   int        // top-level steps of the routine
+	Step StepResult // the step's outcome
+}
+
+// Heal is one element found again on a changed page.
+type Heal struct {
+	Step   string `json:"step"` // the step's id, or its path
+	Path   string `json:"path"`
+	How    string `json:"how"`    // "moved": found by its fingerprint, no model; "model": chosen by one heal call
+	Before string `json:"before"` // the recorded locator
+	After  string `json:"after"`  // the locator now
+	Reason string `json:"reason,omitempty"`
+}
+
+// Heal ways.
+const (
+	HealMoved = "moved"
+	HealModel = "model"
+)
+
+// Run replays a routine's steps through the driver alone. It calls the
+// model only to heal a missing element (one call) and to read extract
+// steps; a routine of goto, act and verify steps on pages that still match
+// makes no model call. It stops at the first step it cannot do with
+// confidence and says why in the result's Cause. The error is for input
+// that cannot be replayed at all (a variable with no value); a stop is a
+// result, not an error.
+func Run(ctx context.Context, d pilot.Driver, r *routine.Routine, opts Options) (*Result, error) {
+	if err := routine.Validate(r); err != nil {
+		return nil, err
+	}
+	x, err := newRun(d, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	err = x.steps(ctx, x.healed.Steps, "steps", nil)
+	res := x.res
+	res.DurMS = time.Since(start).Milliseconds()
+	if x.model != nil {
+		res.ModelCalls = int(x.model.n.Load())
+	}
+	var st *stop
+	switch {
+	case err == nil:
+		res.Status = StatusOK
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		res.Status, res.Cause, res.Message = StatusCanceled, CauseCanceled, "canceled"
+		res.Hint = CauseCanceled.Hint()
+	case errors.As(err, &st):
+		res.Status, res.Cause, res.Message = StatusStopped, st.cause, x.known.Redact(st.msg)
+		res.Hint = st.cause.Hint()
+	default:
+		res.Status, res.Cause, res.Message = StatusStopped, CauseFailed, x.known.Redact(err.Error())
+		res.Hint = calls.Hint(err)
+		if res.Hint == "" {
+			res.Hint = CauseFailed.Hint()
+		}
+	}
+	if len(res.Heals) > 0 && opts.KeepHeals != KeepNever {
+		next := x.healed
+		from := max(r.Version, 1)
+		next.Version = from + 1
+		next.Pending = opts.KeepHeals != KeepAlways
+		at := x.now().UTC().Round(time.Second)
+		for _, h := range res.Heals {
+			note := "healed: found by its fingerprint (no model)"
+			if h.How == HealModel {
+				note = "healed: chosen by one model call"
+			}
+			next.History = append(next.History, routine.Change{Version: next.Version, At: at, Note: note, Step: h.Step, Before: h.Before, After: h.After})
+		}
+		res.Routine = next
+	}
+	return res, nil
+}
+
+// stop is a replay that cannot go on with confidence.
+type stop struct {
+	cause Cause
+	msg   string
+}
+
+func (s *stop) Error() string { return string(s.cause) + ": " + s.msg }
+
+func stopf(c Cause, format string, args ...any) error {
+	return &stop{cause: c, msg: fmt.Sprintf(format, args...)}
+}
+
+// run is one replay's state. It belongs to the goroutine that runs it.
+type run struct {
+	d      pilot.Driver
+	opts   Options
+	model  *countingModel // nil: no model
+	known  *secret.Set    // the secret values, to mask
+	vars   map[string]routine.Variable
+	lists  map[string][]any
+	healed *routine.Routine // a copy of the routine, healed as the replay goes
+	res    *Result
+	done   int
+}
+
+func newRun(d pilot.Driver, r *routine.Routine, opts Options) (*run, error) {
+	x := &run{d: d, opts: opts, known: new(secret.Set), vars: map[string]routine.Variable{}, lists: map[string][]any{},
+		res: &Result{Steps: []StepResult{}, Data: map[string]json.RawMessage{}}}
+	if opts.Model != nil {
+		x.model = &countingModel{m: opts.Model}
+	}
+	switch opts.KeepHeals {
+	case "", KeepAlways, KeepAsk, KeepNever:
+	default:
+		return nil, calls.Errorf(calls.ErrBadInput, "use always, ask or never", "unknown keep-heals %q", opts.KeepHeals)
+	}
+	for name, v := range opts.Secrets {
+		x.known.Add(name, v.Reveal())
+	}
+	for _, v := range r.Variables {
+		x.vars[v.Name] = v
+		switch {
+		case v.Secret:
+			if _, ok := opts.Secrets[v.Name]; !ok {
+				return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("pass it with --secret %s=env:VAR", v.Name), "no value for the secret variable %q", v.Name)
+			}
+		case v.List:
+			raw, ok := opts.Vars[v.Name]
+			if !ok {
+				return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf(`pass it as a JSON array: --var '%s=[{"field":"…"}]'`, v.Name), "no value for the list variable %q", v.Name)
+			}
+			var items []any
+			if err := json.Unmarshal([]byte(raw), &items); err != nil {
+				return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf(`pass it as a JSON array: --var '%s=[{"field":"…"}]'`, v.Name), "the list variable %q is not a JSON array: %v", v.Name, err)
+			}
+			x.lists[v.Name] = items
+		default:
+			if _, ok := opts.Vars[v.Name]; !ok {
+				return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("pass it with --var %s=…", v.Name), "no value for the variable %q", v.Name)
+			}
+		}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	x.healed = new(routine.Routine)
+	if err := json.Unmarshal(b, x.healed); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+func (x *run) now() time.Time {
+	if x.opts.Now != nil {
+		return x.opts.Now()
+	}
+	return time.Now()
+}
+
+// row is the current item of an each.
+type row struct {
+	index int
+	item  any
+}
+
+func (x *run) steps(ctx context.Context, steps []routine.Step, where string, rw *row) error {
+	for i := range steps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s := &steps[i]
+		path := fmt.Sprintf("%s[%d]", where, i)
+		if err := x.step(ctx, s, path, rw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// step runs one step and reports it.
+func (x *run) step(ctx context.Context, s *routine.Step, path string, rw *row) error {
+	sr := StepResult{ID: s.ID, Path: path, Kind: s.Kind, Op: s.Op, Status: "ok"}
+	if rw != nil {
+		i := rw.index
+		sr.Row = &i
+	}
+	start := time.Now()
+	var err error
+	switch s.Kind {
+	case routine.KindGoto:
+		err = x.gotoStep(ctx, s, rw, &sr)
+	case routine.KindAct:
+		err = x.actStep(ctx, s, path, rw, &sr)
+	case routine.KindVerify:
+		err = x.verifyStep(ctx, s, path, rw, &sr)
+	case routine.KindExtract:
+		err = x.extractStep(ctx, s, path, &sr)
+	case routine.KindIf:
+		var ok bool
+		ok, sr.Detail, err = x.check(ctx, s.Check, path, rw, -1)
+		if err == nil {
+			branch, name := s.Then, "then"
+			if !ok {
+				branch, name = s.Else, "else"
+			}
+			sr.Detail = fmt.Sprintf("%s: %s", name, sr.Detail)
+			sr.DurMS = time.Since(start).Milliseconds()
+			x.report(sr)
+			return x.steps(ctx, branch, path+"."+name, rw)
+		}
+	case routine.KindEach:
+		var items []any
+		items, err = x.items(s.Over)
+		if err == nil {
+			sr.Detail = fmt.Sprintf("%d item(s) of %s", len(items), s.Over)
+			sr.DurMS = time.Since(start).Milliseconds()
+			x.report(sr)
+			for i, it := range items {
+				if err := x.steps(ctx, s.Do, path+".do", &row{index: i, item: it}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	default:
+		err = fmt.Errorf("unknown step kind %q", s.Kind)
+	}
+	sr.DurMS = time.Since(start).Milliseconds()
+	if err != nil {
+		sr.Status = "stopped"
+		if ctx.Err() != nil {
+			sr.Status = StatusCanceled
+		}
+		var st *stop
+		if errors.As(err, &st) {
+			sr.Error = x.known.Redact(st.msg)
+		} else {
+			sr.Error = x.known.Redact(err.Error())
+		}
+	}
+	x.report(sr)
+	return err
+}
+
+func (x *run) report(sr StepResult) {
+	if sr.Heal != nil && sr.Status == "ok" {
+		sr.Status = "healed"
+	}
+	x.res.Steps = append(x.res.Steps, sr)
+	x.done++
+	if x.opts.Progress != nil {
+		x.opts.Progress(StepEvent{N: x.done, Of: len(x.healed.Steps), Step: sr})
+	}
+}
+
+// items returns the rows an each goes over.
+func (x *run) items(over string) ([]any, error) {
+	if items, ok := x.lists[over]; ok {
+		return items, nil
+	}
+	raw, ok := x.res.Data[over]
+	if !ok {
+		return nil, stopf(CauseFailed, "each goes over %q, which no earlier step extracted", over)
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	switch t := v.(type) {
+	case []any:
+		return t, nil
+	case map[string]any:
+		// An extract answering {"items": [...]}: its one list.
+		var list []any
+		n := 0
+		for _, f := range t {
+			if l, ok := f.([]any); ok {
+				list, n = l, n+1
+			}
+		}
+		if n == 1 {
+			return list, nil
+		}
+	case nil:
+		return nil, nil
+	}
+	return nil, stopf(CauseFailed, "each goes over %q, which is not a list", over)
+}
+
+// countingModel counts the calls a replay makes.
+type countingModel struct {
+	m pilot.Model
+	n atomic.Int64
+}
+
+func (c *countingModel) Next(ctx context.Context, t pilot.Turn) (pilot.Reply, error) {
+	c.n.Add(1)
+	return c.m.Next(ctx, t)
+}
+
+// value is what a step types or chooses, with variables filled in.
+func (x *run) value(v *routine.Value, rw *row) (string, error) {
+	switch {
+	case v == nil:
+		return "", nil
+	case v.Slot != "":
+		return x.lookup(v.Slot, rw)
+	case v.Template != "":
+		return x.expand(v.Template, rw)
+	}
+	return v.Literal, nil
+}
+
+// lookup returns a variable's value: a secret, a plain value, or a field
+// of the current row.
+func (x *run) lookup(name string, rw *row) (string, error) {
+	if name == "row" || strings.HasPrefix(name, "row.") {
+		if rw == nil {
+			return "", fmt.Errorf("%%%s%% outside an each", name)
+		}
+		return rowField(rw.item, strings.TrimPrefix(strings.TrimPrefix(name, "row"), "."))
+	}
+	if s, ok := x.opts.Secrets[name]; ok && x.vars[name].Secret {
+		return s.Reveal(), nil
+	}
+	if v, ok := x.opts.Vars[name]; ok {
+		return v, nil
+	}
+	return "", calls.Errorf(calls.ErrBadInput, fmt.Sprintf("pass it with --var %s=…", name), "no value for %%%s%%", name)
+}
+
+// rowField reads field (dotted) of an item; "" is the item itself.
+func rowField(item any, field string) (string, error) {
+	v := item
+	if field != "" {
+		for _, f := range strings.Split(field, ".") {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return "", stopf(CauseFailed, "the row has no field %q", field)
+			}
+			if v, ok = m[f]; !ok {
+				return "", stopf(CauseFailed, "the row has no field %q", field)
+			}
+		}
+	}
+	switch t := v.(type) {
+	case string:
+		return t, nil
+	case nil:
+		return "", nil
+	}
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+// expand fills %name% and %row.field% in s.
+func (x *run) expand(s string, rw *row) (string, error) {
+	var firstErr error
+	out := varRef.ReplaceAllStringFunc(s, func(m string) string {
+		v, err := x.lookup(m[1:len(m)-1], rw)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return v
+	})
+	return out, firstErr
+}
+
+// varRef matches %name% and %row.field%.
+var varRef = regexp.MustCompile(`%([A-Za-z_][A-Za-z0-9_.-]*)%`)
