@@ -29,6 +29,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
+	"github.com/waymark-dev/waymark/internal/model/modelhttp"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -73,8 +74,8 @@ type Options struct {
 // for concurrent use.
 type Model struct {
 	client anthropic.Client
-	vendor vendor
-	retry  retrier
+	vendor modelhttp.Vendor
+	retry  modelhttp.Retrier
 }
 
 var _ pilot.Model = (*Model)(nil)
@@ -84,34 +85,22 @@ func New(opts Options) (*Model, error) {
 	if opts.APIKey == "" {
 		return nil, fmt.Errorf("anthropic: %w; set ANTHROPIC_API_KEY", pilot.ErrNoKey)
 	}
-	v := vendor{name: "the Anthropic API", keyEnv: "ANTHROPIC_API_KEY", hasKey: true}
-	r := retrier{
-		model:      opts.Model,
-		maxRetries: opts.MaxRetries,
-		timeout:    opts.Timeout,
-		sleep:      opts.Sleep,
-		now:        time.Now,
-		log:        opts.Logger,
+	v := modelhttp.Vendor{Name: "the Anthropic API", KeyEnv: "ANTHROPIC_API_KEY", HasKey: true}
+	r := modelhttp.Retrier{
+		Model:      opts.Model,
+		MaxRetries: opts.MaxRetries,
+		Timeout:    opts.Timeout,
+		Sleep:      opts.Sleep,
+		Now:        time.Now,
+		Log:        opts.Logger,
+	}.WithDefaults()
+	if r.Model == "" {
+		r.Model = DefaultModel
 	}
-	if r.model == "" {
-		r.model = DefaultModel
+	if r.Timeout <= 0 {
+		r.Timeout = DefaultTimeout
 	}
-	switch {
-	case r.maxRetries == 0:
-		r.maxRetries = defaultMaxRetries
-	case r.maxRetries < 0:
-		r.maxRetries = 0
-	}
-	if r.timeout <= 0 {
-		r.timeout = DefaultTimeout
-	}
-	if r.sleep == nil {
-		r.sleep = sleep
-	}
-	if r.log == nil {
-		r.log = slog.New(slog.DiscardHandler)
-	}
-	v.limit = r.timeout
+	v.Limit = r.Timeout
 	hc := opts.HTTPClient
 	if hc == nil {
 		hc = &http.Client{}
@@ -126,10 +115,10 @@ func New(opts Options) (*Model, error) {
 		// would send it as "Authorization: Bearer" instead.
 		option.WithHeader("X-Api-Key", opts.APIKey),
 		option.WithHTTPClient(hc),
-		option.WithMaxRetries(0), // retries are ours: see retry.go
+		option.WithMaxRetries(0), // retries are ours: see modelhttp.Retrier
 		// An explicit per-try timeout also stops the SDK from refusing
 		// large max_tokens without streaming.
-		option.WithRequestTimeout(r.timeout),
+		option.WithRequestTimeout(r.Timeout),
 	}
 	if opts.BaseURL != "" {
 		u, err := url.Parse(opts.BaseURL)
@@ -137,30 +126,30 @@ func New(opts Options) (*Model, error) {
 			return nil, fmt.Errorf("anthropic: base URL %q is not an http(s) URL; pass one like https://api.anthropic.com", opts.BaseURL)
 		}
 		copts = append(copts, option.WithBaseURL(opts.BaseURL))
-		v.name = "the Anthropic API at " + opts.BaseURL
+		v.Name = "the Anthropic API at " + opts.BaseURL
 	}
 	return &Model{client: anthropic.NewClient(copts...), vendor: v, retry: r}, nil
 }
 
 // Next sends one turn and returns the model's reply.
 func (m *Model) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) {
-	req, err := newRequest(m.retry.model, turn)
+	req, err := newRequest(m.retry.Model, turn)
 	if err != nil {
 		return pilot.Reply{}, err
 	}
 	var msg *anthropic.Message
-	o := m.retry.run(ctx, turn.Purpose, func(ctx context.Context) (*http.Response, error) {
+	o := m.retry.Run(ctx, turn.Purpose, func(ctx context.Context) (*http.Response, error) {
 		var res *http.Response
 		var err error
 		msg, err = m.client.Messages.New(ctx, req.params, option.WithResponseInto(&res))
 		return res, err
 	})
-	if o.err != nil {
-		err := m.vendor.callError(ctx, o)
-		m.retry.logDone(ctx, turn.Purpose, o, pilot.Usage{}, err)
+	if o.Err != nil {
+		err := m.vendor.CallError(ctx, o)
+		m.retry.LogDone(ctx, turn.Purpose, o, pilot.Usage{}, err)
 		return pilot.Reply{}, err
 	}
 	reply, err := req.reply(m.vendor, msg)
-	m.retry.logDone(ctx, turn.Purpose, o, reply.Usage, err)
+	m.retry.LogDone(ctx, turn.Purpose, o, reply.Usage, err)
 	return reply, err
 }

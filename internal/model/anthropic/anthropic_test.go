@@ -14,6 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/waymark-dev/waymark/internal/model/modelhttp"
+	"github.com/waymark-dev/waymark/internal/model/modelhttp/modelhttptest"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -151,8 +153,8 @@ func TestNextRequestAndReply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			api := newFakeAPI(t, reply{status: 200, body: tt.answer})
-			m := newTestModel(t, api.srv.URL, nil)
+			api := newFakeAPI(t, reply{Status: 200, Body: tt.answer})
+			m := newTestModel(t, api.URL(), nil)
 			got, err := m.Next(context.Background(), tt.turn)
 			if err != nil {
 				t.Fatalf("Next: %v", err)
@@ -160,24 +162,24 @@ func TestNextRequestAndReply(t *testing.T) {
 			if diff := cmp.Diff(tt.wantReply, got); diff != "" {
 				t.Errorf("reply (-want +got):\n%s", diff)
 			}
-			reqs := api.requests()
+			reqs := api.Requests()
 			if len(reqs) != 1 {
 				t.Fatalf("got %d requests, want 1", len(reqs))
 			}
 			r := reqs[0]
-			if r.method != http.MethodPost || r.path != "/v1/messages" {
-				t.Errorf("request %s %s, want POST /v1/messages", r.method, r.path)
+			if r.Method != http.MethodPost || r.Path != "/v1/messages" {
+				t.Errorf("request %s %s, want POST /v1/messages", r.Method, r.Path)
 			}
-			if got := r.header.Get("X-Api-Key"); got != testKey {
+			if got := r.Header.Get("X-Api-Key"); got != testKey {
 				t.Errorf("x-api-key = %q, want the key", got)
 			}
-			if r.header.Get("Anthropic-Version") == "" {
+			if r.Header.Get("Anthropic-Version") == "" {
 				t.Error("no anthropic-version header")
 			}
-			if got := r.header.Get("Authorization"); got != "" {
+			if got := r.Header.Get("Authorization"); got != "" {
 				t.Errorf("Authorization = %q, want none", got)
 			}
-			if diff := cmp.Diff(decode(t, tt.wantBody), any(r.body)); diff != "" {
+			if diff := cmp.Diff(decode(t, tt.wantBody), any(r.Body)); diff != "" {
 				t.Errorf("request body (-want +got):\n%s", diff)
 			}
 		})
@@ -188,9 +190,9 @@ func TestNextFailures(t *testing.T) {
 	turn := pilot.Turn{Purpose: pilot.PurposeAct, Messages: []pilot.Message{{Role: pilot.RoleUser, Text: "hi"}}}
 	schemaTurn := turn
 	schemaTurn.Schema, schemaTurn.SchemaName = json.RawMessage(`{"type":"object"}`), "act"
-	rateLimited := reply{status: 429, body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`}
-	overloaded := reply{status: 529, body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}
-	ok := reply{status: 200, body: textMessage("ok")}
+	rateLimited := reply{Status: 429, Body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`}
+	overloaded := reply{Status: 529, Body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}
+	ok := reply{Status: 200, Body: textMessage("ok")}
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
 	tests := []struct {
@@ -206,25 +208,25 @@ func TestNextFailures(t *testing.T) {
 	}{
 		{
 			name:       "429 with Retry-After seconds, then success",
-			script:     []reply{{status: 429, header: map[string]string{"Retry-After": "7"}, body: rateLimited.body}, ok},
+			script:     []reply{{Status: 429, Header: map[string]string{"Retry-After": "7"}, Body: rateLimited.Body}, ok},
 			wantText:   "ok",
 			wantSleeps: []time.Duration{7 * time.Second},
 		},
 		{
 			name:       "429 with Retry-After as an HTTP date",
-			script:     []reply{{status: 429, header: map[string]string{"Retry-After": now.Add(3 * time.Second).Format(http.TimeFormat)}}, ok},
+			script:     []reply{{Status: 429, Header: map[string]string{"Retry-After": now.Add(3 * time.Second).Format(http.TimeFormat)}}, ok},
 			wantText:   "ok",
 			wantSleeps: []time.Duration{3 * time.Second},
 		},
 		{
 			name:       "Retry-After is capped at 30s",
-			script:     []reply{{status: 429, header: map[string]string{"Retry-After": "120"}}, ok},
+			script:     []reply{{Status: 429, Header: map[string]string{"Retry-After": "120"}}, ok},
 			wantText:   "ok",
 			wantSleeps: []time.Duration{30 * time.Second},
 		},
 		{
 			name:       "retry-after-ms wins",
-			script:     []reply{{status: 429, header: map[string]string{"Retry-After": "9", "Retry-After-Ms": "1500"}}, ok},
+			script:     []reply{{Status: 429, Header: map[string]string{"Retry-After": "9", "Retry-After-Ms": "1500"}}, ok},
 			wantText:   "ok",
 			wantSleeps: []time.Duration{1500 * time.Millisecond},
 		},
@@ -257,24 +259,24 @@ func TestNextFailures(t *testing.T) {
 		},
 		{
 			name:      "401 is ErrKeyRefused, not retried",
-			script:    []reply{{status: 401, body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`}},
+			script:    []reply{{Status: 401, Body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`}},
 			wantErr:   pilot.ErrKeyRefused,
 			wantInMsg: "refused the key in ANTHROPIC_API_KEY",
 		},
 		{
 			name:    "403 is ErrKeyRefused",
-			script:  []reply{{status: 403, body: `not json at all`}},
+			script:  []reply{{Status: 403, Body: `not json at all`}},
 			wantErr: pilot.ErrKeyRefused,
 		},
 		{
 			name:      "400 is a plain error with the server's words",
-			script:    []reply{{status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: too large"}}`}},
+			script:    []reply{{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: too large"}}`}},
 			notErr:    []error{pilot.ErrRateLimited, pilot.ErrMalformed, pilot.ErrKeyRefused},
 			wantInMsg: "max_tokens: too large",
 		},
 		{
 			name:    "a body that is not JSON is ErrMalformed",
-			script:  []reply{{status: 200, body: `{"id":"msg_01","content":[`}},
+			script:  []reply{{Status: 200, Body: `{"id":"msg_01","content":[`}},
 			wantErr: pilot.ErrMalformed,
 		},
 		{
@@ -286,16 +288,16 @@ func TestNextFailures(t *testing.T) {
 		},
 		{
 			name:    "a refusal is ErrCannot",
-			script:  []reply{{status: 200, body: strings.Replace(textMessage(""), "end_turn", "refusal", 1)}},
+			script:  []reply{{Status: 200, Body: strings.Replace(textMessage(""), "end_turn", "refusal", 1)}},
 			wantErr: pilot.ErrCannot,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			api := newFakeAPI(t, tt.script...)
-			var sl sleeps
-			m := newTestModel(t, api.srv.URL, func(o *Options) { o.MaxRetries, o.Sleep = tt.maxRetries, sl.sleep })
-			m.retry.now = func() time.Time { return now }
+			var sl modelhttptest.Sleeps
+			m := newTestModel(t, api.URL(), func(o *Options) { o.MaxRetries, o.Sleep = tt.maxRetries, sl.Sleep })
+			m.retry.Now = func() time.Time { return now }
 			turn := tt.turn
 			if turn.Messages == nil {
 				turn = pilot.Turn{Purpose: pilot.PurposeAct, Messages: []pilot.Message{{Role: pilot.RoleUser, Text: "hi"}}}
@@ -320,10 +322,10 @@ func TestNextFailures(t *testing.T) {
 			if tt.wantInMsg != "" && (err == nil || !strings.Contains(err.Error(), tt.wantInMsg)) {
 				t.Errorf("error %v does not say %q", err, tt.wantInMsg)
 			}
-			if diff := cmp.Diff(tt.wantSleeps, sl.got()); diff != "" {
+			if diff := cmp.Diff(tt.wantSleeps, sl.Got()); diff != "" {
 				t.Errorf("waits (-want +got):\n%s", diff)
 			}
-			if n := len(api.requests()); n != len(tt.script) {
+			if n := len(api.Requests()); n != len(tt.script) {
 				t.Errorf("server got %d requests, want %d", n, len(tt.script))
 			}
 		})
@@ -331,9 +333,9 @@ func TestNextFailures(t *testing.T) {
 }
 
 func TestNextTimeout(t *testing.T) {
-	url, _, _ := blockingServer(t)
-	var sl sleeps
-	m := newTestModel(t, url, func(o *Options) { o.Timeout, o.Sleep = 100*time.Millisecond, sl.sleep })
+	url, _, _ := modelhttptest.BlockingServer(t)
+	var sl modelhttptest.Sleeps
+	m := newTestModel(t, url, func(o *Options) { o.Timeout, o.Sleep = 100*time.Millisecond, sl.Sleep })
 	start := time.Now()
 	_, err := m.Next(context.Background(), pilot.Turn{Messages: []pilot.Message{{Role: pilot.RoleUser, Text: "hi"}}})
 	if !errors.Is(err, pilot.ErrModelTimeout) {
@@ -345,8 +347,8 @@ func TestNextTimeout(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %s; the 100ms timeout was not applied", d)
 	}
-	if len(sl.got()) != 0 {
-		t.Errorf("a timeout was retried: waits %v", sl.got())
+	if len(sl.Got()) != 0 {
+		t.Errorf("a timeout was retried: waits %v", sl.Got())
 	}
 }
 
@@ -359,7 +361,7 @@ func TestNextCancel(t *testing.T) {
 		{
 			name: "mid-request",
 			run: func(t *testing.T, ctx context.Context, cancel context.CancelFunc) error {
-				url, started, aborted := blockingServer(t)
+				url, started, aborted := modelhttptest.BlockingServer(t)
 				m := newTestModel(t, url, nil)
 				go func() { <-started; cancel() }()
 				_, err := m.Next(ctx, pilot.Turn{Messages: []pilot.Message{{Role: pilot.RoleUser, Text: "hi"}}})
@@ -374,9 +376,9 @@ func TestNextCancel(t *testing.T) {
 		{
 			name: "while waiting to retry",
 			run: func(t *testing.T, ctx context.Context, cancel context.CancelFunc) error {
-				api := newFakeAPI(t, reply{status: 429, header: map[string]string{"Retry-After": "30"}})
-				m := newTestModel(t, api.srv.URL, func(o *Options) {
-					o.Sleep = func(ctx context.Context, d time.Duration) error { cancel(); return sleep(ctx, d) }
+				api := newFakeAPI(t, reply{Status: 429, Header: map[string]string{"Retry-After": "30"}})
+				m := newTestModel(t, api.URL(), func(o *Options) {
+					o.Sleep = func(ctx context.Context, d time.Duration) error { cancel(); return modelhttp.Sleep(ctx, d) }
 				})
 				return func() error {
 					_, err := m.Next(ctx, pilot.Turn{Messages: []pilot.Message{{Role: pilot.RoleUser, Text: "hi"}}})
@@ -407,14 +409,14 @@ func TestNextCancel(t *testing.T) {
 func TestLogsHoldNoSecrets(t *testing.T) {
 	const prompt, system = "type hunter2-PROMPT into the password box", "SYSTEM-PROMPT-TEXT"
 	api := newFakeAPI(t,
-		reply{status: 429, header: map[string]string{"Retry-After": "1"}},
-		reply{status: 200, body: textMessage("done")},
-		reply{status: 401, body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`},
+		reply{Status: 429, Header: map[string]string{"Retry-After": "1"}},
+		reply{Status: 200, Body: textMessage("done")},
+		reply{Status: 401, Body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`},
 	)
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	var sl sleeps
-	m := newTestModel(t, api.srv.URL, func(o *Options) { o.Logger, o.Sleep = logger, sl.sleep })
+	var sl modelhttptest.Sleeps
+	m := newTestModel(t, api.URL(), func(o *Options) { o.Logger, o.Sleep = logger, sl.Sleep })
 	turn := pilot.Turn{
 		Purpose:  pilot.PurposeAct,
 		System:   system,
@@ -474,7 +476,7 @@ func TestNew(t *testing.T) {
 					Timeout    time.Duration
 				}
 				want := defaults{DefaultModel, 2, DefaultTimeout}
-				got := defaults{m.retry.model, m.retry.maxRetries, m.retry.timeout}
+				got := defaults{m.retry.Model, m.retry.MaxRetries, m.retry.Timeout}
 				if got != want {
 					t.Errorf("defaults = %+v, want %+v", got, want)
 				}
@@ -496,12 +498,12 @@ func TestIgnoresEnvironment(t *testing.T) {
 	t.Setenv("ANTHROPIC_AUTH_TOKEN", "env-token")
 	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")
 	t.Setenv("ANTHROPIC_CUSTOM_HEADERS", "X-Env: yes")
-	api := newFakeAPI(t, reply{status: 200, body: textMessage("ok")})
-	m := newTestModel(t, api.srv.URL, nil)
+	api := newFakeAPI(t, reply{Status: 200, Body: textMessage("ok")})
+	m := newTestModel(t, api.URL(), nil)
 	if _, err := m.Next(context.Background(), pilot.Turn{Messages: []pilot.Message{{Role: pilot.RoleUser, Text: "hi"}}}); err != nil {
 		t.Fatalf("Next: %v", err)
 	}
-	h := api.requests()[0].header
+	h := api.Requests()[0].Header
 	if h.Get("X-Api-Key") != testKey || h.Get("Authorization") != "" || h.Get("X-Env") != "" {
 		t.Errorf("environment leaked into the request: x-api-key=%q authorization=%q x-env=%q",
 			h.Get("X-Api-Key"), h.Get("Authorization"), h.Get("X-Env"))

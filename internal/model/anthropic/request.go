@@ -10,6 +10,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
+	"github.com/waymark-dev/waymark/internal/model/modelhttp"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -172,9 +173,9 @@ func toolName(name string) string {
 }
 
 // reply reads the answer.
-func (r request) reply(v vendor, msg *anthropic.Message) (pilot.Reply, error) {
+func (r request) reply(v modelhttp.Vendor, msg *anthropic.Message) (pilot.Reply, error) {
 	if msg == nil {
-		return pilot.Reply{}, malformed(v, "the answer was empty; try again")
+		return pilot.Reply{}, modelhttp.Malformed(v, "the answer was empty; try again")
 	}
 	reply := pilot.Reply{
 		Model: msg.Model,
@@ -200,21 +201,21 @@ func (r request) reply(v vendor, msg *anthropic.Message) (pilot.Reply, error) {
 	reply.Text = text.String()
 
 	if msg.StopReason == anthropic.StopReasonRefusal {
-		return reply, newError(fmt.Sprintf("%s: the model declined to answer", v.name), pilot.ErrCannot)
+		return reply, modelhttp.NewError(fmt.Sprintf("%s: the model declined to answer", v.Name), pilot.ErrCannot)
 	}
 	if r.tool == "" {
 		if reply.Text == "" && msg.StopReason != anthropic.StopReasonEndTurn {
-			return reply, malformed(v, "the answer held no text (stop reason %q); try again", msg.StopReason)
+			return reply, modelhttp.Malformed(v, "the answer held no text (stop reason %q); try again", msg.StopReason)
 		}
 		return reply, nil
 	}
 	switch {
 	case input == nil && msg.StopReason == anthropic.StopReasonMaxTokens:
-		return reply, malformed(v, "the answer was cut off at %d tokens; allow more tokens", r.params.MaxTokens)
+		return reply, modelhttp.Malformed(v, "the answer was cut off at %d tokens; allow more tokens", r.params.MaxTokens)
 	case input == nil:
-		return reply, malformed(v, "the model answered without calling the %q tool; try again", r.tool)
+		return reply, modelhttp.Malformed(v, "the model answered without calling the %q tool; try again", r.tool)
 	case !json.Valid(input):
-		return reply, malformed(v, "the %q tool input is not valid JSON; try again", r.tool)
+		return reply, modelhttp.Malformed(v, "the %q tool input is not valid JSON; try again", r.tool)
 	}
 	if !r.wrapped {
 		reply.Data = input
@@ -224,7 +225,7 @@ func (r request) reply(v vendor, msg *anthropic.Message) (pilot.Reply, error) {
 		Value json.RawMessage `json:"value"`
 	}
 	if err := json.Unmarshal(input, &w); err != nil || len(w.Value) == 0 {
-		return reply, malformed(v, "the %q tool input has no \"value\"; try again", r.tool)
+		return reply, modelhttp.Malformed(v, "the %q tool input has no \"value\"; try again", r.tool)
 	}
 	reply.Data = w.Value
 	return reply, nil

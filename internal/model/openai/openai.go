@@ -37,6 +37,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/waymark-dev/waymark/internal/model/modelhttp"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -88,8 +89,8 @@ type Options struct {
 // concurrent use.
 type Model struct {
 	chat   openai.ChatCompletionService
-	vendor vendor
-	retry  retrier
+	vendor modelhttp.Vendor
+	retry  modelhttp.Retrier
 	// local is set for servers other than OpenAI's, which take max_tokens
 	// where OpenAI wants max_completion_tokens.
 	local bool
@@ -103,53 +104,41 @@ var _ pilot.Model = (*Model)(nil)
 // New returns a Model for opts. It starts nothing and sends nothing.
 func New(opts Options) (*Model, error) {
 	local := opts.BaseURL != "" && !isOpenAI(opts.BaseURL)
-	v := vendor{name: "the OpenAI API", keyEnv: "OPENAI_API_KEY", hasKey: opts.APIKey != ""}
+	v := modelhttp.Vendor{Name: "the OpenAI API", KeyEnv: "OPENAI_API_KEY", HasKey: opts.APIKey != ""}
 	if opts.BaseURL != "" {
 		u, err := url.Parse(opts.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, fmt.Errorf("openai: base URL %q is not an http(s) URL; pass one like http://localhost:11434/v1", opts.BaseURL)
 		}
 		if local {
-			v.name = "the server at " + opts.BaseURL
+			v.Name = "the server at " + opts.BaseURL
 		}
 	}
 	if opts.APIKey == "" && !local {
 		return nil, fmt.Errorf("openai: %w; set OPENAI_API_KEY, or OPENAI_BASE_URL (--base-url) for a local server that needs none", pilot.ErrNoKey)
 	}
-	r := retrier{
-		model:      opts.Model,
-		maxRetries: opts.MaxRetries,
-		timeout:    opts.Timeout,
-		sleep:      opts.Sleep,
-		now:        time.Now,
-		log:        opts.Logger,
-	}
-	if r.model == "" {
+	r := modelhttp.Retrier{
+		Model:      opts.Model,
+		MaxRetries: opts.MaxRetries,
+		Timeout:    opts.Timeout,
+		Sleep:      opts.Sleep,
+		Now:        time.Now,
+		Log:        opts.Logger,
+	}.WithDefaults()
+	if r.Model == "" {
 		if local {
-			return nil, fmt.Errorf("openai: no model named for %s; pass the name of one it serves with --model or WAYMARK_MODEL", v.name)
+			return nil, fmt.Errorf("openai: no model named for %s; pass the name of one it serves with --model or WAYMARK_MODEL", v.Name)
 		}
-		r.model = DefaultModel
+		r.Model = DefaultModel
 	}
 	switch {
-	case r.maxRetries == 0:
-		r.maxRetries = defaultMaxRetries
-	case r.maxRetries < 0:
-		r.maxRetries = 0
-	}
-	switch {
-	case r.timeout > 0:
+	case r.Timeout > 0:
 	case local:
-		r.timeout = DefaultLocalTimeout
+		r.Timeout = DefaultLocalTimeout
 	default:
-		r.timeout = DefaultTimeout
+		r.Timeout = DefaultTimeout
 	}
-	if r.sleep == nil {
-		r.sleep = sleep
-	}
-	if r.log == nil {
-		r.log = slog.New(slog.DiscardHandler)
-	}
-	v.limit = r.timeout
+	v.Limit = r.Timeout
 	hc := opts.HTTPClient
 	if hc == nil {
 		hc = &http.Client{}
@@ -162,8 +151,8 @@ func New(opts Options) (*Model, error) {
 	copts := []option.RequestOption{
 		option.WithBaseURL(base),
 		option.WithHTTPClient(hc),
-		option.WithMaxRetries(0), // retries are ours: see retry.go
-		option.WithRequestTimeout(r.timeout),
+		option.WithMaxRetries(0), // retries are ours: see modelhttp.Retrier
+		option.WithRequestTimeout(r.Timeout),
 	}
 	if opts.APIKey != "" {
 		copts = append(copts, option.WithAPIKey(opts.APIKey))
@@ -191,23 +180,23 @@ func (m *Model) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) 
 		if err == nil {
 			reply, err = m.textReply(c)
 		}
-		m.retry.logDone(ctx, turn.Purpose, o, reply.Usage, err)
+		m.retry.LogDone(ctx, turn.Purpose, o, reply.Usage, err)
 		return reply, err
 	}
 	return m.structured(ctx, turn)
 }
 
 // send makes one request, with retries.
-func (m *Model) send(ctx context.Context, purpose pilot.Purpose, params openai.ChatCompletionNewParams) (*openai.ChatCompletion, outcome, error) {
+func (m *Model) send(ctx context.Context, purpose pilot.Purpose, params openai.ChatCompletionNewParams) (*openai.ChatCompletion, modelhttp.Outcome, error) {
 	var c *openai.ChatCompletion
-	o := m.retry.run(ctx, purpose, func(ctx context.Context) (*http.Response, error) {
+	o := m.retry.Run(ctx, purpose, func(ctx context.Context) (*http.Response, error) {
 		var res *http.Response
 		var err error
 		c, err = m.chat.New(ctx, params, option.WithResponseInto(&res))
 		return res, err
 	})
-	if o.err != nil {
-		return nil, o, m.vendor.callError(ctx, o)
+	if o.Err != nil {
+		return nil, o, m.vendor.CallError(ctx, o)
 	}
 	return c, o, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/waymark-dev/waymark/internal/model/modelhttp/modelhttptest"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -197,8 +198,8 @@ func TestNextRequestAndReply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			api := newFakeAPI(t, reply{status: 200, body: tt.answer})
-			m := newTestModel(t, api.srv.URL, tt.openAI, nil)
+			api := newFakeAPI(t, reply{Status: 200, Body: tt.answer})
+			m := newTestModel(t, api.URL(), tt.openAI, nil)
 			m.mode.Store(int32(tt.startMode))
 			got, err := m.Next(context.Background(), tt.turn)
 			if err != nil {
@@ -207,18 +208,18 @@ func TestNextRequestAndReply(t *testing.T) {
 			if diff := cmp.Diff(tt.wantReply, got); diff != "" {
 				t.Errorf("reply (-want +got):\n%s", diff)
 			}
-			reqs := api.requests()
+			reqs := api.Requests()
 			if len(reqs) != 1 {
 				t.Fatalf("got %d requests, want 1", len(reqs))
 			}
 			r := reqs[0]
-			if r.method != http.MethodPost || r.path != "/v1/chat/completions" {
-				t.Errorf("request %s %s, want POST /v1/chat/completions", r.method, r.path)
+			if r.Method != http.MethodPost || r.Path != "/v1/chat/completions" {
+				t.Errorf("request %s %s, want POST /v1/chat/completions", r.Method, r.Path)
 			}
-			if got := r.header.Get("Authorization"); got != tt.wantAuth {
+			if got := r.Header.Get("Authorization"); got != tt.wantAuth {
 				t.Errorf("Authorization = %q, want %q", got, tt.wantAuth)
 			}
-			if diff := cmp.Diff(decode(t, tt.wantBody), any(r.body)); diff != "" {
+			if diff := cmp.Diff(decode(t, tt.wantBody), any(r.Body)); diff != "" {
 				t.Errorf("request body (-want +got):\n%s", diff)
 			}
 		})
@@ -226,8 +227,8 @@ func TestNextRequestAndReply(t *testing.T) {
 }
 
 func TestNextFailures(t *testing.T) {
-	rateLimited := reply{status: 429, body: `{"error":{"message":"Rate limit reached","type":"requests"}}`}
-	ok := reply{status: 200, body: textAnswer("ok")}
+	rateLimited := reply{Status: 429, Body: `{"error":{"message":"Rate limit reached","type":"requests"}}`}
+	ok := reply{Status: 200, Body: textAnswer("ok")}
 	tests := []struct {
 		name       string
 		openAI     bool
@@ -238,7 +239,7 @@ func TestNextFailures(t *testing.T) {
 	}{
 		{
 			name:       "429 with Retry-After, then success",
-			script:     []reply{{status: 429, header: map[string]string{"Retry-After": "2"}, body: rateLimited.body}, ok},
+			script:     []reply{{Status: 429, Header: map[string]string{"Retry-After": "2"}, Body: rateLimited.Body}, ok},
 			wantSleeps: []time.Duration{2 * time.Second},
 		},
 		{
@@ -250,43 +251,43 @@ func TestNextFailures(t *testing.T) {
 		},
 		{
 			name:       "502 then success",
-			script:     []reply{{status: 502, body: "bad gateway"}, ok},
+			script:     []reply{{Status: 502, Body: "bad gateway"}, ok},
 			wantSleeps: []time.Duration{500 * time.Millisecond},
 		},
 		{
 			name:      "401 from OpenAI names the key's variable",
 			openAI:    true,
-			script:    []reply{{status: 401, body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`}},
+			script:    []reply{{Status: 401, Body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`}},
 			wantErr:   pilot.ErrKeyRefused,
 			wantInMsg: "the OpenAI API refused the key in OPENAI_API_KEY",
 		},
 		{
 			name:      "401 from a local server sent no key",
-			script:    []reply{{status: 401, body: `{"error":"unauthorized"}`}},
+			script:    []reply{{Status: 401, Body: `{"error":"unauthorized"}`}},
 			wantErr:   pilot.ErrKeyRefused,
 			wantInMsg: "wants an API key (HTTP 401: unauthorized); set OPENAI_API_KEY",
 		},
 		{
 			name:    "a body that is not JSON is ErrMalformed",
-			script:  []reply{{status: 200, body: `{"choices":[{`}},
+			script:  []reply{{Status: 200, Body: `{"choices":[{`}},
 			wantErr: pilot.ErrMalformed,
 		},
 		{
 			name:    "no choices is ErrMalformed",
-			script:  []reply{{status: 200, body: `{"id":"x","object":"chat.completion","choices":[]}`}},
+			script:  []reply{{Status: 200, Body: `{"id":"x","object":"chat.completion","choices":[]}`}},
 			wantErr: pilot.ErrMalformed,
 		},
 		{
 			name:      "404 says to check the model",
-			script:    []reply{{status: 404, body: `{"error":{"message":"model \"llama3.2\" not found, try pulling it first"}}`}},
+			script:    []reply{{Status: 404, Body: `{"error":{"message":"model \"llama3.2\" not found, try pulling it first"}}`}},
 			wantInMsg: "check the model name",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			api := newFakeAPI(t, tt.script...)
-			var sl sleeps
-			m := newTestModel(t, api.srv.URL, tt.openAI, func(o *Options) { o.Sleep = sl.sleep })
+			var sl modelhttptest.Sleeps
+			m := newTestModel(t, api.URL(), tt.openAI, func(o *Options) { o.Sleep = sl.Sleep })
 			got, err := m.Next(context.Background(), pilot.Turn{Messages: []pilot.Message{{Role: pilot.RoleUser, Text: "hi"}}})
 			wantFail := tt.wantErr != nil || tt.wantInMsg != ""
 			switch {
@@ -303,10 +304,10 @@ func TestNextFailures(t *testing.T) {
 			if tt.wantInMsg != "" && !strings.Contains(err.Error(), tt.wantInMsg) {
 				t.Errorf("error %q does not say %q", err, tt.wantInMsg)
 			}
-			if diff := cmp.Diff(tt.wantSleeps, sl.got()); diff != "" {
+			if diff := cmp.Diff(tt.wantSleeps, sl.Got()); diff != "" {
 				t.Errorf("waits (-want +got):\n%s", diff)
 			}
-			if n := len(api.requests()); n != len(tt.script) {
+			if n := len(api.Requests()); n != len(tt.script) {
 				t.Errorf("server got %d requests, want %d", n, len(tt.script))
 			}
 		})
@@ -314,9 +315,9 @@ func TestNextFailures(t *testing.T) {
 }
 
 func TestNextTimeout(t *testing.T) {
-	srvURL, _, _ := blockingServer(t)
-	var sl sleeps
-	m := newTestModel(t, srvURL, false, func(o *Options) { o.Timeout, o.Sleep = 100*time.Millisecond, sl.sleep })
+	srvURL, _, _ := modelhttptest.BlockingServer(t)
+	var sl modelhttptest.Sleeps
+	m := newTestModel(t, srvURL, false, func(o *Options) { o.Timeout, o.Sleep = 100*time.Millisecond, sl.Sleep })
 	start := time.Now()
 	_, err := m.Next(context.Background(), pilot.Turn{Messages: []pilot.Message{{Role: pilot.RoleUser, Text: "hi"}}})
 	if !errors.Is(err, pilot.ErrModelTimeout) || errors.Is(err, context.Canceled) {
@@ -325,15 +326,15 @@ func TestNextTimeout(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %s; the 100ms timeout was not applied", d)
 	}
-	if len(sl.got()) != 0 {
-		t.Errorf("a timeout was retried: waits %v", sl.got())
+	if len(sl.Got()) != 0 {
+		t.Errorf("a timeout was retried: waits %v", sl.Got())
 	}
 }
 
 func TestNextCancelMidRequest(t *testing.T) {
 	for _, structured := range []bool{false, true} {
 		t.Run(map[bool]string{false: "text", true: "structured"}[structured], func(t *testing.T) {
-			srvURL, started, aborted := blockingServer(t)
+			srvURL, started, aborted := modelhttptest.BlockingServer(t)
 			m := newTestModel(t, srvURL, false, nil)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -365,15 +366,15 @@ func TestNextCancelMidRequest(t *testing.T) {
 func TestLogsHoldNoSecrets(t *testing.T) {
 	const prompt, system = "type hunter2-PROMPT into the password box", "SYSTEM-PROMPT-TEXT"
 	api := newFakeAPI(t,
-		reply{status: 429, header: map[string]string{"Retry-After": "1"}},
-		reply{status: 400, body: `{"error":{"message":"response_format is not supported"}}`},
-		reply{status: 200, body: toolAnswer("act", `{"ref":"e5"}`)},
-		reply{status: 401, body: `{"error":{"message":"Incorrect API key provided: sk-proj-****6789"}}`},
+		reply{Status: 429, Header: map[string]string{"Retry-After": "1"}},
+		reply{Status: 400, Body: `{"error":{"message":"response_format is not supported"}}`},
+		reply{Status: 200, Body: toolAnswer("act", `{"ref":"e5"}`)},
+		reply{Status: 401, Body: `{"error":{"message":"Incorrect API key provided: sk-proj-****6789"}}`},
 	)
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	var sl sleeps
-	m := newTestModel(t, api.srv.URL, true, func(o *Options) { o.Logger, o.Sleep = logger, sl.sleep })
+	var sl modelhttptest.Sleeps
+	m := newTestModel(t, api.URL(), true, func(o *Options) { o.Logger, o.Sleep = logger, sl.Sleep })
 	turn := pilot.Turn{
 		Purpose:    pilot.PurposeAct,
 		System:     system,
@@ -449,12 +450,12 @@ func TestIgnoresEnvironment(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
 	t.Setenv("OPENAI_ORG_ID", "org-env")
 	t.Setenv("OPENAI_CUSTOM_HEADERS", "X-Env: yes")
-	api := newFakeAPI(t, reply{status: 200, body: textAnswer("ok")})
-	m := newTestModel(t, api.srv.URL, false, nil)
+	api := newFakeAPI(t, reply{Status: 200, Body: textAnswer("ok")})
+	m := newTestModel(t, api.URL(), false, nil)
 	if _, err := m.Next(context.Background(), pilot.Turn{Messages: []pilot.Message{{Role: pilot.RoleUser, Text: "hi"}}}); err != nil {
 		t.Fatalf("Next: %v", err)
 	}
-	h := api.requests()[0].header
+	h := api.Requests()[0].Header
 	if h.Get("Authorization") != "" || h.Get("OpenAI-Organization") != "" || h.Get("X-Env") != "" {
 		t.Errorf("environment leaked into the request: authorization=%q org=%q x-env=%q",
 			h.Get("Authorization"), h.Get("OpenAI-Organization"), h.Get("X-Env"))

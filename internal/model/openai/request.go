@@ -8,12 +8,13 @@ import (
 
 	"github.com/openai/openai-go/v3"
 
+	"github.com/waymark-dev/waymark/internal/model/modelhttp"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
 // params converts a turn; note, when set, is appended to the system prompt.
 func (m *Model) params(turn pilot.Turn, note string) (openai.ChatCompletionNewParams, error) {
-	p := openai.ChatCompletionNewParams{Model: m.retry.model}
+	p := openai.ChatCompletionNewParams{Model: m.retry.Model}
 	if turn.MaxTokens > 0 {
 		// OpenAI's newer models refuse max_tokens; most compatible servers
 		// know only max_tokens.
@@ -69,15 +70,15 @@ func userMessage(msg pilot.Message) openai.ChatCompletionMessageParamUnion {
 // first returns the first choice's message with the reply's model and usage.
 func (m *Model) first(c *openai.ChatCompletion) (openai.ChatCompletionMessage, pilot.Reply, error) {
 	if c == nil {
-		return openai.ChatCompletionMessage{}, pilot.Reply{}, malformed(m.vendor, "the answer was empty; try again")
+		return openai.ChatCompletionMessage{}, pilot.Reply{}, modelhttp.Malformed(m.vendor, "the answer was empty; try again")
 	}
 	reply := pilot.Reply{Model: c.Model, Usage: usage(c.Usage)}
 	if len(c.Choices) == 0 {
-		return openai.ChatCompletionMessage{}, reply, malformed(m.vendor, "the answer held no choices; try again")
+		return openai.ChatCompletionMessage{}, reply, modelhttp.Malformed(m.vendor, "the answer held no choices; try again")
 	}
 	msg := c.Choices[0].Message
 	if msg.Refusal != "" {
-		return msg, reply, newError(fmt.Sprintf("%s: the model declined to answer: %s", m.vendor.name, shorten(msg.Refusal, 200)), pilot.ErrCannot)
+		return msg, reply, modelhttp.NewError(fmt.Sprintf("%s: the model declined to answer: %s", m.vendor.Name, modelhttp.Shorten(msg.Refusal, 200)), pilot.ErrCannot)
 	}
 	return msg, reply, nil
 }
@@ -90,7 +91,7 @@ func (m *Model) textReply(c *openai.ChatCompletion) (pilot.Reply, error) {
 	}
 	reply.Text = msg.Content
 	if reply.Text == "" && c.Choices[0].FinishReason == "length" {
-		return reply, malformed(m.vendor, "the answer was cut off before any text; allow more tokens")
+		return reply, modelhttp.Malformed(m.vendor, "the answer was cut off before any text; allow more tokens")
 	}
 	return reply, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/waymark-dev/waymark/internal/model/modelhttp"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -80,7 +81,7 @@ func isObjectSchema(s map[string]any) bool {
 }
 
 // unwrap takes the answer out of its {"value": …} wrapper, if any.
-func (s answerSchema) unwrap(v vendor, data json.RawMessage) (json.RawMessage, error) {
+func (s answerSchema) unwrap(v modelhttp.Vendor, data json.RawMessage) (json.RawMessage, error) {
 	if !s.wrapped {
 		return data, nil
 	}
@@ -88,7 +89,7 @@ func (s answerSchema) unwrap(v vendor, data json.RawMessage) (json.RawMessage, e
 		Value json.RawMessage `json:"value"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil || len(w.Value) == 0 {
-		return nil, malformed(v, "the answer has no \"value\"; try again")
+		return nil, modelhttp.Malformed(v, "the answer has no \"value\"; try again")
 	}
 	return w.Value, nil
 }
@@ -131,10 +132,10 @@ func (m *Model) structured(ctx context.Context, turn pilot.Turn) (pilot.Reply, e
 			} else {
 				spent = reply.Usage
 				m.advance(md + 1)
-				m.retry.log.LogAttrs(ctx, slog.LevelInfo, "structured answers: falling back",
+				m.retry.Log.LogAttrs(ctx, slog.LevelInfo, "structured answers: falling back",
 					slog.String("purpose", string(turn.Purpose)),
-					slog.String("model", m.retry.model),
-					slog.Int("status", o.status),
+					slog.String("model", m.retry.Model),
+					slog.Int("status", o.Status),
 					slog.String("from", md.String()),
 					slog.String("to", (md+1).String()),
 					slog.String("reason", fb.reason))
@@ -144,7 +145,7 @@ func (m *Model) structured(ctx context.Context, turn pilot.Turn) (pilot.Reply, e
 		if err == nil {
 			m.advance(md)
 		}
-		m.retry.logDone(ctx, turn.Purpose, o, reply.Usage, err, slog.String("mode", md.String()))
+		m.retry.LogDone(ctx, turn.Purpose, o, reply.Usage, err, slog.String("mode", md.String()))
 		return reply, err
 	}
 }
@@ -160,14 +161,14 @@ func (m *Model) advance(md mode) {
 }
 
 // try asks once (with retries) in one mode.
-func (m *Model) try(ctx context.Context, turn pilot.Turn, md mode, s answerSchema) (pilot.Reply, outcome, error) {
+func (m *Model) try(ctx context.Context, turn pilot.Turn, md mode, s answerSchema) (pilot.Reply, modelhttp.Outcome, error) {
 	note := ""
 	if md == modeText {
 		note = "Answer with only a JSON value, and no other text, that is valid against this JSON Schema:\n" + string(s.raw)
 	}
 	p, err := m.params(turn, note)
 	if err != nil {
-		return pilot.Reply{}, outcome{}, err
+		return pilot.Reply{}, modelhttp.Outcome{}, err
 	}
 	switch md {
 	case modeJSONSchema:
@@ -201,7 +202,7 @@ func (m *Model) try(ctx context.Context, turn pilot.Turn, md mode, s answerSchem
 	case modeJSONSchema:
 		data := json.RawMessage(strings.TrimSpace(msg.Content))
 		if !json.Valid(data) {
-			return reply, o, &fallback{reason: "the answer to json_schema was not JSON", err: malformed(m.vendor, "the answer was not JSON; try again")}
+			return reply, o, &fallback{reason: "the answer to json_schema was not JSON", err: modelhttp.Malformed(m.vendor, "the answer was not JSON; try again")}
 		}
 		reply.Data, err = s.unwrap(m.vendor, data)
 	case modeTool:
@@ -212,14 +213,14 @@ func (m *Model) try(ctx context.Context, turn pilot.Turn, md mode, s answerSchem
 			}
 		}
 		if data == nil || !json.Valid(data) {
-			return reply, o, &fallback{reason: "the answer had no valid call to the function", err: malformed(m.vendor, "the model answered without calling %q; try again", s.name)}
+			return reply, o, &fallback{reason: "the answer had no valid call to the function", err: modelhttp.Malformed(m.vendor, "the model answered without calling %q; try again", s.name)}
 		}
 		reply.Text = msg.Content // any words beside the call
 		reply.Data, err = s.unwrap(m.vendor, data)
 	default:
 		data, ok := lenientJSON(msg.Content)
 		if !ok {
-			return reply, o, malformed(m.vendor, "the answer held no JSON value; try again")
+			return reply, o, modelhttp.Malformed(m.vendor, "the answer held no JSON value; try again")
 		}
 		reply.Data = data
 	}
@@ -229,13 +230,13 @@ func (m *Model) try(ctx context.Context, turn pilot.Turn, md mode, s answerSchem
 // rejected reports whether a failed request was turned down for a feature
 // the server lacks: a client error (other than key, quota and missing-model
 // errors) whose message names the feature.
-func rejected(o outcome, words ...string) bool {
-	switch o.status {
+func rejected(o modelhttp.Outcome, words ...string) bool {
+	switch o.Status {
 	case http.StatusBadRequest, http.StatusUnprocessableEntity:
 	default:
 		return false
 	}
-	body := strings.ToLower(string(o.body))
+	body := strings.ToLower(string(o.Body))
 	for _, w := range words {
 		if strings.Contains(body, w) {
 			return true

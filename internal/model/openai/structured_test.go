@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/waymark-dev/waymark/internal/model/modelhttp/modelhttptest"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -30,10 +31,10 @@ func shape(body map[string]any) string {
 }
 
 func TestStructuredFallback(t *testing.T) {
-	noSchema := reply{status: 400, body: `{"error":{"message":"Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.","type":"invalid_request_error","param":"response_format"}}`}
-	noTools := reply{status: 400, body: `{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error"}}`}
-	tool := reply{status: 200, body: toolAnswer("act", `{"ref":"e5"}`)}
-	text := reply{status: 200, body: textAnswer("Sure. {\"ref\": \"e5\"} is the one.")}
+	noSchema := reply{Status: 400, Body: `{"error":{"message":"Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.","type":"invalid_request_error","param":"response_format"}}`}
+	noTools := reply{Status: 400, Body: `{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error"}}`}
+	tool := reply{Status: 200, Body: toolAnswer("act", `{"ref":"e5"}`)}
+	text := reply{Status: 200, Body: textAnswer("Sure. {\"ref\": \"e5\"} is the one.")}
 	tests := []struct {
 		name       string
 		script     []reply // answers to the first call, then to the second
@@ -51,7 +52,7 @@ func TestStructuredFallback(t *testing.T) {
 		},
 		{
 			name:       "json_schema answered with prose, then tool; usage of both tries",
-			script:     []reply{{status: 200, body: textAnswer("I think the ref is e5.")}, tool, tool},
+			script:     []reply{{Status: 200, Body: textAnswer("I think the ref is e5.")}, tool, tool},
 			wantShapes: []string{"json_schema", "tool", "tool"},
 			wantMode:   modeTool,
 			wantUsage:  pilot.Usage{InputTokens: 40, OutputTokens: 10, CacheReadTokens: 20},
@@ -65,28 +66,28 @@ func TestStructuredFallback(t *testing.T) {
 		},
 		{
 			name:       "tool ignored (no call in the answer), then text",
-			script:     []reply{noSchema, {status: 200, body: textAnswer("e5")}, text, text},
+			script:     []reply{noSchema, {Status: 200, Body: textAnswer("e5")}, text, text},
 			wantShapes: []string{"json_schema", "tool", "text", "text"},
 			wantMode:   modeText,
 			wantUsage:  pilot.Usage{InputTokens: 40, OutputTokens: 10, CacheReadTokens: 20},
 		},
 		{
 			name:       "no JSON in the text either is ErrMalformed",
-			script:     []reply{noSchema, noTools, {status: 200, body: textAnswer("I cannot tell.")}},
+			script:     []reply{noSchema, noTools, {Status: 200, Body: textAnswer("I cannot tell.")}},
 			wantShapes: []string{"json_schema", "tool", "text"},
 			wantErr:    pilot.ErrMalformed,
 			wantMode:   modeText,
 		},
 		{
 			name:       "an unrelated 400 does not fall back",
-			script:     []reply{{status: 400, body: `{"error":{"message":"context length exceeded","type":"invalid_request_error"}}`}},
+			script:     []reply{{Status: 400, Body: `{"error":{"message":"context length exceeded","type":"invalid_request_error"}}`}},
 			wantShapes: []string{"json_schema"},
 			wantErr:    errors.New("any"),
 			wantMode:   modeJSONSchema,
 		},
 		{
 			name:       "a rate limit does not fall back",
-			script:     []reply{{status: 429, body: `{"error":{"message":"json_schema quota"}}`}},
+			script:     []reply{{Status: 429, Body: `{"error":{"message":"json_schema quota"}}`}},
 			wantShapes: []string{"json_schema"},
 			wantErr:    pilot.ErrRateLimited,
 			wantMode:   modeJSONSchema,
@@ -95,8 +96,8 @@ func TestStructuredFallback(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			api := newFakeAPI(t, tt.script...)
-			var sl sleeps
-			m := newTestModel(t, api.srv.URL, false, func(o *Options) { o.MaxRetries, o.Sleep = -1, sl.sleep })
+			var sl modelhttptest.Sleeps
+			m := newTestModel(t, api.URL(), false, func(o *Options) { o.MaxRetries, o.Sleep = -1, sl.Sleep })
 			turn := pilot.Turn{
 				Purpose:    pilot.PurposeAct,
 				Messages:   []pilot.Message{{Role: pilot.RoleUser, Text: "click Sign in"}},
@@ -125,8 +126,8 @@ func TestStructuredFallback(t *testing.T) {
 				}
 			}
 			var shapes []string
-			for _, r := range api.requests() {
-				shapes = append(shapes, shape(r.body))
+			for _, r := range api.Requests() {
+				shapes = append(shapes, shape(r.Body))
 			}
 			if diff := cmp.Diff(tt.wantShapes, shapes); diff != "" {
 				t.Errorf("requests (-want +got):\n%s", diff)

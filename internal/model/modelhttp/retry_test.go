@@ -1,4 +1,4 @@
-package openai
+package modelhttp
 
 import (
 	"net/http"
@@ -8,7 +8,7 @@ import (
 
 func TestRetrierWait(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	r := retrier{now: func() time.Time { return now }}
+	r := Retrier{Now: func() time.Time { return now }}
 	tests := []struct {
 		name   string
 		header map[string]string
@@ -35,6 +35,32 @@ func TestRetrierWait(t *testing.T) {
 			}
 			if got := r.wait(h, tt.tries); got != tt.want {
 				t.Errorf("wait = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRetrierWithDefaults(t *testing.T) {
+	tests := []struct {
+		name       string
+		maxRetries int
+		want       int
+	}{
+		{name: "zero means the default", maxRetries: 0, want: DefaultMaxRetries},
+		{name: "negative means none", maxRetries: -1, want: 0},
+		{name: "positive is kept", maxRetries: 5, want: 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Retrier{Model: "m", MaxRetries: tt.maxRetries, Timeout: time.Second}.WithDefaults()
+			if r.MaxRetries != tt.want {
+				t.Errorf("MaxRetries = %d, want %d", r.MaxRetries, tt.want)
+			}
+			if r.Sleep == nil || r.Now == nil || r.Log == nil {
+				t.Errorf("WithDefaults left a nil: Sleep %t, Now %t, Log %t", r.Sleep == nil, r.Now == nil, r.Log == nil)
+			}
+			if r.Model != "m" || r.Timeout != time.Second {
+				t.Errorf("WithDefaults changed Model or Timeout: %q, %s", r.Model, r.Timeout)
 			}
 		})
 	}

@@ -1,8 +1,4 @@
-package openai
-
-// This file is identical in internal/model/anthropic and internal/model/openai
-// except for the package clause. It belongs in a shared internal package; it
-// is copied only because each provider was written in its own directory.
+package modelhttp
 
 import (
 	"context"
@@ -19,9 +15,9 @@ import (
 )
 
 const (
-	// defaultMaxRetries is how many times a 429 or 5xx answer is retried
-	// when Options.MaxRetries is zero.
-	defaultMaxRetries = 2
+	// DefaultMaxRetries is how many times a 429 or 5xx answer is retried
+	// when a provider's Options.MaxRetries is zero.
+	DefaultMaxRetries = 2
 	// maxWait caps each wait between tries, whatever Retry-After says.
 	maxWait = 30 * time.Second
 	// firstBackoff is the wait after the first failed try when the server
@@ -31,84 +27,109 @@ const (
 	maxErrorBody = 64 << 10
 )
 
-// retrier runs one model request with bounded retries. The SDK's own retries
-// are off, so these are the only ones and tests see every try.
-type retrier struct {
-	model      string
-	maxRetries int           // retries after the first try; never negative
-	timeout    time.Duration // bounds each try
-	sleep      func(context.Context, time.Duration) error
-	now        func() time.Time // for Retry-After dates
-	log        *slog.Logger
+// Retrier runs one model request with bounded retries. The SDK's own retries
+// are off, so these are the only ones and tests see every try. All fields
+// must be set; [Retrier.WithDefaults] fills the ones a provider's options may
+// leave empty.
+type Retrier struct {
+	Model      string
+	MaxRetries int           // retries after the first try; never negative
+	Timeout    time.Duration // bounds each try
+	Sleep      func(context.Context, time.Duration) error
+	Now        func() time.Time // for Retry-After dates
+	Log        *slog.Logger
 }
 
-// outcome is how the last try of a call ended.
-type outcome struct {
-	status   int         // HTTP status of the last try; 0 when no response arrived
-	header   http.Header // its headers
-	body     []byte      // the body of an error response, at most maxErrorBody bytes
-	err      error       // the last try's error; nil on success
-	timedOut bool        // the last try ran out of time
-	tries    int
-	dur      time.Duration // the whole call, waits included
+// WithDefaults returns r with the zero values of a provider's options given
+// their meaning: MaxRetries zero means [DefaultMaxRetries] and negative
+// means none; a nil Sleep means [Sleep]; a nil Now means [time.Now]; a nil
+// Log discards. Model and Timeout are the provider's to default.
+func (r Retrier) WithDefaults() Retrier {
+	switch {
+	case r.MaxRetries == 0:
+		r.MaxRetries = DefaultMaxRetries
+	case r.MaxRetries < 0:
+		r.MaxRetries = 0
+	}
+	if r.Sleep == nil {
+		r.Sleep = Sleep
+	}
+	if r.Now == nil {
+		r.Now = time.Now
+	}
+	if r.Log == nil {
+		r.Log = slog.New(slog.DiscardHandler)
+	}
+	return r
 }
 
-// run calls send until it succeeds, fails in a way a retry cannot fix, or the
+// Outcome is how the last try of a call ended.
+type Outcome struct {
+	Status   int         // HTTP status of the last try; 0 when no response arrived
+	Header   http.Header // its headers
+	Body     []byte      // the body of an error response, at most 64 KiB
+	Err      error       // the last try's error; nil on success
+	TimedOut bool        // the last try ran out of time
+	Tries    int
+	Dur      time.Duration // the whole call, waits included
+}
+
+// Run calls send until it succeeds, fails in a way a retry cannot fix, or the
 // tries run out. send gets a context bounded by the per-try timeout and
 // returns the HTTP response it saw, if any, with the SDK's error.
-func (r *retrier) run(ctx context.Context, purpose pilot.Purpose, send func(context.Context) (*http.Response, error)) outcome {
+func (r *Retrier) Run(ctx context.Context, purpose pilot.Purpose, send func(context.Context) (*http.Response, error)) Outcome {
 	start := time.Now()
-	var o outcome
+	var o Outcome
 	for {
-		o.tries++
-		tctx, cancel := context.WithTimeout(ctx, r.timeout)
+		o.Tries++
+		tctx, cancel := context.WithTimeout(ctx, r.Timeout)
 		res, err := send(tctx)
 		tryExpired := errors.Is(tctx.Err(), context.DeadlineExceeded)
 		cancel()
 
-		o = outcome{tries: o.tries, err: err}
+		o = Outcome{Tries: o.Tries, Err: err}
 		if res != nil {
-			o.status, o.header = res.StatusCode, res.Header
+			o.Status, o.Header = res.StatusCode, res.Header
 		}
 		if err != nil && res != nil && res.StatusCode >= 400 && res.Body != nil {
-			o.body, _ = io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+			o.Body, _ = io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 		}
-		o.timedOut = err != nil && ctx.Err() == nil && (tryExpired || isNetTimeout(err))
-		if err == nil || ctx.Err() != nil || o.timedOut || !retryable(o.status) || o.tries > r.maxRetries {
-			o.dur = time.Since(start)
+		o.TimedOut = err != nil && ctx.Err() == nil && (tryExpired || isNetTimeout(err))
+		if err == nil || ctx.Err() != nil || o.TimedOut || !retryable(o.Status) || o.Tries > r.MaxRetries {
+			o.Dur = time.Since(start)
 			return o
 		}
 
-		wait := r.wait(o.header, o.tries)
-		r.log.LogAttrs(ctx, slog.LevelWarn, "model call retry",
+		wait := r.wait(o.Header, o.Tries)
+		r.Log.LogAttrs(ctx, slog.LevelWarn, "model call retry",
 			slog.String("purpose", string(purpose)),
-			slog.String("model", r.model),
-			slog.Int("status", o.status),
-			slog.Int("try", o.tries),
+			slog.String("model", r.Model),
+			slog.Int("status", o.Status),
+			slog.Int("try", o.Tries),
 			slog.Int64("wait_ms", wait.Milliseconds()))
-		if err := r.sleep(ctx, wait); err != nil {
-			o.err = err
-			o.dur = time.Since(start)
+		if err := r.Sleep(ctx, wait); err != nil {
+			o.Err = err
+			o.Dur = time.Since(start)
 			return o
 		}
 	}
 }
 
-// logDone writes the one line each call leaves in the log: never the
+// LogDone writes the one line each call leaves in the log: never the
 // prompt, the messages, the images or the key.
-func (r *retrier) logDone(ctx context.Context, purpose pilot.Purpose, o outcome, u pilot.Usage, err error, extra ...slog.Attr) {
+func (r *Retrier) LogDone(ctx context.Context, purpose pilot.Purpose, o Outcome, u pilot.Usage, err error, extra ...slog.Attr) {
 	level := slog.LevelInfo
 	if err != nil {
 		level = slog.LevelWarn
 	}
 	attrs := []slog.Attr{
 		slog.String("purpose", string(purpose)),
-		slog.String("model", r.model),
-		slog.Int64("dur_ms", o.dur.Milliseconds()),
+		slog.String("model", r.Model),
+		slog.Int64("dur_ms", o.Dur.Milliseconds()),
 		slog.Int("input_tokens", u.InputTokens),
 		slog.Int("output_tokens", u.OutputTokens),
-		slog.Int("status", o.status),
-		slog.Int("tries", o.tries),
+		slog.Int("status", o.Status),
+		slog.Int("tries", o.Tries),
 	}
 	if u.CacheReadTokens != 0 || u.CacheWriteTokens != 0 {
 		attrs = append(attrs, slog.Int("cache_read_tokens", u.CacheReadTokens), slog.Int("cache_write_tokens", u.CacheWriteTokens))
@@ -117,7 +138,7 @@ func (r *retrier) logDone(ctx context.Context, purpose pilot.Purpose, o outcome,
 	if err != nil {
 		attrs = append(attrs, slog.String("error_kind", errorKind(err)))
 	}
-	r.log.LogAttrs(ctx, level, "model call", attrs...)
+	r.Log.LogAttrs(ctx, level, "model call", attrs...)
 }
 
 // errorKind names an error's category for the log without its text, which
@@ -143,8 +164,8 @@ func errorKind(err error) string {
 
 // wait is how long to wait before the next try: what the server asked for,
 // else an exponential backoff, never more than maxWait.
-func (r *retrier) wait(h http.Header, tries int) time.Duration {
-	d, ok := retryAfter(h, r.now())
+func (r *Retrier) wait(h http.Header, tries int) time.Duration {
+	d, ok := retryAfter(h, r.Now())
 	if !ok {
 		d = firstBackoff << min(tries-1, 8)
 	}
@@ -188,8 +209,8 @@ func isNetTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// sleep waits for d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits for d or until ctx is done.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
