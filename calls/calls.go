@@ -147,6 +147,10 @@ type Outcome struct {
 	Navigated bool      `json:"navigated,omitempty"`
 	NewTabs   []TabInfo `json:"new_tabs,omitempty"`
 	Dialog    *Dialog   `json:"dialog,omitempty"` // a JavaScript dialog that opened and waits for an answer
+	// Closed says what was closed without asking before the action: a
+	// cookie banner by its least-tracking answer, an app banner by its
+	// own "not now".
+	Closed string `json:"closed,omitempty"`
 }
 
 // Dialog is a JavaScript dialog (alert, confirm, prompt, beforeunload).

@@ -28,6 +28,9 @@ var (
 	// ErrBlockedURL: the URL policy or the private-network rule refused
 	// where the page would go.
 	ErrBlockedURL = errors.New("blocked url")
+	// ErrPopup: something appeared over the page (or took the focus)
+	// since the last look; nothing was done.
+	ErrPopup = errors.New("popup")
 )
 
 // codes pairs each category with its wire code. Order matters only for
@@ -50,6 +53,7 @@ var codes = []struct {
 	{ErrUnavailable, "unavailable"},
 	{ErrNeedsApproval, "needs_approval"},
 	{ErrBlockedURL, "blocked_url"},
+	{ErrPopup, "popup"},
 	{context.Canceled, "canceled"},
 	{context.DeadlineExceeded, "timeout"},
 }

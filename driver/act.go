@@ -37,7 +37,15 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome
 	if err != nil {
 		return nil, err
 	}
-	return s.perform(ctx, t, do)
+	closed, err := s.checkPopups(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.perform(ctx, t, do)
+	if out != nil {
+		out.Closed = popupNote(closed)
+	}
+	return out, err
 }
 
 // plan checks the request and finds its elements before anything is

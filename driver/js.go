@@ -28,3 +28,6 @@ var jsIdentity string
 
 //go:embed js/submit_probe.js
 var jsSubmitProbe string
+
+//go:embed js/overlays.js
+var jsOverlays string

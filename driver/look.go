@@ -178,6 +178,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*cal
 		return nil, err
 	}
 	snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: buf.String(), Notices: notices}
+	t.rememberOverlays(ctx)
 	root.Walk(func(n *outline.Node, _ int) bool {
 		if n.Ref != "" {
 			snap.Refs++

@@ -37,21 +37,24 @@ type tab struct {
 
 	// mu guards the fields below. The listener writes them from chromedp's
 	// read loop, so it holds mu only briefly and never sends a command.
-	mu         sync.Mutex
-	frameID    cdp.FrameID // the main frame
-	docURL     string
-	status     int
-	headers    http.Header // the document response's headers
-	blocked    error       // the last navigation the guard refused, until an action takes it
-	dialog     *calls.Dialog
-	inflight   map[network.RequestID]time.Time // fetch/XHR requests
-	loading    bool                            // main frame between startedLoading and load
-	requested  bool                            // the main frame asked to navigate; loading has not started yet
-	navSeq     int                             // bumped at each main-frame navigation
-	sameDocSeq int                             // bumped at each same-document navigation (history API, fragment)
-	changed    chan struct{}                   // closed and replaced on every tracked change
-	isolated   map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
-	frames     map[target.ID]*frameTarget      // attached out-of-process iframes
+	mu      sync.Mutex
+	frameID cdp.FrameID // the main frame
+	docURL  string
+	status  int
+	headers http.Header // the document response's headers
+	blocked error       // the last navigation the guard refused, until an action takes it
+	// lookedOverlays are the overlays over the page at the last look
+	// (nil before the first), so that one appearing since is caught.
+	lookedOverlays map[string]bool
+	dialog         *calls.Dialog
+	inflight       map[network.RequestID]time.Time // fetch/XHR requests
+	loading        bool                            // main frame between startedLoading and load
+	requested      bool                            // the main frame asked to navigate; loading has not started yet
+	navSeq         int                             // bumped at each main-frame navigation
+	sameDocSeq     int                             // bumped at each same-document navigation (history API, fragment)
+	changed        chan struct{}                   // closed and replaced on every tracked change
+	isolated       map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
+	frames         map[target.ID]*frameTarget      // attached out-of-process iframes
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
@@ -105,6 +108,7 @@ func (t *tab) onEvent(ev any) {
 			t.docURL = ev.Frame.URL
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]isolatedWorld{}
+			t.lookedOverlays = nil // a new page: no look at it yet, nothing to compare with
 		} else {
 			delete(t.isolated, ev.Frame.ID)
 		}

@@ -1,0 +1,99 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto/input"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/notice"
+)
+
+// overlay is a box drawn over the page, as the page-side probe sees it.
+type overlay struct {
+	Sig     string `json:"sig"`
+	Kind    string `json:"kind"` // dialog, box, sheet, scrim
+	Text    string `json:"text"`
+	Focus   bool   `json:"focus"` // it holds the focus
+	Buttons []struct {
+		Text string  `json:"text"`
+		X    float64 `json:"x"`
+		Y    float64 `json:"y"`
+	} `json:"buttons"`
+}
+
+// overlays probes the main frame for boxes drawn over the page.
+func (t *tab) overlays(ctx context.Context) ([]overlay, error) {
+	var out []overlay
+	err := t.evalWorld(ctx, t.sess, t.mainFrame(), "("+jsOverlays+")()", &out)
+	return out, err
+}
+
+// rememberOverlays records what was over the page at a look, so that the
+// check before an action can tell what appeared since.
+func (t *tab) rememberOverlays(ctx context.Context) {
+	ovs, err := t.overlays(ctx)
+	if err != nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, o := range ovs {
+		seen[o.Sig] = true
+	}
+	t.mu.Lock()
+	t.lookedOverlays = seen
+	t.mu.Unlock()
+}
+
+// checkPopups runs right before an action: an overlay that appeared since
+// the last look stops the action with ErrPopup, except a cookie banner
+// (closed by its least-tracking answer) and an app banner (closed by its
+// own "not now"); each close is said in the returned notes.
+func (s *Session) checkPopups(ctx context.Context, t *tab) (notes []string, err error) {
+	t.mu.Lock()
+	looked := t.lookedOverlays
+	t.mu.Unlock()
+	if looked == nil {
+		return nil, nil // no look yet: nothing to compare with
+	}
+	ovs, err := t.overlays(ctx)
+	if err != nil {
+		return nil, nil // a page going away has no popups to judge
+	}
+	for _, o := range ovs {
+		if looked[o.Sig] {
+			continue
+		}
+		var labels []string
+		for _, b := range o.Buttons {
+			labels = append(labels, b.Text)
+		}
+		kind, pick := notice.ClassifyOverlay(o.Text, labels)
+		if pick >= 0 {
+			b := o.Buttons[pick]
+			if err := t.press(ctx, point{X: b.X, Y: b.Y}, input.MouseButtonLeft, 1, nil); err != nil {
+				return notes, err
+			}
+			if err := t.settle(ctx, t.mark()); err != nil {
+				return notes, err
+			}
+			notes = append(notes, fmt.Sprintf("closed a %s by %q", kind, b.Text))
+			continue
+		}
+		what := o.Kind
+		if kind != "" {
+			what = kind
+		}
+		detail, _ := json.Marshal(map[string]any{"kind": what, "text": o.Text, "buttons": labels})
+		return notes, &calls.Error{Kind: calls.ErrPopup, Data: detail,
+			Msg:  fmt.Sprintf("a %s appeared over the page since your last look: %q with %s; nothing was done", what, clip(o.Text, 120), quoteList(labels, 6)),
+			Hint: `run "waymark snapshot" to see it, then answer it or close it`}
+	}
+	return notes, nil
+}
+
+// popupNote is how closed banners are said in an outcome.
+func popupNote(notes []string) string { return strings.Join(notes, "; ") }
