@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"time"
 
@@ -151,7 +150,7 @@ func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (*calls.PageI
 			return ok, err
 		}
 	case req.URL != "":
-		re, err := globRegexp(req.URL)
+		re, err := calls.URLGlob(req.URL)
 		if err != nil {
 			return nil, err
 		}
@@ -194,22 +193,3 @@ func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (*calls.PageI
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 func jsString(s string) string { return quote(s) }
-
-// globRegexp turns a URL glob (* any run of characters, ? one) into a
-// regexp over the whole URL.
-func globRegexp(glob string) (*regexp.Regexp, error) {
-	var b strings.Builder
-	b.WriteString("^")
-	for _, r := range glob {
-		switch r {
-		case '*':
-			b.WriteString(".*")
-		case '?':
-			b.WriteString(".")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(r)))
-		}
-	}
-	b.WriteString("$")
-	return regexp.Compile(b.String())
-}

@@ -197,7 +197,7 @@ func countText(s *pageState, want string) int {
 // (slashes too) and ? one character. A glob with no scheme may match the
 // URL's path (with its query) alone.
 func urlMatches(glob, url string) bool {
-	re := globRegexp(glob)
+	re := mustGlob(glob)
 	if re.MatchString(url) {
 		return true
 	}
@@ -216,23 +216,6 @@ func urlMatches(glob, url string) bool {
 	path, _, _ := strings.Cut(rest, "?")
 	path, _, _ = strings.Cut(path, "#")
 	return re.MatchString(path)
-}
-
-func globRegexp(glob string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	for _, c := range glob {
-		switch c {
-		case '*':
-			b.WriteString(".*")
-		case '?':
-			b.WriteString(".")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	b.WriteString("$")
-	return regexp.MustCompile(b.String())
 }
 
 // breaker weighs the latest verdicts and trips when too many failed.
@@ -266,4 +249,14 @@ func (r *run) verdict(ok bool) error {
 	}
 	r.recovering(GuardBreaker, fmt.Sprintf("%d of the last %d checks failed, more than %.0f%%; stopping", failed, of, r.opts.FailRate*100))
 	return fmt.Errorf("%w: %d of the last %d", ErrBreaker, failed, of)
+}
+
+// mustGlob compiles a URL glob; a glob always compiles (every character but
+// * and ? is quoted).
+func mustGlob(glob string) *regexp.Regexp {
+	re, err := calls.URLGlob(glob)
+	if err != nil {
+		return regexp.MustCompile("^$")
+	}
+	return re
 }

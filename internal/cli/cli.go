@@ -28,6 +28,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+	"github.com/waymark-dev/waymark/internal/config"
 )
 
 // Deps are the parts of waymark the CLI uses but does not hold. Zero fields
@@ -259,7 +260,7 @@ Try "waymark demo" for a tour.`,
 	pf.StringVar(&g.ExecutablePath, "executable-path", getenv("WAYMARK_BROWSER"), "the Chromium to launch when the daemon starts (env WAYMARK_BROWSER)")
 	pf.BoolVar(&g.Headed, "headed", false, "show the browser window when the daemon starts it")
 	pf.StringVar(&g.CDP, "cdp", getenv("WAYMARK_CDP"), "attach to a running browser: a DevTools port or a ws:// or http:// URL (env WAYMARK_CDP)")
-	pf.StringArrayVar(&g.BrowserArgs, "browser-arg", splitLines(getenv("WAYMARK_BROWSER_ARGS")), "an extra Chromium flag for a browser the daemon starts, repeatable (env WAYMARK_BROWSER_ARGS, one a line)")
+	pf.StringArrayVar(&g.BrowserArgs, "browser-arg", config.SplitLines(getenv("WAYMARK_BROWSER_ARGS")), "an extra Chromium flag for a browser the daemon starts, repeatable (env WAYMARK_BROWSER_ARGS, one a line)")
 	pf.StringVar(&g.PrivateNetwork, "private-network", getenv("WAYMARK_PRIVATE_NETWORK"), `private addresses pages may reach when the daemon starts: "none", "loopback" (default) or "all" (env WAYMARK_PRIVATE_NETWORK)`)
 	pf.StringVar(&g.Socket, "socket", getenv("WAYMARK_SOCKET"), "the daemon's socket (env WAYMARK_SOCKET)")
 	_ = pf.MarkHidden("socket")
@@ -335,15 +336,4 @@ func validCDP(s string) bool {
 		}
 	}
 	return false
-}
-
-// splitLines splits a list given one item a line, dropping empty lines.
-func splitLines(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
-		}
-	}
-	return out
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/waymark-dev/waymark/internal/textdist"
 )
 
 // key describes one setting. The table below drives files, environment,
@@ -151,7 +153,7 @@ func (k key) parse(c *Config, raw, source string) error {
 		}
 		*d = t
 	case *[]string:
-		*d = splitLines(raw)
+		*d = SplitLines(raw)
 	}
 	if err := k.check(c, source); err != nil {
 		return err
@@ -160,8 +162,9 @@ func (k key) parse(c *Config, raw, source string) error {
 	return nil
 }
 
-// splitLines splits a list given one item a line, dropping empty lines.
-func splitLines(s string) []string {
+// SplitLines splits a list given one item a line, dropping empty lines:
+// how lists come in environment variables (WAYMARK_BROWSER_ARGS).
+func SplitLines(s string) []string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
@@ -183,11 +186,11 @@ func closest(name string) string {
 		}
 	}
 	for _, s := range sections() {
-		consider(s, levenshtein(name, s))
+		consider(s, textdist.Distance(name, s))
 	}
 	for _, k := range keys {
-		consider(k.name, levenshtein(name, k.name))
-		consider(k.name, levenshtein(leaf, k.leaf())+1)
+		consider(k.name, textdist.Distance(name, k.name))
+		consider(k.name, textdist.Distance(leaf, k.leaf())+1)
 	}
 	if bestD > 3 || bestD*3 > len(name)+2 {
 		return ""
@@ -215,24 +218,4 @@ func leavesOf(section string) []string {
 		}
 	}
 	return out
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

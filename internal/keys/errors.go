@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/waymark-dev/waymark/internal/textdist"
 )
 
 var (
@@ -79,7 +81,7 @@ func suggest(name string) []string {
 	}
 	best := map[string]cand{}
 	consider := func(spelling, canonical string, rank int) {
-		d := distance(lower, strings.ToLower(spelling))
+		d := textdist.Distance(lower, strings.ToLower(spelling))
 		if len(lower) >= 3 && strings.HasPrefix(strings.ToLower(spelling), lower) {
 			d = min(d, limit) // "Arrow" suggests every arrow
 		}
@@ -117,30 +119,4 @@ func suggest(name string) []string {
 		out = append(out, c.name)
 	}
 	return out
-}
-
-// distance is the optimal string alignment distance of a and b: edits of
-// one byte plus swaps of two neighbours, so "Esacpe" is one from "Escape".
-func distance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/waymark-dev/waymark/internal/textdist"
+
 	"github.com/chromedp/cdproto/input"
 	"github.com/google/go-cmp/cmp"
 )
@@ -254,7 +256,7 @@ func TestDistance(t *testing.T) {
 		{"escpae", "escape", 1}, {"kitten", "sitting", 3},
 	}
 	for _, tt := range tests {
-		if got := distance(tt.a, tt.b); got != tt.want {
+		if got := textdist.Distance(tt.a, tt.b); got != tt.want {
 			t.Errorf("distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}

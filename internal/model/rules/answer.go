@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -39,20 +38,7 @@ type Answer struct {
 }
 
 // AnswerSchema is the JSON Schema of [Answer], for [pilot.Turn.Schema].
-var AnswerSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "action": {"type": "string", "enum": ["click", "fill", "type", "select", "check", "uncheck", "press", "goto", "scroll"]},
-    "ref": {"type": "string", "pattern": "^e[0-9]+$", "description": "the element's ref from the outline"},
-    "value": {"type": "string", "description": "text for fill and type, the option for select; keep %name% placeholders as written"},
-    "key": {"type": "string", "description": "key for press, e.g. Enter or Control+A"},
-    "url": {"type": "string", "description": "address for goto"},
-    "direction": {"type": "string", "enum": ["up", "down", "left", "right", "into-view"]},
-    "reason": {"type": "string", "description": "one short sentence: why this element"}
-  },
-  "required": ["action"],
-  "additionalProperties": false
-}`)
+var AnswerSchema = pilot.ActSchema
 
 // Why a target could not be chosen. A [TargetError] wraps one of these
 // and [pilot.ErrCannot].
