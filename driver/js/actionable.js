@@ -16,7 +16,9 @@ async function (checks) {
   const style = getComputedStyle(el);
   const first = box();
   if (!first || style.visibility === 'hidden' || style.visibility === 'collapse') return { state: 'hidden' };
-  await new Promise(r => requestAnimationFrame(() => r()));
+  // Stability matters where the pointer lands; keys go to the element
+  // wherever it is, so a typing action skips the frame's wait.
+  if (checks.hit) await new Promise(r => requestAnimationFrame(() => r()));
   const b = box();
   if (!b) return { state: 'hidden' };
   if (b.x !== first.x || b.y !== first.y || b.w !== first.w || b.h !== first.h) return { state: 'moving' };
