@@ -25,6 +25,8 @@ type Manager struct {
 	mu          sync.Mutex
 	browser     *driver.Browser
 	lostBrowser bool // the last browser died; say so once on the next call
+
+	rec recorder // recordings by hand in progress (record.go)
 }
 
 // New returns a manager that will start a browser with opts on the first
@@ -100,6 +102,11 @@ func (m *Manager) Close() error {
 
 // Handle runs one request for the session.
 func (m *Manager) Handle(ctx context.Context, session, method string, params json.RawMessage) (any, error) {
+	// Recording by hand (record.go): record.start and record.stop, and
+	// the navigations and element actions of a session that records.
+	if m.recording(session, method) {
+		return m.record(ctx, session, method, params)
+	}
 	switch method {
 	case rpc.MethodSessionList:
 		list := rpc.SessionList{Sessions: []rpc.SessionInfo{}}

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// RecordOptions are the flags of `waymark record start|stop`.
+type RecordOptions struct {
+	Common
+	Op   string // "start" or "stop"
+	Name string // start: the routine's name
+	File string // stop: where the routine goes
+}
+
+// NewCmdRecord builds `waymark record start|stop`.
+func NewCmdRecord(f *Factory, runF func(context.Context, *RecordOptions) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "record start|stop",
+		Short: "Record what you do in a session as a routine",
+		Long: `Record a routine by hand: after waymark record start, every open, click,
+dblclick, fill, type, select, check, uncheck, press, hover, scroll and upload
+of the session becomes a step, with the element's locator, evidence and
+fingerprint taken from the live page as it was pressed. Actions that fail are
+not recorded. waymark record stop FILE writes the routine.
+
+Typed and chosen values become variables named after their fields (email,
+full_name); their values are printed beside and never written to the file.
+A value that looks like a credential, or went into a password field, is a
+secret variable, given at replay with --secret NAME=env:VAR.`,
+		Example: "  waymark record start --name checkout\n" +
+			"  waymark open shop.example/checkout && waymark fill @e5 ann@example.com && waymark click @e9\n" +
+			"  waymark record stop checkout.json\n" +
+			"  waymark replay checkout.json --var email=bo@example.com --secret password=env:SHOP_PASSWORD",
+		Args: cobra.ArbitraryArgs,
+		RunE: groupRunE,
+	}
+	start := &RecordOptions{Op: "start"}
+	startCmd := &cobra.Command{
+		Use:   "start",
+		Short: "Start recording the session's actions",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			start.Common = f.common()
+			if runF != nil {
+				return runF(cmd.Context(), start)
+			}
+			return recordStartRun(cmd.Context(), start)
+		},
+	}
+	startCmd.Flags().StringVar(&start.Name, "name", "", "the routine's name (default: FILE's name at stop)")
+	stop := &RecordOptions{Op: "stop"}
+	stopCmd := &cobra.Command{
+		Use:   "stop FILE",
+		Short: "Stop recording and write the routine to FILE",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			stop.Common = f.common()
+			stop.File = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), stop)
+			}
+			return recordStopRun(cmd.Context(), stop)
+		},
+	}
+	cmd.AddCommand(startCmd, stopCmd)
+	return cmd
+}
+
+func recordStartRun(ctx context.Context, opts *RecordOptions) error {
+	var res calls.RecordStarted
+	if err := opts.call(ctx, calls.MethodRecordStart, calls.RecordStartRequest{Name: opts.Name}, &res); err != nil {
+		return err
+	}
+	return opts.emit(res, func() error {
+		opts.note("recording session %q: its opens and element actions become steps until waymark record stop FILE", opts.Session)
+		return nil
+	})
+}
+
+// recordedVar is one proposed variable as stop shows it; a secret's value
+// is masked.
+type recordedVar struct {
+	Name   string `json:"name"`
+	Secret bool   `json:"secret,omitempty"`
+	Value  string `json:"value"`
+}
+
+// recordStopJSON is the data of `record stop --json`.
+type recordStopJSON struct {
+	File      string        `json:"file"`
+	Name      string        `json:"name"`
+	Steps     int           `json:"steps"`
+	Variables []recordedVar `json:"variables"`
+	Notes     []string      `json:"notes,omitempty"`
+	Replay    string        `json:"replay"`
+}
+
+// masked stands for a secret's value; always the same length, so it tells
+// nothing of the value.
+const masked = "••••"
+
+func recordStopRun(ctx context.Context, opts *RecordOptions) error {
+	path, err := filepath.Abs(opts.File)
+	if err != nil {
+		return err
+	}
+	// Stopping ends the recording in the daemon: make sure the file can be
+	// written first, so a typo in the folder does not lose it.
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return calls.Errorf(calls.ErrBadInput, "create the folder or give another path; the session is still recording",
+			"cannot write %s: the folder %s does not exist", opts.File, filepath.Dir(path))
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return calls.Errorf(calls.ErrBadInput, "give a file name, such as checkout.json; the session is still recording", "%s is a folder", opts.File)
+	}
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	var res calls.RecordStopResult
+	if err := opts.call(ctx, calls.MethodRecordStop, calls.RecordStopRequest{Name: name}, &res); err != nil {
+		return err
+	}
+	var r routine.Routine
+	if err := json.Unmarshal(res.Routine, &r); err != nil {
+		return fmt.Errorf("the daemon sent a routine that does not read: %w", err)
+	}
+	if len(r.Steps) == 0 {
+		return calls.Errorf(calls.ErrBadInput, "start again with waymark record start, then open a page and act on it with waymark click, fill, …",
+			"nothing was recorded between record start and record stop; %s was not written", opts.File)
+	}
+	known := new(secret.Set)
+	vars := make([]recordedVar, 0, len(r.Variables))
+	for _, v := range r.Variables {
+		val := res.Values[v.Name]
+		if v.Secret {
+			known.Add(v.Name, val)
+			val = masked
+		}
+		vars = append(vars, recordedVar{Name: v.Name, Secret: v.Secret, Value: val})
+	}
+	if err := routine.Save(path, &r, known); err != nil {
+		return fmt.Errorf("write the routine (the recording is over; record it again): %w", err)
+	}
+	data := recordStopJSON{File: opts.File, Name: r.Name, Steps: len(r.Steps), Variables: vars, Notes: res.Notes, Replay: replayCommand(opts.File, r.Variables, res.Values)}
+	return opts.emit(data, func() error {
+		for _, v := range vars {
+			fmt.Fprintf(opts.IO.Out, "%s=%s\n", v.Name, v.Value)
+		}
+		opts.note("recorded %d step(s) and %d variable(s) to %s", len(r.Steps), len(vars), opts.File)
+		for _, n := range res.Notes {
+			opts.note("note: %s", n)
+		}
+		opts.note("replay with: %s", data.Replay)
+		return nil
+	})
+}
+
+// replayCommand is the command that replays the routine with the values
+// recorded; secrets come from the environment, never the command line.
+func replayCommand(file string, vars []routine.Variable, values map[string]string) string {
+	parts := []string{"waymark", "replay", shellQuote(file)}
+	for _, v := range vars {
+		if v.Secret {
+			parts = append(parts, "--secret", v.Name+"=env:"+envName(v.Name))
+		} else {
+			parts = append(parts, "--var", shellQuote(v.Name+"="+values[v.Name]))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// envName is the environment variable a secret is read from: its name in
+// upper case.
+func envName(name string) string {
+	return strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(name))
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9@%+=:,./_-]+$`)
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+func TestRecordFlags(t *testing.T) {
+	o, err := parseCmd(t, NewCmdRecord, []string{"start", "--name", "checkout"})
+	if err != nil || o.Op != "start" || o.Name != "checkout" {
+		t.Errorf("start: %+v %v", o, err)
+	}
+	o, err = parseCmd(t, NewCmdRecord, []string{"stop", "out.json"})
+	if err != nil || o.Op != "stop" || o.File != "out.json" {
+		t.Errorf("stop: %+v %v", o, err)
+	}
+	var ue *UsageError
+	for _, args := range [][]string{{"stop"}, {"start", "extra"}, {"pause"}} {
+		if _, err := parseCmd(t, NewCmdRecord, args); !errors.As(err, &ue) {
+			t.Errorf("%q: err = %v, want usage", args, err)
+		}
+	}
+}
+
+// recordedRoutine is what a daemon sends back from record.stop.
+const recordedRoutine = `{"format":"waymark.routine/1","name":"checkout","version":1,
+ "variables":[{"name":"full_name"},{"name":"email"},{"name":"password","secret":true}],
+ "steps":[
+  {"id":"open","kind":"goto","url":"http://shop.test/checkout","landed":{"path":"/checkout","title":"Checkout"}},
+  {"id":"full_name","kind":"act","op":"fill","target":{"locator":"role=textbox[name=\"Full name\"]","fingerprint":{"role":"textbox","name":"Full name"}},"value":{"from":"input","slot":"full_name"}},
+  {"id":"email","kind":"act","op":"fill","target":{"locator":"role=textbox[name=\"Email\"]","fingerprint":{"role":"textbox","name":"Email"}},"value":{"from":"input","slot":"email"}},
+  {"id":"password","kind":"act","op":"fill","target":{"locator":"label=Password","fingerprint":{"role":"textbox","name":"Password","type":"password"}},"value":{"from":"secret","slot":"password"}}
+ ]}`
+
+const recordedPassword = "Tr0ub4dor-and-3"
+
+func recordCaller(routineJSON string) *fakeCaller {
+	return &fakeCaller{reply: func(method string, params any) (any, error) {
+		switch method {
+		case calls.MethodRecordStart:
+			return calls.RecordStarted{Session: "s1", Name: params.(calls.RecordStartRequest).Name}, nil
+		case calls.MethodRecordStop:
+			return calls.RecordStopResult{Routine: json.RawMessage(routineJSON),
+				Values: map[string]string{"full_name": "Ann Example", "email": "ann@example.com", "password": recordedPassword},
+				Notes:  []string{"after step 2: tab new is not in the routine"}}, nil
+		}
+		return nil, errors.New("unexpected " + method)
+	}}
+}
+
+func TestRecordStartRun(t *testing.T) {
+	c := recordCaller(recordedRoutine)
+	common, _, errOut := testCommon(c, false, true)
+	o := &RecordOptions{Common: common, Op: "start", Name: "checkout"}
+	if err := recordStartRun(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.calls[0]; got.Method != calls.MethodRecordStart || got.Params.(calls.RecordStartRequest).Name != "checkout" || got.Session != "s1" {
+		t.Errorf("call = %+v", got)
+	}
+	if !strings.Contains(errOut.String(), "record stop FILE") {
+		t.Errorf("stderr = %q", errOut.String())
+	}
+}
+
+func TestRecordStopRunWritesRoutine(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "checkout.json")
+	c := recordCaller(recordedRoutine)
+	common, out, errOut := testCommon(c, false, true)
+	o := &RecordOptions{Common: common, Op: "stop", File: file}
+	if err := recordStopRun(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if req := c.calls[0].Params.(calls.RecordStopRequest); req.Name != "checkout" {
+		t.Errorf("stop request = %+v, want the file's name", req)
+	}
+	r, err := routine.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Steps) != 4 || r.Name != "checkout" {
+		t.Errorf("routine = %+v", r)
+	}
+	if diff := cmp.Diff("full_name=Ann Example\nemail=ann@example.com\npassword=••••\n", out.String()); diff != "" {
+		t.Errorf("stdout (-want +got):\n%s", diff)
+	}
+	wantReplay := "replay with: waymark replay " + file + " --var 'full_name=Ann Example' --var email=ann@example.com --secret password=env:PASSWORD"
+	for _, want := range []string{"recorded 4 step(s) and 3 variable(s)", "note: after step 2: tab new", wantReplay} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	b, _ := os.ReadFile(file)
+	for where, s := range map[string]string{"file": string(b), "stdout": out.String(), "stderr": errOut.String()} {
+		if strings.Contains(s, recordedPassword) {
+			t.Errorf("the secret is in the %s", where)
+		}
+	}
+}
+
+func TestRecordStopRunJSON(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "checkout.json")
+	common, out, errOut := testCommon(recordCaller(recordedRoutine), true, false)
+	if err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: file}); err != nil {
+		t.Fatal(err)
+	}
+	var env struct {
+		OK   bool           `json:"ok"`
+		Data recordStopJSON `json:"data"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &env); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	want := []recordedVar{{Name: "full_name", Value: "Ann Example"}, {Name: "email", Value: "ann@example.com"}, {Name: "password", Secret: true, Value: masked}}
+	if diff := cmp.Diff(want, env.Data.Variables); diff != "" || !env.OK || env.Data.Steps != 4 || !strings.Contains(env.Data.Replay, "--secret password=env:PASSWORD") {
+		t.Errorf("envelope %s\nvariables (-want +got):\n%s", out.String(), diff)
+	}
+	if strings.Contains(out.String(), recordedPassword) || errOut.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+}
+
+func TestRecordStopRunRefuses(t *testing.T) {
+	dir := t.TempDir()
+	// A routine whose step holds the secret's value must not be written.
+	leaky := strings.Replace(recordedRoutine, `"title":"Checkout"`, `"title":"Checkout `+recordedPassword+`"`, 1)
+	tests := []struct {
+		name    string
+		file    string
+		routine string
+		want    string
+		called  bool
+	}{
+		{"no folder", filepath.Join(dir, "nope", "r.json"), recordedRoutine, "does not exist", false},
+		{"a folder", dir, recordedRoutine, "is a folder", false},
+		{"nothing recorded", filepath.Join(dir, "empty.json"), `{"format":"waymark.routine/1","name":"x","version":1,"steps":[]}`, "nothing was recorded", true},
+		{"a secret in a step", filepath.Join(dir, "leaky.json"), leaky, "secret", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := recordCaller(tt.routine)
+			common, out, _ := testCommon(c, false, false)
+			err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: tt.file})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+			if called := len(c.methods()) > 0; called != tt.called {
+				t.Errorf("record.stop called = %v", called)
+			}
+			if _, err := os.Stat(tt.file); tt.file != dir && err == nil {
+				t.Error("a file was written")
+			}
+			if out.Len() != 0 {
+				t.Errorf("stdout = %q", out.String())
+			}
+		})
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"email=ann@example.com": "email=ann@example.com",
+		"full_name=Ann Example": "'full_name=Ann Example'",
+		"note=it's":             `'note=it'\''s'`,
+		"x=":                    "x=",
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,608 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// Recording by hand: between record.start and record.stop, the element
+// actions and navigations a session is asked for become the steps of a
+// routine. Before each element action the element's evidence (chosen
+// locator, candidates, frames, fingerprint) is taken from the live page, as
+// it is when pressed; the step is kept only when the action succeeds. Typed
+// and chosen values become proposed variables named after their fields;
+// their values travel beside the routine, never in it.
+
+// recorder holds the recordings in progress, by session name. The zero
+// value is ready to use.
+type recorder struct {
+	mu     sync.Mutex // guards byName
+	byName map[string]*recording
+}
+
+func (r *recorder) get(session string) *recording {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byName[session]
+}
+
+func (r *recorder) start(session, name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.byName[session] != nil {
+		return calls.Errorf(calls.ErrBadInput, "stop it first: waymark record stop FILE (or record another session with --session NAME)",
+			"session %q is already recording", session)
+	}
+	if r.byName == nil {
+		r.byName = make(map[string]*recording)
+	}
+	r.byName[session] = &recording{name: name, secrets: new(secret.Set), values: map[string]string{}, ids: map[string]bool{}}
+	return nil
+}
+
+// stop ends the session's recording. It waits for an action being
+// recorded to finish, so that the action is in the routine.
+func (r *recorder) stop(session string) (*recording, error) {
+	r.mu.Lock()
+	rec := r.byName[session]
+	delete(r.byName, session)
+	r.mu.Unlock()
+	if rec == nil {
+		return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark record start, then act on the page, then waymark record stop FILE",
+			"session %q is not recording", session)
+	}
+	rec.mu.Lock()
+	rec.done = true
+	rec.mu.Unlock()
+	return rec, nil
+}
+
+// recordedMethods are the calls a recording looks at; the others (looks,
+// reads, waits) pass by untouched.
+var recordedMethods = map[string]bool{
+	calls.MethodOpen: true, calls.MethodBack: true, calls.MethodForward: true, calls.MethodReload: true,
+	calls.MethodAct: true, calls.MethodTab: true, calls.MethodDialog: true, calls.MethodStateLoad: true,
+	calls.MethodCookies: true, calls.MethodStorage: true,
+}
+
+// recording reports whether the recorder handles the call: the record
+// methods themselves, and the calls it records while session records.
+func (m *Manager) recording(session, method string) bool {
+	switch method {
+	case calls.MethodRecordStart, calls.MethodRecordStop:
+		return true
+	}
+	return recordedMethods[method] && m.rec.get(session) != nil
+}
+
+// record runs a call [Manager.recording] claimed.
+func (m *Manager) record(ctx context.Context, session, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case calls.MethodRecordStart:
+		var req calls.RecordStartRequest
+		if err := decode(params, &req); err != nil {
+			return nil, err
+		}
+		if err := m.rec.start(session, req.Name); err != nil {
+			return nil, err
+		}
+		m.log.Info("recording started", "session", session)
+		return &calls.RecordStarted{Session: session, Name: req.Name}, nil
+	case calls.MethodRecordStop:
+		var req calls.RecordStopRequest
+		if err := decode(params, &req); err != nil {
+			return nil, err
+		}
+		rec, err := m.rec.stop(session)
+		if err != nil {
+			return nil, err
+		}
+		m.log.Info("recording stopped", "session", session, "steps", len(rec.steps))
+		return rec.result(req.Name)
+	}
+	b, err := m.browserFor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := b.Session(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	pass := func() (any, error) { return sessionCalls[method](ctx, s, params) }
+	rec := m.rec.get(session)
+	if rec == nil { // stopped meanwhile
+		return pass()
+	}
+	return rec.handle(ctx, s, method, params, pass)
+}
+
+func decode(params json.RawMessage, v any) error {
+	if len(params) > 0 && string(params) != "null" {
+		if err := json.Unmarshal(params, v); err != nil {
+			return calls.Errorf(calls.ErrBadInput, "", "bad params: %v", err)
+		}
+	}
+	return nil
+}
+
+// page is what recording needs of a session (a *driver.Session).
+type page interface {
+	Open(ctx context.Context, req calls.OpenRequest) (*calls.PageInfo, error)
+	Back(ctx context.Context) (*calls.PageInfo, error)
+	Forward(ctx context.Context) (*calls.PageInfo, error)
+	Reload(ctx context.Context) (*calls.PageInfo, error)
+	Snapshot(ctx context.Context, req calls.SnapshotRequest) (*calls.Snapshot, error)
+	Locate(ctx context.Context, req calls.LocateRequest) (*calls.Evidence, error)
+	Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome, error)
+}
+
+// recording is one session's recording in progress.
+type recording struct {
+	name string
+
+	// mu is held while a step is located, done and appended, so that the
+	// steps keep the order the actions were done in; it guards the
+	// fields below.
+	mu      sync.Mutex
+	done    bool // stopped: later calls are done, not recorded
+	steps   []routine.Step
+	vars    []proposed
+	values  map[string]string // variable → recorded value
+	secrets *secret.Set       // the secret values typed so far
+	ids     map[string]bool   // step ids used
+	notes   []string
+}
+
+// proposed is a variable with the field name it was named after.
+type proposed struct {
+	routine.Variable
+	base string
+}
+
+// recordedOps are the element operations a routine step can hold.
+var recordedOps = map[string]bool{
+	calls.ActClick: true, calls.ActDblClick: true, calls.ActHover: true, calls.ActFocus: true,
+	calls.ActFill: true, calls.ActType: true, calls.ActPress: true, calls.ActSelect: true,
+	calls.ActCheck: true, calls.ActUncheck: true, calls.ActScroll: true, calls.ActUpload: true,
+}
+
+// handle does one call of a recorded session and records it.
+func (rec *recording) handle(ctx context.Context, p page, method string, params json.RawMessage, pass func() (any, error)) (any, error) {
+	switch method {
+	case calls.MethodOpen:
+		var req calls.OpenRequest
+		if err := decode(params, &req); err != nil {
+			return nil, err
+		}
+		return rec.navigate(ctx, p, req.URL, "", func() (*calls.PageInfo, error) { return p.Open(ctx, req) })
+	case calls.MethodBack:
+		return rec.navigate(ctx, p, "", "back", func() (*calls.PageInfo, error) { return p.Back(ctx) })
+	case calls.MethodForward:
+		return rec.navigate(ctx, p, "", "forward", func() (*calls.PageInfo, error) { return p.Forward(ctx) })
+	case calls.MethodReload:
+		return rec.navigate(ctx, p, "", "reload", func() (*calls.PageInfo, error) { return p.Reload(ctx) })
+	case calls.MethodAct:
+		var req calls.ActRequest
+		if err := decode(params, &req); err != nil {
+			return nil, err
+		}
+		return rec.act(ctx, p, req)
+	}
+	// Calls a routine has no step for: done, and noted when they changed
+	// something.
+	var op struct {
+		Op string `json:"op"`
+	}
+	_ = json.Unmarshal(params, &op)
+	res, err := pass()
+	if err != nil {
+		return res, err
+	}
+	var note string
+	switch {
+	case method == calls.MethodTab && op.Op != "list":
+		note = fmt.Sprintf("tab %s is not in the routine: a routine has no tab steps; replay works in the current tab", op.Op)
+	case method == calls.MethodDialog:
+		note = "a dialog was answered; the routine has no dialog step, so a replay stops where the dialog opens"
+	case method == calls.MethodStateLoad:
+		note = "state load is not in the routine: load the same state before replaying"
+	case (method == calls.MethodCookies || method == calls.MethodStorage) && op.Op != "get" && op.Op != "":
+		note = fmt.Sprintf("%s %s is not in the routine: do the same before replaying", method, op.Op)
+	}
+	if note != "" {
+		rec.note(note)
+	}
+	return res, nil
+}
+
+func (rec *recording) note(s string) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if !rec.done {
+		rec.notes = append(rec.notes, fmt.Sprintf("after step %d: %s", len(rec.steps), s))
+	}
+}
+
+// navigate does a navigation and records it as a goto with where it
+// landed. An open's goto holds the URL asked for; back, forward and reload
+// become a goto of the page reached.
+func (rec *recording) navigate(ctx context.Context, p page, asked, how string, do func() (*calls.PageInfo, error)) (*calls.PageInfo, error) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	info, err := do()
+	if err != nil || rec.done {
+		return info, err
+	}
+	st := routine.Step{Kind: routine.KindGoto, URL: asked, Landed: &routine.Landed{Path: pathOf(info.URL), Title: info.Title, Status: info.Status}}
+	if how != "" {
+		st.URL = info.URL
+		st.Instruction = how + " (recorded as opening the page it reached)"
+	}
+	if st.URL == "" {
+		return info, nil
+	}
+	// A replay stops at a sign-in page the routine did not record; say
+	// this one was there.
+	if snap, err := p.Snapshot(ctx, calls.SnapshotRequest{Interactive: true}); err == nil {
+		for _, n := range snap.Notices {
+			if n.Kind == "sign-in" {
+				st.Landed.SignIn = true
+			}
+		}
+	}
+	st.ID = rec.id("open")
+	rec.steps = append(rec.steps, st)
+	return info, nil
+}
+
+// pathOf is a URL's path ("/" when empty).
+func pathOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Path == "" {
+		return "/"
+	}
+	return u.Path
+}
+
+// act takes the element's evidence from the live page, does the action,
+// and on success records it as a step.
+func (rec *recording) act(ctx context.Context, p page, req calls.ActRequest) (*calls.Outcome, error) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.done {
+		return p.Act(ctx, req)
+	}
+	if !recordedOps[req.Kind] {
+		out, err := p.Act(ctx, req)
+		if err == nil {
+			rec.notes = append(rec.notes, fmt.Sprintf("after step %d: %s is not in the routine: a routine has no %s step", len(rec.steps), req.Kind, req.Kind))
+		}
+		return out, err
+	}
+	var ev *calls.Evidence
+	if req.Target != "" {
+		var err error
+		if ev, err = p.Locate(ctx, calls.LocateRequest{Target: req.Target}); err != nil {
+			return nil, err // the action would fail the same way; nothing was done
+		}
+	}
+	out, err := p.Act(ctx, req)
+	if err != nil {
+		return out, err
+	}
+	rec.addAct(req, ev)
+	return out, nil
+}
+
+// addAct appends the step of a done element action.
+func (rec *recording) addAct(req calls.ActRequest, ev *calls.Evidence) {
+	st := routine.Step{Kind: routine.KindAct, Op: req.Kind}
+	var fp *calls.Fingerprint
+	if ev != nil {
+		st.Target = &routine.Target{Locator: ev.Chosen, Candidates: ev.Candidates, Frame: ev.Frame, Fingerprint: ev.Fingerprint}
+		fp = &st.Target.Fingerprint
+	} else if req.Kind != calls.ActPress && req.Kind != calls.ActScroll {
+		rec.notes = append(rec.notes, fmt.Sprintf("after step %d: %s without an element is not in the routine: give the element (a ref or a locator)", len(rec.steps), req.Kind))
+		return
+	}
+	var slots []string
+	switch req.Kind {
+	case calls.ActFill, calls.ActType:
+		st.Value = rec.variable(fp, req.Value)
+		slots = append(slots, st.Value.Slot)
+	case calls.ActSelect:
+		for _, v := range req.Values {
+			st.Values = append(st.Values, rec.variable(fp, v))
+			slots = append(slots, st.Values[len(st.Values)-1].Slot)
+		}
+		if len(st.Values) == 1 {
+			st.Value, st.Values = st.Values[0], nil
+		}
+	case calls.ActUpload:
+		if len(req.Files) > 0 {
+			st.Value = rec.variable(fp, req.Files[0])
+			slots = append(slots, st.Value.Slot)
+		}
+		if len(req.Files) > 1 {
+			rec.notes = append(rec.notes, fmt.Sprintf("step %d: only the first of %d files is in the routine: a replay uploads one file", len(rec.steps)+1, len(req.Files)))
+		}
+	case calls.ActPress:
+		st.Key = req.Key
+	case calls.ActClick:
+		if (req.Button != "" && req.Button != "left") || req.Count > 1 {
+			rec.notes = append(rec.notes, fmt.Sprintf("step %d: recorded as a plain click (the button and click count are not kept)", len(rec.steps)+1))
+		}
+	}
+	if st.Target != nil {
+		rec.scrub(st.Target)
+	}
+	st.Instruction = instruction(&st, slots)
+	base := ""
+	switch {
+	case len(slots) > 0:
+		base = slots[0]
+	case fp != nil:
+		base = snake(firstOf(fp.Name, fp.Label, fp.Placeholder, fp.Text, fp.TestID, fp.ID))
+	}
+	if base == "" {
+		base = req.Kind
+	}
+	st.ID = rec.id(base)
+	rec.steps = append(rec.steps, st)
+}
+
+// variable proposes a variable for a value typed or chosen in the field
+// fp (nil: no field). A value that looks like a credential, or went into
+// a password field, is a secret. The same value typed again into a field
+// of the same name, or a secret typed again anywhere (a password
+// confirmed), reuses the variable.
+func (rec *recording) variable(fp *calls.Fingerprint, value string) *routine.Value {
+	isSecret := secret.LooksSecret(value) || (fp != nil && fp.Type == "password") || rec.isSecretValue(value)
+	base := fieldName(fp, isSecret)
+	from := "input"
+	if isSecret {
+		from = "secret"
+	}
+	for _, v := range rec.vars {
+		if v.Secret == isSecret && rec.values[v.Name] == value && (v.base == base || isSecret && value != "") {
+			return &routine.Value{From: from, Slot: v.Name}
+		}
+	}
+	name := base
+	for i := 2; rec.taken(name); i++ {
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	rec.vars = append(rec.vars, proposed{Variable: routine.Variable{Name: name, Secret: isSecret}, base: base})
+	rec.values[name] = value
+	if isSecret {
+		rec.secrets.Add(name, value)
+	}
+	return &routine.Value{From: from, Slot: name}
+}
+
+// isSecretValue reports a value typed before as a secret.
+func (rec *recording) isSecretValue(value string) bool {
+	for _, v := range rec.vars {
+		if v.Secret && value != "" && rec.values[v.Name] == value {
+			return true
+		}
+	}
+	return false
+}
+
+func (rec *recording) taken(name string) bool {
+	if name == "row" { // reserved for each's current item
+		return true
+	}
+	_, ok := rec.values[name]
+	return ok
+}
+
+// scrub keeps secret values typed earlier out of a target: a field
+// located again after a password went into it may show it.
+func (rec *recording) scrub(t *routine.Target) {
+	has := func(s string) bool {
+		_, ok := rec.secrets.Contains(s)
+		return s != "" && ok
+	}
+	fp := &t.Fingerprint
+	for _, f := range []*string{&fp.Text, &fp.Name, &fp.Label, &fp.Placeholder} {
+		if has(*f) {
+			*f = ""
+		}
+	}
+	if has(t.Locator) {
+		t.Locator = ""
+	}
+	kept := t.Candidates[:0:0]
+	for _, c := range t.Candidates {
+		if !has(c.Value) {
+			kept = append(kept, c)
+		}
+	}
+	t.Candidates = kept
+}
+
+// id returns a step id from base not used yet.
+func (rec *recording) id(base string) string {
+	id := base
+	for i := 2; rec.ids[id]; i++ {
+		id = fmt.Sprintf("%s_%d", base, i)
+	}
+	rec.ids[id] = true
+	return id
+}
+
+// result is the routine recorded, as JSON, with the variables' values.
+func (rec *recording) result(fallbackName string) (*calls.RecordStopResult, error) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	name := firstOf(rec.name, fallbackName, "recording")
+	r := routine.Routine{Format: routine.Format, Name: name, Version: 1, Steps: rec.steps}
+	if r.Steps == nil {
+		r.Steps = []routine.Step{}
+	}
+	for _, v := range rec.vars {
+		r.Variables = append(r.Variables, v.Variable)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	res := &calls.RecordStopResult{Routine: b, Notes: rec.notes}
+	if len(rec.values) > 0 {
+		res.Values = rec.values
+	}
+	return res, nil
+}
+
+// instruction is a step's words, for heals and for people. It never holds
+// a value: values are named by their variable.
+func instruction(st *routine.Step, slots []string) string {
+	what := "the page"
+	if st.Target != nil {
+		what = describe(st.Target)
+	}
+	var s string
+	switch st.Op {
+	case calls.ActFill, calls.ActType:
+		s = fmt.Sprintf("%s %s with %%%s%%", st.Op, what, slots[0])
+	case calls.ActSelect:
+		s = fmt.Sprintf("select %s in %s", pct(slots), what)
+	case calls.ActUpload:
+		s = fmt.Sprintf("upload %s to %s", pct(slots), what)
+	case calls.ActPress:
+		s = "press " + st.Key
+		if st.Target != nil {
+			s += " in " + what
+		}
+	case calls.ActScroll:
+		s = "scroll " + what
+		if st.Target != nil {
+			s = "scroll " + what + " into view"
+		}
+	default:
+		s = st.Op + " " + what
+	}
+	if st.Target != nil && st.Target.Locator == "" {
+		s += " (no locator was unique on the page when recorded: replay finds it by its fingerprint)"
+	}
+	return s
+}
+
+func pct(slots []string) string {
+	out := make([]string, len(slots))
+	for i, s := range slots {
+		out[i] = "%" + s + "%"
+	}
+	if len(out) == 0 {
+		return "nothing"
+	}
+	return strings.Join(out, ", ")
+}
+
+// roleName reads the role and name of a role locator:
+// role=textbox[name="Full name"].
+var roleName = regexp.MustCompile(`^role=([a-z]+)\[name="((?:[^"\\]|\\.)*)"`)
+
+// describe names an element in the outline's words: role "name". The
+// fingerprint's words are normalized to lower case; a role locator keeps
+// the page's own.
+func describe(t *routine.Target) string {
+	fp := t.Fingerprint
+	for _, c := range t.Candidates {
+		if m := roleName.FindStringSubmatch(c.Value); m != nil && m[1] == fp.Role {
+			if n, err := strconv.Unquote(`"` + m[2] + `"`); err == nil && strings.EqualFold(n, fp.Name) {
+				fp.Name = n
+			}
+			break
+		}
+	}
+	what := firstOf(fp.Role, fp.Tag, "element")
+	if n := firstOf(fp.Name, fp.Label, fp.Placeholder, fp.Text, fp.TestID, fp.ID); n != "" {
+		if r := []rune(n); len(r) > 60 {
+			n = string(r[:60]) + "…"
+		}
+		what += fmt.Sprintf(" %q", n)
+	}
+	return what
+}
+
+// fieldName is the variable name for a value typed into fp: its label
+// (else its name, placeholder, id or test id) in snake_case. A password
+// field whose name speaks of a password is simply "password".
+func fieldName(fp *calls.Fingerprint, isSecret bool) string {
+	name := ""
+	if fp != nil {
+		for _, s := range []string{fp.Label, fp.Name, fp.Placeholder, fp.ID, fp.TestID} {
+			if name = snake(s); name != "" {
+				break
+			}
+		}
+		if fp.Type == "password" && strings.Contains(name, "password") {
+			name = "password"
+		}
+	}
+	switch {
+	case name != "":
+	case isSecret:
+		name = "secret"
+	default:
+		name = "value"
+	}
+	if name[0] >= '0' && name[0] <= '9' {
+		name = "field_" + name
+	}
+	return name
+}
+
+// snake turns words into a variable name: "Full name" → full_name,
+// "firstName" → first_name; at most five words, ASCII only.
+func snake(s string) string {
+	var words []string
+	var w []rune
+	flush := func() {
+		if len(w) > 0 {
+			words = append(words, string(w))
+			w = w[:0]
+		}
+	}
+	prev := rune(0)
+	for _, r := range s {
+		switch {
+		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if unicode.IsUpper(r) && unicode.IsLower(prev) {
+				flush()
+			}
+			w = append(w, unicode.ToLower(r))
+		default:
+			flush()
+		}
+		prev = r
+	}
+	flush()
+	if len(words) > 5 {
+		words = words[:5]
+	}
+	return strings.Join(words, "_")
+}
+
+func firstOf(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
