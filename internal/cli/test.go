@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/internal/testplan"
+	"github.com/waymark-dev/waymark/pilot"
+)
+
+// TestOptions are the flags of `waymark test`.
+type TestOptions struct {
+	Common
+	File    string
+	Out     string // --out; empty: ./waymark-evidence/<plan>-<timestamp>
+	JUnit   string // --junit; empty: junit.xml in the evidence folder
+	BaseURL string // --base-url: replaces the plan's base_url
+	Model   ModelFlags
+	Now     func() time.Time
+	Getenv  func(string) string // nil: os.Getenv
+}
+
+// NewCmdTest builds `waymark test PLAN.yaml`.
+func NewCmdTest(f *Factory, runF func(context.Context, *TestOptions) error) *cobra.Command {
+	opts := &TestOptions{}
+	cmd := &cobra.Command{
+		Use:   "test PLAN.yaml",
+		Short: "Run an end-to-end test plan and write its evidence",
+		Long: `Run a test plan: scenarios of steps in waymark's own words (open, click,
+fill, type, press, select, check, uncheck, wait, expect, screenshot, and act or
+extract with a model). Each scenario runs in a fresh session of its own, closed
+at its end; a failed step fails its scenario and skips the rest of it.
+
+Evidence goes to one folder per run: screenshots at each screenshot step and at
+each failure, the page's outline at each failure, report.md (to paste into a
+pull request), report.json and junit.xml. Values of ${NAME} variables listed
+under secrets: are masked in every text file; screenshots cannot be masked.
+
+Exit status: 0 when every scenario passed, 1 when one failed, 2 when the plan
+is malformed (the error names the line), 3 when no browser is available.
+See examples/plans/README.md for the plan syntax.`,
+		Example: "  waymark test examples/plans/basic.yaml\n" +
+			"  waymark test signin.yaml --base-url http://127.0.0.1:8080 --junit build/junit.xml\n" +
+			"  DEMO_EMAIL=ann@example.com DEMO_PASSWORD=… waymark test signin.yaml --out evidence/",
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Common = f.common()
+			opts.File = args[0]
+			opts.Now = f.Now
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return testRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Out, "out", "", "the evidence folder (default ./waymark-evidence/PLAN-TIMESTAMP)")
+	fl.StringVar(&opts.JUnit, "junit", "", "where to write the JUnit XML (default junit.xml in the evidence folder)")
+	fl.StringVar(&opts.BaseURL, "base-url", "", "the URL relative opens join, in place of the plan's base_url")
+	fl.StringVar(&opts.Model.Model, "model", "", `the model for act and extract steps: "rules" (no key), anthropic:NAME, openai:NAME (env WAYMARK_MODEL)`)
+	return cmd
+}
+
+var evidenceSlug = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func testRun(ctx context.Context, opts *TestOptions) error {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	plan, err := testplan.Load(opts.File)
+	if err != nil {
+		return planUsage(err)
+	}
+	if opts.BaseURL != "" && !validBaseURL(opts.BaseURL) {
+		return usageErrorf("give an absolute URL such as http://127.0.0.1:8080", "bad --base-url %q", opts.BaseURL)
+	}
+	out := opts.Out
+	if out == "" {
+		name := strings.Trim(evidenceSlug.ReplaceAllString(plan.Name, "-"), "-")
+		out = filepath.Join("waymark-evidence", name+"-"+now().Format("20060102-150405"))
+	}
+	caller, err := opts.Caller(ctx)
+	if err != nil {
+		return err
+	}
+	model := opts.Model
+	newAgent := func(session string, secrets *secret.Set) (testplan.Agent, error) {
+		m, _, err := newModel(model, getenv, slog.New(slog.DiscardHandler))
+		if err != nil {
+			return nil, err
+		}
+		return pilot.New(remoteDriver{c: caller, session: session}, m, &pilot.Options{Secrets: secrets}), nil
+	}
+	runOpts := testplan.Options{
+		Caller:    caller,
+		OutDir:    out,
+		JUnitFile: opts.JUnit,
+		BaseURL:   opts.BaseURL,
+		Getenv:    getenv,
+		NewAgent:  newAgent,
+		Now:       now,
+	}
+	if !opts.JSON {
+		runOpts.Progress = opts.IO.ErrOut
+	}
+	rep, err := testplan.Run(ctx, plan, runOpts)
+	if rep == nil {
+		return planUsage(err)
+	}
+	if err != nil {
+		// Canceled or no browser: the evidence so far is written; say where.
+		opts.note("evidence so far: %s", filepath.Join(out, "report.md"))
+		return err
+	}
+	summary := fmt.Sprintf("%d of %d scenario(s) passed", rep.Counts.Passed, rep.Counts.Scenarios)
+	if opts.JSON {
+		env := envelope{OK: rep.Passed, Data: rep}
+		if !rep.Passed {
+			env.Error = &errorBody{Code: "test_failed", Message: summary, Hint: "read " + filepath.Join(out, "report.md")}
+		}
+		if err := writeEnvelope(opts.IO.Out, env); err != nil {
+			return err
+		}
+	} else {
+		for _, s := range rep.Scenarios {
+			fmt.Fprintf(opts.IO.Out, "%s\t%s\t%s\n", s.Status, s.Name, time.Duration(s.DurationMS)*time.Millisecond)
+		}
+		fmt.Fprintln(opts.IO.Out, filepath.Join(out, "report.md"))
+		opts.note("%s; evidence in %s", summary, out)
+	}
+	if !rep.Passed {
+		return &ExitError{Code: ExitFailed, Msg: summary + "; see " + filepath.Join(out, "report.md"), Silent: true}
+	}
+	return nil
+}
+
+// planUsage makes a malformed plan a usage error (exit 2).
+func planUsage(err error) error {
+	var pe *testplan.PlanError
+	if errors.As(err, &pe) {
+		return &UsageError{Err: err, Hint: "see examples/plans/README.md for the plan syntax"}
+	}
+	return err
+}
+
+func validBaseURL(s string) bool {
+	return (strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")) && len(s) > len("https://")
+}

@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/rpc"
+)
+
+func writePlan(t *testing.T, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "plan.yaml")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestTestFlags(t *testing.T) {
+	got, err := parseCmd(t, NewCmdTest, []string{"p.yaml", "--out", "ev", "--junit", "j.xml", "--base-url", "http://127.0.0.1:9", "--model", "rules"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.File != "p.yaml" || got.Out != "ev" || got.JUnit != "j.xml" || got.BaseURL != "http://127.0.0.1:9" || got.Model.Model != "rules" {
+		t.Errorf("options: %+v", got)
+	}
+	if _, err := parseCmd(t, NewCmdTest, nil); ExitCode(err) != ExitUsage {
+		t.Errorf("no plan: exit %d (%v)", ExitCode(err), err)
+	}
+}
+
+const cliPlan = `name: cli plan
+base_url: http://shop.test
+expect_timeout: 300ms
+scenarios:
+  - name: title
+    steps:
+      - open /products
+      - expect title Products
+`
+
+// shopReply answers like a page titled title at /products.
+func shopReply(title string) func(method string, params any) (any, error) {
+	return func(method string, params any) (any, error) {
+		switch method {
+		case calls.MethodOpen:
+			return calls.PageInfo{URL: params.(calls.OpenRequest).URL, Title: title}, nil
+		case calls.MethodGet:
+			return calls.GetResult{Value: title, Found: true}, nil
+		case calls.MethodScreenshot:
+			return calls.Image{Data: []byte("\x89PNG\r\n\x1a\nfake")}, nil
+		case calls.MethodSnapshot:
+			return calls.Snapshot{URL: "http://shop.test/products", Title: title, Text: "- heading \"" + title + "\""}, nil
+		}
+		return calls.Empty{}, nil
+	}
+}
+
+func TestTestRun(t *testing.T) {
+	tests := []struct {
+		name     string
+		plan     string
+		reply    func(string, any) (any, error)
+		json     bool
+		wantExit int
+		check    func(t *testing.T, out, errOut, dir string, fc *fakeCaller)
+	}{
+		{
+			name: "passes", plan: cliPlan, reply: shopReply("Products · Shop"), wantExit: ExitOK,
+			check: func(t *testing.T, out, errOut, dir string, fc *fakeCaller) {
+				if !strings.Contains(out, "passed\ttitle\t") || !strings.Contains(out, filepath.Join(dir, "report.md")) {
+					t.Errorf("stdout:\n%s", out)
+				}
+				if !strings.Contains(errOut, "PASS  title › expect title Products") || !strings.Contains(errOut, "1 of 1 scenario(s) passed") {
+					t.Errorf("stderr:\n%s", errOut)
+				}
+				var opened calls.OpenRequest
+				var sessions []string
+				for _, c := range fc.calls {
+					if c.Method == calls.MethodOpen {
+						opened = c.Params.(calls.OpenRequest)
+					}
+					if c.Method == rpc.MethodSessionClose {
+						sessions = append(sessions, c.Session)
+					}
+				}
+				if opened.URL != "http://shop.test/products" {
+					t.Errorf("opened %q; want the base URL joined", opened.URL)
+				}
+				if len(sessions) != 2 || sessions[0] != sessions[1] || !strings.Contains(sessions[0], "cli-plan-01-title") {
+					t.Errorf("session closes: %v", sessions)
+				}
+			},
+		},
+		{
+			name: "fails with json", plan: cliPlan, reply: shopReply("Cart · Shop"), json: true, wantExit: ExitFailed,
+			check: func(t *testing.T, out, errOut, dir string, _ *fakeCaller) {
+				var env struct {
+					OK   bool `json:"ok"`
+					Data struct {
+						Counts struct{ Failed int } `json:"counts"`
+					} `json:"data"`
+					Error *errorBody `json:"error"`
+				}
+				if err := json.Unmarshal([]byte(out), &env); err != nil {
+					t.Fatalf("stdout is not one envelope: %v\n%s", err, out)
+				}
+				if env.OK || env.Data.Counts.Failed != 1 || env.Error == nil || env.Error.Code != "test_failed" {
+					t.Errorf("envelope: %s", out)
+				}
+				if errOut != "" {
+					t.Errorf("--json should keep stderr quiet:\n%s", errOut)
+				}
+				for _, f := range []string{"report.md", "report.json", "junit.xml", "01-title/02-failure.png", "01-title/02-failure-outline.txt"} {
+					if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+						t.Errorf("evidence: %v", err)
+					}
+				}
+			},
+		},
+		{
+			name: "browser unavailable", plan: cliPlan + "  - name: second\n    steps: [open /]\n",
+			reply: func(method string, _ any) (any, error) {
+				if method == calls.MethodOpen {
+					return nil, calls.Errorf(calls.ErrUnavailable, "", "no Chromium found")
+				}
+				return calls.Empty{}, nil
+			},
+			wantExit: ExitUnavailable,
+			check: func(t *testing.T, out, errOut, dir string, _ *fakeCaller) {
+				md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+				if err != nil || !strings.Contains(string(md), "not run: the browser is unavailable") {
+					t.Errorf("report.md (%v):\n%s", err, md)
+				}
+			},
+		},
+		{
+			name: "malformed plan", plan: "scenarios:\n  - name: a\n    steps:\n      - clik Go\n", wantExit: ExitUsage,
+		},
+		{
+			name: "secret not set", plan: "secrets: [PW]\nscenarios:\n  - name: a\n    steps: [open /]\n", wantExit: ExitUsage,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := &fakeCaller{reply: tt.reply}
+			if fc.reply == nil {
+				fc.reply = shopReply("x")
+			}
+			common, out, errOut := testCommon(fc, tt.json, false)
+			dir := filepath.Join(t.TempDir(), "ev")
+			opts := &TestOptions{Common: common, File: writePlan(t, tt.plan), Out: dir, Getenv: func(string) string { return "" }}
+			err := testRun(context.Background(), opts)
+			if got := ExitCode(err); got != tt.wantExit {
+				t.Fatalf("exit %d, want %d (err %v)\nstdout:\n%s\nstderr:\n%s", got, tt.wantExit, err, out, errOut)
+			}
+			if tt.check != nil {
+				tt.check(t, out.String(), errOut.String(), dir, fc)
+			}
+		})
+	}
+}
+
+func TestTestRunDefaultOutDir(t *testing.T) {
+	t.Chdir(t.TempDir())
+	fc := &fakeCaller{reply: shopReply("Products")}
+	common, _, _ := testCommon(fc, false, false)
+	opts := &TestOptions{Common: common, File: writePlan(t, cliPlan), Now: func() time.Time { return testNow }}
+	if err := testRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join("waymark-evidence", "cli-plan-20260304-050607", "report.md")
+	if _, err := os.Stat(want); err != nil {
+		t.Errorf("default evidence folder: %v", err)
+	}
+}

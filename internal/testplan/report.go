@@ -1,0 +1,349 @@
+package testplan
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ReportFormat is the version string of report.json.
+const ReportFormat = "waymark.test-report/1"
+
+// Statuses of a scenario or a step.
+const (
+	StatusPassed  = "passed"
+	StatusFailed  = "failed"
+	StatusSkipped = "skipped"
+)
+
+// Report is what a run found; report.json holds it as is. Every string in
+// it has been masked with the run's secrets.
+type Report struct {
+	Format     string           `json:"format"`
+	Plan       string           `json:"plan"`
+	File       string           `json:"file,omitempty"`
+	BaseURL    string           `json:"base_url,omitempty"`
+	Started    time.Time        `json:"started"`
+	DurationMS int64            `json:"duration_ms"`
+	Passed     bool             `json:"passed"` // every scenario passed
+	Counts     Counts           `json:"counts"`
+	Scenarios  []ScenarioResult `json:"scenarios"`
+	// Missing lists evidence this run could not gather, and why.
+	Missing []string `json:"missing,omitempty"`
+	// Files are the report's own files, relative to the evidence folder
+	// (the JUnit file may be elsewhere: then it is absolute).
+	Files struct {
+		Markdown string `json:"markdown"`
+		JSON     string `json:"json"`
+		JUnit    string `json:"junit"`
+	} `json:"files"`
+}
+
+// Counts sums up the scenarios.
+type Counts struct {
+	Scenarios int `json:"scenarios"`
+	Passed    int `json:"passed"`
+	Failed    int `json:"failed"`
+	Skipped   int `json:"skipped"`
+}
+
+// ScenarioResult is one scenario's outcome.
+type ScenarioResult struct {
+	Name       string       `json:"name"`
+	Line       int          `json:"line"`
+	Session    string       `json:"session,omitempty"`
+	Status     string       `json:"status"`
+	DurationMS int64        `json:"duration_ms"`
+	Failure    string       `json:"failure,omitempty"` // the failing step and why
+	Steps      []StepResult `json:"steps"`
+}
+
+// StepResult is one step's outcome and its evidence. Paths are relative
+// to the evidence folder.
+type StepResult struct {
+	Index          int      `json:"index"` // 1-based
+	Line           int      `json:"line"`
+	Text           string   `json:"text"` // as written in the plan
+	Status         string   `json:"status"`
+	DurationMS     int64    `json:"duration_ms"`
+	Detail         string   `json:"detail,omitempty"` // what it did or saw
+	Error          string   `json:"error,omitempty"`
+	Hint           string   `json:"hint,omitempty"`
+	Code           string   `json:"code,omitempty"` // the error's category: no_match, timeout, expect_failed, …
+	Screenshot     string   `json:"screenshot,omitempty"`
+	Outline        string   `json:"outline,omitempty"` // at a failure: the page's full outline
+	Data           string   `json:"data,omitempty"`    // extract: the data read, as JSON
+	EvidenceErrors []string `json:"evidence_errors,omitempty"`
+}
+
+func (r *Report) tally() {
+	r.Counts = Counts{Scenarios: len(r.Scenarios)}
+	for _, s := range r.Scenarios {
+		switch s.Status {
+		case StatusPassed:
+			r.Counts.Passed++
+		case StatusFailed:
+			r.Counts.Failed++
+		default:
+			r.Counts.Skipped++
+		}
+	}
+	r.Passed = r.Counts.Scenarios > 0 && r.Counts.Passed == r.Counts.Scenarios
+}
+
+// writeEvidence writes report.md, report.json and the JUnit XML. Each
+// text goes through the secret mask once more on its way to disk.
+func (r *runner) writeEvidence(rep *Report) error {
+	junit := r.opts.JUnitFile
+	if junit == "" {
+		junit = filepath.Join(r.opts.OutDir, "junit.xml")
+	}
+	rep.Files.Markdown, rep.Files.JSON = "report.md", "report.json"
+	rep.Files.JUnit = junit
+	if rel, err := filepath.Rel(r.opts.OutDir, junit); err == nil && !strings.HasPrefix(rel, "..") {
+		rep.Files.JUnit = filepath.ToSlash(rel)
+	} else if abs, err := filepath.Abs(junit); err == nil {
+		rep.Files.JUnit = abs
+	}
+	js, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	xmlText, err := junitXML(rep)
+	if err != nil {
+		return err
+	}
+	files := []struct {
+		path string
+		text string
+	}{
+		{filepath.Join(r.opts.OutDir, "report.md"), markdown(rep)},
+		{filepath.Join(r.opts.OutDir, "report.json"), string(js) + "\n"},
+		{junit, xmlText},
+	}
+	for _, f := range files {
+		if dir := filepath.Dir(f.path); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("write %s: %w", f.path, err)
+			}
+		}
+		if err := os.WriteFile(f.path, []byte(r.mask(f.text)), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", f.path, err)
+		}
+	}
+	return nil
+}
+
+// markdown renders the report for a pull request: a summary, a table of
+// scenarios, then each scenario's steps with links to the images.
+func markdown(rep *Report) string {
+	var b strings.Builder
+	verdict := "✅ passed"
+	if !rep.Passed {
+		verdict = "❌ failed"
+	}
+	fmt.Fprintf(&b, "# Test run: %s — %s\n\n", mdText(rep.Plan), verdict)
+	fmt.Fprintf(&b, "%d scenario(s): %d passed, %d failed, %d skipped · %s · started %s",
+		rep.Counts.Scenarios, rep.Counts.Passed, rep.Counts.Failed, rep.Counts.Skipped,
+		ms(rep.DurationMS), rep.Started.UTC().Format("2006-01-02 15:04:05 UTC"))
+	if rep.BaseURL != "" {
+		fmt.Fprintf(&b, " · base URL `%s`", rep.BaseURL)
+	}
+	b.WriteString("\n\n| | Scenario | Steps | Time | Failure |\n|---|---|---|---|---|\n")
+	for _, s := range rep.Scenarios {
+		passed := 0
+		for _, st := range s.Steps {
+			if st.Status == StatusPassed {
+				passed++
+			}
+		}
+		fmt.Fprintf(&b, "| %s | [%s](#%s) | %d/%d | %s | %s |\n", icon(s.Status), mdText(s.Name), anchor(s.Name),
+			passed, len(s.Steps), ms(s.DurationMS), mdText(s.Failure))
+	}
+	for _, s := range rep.Scenarios {
+		fmt.Fprintf(&b, "\n## %s\n\n", mdText(s.Name))
+		fmt.Fprintf(&b, "%s %s in %s", icon(s.Status), s.Status, ms(s.DurationMS))
+		if s.Session != "" {
+			fmt.Fprintf(&b, " · session `%s`", s.Session)
+		}
+		b.WriteString("\n\n| # | Step | Result | Time | Evidence |\n|---|---|---|---|---|\n")
+		for _, st := range s.Steps {
+			result := st.Status
+			switch {
+			case st.Error != "":
+				result = "**failed:** " + mdText(st.Error)
+				if st.Hint != "" {
+					result += "<br>hint: " + mdText(st.Hint)
+				}
+			case st.Detail != "":
+				result = "passed: " + mdText(clip(st.Detail, 160))
+			}
+			var ev []string
+			if st.Screenshot != "" {
+				ev = append(ev, fmt.Sprintf("[screenshot](%s)", st.Screenshot))
+			}
+			if st.Outline != "" {
+				ev = append(ev, fmt.Sprintf("[outline](%s)", st.Outline))
+			}
+			if st.Data != "" {
+				ev = append(ev, fmt.Sprintf("[data](%s)", st.Data))
+			}
+			for _, e := range st.EvidenceErrors {
+				ev = append(ev, "not captured: "+mdText(e))
+			}
+			fmt.Fprintf(&b, "| %d | %s `%s` | %s | %s | %s |\n", st.Index, icon(st.Status), mdCode(st.Text), result, ms(st.DurationMS), strings.Join(ev, " · "))
+		}
+		for _, st := range s.Steps {
+			if st.Screenshot != "" {
+				fmt.Fprintf(&b, "\n**Step %d** `%s`\n\n![step %d](%s)\n", st.Index, mdCode(st.Text), st.Index, st.Screenshot)
+			}
+		}
+	}
+	b.WriteString("\n---\n\n")
+	for _, m := range rep.Missing {
+		fmt.Fprintf(&b, "- Not in this report: %s.\n", mdText(m))
+	}
+	b.WriteString("- Screenshots are pixels: they cannot be masked. A secret typed into a field shows in a screenshot unless the field is a password field (shown as dots).\n")
+	fmt.Fprintf(&b, "- Machine-readable: [report.json](report.json) · JUnit: `%s`\n", rep.Files.JUnit)
+	return b.String()
+}
+
+func icon(status string) string {
+	switch status {
+	case StatusPassed:
+		return "✅"
+	case StatusFailed:
+		return "❌"
+	}
+	return "⏭️"
+}
+
+func ms(d int64) string {
+	if d < 1000 {
+		return fmt.Sprintf("%d ms", d)
+	}
+	return fmt.Sprintf("%.1f s", float64(d)/1000)
+}
+
+// mdText makes text safe inside a Markdown table cell.
+func mdText(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\r", "")
+	s = strings.ReplaceAll(s, "\n", "<br>")
+	s = strings.ReplaceAll(s, "<br><br>", "<br>")
+	return s
+}
+
+// mdCode makes text safe inside `code` in a table cell.
+func mdCode(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "`", "'"), "|", `\|`)
+}
+
+// anchor is GitHub's heading anchor for a scenario name.
+func anchor(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r == ' ' || r == '-':
+			b.WriteRune('-')
+		case r == '_' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// JUnit XML: one test suite for the plan, one test case per scenario.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name      string      `xml:"name,attr"`
+	Tests     int         `xml:"tests,attr"`
+	Failures  int         `xml:"failures,attr"`
+	Errors    int         `xml:"errors,attr"`
+	Skipped   int         `xml:"skipped,attr"`
+	Time      string      `xml:"time,attr"`
+	Timestamp string      `xml:"timestamp,attr"`
+	Cases     []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	SystemOut *junitText    `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",cdata"`
+}
+
+type junitText struct {
+	Text string `xml:",cdata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr,omitempty"`
+}
+
+func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
+
+func junitXML(rep *Report) (string, error) {
+	suite := junitSuite{
+		Name: rep.Plan, Tests: rep.Counts.Scenarios, Failures: rep.Counts.Failed, Skipped: rep.Counts.Skipped,
+		Time: seconds(rep.DurationMS), Timestamp: rep.Started.UTC().Format("2006-01-02T15:04:05"),
+	}
+	for _, s := range rep.Scenarios {
+		c := junitCase{Name: s.Name, Classname: rep.Plan, Time: seconds(s.DurationMS)}
+		var steps strings.Builder
+		for _, st := range s.Steps {
+			fmt.Fprintf(&steps, "%-7s %d. %s (%s)\n", st.Status, st.Index, st.Text, ms(st.DurationMS))
+		}
+		c.SystemOut = &junitText{Text: steps.String()}
+		switch s.Status {
+		case StatusFailed:
+			var body strings.Builder
+			for _, st := range s.Steps {
+				if st.Status != StatusFailed {
+					continue
+				}
+				fmt.Fprintf(&body, "step %d (line %d): %s\n%s\n", st.Index, st.Line, st.Text, st.Error)
+				if st.Hint != "" {
+					fmt.Fprintf(&body, "hint: %s\n", st.Hint)
+				}
+				if st.Screenshot != "" {
+					fmt.Fprintf(&body, "screenshot: %s\n", st.Screenshot)
+				}
+				if st.Outline != "" {
+					fmt.Fprintf(&body, "outline: %s\n", st.Outline)
+				}
+			}
+			c.Failure = &junitFailure{Message: s.Failure, Type: "failed", Text: body.String()}
+		case StatusSkipped:
+			c.Skipped = &junitSkipped{Message: s.Failure}
+		}
+		suite.Cases = append(suite.Cases, c)
+	}
+	out := junitSuites{Name: rep.Plan, Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite}}
+	b, err := xml.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	return xml.Header + string(b) + "\n", nil
+}
