@@ -151,7 +151,30 @@ type Outcome struct {
 	// cookie banner by its least-tracking answer, an app banner by its
 	// own "not now".
 	Closed string `json:"closed,omitempty"`
+	// Downloads are the downloads that began during the action, each
+	// finished (or stopped) before the outcome returns.
+	Downloads []Download `json:"downloads,omitempty"`
 }
+
+// Download is a file a page downloaded. State is completed, canceled
+// (over the size or time limit, or by the page), refused (its name's
+// extension is not allowed) or, rarely, in-progress (still running when
+// the action stopped waiting). Path is set for a completed one.
+type Download struct {
+	Name   string `json:"name"` // the file's name in the downloads folder
+	Path   string `json:"path,omitempty"`
+	Bytes  int64  `json:"bytes"`
+	State  string `json:"state"`
+	Reason string `json:"reason,omitempty"` // why it was canceled or refused
+}
+
+// Download states.
+const (
+	DownloadCompleted  = "completed"
+	DownloadCanceled   = "canceled"
+	DownloadRefused    = "refused"
+	DownloadInProgress = "in-progress"
+)
 
 // Dialog is a JavaScript dialog (alert, confirm, prompt, beforeunload).
 type Dialog struct {

@@ -41,9 +41,11 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome
 	if err != nil {
 		return nil, err
 	}
+	dl := s.downloads.mark() // downloads that begin from here on are this action's
 	out, err := s.perform(ctx, t, do)
 	if out != nil {
 		out.Closed = popupNote(closed)
+		out.Downloads = s.downloads.collect(ctx, dl) // waits for them to end (download.go)
 	}
 	return out, err
 }
@@ -144,7 +146,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 	case calls.ActScroll:
 		return s.planScroll(ctx, t, req, timeout)
 	case calls.ActUpload:
-		files, err := checkFiles(req.Files)
+		files, err := checkFiles(req.Files, s.browser.opts.UploadRoots)
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +213,9 @@ func mouseButton(s string) (input.MouseButton, error) {
 	return "", calls.Errorf(calls.ErrBadInput, "use --button left, right or middle", "unknown mouse button %q", s)
 }
 
-func checkFiles(files []string) ([]string, error) {
+// checkFiles returns the files' real paths, refusing any outside the
+// upload roots (upload.go).
+func checkFiles(files, roots []string) ([]string, error) {
 	if len(files) == 0 {
 		return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark upload TARGET FILE...", "upload needs at least one file")
 	}
@@ -228,7 +232,11 @@ func checkFiles(files []string) ([]string, error) {
 		if fi.IsDir() {
 			return nil, calls.Errorf(calls.ErrBadInput, "name a file, not a folder", "cannot upload %s: it is a folder", f)
 		}
-		out = append(out, abs)
+		real, err := checkUploadRoot(abs, f, roots)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, real)
 	}
 	return out, nil
 }

@@ -40,6 +40,13 @@ type Options struct {
 	// Resolver resolves host names for the private-network check; nil
 	// means the system's. Tests map names to loopback with it.
 	Resolver policy.Resolver
+	// Downloads says where downloads land and their limits; the zero
+	// value is valid (see DownloadOptions, download.go).
+	Downloads DownloadOptions
+	// UploadRoots are the folders uploads may come from (symlinks are
+	// resolved before the check). Empty means the current user's home
+	// folder and the system temp folder (os.TempDir).
+	UploadRoots []string
 }
 
 // Browser is one Chromium (started or attached) shared by named sessions.

@@ -21,6 +21,9 @@ type Session struct {
 	browser *Browser
 	bcid    cdp.BrowserContextID
 	refs    *refTable
+	// downloads watches the context's downloads (download.go); nil only
+	// while newSession runs.
+	downloads *downloads
 
 	// mu guards tabs and cur.
 	mu   sync.Mutex
@@ -34,6 +37,11 @@ func newSession(ctx context.Context, b *Browser, name string) (*Session, error) 
 		return nil, fmt.Errorf("create browser context: %w", browserErr(err))
 	}
 	s := &Session{name: name, browser: b, bcid: res.BrowserContextID, refs: newRefTable()}
+	// Downloads land in the session's folder within limits (download.go).
+	if s.downloads, err = startDownloads(ctx, s); err != nil {
+		s.dispose()
+		return nil, err
+	}
 	t, err := s.openTab(ctx, "")
 	if err != nil {
 		s.dispose()
@@ -168,10 +176,13 @@ func (s *Session) dispose() error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.browser.ctx), 5*time.Second)
 	defer cancel()
 	_, err := chromedp.CallBrowser(ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: s.bcid})
+	// Stop the download watcher and remove a temporary downloads folder,
+	// after the context (and its downloads) are gone.
+	derr := s.downloads.close()
 	if err != nil && s.browser.Alive() {
-		return fmt.Errorf("dispose browser context: %w", err)
+		return errors.Join(fmt.Errorf("dispose browser context: %w", err), derr)
 	}
-	return nil
+	return derr
 }
 
 // Info returns the number of tabs and the current URL.

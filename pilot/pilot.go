@@ -118,7 +118,9 @@ func (p *Pilot) ask(ctx context.Context, turn Turn) (Reply, error) {
 func refLine(outline, ref string) string {
 	tag := "[ref=" + ref + "]"
 	for _, line := range strings.Split(outline, "\n") {
-		if strings.Contains(line, tag) {
+		// Element lines start with "- "; notice lines ("[sign-in] …") may
+		// name refs of their controls, but they are not the element.
+		if strings.HasPrefix(strings.TrimSpace(line), "- ") && strings.Contains(line, tag) {
 			return strings.TrimPrefix(strings.TrimSpace(line), "- ")
 		}
 	}

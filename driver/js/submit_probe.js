@@ -21,7 +21,11 @@ function (commit, isEnter) {
   const values = {};
   if (form) {
     for (const f of form.elements) {
-      const name = f.name || f.id;
+      // What the form would send: named fields only (a fieldset is in
+      // form.elements too, and has no value).
+      const tagName = (f.tagName || '').toLowerCase();
+      if (!['input', 'select', 'textarea'].includes(tagName)) continue;
+      const name = f.name;
       if (!name || f.disabled) continue;
       const ft = (f.type || '').toLowerCase();
       if (['submit', 'button', 'reset', 'image'].includes(ft)) continue;

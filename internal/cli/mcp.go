@@ -3,10 +3,17 @@ package cli
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"os"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/internal/mcp"
+	"github.com/waymark-dev/waymark/internal/model/rules"
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/routine/replay"
 )
 
 // MCPOptions are the flags of `waymark mcp`.
@@ -14,7 +21,10 @@ type MCPOptions struct {
 	Common
 	HTTP      string // --http: serve streamable HTTP on this loopback address; empty: stdio
 	AllowEval bool   // --allow-eval: offer the eval tool
+	Model     ModelFlags
 	Version   string
+	// Getenv reads the environment for the model's keys; nil means os.Getenv.
+	Getenv func(string) string
 }
 
 // NewCmdMCP builds `waymark mcp [--http ADDR] [--allow-eval]`.
@@ -27,7 +37,13 @@ func NewCmdMCP(f *Factory, runF func(context.Context, *MCPOptions) error) *cobra
 stdout (for an agent that starts waymark itself), or with --http on a loopback
 address with the streamable HTTP transport (the endpoint is /mcp). The tools
 act on the session of --session; the daemon starts on the first tool call.
-eval (JavaScript in the page) is offered only with --allow-eval.`,
+eval (JavaScript in the page) is offered only with --allow-eval.
+
+The model's tools come with the model of --model (or the environment, as for
+waymark act): act and replay always (with no key, the rules model does plain
+instructions), observe, extract and run with a model key or server. A click or
+Enter that would send, pay, delete or confirm needs the agent to send back
+its approval.`,
 		Example: "  waymark mcp\n  waymark mcp --http 127.0.0.1:8931 --session agent",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,15 +62,23 @@ eval (JavaScript in the page) is offered only with --allow-eval.`,
 	}
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8931) instead of stdio")
 	cmd.Flags().BoolVar(&opts.AllowEval, "allow-eval", false, "offer the eval tool, which runs JavaScript in the page")
+	cmd.Flags().StringVar(&opts.Model.Model, "model", "", `the model of act, observe, extract and run: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
+	cmd.Flags().StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
 	return cmd
 }
 
 func mcpRun(ctx context.Context, opts *MCPOptions) error {
+	caller := dialOnCall{dial: opts.Caller}
+	tools, desc, err := mcpPilotTools(caller, opts)
+	if err != nil {
+		return err
+	}
 	so := mcp.Options{
-		Caller:    dialOnCall{dial: opts.Caller},
+		Caller:    caller,
 		Session:   opts.Session,
 		AllowEval: opts.AllowEval,
 		Version:   opts.Version,
+		Extra:     []func(*sdk.Server){tools},
 	}
 	if opts.HTTP == "" {
 		// stdout carries the protocol: nothing else may be printed there.
@@ -64,8 +88,36 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "serving MCP at http://%s/mcp for session %q; Ctrl-C to stop\n", ln.Addr(), opts.Session)
+	fmt.Fprintf(opts.IO.ErrOut, "serving MCP at http://%s/mcp for session %q (model: %s); Ctrl-C to stop\n", ln.Addr(), opts.Session, desc)
 	return mcp.ServeListener(ctx, ln, so)
+}
+
+// mcpPilotTools builds the model's tools over the daemon: act and replay
+// with any model, observe, extract and run with one other than the rules
+// model. Replays heal with the model, unless it is the rules model, which
+// cannot. It returns the model's description.
+func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, error) {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	m, desc, err := newModel(opts.Model, getenv, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return nil, "", err
+	}
+	_, isRules := m.(rules.Model)
+	heal := m
+	if isRules {
+		heal = nil
+	}
+	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
+		return pilot.New(remoteDriver{c: caller, session: session}, m, nil), nil
+	}
+	replayer := func(ctx context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+		o.Model = heal
+		return replay.Run(ctx, remoteDriver{c: caller, session: session}, r, o)
+	}
+	return mcp.PilotTools(newPilot, replayer, mcp.PilotOptions{Session: opts.Session, ActOnly: isRules}), desc, nil
 }
 
 // dialOnCall dials the daemon on each tool call (the Factory keeps the

@@ -90,17 +90,24 @@ func TestBrowserEndToEnd(t *testing.T) {
 	if !strings.HasPrefix(got, "fill label=Quantity: done") {
 		t.Errorf("fill reply:\n%s", got)
 	}
-	got, _ = call("click", map[string]any{"target": `role=button[name="Add to cart"]`})
+	// Add to cart submits a form: it needs approval, then goes ahead with it.
+	add := map[string]any{"target": `role=button[name="Add to cart"]`}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "click", Arguments: add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add["approve"] = approvalIn(t, res)
+	got, _ = call("click", add)
 	t.Logf("add to cart reply (%d chars):\n%s", len(got), got)
 	call("wait", map[string]any{"text": "Cart (3)", "timeout_ms": 10000})
 
-	_, res := call("screenshot", nil)
+	_, res = call("screenshot", nil)
 	img, ok := res.Content[0].(*sdk.ImageContent)
 	if !ok || img.MIMEType != "image/png" || !bytes.HasPrefix(img.Data, []byte("\x89PNG")) {
 		t.Errorf("screenshot content %T %+v is not a PNG image", res.Content[0], res.Content[0])
 	}
 
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "click", Arguments: map[string]any{"target": "e9999"}})
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "click", Arguments: map[string]any{"target": "e9999"}})
 	if err != nil {
 		t.Fatal(err)
 	}

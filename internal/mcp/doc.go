@@ -12,7 +12,15 @@
 //
 // eval is registered only with [Options.AllowEval]. The pilot's tools (act,
 // observe, extract, run, replay) are added by whoever builds the server,
-// through [Options.Extra].
+// through [Options.Extra], with [PilotTools].
+//
+// # Submits
+//
+// The element tools send Submits "ask": a click or Enter that would send a
+// form, pay, delete or confirm is not done, and the tool error holds the
+// [calls.Approval] and says to call again with approve set to it. The
+// driver then goes ahead only if the page still matches the approval.
+// act does the same; run and replay take allow_submit instead.
 //
 // # Replies
 //

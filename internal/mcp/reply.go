@@ -21,6 +21,9 @@ func (t *tools) call(ctx context.Context, method string, params, result any) err
 // failure turns a call's error into a tool error the model can act on: the
 // message, then the hint on a line of its own.
 func failure(err error) *sdk.CallToolResult {
+	if msg, ok := approvalText(err); ok {
+		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+	}
 	msg := err.Error()
 	if h := calls.Hint(err); h != "" {
 		msg += "\nhint: " + h
@@ -43,7 +46,10 @@ func (t *tools) page(ctx context.Context, r *sdk.CallToolRequest, method string,
 }
 
 // act runs one element action and answers with its outcome and a look.
+// Submits are asked for: one that would send, pay, delete or confirm fails
+// with its approval unless req carries it.
 func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRequest) (*sdk.CallToolResult, error) {
+	req.Submits = "ask"
 	var out calls.Outcome
 	if err := t.call(ctx, calls.MethodAct, req, &out); err != nil {
 		return failure(err), nil

@@ -6,6 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/routine/replay"
 )
 
 // toolListSize is how a tool list is counted, for waymark and Playwright
@@ -23,7 +29,8 @@ func toolListSize(t *testing.T, raw []byte) (chars, tokens int) {
 // TestToolListSize measures waymark's tools/list against Playwright MCP's
 // (testdata/playwright-mcp-tools.json: @playwright/mcp 0.0.83's tools/list
 // result, captured over stdio with initialize, notifications/initialized,
-// tools/list). The goal is under a third of it.
+// tools/list). The goal is under a third of it, with the pilot's tools
+// (act, observe, extract, run, replay) counted in.
 func TestToolListSize(t *testing.T) {
 	pw, err := os.ReadFile("testdata/playwright-mcp-tools.json")
 	if err != nil {
@@ -32,7 +39,12 @@ func TestToolListSize(t *testing.T) {
 	pwChars, pwTokens := toolListSize(t, pw)
 
 	for _, eval := range []bool{false, true} {
-		cs := connect(t, Options{Caller: &fakeCaller{}, AllowEval: eval})
+		newPilot := func(context.Context, string) (*pilot.Pilot, error) { return nil, nil }
+		replayer := func(context.Context, string, *routine.Routine, replay.Options) (*replay.Result, error) {
+			return nil, nil
+		}
+		cs := connect(t, Options{Caller: &fakeCaller{}, AllowEval: eval,
+			Extra: []func(*sdk.Server){PilotTools(newPilot, replayer, PilotOptions{})}})
 		res, err := cs.ListTools(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 
@@ -29,17 +30,19 @@ type (
 		Target string `json:"target"`
 	}
 	clickIn struct {
-		Target string `json:"target"`
-		Button string `json:"button,omitempty" jsonschema:"left|right|middle"`
-		Count  int    `json:"count,omitempty" jsonschema:"2 for double click"`
+		Target  string         `json:"target"`
+		Button  string         `json:"button,omitempty" jsonschema:"left|right|middle"`
+		Count   int            `json:"count,omitempty" jsonschema:"2 for double click"`
+		Approve map[string]any `json:"approve,omitempty"`
 	}
 	fillIn struct {
 		Target string `json:"target"`
 		Value  string `json:"value"`
 	}
 	pressIn struct {
-		Key    string `json:"key" jsonschema:"e.g. Enter, Control+A"`
-		Target string `json:"target,omitempty" jsonschema:"default: focused element"`
+		Key     string         `json:"key" jsonschema:"e.g. Enter, Control+A"`
+		Target  string         `json:"target,omitempty" jsonschema:"default: focused element"`
+		Approve map[string]any `json:"approve,omitempty"`
 	}
 	selectIn struct {
 		Target string   `json:"target"`
@@ -110,7 +113,11 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.snapshot(ctx, r, calls.SnapshotRequest{Interactive: in.Interactive, Scope: in.Scope, Full: in.Full, Depth: in.Depth})
 	})
 	add(s, "click", "Click an element.", func(ctx context.Context, r *sdk.CallToolRequest, in clickIn) (*sdk.CallToolResult, error) {
-		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActClick, Target: in.Target, Button: in.Button, Count: in.Count})
+		a, err := approvalArg(in.Approve)
+		if err != nil {
+			return failure(err), nil
+		}
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActClick, Target: in.Target, Button: in.Button, Count: in.Count, Approve: a})
 	})
 	add(s, "fill", "Replace a field's value.", func(ctx context.Context, r *sdk.CallToolRequest, in fillIn) (*sdk.CallToolResult, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActFill, Target: in.Target, Value: in.Value})
@@ -119,7 +126,11 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActType, Target: in.Target, Value: in.Value})
 	})
 	add(s, "press", "Press a key.", func(ctx context.Context, r *sdk.CallToolRequest, in pressIn) (*sdk.CallToolResult, error) {
-		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActPress, Target: in.Target, Key: in.Key})
+		a, err := approvalArg(in.Approve)
+		if err != nil {
+			return failure(err), nil
+		}
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActPress, Target: in.Target, Key: in.Key, Approve: a})
 	})
 	add(s, "select", "Choose options of a select.", func(ctx context.Context, r *sdk.CallToolRequest, in selectIn) (*sdk.CallToolResult, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActSelect, Target: in.Target, Values: in.Values})
@@ -174,6 +185,10 @@ func add[In any](s *sdk.Server, name, desc string, h func(context.Context, *sdk.
 	for _, p := range schema.Properties {
 		if slices.Equal(p.Types, []string{"null", "array"}) {
 			p.Types, p.Type = nil, "array"
+		}
+		// An open object (an approval, a schema) is open by default.
+		if a := p.AdditionalProperties; a != nil && reflect.DeepEqual(a, &jsonschema.Schema{}) {
+			p.AdditionalProperties = nil
 		}
 	}
 	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc, InputSchema: schema}, func(ctx context.Context, r *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {

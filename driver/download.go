@@ -1,0 +1,587 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// DownloadOptions limit what a session's downloads may be. The zero value
+// is valid: a temporary folder per session, 100 MB, a list of document,
+// data and image extensions, and two minutes.
+type DownloadOptions struct {
+	// Dir is the folder downloads land in, created if missing and kept at
+	// Close; sessions share it. Empty means a temporary folder per session,
+	// removed when the session closes. For a browser attached with
+	// Options.CDP the folder must be on the browser's machine.
+	Dir string
+	// MaxBytes is the largest download kept; a larger one is canceled and
+	// its partial file removed. Zero means 100 MB.
+	MaxBytes int64
+	// Extensions are the file name endings allowed, lower-case with the
+	// dot (".csv", ".tar.gz"); a download whose suggested name ends
+	// otherwise is refused before it starts. Empty means
+	// [DefaultDownloadExtensions].
+	Extensions []string
+	// Timeout is the longest a download may take; a slower one is
+	// canceled. It also bounds how long an action waits for the downloads
+	// it started. Zero means 2 minutes.
+	Timeout time.Duration
+}
+
+// DefaultDownloadExtensions are the endings allowed when
+// DownloadOptions.Extensions is empty: documents, data, archives and images,
+// nothing a system runs by opening it.
+var DefaultDownloadExtensions = []string{
+	".pdf", ".csv", ".tsv", ".txt", ".md", ".json", ".xml", ".ics",
+	".zip", ".gz", ".png", ".jpg", ".jpeg", ".gif", ".webp",
+	".xlsx", ".xls", ".docx", ".doc", ".pptx", ".odt", ".ods", ".odp",
+}
+
+const (
+	defaultDownloadMax     = 100 << 20
+	defaultDownloadTimeout = 2 * time.Minute
+	downloadTick           = 250 * time.Millisecond // how often the Timeout is checked
+)
+
+// download is one download the session's browser context began.
+type download struct {
+	arrival  int    // the watcher's arrival number of its downloadWillBegin
+	guid     string // the browser's id; also the file's name while it runs
+	name     string // the safe name it gets in the folder
+	began    time.Time
+	received int64
+	state    string // "" while it runs, then a calls.Download* state
+	reason   string
+	path     string // where it is, once completed
+}
+
+// downloads watches the downloads of one session's browser context. Its
+// listener runs in chromedp's read loop and only queues the events; run,
+// its one goroutine, does the work and owns the CDP calls.
+type downloads struct {
+	s      *Session
+	dir    string
+	temp   bool // dir is ours: remove it at close
+	max    int64
+	exts   []string
+	limit  time.Duration
+	log    *slog.Logger
+	cancel context.CancelFunc
+	done   chan struct{} // closed when run returns
+
+	// qmu guards the queue. The listener appends to it from chromedp's read
+	// loop, so the queue is unbounded: a full channel would either block
+	// that loop or drop a final event, and neither is allowed.
+	qmu     sync.Mutex
+	queue   []any
+	arrived int           // downloadWillBegin events seen so far
+	wake    chan struct{} // capacity 1: the queue has something
+
+	// mu guards the fields below; run writes them, collect reads them.
+	mu        sync.Mutex
+	processed int // arrival number of the last downloadWillBegin run handled
+	list      []*download
+	byGUID    map[string]*download
+	changed   chan struct{} // closed and replaced on every change collect waits for
+}
+
+// queued is a downloadWillBegin with its arrival number.
+type queued struct {
+	arrival int
+	ev      *browser.EventDownloadWillBegin
+}
+
+// startDownloads makes the session's browser context download into its
+// folder with events on, and starts the watcher. Close it with close.
+func startDownloads(ctx context.Context, s *Session) (*downloads, error) {
+	o := s.browser.opts.Downloads
+	d := &downloads{s: s, dir: o.Dir, max: o.MaxBytes, limit: o.Timeout, log: s.browser.log,
+		byGUID: map[string]*download{}, changed: make(chan struct{}),
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	if d.max <= 0 {
+		d.max = defaultDownloadMax
+	}
+	if d.limit <= 0 {
+		d.limit = defaultDownloadTimeout
+	}
+	for _, e := range o.Extensions {
+		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {
+			if !strings.HasPrefix(e, ".") {
+				e = "." + e
+			}
+			d.exts = append(d.exts, e)
+		}
+	}
+	if len(d.exts) == 0 {
+		d.exts = DefaultDownloadExtensions
+	}
+	var err error
+	if d.dir == "" {
+		d.dir, err = os.MkdirTemp("", "waymark-downloads-")
+		d.temp = true
+	} else if d.dir, err = filepath.Abs(d.dir); err == nil {
+		err = os.MkdirAll(d.dir, 0o700)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("downloads folder: %w", err)
+	}
+
+	// The watcher lives as long as the browser or until close.
+	wctx, cancel := context.WithCancel(s.browser.ctx)
+	d.cancel = cancel
+	// Listen before downloads are allowed, so no event is missed.
+	if err := chromedp.ListenBrowser(wctx, d.listen); err != nil {
+		cancel()
+		d.removeTemp()
+		return nil, fmt.Errorf("listen for downloads: %w", browserErr(err))
+	}
+	go d.run(wctx)
+	// CallBrowser needs the browser's context; the caller's ctx bounds it.
+	cctx, ccancel := context.WithCancel(wctx)
+	defer ccancel()
+	defer context.AfterFunc(ctx, ccancel)()
+	_, err = chromedp.CallBrowser(cctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior:         browser.SetDownloadBehaviorBehaviorAllowAndName,
+		BrowserContextID: s.bcid,
+		DownloadPath:     d.dir,
+		EventsEnabled:    new(true),
+	})
+	if err != nil {
+		d.close()
+		return nil, fmt.Errorf("set download behavior: %w", browserErr(err))
+	}
+	return d, nil
+}
+
+// listen runs in chromedp's read loop: it queues download events and
+// returns at once (STYLE rule 10). Every session's listener sees every
+// browser context's downloads; run sorts out which are this session's.
+func (d *downloads) listen(ev any) {
+	var item any
+	d.qmu.Lock()
+	switch ev := ev.(type) {
+	case *browser.EventDownloadWillBegin:
+		d.arrived++
+		item = queued{arrival: d.arrived, ev: ev}
+	case *browser.EventDownloadProgress:
+		item = ev
+	default:
+		d.qmu.Unlock()
+		return
+	}
+	d.queue = append(d.queue, item)
+	d.qmu.Unlock()
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run handles the queued events in order and cancels downloads past the
+// Timeout. It returns when ctx ends (close, or the browser going away).
+func (d *downloads) run(ctx context.Context) {
+	defer close(d.done)
+	tick := time.NewTicker(downloadTick)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.wake:
+			d.qmu.Lock()
+			items := d.queue
+			d.queue = nil
+			d.qmu.Unlock()
+			for _, it := range items {
+				switch it := it.(type) {
+				case queued:
+					d.begin(ctx, it)
+				case *browser.EventDownloadProgress:
+					d.progress(ctx, it)
+				}
+			}
+		case <-tick.C:
+			d.expire(ctx)
+		}
+	}
+}
+
+// begin takes a download this session's pages started, and refuses it
+// at once when its name's ending is not allowed.
+func (d *downloads) begin(ctx context.Context, q queued) {
+	defer func() {
+		d.mu.Lock()
+		d.processed = q.arrival
+		d.notify()
+		d.mu.Unlock()
+	}()
+	if !d.s.ownsFrame(ctx, q.ev.FrameID) {
+		return
+	}
+	dl := &download{arrival: q.arrival, guid: q.ev.GUID, name: safeName(q.ev.SuggestedFilename), began: time.Now()}
+	d.mu.Lock()
+	d.list = append(d.list, dl)
+	d.byGUID[dl.guid] = dl
+	d.mu.Unlock()
+	if !d.allowed(dl.name) {
+		d.stop(ctx, dl, calls.DownloadRefused,
+			fmt.Sprintf("files ending %s are not allowed (allowed: %s)", ending(dl.name), strings.Join(d.exts, " ")))
+	}
+}
+
+// progress follows a download: over the size limit it is canceled; once
+// completed it gets its safe name in the folder.
+func (d *downloads) progress(ctx context.Context, ev *browser.EventDownloadProgress) {
+	d.mu.Lock()
+	dl := d.byGUID[ev.GUID]
+	var state string
+	if dl != nil && dl.state == "" {
+		dl.received = int64(ev.ReceivedBytes) // a stopped one keeps the count it was stopped at
+	}
+	if dl != nil {
+		state = dl.state
+	}
+	d.mu.Unlock()
+	if dl == nil {
+		return // another session's download
+	}
+	if state != "" {
+		// Refused or canceled by us: the browser may still finish it before
+		// the cancel lands, so remove what it leaves.
+		if ev.State != browser.DownloadProgressStateInProgress {
+			d.removePartial(dl)
+		}
+		return
+	}
+	too := func(n float64) bool { return int64(n) > d.max }
+	switch ev.State {
+	case browser.DownloadProgressStateInProgress:
+		if too(ev.TotalBytes) || too(ev.ReceivedBytes) {
+			d.stop(ctx, dl, calls.DownloadCanceled, fmt.Sprintf("larger than the limit of %d bytes", d.max))
+		}
+	case browser.DownloadProgressStateCompleted:
+		if too(ev.ReceivedBytes) {
+			d.stop(ctx, dl, calls.DownloadCanceled, fmt.Sprintf("larger than the limit of %d bytes", d.max))
+			return
+		}
+		d.complete(dl)
+	case browser.DownloadProgressStateCanceled:
+		d.finish(dl, calls.DownloadCanceled, "canceled by the browser or the page", "")
+		d.removePartial(dl)
+	}
+}
+
+// complete moves the finished file from its GUID name to its safe name.
+func (d *downloads) complete(dl *download) {
+	src := filepath.Join(d.dir, dl.guid)
+	dst, err := placeFile(src, d.dir, dl.name)
+	if err != nil {
+		d.log.Warn("download: keep file", "err", err)
+		d.finish(dl, calls.DownloadCanceled, "the file could not be kept: "+err.Error(), "")
+		d.removePartial(dl)
+		return
+	}
+	if fi, err := os.Stat(dst); err == nil {
+		d.mu.Lock()
+		dl.received = fi.Size()
+		d.mu.Unlock()
+	}
+	d.finish(dl, calls.DownloadCompleted, "", dst)
+}
+
+// expire cancels downloads that have run past the Timeout.
+func (d *downloads) expire(ctx context.Context) {
+	d.mu.Lock()
+	var late []*download
+	for _, dl := range d.list {
+		if dl.state == "" && time.Since(dl.began) > d.limit {
+			late = append(late, dl)
+		}
+	}
+	d.mu.Unlock()
+	for _, dl := range late {
+		d.stop(ctx, dl, calls.DownloadCanceled, fmt.Sprintf("took longer than the limit of %s", d.limit))
+	}
+}
+
+// stop cancels a running download, records why, and removes its file.
+func (d *downloads) stop(ctx context.Context, dl *download, state, reason string) {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err := chromedp.CallBrowser(cctx, browser.CancelDownload, browser.CancelDownloadParams{GUID: dl.guid, BrowserContextID: d.s.bcid})
+	if err != nil {
+		// It may have finished already; removePartial cleans up after it.
+		d.log.Debug("download: cancel", "err", err)
+	}
+	d.finish(dl, state, reason, "")
+	d.removePartial(dl)
+}
+
+func (d *downloads) finish(dl *download, state, reason, path string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	dl.state, dl.reason, dl.path = state, reason, path
+	d.notify()
+}
+
+// notify wakes collect; d.mu must be held.
+func (d *downloads) notify() {
+	close(d.changed)
+	d.changed = make(chan struct{})
+}
+
+// removePartial removes what a stopped download left in the folder.
+func (d *downloads) removePartial(dl *download) {
+	for _, p := range []string{dl.guid, dl.guid + ".crdownload"} {
+		if err := os.Remove(filepath.Join(d.dir, p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			d.log.Warn("download: remove partial file", "err", err)
+		}
+	}
+}
+
+func (d *downloads) allowed(name string) bool {
+	lower := strings.ToLower(name)
+	return slices.ContainsFunc(d.exts, func(e string) bool { return strings.HasSuffix(lower, e) && len(lower) > len(e) })
+}
+
+// mark returns a marker: the downloads that begin after it are an
+// action's. A nil watcher (a session without one) marks nothing.
+func (d *downloads) mark() int {
+	if d == nil {
+		return 0
+	}
+	d.qmu.Lock()
+	defer d.qmu.Unlock()
+	return d.arrived
+}
+
+// collect returns the session's downloads that began after the mark,
+// waiting for the ones still running to end (bounded by the Timeout and
+// ctx). One still running when the wait ends is reported in-progress.
+func (d *downloads) collect(ctx context.Context, mark int) []calls.Download {
+	if d == nil {
+		return nil
+	}
+	d.qmu.Lock()
+	arrived := d.arrived
+	d.qmu.Unlock()
+	if arrived == mark {
+		return nil // nothing began: the common case costs nothing
+	}
+	// The watcher cancels each download at the Timeout; the margin is for
+	// the cancel to land on a busy machine.
+	deadline := time.NewTimer(d.limit + 5*time.Second)
+	defer deadline.Stop()
+	for {
+		d.mu.Lock()
+		ready := d.processed >= arrived
+		var mine []*download
+		for _, dl := range d.list {
+			if dl.arrival > mark && dl.arrival <= arrived {
+				mine = append(mine, dl)
+				ready = ready && dl.state != ""
+			}
+		}
+		changed := d.changed
+		if ready {
+			out := report(mine)
+			d.mu.Unlock()
+			return out
+		}
+		d.mu.Unlock()
+		select {
+		case <-changed:
+		case <-deadline.C:
+			d.mu.Lock()
+			out := report(mine)
+			d.mu.Unlock()
+			return out
+		case <-ctx.Done():
+			d.mu.Lock()
+			out := report(mine)
+			d.mu.Unlock()
+			return out
+		case <-d.done:
+			d.mu.Lock()
+			out := report(mine)
+			d.mu.Unlock()
+			return out
+		}
+	}
+}
+
+// report describes downloads for an outcome; the caller holds d.mu.
+func report(list []*download) []calls.Download {
+	var out []calls.Download
+	for _, dl := range list {
+		state := dl.state
+		if state == "" {
+			state = calls.DownloadInProgress
+		}
+		out = append(out, calls.Download{Name: dl.name, Path: dl.path, Bytes: dl.received, State: state, Reason: dl.reason})
+	}
+	return out
+}
+
+// close stops the watcher and removes the folder if it is a temporary
+// one. It is safe on a nil watcher.
+func (d *downloads) close() error {
+	if d == nil {
+		return nil
+	}
+	d.cancel()
+	<-d.done
+	return d.removeTemp()
+}
+
+func (d *downloads) removeTemp() error {
+	if !d.temp {
+		return nil
+	}
+	if err := os.RemoveAll(d.dir); err != nil {
+		return fmt.Errorf("remove downloads folder: %w", err)
+	}
+	return nil
+}
+
+// ownsFrame reports whether a frame belongs to this session's browser
+// context: a tab's main frame (its id is the target's), an out-of-process
+// frame or new tab (a target whose context the browser tells), or a frame
+// inside one of the session's tabs.
+func (s *Session) ownsFrame(ctx context.Context, id cdp.FrameID) bool {
+	s.mu.Lock()
+	tabs := slices.Clone(s.tabs)
+	s.mu.Unlock()
+	for _, t := range tabs {
+		if string(t.id) == string(id) {
+			return true
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if info, err := chromedp.CallBrowser(cctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: target.ID(id)}); err == nil {
+		return info.TargetInfo.BrowserContextID == s.bcid
+	}
+	for _, t := range tabs {
+		tree, err := cdp.Call(cctx, t.sess, page.GetFrameTree, cdp.Empty{})
+		if err == nil && hasFrame(tree.FrameTree, id) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasFrame(ft *page.FrameTree, id cdp.FrameID) bool {
+	if ft == nil {
+		return false
+	}
+	if ft.Frame != nil && ft.Frame.ID == id {
+		return true
+	}
+	return slices.ContainsFunc(ft.ChildFrames, func(c *page.FrameTree) bool { return hasFrame(c, id) })
+}
+
+// safeName turns a suggested file name into one that stays inside the
+// folder and shows what it is: the last path element only, no control or
+// bidirectional-override characters (which can disguise "evil‮fdp.exe"),
+// none of the characters Windows forbids, no leading or trailing dots or
+// spaces (so no "..", no hidden file), at most 200 bytes.
+func safeName(s string) string {
+	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
+		s = s[i+1:]
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
+		case r == utf8.RuneError, strings.ContainsRune(`<>:"|?*`, r):
+			b.WriteByte('_')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	s = strings.Trim(b.String(), " .")
+	if s == "" {
+		return "download"
+	}
+	const maxLen = 200
+	if len(s) > maxLen {
+		ext := filepath.Ext(s)
+		if len(ext) > 20 {
+			ext = ""
+		}
+		stem := s[:len(s)-len(ext)]
+		for len(stem)+len(ext) > maxLen {
+			_, size := utf8.DecodeLastRuneInString(stem)
+			stem = stem[:len(stem)-size]
+		}
+		s = strings.TrimRight(stem, " .") + ext
+	}
+	return s
+}
+
+// ending is the name's extension for a message, or "(none)".
+func ending(name string) string {
+	if e := filepath.Ext(name); e != "" {
+		return strings.ToLower(e)
+	}
+	return "without an extension"
+}
+
+// placeFile moves src into dir under name, or "name (2).ext" and so on
+// when that is taken; it never replaces a file, and never leaves dir.
+func placeFile(src, dir, name string) (string, error) {
+	name = safeName(name)
+	ext := filepath.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for i := 1; i <= 1000; i++ {
+		n := name
+		if i > 1 {
+			n = fmt.Sprintf("%s (%d)%s", stem, i, ext)
+		}
+		dst := filepath.Join(dir, n)
+		if filepath.Dir(dst) != filepath.Clean(dir) {
+			return "", fmt.Errorf("name %q leaves the folder", n)
+		}
+		// A hard link fails if dst exists, so two sessions sharing the
+		// folder cannot overwrite each other's files.
+		err := os.Link(src, dst)
+		if err == nil {
+			return dst, os.Remove(src)
+		}
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("the browser left no file: %w", err)
+		}
+		// No hard links on this file system: check, then rename.
+		if _, serr := os.Lstat(dst); serr == nil {
+			continue
+		}
+		if err := os.Rename(src, dst); err != nil {
+			return "", err
+		}
+		return dst, nil
+	}
+	return "", fmt.Errorf("too many files named %q", name)
+}

@@ -1,0 +1,104 @@
+package driver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSafeName(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "report.csv", "report.csv"},
+		{"unix path", "../../etc/evil.csv", "evil.csv"},
+		{"windows path", `..\..\evil.csv`, "evil.csv"},
+		{"dot dot", "..", "download"},
+		{"hidden", ".bashrc", "bashrc"},
+		{"empty", "", "download"},
+		{"control characters", "a\x00b\nc\x7f.txt", "abc.txt"},
+		{"bidi override", "invoice\u202Efdp.exe", "invoicefdp.exe"},
+		{"windows reserved characters", `a<b>:c|d?*.csv`, "a_b__c_d__.csv"},
+		{"trailing dots and spaces", " name.csv. . ", "name.csv"},
+		{"long", strings.Repeat("é", 300) + ".pdf", strings.Repeat("é", 98) + ".pdf"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := safeName(tt.in); got != tt.want {
+				t.Errorf("safeName(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAllowedExtension(t *testing.T) {
+	d := &downloads{exts: []string{".csv", ".tar.gz"}}
+	for name, want := range map[string]bool{
+		"a.csv": true, "A.CSV": true, "x.tar.gz": true, "x.gz": false,
+		"a.exe": false, "csv": false, ".csv": false, "a.csv.exe": false,
+	} {
+		if got := d.allowed(name); got != want {
+			t.Errorf("allowed(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestPlaceFile(t *testing.T) {
+	dir := t.TempDir()
+	put := func(guid, name string) string {
+		t.Helper()
+		src := filepath.Join(dir, guid)
+		if err := os.WriteFile(src, []byte(guid), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		dst, err := placeFile(src, dir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Dir(dst) != dir {
+			t.Fatalf("%s left the folder: %s", name, dst)
+		}
+		if _, err := os.Stat(src); !os.IsNotExist(err) {
+			t.Fatalf("the GUID file %s is still there", src)
+		}
+		return filepath.Base(dst)
+	}
+	for i, want := range []string{"a.csv", "a (2).csv", "a (3).csv"} {
+		if got := put("g"+string(rune('0'+i)), "a.csv"); got != want {
+			t.Errorf("copy %d: %q, want %q", i+1, got, want)
+		}
+	}
+	if got := put("g9", "../../x.csv"); got != "x.csv" {
+		t.Errorf("../../x.csv placed as %q", got)
+	}
+}
+
+func TestWithin(t *testing.T) {
+	for _, tt := range []struct {
+		p, root string
+		want    bool
+	}{
+		{"/home/u/a.txt", "/home/u", true},
+		{"/home/u", "/home/u", true},
+		{"/home/user2/a.txt", "/home/u", false},
+		{"/home/a.txt", "/home/u", false},
+		{"/home/u/..x/a", "/home/u", true},
+		{"/etc/passwd", "/", true},
+	} {
+		if got := within(tt.p, tt.root); got != tt.want {
+			t.Errorf("within(%q, %q) = %v, want %v", tt.p, tt.root, got, tt.want)
+		}
+	}
+}
+
+func TestUploadRootsDefault(t *testing.T) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	roots := uploadRoots(nil)
+	realHome, _ := filepath.EvalSymlinks(home)
+	realTmp, _ := filepath.EvalSymlinks(os.TempDir())
+	if len(roots) != 2 || roots[0] != realTmp || roots[1] != realHome {
+		t.Fatalf("default roots %q, want %q and %q", roots, realTmp, realHome)
+	}
+}

@@ -1,0 +1,256 @@
+package driver_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
+)
+
+// downloadServer serves a page of links and the files they download:
+// /file?name=N&size=S answers S bytes as an attachment named N, slowly
+// when slow is set (so the size limit cuts it off part way).
+func downloadServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<title>Files</title>
+<a id=csv href="/file?name=report.csv&size=100">Report</a>
+<a id=big href="/file?name=big.csv&size=400000&slow=1">Big</a>
+<a id=exe href="/file?name=setup.exe&size=100">Setup</a>
+<a id=evil href="/file?name=..%2F..%2Fevil.csv&size=10">Evil</a>
+<a id=attr href="/file?name=x.csv&size=10" download="../../../up.csv">Attr</a>
+<a id=chunked href="/file?name=chunked.csv&size=400000&slow=1&chunked=1">Chunked</a>
+<a id=slow href="/file?name=slow.csv&size=400000&slow=1&delay=150ms">Slow</a>
+<a id=blank target=_blank href="/file?name=tab.csv&size=10">New tab</a>
+<input type=file id=f>`)
+		case "/file":
+			size, _ := strconv.Atoi(r.URL.Query().Get("size"))
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, r.URL.Query().Get("name")))
+			if r.URL.Query().Get("chunked") == "" {
+				w.Header().Set("Content-Length", strconv.Itoa(size))
+			}
+			slow := r.URL.Query().Get("slow") != ""
+			delay := 50 * time.Millisecond
+			if d, err := time.ParseDuration(r.URL.Query().Get("delay")); err == nil {
+				delay = d
+			}
+			chunk := []byte(strings.Repeat("a,b\n", 4096)) // 16 KB
+			for size > 0 {
+				n := min(size, len(chunk))
+				if _, err := w.Write(chunk[:n]); err != nil {
+					return
+				}
+				size -= n
+				if slow {
+					w.(http.Flusher).Flush()
+					select {
+					case <-time.After(delay):
+					case <-r.Context().Done():
+						return
+					}
+				}
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// launchLimited starts a browser of the test's own with a small download
+// limit and a single upload root.
+func launchLimited(t *testing.T, opts driver.Options) (*driver.Browser, context.Context) {
+	t.Helper()
+	path := browsertest.Chrome(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	opts.ExecPath, opts.Args = path, browsertest.GuardArgs
+	b, err := driver.Launch(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b, ctx
+}
+
+func oneDownload(t *testing.T, out *calls.Outcome) calls.Download {
+	t.Helper()
+	if len(out.Downloads) != 1 {
+		t.Fatalf("want one download in the outcome, got %+v", out.Downloads)
+	}
+	return out.Downloads[0]
+}
+
+func TestDownloads(t *testing.T) {
+	t.Parallel()
+	b, ctx := launchLimited(t, driver.Options{Downloads: driver.DownloadOptions{MaxBytes: 64 << 10, Timeout: 20 * time.Second}})
+	srv := downloadServer(t)
+	s, err := b.Session(ctx, "downloads")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, s, ctx, srv.URL+"/")
+	click := func(id string) *calls.Outcome {
+		return act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#" + id})
+	}
+
+	first := oneDownload(t, click("csv"))
+	if first.State != calls.DownloadCompleted || first.Name != "report.csv" || first.Bytes != 100 {
+		t.Fatalf("csv download: %+v", first)
+	}
+	data, err := os.ReadFile(first.Path)
+	if err != nil || len(data) != 100 || filepath.Base(first.Path) != "report.csv" {
+		t.Fatalf("csv file %s: %d bytes, %v", first.Path, len(data), err)
+	}
+	dir := filepath.Dir(first.Path)
+
+	t.Run("same name gets a distinct path", func(t *testing.T) {
+		d := oneDownload(t, click("csv"))
+		if d.State != calls.DownloadCompleted || d.Path == first.Path || filepath.Base(d.Path) != "report (2).csv" {
+			t.Fatalf("second csv download: %+v (first at %s)", d, first.Path)
+		}
+	})
+	t.Run("over the size limit is canceled", func(t *testing.T) {
+		d := oneDownload(t, click("big"))
+		if d.State != calls.DownloadCanceled || d.Path != "" || !strings.Contains(d.Reason, "limit") {
+			t.Fatalf("big download: %+v", d)
+		}
+	})
+	t.Run("over the size limit with no length given is canceled", func(t *testing.T) {
+		d := oneDownload(t, click("chunked"))
+		if d.State != calls.DownloadCanceled || d.Path != "" || !strings.Contains(d.Reason, "limit") {
+			t.Fatalf("chunked download: %+v", d)
+		}
+	})
+	t.Run("from a new tab", func(t *testing.T) {
+		d := oneDownload(t, click("blank"))
+		if d.State != calls.DownloadCompleted || d.Name != "tab.csv" {
+			t.Fatalf("new tab download: %+v", d)
+		}
+	})
+	t.Run("a refused extension", func(t *testing.T) {
+		d := oneDownload(t, click("exe"))
+		if d.State != calls.DownloadRefused || d.Path != "" || !strings.Contains(d.Reason, ".exe") {
+			t.Fatalf("exe download: %+v", d)
+		}
+	})
+	t.Run("a name with ../ stays inside the folder", func(t *testing.T) {
+		for _, id := range []string{"evil", "attr"} {
+			d := oneDownload(t, click(id))
+			if d.State != calls.DownloadCompleted || filepath.Dir(d.Path) != dir || strings.ContainsAny(d.Name, `/\`) || strings.HasPrefix(d.Name, ".") {
+				t.Fatalf("%s download: %+v, folder %s", id, d, dir)
+			}
+		}
+	})
+	t.Run("an action with no download reports none", func(t *testing.T) {
+		if out := act(t, s, ctx, calls.ActRequest{Kind: calls.ActFocus, Target: "css=#f"}); len(out.Downloads) != 0 {
+			t.Fatalf("downloads: %+v", out.Downloads)
+		}
+	})
+
+	// Only the kept files are in the folder: nothing partial, nothing refused.
+	time.Sleep(300 * time.Millisecond) // let a canceled download's last event pass
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 5 || strings.Contains(strings.Join(names, "|"), "exe") || strings.Contains(strings.Join(names, "|"), "big") {
+		t.Fatalf("folder holds %q", names)
+	}
+	// The temporary folder goes with the session.
+	if err := b.CloseSession("downloads"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("downloads folder %s after close: %v", dir, err)
+	}
+}
+
+func TestDownloadTimeout(t *testing.T) {
+	t.Parallel()
+	b, ctx := launchLimited(t, driver.Options{Downloads: driver.DownloadOptions{MaxBytes: 1 << 20, Timeout: time.Second}})
+	srv := downloadServer(t)
+	s, err := b.Session(ctx, "timeout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, s, ctx, srv.URL+"/")
+	// 400 KB at 16 KB every 150 ms takes nearly four seconds: it can end
+	// only by the Timeout.
+	d := oneDownload(t, act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#slow"}))
+	if d.State != calls.DownloadCanceled || !strings.Contains(d.Reason, "longer") || d.Path != "" {
+		t.Fatalf("slow download: %+v", d)
+	}
+}
+
+func TestUploadRoots(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	root, outside := filepath.Join(base, "allowed"), filepath.Join(base, "outside")
+	for _, d := range []string{root, outside} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p string) {
+		if err := os.WriteFile(p, []byte("hello"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, "in.txt"))
+	write(filepath.Join(outside, "secret.txt"))
+	if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "ln.txt")); err != nil {
+		t.Fatal(err)
+	}
+
+	b, ctx := launchLimited(t, driver.Options{UploadRoots: []string{root}})
+	srv := downloadServer(t)
+	s, err := b.Session(ctx, "uploads")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, s, ctx, srv.URL+"/")
+	for _, f := range []string{
+		filepath.Join(outside, "secret.txt"),
+		filepath.Join(root, "link", "secret.txt"), // a folder link pointing out
+		filepath.Join(root, "ln.txt"),             // a file link pointing out
+		filepath.Join(root, "..", "outside", "secret.txt"),
+	} {
+		_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActUpload, Target: "css=#f", Files: []string{f}})
+		var ce *calls.Error
+		if !errors.Is(err, calls.ErrBadInput) || !errors.As(err, &ce) || ce.Hint == "" || !strings.Contains(err.Error(), "outside") {
+			t.Fatalf("upload %s: %v", f, err)
+		}
+	}
+	if got := evalString(t, s, ctx, `String(document.getElementById('f').files.length)`); got != "0" {
+		t.Fatalf("a refused upload set %s files", got)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActUpload, Target: "css=#f", Files: []string{filepath.Join(root, "in.txt")}})
+	if got := evalString(t, s, ctx, `document.getElementById('f').files[0].name`); got != "in.txt" {
+		t.Fatalf("uploaded file name %q", got)
+	}
+}

@@ -1,0 +1,349 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/routine/replay"
+)
+
+// NewPilot builds a pilot over the browser of a waymark session. It is
+// called once per tool call.
+type NewPilot func(ctx context.Context, session string) (*pilot.Pilot, error)
+
+// Replayer replays a routine on a session's browser: [replay.Run] over
+// the session's driver, with the heal model (or none) set in opts.Model by
+// whoever builds it. The tools set the rest of opts.
+type Replayer func(ctx context.Context, session string, r *routine.Routine, opts replay.Options) (*replay.Result, error)
+
+// PilotOptions tune [PilotTools].
+type PilotOptions struct {
+	// Session is the waymark session the tools act on; empty means
+	// "default". Give the server's [Options.Session].
+	Session string
+	// ActOnly offers act and no observe, extract or run: the model is the
+	// rules model, which needs no key and does plain instructions only.
+	ActOnly bool
+}
+
+// The pilot tools' inputs.
+type (
+	actIn struct {
+		Instruction string         `json:"instruction" jsonschema:"e.g. fill Email with %email%"`
+		Vars        map[string]any `json:"vars,omitempty" jsonschema:"values of %name%"`
+		AllowSubmit bool           `json:"allow_submit,omitempty"`
+		Approve     map[string]any `json:"approve,omitempty"`
+	}
+	observeIn struct {
+		Question string `json:"question"`
+	}
+	extractIn struct {
+		Instruction string         `json:"instruction"`
+		Schema      map[string]any `json:"schema" jsonschema:"JSON Schema of the answer"`
+	}
+	runIn struct {
+		Task        string         `json:"task"`
+		Inputs      map[string]any `json:"inputs,omitempty" jsonschema:"values of %name%"`
+		MaxSteps    int            `json:"max_steps,omitempty"`
+		Record      bool           `json:"record,omitempty" jsonschema:"return the routine"`
+		AllowSubmit bool           `json:"allow_submit,omitempty"`
+	}
+	replayIn struct {
+		Routine     any            `json:"routine" jsonschema:"routine JSON or file path"`
+		Vars        map[string]any `json:"vars,omitempty"`
+		AllowSubmit bool           `json:"allow_submit,omitempty"`
+	}
+)
+
+// PilotTools returns what adds the model's tools to a server, for
+// [Options.Extra]: act (and, unless opts.ActOnly, observe, extract and
+// run) when newPilot is set, and replay when replayer is set.
+//
+// Each reply is the tool's result alone, with no look at the page: the
+// agent's last look stays what it was, so the next element action's
+// changes are counted from it.
+func PilotTools(newPilot NewPilot, replayer Replayer, opts PilotOptions) func(*sdk.Server) {
+	if opts.Session == "" {
+		opts.Session = "default"
+	}
+	pt := pilotTools{newPilot: newPilot, replayer: replayer, session: opts.Session}
+	return func(s *sdk.Server) {
+		if newPilot != nil {
+			add(s, "act", "Do one step described in words.", pt.act)
+			if !opts.ActOnly {
+				add(s, "observe", "Find elements that answer a question.", pt.observe)
+				add(s, "extract", "Read page data as JSON.", pt.extract)
+				add(s, "run", "Let the model do a whole task.", pt.run)
+			}
+		}
+		if replayer != nil {
+			add(s, "replay", "Replay a recorded routine.", pt.replay)
+		}
+	}
+}
+
+type pilotTools struct {
+	newPilot NewPilot
+	replayer Replayer
+	session  string
+}
+
+func (pt pilotTools) pilot(ctx context.Context) (*pilot.Pilot, error) {
+	p, err := pt.newPilot(ctx, pt.session)
+	if err == nil && p == nil {
+		err = calls.Errorf(calls.ErrUnavailable, "configure a model for waymark mcp", "no model")
+	}
+	return p, err
+}
+
+func (pt pilotTools) act(ctx context.Context, _ *sdk.CallToolRequest, in actIn) (*sdk.CallToolResult, error) {
+	approve, err := approvalArg(in.Approve)
+	if err != nil {
+		return failure(err), nil
+	}
+	p, err := pt.pilot(ctx)
+	if err != nil {
+		return failure(err), nil
+	}
+	res, err := p.Act(ctx, in.Instruction, &pilot.ActOptions{Vars: pilot.Vars{Values: varValues(in.Vars)}, AllowSubmit: in.AllowSubmit, Approve: approve})
+	if err != nil {
+		f := failure(err)
+		if res != nil && res.Line != "" {
+			prepend(f, "the model chose "+res.Answer.Action+" "+res.Line)
+		}
+		return f, nil
+	}
+	return text(describeAct(res)), nil
+}
+
+// describeAct says what one act did: the step, the element it chose and
+// the locator that finds it again.
+func describeAct(res *pilot.ActResult) string {
+	req := res.Request
+	if res.Answer.Action == "goto" {
+		req = calls.ActRequest{Kind: "goto", Target: res.Answer.URL}
+	}
+	out := calls.Outcome{}
+	if res.Outcome != nil {
+		out = *res.Outcome
+	}
+	s := describeOutcome(req, out)
+	if res.Line != "" {
+		s += "\nelement: " + res.Line
+	}
+	if ev := res.Evidence; ev != nil && ev.Chosen != "" {
+		s += "\nlocator: " + ev.Chosen
+	}
+	return s
+}
+
+func (pt pilotTools) observe(ctx context.Context, _ *sdk.CallToolRequest, in observeIn) (*sdk.CallToolResult, error) {
+	p, err := pt.pilot(ctx)
+	if err != nil {
+		return failure(err), nil
+	}
+	res, err := p.Observe(ctx, in.Question)
+	if err != nil {
+		return failure(err), nil
+	}
+	if len(res.Observations) == 0 {
+		return text("nothing on the page answers that"), nil
+	}
+	var b strings.Builder
+	for _, o := range res.Observations {
+		fmt.Fprintf(&b, "%s — %s\n", o.Line, o.Action)
+	}
+	return text(strings.TrimSuffix(b.String(), "\n")), nil
+}
+
+func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in extractIn) (*sdk.CallToolResult, error) {
+	schema, err := json.Marshal(in.Schema)
+	if err != nil || in.Schema == nil {
+		return failure(calls.Errorf(calls.ErrBadInput, "give schema as a JSON Schema object", "no schema")), nil
+	}
+	p, err := pt.pilot(ctx)
+	if err != nil {
+		return failure(err), nil
+	}
+	res, err := p.Extract(ctx, in.Instruction, schema)
+	if err != nil {
+		return failure(err), nil
+	}
+	s := string(res.Data)
+	if len(res.Dropped) > 0 {
+		s += "\nnot on the page, set to null: " + strings.Join(res.Dropped, ", ")
+	}
+	if !res.OK {
+		r := text("the answer does not fit the schema:\n- " + strings.Join(res.Problems, "\n- ") + "\ndata: " + s)
+		r.IsError = true
+		return r, nil
+	}
+	return text(s), nil
+}
+
+func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) (*sdk.CallToolResult, error) {
+	p, err := pt.pilot(ctx)
+	if err != nil {
+		return failure(err), nil
+	}
+	res, err := p.Run(ctx, in.Task, pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: in.AllowSubmit})
+	var b strings.Builder
+	if res != nil {
+		b.WriteString(runSummary(res))
+	}
+	if err != nil {
+		if h := calls.Hint(err); h != "" {
+			b.WriteString("\nhint: " + h)
+		}
+		if errors.Is(err, calls.ErrNeedsApproval) {
+			if data := calls.DataOf(err); len(data) > 0 {
+				b.WriteString("\napproval: " + string(data))
+			}
+			b.WriteString("\nTo let it send, call run again with allow_submit true.")
+		}
+	}
+	if res != nil && res.Routine != nil {
+		rt, merr := routine.Marshal(res.Routine, nil)
+		var c bytes.Buffer
+		if merr == nil && json.Compact(&c, rt) == nil {
+			b.WriteString("\nroutine: " + c.String())
+		} else if merr != nil {
+			b.WriteString("\n(no routine: " + merr.Error() + ")")
+		}
+	}
+	r := text(b.String())
+	r.IsError = err != nil
+	return r, nil
+}
+
+// runSummary is a run's result in one line.
+func runSummary(res *pilot.RunResult) string {
+	head := "done"
+	if !res.Done {
+		head = "not done: " + res.Reason
+	}
+	return fmt.Sprintf("%s (%d steps, %d turns, %d model calls, %d tokens, %s)", head, res.Steps, res.Turns, res.ModelCalls,
+		res.Usage.InputTokens+res.Usage.OutputTokens, res.Duration.Round(100*time.Millisecond))
+}
+
+func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in replayIn) (*sdk.CallToolResult, error) {
+	r, err := routineArg(in.Routine)
+	if err != nil {
+		return failure(err), nil
+	}
+	vars := varValues(in.Vars)
+	// Heals come back in the result as the routine's next version,
+	// pending: nothing is written.
+	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: "ask"}
+	if in.AllowSubmit {
+		ro.Submits = "allow"
+	}
+	res, err := pt.replayer(ctx, pt.session, r, ro)
+	if err != nil {
+		return failure(err), nil
+	}
+	var b strings.Builder
+	if res.Status == replay.StatusOK {
+		fmt.Fprintf(&b, "ok: %d steps, %d model calls", len(res.Steps), res.ModelCalls)
+	} else {
+		fmt.Fprintf(&b, "%s: %s: %s", res.Status, res.Cause, res.Message)
+		if res.Hint != "" {
+			b.WriteString("\nhint: " + res.Hint)
+		}
+		if res.Cause == replay.CauseNeedsApproval {
+			b.WriteString("\nTo let it send, call replay again with allow_submit true.")
+		}
+	}
+	full, _ := json.Marshal(res)
+	b.WriteString("\nresult: " + string(full))
+	out := text(b.String())
+	out.IsError = res.Status != replay.StatusOK
+	return out, nil
+}
+
+// varValues turns variables' values into text: a string as it is, anything
+// else (a number, a list variable's rows) as its JSON.
+func varValues(m map[string]any) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			out[k] = s
+			continue
+		}
+		b, _ := json.Marshal(v)
+		out[k] = string(b)
+	}
+	return out
+}
+
+// routineArg reads replay's routine argument: the routine as an object,
+// its JSON text, or the path of its file.
+func routineArg(v any) (*routine.Routine, error) {
+	switch x := v.(type) {
+	case map[string]any:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return nil, calls.Errorf(calls.ErrBadInput, "", "routine: %v", err)
+		}
+		return routine.Parse(b)
+	case string:
+		if s := strings.TrimSpace(x); strings.HasPrefix(s, "{") {
+			return routine.Parse([]byte(s))
+		} else if s != "" {
+			return routine.Load(s)
+		}
+	}
+	return nil, calls.Errorf(calls.ErrBadInput, "give the routine as an object, its JSON, or a file path", "no routine")
+}
+
+// approvalArg reads an approve argument: the approval JSON from a
+// needs-approval error. Nil means none.
+func approvalArg(m map[string]any) (*calls.Approval, error) {
+	if m == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(m)
+	var a calls.Approval
+	if err == nil {
+		err = json.Unmarshal(b, &a)
+	}
+	if err != nil || a.Action == "" || a.URL == "" {
+		return nil, calls.Errorf(calls.ErrBadInput, "send back the approval JSON exactly as the needs-approval error gave it", "approve is not an approval")
+	}
+	return &a, nil
+}
+
+// approvalText is the tool error of an action that needs approval: the
+// message, the approval, and how to proceed.
+func approvalText(err error) (string, bool) {
+	data := calls.DataOf(err)
+	if !errors.Is(err, calls.ErrNeedsApproval) || len(data) == 0 {
+		return "", false
+	}
+	return err.Error() + "\napproval: " + string(data) +
+		"\nTo proceed, call the tool again with the same arguments and approve set to this approval JSON; it goes ahead only if the page still matches it.", true
+}
+
+// prepend puts a line before a result's first text.
+func prepend(r *sdk.CallToolResult, line string) {
+	if len(r.Content) > 0 {
+		if tc, ok := r.Content[0].(*sdk.TextContent); ok {
+			tc.Text = line + "\n" + tc.Text
+			return
+		}
+	}
+	r.Content = append([]sdk.Content{&sdk.TextContent{Text: line}}, r.Content...)
+}

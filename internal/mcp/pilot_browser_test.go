@@ -1,0 +1,173 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/demo"
+	"github.com/waymark-dev/waymark/internal/model/rules"
+	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/routine/replay"
+)
+
+// resultText joins a result's text contents.
+func resultText(res *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// approvalIn reads the approval out of a needs-approval tool error, as an
+// agent would, to send it back.
+func approvalIn(t *testing.T, res *sdk.CallToolResult) map[string]any {
+	t.Helper()
+	text := resultText(res)
+	_, rest, ok := strings.Cut(text, "\napproval: ")
+	if !res.IsError || !ok || !strings.Contains(text, "approve set to this approval JSON") {
+		t.Fatalf("want a needs-approval tool error, got isError=%v:\n%s", res.IsError, text)
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	var a map[string]any
+	if err := json.Unmarshal([]byte(line), &a); err != nil {
+		t.Fatalf("approval %q: %v", line, err)
+	}
+	return a
+}
+
+// browserServer serves the demo site and connects an MCP client to a
+// server over a real Chromium, with the pilot tools on the rules model.
+func browserServer(t *testing.T, session string) (*sdk.ClientSession, string, func(name string, args map[string]any) *sdk.CallToolResult) {
+	t.Helper()
+	path := browsertest.Chrome(t)
+	site := httptest.NewServer(demo.New(nil))
+	t.Cleanup(site.Close)
+	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	t.Cleanup(func() { m.Close() })
+	caller := managerCaller{m}
+	newPilot := func(_ context.Context, s string) (*pilot.Pilot, error) {
+		return pilot.New(callerDriver{c: caller, session: s}, rules.New(), nil), nil
+	}
+	replayer := func(ctx context.Context, s string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+		return replay.Run(ctx, callerDriver{c: caller, session: s}, r, o)
+	}
+	cs := connect(t, Options{Caller: caller, Session: session,
+		Extra: []func(*sdk.Server){PilotTools(newPilot, replayer, PilotOptions{Session: session, ActOnly: true})}})
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	call := func(name string, args map[string]any) *sdk.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res
+	}
+	return cs, site.URL, call
+}
+
+// mustOK fails the test on a tool error and returns the text.
+func mustOK(t *testing.T, name string, res *sdk.CallToolResult) string {
+	t.Helper()
+	text := resultText(res)
+	if res.IsError {
+		t.Fatalf("%s: tool error:\n%s", name, text)
+	}
+	return text
+}
+
+// TestBrowserPilotAct signs in to the demo site with act and the rules
+// model: fill, fill a %name% value, and a click on Sign in that needs
+// approval, then goes ahead with it.
+func TestBrowserPilotAct(t *testing.T) {
+	_, site, call := browserServer(t, "mcp-act")
+	mustOK(t, "navigate", call("navigate", map[string]any{"url": site + "/login"}))
+
+	got := mustOK(t, "act", call("act", map[string]any{"instruction": "fill Email with ann@example.com"}))
+	t.Logf("act reply:\n%s", got)
+	if !strings.Contains(got, ": done") || !strings.Contains(got, `element: textbox "Email"`) || !strings.Contains(got, "locator: ") {
+		t.Errorf("act reply:\n%s", got)
+	}
+	snap := mustOK(t, "snapshot", call("snapshot", map[string]any{"interactive": true}))
+	if !strings.Contains(snap, `textbox "Email"`) || !strings.Contains(snap, `value="ann@example.com"`) {
+		t.Fatalf("the field was not filled:\n%s", snap)
+	}
+
+	mustOK(t, "act", call("act", map[string]any{"instruction": "fill Password with %pw%", "vars": map[string]any{"pw": demo.DemoPassword}}))
+	click := map[string]any{"instruction": "click the Sign in button"}
+	res := call("act", click)
+	t.Logf("needs approval:\n%s", resultText(res))
+	a := approvalIn(t, res)
+	if s, _ := json.Marshal(a); strings.Contains(string(s), demo.DemoPassword) {
+		t.Errorf("the approval shows the password: %s", s)
+	}
+	click["approve"] = a
+	got = mustOK(t, "act approved", call("act", click))
+	if !strings.Contains(got, "/account") {
+		t.Errorf("signed in? reply:\n%s", got)
+	}
+}
+
+// TestBrowserApprovalCheckout: Place order on the demo checkout needs
+// approval; an approval for a form that changed since is refused; the
+// approval of the form as it is places the order.
+func TestBrowserApprovalCheckout(t *testing.T) {
+	_, site, call := browserServer(t, "mcp-approve")
+	mustOK(t, "navigate", call("navigate", map[string]any{"url": site + "/checkout"}))
+	for _, step := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"fill", map[string]any{"target": "label=Full name", "value": "Ann Example"}},
+		{"fill", map[string]any{"target": "label=Email", "value": "ann@example.com"}},
+		{"fill", map[string]any{"target": "label=Account password", "value": "correct-horse"}},
+		{"select", map[string]any{"target": "label=Country", "values": []string{"Germany"}}},
+		{"check", map[string]any{"target": "css=input[value=standard]"}},
+		{"check", map[string]any{"target": "css=#terms"}},
+	} {
+		mustOK(t, step.tool, call(step.tool, step.args))
+	}
+	place := map[string]any{"target": `role=button[name="Place order"]`}
+	res := call("click", place)
+	t.Logf("needs approval:\n%s", resultText(res))
+	a := approvalIn(t, res)
+	form, _ := a["form"].(map[string]any)
+	if a["action"] != "click" || !strings.Contains(a["control"].(string), "Place order") || form["email"] != "ann@example.com" {
+		t.Errorf("approval %v", a)
+	}
+	if s, _ := json.Marshal(a); strings.Contains(string(s), "correct-horse") {
+		t.Errorf("the approval shows the password: %s", s)
+	}
+	if snap := mustOK(t, "snapshot", call("snapshot", nil)); !strings.Contains(snap, "Place order") {
+		t.Fatalf("nothing should have been pressed:\n%s", snap)
+	}
+
+	// The form changes after the approval: the approval no longer holds.
+	mustOK(t, "fill", call("fill", map[string]any{"target": "label=Full name", "value": "Bob Example"}))
+	place["approve"] = a
+	res = call("click", place)
+	if text := resultText(res); !res.IsError || !strings.Contains(text, "changed since the approval") {
+		t.Fatalf("a stale approval: isError=%v\n%s", res.IsError, text)
+	}
+
+	// A fresh approval places the order.
+	place["approve"] = approvalIn(t, res)
+	got := mustOK(t, "click approved", call("click", place))
+	t.Logf("approved reply:\n%s", got)
+	if !strings.Contains(got, "/orders/WM-") {
+		t.Errorf("the order was not placed:\n%s", got)
+	}
+}

@@ -1,0 +1,415 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/model/scripted"
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/routine/replay"
+)
+
+// callerDriver is the pilot's Driver over a Caller, as the CLI's
+// remoteDriver is over the daemon.
+type callerDriver struct {
+	c       Caller
+	session string
+}
+
+func viaCaller[R any](ctx context.Context, d callerDriver, method string, params any) (*R, error) {
+	var r R
+	if err := d.c.Call(ctx, d.session, method, params, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (d callerDriver) Open(ctx context.Context, req calls.OpenRequest) (*calls.PageInfo, error) {
+	return viaCaller[calls.PageInfo](ctx, d, calls.MethodOpen, req)
+}
+func (d callerDriver) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*calls.Snapshot, error) {
+	return viaCaller[calls.Snapshot](ctx, d, calls.MethodSnapshot, req)
+}
+func (d callerDriver) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome, error) {
+	return viaCaller[calls.Outcome](ctx, d, calls.MethodAct, req)
+}
+func (d callerDriver) Get(ctx context.Context, req calls.GetRequest) (*calls.GetResult, error) {
+	return viaCaller[calls.GetResult](ctx, d, calls.MethodGet, req)
+}
+func (d callerDriver) Screenshot(ctx context.Context, req calls.ScreenshotRequest) (*calls.Image, error) {
+	return viaCaller[calls.Image](ctx, d, calls.MethodScreenshot, req)
+}
+func (d callerDriver) Locate(ctx context.Context, req calls.LocateRequest) (*calls.Evidence, error) {
+	return viaCaller[calls.Evidence](ctx, d, calls.MethodLocate, req)
+}
+func (d callerDriver) Find(ctx context.Context, req calls.FindRequest) (*calls.Resolution, error) {
+	return viaCaller[calls.Resolution](ctx, d, calls.MethodFind, req)
+}
+
+const signInPage = "- heading \"Sign in\" [level=1]\n- textbox \"Email\" [ref=e1]\n- textbox \"Password\" [ref=e2]\n- button \"Sign in\" [ref=e3]\nWelcome, Ann"
+
+// pageCaller answers like a page that shows signInPage.
+func pageCaller() *fakeCaller {
+	return &fakeCaller{reply: func(method string, params any) (any, error) {
+		switch method {
+		case calls.MethodSnapshot:
+			return calls.Snapshot{URL: "https://shop.test/login", Title: "Sign in", Text: signInPage}, nil
+		case calls.MethodLocate:
+			return calls.Evidence{Ref: "e1", Chosen: "label=Email"}, nil
+		case calls.MethodAct:
+			return calls.Outcome{URL: "https://shop.test/login", Title: "Sign in"}, nil
+		}
+		return nil, nil
+	}}
+}
+
+// pilotServer connects a client to a server with the pilot tools over the
+// caller and model, and returns it with the replays the replayer saw.
+func pilotServer(t *testing.T, c *fakeCaller, m pilot.Model, po PilotOptions, res *replay.Result) (*sdk.ClientSession, *[]replaySeen) {
+	t.Helper()
+	seen := &[]replaySeen{}
+	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
+		return pilot.New(callerDriver{c: c, session: session}, m, nil), nil
+	}
+	replayer := func(_ context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+		*seen = append(*seen, replaySeen{session, r, o})
+		return res, nil
+	}
+	cs := connect(t, Options{Caller: c, Session: po.Session, Extra: []func(*sdk.Server){PilotTools(newPilot, replayer, po)}})
+	return cs, seen
+}
+
+type replaySeen struct {
+	session string
+	r       *routine.Routine
+	opts    replay.Options
+}
+
+// actsSeen returns the act requests the caller saw.
+func actsSeen(t *testing.T, c *fakeCaller) []calls.ActRequest {
+	t.Helper()
+	var out []calls.ActRequest
+	for _, call := range c.seen() {
+		if call.Method != calls.MethodAct {
+			continue
+		}
+		var r calls.ActRequest
+		if err := json.Unmarshal([]byte(call.Params), &r); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func TestPilotToolsListed(t *testing.T) {
+	m := scripted.New()
+	names := func(cs *sdk.ClientSession) []string {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tool := range res.Tools {
+			if slices.Contains([]string{"act", "observe", "extract", "run", "replay"}, tool.Name) {
+				out = append(out, tool.Name)
+			}
+		}
+		return out
+	}
+	full, _ := pilotServer(t, &fakeCaller{}, m, PilotOptions{}, nil)
+	if got := names(full); !slices.Equal(got, []string{"act", "extract", "observe", "replay", "run"}) {
+		t.Errorf("with a model: %v", got)
+	}
+	rules, _ := pilotServer(t, &fakeCaller{}, m, PilotOptions{ActOnly: true}, nil)
+	if got := names(rules); !slices.Equal(got, []string{"act", "replay"}) {
+		t.Errorf("with the rules model: %v", got)
+	}
+	none := connect(t, Options{Caller: &fakeCaller{}, Extra: []func(*sdk.Server){PilotTools(nil, nil, PilotOptions{})}})
+	if got := names(none); len(got) != 0 {
+		t.Errorf("with neither: %v", got)
+	}
+}
+
+func TestPilotAct(t *testing.T) {
+	c := pageCaller()
+	m := scripted.New(scripted.Data(pilot.PurposeAct, `{"action":"fill","ref":"e1","value":"%email%"}`))
+	defer m.Verify(t)
+	cs, _ := pilotServer(t, c, m, PilotOptions{Session: "s1"}, nil)
+	got, isErr, _ := callTool(t, cs, "act", map[string]any{"instruction": "fill Email with %email%", "vars": map[string]any{"email": "ann@example.com"}})
+	if isErr {
+		t.Fatalf("tool error: %s", got)
+	}
+	for _, want := range []string{"fill @e1: done", `element: textbox "Email" [ref=e1]`, "locator: label=Email"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("reply lacks %q:\n%s", want, got)
+		}
+	}
+	acts := actsSeen(t, c)
+	want := calls.ActRequest{Kind: calls.ActFill, Target: "@e1", Value: "ann@example.com", Submits: "ask", Hand: true}
+	if len(acts) != 1 || mustJSON(t, acts[0]) != mustJSON(t, want) {
+		t.Errorf("acts %+v, want %+v", acts, want)
+	}
+	for _, call := range c.seen() {
+		if call.Session != "s1" {
+			t.Errorf("call %s went to session %q", call.Method, call.Session)
+		}
+	}
+}
+
+func TestPilotActSubmits(t *testing.T) {
+	approval := calls.Approval{Action: "click", URL: "https://shop.test/login", Control: `button "Sign in"`, Why: "submits the form"}
+	c := pageCaller()
+	m := scripted.New(
+		scripted.Data(pilot.PurposeAct, `{"action":"click","ref":"e3"}`),
+		scripted.Data(pilot.PurposeAct, `{"action":"click","ref":"e3"}`),
+	)
+	defer m.Verify(t)
+	cs, _ := pilotServer(t, c, m, PilotOptions{}, nil)
+	if got, isErr, _ := callTool(t, cs, "act", map[string]any{"instruction": "click Sign in", "allow_submit": true}); isErr {
+		t.Fatalf("tool error: %s", got)
+	}
+	if got, isErr, _ := callTool(t, cs, "act", map[string]any{"instruction": "click Sign in", "approve": approval}); isErr {
+		t.Fatalf("tool error: %s", got)
+	}
+	acts := actsSeen(t, c)
+	if len(acts) != 2 || acts[0].Submits != "allow" || acts[0].Approve != nil {
+		t.Fatalf("acts %+v", acts)
+	}
+	if acts[1].Submits != "ask" || acts[1].Approve == nil || mustJSON(t, acts[1].Approve) != mustJSON(t, approval) {
+		t.Errorf("approved act %+v", acts[1])
+	}
+}
+
+// TestApprovalRoundTrip: a click that needs approval fails with the
+// approval; called again with it, the click carries it.
+func TestApprovalRoundTrip(t *testing.T) {
+	approval := calls.Approval{Action: "click", URL: "https://shop.test/checkout", Control: `button[type=submit] "Place order"`,
+		Why: "submits the form", Form: map[string]string{"email": "ann@example.com", "password": "••••"}}
+	data, _ := json.Marshal(approval)
+	c := &fakeCaller{reply: func(method string, params any) (any, error) {
+		if req, ok := params.(calls.ActRequest); ok && req.Approve == nil && req.Submits == "ask" {
+			return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: `click button[type=submit] "Place order" submits the form: it needs approval; nothing was pressed`,
+				Hint: "review it, then run the command again with --allow-submit (or send the approval back)", Data: data}
+		}
+		return nil, nil
+	}}
+	for _, tool := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"click", map[string]any{"target": "e4"}},
+		{"press", map[string]any{"key": "Enter", "target": "e2"}},
+	} {
+		t.Run(tool.name, func(t *testing.T) {
+			c.mu.Lock()
+			c.calls = nil
+			c.mu.Unlock()
+			cs := connect(t, Options{Caller: c})
+			got, isErr, _ := callTool(t, cs, tool.name, tool.args)
+			if !isErr || !strings.Contains(got, "approval: "+string(data)) || !strings.Contains(got, "approve set to this approval JSON") ||
+				strings.Contains(got, "--allow-submit") {
+				t.Fatalf("isErr=%v reply:\n%s", isErr, got)
+			}
+			// The agent sends back the JSON it read.
+			var back map[string]any
+			line := got[strings.Index(got, "approval: ")+len("approval: "):]
+			if err := json.Unmarshal([]byte(line[:strings.IndexByte(line, '\n')]), &back); err != nil {
+				t.Fatal(err)
+			}
+			args := map[string]any{"approve": back}
+			for k, v := range tool.args {
+				args[k] = v
+			}
+			if got, isErr, _ := callTool(t, cs, tool.name, args); isErr {
+				t.Fatalf("approved: tool error:\n%s", got)
+			}
+			acts := actsSeen(t, c)
+			if len(acts) != 2 {
+				t.Fatalf("acts %+v", acts)
+			}
+			if a := acts[1]; a.Submits != "ask" || a.Approve == nil || a.Approve.URL != approval.URL ||
+				a.Approve.Control != approval.Control || a.Approve.Form["email"] != "ann@example.com" {
+				t.Errorf("approved request %+v", a)
+			}
+		})
+	}
+	cs := connect(t, Options{Caller: c})
+	got, isErr, _ := callTool(t, cs, "click", map[string]any{"target": "e4", "approve": map[string]any{"yes": true}})
+	if !isErr || !strings.Contains(got, "approve is not an approval") {
+		t.Errorf("bad approve: isErr=%v %s", isErr, got)
+	}
+}
+
+func TestPilotObserve(t *testing.T) {
+	c := pageCaller()
+	m := scripted.New(scripted.Data(pilot.PurposeObserve,
+		`{"candidates":[{"ref":"e3","description":"the sign-in button","action":"signs in"},{"ref":"e99","description":"x","action":"y"}]}`))
+	defer m.Verify(t)
+	cs, _ := pilotServer(t, c, m, PilotOptions{}, nil)
+	got, isErr, _ := callTool(t, cs, "observe", map[string]any{"question": "how do I sign in?"})
+	if isErr || got != `button "Sign in" [ref=e3] — signs in` {
+		t.Errorf("isErr=%v reply %q", isErr, got)
+	}
+}
+
+func TestPilotExtract(t *testing.T) {
+	c := pageCaller()
+	m := scripted.New(
+		scripted.Data(pilot.PurposeExtract, `{"heading":"Sign in","greeting":"Welcome, Ann"}`),
+		scripted.Data(pilot.PurposeExtract, `{"heading":1}`),
+		scripted.Data(pilot.PurposeExtract, `{"heading":2}`),
+	)
+	defer m.Verify(t)
+	cs, _ := pilotServer(t, c, m, PilotOptions{}, nil)
+	schema := map[string]any{"type": "object", "properties": map[string]any{"heading": map[string]any{"type": "string"}, "greeting": map[string]any{"type": "string"}}}
+	got, isErr, _ := callTool(t, cs, "extract", map[string]any{"instruction": "the heading and greeting", "schema": schema})
+	var data map[string]string
+	if isErr || json.Unmarshal([]byte(got), &data) != nil || data["heading"] != "Sign in" || data["greeting"] != "Welcome, Ann" {
+		t.Errorf("isErr=%v reply %q", isErr, got)
+	}
+	got, isErr, _ = callTool(t, cs, "extract", map[string]any{"instruction": "the heading", "schema": schema})
+	if !isErr || !strings.Contains(got, "does not fit the schema") {
+		t.Errorf("a misfit: isErr=%v reply %q", isErr, got)
+	}
+	got, isErr, _ = callTool(t, cs, "extract", map[string]any{"instruction": "x", "schema": map[string]any{"type": 5}})
+	if !isErr {
+		t.Errorf("a bad schema: reply %q", got)
+	}
+}
+
+func TestPilotRun(t *testing.T) {
+	c := pageCaller()
+	m := scripted.New(scripted.Data(pilot.PurposeDecide, `{"thought":"signed in","action":{"type":"done","expect":{"text_appears":"Welcome, Ann"}}}`))
+	defer m.Verify(t)
+	cs, _ := pilotServer(t, c, m, PilotOptions{}, nil)
+	got, isErr, _ := callTool(t, cs, "run", map[string]any{"task": "sign in", "inputs": map[string]any{"email": "ann@example.com"}, "max_steps": 5, "record": true})
+	if isErr || !strings.HasPrefix(got, "done (0 steps, 1 turns, 1 model calls") {
+		t.Fatalf("isErr=%v reply:\n%s", isErr, got)
+	}
+	_, js, ok := strings.Cut(got, "\nroutine: ")
+	if !ok {
+		t.Fatalf("no routine:\n%s", got)
+	}
+	r, err := routine.Parse([]byte(js))
+	if err != nil {
+		t.Fatalf("routine: %v\n%s", err, js)
+	}
+	if r.Task != "sign in" || len(r.Variables) != 1 || r.Variables[0].Name != "email" {
+		t.Errorf("routine %+v", r)
+	}
+}
+
+func TestPilotErrorsAreToolErrors(t *testing.T) {
+	c := pageCaller()
+	m := scripted.New(
+		scripted.Fail(pilot.PurposeAct, pilot.ErrKeyRefused),
+		scripted.Fail(pilot.PurposeObserve, pilot.ErrRateLimited),
+		scripted.Fail(pilot.PurposeDecide, pilot.ErrKeyRefused),
+	)
+	defer m.Verify(t)
+	cs, _ := pilotServer(t, c, m, PilotOptions{}, nil)
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"act", map[string]any{"instruction": "click Sign in"}, "refused"},
+		{"act", map[string]any{"instruction": "fill Email with %email%"}, "no value for %email%"},
+		{"observe", map[string]any{"question": "where?"}, "rate limited"},
+		{"run", map[string]any{"task": "sign in"}, "not done"},
+	} {
+		got, isErr, _ := callTool(t, cs, tt.tool, tt.args)
+		if !isErr || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: isErr=%v reply %q, want an error with %q", tt.tool, isErr, got, tt.want)
+		}
+	}
+	// A factory that fails is a tool error too.
+	fail := func(context.Context, string) (*pilot.Pilot, error) {
+		return nil, calls.Errorf(calls.ErrUnavailable, "start the browser", "no browser")
+	}
+	cs = connect(t, Options{Caller: c, Extra: []func(*sdk.Server){PilotTools(fail, nil, PilotOptions{})}})
+	if got, isErr, _ := callTool(t, cs, "observe", map[string]any{"question": "x"}); !isErr || !strings.Contains(got, "hint: start the browser") {
+		t.Errorf("failing factory: isErr=%v %q", isErr, got)
+	}
+}
+
+const testRoutine = `{"format":"waymark.routine/1","name":"sign-in","version":1,"task":"sign in",
+"variables":[{"name":"email"}],
+"steps":[{"id":"s1","kind":"goto","url":"https://shop.test/login"}]}`
+
+func TestPilotReplay(t *testing.T) {
+	if _, err := routine.Parse([]byte(testRoutine)); err != nil {
+		t.Fatalf("test routine: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "sign-in.json")
+	if err := os.WriteFile(file, []byte(testRoutine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(testRoutine), &obj); err != nil {
+		t.Fatal(err)
+	}
+	ok := &replay.Result{Status: replay.StatusOK, Steps: []replay.StepResult{{Path: "steps[0]", Kind: "goto", Status: "ok"}}}
+	for _, tt := range []struct {
+		name string
+		arg  any
+	}{{"object", obj}, {"text", testRoutine}, {"file", file}} {
+		t.Run(tt.name, func(t *testing.T) {
+			cs, seen := pilotServer(t, &fakeCaller{}, scripted.New(), PilotOptions{Session: "s2"}, ok)
+			got, isErr, _ := callTool(t, cs, "replay", map[string]any{"routine": tt.arg, "vars": map[string]any{"email": "ann@example.com", "rows": []any{1, 2}}})
+			if isErr || !strings.HasPrefix(got, "ok: 1 steps, 0 model calls\nresult: {") {
+				t.Fatalf("isErr=%v reply:\n%s", isErr, got)
+			}
+			if len(*seen) != 1 {
+				t.Fatalf("replays %d", len(*seen))
+			}
+			s := (*seen)[0]
+			if s.session != "s2" || s.r.Name != "sign-in" || s.opts.Submits != "ask" || s.opts.KeepHeals != replay.KeepAsk ||
+				s.opts.Vars["email"] != "ann@example.com" || s.opts.Vars["rows"] != "[1,2]" {
+				t.Errorf("replay %+v", s)
+			}
+		})
+	}
+
+	stopped := &replay.Result{Status: replay.StatusStopped, Cause: replay.CauseNeedsApproval, Message: `place: click "Place order" submits the form`,
+		Hint: replay.CauseNeedsApproval.Hint()}
+	cs, seen := pilotServer(t, &fakeCaller{}, scripted.New(), PilotOptions{}, stopped)
+	got, isErr, _ := callTool(t, cs, "replay", map[string]any{"routine": file})
+	if !isErr || !strings.Contains(got, "needs-approval") || !strings.Contains(got, "allow_submit true") {
+		t.Errorf("stopped: isErr=%v reply:\n%s", isErr, got)
+	}
+	callTool(t, cs, "replay", map[string]any{"routine": file, "allow_submit": true})
+	if s := *seen; len(s) != 2 || s[1].opts.Submits != "allow" {
+		t.Errorf("allow_submit: %+v", s)
+	}
+	for _, bad := range []any{"", filepath.Join(t.TempDir(), "none.json"), `{"format":"nope"}`, 5} {
+		got, isErr, _ := callTool(t, cs, "replay", map[string]any{"routine": bad})
+		if !isErr {
+			t.Errorf("routine %v: reply %q", bad, got)
+		}
+	}
+}
+
+func TestApprovalArg(t *testing.T) {
+	if a, err := approvalArg(nil); a != nil || err != nil {
+		t.Errorf("nil: %v %v", a, err)
+	}
+	a, err := approvalArg(map[string]any{"action": "click", "url": "u", "control": "c", "why": "w", "form": map[string]any{"q": "1"}})
+	if err != nil || a.Form["q"] != "1" {
+		t.Errorf("%+v %v", a, err)
+	}
+	if _, err := approvalArg(map[string]any{"action": 5}); !errors.Is(err, calls.ErrBadInput) {
+		t.Errorf("bad: %v", err)
+	}
+}
