@@ -53,8 +53,14 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome
 // plan checks the request and finds its elements before anything is
 // pressed, so bad input changes nothing on the page.
 func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeout time.Duration) (func(context.Context) error, error) {
-	needTarget := func() (*element, error) { return s.find(ctx, t, req.Target, timeout) }
 	h := t.handFor(req.Hand)
+	needTarget := func() (*element, error) {
+		el, err := s.find(ctx, t, req.Target, timeout)
+		if el != nil {
+			el.hand = h
+		}
+		return el, err
+	}
 	switch req.Kind {
 	case calls.ActClick, calls.ActDblClick:
 		button, err := mouseButton(req.Button)

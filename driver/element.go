@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/locator"
 	"github.com/waymark-dev/waymark/internal/targets"
 )
@@ -25,8 +26,9 @@ type element struct {
 	sess  cdp.Session // the session of tid
 	frame cdp.FrameID
 	node  cdp.BackendNodeID
-	what  string // how to name it in messages: "e12" or the locator
-	line  string // its outline line, when known
+	what  string     // how to name it in messages: "e12" or the locator
+	line  string     // its outline line, when known
+	hand  *hand.Hand // when set, the element is rolled into view with the wheel
 }
 
 // gone turns a failure to reach the node into a stale-ref error.

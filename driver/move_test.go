@@ -105,6 +105,17 @@ document.getElementById('f').addEventListener('keydown', () => keys++);
 	if got := evalString(t, s, ctx, `document.getElementById('f').value`); got != "Hello there" {
 		t.Errorf("typed %q", got)
 	}
+	// A target below the fold is rolled into view with the wheel: the page
+	// sees wheel events, not a jump.
+	evalString(t, s, ctx, `document.body.insertAdjacentHTML('beforeend', '<div style="height:1600px"></div><button id=far onclick="document.title=\'far\'">Far</button>'); window.wheels = 0; addEventListener('wheel', () => window.wheels++); 'ok'`)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#far", Hand: true})
+	wheels, err := s.Eval(ctx, calls.EvalRequest{Expression: "window.wheels", MainWorld: true})
+	if err != nil || string(wheels.Value) == "0" {
+		t.Errorf("no wheel events rolled the target into view: %s %v", wheels.Value, err)
+	}
+	if info, _ := s.PageInfo(ctx); info.Title != "far" {
+		t.Errorf("the far button was not pressed: %q", info.Title)
+	}
 	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActType, Target: `role=textbox[name="Field"]`, Value: "a\nb", Hand: true}); !errors.Is(err, calls.ErrBadInput) {
 		t.Errorf("a hand typing a line break: %v, want bad input (typing never presses Enter)", err)
 	}

@@ -59,6 +59,11 @@ func (el *element) actionable(ctx context.Context, checks int, timeout time.Dura
 var errUnstable = errors.New("element is still moving")
 
 func (el *element) tryActionable(ctx context.Context, checks int) (point, error) {
+	if el.hand != nil && el.tid == "" && el.frame == el.tab.mainFrame() {
+		if err := el.wheelIntoView(ctx); err != nil {
+			return point{}, err
+		}
+	}
 	if _, err := cdp.Call(ctx, el.sess, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: el.node}); err != nil {
 		if isNoBox(err) {
 			return point{}, el.notVisible()
@@ -216,4 +221,33 @@ func (t *tab) mouse(ctx context.Context, typ input.DispatchMouseEventType, p poi
 	}
 	_, err := call(ctx, t, input.DispatchMouseEvent, params)
 	return err
+}
+
+// wheelIntoView rolls an element of the main frame into view a wheel notch
+// at a time, as a hand on a mouse wheel does, when it is above or below the
+// view. What the wheel leaves short, scrollIntoViewIfNeeded finishes.
+func (el *element) wheelIntoView(ctx context.Context) error {
+	var pos struct {
+		Top, Bottom, View float64
+	}
+	if err := el.callOn(ctx, `function(){ const r = this.getBoundingClientRect(); return {Top: r.top, Bottom: r.bottom, View: innerHeight} }`, &pos); err != nil {
+		return err
+	}
+	if pos.Bottom > 0 && pos.Top < pos.View {
+		return nil // already in view
+	}
+	dy := (pos.Top+pos.Bottom)/2 - pos.View/2
+	at := el.hand.Place()
+	for _, step := range el.hand.Scroll(dy) {
+		err := el.tab.sess.Call(ctx, input.CommandDispatchMouseEvent, map[string]any{
+			"type": input.DispatchMouseEventTypeMouseWheel, "x": at.X, "y": at.Y, "deltaX": 0, "deltaY": step.DeltaY,
+		}, nil)
+		if err != nil {
+			return browserErr(err)
+		}
+		if err := sleep(ctx, step.Pause); err != nil {
+			return err
+		}
+	}
+	return nil
 }
