@@ -70,7 +70,7 @@ func (c Cause) Hint() string {
 	case CauseMissing:
 		return "the element is gone: configure a model so replay can heal it (one model call), or record the step again"
 	case CauseNeedsApproval:
-		return "the step would send, pay, delete or confirm: approve it, then replay again"
+		return "the step would send, pay, delete or confirm: check it, then replay with --allow-submit"
 	case CauseNeedsModel:
 		return "an extract step reads the page with a model: configure one (waymark config) and replay again"
 	case CauseFailed:
