@@ -320,3 +320,20 @@ type DialogRequest struct {
 
 // Empty is the result of a call that returns nothing.
 type Empty struct{}
+
+// MethodProblems reads the console errors and failed requests of the
+// session's pages.
+const MethodProblems = "problems"
+
+// ProblemsRequest asks for the problems the pages reported; Clear forgets
+// them after reading (so a test can take them scenario by scenario).
+type ProblemsRequest struct {
+	Clear bool `json:"clear,omitempty"`
+}
+
+// Problems are what the pages reported: console errors and uncaught
+// exceptions, and requests that failed or answered 400 and above.
+type Problems struct {
+	Console  []string `json:"console"`
+	Requests []string `json:"requests"`
+}

@@ -46,6 +46,7 @@ type tab struct {
 	// lookedOverlays are the overlays over the page at the last look
 	// (nil before the first), so that one appearing since is caught.
 	lookedOverlays map[string]bool
+	problems       problems // console errors and failed requests (problems.go)
 	dialog         *calls.Dialog
 	inflight       map[network.RequestID]time.Time // fetch/XHR requests
 	loading        bool                            // main frame between startedLoading and load
@@ -87,6 +88,7 @@ func (t *tab) start() error {
 func (t *tab) onEvent(ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.problems.onProblem(ev) // records problems; the events below may be tracked too
 	switch ev := ev.(type) {
 	case *page.EventJavascriptDialogOpening:
 		t.dialog = &calls.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt}

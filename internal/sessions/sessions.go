@@ -191,4 +191,5 @@ var sessionCalls = map[string]call{
 	calls.MethodDialog:     typed((*driver.Session).Dialog),
 	calls.MethodLocate:     typed((*driver.Session).Locate),
 	calls.MethodFind:       typed((*driver.Session).Find),
+	calls.MethodProblems:   typed((*driver.Session).Problems),
 }

@@ -60,6 +60,11 @@ type ScenarioResult struct {
 	DurationMS int64        `json:"duration_ms"`
 	Failure    string       `json:"failure,omitempty"` // the failing step and why
 	Steps      []StepResult `json:"steps"`
+	// Console and FailedRequests are what the scenario's pages reported:
+	// console errors and uncaught exceptions; requests that failed or
+	// answered 400 and above.
+	Console        []string `json:"console,omitempty"`
+	FailedRequests []string `json:"failed_requests,omitempty"`
 }
 
 // StepResult is one step's outcome and its evidence. Paths are relative
@@ -196,6 +201,15 @@ func markdown(rep *Report) string {
 				ev = append(ev, "not captured: "+mdText(e))
 			}
 			fmt.Fprintf(&b, "| %d | %s `%s` | %s | %s | %s |\n", st.Index, icon(st.Status), mdCode(st.Text), result, ms(st.DurationMS), strings.Join(ev, " · "))
+		}
+		if len(s.Console)+len(s.FailedRequests) > 0 {
+			b.WriteString("\n**What the pages reported**\n\n")
+			for _, c := range s.Console {
+				fmt.Fprintf(&b, "- console: `%s`\n", mdCode(c))
+			}
+			for _, q := range s.FailedRequests {
+				fmt.Fprintf(&b, "- request: `%s`\n", mdCode(q))
+			}
 		}
 		for _, st := range s.Steps {
 			if st.Screenshot != "" {

@@ -95,7 +95,6 @@ func Run(ctx context.Context, p *Plan, opts Options) (*Report, error) {
 		File:    p.File,
 		BaseURL: base,
 		Started: opts.Now(),
-		Missing: []string{missingEvidence},
 	}
 	start := time.Now()
 	var stop error // set when the run cannot go on
@@ -118,9 +117,6 @@ func Run(ctx context.Context, p *Plan, opts Options) (*Report, error) {
 	}
 	return rep, stop
 }
-
-// missingEvidence says honestly what the run does not capture.
-const missingEvidence = "console errors and failed requests: not captured (the driver has no call for them yet)"
 
 // resolveEnv reads every ${NAME} the plan uses and its declared secrets.
 func resolveEnv(p *Plan, getenv func(string) string) (map[string]string, *secret.Set, error) {
@@ -234,6 +230,18 @@ func (r *runner) scenario(ctx context.Context, i int, sc *Scenario) (*ScenarioRe
 			res.Failure = fmt.Sprintf("step %d (%s): %s", step.Index, step.Text, step.Error)
 			if err := sr.lastErr; fatal(err) {
 				stop = err
+			}
+		}
+	}
+	if stop == nil {
+		// What the pages reported: console errors and failed requests.
+		var p calls.Problems
+		if err := sr.call(ctx, calls.MethodProblems, calls.ProblemsRequest{Clear: true}, &p); err == nil {
+			for _, c := range p.Console {
+				res.Console = append(res.Console, r.mask(c))
+			}
+			for _, q := range p.Requests {
+				res.FailedRequests = append(res.FailedRequests, r.mask(q))
 			}
 		}
 	}

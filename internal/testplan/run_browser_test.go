@@ -235,6 +235,7 @@ scenarios:
       - screenshot never
   - name: still fine
     steps:
+      - open /status/404
       - open /products
       - expect text Products
 `, nil)
@@ -261,10 +262,13 @@ scenarios:
 			t.Errorf("outline at the failure:\n%s", outline)
 		}
 		md := readFile(t, filepath.Join(out, "report.md"))
-		for _, want := range []string{"❌", "expect text Rocket Boots", "Rocket Boots", "](" + failed.Screenshot + ")", "](" + failed.Outline + ")", "skipped", "console errors and failed requests: not captured"} {
+		for _, want := range []string{"❌", "expect text Rocket Boots", "Rocket Boots", "](" + failed.Screenshot + ")", "](" + failed.Outline + ")", "skipped", "What the pages reported", "/status/404 → HTTP 404"} {
 			if !strings.Contains(md, want) {
 				t.Errorf("report.md lacks %q:\n%s", want, md)
 			}
+		}
+		if got := strings.Join(rep.Scenarios[1].FailedRequests, "\n"); !strings.Contains(got, "/status/404 → HTTP 404") {
+			t.Errorf("failed requests of the second scenario: %q", got)
 		}
 		if !strings.Contains(progress, "FAIL  wrong title › expect text Rocket Boots") {
 			t.Errorf("progress:\n%s", progress)
