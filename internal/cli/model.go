@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"os"
+
 	"log/slog"
 	"strings"
+
+	"github.com/waymark-dev/waymark/internal/config"
 
 	"github.com/waymark-dev/waymark/internal/model/anthropic"
 	"github.com/waymark-dev/waymark/internal/model/openai"
@@ -16,19 +20,79 @@ type ModelFlags struct {
 	BaseURL string // --base-url, OPENAI_BASE_URL: an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio)
 }
 
-// newModel builds the model the flags and environment ask for. With no key
-// and no server it is the rules model, which needs neither.
+// newModel builds the model the flags, the environment and the config
+// file's [model] section ask for, in that order of precedence; a purpose
+// with a model of its own in [model.purposes] gets it (pilot.Models routes
+// by purpose). With no key and no server it is the rules model, which needs
+// neither.
 func newModel(f ModelFlags, getenv func(string) string, log *slog.Logger) (pilot.Model, string, error) {
+	cfg := modelConfig(getenv)
 	spec := strings.TrimSpace(f.Model)
 	if spec == "" {
 		spec = getenv("WAYMARK_MODEL")
+	}
+	if spec == "" && cfg.Provider != "" {
+		spec = cfg.Provider
+		if cfg.Model != "" && cfg.Provider != "rules" {
+			spec += ":" + cfg.Model
+		}
 	}
 	base := f.BaseURL
 	if base == "" {
 		base = getenv("OPENAI_BASE_URL")
 	}
+	if base == "" {
+		base = cfg.BaseURL
+	}
+	m, desc, err := oneModel(spec, base, getenv, cfg, log)
+	if err != nil {
+		return m, desc, err
+	}
+	// Per-purpose models from [model.purposes], on the same provider.
+	provider, _, _ := strings.Cut(spec, ":")
+	by := map[pilot.Purpose]pilot.Model{}
+	for _, p := range []pilot.Purpose{pilot.PurposeAct, pilot.PurposeObserve, pilot.PurposeExtract, pilot.PurposeHeal, pilot.PurposeDecide} {
+		name := cfg.For(string(p))
+		if name == "" || name == cfg.Model || provider == "" || provider == "rules" || !strings.Contains(spec, ":") {
+			continue
+		}
+		pm, pdesc, err := oneModel(provider+":"+name, base, getenv, cfg, log)
+		if err != nil {
+			return nil, "", err
+		}
+		by[p] = pm
+		desc += "; " + string(p) + ": " + pdesc
+	}
+	if len(by) > 0 {
+		return pilot.Models{Default: m, ByPurpose: by}, desc, nil
+	}
+	return m, desc, nil
+}
+
+// modelConfig reads the [model] section of the config files and the
+// environment; a file that cannot be read gives no defaults (waymark
+// config show and doctor report it).
+func modelConfig(getenv func(string) string) config.Model {
+	dir, _ := os.Getwd()
+	userDir, _ := os.UserConfigDir()
+	cfg, err := config.Load(config.LoadOptions{Getenv: getenv, Dir: dir, UserDir: userDir})
+	if err != nil {
+		return config.Model{}
+	}
+	return cfg.Model
+}
+
+// oneModel builds one model from a spec ("rules", "anthropic:NAME",
+// "openai:NAME", a bare name or "") and a base URL.
+func oneModel(spec, base string, getenv func(string) string, cfg config.Model, log *slog.Logger) (pilot.Model, string, error) {
+	key := func(env string) string {
+		if v := getenv(env); v != "" {
+			return v
+		}
+		return cfg.APIKey // from a 0600 file; config refuses it otherwise
+	}
 	provider, name, _ := strings.Cut(spec, ":")
-	if !strings.Contains(spec, ":") {
+	if !strings.Contains(spec, ":") && spec != "anthropic" && spec != "openai" {
 		provider, name = "", spec
 		switch low := strings.ToLower(spec); {
 		case low == "rules":
@@ -58,13 +122,13 @@ func newModel(f ModelFlags, getenv func(string) string, log *slog.Logger) (pilot
 	case "rules":
 		return rules.New(), "rules (no model key: plain instructions only)", nil
 	case "anthropic":
-		m, err := anthropic.New(anthropic.Options{APIKey: getenv("ANTHROPIC_API_KEY"), Model: name, Logger: log})
+		m, err := anthropic.New(anthropic.Options{APIKey: key("ANTHROPIC_API_KEY"), Model: name, Logger: log})
 		if err != nil {
 			return nil, "", err
 		}
 		return m, "anthropic " + orDefault(name, anthropic.DefaultModel), nil
 	case "openai":
-		m, err := openai.New(openai.Options{APIKey: getenv("OPENAI_API_KEY"), BaseURL: base, Model: name, Logger: log})
+		m, err := openai.New(openai.Options{APIKey: key("OPENAI_API_KEY"), BaseURL: base, Model: name, Logger: log})
 		if err != nil {
 			return nil, "", err
 		}
