@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http/httptest"
 	"regexp"
 	"strings"
@@ -18,26 +17,6 @@ import (
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
-// managerCaller is the daemon's handler called in-process: the same calls,
-// JSON in and out, without the socket.
-type managerCaller struct{ m *sessions.Manager }
-
-func (c managerCaller) Call(ctx context.Context, session, method string, params, result any) error {
-	p, err := json.Marshal(params)
-	if err != nil {
-		return err
-	}
-	res, err := c.m.Handle(ctx, session, method, p)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, result)
-}
-
 var productRef = regexp.MustCompile(`link "Trail Mug" \[ref=(e\d+)\]`)
 
 // TestBrowserEndToEnd drives the demo shop in a real Chromium through an
@@ -49,7 +28,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	defer site.Close()
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
-	cs := connect(t, Options{Caller: managerCaller{m}, Session: "mcp-e2e"})
+	cs := connect(t, Options{Caller: m, Session: "mcp-e2e"})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	call := func(name string, args map[string]any) (string, *sdk.CallToolResult) {

@@ -57,7 +57,7 @@ func browserServer(t *testing.T, session string) (*sdk.ClientSession, string, fu
 	t.Cleanup(site.Close)
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	t.Cleanup(func() { m.Close() })
-	caller := managerCaller{m}
+	caller := m
 	newPilot := func(_ context.Context, s string) (*pilot.Pilot, error) {
 		return pilot.New(callerDriver{c: caller, session: s}, rules.New(), nil), nil
 	}

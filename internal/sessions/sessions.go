@@ -193,3 +193,25 @@ var sessionCalls = map[string]call{
 	calls.MethodFind:       typed((*driver.Session).Find),
 	calls.MethodProblems:   typed((*driver.Session).Problems),
 }
+
+// Call makes one call in-process, with the same JSON in and out as over
+// the daemon's socket: a front (MCP, test plans, tests) can run without a
+// daemon.
+func (m *Manager) Call(ctx context.Context, session, method string, params, result any) error {
+	p, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	res, err := m.Handle(ctx, session, method, p)
+	if err != nil {
+		return err
+	}
+	if result == nil {
+		return nil
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, result)
+}

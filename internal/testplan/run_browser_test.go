@@ -20,29 +20,9 @@ import (
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
-// managerCaller is the daemon's handler called in-process: the same calls,
-// JSON in and out, without the socket.
-type managerCaller struct{ m *sessions.Manager }
-
-func (c managerCaller) Call(ctx context.Context, session, method string, params, result any) error {
-	p, err := json.Marshal(params)
-	if err != nil {
-		return err
-	}
-	res, err := c.m.Handle(ctx, session, method, p)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, result)
-}
-
 // bench is a real Chromium behind a session manager, and the demo shop.
 type bench struct {
-	caller managerCaller
+	caller *sessions.Manager
 	site   string
 }
 
@@ -53,7 +33,7 @@ func newBench(t *testing.T) *bench {
 	t.Cleanup(site.Close)
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	t.Cleanup(func() { _ = m.Close() })
-	return &bench{caller: managerCaller{m}, site: site.URL}
+	return &bench{caller: m, site: site.URL}
 }
 
 // run parses src and runs it against the demo shop; it returns the report,
