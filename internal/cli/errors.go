@@ -68,7 +68,10 @@ func ExitCode(err error) int {
 // errorCode is the "code" of the JSON error envelope.
 func errorCode(err error) string {
 	var ue *UsageError
+	var coded interface{ ErrorCode() string }
 	switch {
+	case errors.As(err, &coded):
+		return coded.ErrorCode()
 	case errors.As(err, &ue):
 		return "usage"
 	case errors.Is(err, ErrNoDaemon):
@@ -118,7 +121,14 @@ func errorMessage(err error) string {
 func printError(stdout, stderr io.Writer, jsonOut bool, err error) {
 	msg, hint := errorMessage(err), errorHint(err)
 	if jsonOut {
-		_ = writeEnvelope(stdout, envelope{Error: &errorBody{Code: errorCode(err), Message: msg, Hint: hint}})
+		env := envelope{Error: &errorBody{Code: errorCode(err), Message: msg, Hint: hint}}
+		// A command whose failure has a result to show (doctor's checks)
+		// gives it as the envelope's data.
+		var withData interface{ ErrorData() any }
+		if errors.As(err, &withData) {
+			env.Data = withData.ErrorData()
+		}
+		_ = writeEnvelope(stdout, env)
 		return
 	}
 	fmt.Fprintf(stderr, "error: %s\n", msg)
