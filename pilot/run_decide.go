@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -95,13 +96,15 @@ var decideSchema = json.RawMessage(`{
   }
 }`)
 
-var decideChecker = func() *checker {
+// decideChecker compiles the schema on first use, not at init: the pilot is
+// linked into every waymark process, and most never run the loop.
+var decideChecker = sync.OnceValue(func() *checker {
 	c, err := compileSchema(decideSchema)
 	if err != nil {
 		panic(err) // programmer error: the schema above is wrong
 	}
 	return c
-}()
+})
 
 const decideSystem = `You carry out a task in a web browser, one step at a time. Each turn you get the task, the page as an outline, the steps done so far and what went wrong last. Answer with a short thought and one action:
 - "act" with an op on one element, named by its ref from the outline (goto takes a url; press takes a key), and what the page will show after it in "expect" (the URL changes to a glob, an element with a role and name appears or disappears, a field holds a value, or a text appears). Your step is checked against the page.
@@ -260,7 +263,7 @@ func decodeDecision(reply Reply) (*Decision, []string) {
 		return nil, []string{"the answer is not a JSON object"}
 	}
 	normalize(m)
-	if problems := decideChecker.problems(m); len(problems) > 0 {
+	if problems := decideChecker().problems(m); len(problems) > 0 {
 		return nil, problems
 	}
 	b, _ := json.Marshal(m)

@@ -1,9 +1,12 @@
 package secret
 
-import "regexp"
+import (
+	"regexp"
+	"sync"
+)
 
 // cardRun is a run of digit groups separated by single spaces or dashes.
-var cardRun = regexp.MustCompile(`\d+(?:[ -]\d+)*`)
+var cardRun = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+(?:[ -]\d+)*`) })
 
 // cards finds payment card numbers: 13 to 19 digits, in groups or not, that
 // pass the Luhn check and start like a card a network issues. A run that
@@ -13,7 +16,7 @@ var cardRun = regexp.MustCompile(`\d+(?:[ -]\d+)*`)
 // ten random numbers passes Luhn.
 func cards(s string) []Finding {
 	var fs []Finding
-	for _, m := range cardRun.FindAllStringIndex(s, -1) {
+	for _, m := range cardRun().FindAllStringIndex(s, -1) {
 		fs = append(fs, cardsIn(s, m[0], m[1])...)
 	}
 	return fs

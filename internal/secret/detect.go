@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Kind names what the heuristic took a piece of text for.
@@ -52,28 +53,32 @@ type pattern struct {
 	ok func(m string) bool
 }
 
-var patterns = []pattern{
-	{kind: KindPrivateKey, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
-	// A block cut short (a truncated paste) is masked up to where its
-	// base64 stops; '-' is left out so that a whole block's match stops at
-	// its END line.
-	{kind: KindPrivateKey, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\s]*`)},
-	{kind: KindAnthropic, re: regexp.MustCompile(`sk-ant-[A-Za-z0-9_-]{20,}`), bounded: true, mixed: true},
-	{kind: KindOpenAI, re: regexp.MustCompile(`sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`), bounded: true, mixed: true,
-		ok: func(m string) bool { return !strings.HasPrefix(m, "sk-ant-") }},
-	{kind: KindAWSKeyID, re: regexp.MustCompile(`(?:AKIA|ASIA)[A-Z0-9]{16}`), bounded: true},
-	{kind: KindAWSSecret, re: regexp.MustCompile(`(?i)(?:aws)?_?secret_?(?:access)?_?key(?:_id)?["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})`), group: 1, bounded: true},
-	{kind: KindGitHub, re: regexp.MustCompile(`(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}`), bounded: true},
-	{kind: KindGitHub, re: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,255}`), bounded: true},
-	{kind: KindSlack, re: regexp.MustCompile(`xox[abprs]-[A-Za-z0-9-]{10,}`), bounded: true},
-	{kind: KindJWT, re: regexp.MustCompile(`e[wy][A-Za-z0-9_-]{6,}={0,2}\.[A-Za-z0-9_-]{4,}={0,2}\.[A-Za-z0-9_-]*`), bounded: true, ok: jwtHeader},
-	{kind: KindGoogleAPI, re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), bounded: true},
-	{kind: KindStripe, re: regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,247}|whsec_[0-9A-Za-z]{20,}`), bounded: true},
-	{kind: KindBearer, re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), group: 1},
-	{kind: KindURLPassword, re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@]+:([^\s/?#@]+)@`), group: 1},
-	{kind: KindAssignment, re: regexp.MustCompile(`(?i)\b(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|secret[_-]?key|secret|password|passwd|pwd|token|private[_-]?key)["']?\s*[:=]\s*["']?([^\s"'&,;<>]{8,})`), group: 1,
-		ok: notAWord},
-}
+// patterns are compiled on first use, not at init: this package is linked
+// into every waymark process, and most never redact anything.
+var patterns = sync.OnceValue(func() []pattern {
+	return []pattern{
+		{kind: KindPrivateKey, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
+		// A block cut short (a truncated paste) is masked up to where its
+		// base64 stops; '-' is left out so that a whole block's match stops at
+		// its END line.
+		{kind: KindPrivateKey, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\s]*`)},
+		{kind: KindAnthropic, re: regexp.MustCompile(`sk-ant-[A-Za-z0-9_-]{20,}`), bounded: true, mixed: true},
+		{kind: KindOpenAI, re: regexp.MustCompile(`sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`), bounded: true, mixed: true,
+			ok: func(m string) bool { return !strings.HasPrefix(m, "sk-ant-") }},
+		{kind: KindAWSKeyID, re: regexp.MustCompile(`(?:AKIA|ASIA)[A-Z0-9]{16}`), bounded: true},
+		{kind: KindAWSSecret, re: regexp.MustCompile(`(?i)(?:aws)?_?secret_?(?:access)?_?key(?:_id)?["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})`), group: 1, bounded: true},
+		{kind: KindGitHub, re: regexp.MustCompile(`(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}`), bounded: true},
+		{kind: KindGitHub, re: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,255}`), bounded: true},
+		{kind: KindSlack, re: regexp.MustCompile(`xox[abprs]-[A-Za-z0-9-]{10,}`), bounded: true},
+		{kind: KindJWT, re: regexp.MustCompile(`e[wy][A-Za-z0-9_-]{6,}={0,2}\.[A-Za-z0-9_-]{4,}={0,2}\.[A-Za-z0-9_-]*`), bounded: true, ok: jwtHeader},
+		{kind: KindGoogleAPI, re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), bounded: true},
+		{kind: KindStripe, re: regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,247}|whsec_[0-9A-Za-z]{20,}`), bounded: true},
+		{kind: KindBearer, re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), group: 1},
+		{kind: KindURLPassword, re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@]+:([^\s/?#@]+)@`), group: 1},
+		{kind: KindAssignment, re: regexp.MustCompile(`(?i)\b(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|secret[_-]?key|secret|password|passwd|pwd|token|private[_-]?key)["']?\s*[:=]\s*["']?([^\s"'&,;<>]{8,})`), group: 1,
+			ok: notAWord},
+	}
+})
 
 // tokenChar reports whether c may be part of a key or token.
 func tokenChar(c byte) bool {
@@ -84,7 +89,7 @@ func tokenChar(c byte) bool {
 // overlapping (overlapping findings are joined, keeping the first's kind).
 func Detect(s string) []Finding {
 	var fs []Finding
-	for _, p := range patterns {
+	for _, p := range patterns() {
 		for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
 			start, end := m[2*p.group], m[2*p.group+1]
 			if start < 0 || !p.vet(s, start, end) {

@@ -132,7 +132,7 @@ func Redact(s string) string { return redact(s, nil) }
 
 // markRE matches the marks redaction writes, so that redacting twice gives
 // the same text as redacting once.
-var markRE = regexp.MustCompile(`«secret(?::[^«»\s]*)?»`)
+var markRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`«secret(?::[^«»\s]*)?»`) })
 
 // insideMark reports whether a finding overlaps a mark.
 func insideMark(marks [][]int, start, end int) bool {
@@ -165,7 +165,7 @@ func redact(text string, forms []form) string {
 			off += k + 1
 		}
 	}
-	marks := markRE.FindAllStringIndex(text, -1)
+	marks := markRE().FindAllStringIndex(text, -1)
 	for _, f := range Detect(text) {
 		if insideMark(marks, f.Start, f.End) {
 			continue // a mark of an earlier redaction is not a secret

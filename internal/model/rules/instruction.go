@@ -67,11 +67,11 @@ func protect(s string) (string, quoted) {
 	return b.String(), q
 }
 
-var marker = regexp.MustCompile("\x00([0-9]+)\x00")
+var marker = lazyRE("\x00([0-9]+)\x00")
 
 // restore puts the quoted parts back, without their quotes: for values.
 func (q quoted) restore(s string) string {
-	return marker.ReplaceAllStringFunc(s, func(m string) string {
+	return marker().ReplaceAllStringFunc(s, func(m string) string {
 		n, _ := strconv.Atoi(strings.Trim(m, "\x00"))
 		return q[n].text
 	})
@@ -80,7 +80,7 @@ func (q quoted) restore(s string) string {
 // target puts the quoted parts back with their quotes: a target phrase is
 // read again by [readings], which needs to know what was quoted.
 func (q quoted) target(s string) string {
-	return marker.ReplaceAllStringFunc(s, func(m string) string {
+	return marker().ReplaceAllStringFunc(s, func(m string) string {
 		n, _ := strconv.Atoi(strings.Trim(m, "\x00"))
 		return q[n].open + q[n].text + q[n].close
 	})
@@ -89,73 +89,73 @@ func (q quoted) target(s string) string {
 // onlyQuoted reports whether s, trimmed, is one quoted part.
 func onlyQuoted(s string) bool {
 	s = strings.TrimSpace(s)
-	return marker.FindStringIndex(s) != nil && marker.ReplaceAllString(s, "") == ""
+	return marker().FindStringIndex(s) != nil && marker().ReplaceAllString(s, "") == ""
 }
 
 // The instruction forms, tried in order on the protected text. (?is) makes
 // them case-insensitive and lets values span lines.
 var (
-	reFill     = regexp.MustCompile(`(?is)^fill(?:\s+in|\s+out)?\s+(.+?)\s+with\s+(.+)$`)
-	reSet      = regexp.MustCompile(`(?is)^set\s+(.+?)\s+to\s+(.+)$`)
-	reType     = regexp.MustCompile(`(?is)^type\s+(.+)\s+(?:into|in|in\s+to|on)\s+(.+)$`)
-	reEnter    = regexp.MustCompile(`(?is)^(?:enter|input|write|put)\s+(.+)\s+(?:into|in|in\s+to|on)\s+(.+)$`)
-	reSelectIn = regexp.MustCompile(`(?is)^(?:select|choose|pick)\s+(.+)\s+(?:in|from|for|on)\s+(.+)$`)
-	reSelect   = regexp.MustCompile(`(?is)^(?:select|choose|pick)\s+(.+)$`)
-	reUncheck  = regexp.MustCompile(`(?is)^(?:uncheck|untick|deselect|turn\s+off|disable)\s+(.+)$`)
-	reCheck    = regexp.MustCompile(`(?is)^(?:check|tick|turn\s+on|enable)\s+(.+)$`)
-	reGoto     = regexp.MustCompile(`(?is)^(?:go\s+to|goto|open|navigate\s+to|visit|load|browse\s+to)\s+(.+)$`)
-	reScroll   = regexp.MustCompile(`(?is)^scroll(?:\s+(.*))?$`)
-	rePress    = regexp.MustCompile(`(?is)^(?:press|hit|push)\s+(.+)$`)
-	reClick    = regexp.MustCompile(`(?is)^(?:click|tap|double[- ]?click|follow)(?:\s+on)?\s+(.+)$`)
-	rePolite   = regexp.MustCompile(`(?i)^(?:please\s+|now\s+|then\s+)+`)
+	reFill     = lazyRE(`(?is)^fill(?:\s+in|\s+out)?\s+(.+?)\s+with\s+(.+)$`)
+	reSet      = lazyRE(`(?is)^set\s+(.+?)\s+to\s+(.+)$`)
+	reType     = lazyRE(`(?is)^type\s+(.+)\s+(?:into|in|in\s+to|on)\s+(.+)$`)
+	reEnter    = lazyRE(`(?is)^(?:enter|input|write|put)\s+(.+)\s+(?:into|in|in\s+to|on)\s+(.+)$`)
+	reSelectIn = lazyRE(`(?is)^(?:select|choose|pick)\s+(.+)\s+(?:in|from|for|on)\s+(.+)$`)
+	reSelect   = lazyRE(`(?is)^(?:select|choose|pick)\s+(.+)$`)
+	reUncheck  = lazyRE(`(?is)^(?:uncheck|untick|deselect|turn\s+off|disable)\s+(.+)$`)
+	reCheck    = lazyRE(`(?is)^(?:check|tick|turn\s+on|enable)\s+(.+)$`)
+	reGoto     = lazyRE(`(?is)^(?:go\s+to|goto|open|navigate\s+to|visit|load|browse\s+to)\s+(.+)$`)
+	reScroll   = lazyRE(`(?is)^scroll(?:\s+(.*))?$`)
+	rePress    = lazyRE(`(?is)^(?:press|hit|push)\s+(.+)$`)
+	reClick    = lazyRE(`(?is)^(?:click|tap|double[- ]?click|follow)(?:\s+on)?\s+(.+)$`)
+	rePolite   = lazyRE(`(?i)^(?:please\s+|now\s+|then\s+)+`)
 )
 
 // parseInstruction reads one instruction. ok is false when it is none of
 // the forms the rules model knows.
 func parseInstruction(s string) (intent, bool) {
-	s = strings.TrimSpace(rePolite.ReplaceAllString(strings.TrimSpace(s), ""))
+	s = strings.TrimSpace(rePolite().ReplaceAllString(strings.TrimSpace(s), ""))
 	p, q := protect(s)
 	p = strings.TrimRight(p, ".! ")
 	r, t := q.restore, q.target
-	for _, re := range []*regexp.Regexp{reFill, reSet} {
+	for _, re := range []*regexp.Regexp{reFill(), reSet()} {
 		if m := re.FindStringSubmatch(p); m != nil {
 			return intent{action: ActionFill, target: t(m[1]), value: r(m[2])}, true
 		}
 	}
-	if m := reType.FindStringSubmatch(p); m != nil {
+	if m := reType().FindStringSubmatch(p); m != nil {
 		return intent{action: ActionType, target: t(m[2]), value: r(m[1])}, true
 	}
-	if m := reEnter.FindStringSubmatch(p); m != nil {
+	if m := reEnter().FindStringSubmatch(p); m != nil {
 		return intent{action: ActionFill, target: t(m[2]), value: r(m[1])}, true
 	}
-	if m := reSelectIn.FindStringSubmatch(p); m != nil {
+	if m := reSelectIn().FindStringSubmatch(p); m != nil {
 		return intent{action: ActionSelect, target: t(m[2]), value: r(m[1])}, true
 	}
-	if m := reSelect.FindStringSubmatch(p); m != nil {
+	if m := reSelect().FindStringSubmatch(p); m != nil {
 		// "select Express": a radio, option or tab; the action follows
 		// the element's role once it is found.
 		return intent{action: ActionSelect, target: t(m[1])}, true
 	}
-	if m := reUncheck.FindStringSubmatch(p); m != nil {
+	if m := reUncheck().FindStringSubmatch(p); m != nil {
 		return intent{action: ActionUncheck, target: t(m[1])}, true
 	}
-	if m := reCheck.FindStringSubmatch(p); m != nil {
+	if m := reCheck().FindStringSubmatch(p); m != nil {
 		return intent{action: ActionCheck, target: t(m[1])}, true
 	}
-	if m := reGoto.FindStringSubmatch(p); m != nil {
+	if m := reGoto().FindStringSubmatch(p); m != nil {
 		if u, ok := asURL(r(m[1])); ok {
 			return intent{action: ActionGoto, url: u}, true
 		}
 		// "open the menu", "go to Checkout": a control, not an address.
 		return intent{action: ActionClick, target: t(m[1])}, true
 	}
-	if m := reScroll.FindStringSubmatch(p); m != nil {
+	if m := reScroll().FindStringSubmatch(p); m != nil {
 		return scrollIntent(t(m[1])), true
 	}
-	if m := rePress.FindStringSubmatch(p); m != nil {
+	if m := rePress().FindStringSubmatch(p); m != nil {
 		return pressIntent(m[1], q)
 	}
-	if m := reClick.FindStringSubmatch(p); m != nil {
+	if m := reClick().FindStringSubmatch(p); m != nil {
 		return intent{action: ActionClick, target: t(m[1])}, true
 	}
 	return intent{}, false

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -45,7 +44,7 @@ type query struct {
 	roles []string
 }
 
-var refRe = regexp.MustCompile(`^@?(e[0-9]+)$`)
+var refRe = lazyRE(`^@?(e[0-9]+)$`)
 
 // readings returns the ways to read a target phrase, best first: with its
 // role word taken as a role ("the Sign in button" → button "sign in"), the
@@ -117,7 +116,7 @@ func find(els []element, phrase string, action Action, roles []string) (element,
 }
 
 func findQuoted(els []element, phrase string, action Action, roles []string) (element, string, error) {
-	if m := refRe.FindStringSubmatch(strings.TrimSpace(phrase)); m != nil {
+	if m := refRe().FindStringSubmatch(strings.TrimSpace(phrase)); m != nil {
 		for _, e := range els {
 			if e.ref == m[1] {
 				return check(e, phrase, action, roles, "by ref")
