@@ -71,11 +71,18 @@ func (t *tab) decide(p *policy.Policy, r policy.Resolver, ev fetch.EventRequestP
 
 // blockedErr turns a policy refusal into the calls category.
 func blockedErr(u string, err error) error {
-	hint := `change [policy] in waymark.toml, or pass --private-network`
-	if errors.Is(err, policy.ErrBlockedURL) {
-		hint = `change the allow and block lists of [policy] in waymark.toml`
+	switch {
+	case errors.Is(err, policy.ErrBlockedURL):
+		return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(),
+			Hint: `change the allow and block lists of [policy] in waymark.toml`}
+	case errors.Is(err, policy.ErrPrivateAddress):
+		return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(),
+			Hint: `change [policy] private_network in waymark.toml, or pass --private-network`}
 	}
-	return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(), Hint: hint}
+	// The check could not be made (the name did not resolve): the request
+	// is not let through unchecked, and the error says what failed.
+	return &calls.Error{Kind: calls.ErrNavigation, Msg: "could not open " + u + ": " + err.Error(),
+		Hint: "check the address and the network"}
 }
 
 // takeBlocked returns and clears the last refusal.
