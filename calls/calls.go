@@ -51,6 +51,10 @@ type SnapshotRequest struct {
 	Depth       int    `json:"depth,omitempty"`       // zero means no limit
 	Full        bool   `json:"full,omitempty"`        // the whole page, not viewport first
 	Tree        bool   `json:"tree,omitempty"`        // also return the tree (for --json)
+	// Changes returns, when the tab shows the same page as the caller's
+	// last look with the same options, only the lines that changed since
+	// ("+ line", "- line") if that is shorter than the whole outline.
+	Changes bool `json:"changes,omitempty"`
 }
 
 // Snapshot is the page as an outline.
@@ -60,6 +64,9 @@ type Snapshot struct {
 	Text  string          `json:"text"`           // the outline, one element a line
 	Tree  json.RawMessage `json:"tree,omitempty"` // the outline as a tree, when asked for
 	Refs  int             `json:"refs"`           // how many refs the outline holds
+	// Changed is set when Text holds the changes since the last look
+	// rather than the whole outline.
+	Changed bool `json:"changed,omitempty"`
 	// Notices are what stands in the way on the page: bot checks, refusals,
 	// cookie and app banners, dialogs, sign-in forms. They are also the
 	// first lines of Text.

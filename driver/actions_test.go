@@ -131,3 +131,28 @@ func TestUpload(t *testing.T) {
 		t.Errorf("a missing upload file: %v, want bad input", err)
 	}
 }
+
+func TestSnapshotChangesSinceTheLastLook(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": formPage})
+	open(t, s, ctx, srv.URL)
+	req := calls.SnapshotRequest{Interactive: true, Full: true, Changes: true}
+	first, err := s.Snapshot(ctx, req)
+	if err != nil || first.Changed {
+		t.Fatalf("the first look: %+v %v", first, err)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#count"})
+	second, err := s.Snapshot(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !second.Changed || !strings.Contains(second.Text, `+ - button "Clicked 1"`) || !strings.Contains(second.Text, `- - button "Count"`) ||
+		strings.Contains(second.Text, `textbox "Email"`) {
+		t.Fatalf("the second look does not carry just the changes:\n%s", second.Text)
+	}
+	third, _ := s.Snapshot(ctx, req)
+	if !third.Changed || !strings.Contains(third.Text, "no changes") {
+		t.Fatalf("an unchanged page:\n%s", third.Text)
+	}
+}

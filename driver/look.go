@@ -179,6 +179,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*cal
 	}
 	snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: buf.String(), Notices: notices}
 	t.rememberOverlays(ctx)
+	s.changesSince(t, req, snap)
 	root.Walk(func(n *outline.Node, _ int) bool {
 		if n.Ref != "" {
 			snap.Refs++
@@ -271,3 +272,36 @@ func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 	}
 	return out
 }
+
+// changesSince keeps the tab's last look per set of options and, when the
+// caller asks for changes and the page is the same, replaces the outline by
+// the lines that changed since, if that is shorter (DESIGN: a look of the
+// same page carries the changes).
+func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Snapshot) {
+	key := fmt.Sprintf("%v|%v|%s|%d|%v", req.Interactive, req.Compact, req.Scope, req.Depth, req.Full)
+	t.mu.Lock()
+	prev, ok := t.looks[key]
+	if t.looks == nil {
+		t.looks = map[string]look{}
+	}
+	t.looks[key] = look{url: snap.URL, text: snap.Text}
+	t.mu.Unlock()
+	if !req.Changes || !ok || prev.url != snap.URL {
+		return
+	}
+	d, fits := outline.Diff(prev.text, snap.Text)
+	switch {
+	case !fits:
+		return
+	case d == "":
+		snap.Text = fmt.Sprintf("[page] %s — %s\n(no changes since your last look)\n", snap.Title, snap.URL)
+	case len(d) < len(snap.Text):
+		snap.Text = fmt.Sprintf("[page] %s — %s\n[changes since your last look; snapshot without --changes for everything]\n%s\n", snap.Title, snap.URL, d)
+	default:
+		return
+	}
+	snap.Changed = true
+}
+
+// look is a tab's last outline for one set of options.
+type look struct{ url, text string }

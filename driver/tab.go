@@ -46,7 +46,8 @@ type tab struct {
 	// lookedOverlays are the overlays over the page at the last look
 	// (nil before the first), so that one appearing since is caught.
 	lookedOverlays map[string]bool
-	problems       problems // console errors and failed requests (problems.go)
+	problems       problems        // console errors and failed requests (problems.go)
+	looks          map[string]look // the last outline per set of options, for changes (look.go)
 	dialog         *calls.Dialog
 	inflight       map[network.RequestID]time.Time // fetch/XHR requests
 	loading        bool                            // main frame between startedLoading and load

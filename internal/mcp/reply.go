@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 // call makes one call for the server's session.
@@ -162,7 +163,7 @@ func (t *tools) since(id, now string) string {
 	if !ok {
 		return now
 	}
-	d, ok := lineDiff(prev, now)
+	d, ok := outline.Diff(prev, now)
 	switch {
 	case !ok:
 		return now

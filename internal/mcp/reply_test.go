@@ -73,7 +73,7 @@ func (p *page) reply(method string, params any) (any, error) {
 	return nil, nil
 }
 
-func outline(n int, extra ...string) string {
+func fakeOutline(n int, extra ...string) string {
 	lines := []string{"[page] Shop — http://shop.test/"}
 	for i := range n {
 		lines = append(lines, fmt.Sprintf(`- link "Product %c" [ref=e%02d]`, 'A'+i, i))
@@ -82,7 +82,7 @@ func outline(n int, extra ...string) string {
 }
 
 func TestActionRepliesWithChangesSinceLastLook(t *testing.T) {
-	p := &page{outline: outline(20)}
+	p := &page{outline: fakeOutline(20)}
 	cs := connect(t, Options{Caller: &fakeCaller{reply: p.reply}})
 
 	// No last look yet: the whole outline.
@@ -92,7 +92,7 @@ func TestActionRepliesWithChangesSinceLastLook(t *testing.T) {
 	}
 
 	// The page gains a line: only that comes back.
-	p.outline = outline(20, `- button "Add to cart" [ref=e99]`)
+	p.outline = fakeOutline(20, `- button "Add to cart" [ref=e99]`)
 	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e02"})
 	want := "click e02: done\nchanges since your last look:\n+ - button \"Add to cart\" [ref=e99]"
 	if got != want {
@@ -114,7 +114,7 @@ func TestActionRepliesWithChangesSinceLastLook(t *testing.T) {
 }
 
 func TestSnapshotSetsLastLook(t *testing.T) {
-	p := &page{outline: outline(20)}
+	p := &page{outline: fakeOutline(20)}
 	cs := connect(t, Options{Caller: &fakeCaller{reply: p.reply}})
 	// A look that is not the interactive whole page is no base for a diff.
 	callTool(t, cs, "snapshot", map[string]any{"full": true})
@@ -126,39 +126,10 @@ func TestSnapshotSetsLastLook(t *testing.T) {
 	if got != p.outline {
 		t.Errorf("snapshot = %q, want the whole outline", got)
 	}
-	p.outline = outline(19)
+	p.outline = fakeOutline(19)
 	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e01"})
 	if !strings.HasSuffix(got, "- - link \"Product T\" [ref=e19]") {
 		t.Errorf("after interactive snapshot: %q", got)
-	}
-}
-
-func TestLineDiff(t *testing.T) {
-	long := make([]string, 200)
-	for i := range long {
-		long[i] = fmt.Sprintf("line %d", i)
-	}
-	tests := []struct {
-		name   string
-		a, b   string
-		want   string
-		wantOK bool
-	}{
-		{"equal", "a\nb", "a\nb", "", true},
-		{"added", "a\nc", "a\nb\nc", "+ b", true},
-		{"removed", "a\nb\nc", "a\nc", "- b", true},
-		{"changed", "a\nb\nc", "a\nB\nc", "- b\n+ B", true},
-		{"two places", "a\nb\nc\nd\ne", "a\nB\nc\nd\ne\nf", "- b\n+ B\n+ f", true},
-		{"from empty", "", "a", "- \n+ a", true},
-		{"too many changes", strings.Join(long[:100], "\n"), strings.Join(long[100:], "\n"), "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := lineDiff(tt.a, tt.b)
-			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("lineDiff = %q, %v; want %q, %v", got, ok, tt.want, tt.wantOK)
-			}
-		})
 	}
 }
 

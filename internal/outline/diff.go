@@ -1,4 +1,4 @@
-package mcp
+package outline
 
 import "strings"
 
@@ -9,11 +9,11 @@ const (
 	maxDiffCells = 4_000_000 // lines × lines compared after trimming common ends
 )
 
-// lineDiff returns the lines of a missing from b as "- line" and the lines
+// Diff returns the lines of a missing from b as "- line" and the lines
 // of b new since a as "+ line", in page order; "" when a and b are equal.
 // It reports false when more than maxDiffLines lines changed or the
 // changed middle is too big to compare.
-func lineDiff(a, b string) (string, bool) {
+func Diff(a, b string) (string, bool) {
 	if a == b {
 		return "", true
 	}
