@@ -146,23 +146,14 @@ func (s *scenarioRun) urlGlob(g string) string {
 	return "*" + g
 }
 
-// globRegexp turns a URL glob (* any run of characters, ? one) into a
-// regexp over the whole URL, as the driver's wait --url reads it.
+// globRegexp is the driver's URL glob (calls.URLGlob), which always
+// compiles: every character but * and ? is quoted.
 func globRegexp(glob string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	for _, r := range glob {
-		switch r {
-		case '*':
-			b.WriteString(".*")
-		case '?':
-			b.WriteString(".")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(r)))
-		}
+	re, err := calls.URLGlob(glob)
+	if err != nil {
+		return regexp.MustCompile("^$")
 	}
-	b.WriteString("$")
-	return regexp.MustCompile(b.String())
+	return re
 }
 
 // expect checks a condition until it holds or the step's time is up.
