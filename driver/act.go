@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -328,5 +327,3 @@ func (s *Session) tabCount() int {
 	defer s.mu.Unlock()
 	return len(s.tabs)
 }
-
-func fmtPoint(p point) string { return fmt.Sprintf("(%.0f,%.0f)", p.X, p.Y) }

@@ -121,7 +121,7 @@ func TestReplayRunStopsWithExitCode(t *testing.T) {
 		Data  struct{ Status, Cause string }
 		Error struct{ Code, Hint string }
 	}
-	if err := json.Unmarshal([]byte(out.String()), &env); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &env); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
 	if env.OK || env.Data.Status != "stopped" || env.Data.Cause != "missing" || env.Error.Code != "missing" || env.Error.Hint == "" {

@@ -266,7 +266,7 @@ func (b *builder) decorate(x *doc, i int32, n *Node, tag string, st state, click
 	b.states(x, i, n, tag, st)
 	b.value(x, i, n, tag)
 	ref := clickable || actionable[n.Role]
-	if !ref && st.editable == false {
+	if !ref && !st.editable {
 		if ce, ok := x.attr(i, "contenteditable"); ok && ce != "false" {
 			ref = true
 		}
