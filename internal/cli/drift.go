@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/routine/replay"
 )
@@ -52,7 +53,7 @@ func driftRun(ctx context.Context, opts *DriftOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := replay.Drift(ctx, remoteDriver{c: caller, session: opts.Session}, r)
+	rep, err := replay.Drift(ctx, pilot.Over(caller, opts.Session), r)
 	if err != nil {
 		return err
 	}

@@ -111,11 +111,11 @@ func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, 
 		heal = nil
 	}
 	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
-		return pilot.New(remoteDriver{c: caller, session: session}, m, nil), nil
+		return pilot.New(pilot.Over(caller, session), m, nil), nil
 	}
 	replayer := func(ctx context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		o.Model = heal
-		return replay.Run(ctx, remoteDriver{c: caller, session: session}, r, o)
+		return replay.Run(ctx, pilot.Over(caller, session), r, o)
 	}
 	return mcp.PilotTools(newPilot, replayer, mcp.PilotOptions{Session: opts.Session, ActOnly: isRules}), desc, nil
 }

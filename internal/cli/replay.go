@@ -105,7 +105,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	d := remoteDriver{c: caller, session: opts.Session}
+	d := pilot.Over(caller, opts.Session)
 	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits}
 	if !opts.JSON && opts.IO.IsStderrTTY() {
 		ro.Progress = func(e replay.StepEvent) { fmt.Fprintln(opts.IO.ErrOut, progressLine(e)) }

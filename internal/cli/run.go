@@ -107,7 +107,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	for name, v := range vars.Secrets {
 		known.Add(name, v.Reveal())
 	}
-	p := pilot.New(remoteDriver{c: caller, session: opts.Session}, m, &pilot.Options{Secrets: known})
+	p := pilot.New(pilot.Over(caller, opts.Session), m, &pilot.Options{Secrets: known})
 	show := eventPrinter(opts.IO.Out, opts.IO.ErrOut, opts.JSON)
 	res, err := p.Run(ctx, opts.Task, pilot.RunOptions{
 		Inputs: vars.Values, Secrets: vars.Secrets,

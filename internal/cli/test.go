@@ -104,7 +104,7 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		if err != nil {
 			return nil, err
 		}
-		return pilot.New(remoteDriver{c: caller, session: session}, m, &pilot.Options{Secrets: secrets}), nil
+		return pilot.New(pilot.Over(caller, session), m, &pilot.Options{Secrets: secrets}), nil
 	}
 	runOpts := testplan.Options{
 		Caller:    caller,

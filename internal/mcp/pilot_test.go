@@ -19,43 +19,6 @@ import (
 	"github.com/waymark-dev/waymark/routine/replay"
 )
 
-// callerDriver is the pilot's Driver over a Caller, as the CLI's
-// remoteDriver is over the daemon.
-type callerDriver struct {
-	c       Caller
-	session string
-}
-
-func viaCaller[R any](ctx context.Context, d callerDriver, method string, params any) (*R, error) {
-	var r R
-	if err := d.c.Call(ctx, d.session, method, params, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
-}
-
-func (d callerDriver) Open(ctx context.Context, req calls.OpenRequest) (*calls.PageInfo, error) {
-	return viaCaller[calls.PageInfo](ctx, d, calls.MethodOpen, req)
-}
-func (d callerDriver) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*calls.Snapshot, error) {
-	return viaCaller[calls.Snapshot](ctx, d, calls.MethodSnapshot, req)
-}
-func (d callerDriver) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome, error) {
-	return viaCaller[calls.Outcome](ctx, d, calls.MethodAct, req)
-}
-func (d callerDriver) Get(ctx context.Context, req calls.GetRequest) (*calls.GetResult, error) {
-	return viaCaller[calls.GetResult](ctx, d, calls.MethodGet, req)
-}
-func (d callerDriver) Screenshot(ctx context.Context, req calls.ScreenshotRequest) (*calls.Image, error) {
-	return viaCaller[calls.Image](ctx, d, calls.MethodScreenshot, req)
-}
-func (d callerDriver) Locate(ctx context.Context, req calls.LocateRequest) (*calls.Evidence, error) {
-	return viaCaller[calls.Evidence](ctx, d, calls.MethodLocate, req)
-}
-func (d callerDriver) Find(ctx context.Context, req calls.FindRequest) (*calls.Resolution, error) {
-	return viaCaller[calls.Resolution](ctx, d, calls.MethodFind, req)
-}
-
 const signInPage = "- heading \"Sign in\" [level=1]\n- textbox \"Email\" [ref=e1]\n- textbox \"Password\" [ref=e2]\n- button \"Sign in\" [ref=e3]\nWelcome, Ann"
 
 // pageCaller answers like a page that shows signInPage.
@@ -79,7 +42,7 @@ func pilotServer(t *testing.T, c *fakeCaller, m pilot.Model, po PilotOptions, re
 	t.Helper()
 	seen := &[]replaySeen{}
 	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
-		return pilot.New(callerDriver{c: c, session: session}, m, nil), nil
+		return pilot.New(pilot.Over(c, session), m, nil), nil
 	}
 	replayer := func(_ context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		*seen = append(*seen, replaySeen{session, r, o})
