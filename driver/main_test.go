@@ -9,26 +9,17 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
-)
-
-var (
-	browserOnce sync.Once
-	testBrowser *driver.Browser
-	browserErr  error
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if testBrowser != nil {
-		testBrowser.Close()
-	}
+	drivertest.CloseDriver()
 	os.Exit(code)
 }
 
@@ -36,23 +27,7 @@ func TestMain(m *testing.M) {
 // the package's one browser.
 func newSession(t *testing.T) (*driver.Session, context.Context) {
 	t.Helper()
-	path := browsertest.Chrome(t)
-	browserOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		testBrowser, browserErr = driver.Launch(ctx, driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	})
-	if browserErr != nil {
-		t.Fatalf("launch: %v", browserErr)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	s, err := testBrowser.Session(ctx, t.Name())
-	if err != nil {
-		t.Fatalf("session: %v", err)
-	}
-	t.Cleanup(func() { testBrowser.CloseSession(t.Name()) })
-	return s, ctx
+	return drivertest.Session(t, t.Name(), 60*time.Second)
 }
 
 // serve serves pages by path on 127.0.0.1; a page's "{{other}}" becomes the

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
 func TestSessionsAreIsolated(t *testing.T) {
@@ -20,11 +21,7 @@ func TestSessionsAreIsolated(t *testing.T) {
 	if _, err := a.Cookies(ctx, calls.CookieRequest{Op: "set", Cookies: []calls.Cookie{{Name: "who", Value: "a"}}}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := testBrowser.Session(ctx, t.Name()+"-other")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { testBrowser.CloseSession(t.Name() + "-other") })
+	b, _ := drivertest.Session(t, t.Name()+"-other", time.Minute)
 	open(t, b, ctx, srv.URL)
 	got, err := b.Cookies(ctx, calls.CookieRequest{Op: "get"})
 	if err != nil {
@@ -59,11 +56,7 @@ func TestStorageAndState(t *testing.T) {
 	if len(st.Cookies) != 1 || len(st.Origins) != 1 {
 		t.Fatalf("saved state: %+v", st)
 	}
-	other, err := testBrowser.Session(ctx, t.Name()+"-load")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { testBrowser.CloseSession(t.Name() + "-load") })
+	other, _ := drivertest.Session(t, t.Name()+"-load", time.Minute)
 	open(t, other, ctx, srv.URL)
 	if _, err := other.StateLoad(ctx, *st); err != nil {
 		t.Fatal(err)

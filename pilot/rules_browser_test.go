@@ -1,15 +1,13 @@
 package pilot_test
 
 import (
-	"context"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
@@ -19,21 +17,10 @@ import (
 // no key, no network. It fills a form, chooses options, follows a link and
 // submits with approval, and the server sees the order.
 func TestRulesModelOnTheDemoSite(t *testing.T) {
-	path := browsertest.Chrome(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	if err != nil {
-		t.Fatalf("launch: %v", err)
-	}
-	defer b.Close()
+	s, ctx := drivertest.Session(t, "rules", 90*time.Second)
 	site := demo.New(nil)
 	srv := httptest.NewServer(site)
 	defer srv.Close()
-	s, err := b.Session(ctx, "rules")
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := pilot.New(s, rules.New(), nil)
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/products"}); err != nil {
 		t.Fatal(err)

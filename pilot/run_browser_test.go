@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/pilot"
@@ -52,18 +51,7 @@ func refOf(t *testing.T, outline, role, name string) string {
 }
 
 func TestRunOnTheDemoSite(t *testing.T) {
-	path := browsertest.Chrome(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	if err != nil {
-		t.Fatalf("launch: %v", err)
-	}
-	defer b.Close()
-	s, err := b.Session(ctx, "run")
-	if err != nil {
-		t.Fatalf("session: %v", err)
-	}
+	s, ctx := drivertest.Session(t, "run", 60*time.Second)
 	srv := httptest.NewServer(demo.New(nil))
 	defer srv.Close()
 

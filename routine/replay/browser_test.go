@@ -15,47 +15,23 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
 )
 
-var (
-	browserOnce sync.Once
-	testBrowser *driver.Browser
-	browserErr  error
-)
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if testBrowser != nil {
-		testBrowser.Close()
-	}
+	drivertest.CloseDriver()
 	os.Exit(code)
 }
 
 // newSession gives the test its own session in the package's one browser.
 func newSession(t testing.TB, name string) (*driver.Session, context.Context) {
 	t.Helper()
-	path := browsertest.Chrome(t)
-	browserOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		testBrowser, browserErr = driver.Launch(ctx, driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	})
-	if browserErr != nil {
-		t.Fatalf("launch: %v", browserErr)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	s, err := testBrowser.Session(ctx, name)
-	if err != nil {
-		t.Fatalf("session: %v", err)
-	}
-	t.Cleanup(func() { testBrowser.CloseSession(name) })
-	return s, ctx
+	return drivertest.Session(t, name, 90*time.Second)
 }
 
 // recorder builds a routine by hand the way the recorder does: each
