@@ -24,3 +24,13 @@ func URLGlob(glob string) (*regexp.Regexp, error) {
 	b.WriteString("$")
 	return regexp.Compile(b.String())
 }
+
+// MustURLGlob is URLGlob for globs known to compile; every glob does,
+// since each character but * and ? is quoted.
+func MustURLGlob(glob string) *regexp.Regexp {
+	re, err := URLGlob(glob)
+	if err != nil {
+		panic(err) // cannot happen: the pattern is all quoted text, .* and .
+	}
+	return re
+}

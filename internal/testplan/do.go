@@ -147,14 +147,6 @@ func (s *scenarioRun) urlGlob(g string) string {
 }
 
 // globRegexp is the driver's URL glob (calls.URLGlob), which always
-// compiles: every character but * and ? is quoted.
-func globRegexp(glob string) *regexp.Regexp {
-	re, err := calls.URLGlob(glob)
-	if err != nil {
-		return regexp.MustCompile("^$")
-	}
-	return re
-}
 
 // expect checks a condition until it holds or the step's time is up.
 func (s *scenarioRun) expect(ctx context.Context, st *Step, args []string) (string, error) {
@@ -220,7 +212,7 @@ func (s *scenarioRun) checkOnce(ctx context.Context, kind string, args []string)
 			return false, "cannot read the URL: " + err.Error(), err
 		}
 		g := s.urlGlob(args[0])
-		if globRegexp(g).MatchString(r.Value) {
+		if calls.MustURLGlob(g).MatchString(r.Value) {
 			return true, r.Value, nil
 		}
 		return false, fmt.Sprintf("the URL is %s, which does not match %s", r.Value, g), nil
