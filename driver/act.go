@@ -41,7 +41,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome
 		return nil, err
 	}
 	dl := s.downloads.mark() // downloads that begin from here on are this action's
-	out, err := s.perform(ctx, t, do)
+	out, err := s.perform(ctx, t, do, dl)
 	if out != nil {
 		out.Closed = popupNote(closed)
 		out.Downloads = s.downloads.collect(ctx, dl) // waits for them to end (download.go)
@@ -249,7 +249,7 @@ func checkFiles(files, roots []string) ([]string, error) {
 // perform runs the action, reporting a dialog that opens during it at
 // once: a dialog blocks the page, so the input call would not return until
 // someone answers it.
-func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error) (*calls.Outcome, error) {
+func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error, dl int) (*calls.Outcome, error) {
 	before := t.mark()
 	tabsBefore := s.tabCount()
 	_ = t.takeBlocked()
@@ -269,6 +269,9 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 			if blocked := t.takeBlocked(); blocked != nil {
 				t.undoBlocked(ctx, entry)
 				return nil, blocked
+			}
+			if t.mark().openSeq != before.openSeq {
+				s.awaitOpened(ctx, t, dl)
 			}
 			return s.outcome(ctx, t, before, tabsBefore)
 		case <-changed:

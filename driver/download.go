@@ -92,8 +92,13 @@ type downloads struct {
 	// that loop or drop a final event, and neither is allowed.
 	qmu     sync.Mutex
 	queue   []any
-	arrived int           // downloadWillBegin events seen so far
-	wake    chan struct{} // capacity 1: the queue has something
+	arrived int // downloadWillBegin events seen so far
+	// mine are the live targets of the session's browser context, as the
+	// browser announced them. A tab opened only to download a file closes
+	// as soon as the download begins, before run could ask the browser
+	// whose it was; the listener answers from this instead.
+	mine map[target.ID]bool
+	wake chan struct{} // capacity 1: the queue has something
 
 	// mu guards the fields below; run writes them, collect reads them.
 	mu        sync.Mutex
@@ -103,10 +108,12 @@ type downloads struct {
 	changed   chan struct{} // closed and replaced on every change collect waits for
 }
 
-// queued is a downloadWillBegin with its arrival number.
+// queued is a downloadWillBegin with its arrival number, and whether its
+// frame was one of the session's targets when it arrived.
 type queued struct {
 	arrival int
 	ev      *browser.EventDownloadWillBegin
+	owned   bool
 }
 
 // startDownloads makes the session's browser context download into its
@@ -114,7 +121,7 @@ type queued struct {
 func startDownloads(ctx context.Context, s *Session) (*downloads, error) {
 	o := s.browser.opts.Downloads
 	d := &downloads{s: s, dir: o.Dir, max: o.MaxBytes, limit: o.Timeout, log: s.browser.log,
-		byGUID: map[string]*download{}, changed: make(chan struct{}),
+		byGUID: map[string]*download{}, changed: make(chan struct{}), mine: map[target.ID]bool{},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if d.max <= 0 {
 		d.max = defaultDownloadMax
@@ -158,6 +165,13 @@ func startDownloads(ctx context.Context, s *Session) (*downloads, error) {
 	cctx, ccancel := context.WithCancel(wctx)
 	defer ccancel()
 	defer context.AfterFunc(ctx, ccancel)()
+	// Target events tell the listener which targets are the session's. A
+	// browser we launched discovers them already; one attached with --cdp
+	// may not. Turning it on again reports the targets there are.
+	if _, err := chromedp.CallBrowser(cctx, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
+		d.close()
+		return nil, fmt.Errorf("discover targets: %w", browserErr(err))
+	}
 	_, err = chromedp.CallBrowser(cctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 		Behavior:         browser.SetDownloadBehaviorBehaviorAllowAndName,
 		BrowserContextID: s.bcid,
@@ -178,9 +192,21 @@ func (d *downloads) listen(ev any) {
 	var item any
 	d.qmu.Lock()
 	switch ev := ev.(type) {
+	case *target.EventTargetCreated:
+		d.track(ev.TargetInfo)
+		d.qmu.Unlock()
+		return
+	case *target.EventTargetInfoChanged:
+		d.track(ev.TargetInfo)
+		d.qmu.Unlock()
+		return
+	case *target.EventTargetDestroyed:
+		delete(d.mine, ev.TargetID)
+		d.qmu.Unlock()
+		return
 	case *browser.EventDownloadWillBegin:
 		d.arrived++
-		item = queued{arrival: d.arrived, ev: ev}
+		item = queued{arrival: d.arrived, ev: ev, owned: d.mine[target.ID(ev.FrameID)]}
 	case *browser.EventDownloadProgress:
 		item = ev
 	default:
@@ -192,6 +218,13 @@ func (d *downloads) listen(ev any) {
 	select {
 	case d.wake <- struct{}{}:
 	default:
+	}
+}
+
+// track notes a target of the session's browser context; d.qmu is held.
+func (d *downloads) track(info *target.Info) {
+	if info != nil && info.BrowserContextID == d.s.bcid {
+		d.mine[info.TargetID] = true
 	}
 }
 
@@ -233,7 +266,7 @@ func (d *downloads) begin(ctx context.Context, q queued) {
 		d.notify()
 		d.mu.Unlock()
 	}()
-	if !d.s.ownsFrame(ctx, q.ev.FrameID) {
+	if !q.owned && !d.s.ownsFrame(ctx, q.ev.FrameID) {
 		return
 	}
 	dl := &download{arrival: q.arrival, guid: q.ev.GUID, name: safeName(q.ev.SuggestedFilename), began: time.Now()}
@@ -371,6 +404,17 @@ func (d *downloads) mark() int {
 	d.qmu.Lock()
 	defer d.qmu.Unlock()
 	return d.arrived
+}
+
+// began reports whether a download has begun since the mark. A nil
+// watcher has none.
+func (d *downloads) began(mark int) bool {
+	if d == nil {
+		return false
+	}
+	d.qmu.Lock()
+	defer d.qmu.Unlock()
+	return d.arrived > mark
 }
 
 // collect returns the session's downloads that began after the mark,

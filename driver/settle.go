@@ -9,13 +9,13 @@ import (
 
 // mark is what the tab's listener knew just before an action.
 type mark struct {
-	navSeq, sameDocSeq int
+	navSeq, sameDocSeq, openSeq int
 }
 
 func (t *tab) mark() mark {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return mark{navSeq: t.navSeq, sameDocSeq: t.sameDocSeq}
+	return mark{navSeq: t.navSeq, sameDocSeq: t.sameDocSeq, openSeq: t.openSeq}
 }
 
 // How long settle waits for what an action started.
@@ -139,6 +139,9 @@ func (t *tab) waitLoaded(ctx context.Context) error {
 	defer deadline.Stop()
 	for {
 		var state string
+		if t.closed() {
+			return nil // it closed itself (a tab opened only to download a file does)
+		}
 		err := t.evalWorld(ctx, t.sess, t.mainFrame(), `document.readyState`, &state)
 		if err == nil && state == "complete" && t.url() != "about:blank" && t.url() != "" {
 			return nil

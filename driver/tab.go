@@ -54,6 +54,8 @@ type tab struct {
 	requested      bool                            // the main frame asked to navigate; loading has not started yet
 	navSeq         int                             // bumped at each main-frame navigation
 	sameDocSeq     int                             // bumped at each same-document navigation (history API, fragment)
+	openSeq        int                             // bumped each time the page asks for a new tab or window
+	openURL        string                          // the URL of the last one asked for
 	changed        chan struct{}                   // closed and replaced on every tracked change
 	isolated       map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
 	frames         map[target.ID]*frameTarget      // attached out-of-process iframes
@@ -115,6 +117,11 @@ func (t *tab) onEvent(ev any) {
 		} else {
 			delete(t.isolated, ev.Frame.ID)
 		}
+	case *page.EventWindowOpen:
+		// Sent while the click that opens it is still being handled, before
+		// the new target exists: settle waits for what the new tab becomes.
+		t.openSeq++
+		t.openURL = ev.URL
 	case *page.EventNavigatedWithinDocument:
 		if ev.FrameID == t.frameID {
 			t.docURL = ev.URL
