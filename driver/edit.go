@@ -88,36 +88,57 @@ func (el *element) typeText(ctx context.Context, text string, timeout time.Durat
 	return keys.Send(ctx, el.tab.sess, keys.Type(text))
 }
 
-// typeCadenced types text key by key at a person's pace: the wait before
-// each key and its hold come from a seeded, digraph-aware plan. A line
-// break is refused: typing never presses Enter.
+// typeCadenced types text key by key at a person's pace, following a
+// seeded, digraph-aware plan: the wait before each key, its hold, and the
+// Shift key held around a run of capitals and shifted symbols (down before
+// the run's first key, up after its last). A line break is refused: typing
+// never presses Enter.
 func (t *tab) typeCadenced(ctx context.Context, text string, h *hand.Hand) error {
 	plan, err := hand.Cadence(text, time.Now().UnixNano())
 	if err != nil {
 		return calls.Errorf(calls.ErrBadInput, "type each line, then press Enter as its own step", "%v", err)
 	}
-	for _, k := range plan {
-		if err := sleep(ctx, k.Down); err != nil {
+	steps := make([][]keys.Step, len(plan))
+	for i, k := range plan {
+		steps[i] = keys.Type(string(k.Rune))
+	}
+	start := time.Now()
+	for _, ev := range hand.Timeline(plan) {
+		if err := sleep(ctx, ev.At-time.Since(start)); err != nil {
 			return err
 		}
-		for _, step := range keys.Type(string(k.Rune)) {
-			if step.Kind != keys.StepKey || len(step.Events) < 2 {
+		if ev.Shift {
+			if err := keys.Dispatch(ctx, t.sess, []input.DispatchKeyEventParams{keys.Shift(ev.Down)}); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := sendHalf(ctx, t, steps[ev.Index], ev.Down); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sendHalf sends the down half of a character's steps (the keydown and its
+// text, or inserted text) or the up half (the keyup).
+func sendHalf(ctx context.Context, t *tab, steps []keys.Step, down bool) error {
+	for _, step := range steps {
+		if step.Kind != keys.StepKey || len(step.Events) < 2 {
+			if down {
 				if err := keys.Send(ctx, t.sess, []keys.Step{step}); err != nil {
 					return err
 				}
-				continue
 			}
-			// Down (and its char), a hold, then up.
-			last := len(step.Events) - 1
-			if err := keys.Dispatch(ctx, t.sess, step.Events[:last]); err != nil {
-				return err
-			}
-			if err := sleep(ctx, k.Hold); err != nil {
-				return err
-			}
-			if err := keys.Dispatch(ctx, t.sess, step.Events[last:]); err != nil {
-				return err
-			}
+			continue
+		}
+		last := len(step.Events) - 1
+		evs := step.Events[last:]
+		if down {
+			evs = step.Events[:last]
+		}
+		if err := keys.Dispatch(ctx, t.sess, evs); err != nil {
+			return err
 		}
 	}
 	return nil

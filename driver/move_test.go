@@ -89,7 +89,9 @@ let moves = 0, down = 0, keys = 0;
 addEventListener('mousemove', () => moves++);
 document.getElementById('b').addEventListener('mousedown', () => down = performance.now());
 document.getElementById('b').addEventListener('mouseup', () => document.title = 'held ' + Math.round(performance.now() - down) + ' moves ' + moves);
-document.getElementById('f').addEventListener('keydown', () => keys++);
+const f = document.getElementById('f'), note = k => f.dataset.log = (f.dataset.log ? f.dataset.log + ' ' : '') + k;
+f.addEventListener('keydown', e => { keys++; note(e.key + (e.shiftKey ? '+' : '')) });
+f.addEventListener('keyup', e => { if (e.key === 'Shift') note('^Shift') });
 </script>`})
 	open(t, s, ctx, srv.URL)
 	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#b", Hand: true})
@@ -103,6 +105,17 @@ document.getElementById('f').addEventListener('keydown', () => keys++);
 	}
 	act(t, s, ctx, calls.ActRequest{Kind: calls.ActType, Target: `role=textbox[name="Field"]`, Value: "Hello there", Hand: true})
 	if got := evalString(t, s, ctx, `document.getElementById('f').value`); got != "Hello there" {
+		t.Errorf("typed %q", got)
+	}
+	// Shift goes down on its own before a run of capitals and shifted
+	// symbols, and comes up after the run's last key.
+	evalString(t, s, ctx, `document.getElementById('f').dataset.log = ''; document.getElementById('f').value = ''; 'ok'`)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActType, Target: `role=textbox[name="Field"]`, Value: "Hi AB!c", Hand: true})
+	want := "Shift+ H+ ^Shift i   Shift+ A+ B+ !+ ^Shift c"
+	if got := evalString(t, s, ctx, `document.getElementById('f').dataset.log`); got != want {
+		t.Errorf("key events %q, want %q", got, want)
+	}
+	if got := evalString(t, s, ctx, `document.getElementById('f').value`); got != "Hi AB!c" {
 		t.Errorf("typed %q", got)
 	}
 	// A target below the fold is rolled into view with the wheel: the page

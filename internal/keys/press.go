@@ -177,3 +177,14 @@ func lookupPart(p, spec string) (keyDef, error) {
 	}
 	return d, nil
 }
+
+// Shift is the event of the left Shift key going down or coming up alone,
+// for typing at a person's pace, where Shift is held around a run of
+// capitals (the capitals' own events carry the Shift bit, as with [Type]).
+func Shift(down bool) input.DispatchKeyEventParams {
+	d := byName["shift"]
+	if down {
+		return event(d, kb.KeyRawDown, kb.ModifierShift)
+	}
+	return event(d, kb.KeyUp, 0)
+}
