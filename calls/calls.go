@@ -68,14 +68,17 @@ type Snapshot struct {
 	// rather than the whole outline.
 	Changed bool `json:"changed,omitempty"`
 	// Notices are what stands in the way on the page: bot checks, refusals,
-	// cookie and app banners, dialogs, sign-in forms. They are also the
-	// first lines of Text.
+	// cookie and app banners, dialogs, sign-in forms; and the session's
+	// downloads no outcome, look or list has told of yet. They are also
+	// the first lines of Text.
 	Notices []Notice `json:"notices,omitempty"`
 }
 
-// Notice is one thing standing in the way, recognised (never solved).
-// Kind is bot-check, blocked, refused, cookie-banner, app-banner, dialog or
-// sign-in; Detail holds refs of its controls and evidence.
+// Notice is one thing standing in the way, recognised (never solved), or
+// a download to know of. Kind is bot-check, blocked, refused,
+// cookie-banner, app-banner, dialog, sign-in or download; Detail holds refs
+// of its controls and evidence, or a download's name, state, bytes, and
+// path or reason.
 type Notice struct {
 	Kind    string            `json:"kind"`
 	Vendor  string            `json:"vendor,omitempty"`
@@ -159,14 +162,16 @@ type Outcome struct {
 	// own "not now".
 	Closed string `json:"closed,omitempty"`
 	// Downloads are the downloads that began during the action, each
-	// finished (or stopped) before the outcome returns.
+	// finished (or stopped) before the outcome returns. One that begins
+	// later, or is still running, is told at the next look (a Notice of
+	// kind download) and listed by MethodDownloads.
 	Downloads []Download `json:"downloads,omitempty"`
 }
 
 // Download is a file a page downloaded. State is completed, canceled
 // (over the size or time limit, or by the page), refused (its name's
-// extension is not allowed) or, rarely, in-progress (still running when
-// the action stopped waiting). Path is set for a completed one.
+// extension is not allowed) or in-progress (still running when the action
+// stopped waiting, or when listed). Path is set for a completed one.
 type Download struct {
 	Name   string `json:"name"` // the file's name in the downloads folder
 	Path   string `json:"path,omitempty"`
@@ -343,4 +348,15 @@ type ProblemsRequest struct {
 type Problems struct {
 	Console  []string `json:"console"`
 	Requests []string `json:"requests"`
+}
+
+// MethodDownloads lists the session's downloads. It takes no request.
+const MethodDownloads = "downloads"
+
+// DownloadList is every download of a session, in the order they began:
+// the ones actions reported, and the ones a page began by itself. Listing
+// them counts as telling of them: a later look carries no notice of the
+// ended ones.
+type DownloadList struct {
+	Downloads []Download `json:"downloads"`
 }

@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/notice"
 )
 
 // DownloadOptions limit what a session's downloads may be. The zero value
@@ -71,6 +72,9 @@ type download struct {
 	state    string // "" while it runs, then a calls.Download* state
 	reason   string
 	path     string // where it is, once completed
+	// reported is set once an outcome, a look or a list has told its end;
+	// a look tells the ones that are not (downloads.notices).
+	reported bool
 }
 
 // downloads watches the downloads of one session's browser context. Its
@@ -100,7 +104,8 @@ type downloads struct {
 	mine map[target.ID]bool
 	wake chan struct{} // capacity 1: the queue has something
 
-	// mu guards the fields below; run writes them, collect reads them.
+	// mu guards the fields below (and each download's); run writes them,
+	// collect, notices and all read them and mark downloads reported.
 	mu        sync.Mutex
 	processed int // arrival number of the last downloadWillBegin run handled
 	list      []*download
@@ -453,36 +458,95 @@ func (d *downloads) collect(ctx context.Context, mark int) []calls.Download {
 		d.mu.Unlock()
 		select {
 		case <-changed:
+			continue
 		case <-deadline.C:
-			d.mu.Lock()
-			out := report(mine)
-			d.mu.Unlock()
-			return out
 		case <-ctx.Done():
-			d.mu.Lock()
-			out := report(mine)
-			d.mu.Unlock()
-			return out
 		case <-d.done:
-			d.mu.Lock()
-			out := report(mine)
-			d.mu.Unlock()
-			return out
 		}
+		d.mu.Lock()
+		out := report(mine)
+		d.mu.Unlock()
+		return out
 	}
 }
 
-// report describes downloads for an outcome; the caller holds d.mu.
+// report describes downloads for an outcome or a list, and marks the
+// ended ones reported; the caller holds d.mu. One still running stays
+// unreported, so that a later look tells how it ended.
 func report(list []*download) []calls.Download {
 	var out []calls.Download
 	for _, dl := range list {
-		state := dl.state
-		if state == "" {
-			state = calls.DownloadInProgress
-		}
-		out = append(out, calls.Download{Name: dl.name, Path: dl.path, Bytes: dl.received, State: state, Reason: dl.reason})
+		out = append(out, dl.describe())
+		dl.reported = dl.state != ""
 	}
 	return out
+}
+
+// describe is the download as calls carry it; the caller holds d.mu.
+func (dl *download) describe() calls.Download {
+	state := dl.state
+	if state == "" {
+		state = calls.DownloadInProgress
+	}
+	return calls.Download{Name: dl.name, Path: dl.path, Bytes: dl.received, State: state, Reason: dl.reason}
+}
+
+// all returns every download of the session in the order they began, and
+// marks the ended ones reported. A nil watcher has none.
+func (d *downloads) all() []calls.Download {
+	out := []calls.Download{}
+	if d == nil {
+		return out
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append(out, report(d.list)...)
+}
+
+// notices tells a look about the downloads nobody has been told of: one
+// that began outside an action (a page's timer, a refresh, an open of a
+// file's URL) or ended after its action's outcome. It marks the ended ones
+// reported; one still running is told again at each look until its end is.
+// A nil watcher has none.
+func (d *downloads) notices() []calls.Notice {
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []calls.Notice
+	for _, dl := range d.list {
+		if dl.reported {
+			continue
+		}
+		c := dl.describe()
+		dl.reported = dl.state != ""
+		var msg string
+		switch c.State {
+		case calls.DownloadCompleted:
+			msg = fmt.Sprintf("%s downloaded (%d bytes) to %s", c.Name, c.Bytes, c.Path)
+		case calls.DownloadInProgress:
+			msg = fmt.Sprintf("%s in progress (%d bytes so far)", c.Name, c.Bytes)
+		default:
+			msg = fmt.Sprintf("%s %s: %s", c.Name, c.State, c.Reason)
+		}
+		detail := map[string]string{"name": c.Name, "state": c.State, "bytes": strconv.FormatInt(c.Bytes, 10)}
+		if c.Path != "" {
+			detail["path"] = c.Path
+		}
+		if c.Reason != "" {
+			detail["reason"] = c.Reason
+		}
+		out = append(out, calls.Notice{Kind: notice.KindDownload, Message: msg, Detail: detail})
+	}
+	return out
+}
+
+// Downloads lists every download of the session in the order they began,
+// with where each landed or why it was stopped. The ended ones count as
+// reported: a later look does not tell them again.
+func (s *Session) Downloads(ctx context.Context) (*calls.DownloadList, error) {
+	return &calls.DownloadList{Downloads: s.downloads.all()}, nil
 }
 
 // close stops the watcher and removes the folder if it is a temporary
@@ -541,91 +605,4 @@ func hasFrame(ft *page.FrameTree, id cdp.FrameID) bool {
 		return true
 	}
 	return slices.ContainsFunc(ft.ChildFrames, func(c *page.FrameTree) bool { return hasFrame(c, id) })
-}
-
-// safeName turns a suggested file name into one that stays inside the
-// folder and shows what it is: the last path element only, no control or
-// bidirectional-override characters (which can disguise "evil‮fdp.exe"),
-// none of the characters Windows forbids, no leading or trailing dots or
-// spaces (so no "..", no hidden file), at most 200 bytes.
-func safeName(s string) string {
-	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
-		s = s[i+1:]
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
-		case r == utf8.RuneError, strings.ContainsRune(`<>:"|?*`, r):
-			b.WriteByte('_')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	s = strings.Trim(b.String(), " .")
-	if s == "" {
-		return "download"
-	}
-	const maxLen = 200
-	if len(s) > maxLen {
-		ext := filepath.Ext(s)
-		if len(ext) > 20 {
-			ext = ""
-		}
-		stem := s[:len(s)-len(ext)]
-		for len(stem)+len(ext) > maxLen {
-			_, size := utf8.DecodeLastRuneInString(stem)
-			stem = stem[:len(stem)-size]
-		}
-		s = strings.TrimRight(stem, " .") + ext
-	}
-	return s
-}
-
-// ending is the name's extension for a message, or "(none)".
-func ending(name string) string {
-	if e := filepath.Ext(name); e != "" {
-		return strings.ToLower(e)
-	}
-	return "without an extension"
-}
-
-// placeFile moves src into dir under name, or "name (2).ext" and so on
-// when that is taken; it never replaces a file, and never leaves dir.
-func placeFile(src, dir, name string) (string, error) {
-	name = safeName(name)
-	ext := filepath.Ext(name)
-	stem := strings.TrimSuffix(name, ext)
-	for i := 1; i <= 1000; i++ {
-		n := name
-		if i > 1 {
-			n = fmt.Sprintf("%s (%d)%s", stem, i, ext)
-		}
-		dst := filepath.Join(dir, n)
-		if filepath.Dir(dst) != filepath.Clean(dir) {
-			return "", fmt.Errorf("name %q leaves the folder", n)
-		}
-		// A hard link fails if dst exists, so two sessions sharing the
-		// folder cannot overwrite each other's files.
-		err := os.Link(src, dst)
-		if err == nil {
-			return dst, os.Remove(src)
-		}
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("the browser left no file: %w", err)
-		}
-		// No hard links on this file system: check, then rename.
-		if _, serr := os.Lstat(dst); serr == nil {
-			continue
-		}
-		if err := os.Rename(src, dst); err != nil {
-			return "", err
-		}
-		return dst, nil
-	}
-	return "", fmt.Errorf("too many files named %q", name)
 }

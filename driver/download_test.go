@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,11 +18,14 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/notice"
 )
 
 // downloadServer serves a page of links and the files they download:
 // /file?name=N&size=S answers S bytes as an attachment named N, slowly
-// when slow is set (so the size limit cuts it off part way).
+// when slow is set (so the size limit cuts it off part way). /later?name=N
+// is a page whose timer downloads a 10-byte N after it loads, outside any
+// action.
 func downloadServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -38,6 +42,11 @@ func downloadServer(t *testing.T) *httptest.Server {
 <a id=slow href="/file?name=slow.csv&size=400000&slow=1&delay=150ms">Slow</a>
 <a id=blank target=_blank href="/file?name=tab.csv&size=10">New tab</a>
 <input type=file id=f>`)
+		case "/later":
+			w.Header().Set("Content-Type", "text/html")
+			file := "/file?size=10&name=" + url.QueryEscape(r.URL.Query().Get("name"))
+			fmt.Fprintf(w, `<title>Later</title><p>a download starts soon
+<script>setTimeout(() => { location.href = %q }, 300)</script>`, file)
 		case "/file":
 			size, _ := strconv.Atoi(r.URL.Query().Get("size"))
 			w.Header().Set("Content-Type", "application/octet-stream")
@@ -256,5 +265,145 @@ func TestUploadRoots(t *testing.T) {
 	act(t, s, ctx, calls.ActRequest{Kind: calls.ActUpload, Target: "css=#f", Files: []string{filepath.Join(root, "in.txt")}})
 	if got := evalString(t, s, ctx, `document.getElementById('f').files[0].name`); got != "in.txt" {
 		t.Fatalf("uploaded file name %q", got)
+	}
+}
+
+// downloadNotices are a look's download notices.
+func downloadNotices(snap *calls.Snapshot) []calls.Notice {
+	var out []calls.Notice
+	for _, n := range snap.Notices {
+		if n.Kind == notice.KindDownload {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// lookUntil takes looks until one tells of the named download in the
+// state, and returns that look; every look on the way may tell of it only
+// as in progress. It fails the test after 20 s.
+func lookUntil(t *testing.T, s *driver.Session, ctx context.Context, name, state string) *calls.Snapshot {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		snap, err := s.Snapshot(ctx, calls.SnapshotRequest{})
+		if err != nil {
+			t.Fatalf("snapshot: %v", err)
+		}
+		for _, n := range downloadNotices(snap) {
+			switch {
+			case n.Detail["name"] == name && n.Detail["state"] == state:
+				return snap
+			case n.Detail["state"] != calls.DownloadInProgress:
+				t.Fatalf("waiting for %s %s, a look told of %q", name, state, n.Message)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no look told of %s %s in 20 s; the last:\n%s", name, state, snap.Text)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// listUntil lists the session's downloads until the named one is in the
+// state. It fails the test after 20 s.
+func listUntil(t *testing.T, s *driver.Session, ctx context.Context, name, state string) []calls.Download {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		list, err := s.Downloads(ctx)
+		if err != nil {
+			t.Fatalf("downloads: %v", err)
+		}
+		for _, d := range list.Downloads {
+			if d.Name == name && d.State == state {
+				return list.Downloads
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never %s in 20 s; the list: %+v", name, state, list.Downloads)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// noDownloadNotice fails the test if a look tells of a download.
+func noDownloadNotice(t *testing.T, s *driver.Session, ctx context.Context, why string) {
+	t.Helper()
+	snap, err := s.Snapshot(ctx, calls.SnapshotRequest{})
+	if err != nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	if n := downloadNotices(snap); len(n) != 0 || strings.Contains(snap.Text, "[download]") {
+		t.Fatalf("%s, a look told of %+v:\n%s", why, n, snap.Text)
+	}
+}
+
+func TestDownloadsOutsideActions(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := downloadServer(t)
+
+	// A page's timer downloads a file after the open returned: the next
+	// look that sees it ended tells of it, once.
+	open(t, s, ctx, srv.URL+"/later?name=later.csv")
+	snap := lookUntil(t, s, ctx, "later.csv", calls.DownloadCompleted)
+	told := downloadNotices(snap)
+	if len(told) != 1 {
+		t.Fatalf("want one download notice, got %+v", told)
+	}
+	n := told[0]
+	if p := n.Detail["path"]; filepath.Base(p) != "later.csv" || n.Detail["bytes"] != "10" {
+		t.Fatalf("notice detail: %+v", n.Detail)
+	}
+	if data, err := os.ReadFile(n.Detail["path"]); err != nil || len(data) != 10 {
+		t.Fatalf("the file %s: %d bytes, %v", n.Detail["path"], len(data), err)
+	}
+	line := "[download] later.csv downloaded (10 bytes) to " + n.Detail["path"] + "\n"
+	if strings.Count(snap.Text, "[download]") != 1 || !strings.Contains(snap.Text, line) || !strings.HasPrefix(snap.Text, "[page] Later") {
+		t.Fatalf("look text:\n%s", snap.Text)
+	}
+	dir := filepath.Dir(n.Detail["path"])
+	noDownloadNotice(t, s, ctx, "after it was told")
+
+	// A refused one is told as refused.
+	open(t, s, ctx, srv.URL+"/later?name=setup.exe")
+	snap = lookUntil(t, s, ctx, "setup.exe", calls.DownloadRefused)
+	if n := downloadNotices(snap)[0]; !strings.HasPrefix(n.Message, "setup.exe refused: files ending .exe are not allowed") || n.Detail["path"] != "" {
+		t.Fatalf("refused notice: %+v", n)
+	}
+	noDownloadNotice(t, s, ctx, "after the refusal was told")
+
+	// A list tells of them too: a look after it does not.
+	open(t, s, ctx, srv.URL+"/later?name=listed.csv")
+	listUntil(t, s, ctx, "listed.csv", calls.DownloadCompleted)
+	noDownloadNotice(t, s, ctx, "after a list showed listed.csv")
+
+	// An action's outcome tells of its own download: no look repeats it.
+	open(t, s, ctx, srv.URL+"/")
+	d := oneDownload(t, act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#csv"}))
+	if d.State != calls.DownloadCompleted || d.Name != "report.csv" {
+		t.Fatalf("the click's download: %+v", d)
+	}
+	noDownloadNotice(t, s, ctx, "after the outcome reported report.csv")
+
+	// The list holds them all, in the order they began.
+	list, err := s.Downloads(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range list.Downloads {
+		got = append(got, d.Name+" "+d.State)
+		if d.State == calls.DownloadCompleted && filepath.Dir(d.Path) != dir {
+			t.Errorf("%s landed in %s, want %s", d.Name, d.Path, dir)
+		}
+		if d.State == calls.DownloadRefused && !strings.Contains(d.Reason, ".exe") {
+			t.Errorf("refused %s for %q", d.Name, d.Reason)
+		}
+	}
+	want := "later.csv completed|setup.exe refused|listed.csv completed|report.csv completed"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("downloads %q, want %q", got, want)
 	}
 }

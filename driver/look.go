@@ -151,7 +151,9 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*cal
 			return nil, err
 		}
 		text := fmt.Sprintf("[page] %s — %s\n[dialog] %s %q is open — answer it with: waymark dialog accept|dismiss\n", info.Title, info.URL, d.Type, d.Message)
-		return &calls.Snapshot{URL: info.URL, Title: info.Title, Text: text}, nil
+		snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: text}
+		s.tellDownloads(snap, 2)
+		return snap, nil
 	}
 	root, vp, err := s.lookWithViewport(ctx, t)
 	if err != nil {
@@ -193,7 +195,41 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*cal
 			return nil, err
 		}
 	}
+	// Downloads go in last: after the changes are worked out, so that a
+	// later look with --changes never shows their lines as removed, and
+	// once nothing can fail, so that none is marked told and then lost.
+	after := 1 // the [page] line
+	if !snap.Changed {
+		after += len(notices)
+	}
+	s.tellDownloads(snap, after)
 	return snap, nil
+}
+
+// tellDownloads adds to a look the notices of the session's downloads
+// nobody has been told of (download.go), in Notices and as lines of Text
+// after its first `after` lines.
+func (s *Session) tellDownloads(snap *calls.Snapshot, after int) {
+	dls := s.downloads.notices()
+	if len(dls) == 0 {
+		return
+	}
+	var lines strings.Builder
+	for _, n := range dls {
+		fmt.Fprintf(&lines, "[%s] %s\n", n.Kind, n.Message)
+	}
+	i := 0
+	for ; after > 0 && i < len(snap.Text); after-- {
+		j := strings.IndexByte(snap.Text[i:], '\n')
+		if j < 0 { // a last line with no newline: end it first
+			snap.Text += "\n"
+			i = len(snap.Text)
+			break
+		}
+		i += j + 1
+	}
+	snap.Text = snap.Text[:i] + lines.String() + snap.Text[i:]
+	snap.Notices = append(snap.Notices, dls...)
 }
 
 // scope finds the subtree a --scope names: a ref or a CSS selector.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -200,5 +201,24 @@ func TestActRun(t *testing.T) {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestDescribeOutcomeDownloads(t *testing.T) {
+	req := calls.ActRequest{Kind: calls.ActClick, Target: "@e3"}
+	out := calls.Outcome{URL: "http://127.0.0.1/files", Title: "Files", Downloads: []calls.Download{
+		{Name: "report.csv", Path: "/tmp/d/report.csv", Bytes: 100, State: calls.DownloadCompleted},
+		{Name: "setup.exe", State: calls.DownloadRefused, Reason: "files ending .exe are not allowed"},
+		{Name: "big.csv", Bytes: 4096, State: calls.DownloadInProgress},
+	}}
+	got := describeOutcome(req, out)
+	for _, want := range []string{
+		"\ndownloaded report.csv (100 bytes) to /tmp/d/report.csv",
+		"\ndownload of setup.exe refused: files ending .exe are not allowed",
+		"\ndownload of big.csv still running (4096 bytes so far)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("outcome text lacks %q:\n%s", want, got)
+		}
 	}
 }

@@ -280,7 +280,7 @@ Try "waymark demo" for a tour.`,
 			NewCmdCheck(f, nil), NewCmdUncheck(f, nil), NewCmdScroll(f, nil), NewCmdUpload(f, nil), NewCmdDrag(f, nil),
 			NewCmdDialog(f, nil),
 		}},
-		{"page", "Page and session state:", []*cobra.Command{NewCmdCookies(f, nil), NewCmdStorage(f, nil), NewCmdState(f, nil), NewCmdViewport(f, nil)}},
+		{"page", "Page and session state:", []*cobra.Command{NewCmdCookies(f, nil), NewCmdStorage(f, nil), NewCmdState(f, nil), NewCmdViewport(f, nil), NewCmdDownloads(f, nil)}},
 		{"daemon", "Sessions and the daemon:", []*cobra.Command{NewCmdSession(f, nil), NewCmdClose(f, nil), NewCmdDaemon(f, nil)}},
 		{"more", "More:", []*cobra.Command{NewCmdConfig(f, nil), NewCmdDoctor(f, nil), NewCmdTest(f, nil), NewCmdDemo(f, nil), NewCmdMCP(f, nil), NewCmdVersion(f, nil)}},
 	}

@@ -251,7 +251,7 @@ func TestMainDialsOnceAndOnlyWhenNeeded(t *testing.T) {
 		t.Errorf("a usage error dialed %d times", len(dials))
 	}
 	// The daemon commands never start one.
-	for _, args := range [][]string{{"daemon", "stop"}, {"daemon", "status"}, {"session", "list"}, {"close"}} {
+	for _, args := range [][]string{{"daemon", "stop"}, {"daemon", "status"}, {"session", "list"}, {"close"}, {"downloads"}} {
 		_, _, _, dials = runMain(t, context.Background(), &fakeCaller{}, nil, args...)
 		if len(dials) != 1 || dials[0].Start {
 			t.Errorf("%v: dials = %+v, want one without start", args, dials)

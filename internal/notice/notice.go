@@ -16,6 +16,10 @@ const (
 	KindAppBanner    = "app-banner"    // "open in the app" and its dismiss control
 	KindDialog       = "dialog"        // a dialog in the page, or a JavaScript dialog
 	KindSignIn       = "sign-in"       // a sign-in form
+	// KindDownload is not detected on a page: the driver adds it to a look
+	// for a download nobody has been told of yet (one a page's timer began,
+	// or one that ended after its action's outcome).
+	KindDownload = "download"
 )
 
 // Detail keys shared by several kinds.
@@ -37,8 +41,9 @@ type Notice struct {
 	// Detail holds what the caller acts on: refs of controls (cookie-banner:
 	// "reject", "necessary-only", "accept", "settings"; app-banner:
 	// "dismiss", "open"; dialog: "close"; sign-in: "username", "password",
-	// "submit"), "status" and "retry_after" (seconds) for refusals, and
-	// DetailEvidence and DetailMayClear.
+	// "submit"), "status" and "retry_after" (seconds) for refusals,
+	// DetailEvidence and DetailMayClear; for a download, "name", "state",
+	// "bytes", and "path" or "reason".
 	Detail map[string]string `json:"detail,omitempty"`
 }
 

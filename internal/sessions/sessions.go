@@ -192,6 +192,7 @@ var sessionCalls = map[string]call{
 	calls.MethodLocate:     typed((*driver.Session).Locate),
 	calls.MethodFind:       typed((*driver.Session).Find),
 	calls.MethodProblems:   typed((*driver.Session).Problems),
+	calls.MethodDownloads:  bare((*driver.Session).Downloads),
 }
 
 // Call makes one call in-process, with the same JSON in and out as over

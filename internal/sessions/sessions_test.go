@@ -88,3 +88,19 @@ func TestUnknownMethodAndBadParams(t *testing.T) {
 		t.Error("a session list started a browser")
 	}
 }
+
+func TestDownloadsCall(t *testing.T) {
+	path := browsertest.Chrome(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	defer m.Close()
+	res, err := m.Handle(ctx, "a", calls.MethodDownloads, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil || string(b) != `{"downloads":[]}` {
+		t.Fatalf("downloads of a new session: %s %v", b, err)
+	}
+}
