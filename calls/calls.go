@@ -55,6 +55,10 @@ type SnapshotRequest struct {
 	// last look with the same options, only the lines that changed since
 	// ("+ line", "- line") if that is shorter than the whole outline.
 	Changes bool `json:"changes,omitempty"`
+	// Unseen marks a look the caller takes for its own checks (a replay's
+	// sign-in check, a recorder's), shown to no person or model: it
+	// leaves the session's untold downloads for a look that is seen.
+	Unseen bool `json:"unseen,omitempty"`
 }
 
 // Snapshot is the page as an outline.
@@ -117,7 +121,7 @@ type ActRequest struct {
 	Button string   `json:"button,omitempty"` // click: left (default), right, middle
 	Count  int      `json:"count,omitempty"`  // click: number of clicks; zero means 1
 	// Scroll: "up", "down", "left", "right" or "into-view"; Pixels zero
-	// means one viewport's worth.
+	// means 600 px.
 	Direction string   `json:"direction,omitempty"`
 	Pixels    int      `json:"pixels,omitempty"`
 	Files     []string `json:"files,omitempty"` // upload: absolute paths

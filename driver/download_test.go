@@ -374,6 +374,29 @@ func TestDownloadsOutsideActions(t *testing.T) {
 	}
 	noDownloadNotice(t, s, ctx, "after the refusal was told")
 
+	// A look nobody sees (a replay's own check) leaves it for one that is.
+	open(t, s, ctx, srv.URL+"/later?name=unseen.csv")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "unseen.csv")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("unseen.csv never landed")
+		}
+		time.Sleep(50 * time.Millisecond) // between polls of the folder
+	}
+	unseen, err := s.Snapshot(ctx, calls.SnapshotRequest{Unseen: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if told := downloadNotices(unseen); len(told) != 0 || strings.Contains(unseen.Text, "[download]") {
+		t.Fatalf("an unseen look told of downloads: %+v", told)
+	}
+	if told := downloadNotices(lookUntil(t, s, ctx, "unseen.csv", calls.DownloadCompleted)); len(told) != 1 {
+		t.Fatalf("the seen look after it: %+v", told)
+	}
+
 	// A list tells of them too: a look after it does not.
 	open(t, s, ctx, srv.URL+"/later?name=listed.csv")
 	listUntil(t, s, ctx, "listed.csv", calls.DownloadCompleted)
@@ -402,7 +425,7 @@ func TestDownloadsOutsideActions(t *testing.T) {
 			t.Errorf("refused %s for %q", d.Name, d.Reason)
 		}
 	}
-	want := "later.csv completed|setup.exe refused|listed.csv completed|report.csv completed"
+	want := "later.csv completed|setup.exe refused|unseen.csv completed|listed.csv completed|report.csv completed"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("downloads %q, want %q", got, want)
 	}

@@ -152,7 +152,9 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*cal
 		}
 		text := fmt.Sprintf("[page] %s — %s\n[dialog] %s %q is open — answer it with: waymark dialog accept|dismiss\n", info.Title, info.URL, d.Type, d.Message)
 		snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: text}
-		s.tellDownloads(snap, 2)
+		if !req.Unseen {
+			s.tellDownloads(snap, 2)
+		}
 		return snap, nil
 	}
 	root, vp, err := s.lookWithViewport(ctx, t)
@@ -202,7 +204,9 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*cal
 	if !snap.Changed {
 		after += len(notices)
 	}
-	s.tellDownloads(snap, after)
+	if !req.Unseen {
+		s.tellDownloads(snap, after)
+	}
 	return snap, nil
 }
 

@@ -110,7 +110,7 @@ func (w *drifter) steps(ctx context.Context, steps []routine.Step, where string,
 				} else if !samePath(pathOf(info.URL), want) {
 					ds.Status, ds.Reason = DriftElsewhere, fmt.Sprintf("landed on %s, not %s", pathOf(info.URL), want)
 				} else if s.Landed == nil || !s.Landed.SignIn {
-					if snap, err := w.d.Snapshot(ctx, calls.SnapshotRequest{}); err == nil && signIn(snap) {
+					if snap, err := w.d.Snapshot(ctx, calls.SnapshotRequest{Unseen: true}); err == nil && signIn(snap) {
 						ds.Status, ds.Reason = DriftElsewhere, "a sign-in page the routine did not record"
 					}
 				}
