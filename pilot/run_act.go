@@ -166,12 +166,21 @@ func actRequest(a Action, vars Vars) (calls.ActRequest, error) {
 	case "press":
 		req.Key = a.Key
 	case "scroll":
-		req.Direction = "down"
-		if target != "" {
-			req.Direction = "into-view"
-		}
+		req.Direction = scrollDirection(a)
 	}
 	return req, nil
+}
+
+// scrollDirection is where a scroll goes: as the model said, else into
+// view with an element and down without.
+func scrollDirection(a Action) string {
+	switch {
+	case a.Direction != "":
+		return a.Direction
+	case a.Ref != "":
+		return "into-view"
+	}
+	return "down"
 }
 
 // errRefused marks an approval that ends the run: no one to ask.

@@ -31,6 +31,10 @@ type Action struct {
 	URL    string  `json:"url,omitempty"`   // goto
 	Field  string  `json:"field,omitempty"` // need_input, need_login: what is needed ("password", "one-time code")
 	Expect *Expect `json:"expect,omitempty"`
+	// Direction is where a scroll goes: up, down, left, right, or
+	// into-view (the ref's element). Empty means into-view with a ref and
+	// down without.
+	Direction string `json:"direction,omitempty"`
 }
 
 // Expect is an effect a step should have, as facts the page can show.
@@ -71,6 +75,7 @@ var decideSchema = json.RawMessage(`{
         "value": {"type": "string", "description": "fill, type, select: the text; write %name% for a declared input or secret"},
         "key": {"type": "string", "description": "press: e.g. Enter"},
         "url": {"type": "string", "description": "goto: the address"},
+        "direction": {"type": "string", "enum": ["up", "down", "left", "right", "into-view"], "description": "scroll: which way (the ref's element, else the page); into-view brings the ref's element on screen; default down, or into-view with a ref"},
         "field": {"type": "string", "description": "need_login, need_input: what you need, e.g. password"},
         "expect": {
           "type": "object",
@@ -107,7 +112,7 @@ var decideChecker = sync.OnceValue(func() *checker {
 })
 
 const decideSystem = `You carry out a task in a web browser, one step at a time. Each turn you get the task, the page as an outline, the steps done so far and what went wrong last. Answer with a short thought and one action:
-- "act" with an op on one element, named by its ref from the outline (goto takes a url; press takes a key), and what the page will show after it in "expect" (the URL changes to a glob, an element with a role and name appears or disappears, a field holds a value, or a text appears). Your step is checked against the page.
+- "act" with an op on one element, named by its ref from the outline (goto takes a url; press takes a key; scroll takes a direction, and scrolls the page when no ref is given), and what the page will show after it in "expect" (the URL changes to a glob, an element with a role and name appears or disappears, a field holds a value, or a text appears). Your step is checked against the page.
 - "need_login" when the page wants a sign-in you have no value for, or "need_input" when a field needs a value you were not given: name the field's ref and what is needed in "field". A person answers.
 - "done" when the task is complete, with "expect" saying what on the page shows it.
 Use only refs that appear in the outline. Type declared inputs and secrets as %name%: their values are filled in for you. Never repeat a step that is already done; if a step failed, try another way.`
@@ -315,7 +320,7 @@ func normalize(m map[string]any) {
 		} else {
 			a = map[string]any{}
 		}
-		for _, k := range []string{"type", "op", "ref", "value", "key", "url", "field", "expect"} {
+		for _, k := range []string{"type", "op", "ref", "value", "key", "url", "field", "expect", "direction"} {
 			if x, has := m[k]; has {
 				if _, set := a[k]; !set {
 					a[k] = x
@@ -351,6 +356,16 @@ func normalize(m map[string]any) {
 	}
 	lower("type")
 	lower("op")
+	if d, isStr := a["direction"].(string); isStr {
+		switch d = strings.ToLower(d); d {
+		case "":
+			delete(a, "direction")
+		case "into_view", "intoview", "into view":
+			a["direction"] = "into-view"
+		default:
+			a["direction"] = d
+		}
+	}
 	aliases := map[string]string{"navigate": "goto", "open": "goto", "visit": "goto", "finish": "done", "finished": "done",
 		"complete": "done", "needs_input": "need_input", "ask": "need_input", "login": "need_login", "needs_login": "need_login", "tap": "click", "enter": "fill"}
 	for _, k := range []string{"type", "op"} {

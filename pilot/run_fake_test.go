@@ -74,6 +74,9 @@ func newSite() *site {
 			if s.count > 0 {
 				out = append(out, fmt.Sprintf(`- text: added %d`, s.count))
 			}
+			if d := s.values["scrolled"]; d != "" {
+				out = append(out, "- text: scrolled "+d)
+			}
 			return out
 		}, on: map[string]func(*site) string{"click e2": func(s *site) string { s.count++; return "" }}},
 	}
@@ -128,12 +131,14 @@ func (s *site) Act(ctx context.Context, r calls.ActRequest) (*calls.Outcome, err
 	defer s.mu.Unlock()
 	s.acts = append(s.acts, r)
 	ref := strings.TrimPrefix(r.Target, "@")
-	if !strings.Contains(s.outline(), "[ref="+ref+"]") {
+	if (ref != "" || r.Kind != calls.ActScroll) && !strings.Contains(s.outline(), "[ref="+ref+"]") {
 		return nil, &calls.Error{Kind: calls.ErrStaleRef, Msg: "no element [ref=" + ref + "] on the page now"}
 	}
 	switch r.Kind {
 	case calls.ActFill, calls.ActType:
 		s.values[ref] = r.Value
+	case calls.ActScroll:
+		s.values["scrolled"] = r.Direction
 	case calls.ActClick:
 		if do := s.pages[s.cur].on["click "+ref]; do != nil {
 			if next := do(s); next != "" {

@@ -11,17 +11,21 @@ import (
 // the op and the element, as the page names it (the chosen locator, or the
 // ref when no locator is unique), never the value typed.
 func signature(a Action, ev *calls.Evidence) string {
+	op := a.Op
+	if op == "scroll" { // scrolling back up is not a repeat of scrolling down
+		op += " " + scrollDirection(a)
+	}
 	switch {
 	case a.Op == "goto":
 		return "goto " + a.URL
 	case ev != nil && ev.Chosen != "":
-		return a.Op + " " + ev.Chosen
+		return op + " " + ev.Chosen
 	case a.Ref != "":
-		return a.Op + " @" + a.Ref
+		return op + " @" + a.Ref
 	case a.Op == "press":
 		return "press " + a.Key
 	}
-	return a.Op + " page"
+	return op + " page"
 }
 
 // repeated handles an operation already recorded and verified: it is not
@@ -43,6 +47,9 @@ func (r *run) repeated(sig string, idx int) error {
 func stepLine(a Action, line string, ok bool, observed string) string {
 	var b strings.Builder
 	b.WriteString(a.Op)
+	if a.Op == "scroll" {
+		b.WriteString(" " + scrollDirection(a))
+	}
 	switch {
 	case a.Op == "goto":
 		b.WriteString(" " + a.URL)

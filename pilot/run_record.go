@@ -35,6 +35,9 @@ func (r *run) stepFor(a Action, ev *calls.Evidence, landed *calls.PageInfo, v *r
 		return st
 	}
 	st := routine.Step{Kind: routine.KindAct, Op: a.Op, Key: a.Key, Verdict: v}
+	if a.Op == "scroll" {
+		st.Direction = scrollDirection(a) // as done, so a replay scrolls the same way
+	}
 	if ev != nil {
 		loc := ev.Chosen
 		st.Target = &routine.Target{Locator: loc, Candidates: ev.Candidates, Frame: ev.Frame, Fingerprint: ev.Fingerprint}

@@ -486,3 +486,40 @@ func TestRunCanceled(t *testing.T) {
 func click() scripted.Step {
 	return decide(`{"thought":"add","action":{"type":"act","op":"click","ref":"e2","expect":{"text_appears":"added"}}}`)
 }
+
+// TestRunRecordsHowItScrolls: a scroll is done and recorded the way the
+// model said, or down (into view with an element) when it said none; a
+// scroll back up is not a repeat of the scroll down.
+func TestRunRecordsHowItScrolls(t *testing.T) {
+	s := newSite()
+	s.cur = addURL
+	m := scripted.New(
+		decide(`{"thought":"look further down","action":{"type":"act","op":"scroll","expect":{"text_appears":"scrolled down"}}}`),
+		decide(`{"thought":"back up","action":{"type":"act","op":"scroll","direction":"UP","expect":{"text_appears":"scrolled up"}}}`),
+		decide(`{"thought":"bring Add on screen","action":{"type":"act","op":"scroll","ref":"e2","expect":{"text_appears":"scrolled into-view"}}}`),
+		decide(`{"thought":"seen","action":{"type":"done"}}`),
+	)
+	var ev events
+	res, err := pilot.New(s, m, nil).Run(context.Background(), "Look around", runOpts(&ev))
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, ev.json(t))
+	}
+	m.Verify(t)
+	if ev.count(pilot.EventRecovering, "") != 0 {
+		t.Errorf("the loop recovered: %s", ev.json(t))
+	}
+	var sent, recorded []string
+	for _, a := range s.acts {
+		sent = append(sent, a.Direction)
+	}
+	for _, st := range res.Routine.Steps {
+		recorded = append(recorded, st.Direction)
+	}
+	want := []string{"down", "up", "into-view"}
+	if strings.Join(sent, " ") != strings.Join(want, " ") || strings.Join(recorded, " ") != strings.Join(want, " ") {
+		t.Errorf("directions sent %q, recorded %q, want %q", sent, recorded, want)
+	}
+	if err := routine.Validate(res.Routine); err != nil {
+		t.Errorf("the routine does not load: %v", err)
+	}
+}

@@ -205,7 +205,7 @@ func validate(doc map[string]any) error {
 		return &LoadError{Msg: err.Error()}
 	}
 	leaf := deepest(ve)
-	return &LoadError{Where: place(leaf.InstanceLocation), Msg: leaf.ErrorKind.LocalizedString(printer),
+	return &LoadError{Where: place(doc, leaf.InstanceLocation), Msg: leaf.ErrorKind.LocalizedString(printer),
 		Hint: "see routine/FORMAT.md for the fields of each step"}
 }
 
@@ -229,20 +229,40 @@ func deepest(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
 	return best
 }
 
-// place writes a JSON location as people read it: steps[3].value.
-func place(loc []string) string {
+// place writes a JSON location of doc as people read it, naming a step
+// by its id when it has one, as [Validate] does: steps[3] (id "email").value.
+func place(doc any, loc []string) string {
 	var b strings.Builder
+	node, parent := doc, ""
 	for _, tok := range loc {
-		if _, err := strconv.Atoi(tok); err == nil {
+		if i, err := strconv.Atoi(tok); err == nil {
 			b.WriteString("[" + tok + "]")
+			node = index(node, i)
+			if step, ok := node.(map[string]any); ok && stepLists[parent] {
+				if id, _ := step["id"].(string); id != "" {
+					fmt.Fprintf(&b, " (id %q)", id)
+				}
+			}
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
 		b.WriteString(tok)
+		m, _ := node.(map[string]any)
+		node, parent = m[tok], tok
 	}
 	return b.String()
+}
+
+// stepLists are the fields that hold steps.
+var stepLists = map[string]bool{"steps": true, "then": true, "else": true, "do": true}
+
+func index(node any, i int) any {
+	if a, ok := node.([]any); ok && i >= 0 && i < len(a) {
+		return a[i]
+	}
+	return nil
 }
 
 // varRef matches %name% and %row.field% in templates, URLs and texts.
@@ -325,6 +345,9 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 			return err
 		}
 	}
+	if err := actFields(s, here); err != nil {
+		return err
+	}
 	switch s.Kind {
 	case KindExtract:
 		if s.Into != "" {
@@ -345,6 +368,70 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 				Hint: "declare it under \"variables\" with \"list\": true"}
 		}
 		return c.steps(s.Do, here+".do", eachDepth+1)
+	}
+	return nil
+}
+
+// Scroll directions and mouse buttons an act step may name.
+var (
+	directions = []string{"up", "down", "left", "right", "into-view"}
+	buttons    = []string{"left", "right", "middle"}
+)
+
+// actFields checks the fields that say how a scroll scrolls and how a click
+// clicks: valid values (the schema checks them too, but a routine built in
+// Go meets only this), and only on the operations they belong to.
+func actFields(s *Step, here string) error {
+	what := s.Kind + " step"
+	if s.Kind == KindAct {
+		what = s.Op + " step"
+	}
+	if s.Direction != "" || s.Pixels != 0 {
+		if s.Kind != KindAct || s.Op != calls.ActScroll {
+			field := "direction"
+			if s.Direction == "" {
+				field = "pixels"
+			}
+			return &LoadError{Where: here + "." + field, Msg: fmt.Sprintf("%q is for scroll steps; this is a %s", field, what),
+				Hint: `remove it, or make the step "op": "scroll"`}
+		}
+	}
+	if s.Direction != "" && !slices.Contains(directions, s.Direction) {
+		return &LoadError{Where: here + ".direction", Msg: fmt.Sprintf("unknown scroll direction %q: use %s", s.Direction, strings.Join(directions, ", "))}
+	}
+	if s.Pixels < 0 {
+		return &LoadError{Where: here + ".pixels", Msg: fmt.Sprintf("pixels must be at least 1, got %d", s.Pixels),
+			Hint: "leave it out for the driver's default"}
+	}
+	if s.Direction == "into-view" {
+		if s.Target == nil {
+			return &LoadError{Where: here + ".direction", Msg: "into-view needs a target: the element to bring into view",
+				Hint: "add the element's target, or scroll the page up, down, left or right"}
+		}
+		if s.Pixels != 0 {
+			return &LoadError{Where: here + ".pixels", Msg: "into-view brings the element into view and takes no pixels", Hint: "remove pixels"}
+		}
+	}
+	click := s.Kind == KindAct && (s.Op == calls.ActClick || s.Op == calls.ActDblClick)
+	if s.Button != "" {
+		if !click {
+			return &LoadError{Where: here + ".button", Msg: fmt.Sprintf(`"button" is for click and dblclick steps; this is a %s`, what)}
+		}
+		if !slices.Contains(buttons, s.Button) {
+			return &LoadError{Where: here + ".button", Msg: fmt.Sprintf("unknown mouse button %q: use %s", s.Button, strings.Join(buttons, ", "))}
+		}
+	}
+	if s.Count != 0 {
+		switch {
+		case s.Kind == KindAct && s.Op == calls.ActDblClick:
+			return &LoadError{Where: here + ".count", Msg: "a dblclick is always two clicks and takes no count",
+				Hint: `remove count, or make the step "op": "click" with the count`}
+		case !click:
+			return &LoadError{Where: here + ".count", Msg: fmt.Sprintf(`"count" is for click steps; this is a %s`, what)}
+		case s.Count < 1:
+			return &LoadError{Where: here + ".count", Msg: fmt.Sprintf("count must be at least 1, got %d", s.Count),
+				Hint: "leave it out for one click"}
+		}
 	}
 	return nil
 }

@@ -97,6 +97,29 @@ func TestLoadErrors(t *testing.T) {
 		{"secret in a url", routineWith(`[]`, `[{"kind": "goto", "url": "https://ann:Zx8qT4vLm2Pw9@shop.example/"}]`), "steps[0].url", "secret"},
 		{"duplicate id", routineWith(`[]`, `[{"id": "a", "kind": "goto", "url": "http://x/"}, {"id": "a", "kind": "goto", "url": "http://x/"}]`), `steps[1] (id "a").id`, "also used by steps[0]"},
 		{"nested undeclared", routineWith(`[]`, `[{"kind": "if", "check": {"text": "x"}, "then": [{"kind": "goto", "url": "http://x/%y%"}]}]`), "steps[0].then[0].url", "%y%"},
+
+		// How a scroll scrolls and a click clicks.
+		{"unknown direction", routineWith(`[]`, `[{"kind": "goto", "url": "http://x/"}, {"id": "down", "kind": "act", "op": "scroll", "direction": "sideways"}]`),
+			`steps[1] (id "down").direction`, `value must be one of 'up', 'down', 'left', 'right', 'into-view'`},
+		{"zero pixels", routineWith(`[]`, `[{"id": "down", "kind": "act", "op": "scroll", "direction": "down", "pixels": 0}]`), `steps[0] (id "down").pixels`, "minimum"},
+		{"pixels not a number", routineWith(`[]`, `[{"kind": "act", "op": "scroll", "pixels": "600"}]`), "steps[0].pixels", "integer"},
+		{"unknown button", routineWith(`[]`, `[{"id": "menu", "kind": "act", "op": "click", "button": "back", "target": {"locator": "label=Email", `+fp+`}}]`),
+			`steps[0] (id "menu").button`, `value must be one of 'left', 'right', 'middle'`},
+		{"zero count", routineWith(`[]`, `[{"id": "twice", "kind": "act", "op": "click", "count": 0, "target": {"locator": "label=Email", `+fp+`}}]`),
+			`steps[0] (id "twice").count`, "minimum"},
+		{"nested bad count", routineWith(`[]`, `[{"kind": "if", "check": {"text": "x"}, "then": [{"id": "twice", "kind": "act", "op": "click", "count": -2, "target": {"locator": "label=Email", `+fp+`}}]}]`),
+			`steps[0].then[0] (id "twice").count`, "minimum"},
+		{"direction on a click", routineWith(`[]`, `[{"id": "go", "kind": "act", "op": "click", "direction": "up", "target": {"locator": "label=Email", `+fp+`}}]`),
+			`steps[0] (id "go").direction`, `"direction" is for scroll steps; this is a click step`},
+		{"pixels on a goto", routineWith(`[]`, `[{"kind": "goto", "url": "http://x/", "pixels": 300}]`), "steps[0].pixels", `"pixels" is for scroll steps; this is a goto step`},
+		{"into-view without a target", routineWith(`[]`, `[{"kind": "act", "op": "scroll", "direction": "into-view"}]`), "steps[0].direction", "into-view needs a target"},
+		{"into-view with pixels", routineWith(`[]`, `[{"kind": "act", "op": "scroll", "direction": "into-view", "pixels": 40, "target": {"locator": "label=Email", `+fp+`}}]`),
+			"steps[0].pixels", "takes no pixels"},
+		{"button on a fill", routineWith(`[]`, `[{"kind": "act", "op": "fill", "button": "right", "value": {"literal": "x"}, "target": {"locator": "label=Email", `+fp+`}}]`),
+			"steps[0].button", `"button" is for click and dblclick steps; this is a fill step`},
+		{"count on a dblclick", routineWith(`[]`, `[{"kind": "act", "op": "dblclick", "count": 3, "target": {"locator": "label=Email", `+fp+`}}]`),
+			"steps[0].count", "always two clicks"},
+		{"count on a scroll", routineWith(`[]`, `[{"kind": "act", "op": "scroll", "count": 2}]`), "steps[0].count", `"count" is for click steps; this is a scroll step`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,5 +178,73 @@ func TestSchemaIsValidJSON(t *testing.T) {
 	}
 	if _, err := schema(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLoadHow loads the fields that say how a scroll scrolls and how a
+// click clicks, and a step without them as before.
+func TestLoadHow(t *testing.T) {
+	target := `"target": {"locator": "label=Email", ` + fp + `}`
+	r, err := Parse([]byte(routineWith(`[]`, `[
+		{"id": "up", "kind": "act", "op": "scroll", "direction": "up", "pixels": 600},
+		{"id": "left", "kind": "act", "op": "scroll", "direction": "left", `+target+`},
+		{"id": "into", "kind": "act", "op": "scroll", "direction": "into-view", `+target+`},
+		{"id": "plain", "kind": "act", "op": "scroll"},
+		{"id": "menu", "kind": "act", "op": "click", "button": "right", `+target+`},
+		{"id": "triple", "kind": "act", "op": "click", "button": "left", "count": 3, `+target+`},
+		{"id": "open", "kind": "act", "op": "dblclick", "button": "middle", `+target+`},
+		{"id": "click", "kind": "act", "op": "click", `+target+`}]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type how struct {
+		Direction string
+		Pixels    int
+		Button    string
+		Count     int
+	}
+	var got []how
+	for _, s := range r.Steps {
+		got = append(got, how{s.Direction, s.Pixels, s.Button, s.Count})
+	}
+	want := []how{{"up", 600, "", 0}, {"left", 0, "", 0}, {"into-view", 0, "", 0}, {}, {"", 0, "right", 0}, {"", 0, "left", 3}, {"", 0, "middle", 0}, {}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// Absent fields stay absent when written back.
+	b, err := json.Marshal(r.Steps[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); s != `{"id":"plain","kind":"act","op":"scroll"}` {
+		t.Errorf("a plain scroll marshals as %s", s)
+	}
+}
+
+// TestValidateHow checks a routine built in Go, which meets no schema.
+func TestValidateHow(t *testing.T) {
+	tg := &Target{Locator: "label=Email", Fingerprint: calls.Fingerprint{Role: "textbox"}}
+	tests := []struct {
+		name      string
+		step      Step
+		wantWhere string
+		wantMsg   string
+	}{
+		{"unknown direction", Step{ID: "s", Kind: KindAct, Op: calls.ActScroll, Direction: "sideways"}, `steps[0] (id "s").direction`, `unknown scroll direction "sideways"`},
+		{"negative pixels", Step{Kind: KindAct, Op: calls.ActScroll, Direction: "up", Pixels: -5}, "steps[0].pixels", "at least 1"},
+		{"unknown button", Step{Kind: KindAct, Op: calls.ActClick, Button: "back", Target: tg}, "steps[0].button", `unknown mouse button "back"`},
+		{"negative count", Step{Kind: KindAct, Op: calls.ActClick, Count: -1, Target: tg}, "steps[0].count", "at least 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Validate(&Routine{Format: Format, Name: "t", Steps: []Step{tt.step}})
+			var le *LoadError
+			if !errors.As(err, &le) {
+				t.Fatalf("err = %v, want a *LoadError", err)
+			}
+			if le.Where != tt.wantWhere || !strings.Contains(le.Msg, tt.wantMsg) {
+				t.Errorf("got %q: %q, want %q: …%q…", le.Where, le.Msg, tt.wantWhere, tt.wantMsg)
+			}
+		})
 	}
 }

@@ -65,6 +65,19 @@ type Step struct {
 	Key    string   `json:"key,omitempty"`    // press
 	Values []*Value `json:"values,omitempty"` // select with several options
 
+	// act scroll: Direction is up, down, left, right or into-view; empty
+	// means into-view with a target and down without (what replays did
+	// before the field). Pixels is how far; zero means the driver's
+	// default. A direction other than into-view scrolls the target itself
+	// when there is one, else the page.
+	Direction string `json:"direction,omitempty"`
+	Pixels    int    `json:"pixels,omitempty"`
+	// act click, dblclick: Button is left (or empty), right or middle.
+	// Count is how many clicks a click makes (zero means 1); a dblclick
+	// is always two.
+	Button string `json:"button,omitempty"`
+	Count  int    `json:"count,omitempty"`
+
 	// verify, if
 	Check *Check `json:"check,omitempty"`
 

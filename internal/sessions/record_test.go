@@ -317,3 +317,57 @@ func TestVariablesAreNamedApart(t *testing.T) {
 		t.Errorf("slots (-want +got):\n%s", diff)
 	}
 }
+
+// TestRecordHowItActs: a recorded step keeps how a scroll scrolled and how
+// a click clicked, in its fields and its words, and loads as a routine.
+func TestRecordHowItActs(t *testing.T) {
+	tests := []struct {
+		name            string
+		req             calls.ActRequest
+		wantOp          string
+		wantDir         string
+		wantPx          int
+		wantBtn         string
+		wantCount       int
+		wantInstruction string
+	}{
+		{"scroll the page up", calls.ActRequest{Kind: calls.ActScroll, Direction: "up", Pixels: 600}, "scroll", "up", 600, "", 0, "scroll up 600 px"},
+		{"scroll the page, no direction", calls.ActRequest{Kind: calls.ActScroll}, "scroll", "down", 0, "", 0, "scroll down"},
+		{"scroll an element left", calls.ActRequest{Kind: calls.ActScroll, Target: "@e1", Direction: "Left", Pixels: 50}, "scroll", "left", 50, "", 0, `scroll textbox "Full name" left 50 px`},
+		{"scroll into view", calls.ActRequest{Kind: calls.ActScroll, Target: "@e6", Direction: "intoview"}, "scroll", "into-view", 0, "", 0, `scroll button "Place order" into view`},
+		{"right-click", calls.ActRequest{Kind: calls.ActClick, Target: "@e6", Button: "right", Count: 1}, "click", "", 0, "right", 0, `right-click button "Place order"`},
+		{"double-click", calls.ActRequest{Kind: calls.ActClick, Target: "@e6", Button: "left", Count: 2}, "click", "", 0, "", 2, `double-click button "Place order"`},
+		{"triple-click", calls.ActRequest{Kind: calls.ActClick, Target: "@e6", Count: 3}, "click", "", 0, "", 3, `triple-click button "Place order"`},
+		{"middle-click 4 times", calls.ActRequest{Kind: calls.ActClick, Target: "@e6", Button: "middle", Count: 4}, "click", "", 0, "middle", 4, `middle-click button "Place order" 4 times`},
+		{"dblclick", calls.ActRequest{Kind: calls.ActDblClick, Target: "@e6", Count: 5}, "dblclick", "", 0, "", 0, `double-click button "Place order"`},
+		{"right dblclick", calls.ActRequest{Kind: calls.ActDblClick, Target: "@e6", Button: "right"}, "dblclick", "", 0, "right", 0, `double-right-click button "Place order"`},
+		{"plain click", calls.ActRequest{Kind: calls.ActClick, Target: "@e6"}, "click", "", 0, "", 0, `click button "Place order"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recording{secrets: new(secret.Set), values: map[string]string{}, ids: map[string]bool{}}
+			p := checkoutPage()
+			if _, err := rec.act(context.Background(), p, tt.req); err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.steps) != 1 || len(rec.notes) != 0 {
+				t.Fatalf("steps %+v, notes %q", rec.steps, rec.notes)
+			}
+			st := rec.steps[0]
+			if st.Op != tt.wantOp || st.Direction != tt.wantDir || st.Pixels != tt.wantPx || st.Button != tt.wantBtn || st.Count != tt.wantCount {
+				t.Errorf("step = op %q direction %q pixels %d button %q count %d, want %q %q %d %q %d",
+					st.Op, st.Direction, st.Pixels, st.Button, st.Count, tt.wantOp, tt.wantDir, tt.wantPx, tt.wantBtn, tt.wantCount)
+			}
+			if st.Instruction != tt.wantInstruction {
+				t.Errorf("instruction = %q, want %q", st.Instruction, tt.wantInstruction)
+			}
+			res, err := rec.result("how")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := routine.Parse(res.Routine); err != nil {
+				t.Errorf("the recorded routine does not load: %v\n%s", err, res.Routine)
+			}
+		})
+	}
+}

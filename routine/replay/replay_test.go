@@ -454,3 +454,43 @@ func TestExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayHowItActs: a step's direction and pixels, button and count
+// reach the driver; a step without them replays as before they existed.
+func TestReplayHowItActs(t *testing.T) {
+	tg := `"target": {"locator": "label=Email", "fingerprint": {"role": "textbox", "name": "Email"}}`
+	tests := []struct {
+		name string
+		step string
+		want calls.ActRequest
+	}{
+		{"scroll up", `{"kind": "act", "op": "scroll", "direction": "up", "pixels": 600}`, calls.ActRequest{Kind: "scroll", Direction: "up", Pixels: 600}},
+		{"scroll an element left", `{"kind": "act", "op": "scroll", "direction": "left", ` + tg + `}`, calls.ActRequest{Kind: "scroll", Target: "@e1", Direction: "left"}},
+		{"old scroll of the page", `{"kind": "act", "op": "scroll"}`, calls.ActRequest{Kind: "scroll", Direction: "down"}},
+		{"old scroll of an element", `{"kind": "act", "op": "scroll", ` + tg + `}`, calls.ActRequest{Kind: "scroll", Target: "@e1", Direction: "into-view"}},
+		{"right-click", `{"kind": "act", "op": "click", "button": "right", ` + tg + `}`, calls.ActRequest{Kind: "click", Target: "@e1", Button: "right"}},
+		{"triple-click", `{"kind": "act", "op": "click", "count": 3, ` + tg + `}`, calls.ActRequest{Kind: "click", Target: "@e1", Count: 3}},
+		{"middle dblclick", `{"kind": "act", "op": "dblclick", "button": "middle", ` + tg + `}`, calls.ActRequest{Kind: "dblclick", Target: "@e1", Button: "middle"}},
+		{"old click", `{"kind": "act", "op": "click", ` + tg + `}`, calls.ActRequest{Kind: "click", Target: "@e1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := routine.Parse([]byte(`{"format": "waymark.routine/1", "name": "t", "steps": [
+				{"kind": "goto", "url": "http://shop.test/checkout"}, ` + tt.step + `]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := shop()
+			res, err := Run(context.Background(), d, r, opts())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != StatusOK || len(d.acts) != 1 {
+				t.Fatalf("replay = %s %q, acts %+v", res.Status, res.Message, d.acts)
+			}
+			if diff := cmp.Diff(tt.want, d.acts[0]); diff != "" {
+				t.Errorf("request (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

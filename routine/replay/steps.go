@@ -32,7 +32,7 @@ func (x *run) gotoStep(ctx context.Context, s *routine.Step, rw *row, sr *StepRe
 	}
 	sr.Detail = info.URL
 	if s.Landed == nil || !s.Landed.SignIn {
-		snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{})
+		snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Unseen: true})
 		if err != nil {
 			return err
 		}
@@ -268,10 +268,15 @@ func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row
 		}
 	case calls.ActUpload:
 		req.Files = []string{v}
+	case calls.ActClick, calls.ActDblClick:
+		req.Button, req.Count = s.Button, s.Count
 	case calls.ActScroll:
-		req.Direction = "down"
-		if req.Target != "" {
-			req.Direction = "into-view"
+		req.Direction, req.Pixels = s.Direction, s.Pixels
+		if req.Direction == "" { // recorded before steps kept the direction
+			req.Direction = "down"
+			if req.Target != "" {
+				req.Direction = "into-view"
+			}
 		}
 	}
 	out, err := x.d.Act(ctx, req)
@@ -328,7 +333,7 @@ func (x *run) checkOnce(ctx context.Context, c *routine.Check, rw *row) (bool, s
 		if err != nil {
 			return false, "", err
 		}
-		snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Full: true})
+		snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Full: true, Unseen: true})
 		if err != nil {
 			return false, "", err
 		}
