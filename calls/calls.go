@@ -137,9 +137,10 @@ type ActRequest struct {
 	// page still matches it.
 	Approve *Approval `json:"approve,omitempty"`
 	// Hand moves the pointer along a person's path and types at a
-	// person's pace (on for the pilot and replays, off for plain CLI
-	// actions): pages with hover menus and debounced fields then behave as
-	// they do for people.
+	// person's pace (on for the pilot; off for plain CLI actions and
+	// replays unless asked with --hand, since it makes each step take
+	// about a second): pages with hover menus and debounced fields then
+	// behave as they do for people.
 	Hand bool `json:"hand,omitempty"`
 }
 

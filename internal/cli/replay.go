@@ -24,6 +24,7 @@ type ReplayOptions struct {
 	KeepHeals string // always, ask, never
 	Submits   string // allow, ask
 	NoModel   bool
+	Hand      bool
 	// NewModel builds the heal and extract model; nil uses the --model
 	// flag and the environment. It returns nil for no model.
 	NewModel func() (pilot.Model, error)
@@ -81,6 +82,7 @@ never drops it.`,
 		return nil
 	}
 	cmd.Flags().BoolVar(&opts.NoModel, "no-model", false, "never call a model: a missing element stops the replay")
+	cmd.Flags().BoolVar(&opts.Hand, "hand", false, "act with a person's pointer paths and typing pace (slower; for pages that react to them)")
 	return cmd
 }
 
@@ -106,7 +108,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 		return err
 	}
 	d := pilot.Over(caller, opts.Session)
-	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits}
+	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits, Hand: opts.Hand}
 	if !opts.JSON && opts.IO.IsStderrTTY() {
 		ro.Progress = func(e replay.StepEvent) { fmt.Fprintln(opts.IO.ErrOut, progressLine(e)) }
 	}

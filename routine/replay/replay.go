@@ -49,6 +49,10 @@ type Options struct {
 	// CheckTimeout bounds how long a verify step waits for the page to
 	// show what it checks; zero means 5 s, negative means one look.
 	CheckTimeout time.Duration
+	// Hand acts with a person's moves and pace (calls.ActRequest.Hand),
+	// for pages that react to them; off, a replay runs at the driver's
+	// speed.
+	Hand bool
 }
 
 // Result is what a replay did.

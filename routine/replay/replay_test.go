@@ -494,3 +494,23 @@ func TestReplayHowItActs(t *testing.T) {
 		})
 	}
 }
+
+func TestReplayWithAHand(t *testing.T) {
+	r, err := routine.Parse([]byte(`{"format": "waymark.routine/1", "name": "t", "steps": [
+		{"kind": "goto", "url": "http://shop.test/checkout"},
+		{"kind": "act", "op": "click", "target": {"locator": "label=Email", "fingerprint": {"role": "textbox", "name": "Email"}}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hand := range []bool{false, true} {
+		d := shop()
+		o := opts()
+		o.Hand = hand
+		if res, err := Run(context.Background(), d, r, o); err != nil || res.Status != StatusOK || len(d.acts) != 1 {
+			t.Fatalf("replay: %+v %v", res, err)
+		}
+		if d.acts[0].Hand != hand {
+			t.Errorf("Options.Hand %v: the act asked for Hand %v", hand, d.acts[0].Hand)
+		}
+	}
+}

@@ -240,7 +240,7 @@ func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Tar
 
 // actStep performs one element operation on the resolved element.
 func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row, sr *StepResult) error {
-	req := calls.ActRequest{Kind: s.Op, Key: s.Key, Submits: x.opts.Submits}
+	req := calls.ActRequest{Kind: s.Op, Key: s.Key, Submits: x.opts.Submits, Hand: x.opts.Hand}
 	if s.Target != nil {
 		ref, err := x.resolve(ctx, s, s.Target, path, rw, sr)
 		if err != nil {
