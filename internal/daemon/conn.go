@@ -141,7 +141,6 @@ func (c *conn) dispatch(ctx context.Context, m *rpc.Message) {
 		if err == nil {
 			res, err = c.s.call(rctx, m)
 		}
-		t.done()
 		c.mu.Lock()
 		delete(c.inflight, m.ID)
 		c.mu.Unlock()
@@ -154,6 +153,9 @@ func (c *conn) dispatch(ctx context.Context, m *rpc.Message) {
 		} else {
 			c.s.log.Info("request", attrs...)
 		}
+		// The session's next call starts after this one's log line, so the
+		// log reads in the order the calls ran.
+		t.done()
 	}()
 }
 
