@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/url"
 	"sort"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/browser"
+	"github.com/waymark-dev/waymark/internal/netguard"
 	"github.com/waymark-dev/waymark/internal/policy"
 )
 
@@ -47,6 +49,10 @@ type Options struct {
 	// resolved before the check). Empty means the current user's home
 	// folder and the system temp folder (os.TempDir).
 	UploadRoots []string
+	// Dial connects the browser's proxied connections to an address the
+	// policy allowed (netguard.go); nil means the system's. Tests send
+	// them to loopback servers.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // Browser is one Chromium (started or attached) shared by named sessions.
@@ -60,6 +66,9 @@ type Browser struct {
 	gone     <-chan struct{}    // closed when the browser connection ends
 	log      *slog.Logger
 	attached bool
+	// proxy carries the sessions' traffic to checked addresses only, or is
+	// nil when it cannot (netguard.go).
+	proxy *netguard.Proxy
 
 	// mu guards sessions.
 	mu       sync.Mutex
@@ -132,6 +141,10 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		gone = bctx.Done()
 	}
 	b.gone = mergeDone(gone, bctx.Done())
+	if err := b.startProxy(); err != nil {
+		b.cancel()
+		return nil, fmt.Errorf("start the browser's proxy: %w", err)
+	}
 	return b, nil
 }
 
@@ -247,6 +260,9 @@ func (b *Browser) Close() error {
 		errs = append(errs, b.CloseSession(s.name))
 	}
 	b.cancel()
+	if b.proxy != nil {
+		errs = append(errs, b.proxy.Close())
+	}
 	return errors.Join(errs...)
 }
 

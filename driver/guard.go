@@ -24,10 +24,8 @@ import (
 // paused, so subresources cost nothing.
 
 // guard starts the tab's navigation guard; it runs until the tab closes.
-func (t *tab) guard(p *policy.Policy, r policy.Resolver) error {
-	if p == nil {
-		return nil
-	}
+// judge decides each request (Browser.judge).
+func (t *tab) guard(judge func(context.Context, *url.URL) error) error {
 	paused := chromedp.Events(t.ctx, fetch.RequestPaused) // subscribe before enabling
 	_, err := cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
 		{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest},
@@ -41,7 +39,7 @@ func (t *tab) guard(p *policy.Policy, r policy.Resolver) error {
 			if err != nil {
 				return
 			}
-			go t.decide(p, r, ev) // a DNS lookup must not hold up the next request
+			go t.decide(judge, ev) // a DNS lookup must not hold up the next request
 		}
 	}()
 	return nil
@@ -49,11 +47,11 @@ func (t *tab) guard(p *policy.Policy, r policy.Resolver) error {
 
 // decide lets a paused request go or fails it, remembering a refusal so the
 // action that caused it can say so.
-func (t *tab) decide(p *policy.Policy, r policy.Resolver, ev fetch.EventRequestPaused) {
+func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.EventRequestPaused) {
 	ctx := t.ctx
 	u, err := url.Parse(ev.Request.URL)
 	if err == nil {
-		err = p.Check(ctx, u, r)
+		err = judge(ctx, u)
 	}
 	if err == nil {
 		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})

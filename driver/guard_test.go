@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,6 +29,32 @@ func (f fakeResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Ad
 		return a, nil
 	}
 	return nil, errors.New("no such host " + host)
+}
+
+// dialLog is the Dial seam of the tests that let the browser's proxy run:
+// it records the address each connection was meant for and connects to
+// the same port on loopback instead, so nothing leaves the machine.
+type dialLog struct {
+	mu    sync.Mutex
+	addrs []string
+}
+
+func (d *dialLog) toLoopback(ctx context.Context, network, addr string) (net.Conn, error) {
+	d.mu.Lock()
+	d.addrs = append(d.addrs, addr)
+	d.mu.Unlock()
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	var dl net.Dialer
+	return dl.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", port))
+}
+
+func (d *dialLog) seen() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.addrs)
 }
 
 // TestGuardRefusesWhereThePageMayNotGo starts its own browser with a
@@ -68,7 +98,8 @@ func TestGuardRefusesWhereThePageMayNotGo(t *testing.T) {
 		"intranet.test": {netip.MustParseAddr("10.1.2.3")},
 		"public.test":   {netip.MustParseAddr("93.184.216.34")},
 	}
-	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Args: args, Policy: pol, Resolver: res})
+	dials := &dialLog{}
+	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Args: args, Policy: pol, Resolver: res, Dial: dials.toLoopback})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,5 +131,122 @@ func TestGuardRefusesWhereThePageMayNotGo(t *testing.T) {
 	}
 	if info, _ := s.PageInfo(ctx); info.URL != start {
 		t.Fatalf("after the blocked redirect the tab is on %s", info.URL)
+	}
+}
+
+// rebinder answers a name with a public address the first time and a
+// private one every time after, as a hostile DNS server does to get past
+// a check made before the browser connects (DNS rebinding).
+type rebinder struct {
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (r *rebinder) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls[host]++
+	switch {
+	case host == "rebind.test" && r.calls[host] == 1:
+		return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+	case host == "rebind.test", host == "sneaky.test":
+		return []netip.Addr{netip.MustParseAddr("10.9.8.7")}, nil
+	}
+	return nil, errors.New("no such host " + host)
+}
+
+// TestGuardConnectsWhereItChecked: the browser reaches a name at the
+// address the navigation's check judged, never at the private address
+// the name gives on its next lookup; and a page's own request to a name
+// that resolves to a private address is refused too. Chromium here
+// resolves nothing itself (every name maps to NOTFOUND), so a page that
+// loads at all was loaded through the daemon's proxy.
+func TestGuardConnectsWhereItChecked(t *testing.T) {
+	t.Parallel()
+	path := browsertest.Chrome(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var sneaky atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/x":
+			sneaky.Add(1)
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+			io.WriteString(w, "private data")
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<title>Rebind</title><p>public page</p>`)
+		}
+	}))
+	defer srv.Close()
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+
+	res := &rebinder{calls: map[string]int{}}
+	dials := &dialLog{}
+	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Resolver: res, Dial: dials.toLoopback,
+		Args: []string{"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s, err := b.Session(ctx, "rebind")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := "http://rebind.test:" + port + "/"
+	info, err := s.Open(ctx, calls.OpenRequest{URL: start})
+	if err != nil || info.Title != "Rebind" {
+		t.Fatalf("open %s: %+v, %v", start, info, err)
+	}
+	public := net.JoinHostPort("93.184.216.34", port)
+	if got := dials.seen(); len(got) == 0 || slices.ContainsFunc(got, func(a string) bool { return a != public }) {
+		t.Fatalf("the browser's connections went to %q, want only %s (the address that was checked)", got, public)
+	}
+	res.mu.Lock()
+	lookups := res.calls["rebind.test"]
+	res.mu.Unlock()
+	if lookups != 1 {
+		t.Fatalf("rebind.test was looked up %d times, want once: the connection must use the check's answer", lookups)
+	}
+
+	// The page asks a name that resolves to a private address: refused at
+	// the proxy, and the server never hears of it.
+	v, err := s.Eval(ctx, calls.EvalRequest{MainWorld: true, Expression: `fetch('http://sneaky.test:` + port + `/x').then(r => r.status, e => 'failed')`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(v.Value) == "200" || sneaky.Load() != 0 {
+		t.Fatalf("a page reached a private address: fetch said %s, the server saw %d requests", v.Value, sneaky.Load())
+	}
+	// Nor may it reach the cloud metadata address, which Chromium would
+	// send around a proxy if waymark let it.
+	if v, err := s.Eval(ctx, calls.EvalRequest{MainWorld: true, Expression: `fetch('http://169.254.169.254:` + port + `/x').then(r => r.status, e => 'failed')`}); err != nil || string(v.Value) == "200" {
+		t.Fatalf("fetch of the metadata address: %s, %v", v.Value, err)
+	}
+	for _, a := range dials.seen() {
+		if strings.HasPrefix(a, "10.") || strings.HasPrefix(a, "169.254.") {
+			t.Fatalf("the proxy dialled %s", a)
+		}
+	}
+	if sneaky.Load() != 0 {
+		t.Fatalf("the server saw %d requests meant for private addresses", sneaky.Load())
+	}
+
+	// While its pin lasts, the next navigation to the name goes to the
+	// same judged address without asking DNS again (whose next answer is
+	// private); after it, the name is judged afresh (netguard's tests).
+	if info, err := s.Open(ctx, calls.OpenRequest{URL: start + "again"}); err != nil || info.Title != "Rebind" {
+		t.Fatalf("open again: %+v, %v", info, err)
+	}
+	res.mu.Lock()
+	lookups = res.calls["rebind.test"]
+	res.mu.Unlock()
+	for _, a := range dials.seen() {
+		if a != public {
+			t.Fatalf("the browser's connections went to %q, want only %s", dials.seen(), public)
+		}
+	}
+	if lookups != 1 {
+		t.Fatalf("rebind.test was looked up %d times, want once", lookups)
 	}
 }

@@ -75,7 +75,7 @@ func (s *Session) allowed(ctx context.Context, raw string) error {
 	if err != nil {
 		return calls.Errorf(calls.ErrBadInput, "check the address", "malformed URL %q", raw)
 	}
-	if err := s.browser.opts.Policy.Check(ctx, u, s.browser.opts.Resolver); err != nil {
+	if err := s.browser.judge(ctx, u); err != nil {
 		return blockedErr(raw, err)
 	}
 	return nil

@@ -32,7 +32,16 @@ type Session struct {
 }
 
 func newSession(ctx context.Context, b *Browser, name string) (*Session, error) {
-	res, err := chromedp.CallBrowser(b.ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	// With the daemon's proxy, the context reaches the network only through
+	// it (netguard.go): Chromium then resolves no name itself.
+	var params target.CreateBrowserContextParams
+	if b.proxy != nil {
+		// "<-loopback>" drops Chromium's own bypass of loopback and
+		// link-local addresses, so a page's request to 169.254.169.254 is
+		// judged by the proxy like any other.
+		params.ProxyServer, params.ProxyBypassList = b.proxy.URL(), "<-loopback>"
+	}
+	res, err := chromedp.CallBrowser(b.ctx, target.CreateBrowserContext, params)
 	if err != nil {
 		return nil, fmt.Errorf("create browser context: %w", browserErr(err))
 	}
@@ -85,7 +94,7 @@ func (s *Session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 		cancel()
 		return nil, err
 	}
-	if err := t.guard(s.browser.opts.Policy, s.browser.opts.Resolver); err != nil {
+	if err := t.guard(s.browser.judge); err != nil {
 		cancel()
 		return nil, err
 	}

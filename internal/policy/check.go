@@ -77,36 +77,58 @@ func (p *Policy) checkLocalhost(host string) error {
 // without DNS; with Access "all" nothing is looked up.
 //
 // Each call resolves afresh, so a name that answers differently the second
-// time is judged by the second answer; see the package doc for the gap
-// between this check and the browser's own lookup. A lookup error is
-// returned wrapped, and the caller should not navigate on it.
+// time is judged by the second answer. A lookup error is returned wrapped,
+// and the caller should not navigate on it. To connect to exactly what was
+// judged, use [Policy.Addrs].
 func (p *Policy) CheckHost(ctx context.Context, host string, r Resolver) error {
+	_, err := p.addrs(ctx, host, r, false)
+	return err
+}
+
+// Addrs resolves host like [Policy.CheckHost] and returns the addresses a
+// connection may use, every one of them judged; a refusal is the same
+// error CheckHost gives. An IP literal gives itself and localhost the
+// loopback addresses. Unlike CheckHost it resolves with Access "all" too,
+// since the caller connects to what it returns: the one lookup that is
+// judged is then the one that is used (see the package doc on rebinding).
+func (p *Policy) Addrs(ctx context.Context, host string, r Resolver) ([]netip.Addr, error) {
+	return p.addrs(ctx, host, r, true)
+}
+
+func (p *Policy) addrs(ctx context.Context, host string, r Resolver, resolveAll bool) ([]netip.Addr, error) {
 	h, addr, err := canonHost(host)
 	if err != nil {
-		return &BlockedError{URL: host, Reason: ReasonBadURL}
+		return nil, &BlockedError{URL: host, Reason: ReasonBadURL}
 	}
 	switch {
 	case addr.IsValid():
-		return p.checkAddr(h, addr, nil)
+		if err := p.checkAddr(h, addr, nil); err != nil {
+			return nil, err
+		}
+		return []netip.Addr{addr}, nil
 	case isLocalhost(h):
-		return p.checkLocalhost(h)
-	case p.access == AccessAll:
-		return nil
+		if err := p.checkLocalhost(h); err != nil {
+			return nil, err
+		}
+		return []netip.Addr{netip.IPv6Loopback(), netip.AddrFrom4([4]byte{127, 0, 0, 1})}, nil
+	case p.access == AccessAll && !resolveAll:
+		return nil, nil
 	}
 	if r == nil {
 		r = net.DefaultResolver
 	}
 	addrs, err := r.LookupNetIP(ctx, "ip", h)
 	if err != nil {
-		return fmt.Errorf("policy: resolve %q: %w", h, err)
+		return nil, fmt.Errorf("policy: resolve %q: %w", h, err)
 	}
 	if len(addrs) == 0 {
-		return fmt.Errorf("policy: resolve %q: no addresses", h)
+		return nil, fmt.Errorf("policy: resolve %q: no addresses", h)
 	}
-	for _, a := range addrs {
+	for i, a := range addrs {
+		addrs[i] = a.Unmap() // an IPv4-mapped answer is dialled as the IPv4 address it is
 		if err := p.checkAddr(h, a, addrs); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return addrs, nil
 }

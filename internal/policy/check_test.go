@@ -179,3 +179,45 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestAddrs: the addresses to connect to are the ones judged, for names,
+// literals and localhost, and a refusal gives none.
+func TestAddrs(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		host   string
+		access Access
+		want   string // addresses joined by space; "" when refused
+	}{
+		{"public.test", AccessNone, "93.184.215.14 2606:2800:21f:cb07:6820:80da:af6b:8b2c"},
+		{"mixed.test", AccessLoopback, ""},
+		{"mixed.test", AccessAll, "93.184.215.14 10.0.0.7"}, // resolved even with "all": the caller dials them
+		{"mapped.test", AccessAll, "10.0.0.1"},              // dialled as the IPv4 address it carries
+		{"loop.test", AccessLoopback, "127.0.0.1"},
+		{"loop.test", AccessNone, ""},
+		{"93.184.215.14", AccessNone, "93.184.215.14"},
+		{"[::1]", AccessLoopback, "::1"},
+		{"10.0.0.1", AccessLoopback, ""},
+		{"localhost", AccessLoopback, "::1 127.0.0.1"},
+		{"localhost", AccessNone, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.host+" "+string(tt.access), func(t *testing.T) {
+			p, err := New(Options{PrivateNetwork: tt.access})
+			if err != nil {
+				t.Fatal(err)
+			}
+			addrs, err := p.Addrs(ctx, tt.host, newFake())
+			var got []string
+			for _, a := range addrs {
+				got = append(got, a.String())
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("Addrs = %v, %v; want %q", got, err, tt.want)
+			}
+			if (tt.want == "") != (err != nil) {
+				t.Errorf("err = %v, want a refusal only when no addresses are given", err)
+			}
+		})
+	}
+}

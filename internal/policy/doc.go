@@ -46,9 +46,10 @@
 // [Policy.CheckHost] resolves a name and refuses it when any of its
 // addresses is refused, so a name that answers with a public and a private
 // address is refused. Each call resolves afresh; nothing is cached. The check
-// is not the end of the story: Chromium resolves the name again when it
-// connects, and a hostile DNS server can answer differently then. The driver
-// closes that gap by pinning what was checked (Chromium's
-// --host-resolver-rules) or by checking each request as it is made (request
-// interception); this package only decides.
+// is not the end of the story: Chromium would resolve the name again when
+// it connects, and a hostile DNS server can answer differently then. So the
+// driver does not let it: Chromium reaches the network through the
+// daemon's proxy (internal/netguard), which connects only to addresses from
+// [Policy.Addrs], pinned by the navigation's own check or resolved and
+// judged by the proxy itself. This package only decides.
 package policy

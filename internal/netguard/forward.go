@@ -1,0 +1,125 @@
+package netguard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"time"
+)
+
+// forwardedHeaders are the headers ReverseProxy strips before Rewrite. The
+// page may have set them itself (fetch allows it), and the proxy changes
+// nothing the page sent, so Rewrite puts them back.
+var forwardedHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto"}
+
+// newReverseProxy forwards absolute-form http requests as the browser sent
+// them, through p.upstream.
+func (p *Proxy) newReverseProxy() *httputil.ReverseProxy {
+	return &httputil.ReverseProxy{
+		Rewrite:   rewrite,
+		Transport: p.upstream,
+		// -1 flushes after every write, so server-sent events and other
+		// streamed bodies reach the page as they arrive.
+		FlushInterval: -1,
+		ErrorHandler:  p.forwardError,
+		ErrorLog:      slog.NewLogLogger(p.log.Handler(), slog.LevelDebug),
+	}
+}
+
+// rewrite leaves the request as the browser sent it, minus the headers meant
+// for the proxy. It deliberately does not call SetXForwarded: the proxy adds
+// no header, so the site sees what it would see without it.
+func rewrite(pr *httputil.ProxyRequest) {
+	// pr.Out is a clone of pr.In, but ReverseProxy has already dropped query
+	// parameters it cannot parse (";" separators, say); send the URL the
+	// browser asked for.
+	u := *pr.In.URL
+	pr.Out.URL = &u
+	pr.Out.Host = pr.In.Host
+	for _, h := range forwardedHeaders {
+		if v, ok := pr.In.Header[h]; ok {
+			pr.Out.Header[h] = append([]string(nil), v...)
+		}
+	}
+	// ReverseProxy drops both as hop-by-hop headers already; say so here
+	// too, since leaking a proxy credential upstream would be the worst
+	// thing this function could do.
+	pr.Out.Header.Del("Proxy-Connection")
+	pr.Out.Header.Del("Proxy-Authorization")
+}
+
+// newTransport is the Transport for forwarded requests. It dials only checked
+// addresses, never uses an environment proxy, follows no redirect (a
+// Transport never does; the browser follows them), and leaves
+// Accept-Encoding to the browser.
+func (p *Proxy) newTransport() *http.Transport {
+	return &http.Transport{
+		Proxy:                 nil,
+		DialContext:           p.dialForTransport,
+		DisableCompression:    true,
+		MaxIdleConns:          100,
+		IdleConnTimeout:       90 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+// dialForTransport is the Transport's DialContext: addr is "host:port" from
+// the request's URL.
+func (p *Proxy) dialForTransport(ctx context.Context, _, addr string) (net.Conn, error) {
+	// net/http detaches a dial from the request that started it (a later
+	// request may use the connection), so tie it to the proxy's lifetime
+	// instead, or Close would wait for a dial nobody needs.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(p.life, cancel)
+	defer stop()
+	host, port, err := splitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	return p.dialChecked(ctx, host, port)
+}
+
+// forwardError answers a forwarded request that got no response: 403 with a
+// page for a refused host, 502 for anything else.
+func (p *Proxy) forwardError(w http.ResponseWriter, r *http.Request, err error) {
+	var refused *refusedError
+	if errors.As(err, &refused) {
+		writeRefusalPage(w, refused)
+		return
+	}
+	host := hostKey(r.URL.Host)
+	if errors.Is(err, context.Canceled) {
+		// The browser gave up on the request or the proxy is closing;
+		// nobody reads this answer.
+		p.log.Debug("netguard: forward canceled", "host", host, "err", err)
+		w.WriteHeader(http.StatusBadGateway)
+		return
+	}
+	p.log.Debug("netguard: forward failed", "host", host, "err", err)
+	http.Error(w, fmt.Sprintf("waymark's proxy could not reach %s: %s", host, oneLine(err.Error())), http.StatusBadGateway)
+}
+
+const refusalPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>waymark refused this address</title></head>
+<body><h1>waymark refused this address</h1>
+<p>waymark's browser did not connect to <code>%s</code>: %s</p>
+</body></html>
+`
+
+// writeRefusalPage answers 403 with a page the browser shows in place of the
+// site. The reason is waymark's own error text, escaped; nothing of the
+// request is echoed back.
+func writeRefusalPage(w http.ResponseWriter, refused *refusedError) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store") // the next check may allow it
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusForbidden)
+	fmt.Fprintf(w, refusalPage, html.EscapeString(refused.host), html.EscapeString(refused.err.Error()))
+}
