@@ -148,9 +148,9 @@ func proxied(t *testing.T, p *Proxy, tr *http.Transport) *http.Client {
 	}}
 }
 
-// connect sends a raw CONNECT for target, followed at once by early (in the
-// same write, so net/http is likely to buffer it), and reads the answer.
-func connect(t *testing.T, p *Proxy, target string, early string) (net.Conn, *bufio.Reader, *http.Response) {
+// dialProxy opens a raw connection to the proxy, closed when the test ends
+// and bounded by a deadline so a hang fails the test.
+func dialProxy(t *testing.T, p *Proxy) net.Conn {
 	t.Helper()
 	conn, err := net.Dial("tcp", strings.TrimPrefix(p.URL(), "http://"))
 	if err != nil {
@@ -160,6 +160,14 @@ func connect(t *testing.T, p *Proxy, target string, early string) (net.Conn, *bu
 	if err := conn.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
+	return conn
+}
+
+// connect sends a raw CONNECT for target, followed at once by early (in the
+// same write, so net/http is likely to buffer it), and reads the answer.
+func connect(t *testing.T, p *Proxy, target string, early string) (net.Conn, *bufio.Reader, *http.Response) {
+	t.Helper()
+	conn := dialProxy(t, p)
 	if _, err := fmt.Fprintf(conn, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n%s", target, target, early); err != nil {
 		t.Fatal(err)
 	}
@@ -184,14 +192,7 @@ func readBody(t *testing.T, resp *http.Response) string {
 // rawRequest writes raw to the proxy and reads one response.
 func rawRequest(t *testing.T, p *Proxy, raw string) *http.Response {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(p.URL(), "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	if err := conn.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
+	conn := dialProxy(t, p)
 	if _, err := io.WriteString(conn, raw); err != nil {
 		t.Fatal(err)
 	}
