@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"strconv"
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -32,6 +34,12 @@ func (r *run) act(ctx context.Context, obs *observation, dec *Decision) error {
 		}
 	}
 	sig := signature(a, ev)
+	if a.Op == "scroll" && a.Ref == "" {
+		// A page-wide scroll is the same step only over the same view:
+		// scrolling on down a long list is progress; scrolling at the
+		// bottom, where the page no longer changes, is a repeat.
+		sig += " over " + viewKey(obs.snap.Text)
+	}
 	if idx, done := r.sigs[sig]; done {
 		return r.repeated(sig, idx)
 	}
@@ -206,4 +214,11 @@ func (r *run) approve(ctx context.Context, req calls.ActRequest, needs error) er
 	req.Approve = &ap
 	_, err = page(ctx, func(ctx context.Context) (*calls.Outcome, error) { return r.p.d.Act(ctx, req) })
 	return err
+}
+
+// viewKey is a short fingerprint of what an observation showed.
+func viewKey(outline string) string {
+	h := fnv.New64a()
+	h.Write([]byte(outline))
+	return strconv.FormatUint(h.Sum64(), 36)
 }

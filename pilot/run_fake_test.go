@@ -20,6 +20,9 @@ type site struct {
 	cur    string               // the current URL
 	values map[string]string    // ref → the value typed into it
 	count  int                  // how often "Add" was pressed
+	// downs is how far the page is scrolled down, in turns, up to 3 (the
+	// bottom: a further scroll down changes nothing).
+	downs  int
 	acts   []calls.ActRequest
 	opened []string
 	// block, when set, makes Act wait for ctx (or for release when
@@ -75,7 +78,7 @@ func newSite() *site {
 				out = append(out, fmt.Sprintf(`- text: added %d`, s.count))
 			}
 			if d := s.values["scrolled"]; d != "" {
-				out = append(out, "- text: scrolled "+d)
+				out = append(out, fmt.Sprintf("- text: scrolled %s (%d down)", d, s.downs))
 			}
 			return out
 		}, on: map[string]func(*site) string{"click e2": func(s *site) string { s.count++; return "" }}},
@@ -139,6 +142,9 @@ func (s *site) Act(ctx context.Context, r calls.ActRequest) (*calls.Outcome, err
 		s.values[ref] = r.Value
 	case calls.ActScroll:
 		s.values["scrolled"] = r.Direction
+		if r.Direction == "down" {
+			s.downs = min(s.downs+1, 3)
+		}
 	case calls.ActClick:
 		if do := s.pages[s.cur].on["click "+ref]; do != nil {
 			if next := do(s); next != "" {

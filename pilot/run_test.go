@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/model/scripted"
 	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/pilot"
@@ -521,5 +523,46 @@ func TestRunRecordsHowItScrolls(t *testing.T) {
 	}
 	if err := routine.Validate(res.Routine); err != nil {
 		t.Errorf("the routine does not load: %v", err)
+	}
+}
+
+// TestRunScrollsOnDownALongPage: scrolling down again is progress while the
+// page shows more, not a repeat of the scroll before (which the guard
+// would refuse to do again); and at the bottom, where a scroll changes
+// nothing, its check fails and the model hears so.
+func TestRunScrollsOnDownALongPage(t *testing.T) {
+	s := newSite()
+	s.cur = addURL
+	down := func(n int) scripted.Step {
+		return decide(fmt.Sprintf(`{"thought":"more below","action":{"type":"act","op":"scroll","direction":"down","expect":{"text_appears":"(%d down)"}}}`, n))
+	}
+	m := scripted.New(down(1), down(2), down(3), down(4),
+		decide(`{"thought":"at the bottom","action":{"type":"done","expect":{"text_appears":"(3 down)"}}}`))
+	var ev events
+	res, err := pilot.New(s, m, nil).Run(context.Background(), "Read the whole page", runOpts(&ev))
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, ev.json(t))
+	}
+	m.Verify(t)
+	scrolls := 0
+	for _, a := range s.acts {
+		if a.Kind == calls.ActScroll {
+			scrolls++
+		}
+	}
+	if scrolls != 4 || ev.count(pilot.EventRecovering, pilot.GuardRepeat) != 0 {
+		t.Errorf("%d scrolls done, %d refused as repeats; want 4 and 0\n%s", scrolls, ev.count(pilot.EventRecovering, pilot.GuardRepeat), ev.json(t))
+	}
+	if ev.count(pilot.EventRecovering, pilot.GuardVerify) != 1 {
+		t.Errorf("the scroll at the bottom should fail its check once:\n%s", ev.json(t))
+	}
+	checked := 0
+	for _, st := range res.Routine.Steps {
+		if st.Op == calls.ActScroll && st.Verdict != nil && st.Verdict.OK {
+			checked++
+		}
+	}
+	if checked != 3 {
+		t.Errorf("%d scrolls recorded as checked, want 3", checked)
 	}
 }
