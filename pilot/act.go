@@ -84,7 +84,7 @@ func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (
 	if err != nil {
 		return nil, err
 	}
-	page, clipped := clipLines(p.mask(snap.Text), p.opts.MaxPageChars)
+	page, clipped := clipLines(p.maskPage(snap.Text), p.opts.MaxPageChars)
 	note := ""
 	if clipped {
 		note = "\n(The outline was cut to fit; elements further down are not shown.)"
@@ -119,7 +119,8 @@ func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (
 	}
 	req.Approve = o.Approve
 	res.Request = req
-	res.Request.Value = p.mask(req.Value)
+	res.Request.Value = p.mask(o.Vars.shown(ans.Value))
+	p.fields.markSecrets(req.Target, ans.Value, o.Vars)
 	if ans.Action == "goto" {
 		info, err := p.d.Open(ctx, calls.OpenRequest{URL: ans.URL})
 		if err != nil {

@@ -36,7 +36,7 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 	if err != nil {
 		return nil, err
 	}
-	page := p.mask(snap.Text)
+	page := p.maskPage(snap.Text)
 	parts := chunks(page, p.opts.MaxPageChars)
 	res := &ExtractResult{Chunks: len(parts)}
 	var merged any

@@ -52,7 +52,7 @@ func (p *Pilot) Observe(ctx context.Context, question string) (*ObserveResult, e
 	if err != nil {
 		return nil, err
 	}
-	page, _ := clipLines(p.mask(snap.Text), p.opts.MaxPageChars)
+	page, _ := clipLines(p.maskPage(snap.Text), p.opts.MaxPageChars)
 	msg := fmt.Sprintf("Question: %s\n\n%s\n\n%s", question, dataNote, Fence(page))
 	reply, err := p.ask(ctx, Turn{Purpose: PurposeObserve, System: observeSystem, SchemaName: "candidates",
 		Schema: observeSchema, Messages: []Message{{Role: RoleUser, Text: msg}}})

@@ -16,6 +16,9 @@ type Pilot struct {
 	m    Model
 	opts Options
 	log  *slog.Logger
+	// fields are the fields given a secret, masked in every outline
+	// shown to the model (fields.go).
+	fields secretFields
 }
 
 // Options tune a pilot. The zero value is valid.
@@ -68,6 +71,21 @@ func (v Vars) lookup(name string) (string, bool) {
 	return s, ok
 }
 
+// shown is s as a result may show it: plain placeholders replaced by their
+// values, secret ones by «secret:name».
+func (v Vars) shown(s string) string {
+	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		name := m[1 : len(m)-1]
+		if _, ok := v.Secrets[name]; ok {
+			return "«secret:" + name + "»"
+		}
+		if val, ok := v.Values[name]; ok {
+			return val
+		}
+		return m
+	})
+}
+
 // expand replaces %name% placeholders with their values; an unknown name
 // is an error naming it.
 func (v Vars) expand(s string) (string, error) {
@@ -97,6 +115,10 @@ func (p *Pilot) remember(v Vars) {
 
 // mask hides known secrets in text bound for a model or a result.
 func (p *Pilot) mask(s string) string { return p.opts.Secrets.Redact(s) }
+
+// maskPage is mask for an outline: known secrets, and the value of every
+// field the pilot typed a secret into, however short.
+func (p *Pilot) maskPage(outline string) string { return p.fields.maskValues(p.mask(outline)) }
 
 // ask sends one turn, logging its purpose and usage.
 func (p *Pilot) ask(ctx context.Context, turn Turn) (Reply, error) {

@@ -259,3 +259,33 @@ func TestModelsRouteByPurpose(t *testing.T) {
 	def.Verify(t)
 	act.Verify(t)
 }
+
+// TestShortSecretNeverShown: a secret too short to mask by value (a PIN)
+// never shows in the act's result, and the field it went into is masked
+// in the next outline the model is shown.
+func TestShortSecretNeverShown(t *testing.T) {
+	const pin = "739"
+	d := &fakeDriver{outline: signIn}
+	m := scripted.New(
+		scripted.Data(pilot.PurposeAct, `{"action":"fill","ref":"e4","value":"%pin%"}`),
+		scripted.Data(pilot.PurposeAct, `{"action":"click","ref":"e5"}`),
+	)
+	vars := pilot.Vars{Secrets: map[string]secret.Value{"pin": secret.New("pin", pin)}}
+	p := pilot.New(d, m, nil)
+	res, err := p.Act(context.Background(), "fill Password with %pin%", &pilot.ActOptions{Vars: vars})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.acts[0].Value != pin || res.Request.Value != "«secret:pin»" {
+		t.Fatalf("page got %q, result shows %q", d.acts[0].Value, res.Request.Value)
+	}
+	// The page now shows the value in the field.
+	d.outline = strings.Replace(signIn, "[ref=e4]", `[ref=e4] value="739"`, 1)
+	if _, err := p.Act(context.Background(), "click Sign in", nil); err != nil {
+		t.Fatal(err)
+	}
+	msg := m.Calls()[1].Messages[0].Text
+	if strings.Contains(msg, `value="739"`) || !strings.Contains(msg, "[ref=e4] value=«secret:pin»") {
+		t.Fatalf("the field is not masked in the next outline:\n%s", msg)
+	}
+}

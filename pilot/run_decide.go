@@ -159,7 +159,7 @@ func (r *run) prompt(ctx context.Context, obs *observation) (Message, error) {
 		fmt.Fprintf(&b, "\nHint: %s\n", h)
 	}
 	r.hints = nil
-	outline, clipped := clipLines(r.p.mask(obs.snap.Text), r.p.opts.MaxPageChars)
+	outline, clipped := clipLines(r.p.maskPage(obs.snap.Text), r.p.opts.MaxPageChars)
 	fmt.Fprintf(&b, "\n%s\n\n%s", dataNote, Fence(outline))
 	if clipped {
 		b.WriteString("\n(The outline was cut to fit; scroll to see more.)")

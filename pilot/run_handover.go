@@ -60,8 +60,10 @@ func (r *run) handOver(ctx context.Context, obs *observation, dec *Decision) err
 			return fmt.Errorf("ask for %s: %w", slot, err)
 		}
 	}
-	// Known from now on, whatever it is: masked in every event.
+	// Known from now on, whatever it is: masked in every event, and the
+	// field it goes into masked in every outline however short it is.
 	r.p.opts.Secrets.Add(slot, answer)
+	r.p.fields.mark(a.Ref, slot)
 	if !declared {
 		r.declare(slot, answer, isSecret)
 	}

@@ -363,6 +363,48 @@ func TestRunHandOverKeepsTheAnswerSecret(t *testing.T) {
 	}
 }
 
+// TestRunHandOverMasksAShortAnswer: an answer too short to mask by its
+// value (a 3-digit code) is still never shown to the model: the field it
+// went into shows «secret:name» in every later outline.
+func TestRunHandOverMasksAShortAnswer(t *testing.T) {
+	const answer = "739"
+	s := newSite()
+	s.cur = loginURL
+	m := scripted.New(
+		decide(`{"thought":"I need the code","action":{"type":"need_login","ref":"e4","field":"pin"}}`),
+		decide(`{"thought":"now the email","action":{"type":"act","op":"fill","ref":"e3","value":"%email%","expect":{"field_value":{"ref":"e3","value":"%email%"}}}}`),
+		decide(`{"thought":"done","action":{"type":"done"}}`),
+	)
+	var ev events
+	o := runOpts(&ev)
+	o.Ask = func(context.Context, pilot.AskRequest) (string, error) { return answer, nil }
+	if _, err := pilot.New(s, m, nil).Run(context.Background(), "Sign in", o); err != nil {
+		t.Fatalf("run: %v\n%s", err, ev.json(t))
+	}
+	m.Verify(t)
+	if s.values["e4"] != answer {
+		t.Fatalf("the answer was not typed: %q", s.values["e4"])
+	}
+	calls := m.Calls()
+	if len(calls) < 2 {
+		t.Fatalf("%d model calls", len(calls))
+	}
+	for i, turn := range calls {
+		for _, msg := range turn.Messages {
+			if strings.Contains(msg.Text, `value="`+answer+`"`) {
+				t.Fatalf("turn %d shows the answer in the field:\n%s", i+1, msg.Text)
+			}
+		}
+	}
+	last := calls[len(calls)-1].Messages
+	if !strings.Contains(last[len(last)-1].Text, "[ref=e4] value=«secret:pin»") {
+		t.Errorf("the field is not shown masked:\n%s", last[len(last)-1].Text)
+	}
+	if strings.Contains(ev.json(t), `value=\"`+answer) {
+		t.Errorf("an event shows the answer: %s", ev.json(t))
+	}
+}
+
 func TestRunHandOverWithNoOneToAsk(t *testing.T) {
 	s := newSite()
 	s.cur = loginURL
