@@ -359,11 +359,16 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 		}
 		return c.steps(s.Else, here+".else", eachDepth)
 	case KindEach:
-		v, declared := c.vars[s.Over]
+		// "products.items" is the items field of the extract "products".
+		name, field, dotted := strings.Cut(s.Over, ".")
+		v, declared := c.vars[name]
 		switch {
+		case dotted && (field == "" || !c.extracts[name]):
+			return &LoadError{Where: here + ".over", Msg: fmt.Sprintf("%q: a dotted name reads a field of an earlier extract, and %q is not the \"into\" of one", s.Over, name),
+				Hint: "write the extract's into, a dot, and the field that holds the list: \"products.items\""}
 		case declared && !v.List:
 			return &LoadError{Where: here + ".over", Msg: fmt.Sprintf("variable %q is not a list (declare it with \"list\": true)", s.Over)}
-		case !declared && !c.extracts[s.Over]:
+		case !declared && !c.extracts[name]:
 			return &LoadError{Where: here + ".over", Msg: fmt.Sprintf("%q is neither a declared list variable nor the \"into\" of an earlier extract", s.Over),
 				Hint: "declare it under \"variables\" with \"list\": true"}
 		}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -352,38 +354,62 @@ func (x *run) report(sr StepResult) {
 	}
 }
 
-// items returns the rows an each goes over.
+// items returns the rows an each goes over: a list variable, an extract
+// that is a list or an object holding one list, or a field of an extract
+// named with a dot ("products.items", "page.results.rows").
 func (x *run) items(over string) ([]any, error) {
 	if items, ok := x.lists[over]; ok {
 		return items, nil
 	}
-	raw, ok := x.res.Data[over]
+	name, path, _ := strings.Cut(over, ".")
+	raw, ok := x.res.Data[name]
 	if !ok {
-		return nil, stopf(CauseFailed, "each goes over %q, which no earlier step extracted", over)
+		return nil, stopf(CauseFailed, "each goes over %q, which no earlier step extracted", name)
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, err
+	}
+	if path != "" {
+		for _, field := range strings.Split(path, ".") {
+			obj, isObj := v.(map[string]any)
+			if !isObj {
+				return nil, stopf(CauseFailed, "each goes over %q, but what %s extracted has no field %q here", over, name, field)
+			}
+			if v, ok = obj[field]; !ok {
+				return nil, stopf(CauseFailed, "each goes over %q, but what %s extracted has no field %q (it has: %s)", over, name, field, fieldNames(obj))
+			}
+		}
 	}
 	switch t := v.(type) {
 	case []any:
 		return t, nil
 	case map[string]any:
 		// An extract answering {"items": [...]}: its one list.
-		var list []any
-		n := 0
-		for _, f := range t {
-			if l, ok := f.([]any); ok {
-				list, n = l, n+1
+		var lists []string
+		for k, f := range t {
+			if _, ok := f.([]any); ok {
+				lists = append(lists, k)
 			}
 		}
-		if n == 1 {
-			return list, nil
+		if len(lists) == 1 {
+			return t[lists[0]].([]any), nil
+		}
+		if len(lists) > 1 {
+			slices.Sort(lists)
+			return nil, stopf(CauseFailed, "each goes over %q, which holds %d lists (%s): name one, as in \"over\": \"%s.%s\"",
+				over, len(lists), strings.Join(lists, ", "), over, lists[0])
 		}
 	case nil:
 		return nil, nil
 	}
 	return nil, stopf(CauseFailed, "each goes over %q, which is not a list", over)
+}
+
+// fieldNames lists an object's fields, sorted, for a message.
+func fieldNames(obj map[string]any) string {
+	names := slices.Sorted(maps.Keys(obj))
+	return strings.Join(names, ", ")
 }
 
 // countingModel counts the calls a replay makes.

@@ -514,3 +514,57 @@ func TestReplayWithAHand(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayEachOverAFieldOfAnExtract: an extract answering an object with
+// several lists is gone over by naming one with a dot; naming the whole
+// object stops with the lists to choose from.
+func TestReplayEachOverAFieldOfAnExtract(t *testing.T) {
+	const doc = `{
+  "format": "waymark.routine/1", "name": "fields",
+  "steps": [
+    {"kind": "goto", "url": "http://shop.test/list"},
+    {"id": "read", "kind": "extract", "instruction": "the page's lists", "schema": {"type": "object"}, "into": "page"},
+    {"id": "each", "kind": "each", "over": "OVER", "do": [{"kind": "verify", "check": {"text": "%row%"}}]}
+  ]}`
+	answer := `{"related": ["Cy Diaz"], "saved": {"names": ["Ann Lee", "Bo Chen"]}, "count": 2, "tags": ["x"]}`
+	tests := []struct {
+		over, wantStatus, wantMsg string
+		wantRows                  int
+	}{
+		{over: "page.saved.names", wantStatus: StatusOK, wantRows: 2},
+		{over: "page.related", wantStatus: StatusOK, wantRows: 1},
+		{over: "page", wantStatus: StatusStopped, wantMsg: `holds 2 lists (related, tags): name one, as in "over": "page.related"`},
+		{over: "page.nope", wantStatus: StatusStopped, wantMsg: `has no field "nope" (it has: count, related, saved, tags)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.over, func(t *testing.T) {
+			r, err := routine.Parse([]byte(strings.Replace(doc, "OVER", tt.over, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := &fakeDriver{pages: map[string]fakePage{"http://shop.test/list": {Text: "Ann Lee\nBo Chen\nCy Diaz"}}}
+			m := scripted.New(scripted.Data(pilot.PurposeExtract, answer))
+			res, err := Run(context.Background(), d, r, Options{Model: m, CheckTimeout: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tt.wantStatus || !strings.Contains(res.Message, tt.wantMsg) {
+				t.Fatalf("status %s %q, want %s %q", res.Status, res.Message, tt.wantStatus, tt.wantMsg)
+			}
+			rows := 0
+			for _, s := range res.Steps {
+				if s.Row != nil {
+					rows++
+				}
+			}
+			if rows != tt.wantRows {
+				t.Errorf("%d rows gone over, want %d", rows, tt.wantRows)
+			}
+		})
+	}
+	// A dotted name must start at an extract.
+	bad := strings.Replace(strings.Replace(doc, "OVER", "people.names", 1), `"steps"`, `"variables": [{"name": "people", "list": true}], "steps"`, 1)
+	if _, err := routine.Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "dotted name") {
+		t.Errorf("a dotted name on a list variable: %v", err)
+	}
+}
