@@ -243,6 +243,14 @@ type EvalResult struct {
 type ScreenshotRequest struct {
 	Full   bool   `json:"full,omitempty"`
 	Target string `json:"target,omitempty"` // a ref or locator
+	// Mask names elements (refs or locators) to black out in the image,
+	// such as fields a secret was typed into: a picture cannot be masked
+	// as text is. Each element's box, padded a little, is painted opaque
+	// black on the image; nothing is added to the page. Every element a
+	// locator matches is masked; a target no longer on the page (or not
+	// rendered) is skipped, as nothing of it shows. Any other failure to
+	// find a target fails the screenshot rather than return it unmasked.
+	Mask []string `json:"mask,omitempty"`
 }
 
 // Image holds the bytes of a capture (PNG or PDF); the front writes the file.

@@ -14,12 +14,30 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 )
 
-// Screenshot captures the viewport, the full page or one element as PNG.
+// Screenshot captures the viewport, the full page or one element as PNG,
+// with the elements of req.Mask blacked out.
 func (s *Session) Screenshot(ctx context.Context, req calls.ScreenshotRequest) (*calls.Image, error) {
 	t, err := s.current(ctx)
 	if err != nil {
 		return nil, err
 	}
+	// The masks are measured after the capture. After a navigation in
+	// between they would be measured on another document than the one
+	// pictured, so the picture is taken again.
+	for attempt := 1; ; attempt++ {
+		nav := t.mark().navSeq
+		img, err := s.screenshot(ctx, t, req)
+		if len(req.Mask) == 0 || t.mark().navSeq == nav || ctx.Err() != nil {
+			return img, err
+		}
+		if attempt == 3 {
+			return nil, calls.Errorf(calls.ErrNavigation, "wait for the page to settle, then take the screenshot again",
+				"the page kept navigating while the screenshot was masked")
+		}
+	}
+}
+
+func (s *Session) screenshot(ctx context.Context, t *tab, req calls.ScreenshotRequest) (*calls.Image, error) {
 	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng}
 	switch {
 	case req.Target != "":
@@ -67,7 +85,14 @@ func (s *Session) Screenshot(ctx context.Context, req calls.ScreenshotRequest) (
 	if err != nil {
 		return nil, err
 	}
-	return &calls.Image{Data: res.Data}, nil
+	if len(req.Mask) == 0 {
+		return &calls.Image{Data: res.Data}, nil
+	}
+	data, err := s.maskShot(ctx, t, res.Data, params.Clip, req.Mask)
+	if err != nil {
+		return nil, err
+	}
+	return &calls.Image{Data: data}, nil
 }
 
 func quadBounds(q []float64) (minX, minY, maxX, maxY float64) {

@@ -1,6 +1,7 @@
 package pilot
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,6 +41,20 @@ func (f *secretFields) markSecrets(ref, template string, vars Vars) {
 			f.mark(ref, name)
 		}
 	}
+}
+
+// refs returns the marked fields as targets ("@e12"), sorted: what a
+// screenshot must black out, since a picture of a plain text field shows
+// what was typed into it.
+func (f *secretFields) refs() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for ref := range f.byRef {
+		out = append(out, "@"+ref)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // maskValues replaces the shown value of every marked field in an outline

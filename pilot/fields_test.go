@@ -1,6 +1,9 @@
 package pilot
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestMaskLineValue(t *testing.T) {
 	marks := map[string]string{"e4": "pin"}
@@ -17,5 +20,19 @@ func TestMaskLineValue(t *testing.T) {
 		if got := maskLineValue(tt.in, marks); got != tt.want {
 			t.Errorf("maskLineValue(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestSecretFieldsRefs(t *testing.T) {
+	var f secretFields
+	if got := f.refs(); got != nil {
+		t.Errorf("no marks: %q", got)
+	}
+	f.mark("e12", "pin")
+	f.mark("@e4", "password")
+	f.mark("e12", "code")
+	f.mark("", "nothing")
+	if got, want := f.refs(), []string{"@e12", "@e4"}; !slices.Equal(got, want) {
+		t.Errorf("refs = %q, want %q", got, want)
 	}
 }

@@ -167,7 +167,9 @@ func (r *run) prompt(ctx context.Context, obs *observation) (Message, error) {
 	msg := Message{Role: RoleUser, Text: b.String()}
 	if r.opts.Screenshots {
 		img, err := page(ctx, func(ctx context.Context) (*calls.Image, error) {
-			return r.p.d.Screenshot(ctx, calls.ScreenshotRequest{})
+			// The fields given a secret are blacked out: the outline
+			// masks their values, and a picture must not show them.
+			return r.p.d.Screenshot(ctx, calls.ScreenshotRequest{Mask: r.p.fields.refs()})
 		})
 		if err != nil {
 			return msg, fmt.Errorf("screenshot: %w", err)

@@ -25,6 +25,7 @@ type site struct {
 	downs  int
 	acts   []calls.ActRequest
 	opened []string
+	shots  []calls.ScreenshotRequest
 	// block, when set, makes Act wait for ctx (or for release when
 	// ignoreCtx is set: a driver that does not notice cancellation).
 	block     bool
@@ -167,7 +168,10 @@ func (s *site) Get(_ context.Context, r calls.GetRequest) (*calls.GetResult, err
 	return &calls.GetResult{}, nil
 }
 
-func (s *site) Screenshot(context.Context, calls.ScreenshotRequest) (*calls.Image, error) {
+func (s *site) Screenshot(_ context.Context, r calls.ScreenshotRequest) (*calls.Image, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.shots = append(s.shots, r)
 	return &calls.Image{Data: []byte("\x89PNG")}, nil
 }
 

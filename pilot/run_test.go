@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/model/scripted"
 	"github.com/waymark-dev/waymark/internal/secret"
@@ -402,6 +403,35 @@ func TestRunHandOverMasksAShortAnswer(t *testing.T) {
 	}
 	if strings.Contains(ev.json(t), `value=\"`+answer) {
 		t.Errorf("an event shows the answer: %s", ev.json(t))
+	}
+}
+
+// TestRunScreenshotMasksSecretFields: the screenshot shown to the model
+// blacks out each field a secret was typed into, from then on.
+func TestRunScreenshotMasksSecretFields(t *testing.T) {
+	s := newSite()
+	m := scripted.New(loginScript...)
+	var ev events
+	o := runOpts(&ev)
+	o.Screenshots = true
+	if _, err := pilot.New(s, m, nil).Run(context.Background(), "Sign in to the shop", o); err != nil {
+		t.Fatalf("run: %v\nevents: %s", err, ev.json(t))
+	}
+	m.Verify(t)
+	// One screenshot per model call; the password goes into e4 at the
+	// third decision, so the fourth and fifth screenshots mask it.
+	var masks [][]string
+	for _, r := range s.shots {
+		masks = append(masks, r.Mask)
+	}
+	want := [][]string{nil, nil, nil, {"@e4"}, {"@e4"}}
+	if diff := cmp.Diff(want, masks); diff != "" {
+		t.Errorf("screenshot masks (-want +got):\n%s", diff)
+	}
+	for i, turn := range m.Calls() {
+		if msgs := turn.Messages; len(msgs) == 0 || len(msgs[len(msgs)-1].Images) != 1 {
+			t.Errorf("turn %d was not shown the screenshot", i+1)
+		}
 	}
 }
 

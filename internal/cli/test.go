@@ -44,7 +44,8 @@ at its end; a failed step fails its scenario and skips the rest of it.
 Evidence goes to one folder per run: screenshots at each screenshot step and at
 each failure, the page's outline at each failure, report.md (to paste into a
 pull request), report.json and junit.xml. Values of ${NAME} variables listed
-under secrets: are masked in every text file; screenshots cannot be masked.
+under secrets: are masked in every text file; screenshots black out the
+fields a step typed a secret into, but not a secret the page shows elsewhere.
 
 Exit status: 0 when every scenario passed, 1 when one failed, 2 when the plan
 is malformed (the error names the line), 3 when no browser is available.

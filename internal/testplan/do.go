@@ -53,6 +53,11 @@ func (s *scenarioRun) do(ctx context.Context, j int, st *Step, res *StepResult) 
 	case "click", "dblclick", "hover", "check", "uncheck":
 		return act(calls.ActRequest{Kind: st.Verb, Target: args[0]})
 	case "fill", "type":
+		if s.typesSecret(st.Args[1], args[1]) {
+			// Masked before the step runs: a failure screenshot of this
+			// very step may show the field half typed.
+			s.maskField(args[0])
+		}
 		return act(calls.ActRequest{Kind: st.Verb, Target: args[0], Value: args[1]})
 	case "select":
 		return act(calls.ActRequest{Kind: calls.ActSelect, Target: args[0], Values: []string{args[1]}})
@@ -81,7 +86,7 @@ func (s *scenarioRun) do(ctx context.Context, j int, st *Step, res *StepResult) 
 		return s.expect(ctx, st, args)
 	case "screenshot":
 		var img calls.Image
-		if err := s.call(ctx, calls.MethodScreenshot, calls.ScreenshotRequest{Full: st.Full}, &img); err != nil {
+		if err := s.call(ctx, calls.MethodScreenshot, calls.ScreenshotRequest{Full: st.Full, Mask: s.masks}, &img); err != nil {
 			return "", err
 		}
 		rel, err := s.writeFile(fmt.Sprintf("%02d-%s.png", j+1, slug(args[0], 40)), img.Data)
@@ -290,6 +295,16 @@ func (s *scenarioRun) act(ctx context.Context, st *Step, _ string) (string, erro
 		defer cancel()
 	}
 	res, err := a.Act(ctx, instruction, &pilot.ActOptions{Vars: vars, AllowSubmit: st.AllowSubmit})
+	if res != nil && res.Request.Target != "" {
+		// Any of the plan's secrets: the pilot remembers those of
+		// earlier steps.
+		for _, name := range s.plan.Secrets {
+			if strings.Contains(res.Answer.Value, "%"+name+"%") {
+				s.maskField(res.Request.Target)
+				break
+			}
+		}
+	}
 	if err != nil {
 		return "", err
 	}

@@ -10,6 +10,7 @@
 // checks expectations with a bounded retry, and writes the evidence folder:
 // screenshots (PNG) at each screenshot step and at each failure, the page's
 // outline at each failure, report.md, report.json and junit.xml. Every
-// secret value is masked with package secret in every text file it writes;
-// screenshots are pixels and cannot be masked.
+// secret value is masked with package secret in every text file it writes.
+// Screenshots are pixels: in them, the fields a step typed a secret into are
+// blacked out, but a secret the page shows anywhere else is not.
 package testplan

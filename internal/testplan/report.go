@@ -221,7 +221,7 @@ func markdown(rep *Report) string {
 	for _, m := range rep.Missing {
 		fmt.Fprintf(&b, "- Not in this report: %s.\n", mdText(m))
 	}
-	b.WriteString("- Screenshots are pixels: they cannot be masked. A secret typed into a field shows in a screenshot unless the field is a password field (shown as dots).\n")
+	b.WriteString("- Screenshots black out the fields a step typed a secret into. A secret the page shows anywhere else (as text, or in a field the plan did not fill) is not masked in a screenshot.\n")
 	fmt.Fprintf(&b, "- Machine-readable: [report.json](report.json) · JUnit: `%s`\n", rep.Files.JUnit)
 	return b.String()
 }

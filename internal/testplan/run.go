@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -287,6 +288,30 @@ type scenarioRun struct {
 	dir     string // under OutDir, for this scenario's files
 	agent   Agent
 	lastErr error
+	// masks are the targets of the fields a step typed a secret into,
+	// blacked out in every later screenshot of the scenario: a picture of
+	// a plain text field shows its value, which no text masking reaches.
+	masks []string
+}
+
+// typesSecret reports whether a step's value, as written (raw) and as
+// expanded, brings a secret into the page.
+func (s *scenarioRun) typesSecret(raw, value string) bool {
+	for _, m := range envRef.FindAllStringSubmatch(raw, -1) {
+		if slices.Contains(s.plan.Secrets, m[1]) {
+			return true
+		}
+	}
+	_, ok := s.secrets.Contains(value)
+	return ok
+}
+
+// maskField adds a target to the scenario's masks.
+func (s *scenarioRun) maskField(target string) {
+	target = strings.TrimSpace(target)
+	if target != "" && !slices.Contains(s.masks, target) {
+		s.masks = append(s.masks, target)
+	}
 }
 
 func (s *scenarioRun) call(ctx context.Context, method string, params, result any) error {
@@ -334,7 +359,7 @@ func (s *scenarioRun) captureFailure(ctx context.Context, j int, res *StepResult
 	defer cancel()
 	stem := fmt.Sprintf("%02d-failure", j+1)
 	var img calls.Image
-	if err := s.call(cctx, calls.MethodScreenshot, calls.ScreenshotRequest{}, &img); err != nil {
+	if err := s.call(cctx, calls.MethodScreenshot, calls.ScreenshotRequest{Mask: s.masks}, &img); err != nil {
 		res.EvidenceErrors = append(res.EvidenceErrors, s.mask("screenshot: "+err.Error()))
 	} else if rel, err := s.writeFile(stem+".png", img.Data); err != nil {
 		res.EvidenceErrors = append(res.EvidenceErrors, "screenshot: "+err.Error())

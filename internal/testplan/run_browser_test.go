@@ -5,15 +5,20 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"image/png"
+	"io"
 	"io/fs"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/demo"
@@ -329,6 +334,71 @@ scenarios:
 		}
 	})
 
+	t.Run("secret fields are blacked out in screenshots", func(t *testing.T) {
+		t.Parallel()
+		const key = "sk-live-SECRET-Key-123"
+		// Flat green fields at known places, text included, so that a
+		// pixel of each is known.
+		page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, `<!doctype html><title>Keys</title><style>
+body { margin: 0 } input { position: absolute; left: 40px; width: 320px; height: 64px; box-sizing: border-box;
+  border: 0; outline: 0; padding: 0; background: #0f0; color: #0f0; font: 32px monospace; caret-color: transparent }
+</style><label>Key <input id=k style="top: 100px"></label><label>Note <input id=n style="top: 250px"></label>`)
+		}))
+		t.Cleanup(page.Close)
+		p, err := Parse([]byte(`name: masked
+expect_timeout: 500ms
+secrets: [API_KEY]
+scenarios:
+  - name: key
+    steps:
+      - open `+page.URL+`
+      - fill label=Key ${API_KEY}
+      - fill label=Note plain words
+      - screenshot filled
+      - expect text never shown
+`), "plan.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		rec := &shotRecorder{Caller: b.caller}
+		out := filepath.Join(t.TempDir(), "evidence")
+		rep, err := Run(ctx, p, Options{Caller: rec, OutDir: out, Getenv: env{"API_KEY": key}.get()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := rep.Scenarios[0].Steps
+		shot, failure := steps[3], steps[4]
+		if shot.Screenshot == "" || failure.Status != StatusFailed || failure.Screenshot == "" {
+			t.Fatalf("want a step screenshot and a failure screenshot: %+v", steps)
+		}
+		// Both screenshots asked for the field the secret went into.
+		if got := rec.masks(); len(got) != 2 || !slices.Equal(got[0], []string{"label=Key"}) || !slices.Equal(got[1], []string{"label=Key"}) {
+			t.Errorf("screenshot masks %q, want [label=Key] twice", got)
+		}
+		for _, rel := range []string{shot.Screenshot, failure.Screenshot} {
+			f, err := os.Open(filepath.Join(out, filepath.FromSlash(rel)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(f)
+			f.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", rel, err)
+			}
+			// Centres of the fields; the headless viewport is 1 pixel per CSS pixel.
+			if r, g, bl, _ := img.At(200, 132).RGBA(); r>>8 > 0x10 || g>>8 > 0x10 || bl>>8 > 0x10 {
+				t.Errorf("%s: the secret field is not blacked out: %v", rel, img.At(200, 132))
+			}
+			if r, g, bl, _ := img.At(200, 282).RGBA(); r>>8 > 0x40 || g>>8 < 0xc0 || bl>>8 > 0x40 {
+				t.Errorf("%s: the plain field is not green: %v", rel, img.At(200, 282))
+			}
+		}
+	})
+
 	t.Run("example plans", func(t *testing.T) {
 		t.Parallel()
 		env := map[string]string{"DEMO_EMAIL": demo.DemoEmail, "DEMO_PASSWORD": demo.DemoPassword}
@@ -352,3 +422,29 @@ scenarios:
 		}
 	})
 }
+
+// shotRecorder passes calls on and records the masks of screenshots.
+type shotRecorder struct {
+	Caller
+	mu    sync.Mutex
+	shots [][]string
+}
+
+func (r *shotRecorder) Call(ctx context.Context, session, method string, params, result any) error {
+	if req, ok := params.(calls.ScreenshotRequest); ok && method == calls.MethodScreenshot {
+		r.mu.Lock()
+		r.shots = append(r.shots, req.Mask)
+		r.mu.Unlock()
+	}
+	return r.Caller.Call(ctx, session, method, params, result)
+}
+
+func (r *shotRecorder) masks() [][]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.shots)
+}
+
+type env map[string]string
+
+func (e env) get() func(string) string { return func(k string) string { return e[k] } }
