@@ -31,7 +31,7 @@ func NewCmdScreenshot(f *Factory, runF func(context.Context, *ScreenshotOptions)
 		Long: `Save a PNG of the viewport (--full: the whole page; --ref: one element) and
 print its absolute path. Without PATH, a new file waymark-YYYYMMDD-HHMMSS.png
 is made in the current directory.`,
-		Example: "  waymark screenshot\n  waymark screenshot page.png --full\n  waymark screenshot --ref @e12 button.png",
+		Example: "  waymark screenshot\n  waymark screenshot page.png --full\n  waymark screenshot --ref @e12 button.png\n  waymark screenshot --mask @e4 --mask 'label=API key'",
 		Args:    argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
@@ -47,6 +47,7 @@ is made in the current directory.`,
 	}
 	cmd.Flags().BoolVar(&opts.Request.Full, "full", false, "the whole page, not only the viewport")
 	cmd.Flags().StringVar(&opts.Request.Target, "ref", "", "only this element (a ref or locator)")
+	cmd.Flags().StringArrayVar(&opts.Request.Mask, "mask", nil, "black out this element in the image, e.g. a field holding a secret (a ref or locator; repeatable)")
 	return cmd
 }
 

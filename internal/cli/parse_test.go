@@ -151,6 +151,7 @@ func TestCaptureParse(t *testing.T) {
 		{name: "default", want: shot{}},
 		{name: "path full", args: []string{"page.png", "--full"}, want: shot{calls.ScreenshotRequest{Full: true}, "page.png"}},
 		{name: "ref", args: []string{"--ref", "@e12"}, want: shot{calls.ScreenshotRequest{Target: "@e12"}, ""}},
+		{name: "masks", args: []string{"--mask", "@e4", "--mask", "label=API key"}, want: shot{calls.ScreenshotRequest{Mask: []string{"@e4", "label=API key"}}, ""}},
 		{name: "two paths", args: []string{"a", "b"}, wantUsage: true},
 	})
 	checkParse(t, NewCmdPDF, func(o *PDFOptions) any { return o.Path }, []parseCase{

@@ -70,8 +70,9 @@ type (
 		TimeoutMS int    `json:"timeout_ms,omitempty"`
 	}
 	screenshotIn struct {
-		Full   bool   `json:"full,omitempty" jsonschema:"whole page"`
-		Target string `json:"target,omitempty" jsonschema:"only this element"`
+		Full   bool     `json:"full,omitempty" jsonschema:"whole page"`
+		Target string   `json:"target,omitempty" jsonschema:"only this element"`
+		Mask   []string `json:"mask,omitempty" jsonschema:"refs to black out"`
 	}
 	tabsIn struct {
 		Op    string `json:"op" jsonschema:"list|new|switch|close"`
@@ -158,7 +159,7 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.wait(ctx, r, req)
 	})
 	add(s, "screenshot", "PNG of the viewport.", func(ctx context.Context, r *sdk.CallToolRequest, in screenshotIn) (*sdk.CallToolResult, error) {
-		return t.screenshot(ctx, calls.ScreenshotRequest{Full: in.Full, Target: in.Target})
+		return t.screenshot(ctx, calls.ScreenshotRequest{Full: in.Full, Target: in.Target, Mask: in.Mask})
 	})
 	add(s, "tabs", "List, open, switch or close tabs.", func(ctx context.Context, r *sdk.CallToolRequest, in tabsIn) (*sdk.CallToolResult, error) {
 		return t.tabs(ctx, calls.TabRequest{Op: in.Op, URL: in.URL, Index: in.Index})
