@@ -25,8 +25,22 @@ import (
 // proxy of their own; the daemon's proxy would connect around it.
 var proxyEnv = []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"}
 
+// ProxyOff says why a browser launched with opts would not reach the
+// network through the daemon's address-pinning proxy, or "" when it would
+// (for `waymark doctor`). getenv reads the environment.
+func ProxyOff(opts Options, getenv func(string) string) string {
+	if opts.Policy == nil {
+		p, err := policy.New(policy.Options{})
+		if err != nil {
+			return err.Error()
+		}
+		opts.Policy = p
+	}
+	return whyNoProxy(opts, getenv)
+}
+
 // whyNoProxy says why the browser's traffic cannot or need not go through
-// the daemon's proxy, or "" when it goes through it.
+// the daemon's proxy, or "" when it goes through it. opts.Policy is set.
 func whyNoProxy(opts Options, getenv func(string) string) string {
 	switch {
 	case opts.CDP != "":

@@ -38,6 +38,8 @@ type DoctorOptions struct {
 	RenderPage func(ctx context.Context, path string, args []string) (string, error)
 	// SocketPaths gives the daemon's files; nil means daemon.PathsFor.
 	SocketPaths func(socket string) (daemon.Paths, error)
+	// Getenv reads the environment (proxy variables); nil means os.Getenv.
+	Getenv func(string) string
 	// ProbeCDP checks a DevTools endpoint; nil means config.ProbeCDP.
 	ProbeCDP func(ctx context.Context, endpoint string) error
 	// HTTPClient calls the model providers; nil means a client with a 10 s
@@ -198,6 +200,9 @@ func (opts *DoctorOptions) withDefaults() *DoctorOptions {
 	if o.FreeSpace == nil {
 		o.FreeSpace = freeSpace
 	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
 	return &o
 }
 
@@ -208,7 +213,7 @@ func runChecks(ctx context.Context, o *DoctorOptions) []DoctorCheck {
 	checks := []DoctorCheck{cfgCheck}
 	cdpCheck, localNeeded := checkCDP(ctx, o, cfg)
 	path, browserCheck := checkBrowser(ctx, o, cfg, localNeeded)
-	checks = append(checks, browserCheck, checkHeadless(ctx, o, cfg, path, localNeeded), cdpCheck, checkSocket(o))
+	checks = append(checks, browserCheck, checkHeadless(ctx, o, cfg, path, localNeeded), cdpCheck, checkNetwork(o, cfg, localNeeded), checkSocket(o))
 	checks = append(checks, checkModels(ctx, o, cfg)...)
 	return append(checks, checkDisk(o, cfg))
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/internal/policy"
 )
 
 // The checks of `waymark doctor`, one function each. A check never fails
@@ -396,4 +397,38 @@ func listModels(ctx context.Context, hc *http.Client, url string, auth func(http
 		ids[i] = d.ID
 	}
 	return ids, nil
+}
+
+// checkNetwork says whether pages reach the network only through the
+// daemon's address-pinning proxy (driver/netguard.go), which is what keeps
+// a name that resolves differently the second time (DNS rebinding) from
+// reaching a private address. Without it the check before each navigation
+// still runs, so this warns and never fails.
+func checkNetwork(o *DoctorOptions, c *config.Config, local bool) DoctorCheck {
+	ck := DoctorCheck{Name: "network"}
+	access, err := policy.ParseAccess(c.Policy.PrivateNetwork)
+	if err != nil {
+		ck.Status, ck.Detail = checkFail, err.Error()
+		return ck
+	}
+	pol, err := policy.New(policy.Options{Allow: c.Policy.Allow, Block: c.Policy.Block, PrivateNetwork: access})
+	if err != nil {
+		ck.Status, ck.Detail = checkFail, err.Error()
+		return ck
+	}
+	opts := driver.Options{Policy: pol, Args: append(append([]string(nil), c.Browser.Args...), o.BrowserArgs...)}
+	if !local {
+		opts.CDP = c.Browser.CDP
+	}
+	why := driver.ProxyOff(opts, o.Getenv)
+	switch {
+	case why == "":
+		ck.Status, ck.Detail = checkOK, fmt.Sprintf("pages reach the network through the daemon's proxy, which connects only to addresses the policy judged (private_network = %q)", access)
+	case access == policy.AccessAll:
+		ck.Status, ck.Detail = checkOK, why
+	default:
+		ck.Status, ck.Detail = checkWarn, "each navigation is checked before it goes, but a name that resolves differently for the browser (DNS rebinding) is not caught: "+why
+		ck.Fix = "use a browser waymark starts, with no proxy flags or proxy variables of your own, for the full check"
+	}
+	return ck
 }

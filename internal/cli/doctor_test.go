@@ -64,6 +64,7 @@ func goodDoctor(t *testing.T, jsonOut bool) (*DoctorOptions, *bytes.Buffer) {
 		Socket:    filepath.Join(run, "daemon.sock"), // named by the user: its folder may be shared
 		ProbeCDP:  func(context.Context, string) error { return errors.New("unexpected probe") },
 		FreeSpace: func(string) (uint64, error) { return 20 << 30, nil },
+		Getenv:    func(string) string { return "" },
 	}, out
 }
 
@@ -79,7 +80,27 @@ func TestDoctorRun(t *testing.T) {
 		{
 			name: "all present",
 			want: []string{"✓ browser: /usr/bin/chromium (Chromium 148.0.7778.0)", "✓ headless: started headless", "✓ socket: ",
-				"- cdp: no CDP endpoint configured", "- model: no model configured", "✓ disk: 20.0 GB free in", "✓ config: no config file"},
+				"- cdp: no CDP endpoint configured", "- model: no model configured", "✓ disk: 20.0 GB free in", "✓ config: no config file",
+				"✓ network: pages reach the network through the daemon's proxy"},
+		},
+		{
+			name: "a proxy of the user's: a warning",
+			setup: func(o *DoctorOptions) {
+				o.Getenv = func(k string) string { return map[string]string{"HTTPS_PROXY": "http://corp:3128"}[k] }
+			},
+			want: []string{"! network: each navigation is checked before it goes, but a name that resolves differently", "HTTPS_PROXY routes traffic through a proxy of the user's"},
+		},
+		{
+			name:  "proxy flags of the user's: a warning",
+			setup: func(o *DoctorOptions) { o.BrowserArgs = []string{"--proxy-server=http://corp:3128"} },
+			want:  []string{"! network: ", "the browser's own proxy flags (--proxy-server=http://corp:3128) are in charge"},
+		},
+		{
+			name: "private_network all: nothing to refuse",
+			setup: func(o *DoctorOptions) {
+				o.LoadConfig = cfgWith(func(c *config.Config) { c.Policy.PrivateNetwork = "all" })
+			},
+			want: []string{`✓ network: private_network = "all" judges no address`},
 		},
 		{
 			name: "missing browser",
@@ -339,13 +360,13 @@ func TestDoctorJSON(t *testing.T) {
 		}
 		// With --json the message is all an agent reads: it names each
 		// failure and its fix.
-		for _, w := range []string{"2 of 7 checks failed", "browser: no Chromium", "(fix: ", "headless: no browser to start"} {
+		for _, w := range []string{"2 of 8 checks failed", "browser: no Chromium", "(fix: ", "headless: no browser to start"} {
 			if !strings.Contains(err.Error(), w) {
 				t.Errorf("message %q lacks %q", err, w)
 			}
 		}
 		var de *DoctorError
-		if !errors.As(err, &de) || de.ErrorCode() != "doctor_failed" || len(de.Checks) != 7 {
+		if !errors.As(err, &de) || de.ErrorCode() != "doctor_failed" || len(de.Checks) != 8 {
 			t.Errorf("err %#v: want a *DoctorError with the checks", err)
 		}
 	})
