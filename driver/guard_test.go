@@ -250,3 +250,37 @@ func TestGuardConnectsWhereItChecked(t *testing.T) {
 		t.Fatalf("rebind.test was looked up %d times, want once", lookups)
 	}
 }
+
+// TestGuardProxiesHTTPS: an https page goes through the daemon's proxy as
+// a CONNECT tunnel to the address that was judged.
+func TestGuardProxiesHTTPS(t *testing.T) {
+	t.Parallel()
+	path := browsertest.Chrome(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, `<title>Secure</title><p>over TLS</p>`)
+	}))
+	defer srv.Close()
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	res := fakeResolver{"secure.test": {netip.MustParseAddr("93.184.216.34")}}
+	dials := &dialLog{}
+	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Resolver: res, Dial: dials.toLoopback,
+		Args: []string{"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1", "--ignore-certificate-errors"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s, err := b.Session(ctx, "tls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Open(ctx, calls.OpenRequest{URL: "https://secure.test:" + port + "/"})
+	if err != nil || info.Title != "Secure" {
+		t.Fatalf("open over TLS: %+v, %v", info, err)
+	}
+	if got := dials.seen(); len(got) == 0 || got[0] != net.JoinHostPort("93.184.216.34", port) {
+		t.Fatalf("dialled %q", got)
+	}
+}
