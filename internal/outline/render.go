@@ -129,7 +129,9 @@ func (r *renderer) emit(n *Node, depth int) {
 	case r.opts.Interactive:
 		keep = n.Ref != "" || n.Role == "heading" || landmarkish[n.Role] && len(sub) > 0
 	case r.opts.Compact:
-		keep = !(structural[n.Role] && n.Name == "" && n.Ref == "" && len(n.Children) == 1)
+		// A line that carries its one child's text inline is content,
+		// not an empty wrapper.
+		keep = !(structural[n.Role] && n.Name == "" && n.Ref == "" && len(n.Children) == 1 && inline == "")
 	}
 	on := onOf(n)
 	for _, l := range sub {
