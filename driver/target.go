@@ -3,8 +3,10 @@ package driver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/locator"
 	"github.com/waymark-dev/waymark/internal/outline"
@@ -30,15 +32,16 @@ func (s *Session) Locate(ctx context.Context, req calls.LocateRequest) (*calls.E
 	if n == nil {
 		return nil, calls.Errorf(calls.ErrNotInteractable, "it may be hidden; run waymark snapshot", "%s is not in the outline", el.what)
 	}
-	ev := targets.Locate(root, n, s.cssCounter(ctx, t))
+	ev := targets.Locate(root, n, s.cssCounter(ctx, t, n.BackendID))
 	return &ev, nil
 }
 
-// cssCounter counts CSS matches in the tab's main document.
-func (s *Session) cssCounter(ctx context.Context, t *tab) targets.CSSCounter {
-	return func(sel string) (int, error) {
+// cssCounter counts CSS matches in the tab's main document and says
+// whether node is among them.
+func (s *Session) cssCounter(ctx context.Context, t *tab, node cdp.BackendNodeID) targets.CSSCounter {
+	return func(sel string) (int, bool, error) {
 		ids, err := s.queryCSS(ctx, t, sel)
-		return len(ids), err
+		return len(ids), slices.Contains(ids, node), err
 	}
 }
 
@@ -102,7 +105,7 @@ func (s *Session) Find(ctx context.Context, req calls.FindRequest) (*calls.Resol
 	if r.Node != nil && (r.Status == calls.Found || r.Status == calls.Moved) {
 		out.Ref = r.Node.Ref
 		if r.Status == calls.Moved {
-			out.Locator = targets.Locate(root, r.Node, s.cssCounter(ctx, t)).Chosen
+			out.Locator = targets.Locate(root, r.Node, s.cssCounter(ctx, t, r.Node.BackendID)).Chosen
 		}
 	}
 	if r.Status == calls.Ambiguous || r.Status == calls.Replaced {

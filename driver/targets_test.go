@@ -127,3 +127,50 @@ func TestResolutionCorpus(t *testing.T) {
 	t.Logf("resolution corpus: %d pairs: %d found right, %d refused right, %d wrong; cosmetic drift found %d of %d",
 		len(pairs), counts["found right"], counts["refused right"], counts["wrong"], counts["cosmetic found"], counts["cosmetic"])
 }
+
+// TestLocateNeverChoosesALookAlike: a button inside a shadow root has a
+// look-alike outside it with the same class. A document-wide CSS query
+// matches only the outside one, so it must not be the evidence's choice
+// for the inside one, and finding by that evidence must not land on the
+// outside button.
+func TestLocateNeverChoosesALookAlike(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Shadow</title>
+<button class=go>Go</button>
+<div id=host></div>
+<script>
+const root = document.getElementById('host').attachShadow({mode: 'open'});
+root.innerHTML = '<button class=go>Go</button>';
+</script>`})
+	open(t, s, ctx, srv.URL)
+	text := snapshot(t, s, ctx, calls.SnapshotRequest{Full: true})
+	var refs []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, `button "Go"`) {
+			refs = append(refs, refOf(t, line, `button "Go"`))
+		}
+	}
+	if len(refs) != 2 {
+		t.Fatalf("want two Go buttons in:\n%s", text)
+	}
+	inner := refs[1]
+	ev, err := s.Locate(ctx, calls.LocateRequest{Target: "@" + inner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ev.Candidates {
+		if c.Kind == calls.KindCSS {
+			t.Errorf("a CSS candidate that cannot reach a shadow-root element: %+v", c)
+		}
+	}
+	if ev.Chosen != "" {
+		res, err := s.Find(ctx, calls.FindRequest{Locator: ev.Chosen, Fingerprint: ev.Fingerprint})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Ref == refs[0] {
+			t.Fatalf("finding the inner button by its evidence landed on the outer one: %+v (evidence %+v)", res, ev)
+		}
+	}
+}

@@ -11,8 +11,12 @@ import (
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
-// CSSCounter counts the elements a CSS selector matches on the page now.
-type CSSCounter func(selector string) (int, error)
+// CSSCounter counts the elements a CSS selector matches on the page now,
+// and says whether the element being located is one of them: a selector
+// that matches one element, but another one, must never be chosen (an
+// element in a shadow root is out of a document query's reach, and a
+// look-alike outside answers instead).
+type CSSCounter func(selector string) (matches int, includes bool, err error)
 
 // maxTextLocator bounds the text a text locator is built from: a long text
 // is prose, not a control's words.
@@ -32,9 +36,9 @@ func Locate(root, n *outline.Node, css CSSCounter) calls.Evidence {
 	}
 	if css != nil && len(chain) == 0 {
 		for _, sel := range cssSelectors(n) {
-			c, err := css(sel)
-			if err != nil {
-				continue
+			c, includes, err := css(sel)
+			if err != nil || !includes {
+				continue // it does not reach the element
 			}
 			ev.Candidates = append(ev.Candidates, calls.Candidate{Kind: calls.KindCSS, Value: "css=" + sel, Matches: c})
 		}
@@ -128,7 +132,7 @@ func cssSelectors(n *outline.Node) []string {
 	if id := n.Attrs["id"]; Stable(id) && cssIdent(id) {
 		out = append(out, "#"+id)
 	}
-	if name := n.Attrs["name"]; name != "" && (tag == "input" || tag == "select" || tag == "textarea" || tag == "button") {
+	if name := n.Attrs["name"]; Stable(name) && (tag == "input" || tag == "select" || tag == "textarea" || tag == "button") {
 		out = append(out, tag+"[name="+strconv.Quote(name)+"]")
 	}
 	for _, k := range testIDAttrs {
