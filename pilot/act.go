@@ -68,7 +68,8 @@ type ActResult struct {
 // Act carries out one instruction on the page: it shows the model the
 // outline, takes its step, checks that the ref is on the page, takes the
 // element's evidence from the live page (the model's word never names the
-// element that is recorded), and performs the step.
+// element that is recorded), and performs the step. A page behind a bot
+// check gives [ErrBlocked], with no model call.
 func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (*ActResult, error) {
 	var o ActOptions
 	if opts != nil {
@@ -83,6 +84,9 @@ func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (
 	snap, err := p.d.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Full: true})
 	if err != nil {
 		return nil, err
+	}
+	if err := pageBlocked(snap); err != nil {
+		return nil, fmt.Errorf("act: %w", err)
 	}
 	page, clipped := clipLines(p.maskPage(snap.Text), p.opts.MaxPageChars)
 	note := ""

@@ -27,6 +27,7 @@ const extractSystem = `You read data from a web page for a user. You get an inst
 // the schema; with problems, the model is asked once more with the problems
 // listed, then the result says ok: false with them. A string the page does
 // not show is replaced by null: the page, not the model, is the source.
+// A page behind a bot check gives [ErrBlocked], with no model call.
 func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.RawMessage) (*ExtractResult, error) {
 	sch, err := compileSchema(schema)
 	if err != nil {
@@ -35,6 +36,9 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 	snap, err := p.d.Snapshot(ctx, calls.SnapshotRequest{Full: true})
 	if err != nil {
 		return nil, err
+	}
+	if err := pageBlocked(snap); err != nil {
+		return nil, fmt.Errorf("extract: %w", err)
 	}
 	page := p.maskPage(snap.Text)
 	parts := chunks(page, p.opts.MaxPageChars)

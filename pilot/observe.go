@@ -46,11 +46,15 @@ var observeSchema = json.RawMessage(`{
 
 const observeSystem = `You help a user find their way on a web page. You get a question and the page as an outline. Answer with the elements that answer the question, best first (at most 8), each by its ref from the outline, with what it is and what acting on it would do. Use only refs that appear in the outline. If nothing fits, answer with an empty list.`
 
-// Observe asks which elements answer a question, without acting.
+// Observe asks which elements answer a question, without acting. A page
+// behind a bot check gives [ErrBlocked], with no model call.
 func (p *Pilot) Observe(ctx context.Context, question string) (*ObserveResult, error) {
 	snap, err := p.d.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Full: true})
 	if err != nil {
 		return nil, err
+	}
+	if err := pageBlocked(snap); err != nil {
+		return nil, fmt.Errorf("observe: %w", err)
 	}
 	page, _ := clipLines(p.maskPage(snap.Text), p.opts.MaxPageChars)
 	msg := fmt.Sprintf("Question: %s\n\n%s\n\n%s", question, dataNote, Fence(page))

@@ -13,7 +13,8 @@ import (
 )
 
 // Why a run ended without the task done. Each is surfaced as a recovering
-// event before the run stops, then as an error event.
+// event before the run stops, then as an error event. A bot check ends it
+// with [ErrBlocked].
 var (
 	// ErrRepeats: the model proposed an operation already recorded three
 	// times in a row.
@@ -85,6 +86,17 @@ type RunOptions struct {
 	// Screenshots sends a screenshot with each observation, for models
 	// that read pictures.
 	Screenshots bool
+	// BotCheckWait is how long the run waits, once, at a bot check that
+	// may clear by itself (a vendor's interstitial that runs a script and
+	// reloads) before it looks again; if the check is still there, the
+	// run stops with [ErrBlocked]. Any other bot check or block stops the
+	// run at once, before the model is asked. Zero means 5 s; negative
+	// means no wait.
+	BotCheckWait time.Duration
+	// NoHand turns off a person's pace (pointer paths, typing cadence) in
+	// the run's page actions; the zero value keeps it on, as for
+	// [Pilot.Act].
+	NoHand bool
 	// VerifyWait is how long a failing check is retried while the page
 	// may still be changing; zero means 2 s, negative means no retry.
 	VerifyWait time.Duration
@@ -105,9 +117,11 @@ type AskRequest struct {
 
 // RunResult is the summary of a run. Run returns it whatever the outcome.
 type RunResult struct {
-	Done       bool             `json:"done"`
-	Reason     string           `json:"reason"` // why the run ended, in words
-	Steps      int              `json:"steps"`  // steps recorded
+	Done bool `json:"done"`
+	// Reason is why the run ended: "done", "canceled", "blocked" (a bot
+	// check, [ErrBlocked]), or the error in words.
+	Reason     string           `json:"reason"`
+	Steps      int              `json:"steps"` // steps recorded
 	Turns      int              `json:"turns"`
 	ModelCalls int              `json:"model_calls"`
 	Usage      Usage            `json:"usage"`
@@ -237,6 +251,10 @@ func (r *run) finish(ctx context.Context, err error) (*RunResult, error) {
 		err = fmt.Errorf("the run's deadline passed: %w", ctx.Err())
 		r.res.Reason = r.p.mask(err.Error())
 		r.emit(Event{Type: EventCanceled, Text: r.res.Reason, Summary: r.summary()})
+	case errors.Is(err, ErrBlocked):
+		r.res.Reason = "blocked"
+		msg := r.p.mask(err.Error())
+		r.emit(Event{Type: EventError, Text: msg, Error: msg, Summary: r.summary()})
 	default:
 		r.res.Reason = r.p.mask(err.Error())
 		r.emit(Event{Type: EventError, Text: r.res.Reason, Error: r.res.Reason, Summary: r.summary()})

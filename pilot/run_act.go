@@ -44,7 +44,7 @@ func (r *run) act(ctx context.Context, obs *observation, dec *Decision) error {
 		return r.repeated(sig, idx)
 	}
 	r.repeats = 0
-	req, err := actRequest(a, r.vars)
+	req, err := r.actRequest(a)
 	if err != nil {
 		return r.undecodableAnswer(err.Error())
 	}
@@ -85,7 +85,10 @@ func (r *run) act(ctx context.Context, obs *observation, dec *Decision) error {
 	if err != nil {
 		return fmt.Errorf("check the step: %w", err)
 	}
-	st := r.stepFor(a, ev, landed, v)
+	st := r.stepFor(a, dec.Thought, obs.snap.Text, ev, landed, v)
+	if st.Landed != nil && r.opts.Record {
+		st.Landed.SignIn = r.signInPage(ctx)
+	}
 	r.keep(sig, st, stepLine(a, refLine(obs.snap.Text, a.Ref), v.OK, v.Observed))
 	return r.verdict(v.OK)
 }
@@ -155,18 +158,19 @@ func (r *run) done(ctx context.Context, dec *Decision) (bool, error) {
 	return false, r.verdict(false)
 }
 
-// actRequest turns an act into a driver call. The value is expanded here,
-// at the driver call, and goes nowhere else.
-func actRequest(a Action, vars Vars) (calls.ActRequest, error) {
+// actRequest turns an act into a driver call, with a person's pace unless
+// RunOptions.NoHand. The value is expanded here, at the driver call, and
+// goes nowhere else.
+func (r *run) actRequest(a Action) (calls.ActRequest, error) {
 	target := ""
 	if a.Ref != "" {
 		target = "@" + a.Ref
 	}
-	value, err := vars.expand(a.Value)
+	value, err := r.vars.expand(a.Value)
 	if err != nil {
 		return calls.ActRequest{}, err
 	}
-	req := calls.ActRequest{Kind: a.Op, Target: target}
+	req := calls.ActRequest{Kind: a.Op, Target: target, Hand: !r.opts.NoHand}
 	switch a.Op {
 	case "fill", "type":
 		req.Value = value

@@ -123,11 +123,15 @@ type observation struct {
 	url  string
 }
 
-// observe looks at the page.
+// observe looks at the page. A page behind a bot check stops the run
+// here, before the model is asked (blocked.go).
 func (r *run) observe(ctx context.Context) (*observation, error) {
 	snap, err := r.snapshot(ctx, true)
 	if err != nil {
 		return nil, fmt.Errorf("look at the page: %w", err)
+	}
+	if snap, err = r.pastBotCheck(ctx, snap); err != nil {
+		return nil, err
 	}
 	return &observation{snap: snap, url: snap.URL}, nil
 }

@@ -28,6 +28,7 @@ const (
 	GuardBreaker     = "breaker"     // too many failed checks
 	GuardBudget      = "budget"      // turns or tokens spent
 	GuardPage        = "page"        // the page refused the step
+	GuardBlocked     = "blocked"     // a bot check: waited for once, or the run stops
 )
 
 // Event is one thing that happened in a run. Every string in it is masked

@@ -26,6 +26,7 @@ type site struct {
 	acts   []calls.ActRequest
 	opened []string
 	shots  []calls.ScreenshotRequest
+	snaps  int // how many looks were taken
 	// block, when set, makes Act wait for ctx (or for release when
 	// ignoreCtx is set: a driver that does not notice cancellation).
 	block     bool
@@ -37,6 +38,9 @@ type site struct {
 type fakePage struct {
 	title string
 	lines func(s *site) []string
+	// notices are what stands in the way on the page, as the driver
+	// recognises them; nil means nothing.
+	notices func(s *site) []calls.Notice
 	// on maps "op ref" to what it does; it returns the URL to go to, or "".
 	on map[string]func(s *site) string
 }
@@ -57,7 +61,9 @@ func newSite() *site {
 		homeURL: {title: "Shop", lines: func(*site) []string {
 			return []string{`- heading "Shop" [level=1]`, `- link "Sign in" [ref=e1]`}
 		}, on: map[string]func(*site) string{"click e1": func(*site) string { return loginURL }}},
-		loginURL: {title: "Sign in", lines: func(s *site) []string {
+		loginURL: {title: "Sign in", notices: func(*site) []calls.Notice {
+			return []calls.Notice{{Kind: "sign-in", Message: "a sign-in form", Detail: map[string]string{"username": "e3", "password": "e4", "submit": "e5"}}}
+		}, lines: func(s *site) []string {
 			out := []string{`- heading "Sign in" [level=1]`}
 			if s.values["error"] != "" {
 				out = append(out, `- alert "Enter your email and password."`)
@@ -115,7 +121,13 @@ func (s *site) Open(_ context.Context, r calls.OpenRequest) (*calls.PageInfo, er
 func (s *site) Snapshot(context.Context, calls.SnapshotRequest) (*calls.Snapshot, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return &calls.Snapshot{URL: s.cur, Title: s.pages[s.cur].title, Text: s.outline()}, nil
+	s.snaps++
+	p := s.pages[s.cur]
+	snap := &calls.Snapshot{URL: s.cur, Title: p.title, Text: s.outline()}
+	if p.notices != nil {
+		snap.Notices = p.notices(s)
+	}
+	return snap, nil
 }
 
 func (s *site) Act(ctx context.Context, r calls.ActRequest) (*calls.Outcome, error) {

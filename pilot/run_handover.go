@@ -76,7 +76,7 @@ func (r *run) handOver(ctx context.Context, obs *observation, dec *Decision) err
 	}
 	fill := Action{Type: "act", Op: "fill", Ref: a.Ref, Value: "%" + slot + "%",
 		Expect: &Expect{FieldValue: &FieldValue{Ref: a.Ref, Value: "%" + slot + "%"}}}
-	req, err := actRequest(fill, r.vars)
+	req, err := r.actRequest(fill)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func (r *run) handOver(ctx context.Context, obs *observation, dec *Decision) err
 	if err != nil {
 		return fmt.Errorf("check the step: %w", err)
 	}
-	st := r.stepFor(fill, ev, nil, v)
+	st := r.stepFor(fill, dec.Thought, obs.snap.Text, ev, nil, v)
 	sig := signature(fill, ev)
 	r.keep(sig, st, stepLine(fill, line, v.OK, v.Observed))
 	return r.verdict(v.OK)

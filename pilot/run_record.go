@@ -1,10 +1,12 @@
 package pilot
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -17,9 +19,10 @@ import (
 var ErrSecretInRoutine = errors.New("the routine holds what looks like a secret")
 
 // stepFor builds the recorded step: the element as the page named it (the
-// evidence's chosen locator), never as the model did; a navigation with
-// its URL as given and where it landed.
-func (r *run) stepFor(a Action, ev *calls.Evidence, landed *calls.PageInfo, v *routine.Verdict) routine.Step {
+// evidence's chosen locator), never as the model did, with the thought it
+// came from as its instruction; a navigation with its URL as given and
+// where it landed. outline is the page the model was shown.
+func (r *run) stepFor(a Action, thought, outline string, ev *calls.Evidence, landed *calls.PageInfo, v *routine.Verdict) routine.Step {
 	if a.Op == "goto" {
 		st := routine.Step{Kind: routine.KindGoto, URL: a.URL, Verdict: v}
 		if landed != nil {
@@ -34,7 +37,7 @@ func (r *run) stepFor(a Action, ev *calls.Evidence, landed *calls.PageInfo, v *r
 		}
 		return st
 	}
-	st := routine.Step{Kind: routine.KindAct, Op: a.Op, Key: a.Key, Verdict: v}
+	st := routine.Step{Kind: routine.KindAct, Op: a.Op, Key: a.Key, Verdict: v, Instruction: r.instruction(thought, outline)}
 	if a.Op == "scroll" {
 		st.Direction = scrollDirection(a) // as done, so a replay scrolls the same way
 	}
@@ -46,6 +49,89 @@ func (r *run) stepFor(a Action, ev *calls.Evidence, landed *calls.PageInfo, v *r
 		st.Value = r.valueRef(a.Value)
 	}
 	return st
+}
+
+// maxInstruction bounds a recorded step's instruction, in characters.
+const maxInstruction = 300
+
+var (
+	// modelSelector is a selector the model wrote in its thought with its
+	// kind, up to the end of its clause.
+	modelSelector = regexp.MustCompile(`(?i)\b(?:css|xpath)\s*[=:].*?(?:[,;](?:\s|$)|$)`)
+	// selectorWord is a word of a selector written bare: a tag with a
+	// class, id or attribute (div.form, input[name=q]), a class or an id
+	// (.btn, #email), an XPath, or a pseudo-class.
+	selectorWord = regexp.MustCompile(`(?i)^(?:(?:a|button|div|span|input|form|label|select|option|textarea|ul|ol|li|table|tr|td|th|tbody|nav|header|footer|main|section|article|aside|dialog|img|svg|iframe|p|h[1-6])?[.#\[][a-z_\-\[]|//)|:(?:nth-|has\(|not\()`)
+	// refWord is a ref the thought names: e5, @e5, [ref=e5].
+	refWord = regexp.MustCompile(`\[?@?(?:ref=)?\b(e[0-9]+)\b\]?`)
+	// roleName is the start of an outline line: role "name".
+	roleName = regexp.MustCompile(`^\w+ "[^"]*"`)
+)
+
+// instruction is the words a recorded step came from, for a heal at
+// replay and for people: the model's thought on one line, with each ref
+// it names turned into the element's role and name on the page it was
+// shown (refs mean nothing at replay) and its own selectors left out
+// (only the page names the element that is recorded), masked, and at most
+// [maxInstruction] characters.
+func (r *run) instruction(thought, outline string) string {
+	s := refWord.ReplaceAllStringFunc(thought, func(m string) string {
+		ref := refWord.FindStringSubmatch(m)[1]
+		return roleName.FindString(refLine(outline, ref)) // "" when the ref is not on the page
+	})
+	s = dropSelectors(modelSelector.ReplaceAllString(s, " "))
+	s = strings.Trim(s, " ,;:-")
+	s = r.p.mask(s) // before the cut, which could split a secret out of sight
+	if rs := []rune(s); len(rs) > maxInstruction {
+		s = strings.TrimSpace(string(rs[:maxInstruction-1])) + "…"
+	}
+	return s
+}
+
+// dropSelectors joins the words of s on one line, leaving out those of a
+// selector: selector-like words, and a combinator (>, +, ~) with the word
+// on each side of it.
+func dropSelectors(s string) string {
+	words := strings.Fields(s)
+	drop := make([]bool, len(words))
+	for i, w := range words {
+		switch {
+		case w == ">" || w == "+" || w == "~" || w == ">>":
+			drop[i] = true
+			if i > 0 {
+				drop[i-1] = true
+			}
+			if i+1 < len(words) {
+				drop[i+1] = true
+			}
+		case selectorWord.MatchString(w):
+			drop[i] = true
+		}
+	}
+	kept := words[:0]
+	for i, w := range words {
+		if !drop[i] {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// signInPage says whether the page the run is on shows a sign-in form: a
+// replay stops at a sign-in page its routine did not record (issue 6).
+func (r *run) signInPage(ctx context.Context) bool {
+	snap, err := page(ctx, func(ctx context.Context) (*calls.Snapshot, error) {
+		return r.p.d.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Unseen: true})
+	})
+	if err != nil {
+		return false
+	}
+	for _, n := range snap.Notices {
+		if n.Kind == kindSignIn {
+			return true
+		}
+	}
+	return false
 }
 
 // valueRef records a value: a slot reference for %name%, a template when
