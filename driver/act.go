@@ -295,21 +295,43 @@ func (s *Session) outcome(ctx context.Context, t *tab, before mark, tabsBefore i
 		return nil, err
 	}
 	out := &calls.Outcome{URL: info.URL, Title: info.Title, Navigated: t.mark().navSeq != before.navSeq}
-	added, _ := s.adoptNewTabs(ctx)
+	all, _ := s.adoptNewTabs(ctx, t.id)
 	// Only a tab this action opened becomes current (issue 7): one whose
-	// opener is the tab acted on. Others are listed and left alone.
-	for _, a := range added {
-		if a.opener == t.id {
-			s.mu.Lock()
-			s.cur = a
-			s.mu.Unlock()
-			if err := a.waitLoaded(ctx); err == nil {
-				if ni, err := s.pageInfo(ctx, a); err == nil {
-					out.URL, out.Title, out.Navigated = ni.URL, ni.Title, true
-				}
-			}
-			break
+	// opener is the tab acted on. Others are listed and left alone. Each
+	// it opened is judged once loaded, where its redirects ended; one on a
+	// refused URL is closed and the action stops with the refusal, the
+	// acting tab still current.
+	var added []*tab
+	var refused error
+	opened := false
+	for _, a := range all {
+		if a.opener != t.id {
+			added = append(added, a)
+			continue
 		}
+		loaded := a.waitLoaded(ctx)
+		if err := s.refuseTab(ctx, a); err != nil {
+			if refused == nil {
+				refused = err
+			}
+			continue
+		}
+		added = append(added, a)
+		if opened {
+			continue
+		}
+		opened = true
+		s.mu.Lock()
+		s.cur = a
+		s.mu.Unlock()
+		if loaded == nil {
+			if ni, err := s.pageInfo(ctx, a); err == nil {
+				out.URL, out.Title, out.Navigated = ni.URL, ni.Title, true
+			}
+		}
+	}
+	if refused != nil {
+		return nil, refused
 	}
 	if len(added) > 0 || s.tabCount() != tabsBefore {
 		list, _ := s.tabList(ctx)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -126,11 +127,12 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 	// what the ref showed: a framework may have reused the node for
 	// another control (invariant 4: never press a different element).
 	var now struct {
-		Connected bool   `json:"connected"`
-		Tag       string `json:"tag"`
-		Text      string `json:"text"`
+		Connected bool              `json:"connected"`
+		Tag       string            `json:"tag"`
+		Text      string            `json:"text"`
+		Attrs     map[string]string `json:"attrs"`
 	}
-	if err := el.callOn(ctx, jsIdentity, &now); err != nil {
+	if err := el.callOn(ctx, jsIdentity, &now, identityAttrs); err != nil {
 		if errors.Is(err, calls.ErrBrowserGone) {
 			return nil, err
 		}
@@ -142,6 +144,20 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 	if e.tag != "" && (now.Tag != e.tag || (e.text != "" && !targets.Alike(e.text, foldText(now.Text)))) {
 		return nil, calls.Errorf(calls.ErrStaleRef, `run "waymark snapshot" again and use a ref from it`,
 			"[ref=%s] showed %s, but that element now says %q; it changed after your last look", ref, strings.TrimPrefix(e.line, "- "), clip(now.Text, 60))
+	}
+	for _, a := range identityAttrs {
+		was, is := e.attrs[a], now.Attrs[a]
+		if a == "aria-label" || a == "placeholder" {
+			// Words may change a little on the same control ("Cart (1
+			// item)" → "Cart (2 items)"); a different word is another one.
+			if k1, k2 := labelKey(was), labelKey(is); k1 == k2 || (k1 != "" && k2 != "" && targets.Alike(k1, k2)) {
+				continue
+			}
+		}
+		if e.attrs != nil && is != was {
+			return nil, calls.Errorf(calls.ErrStaleRef, `run "waymark snapshot" again and use a ref from it`,
+				"[ref=%s] showed %s, but its %s is now %q (was %q); it changed after your last look", ref, strings.TrimPrefix(e.line, "- "), a, clip(now.Attrs[a], 60), clip(e.attrs[a], 60))
+		}
 	}
 	return el, nil
 }
@@ -242,4 +258,18 @@ func (t *tab) targetOfFrame(frame cdp.FrameID) target.ID {
 		return target.ID(frame)
 	}
 	return ""
+}
+
+// labelKey is a label's words without numbers, punctuation or plural
+// endings, so that a count in it ("Cart (1 item)", "Cart (2 items)") is
+// the same label.
+func labelKey(s string) string {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(w) > 3 && strings.HasSuffix(w, "s") {
+			w = w[:len(w)-1]
+		}
+		words = append(words, w)
+	}
+	return strings.Join(words, " ")
 }

@@ -82,6 +82,50 @@ func TestCoveredElementIsNamed(t *testing.T) {
 	}
 }
 
+// TestCoverIsNamedWithinASecond: with the default timeout, an element
+// that stays covered fails the action in about a second, naming the cover,
+// rather than at the end of the timeout.
+func TestCoverIsNamedWithinASecond(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Covered</title>
+<button id=go onclick="this.textContent='pressed'">Go</button>
+<div id=newsletter style="position:fixed;inset:0;background:#fff">Join our newsletter</div>`})
+	open(t, s, ctx, srv.URL)
+	start := time.Now()
+	_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#go"})
+	took := time.Since(start)
+	var ce *calls.CoveredError
+	if !errors.As(err, &ce) || !strings.Contains(ce.By, "newsletter") {
+		t.Fatalf("click on a covered button: %v, want CoveredError naming the cover", err)
+	}
+	// A bound on behaviour (the default timeout is 5 s), not a benchmark.
+	if took >= 2*time.Second {
+		t.Errorf("the covered error took %s, want under 2s", took)
+	}
+	if got := getText(t, s, ctx, "css=#go"); got != "Go" {
+		t.Errorf("the covered button was pressed: %q", got)
+	}
+}
+
+// TestCoverThatGoesAwayLetsTheClickThrough: a cover the page removes
+// within the second (a toast fading) only delays the click.
+func TestCoverThatGoesAwayLetsTheClickThrough(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Toast</title>
+<button id=go onclick="this.textContent='pressed'">Go</button>`})
+	open(t, s, ctx, srv.URL)
+	// The cover is put up just before the click, and goes 300 ms later.
+	evalString(t, s, ctx, `const d = document.createElement('div'); d.id = 'toast'; d.textContent = 'Saved';
+d.style.cssText = 'position:fixed;inset:0;background:#ffc'; document.body.append(d);
+setTimeout(() => d.remove(), 300); 'ok'`)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#go"})
+	if got := getText(t, s, ctx, "css=#go"); got != "pressed" {
+		t.Errorf("after the toast went the button says %q, want pressed", got)
+	}
+}
+
 func TestDisabledAndHidden(t *testing.T) {
 	t.Parallel()
 	s, ctx := newSession(t)
@@ -116,4 +160,34 @@ func TestReusedNodeIsStale(t *testing.T) {
 	// After a fresh look the same node has its new identity and can be pressed.
 	ref = refOf(t, snapshot(t, s, ctx, calls.SnapshotRequest{}), `button "Delete everything"`)
 	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: ref})
+}
+
+// TestReusedNodeIsStaleByItsAttributes: a control with no text of its own
+// changes what it is through its attributes (an icon button's label, a
+// field's type); its old ref must not act on it. A label that changes a
+// little on the same control (a count) does not make the ref stale.
+func TestReusedNodeIsStaleByItsAttributes(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Icons</title>
+<button id=icon aria-label="Save" onclick="document.title = 'pressed ' + this.getAttribute('aria-label')">💾</button>
+<input id=f aria-label="Email" type=email>
+<button id=cart aria-label="Cart (1 item)" onclick="document.title = 'cart'">🛒</button>`})
+	open(t, s, ctx, srv.URL)
+	look := snapshot(t, s, ctx, calls.SnapshotRequest{})
+	icon, field, cart := refOf(t, look, `button "Save"`), refOf(t, look, `"Email"`), refOf(t, look, `button "Cart (1 item)"`)
+	evalString(t, s, ctx, `document.getElementById('icon').setAttribute('aria-label', 'Delete'); document.getElementById('f').type = 'password'; document.getElementById('cart').setAttribute('aria-label', 'Cart (2 items)'); 'ok'`)
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: icon}); !errors.Is(err, calls.ErrStaleRef) || !strings.Contains(err.Error(), "aria-label") {
+		t.Errorf("a click on a relabelled icon button: %v, want stale_ref", err)
+	}
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: field, Value: "a@b.c"}); !errors.Is(err, calls.ErrStaleRef) || !strings.Contains(err.Error(), "type") {
+		t.Errorf("a fill into a field whose type changed: %v, want stale_ref", err)
+	}
+	if info, _ := s.PageInfo(ctx); info.Title != "Icons" {
+		t.Fatalf("a changed control was pressed: title %q", info.Title)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: cart})
+	if info, _ := s.PageInfo(ctx); info.Title != "cart" {
+		t.Errorf("the cart button, whose count changed, was not pressed: %q", info.Title)
+	}
 }

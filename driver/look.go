@@ -187,7 +187,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*cal
 	root.Walk(func(n *outline.Node, _ int) bool {
 		if n.Ref != "" {
 			snap.Refs++
-			s.refs.describe(n.Ref, nodeLine(n), n.Tag, n.Text)
+			s.refs.describe(n.Ref, nodeLine(n), n.Tag, n.Text, n.Attrs)
 		}
 		return true
 	})

@@ -33,11 +33,23 @@ const (
 	checkHit
 )
 
+// coverPatience is how long an element may stay covered by the same
+// thing before the action gives up: long enough for a toast to fade or a
+// spinner to go, short enough that a cookie wall or modal is named within
+// a second rather than at the end of the action's timeout (issue 7).
+const coverPatience = time.Second
+
 // actionable scrolls the element into view and waits until it passes the
 // checks, returning the point to press in the page's viewport. The error
-// names what failed last.
+// names what failed last. States that may pass (moving, hidden, disabled)
+// are waited out until the timeout; a cover that stays coverPatience
+// fails the action then, naming what covers it.
 func (el *element) actionable(ctx context.Context, checks int, timeout time.Duration) (point, error) {
 	deadline := time.Now().Add(timeout)
+	// coverBy is what covered the element at the last try, and
+	// coveredSince when it began to; zero when it was not covered.
+	var coverBy string
+	var coveredSince time.Time
 	for {
 		p, err := el.tryActionable(ctx, checks)
 		if err == nil {
@@ -45,6 +57,15 @@ func (el *element) actionable(ctx context.Context, checks int, timeout time.Dura
 		}
 		if errors.Is(err, calls.ErrStaleRef) || errors.Is(err, calls.ErrBrowserGone) || errors.Is(err, calls.ErrJavaScript) || ctx.Err() != nil {
 			return point{}, err
+		}
+		var ce *calls.CoveredError
+		switch {
+		case !errors.As(err, &ce):
+			coverBy, coveredSince = "", time.Time{}
+		case coveredSince.IsZero() || ce.By != coverBy:
+			coverBy, coveredSince = ce.By, time.Now()
+		case time.Since(coveredSince) >= coverPatience:
+			return point{}, fmt.Errorf("%w (for %s; close or answer it first)", err, coverPatience)
 		}
 		if time.Now().After(deadline) {
 			return point{}, fmt.Errorf("%w (waited %s; pass --timeout to wait longer)", err, timeout.Round(time.Millisecond))

@@ -29,7 +29,17 @@ type refEntry struct {
 	line   string    // the outline line when the ref was last shown, for messages
 	tag    string    // what the element was when last shown, to catch a node
 	text   string    // the page reused for something else (lower-case, spaces folded)
+	// attrs are its identityAttrs when last shown ("" for absent): a
+	// button whose aria-label turned from Save to Delete, or a field whose
+	// type turned from email to password, is not the element the ref
+	// showed.
+	attrs map[string]string
 }
+
+// identityAttrs are the attributes that say which control an element is;
+// js/identity.js reads the same list. Ids and classes are left out: a
+// framework may regenerate them on the same control.
+var identityAttrs = []string{"aria-label", "type", "name", "placeholder", "data-testid", "data-test", "data-test-id", "data-qa", "data-cy"}
 
 // refTable hands out refs ("e1", "e2", …) for one session.
 type refTable struct {
@@ -63,11 +73,15 @@ func (r *refTable) assign(t *tab, tid target.ID, frame cdp.FrameID, node cdp.Bac
 // describe records what a ref showed: its outline line, for messages, and
 // its tag and text, to refuse the ref if the node later becomes something
 // else (frameworks reuse nodes).
-func (r *refTable) describe(ref, line, tag, text string) {
+func (r *refTable) describe(ref, line, tag, text string, attrs map[string]string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if e, ok := r.byRef[ref]; ok {
 		e.line, e.tag, e.text = line, strings.ToLower(tag), foldText(text)
+		e.attrs = make(map[string]string, len(identityAttrs))
+		for _, a := range identityAttrs {
+			e.attrs[a] = attrs[a]
+		}
 	}
 }
 

@@ -142,8 +142,10 @@ func (s *Session) current(ctx context.Context) (*tab, error) {
 
 // adoptNewTabs attaches to page targets of this browser context that no
 // tab holds yet (opened by the page: target=_blank, window.open) and
-// returns them.
-func (s *Session) adoptNewTabs(ctx context.Context) ([]*tab, error) {
+// returns them. Each is judged where it landed (refuseTab) and closed if
+// refused, except those opened by the tab actor: the action that opened
+// them judges them once they have loaded (outcome).
+func (s *Session) adoptNewTabs(ctx context.Context, actor target.ID) ([]*tab, error) {
 	infos, err := chromedp.Targets(s.browser.ctx)
 	if err != nil {
 		return nil, browserErr(err)
@@ -164,9 +166,33 @@ func (s *Session) adoptNewTabs(ctx context.Context) ([]*tab, error) {
 			continue // it may have closed again already
 		}
 		t.opener = info.OpenerID
+		// info.URL may be where a load under way is going, before the
+		// tab's document says so.
+		if (actor == "" || t.opener != actor) && s.refuseTab(ctx, t, info.URL) != nil {
+			continue
+		}
 		added = append(added, t)
 	}
 	return added, nil
+}
+
+// drop removes t from the session's tabs; when it was the current tab,
+// the last one left becomes current.
+func (s *Session) drop(t *tab) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, x := range s.tabs {
+		if x == t {
+			s.tabs = append(s.tabs[:i:i], s.tabs[i+1:]...)
+			break
+		}
+	}
+	if s.cur == t {
+		s.cur = nil
+		if len(s.tabs) > 0 {
+			s.cur = s.tabs[len(s.tabs)-1]
+		}
+	}
 }
 
 // Close closes the session's tabs and disposes of its browser context.

@@ -40,9 +40,12 @@ type tab struct {
 	mu      sync.Mutex
 	frameID cdp.FrameID // the main frame
 	docURL  string
-	status  int
-	headers http.Header // the document response's headers
-	blocked error       // the last navigation the guard refused, until an action takes it
+	// unreachable is the URL the main frame failed to load while it shows
+	// an error page (docURL is then chrome-error://…), else "".
+	unreachable string
+	status      int
+	headers     http.Header // the document response's headers
+	blocked     error       // the last navigation the guard refused, until an action takes it
 	// lookedOverlays are the overlays over the page at the last look
 	// (nil before the first), so that one appearing since is caught.
 	lookedOverlays map[string]bool
@@ -82,6 +85,7 @@ func (t *tab) start() error {
 	t.mu.Lock()
 	t.frameID = tree.FrameTree.Frame.ID
 	t.docURL = tree.FrameTree.Frame.URL
+	t.unreachable = tree.FrameTree.Frame.UnreachableURL
 	t.mu.Unlock()
 	return chromedp.Listen(t.ctx, t.onEvent)
 }
@@ -111,6 +115,7 @@ func (t *tab) onEvent(ev any) {
 		if ev.Frame.ParentID == "" {
 			t.frameID = ev.Frame.ID
 			t.docURL = ev.Frame.URL
+			t.unreachable = ev.Frame.UnreachableURL
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]isolatedWorld{}
 			t.lookedOverlays = nil // a new page: no look at it yet, nothing to compare with
@@ -163,6 +168,17 @@ func (t *tab) watch() <-chan struct{} {
 func (t *tab) url() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.docURL
+}
+
+// landed returns where the main frame's document came from: its URL, or
+// for an error page the URL that failed to load.
+func (t *tab) landed() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.unreachable != "" {
+		return t.unreachable
+	}
 	return t.docURL
 }
 

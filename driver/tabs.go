@@ -15,7 +15,7 @@ func (s *Session) Tab(ctx context.Context, req calls.TabRequest) (*calls.TabList
 	if _, err := s.current(ctx); err != nil {
 		return nil, err
 	}
-	if _, err := s.adoptNewTabs(ctx); err != nil {
+	if _, err := s.adoptNewTabs(ctx, ""); err != nil {
 		return nil, err
 	}
 	switch req.Op {
@@ -58,20 +58,7 @@ func (s *Session) Tab(ctx context.Context, req calls.TabRequest) (*calls.TabList
 			return nil, err
 		}
 		t.close()
-		s.mu.Lock()
-		for i, x := range s.tabs {
-			if x == t {
-				s.tabs = append(s.tabs[:i:i], s.tabs[i+1:]...)
-				break
-			}
-		}
-		if s.cur == t {
-			s.cur = nil
-			if len(s.tabs) > 0 {
-				s.cur = s.tabs[len(s.tabs)-1]
-			}
-		}
-		s.mu.Unlock()
+		s.drop(t)
 	default:
 		return nil, calls.Errorf(calls.ErrBadInput, "tab list | new [URL] | switch N | close [N]", "unknown tab command %q", req.Op)
 	}

@@ -105,6 +105,7 @@ var sectioning = setOf("ARTICLE", "ASIDE", "MAIN", "NAV", "SECTION")
 var keptAttrs = setOf(
 	"id", "name", "type", "placeholder", "href", "data-testid", "data-test",
 	"data-test-id", "data-qa", "data-cy", "title", "alt", "class", "src",
+	"aria-label",
 )
 
 func setOf(s ...string) map[string]bool {
