@@ -137,11 +137,16 @@ type ActRequest struct {
 	// page still matches it.
 	Approve *Approval `json:"approve,omitempty"`
 	// Hand moves the pointer along a person's path and types at a
-	// person's pace (on for the pilot; off for plain CLI actions and
-	// replays unless asked with --hand, since it makes each step take
-	// about a second): pages with hover menus and debounced fields then
-	// behave as they do for people.
+	// person's pace (on by default for the pilot and replays, --hand=false
+	// turns it off; off for plain CLI actions unless asked with --hand):
+	// pages with hover menus and debounced fields then behave as they do
+	// for people.
 	Hand bool `json:"hand,omitempty"`
+	// Secret names the secret Value is (fill, type): from then on the
+	// field shows «secret:NAME» in every outline of the session, whatever
+	// it holds and however short, for the fronts that never see the value
+	// (a later `waymark snapshot` in another process).
+	Secret string `json:"secret,omitempty"`
 }
 
 // Approval is what an action that needs approval expects of the page: its

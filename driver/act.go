@@ -107,6 +107,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		if err != nil {
 			return nil, err
 		}
+		s.markSecret(el, req.Secret) // before typing: no look may show it half typed
 		if req.Kind == calls.ActFill {
 			return func(ctx context.Context) error { return el.fill(ctx, req.Value, timeout, h) }, nil
 		}

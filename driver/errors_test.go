@@ -191,3 +191,20 @@ func TestReusedNodeIsStaleByItsAttributes(t *testing.T) {
 		t.Errorf("the cart button, whose count changed, was not pressed: %q", info.Title)
 	}
 }
+
+// TestSecretFieldIsMaskedInLooks: a field filled with a named secret shows
+// «secret:name» in every later outline of the session, however short.
+func TestSecretFieldIsMaskedInLooks(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Key</title>
+<input aria-label="API key"><input aria-label="Note">`})
+	open(t, s, ctx, srv.URL)
+	look := snapshot(t, s, ctx, calls.SnapshotRequest{})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: refOf(t, look, `"API key"`), Value: "k9Z", Secret: "apikey"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: refOf(t, look, `"Note"`), Value: "k9Z"})
+	text := snapshot(t, s, ctx, calls.SnapshotRequest{})
+	if !strings.Contains(text, `value="«secret:apikey»"`) || strings.Count(text, `value="k9Z"`) != 1 {
+		t.Fatalf("want the key field masked and the note shown:\n%s", text)
+	}
+}

@@ -161,6 +161,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*cal
 	if err != nil {
 		return nil, err
 	}
+	s.maskSecrets(root)
 	show := root
 	if req.Scope != "" {
 		show, err = s.scope(ctx, t, root, req.Scope)

@@ -25,10 +25,13 @@ type Session struct {
 	// while newSession runs.
 	downloads *downloads
 
-	// mu guards tabs and cur.
+	// mu guards tabs, cur and secrets.
 	mu   sync.Mutex
 	tabs []*tab
 	cur  *tab
+	// secrets are the fields a secret was typed into, by element, with the
+	// secret's name (secret.go).
+	secrets map[cdp.BackendNodeID]string
 }
 
 func newSession(ctx context.Context, b *Browser, name string) (*Session, error) {

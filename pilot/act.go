@@ -166,9 +166,9 @@ func (p *Pilot) request(ans ActAnswer, outline string, vars Vars) (calls.ActRequ
 	case "click":
 		return calls.ActRequest{Kind: calls.ActClick, Target: target}, nil
 	case "fill":
-		return calls.ActRequest{Kind: calls.ActFill, Target: target, Value: value}, nil
+		return calls.ActRequest{Kind: calls.ActFill, Target: target, Value: value, Secret: secretIn(ans.Value, vars)}, nil
 	case "type":
-		return calls.ActRequest{Kind: calls.ActType, Target: target, Value: value}, nil
+		return calls.ActRequest{Kind: calls.ActType, Target: target, Value: value, Secret: secretIn(ans.Value, vars)}, nil
 	case "select":
 		return calls.ActRequest{Kind: calls.ActSelect, Target: target, Values: []string{value}}, nil
 	case "check":

@@ -101,3 +101,15 @@ func maskLineValue(line string, marks map[string]string) string {
 	}
 	return line[:start] + "«secret:" + name + "»" + line[start+len(quoted):]
 }
+
+// secretIn names the first secret template's placeholders bring in, or
+// "": the driver then masks the field in every outline of the session,
+// for the fronts that never see the value (calls.ActRequest.Secret).
+func secretIn(template string, vars Vars) string {
+	for _, name := range placeholders(template) {
+		if _, ok := vars.Secrets[name]; ok {
+			return name
+		}
+	}
+	return ""
+}

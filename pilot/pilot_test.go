@@ -276,6 +276,9 @@ func TestShortSecretNeverShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if d.acts[0].Secret != "pin" {
+		t.Errorf("the driver was not told the field holds a secret: %+v", d.acts[0])
+	}
 	if d.acts[0].Value != pin || res.Request.Value != "«secret:pin»" {
 		t.Fatalf("page got %q, result shows %q", d.acts[0].Value, res.Request.Value)
 	}

@@ -173,7 +173,7 @@ func (r *run) actRequest(a Action) (calls.ActRequest, error) {
 	req := calls.ActRequest{Kind: a.Op, Target: target, Hand: !r.opts.NoHand}
 	switch a.Op {
 	case "fill", "type":
-		req.Value = value
+		req.Value, req.Secret = value, secretIn(a.Value, r.vars)
 	case "select":
 		req.Values = []string{value}
 	case "press":
