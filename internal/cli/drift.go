@@ -28,8 +28,13 @@ func NewCmdDrift(f *Factory, runF func(context.Context, *DriftOptions) error) *c
 there, without clicking or typing anything. Each step is found, moved (a
 replay heals it with no model), replaced, missing or ambiguous; a step on a
 page that only acting reaches is unreached. For schedulers, the exit status
-is 0 when everything was found, 1 when something moved, 2 when something is
-replaced, missing or ambiguous or a page landed elsewhere.`,
+says what a replay would do, apart from the codes of a check that could not
+run (1 failed, 2 usage, 3 unavailable):
+
+  0  every element was found
+  20 some moved: a replay would heal them with no model
+  21 some are replaced, missing or ambiguous, or a page landed elsewhere:
+     a replay would stop`,
 		Example: "  waymark drift checkout.json\n  waymark drift checkout.json --json",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

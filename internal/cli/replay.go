@@ -24,7 +24,7 @@ type ReplayOptions struct {
 	KeepHeals string // always, ask, never
 	Submits   string // allow, ask
 	NoModel   bool
-	Hand      bool
+	Hand      bool // a person's moves and pace; on unless --hand=false
 	// NewModel builds the heal and extract model; nil uses the --model
 	// flag and the environment. It returns nil for no model.
 	NewModel func() (pilot.Model, error)
@@ -47,7 +47,11 @@ with the cause's code:
 
 Heals come back as the routine's next version: --keep-heals always writes it
 over FILE, ask (the default) writes it beside FILE as NAME.vN.pending.json,
-never drops it.`,
+never drops it.
+
+Steps that send, pay, delete or confirm stop as needs-approval unless
+--allow-submit. Each step acts with a person's pointer paths and typing pace;
+--hand=false runs at the browser's speed.`,
 		Example: "  waymark replay checkout.json --var email=ann@example.com --secret password=env:SHOP_PASSWORD\n" +
 			"  waymark replay orders.json --var 'rows=[{\"sku\":\"A1\"},{\"sku\":\"B2\"}]' --json",
 		Args: exactArgs(1),
@@ -82,7 +86,7 @@ never drops it.`,
 		return nil
 	}
 	cmd.Flags().BoolVar(&opts.NoModel, "no-model", false, "never call a model: a missing element stops the replay")
-	cmd.Flags().BoolVar(&opts.Hand, "hand", false, "act with a person's pointer paths and typing pace (slower; for pages that react to them)")
+	cmd.Flags().BoolVar(&opts.Hand, "hand", true, "act with a person's pointer paths and typing pace, as pages with hover menus and debounced fields expect; --hand=false runs at the browser's speed")
 	return cmd
 }
 
@@ -108,7 +112,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 		return err
 	}
 	d := pilot.Over(caller, opts.Session)
-	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits, Hand: opts.Hand}
+	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits, NoHand: !opts.Hand}
 	if !opts.JSON && opts.IO.IsStderrTTY() {
 		ro.Progress = func(e replay.StepEvent) { fmt.Fprintln(opts.IO.ErrOut, progressLine(e)) }
 	}

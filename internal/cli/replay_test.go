@@ -77,8 +77,15 @@ func TestReplayFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.File != "r.json" || o.KeepHeals != "always" || o.Submits != "ask" || o.VarArgs[0] != "a=b" || o.Secrets[0] != "pw=env:X" {
+	if o.File != "r.json" || o.KeepHeals != "always" || o.Submits != "ask" || !o.Hand || o.VarArgs[0] != "a=b" || o.Secrets[0] != "pw=env:X" {
 		t.Errorf("opts = %+v", o)
+	}
+	o, err = parseCmd(t, NewCmdReplay, []string{"r.json", "--hand=false", "--allow-submit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Hand || o.Submits != "allow" {
+		t.Errorf("--hand=false --allow-submit: hand %v, submits %q", o.Hand, o.Submits)
 	}
 	_, err = parseCmd(t, NewCmdReplay, []string{"r.json", "--keep-heals", "maybe"})
 	var ue *UsageError
@@ -92,9 +99,23 @@ func TestReplayFlags(t *testing.T) {
 
 func TestReplayRunOK(t *testing.T) {
 	file := writeRoutine(t)
-	o, out, errOut := replayOpts(shopCaller(nil), false, true, file)
+	c := shopCaller(nil)
+	o, out, errOut := replayOpts(c, false, true, file)
+	o.Hand = true // the flag's default
 	if err := replayRun(context.Background(), o); err != nil {
 		t.Fatal(err)
+	}
+	acts := 0
+	for _, call := range c.calls {
+		if req, ok := call.Params.(calls.ActRequest); ok {
+			acts++
+			if !req.Hand || req.Submits != "allow" {
+				t.Errorf("act %s: hand %v, submits %q; want a hand and allow", req.Target, req.Hand, req.Submits)
+			}
+		}
+	}
+	if acts != 3 {
+		t.Errorf("%d acts, want 3", acts)
 	}
 	if !strings.Contains(errOut.String(), "replayed 4 step(s)") || !strings.Contains(errOut.String(), "  4  click    place") {
 		t.Errorf("stderr = %q", errOut.String())
@@ -165,10 +186,11 @@ func TestReplayRunKeepsHeals(t *testing.T) {
 
 func TestDriftRun(t *testing.T) {
 	file := writeRoutine(t)
+	// Something moved: 20, apart from the codes of a failed command.
 	common, so, se := testCommon(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false)
 	err := driftRun(context.Background(), &DriftOptions{Common: common, File: file})
 	var ee *ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+	if !errors.As(err, &ee) || ee.ExitCode() != 20 || ExitCode(err) != 20 {
 		t.Fatalf("err = %v", err)
 	}
 	if !strings.Contains(so.String(), "email\tmoved\tlabel=Email\tnow placeholder=Email\n") || !strings.Contains(se.String(), "1 moved") {

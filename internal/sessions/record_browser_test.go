@@ -148,6 +148,7 @@ func TestRecordDemoCheckoutThenReplay(t *testing.T) {
 		Vars:    map[string]string{"full_name": "Bo Other", "email": "bo@example.com", "country": "Germany"},
 		Secrets: map[string]secret.Value{"password": secret.New("password", "an0ther-Pass-9")},
 		Submits: "allow",
+		NoHand:  true, // the driver's speed: a person's pace would make this test take 15 s
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -134,7 +134,9 @@ func TestReplayDemoCheckout(t *testing.T) {
 
 	s2, ctx2 := newSession(t, "demo-replay")
 	m := &outlineModel{}
-	res, err := Run(ctx2, s2, r, Options{Model: m, Vars: map[string]string{"email": "bo@example.com"},
+	// NoHand: with a person's pace the fills type key by key and the
+	// test takes about 15 s instead of 2; the hand has its own tests.
+	res, err := Run(ctx2, s2, r, Options{Model: m, Vars: map[string]string{"email": "bo@example.com"}, Submits: SubmitsAllow, NoHand: true,
 		Secrets: map[string]secret.Value{"password": secret.New("password", "an0ther-pass")}})
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +285,9 @@ func TestReplayVariants(t *testing.T) {
 			shop.set(tt.variant)
 			s, ctx := newSession(t, fmt.Sprintf("variant-%d", i))
 			m := &outlineModel{Want: "Complete purchase"}
-			o := Options{Vars: vars, KeepHeals: KeepAlways, CheckTimeout: time.Second}
+			// NoHand: a person's pace makes each variant take 7–17 s
+			// instead of under one; the hand has its own tests.
+			o := Options{Vars: vars, KeepHeals: KeepAlways, CheckTimeout: time.Second, Submits: SubmitsAllow, NoHand: true}
 			if tt.model {
 				o.Model = m
 			}
@@ -306,7 +310,7 @@ func TestReplayVariants(t *testing.T) {
 				}
 				s2, ctx2 := newSession(t, fmt.Sprintf("variant-%d-healed", i))
 				m2 := &outlineModel{}
-				res, err := Run(ctx2, s2, next, Options{Vars: vars, Model: m2})
+				res, err := Run(ctx2, s2, next, Options{Vars: vars, Model: m2, Submits: SubmitsAllow, NoHand: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -315,5 +319,50 @@ func TestReplayVariants(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReplaySignInWallAfterAClick: a link that, on replay, lands on a
+// sign-in page stops the replay as sign-in at the next step, with no model
+// call though a model is configured.
+func TestReplaySignInWallAfterAClick(t *testing.T) {
+	var wall atomic.Bool
+	mux := http.NewServeMux()
+	mux.HandleFunc("/start", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<!doctype html><html><head><title>Start</title></head><body><h1>Your basket</h1><a href="/pay">Continue to payment</a></body></html>`)
+	})
+	mux.HandleFunc("/pay", func(w http.ResponseWriter, r *http.Request) {
+		if wall.Load() {
+			http.Redirect(w, r, "/login", http.StatusFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<!doctype html><html><head><title>Pay</title></head><body><h1>Payment</h1><label for="c">Card holder</label><input id="c"></body></html>`)
+	})
+	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, variants["login"])
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	s, ctx := newSession(t, "wall-record")
+	rec := &recorder{t: t, s: s, ctx: ctx, r: &routine.Routine{Format: routine.Format, Name: "wall", Version: 1}}
+	rec.gotoStep("open", srv.URL+"/start")
+	rec.act("continue", calls.ActClick, nil, "", "link", "Continue to payment")
+	if _, err := s.Wait(ctx, calls.WaitRequest{URL: "*/pay"}); err != nil {
+		t.Fatal(err)
+	}
+	rec.act("holder", calls.ActFill, &routine.Value{Literal: "Ann Example"}, "Ann Example", "textbox", "Card holder")
+
+	wall.Store(true)
+	s2, ctx2 := newSession(t, "wall-replay")
+	m := &outlineModel{Want: "Email"}
+	res, err := Run(ctx2, s2, rec.r, Options{Model: m, NoHand: true, CheckTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cause != CauseSignIn || res.ModelCalls != 0 || m.n.Load() != 0 || !strings.Contains(res.Message, "holder: the page is a sign-in page (/login") {
+		t.Fatalf("replay = %s %s %q, %d model calls; steps %+v", res.Status, res.Cause, res.Message, res.ModelCalls, res.Steps)
 	}
 }

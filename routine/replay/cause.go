@@ -8,7 +8,7 @@ type Cause string
 const (
 	CauseNone          Cause = ""
 	CauseLandedAway    Cause = "landed-elsewhere" // a goto opened another path, or an error status
-	CauseSignIn        Cause = "sign-in"          // a sign-in page the routine did not record
+	CauseSignIn        Cause = "sign-in"          // a sign-in page the routine did not record, after a goto or where a step's element was not found
 	CauseVerify        Cause = "verify"           // a verify step failed
 	CauseReplaced      Cause = "replaced"         // a different control stands in the recorded one's place
 	CauseAmbiguous     Cause = "ambiguous"        // several elements fit equally well
@@ -32,6 +32,8 @@ const (
 //	16  needs-approval
 //	17  needs-model
 //	130 canceled
+//
+// A drift check has its own codes, 20 and 21 ([DriftReport.ExitCode]).
 var exitCodes = map[Cause]int{
 	CauseNone:          0,
 	CauseFailed:        1,

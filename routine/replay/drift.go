@@ -37,18 +37,26 @@ const (
 	DriftUnreached = "unreached" // the step's page is reached only by acting (a click, a submit), which drift never does
 )
 
-// ExitCode is the report's exit status for schedulers: 0 when every
-// element was found, 1 when some moved (a replay heals them with no model),
-// 2 when something is replaced, missing or ambiguous, or a page landed
-// elsewhere. Unreached steps count as neither.
+// Exit codes of a drift check, for schedulers. They sit beside a
+// replay's causes (10–17) and apart from what any command exits with on
+// an error (1 failed, 2 usage, 3 unavailable), so a scheduler can tell a
+// report from a check that could not run.
+const (
+	DriftExitFound  = 0  // every element was found
+	DriftExitMoved  = 20 // some moved: a replay would heal them with no model
+	DriftExitBroken = 21 // some replaced, missing or ambiguous, or a page landed elsewhere: a replay would stop
+)
+
+// ExitCode is the report's exit status for schedulers: [DriftExitFound],
+// [DriftExitMoved] or [DriftExitBroken]. Unreached steps raise none of them.
 func (r *DriftReport) ExitCode() int {
 	switch {
 	case r.Counts[calls.Replaced]+r.Counts[calls.Missing]+r.Counts[calls.Ambiguous]+r.Counts[DriftElsewhere] > 0:
-		return 2
+		return DriftExitBroken
 	case r.Counts[calls.Moved] > 0:
-		return 1
+		return DriftExitMoved
 	}
-	return 0
+	return DriftExitFound
 }
 
 // Drift opens each page of a routine (each goto) and resolves the element

@@ -25,18 +25,18 @@ func TestDrift(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("report (-want +got):\n%s", diff)
 	}
-	if rep.ExitCode() != 2 || rep.Steps[1].NewLocator != "placeholder=Email" {
+	if rep.ExitCode() != 21 || rep.Steps[1].NewLocator != "placeholder=Email" {
 		t.Errorf("exit %d, %+v", rep.ExitCode(), rep.Steps[1])
 	}
 	if len(d.acted()) != 0 {
 		t.Errorf("drift acted: %v", d.acted())
 	}
 
-	// Only moved: 1. All found: 0.
+	// Only moved: 20. All found: 0.
 	d.find["label=Country"] = calls.Resolution{Status: calls.Found, Ref: "e3"}
 	rep, _ = Drift(context.Background(), d, checkoutRoutine(t))
-	if rep.ExitCode() != 1 {
-		t.Errorf("exit %d, want 1: %+v", rep.ExitCode(), rep.Steps)
+	if rep.ExitCode() != 20 {
+		t.Errorf("exit %d, want 20: %+v", rep.ExitCode(), rep.Steps)
 	}
 	d.find["label=Email"] = calls.Resolution{Status: calls.Found, Ref: "e1"}
 	rep, _ = Drift(context.Background(), d, checkoutRoutine(t))
@@ -56,10 +56,24 @@ func TestDrift(t *testing.T) {
 		t.Errorf("after a click: %+v, exit %d", last, rep.ExitCode())
 	}
 
-	// A goto that lands elsewhere: 2.
+	// A goto that lands elsewhere: 21.
 	d.pages["http://shop.test/checkout"] = fakePage{URL: "http://shop.test/login"}
 	rep, _ = Drift(context.Background(), d, checkoutRoutine(t))
-	if rep.Steps[0].Status != DriftElsewhere || rep.ExitCode() != 2 {
+	if rep.Steps[0].Status != DriftElsewhere || rep.ExitCode() != 21 {
 		t.Errorf("elsewhere: %+v", rep.Steps[0])
+	}
+}
+
+// TestDriftExitCodes: drift's codes are apart from the CLI's error codes
+// (1 failed, 2 usage, 3 unavailable) and from a replay's causes.
+func TestDriftExitCodes(t *testing.T) {
+	replayCodes := map[int]bool{}
+	for c := range exitCodes {
+		replayCodes[ExitCode(c)] = true
+	}
+	for _, n := range []int{DriftExitMoved, DriftExitBroken} {
+		if n <= 3 || replayCodes[n] {
+			t.Errorf("drift exit code %d collides with an error code or a replay cause", n)
+		}
 	}
 }

@@ -29,6 +29,7 @@ type fakeDriver struct {
 	rows   map[int]string              // positional finds: the ref of each row
 	locate map[string]calls.Evidence   // by ref
 	actErr map[string]error            // by target
+	nav    map[string]string           // by target: the URL an act there lands on
 	acts   []calls.ActRequest
 	log    []string
 }
@@ -86,6 +87,10 @@ func (d *fakeDriver) Act(ctx context.Context, req calls.ActRequest) (*calls.Outc
 		return nil, err
 	}
 	d.acts = append(d.acts, req)
+	if u, ok := d.nav[req.Target]; ok {
+		d.url = u
+		return &calls.Outcome{URL: d.url, Navigated: true}, nil
+	}
 	return &calls.Outcome{URL: d.url}, nil
 }
 

@@ -140,7 +140,9 @@ func TestReplayClicksAsRecorded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Run(ctx, s, r, Options{CheckTimeout: time.Second}) // the goto loads the page afresh
+			// The goto loads the page afresh. The hand stays on, as a
+			// replay's default: the clicks go through a person's moves.
+			res, err := Run(ctx, s, r, Options{CheckTimeout: time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,8 +25,16 @@ const (
 	KeepNever  = "never"  // heals are reported and dropped
 )
 
+// Submits values: whether a step that would send, pay, delete or confirm
+// is pressed.
+const (
+	SubmitsAsk   = "ask"   // stop the replay as needs-approval, nothing pressed (the default)
+	SubmitsAllow = "allow" // press it
+)
+
 // Options tune a replay. The zero value is valid: no variables, no
-// model (a missing element stops the replay), heals kept as pending.
+// model (a missing element stops the replay), heals kept as pending,
+// submits stopped for approval, a person's moves on.
 type Options struct {
 	// Vars are the values of plain variables; a list variable's value is a
 	// JSON array.
@@ -40,9 +48,11 @@ type Options struct {
 	Model pilot.Model
 	// KeepHeals is always, ask or never; empty means ask.
 	KeepHeals string
-	// Submits goes to every act: "ask" makes a step that would send, pay,
-	// delete or confirm stop the replay as needs-approval; empty or
-	// "allow" presses it (the routine was approved when recorded).
+	// Submits goes to every act: "ask" (or empty, the default) makes a
+	// step that would send, pay, delete or confirm stop the replay as
+	// needs-approval, with nothing pressed; "allow" presses it (someone
+	// approved the routine's submits for this replay, as --allow-submit
+	// does).
 	Submits string
 	// Progress, when set, is called after each step, in order.
 	Progress func(StepEvent)
@@ -51,10 +61,11 @@ type Options struct {
 	// CheckTimeout bounds how long a verify step waits for the page to
 	// show what it checks; zero means 5 s, negative means one look.
 	CheckTimeout time.Duration
-	// Hand acts with a person's moves and pace (calls.ActRequest.Hand),
-	// for pages that react to them; off, a replay runs at the driver's
-	// speed.
-	Hand bool
+	// NoHand turns off a person's moves and pace (calls.ActRequest.Hand:
+	// pointer paths, typing cadence), which a replay uses by default so
+	// pages with hover menus and debounced fields behave as they did when
+	// recorded. With NoHand a replay runs at the driver's speed.
+	NoHand bool
 }
 
 // Result is what a replay did.
@@ -201,6 +212,9 @@ type run struct {
 	healed *routine.Routine // a copy of the routine, healed as the replay goes
 	res    *Result
 	done   int
+	// onSignIn: the routine recorded the page as a sign-in page (the last
+	// goto's landed.sign_in) and no step since may have left it.
+	onSignIn bool
 }
 
 func newRun(d pilot.Driver, r *routine.Routine, opts Options) (*run, error) {
@@ -213,6 +227,11 @@ func newRun(d pilot.Driver, r *routine.Routine, opts Options) (*run, error) {
 	case "", KeepAlways, KeepAsk, KeepNever:
 	default:
 		return nil, calls.Errorf(calls.ErrBadInput, "use always, ask or never", "unknown keep-heals %q", opts.KeepHeals)
+	}
+	switch opts.Submits {
+	case "", SubmitsAsk, SubmitsAllow:
+	default:
+		return nil, calls.Errorf(calls.ErrBadInput, "use ask or allow", "unknown submits %q", opts.Submits)
 	}
 	for name, v := range opts.Secrets {
 		x.known.Add(name, v.Reveal())

@@ -488,13 +488,17 @@ func TestReplayHowItActs(t *testing.T) {
 			if res.Status != StatusOK || len(d.acts) != 1 {
 				t.Fatalf("replay = %s %q, acts %+v", res.Status, res.Message, d.acts)
 			}
-			if diff := cmp.Diff(tt.want, d.acts[0]); diff != "" {
+			want := tt.want
+			want.Submits, want.Hand = SubmitsAsk, true // a replay's defaults
+			if diff := cmp.Diff(want, d.acts[0]); diff != "" {
 				t.Errorf("request (-want +got):\n%s", diff)
 			}
 		})
 	}
 }
 
+// TestReplayWithAHand: a replay acts with a person's moves by default;
+// NoHand turns them off.
 func TestReplayWithAHand(t *testing.T) {
 	r, err := routine.Parse([]byte(`{"format": "waymark.routine/1", "name": "t", "steps": [
 		{"kind": "goto", "url": "http://shop.test/checkout"},
@@ -502,15 +506,149 @@ func TestReplayWithAHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, hand := range []bool{false, true} {
+	for _, noHand := range []bool{false, true} {
 		d := shop()
 		o := opts()
-		o.Hand = hand
+		o.NoHand = noHand
 		if res, err := Run(context.Background(), d, r, o); err != nil || res.Status != StatusOK || len(d.acts) != 1 {
 			t.Fatalf("replay: %+v %v", res, err)
 		}
-		if d.acts[0].Hand != hand {
-			t.Errorf("Options.Hand %v: the act asked for Hand %v", hand, d.acts[0].Hand)
+		if d.acts[0].Hand != !noHand {
+			t.Errorf("Options.NoHand %v: the act asked for Hand %v", noHand, d.acts[0].Hand)
+		}
+	}
+}
+
+// TestReplaySubmits: a replay asks before a submit unless told to allow
+// it; the driver reads an empty Submits as allow, so ask is sent.
+func TestReplaySubmits(t *testing.T) {
+	for _, tt := range []struct{ opt, want string }{{"", SubmitsAsk}, {SubmitsAsk, SubmitsAsk}, {SubmitsAllow, SubmitsAllow}} {
+		d := shop()
+		o := opts()
+		o.Submits = tt.opt
+		res, err := Run(context.Background(), d, checkoutRoutine(t), o)
+		if err != nil || res.Status != StatusOK {
+			t.Fatalf("Submits %q: %+v %v", tt.opt, res, err)
+		}
+		for _, a := range d.acts {
+			if a.Submits != tt.want {
+				t.Errorf("Submits %q: %s %s asked with %q, want %q", tt.opt, a.Kind, a.Target, a.Submits, tt.want)
+			}
+		}
+	}
+	o := opts()
+	o.Submits = "sometimes"
+	if _, err := Run(context.Background(), shop(), checkoutRoutine(t), o); !errors.Is(err, calls.ErrBadInput) {
+		t.Errorf("Submits %q: err = %v", o.Submits, err)
+	}
+}
+
+// signInPage is a sign-in page as a driver that notices one shows it.
+var signInPage = fakePage{Title: "Sign in", Text: "- heading \"Sign in\"\n- textbox \"Email\" [ref=e20]\n- textbox \"Password\" [ref=e21]\n- button \"Sign in\" [ref=e22]",
+	Notices: []calls.Notice{{Kind: "sign-in", Message: "a sign-in form"}}}
+
+// TestReplaySignInAfterAClick: a click that lands on a sign-in wall stops
+// the replay as sign-in at the next step whose element is not found,
+// with no model call even with a model configured. A step the routine
+// recorded on a sign-in form is not stopped so: its element is missing.
+func TestReplaySignInAfterAClick(t *testing.T) {
+	const doc = `{
+  "format": "waymark.routine/1", "name": "pay", "version": 1,
+  "variables": [{"name": "password", "secret": true}],
+  "steps": [
+    {"id": "open", "kind": "goto", "url": "http://shop.test/checkout", "landed": {"path": "/checkout"}},
+    {"id": "continue", "kind": "act", "op": "click", "target": {"locator": "role=button[name=\"Place order\"]", "fingerprint": {"role": "button", "name": "Place order"}}},
+    NEXT
+  ]}`
+	card := `{"id": "card", "kind": "act", "op": "fill", "instruction": "fill in the card number",
+     "target": {"locator": "label=Card number", "fingerprint": {"role": "textbox", "name": "Card number"}}, "value": {"literal": "4"}}`
+	password := `{"id": "password", "kind": "act", "op": "fill",
+     "target": {"locator": "label=Password", "fingerprint": {"role": "textbox", "name": "Password", "type": "password"}}, "value": {"from": "secret", "slot": "password"}}`
+	inForm := `{"id": "go", "kind": "act", "op": "click",
+     "target": {"locator": "role=button[name=\"Continue\"]", "fingerprint": {"role": "button", "name": "Continue", "ancestors": ["form \"Log in\""]}}}`
+	tests := []struct {
+		name      string
+		next      string
+		status    string // what find answers for the next step's element
+		model     bool
+		wantCause Cause
+		wantMsg   string
+	}{
+		{name: "missing, no model", next: card, status: calls.Missing, wantCause: CauseSignIn, wantMsg: `card: the page is a sign-in page (/login "Sign in")`},
+		{name: "missing, a model", next: card, status: calls.Missing, model: true, wantCause: CauseSignIn, wantMsg: "card:"},
+		{name: "replaced", next: card, status: calls.Replaced, model: true, wantCause: CauseSignIn},
+		{name: "ambiguous", next: card, status: calls.Ambiguous, wantCause: CauseSignIn},
+		{name: "a password field", next: password, status: calls.Missing, wantCause: CauseMissing},
+		{name: "in a sign-in form", next: inForm, status: calls.Missing, wantCause: CauseMissing},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := routine.Parse([]byte(strings.Replace(doc, "NEXT", tt.next, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := shop()
+			d.pages["http://shop.test/login"] = signInPage
+			d.nav = map[string]string{"@e4": "http://shop.test/login"}
+			for _, loc := range []string{"label=Card number", "label=Password", `role=button[name="Continue"]`} {
+				d.find[loc] = calls.Resolution{Status: tt.status, Reason: "not like it"}
+			}
+			o := opts()
+			m := scripted.New() // any call fails the test
+			if tt.model {
+				o.Model = m
+			}
+			res, err := Run(context.Background(), d, r, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.Verify(t)
+			if res.Cause != tt.wantCause || res.ModelCalls != 0 || !strings.Contains(res.Message, tt.wantMsg) {
+				t.Fatalf("result = %s %s %q, %d model calls", res.Status, res.Cause, res.Message, res.ModelCalls)
+			}
+			if diff := cmp.Diff([]string{"click @e4"}, d.acted()); diff != "" {
+				t.Errorf("acts (-want +got):\n%s", diff)
+			}
+			if tt.wantCause == CauseSignIn && (res.ExitCode() != 11 || !strings.Contains(res.Hint, "sign")) {
+				t.Errorf("exit %d, hint %q", res.ExitCode(), res.Hint)
+			}
+		})
+	}
+}
+
+// TestReplaySignInRecorded: a routine that recorded its sign-in page
+// (landed.sign_in) and misses an element there is missing, not stopped as
+// sign-in; a click on it leaves the page, and a sign-in wall after it is
+// sign-in again.
+func TestReplaySignInRecorded(t *testing.T) {
+	const doc = `{
+  "format": "waymark.routine/1", "name": "in", "version": 1,
+  "steps": [
+    {"id": "open", "kind": "goto", "url": "http://shop.test/login", "landed": {"path": "/login", "sign_in": true}},
+    {"id": "email", "kind": "act", "op": "fill", "target": {"locator": "label=Email", "fingerprint": {"role": "textbox", "name": "Email"}}, "value": {"literal": "ann@example.com"}},
+    {"id": "send", "kind": "act", "op": "click", "target": {"locator": "role=button[name=\"Place order\"]", "fingerprint": {"role": "button", "name": "Place order"}}},
+    {"id": "orders", "kind": "act", "op": "click", "target": {"locator": "text=Orders", "fingerprint": {"role": "link", "name": "Orders"}}}
+  ]}`
+	r, err := routine.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, emailFound := range []bool{false, true} {
+		d := shop()
+		d.pages["http://shop.test/login"] = signInPage
+		if !emailFound {
+			delete(d.find, "label=Email")
+		}
+		res, err := Run(context.Background(), d, r, opts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, step := CauseSignIn, "orders" // the click left the recorded sign-in page; its answer is a sign-in page again
+		if !emailFound {
+			want, step = CauseMissing, "email"
+		}
+		if res.Cause != want || !strings.HasPrefix(res.Message, step+":") {
+			t.Errorf("email found %v: %s %q, want %s at %s", emailFound, res.Cause, res.Message, want, step)
 		}
 	}
 }

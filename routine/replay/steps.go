@@ -31,7 +31,8 @@ func (x *run) gotoStep(ctx context.Context, s *routine.Step, rw *row, sr *StepRe
 		return err
 	}
 	sr.Detail = info.URL
-	if s.Landed == nil || !s.Landed.SignIn {
+	x.onSignIn = s.Landed != nil && s.Landed.SignIn
+	if !x.onSignIn {
 		snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Unseen: true})
 		if err != nil {
 			return err
@@ -98,8 +99,10 @@ func signIn(snap *calls.Snapshot) bool {
 }
 
 // resolve finds a step's element on the page now. Found and moved give a
-// ref (moved records a heal and updates the target); missing heals with
-// the model when there is one; replaced and ambiguous stop.
+// ref (moved records a heal and updates the target). Otherwise a sign-in
+// page the routine did not record stops it as sign-in; if not, missing
+// heals with the model when there is one, and replaced and ambiguous
+// stop.
 func (x *run) resolve(ctx context.Context, s *routine.Step, t *routine.Target, path string, rw *row, sr *StepResult) (string, error) {
 	req := calls.FindRequest{Locator: t.Locator, Fingerprint: t.Fingerprint}
 	if t.Positional && rw != nil {
@@ -119,6 +122,17 @@ func (x *run) resolve(ctx context.Context, s *routine.Step, t *routine.Target, p
 		}
 		x.heal(h, sr)
 		return res.Ref, nil
+	case calls.Replaced, calls.Ambiguous, calls.Missing:
+	default:
+		return "", fmt.Errorf("find answered an unknown status %q", res.Status)
+	}
+	// Not found: if the page is a sign-in wall the routine did not
+	// expect (a click that landed on one, a session that ran out), that
+	// is the cause, and neither a heal nor a model call can get past it.
+	if err := x.signInWall(ctx, s, t, path); err != nil {
+		return "", err
+	}
+	switch res.Status {
 	case calls.Replaced:
 		return "", stopf(CauseReplaced, "%s: a different control stands where %s was (%s); nothing was pressed", stepName(s, path), describe(t), reason(res))
 	case calls.Ambiguous:
@@ -127,9 +141,55 @@ func (x *run) resolve(ctx context.Context, s *routine.Step, t *routine.Target, p
 		if x.model == nil {
 			return "", stopf(CauseMissing, "%s: %s is not on the page (%s), and there is no model to heal with", stepName(s, path), describe(t), reason(res))
 		}
-		return x.healWithModel(ctx, s, t, path, sr)
 	}
-	return "", fmt.Errorf("find answered an unknown status %q", res.Status)
+	return x.healWithModel(ctx, s, t, path, sr)
+}
+
+// signInWall stops the replay as sign-in when the page now is a sign-in
+// page and the routine did not record the step as acting on a sign-in
+// form. It takes one look, shown to no one, and is asked only once a
+// step's element was not found: a routine that itself signs in finds its
+// form's fields, so it never gets here on a sign-in page that matches.
+// A look that fails leaves the step's own cause to stand.
+func (x *run) signInWall(ctx context.Context, s *routine.Step, t *routine.Target, path string) error {
+	if x.onSignIn || signInTarget(s, t) {
+		return nil
+	}
+	snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Unseen: true})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return nil
+	}
+	if !signIn(snap) {
+		return nil
+	}
+	page := pathOf(snap.URL)
+	if snap.Title != "" {
+		page = fmt.Sprintf("%s %q", page, snap.Title)
+	}
+	return stopf(CauseSignIn, "%s: the page is a sign-in page (%s), which the routine did not record; %s is not on it, and nothing was done",
+		stepName(s, path), x.known.Redact(page), describe(t))
+}
+
+// signInWords are what the fields and buttons of a sign-in form say.
+var signInWords = regexp.MustCompile(`(?i)\b(sign[ _-]?in|log[ _-]?in|log[ _-]?on|password|passcode|user[ _-]?name)\b`)
+
+// signInTarget reports a step recorded on a sign-in form: a password
+// field, a secret typed in, or an element whose words, or those of the
+// form or heading it sat in, say sign in.
+func signInTarget(s *routine.Step, t *routine.Target) bool {
+	fp := t.Fingerprint
+	if strings.EqualFold(fp.Type, "password") || (s.Value != nil && s.Value.From == "secret") {
+		return true
+	}
+	for _, w := range append([]string{fp.Name, fp.Label, fp.Placeholder, fp.Text, fp.ID, fp.TestID}, fp.Ancestors...) {
+		if signInWords.MatchString(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // refresh takes the moved element's evidence, so the healed version finds
@@ -240,7 +300,13 @@ func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Tar
 
 // actStep performs one element operation on the resolved element.
 func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row, sr *StepResult) error {
-	req := calls.ActRequest{Kind: s.Op, Key: s.Key, Submits: x.opts.Submits, Hand: x.opts.Hand}
+	// The driver reads an empty Submits as allow (a person chose the
+	// element on the command line); a replay's default is ask.
+	submits := x.opts.Submits
+	if submits == "" {
+		submits = SubmitsAsk
+	}
+	req := calls.ActRequest{Kind: s.Op, Key: s.Key, Submits: submits, Hand: !x.opts.NoHand}
 	if s.Target != nil {
 		ref, err := x.resolve(ctx, s, s.Target, path, rw, sr)
 		if err != nil {
@@ -288,6 +354,9 @@ func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row
 	}
 	if out != nil && out.Navigated {
 		sr.Detail = out.URL
+	}
+	if s.Op == calls.ActClick || s.Op == calls.ActDblClick || s.Op == calls.ActPress {
+		x.onSignIn = false // it may have left the recorded sign-in page
 	}
 	return nil
 }
