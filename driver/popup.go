@@ -80,7 +80,7 @@ func (s *Session) checkPopups(ctx context.Context, t *tab) (notes []string, err 
 			if err := t.settle(ctx, t.mark()); err != nil {
 				return notes, err
 			}
-			notes = append(notes, fmt.Sprintf("closed a %s by %q", kind, b.Text))
+			notes = append(notes, fmt.Sprintf("closed the %s by %q", strings.ReplaceAll(kind, "-", " "), b.Text))
 			continue
 		}
 		what := o.Kind

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/config"
 )
 
 // ActOptions are the flags of every element action (click, fill, press, …):
@@ -39,7 +41,10 @@ testid=submit, css=#go.`
 func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actSpec) *cobra.Command {
 	opts := &ActOptions{}
 	var timeout time.Duration
-	var askSubmit, withHand bool
+	var askSubmit, allowSubmit, withHand bool
+	// Only these can send a form, pay, delete or confirm (a click, or
+	// Enter); the gate is theirs.
+	gated := s.kind == calls.ActClick || s.kind == calls.ActDblClick || s.kind == calls.ActPress
 	long := s.short + "."
 	if s.long != "" {
 		long = s.long
@@ -56,13 +61,15 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 			if err := s.parse(cmd, args, &opts.Request); err != nil {
 				return err
 			}
-			ms, err := timeoutMS(timeout)
+			ms, err := f.commandTimeout(cmd, timeout)
 			if err != nil {
 				return err
 			}
 			opts.Request.TimeoutMS = ms
-			if askSubmit {
-				opts.Request.Submits = "ask"
+			if gated {
+				if opts.Request.Submits, err = f.submitGate(askSubmit, allowSubmit); err != nil {
+					return err
+				}
 			}
 			opts.Request.Hand = withHand
 			if runF != nil {
@@ -79,12 +86,38 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 	case calls.ActClick, calls.ActDblClick, calls.ActHover, calls.ActFill, calls.ActType, calls.ActCheck, calls.ActUncheck:
 		cmd.Flags().BoolVar(&withHand, "hand", false, "move and type at a person's pace (a pointer path, key-by-key cadence)")
 	}
-	if s.kind == calls.ActClick || s.kind == calls.ActDblClick || s.kind == calls.ActPress {
+	if gated {
 		// A person who names the exact element has chosen it; the gate is
-		// theirs to turn on (issue 7: submits default to allow here).
+		// theirs to turn on (issue 7: submits default to allow here, unless
+		// the config file says [session] submits = "ask").
 		cmd.Flags().BoolVar(&askSubmit, "ask-submit", false, "refuse, with what it would press, if this sends a form, pays, deletes or confirms")
+		cmd.Flags().BoolVar(&allowSubmit, "allow-submit", false, `let this send a form, pay, delete or confirm when the config file says submits = "ask"`)
+		cmd.MarkFlagsMutuallyExclusive("ask-submit", "allow-submit")
 	}
 	return cmd
+}
+
+// submitGate is the Submits of a plain element command: "ask" with
+// --ask-submit, "" (allow) with --allow-submit, and otherwise what the
+// config file's [session] submits says. Only a value a config file set
+// counts: the built-in "ask" is the default of act, run,
+// replay and the MCP tools, while a person who names the exact element on
+// the command line has chosen it (issue 7).
+func (f *Factory) submitGate(ask, allow bool) (string, error) {
+	switch {
+	case ask:
+		return "ask", nil
+	case allow:
+		return "", nil
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return "", err
+	}
+	if cfg.Session.Submits == "ask" && cfg.Sources()["session.submits"] != config.SourceDefault {
+		return "ask", nil
+	}
+	return "", nil
 }
 
 // targetOnly parses `verb TARGET`.
@@ -105,7 +138,8 @@ func actRun(ctx context.Context, opts *ActOptions) error {
 }
 
 // describeOutcome is the one-line account of an action, plus a line for each
-// thing the agent must know to go on: a new tab, an open dialog.
+// thing the agent must know to go on: a banner closed before it, a new tab,
+// an open dialog, a download.
 func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	var b strings.Builder
 	b.WriteString(describeAct(req))
@@ -115,6 +149,9 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	}
 	if out.Navigated {
 		b.WriteString(" (navigated)")
+	}
+	if out.Closed != "" { // what was in the way, closed without asking (issue 7)
+		b.WriteString("\nbefore acting, " + out.Closed)
 	}
 	for _, t := range out.NewTabs {
 		fmt.Fprintf(&b, "\nnew tab [%d] %s — switch with \"waymark tab switch %d\"", t.Index, describePage(calls.PageInfo{URL: t.URL, Title: t.Title}), t.Index)

@@ -160,6 +160,15 @@ func TestActRun(t *testing.T) {
 				"a confirm dialog is open: \"Sure?\" — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"\n",
 		},
 		{
+			name: "a banner closed first, and a download",
+			req:  calls.ActRequest{Kind: "click", Target: "e7", Button: "left", Count: 1},
+			result: calls.Outcome{URL: "https://a.test/files", Closed: `closed the cookie banner by "Reject all"`,
+				Downloads: []calls.Download{{Name: "report.csv", Path: "/tmp/d/report.csv", Bytes: 100, State: calls.DownloadCompleted}}},
+			wantErr: "clicked e7 → https://a.test/files\n" +
+				"before acting, closed the cookie banner by \"Reject all\"\n" +
+				"downloaded report.csv (100 bytes) to /tmp/d/report.csv\n",
+		},
+		{
 			name:    "fill does not echo the value",
 			req:     calls.ActRequest{Kind: "fill", Target: "e5", Value: "hunter2"},
 			result:  calls.Outcome{URL: "https://a.test/login"},

@@ -49,6 +49,10 @@ type Deps struct {
 	Version   string              // the binary's version
 	Now       func() time.Time    // nil: time.Now
 	Getenv    func(string) string // nil: os.Getenv
+	// Config reads the configuration files and the environment for the
+	// defaults commands take from them; nil reads ./waymark.toml and the
+	// user's config file, with Getenv. It is called at most once.
+	Config func() (*config.Config, error)
 }
 
 // Main runs waymark with the real streams and [DefaultDeps], and returns the
@@ -82,6 +86,7 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 		ServeDemo:     deps.ServeDemo,
 		Now:           deps.Now,
 		Version:       deps.Version,
+		Config:        sync.OnceValues(deps.Config),
 	}
 	root := NewCmdRoot(f, g, deps.Getenv)
 	root.SetArgs(args)
@@ -139,6 +144,14 @@ func (d Deps) withDefaults() Deps {
 	}
 	if d.Getenv == nil {
 		d.Getenv = os.Getenv
+	}
+	if d.Config == nil {
+		getenv := d.Getenv
+		d.Config = func() (*config.Config, error) {
+			wd, _ := os.Getwd()         // no working dir: no project file
+			ud, _ := os.UserConfigDir() // no $HOME: no user file
+			return config.Load(config.LoadOptions{Getenv: getenv, Dir: wd, UserDir: ud})
+		}
 	}
 	return d
 }
@@ -240,6 +253,9 @@ Try "waymark demo" for a tour.`,
 			return unknownSubcommand(cmd, args)
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if err := configSession(cmd, f, g, getenv); err != nil {
+				return err
+			}
 			if err := g.check(); err != nil {
 				return err
 			}
@@ -255,7 +271,7 @@ Try "waymark demo" for a tour.`,
 		session = "default"
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.Session, "session", session, "the named session to use (env WAYMARK_SESSION)")
+	pf.StringVar(&g.Session, "session", session, "the named session to use (env WAYMARK_SESSION, else [session] name of the config file)")
 	pf.BoolVar(&g.JSON, "json", false, `print one JSON object: {"ok":true,"data":…} or {"ok":false,"error":…}`)
 	pf.StringVar(&g.ExecutablePath, "executable-path", getenv("WAYMARK_BROWSER"), "the Chromium to launch when the daemon starts (env WAYMARK_BROWSER)")
 	pf.BoolVar(&g.Headed, "headed", false, "show the browser window when the daemon starts it")
@@ -294,6 +310,52 @@ Try "waymark demo" for a tour.`,
 	root.SetHelpCommandGroupID("more")
 	markRunErrors(root)
 	return root
+}
+
+// configOptional marks a command (and its subcommands) that runs with a
+// config file it cannot read: config show and doctor are how to find out
+// what is wrong with it, and the daemon must stop whatever the file says.
+const configOptional = "waymark/config-optional"
+
+// configSession sets the session from [session] name of the config file
+// when neither --session nor WAYMARK_SESSION chose one. A config file that
+// cannot be read fails the command here, before anything is done with the
+// wrong session or without the settings the file holds, unless the command
+// is marked [configOptional] (it then keeps "default").
+func configSession(cmd *cobra.Command, f *Factory, g *GlobalOptions, getenv func(string) string) error {
+	if cmd.Flags().Changed("session") || getenv("WAYMARK_SESSION") != "" {
+		return nil
+	}
+	cfg, err := f.config()
+	if err != nil {
+		if isConfigOptional(cmd) {
+			return nil
+		}
+		return &runError{err: err} // the file's error says what to fix; no usage hint
+	}
+	if name := cfg.Session.Name; name != "" && name != g.Session {
+		if !sessionName.MatchString(name) {
+			return usageErrorf("use letters, digits, '.', '_' or '-' (up to 64)", "%s: bad session name %q in [session] name",
+				cfg.Sources()["session.name"], name)
+		}
+		g.Session = name
+		f.SessionFromConfig = true
+	}
+	return nil
+}
+
+// isConfigOptional reports whether cmd or a command above it is marked
+// [configOptional]; the root and cobra's help need no config either.
+func isConfigOptional(cmd *cobra.Command) bool {
+	if !cmd.HasParent() || cmd.Name() == "help" {
+		return true
+	}
+	for c := cmd; c != nil; c = c.Parent() {
+		if c.Annotations[configOptional] != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // check validates and normalizes the global flags. Paths become absolute

@@ -27,8 +27,9 @@ func NewCmdConfig(f *Factory, runF func(context.Context, *ConfigShowOptions) err
 (` + config.UserFile + ` in the user config folder, such as ~/.config), then the
 environment, then flags; each overrides the one before. "config show" prints
 the merged result with the source of each value. API keys are masked.`,
-		Args: cobra.ArbitraryArgs,
-		RunE: groupRunE,
+		Args:        cobra.ArbitraryArgs,
+		RunE:        groupRunE,
+		Annotations: map[string]string{configOptional: "reports the config's errors"},
 	}
 	opts := &ConfigShowOptions{}
 	cmd.AddCommand(&cobra.Command{

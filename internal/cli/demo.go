@@ -51,7 +51,9 @@ printed as it goes. "waymark demo serve" only serves the shop.`,
 		Args: noArgsOrSubcommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
-			if opts.Session == "default" {
+			// The tour closes its session at the end: it takes one of its
+			// own unless a person named one for it.
+			if opts.Session == "default" || f.SessionFromConfig {
 				opts.Session = demoSession
 			}
 			opts.ServeDemo = f.ServeDemo

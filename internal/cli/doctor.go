@@ -60,8 +60,9 @@ func NewCmdDoctor(f *Factory, runF func(context.Context, *DoctorOptions) error) 
 the daemon's socket folder, the config files, a CDP endpoint when one is
 configured, free disk for evidence and, with --models, each configured model.
 Each failed check prints its fix. Exits 0 only when every check passes.`,
-		Example: "  waymark doctor\n  waymark doctor --models --json",
-		Args:    exactArgs(0),
+		Example:     "  waymark doctor\n  waymark doctor --models --json",
+		Args:        exactArgs(0),
+		Annotations: map[string]string{configOptional: "reports the config's errors"},
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Common = f.common()
 			opts.Socket = f.Globals.Socket

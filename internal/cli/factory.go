@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+	"github.com/waymark-dev/waymark/internal/config"
 )
 
 // Caller sends one call to the daemon for a session and decodes the reply
@@ -63,14 +64,44 @@ type Factory struct {
 	// RunningCaller dials a daemon that already runs and never starts one:
 	// with none it returns an error wrapping [ErrNoDaemon].
 	RunningCaller func(ctx context.Context) (Caller, error)
-	Session       string        // the session every call is made for
-	JSON          bool          // print one JSON envelope instead of human text
-	Globals       GlobalOptions // all the global flags, for the daemon command
-	RunDaemon     func(ctx context.Context, opts DaemonOptions) error
-	ServeDemo     func(ctx context.Context, addr string, ready func(url string)) error
-	Now           func() time.Time
-	Version       string
+	Session       string // the session every call is made for
+	// SessionFromConfig is set when Session is [session] name of the
+	// config file rather than --session's or WAYMARK_SESSION's: a person
+	// did not name it for this command.
+	SessionFromConfig bool
+	JSON              bool          // print one JSON envelope instead of human text
+	Globals           GlobalOptions // all the global flags, for the daemon command
+	RunDaemon         func(ctx context.Context, opts DaemonOptions) error
+	ServeDemo         func(ctx context.Context, addr string, ready func(url string)) error
+	Now               func() time.Time
+	Version           string
+	// Config reads the configuration files and the environment (not the
+	// flags: each command weighs its own) for the defaults commands take
+	// from them: the session, the submit gate, the timeout, the evidence
+	// folder. It reads once a process. Nil means the built-in defaults.
+	Config func() (*config.Config, error)
 }
+
+// config returns the configuration commands take their defaults from.
+func (f *Factory) config() (*config.Config, error) {
+	if f.Config == nil {
+		return config.Default(), nil
+	}
+	c, err := f.Config()
+	if err != nil {
+		return nil, &ConfigError{Err: err}
+	}
+	return c, nil
+}
+
+// ConfigError is a config file or environment setting waymark cannot use.
+// The message names the file and what to fix; --json reports code
+// "config".
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string     { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error     { return e.Err }
+func (e *ConfigError) ErrorCode() string { return "config" }
 
 // Common is what every command that talks to the daemon carries from the
 // [Factory]. Each command's Options embeds it.
@@ -163,7 +194,31 @@ func timeoutMS(d time.Duration) (int, error) {
 	return ms, nil
 }
 
+// commandTimeout is a command's --timeout in the wire's milliseconds: the
+// flag when given, else [session] timeout from the config, else zero (the
+// daemon's default).
+func (f *Factory) commandTimeout(cmd *cobra.Command, flag time.Duration) (int, error) {
+	if cmd.Flags().Changed("timeout") {
+		return timeoutMS(flag)
+	}
+	d, err := f.sessionTimeout()
+	if err != nil {
+		return 0, err
+	}
+	return timeoutMS(d)
+}
+
+// sessionTimeout is [session] timeout of the config (never negative: the
+// config refuses that): zero when unset.
+func (f *Factory) sessionTimeout() (time.Duration, error) {
+	cfg, err := f.config()
+	if err != nil {
+		return 0, err
+	}
+	return cfg.Session.Timeout, nil
+}
+
 // addTimeoutFlag registers --timeout on cmd.
 func addTimeoutFlag(cmd *cobra.Command, d *time.Duration, what string) {
-	cmd.Flags().DurationVar(d, "timeout", 0, "how long to wait for "+what+" (e.g. 10s; 0 means the default)")
+	cmd.Flags().DurationVar(d, "timeout", 0, "how long to wait for "+what+" (e.g. 10s; unset: [session] timeout of the config file; 0: the built-in default)")
 }

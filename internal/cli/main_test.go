@@ -12,6 +12,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+	"github.com/waymark-dev/waymark/internal/config"
 )
 
 // dialRecord is what Deps.Dial was called with.
@@ -20,11 +21,22 @@ type dialRecord struct {
 	Start bool
 }
 
-// runMain runs MainWith with a fake Caller behind Deps.Dial.
+// runMain runs MainWith with a fake Caller behind Deps.Dial, and the
+// environment env with no config file.
 func runMain(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]string, args ...string) (code int, stdout, stderr string, dials []dialRecord) {
+	t.Helper()
+	load := func() (*config.Config, error) {
+		return config.Load(config.LoadOptions{Getenv: func(k string) string { return env[k] }})
+	}
+	return runMainConfig(t, ctx, fc, env, load, args...)
+}
+
+// runMainConfig is runMain with the configuration load returns.
+func runMainConfig(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]string, load func() (*config.Config, error), args ...string) (code int, stdout, stderr string, dials []dialRecord) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
 	deps := Deps{
+		Config: load,
 		Dial: func(_ context.Context, g GlobalOptions, start bool) (Caller, error) {
 			dials = append(dials, dialRecord{g, start})
 			return fc, nil

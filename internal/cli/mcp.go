@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -23,6 +24,9 @@ type MCPOptions struct {
 	AllowEval bool   // --allow-eval: offer the eval tool
 	Model     ModelFlags
 	Version   string
+	// Timeout bounds each page call that waits: [session] timeout of the
+	// config file; zero means the daemon's defaults.
+	Timeout time.Duration
 	// Getenv reads the environment for the model's keys; nil means os.Getenv.
 	Getenv func(string) string
 }
@@ -49,6 +53,11 @@ its approval.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
 			opts.Version = f.Version
+			t, err := f.sessionTimeout()
+			if err != nil {
+				return err
+			}
+			opts.Timeout = t
 			if opts.HTTP != "" {
 				if err := mcp.CheckAddr(opts.HTTP); err != nil {
 					return usageErrorf("give a loopback address, e.g. --http 127.0.0.1:8931", "%v", err)
@@ -78,6 +87,7 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		Session:   opts.Session,
 		AllowEval: opts.AllowEval,
 		Version:   opts.Version,
+		Timeout:   opts.Timeout,
 		Extra:     []func(*sdk.Server){tools},
 	}
 	if opts.HTTP == "" {

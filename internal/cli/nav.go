@@ -29,7 +29,7 @@ func NewCmdOpen(f *Factory, runF func(context.Context, *OpenOptions) error) *cob
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
 			opts.Request.URL = args[0]
-			ms, err := timeoutMS(timeout)
+			ms, err := f.commandTimeout(cmd, timeout)
 			if err != nil {
 				return err
 			}

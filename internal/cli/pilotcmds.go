@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,16 +23,22 @@ import (
 type PilotOptions struct {
 	Common
 	Model   ModelFlags
-	VarArgs []string // --var name=value
-	Secrets []string // --secret name=env:VAR | name=prompt
+	VarArgs []string // --var name=value (run: --input)
+	// VarFlag names the flag VarArgs came from, for errors: "--var" when
+	// empty, "--input" for run.
+	VarFlag string
+	Secrets []string // --secret name=env:VAR | name=prompt | name (prompt)
 	Getenv  func(string) string
+	// ReadSecret asks for a secret a --secret says to type; nil reads it
+	// from the terminal without echo.
+	ReadSecret func(name string) (string, error)
 }
 
 func addPilotFlags(cmd *cobra.Command, o *PilotOptions) {
 	cmd.Flags().StringVar(&o.Model.Model, "model", "", `the model: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
 	cmd.Flags().StringVar(&o.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
 	cmd.Flags().StringArrayVar(&o.VarArgs, "var", nil, "a value for %name% in the instruction: name=value (repeatable)")
-	cmd.Flags().StringArrayVar(&o.Secrets, "secret", nil, "a secret for %name%: name=env:VAR, or name=prompt to type it (repeatable); never shown to the model")
+	cmd.Flags().StringArrayVar(&o.Secrets, "secret", nil, "a secret for %name%: name=env:VAR, or name (or name=prompt) to type it without echo (repeatable); never shown to the model")
 }
 
 // pilot builds the pilot over the daemon for this command.
@@ -62,17 +69,21 @@ func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.V
 // vars reads --var and --secret.
 func (o *PilotOptions) vars(getenv func(string) string) (pilot.Vars, error) {
 	v := pilot.Vars{Values: map[string]string{}, Secrets: map[string]secret.Value{}}
+	flag := cmp.Or(o.VarFlag, "--var")
 	for _, a := range o.VarArgs {
 		name, val, ok := strings.Cut(a, "=")
 		if !ok || name == "" {
-			return v, usageErrorf("write --var name=value", "bad --var %q", a)
+			return v, usageErrorf("write "+flag+" name=value", "bad %s %q", flag, a)
 		}
 		v.Values[name] = val
 	}
 	for _, a := range o.Secrets {
 		name, src, ok := strings.Cut(a, "=")
-		if !ok || name == "" {
-			return v, usageErrorf("write --secret name=env:VAR or --secret name=prompt", "bad --secret %q", name)
+		if !ok {
+			src = "prompt" // a bare name is typed at the prompt (issue 5: --secret name)
+		}
+		if name == "" {
+			return v, usageErrorf("write --secret name, --secret name=env:VAR or --secret name=prompt", "bad --secret %q", a)
 		}
 		switch {
 		case strings.HasPrefix(src, "env:"):
@@ -82,13 +93,17 @@ func (o *PilotOptions) vars(getenv func(string) string) (pilot.Vars, error) {
 			}
 			v.Secrets[name] = secret.New(name, val)
 		case src == "prompt":
-			val, err := o.prompt(name)
+			read := o.ReadSecret
+			if read == nil {
+				read = o.prompt
+			}
+			val, err := read(name)
 			if err != nil {
 				return v, err
 			}
 			v.Secrets[name] = secret.New(name, val)
 		default:
-			return v, usageErrorf("a secret never goes on the command line: use name=env:VAR or name=prompt", "--secret %s: unknown source", name)
+			return v, usageErrorf("a secret never goes on the command line: use name=env:VAR, or name alone to type it", "--secret %s: unknown source", name)
 		}
 	}
 	return v, nil
@@ -98,7 +113,7 @@ func (o *PilotOptions) vars(getenv func(string) string) (pilot.Vars, error) {
 func (o *PilotOptions) prompt(name string) (string, error) {
 	f, ok := o.IO.In.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return "", usageErrorf("use --secret "+name+"=env:VAR when there is no terminal", "--secret %s=prompt needs a terminal", name)
+		return "", usageErrorf("use --secret "+name+"=env:VAR when there is no terminal", "--secret %s needs a terminal to type it at", name)
 	}
 	fmt.Fprintf(o.IO.ErrOut, "%s: ", name)
 	b, err := term.ReadPassword(int(f.Fd()))

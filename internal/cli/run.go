@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,7 @@ type RunOptions struct {
 	MaxTokens   int
 	AllowSubmit bool
 	Screenshots bool
+	Hand        bool // --hand (default on): a person's pointer paths and typing pace
 	// NewModel builds the model; nil uses the --model flags.
 	NewModel func() (pilot.Model, error)
 	// Ask hands over to a person; NewCmdRun sets a terminal prompt when
@@ -47,13 +49,16 @@ the model's word alone. The model stops on repeats, unreadable answers, too
 many failed checks and its budget (--max-steps). A sign-in or a missing value
 is asked of you on the terminal. With --record, the steps are saved as a
 routine that "waymark replay" runs with no model: each element is named by a
-locator taken from the live page, values by their --input and --secret names.`,
+locator taken from the live page, values by their --input and --secret names.
+With --json, each event is a JSON line on stdout; when the routine was saved,
+a last line {"type":"saved","turn":N,"path":FILE} says where.`,
 		Example: "  waymark run 'sign in and open my orders' --secret password=prompt --record orders.json\n" +
 			"  waymark run 'search for %query%' --input query=boots --max-steps 20 --json",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
 			opts.Task = args[0]
+			opts.VarFlag = "--input"
 			if opts.MaxSteps < 0 || opts.MaxTokens < 0 {
 				return usageErrorf(helpHint(cmd), "--max-steps and --max-tokens must not be negative")
 			}
@@ -70,12 +75,13 @@ locator taken from the live page, values by their --input and --secret names.`,
 	fl.StringVar(&opts.Model.Model, "model", "", `the model: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
 	fl.StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
 	fl.StringArrayVar(&opts.VarArgs, "input", nil, "a declared input with a sample value: name=sample (repeatable); the task types it as %name%, the routine records the name")
-	fl.StringArrayVar(&opts.Secrets, "secret", nil, "a declared secret: name=env:VAR, or name=prompt to type it (repeatable); never shown to the model or recorded")
+	fl.StringArrayVar(&opts.Secrets, "secret", nil, "a declared secret: name=env:VAR, or name (or name=prompt) to type it without echo (repeatable); never shown to the model or recorded")
 	fl.StringVar(&opts.Record, "record", "", "save the routine to FILE when the task is done")
 	fl.IntVar(&opts.MaxSteps, "max-steps", pilot.DefaultMaxSteps, "the most model turns before the run stops")
 	fl.IntVar(&opts.MaxTokens, "max-tokens", 0, "the most model tokens (input and output) before the run stops; 0: no limit")
 	fl.BoolVar(&opts.AllowSubmit, "allow-submit", false, "let steps send a form, pay, delete or confirm without asking")
 	fl.BoolVar(&opts.Screenshots, "screenshots", false, "show the model a screenshot each turn (for models that read pictures)")
+	fl.BoolVar(&opts.Hand, "hand", true, "act with a person's pointer paths and typing pace (--hand=false: the driver's speed)")
 	return cmd
 }
 
@@ -113,7 +119,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		Inputs: vars.Values, Secrets: vars.Secrets,
 		MaxSteps: opts.MaxSteps, MaxTokens: opts.MaxTokens,
 		OnEvent: show, Ask: opts.Ask, AllowSubmit: opts.AllowSubmit,
-		Record: opts.Record != "", Screenshots: opts.Screenshots,
+		Record: opts.Record != "", Screenshots: opts.Screenshots, NoHand: !opts.Hand,
 	})
 	saved := ""
 	if err == nil && opts.Record != "" && res.Routine != nil {
@@ -124,8 +130,38 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	if !opts.JSON {
 		fmt.Fprintln(opts.IO.ErrOut, summaryLine(res, saved, opts.Record))
+		return err
+	}
+	if saved != "" {
+		// The done event and its summary came from the loop, before the
+		// routine was saved; this line says where it went.
+		if abs, aerr := filepath.Abs(saved); aerr == nil {
+			saved = abs
+		}
+		if werr := writeJSONLine(opts.IO.Out, savedEvent{Type: eventSaved, Turn: res.Turns, Path: saved}); werr != nil {
+			return werr
+		}
 	}
 	return err
+}
+
+// eventSaved is the type of the line `run --json` prints after the last
+// event of the loop when it saved the routine.
+const eventSaved pilot.EventType = "saved"
+
+// savedEvent says where `run --json` saved the routine. It has the shape of
+// a [pilot.Event] (type, turn) with the routine file's absolute path.
+type savedEvent struct {
+	Type pilot.EventType `json:"type"`
+	Turn int             `json:"turn"`
+	Path string          `json:"path"`
+}
+
+// writeJSONLine writes v as one line of JSON, as eventPrinter does.
+func writeJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // summaryLine is the last line of a run for people.

@@ -25,6 +25,12 @@ func TestRunFlags(t *testing.T) {
 		len(opts.VarArgs) != 1 || opts.VarArgs[0] != "size=42" || len(opts.Secrets) != 1 || opts.Secrets[0] != "pw=env:PW" {
 		t.Errorf("opts %+v", opts)
 	}
+	if !opts.Hand {
+		t.Error("the hand is off by default; issue 7 wants it on for the pilot")
+	}
+	if o, err := parseCmd(t, NewCmdRun, []string{"buy boots", "--hand=false"}); err != nil || o.Hand {
+		t.Errorf("--hand=false: %+v, %v", o, err)
+	}
 	if _, err := parseCmd(t, NewCmdRun, []string{}); err == nil {
 		t.Error("run with no task was accepted")
 	}
@@ -91,8 +97,18 @@ func TestRunRecordsARoutine(t *testing.T) {
 					}
 					types = append(types, string(e.Type))
 				}
-				if strings.Join(types, " ") != "thought step thought done" {
+				if strings.Join(types, " ") != "thought step thought done saved" {
 					t.Errorf("events %v", types)
+				}
+				// The last line says where the routine went, as the
+				// summary does for people.
+				var saved struct {
+					Type string
+					Turn int
+					Path string
+				}
+				if err := json.Unmarshal([]byte(lines[len(lines)-1]), &saved); err != nil || saved.Path != path || saved.Turn != 2 {
+					t.Errorf("saved line %q (%v), want path %s at turn 2", lines[len(lines)-1], err, path)
 				}
 				if errOut.Len() != 0 {
 					t.Errorf("stderr with --json: %q", errOut)
@@ -108,6 +124,24 @@ func TestRunRecordsARoutine(t *testing.T) {
 				t.Errorf("stdout: %q", out)
 			}
 		})
+	}
+}
+
+// Without a routine to save (no --record, or the task not done) there is
+// no saved line.
+func TestRunJSONSavesNothingWithoutRecord(t *testing.T) {
+	common, out, _ := testCommon(pageCaller(), true, false)
+	m := scripted.New(
+		scripted.Data(pilot.PurposeDecide, `{"thought":"press Go","action":{"type":"act","op":"click","ref":"e1","expect":{"text_appears":"Done!"}}}`),
+		scripted.Data(pilot.PurposeDecide, `{"thought":"it says done","action":{"type":"done"}}`),
+	)
+	opts := &RunOptions{PilotOptions: PilotOptions{Common: common}, Task: "press go",
+		NewModel: func() (pilot.Model, error) { return m, nil }}
+	if err := runRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), `"saved"`) {
+		t.Errorf("a saved line with no --record:\n%s", out)
 	}
 }
 

@@ -160,6 +160,9 @@ command starts it; "waymark daemon stop" ends it and its browsers.
 Run with no subcommand, "waymark daemon" runs it in the foreground until
 interrupted (this is how commands start it).`,
 		Args: noArgsOrSubcommand,
+		// The daemon reads the config itself and reports a bad one; stop
+		// and status must work whatever the file says.
+		Annotations: map[string]string{configOptional: "reads its own"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
 			opts.RunDaemon = f.RunDaemon

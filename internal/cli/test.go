@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,8 +22,11 @@ import (
 // TestOptions are the flags of `waymark test`.
 type TestOptions struct {
 	Common
-	File    string
-	Out     string // --out; empty: ./waymark-evidence/<plan>-<timestamp>
+	File string
+	Out  string // --out; empty: <Folder>/<plan>-<timestamp>
+	// Folder holds a folder per run when --out is not given: [evidence]
+	// folder of the config file; empty means ./waymark-evidence.
+	Folder  string
 	JUnit   string // --junit; empty: junit.xml in the evidence folder
 	BaseURL string // --base-url: replaces the plan's base_url
 	Model   ModelFlags
@@ -41,7 +45,8 @@ fill, type, press, select, check, uncheck, wait, expect, screenshot, and act or
 extract with a model). Each scenario runs in a fresh session of its own, closed
 at its end; a failed step fails its scenario and skips the rest of it.
 
-Evidence goes to one folder per run: screenshots at each screenshot step and at
+Evidence goes to one folder per run (--out, else a new folder in [evidence]
+folder of the config file, else in ./waymark-evidence): screenshots at each screenshot step and at
 each failure, the page's outline at each failure, report.md (to paste into a
 pull request), report.json and junit.xml. Values of ${NAME} variables listed
 under secrets: are masked in every text file; screenshots black out the
@@ -58,6 +63,11 @@ See examples/plans/README.md for the plan syntax.`,
 			opts.Common = f.common()
 			opts.File = args[0]
 			opts.Now = f.Now
+			cfg, err := f.config()
+			if err != nil {
+				return err
+			}
+			opts.Folder = cfg.Evidence.Folder
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -65,7 +75,7 @@ See examples/plans/README.md for the plan syntax.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Out, "out", "", "the evidence folder (default ./waymark-evidence/PLAN-TIMESTAMP)")
+	fl.StringVar(&opts.Out, "out", "", "the evidence folder (default FOLDER/PLAN-TIMESTAMP, FOLDER being [evidence] folder of the config file, else ./waymark-evidence)")
 	fl.StringVar(&opts.JUnit, "junit", "", "where to write the JUnit XML (default junit.xml in the evidence folder)")
 	fl.StringVar(&opts.BaseURL, "base-url", "", "the URL relative opens join, in place of the plan's base_url")
 	fl.StringVar(&opts.Model.Model, "model", "", `the model for act and extract steps: "rules" (no key), anthropic:NAME, openai:NAME (env WAYMARK_MODEL)`)
@@ -73,6 +83,10 @@ See examples/plans/README.md for the plan syntax.`,
 }
 
 var evidenceSlug = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// defaultEvidenceFolder holds the runs' evidence folders when neither
+// --out nor [evidence] folder says where.
+const defaultEvidenceFolder = "waymark-evidence"
 
 func testRun(ctx context.Context, opts *TestOptions) error {
 	getenv := opts.Getenv
@@ -93,7 +107,7 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 	out := opts.Out
 	if out == "" {
 		name := strings.Trim(evidenceSlug.ReplaceAllString(plan.Name, "-"), "-")
-		out = filepath.Join("waymark-evidence", name+"-"+now().Format("20060102-150405"))
+		out = filepath.Join(cmp.Or(opts.Folder, defaultEvidenceFolder), name+"-"+now().Format("20060102-150405"))
 	}
 	caller, err := opts.Caller(ctx)
 	if err != nil {

@@ -18,9 +18,10 @@ type VersionOptions struct {
 func NewCmdVersion(f *Factory, runF func(context.Context, *VersionOptions) error) *cobra.Command {
 	opts := &VersionOptions{}
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print waymark's version",
-		Args:  exactArgs(0),
+		Use:         "version",
+		Short:       "Print waymark's version",
+		Args:        exactArgs(0),
+		Annotations: map[string]string{configOptional: "uses none"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
 			opts.Version = f.Version

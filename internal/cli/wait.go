@@ -53,7 +53,7 @@ to load. With none, wait MS milliseconds (or a duration such as 2s).`,
 			case conds > 1:
 				return usageErrorf("run one wait per condition", "wait takes one condition at a time")
 			}
-			ms, err := timeoutMS(timeout)
+			ms, err := f.commandTimeout(cmd, timeout)
 			if err != nil {
 				return err
 			}

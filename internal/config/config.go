@@ -77,10 +77,15 @@ type Session struct {
 	// WAYMARK_SESSION, flag --session.
 	Name string `toml:"name"`
 	// Submits is "ask" (a step that would send, pay, delete or confirm
-	// waits for approval) or "allow"; the default is "ask".
+	// waits for approval) or "allow"; the default is "ask". The CLI's
+	// plain element commands (click, dblclick, press), where a person
+	// names the exact element, allow unless a file sets "ask" (issue 7);
+	// flags --ask-submit and --allow-submit decide for one command.
 	Submits string `toml:"submits"`
-	// Timeout bounds each page call ("30s" in the file); zero means the
-	// daemon's default.
+	// Timeout bounds each page call that waits ("30s" in the file): the
+	// CLI's element actions, open and wait, and the MCP tools', when they
+	// give no timeout of their own; zero means the daemon's defaults.
+	// Flag --timeout.
 	Timeout time.Duration `toml:"timeout"`
 }
 
@@ -151,8 +156,9 @@ func (m Model) For(purpose string) string {
 
 // Evidence is the [evidence] section.
 type Evidence struct {
-	// Folder is where test runs write their evidence; empty means the
-	// runner's default, a folder in the working directory.
+	// Folder is where `waymark test` makes a folder for each run's
+	// evidence; empty means ./waymark-evidence. Flag --out names a run's
+	// folder itself.
 	Folder string `toml:"folder"`
 }
 

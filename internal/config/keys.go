@@ -95,8 +95,12 @@ func quoteList(s []string) string {
 	return strings.Join(q, ", ")
 }
 
-// check validates the enum value now in c for k.
+// check validates the value now in c for k: an enum's value, a duration's
+// sign.
 func (k key) check(c *Config, source string) error {
+	if d, ok := k.field(c).(*time.Duration); ok && *d < 0 {
+		return &ValueError{Key: k.name, Value: d.String(), Source: source, Err: fmt.Errorf("must not be negative; want a duration such as 30s")}
+	}
 	if len(k.allowed) == 0 {
 		return nil
 	}

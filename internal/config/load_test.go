@@ -305,6 +305,8 @@ func TestLoadErrors(t *testing.T) {
 		{name: "syntax error", file: "[browser\n", want: []string{ProjectFile + ":2", "table name"}},
 		{name: "wrong type", file: "[browser]\nheadless = \"yes\"\n", want: []string{ProjectFile + ":2", "browser.headless wants a boolean, not a string"}},
 		{name: "bad duration", file: "[session]\ntimeout = \"soon\"\n", want: []string{ProjectFile + ":2", "session.timeout", "soon", "30s"}},
+		{name: "negative duration", file: "[session]\ntimeout = \"-5s\"\n", want: []string{ProjectFile, `session.timeout = "-5s"`, "must not be negative"},
+			wantAs: new(*ValueError)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -37,6 +37,11 @@
 // otherwise the whole outline. Either way the new snapshot becomes the last
 // look. The snapshot tool always returns the whole outline it was asked for.
 //
+// An element action's outcome also names a cookie or app banner the driver
+// closed before acting, and each download the action started, with its path
+// or why it stopped: the session tells of a download once, so this reply is
+// where the agent hears of it.
+//
 // # Errors
 //
 // A failure of the page (a stale ref, a timeout, a navigation error) comes

@@ -51,6 +51,9 @@ func (t *tools) page(ctx context.Context, r *sdk.CallToolRequest, method string,
 // with its approval unless req carries it.
 func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRequest) (*sdk.CallToolResult, error) {
 	req.Submits = "ask"
+	if req.TimeoutMS == 0 {
+		req.TimeoutMS = t.timeoutMS
+	}
 	var out calls.Outcome
 	if err := t.call(ctx, calls.MethodAct, req, &out); err != nil {
 		return failure(err), nil
@@ -59,6 +62,9 @@ func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRe
 }
 
 func (t *tools) wait(ctx context.Context, r *sdk.CallToolRequest, req calls.WaitRequest) (*sdk.CallToolResult, error) {
+	if req.TimeoutMS == 0 {
+		req.TimeoutMS = t.timeoutMS
+	}
 	var info calls.PageInfo
 	if err := t.call(ctx, calls.MethodWait, req, &info); err != nil {
 		return failure(err), nil
@@ -195,7 +201,9 @@ func describePage(p calls.PageInfo) string {
 	return s
 }
 
-// describeOutcome says what an action did in one or a few lines.
+// describeOutcome says what an action did in one or a few lines: where the
+// tab went, a banner closed before it, new tabs, an open dialog, and the
+// downloads it started.
 func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	var b strings.Builder
 	b.WriteString(req.Kind)
@@ -206,11 +214,26 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	if out.Navigated {
 		b.WriteString("; now at " + describePage(calls.PageInfo{URL: out.URL, Title: out.Title}))
 	}
+	if out.Closed != "" { // what was in the way, closed without asking (issue 7)
+		b.WriteString("\nbefore acting, " + out.Closed)
+	}
 	for _, tab := range out.NewTabs {
 		fmt.Fprintf(&b, "\nnew tab %d: %s (tabs op=switch to use it)", tab.Index, describePage(calls.PageInfo{URL: tab.URL, Title: tab.Title}))
 	}
 	if d := out.Dialog; d != nil {
 		fmt.Fprintf(&b, "\na %s dialog is open and waits for an answer: %q", d.Type, d.Message)
+	}
+	// The session tells of each download once: if this reply left them
+	// out, the agent would never hear of them.
+	for _, d := range out.Downloads {
+		switch d.State {
+		case calls.DownloadCompleted:
+			fmt.Fprintf(&b, "\ndownloaded %s (%d bytes) to %s", d.Name, d.Bytes, d.Path)
+		case calls.DownloadInProgress:
+			fmt.Fprintf(&b, "\ndownload of %s still running (%d bytes so far); a later snapshot tells how it ends", d.Name, d.Bytes)
+		default:
+			fmt.Fprintf(&b, "\ndownload of %s %s: %s", d.Name, d.State, d.Reason)
+		}
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -144,5 +145,85 @@ func TestDescribeOutcome(t *testing.T) {
 		`a confirm dialog is open and waits for an answer: "Sure?"`
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestDescribeOutcomeClosedAndDownloads(t *testing.T) {
+	got := describeOutcome(calls.ActRequest{Kind: calls.ActClick, Target: "e4"}, calls.Outcome{
+		URL: "http://shop.test/files", Title: "Files",
+		Closed: `closed the cookie banner by "Reject all"`,
+		Downloads: []calls.Download{
+			{Name: "report.csv", Path: "/tmp/d/report.csv", Bytes: 100, State: calls.DownloadCompleted},
+			{Name: "setup.exe", State: calls.DownloadRefused, Reason: "files ending .exe are not allowed"},
+			{Name: "huge.iso", Bytes: 2048, State: calls.DownloadCanceled, Reason: "over the 100 MB limit"},
+			{Name: "big.csv", Bytes: 4096, State: calls.DownloadInProgress},
+		},
+	})
+	want := "click e4: done\n" +
+		`before acting, closed the cookie banner by "Reject all"` + "\n" +
+		"downloaded report.csv (100 bytes) to /tmp/d/report.csv\n" +
+		"download of setup.exe refused: files ending .exe are not allowed\n" +
+		"download of huge.iso canceled: over the 100 MB limit\n" +
+		"download of big.csv still running (4096 bytes so far); a later snapshot tells how it ends"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// The downloads an action started reach the agent in the tool's reply: the
+// session tells of each once, and this is that once.
+func TestActionReplyTellsOfDownloads(t *testing.T) {
+	c := &fakeCaller{reply: func(method string, _ any) (any, error) {
+		switch method {
+		case calls.MethodAct:
+			return calls.Outcome{URL: "http://shop.test/files", Closed: `closed the app banner by "Not now"`,
+				Downloads: []calls.Download{{Name: "report.csv", Path: "/tmp/d/report.csv", Bytes: 100, State: calls.DownloadCompleted}}}, nil
+		case calls.MethodSnapshot:
+			return calls.Snapshot{Text: "[page] Files — http://shop.test/files"}, nil
+		}
+		return nil, nil
+	}}
+	cs := connect(t, Options{Caller: c})
+	got, isErr, _ := callTool(t, cs, "click", map[string]any{"target": "e3"})
+	if isErr {
+		t.Fatalf("tool error: %s", got)
+	}
+	for _, w := range []string{`before acting, closed the app banner by "Not now"`, "downloaded report.csv (100 bytes) to /tmp/d/report.csv"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("reply lacks %q:\n%s", w, got)
+		}
+	}
+}
+
+// Options.Timeout is the timeout of each call that waits, unless the call
+// gives its own.
+func TestTimeoutOption(t *testing.T) {
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		tool    string
+		args    map[string]any
+		want    string // in the params sent
+	}{
+		{"click", 7 * time.Second, "click", map[string]any{"target": "e1"}, `"timeout_ms":7000`},
+		{"fill", 7 * time.Second, "fill", map[string]any{"target": "e1", "value": "x"}, `"timeout_ms":7000`},
+		{"navigate", 7 * time.Second, "navigate", map[string]any{"url": "shop.test"}, `"timeout_ms":7000`},
+		{"wait", 7 * time.Second, "wait", map[string]any{"text": "Done"}, `"timeout_ms":7000`},
+		{"wait's own wins", 7 * time.Second, "wait", map[string]any{"text": "Done", "timeout_ms": 500}, `"timeout_ms":500`},
+		{"sub-millisecond rounds up", time.Microsecond, "click", map[string]any{"target": "e1"}, `"timeout_ms":1`},
+		{"none", 0, "click", map[string]any{"target": "e1"}, `"kind":"click","target":"e1","submits":"ask"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &fakeCaller{}
+			cs := connect(t, Options{Caller: c, Timeout: tt.timeout})
+			if got, isErr, _ := callTool(t, cs, tt.tool, tt.args); isErr {
+				t.Fatalf("tool error: %s", got)
+			}
+			first := c.seen()[0]
+			if !strings.Contains(first.Params, tt.want) {
+				t.Errorf("%s params %s lack %s", first.Method, first.Params, tt.want)
+			}
+		})
 	}
 }

@@ -32,6 +32,10 @@ type Options struct {
 	AllowEval bool
 	// Version is reported as the server's version; empty means "dev".
 	Version string
+	// Timeout bounds each page call that waits (navigate, the element
+	// actions, wait without its own timeout_ms); zero means the daemon's
+	// defaults. The CLI passes [session] timeout of the config file.
+	Timeout time.Duration
 	// Logger receives the SDK's logs; nil discards them.
 	Logger *slog.Logger
 	// Extra adds more tools (the pilot's act, observe, extract, run,
@@ -61,12 +65,21 @@ func New(opts Options) *sdk.Server {
 		Instructions: instructions,
 		Logger:       opts.Logger,
 	})
-	t := &tools{caller: opts.Caller, session: opts.Session, looks: map[string]string{}}
+	t := &tools{caller: opts.Caller, session: opts.Session, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
 	t.register(srv, opts.AllowEval)
 	for _, add := range opts.Extra {
 		add(srv)
 	}
 	return srv
+}
+
+// timeoutMS is d in the wire's milliseconds, rounded up so that a
+// positive d stays positive; zero or less is zero, the daemon's default.
+func timeoutMS(d time.Duration) int {
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Millisecond - 1) / time.Millisecond)
 }
 
 // Serve runs a new server over one transport until the client disconnects

@@ -90,8 +90,9 @@ type (
 
 // tools holds what the handlers share.
 type tools struct {
-	caller  Caller
-	session string
+	caller    Caller
+	session   string
+	timeoutMS int // Options.Timeout in milliseconds; zero: the daemon's defaults
 
 	// mu guards looks: the text of each MCP session's last look, by MCP
 	// session ID ("" for stdio and in-memory transports).
@@ -105,7 +106,7 @@ const maxLooks = 64
 
 func (t *tools) register(s *sdk.Server, allowEval bool) {
 	add(s, "navigate", "Open a URL.", func(ctx context.Context, r *sdk.CallToolRequest, in navigateIn) (*sdk.CallToolResult, error) {
-		return t.page(ctx, r, calls.MethodOpen, calls.OpenRequest{URL: in.URL})
+		return t.page(ctx, r, calls.MethodOpen, calls.OpenRequest{URL: in.URL, TimeoutMS: t.timeoutMS})
 	})
 	add(s, "back", "Go back in history.", func(ctx context.Context, r *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, error) {
 		return t.page(ctx, r, calls.MethodBack, struct{}{})

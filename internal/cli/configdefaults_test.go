@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/config"
+)
+
+// loadFile returns a Deps.Config that reads file as the project's config
+// file, with the environment env.
+func loadFile(t *testing.T, file string, env map[string]string) func() (*config.Config, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if file != "" {
+		if err := os.WriteFile(filepath.Join(dir, config.ProjectFile), []byte(file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func() (*config.Config, error) {
+		return config.Load(config.LoadOptions{Dir: dir, Getenv: func(k string) string { return env[k] }})
+	}
+}
+
+// actParams returns the ActRequest of the only act call fc saw.
+func actParams(t *testing.T, fc *fakeCaller) calls.ActRequest {
+	t.Helper()
+	if len(fc.calls) != 1 || fc.calls[0].Method != calls.MethodAct {
+		t.Fatalf("calls = %+v, want one act", fc.calls)
+	}
+	return fc.calls[0].Params.(calls.ActRequest)
+}
+
+func TestConfigSessionName(t *testing.T) {
+	const file = "[session]\nname = \"work\"\n"
+	tests := []struct {
+		name string
+		file string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{name: "from the file", file: file, args: []string{"click", "e1"}, want: "work"},
+		{name: "env wins", file: file, env: map[string]string{"WAYMARK_SESSION": "envsess"}, args: []string{"click", "e1"}, want: "envsess"},
+		{name: "flag wins", file: file, args: []string{"--session", "flagsess", "click", "e1"}, want: "flagsess"},
+		{name: "no file", args: []string{"click", "e1"}, want: "default"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := &fakeCaller{}
+			code, _, stderr, dials := runMainConfig(t, context.Background(), fc, tt.env, loadFile(t, tt.file, tt.env), tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if got := fc.calls[0].Session; got != tt.want {
+				t.Errorf("session = %q, want %q", got, tt.want)
+			}
+			if got := dials[0].G.Session; got != tt.want {
+				t.Errorf("dialed with session %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigSessionNameInvalid(t *testing.T) {
+	fc := &fakeCaller{}
+	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, "[session]\nname = \"a b\"\n", nil), "click", "e1")
+	if code != ExitUsage || !strings.Contains(stderr, `bad session name "a b" in [session] name`) || !strings.Contains(stderr, config.ProjectFile) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if len(fc.calls) != 0 {
+		t.Errorf("calls made: %+v", fc.calls)
+	}
+}
+
+// A config file that cannot be read stops the commands that take defaults
+// from it, with its error, and not those that report or need none.
+func TestConfigUnreadable(t *testing.T) {
+	load := loadFile(t, "[session]\nsesion = \"work\"\n", nil)
+	fc := &fakeCaller{}
+	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, load, "click", "e1")
+	if code != ExitFailed || !strings.Contains(stderr, `unknown key "session.sesion"`) {
+		t.Errorf("click: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, _, _ := runMainConfig(t, context.Background(), &fakeCaller{}, nil, load, "--json", "click", "e1")
+	if code != ExitFailed || !strings.Contains(stdout, `"code":"config"`) {
+		t.Errorf("click --json: exit %d, stdout %q", code, stdout)
+	}
+	if len(fc.calls) != 0 {
+		t.Errorf("click with a bad config made calls: %+v", fc.calls)
+	}
+	// With the session given, a command still needs the file's other
+	// settings (the submit gate, the timeout).
+	code, _, stderr, _ = runMainConfig(t, context.Background(), &fakeCaller{}, nil, load, "--session", "s", "click", "e1")
+	if code != ExitFailed || !strings.Contains(stderr, `unknown key "session.sesion"`) {
+		t.Errorf("click --session: exit %d, stderr %q", code, stderr)
+	}
+	for _, args := range [][]string{{"version"}, {"daemon", "stop"}, {"help", "click"}} {
+		code, _, stderr, _ = runMainConfig(t, context.Background(), &fakeCaller{}, nil, load, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
+
+func TestConfigSubmits(t *testing.T) {
+	tests := []struct {
+		name     string
+		file     string
+		args     []string
+		want     string
+		wantCode int
+	}{
+		{name: "default: allow", args: []string{"click", "e1"}, want: ""},
+		{name: "--ask-submit", args: []string{"click", "e1", "--ask-submit"}, want: "ask"},
+		{name: "file ask", file: "[session]\nsubmits = \"ask\"\n", args: []string{"click", "e1"}, want: "ask"},
+		{name: "file ask, press", file: "[session]\nsubmits = \"ask\"\n", args: []string{"press", "Enter"}, want: "ask"},
+		{name: "file ask, dblclick", file: "[session]\nsubmits = \"ask\"\n", args: []string{"dblclick", "e1"}, want: "ask"},
+		{name: "file ask, --allow-submit", file: "[session]\nsubmits = \"ask\"\n", args: []string{"click", "e1", "--allow-submit"}, want: ""},
+		{name: "file ask, fill is never gated", file: "[session]\nsubmits = \"ask\"\n", args: []string{"fill", "e1", "x"}, want: ""},
+		{name: "file allow", file: "[session]\nsubmits = \"allow\"\n", args: []string{"click", "e1"}, want: ""},
+		{name: "both flags", args: []string{"click", "e1", "--ask-submit", "--allow-submit"}, wantCode: ExitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := &fakeCaller{}
+			code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, tt.file, nil), tt.args...)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d: %s", code, tt.wantCode, stderr)
+			}
+			if tt.wantCode != 0 {
+				return
+			}
+			if got := actParams(t, fc).Submits; got != tt.want {
+				t.Errorf("submits = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigTimeout(t *testing.T) {
+	const file = "[session]\ntimeout = \"12s\"\n"
+	tests := []struct {
+		name string
+		file string
+		args []string
+		want int
+	}{
+		{name: "click from the file", file: file, args: []string{"click", "e1"}, want: 12000},
+		{name: "click flag wins", file: file, args: []string{"click", "e1", "--timeout", "2s"}, want: 2000},
+		{name: "click flag 0 is the built-in default", file: file, args: []string{"click", "e1", "--timeout", "0"}, want: 0},
+		{name: "click no file", args: []string{"click", "e1"}, want: 0},
+		{name: "open from the file", file: file, args: []string{"open", "shop.test"}, want: 12000},
+		{name: "wait from the file", file: file, args: []string{"wait", "--text", "Done"}, want: 12000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := &fakeCaller{}
+			code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, tt.file, nil), tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if len(fc.calls) != 1 {
+				t.Fatalf("calls = %+v", fc.calls)
+			}
+			var got int
+			switch p := fc.calls[0].Params.(type) {
+			case calls.ActRequest:
+				got = p.TimeoutMS
+			case calls.OpenRequest:
+				got = p.TimeoutMS
+			case calls.WaitRequest:
+				got = p.TimeoutMS
+			default:
+				t.Fatalf("params %T", p)
+			}
+			if got != tt.want {
+				t.Errorf("timeout_ms = %d, want %d", got, tt.want)
+			}
+		})
+	}
+
+	fc := &fakeCaller{}
+	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, "[session]\ntimeout = \"-1s\"\n", nil), "click", "e1")
+	if code != ExitFailed || !strings.Contains(stderr, `session.timeout = "-1s": must not be negative`) || len(fc.calls) != 0 {
+		t.Errorf("negative timeout: exit %d, stderr %q, calls %+v", code, stderr, fc.calls)
+	}
+}
+
+func TestConfigMCPTimeout(t *testing.T) {
+	f, _, _, _ := testFactory(&fakeCaller{})
+	f.Config = loadFile(t, "[session]\ntimeout = \"7s\"\n", nil)
+	got, err := parseWith(f, NewCmdMCP, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Timeout.Seconds() != 7 {
+		t.Errorf("timeout = %s, want 7s", got.Timeout)
+	}
+}
+
+func TestConfigEvidenceFolder(t *testing.T) {
+	f, _, _, _ := testFactory(&fakeCaller{})
+	f.Config = loadFile(t, "[evidence]\nfolder = \"ci/evidence\"\n", nil)
+	got, err := parseWith(f, NewCmdTest, []string{"plan.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Folder != "ci/evidence" {
+		t.Fatalf("folder = %q, want ci/evidence", got.Folder)
+	}
+
+	t.Chdir(t.TempDir())
+	fc := &fakeCaller{reply: shopReply("Products")}
+	common, _, _ := testCommon(fc, false, false)
+	opts := &TestOptions{Common: common, File: writePlan(t, cliPlan), Folder: got.Folder, Now: func() time.Time { return testNow }}
+	if err := testRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join("ci", "evidence", "cli-plan-20260304-050607", "report.md")
+	if _, err := os.Stat(want); err != nil {
+		t.Errorf("evidence folder from the config: %v", err)
+	}
+	// --out still wins.
+	opts.Out = "here"
+	if err := testRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join("here", "report.md")); err != nil {
+		t.Errorf("--out: %v", err)
+	}
+}
+
+// The demo closes its session at the end, so it never takes the config
+// file's session: only one a person named.
+func TestDemoSessionNotFromConfig(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		fromConfig bool
+		want       string
+	}{
+		{"named by a person", false, "work"},
+		{"from the config file", true, demoSession},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, _, _, _ := testFactory(&fakeCaller{})
+			f.Session, f.SessionFromConfig = "work", tt.fromConfig
+			got, err := parseWith(f, NewCmdDemo, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Session != tt.want {
+				t.Errorf("session = %q, want %q", got.Session, tt.want)
+			}
+		})
+	}
+}
