@@ -41,7 +41,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome
 		return nil, err
 	}
 	dl := s.downloads.mark() // downloads that begin from here on are this action's
-	out, err := s.perform(ctx, t, do, dl)
+	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind))
 	if out != nil {
 		out.Closed = popupNote(closed)
 		out.Downloads = s.downloads.collect(ctx, dl) // waits for them to end (download.go)
@@ -250,7 +250,7 @@ func checkFiles(files, roots []string) ([]string, error) {
 // perform runs the action, reporting a dialog that opens during it at
 // once: a dialog blocks the page, so the input call would not return until
 // someone answers it.
-func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error, dl int) (*calls.Outcome, error) {
+func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error, dl int, p pace) (*calls.Outcome, error) {
 	before := t.mark()
 	tabsBefore := s.tabCount()
 	_ = t.takeBlocked()
@@ -264,7 +264,7 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 			if err != nil {
 				return nil, err
 			}
-			if err := t.settle(ctx, before); err != nil {
+			if err := t.settle(ctx, before, p); err != nil {
 				return nil, err
 			}
 			if blocked := t.takeBlocked(); blocked != nil {

@@ -155,7 +155,7 @@ func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (*calls.O
 	t.mu.Lock()
 	t.dialog = nil
 	t.mu.Unlock()
-	if err := t.settle(ctx, before); err != nil {
+	if err := t.settle(ctx, before, paceClick); err != nil {
 		return nil, err
 	}
 	return s.outcome(ctx, t, before, s.tabCount())

@@ -77,7 +77,7 @@ func (s *Session) checkPopups(ctx context.Context, t *tab) (notes []string, err 
 			if err := t.press(ctx, point{X: b.X, Y: b.Y}, input.MouseButtonLeft, 1, nil); err != nil {
 				return notes, err
 			}
-			if err := t.settle(ctx, t.mark()); err != nil {
+			if err := t.settle(ctx, t.mark(), paceClick); err != nil {
 				return notes, err
 			}
 			notes = append(notes, fmt.Sprintf("closed the %s by %q", strings.ReplaceAll(kind, "-", " "), b.Text))

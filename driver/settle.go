@@ -2,6 +2,8 @@ package driver
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -23,27 +25,57 @@ const (
 	// A request or navigation that a handler starts synchronously is
 	// announced before the input call returns; the grace is for those
 	// started a moment later (a timer, an awaited step).
-	settleGrace    = 30 * time.Millisecond
 	settleRequests = 3 * time.Second  // for fetch/XHR requests to finish
 	settleLoad     = 30 * time.Second // for a navigation to load
 	settleNavStart = 2 * time.Second  // for a requested navigation to start loading (a download or a 204 never does)
 )
 
+// pace is how long settle waits for what an action may start: the grace
+// for a request or navigation started a moment after the input, and the
+// stillness that counts as a quiet DOM.
+type pace struct {
+	grace time.Duration
+	still time.Duration
+}
+
+var (
+	// paceClick is for clicks, presses and scrolls, which start
+	// navigations and requests: a request started by a timer or an
+	// awaited step shows within 30 ms.
+	paceClick = pace{grace: 30 * time.Millisecond, still: 30 * time.Millisecond}
+	// paceEdit is for typing, choosing and checking: a framework
+	// re-renders in the input event's own task, so 15 ms of stillness
+	// covers it, and a field rarely starts a request at once (a search
+	// box debounces for 200 ms or more, past either window). Half the
+	// wait per field is what brings a 17-field form's replay within 1.3×
+	// of a hand-written chromedp program (routine/replay bench).
+	paceEdit = pace{grace: 15 * time.Millisecond, still: 15 * time.Millisecond}
+)
+
+// paceOf is the pace of an action kind.
+func paceOf(kind string) pace {
+	switch kind {
+	case calls.ActFill, calls.ActType, calls.ActSelect, calls.ActCheck, calls.ActUncheck, calls.ActFocus, calls.ActUpload:
+		return paceEdit
+	}
+	return paceClick
+}
+
 // settle waits after an action: for a navigation it started, the load; for
 // fetch/XHR requests it started, their end (capped); then a quiet DOM.
-func (t *tab) settle(ctx context.Context, before mark) error {
+func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 	// The wait for a quiet DOM starts at once and runs beside the grace
 	// period; it is used when the action stayed on the same document.
 	qctx, qcancel := context.WithCancel(ctx)
 	defer qcancel()
 	quietDone := make(chan error, 1)
-	go func() { quietDone <- t.quiet(qctx) }() // ends by 1 s, or when qctx ends
+	go func() { quietDone <- t.quiet(qctx, p.still) }() // ends by 1 s, or when qctx ends
 	sawRequests := false
 	settled := func(navigated bool) error {
 		if navigated || sawRequests {
 			// A new document, or responses that may change the page after
 			// the early wait ended: wait for quiet again from now.
-			return t.quiet(ctx)
+			return t.quiet(ctx, p.still)
 		}
 		select {
 		case err := <-quietDone:
@@ -56,7 +88,7 @@ func (t *tab) settle(ctx context.Context, before mark) error {
 			return ctx.Err()
 		}
 	}
-	grace := time.NewTimer(settleGrace)
+	grace := time.NewTimer(p.grace)
 	defer grace.Stop()
 	graceC := grace.C // nil once the grace period is over
 	var navStartAt time.Time
@@ -122,9 +154,10 @@ func (t *tab) settle(ctx context.Context, before mark) error {
 	}
 }
 
-// quiet waits for the DOM to stop changing (30 ms of stillness, at most 1 s).
-func (t *tab) quiet(ctx context.Context) error {
-	err := t.evalWorld(ctx, t.sess, t.mainFrame(), jsQuietDOM, nil)
+// quiet waits for the DOM to stop changing (still long, at most 1 s).
+func (t *tab) quiet(ctx context.Context, still time.Duration) error {
+	expr := strings.Replace(jsQuietDOM, "QUIET_MS", strconv.FormatInt(still.Milliseconds(), 10), 1)
+	err := t.evalWorld(ctx, t.sess, t.mainFrame(), expr, nil)
 	if err != nil && ctx.Err() == nil {
 		return nil // a document that is going away is quiet enough
 	}
