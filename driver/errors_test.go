@@ -99,9 +99,10 @@ func TestCoverIsNamedWithinASecond(t *testing.T) {
 	if !errors.As(err, &ce) || !strings.Contains(ce.By, "newsletter") {
 		t.Fatalf("click on a covered button: %v, want CoveredError naming the cover", err)
 	}
-	// A bound on behaviour (the default timeout is 5 s), not a benchmark.
-	if took >= 2*time.Second {
-		t.Errorf("the covered error took %s, want under 2s", took)
+	// A bound on behaviour, not a benchmark: the default timeout is 5 s,
+	// the cover is named after 1 s; the margin is for a loaded machine.
+	if took >= 4*time.Second {
+		t.Errorf("the covered error took %s, want well under the 5 s timeout", took)
 	}
 	if got := getText(t, s, ctx, "css=#go"); got != "Go" {
 		t.Errorf("the covered button was pressed: %q", got)
@@ -116,10 +117,10 @@ func TestCoverThatGoesAwayLetsTheClickThrough(t *testing.T) {
 	srv := serve(t, map[string]string{"/": `<!doctype html><title>Toast</title>
 <button id=go onclick="this.textContent='pressed'">Go</button>`})
 	open(t, s, ctx, srv.URL)
-	// The cover is put up just before the click, and goes 300 ms later.
+	// The cover is put up just before the click, and goes 150 ms later.
 	evalString(t, s, ctx, `const d = document.createElement('div'); d.id = 'toast'; d.textContent = 'Saved';
 d.style.cssText = 'position:fixed;inset:0;background:#ffc'; document.body.append(d);
-setTimeout(() => d.remove(), 300); 'ok'`)
+setTimeout(() => d.remove(), 150); 'ok'`)
 	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#go"})
 	if got := getText(t, s, ctx, "css=#go"); got != "pressed" {
 		t.Errorf("after the toast went the button says %q, want pressed", got)
