@@ -62,17 +62,7 @@ func TestGuardRefusesANewTabOnABlockedURL(t *testing.T) {
 		"ads.blocked.test": {netip.MustParseAddr("93.184.216.35")},
 		"intranet.test":    {netip.MustParseAddr("10.1.2.3")},
 	}
-	dials := &dialLog{}
-	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Policy: pol, Resolver: res, Dial: dials.toLoopback,
-		Args: []string{"--host-resolver-rules=MAP *.test 127.0.0.1 , MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	s, err := b.Session(ctx, "newtab")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dials := guardedSession(t, ctx, path, driver.Options{Policy: pol, Resolver: res, Args: []string{"--host-resolver-rules=MAP *.test 127.0.0.1 , MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"}}, "newtab")
 	start := "http://public.test:" + port + "/?port=" + port
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: start}); err != nil {
 		t.Fatalf("open an allowed page: %v", err)

@@ -57,6 +57,25 @@ func (d *dialLog) seen() []string {
 	return slices.Clone(d.addrs)
 }
 
+// guardedSession launches a browser of the test's own with opts (its
+// proxy's connections sent to loopback by a dialLog) and opens a session;
+// both close when the test ends.
+func guardedSession(t *testing.T, ctx context.Context, path string, opts driver.Options, name string) (*driver.Session, *dialLog) {
+	t.Helper()
+	dials := &dialLog{}
+	opts.ExecPath, opts.Dial = path, dials.toLoopback
+	b, err := driver.Launch(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	s, err := b.Session(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, dials
+}
+
 // TestGuardRefusesWhereThePageMayNotGo starts its own browser with a
 // strict policy: loopback refused ("none"), and names mapped to loopback in
 // Chromium (--host-resolver-rules) and in the policy's resolver as a
@@ -98,16 +117,14 @@ func TestGuardRefusesWhereThePageMayNotGo(t *testing.T) {
 		"intranet.test": {netip.MustParseAddr("10.1.2.3")},
 		"public.test":   {netip.MustParseAddr("93.184.216.34")},
 	}
-	dials := &dialLog{}
-	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Args: args, Policy: pol, Resolver: res, Dial: dials.toLoopback})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	s, err := b.Session(ctx, "guard")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dials := guardedSession(t, ctx, path, driver.Options{Args: args, Policy: pol, Resolver: res}, "guard")
+	defer func() {
+		for _, a := range dials.seen() {
+			if strings.HasPrefix(a, "10.") {
+				t.Errorf("the proxy dialled the refused address %s", a)
+			}
+		}
+	}()
 	start := "http://public.test:" + port + "/?port=" + port
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: start}); err != nil {
 		t.Fatalf("open an allowed page: %v", err)
@@ -182,17 +199,7 @@ func TestGuardConnectsWhereItChecked(t *testing.T) {
 	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
 
 	res := &rebinder{calls: map[string]int{}}
-	dials := &dialLog{}
-	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Resolver: res, Dial: dials.toLoopback,
-		Args: []string{"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	s, err := b.Session(ctx, "rebind")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dials := guardedSession(t, ctx, path, driver.Options{Resolver: res, Args: []string{"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"}}, "rebind")
 	start := "http://rebind.test:" + port + "/"
 	info, err := s.Open(ctx, calls.OpenRequest{URL: start})
 	if err != nil || info.Title != "Rebind" {
@@ -265,17 +272,7 @@ func TestGuardProxiesHTTPS(t *testing.T) {
 	defer srv.Close()
 	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
 	res := fakeResolver{"secure.test": {netip.MustParseAddr("93.184.216.34")}}
-	dials := &dialLog{}
-	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Resolver: res, Dial: dials.toLoopback,
-		Args: []string{"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1", "--ignore-certificate-errors"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	s, err := b.Session(ctx, "tls")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dials := guardedSession(t, ctx, path, driver.Options{Resolver: res, Args: []string{"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1", "--ignore-certificate-errors"}}, "tls")
 	info, err := s.Open(ctx, calls.OpenRequest{URL: "https://secure.test:" + port + "/"})
 	if err != nil || info.Title != "Secure" {
 		t.Fatalf("open over TLS: %+v, %v", info, err)
