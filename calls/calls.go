@@ -1,6 +1,9 @@
 package calls
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // The calls a front (the CLI, the daemon, the MCP server) makes of a
 // session (driver.Session). Each call has a method name, a request struct and a result
@@ -188,6 +191,18 @@ type Download struct {
 	Bytes  int64  `json:"bytes"`
 	State  string `json:"state"`
 	Reason string `json:"reason,omitempty"` // why it was canceled or refused
+}
+
+// Summary says in one line what became of the download, for a front's
+// text: where it landed, how far it got, or why it was stopped.
+func (d Download) Summary() string {
+	switch d.State {
+	case DownloadCompleted:
+		return fmt.Sprintf("downloaded %s (%d bytes) to %s", d.Name, d.Bytes, d.Path)
+	case DownloadInProgress:
+		return fmt.Sprintf("download of %s still running (%d bytes so far)", d.Name, d.Bytes)
+	}
+	return fmt.Sprintf("download of %s %s: %s", d.Name, d.State, d.Reason)
 }
 
 // Download states.

@@ -160,13 +160,9 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 		fmt.Fprintf(&b, "\na %s dialog is open: %q — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"", d.Type, d.Message)
 	}
 	for _, d := range out.Downloads {
-		switch d.State {
-		case calls.DownloadCompleted:
-			fmt.Fprintf(&b, "\ndownloaded %s (%d bytes) to %s", d.Name, d.Bytes, d.Path)
-		case calls.DownloadInProgress:
-			fmt.Fprintf(&b, "\ndownload of %s still running (%d bytes so far) — \"waymark downloads\" shows how it ends", d.Name, d.Bytes)
-		default:
-			fmt.Fprintf(&b, "\ndownload of %s %s: %s", d.Name, d.State, d.Reason)
+		b.WriteString("\n" + d.Summary())
+		if d.State == calls.DownloadInProgress {
+			b.WriteString(` — "waymark downloads" shows how it ends`)
 		}
 	}
 	return b.String()

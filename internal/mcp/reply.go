@@ -226,13 +226,9 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	// The session tells of each download once: if this reply left them
 	// out, the agent would never hear of them.
 	for _, d := range out.Downloads {
-		switch d.State {
-		case calls.DownloadCompleted:
-			fmt.Fprintf(&b, "\ndownloaded %s (%d bytes) to %s", d.Name, d.Bytes, d.Path)
-		case calls.DownloadInProgress:
-			fmt.Fprintf(&b, "\ndownload of %s still running (%d bytes so far); a later snapshot tells how it ends", d.Name, d.Bytes)
-		default:
-			fmt.Fprintf(&b, "\ndownload of %s %s: %s", d.Name, d.State, d.Reason)
+		b.WriteString("\n" + d.Summary())
+		if d.State == calls.DownloadInProgress {
+			b.WriteString("; a later snapshot tells how it ends")
 		}
 	}
 	return b.String()
