@@ -48,12 +48,16 @@ func newModel(f ModelFlags, getenv func(string) string, log *slog.Logger) (pilot
 	if err != nil {
 		return m, desc, err
 	}
-	// Per-purpose models from [model.purposes], on the same provider.
-	provider, _, _ := strings.Cut(spec, ":")
+	// Per-purpose models from [model.purposes], on the default model's
+	// provider, however that was chosen (a prefix, a name, a key).
+	provider, _, err := resolveSpec(spec, base, getenv)
+	if err != nil {
+		return nil, "", err
+	}
 	by := map[pilot.Purpose]pilot.Model{}
 	for _, p := range []pilot.Purpose{pilot.PurposeAct, pilot.PurposeObserve, pilot.PurposeExtract, pilot.PurposeHeal, pilot.PurposeDecide} {
 		name := cfg.For(string(p))
-		if name == "" || name == cfg.Model || provider == "" || provider == "rules" || !strings.Contains(spec, ":") {
+		if name == "" || name == cfg.Model || provider == "rules" {
 			continue
 		}
 		pm, pdesc, err := oneModel(provider+":"+name, base, getenv, cfg, log)
@@ -91,32 +95,9 @@ func oneModel(spec, base string, getenv func(string) string, cfg config.Model, l
 		}
 		return cfg.APIKey // from a 0600 file; config refuses it otherwise
 	}
-	provider, name, _ := strings.Cut(spec, ":")
-	if !strings.Contains(spec, ":") && spec != "anthropic" && spec != "openai" {
-		provider, name = "", spec
-		switch low := strings.ToLower(spec); {
-		case low == "rules":
-			provider, name = "rules", ""
-		case strings.HasPrefix(low, "claude"):
-			provider = "anthropic"
-		case strings.HasPrefix(low, "gpt") || strings.HasPrefix(low, "o1") || strings.HasPrefix(low, "o3") || strings.HasPrefix(low, "o4"):
-			provider = "openai"
-		}
-	}
-	if provider == "" {
-		switch {
-		case base != "":
-			provider = "openai"
-		case getenv("ANTHROPIC_API_KEY") != "":
-			provider = "anthropic"
-		case getenv("OPENAI_API_KEY") != "":
-			provider = "openai"
-		case name != "":
-			return nil, "", usageErrorf(`write --model anthropic:NAME or openai:NAME, or set ANTHROPIC_API_KEY or OPENAI_API_KEY`,
-				"cannot tell which provider serves the model %q", name)
-		default:
-			provider = "rules"
-		}
+	provider, name, err := resolveSpec(spec, base, getenv)
+	if err != nil {
+		return nil, "", err
 	}
 	switch provider {
 	case "rules":
@@ -139,6 +120,40 @@ func oneModel(spec, base string, getenv func(string) string, cfg config.Model, l
 		return m, where + " " + orDefault(name, string(openai.DefaultModel)), nil
 	}
 	return nil, "", usageErrorf("providers: rules, anthropic, openai", "unknown model provider %q", provider)
+}
+
+// resolveSpec says which provider serves a model spec ("rules",
+// "anthropic:NAME", "openai:NAME", a bare name or "") and the model's name:
+// a prefix, else the name's family, else a base URL or the key there is.
+func resolveSpec(spec, base string, getenv func(string) string) (provider, name string, err error) {
+	provider, name, _ = strings.Cut(spec, ":")
+	if !strings.Contains(spec, ":") && spec != "anthropic" && spec != "openai" {
+		provider, name = "", spec
+		switch low := strings.ToLower(spec); {
+		case low == "rules":
+			provider, name = "rules", ""
+		case strings.HasPrefix(low, "claude"):
+			provider = "anthropic"
+		case strings.HasPrefix(low, "gpt") || strings.HasPrefix(low, "o1") || strings.HasPrefix(low, "o3") || strings.HasPrefix(low, "o4"):
+			provider = "openai"
+		}
+	}
+	if provider == "" {
+		switch {
+		case base != "":
+			provider = "openai"
+		case getenv("ANTHROPIC_API_KEY") != "":
+			provider = "anthropic"
+		case getenv("OPENAI_API_KEY") != "":
+			provider = "openai"
+		case name != "":
+			return "", "", usageErrorf(`write --model anthropic:NAME or openai:NAME, or set ANTHROPIC_API_KEY or OPENAI_API_KEY`,
+				"cannot tell which provider serves the model %q", name)
+		default:
+			provider = "rules"
+		}
+	}
+	return provider, name, nil
 }
 
 func orDefault(s, def string) string {

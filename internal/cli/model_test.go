@@ -61,4 +61,19 @@ func TestNewModelFromConfig(t *testing.T) {
 	if _, desc, _ := newModel(ModelFlags{Model: "rules"}, func(string) string { return "" }, nil); !strings.HasPrefix(desc, "rules") {
 		t.Errorf("--model rules over the file: %q", desc)
 	}
+	// Per-purpose models hold however the default's provider was chosen,
+	// here by a bare model name.
+	getenv := func(k string) string {
+		if k == "ANTHROPIC_API_KEY" {
+			return "sk-ant-test"
+		}
+		return ""
+	}
+	m, desc, err = newModel(ModelFlags{Model: "claude-sonnet-4-5"}, getenv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms, ok := m.(pilot.Models); !ok || ms.ByPurpose[pilot.PurposeExtract] == nil || !strings.Contains(desc, "extract: anthropic small") {
+		t.Errorf("a bare model name dropped the per-purpose models: %s", desc)
+	}
 }
