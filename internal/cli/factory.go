@@ -110,12 +110,15 @@ type Common struct {
 	Caller  func(ctx context.Context) (Caller, error)
 	Session string
 	JSON    bool
+	// Config is the Factory's reader of the configuration (once a
+	// process); nil in tests that build a Common by hand.
+	Config func() (*config.Config, error)
 }
 
 // common copies the Factory's run-time fields; call it inside RunE, after the
 // global flags have been parsed.
 func (f *Factory) common() Common {
-	return Common{IO: f.IO, Caller: f.Caller, Session: f.Session, JSON: f.JSON}
+	return Common{IO: f.IO, Caller: f.Caller, Session: f.Session, JSON: f.JSON, Config: f.Config}
 }
 
 // call dials (lazily) and makes one call for the session.

@@ -111,7 +111,7 @@ func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, 
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	m, desc, err := newModel(opts.Model, getenv, slog.New(slog.DiscardHandler))
+	m, desc, err := newModel(opts.Model, opts.modelConfig(getenv), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, "", err
 	}

@@ -25,8 +25,7 @@ type ModelFlags struct {
 // with a model of its own in [model.purposes] gets it (pilot.Models routes
 // by purpose). With no key and no server it is the rules model, which needs
 // neither.
-func newModel(f ModelFlags, getenv func(string) string, log *slog.Logger) (pilot.Model, string, error) {
-	cfg := modelConfig(getenv)
+func newModel(f ModelFlags, cfg config.Model, getenv func(string) string, log *slog.Logger) (pilot.Model, string, error) {
 	spec := strings.TrimSpace(f.Model)
 	if spec == "" {
 		spec = getenv("WAYMARK_MODEL")
@@ -73,10 +72,18 @@ func newModel(f ModelFlags, getenv func(string) string, log *slog.Logger) (pilot
 	return m, desc, nil
 }
 
-// modelConfig reads the [model] section of the config files and the
-// environment; a file that cannot be read gives no defaults (waymark
-// config show and doctor report it).
-func modelConfig(getenv func(string) string) config.Model {
+// modelConfig is the [model] section of the configuration: the
+// process's one reading (Factory.Config), or, for a Common built by hand,
+// the files read now. A file that cannot be read gives no defaults
+// (waymark config show and doctor report it).
+func (c *Common) modelConfig(getenv func(string) string) config.Model {
+	if c.Config != nil {
+		cfg, err := c.Config()
+		if err != nil {
+			return config.Model{}
+		}
+		return cfg.Model
+	}
 	dir, _ := os.Getwd()
 	userDir, _ := os.UserConfigDir()
 	cfg, err := config.Load(config.LoadOptions{Getenv: getenv, Dir: dir, UserDir: userDir})

@@ -27,12 +27,12 @@ func TestNewModelChoosesProvider(t *testing.T) {
 		{"explicit rules", ModelFlags{Model: "rules"}, map[string]string{"ANTHROPIC_API_KEY": "k"}, "rules"},
 	}
 	for _, c := range cases {
-		_, desc, err := newModel(c.flags, env(c.env), nil)
+		_, desc, err := newModelFromFiles(c.flags, env(c.env))
 		if err != nil || !strings.HasPrefix(desc, c.desc) {
 			t.Errorf("%s: %q, %v; want %q", c.name, desc, err, c.desc)
 		}
 	}
-	if _, _, err := newModel(ModelFlags{Model: "mystery-model"}, env(nil), nil); err == nil {
+	if _, _, err := newModelFromFiles(ModelFlags{Model: "mystery-model"}, env(nil)); err == nil {
 		t.Error("a bare model name with no key and no provider was accepted")
 	}
 }
@@ -46,7 +46,7 @@ func TestNewModelFromConfig(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "waymark.toml"), []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, desc, err := newModel(ModelFlags{}, func(string) string { return "" }, nil)
+	m, desc, err := newModelFromFiles(ModelFlags{}, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestNewModelFromConfig(t *testing.T) {
 		t.Errorf("desc %q", desc)
 	}
 	// A flag beats the file.
-	if _, desc, _ := newModel(ModelFlags{Model: "rules"}, func(string) string { return "" }, nil); !strings.HasPrefix(desc, "rules") {
+	if _, desc, _ := newModelFromFiles(ModelFlags{Model: "rules"}, func(string) string { return "" }); !strings.HasPrefix(desc, "rules") {
 		t.Errorf("--model rules over the file: %q", desc)
 	}
 	// Per-purpose models hold however the default's provider was chosen,
@@ -69,11 +69,18 @@ func TestNewModelFromConfig(t *testing.T) {
 		}
 		return ""
 	}
-	m, desc, err = newModel(ModelFlags{Model: "claude-sonnet-4-5"}, getenv, nil)
+	m, desc, err = newModelFromFiles(ModelFlags{Model: "claude-sonnet-4-5"}, getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ms, ok := m.(pilot.Models); !ok || ms.ByPurpose[pilot.PurposeExtract] == nil || !strings.Contains(desc, "extract: anthropic small") {
 		t.Errorf("a bare model name dropped the per-purpose models: %s", desc)
 	}
+}
+
+// newModelFromFiles is newModel with the [model] section read from the
+// files in the working directory, as a Common built by hand does.
+func newModelFromFiles(f ModelFlags, getenv func(string) string) (pilot.Model, string, error) {
+	c := &Common{}
+	return newModel(f, c.modelConfig(getenv), getenv, nil)
 }

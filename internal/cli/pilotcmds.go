@@ -51,7 +51,7 @@ func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.V
 	if err != nil {
 		return nil, "", vars, err
 	}
-	m, desc, err := newModel(o.Model, getenv, slog.New(slog.DiscardHandler))
+	m, desc, err := newModel(o.Model, o.modelConfig(getenv), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, "", vars, err
 	}

@@ -169,7 +169,7 @@ func (o *ReplayOptions) model(getenv func(string) string) (pilot.Model, error) {
 		getenv("ANTHROPIC_API_KEY") == "" && getenv("OPENAI_API_KEY") == "" {
 		return nil, nil
 	}
-	m, _, err := newModel(o.Model, getenv, slog.New(slog.DiscardHandler))
+	m, _, err := newModel(o.Model, o.modelConfig(getenv), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, err
 	}

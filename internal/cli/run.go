@@ -97,7 +97,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	mk := opts.NewModel
 	if mk == nil {
 		mk = func() (pilot.Model, error) {
-			m, _, err := newModel(opts.Model, getenv, slog.New(slog.DiscardHandler))
+			m, _, err := newModel(opts.Model, opts.modelConfig(getenv), getenv, slog.New(slog.DiscardHandler))
 			return m, err
 		}
 	}

@@ -113,9 +113,9 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 	if err != nil {
 		return err
 	}
-	model := opts.Model
+	model, modelCfg := opts.Model, opts.modelConfig(getenv)
 	newAgent := func(session string, secrets *secret.Set) (testplan.Agent, error) {
-		m, _, err := newModel(model, getenv, slog.New(slog.DiscardHandler))
+		m, _, err := newModel(model, modelCfg, getenv, slog.New(slog.DiscardHandler))
 		if err != nil {
 			return nil, err
 		}
