@@ -19,7 +19,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/netguard"
-	"github.com/waymark-dev/waymark/internal/policy"
+	"github.com/waymark-dev/waymark/policy"
 )
 
 // Options says which browser to use. The zero value starts a headless

@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/policy"
+	"github.com/waymark-dev/waymark/policy"
 )
 
 // Every document request of a tab (a navigation, a redirect hop, a link, an

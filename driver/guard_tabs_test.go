@@ -14,7 +14,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
-	"github.com/waymark-dev/waymark/internal/policy"
+	"github.com/waymark-dev/waymark/policy"
 )
 
 // TestGuardRefusesANewTabOnABlockedURL: a link that opens a new tab lands

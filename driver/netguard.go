@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/internal/netguard"
-	"github.com/waymark-dev/waymark/internal/policy"
+	"github.com/waymark-dev/waymark/policy"
 )
 
 // The private-network rule is judged on addresses, and a name can resolve

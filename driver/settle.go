@@ -48,7 +48,7 @@ var (
 	// covers it, and a field rarely starts a request at once (a search
 	// box debounces for 200 ms or more, past either window). Half the
 	// wait per field is what brings a 17-field form's replay within 1.3×
-	// of a hand-written chromedp program (routine/replay bench).
+	// of a hand-written chromedp program (replay bench).
 	paceEdit = pace{grace: 15 * time.Millisecond, still: 15 * time.Millisecond}
 )
 

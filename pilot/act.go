@@ -11,7 +11,7 @@ import (
 
 // ActAnswer is a model's answer to an act turn: one step on the page, on
 // an element named by its outline ref. The rules model answers in the same
-// shape (internal/model/rules.Answer).
+// shape (model/rules.Answer).
 type ActAnswer struct {
 	Action    string `json:"action"` // click, fill, type, select, check, uncheck, press, goto, scroll
 	Ref       string `json:"ref,omitempty"`

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Pilot shows a model the page through a [Driver] and performs the step the

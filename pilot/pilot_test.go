@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/model/scripted"
-	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // fakeDriver is a page held in memory: an outline, and a record of what

@@ -9,7 +9,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
-	"github.com/waymark-dev/waymark/internal/model/rules"
+	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
 )
 

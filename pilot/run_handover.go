@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // secretField tells a field whose value is a secret by its name or its

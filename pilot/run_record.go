@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // ErrSecretInRoutine is wrapped by the error of a routine that would be

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/waymark-dev/waymark/internal/model/scripted"
+	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
 )
 

@@ -18,7 +18,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Schema is the JSON Schema of the current format, [Format]. The loader

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Save writes a routine to path atomically: to a temporary file in the same

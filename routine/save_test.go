@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 func TestSaveRoundTrip(t *testing.T) {

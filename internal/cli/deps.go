@@ -17,8 +17,8 @@ import (
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
 	"github.com/waymark-dev/waymark/internal/demo"
-	"github.com/waymark-dev/waymark/internal/policy"
 	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/policy"
 )
 
 // version is set at build time (see the Makefile); a plain go build leaves

@@ -20,7 +20,7 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/config"
-	"github.com/waymark-dev/waymark/internal/policy"
+	"github.com/waymark-dev/waymark/policy"
 )
 
 // The checks of `waymark doctor`, one function each. A check never fails

@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/internal/mcp"
-	"github.com/waymark-dev/waymark/internal/model/rules"
+	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
-	"github.com/waymark-dev/waymark/routine/replay"
 )
 
 // MCPOptions are the flags of `waymark mcp`.

@@ -8,9 +8,9 @@ import (
 
 	"github.com/waymark-dev/waymark/internal/config"
 
-	"github.com/waymark-dev/waymark/internal/model/anthropic"
-	"github.com/waymark-dev/waymark/internal/model/openai"
-	"github.com/waymark-dev/waymark/internal/model/rules"
+	"github.com/waymark-dev/waymark/model/anthropic"
+	"github.com/waymark-dev/waymark/model/openai"
+	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
 )
 

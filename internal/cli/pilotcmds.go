@@ -14,8 +14,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // PilotOptions are the flags shared by act, observe and extract: the model,

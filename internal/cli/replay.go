@@ -10,11 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/waymark-dev/waymark/internal/model/rules"
-	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
-	"github.com/waymark-dev/waymark/routine/replay"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // ReplayOptions are the flags of `waymark replay`.

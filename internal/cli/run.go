@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // RunOptions are the flags of `waymark run`.

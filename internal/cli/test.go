@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/internal/testplan"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // TestOptions are the flags of `waymark test`.

@@ -13,8 +13,8 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
-	"github.com/waymark-dev/waymark/routine/replay"
 )
 
 // NewPilot builds a pilot over the browser of a waymark session. It is

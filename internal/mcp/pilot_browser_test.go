@@ -13,11 +13,11 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/demo"
-	"github.com/waymark-dev/waymark/internal/model/rules"
 	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
-	"github.com/waymark-dev/waymark/routine/replay"
 )
 
 // resultText joins a result's text contents.

@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Recording by hand: between record.start and record.stop, the element

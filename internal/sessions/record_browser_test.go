@@ -14,9 +14,9 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/demo"
-	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
-	"github.com/waymark-dev/waymark/routine/replay"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // TestRecordDemoCheckoutThenReplay records the demo shop's checkout by

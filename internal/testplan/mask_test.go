@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // fakeDaemon answers every call with an empty result (a PNG for a

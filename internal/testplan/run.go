@@ -17,8 +17,8 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
-	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Caller sends one call to the daemon for a session and decodes the reply

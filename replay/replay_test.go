@@ -11,10 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/model/scripted"
-	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 const checkoutJSON = `{

@@ -17,9 +17,9 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
-	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 func TestMain(m *testing.M) {

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/secret"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // KeepHeals values: what happens to a routine healed during a replay.

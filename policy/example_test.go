@@ -6,7 +6,7 @@ import (
 	"net/netip"
 	"net/url"
 
-	"github.com/waymark-dev/waymark/internal/policy"
+	"github.com/waymark-dev/waymark/policy"
 )
 
 func Example() {

@@ -3,7 +3,7 @@ package rules_test
 import (
 	"fmt"
 
-	"github.com/waymark-dev/waymark/internal/model/rules"
+	"github.com/waymark-dev/waymark/model/rules"
 )
 
 func ExampleDecide() {

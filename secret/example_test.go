@@ -3,7 +3,7 @@ package secret_test
 import (
 	"fmt"
 
-	"github.com/waymark-dev/waymark/internal/secret"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 func ExampleSet_Redact() {
