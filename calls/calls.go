@@ -241,7 +241,7 @@ type WaitRequest struct {
 	Text      string `json:"text,omitempty"`     // text appears
 	Gone      string `json:"gone,omitempty"`     // text disappears
 	Selector  string `json:"selector,omitempty"` // CSS selector matches a visible element
-	URL       string `json:"url,omitempty"`      // URL matches a glob
+	URL       string `json:"url,omitempty"`      // URL matches a glob ([MatchURL])
 	Load      bool   `json:"load,omitempty"`     // the document has loaded
 	MS        int    `json:"ms,omitempty"`
 	TimeoutMS int    `json:"timeout_ms,omitempty"` // zero means 30 s

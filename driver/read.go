@@ -150,12 +150,8 @@ func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (*calls.PageI
 			return ok, err
 		}
 	case req.URL != "":
-		re, err := calls.URLGlob(req.URL)
-		if err != nil {
-			return nil, err
-		}
 		what = "the URL to match " + quote(req.URL)
-		check = func() (bool, error) { return re.MatchString(t.url()), nil }
+		check = func() (bool, error) { return calls.MatchURL(req.URL, t.url()), nil }
 	case req.Load:
 		what = "the page to load"
 		check = func() (bool, error) {

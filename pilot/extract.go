@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/verify"
 )
 
 // ExtractResult is data read from the page.
@@ -56,7 +57,7 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 		}
 		merged = mergeJSON(merged, v)
 	}
-	res.Dropped = unshown(&merged, "", normText(page))
+	res.Dropped = unshown(&merged, "", verify.Fold(page))
 	res.Problems = sch.problems(merged)
 	if len(res.Problems) > 0 && len(parts) > 1 {
 		// The parts fitted one by one but not together: ask once over the
@@ -67,7 +68,7 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 			return nil, err
 		}
 		merged = v
-		res.Dropped = append(res.Dropped, unshown(&merged, "", normText(page))...)
+		res.Dropped = append(res.Dropped, unshown(&merged, "", verify.Fold(page))...)
 		res.Problems = sch.problems(merged)
 	}
 	res.Data, _ = json.Marshal(merged)
@@ -186,7 +187,7 @@ func unshown(v *any, ptr string, page string) []string {
 	var out []string
 	switch x := (*v).(type) {
 	case string:
-		if t := normText(x); t != "" && !strings.Contains(page, t) {
+		if t := verify.Fold(x); t != "" && !strings.Contains(page, t) {
 			*v = nil
 			out = append(out, ptr)
 		}
@@ -206,12 +207,4 @@ func unshown(v *any, ptr string, page string) []string {
 
 func escapePointer(k string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
-}
-
-// normText folds case, white space and the outline's quoting, so a value
-// can be looked for in the page's text.
-func normText(s string) string {
-	s = strings.ToLower(s)
-	s = strings.NewReplacer(`\"`, `"`, `\n`, " ").Replace(s)
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -85,10 +85,11 @@ func (r *run) act(ctx context.Context, obs *observation, dec *Decision) error {
 	if err != nil {
 		return fmt.Errorf("check the step: %w", err)
 	}
-	st := r.stepFor(a, dec.Thought, obs.snap.Text, ev, landed, v)
-	if st.Landed != nil && r.opts.Record {
-		st.Landed.SignIn = r.signInPage(ctx)
+	var notices []calls.Notice
+	if landed != nil && r.opts.Record {
+		notices = r.landingNotices(ctx)
 	}
+	st := r.stepFor(a, dec.Thought, obs.snap.Text, ev, landed, notices, v)
 	r.keep(sig, st, stepLine(a, refLine(obs.snap.Text, a.Ref), v.OK, v.Observed))
 	return r.verdict(v.OK)
 }

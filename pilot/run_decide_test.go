@@ -38,19 +38,3 @@ func TestDecodeDecisionMendsNearMisses(t *testing.T) {
 		}
 	}
 }
-
-func TestURLMatches(t *testing.T) {
-	for _, c := range []struct {
-		glob, url string
-		want      bool
-	}{
-		{"*/account", "http://127.0.0.1:80/account", true},
-		{"/account", "http://127.0.0.1:80/account?x=1", true},
-		{"https://shop.test/*", "https://shop.test/a/b", true},
-		{"*/account", "http://127.0.0.1/login", false},
-	} {
-		if got := urlMatches(c.glob, c.url); got != c.want {
-			t.Errorf("urlMatches(%q, %q) = %v", c.glob, c.url, got)
-		}
-	}
-}

@@ -87,7 +87,7 @@ func (r *run) handOver(ctx context.Context, obs *observation, dec *Decision) err
 	if err != nil {
 		return fmt.Errorf("check the step: %w", err)
 	}
-	st := r.stepFor(fill, dec.Thought, obs.snap.Text, ev, nil, v)
+	st := r.stepFor(fill, dec.Thought, obs.snap.Text, ev, nil, nil, v)
 	sig := signature(fill, ev)
 	r.keep(sig, st, stepLine(fill, line, v.OK, v.Observed))
 	return r.verdict(v.OK)

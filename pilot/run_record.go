@@ -2,52 +2,39 @@ package pilot
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/url"
 	"regexp"
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/routine"
-	"github.com/waymark-dev/waymark/secret"
 )
 
-// ErrSecretInRoutine is wrapped by the error of a routine that would be
-// saved with a secret in it.
-var ErrSecretInRoutine = errors.New("the routine holds what looks like a secret")
-
-// stepFor builds the recorded step: the element as the page named it (the
-// evidence's chosen locator), never as the model did, with the thought it
-// came from as its instruction; a navigation with its URL as given and
-// where it landed. outline is the page the model was shown.
-func (r *run) stepFor(a Action, thought, outline string, ev *calls.Evidence, landed *calls.PageInfo, v *routine.Verdict) routine.Step {
+// stepFor builds the recorded step with [routine.ActStep] or
+// [routine.GotoStep]: the element as the page named it (the evidence's
+// chosen locator), never as the model did, with the thought it came from
+// as its instruction; a navigation with its URL as given and where it
+// landed, with the notices of the page it landed on. outline is the page
+// the model was shown.
+func (r *run) stepFor(a Action, thought, outline string, ev *calls.Evidence, landed *calls.PageInfo, notices []calls.Notice, v *routine.Verdict) routine.Step {
 	if a.Op == "goto" {
-		st := routine.Step{Kind: routine.KindGoto, URL: a.URL, Verdict: v}
-		if landed != nil {
-			l := &routine.Landed{Title: landed.Title, Status: landed.Status, Path: landed.URL}
-			if u, err := url.Parse(landed.URL); err == nil {
-				l.Path = u.EscapedPath()
-				if u.RawQuery != "" {
-					l.Path += "?" + u.RawQuery
-				}
-			}
-			st.Landed = l
-		}
+		st := routine.GotoStep(a.URL, landed, notices)
+		st.Verdict = v
 		return st
 	}
-	st := routine.Step{Kind: routine.KindAct, Op: a.Op, Key: a.Key, Verdict: v, Instruction: r.instruction(thought, outline)}
+	// The values as the model wrote them (%name% for a variable), never
+	// as typed: a secret's value stays out of the routine.
+	req := calls.ActRequest{Kind: a.Op, Key: a.Key, Value: a.Value}
 	if a.Op == "scroll" {
-		st.Direction = scrollDirection(a) // as done, so a replay scrolls the same way
+		req.Direction = scrollDirection(a) // as done, so a replay scrolls the same way
 	}
-	if ev != nil {
-		loc := ev.Chosen
-		st.Target = &routine.Target{Locator: loc, Candidates: ev.Candidates, Frame: ev.Frame, Fingerprint: ev.Fingerprint}
-	}
-	if a.Value != "" {
-		st.Value = r.valueRef(a.Value)
-	}
+	st := routine.ActStep(req, ev, func(_ *calls.Fingerprint, v string) *routine.Value {
+		if v == "" {
+			return nil
+		}
+		return r.valueRef(v)
+	})
+	st.Verdict, st.Instruction = v, r.instruction(thought, outline)
 	return st
 }
 
@@ -117,21 +104,17 @@ func dropSelectors(s string) string {
 	return strings.Join(kept, " ")
 }
 
-// signInPage says whether the page the run is on shows a sign-in form: a
-// replay stops at a sign-in page its routine did not record (issue 6).
-func (r *run) signInPage(ctx context.Context) bool {
+// landingNotices are the notices of the page a goto landed on, for its
+// step: a replay stops at a sign-in page its routine did not record
+// (issue 6). None when the page cannot be read.
+func (r *run) landingNotices(ctx context.Context) []calls.Notice {
 	snap, err := page(ctx, func(ctx context.Context) (*calls.Snapshot, error) {
 		return r.p.d.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Unseen: true})
 	})
 	if err != nil {
-		return false
+		return nil
 	}
-	for _, n := range snap.Notices {
-		if n.Kind == kindSignIn {
-			return true
-		}
-	}
-	return false
+	return snap.Notices
 }
 
 // valueRef records a value: a slot reference for %name%, a template when
@@ -209,55 +192,10 @@ func routineName(task string) string {
 	return name
 }
 
-// CheckRoutine refuses a routine that holds a secret: a literal value that
-// looks like a credential or is high-entropy (the secret heuristic), or a
-// known secret anywhere in a step. The error names the step. Values of
-// secrets come from {from: secret, slot} references instead.
-func CheckRoutine(rt *routine.Routine, known *secret.Set) error {
-	return checkSteps(rt.Steps, "", known)
-}
-
-func checkSteps(steps []routine.Step, prefix string, known *secret.Set) error {
-	for i, st := range steps {
-		id := st.ID
-		if id == "" {
-			id = fmt.Sprintf("%s%d", prefix, i+1)
-		}
-		what := fmt.Sprintf("step %s (%s %s)", id, st.Kind, st.Op)
-		var lits []string
-		for _, v := range append([]*routine.Value{st.Value}, st.Values...) {
-			if v != nil {
-				lits = append(lits, v.Literal, placeholder.ReplaceAllString(v.Template, " "))
-			}
-		}
-		for _, l := range append(lits, st.URL, st.Key) {
-			if l != "" && secret.LooksSecret(l) {
-				return fmt.Errorf("%s: %w: a literal value looks like a credential; declare it with --secret NAME and type %%NAME%% instead", what, ErrSecretInRoutine)
-			}
-		}
-		b, err := json.Marshal(st)
-		if err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		if name, ok := known.Contains(string(b)); ok {
-			return fmt.Errorf("%s: %w: it holds the value of the secret %q; refer to it as %%%s%%", what, ErrSecretInRoutine, name, name)
-		}
-		for _, sub := range [][]routine.Step{st.Then, st.Else, st.Do} {
-			if err := checkSteps(sub, id+".", known); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// SaveRoutine writes a routine to path with [routine.Save], after
-// [CheckRoutine] with the pilot's known secrets (those declared and those
-// a person gave in a run).
+// SaveRoutine writes a routine to path with [routine.Save], which refuses
+// a routine holding what looks like a secret or the value of one of the
+// pilot's known secrets (those declared and those a person gave in a run).
 func (p *Pilot) SaveRoutine(path string, rt *routine.Routine) error {
-	if err := CheckRoutine(rt, p.opts.Secrets); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
 	if err := routine.Save(path, rt, p.opts.Secrets); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/verify"
 	"github.com/waymark-dev/waymark/routine"
 )
 
@@ -97,7 +98,7 @@ func (r *run) check(ctx context.Context, exp *Expect, before, after *pageState) 
 		if err != nil {
 			return nil, fmt.Errorf("read the URL: %w", err)
 		}
-		add(urlMatches(exp.URLChangesTo, url.Value), "the URL matches "+exp.URLChangesTo, "the URL is "+url.Value)
+		add(calls.MatchURL(exp.URLChangesTo, url.Value), "the URL matches "+exp.URLChangesTo, "the URL is "+url.Value)
 	}
 	if exp != nil && exp.Appears != nil {
 		was, now := countElement(before, exp.Appears), countElement(after, exp.Appears)
@@ -110,8 +111,7 @@ func (r *run) check(ctx context.Context, exp *Expect, before, after *pageState) 
 		add(now < was, exp.Disappears.String()+" disappears", saw)
 	}
 	if exp != nil && exp.TextAppears != "" {
-		want := normText(exp.TextAppears)
-		was, now := countText(before, want), countText(after, want)
+		was, now := countText(before, exp.TextAppears), countText(after, exp.TextAppears)
 		saw := fmt.Sprintf("the text is on the page %d times, %d before", now, was)
 		add(now > was, fmt.Sprintf("the text %q appears", exp.TextAppears), saw)
 	}
@@ -168,7 +168,7 @@ func countElement(s *pageState, e *ElementRef) int {
 	if s == nil {
 		return 0
 	}
-	role, name := strings.ToLower(strings.TrimSpace(e.Role)), normText(e.Name)
+	role, name := strings.ToLower(strings.TrimSpace(e.Role)), verify.Fold(e.Name)
 	n := 0
 	for _, line := range strings.Split(s.text, "\n") {
 		m := outlineLine.FindStringSubmatch(line)
@@ -178,7 +178,7 @@ func countElement(s *pageState, e *ElementRef) int {
 		if role != "" && strings.ToLower(m[1]) != role {
 			continue
 		}
-		if name != "" && !strings.Contains(normText(m[2]), name) {
+		if name != "" && !strings.Contains(verify.Fold(m[2]), name) {
 			continue
 		}
 		n++
@@ -187,35 +187,10 @@ func countElement(s *pageState, e *ElementRef) int {
 }
 
 func countText(s *pageState, want string) int {
-	if s == nil || want == "" {
+	if s == nil {
 		return 0
 	}
-	return strings.Count(normText(s.text), want)
-}
-
-// urlMatches matches a URL against a glob in which * matches anything
-// (slashes too) and ? one character. A glob with no scheme may match the
-// URL's path (with its query) alone.
-func urlMatches(glob, url string) bool {
-	re := calls.MustURLGlob(glob)
-	if re.MatchString(url) {
-		return true
-	}
-	rest := url
-	if i := strings.Index(rest, "://"); i >= 0 {
-		rest = rest[i+3:]
-		if j := strings.IndexByte(rest, '/'); j >= 0 {
-			rest = rest[j:]
-		} else {
-			rest = "/"
-		}
-	}
-	if re.MatchString(rest) {
-		return true
-	}
-	path, _, _ := strings.Cut(rest, "?")
-	path, _, _ = strings.Cut(path, "#")
-	return re.MatchString(path)
+	return verify.Count(s.text, want)
 }
 
 // breaker weighs the latest verdicts and trips when too many failed.
@@ -250,5 +225,3 @@ func (r *run) verdict(ok bool) error {
 	r.recovering(GuardBreaker, fmt.Sprintf("%d of the last %d checks failed, more than %.0f%%; stopping", failed, of, r.opts.FailRate*100))
 	return fmt.Errorf("%w: %d of the last %d", ErrBreaker, failed, of)
 }
-
-// mustGlob compiles a URL glob; a glob always compiles (every character but

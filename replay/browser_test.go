@@ -49,7 +49,7 @@ func (rec *recorder) gotoStep(id, url string) {
 	if err != nil {
 		rec.t.Fatal(err)
 	}
-	rec.r.Steps = append(rec.r.Steps, routine.Step{ID: id, Kind: routine.KindGoto, URL: url, Landed: &routine.Landed{Path: pathOf(info.URL), Title: info.Title}})
+	rec.r.Steps = append(rec.r.Steps, routine.Step{ID: id, Kind: routine.KindGoto, URL: url, Landed: routine.LandedAt(url, info, nil)})
 }
 
 // target locates the element on the outline line holding all words.

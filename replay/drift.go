@@ -109,16 +109,13 @@ func (w *drifter) steps(ctx context.Context, steps []routine.Step, where string,
 				return err
 			default:
 				ds.Status = DriftLanded
-				want := pathOf(s.URL)
-				if s.Landed != nil {
-					want = s.Landed.Path
-				}
+				arrived, got, want := routine.Arrived(s.Landed, s.URL, info.URL)
 				if info.Status >= 400 && (s.Landed == nil || s.Landed.Status != info.Status) {
 					ds.Status, ds.Reason = DriftElsewhere, fmt.Sprintf("HTTP %d", info.Status)
-				} else if !samePath(pathOf(info.URL), want) {
-					ds.Status, ds.Reason = DriftElsewhere, fmt.Sprintf("landed on %s, not %s", pathOf(info.URL), want)
+				} else if !arrived {
+					ds.Status, ds.Reason = DriftElsewhere, fmt.Sprintf("landed on %s, not %s", got, want)
 				} else if s.Landed == nil || !s.Landed.SignIn {
-					if snap, err := w.d.Snapshot(ctx, calls.SnapshotRequest{Unseen: true}); err == nil && signIn(snap) {
+					if snap, err := w.d.Snapshot(ctx, calls.SnapshotRequest{Unseen: true}); err == nil && routine.SignIn(snap.Notices) {
 						ds.Status, ds.Reason = DriftElsewhere, "a sign-in page the routine did not record"
 					}
 				}

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/verify"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -37,65 +37,17 @@ func (x *run) gotoStep(ctx context.Context, s *routine.Step, rw *row, sr *StepRe
 		if err != nil {
 			return err
 		}
-		if signIn(snap) {
-			return stopf(CauseSignIn, "%s opened a sign-in page (%s), which the routine did not record", x.known.Redact(u), pathOf(info.URL))
+		if routine.SignIn(snap.Notices) {
+			return stopf(CauseSignIn, "%s opened a sign-in page (%s), which the routine did not record", x.known.Redact(u), routine.PagePath(info.URL))
 		}
 	}
 	if info.Status >= 400 && (s.Landed == nil || s.Landed.Status != info.Status) {
-		return stopf(CauseLandedAway, "%s answered HTTP %d (%s)", x.known.Redact(u), info.Status, pathOf(info.URL))
+		return stopf(CauseLandedAway, "%s answered HTTP %d (%s)", x.known.Redact(u), info.Status, routine.PagePath(info.URL))
 	}
-	want := pathOf(u)
-	if s.Landed != nil {
-		want = s.Landed.Path
-	}
-	if got := pathOf(info.URL); !samePath(got, want) {
-		return stopf(CauseLandedAway, "%s landed on %s, not on %s as recorded", x.known.Redact(u), got, want)
+	if ok, got, want := routine.Arrived(s.Landed, u, info.URL); !ok {
+		return stopf(CauseLandedAway, "%s landed on %s, not on %s as recorded", x.known.Redact(u), x.known.Redact(got), x.known.Redact(want))
 	}
 	return nil
-}
-
-// pathOf is a URL's path ("/" when empty).
-func pathOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Path == "" {
-		return "/"
-	}
-	return u.Path
-}
-
-func samePath(a, b string) bool {
-	return strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
-}
-
-// signInButton matches a button or heading line whose words say sign in.
-var signInLine = regexp.MustCompile(`(?i)^\s*-\s*(button|heading|link)\b.*\b(sign[ -]?in|log[ -]?in|log on)\b`)
-
-// signIn reports a sign-in page: the driver's notice, or, from a driver
-// that gives none, exactly one password textbox and a button or heading
-// that says sign in.
-func signIn(snap *calls.Snapshot) bool {
-	for _, n := range snap.Notices {
-		if n.Kind == "sign-in" {
-			return true
-		}
-	}
-	if snap.Notices != nil {
-		return false
-	}
-	passwords, words := 0, false
-	for _, line := range strings.Split(snap.Text, "\n") {
-		l := strings.ToLower(line)
-		if strings.Contains(l, "textbox") && strings.Contains(l, "password") {
-			if strings.Contains(l, "new") || strings.Contains(l, "confirm") {
-				return false
-			}
-			passwords++
-		}
-		if signInLine.MatchString(line) && !strings.Contains(l, "link") {
-			words = true
-		}
-	}
-	return passwords == 1 && words
 }
 
 // resolve finds a step's element on the page now. Found and moved give a
@@ -162,10 +114,10 @@ func (x *run) signInWall(ctx context.Context, s *routine.Step, t *routine.Target
 		}
 		return nil
 	}
-	if !signIn(snap) {
+	if !routine.SignIn(snap.Notices) {
 		return nil
 	}
-	page := pathOf(snap.URL)
+	page := routine.PagePath(snap.URL)
 	if snap.Title != "" {
 		page = fmt.Sprintf("%s %q", page, snap.Title)
 	}
@@ -229,20 +181,7 @@ func stepName(s *routine.Step, path string) string {
 }
 
 // describe names a recorded element for people: role "name".
-func describe(t *routine.Target) string {
-	fp := t.Fingerprint
-	name := fp.Name
-	if name == "" {
-		name = fp.Label
-	}
-	if name == "" {
-		name = fp.Text
-	}
-	if name == "" {
-		return fmt.Sprintf("the %s (%s)", fp.Role, t.Locator)
-	}
-	return fmt.Sprintf("%s %q", fp.Role, name)
-}
+func describe(t *routine.Target) string { return t.Describe() }
 
 const healSystem = `You find an element again on a web page that changed since a task was recorded. You get the instruction the step came from, what the recorded element was, and the page now as an outline. Answer with one step on the element that serves the same purpose, named by its ref from the outline. Use only refs that appear in the outline. If no element on the page serves that purpose, answer with the closest one and say so in reason.`
 
@@ -395,98 +334,22 @@ func (x *run) check(ctx context.Context, c *routine.Check, path string, rw *row,
 	}
 }
 
+// checkOnce decides a check once with the one checker, its variables
+// filled in from the row.
 func (x *run) checkOnce(ctx context.Context, c *routine.Check, rw *row) (bool, string, error) {
-	var seen []string
-	if c.Text != "" {
-		text, err := x.expand(c.Text, rw)
-		if err != nil {
-			return false, "", err
-		}
-		snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Full: true, Unseen: true})
-		if err != nil {
-			return false, "", err
-		}
-		shown := strings.Contains(norm(snap.Text), norm(text))
-		if shown == c.Absent {
-			if c.Absent {
-				return false, fmt.Sprintf("the page shows %q", x.known.Redact(text)), nil
-			}
-			return false, fmt.Sprintf("the page does not show %q (it is %s %q)", x.known.Redact(text), pathOf(snap.URL), snap.Title), nil
-		}
-		seen = append(seen, fmt.Sprintf("text %q %s", x.known.Redact(text), map[bool]string{true: "absent", false: "shown"}[c.Absent]))
+	filled := *c
+	var err error
+	if filled.Text, err = x.expand(c.Text, rw); err != nil {
+		return false, "", err
 	}
-	if c.Element != nil {
-		req := calls.FindRequest{Locator: c.Element.Locator, Fingerprint: c.Element.Fingerprint}
-		if c.Element.Positional && rw != nil {
-			req.Positional, req.Row = true, rw.index
-		}
-		res, err := x.d.Find(ctx, req)
-		if err != nil {
-			return false, "", err
-		}
-		present := res.Status == calls.Found || res.Status == calls.Moved
-		if present == c.Absent {
-			if c.Absent {
-				return false, fmt.Sprintf("%s is on the page", describe(c.Element)), nil
-			}
-			return false, fmt.Sprintf("%s is not on the page (%s)", describe(c.Element), reason(res)), nil
-		}
-		seen = append(seen, fmt.Sprintf("%s %s", describe(c.Element), map[bool]string{true: "absent", false: "present"}[c.Absent]))
+	if filled.URL, err = x.expand(c.URL, rw); err != nil {
+		return false, "", err
 	}
-	if c.URL != "" {
-		pat, err := x.expand(c.URL, rw)
-		if err != nil {
-			return false, "", err
-		}
-		got, err := x.d.Get(ctx, calls.GetRequest{What: "url"})
-		if err != nil {
-			return false, "", err
-		}
-		if !urlMatch(pat, got.Value) {
-			return false, fmt.Sprintf("the URL is %s, not %s", x.known.Redact(got.Value), x.known.Redact(pat)), nil
-		}
-		seen = append(seen, "url "+x.known.Redact(got.Value))
+	o := verify.Options{Redact: x.known.Redact}
+	if rw != nil {
+		o.Row = &rw.index
 	}
-	return true, strings.Join(seen, "; "), nil
-}
-
-var spaces = regexp.MustCompile(`\s+`)
-
-// norm folds case and runs of space, so a check survives reflowed text.
-func norm(s string) string { return strings.ToLower(spaces.ReplaceAllString(s, " ")) }
-
-// urlMatch matches a URL against a glob: * is any run of characters
-// (slashes too), ? one character. A pattern starting with / matches the
-// path (and query) alone.
-func urlMatch(pattern, raw string) bool {
-	target := raw
-	if strings.HasPrefix(pattern, "/") {
-		if u, err := url.Parse(raw); err == nil {
-			target = u.Path
-			if u.RawQuery != "" && strings.Contains(pattern, "?") {
-				target += "?" + u.RawQuery
-			}
-		}
-	}
-	var b strings.Builder
-	b.WriteString("^")
-	for _, r := range pattern {
-		switch r {
-		case '*':
-			b.WriteString(".*")
-		case '?':
-			if strings.HasPrefix(pattern, "/") {
-				b.WriteString(`\?`)
-			} else {
-				b.WriteString(".")
-			}
-		default:
-			b.WriteString(regexp.QuoteMeta(string(r)))
-		}
-	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	return err == nil && re.MatchString(target)
+	return verify.Check(ctx, x.d, &filled, o)
 }
 
 // extractStep reads data with the model into the step's schema.

@@ -327,6 +327,10 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 	if err := c.text(s.URL, here+".url", eachDepth); err != nil {
 		return err
 	}
+	if secret.LooksSecret(s.Key) {
+		return &LoadError{Where: here + ".key", Msg: "the key looks like a secret (a credential, a card number or a random token); a routine never holds one",
+			Hint: "type the secret into its field with a fill step whose value is {\"from\": \"secret\", \"slot\": NAME}"}
+	}
 	if s.Value != nil {
 		if err := c.value(s.Value, here+".value", eachDepth); err != nil {
 			return err
@@ -478,7 +482,9 @@ func (c *checker) text(s, w string, eachDepth int) error {
 				Hint: fmt.Sprintf("add {\"name\": %q} under \"variables\"", name)}
 		}
 	}
-	if secret.LooksSecret(varRef.ReplaceAllString(s, "")) {
+	// The words around the references, apart and joined: a token split by
+	// a reference is still a token.
+	if secret.LooksSecret(varRef.ReplaceAllString(s, " ")) || secret.LooksSecret(varRef.ReplaceAllString(s, "")) {
 		return &LoadError{Where: w, Msg: "the text looks like it holds a secret (a credential, a card number or a random token); a routine never holds one",
 			Hint: "put the secret in a variable with \"secret\": true and write %NAME% in its place"}
 	}

@@ -99,9 +99,11 @@ type Step struct {
 	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
-// Landed is where a goto arrived when it was recorded.
+// Landed is where a goto arrived when it was recorded ([LandedAt]); a
+// replay compares where it lands with [Arrived].
 type Landed struct {
-	Path   string `json:"path"`
+	Path   string `json:"path"`            // the path, escaped as in the address bar
+	Query  string `json:"query,omitempty"` // the goto's own query parameters the page kept, encoded (q=lamp); tracking ones left out
 	Title  string `json:"title,omitempty"`
 	SignIn bool   `json:"sign_in,omitempty"`
 	Status int    `json:"status,omitempty"`

@@ -68,7 +68,7 @@ to load. With none, wait MS milliseconds (or a duration such as 2s).`,
 	fl.StringVar(&opts.Request.Text, "text", "", "wait until this text appears")
 	fl.StringVar(&opts.Request.Gone, "gone", "", "wait until this text disappears")
 	fl.StringVar(&opts.Request.Selector, "selector", "", "wait until a CSS selector matches a visible element")
-	fl.StringVar(&opts.Request.URL, "url", "", "wait until the URL matches a glob (** matches across /)")
+	fl.StringVar(&opts.Request.URL, "url", "", "wait until the URL matches a glob (* any run, slashes too; ? one character; a glob starting with / matches the path)")
 	fl.BoolVar(&opts.Request.Load, "load", false, "wait until the document has loaded")
 	addTimeoutFlag(cmd, &timeout, "the condition (default 30s)")
 	return cmd

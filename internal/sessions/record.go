@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"strings"
 	"sync"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -241,35 +239,26 @@ func (rec *recording) navigate(ctx context.Context, p page, asked, how string, d
 	if err != nil || rec.done {
 		return info, err
 	}
-	st := routine.Step{Kind: routine.KindGoto, URL: asked, Landed: &routine.Landed{Path: pathOf(info.URL), Title: info.Title, Status: info.Status}}
+	url := asked
 	if how != "" {
-		st.URL = info.URL
-		st.Instruction = how + " (recorded as opening the page it reached)"
+		url = info.URL
 	}
-	if st.URL == "" {
+	if url == "" {
 		return info, nil
 	}
-	// A replay stops at a sign-in page the routine did not record; say
-	// this one was there.
+	// The landing says whether the page was a sign-in page: a replay
+	// stops at one the routine did not record.
+	var notices []calls.Notice
 	if snap, err := p.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Unseen: true}); err == nil {
-		for _, n := range snap.Notices {
-			if n.Kind == "sign-in" {
-				st.Landed.SignIn = true
-			}
-		}
+		notices = snap.Notices
+	}
+	st := routine.GotoStep(url, info, notices)
+	if how != "" {
+		st.Instruction = how + " (recorded as opening the page it reached)"
 	}
 	st.ID = rec.id("open")
 	rec.steps = append(rec.steps, st)
 	return info, nil
-}
-
-// pathOf is a URL's path ("/" when empty).
-func pathOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Path == "" {
-		return "/"
-	}
-	return u.Path
 }
 
 // act takes the element's evidence from the live page, does the action,
@@ -304,75 +293,19 @@ func (rec *recording) act(ctx context.Context, p page, req calls.ActRequest) (*c
 
 // addAct appends the step of a done element action.
 func (rec *recording) addAct(req calls.ActRequest, ev *calls.Evidence) {
-	st := routine.Step{Kind: routine.KindAct, Op: req.Kind}
-	var fp *calls.Fingerprint
-	if ev != nil {
-		st.Target = &routine.Target{Locator: ev.Chosen, Candidates: ev.Candidates, Frame: ev.Frame, Fingerprint: ev.Fingerprint}
-		fp = &st.Target.Fingerprint
-	} else if req.Kind != calls.ActPress && req.Kind != calls.ActScroll {
+	if ev == nil && req.Kind != calls.ActPress && req.Kind != calls.ActScroll {
 		rec.notes = append(rec.notes, fmt.Sprintf("after step %d: %s without an element is not in the routine: give the element (a ref or a locator)", len(rec.steps), req.Kind))
 		return
 	}
-	var slots []string
-	switch req.Kind {
-	case calls.ActFill, calls.ActType:
-		st.Value = rec.variable(fp, req.Value)
-		slots = append(slots, st.Value.Slot)
-	case calls.ActSelect:
-		for _, v := range req.Values {
-			st.Values = append(st.Values, rec.variable(fp, v))
-			slots = append(slots, st.Values[len(st.Values)-1].Slot)
-		}
-		if len(st.Values) == 1 {
-			st.Value, st.Values = st.Values[0], nil
-		}
-	case calls.ActUpload:
-		if len(req.Files) > 0 {
-			st.Value = rec.variable(fp, req.Files[0])
-			slots = append(slots, st.Value.Slot)
-		}
-		if len(req.Files) > 1 {
-			rec.notes = append(rec.notes, fmt.Sprintf("step %d: only the first of %d files is in the routine: a replay uploads one file", len(rec.steps)+1, len(req.Files)))
-		}
-	case calls.ActPress:
-		st.Key = req.Key
-	case calls.ActClick, calls.ActDblClick:
-		if b := strings.ToLower(req.Button); b != "left" {
-			st.Button = b
-		}
-		if req.Kind == calls.ActClick && req.Count > 1 {
-			st.Count = req.Count
-		}
-	case calls.ActScroll:
-		// The direction the driver scrolled: none is down, even over an
-		// element (a replay of a step without one rolls the element into
-		// view instead).
-		st.Direction = strings.ToLower(req.Direction)
-		switch st.Direction {
-		case "":
-			st.Direction = "down"
-		case "intoview":
-			st.Direction = "into-view"
-		}
-		if st.Direction != "into-view" && req.Pixels > 0 {
-			st.Pixels = req.Pixels
-		}
+	if req.Kind == calls.ActUpload && len(req.Files) > 1 {
+		rec.notes = append(rec.notes, fmt.Sprintf("step %d: only the first of %d files is in the routine: a replay uploads one file", len(rec.steps)+1, len(req.Files)))
 	}
+	st := routine.ActStep(req, ev, rec.variable)
 	if st.Target != nil {
 		rec.scrub(st.Target)
 	}
-	st.Instruction = instruction(&st, slots)
-	base := ""
-	switch {
-	case len(slots) > 0:
-		base = slots[0]
-	case fp != nil:
-		base = snake(firstOf(fp.Name, fp.Label, fp.Placeholder, fp.Text, fp.TestID, fp.ID))
-	}
-	if base == "" {
-		base = req.Kind
-	}
-	st.ID = rec.id(base)
+	st.Instruction = routine.Words(&st)
+	st.ID = rec.id(routine.StepName(&st))
 	rec.steps = append(rec.steps, st)
 }
 
@@ -383,7 +316,7 @@ func (rec *recording) addAct(req calls.ActRequest, ev *calls.Evidence) {
 // confirmed), reuses the variable.
 func (rec *recording) variable(fp *calls.Fingerprint, value string) *routine.Value {
 	isSecret := secret.LooksSecret(value) || (fp != nil && fp.Type == "password") || rec.isSecretValue(value)
-	base := fieldName(fp, isSecret)
+	base := routine.VariableName(fp, isSecret)
 	from := "input"
 	if isSecret {
 		from = "secret"
@@ -462,7 +395,13 @@ func (rec *recording) id(base string) string {
 func (rec *recording) result(fallbackName string) (*calls.RecordStopResult, error) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	name := firstOf(rec.name, fallbackName, "recording")
+	name := rec.name
+	if name == "" {
+		name = fallbackName
+	}
+	if name == "" {
+		name = "recording"
+	}
 	r := routine.Routine{Format: routine.Format, Name: name, Version: 1, Steps: rec.steps}
 	if r.Steps == nil {
 		r.Steps = []routine.Step{}

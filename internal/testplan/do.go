@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/verify"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/secret"
 )
@@ -71,7 +72,7 @@ func (s *scenarioRun) do(ctx context.Context, j int, st *Step, res *StepResult) 
 		case "gone":
 			req.Gone = args[0]
 		case "url":
-			req.URL = s.urlGlob(args[0])
+			req.URL = args[0]
 		case "selector":
 			req.Selector = args[0]
 		default:
@@ -139,19 +140,24 @@ func hasScheme(raw string) bool {
 	return scheme.MatchString(raw) || strings.HasPrefix(raw, "//")
 }
 
-// urlGlob makes a glob that starts with / match the path on the base
-// URL's origin (or on any origin when the plan has no base URL).
-func (s *scenarioRun) urlGlob(g string) string {
-	if !strings.HasPrefix(g, "/") {
-		return g
+// urlHolds reports whether the page's URL matches a plan's glob, read by
+// [calls.MatchURL]; a glob that starts with / is a path (with or without
+// its query) on the base URL's origin, as open's relative addresses are,
+// or on any origin when the plan has no base URL.
+func (s *scenarioRun) urlHolds(glob, raw string) bool {
+	if !calls.MatchURL(glob, raw) {
+		return false
 	}
-	if b, err := url.Parse(s.base); err == nil && b.Scheme != "" && b.Host != "" {
-		return b.Scheme + "://" + b.Host + g
+	if !strings.HasPrefix(glob, "/") {
+		return true
 	}
-	return "*" + g
+	b, err := url.Parse(s.base)
+	if err != nil || b.Scheme == "" || b.Host == "" {
+		return true
+	}
+	u, err := url.Parse(raw)
+	return err == nil && u.Scheme == b.Scheme && u.Host == b.Host
 }
-
-// globRegexp is the driver's URL glob (calls.URLGlob), which always
 
 // expect checks a condition until it holds or the step's time is up.
 func (s *scenarioRun) expect(ctx context.Context, st *Step, args []string) (string, error) {
@@ -198,7 +204,7 @@ func (s *scenarioRun) checkOnce(ctx context.Context, kind string, args []string)
 		if err != nil {
 			return false, "cannot read the page's text: " + err.Error(), err
 		}
-		if strings.Contains(r.Value, args[0]) {
+		if verify.Shows(r.Value, args[0]) {
 			return true, "shown", nil
 		}
 		return false, fmt.Sprintf("the page does not show %q", args[0]), nil
@@ -216,11 +222,10 @@ func (s *scenarioRun) checkOnce(ctx context.Context, kind string, args []string)
 		if err != nil {
 			return false, "cannot read the URL: " + err.Error(), err
 		}
-		g := s.urlGlob(args[0])
-		if calls.MustURLGlob(g).MatchString(r.Value) {
+		if s.urlHolds(args[0], r.Value) {
 			return true, r.Value, nil
 		}
-		return false, fmt.Sprintf("the URL is %s, which does not match %s", r.Value, g), nil
+		return false, fmt.Sprintf("the URL is %s, which does not match %s", r.Value, args[0]), nil
 	case "value":
 		r, err := get("value", args[0])
 		if err != nil {

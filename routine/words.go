@@ -1,4 +1,4 @@
-package sessions
+package routine
 
 import (
 	"fmt"
@@ -8,23 +8,24 @@ import (
 	"unicode"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/routine"
 )
 
-// The words of recording by hand: a step's instruction, an element's
-// description, a variable's name.
+// The words of a recorded step, shared by the recorders and replay: a
+// step's instruction, an element's description, a variable's name.
 
-// instruction is a step's words, for heals and for people. It never holds
-// a value: values are named by their variable.
-func instruction(st *routine.Step, slots []string) string {
+// Words are an act step's words, for heals and for people, when no one
+// said them (a step recorded by hand). They never hold a value: values are
+// named by their variable.
+func Words(st *Step) string {
 	what := "the page"
 	if st.Target != nil {
-		what = describe(st.Target)
+		what = st.Target.Describe()
 	}
+	slots := st.slots()
 	var s string
 	switch st.Op {
 	case calls.ActFill, calls.ActType:
-		s = fmt.Sprintf("%s %s with %%%s%%", st.Op, what, slots[0])
+		s = fmt.Sprintf("%s %s with %s", st.Op, what, pct(slots))
 	case calls.ActSelect:
 		s = fmt.Sprintf("select %s in %s", pct(slots), what)
 	case calls.ActUpload:
@@ -49,10 +50,10 @@ func instruction(st *routine.Step, slots []string) string {
 
 // scrollWords says how a scroll step scrolls: "scroll down 600 px",
 // `scroll list "Results" left`, `scroll button "Pay" into view`.
-func scrollWords(st *routine.Step) string {
+func scrollWords(st *Step) string {
 	s := "scroll"
 	if st.Target != nil {
-		s += " " + describe(st.Target)
+		s += " " + st.Target.Describe()
 	}
 	if st.Direction == "into-view" {
 		return s + " into view"
@@ -66,7 +67,7 @@ func scrollWords(st *routine.Step) string {
 
 // clickWords says how a click step clicks what: click, right-click,
 // double-click, triple-click, `middle-click link "Docs" 4 times`.
-func clickWords(st *routine.Step, what string) string {
+func clickWords(st *Step, what string) string {
 	s := "click"
 	if st.Button != "" && st.Button != "left" {
 		s = st.Button + "-click"
@@ -89,7 +90,7 @@ func clickWords(st *routine.Step, what string) string {
 func pct(slots []string) string {
 	out := make([]string, len(slots))
 	for i, s := range slots {
-		out[i] = "%" + s + "%"
+		out[i] = s
 	}
 	if len(out) == 0 {
 		return "nothing"
@@ -101,10 +102,10 @@ func pct(slots []string) string {
 // role=textbox[name="Full name"].
 var roleName = regexp.MustCompile(`^role=([a-z]+)\[name="((?:[^"\\]|\\.)*)"`)
 
-// describe names an element in the outline's words: role "name". The
+// Describe names an element in the outline's words: role "name". The
 // fingerprint's words are normalized to lower case; a role locator keeps
 // the page's own.
-func describe(t *routine.Target) string {
+func (t *Target) Describe() string {
 	fp := t.Fingerprint
 	for _, c := range t.Candidates {
 		if m := roleName.FindStringSubmatch(c.Value); m != nil && m[1] == fp.Role {
@@ -124,10 +125,11 @@ func describe(t *routine.Target) string {
 	return what
 }
 
-// fieldName is the variable name for a value typed into fp: its label
-// (else its name, placeholder, id or test id) in snake_case. A password
-// field whose name speaks of a password is simply "password".
-func fieldName(fp *calls.Fingerprint, isSecret bool) string {
+// VariableName is the name to propose for a value typed into fp (nil:
+// no field): its label (else its name, placeholder, id or test id) in
+// snake_case. A password field whose name speaks of a password is simply
+// "password".
+func VariableName(fp *calls.Fingerprint, isSecret bool) string {
 	name := ""
 	if fp != nil {
 		for _, s := range []string{fp.Label, fp.Name, fp.Placeholder, fp.ID, fp.TestID} {
@@ -190,4 +192,22 @@ func firstOf(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// slots are the words of a step's values: %name% for a variable, a
+// template as it is, a literal quoted.
+func (st *Step) slots() []string {
+	var out []string
+	for _, v := range append([]*Value{st.Value}, st.Values...) {
+		switch {
+		case v == nil:
+		case v.Slot != "":
+			out = append(out, "%"+v.Slot+"%")
+		case v.Template != "":
+			out = append(out, v.Template)
+		default:
+			out = append(out, strconv.Quote(v.Literal))
+		}
+	}
+	return out
 }
