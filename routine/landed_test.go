@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/notice"
 )
 
 func TestLandedAt(t *testing.T) {
@@ -81,5 +82,16 @@ func TestArrived(t *testing.T) {
 				t.Errorf("Arrived = %v, %q, %q; want %v, %q, %q", ok, got, want, tt.want, tt.wantGot, tt.wantWant)
 			}
 		})
+	}
+}
+
+// TestSignInIsTheDriversNotice keeps SignIn reading the kind the driver's
+// detector gives.
+func TestSignInIsTheDriversNotice(t *testing.T) {
+	if signInKind != notice.KindSignIn {
+		t.Errorf("signInKind = %q, the driver's notice is %q", signInKind, notice.KindSignIn)
+	}
+	if !SignIn([]calls.Notice{{Kind: notice.KindBotCheck}, {Kind: notice.KindSignIn}}) || SignIn([]calls.Notice{{Kind: notice.KindBotCheck}}) || SignIn(nil) {
+		t.Error("SignIn does not read the notices")
 	}
 }

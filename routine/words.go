@@ -88,14 +88,10 @@ func clickWords(st *Step, what string) string {
 }
 
 func pct(slots []string) string {
-	out := make([]string, len(slots))
-	for i, s := range slots {
-		out[i] = s
-	}
-	if len(out) == 0 {
+	if len(slots) == 0 {
 		return "nothing"
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(slots, ", ")
 }
 
 // roleName reads the role and name of a role locator:
