@@ -172,4 +172,14 @@ func TestScreenshotPDFAndWaits(t *testing.T) {
 	if _, err := s.Wait(wctx, calls.WaitRequest{Text: "never", TimeoutMS: 200}); err == nil || !strings.Contains(err.Error(), "never") {
 		t.Errorf("a wait that times out: %v", err)
 	}
+	// URL globs are the one dialect (calls.MatchURL): the whole URL, or a
+	// path.
+	for _, glob := range []string{srv.URL + "/*", "/", "*/"} {
+		if _, err := s.Wait(wctx, calls.WaitRequest{URL: glob, TimeoutMS: 2000}); err != nil {
+			t.Errorf("wait for the URL %s: %v", glob, err)
+		}
+	}
+	if _, err := s.Wait(wctx, calls.WaitRequest{URL: "/elsewhere", TimeoutMS: 200}); err == nil {
+		t.Error("a wait for another path held")
+	}
 }

@@ -40,7 +40,7 @@ type Action struct {
 // Expect is an effect a step should have, as facts the page can show.
 // Every fact given must hold; with none, the page must change.
 type Expect struct {
-	URLChangesTo string      `json:"url_changes_to,omitempty"` // a glob: * matches anything
+	URLChangesTo string      `json:"url_changes_to,omitempty"` // a glob, read by calls.MatchURL
 	Appears      *ElementRef `json:"appears,omitempty"`
 	Disappears   *ElementRef `json:"disappears,omitempty"`
 	FieldValue   *FieldValue `json:"field_value,omitempty"`

@@ -65,7 +65,7 @@ type (
 		Text      string `json:"text,omitempty" jsonschema:"text appears"`
 		Gone      string `json:"gone,omitempty" jsonschema:"text disappears"`
 		Selector  string `json:"selector,omitempty" jsonschema:"CSS matches a visible element"`
-		URL       string `json:"url,omitempty" jsonschema:"URL matches glob"`
+		URL       string `json:"url,omitempty" jsonschema:"the URL matches a glob: * any run of characters, ? one; a glob starting with / matches the path"`
 		MS        int    `json:"ms,omitempty" jsonschema:"sleep ms, if nothing else is set"`
 		TimeoutMS int    `json:"timeout_ms,omitempty"`
 	}
