@@ -64,7 +64,7 @@ func (rec *recorder) target(words ...string) *routine.Target {
 	if err != nil {
 		rec.t.Fatal(err)
 	}
-	return &routine.Target{Locator: ev.Chosen, Candidates: ev.Candidates, Frame: ev.Frame, Fingerprint: ev.Fingerprint}
+	return routine.TargetOf(ev)
 }
 
 // act records an element step and does it, so the next steps are
