@@ -195,9 +195,7 @@ func routineName(task string) string {
 // SaveRoutine writes a routine to path with [routine.Save], which refuses
 // a routine holding what looks like a secret or the value of one of the
 // pilot's known secrets (those declared and those a person gave in a run).
+// Its errors name the file already.
 func (p *Pilot) SaveRoutine(path string, rt *routine.Routine) error {
-	if err := routine.Save(path, rt, p.opts.Secrets); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	return nil
+	return routine.Save(path, rt, p.opts.Secrets)
 }
