@@ -34,6 +34,10 @@ type Session struct {
 	secrets map[cdp.BackendNodeID]string
 }
 
+// A Session answers every call of calls.Session, the API the daemon serves
+// and the fronts call through calls.Remote.
+var _ calls.Session = (*Session)(nil)
+
 func newSession(ctx context.Context, b *Browser, name string) (*Session, error) {
 	// With the daemon's proxy, the context reaches the network only through
 	// it (netguard.go): Chromium then resolves no name itself.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -58,7 +58,7 @@ func driftRun(ctx context.Context, opts *DriftOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := replay.Drift(ctx, pilot.Over(caller, opts.Session), r)
+	rep, err := replay.Drift(ctx, calls.Remote{Caller: caller, Session: opts.Session}, r)
 	if err != nil {
 		return err
 	}

@@ -11,17 +11,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 )
 
-// Caller sends one call to the daemon for a session and decodes the reply
-// into result, a pointer. Failures carry the driver's categories
-// (calls.ErrStaleRef, calls.ErrUnavailable, …) so that [ExitCode] and the
-// JSON envelope can tell them apart.
-type Caller interface {
-	Call(ctx context.Context, session, method string, params, result any) error
-}
+// Caller is the one [calls.Caller], named here because the CLI's
+// signatures (Deps.Dial, Factory.Caller) carry it everywhere: it sends one
+// call to the daemon for a session. Failures carry the categories of
+// package calls so that [ExitCode] and the JSON envelope can tell them
+// apart.
+type Caller = calls.Caller
 
 // ErrNoDaemon is what [Deps.Dial] returns, wrapped, when asked not to start
 // a daemon and none answers. Commands that only make sense with a running

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/mcp"
 	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
@@ -121,11 +122,11 @@ func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, 
 		heal = nil
 	}
 	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
-		return pilot.New(pilot.Over(caller, session), m, nil), nil
+		return pilot.New(calls.Remote{Caller: caller, Session: session}, m, nil), nil
 	}
 	replayer := func(ctx context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		o.Model = heal
-		return replay.Run(ctx, pilot.Over(caller, session), r, o)
+		return replay.Run(ctx, calls.Remote{Caller: caller, Session: session}, r, o)
 	}
 	return mcp.PilotTools(newPilot, replayer, mcp.PilotOptions{Session: opts.Session, ActOnly: isRules}), desc, nil
 }

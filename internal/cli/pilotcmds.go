@@ -63,7 +63,7 @@ func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.V
 	for name, v := range vars.Secrets {
 		known.Add(name, v.Reveal())
 	}
-	return pilot.New(pilot.Over(caller, o.Session), m, &pilot.Options{Secrets: known}), desc, vars, nil
+	return pilot.New(calls.Remote{Caller: caller, Session: o.Session}, m, &pilot.Options{Secrets: known}), desc, vars, nil
 }
 
 // vars reads --var and --secret.

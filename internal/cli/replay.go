@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
@@ -111,7 +112,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	d := pilot.Over(caller, opts.Session)
+	d := calls.Remote{Caller: caller, Session: opts.Session}
 	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits, NoHand: !opts.Hand}
 	if !opts.JSON && opts.IO.IsStderrTTY() {
 		ro.Progress = func(e replay.StepEvent) { fmt.Fprintln(opts.IO.ErrOut, progressLine(e)) }

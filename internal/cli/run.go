@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/secret"
 )
@@ -113,7 +114,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	for name, v := range vars.Secrets {
 		known.Add(name, v.Reveal())
 	}
-	p := pilot.New(pilot.Over(caller, opts.Session), m, &pilot.Options{Secrets: known})
+	p := pilot.New(calls.Remote{Caller: caller, Session: opts.Session}, m, &pilot.Options{Secrets: known})
 	show := eventPrinter(opts.IO.Out, opts.IO.ErrOut, opts.JSON)
 	res, err := p.Run(ctx, opts.Task, pilot.RunOptions{
 		Inputs: vars.Values, Secrets: vars.Secrets,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/testplan"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/secret"
@@ -119,7 +120,7 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		if err != nil {
 			return nil, err
 		}
-		return pilot.New(pilot.Over(caller, session), m, &pilot.Options{Secrets: secrets}), nil
+		return pilot.New(calls.Remote{Caller: caller, Session: session}, m, &pilot.Options{Secrets: secrets}), nil
 	}
 	runOpts := testplan.Options{
 		Caller:    caller,

@@ -4,7 +4,7 @@
 // modelcontextprotocol/go-sdk.
 //
 // The tools are thin: each turns its typed input into one request of package
-// calls and sends it through a [Caller] (the daemon client, or anything that
+// calls and sends it through a [calls.Caller] (the daemon client, or anything that
 // makes the same calls) for one waymark session.
 //
 //	navigate back snapshot click fill type press select check uncheck hover

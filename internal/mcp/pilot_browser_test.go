@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/demo"
@@ -59,10 +60,10 @@ func browserServer(t *testing.T, session string) (*sdk.ClientSession, string, fu
 	t.Cleanup(func() { m.Close() })
 	caller := m
 	newPilot := func(_ context.Context, s string) (*pilot.Pilot, error) {
-		return pilot.New(pilot.Over(caller, s), rules.New(), nil), nil
+		return pilot.New(calls.Remote{Caller: caller, Session: s}, rules.New(), nil), nil
 	}
 	replayer := func(ctx context.Context, s string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
-		return replay.Run(ctx, pilot.Over(caller, s), r, o)
+		return replay.Run(ctx, calls.Remote{Caller: caller, Session: s}, r, o)
 	}
 	cs := connect(t, Options{Caller: caller, Session: session,
 		Extra: []func(*sdk.Server){PilotTools(newPilot, replayer, PilotOptions{Session: session, ActOnly: true})}})

@@ -42,7 +42,7 @@ func pilotServer(t *testing.T, c *fakeCaller, m pilot.Model, po PilotOptions, re
 	t.Helper()
 	seen := &[]replaySeen{}
 	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
-		return pilot.New(pilot.Over(c, session), m, nil), nil
+		return pilot.New(calls.Remote{Caller: c, Session: session}, m, nil), nil
 	}
 	replayer := func(_ context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		*seen = append(*seen, replaySeen{session, r, o})

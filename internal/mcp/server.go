@@ -11,21 +11,16 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-)
 
-// Caller makes one call of package calls for a session and decodes the
-// reply into result, a pointer. The CLI's daemon client satisfies it;
-// failures carry the categories of package calls and their hints.
-type Caller interface {
-	Call(ctx context.Context, session, method string, params, result any) error
-}
+	"github.com/waymark-dev/waymark/calls"
+)
 
 // Options configure the server. The zero value is valid except for Caller,
 // which every tool needs.
 type Options struct {
-	// Caller makes the calls; a nil Caller makes every tool fail with a
-	// clear error.
-	Caller Caller
+	// Caller makes the calls (the CLI's daemon client); a nil Caller makes
+	// every tool fail with a clear error.
+	Caller calls.Caller
 	// Session is the waymark session the tools act on; empty means "default".
 	Session string
 	// AllowEval registers the eval tool, which runs JavaScript in the page.

@@ -90,7 +90,7 @@ type (
 
 // tools holds what the handlers share.
 type tools struct {
-	caller    Caller
+	caller    calls.Caller
 	session   string
 	timeoutMS int // Options.Timeout in milliseconds; zero: the daemon's defaults
 

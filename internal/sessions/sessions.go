@@ -147,12 +147,14 @@ func (m *Manager) Handle(ctx context.Context, session, method string, params jso
 	return call(ctx, s, params)
 }
 
-// call runs one driver call with JSON params.
-type call func(ctx context.Context, s *driver.Session, params json.RawMessage) (any, error)
+// call runs one session call with JSON params. The table is written over
+// calls.Session, which *driver.Session satisfies, so that a test can run it
+// against calls.Remote and prove the two agree on every method.
+type call func(ctx context.Context, s calls.Session, params json.RawMessage) (any, error)
 
-// typed adapts a driver method with a request struct.
-func typed[P any, R any](f func(*driver.Session, context.Context, P) (R, error)) call {
-	return func(ctx context.Context, s *driver.Session, params json.RawMessage) (any, error) {
+// typed adapts a session method with a request struct.
+func typed[P any, R any](f func(calls.Session, context.Context, P) (R, error)) call {
+	return func(ctx context.Context, s calls.Session, params json.RawMessage) (any, error) {
 		var p P
 		if len(params) > 0 && string(params) != "null" {
 			if err := json.Unmarshal(params, &p); err != nil {
@@ -163,36 +165,38 @@ func typed[P any, R any](f func(*driver.Session, context.Context, P) (R, error))
 	}
 }
 
-// bare adapts a driver method that takes no request.
-func bare[R any](f func(*driver.Session, context.Context) (R, error)) call {
-	return func(ctx context.Context, s *driver.Session, _ json.RawMessage) (any, error) {
+// bare adapts a session method that takes no request.
+func bare[R any](f func(calls.Session, context.Context) (R, error)) call {
+	return func(ctx context.Context, s calls.Session, _ json.RawMessage) (any, error) {
 		return f(s, ctx)
 	}
 }
 
+// sessionCalls serves every method of calls.Session under its method name
+// (table_test.go checks both ways).
 var sessionCalls = map[string]call{
-	calls.MethodOpen:       typed((*driver.Session).Open),
-	calls.MethodBack:       bare((*driver.Session).Back),
-	calls.MethodForward:    bare((*driver.Session).Forward),
-	calls.MethodReload:     bare((*driver.Session).Reload),
-	calls.MethodSnapshot:   typed((*driver.Session).Snapshot),
-	calls.MethodAct:        typed((*driver.Session).Act),
-	calls.MethodGet:        typed((*driver.Session).Get),
-	calls.MethodWait:       typed((*driver.Session).Wait),
-	calls.MethodEval:       typed((*driver.Session).Eval),
-	calls.MethodScreenshot: typed((*driver.Session).Screenshot),
-	calls.MethodPDF:        bare((*driver.Session).PDF),
-	calls.MethodTab:        typed((*driver.Session).Tab),
-	calls.MethodCookies:    typed((*driver.Session).Cookies),
-	calls.MethodStorage:    typed((*driver.Session).Storage),
-	calls.MethodStateSave:  bare((*driver.Session).StateSave),
-	calls.MethodStateLoad:  typed((*driver.Session).StateLoad),
-	calls.MethodViewport:   typed((*driver.Session).Viewport),
-	calls.MethodDialog:     typed((*driver.Session).Dialog),
-	calls.MethodLocate:     typed((*driver.Session).Locate),
-	calls.MethodFind:       typed((*driver.Session).Find),
-	calls.MethodProblems:   typed((*driver.Session).Problems),
-	calls.MethodDownloads:  bare((*driver.Session).Downloads),
+	calls.MethodOpen:       typed(calls.Session.Open),
+	calls.MethodBack:       bare(calls.Session.Back),
+	calls.MethodForward:    bare(calls.Session.Forward),
+	calls.MethodReload:     bare(calls.Session.Reload),
+	calls.MethodSnapshot:   typed(calls.Session.Snapshot),
+	calls.MethodAct:        typed(calls.Session.Act),
+	calls.MethodGet:        typed(calls.Session.Get),
+	calls.MethodWait:       typed(calls.Session.Wait),
+	calls.MethodEval:       typed(calls.Session.Eval),
+	calls.MethodScreenshot: typed(calls.Session.Screenshot),
+	calls.MethodPDF:        bare(calls.Session.PDF),
+	calls.MethodTab:        typed(calls.Session.Tab),
+	calls.MethodCookies:    typed(calls.Session.Cookies),
+	calls.MethodStorage:    typed(calls.Session.Storage),
+	calls.MethodStateSave:  bare(calls.Session.StateSave),
+	calls.MethodStateLoad:  typed(calls.Session.StateLoad),
+	calls.MethodViewport:   typed(calls.Session.Viewport),
+	calls.MethodDialog:     typed(calls.Session.Dialog),
+	calls.MethodLocate:     typed(calls.Session.Locate),
+	calls.MethodFind:       typed(calls.Session.Find),
+	calls.MethodProblems:   typed(calls.Session.Problems),
+	calls.MethodDownloads:  bare(calls.Session.Downloads),
 }
 
 // Call makes one call in-process, with the same JSON in and out as over

@@ -6,7 +6,7 @@
 //
 // [Parse] and [Load] read a plan and refuse a malformed one with a
 // [*PlanError] that names the file, the line, the scenario and the step.
-// [Run] runs each scenario in its own daemon session through a [Caller],
+// [Run] runs each scenario in its own daemon session through a [calls.Caller],
 // checks expectations with a bounded retry, and writes the evidence folder:
 // screenshots (PNG) at each screenshot step and at each failure, the page's
 // outline at each failure, report.md, report.json and junit.xml. Every

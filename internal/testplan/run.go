@@ -21,13 +21,6 @@ import (
 	"github.com/waymark-dev/waymark/secret"
 )
 
-// Caller sends one call to the daemon for a session and decodes the reply
-// into result, a pointer: the CLI's own Caller. Failures carry the calls
-// categories (calls.ErrNoMatch, calls.ErrUnavailable, …).
-type Caller interface {
-	Call(ctx context.Context, session, method string, params, result any) error
-}
-
 // Agent carries out act and extract steps; *pilot.Pilot is one.
 type Agent interface {
 	Act(ctx context.Context, instruction string, opts *pilot.ActOptions) (*pilot.ActResult, error)
@@ -39,7 +32,9 @@ var _ Agent = (*pilot.Pilot)(nil)
 // Options tune a run. Caller and OutDir are required; the zero value of
 // every other field is valid.
 type Options struct {
-	Caller Caller
+	// Caller reaches the daemon (the CLI's own); each scenario's calls
+	// go through it for the scenario's session.
+	Caller calls.Caller
 	// OutDir is the evidence folder; it is created when missing.
 	OutDir string
 	// JUnitFile is where the JUnit XML goes; empty means OutDir/junit.xml.

@@ -425,7 +425,7 @@ scenarios:
 
 // shotRecorder passes calls on and records the masks of screenshots.
 type shotRecorder struct {
-	Caller
+	calls.Caller
 	mu    sync.Mutex
 	shots [][]string
 }
