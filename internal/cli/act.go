@@ -127,12 +127,12 @@ func targetOnly(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 }
 
 func actRun(ctx context.Context, opts *ActOptions) error {
-	var out calls.Outcome
-	if err := opts.call(ctx, calls.MethodAct, opts.Request, &out); err != nil {
+	out, err := opts.session().Act(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(out, func() error {
-		opts.note("%s", describeOutcome(opts.Request, out))
+		opts.note("%s", describeOutcome(opts.Request, *out))
 		return nil
 	})
 }

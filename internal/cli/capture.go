@@ -52,12 +52,11 @@ is made in the current directory.`,
 }
 
 func screenshotRun(ctx context.Context, opts *ScreenshotOptions) error {
-	var img calls.Image
-	if err := opts.call(ctx, calls.MethodScreenshot, opts.Request, &img); err != nil {
+	img, err := opts.session().Screenshot(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	var path string
-	var err error
 	if opts.Path == "" {
 		path, err = writeNewFile(".", "waymark-"+opts.Now().Format("20060102-150405"), ".png", img.Data)
 	} else {
@@ -95,8 +94,8 @@ func NewCmdPDF(f *Factory, runF func(context.Context, *PDFOptions) error) *cobra
 }
 
 func pdfRun(ctx context.Context, opts *PDFOptions) error {
-	var img calls.Image
-	if err := opts.call(ctx, calls.MethodPDF, calls.Empty{}, &img); err != nil {
+	img, err := opts.session().PDF(ctx)
+	if err != nil {
 		return err
 	}
 	path, err := writeCapture(opts.Path, img.Data)

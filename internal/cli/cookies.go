@@ -97,8 +97,8 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 }
 
 func cookiesRun(ctx context.Context, opts *CookiesOptions) error {
-	var list calls.CookieList
-	if err := opts.call(ctx, calls.MethodCookies, opts.Request, &list); err != nil {
+	list, err := opts.session().Cookies(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(list, func() error {

@@ -158,16 +158,15 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 			return t.act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Add to cart"]`})
 		}},
 		{"wait for the cart", func() (string, error) {
-			var res struct{}
 			req := calls.WaitRequest{Text: "Cart (1)", TimeoutMS: 10000}
-			if err := opts.call(ctx, calls.MethodWait, req, &res); err != nil {
+			if _, err := opts.session().Wait(ctx, req); err != nil {
 				return "", err
 			}
 			return `the page shows "Cart (1)"`, nil
 		}},
 		{"read the title", func() (string, error) {
-			var res calls.GetResult
-			if err := opts.call(ctx, calls.MethodGet, calls.GetRequest{What: "title"}, &res); err != nil {
+			res, err := opts.session().Get(ctx, calls.GetRequest{What: "title"})
+			if err != nil {
 				return "", err
 			}
 			title = res.Value
@@ -228,32 +227,32 @@ func startDemoSite(ctx context.Context, opts *DemoOptions) (string, func(), erro
 }
 
 func (t *demoTour) open(ctx context.Context, u string) (string, error) {
-	var page calls.PageInfo
-	if err := t.opts.call(ctx, calls.MethodOpen, calls.OpenRequest{URL: u}, &page); err != nil {
+	page, err := t.opts.session().Open(ctx, calls.OpenRequest{URL: u})
+	if err != nil {
 		return "", err
 	}
-	return "opened " + describePage(page), nil
+	return "opened " + describePage(*page), nil
 }
 
 func (t *demoTour) act(ctx context.Context, req calls.ActRequest) (string, error) {
-	var out calls.Outcome
-	if err := t.opts.call(ctx, calls.MethodAct, req, &out); err != nil {
+	out, err := t.opts.session().Act(ctx, req)
+	if err != nil {
 		return "", err
 	}
-	return describeOutcome(req, out), nil
+	return describeOutcome(req, *out), nil
 }
 
 // snapshot takes an interactive look and prints it: the tour shows what an
 // agent sees.
 func (t *demoTour) snapshot(ctx context.Context) (calls.Snapshot, error) {
-	var snap calls.Snapshot
-	if err := t.opts.call(ctx, calls.MethodSnapshot, calls.SnapshotRequest{Interactive: true}, &snap); err != nil {
-		return snap, err
+	snap, err := t.opts.session().Snapshot(ctx, calls.SnapshotRequest{Interactive: true})
+	if err != nil {
+		return calls.Snapshot{}, err
 	}
 	if !t.opts.JSON {
 		fmt.Fprint(t.opts.IO.Out, withNewline(snap.Text))
 	}
-	return snap, nil
+	return *snap, nil
 }
 
 // outlineLine matches an outline line with a ref: `- link "Name" [ref=e12]`.
@@ -290,8 +289,8 @@ func (t *demoTour) openProduct(ctx context.Context) (string, error) {
 		if it.role != "link" {
 			continue
 		}
-		var href calls.GetResult
-		if err := t.opts.call(ctx, calls.MethodGet, calls.GetRequest{What: "attr", Target: it.ref, Name: "href"}, &href); err != nil {
+		href, err := t.opts.session().Get(ctx, calls.GetRequest{What: "attr", Target: it.ref, Name: "href"})
+		if err != nil {
 			return "", err
 		}
 		u, err := url.Parse(href.Value)
@@ -327,8 +326,8 @@ func (t *demoTour) fillQuantity(ctx context.Context) (string, error) {
 }
 
 func (t *demoTour) screenshot(ctx context.Context) (string, error) {
-	var img calls.Image
-	if err := t.opts.call(ctx, calls.MethodScreenshot, calls.ScreenshotRequest{}, &img); err != nil {
+	img, err := t.opts.session().Screenshot(ctx, calls.ScreenshotRequest{})
+	if err != nil {
 		return "", err
 	}
 	dir, err := os.MkdirTemp("", "waymark-demo-")

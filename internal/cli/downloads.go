@@ -44,10 +44,12 @@ lists the ones a page began by itself, which the next snapshot tells of once.`,
 }
 
 func downloadsRun(ctx context.Context, opts *DownloadsOptions) error {
-	var list calls.DownloadList
-	err := opts.call(ctx, calls.MethodDownloads, struct{}{}, &list)
+	list, err := opts.session().Downloads(ctx)
 	if err != nil && !errors.Is(err, ErrNoDaemon) {
 		return err
+	}
+	if list == nil {
+		list = &calls.DownloadList{}
 	}
 	if list.Downloads == nil {
 		list.Downloads = []calls.Download{}

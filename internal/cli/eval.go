@@ -52,8 +52,8 @@ in an isolated world that sees the DOM but not the page's own scripts;
 }
 
 func evalRun(ctx context.Context, opts *EvalOptions) error {
-	var res calls.EvalResult
-	if err := opts.call(ctx, calls.MethodEval, opts.Request, &res); err != nil {
+	res, err := opts.session().Eval(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(res, func() error {

@@ -121,13 +121,32 @@ func (f *Factory) common() Common {
 	return Common{IO: f.IO, Caller: f.Caller, Session: f.Session, JSON: f.JSON, Config: f.Config}
 }
 
-// call dials (lazily) and makes one call for the session.
+// session is the command's session on the daemon, which is dialled
+// (lazily) on the first call.
+func (c *Common) session() calls.Remote {
+	return calls.Remote{Caller: dialOnCall{dial: c.Caller}, Session: c.Session}
+}
+
+// call dials (lazily) and makes one call the daemon answers itself for the
+// session (package rpc's session.list, daemon.stop, …); the page calls go
+// through [Common.session].
 func (c *Common) call(ctx context.Context, method string, params, result any) error {
-	caller, err := c.Caller(ctx)
+	return dialOnCall{dial: c.Caller}.Call(ctx, c.Session, method, params, result)
+}
+
+// dialOnCall dials the daemon on each call (the Factory keeps the first
+// good connection), so that a command or the MCP server starts without a
+// browser and a failed start is an error of the call, with its hint.
+type dialOnCall struct {
+	dial func(ctx context.Context) (Caller, error)
+}
+
+func (d dialOnCall) Call(ctx context.Context, session, method string, params, result any) error {
+	c, err := d.dial(ctx)
 	if err != nil {
 		return err
 	}
-	return caller.Call(ctx, c.Session, method, params, result)
+	return c.Call(ctx, session, method, params, result)
 }
 
 // emit prints a command's result: with --json the envelope with data on

@@ -73,8 +73,8 @@ func newGetCmd(f *Factory, runF func(context.Context, *GetOptions) error, s getS
 }
 
 func getRun(ctx context.Context, opts *GetOptions) error {
-	var res calls.GetResult
-	if err := opts.call(ctx, calls.MethodGet, opts.Request, &res); err != nil {
+	res, err := opts.session().Get(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(res, func() error {

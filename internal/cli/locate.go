@@ -43,8 +43,8 @@ is, so that waymark find can find it again on a changed page.`,
 }
 
 func locateRun(ctx context.Context, opts *LocateOptions) error {
-	var ev calls.Evidence
-	if err := opts.call(ctx, calls.MethodLocate, opts.Request, &ev); err != nil {
+	ev, err := opts.session().Locate(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(ev, func() error {
@@ -149,8 +149,8 @@ in a routine step or waymark locate --json), or with --locator and
 }
 
 func findRun(ctx context.Context, opts *FindOptions) error {
-	var r calls.Resolution
-	if err := opts.call(ctx, calls.MethodFind, opts.Request, &r); err != nil {
+	r, err := opts.session().Find(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	// The status is the answer, so every status exits 0; scripts read it

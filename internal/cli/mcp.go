@@ -130,18 +130,3 @@ func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, 
 	}
 	return mcp.PilotTools(newPilot, replayer, mcp.PilotOptions{Session: opts.Session, ActOnly: isRules}), desc, nil
 }
-
-// dialOnCall dials the daemon on each tool call (the Factory keeps the
-// first good connection), so that the server starts without a browser and
-// a failed start is a tool error the agent reads, with its hint.
-type dialOnCall struct {
-	dial func(ctx context.Context) (Caller, error)
-}
-
-func (d dialOnCall) Call(ctx context.Context, session, method string, params, result any) error {
-	c, err := d.dial(ctx)
-	if err != nil {
-		return err
-	}
-	return c.Call(ctx, session, method, params, result)
-}

@@ -45,12 +45,12 @@ func NewCmdOpen(f *Factory, runF func(context.Context, *OpenOptions) error) *cob
 }
 
 func openRun(ctx context.Context, opts *OpenOptions) error {
-	var page calls.PageInfo
-	if err := opts.call(ctx, calls.MethodOpen, opts.Request, &page); err != nil {
+	page, err := opts.session().Open(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(page, func() error {
-		opts.note("opened %s", describePage(page))
+		opts.note("opened %s", describePage(*page))
 		return nil
 	})
 }
@@ -111,9 +111,15 @@ var historyVerbs = map[string]string{
 	calls.MethodReload:  "reloaded",
 }
 
+var historyCalls = map[string]func(calls.Session, context.Context) (*calls.PageInfo, error){
+	calls.MethodBack:    calls.Session.Back,
+	calls.MethodForward: calls.Session.Forward,
+	calls.MethodReload:  calls.Session.Reload,
+}
+
 func historyRun(ctx context.Context, opts *HistoryOptions) error {
-	var page calls.PageInfo
-	if err := opts.call(ctx, opts.Method, calls.Empty{}, &page); err != nil {
+	page, err := historyCalls[opts.Method](opts.session(), ctx)
+	if err != nil {
 		return err
 	}
 	return opts.emit(page, func() error {
@@ -121,7 +127,7 @@ func historyRun(ctx context.Context, opts *HistoryOptions) error {
 			opts.note("%s", historyVerbs[opts.Method])
 			return nil
 		}
-		opts.note("%s → %s", historyVerbs[opts.Method], describePage(page))
+		opts.note("%s → %s", historyVerbs[opts.Method], describePage(*page))
 		return nil
 	})
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -40,8 +39,8 @@ func NewCmdViewport(f *Factory, runF func(context.Context, *ViewportOptions) err
 }
 
 func viewportRun(ctx context.Context, opts *ViewportOptions) error {
-	var res json.RawMessage
-	if err := opts.call(ctx, calls.MethodViewport, opts.Request, &res); err != nil {
+	_, err := opts.session().Viewport(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(opts.Request, func() error {
@@ -102,8 +101,8 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 }
 
 func dialogRun(ctx context.Context, opts *DialogOptions) error {
-	var res json.RawMessage
-	if err := opts.call(ctx, calls.MethodDialog, opts.Request, &res); err != nil {
+	res, err := opts.session().Dialog(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(res, func() error {

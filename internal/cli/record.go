@@ -79,8 +79,8 @@ secret variable, given at replay with --secret NAME=env:VAR.`,
 }
 
 func recordStartRun(ctx context.Context, opts *RecordOptions) error {
-	var res calls.RecordStarted
-	if err := opts.call(ctx, calls.MethodRecordStart, calls.RecordStartRequest{Name: opts.Name}, &res); err != nil {
+	res, err := opts.session().RecordStart(ctx, calls.RecordStartRequest{Name: opts.Name})
+	if err != nil {
 		return err
 	}
 	return opts.emit(res, func() error {
@@ -126,8 +126,8 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 		return calls.Errorf(calls.ErrBadInput, "give a file name, such as checkout.json; the session is still recording", "%s is a folder", opts.File)
 	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	var res calls.RecordStopResult
-	if err := opts.call(ctx, calls.MethodRecordStop, calls.RecordStopRequest{Name: name}, &res); err != nil {
+	res, err := opts.session().RecordStop(ctx, calls.RecordStopRequest{Name: name})
+	if err != nil {
 		return err
 	}
 	var r routine.Routine

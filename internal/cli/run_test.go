@@ -119,12 +119,13 @@ func TestPageRuns(t *testing.T) {
 			wantStderr: "waited for text \"Cart (1)\"\n",
 		},
 		{
-			name: "wait json with an empty answer",
-			json: true,
+			name:    "wait json says where the tab is",
+			results: map[string]any{calls.MethodWait: page},
+			json:    true,
 			run: func(ctx context.Context, c Common) error {
 				return waitRun(ctx, &WaitOptions{Common: c, Request: calls.WaitRequest{MS: 500}})
 			},
-			wantStdout: `{"ok":true,"data":{}}` + "\n",
+			wantStdout: `{"ok":true,"data":{"url":"https://shop.test/","title":"Shop"}}` + "\n",
 		},
 		{
 			name:    "eval prints JSON",

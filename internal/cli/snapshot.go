@@ -52,8 +52,8 @@ With --json, data holds the outline text and the tree.`,
 }
 
 func snapshotRun(ctx context.Context, opts *SnapshotOptions) error {
-	var snap calls.Snapshot
-	if err := opts.call(ctx, calls.MethodSnapshot, opts.Request, &snap); err != nil {
+	snap, err := opts.session().Snapshot(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(snap, func() error {

@@ -57,8 +57,8 @@ holds credentials: it is written readable by you alone.`,
 }
 
 func stateSaveRun(ctx context.Context, opts *StateOptions) error {
-	var st calls.State
-	if err := opts.call(ctx, calls.MethodStateSave, calls.Empty{}, &st); err != nil {
+	st, err := opts.session().StateSave(ctx)
+	if err != nil {
 		return err
 	}
 	if st.Format == "" {
@@ -78,7 +78,7 @@ func stateSaveRun(ctx context.Context, opts *StateOptions) error {
 	if err := writeFileAtomic(path, append(b, '\n'), 0o600); err != nil {
 		return err
 	}
-	return opts.emit(stateSummary(path, st), func() error {
+	return opts.emit(stateSummary(path, *st), func() error {
 		opts.note("saved %d cookie(s) and the storage of %d origin(s) to %s", len(st.Cookies), len(st.Origins), path)
 		return nil
 	})
@@ -131,8 +131,7 @@ func stateLoadRun(ctx context.Context, opts *StateOptions) error {
 	if err != nil {
 		return err
 	}
-	var res json.RawMessage
-	if err := opts.call(ctx, calls.MethodStateLoad, st, &res); err != nil {
+	if _, err := opts.session().StateLoad(ctx, st); err != nil {
 		return err
 	}
 	return opts.emit(stateSummary(path, st), func() error {

@@ -83,8 +83,8 @@ func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) e
 }
 
 func storageRun(ctx context.Context, opts *StorageOptions) error {
-	var items calls.StorageItems
-	if err := opts.call(ctx, calls.MethodStorage, opts.Request, &items); err != nil {
+	items, err := opts.session().Storage(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	r := opts.Request

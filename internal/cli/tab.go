@@ -104,8 +104,8 @@ func tabIndex(cmd *cobra.Command, s string) (int, error) {
 }
 
 func tabRun(ctx context.Context, opts *TabOptions) error {
-	var tabs calls.TabList
-	if err := opts.call(ctx, calls.MethodTab, opts.Request, &tabs); err != nil {
+	tabs, err := opts.session().Tab(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(tabs, func() error {
@@ -113,11 +113,11 @@ func tabRun(ctx context.Context, opts *TabOptions) error {
 		case "list":
 			return printTabs(&opts.Common, tabs.Tabs)
 		case "new":
-			opts.note("opened tab %s", describeCurrentTab(tabs))
+			opts.note("opened tab %s", describeCurrentTab(*tabs))
 		case "switch":
-			opts.note("switched to tab %s", describeCurrentTab(tabs))
+			opts.note("switched to tab %s", describeCurrentTab(*tabs))
 		case "close":
-			opts.note("closed the tab; now on tab %s", describeCurrentTab(tabs))
+			opts.note("closed the tab; now on tab %s", describeCurrentTab(*tabs))
 		}
 		return nil
 	})

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -87,8 +86,8 @@ func parseWaitTime(s string) (int, error) {
 }
 
 func waitRun(ctx context.Context, opts *WaitOptions) error {
-	var res json.RawMessage
-	if err := opts.call(ctx, calls.MethodWait, opts.Request, &res); err != nil {
+	res, err := opts.session().Wait(ctx, opts.Request)
+	if err != nil {
 		return err
 	}
 	return opts.emit(res, func() error {
