@@ -11,12 +11,12 @@ import (
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
-// call makes one call for the server's session.
-func (t *tools) call(ctx context.Context, method string, params, result any) error {
-	if t.caller == nil {
-		return calls.Errorf(calls.ErrUnavailable, "start the MCP server with a connection to waymark", "no browser connection")
-	}
-	return t.caller.Call(ctx, t.session, method, params, result)
+// noConnection is the Caller of a server started without one: every call
+// fails with a clear error.
+type noConnection struct{}
+
+func (noConnection) Call(context.Context, string, string, any, any) error {
+	return calls.Errorf(calls.ErrUnavailable, "start the MCP server with a connection to waymark", "no browser connection")
 }
 
 // failure turns a call's error into a tool error the model can act on: the
@@ -36,14 +36,13 @@ func text(s string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
 }
 
-// page runs a navigation (open, back) and answers with where the tab is and
-// a look.
-func (t *tools) page(ctx context.Context, r *sdk.CallToolRequest, method string, params any) (*sdk.CallToolResult, error) {
-	var info calls.PageInfo
-	if err := t.call(ctx, method, params, &info); err != nil {
+// page answers a navigation (open, back) that returned info and err with
+// where the tab is and a look.
+func (t *tools) page(ctx context.Context, r *sdk.CallToolRequest, info *calls.PageInfo, err error) (*sdk.CallToolResult, error) {
+	if err != nil {
 		return failure(err), nil
 	}
-	return t.look(ctx, r, "at "+describePage(info)), nil
+	return t.look(ctx, r, "at "+describePage(*info)), nil
 }
 
 // act runs one element action and answers with its outcome and a look.
@@ -54,29 +53,29 @@ func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRe
 	if req.TimeoutMS == 0 {
 		req.TimeoutMS = t.timeoutMS
 	}
-	var out calls.Outcome
-	if err := t.call(ctx, calls.MethodAct, req, &out); err != nil {
+	out, err := t.s.Act(ctx, req)
+	if err != nil {
 		return failure(err), nil
 	}
-	return t.look(ctx, r, describeOutcome(req, out)), nil
+	return t.look(ctx, r, describeOutcome(req, *out)), nil
 }
 
 func (t *tools) wait(ctx context.Context, r *sdk.CallToolRequest, req calls.WaitRequest) (*sdk.CallToolResult, error) {
 	if req.TimeoutMS == 0 {
 		req.TimeoutMS = t.timeoutMS
 	}
-	var info calls.PageInfo
-	if err := t.call(ctx, calls.MethodWait, req, &info); err != nil {
+	info, err := t.s.Wait(ctx, req)
+	if err != nil {
 		return failure(err), nil
 	}
-	return t.look(ctx, r, "waited; at "+describePage(info)), nil
+	return t.look(ctx, r, "waited; at "+describePage(*info)), nil
 }
 
 // snapshot answers with the whole outline asked for. An interactive look
 // of the whole page becomes the last look that later replies diff against.
 func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.SnapshotRequest) (*sdk.CallToolResult, error) {
-	var snap calls.Snapshot
-	if err := t.call(ctx, calls.MethodSnapshot, req, &snap); err != nil {
+	snap, err := t.s.Snapshot(ctx, req)
+	if err != nil {
 		return failure(err), nil
 	}
 	if req == lookRequest {
@@ -87,8 +86,7 @@ func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.
 
 // dialog answers the open JavaScript dialog; the page may go on from there.
 func (t *tools) dialog(ctx context.Context, r *sdk.CallToolRequest, req calls.DialogRequest) (*sdk.CallToolResult, error) {
-	var out calls.Outcome
-	if err := t.call(ctx, calls.MethodDialog, req, &out); err != nil {
+	if _, err := t.s.Dialog(ctx, req); err != nil {
 		return failure(err), nil
 	}
 	head := "dialog dismissed"
@@ -99,16 +97,16 @@ func (t *tools) dialog(ctx context.Context, r *sdk.CallToolRequest, req calls.Di
 }
 
 func (t *tools) screenshot(ctx context.Context, req calls.ScreenshotRequest) (*sdk.CallToolResult, error) {
-	var img calls.Image
-	if err := t.call(ctx, calls.MethodScreenshot, req, &img); err != nil {
+	img, err := t.s.Screenshot(ctx, req)
+	if err != nil {
 		return failure(err), nil
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{Data: img.Data, MIMEType: "image/png"}}}, nil
 }
 
 func (t *tools) tabs(ctx context.Context, req calls.TabRequest) (*sdk.CallToolResult, error) {
-	var list calls.TabList
-	if err := t.call(ctx, calls.MethodTab, req, &list); err != nil {
+	list, err := t.s.Tab(ctx, req)
+	if err != nil {
 		return failure(err), nil
 	}
 	var b strings.Builder
@@ -126,8 +124,8 @@ func (t *tools) tabs(ctx context.Context, req calls.TabRequest) (*sdk.CallToolRe
 }
 
 func (t *tools) eval(ctx context.Context, req calls.EvalRequest) (*sdk.CallToolResult, error) {
-	var res calls.EvalResult
-	if err := t.call(ctx, calls.MethodEval, req, &res); err != nil {
+	res, err := t.s.Eval(ctx, req)
+	if err != nil {
 		return failure(err), nil
 	}
 	if len(res.Value) == 0 {
@@ -145,8 +143,8 @@ var lookRequest = calls.SnapshotRequest{Interactive: true}
 // when that is shorter or there was no last look. A failed look does not
 // fail the action: the action happened.
 func (t *tools) look(ctx context.Context, r *sdk.CallToolRequest, head string) *sdk.CallToolResult {
-	var snap calls.Snapshot
-	if err := t.call(ctx, calls.MethodSnapshot, lookRequest, &snap); err != nil {
+	snap, err := t.s.Snapshot(ctx, lookRequest)
+	if err != nil {
 		return text(head + "\n(could not look at the page: " + err.Error() + ")")
 	}
 	return text(head + "\n" + t.since(sessionID(r), snap.Text))

@@ -60,7 +60,11 @@ func New(opts Options) *sdk.Server {
 		Instructions: instructions,
 		Logger:       opts.Logger,
 	})
-	t := &tools{caller: opts.Caller, session: opts.Session, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
+	var c calls.Caller = noConnection{}
+	if opts.Caller != nil {
+		c = opts.Caller
+	}
+	t := &tools{s: calls.Remote{Caller: c, Session: opts.Session}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
 	t.register(srv, opts.AllowEval)
 	for _, add := range opts.Extra {
 		add(srv)

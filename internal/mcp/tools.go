@@ -90,9 +90,8 @@ type (
 
 // tools holds what the handlers share.
 type tools struct {
-	caller    calls.Caller
-	session   string
-	timeoutMS int // Options.Timeout in milliseconds; zero: the daemon's defaults
+	s         calls.Session // the waymark session the tools act on
+	timeoutMS int           // Options.Timeout in milliseconds; zero: the daemon's defaults
 
 	// mu guards looks: the text of each MCP session's last look, by MCP
 	// session ID ("" for stdio and in-memory transports).
@@ -106,10 +105,12 @@ const maxLooks = 64
 
 func (t *tools) register(s *sdk.Server, allowEval bool) {
 	add(s, "navigate", "Open a URL.", func(ctx context.Context, r *sdk.CallToolRequest, in navigateIn) (*sdk.CallToolResult, error) {
-		return t.page(ctx, r, calls.MethodOpen, calls.OpenRequest{URL: in.URL, TimeoutMS: t.timeoutMS})
+		info, err := t.s.Open(ctx, calls.OpenRequest{URL: in.URL, TimeoutMS: t.timeoutMS})
+		return t.page(ctx, r, info, err)
 	})
 	add(s, "back", "Go back in history.", func(ctx context.Context, r *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, error) {
-		return t.page(ctx, r, calls.MethodBack, struct{}{})
+		info, err := t.s.Back(ctx)
+		return t.page(ctx, r, info, err)
 	})
 	add(s, "snapshot", "Outline of the page; refs are targets.", func(ctx context.Context, r *sdk.CallToolRequest, in snapshotIn) (*sdk.CallToolResult, error) {
 		return t.snapshot(ctx, r, calls.SnapshotRequest{Interactive: in.Interactive, Scope: in.Scope, Full: in.Full, Depth: in.Depth})
