@@ -33,17 +33,17 @@ func (s *scenarioRun) do(ctx context.Context, j int, st *Step, res *StepResult) 
 	act := func(req calls.ActRequest) (string, error) {
 		req.Target = strings.TrimSpace(req.Target)
 		req.TimeoutMS = ms
-		var out calls.Outcome
-		if err := s.call(ctx, calls.MethodAct, req, &out); err != nil {
+		out, err := s.page().Act(ctx, req)
+		if err != nil {
 			return "", err
 		}
-		return outcomeNote(out), nil
+		return outcomeNote(*out), nil
 	}
 	switch st.Verb {
 	case "open":
 		u := s.resolve(args[0])
-		var info calls.PageInfo
-		if err := s.call(ctx, calls.MethodOpen, calls.OpenRequest{URL: u, TimeoutMS: ms}, &info); err != nil {
+		info, err := s.page().Open(ctx, calls.OpenRequest{URL: u, TimeoutMS: ms})
+		if err != nil {
 			return "", err
 		}
 		note := fmt.Sprintf("at %s %q", info.URL, info.Title)
@@ -78,16 +78,16 @@ func (s *scenarioRun) do(ctx context.Context, j int, st *Step, res *StepResult) 
 		default:
 			req.MS, _ = strconv.Atoi(args[0])
 		}
-		var info calls.PageInfo
-		if err := s.call(ctx, calls.MethodWait, req, &info); err != nil {
+		info, err := s.page().Wait(ctx, req)
+		if err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("at %s", info.URL), nil
 	case "expect":
 		return s.expect(ctx, st, args)
 	case "screenshot":
-		var img calls.Image
-		if err := s.call(ctx, calls.MethodScreenshot, calls.ScreenshotRequest{Full: st.Full, Mask: s.masks}, &img); err != nil {
+		img, err := s.page().Screenshot(ctx, calls.ScreenshotRequest{Full: st.Full, Mask: s.masks})
+		if err != nil {
 			return "", err
 		}
 		rel, err := s.writeFile(fmt.Sprintf("%02d-%s.png", j+1, slug(args[0], 40)), img.Data)
@@ -194,9 +194,11 @@ func (s *scenarioRun) expect(ctx context.Context, st *Step, args []string) (stri
 // on success a short note, on failure why it does not hold.
 func (s *scenarioRun) checkOnce(ctx context.Context, kind string, args []string) (ok bool, saw string, err error) {
 	get := func(what, target string) (calls.GetResult, error) {
-		var r calls.GetResult
-		err := s.call(ctx, calls.MethodGet, calls.GetRequest{What: what, Target: target}, &r)
-		return r, err
+		r, err := s.page().Get(ctx, calls.GetRequest{What: what, Target: target})
+		if err != nil {
+			return calls.GetResult{}, err
+		}
+		return *r, nil
 	}
 	switch kind {
 	case "text":
@@ -236,8 +238,7 @@ func (s *scenarioRun) checkOnce(ctx context.Context, kind string, args []string)
 		}
 		return false, fmt.Sprintf("%s holds %q, not %q", args[0], r.Value, args[1]), nil
 	case "visible":
-		var ev calls.Evidence
-		if err := s.call(ctx, calls.MethodLocate, calls.LocateRequest{Target: args[0]}, &ev); err != nil {
+		if _, err := s.page().Locate(ctx, calls.LocateRequest{Target: args[0]}); err != nil {
 			return false, fmt.Sprintf("%s is not visible: %v", args[0], err), err
 		}
 		return true, "visible", nil

@@ -231,8 +231,7 @@ func (r *runner) scenario(ctx context.Context, i int, sc *Scenario) (*ScenarioRe
 	}
 	if stop == nil {
 		// What the pages reported: console errors and failed requests.
-		var p calls.Problems
-		if err := sr.call(ctx, calls.MethodProblems, calls.ProblemsRequest{Clear: true}, &p); err == nil {
+		if p, err := sr.page().Problems(ctx, calls.ProblemsRequest{Clear: true}); err == nil {
 			for _, c := range p.Console {
 				res.Console = append(res.Console, r.mask(c))
 			}
@@ -309,14 +308,15 @@ func (s *scenarioRun) maskField(target string) {
 	}
 }
 
-func (s *scenarioRun) call(ctx context.Context, method string, params, result any) error {
-	return s.opts.Caller.Call(ctx, s.session, method, params, result)
+// page is the scenario's session on the daemon.
+func (s *scenarioRun) page() calls.Remote {
+	return calls.Remote{Caller: s.opts.Caller, Session: s.session}
 }
 
 func (s *scenarioRun) closeSession(ctx context.Context) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	_ = s.call(cctx, rpc.MethodSessionClose, calls.Empty{}, &calls.Empty{})
+	_ = s.opts.Caller.Call(cctx, s.session, rpc.MethodSessionClose, calls.Empty{}, &calls.Empty{})
 }
 
 // step runs one step and, when it fails, captures the evidence.
@@ -353,16 +353,15 @@ func (s *scenarioRun) captureFailure(ctx context.Context, j int, res *StepResult
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
 	stem := fmt.Sprintf("%02d-failure", j+1)
-	var img calls.Image
-	if err := s.call(cctx, calls.MethodScreenshot, calls.ScreenshotRequest{Mask: s.masks}, &img); err != nil {
+	if img, err := s.page().Screenshot(cctx, calls.ScreenshotRequest{Mask: s.masks}); err != nil {
 		res.EvidenceErrors = append(res.EvidenceErrors, s.mask("screenshot: "+err.Error()))
 	} else if rel, err := s.writeFile(stem+".png", img.Data); err != nil {
 		res.EvidenceErrors = append(res.EvidenceErrors, "screenshot: "+err.Error())
 	} else {
 		res.Screenshot = rel
 	}
-	var snap calls.Snapshot
-	if err := s.call(cctx, calls.MethodSnapshot, calls.SnapshotRequest{Full: true}, &snap); err != nil {
+	snap, err := s.page().Snapshot(cctx, calls.SnapshotRequest{Full: true})
+	if err != nil {
 		res.EvidenceErrors = append(res.EvidenceErrors, s.mask("outline: "+err.Error()))
 		return
 	}
