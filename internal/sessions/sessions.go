@@ -199,9 +199,11 @@ var sessionCalls = map[string]call{
 	calls.MethodDownloads:  bare(calls.Session.Downloads),
 }
 
+var _ calls.Caller = (*Manager)(nil)
+
 // Call makes one call in-process, with the same JSON in and out as over
 // the daemon's socket: a front (MCP, test plans, tests) can run without a
-// daemon.
+// daemon. calls.Remote over a Manager is the typed session.
 func (m *Manager) Call(ctx context.Context, session, method string, params, result any) error {
 	p, err := json.Marshal(params)
 	if err != nil {

@@ -6,8 +6,9 @@
 //
 //	c := client.New(client.Options{AutoStart: true, Version: version})
 //	defer c.Close()
-//	var page calls.PageInfo
-//	err := c.Call(ctx, "default", calls.MethodOpen, calls.OpenRequest{URL: "example.com"}, &page)
+//	page, err := calls.Remote{Caller: c, Session: "default"}.Open(ctx, calls.OpenRequest{URL: "example.com"})
+//
+// A *Client is a calls.Caller: calls.Remote over it is the typed session.
 //
 // Errors the daemon returns come back in their categories, so
 // errors.Is(err, calls.ErrStaleRef) works here as in the daemon. A daemon
@@ -82,6 +83,8 @@ func New(opts Options) *Client {
 
 // ErrClosed says the Client was closed.
 var ErrClosed = errors.New("client: closed")
+
+var _ calls.Caller = (*Client)(nil)
 
 // Call sends method with params (nil: none) for session and decodes the
 // result into result (nil: discard). The daemon's errors come back as
