@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
 // DemoServeOptions are the flags of `waymark demo serve`.
@@ -137,8 +136,7 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		var res struct{}
-		if cerr := opts.call(cctx, rpc.MethodSessionClose, struct{}{}, &res); cerr == nil {
+		if cerr := opts.daemon().CloseSession(cctx); cerr == nil {
 			t.opts.note("✓ closed session %q", opts.Session)
 		} else if err == nil {
 			err = fmt.Errorf("demo: close the session: %w", cerr)

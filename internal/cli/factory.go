@@ -14,6 +14,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
 // Caller is the one [calls.Caller], named here because the CLI's
@@ -127,11 +128,10 @@ func (c *Common) session() calls.Remote {
 	return calls.Remote{Caller: dialOnCall{dial: c.Caller}, Session: c.Session}
 }
 
-// call dials (lazily) and makes one call the daemon answers itself for the
-// session (package rpc's session.list, daemon.stop, …); the page calls go
-// through [Common.session].
-func (c *Common) call(ctx context.Context, method string, params, result any) error {
-	return dialOnCall{dial: c.Caller}.Call(ctx, c.Session, method, params, result)
+// daemon makes the calls the daemon answers itself (session list, daemon
+// stop, …) for the command's session, dialling (lazily) on the first.
+func (c *Common) daemon() rpc.Daemon {
+	return rpc.Daemon{Caller: dialOnCall{dial: c.Caller}, Session: c.Session}
 }
 
 // dialOnCall dials the daemon on each call (the Factory keeps the first

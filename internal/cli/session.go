@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -50,10 +49,12 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionListOptions) e
 }
 
 func sessionListRun(ctx context.Context, opts *SessionListOptions) error {
-	var list rpc.SessionList
-	err := opts.call(ctx, rpc.MethodSessionList, struct{}{}, &list)
+	list, err := opts.daemon().Sessions(ctx)
 	if err != nil && !errors.Is(err, ErrNoDaemon) {
 		return err
+	}
+	if list == nil {
+		list = &rpc.SessionList{}
 	}
 	if list.Sessions == nil {
 		list.Sessions = []rpc.SessionInfo{}
@@ -103,12 +104,12 @@ func NewCmdClose(f *Factory, runF func(context.Context, *CloseOptions) error) *c
 }
 
 func closeRun(ctx context.Context, opts *CloseOptions) error {
-	method := rpc.MethodSessionClose
+	d := opts.daemon()
+	closeSessions := d.CloseSession
 	if opts.All {
-		method = rpc.MethodSessionCloseAll
+		closeSessions = d.CloseAllSessions
 	}
-	var res json.RawMessage
-	err := opts.call(ctx, method, struct{}{}, &res)
+	err := closeSessions(ctx)
 	if err != nil && !errors.Is(err, ErrNoDaemon) {
 		return err
 	}
@@ -221,8 +222,7 @@ func newDaemonCtlCmd(f *Factory, runF func(context.Context, *DaemonCtlOptions) e
 // daemonStopRun stops the daemon; with none running that is done already,
 // and exits 0.
 func daemonStopRun(ctx context.Context, opts *DaemonCtlOptions) error {
-	var res json.RawMessage
-	err := opts.call(ctx, rpc.MethodDaemonStop, struct{}{}, &res)
+	err := opts.daemon().Stop(ctx)
 	if err != nil && !errors.Is(err, ErrNoDaemon) {
 		return err
 	}
@@ -246,8 +246,7 @@ type daemonStatus struct {
 // daemonStatusRun prints the daemon's status. No daemon is an answer, not
 // a failure: it exits 0 with "running": false.
 func daemonStatusRun(ctx context.Context, opts *DaemonCtlOptions) error {
-	var st rpc.DaemonStatus
-	err := opts.call(ctx, rpc.MethodDaemonStatus, struct{}{}, &st)
+	st, err := opts.daemon().Status(ctx)
 	if err != nil && !errors.Is(err, ErrNoDaemon) {
 		return err
 	}
@@ -257,7 +256,7 @@ func daemonStatusRun(ctx context.Context, opts *DaemonCtlOptions) error {
 			return err
 		})
 	}
-	return opts.emit(daemonStatus{Running: true, DaemonStatus: &st}, func() error {
+	return opts.emit(daemonStatus{Running: true, DaemonStatus: st}, func() error {
 		browser := st.Browser
 		if browser == "" {
 			browser = "(not started yet)"

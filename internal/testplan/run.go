@@ -316,7 +316,7 @@ func (s *scenarioRun) page() calls.Remote {
 func (s *scenarioRun) closeSession(ctx context.Context) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	_ = s.opts.Caller.Call(cctx, s.session, rpc.MethodSessionClose, calls.Empty{}, &calls.Empty{})
+	_ = rpc.Daemon{Caller: s.opts.Caller, Session: s.session}.CloseSession(cctx)
 }
 
 // step runs one step and, when it fails, captures the evidence.

@@ -1,0 +1,51 @@
+package rpc
+
+import (
+	"context"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// Daemon makes the calls the daemon answers itself (methods.go) through
+// Caller, typed as calls.Remote types the page calls: no front pairs a
+// method name with a result type by hand. The calls travel for Session,
+// in its turn behind that session's calls, as the CLI always sent them;
+// CloseSession closes it.
+type Daemon struct {
+	Caller  calls.Caller
+	Session string
+}
+
+// Status reports the daemon's process, version and browser.
+func (d Daemon) Status(ctx context.Context) (*DaemonStatus, error) {
+	var st DaemonStatus
+	if err := d.Caller.Call(ctx, d.Session, MethodDaemonStatus, calls.Empty{}, &st); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// Stop stops the daemon and its browser.
+func (d Daemon) Stop(ctx context.Context) error {
+	return d.Caller.Call(ctx, d.Session, MethodDaemonStop, calls.Empty{}, &calls.Empty{})
+}
+
+// Sessions lists the open sessions.
+func (d Daemon) Sessions(ctx context.Context) (*SessionList, error) {
+	var list SessionList
+	if err := d.Caller.Call(ctx, d.Session, MethodSessionList, calls.Empty{}, &list); err != nil {
+		return nil, err
+	}
+	return &list, nil
+}
+
+// CloseSession closes the session, its tabs and its browser context;
+// closing one that is not open is no error.
+func (d Daemon) CloseSession(ctx context.Context) error {
+	return d.Caller.Call(ctx, d.Session, MethodSessionClose, calls.Empty{}, &calls.Empty{})
+}
+
+// CloseAllSessions closes every session.
+func (d Daemon) CloseAllSessions(ctx context.Context) error {
+	return d.Caller.Call(ctx, d.Session, MethodSessionCloseAll, calls.Empty{}, &calls.Empty{})
+}
