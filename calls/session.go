@@ -69,90 +69,112 @@ func remote[R any](ctx context.Context, r Remote, method string, params any) (*R
 	return &res, nil
 }
 
+// Open goes to a URL in the current tab and waits for the load.
 func (r Remote) Open(ctx context.Context, req OpenRequest) (*PageInfo, error) {
 	return remote[PageInfo](ctx, r, MethodOpen, req)
 }
 
+// Back goes back one page in the tab's history.
 func (r Remote) Back(ctx context.Context) (*PageInfo, error) {
 	return remote[PageInfo](ctx, r, MethodBack, Empty{})
 }
 
+// Forward goes forward one page in the tab's history.
 func (r Remote) Forward(ctx context.Context) (*PageInfo, error) {
 	return remote[PageInfo](ctx, r, MethodForward, Empty{})
 }
 
+// Reload reloads the current page.
 func (r Remote) Reload(ctx context.Context) (*PageInfo, error) {
 	return remote[PageInfo](ctx, r, MethodReload, Empty{})
 }
 
+// Snapshot returns the page as an outline whose elements carry refs.
 func (r Remote) Snapshot(ctx context.Context, req SnapshotRequest) (*Snapshot, error) {
 	return remote[Snapshot](ctx, r, MethodSnapshot, req)
 }
 
+// Act acts on an element (click, fill, press, …) and says what followed.
 func (r Remote) Act(ctx context.Context, req ActRequest) (*Outcome, error) {
 	return remote[Outcome](ctx, r, MethodAct, req)
 }
 
+// Get reads a value of the page or an element (text, title, url, attr, count, …).
 func (r Remote) Get(ctx context.Context, req GetRequest) (*GetResult, error) {
 	return remote[GetResult](ctx, r, MethodGet, req)
 }
 
+// Wait waits for one condition on the page.
 func (r Remote) Wait(ctx context.Context, req WaitRequest) (*PageInfo, error) {
 	return remote[PageInfo](ctx, r, MethodWait, req)
 }
 
+// Eval runs JavaScript in the page and returns its JSON value.
 func (r Remote) Eval(ctx context.Context, req EvalRequest) (*EvalResult, error) {
 	return remote[EvalResult](ctx, r, MethodEval, req)
 }
 
+// Screenshot captures the viewport, the whole page or an element as PNG.
 func (r Remote) Screenshot(ctx context.Context, req ScreenshotRequest) (*Image, error) {
 	return remote[Image](ctx, r, MethodScreenshot, req)
 }
 
+// PDF prints the page to PDF.
 func (r Remote) PDF(ctx context.Context) (*Image, error) {
 	return remote[Image](ctx, r, MethodPDF, Empty{})
 }
 
+// Tab lists, opens, switches or closes tabs.
 func (r Remote) Tab(ctx context.Context, req TabRequest) (*TabList, error) {
 	return remote[TabList](ctx, r, MethodTab, req)
 }
 
+// Cookies reads, sets or clears the session's cookies.
 func (r Remote) Cookies(ctx context.Context, req CookieRequest) (*CookieList, error) {
 	return remote[CookieList](ctx, r, MethodCookies, req)
 }
 
+// Storage reads or writes the current origin's local or session storage.
 func (r Remote) Storage(ctx context.Context, req StorageRequest) (*StorageItems, error) {
 	return remote[StorageItems](ctx, r, MethodStorage, req)
 }
 
+// StateSave returns the session's cookies and storage.
 func (r Remote) StateSave(ctx context.Context) (*State, error) {
 	return remote[State](ctx, r, MethodStateSave, Empty{})
 }
 
+// StateLoad restores cookies and storage saved by StateSave.
 func (r Remote) StateLoad(ctx context.Context, st State) (*Empty, error) {
 	return remote[Empty](ctx, r, MethodStateLoad, st)
 }
 
+// Viewport sets the size of the viewport.
 func (r Remote) Viewport(ctx context.Context, req ViewportRequest) (*Empty, error) {
 	return remote[Empty](ctx, r, MethodViewport, req)
 }
 
+// Dialog accepts or dismisses the open JavaScript dialog.
 func (r Remote) Dialog(ctx context.Context, req DialogRequest) (*Outcome, error) {
 	return remote[Outcome](ctx, r, MethodDialog, req)
 }
 
+// Locate returns the evidence for a target: its ref and the locator chosen for it.
 func (r Remote) Locate(ctx context.Context, req LocateRequest) (*Evidence, error) {
 	return remote[Evidence](ctx, r, MethodLocate, req)
 }
 
+// Find resolves a recorded target on the current page.
 func (r Remote) Find(ctx context.Context, req FindRequest) (*Resolution, error) {
 	return remote[Resolution](ctx, r, MethodFind, req)
 }
 
+// Problems returns the console errors and failed requests the pages reported.
 func (r Remote) Problems(ctx context.Context, req ProblemsRequest) (*Problems, error) {
 	return remote[Problems](ctx, r, MethodProblems, req)
 }
 
+// Downloads lists the session's downloads.
 func (r Remote) Downloads(ctx context.Context) (*DownloadList, error) {
 	return remote[DownloadList](ctx, r, MethodDownloads, Empty{})
 }
