@@ -38,21 +38,26 @@ type Deps struct {
 	// Dial connects to the daemon for the given global options. With start
 	// set it starts the daemon when none runs (passing on the browser
 	// flags); without, it must return an error wrapping [ErrNoDaemon] when
-	// none answers. If the Caller also implements io.Closer, it is closed
-	// when the command ends.
-	Dial func(ctx context.Context, g GlobalOptions, start bool) (Caller, error)
-	// RunDaemon runs the daemon in the foreground until ctx is done.
-	RunDaemon func(ctx context.Context, opts DaemonOptions) error
+	// none answers. cfg is the process's configuration (nil when it could
+	// not be read): a running daemon whose settings differ from its daemon
+	// settings is reported (see [checkDaemonSettings]). If the Caller also
+	// implements io.Closer, it is closed when the command ends.
+	Dial func(ctx context.Context, g GlobalOptions, cfg *config.Config, start bool) (Caller, error)
+	// RunDaemon runs the daemon in the foreground until ctx is done, with
+	// the socket of g and the browser and policy of cfg, the process's
+	// configuration.
+	RunDaemon func(ctx context.Context, g GlobalOptions, cfg *config.Config) error
 	// ServeDemo serves the demo site on addr until ctx is done, calling
 	// ready with its base URL once it listens.
 	ServeDemo func(ctx context.Context, addr string, ready func(url string)) error
 	Version   string              // the binary's version
 	Now       func() time.Time    // nil: time.Now
 	Getenv    func(string) string // nil: os.Getenv
-	// Config reads the configuration files and the environment for the
-	// defaults commands take from them; nil reads ./waymark.toml and the
-	// user's config file, with Getenv. It is called at most once.
-	Config func() (*config.Config, error)
+	// Config merges the configuration files, the environment and flags,
+	// the global flags set on the command line, into the process's one
+	// configuration; nil reads ./waymark.toml and the user's config file,
+	// with Getenv. It is called at most once a process.
+	Config func(flags []config.Flag) (*config.Config, error)
 }
 
 // Main runs waymark with the real streams and [DefaultDeps], and returns the
@@ -73,8 +78,21 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, deps Deps) int {
 	deps = deps.withDefaults()
 	g := &GlobalOptions{}
-	start := &lazyCaller{dial: func(ctx context.Context) (Caller, error) { return deps.Dial(ctx, *g, true) }}
-	running := &lazyCaller{dial: func(ctx context.Context) (Caller, error) { return deps.Dial(ctx, *g, false) }}
+	loadConfig := sync.OnceValues(func() (*config.Config, error) {
+		return deps.Config(g.configFlags())
+	})
+	// dialConfig is the configuration a dial compares the daemon's
+	// settings with: none when it cannot be read (config show, doctor and
+	// daemon stop run then, and report it or need none).
+	dialConfig := func() *config.Config {
+		c, err := loadConfig()
+		if err != nil {
+			return nil
+		}
+		return c
+	}
+	start := &lazyCaller{dial: func(ctx context.Context) (Caller, error) { return deps.Dial(ctx, *g, dialConfig(), true) }}
+	running := &lazyCaller{dial: func(ctx context.Context) (Caller, error) { return deps.Dial(ctx, *g, dialConfig(), false) }}
 	defer start.close()
 	defer running.close()
 
@@ -86,9 +104,10 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 		ServeDemo:     deps.ServeDemo,
 		Now:           deps.Now,
 		Version:       deps.Version,
-		Config:        sync.OnceValues(deps.Config),
+		Config:        loadConfig,
+		Getenv:        deps.Getenv,
 	}
-	root := NewCmdRoot(f, g, deps.Getenv)
+	root := NewCmdRoot(f, g)
 	root.SetArgs(args)
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
@@ -147,10 +166,10 @@ func (d Deps) withDefaults() Deps {
 	}
 	if d.Config == nil {
 		getenv := d.Getenv
-		d.Config = func() (*config.Config, error) {
+		d.Config = func(flags []config.Flag) (*config.Config, error) {
 			wd, _ := os.Getwd()         // no working dir: no project file
 			ud, _ := os.UserConfigDir() // no $HOME: no user file
-			return config.Load(config.LoadOptions{Getenv: getenv, Dir: wd, UserDir: ud})
+			return config.Load(config.LoadOptions{Getenv: getenv, Dir: wd, UserDir: ud, Flags: flags})
 		}
 	}
 	return d
@@ -228,8 +247,10 @@ func (l *lazyCaller) close() {
 var sessionName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // NewCmdRoot builds the waymark command and its subcommands. Global flags
-// land in g; their environment defaults come from getenv.
-func NewCmdRoot(f *Factory, g *GlobalOptions, getenv func(string) string) *cobra.Command {
+// land in g. They have no defaults from the environment: the environment
+// and the config files are merged under them by config.Load, once, in
+// f.Config.
+func NewCmdRoot(f *Factory, g *GlobalOptions) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "waymark <command> [flags]",
 		Short: "A browser for AI agents",
@@ -253,8 +274,12 @@ Try "waymark demo" for a tour.`,
 			return unknownSubcommand(cmd, args)
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			if err := configSession(cmd, f, g, getenv); err != nil {
+			g.noteSet(cmd.Flags().Changed)
+			if err := configSession(cmd, f, g); err != nil {
 				return err
+			}
+			if g.Socket == "" {
+				g.Socket = f.getenv()("WAYMARK_SOCKET") // not a config key: where the daemon is, not how it works
 			}
 			if err := g.check(); err != nil {
 				return err
@@ -266,19 +291,10 @@ Try "waymark demo" for a tour.`,
 	root.SetFlagErrorFunc(flagError)
 	root.CompletionOptions.HiddenDefaultCmd = true
 
-	session := getenv("WAYMARK_SESSION")
-	if session == "" {
-		session = "default"
-	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.Session, "session", session, "the named session to use (env WAYMARK_SESSION, else [session] name of the config file)")
 	pf.BoolVar(&g.JSON, "json", false, `print one JSON object: {"ok":true,"data":…} or {"ok":false,"error":…}`)
-	pf.StringVar(&g.ExecutablePath, "executable-path", getenv("WAYMARK_BROWSER"), "the Chromium to launch when the daemon starts (env WAYMARK_BROWSER)")
-	pf.BoolVar(&g.Headed, "headed", false, "show the browser window when the daemon starts it")
-	pf.StringVar(&g.CDP, "cdp", getenv("WAYMARK_CDP"), "attach to a running browser: a DevTools port or a ws:// or http:// URL (env WAYMARK_CDP)")
-	pf.StringArrayVar(&g.BrowserArgs, "browser-arg", config.SplitLines(getenv("WAYMARK_BROWSER_ARGS")), "an extra Chromium flag for a browser the daemon starts, repeatable (env WAYMARK_BROWSER_ARGS, one a line)")
-	pf.StringVar(&g.PrivateNetwork, "private-network", getenv("WAYMARK_PRIVATE_NETWORK"), `private addresses pages may reach when the daemon starts: "none", "loopback" (default) or "all" (env WAYMARK_PRIVATE_NETWORK)`)
-	pf.StringVar(&g.Socket, "socket", getenv("WAYMARK_SOCKET"), "the daemon's socket (env WAYMARK_SOCKET)")
+	g.addConfigFlags(pf)
+	pf.StringVar(&g.Socket, "socket", "", "the daemon's socket (env WAYMARK_SOCKET)")
 	_ = pf.MarkHidden("socket")
 
 	// Groups order the help the way an agent works: go, look, act, read.
@@ -317,30 +333,36 @@ Try "waymark demo" for a tour.`,
 // what is wrong with it, and the daemon must stop whatever the file says.
 const configOptional = "waymark/config-optional"
 
-// configSession sets the session from [session] name of the config file
-// when neither --session nor WAYMARK_SESSION chose one. A config file that
-// cannot be read fails the command here, before anything is done with the
-// wrong session or without the settings the file holds, unless the command
-// is marked [configOptional] (it then keeps "default").
-func configSession(cmd *cobra.Command, f *Factory, g *GlobalOptions, getenv func(string) string) error {
-	if cmd.Flags().Changed("session") || getenv("WAYMARK_SESSION") != "" {
-		return nil
-	}
+// configSession sets the session from the configuration: --session, else
+// WAYMARK_SESSION, else [session] name of a config file, else "default".
+// A config file that cannot be read fails the command here, before
+// anything is done with the wrong session or without the settings the
+// file holds, unless the command is marked [configOptional] (it then
+// takes --session, else "default").
+func configSession(cmd *cobra.Command, f *Factory, g *GlobalOptions) error {
 	cfg, err := f.config()
 	if err != nil {
 		if isConfigOptional(cmd) {
+			if g.Session == "" {
+				g.Session = "default"
+			}
 			return nil
 		}
 		return &runError{err: err} // the file's error says what to fix; no usage hint
 	}
-	if name := cfg.Session.Name; name != "" && name != g.Session {
-		if !sessionName.MatchString(name) {
-			return usageErrorf("use letters, digits, '.', '_' or '-' (up to 64)", "%s: bad session name %q in [session] name",
-				cfg.Sources()["session.name"], name)
-		}
-		g.Session = name
-		f.SessionFromConfig = true
+	if cmd.Flags().Changed("session") {
+		return nil
 	}
+	g.Session = cfg.Session.Name
+	src := cfg.Sources()["session.name"]
+	if src == config.SourceDefault || strings.HasPrefix(src, "env ") {
+		return nil
+	}
+	// A file named it: a person did not name it for this command.
+	if !sessionName.MatchString(g.Session) {
+		return usageErrorf("use letters, digits, '.', '_' or '-' (up to 64)", "%s: bad session name %q in [session] name", src, g.Session)
+	}
+	f.SessionFromConfig = g.Session != "default"
 	return nil
 }
 

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,8 +11,9 @@ import (
 // ConfigShowOptions are the flags of `waymark config show`.
 type ConfigShowOptions struct {
 	Common
-	// Load reads the merged configuration; the command wires files, the
-	// environment and the global flags that were set.
+	// Load returns the merged configuration: the process's one reading of
+	// the files, the environment and the global flags set, the same one
+	// a daemon this command would start runs with.
 	Load func() (*config.Config, error)
 }
 
@@ -38,7 +37,7 @@ the merged result with the source of each value. API keys are masked.`,
 		Args:  exactArgs(0),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Common = f.common()
-			opts.Load = func() (*config.Config, error) { return loadConfig(c, f.Globals) }
+			opts.Load = f.config
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
@@ -72,39 +71,4 @@ func configShowRun(_ context.Context, opts *ConfigShowOptions) error {
 		data.Values[e.Key] = configValue{Value: e.Value, Source: e.Source}
 	}
 	return opts.emit(data, func() error { return config.Show(opts.IO.Out, c) })
-}
-
-// loadConfig reads the configuration for a command: the files of the
-// working directory and the user config folder, the environment, and the
-// global flags set on cmd's command line.
-func loadConfig(cmd *cobra.Command, g GlobalOptions) (*config.Config, error) {
-	wd, _ := os.Getwd()         // no working dir: no project file
-	ud, _ := os.UserConfigDir() // no $HOME: no user file
-	return config.Load(config.LoadOptions{
-		Getenv:  os.Getenv,
-		Dir:     wd,
-		UserDir: ud,
-		Flags:   configFlags(cmd.Flags().Changed, g),
-	})
-}
-
-// configFlags turns the global flags the user set into config layers. The
-// global flags take their defaults from the environment too; only those
-// set on the command line count as flags here (the environment is read by
-// [config.Load] itself).
-func configFlags(changed func(name string) bool, g GlobalOptions) []config.Flag {
-	var out []config.Flag
-	add := func(flag, key, value string) {
-		if changed(flag) {
-			out = append(out, config.Flag{Name: "--" + flag, Key: key, Value: value})
-		}
-	}
-	add("executable-path", "browser.executable", g.ExecutablePath)
-	add("cdp", "browser.cdp", g.CDP)
-	add("browser-arg", "browser.args", strings.Join(g.BrowserArgs, "\n"))
-	add("session", "session.name", g.Session)
-	if g.Headed {
-		add("headed", "browser.headless", "false")
-	}
-	return out
 }

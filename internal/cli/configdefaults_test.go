@@ -14,7 +14,7 @@ import (
 
 // loadFile returns a Deps.Config that reads file as the project's config
 // file, with the environment env.
-func loadFile(t *testing.T, file string, env map[string]string) func() (*config.Config, error) {
+func loadFile(t *testing.T, file string, env map[string]string) func([]config.Flag) (*config.Config, error) {
 	t.Helper()
 	dir := t.TempDir()
 	if file != "" {
@@ -22,8 +22,8 @@ func loadFile(t *testing.T, file string, env map[string]string) func() (*config.
 			t.Fatal(err)
 		}
 	}
-	return func() (*config.Config, error) {
-		return config.Load(config.LoadOptions{Dir: dir, Getenv: func(k string) string { return env[k] }})
+	return func(flags []config.Flag) (*config.Config, error) {
+		return config.Load(config.LoadOptions{Dir: dir, Getenv: func(k string) string { return env[k] }, Flags: flags})
 	}
 }
 
@@ -194,7 +194,8 @@ func TestConfigTimeout(t *testing.T) {
 
 func TestConfigMCPTimeout(t *testing.T) {
 	f, _, _, _ := testFactory(&fakeCaller{})
-	f.Config = loadFile(t, "[session]\ntimeout = \"7s\"\n", nil)
+	load := loadFile(t, "[session]\ntimeout = \"7s\"\n", nil)
+	f.Config = func() (*config.Config, error) { return load(nil) }
 	got, err := parseWith(f, NewCmdMCP, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -206,7 +207,8 @@ func TestConfigMCPTimeout(t *testing.T) {
 
 func TestConfigEvidenceFolder(t *testing.T) {
 	f, _, _, _ := testFactory(&fakeCaller{})
-	f.Config = loadFile(t, "[evidence]\nfolder = \"ci/evidence\"\n", nil)
+	load := loadFile(t, "[evidence]\nfolder = \"ci/evidence\"\n", nil)
+	f.Config = func() (*config.Config, error) { return load(nil) }
 	got, err := parseWith(f, NewCmdTest, []string{"plan.yaml"})
 	if err != nil {
 		t.Fatal(err)

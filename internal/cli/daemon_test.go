@@ -7,15 +7,19 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+	"github.com/waymark-dev/waymark/internal/config"
 )
 
 func TestDaemonRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var got DaemonOptions
+	var got GlobalOptions
+	var gotCfg *config.Config
+	cfg := config.Default()
 	opts := &DaemonRunOptions{
-		Options: DaemonOptions{Socket: "/run/w.sock", Headed: true},
-		RunDaemon: func(ctx context.Context, o DaemonOptions) error {
-			got = o
+		Common:  Common{Config: func() (*config.Config, error) { return cfg, nil }},
+		Globals: GlobalOptions{Socket: "/run/w.sock", Headed: true},
+		RunDaemon: func(ctx context.Context, g GlobalOptions, c *config.Config) error {
+			got, gotCfg = g, c
 			cancel() // a signal
 			<-ctx.Done()
 			return ctx.Err()
@@ -24,12 +28,12 @@ func TestDaemonRun(t *testing.T) {
 	if err := daemonRun(ctx, opts); err != nil {
 		t.Errorf("stopped by a signal: %v, want nil", err)
 	}
-	if !reflect.DeepEqual(got, opts.Options) {
-		t.Errorf("options %+v, want %+v", got, opts.Options)
+	if !reflect.DeepEqual(got, opts.Globals) || gotCfg != cfg {
+		t.Errorf("options %+v, %p, want %+v, %p", got, gotCfg, opts.Globals, cfg)
 	}
 
 	boom := errors.New("socket in use")
-	opts.RunDaemon = func(context.Context, DaemonOptions) error { return boom }
+	opts.RunDaemon = func(context.Context, GlobalOptions, *config.Config) error { return boom }
 	if err := daemonRun(context.Background(), opts); !errors.Is(err, boom) {
 		t.Errorf("err = %v, want %v", err, boom)
 	}

@@ -12,13 +12,11 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/sessions"
-	"github.com/waymark-dev/waymark/policy"
 )
 
 // version is set at build time (see the Makefile); a plain go build leaves
@@ -30,8 +28,8 @@ var version string
 func DefaultDeps() Deps {
 	v := buildVersion()
 	return Deps{
-		Dial: func(ctx context.Context, g GlobalOptions, start bool) (Caller, error) {
-			return dialDaemon(g, start, v)
+		Dial: func(ctx context.Context, g GlobalOptions, cfg *config.Config, start bool) (Caller, error) {
+			return dialDaemon(g, cfg, start, v)
 		},
 		RunDaemon: runDaemon(v),
 		ServeDemo: serveDemo,
@@ -39,24 +37,9 @@ func DefaultDeps() Deps {
 	}
 }
 
-func dialDaemon(g GlobalOptions, start bool, v string) (Caller, error) {
-	var args []string
-	if g.ExecutablePath != "" {
-		args = append(args, "--executable-path", g.ExecutablePath)
-	}
-	if g.Headed {
-		args = append(args, "--headed")
-	}
-	if g.CDP != "" {
-		args = append(args, "--cdp", g.CDP)
-	}
-	for _, a := range g.BrowserArgs {
-		args = append(args, "--browser-arg", a)
-	}
-	if g.PrivateNetwork != "" {
-		args = append(args, "--private-network", g.PrivateNetwork)
-	}
-	c := client.New(client.Options{Socket: g.Socket, AutoStart: start, Args: args, Version: v, Stderr: os.Stderr})
+func dialDaemon(g GlobalOptions, cfg *config.Config, start bool, v string) (Caller, error) {
+	c := client.New(client.Options{Socket: g.Socket, AutoStart: start, Args: g.daemonArgs(), Version: v, Stderr: os.Stderr,
+		CheckHello: checkDaemonSettings(cfg, os.Stderr)})
 	if start {
 		return c, nil
 	}
@@ -79,20 +62,16 @@ func (n noStartCaller) Close() error { return n.c.Close() }
 
 // runDaemon runs the daemon in the foreground: the socket first, the
 // browser on the first page call.
-func runDaemon(v string) func(ctx context.Context, o DaemonOptions) error {
-	return func(ctx context.Context, o DaemonOptions) error {
-		socket := o.Socket
-		if socket == "" {
-			socket = os.Getenv("WAYMARK_SOCKET")
-		}
+func runDaemon(v string) func(ctx context.Context, g GlobalOptions, cfg *config.Config) error {
+	return func(ctx context.Context, g GlobalOptions, cfg *config.Config) error {
 		log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-		opts, err := daemonDriverOptions(ctx, o)
+		opts, err := daemonDriverOptions(ctx, cfg)
 		if err != nil {
 			return err
 		}
 		opts.Logger = log
 		m := sessions.New(opts)
-		return daemon.Main(ctx, daemon.Options{Socket: socket, Handler: m, Logger: log, Version: v})
+		return daemon.Main(ctx, daemon.Options{Socket: g.Socket, Handler: m, Logger: log, Version: v, Settings: cfg.DaemonSettings()})
 	}
 }
 
@@ -134,48 +113,4 @@ func buildVersion() string {
 		}
 	}
 	return v
-}
-
-// daemonDriverOptions merges the config files (./waymark.toml, the user's
-// config) and the environment under the flags the daemon was started with,
-// and resolves the engine: a CDP endpoint when one is configured and
-// answers, else a local Chromium (or an error when fallback is off).
-func daemonDriverOptions(ctx context.Context, o DaemonOptions) (driver.Options, error) {
-	dir, _ := os.Getwd()
-	userDir, _ := os.UserConfigDir()
-	var flags []config.Flag
-	if o.ExecutablePath != "" {
-		flags = append(flags, config.Flag{Name: "--executable-path", Key: "browser.executable", Value: o.ExecutablePath})
-	}
-	if o.CDP != "" {
-		flags = append(flags, config.Flag{Name: "--cdp", Key: "browser.cdp", Value: o.CDP})
-	}
-	if o.Headed {
-		flags = append(flags, config.Flag{Name: "--headed", Key: "browser.headless", Value: "false"})
-	}
-	if o.PrivateNetwork != "" {
-		flags = append(flags, config.Flag{Name: "--private-network", Key: "policy.private_network", Value: o.PrivateNetwork})
-	}
-	cfg, err := config.Load(config.LoadOptions{Getenv: os.Getenv, Dir: dir, UserDir: userDir, Flags: flags})
-	if err != nil {
-		return driver.Options{}, err
-	}
-	access, err := policy.ParseAccess(cfg.Policy.PrivateNetwork)
-	if err != nil {
-		return driver.Options{}, err
-	}
-	pol, err := policy.New(policy.Options{Allow: cfg.Policy.Allow, Block: cfg.Policy.Block, PrivateNetwork: access})
-	if err != nil {
-		return driver.Options{}, err
-	}
-	opts := driver.Options{ExecPath: cfg.Browser.Executable, Headed: !cfg.Browser.Headless,
-		Args: append(append([]string(nil), cfg.Browser.Args...), o.BrowserArgs...), Policy: pol}
-	engine, err := config.ResolveEngine(ctx, cfg, config.ProbeCDP)
-	if err != nil {
-		return driver.Options{}, err
-	}
-	if engine == config.EngineCDP {
-		opts.CDP = cfg.Browser.CDP
-	}
-	return opts, nil
 }

@@ -25,8 +25,8 @@ type DoctorOptions struct {
 	Socket      string   // the daemon socket (--socket); empty: the per-user default
 	BrowserArgs []string // extra flags for the test browser, after [browser] args
 
-	// LoadConfig reads the configuration; nil means config.Load with no
-	// files and no environment.
+	// LoadConfig reads the configuration; nil means the process's one
+	// reading (Common.Config), global flags included.
 	LoadConfig func() (*config.Config, error)
 	// FindBrowser finds Chromium; nil means browser.Find.
 	FindBrowser func(explicit string) (string, error)
@@ -38,8 +38,6 @@ type DoctorOptions struct {
 	RenderPage func(ctx context.Context, path string, args []string) (string, error)
 	// SocketPaths gives the daemon's files; nil means daemon.PathsFor.
 	SocketPaths func(socket string) (daemon.Paths, error)
-	// Getenv reads the environment (proxy variables); nil means os.Getenv.
-	Getenv func(string) string
 	// ProbeCDP checks a DevTools endpoint; nil means config.ProbeCDP.
 	ProbeCDP func(ctx context.Context, endpoint string) error
 	// HTTPClient calls the model providers; nil means a client with a 10 s
@@ -66,7 +64,6 @@ Each failed check prints its fix. Exits 0 only when every check passes.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Common = f.common()
 			opts.Socket = f.Globals.Socket
-			opts.LoadConfig = func() (*config.Config, error) { return loadConfig(c, f.Globals) }
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
@@ -178,7 +175,10 @@ func printChecks(o *DoctorOptions, checks []DoctorCheck) error {
 func (opts *DoctorOptions) withDefaults() *DoctorOptions {
 	o := *opts
 	if o.LoadConfig == nil {
-		o.LoadConfig = func() (*config.Config, error) { return config.Load(config.LoadOptions{}) }
+		o.LoadConfig = o.Common.Config
+		if o.LoadConfig == nil {
+			o.LoadConfig = func() (*config.Config, error) { return config.Default(), nil }
+		}
 	}
 	if o.FindBrowser == nil {
 		o.FindBrowser = browser.Find
@@ -200,9 +200,6 @@ func (opts *DoctorOptions) withDefaults() *DoctorOptions {
 	}
 	if o.FreeSpace == nil {
 		o.FreeSpace = freeSpace
-	}
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
 	}
 	return &o
 }

@@ -406,21 +406,17 @@ func listModels(ctx context.Context, hc *http.Client, url string, auth func(http
 // still runs, so this warns and never fails.
 func checkNetwork(o *DoctorOptions, c *config.Config, local bool) DoctorCheck {
 	ck := DoctorCheck{Name: "network"}
-	access, err := policy.ParseAccess(c.Policy.PrivateNetwork)
+	opts, err := driverOptions(c)
 	if err != nil {
 		ck.Status, ck.Detail = checkFail, err.Error()
 		return ck
 	}
-	pol, err := policy.New(policy.Options{Allow: c.Policy.Allow, Block: c.Policy.Block, PrivateNetwork: access})
-	if err != nil {
-		ck.Status, ck.Detail = checkFail, err.Error()
-		return ck
+	access := opts.Policy.Access()
+	opts.Args = append(opts.Args, o.BrowserArgs...)
+	if local {
+		opts.CDP = ""
 	}
-	opts := driver.Options{Policy: pol, Args: append(append([]string(nil), c.Browser.Args...), o.BrowserArgs...)}
-	if !local {
-		opts.CDP = c.Browser.CDP
-	}
-	why := driver.ProxyOff(opts, o.Getenv)
+	why := driver.ProxyOff(opts, o.getenv())
 	switch {
 	case why == "":
 		ck.Status, ck.Detail = checkOK, fmt.Sprintf("pages reach the network through the daemon's proxy, which connects only to addresses the policy judged (private_network = %q)", access)

@@ -39,8 +39,8 @@ func TestNewCmdDoctor(t *testing.T) {
 			if tt.wantCode != 0 {
 				return
 			}
-			if got.Models != tt.wantModels || got.LoadConfig == nil {
-				t.Errorf("options %+v, want Models=%v and a LoadConfig", got, tt.wantModels)
+			if got.Models != tt.wantModels {
+				t.Errorf("options %+v, want Models=%v", got, tt.wantModels)
 			}
 		})
 	}
@@ -53,6 +53,7 @@ func goodDoctor(t *testing.T, jsonOut bool) (*DoctorOptions, *bytes.Buffer) {
 	t.Helper()
 	common, out, _ := testCommon(&fakeCaller{}, jsonOut, false)
 	run := t.TempDir()
+	common.Getenv = func(string) string { return "" }
 	return &DoctorOptions{
 		Common:         common,
 		LoadConfig:     func() (*config.Config, error) { return config.Default(), nil },
@@ -64,7 +65,6 @@ func goodDoctor(t *testing.T, jsonOut bool) (*DoctorOptions, *bytes.Buffer) {
 		Socket:    filepath.Join(run, "daemon.sock"), // named by the user: its folder may be shared
 		ProbeCDP:  func(context.Context, string) error { return errors.New("unexpected probe") },
 		FreeSpace: func(string) (uint64, error) { return 20 << 30, nil },
-		Getenv:    func(string) string { return "" },
 	}, out
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -30,28 +31,25 @@ type Caller = calls.Caller
 // answer, not a failure.
 var ErrNoDaemon = errors.New("no daemon running")
 
-// GlobalOptions are the persistent flags. The browser flags matter only when
-// a command starts the daemon: they are handed to [Deps.Dial] for that.
+// GlobalOptions are the persistent flags, as typed on the command line:
+// no environment and no config file is in them (config.Load merges those
+// under the flags set, see [GlobalOptions.configFlags]). The same struct
+// is what a command hands to [Deps.Dial] (which passes the browser flags
+// set on to a daemon it starts) and what the hidden `waymark daemon`
+// command runs with.
 type GlobalOptions struct {
-	Session        string   // --session, WAYMARK_SESSION; "default" when unset
+	Session        string   // --session; after the flags are parsed, the session of the configuration
 	JSON           bool     // --json
-	ExecutablePath string   // --executable-path, WAYMARK_BROWSER; empty: find Chromium
+	ExecutablePath string   // --executable-path; empty: not set here
 	Headed         bool     // --headed
-	CDP            string   // --cdp, WAYMARK_CDP: a port or a ws:// or http:// URL; empty: launch
-	Socket         string   // --socket, WAYMARK_SOCKET (hidden); empty: the per-user default
-	BrowserArgs    []string // --browser-arg, WAYMARK_BROWSER_ARGS: extra Chromium flags
-	PrivateNetwork string   // --private-network, WAYMARK_PRIVATE_NETWORK: none, loopback or all
-}
-
-// DaemonOptions are what the hidden `waymark daemon` command hands to
-// [Deps.RunDaemon]: the browser flags it was started with.
-type DaemonOptions struct {
-	Socket         string
-	ExecutablePath string
-	Headed         bool
-	CDP            string
-	BrowserArgs    []string
-	PrivateNetwork string
+	CDP            string   // --cdp: a port or a ws:// or http:// URL; empty: not set here
+	Socket         string   // --socket, else WAYMARK_SOCKET (hidden); empty: the per-user default
+	BrowserArgs    []string // --browser-arg: extra Chromium flags
+	PrivateNetwork string   // --private-network: none, loopback or all; empty: not set here
+	// Set names the flags of [configFlagTable] set on the command line
+	// ("cdp", "headed"): only those are config layers and go to a daemon
+	// this command starts.
+	Set []string
 }
 
 // Factory holds what commands need, built lazily so that --help and usage
@@ -72,23 +70,41 @@ type Factory struct {
 	SessionFromConfig bool
 	JSON              bool          // print one JSON envelope instead of human text
 	Globals           GlobalOptions // all the global flags, for the daemon command
-	RunDaemon         func(ctx context.Context, opts DaemonOptions) error
+	RunDaemon         func(ctx context.Context, g GlobalOptions, cfg *config.Config) error
 	ServeDemo         func(ctx context.Context, addr string, ready func(url string)) error
 	Now               func() time.Time
 	Version           string
-	// Config reads the configuration files and the environment (not the
-	// flags: each command weighs its own) for the defaults commands take
-	// from them: the session, the submit gate, the timeout, the evidence
-	// folder. It reads once a process. Nil means the built-in defaults.
+	// Config is the process's one configuration: the files, the
+	// environment and the global flags set, merged once (a command's own
+	// flags, such as --timeout, are weighed by the command). Nil means
+	// the built-in defaults.
 	Config func() (*config.Config, error)
+	// Getenv reads the environment for what is not configuration: the
+	// values of --secret NAME=env:VAR, proxy variables, the model's keys.
+	// Nil means os.Getenv.
+	Getenv func(string) string
+}
+
+// getenv is f.Getenv, or os.Getenv.
+func (f *Factory) getenv() func(string) string {
+	if f.Getenv == nil {
+		return os.Getenv
+	}
+	return f.Getenv
 }
 
 // config returns the configuration commands take their defaults from.
-func (f *Factory) config() (*config.Config, error) {
-	if f.Config == nil {
+func (f *Factory) config() (*config.Config, error) { return readConfig(f.Config) }
+
+// config returns the process's configuration (the built-in defaults for a
+// Common built by hand with no Config).
+func (c *Common) config() (*config.Config, error) { return readConfig(c.Config) }
+
+func readConfig(read func() (*config.Config, error)) (*config.Config, error) {
+	if read == nil {
 		return config.Default(), nil
 	}
-	c, err := f.Config()
+	c, err := read()
 	if err != nil {
 		return nil, &ConfigError{Err: err}
 	}
@@ -114,12 +130,23 @@ type Common struct {
 	// Config is the Factory's reader of the configuration (once a
 	// process); nil in tests that build a Common by hand.
 	Config func() (*config.Config, error)
+	// Getenv is the Factory's; nil means os.Getenv (see [Common.getenv]).
+	Getenv func(string) string
 }
 
 // common copies the Factory's run-time fields; call it inside RunE, after the
 // global flags have been parsed.
 func (f *Factory) common() Common {
-	return Common{IO: f.IO, Caller: f.Caller, Session: f.Session, JSON: f.JSON, Config: f.Config}
+	return Common{IO: f.IO, Caller: f.Caller, Session: f.Session, JSON: f.JSON, Config: f.Config, Getenv: f.Getenv}
+}
+
+// getenv is c.Getenv, or os.Getenv: the one place a command picks its
+// reader of the environment.
+func (c *Common) getenv() func(string) string {
+	if c.Getenv == nil {
+		return os.Getenv
+	}
+	return c.Getenv
 }
 
 // session is the command's session on the daemon, which is dialled

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
@@ -19,26 +20,33 @@ import (
 type dialRecord struct {
 	G     GlobalOptions
 	Start bool
+	// Settings are the daemon settings of the configuration dialed with
+	// (nil: none), which a running daemon's are compared with.
+	Settings map[string]string
 }
 
 // runMain runs MainWith with a fake Caller behind Deps.Dial, and the
 // environment env with no config file.
 func runMain(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]string, args ...string) (code int, stdout, stderr string, dials []dialRecord) {
 	t.Helper()
-	load := func() (*config.Config, error) {
-		return config.Load(config.LoadOptions{Getenv: func(k string) string { return env[k] }})
+	load := func(flags []config.Flag) (*config.Config, error) {
+		return config.Load(config.LoadOptions{Getenv: func(k string) string { return env[k] }, Flags: flags})
 	}
 	return runMainConfig(t, ctx, fc, env, load, args...)
 }
 
 // runMainConfig is runMain with the configuration load returns.
-func runMainConfig(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]string, load func() (*config.Config, error), args ...string) (code int, stdout, stderr string, dials []dialRecord) {
+func runMainConfig(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]string, load func([]config.Flag) (*config.Config, error), args ...string) (code int, stdout, stderr string, dials []dialRecord) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
 	deps := Deps{
 		Config: load,
-		Dial: func(_ context.Context, g GlobalOptions, start bool) (Caller, error) {
-			dials = append(dials, dialRecord{g, start})
+		Dial: func(_ context.Context, g GlobalOptions, cfg *config.Config, start bool) (Caller, error) {
+			d := dialRecord{G: g, Start: start}
+			if cfg != nil {
+				d.Settings = cfg.DaemonSettings()
+			}
+			dials = append(dials, d)
 			return fc, nil
 		},
 		Version: "v1.2.3",
@@ -231,9 +239,14 @@ func TestMainGlobalOptions(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	want := []dialRecord{{G: GlobalOptions{Session: "envsess", ExecutablePath: dir + "/bin/chrome", CDP: "9222", Socket: dir + "/w.sock"}, Start: true}}
-	if diff := cmp.Diff(want, dials); diff != "" {
+	// The environment is configuration, not flags: it reaches the dial in
+	// the configuration, and the daemon reads it itself.
+	want := []dialRecord{{G: GlobalOptions{Session: "envsess", Socket: dir + "/w.sock"}, Start: true}}
+	if diff := cmp.Diff(want, dials, cmpopts.IgnoreFields(dialRecord{}, "Settings")); diff != "" {
 		t.Errorf("dials (-want +got):\n%s", diff)
+	}
+	if s := dials[0].Settings; s["browser.executable"] != `"bin/chrome"` || s["browser.cdp"] != `"9222"` {
+		t.Errorf("dialed with settings %v, want the environment's executable and cdp", s)
 	}
 	if fc.calls[0].Session != "envsess" {
 		t.Errorf("session = %q, want envsess", fc.calls[0].Session)
@@ -244,8 +257,9 @@ func TestMainGlobalOptions(t *testing.T) {
 	fc = &fakeCaller{}
 	_, _, _, dials = runMain(t, context.Background(), fc, env,
 		"--session", "flagsess", "--executable-path", "chromium", "--headed", "--cdp", "ws://127.0.0.1:9222/devtools/browser/x", "--json", "snapshot")
-	want = []dialRecord{{G: GlobalOptions{Session: "flagsess", JSON: true, ExecutablePath: "chromium", Headed: true, CDP: "ws://127.0.0.1:9222/devtools/browser/x", Socket: dir + "/w.sock"}, Start: true}}
-	if diff := cmp.Diff(want, dials); diff != "" {
+	want = []dialRecord{{G: GlobalOptions{Session: "flagsess", JSON: true, ExecutablePath: "chromium", Headed: true, CDP: "ws://127.0.0.1:9222/devtools/browser/x", Socket: dir + "/w.sock",
+		Set: []string{"session", "executable-path", "headed", "cdp"}}, Start: true}}
+	if diff := cmp.Diff(want, dials, cmpopts.IgnoreFields(dialRecord{}, "Settings")); diff != "" {
 		t.Errorf("dials (-want +got):\n%s", diff)
 	}
 	if fc.calls[0].Session != "flagsess" {

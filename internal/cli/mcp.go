@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,8 +27,6 @@ type MCPOptions struct {
 	// Timeout bounds each page call that waits: [session] timeout of the
 	// config file; zero means the daemon's defaults.
 	Timeout time.Duration
-	// Getenv reads the environment for the model's keys; nil means os.Getenv.
-	Getenv func(string) string
 }
 
 // NewCmdMCP builds `waymark mcp [--http ADDR] [--allow-eval]`.
@@ -108,11 +105,8 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 // model. Replays heal with the model, unless it is the rules model, which
 // cannot. It returns the model's description.
 func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, error) {
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	m, desc, err := newModel(opts.Model, opts.modelConfig(getenv), getenv, slog.New(slog.DiscardHandler))
+	getenv := opts.getenv()
+	m, desc, err := newModel(opts.Model, opts.modelConfig(), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, "", err
 	}

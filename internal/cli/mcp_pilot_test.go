@@ -77,7 +77,8 @@ func TestMCPRunPilotTools(t *testing.T) {
 	}}
 	common, _, _ := testCommon(c, false, false)
 	noEnv := func(string) string { return "" }
-	cs := mcpClient(t, &MCPOptions{Common: common, Getenv: noEnv})
+	common.Getenv = noEnv
+	cs := mcpClient(t, &MCPOptions{Common: common})
 	names := toolNames(t, cs)
 	if !slices.Contains(names, "act") || !slices.Contains(names, "replay") || slices.Contains(names, "observe") || slices.Contains(names, "run") {
 		t.Errorf("rules model: tools %v", names)
@@ -105,7 +106,8 @@ func TestMCPRunPilotTools(t *testing.T) {
 
 	env := map[string]string{"OPENAI_API_KEY": "sk-test", "WAYMARK_MODEL": "openai:gpt-test"}
 	common2, _, _ := testCommon(&fakeCaller{}, false, false)
-	cs = mcpClient(t, &MCPOptions{Common: common2, Getenv: func(k string) string { return env[k] }})
+	common2.Getenv = func(k string) string { return env[k] }
+	cs = mcpClient(t, &MCPOptions{Common: common2})
 	names = toolNames(t, cs)
 	for _, want := range []string{"act", "observe", "extract", "run", "replay"} {
 		if !slices.Contains(names, want) {
@@ -116,7 +118,8 @@ func TestMCPRunPilotTools(t *testing.T) {
 
 func TestMCPRunBadModel(t *testing.T) {
 	common, _, _ := testCommon(&fakeCaller{}, false, false)
-	err := mcpRun(context.Background(), &MCPOptions{Common: common, Model: ModelFlags{Model: "nope:x"}, Getenv: func(string) string { return "" }})
+	common.Getenv = func(string) string { return "" }
+	err := mcpRun(context.Background(), &MCPOptions{Common: common, Model: ModelFlags{Model: "nope:x"}})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("err = %v", err)
 	}

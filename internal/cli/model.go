@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"os"
-
 	"log/slog"
 	"strings"
 
@@ -72,21 +70,12 @@ func newModel(f ModelFlags, cfg config.Model, getenv func(string) string, log *s
 	return m, desc, nil
 }
 
-// modelConfig is the [model] section of the configuration: the
-// process's one reading (Factory.Config), or, for a Common built by hand,
-// the files read now. A file that cannot be read gives no defaults
-// (waymark config show and doctor report it).
-func (c *Common) modelConfig(getenv func(string) string) config.Model {
-	if c.Config != nil {
-		cfg, err := c.Config()
-		if err != nil {
-			return config.Model{}
-		}
-		return cfg.Model
-	}
-	dir, _ := os.Getwd()
-	userDir, _ := os.UserConfigDir()
-	cfg, err := config.Load(config.LoadOptions{Getenv: getenv, Dir: dir, UserDir: userDir})
+// modelConfig is the [model] section of the process's one reading of the
+// configuration (none for a Common built by hand without one). A file that
+// cannot be read gives no defaults (waymark config show and doctor report
+// it).
+func (c *Common) modelConfig() config.Model {
+	cfg, err := c.config()
 	if err != nil {
 		return config.Model{}
 	}

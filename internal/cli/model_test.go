@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -79,8 +80,9 @@ func TestNewModelFromConfig(t *testing.T) {
 }
 
 // newModelFromFiles is newModel with the [model] section read from the
-// files in the working directory, as a Common built by hand does.
+// project file in the working directory and getenv.
 func newModelFromFiles(f ModelFlags, getenv func(string) string) (pilot.Model, string, error) {
-	c := &Common{}
-	return newModel(f, c.modelConfig(getenv), getenv, nil)
+	wd, _ := os.Getwd()
+	c := &Common{Config: func() (*config.Config, error) { return config.Load(config.LoadOptions{Getenv: getenv, Dir: wd}) }}
+	return newModel(f, c.modelConfig(), getenv, nil)
 }

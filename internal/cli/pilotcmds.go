@@ -28,7 +28,6 @@ type PilotOptions struct {
 	// empty, "--input" for run.
 	VarFlag string
 	Secrets []string // --secret name=env:VAR | name=prompt | name (prompt)
-	Getenv  func(string) string
 	// ReadSecret asks for a secret a --secret says to type; nil reads it
 	// from the terminal without echo.
 	ReadSecret func(name string) (string, error)
@@ -43,15 +42,12 @@ func addPilotFlags(cmd *cobra.Command, o *PilotOptions) {
 
 // pilot builds the pilot over the daemon for this command.
 func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.Vars, error) {
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+	getenv := o.getenv()
 	vars, err := o.vars(getenv)
 	if err != nil {
 		return nil, "", vars, err
 	}
-	m, desc, err := newModel(o.Model, o.modelConfig(getenv), getenv, slog.New(slog.DiscardHandler))
+	m, desc, err := newModel(o.Model, o.modelConfig(), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, "", vars, err
 	}

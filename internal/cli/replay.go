@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -96,10 +95,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+	getenv := opts.getenv()
 	vars, err := opts.vars(getenv)
 	if err != nil {
 		return err
@@ -170,7 +166,7 @@ func (o *ReplayOptions) model(getenv func(string) string) (pilot.Model, error) {
 		getenv("ANTHROPIC_API_KEY") == "" && getenv("OPENAI_API_KEY") == "" {
 		return nil, nil
 	}
-	m, _, err := newModel(o.Model, o.modelConfig(getenv), getenv, slog.New(slog.DiscardHandler))
+	m, _, err := newModel(o.Model, o.modelConfig(), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func replayOpts(c Caller, jsonOut, tty bool, file string) (*ReplayOptions, *byte
 	o.Common = common
 	o.VarArgs = []string{"email=ann@example.com"}
 	o.Secrets = []string{"password=env:SHOP_PW"}
-	o.Getenv = func(k string) string {
+	o.Common.Getenv = func(k string) string {
 		if k == "SHOP_PW" {
 			return "s3cret-Pass-w0rd"
 		}

@@ -87,10 +87,7 @@ a last line {"type":"saved","turn":N,"path":FILE} says where.`,
 }
 
 func runRun(ctx context.Context, opts *RunOptions) error {
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+	getenv := opts.getenv()
 	vars, err := opts.vars(getenv)
 	if err != nil {
 		return err
@@ -98,7 +95,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	mk := opts.NewModel
 	if mk == nil {
 		mk = func() (pilot.Model, error) {
-			m, _, err := newModel(opts.Model, opts.modelConfig(getenv), getenv, slog.New(slog.DiscardHandler))
+			m, _, err := newModel(opts.Model, opts.modelConfig(), getenv, slog.New(slog.DiscardHandler))
 			return m, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -137,8 +138,8 @@ func closeRun(ctx context.Context, opts *CloseOptions) error {
 // DaemonRunOptions are the flags of the hidden foreground `waymark daemon`.
 type DaemonRunOptions struct {
 	Common
-	RunDaemon func(ctx context.Context, opts DaemonOptions) error
-	Options   DaemonOptions
+	RunDaemon func(ctx context.Context, g GlobalOptions, cfg *config.Config) error
+	Globals   GlobalOptions // the socket; the browser flags are in the configuration
 }
 
 // DaemonCtlOptions are the flags of `waymark daemon stop|status`.
@@ -167,8 +168,7 @@ interrupted (this is how commands start it).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
 			opts.RunDaemon = f.RunDaemon
-			g := f.Globals
-			opts.Options = DaemonOptions{Socket: g.Socket, ExecutablePath: g.ExecutablePath, Headed: g.Headed, CDP: g.CDP, BrowserArgs: g.BrowserArgs, PrivateNetwork: g.PrivateNetwork}
+			opts.Globals = f.Globals
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -181,7 +181,11 @@ interrupted (this is how commands start it).`,
 }
 
 func daemonRun(ctx context.Context, opts *DaemonRunOptions) error {
-	err := opts.RunDaemon(ctx, opts.Options)
+	cfg, err := opts.config()
+	if err != nil {
+		return err
+	}
+	err = opts.RunDaemon(ctx, opts.Globals, cfg)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil // stopped by a signal: the way a foreground daemon ends
 	}

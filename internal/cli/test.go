@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -32,7 +31,6 @@ type TestOptions struct {
 	BaseURL string // --base-url: replaces the plan's base_url
 	Model   ModelFlags
 	Now     func() time.Time
-	Getenv  func(string) string // nil: os.Getenv
 }
 
 // NewCmdTest builds `waymark test PLAN.yaml`.
@@ -90,10 +88,7 @@ var evidenceSlug = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 const defaultEvidenceFolder = "waymark-evidence"
 
 func testRun(ctx context.Context, opts *TestOptions) error {
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+	getenv := opts.getenv()
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -114,7 +109,7 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 	if err != nil {
 		return err
 	}
-	model, modelCfg := opts.Model, opts.modelConfig(getenv)
+	model, modelCfg := opts.Model, opts.modelConfig()
 	newAgent := func(session string, secrets *secret.Set) (testplan.Agent, error) {
 		m, _, err := newModel(model, modelCfg, getenv, slog.New(slog.DiscardHandler))
 		if err != nil {

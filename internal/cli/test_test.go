@@ -155,7 +155,8 @@ func TestTestRun(t *testing.T) {
 			}
 			common, out, errOut := testCommon(fc, tt.json, false)
 			dir := filepath.Join(t.TempDir(), "ev")
-			opts := &TestOptions{Common: common, File: writePlan(t, tt.plan), Out: dir, Getenv: func(string) string { return "" }}
+			common.Getenv = func(string) string { return "" }
+			opts := &TestOptions{Common: common, File: writePlan(t, tt.plan), Out: dir}
 			err := testRun(context.Background(), opts)
 			if got := ExitCode(err); got != tt.wantExit {
 				t.Fatalf("exit %d, want %d (err %v)\nstdout:\n%s\nstderr:\n%s", got, tt.wantExit, err, out, errOut)

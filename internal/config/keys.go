@@ -18,23 +18,24 @@ type key struct {
 	allowed []string          // for enums: the values allowed; empty: any
 	empty   bool              // for enums: "" is allowed too
 	secret  bool              // masked by Show
+	daemon  bool              // read when the daemon starts its browser: see [Config.DaemonSettings]
 	field   func(*Config) any // a pointer to the field
 }
 
 // keys in the order Show prints them.
 var keys = []key{
-	{name: "browser.engine", allowed: []string{"chromium", "cdp", "auto"}, field: func(c *Config) any { return &c.Browser.Engine }},
-	{name: "browser.executable", field: func(c *Config) any { return &c.Browser.Executable }},
-	{name: "browser.cdp", field: func(c *Config) any { return &c.Browser.CDP }},
-	{name: "browser.headless", field: func(c *Config) any { return &c.Browser.Headless }},
-	{name: "browser.args", field: func(c *Config) any { return &c.Browser.Args }},
-	{name: "fallback.cdp_to_local", field: func(c *Config) any { return &c.Fallback.CDPToLocal }},
+	{name: "browser.engine", daemon: true, allowed: []string{"chromium", "cdp", "auto"}, field: func(c *Config) any { return &c.Browser.Engine }},
+	{name: "browser.executable", daemon: true, field: func(c *Config) any { return &c.Browser.Executable }},
+	{name: "browser.cdp", daemon: true, field: func(c *Config) any { return &c.Browser.CDP }},
+	{name: "browser.headless", daemon: true, field: func(c *Config) any { return &c.Browser.Headless }},
+	{name: "browser.args", daemon: true, field: func(c *Config) any { return &c.Browser.Args }},
+	{name: "fallback.cdp_to_local", daemon: true, field: func(c *Config) any { return &c.Fallback.CDPToLocal }},
 	{name: "session.name", field: func(c *Config) any { return &c.Session.Name }},
 	{name: "session.submits", allowed: []string{"ask", "allow"}, field: func(c *Config) any { return &c.Session.Submits }},
 	{name: "session.timeout", field: func(c *Config) any { return &c.Session.Timeout }},
-	{name: "policy.allow", field: func(c *Config) any { return &c.Policy.Allow }},
-	{name: "policy.block", field: func(c *Config) any { return &c.Policy.Block }},
-	{name: "policy.private_network", allowed: []string{"none", "loopback", "all"}, field: func(c *Config) any { return &c.Policy.PrivateNetwork }},
+	{name: "policy.allow", daemon: true, field: func(c *Config) any { return &c.Policy.Allow }},
+	{name: "policy.block", daemon: true, field: func(c *Config) any { return &c.Policy.Block }},
+	{name: "policy.private_network", daemon: true, allowed: []string{"none", "loopback", "all"}, field: func(c *Config) any { return &c.Policy.PrivateNetwork }},
 	{name: "model.provider", allowed: []string{"anthropic", "openai", "rules"}, empty: true, field: func(c *Config) any { return &c.Model.Provider }},
 	{name: "model.model", field: func(c *Config) any { return &c.Model.Model }},
 	{name: "model.base_url", field: func(c *Config) any { return &c.Model.BaseURL }},

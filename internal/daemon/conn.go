@@ -94,7 +94,7 @@ func (c *conn) hello(r *rpc.Reader) error {
 	if m == nil && err != nil && !errors.Is(err, rpc.ErrInvalid) {
 		return err
 	}
-	werr := c.w.Write(&rpc.Message{V: rpc.Version, Hello: &rpc.Hello{Binary: c.s.opts.Version, PID: os.Getpid()}})
+	werr := c.w.Write(&rpc.Message{V: rpc.Version, Hello: &rpc.Hello{Binary: c.s.opts.Version, PID: os.Getpid(), Settings: c.s.opts.Settings}})
 	if err != nil {
 		return err
 	}

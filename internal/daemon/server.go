@@ -45,6 +45,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is the binary's version, sent in the hello.
 	Version string
+	// Settings are the settings the daemon read when it started, sent in
+	// the hello and in daemon.status (see rpc.Hello); nil sends none.
+	Settings map[string]string
 	// Now is the clock of the uptime; nil means time.Now.
 	Now func() time.Time
 	// IdleTimeout stops the server once no client has been connected for
@@ -250,7 +253,7 @@ func (s *Server) closeConns() {
 }
 
 func (s *Server) status() rpc.DaemonStatus {
-	st := rpc.DaemonStatus{PID: os.Getpid(), Version: s.opts.Version, Socket: s.paths.Socket}
+	st := rpc.DaemonStatus{PID: os.Getpid(), Version: s.opts.Version, Socket: s.paths.Socket, Settings: s.opts.Settings}
 	s.mu.Lock()
 	st.UptimeMS = s.now().Sub(s.started).Milliseconds()
 	s.mu.Unlock()

@@ -18,6 +18,11 @@ const MaxLineSize = 128 << 20
 type Hello struct {
 	Binary string `json:"binary"` // the waymark binary's version
 	PID    int    `json:"pid"`
+	// Settings are the daemon's settings read when it started (config
+	// keys such as "policy.private_network" to their values), so that a
+	// command can tell when the running daemon does not obey the ones it
+	// asked for. Clients send none.
+	Settings map[string]string `json:"settings,omitempty"`
 }
 
 // Message is one line on the wire. Which fields are set says what it is (see

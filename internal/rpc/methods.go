@@ -30,4 +30,7 @@ type DaemonStatus struct {
 	UptimeMS int64  `json:"uptime_ms"`
 	Browser  string `json:"browser"` // executable or CDP endpoint; empty before the first page call
 	Sessions int    `json:"sessions"`
+	// Settings are the settings the daemon read when it started; see
+	// [Hello].Settings.
+	Settings map[string]string `json:"settings,omitempty"`
 }

@@ -57,6 +57,11 @@ type Options struct {
 	// StartTimeout bounds the wait for a started daemon to answer; zero
 	// means 10 s.
 	StartTimeout time.Duration
+	// CheckHello, when set, judges the hello of each new connection of
+	// this version (not those daemon.stop and daemon.status make): the CLI
+	// compares the daemon's settings with the ones it asked for. Its
+	// error fails the call, which is then not sent.
+	CheckHello func(rpc.Hello) error
 }
 
 // Client sends calls to the daemon over one connection, made at the first
@@ -70,6 +75,7 @@ type Client struct {
 	pathsErr error
 	resolved bool
 	cn       *conn
+	checked  *conn // the connection Options.CheckHello accepted
 	closed   bool
 }
 
@@ -172,6 +178,9 @@ func (c *Client) conn(ctx context.Context, tolerant bool) (*conn, bool, error) {
 	}
 	if cn := c.cn; cn != nil {
 		if !cn.dead() && (tolerant || c.sameVersion(cn)) {
+			if err := c.checkHello(cn, tolerant); err != nil {
+				return nil, false, err
+			}
 			return cn, true, nil
 		}
 		c.cn = nil
@@ -185,7 +194,23 @@ func (c *Client) conn(ctx context.Context, tolerant bool) (*conn, bool, error) {
 		return nil, false, err
 	}
 	c.cn = cn
+	if err := c.checkHello(cn, tolerant); err != nil {
+		return nil, false, err
+	}
 	return cn, false, nil
+}
+
+// checkHello runs Options.CheckHello once a connection, for the first
+// call that is not tolerant. It is called with c.mu held.
+func (c *Client) checkHello(cn *conn, tolerant bool) error {
+	if c.opts.CheckHello == nil || tolerant || c.checked == cn {
+		return nil
+	}
+	if err := c.opts.CheckHello(cn.hello); err != nil {
+		return err
+	}
+	c.checked = cn
+	return nil
 }
 
 func (c *Client) resolve() error {

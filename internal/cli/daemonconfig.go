@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/internal/rpc"
+	"github.com/waymark-dev/waymark/policy"
+)
+
+// This file is the one road from the configuration to the daemon's
+// browser: [driverOptions] serves the daemon ([daemonDriverOptions]),
+// `waymark doctor` and `waymark config show` alike, and
+// [checkDaemonSettings] tells a command when the daemon that runs does not
+// obey the settings it would start one with.
+
+// driverOptions turns the configuration into the options of the browser a
+// daemon starts or attaches to: the executable, headless, the extra
+// flags, the URL policy and the CDP endpoint as configured (the engine is
+// resolved by [daemonDriverOptions]; doctor weighs it itself).
+func driverOptions(cfg *config.Config) (driver.Options, error) {
+	access, err := policy.ParseAccess(cfg.Policy.PrivateNetwork)
+	if err != nil {
+		return driver.Options{}, err
+	}
+	pol, err := policy.New(policy.Options{Allow: cfg.Policy.Allow, Block: cfg.Policy.Block, PrivateNetwork: access})
+	if err != nil {
+		return driver.Options{}, err
+	}
+	return driver.Options{
+		ExecPath: cfg.Browser.Executable,
+		Headed:   !cfg.Browser.Headless,
+		Args:     append([]string(nil), cfg.Browser.Args...),
+		Policy:   pol,
+		CDP:      cfg.Browser.CDP,
+	}, nil
+}
+
+// daemonDriverOptions is [driverOptions] with the engine resolved: the CDP
+// endpoint when one is configured and answers, else a local Chromium (or
+// an error when [fallback] cdp_to_local is off).
+func daemonDriverOptions(ctx context.Context, cfg *config.Config) (driver.Options, error) {
+	opts, err := driverOptions(cfg)
+	if err != nil {
+		return driver.Options{}, err
+	}
+	engine, err := config.ResolveEngine(ctx, cfg, config.ProbeCDP)
+	if err != nil {
+		return driver.Options{}, err
+	}
+	if engine != config.EngineCDP {
+		opts.CDP = ""
+	}
+	return opts, nil
+}
+
+// restartHint is how to give the daemon the settings of this command.
+const restartHint = `run "waymark daemon restart" with the same flags, folder and environment to start the daemon with these settings (it closes every session)`
+
+// checkDaemonSettings returns the judge of a daemon's hello for a command
+// whose configuration is cfg (nil: nothing to compare). The daemon reads
+// its browser and policy settings once, when it starts; a command run
+// with others must not believe they hold. A setting this command's own
+// flags ask for fails the command (the page would be reached under rules
+// the user just said not to use); one from a file or the environment,
+// which the command did not name, is a warning on w.
+func checkDaemonSettings(cfg *config.Config, w io.Writer) func(rpc.Hello) error {
+	if cfg == nil {
+		return nil
+	}
+	return func(h rpc.Hello) error {
+		diffs := cfg.DiffSettings(h.Settings)
+		if len(diffs) == 0 {
+			return nil
+		}
+		for _, d := range diffs {
+			if strings.HasPrefix(d.Source, "flag ") {
+				return calls.Errorf(calls.ErrUnavailable, restartHint,
+					"the running waymark daemon (pid %d) started with other settings, which it keeps until it restarts:\n%s",
+					h.PID, config.DescribeDiffs(diffs))
+			}
+		}
+		if w != nil {
+			fmt.Fprintf(w, "waymark: warning: the running daemon (pid %d) started with other settings, which it keeps until it restarts:\n%s\nhint: %s\n",
+				h.PID, config.DescribeDiffs(diffs), restartHint)
+		}
+		return nil
+	}
+}
