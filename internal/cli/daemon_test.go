@@ -3,11 +3,15 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
 func TestDaemonRun(t *testing.T) {
@@ -50,5 +54,38 @@ func TestIOStreamsTest(t *testing.T) {
 	}
 	if ios.In != in || ios.Out != out || ios.ErrOut != errOut {
 		t.Error("streams are not the returned buffers")
+	}
+}
+
+// TestDaemonRestart: restart stops the running daemon, waits until it no
+// longer answers, and starts one through the starting Caller (which hands
+// the daemon this command's flags).
+func TestDaemonRestart(t *testing.T) {
+	running := &fakeCaller{errs: map[string]error{rpc.MethodDaemonStatus: fmt.Errorf("%w: gone", ErrNoDaemon)}}
+	starting := &fakeCaller{results: map[string]any{rpc.MethodDaemonStatus: rpc.DaemonStatus{PID: 77, Settings: map[string]string{"browser.headless": "false"}}}}
+	common, out, errOut := testCommon(starting, false, false)
+	opts := &DaemonCtlOptions{Common: common, Op: "restart", Running: func(context.Context) (Caller, error) { return running, nil }}
+	if err := daemonRestartRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if got := running.methods(); !slices.Equal(got, []string{rpc.MethodDaemonStop, rpc.MethodDaemonStatus}) {
+		t.Errorf("running daemon got %v, want stop then status until it is gone", got)
+	}
+	if got := starting.methods(); !slices.Equal(got, []string{rpc.MethodDaemonStatus}) {
+		t.Errorf("starting caller got %v, want status (which starts a daemon)", got)
+	}
+	if !strings.Contains(errOut.String(), "daemon restarted (pid 77)") || out.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+
+	// With none running, restart starts one and says so.
+	running = &fakeCaller{errs: map[string]error{rpc.MethodDaemonStop: fmt.Errorf("%w: none", ErrNoDaemon)}}
+	common, _, errOut = testCommon(starting, false, false)
+	opts = &DaemonCtlOptions{Common: common, Op: "restart", Running: func(context.Context) (Caller, error) { return running, nil }}
+	if err := daemonRestartRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "no daemon was running; started one (pid 77)") {
+		t.Errorf("stderr %q", errOut)
 	}
 }

@@ -249,6 +249,10 @@ func TestSessionAndDaemonParse(t *testing.T) {
 		{name: "extra", args: []string{"now"}, wantUsage: true},
 	})
 	checkParse(t, NewCmdDaemonStatus, func(o *DaemonCtlOptions) any { return o.Op }, []parseCase{{name: "status", want: "status"}})
+	checkParse(t, NewCmdDaemonRestart, func(o *DaemonCtlOptions) any { return o.Op }, []parseCase{
+		{name: "restart", want: "restart"},
+		{name: "extra", args: []string{"now"}, wantUsage: true},
+	})
 
 	f, _, _, _ := testFactory(&fakeCaller{})
 	f.Globals = GlobalOptions{Socket: "/run/w.sock", ExecutablePath: "/usr/bin/chromium", Headed: true, CDP: "9222"}

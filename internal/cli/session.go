@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
@@ -142,10 +145,13 @@ type DaemonRunOptions struct {
 	Globals   GlobalOptions // the socket; the browser flags are in the configuration
 }
 
-// DaemonCtlOptions are the flags of `waymark daemon stop|status`.
+// DaemonCtlOptions are the flags of `waymark daemon stop|status|restart`.
 type DaemonCtlOptions struct {
 	Common
-	Op string // "stop" or "status"
+	Op string // "stop", "status" or "restart"
+	// Running dials a daemon that runs and never starts one (restart
+	// stops it with this); Caller starts one.
+	Running func(ctx context.Context) (Caller, error)
 }
 
 // NewCmdDaemon builds `waymark daemon stop|status`, and bare `waymark
@@ -154,10 +160,16 @@ type DaemonCtlOptions struct {
 func NewCmdDaemon(f *Factory, runF func(context.Context, *DaemonRunOptions) error) *cobra.Command {
 	opts := &DaemonRunOptions{}
 	cmd := &cobra.Command{
-		Use:   "daemon stop|status",
-		Short: "Stop the background daemon or show its status",
+		Use:   "daemon stop|status|restart",
+		Short: "Stop, restart the background daemon or show its status",
 		Long: `The daemon keeps the browser and the sessions between commands. The first
 command starts it; "waymark daemon stop" ends it and its browsers.
+
+The daemon reads the browser settings (--headed, --executable-path, --cdp,
+--browser-arg, [browser]) and the URL policy (--private-network, [policy])
+once, when it starts. "waymark daemon restart" stops it and starts one with
+the settings of this folder, environment and flags; a command whose
+settings differ from the running daemon's says so.
 
 Run with no subcommand, "waymark daemon" runs it in the foreground until
 interrupted (this is how commands start it).`,
@@ -177,6 +189,7 @@ interrupted (this is how commands start it).`,
 	}
 	cmd.AddCommand(newDaemonCtlCmd(f, nil, "stop", "Stop the daemon and its browsers"))
 	cmd.AddCommand(newDaemonCtlCmd(f, nil, "status", "Show whether the daemon runs, and how"))
+	cmd.AddCommand(newDaemonCtlCmd(f, nil, "restart", "Stop the daemon (closing every session) and start one with this command's settings"))
 	return cmd
 }
 
@@ -203,6 +216,11 @@ func NewCmdDaemonStatus(f *Factory, runF func(context.Context, *DaemonCtlOptions
 	return newDaemonCtlCmd(f, runF, "status", "Show whether the daemon runs, and how")
 }
 
+// NewCmdDaemonRestart builds `waymark daemon restart`.
+func NewCmdDaemonRestart(f *Factory, runF func(context.Context, *DaemonCtlOptions) error) *cobra.Command {
+	return newDaemonCtlCmd(f, runF, "restart", "Stop the daemon and start one with this command's settings")
+}
+
 func newDaemonCtlCmd(f *Factory, runF func(context.Context, *DaemonCtlOptions) error, op, short string) *cobra.Command {
 	opts := &DaemonCtlOptions{Op: op}
 	return &cobra.Command{
@@ -211,12 +229,18 @@ func newDaemonCtlCmd(f *Factory, runF func(context.Context, *DaemonCtlOptions) e
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
-			opts.Caller = f.RunningCaller
+			opts.Running = f.RunningCaller
+			if op != "restart" {
+				opts.Caller = f.RunningCaller
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			if op == "stop" {
+			switch op {
+			case "stop":
 				return daemonStopRun(cmd.Context(), opts)
+			case "restart":
+				return daemonRestartRun(cmd.Context(), opts)
 			}
 			return daemonStatusRun(cmd.Context(), opts)
 		},
@@ -236,6 +260,58 @@ func daemonStopRun(ctx context.Context, opts *DaemonCtlOptions) error {
 			opts.note("daemon stopped")
 		} else {
 			opts.note("no daemon running")
+		}
+		return nil
+	})
+}
+
+// stopWait bounds how long restart waits for a stopped daemon's socket to
+// go quiet.
+const stopWait = 10 * time.Second
+
+// daemonRestartRun stops the daemon that runs, if any, waits until its
+// socket no longer answers, and starts one with this command's settings
+// (its folder's files, its environment, its flags).
+func daemonRestartRun(ctx context.Context, opts *DaemonCtlOptions) error {
+	running, err := opts.Running(ctx)
+	if err != nil {
+		return err
+	}
+	var res json.RawMessage
+	err = running.Call(ctx, "", rpc.MethodDaemonStop, struct{}{}, &res)
+	if err != nil && !errors.Is(err, ErrNoDaemon) {
+		return err
+	}
+	stopped := err == nil
+	if stopped {
+		wctx, cancel := context.WithTimeout(ctx, stopWait)
+		defer cancel()
+		for {
+			err := running.Call(wctx, "", rpc.MethodDaemonStatus, struct{}{}, &res)
+			if errors.Is(err, ErrNoDaemon) {
+				break
+			}
+			if wctx.Err() != nil {
+				return calls.Errorf(calls.ErrUnavailable, `run "waymark daemon status" to see its pid, and stop it with kill`,
+					"the waymark daemon was asked to stop but still answers after %s", stopWait)
+			}
+			t := time.NewTimer(20 * time.Millisecond)
+			select {
+			case <-t.C:
+			case <-wctx.Done():
+				t.Stop()
+			}
+		}
+	}
+	var st rpc.DaemonStatus
+	if err := opts.call(ctx, rpc.MethodDaemonStatus, struct{}{}, &st); err != nil {
+		return err
+	}
+	return opts.emit(map[string]any{"restarted": stopped, "pid": st.PID, "settings": st.Settings}, func() error {
+		if stopped {
+			opts.note("daemon restarted (pid %d)", st.PID)
+		} else {
+			opts.note("no daemon was running; started one (pid %d)", st.PID)
 		}
 		return nil
 	})
@@ -273,6 +349,9 @@ func daemonStatusRun(ctx context.Context, opts *DaemonCtlOptions) error {
 			{"uptime", uptime.String()},
 			{"browser", browser},
 			{"sessions", strconv.Itoa(st.Sessions)},
+		}
+		for _, k := range slices.Sorted(maps.Keys(st.Settings)) {
+			rows = append(rows, []string{"setting", k + " = " + st.Settings[k]})
 		}
 		for _, r := range rows {
 			if _, err := fmt.Fprintf(opts.IO.Out, "%-9s %s\n", r[0]+":", r[1]); err != nil {

@@ -170,3 +170,49 @@ func waitGone(t *testing.T, pid int) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestCheckHello: the daemon's hello carries the settings it started with;
+// CheckHello judges them before the first call that is not daemon.status
+// or daemon.stop, and its error stops the call before it is sent.
+func TestCheckHello(t *testing.T) {
+	settings := map[string]string{"policy.private_network": `"all"`}
+	var handled []string
+	srv := daemon.New(daemon.Options{Version: "v1", Settings: settings, Handler: handlerFunc(func(_ context.Context, _, method string, _ json.RawMessage) (any, error) {
+		handled = append(handled, method)
+		return nil, nil
+	})})
+	refuse := errors.New("other settings")
+	var seen []map[string]string
+	verdict := refuse
+	c := client.New(client.Options{Version: "v1", Dial: pipeDial(t, srv), CheckHello: func(h rpc.Hello) error {
+		seen = append(seen, h.Settings)
+		return verdict
+	}})
+	defer c.Close()
+
+	var st rpc.DaemonStatus
+	if err := c.Call(context.Background(), "", rpc.MethodDaemonStatus, nil, &st); err != nil || st.Settings["policy.private_network"] != `"all"` {
+		t.Fatalf("status: %+v, %v", st, err)
+	}
+	if len(seen) != 0 {
+		t.Errorf("daemon.status was judged: %v", seen)
+	}
+	if err := c.Call(context.Background(), "s", "open", nil, nil); !errors.Is(err, refuse) {
+		t.Fatalf("open: %v, want the check's error", err)
+	}
+	if len(handled) != 0 {
+		t.Errorf("refused calls reached the daemon: %v", handled)
+	}
+	if len(seen) != 1 || seen[0]["policy.private_network"] != `"all"` {
+		t.Errorf("hello settings seen: %v", seen)
+	}
+	verdict = nil
+	for range 2 {
+		if err := c.Call(context.Background(), "s", "open", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seen) != 2 || len(handled) != 2 {
+		t.Errorf("judged %d times, handled %v: want one more judgment for the connection, then none", len(seen), handled)
+	}
+}
