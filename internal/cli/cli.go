@@ -350,6 +350,9 @@ func configSession(cmd *cobra.Command, f *Factory, g *GlobalOptions) error {
 		}
 		return &runError{err: err} // the file's error says what to fix; no usage hint
 	}
+	if cdp := cfg.Browser.CDP; cdp != "" && !g.isSet("cdp") && !validCDP(cdp) { // --cdp: checked with the other flags
+		return usageErrorf("give a port (9222) or a URL (ws://127.0.0.1:9222/devtools/browser/…, http://127.0.0.1:9222)", "bad cdp %q (from %s)", cdp, cfg.Sources()["browser.cdp"])
+	}
 	if cmd.Flags().Changed("session") {
 		return nil
 	}

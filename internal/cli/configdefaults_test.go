@@ -262,3 +262,14 @@ func TestDemoSessionNotFromConfig(t *testing.T) {
 		})
 	}
 }
+
+// A bad CDP endpoint from the environment or a file is refused as the flag
+// is, naming where it came from.
+func TestConfigBadCDP(t *testing.T) {
+	env := map[string]string{"WAYMARK_CDP": "localhost"}
+	fc := &fakeCaller{}
+	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, env, loadFile(t, "", env), "click", "e1")
+	if code != ExitUsage || !strings.Contains(stderr, `bad cdp "localhost" (from env WAYMARK_CDP)`) || len(fc.calls) != 0 {
+		t.Errorf("exit %d, stderr %q, calls %v", code, stderr, fc.calls)
+	}
+}

@@ -12,25 +12,50 @@ import (
 
 // configFlag is a global flag that sets a config key.
 type configFlag struct {
-	name  string                        // "cdp"
-	key   string                        // "browser.cdp"
-	value func(g *GlobalOptions) string // its value as a config layer
+	name string                                    // "cdp"
+	key  string                                    // "browser.cdp"
+	add  func(fs *pflag.FlagSet, g *GlobalOptions) // registers it, with no default of its own
+	// value is its value as a config layer.
+	value func(g *GlobalOptions) string
 	// args is the flag on the command line of a daemon this command
-	// starts; nil means "--name value".
+	// starts; nil means "--name=value".
 	args func(g *GlobalOptions) []string
 }
 
 // configFlagTable is the one table of the global flags that set config
 // keys: it registers them ([GlobalOptions.addConfigFlags]), turns those set
 // into config layers ([GlobalOptions.configFlags]) and into the command
-// line of a daemon this command starts ([GlobalOptions.daemonArgs]).
+// line of a daemon this command starts ([GlobalOptions.daemonArgs]). The
+// flags have no defaults of their own: what is not set comes from the
+// environment, the config files or the built-in defaults, through
+// config.Load.
 var configFlagTable = []configFlag{
-	{name: "session", key: "session.name", value: func(g *GlobalOptions) string { return g.Session }},
-	{name: "executable-path", key: "browser.executable", value: func(g *GlobalOptions) string { return g.ExecutablePath }},
-	{name: "headed", key: "browser.headless", value: func(g *GlobalOptions) string { return strconv.FormatBool(!g.Headed) },
-		args: func(g *GlobalOptions) []string { return []string{"--headed=" + strconv.FormatBool(g.Headed)} }},
-	{name: "cdp", key: "browser.cdp", value: func(g *GlobalOptions) string { return g.CDP }},
-	{name: "browser-arg", key: "browser.args", value: func(g *GlobalOptions) string { return strings.Join(g.BrowserArgs, "\n") },
+	{name: "session", key: "session.name",
+		add: func(fs *pflag.FlagSet, g *GlobalOptions) {
+			fs.StringVar(&g.Session, "session", "", `the named session to use (env WAYMARK_SESSION, [session] name; default "default")`)
+		},
+		value: func(g *GlobalOptions) string { return g.Session }},
+	{name: "executable-path", key: "browser.executable",
+		add: func(fs *pflag.FlagSet, g *GlobalOptions) {
+			fs.StringVar(&g.ExecutablePath, "executable-path", "", "the Chromium to launch when the daemon starts (env WAYMARK_BROWSER, [browser] executable)")
+		},
+		value: func(g *GlobalOptions) string { return g.ExecutablePath }},
+	{name: "headed", key: "browser.headless",
+		add: func(fs *pflag.FlagSet, g *GlobalOptions) {
+			fs.BoolVar(&g.Headed, "headed", false, "show the browser window when the daemon starts it ([browser] headless = false)")
+		},
+		value: func(g *GlobalOptions) string { return strconv.FormatBool(!g.Headed) },
+		args:  func(g *GlobalOptions) []string { return []string{"--headed=" + strconv.FormatBool(g.Headed)} }},
+	{name: "cdp", key: "browser.cdp",
+		add: func(fs *pflag.FlagSet, g *GlobalOptions) {
+			fs.StringVar(&g.CDP, "cdp", "", "attach to a running browser: a DevTools port or a ws:// or http:// URL (env WAYMARK_CDP, [browser] cdp)")
+		},
+		value: func(g *GlobalOptions) string { return g.CDP }},
+	{name: "browser-arg", key: "browser.args",
+		add: func(fs *pflag.FlagSet, g *GlobalOptions) {
+			fs.StringArrayVar(&g.BrowserArgs, "browser-arg", nil, "a Chromium flag for a browser the daemon starts, repeatable; replaces env WAYMARK_BROWSER_ARGS (one a line) and [browser] args")
+		},
+		value: func(g *GlobalOptions) string { return strings.Join(g.BrowserArgs, "\n") },
 		args: func(g *GlobalOptions) []string {
 			var out []string
 			for _, a := range g.BrowserArgs {
@@ -38,19 +63,18 @@ var configFlagTable = []configFlag{
 			}
 			return out
 		}},
-	{name: "private-network", key: "policy.private_network", value: func(g *GlobalOptions) string { return g.PrivateNetwork }},
+	{name: "private-network", key: "policy.private_network",
+		add: func(fs *pflag.FlagSet, g *GlobalOptions) {
+			fs.StringVar(&g.PrivateNetwork, "private-network", "", `private addresses pages may reach: "none", "loopback" (default) or "all" (env WAYMARK_PRIVATE_NETWORK, [policy] private_network)`)
+		},
+		value: func(g *GlobalOptions) string { return g.PrivateNetwork }},
 }
 
-// addConfigFlags registers the flags of [configFlagTable] on fs, with no
-// defaults of their own: what is not set comes from the environment, the
-// config files or the built-in defaults, through config.Load.
+// addConfigFlags registers the flags of [configFlagTable] on fs.
 func (g *GlobalOptions) addConfigFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&g.Session, "session", "", "the named session to use (env WAYMARK_SESSION, [session] name; default \"default\")")
-	fs.StringVar(&g.ExecutablePath, "executable-path", "", "the Chromium to launch when the daemon starts (env WAYMARK_BROWSER, [browser] executable)")
-	fs.BoolVar(&g.Headed, "headed", false, "show the browser window when the daemon starts it ([browser] headless = false)")
-	fs.StringVar(&g.CDP, "cdp", "", "attach to a running browser: a DevTools port or a ws:// or http:// URL (env WAYMARK_CDP, [browser] cdp)")
-	fs.StringArrayVar(&g.BrowserArgs, "browser-arg", nil, "an extra Chromium flag for a browser the daemon starts, repeatable; replaces env WAYMARK_BROWSER_ARGS (one a line) and [browser] args")
-	fs.StringVar(&g.PrivateNetwork, "private-network", "", `private addresses pages may reach: "none", "loopback" (default) or "all" (env WAYMARK_PRIVATE_NETWORK, [policy] private_network)`)
+	for _, f := range configFlagTable {
+		f.add(fs, g)
+	}
 }
 
 // noteSet records in g.Set which flags of [configFlagTable] were set on
