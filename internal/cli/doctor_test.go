@@ -15,6 +15,7 @@ import (
 
 	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 )
 
@@ -393,4 +394,36 @@ func TestDoctorRealBrowser(t *testing.T) {
 		}
 	}
 	t.Log("\n" + out.String())
+}
+
+// TestDoctorTakesGlobalFlags: doctor judges the process's configuration,
+// global flags included; it read the files and environment only, so
+// `waymark --private-network all doctor` judged "loopback".
+func TestDoctorTakesGlobalFlags(t *testing.T) {
+	var got *DoctorOptions
+	fc := &fakeCaller{}
+	ios, _, _, _ := iostreams.Test()
+	f := &Factory{IO: ios, Caller: func(context.Context) (Caller, error) { return fc, nil }}
+	g := &GlobalOptions{}
+	root := NewCmdRoot(f, g)
+	f.Config = func() (*config.Config, error) { return config.Load(config.LoadOptions{Flags: g.configFlags()}) }
+	for _, c := range root.Commands() {
+		if c.Name() == "doctor" {
+			root.RemoveCommand(c)
+		}
+	}
+	root.AddCommand(NewCmdDoctor(f, func(_ context.Context, o *DoctorOptions) error { got = o; return nil }))
+	root.SetArgs([]string{"--private-network", "all", "doctor"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	o := got.withDefaults()
+	cfg, err := o.LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck := checkNetwork(o, cfg, true)
+	if cfg.Policy.PrivateNetwork != "all" || !strings.Contains(ck.Detail, `"all"`) {
+		t.Errorf("doctor judged private_network %q: %+v", cfg.Policy.PrivateNetwork, ck)
+	}
 }
