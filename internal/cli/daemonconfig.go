@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/rpc"
@@ -62,14 +61,35 @@ func daemonDriverOptions(ctx context.Context, cfg *config.Config) (driver.Option
 // restartHint is how to give the daemon the settings of this command.
 const restartHint = `run "waymark daemon restart" with the same flags, folder and environment to start the daemon with these settings (it closes every session)`
 
+// DaemonSettingsError says the running daemon started with settings other
+// than those this command's flags ask for. It is not calls.ErrUnavailable:
+// a daemon answers, and commands that treat "no daemon" as an answer
+// (session list, close) must not take it for one. Exit 3, code
+// "daemon_settings".
+type DaemonSettingsError struct {
+	PID   int
+	Diffs []config.SettingDiff
+}
+
+func (e *DaemonSettingsError) Error() string {
+	return fmt.Sprintf("the running waymark daemon (pid %d) started with other settings, which it keeps until it restarts:\n%s",
+		e.PID, config.DescribeDiffs(e.Diffs))
+}
+
+func (e *DaemonSettingsError) ErrorCode() string { return "daemon_settings" }
+func (e *DaemonSettingsError) ErrorHint() string { return restartHint }
+func (e *DaemonSettingsError) ExitCode() int     { return ExitUnavailable }
+
 // checkDaemonSettings returns the judge of a daemon's hello for a command
 // whose configuration is cfg (nil: nothing to compare). The daemon reads
 // its browser and policy settings once, when it starts; a command run
-// with others must not believe they hold. A setting this command's own
-// flags ask for fails the command (the page would be reached under rules
-// the user just said not to use); one from a file or the environment,
-// which the command did not name, is a warning on w.
-func checkDaemonSettings(cfg *config.Config, w io.Writer) func(rpc.Hello) error {
+// with others must not believe they hold. With strict set (a command
+// that may start a daemon, that is one that works on pages), a setting
+// this command's own flags ask for fails the command: the page would be
+// reached under rules the user just said not to use. Any other difference
+// (from a file or the environment, which the command did not name, or for
+// a command that only lists or closes) is a warning on w.
+func checkDaemonSettings(cfg *config.Config, w io.Writer, strict bool) func(rpc.Hello) error {
 	if cfg == nil {
 		return nil
 	}
@@ -79,10 +99,8 @@ func checkDaemonSettings(cfg *config.Config, w io.Writer) func(rpc.Hello) error 
 			return nil
 		}
 		for _, d := range diffs {
-			if strings.HasPrefix(d.Source, "flag ") {
-				return calls.Errorf(calls.ErrUnavailable, restartHint,
-					"the running waymark daemon (pid %d) started with other settings, which it keeps until it restarts:\n%s",
-					h.PID, config.DescribeDiffs(diffs))
+			if strict && strings.HasPrefix(d.Source, "flag ") {
+				return &DaemonSettingsError{PID: h.PID, Diffs: diffs}
 			}
 		}
 		if w != nil {

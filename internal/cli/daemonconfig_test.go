@@ -82,21 +82,38 @@ func TestDaemonSettingsMismatch(t *testing.T) {
 				}
 			}
 			var stderr bytes.Buffer
-			c := client.New(client.Options{Version: "v1", Dial: dial, CheckHello: checkDaemonSettings(cfg, &stderr)})
+			c := client.New(client.Options{Version: "v1", Dial: dial, CheckHello: checkDaemonSettings(cfg, &stderr, true)})
 			defer c.Close()
 			before := *handled
 			err := c.Call(context.Background(), "default", calls.MethodOpen, nil, nil)
 			switch {
 			case tt.wantErr:
-				if !errors.Is(err, calls.ErrUnavailable) || !strings.Contains(err.Error(), `browser.headless = true (running) but false from flag --headed`) ||
-					!strings.Contains(calls.Hint(err), "waymark daemon restart") {
-					t.Fatalf("err = %v (hint %q), want the difference and how to restart", err, calls.Hint(err))
+				var se *DaemonSettingsError
+				if !errors.As(err, &se) || !strings.Contains(err.Error(), `browser.headless = true (running) but false from flag --headed`) ||
+					!strings.Contains(errorHint(err), "waymark daemon restart") || errorCode(err) != "daemon_settings" {
+					t.Fatalf("err = %v (hint %q), want the difference and how to restart", err, errorHint(err))
+				}
+				// session list and close take "no daemon" for an answer;
+				// this must not pass for one.
+				if errors.Is(err, calls.ErrUnavailable) || errors.Is(err, ErrNoDaemon) {
+					t.Errorf("err %v reads as no daemon", err)
+				}
+				if err := (noStartCaller{c}).Call(context.Background(), "default", "session.list", nil, nil); !errors.As(err, &se) || errors.Is(err, ErrNoDaemon) {
+					t.Errorf("through the caller that never starts a daemon: %v", err)
 				}
 				if *handled != before {
 					t.Error("the call was made under settings the user's flag refused")
 				}
 				if ExitCode(err) != ExitUnavailable {
 					t.Errorf("exit %d", ExitCode(err))
+				}
+				// A command that only lists or closes is warned, not
+				// refused.
+				var warned bytes.Buffer
+				lc := client.New(client.Options{Version: "v1", Dial: dial, CheckHello: checkDaemonSettings(cfg, &warned, false)})
+				defer lc.Close()
+				if err := lc.Call(context.Background(), "default", "session.list", nil, nil); err != nil || !strings.Contains(warned.String(), "warning: the running daemon") {
+					t.Errorf("not strict: err %v, stderr %q", err, warned.String())
 				}
 			case err != nil:
 				t.Fatal(err)

@@ -39,7 +39,7 @@ func DefaultDeps() Deps {
 
 func dialDaemon(g GlobalOptions, cfg *config.Config, start bool, v string) (Caller, error) {
 	c := client.New(client.Options{Socket: g.Socket, AutoStart: start, Args: g.daemonArgs(), Version: v, Stderr: os.Stderr,
-		CheckHello: checkDaemonSettings(cfg, os.Stderr)})
+		CheckHello: checkDaemonSettings(cfg, os.Stderr, start)})
 	if start {
 		return c, nil
 	}
