@@ -22,10 +22,11 @@ func NewCmdConfig(f *Factory, runF func(context.Context, *ConfigShowOptions) err
 	cmd := &cobra.Command{
 		Use:   "config show",
 		Short: "Show the configuration and where each value comes from",
-		Long: `waymark reads ./waymark.toml, then the user's config file
-(` + config.UserFile + ` in the user config folder, such as ~/.config), then the
-environment, then flags; each overrides the one before. "config show" prints
-the merged result with the source of each value. API keys are masked.`,
+		Long: `waymark reads the user's config file (` + config.UserFile + ` in the user
+config folder, such as ~/.config), then ./waymark.toml, then the environment,
+then the global flags; each overrides the one before. "config show" prints
+the merged result with the source of each value: what a daemon started by
+the same command would run with. API keys are masked.`,
 		Args:        cobra.ArbitraryArgs,
 		RunE:        groupRunE,
 		Annotations: map[string]string{configOptional: "reports the config's errors"},
