@@ -273,12 +273,8 @@ const stopWait = 10 * time.Second
 // socket no longer answers, and starts one with this command's settings
 // (its folder's files, its environment, its flags).
 func daemonRestartRun(ctx context.Context, opts *DaemonCtlOptions) error {
-	running, err := opts.Running(ctx)
-	if err != nil {
-		return err
-	}
-	var res json.RawMessage
-	err = running.Call(ctx, "", rpc.MethodDaemonStop, struct{}{}, &res)
+	running := rpc.Daemon{Caller: dialOnCall{dial: opts.Running}}
+	err := running.Stop(ctx)
 	if err != nil && !errors.Is(err, ErrNoDaemon) {
 		return err
 	}
@@ -287,7 +283,7 @@ func daemonRestartRun(ctx context.Context, opts *DaemonCtlOptions) error {
 		wctx, cancel := context.WithTimeout(ctx, stopWait)
 		defer cancel()
 		for {
-			err := running.Call(wctx, "", rpc.MethodDaemonStatus, struct{}{}, &res)
+			_, err := running.Status(wctx)
 			if errors.Is(err, ErrNoDaemon) {
 				break
 			}
@@ -303,8 +299,8 @@ func daemonRestartRun(ctx context.Context, opts *DaemonCtlOptions) error {
 			}
 		}
 	}
-	var st rpc.DaemonStatus
-	if err := opts.call(ctx, rpc.MethodDaemonStatus, struct{}{}, &st); err != nil {
+	st, err := opts.daemon().Status(ctx)
+	if err != nil {
 		return err
 	}
 	return opts.emit(map[string]any{"restarted": stopped, "pid": st.PID, "settings": st.Settings}, func() error {
