@@ -86,12 +86,7 @@ type Factory struct {
 }
 
 // getenv is f.Getenv, or os.Getenv.
-func (f *Factory) getenv() func(string) string {
-	if f.Getenv == nil {
-		return os.Getenv
-	}
-	return f.Getenv
-}
+func (f *Factory) getenv() func(string) string { return orOSEnv(f.Getenv) }
 
 // config returns the configuration commands take their defaults from.
 func (f *Factory) config() (*config.Config, error) { return readConfig(f.Config) }
@@ -140,13 +135,16 @@ func (f *Factory) common() Common {
 	return Common{IO: f.IO, Caller: f.Caller, Session: f.Session, JSON: f.JSON, Config: f.Config, Getenv: f.Getenv}
 }
 
-// getenv is c.Getenv, or os.Getenv: the one place a command picks its
-// reader of the environment.
-func (c *Common) getenv() func(string) string {
-	if c.Getenv == nil {
+// getenv is c.Getenv, or os.Getenv.
+func (c *Common) getenv() func(string) string { return orOSEnv(c.Getenv) }
+
+// orOSEnv is the one place a command picks its reader of the
+// environment: getenv, or os.Getenv when nil.
+func orOSEnv(getenv func(string) string) func(string) string {
+	if getenv == nil {
 		return os.Getenv
 	}
-	return c.Getenv
+	return getenv
 }
 
 // session is the command's session on the daemon, which is dialled
