@@ -184,11 +184,11 @@ func (s *Session) match(ctx context.Context, t *tab, loc locator.Locator) ([]*el
 	var els []*element
 	for _, n := range targets.Match(root, loc) {
 		e, ok := s.refs.entryFor(n)
-		el := &element{tab: t, frame: n.Frame, node: n.BackendID, what: loc.String(), line: nodeLine(n)}
+		el := &element{tab: t, frame: frameOf(n), node: backendOf(n), what: loc.String(), line: nodeLine(n)}
 		if ok {
 			el.tid = e.target
 		} else {
-			el.tid = t.targetOfFrame(n.Frame)
+			el.tid = t.targetOfFrame(frameOf(n))
 		}
 		if sess, err := t.session(el.tid); err == nil {
 			el.sess = sess

@@ -17,6 +17,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/notice"
 	"github.com/waymark-dev/waymark/internal/outline"
+	"github.com/waymark-dev/waymark/internal/outline/build"
 )
 
 // look builds the outline of the tab: one DOMSnapshot of the page (which
@@ -78,7 +79,7 @@ func (s *Session) graftFrames(ctx context.Context, t *tab, tree *outline.Node, t
 	}
 	var iframes map[target.ID]bool
 	for _, host := range hosts {
-		d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: host.BackendID})
+		d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: backendOf(host)})
 		if err != nil || d.Node == nil || d.Node.FrameID == "" {
 			continue
 		}
@@ -125,12 +126,12 @@ func (s *Session) lookTarget(ctx context.Context, t *tab, id target.ID, vp outli
 	if err != nil {
 		return nil, err
 	}
-	snap, err := cdp.Call(ctx, sess, domsnapshot.CaptureSnapshot, outline.Params())
+	snap, err := cdp.Call(ctx, sess, domsnapshot.CaptureSnapshot, build.Params())
 	if err != nil {
 		return nil, fmt.Errorf("capture snapshot: %w", browserErr(err))
 	}
 	tid := id
-	return outline.Build(&snap, outline.BuildOptions{
+	return build.Outline(&snap, build.Options{
 		Viewport: vp,
 		Ref: func(frame cdp.FrameID, node cdp.BackendNodeID) string {
 			return s.refs.assign(t, tid, frame, node)
@@ -273,7 +274,7 @@ func (s *Session) scope(ctx context.Context, t *tab, root *outline.Node, scope s
 func findAnyBackend(root *outline.Node, id cdp.BackendNodeID) *outline.Node {
 	var found *outline.Node
 	root.Walk(func(n *outline.Node, _ int) bool {
-		if found == nil && n.BackendID == id {
+		if found == nil && backendOf(n) == id {
 			found = n
 		}
 		return found == nil

@@ -41,7 +41,7 @@ func (s *Session) maskSecrets(root *outline.Node) {
 		return
 	}
 	root.Walk(func(n *outline.Node, _ int) bool {
-		if name, ok := marks[n.BackendID]; ok && n.Value != "" {
+		if name, ok := marks[backendOf(n)]; ok && n.Value != "" {
 			n.Value = "«secret:" + name + "»"
 		}
 		return true

@@ -32,7 +32,7 @@ func (s *Session) Locate(ctx context.Context, req calls.LocateRequest) (*calls.E
 	if n == nil {
 		return nil, calls.Errorf(calls.ErrNotInteractable, "it may be hidden; run waymark snapshot", "%s is not in the outline", el.what)
 	}
-	ev := targets.Locate(root, n, s.cssCounter(ctx, t, n.BackendID))
+	ev := targets.Locate(root, n, s.cssCounter(ctx, t, backendOf(n)))
 	return &ev, nil
 }
 
@@ -49,7 +49,7 @@ func (s *Session) cssCounter(ctx context.Context, t *tab, node cdp.BackendNodeID
 func nodeOf(root *outline.Node, el *element) *outline.Node {
 	var found *outline.Node
 	root.Walk(func(n *outline.Node, _ int) bool {
-		if found == nil && n.BackendID == el.node && (n.Frame == el.frame || el.frame == "") {
+		if found == nil && backendOf(n) == el.node && (frameOf(n) == el.frame || el.frame == "") {
 			found = n
 		}
 		return found == nil
@@ -105,7 +105,7 @@ func (s *Session) Find(ctx context.Context, req calls.FindRequest) (*calls.Resol
 	if r.Node != nil && (r.Status == calls.Found || r.Status == calls.Moved) {
 		out.Ref = r.Node.Ref
 		if r.Status == calls.Moved {
-			out.Locator = targets.Locate(root, r.Node, s.cssCounter(ctx, t, r.Node.BackendID)).Chosen
+			out.Locator = targets.Locate(root, r.Node, s.cssCounter(ctx, t, backendOf(r.Node))).Chosen
 		}
 	}
 	if r.Status == calls.Ambiguous || r.Status == calls.Replaced {

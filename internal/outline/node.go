@@ -1,28 +1,5 @@
 package outline
 
-import (
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/domsnapshot"
-)
-
-// styleNames are the computed styles Build reads, in the order Params asks for
-// them; the indexes below follow this order.
-var styleNames = []string{"display", "visibility"}
-
-const (
-	styleDisplay = iota
-	styleVisibility
-)
-
-// Params returns the captureSnapshot params Build expects: the computed
-// styles it reads and nothing else, since every extra table (DOM rects, paint
-// order, colours) costs time in the renderer and bytes on the wire.
-func Params() domsnapshot.CaptureSnapshotParams {
-	return domsnapshot.CaptureSnapshotParams{
-		ComputedStyles: append([]string(nil), styleNames...),
-	}
-}
-
 // Rect is a box in CSS pixels in the top document's coordinate space.
 type Rect struct {
 	X float64 `json:"x"`
@@ -31,37 +8,25 @@ type Rect struct {
 	H float64 `json:"h"`
 }
 
-// empty reports whether r has no area.
-func (r Rect) empty() bool { return r.W <= 0 || r.H <= 0 }
+// Empty reports whether r has no area.
+func (r Rect) Empty() bool { return r.W <= 0 || r.H <= 0 }
 
-// intersects reports whether r and o overlap.
-func (r Rect) intersects(o Rect) bool {
+// Intersects reports whether r and o overlap.
+func (r Rect) Intersects(o Rect) bool {
 	return r.X < o.X+o.W && o.X < r.X+r.W && r.Y < o.Y+o.H && o.Y < r.Y+r.H
 }
 
-// union returns the smallest rect holding r and o; an empty rect is ignored.
-func (r Rect) union(o Rect) Rect {
-	if o.empty() {
+// Union returns the smallest rect holding r and o; an empty rect is ignored.
+func (r Rect) Union(o Rect) Rect {
+	if o.Empty() {
 		return r
 	}
-	if r.empty() {
+	if r.Empty() {
 		return o
 	}
 	x0, y0 := min(r.X, o.X), min(r.Y, o.Y)
 	x1, y1 := max(r.X+r.W, o.X+o.W), max(r.Y+r.H, o.Y+o.H)
 	return Rect{x0, y0, x1 - x0, y1 - y0}
-}
-
-// BuildOptions tunes Build. The zero value is valid: no refs, no viewport
-// (InViewport is false everywhere, and Render then renders in full).
-type BuildOptions struct {
-	// Ref gives the ref (like "e12") for an element an agent can act on; nil
-	// means no refs. frame is the FrameID of the document the node lives in
-	// (DocumentSnapshot.FrameID). Build calls it only for actionable elements.
-	Ref func(frame cdp.FrameID, id cdp.BackendNodeID) string
-	// Viewport is the top document's visible area (scroll offset and size),
-	// for InViewport. A zero Viewport sets no InViewport.
-	Viewport Rect
 }
 
 // Node is one element (or text run) of the outline.
@@ -82,8 +47,8 @@ type Node struct {
 	Text       string            `json:"text,omitempty"`  // visible text content of actionable elements and headings, capped
 	Box        Rect              `json:"box"`
 	InViewport bool              `json:"in_viewport,omitempty"`
-	Frame      cdp.FrameID       `json:"frame,omitempty"`
-	BackendID  cdp.BackendNodeID `json:"backend_id,omitempty"`
+	Frame      string            `json:"frame,omitempty"`      // the DevTools frame id of the document it lives in
+	BackendID  int64             `json:"backend_id,omitempty"` // the DevTools backend node id
 	Children   []*Node           `json:"children,omitempty"`
 }
 

@@ -154,7 +154,7 @@ func (r *renderer) emit(n *Node, depth int) {
 
 func onOf(n *Node) int8 {
 	switch {
-	case n.Box.empty():
+	case n.Box.Empty():
 		return -1
 	case n.InViewport:
 		return 1
@@ -189,7 +189,7 @@ func onScreen(lines []line, vp Rect) (shown, above, below []line) {
 		switch {
 		case l.on == 1:
 			shown = append(shown, l)
-		case !vp.empty() && !l.n.Box.empty():
+		case !vp.Empty() && !l.n.Box.Empty():
 			if l.n.Box.Y+l.n.Box.H <= vp.Y {
 				above = append(above, l)
 			} else {
@@ -219,7 +219,7 @@ func appendLine(buf []byte, l line, parent bool) []byte {
 	}
 	if n.Name != "" && !(parent && cellRoles[n.Role]) {
 		buf = append(buf, ' ')
-		buf = strconv.AppendQuote(buf, truncate(n.Name, maxName))
+		buf = strconv.AppendQuote(buf, Truncate(n.Name, maxName))
 	}
 	if n.Level > 0 {
 		buf = append(buf, " [level="...)
@@ -255,7 +255,7 @@ func appendLine(buf []byte, l line, parent bool) []byte {
 	}
 	if n.Value != "" {
 		buf = append(buf, " value="...)
-		buf = strconv.AppendQuote(buf, truncate(n.Value, maxName))
+		buf = strconv.AppendQuote(buf, Truncate(n.Value, maxName))
 	}
 	switch {
 	case l.inline != "":
@@ -301,7 +301,7 @@ func appendSummary(buf []byte, lines []line, where, hint string) []byte {
 			parts = append(parts, strconv.Itoa(len(headings)-maxHeadings)+" more "+plural("heading", 2))
 			break
 		}
-		parts = append(parts, "heading "+strconv.Quote(truncate(h, 40)))
+		parts = append(parts, "heading "+strconv.Quote(Truncate(h, 40)))
 	}
 	buf = append(buf, '(')
 	buf = strconv.AppendInt(buf, int64(len(lines)), 10)
@@ -326,4 +326,19 @@ func plural(role string, n int) string {
 		return role + "es"
 	}
 	return role + "s"
+}
+
+// Truncate cuts s to at most n runes, ending with "…" when cut.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i, count := 0, 0
+	for i = range s {
+		if count == n-1 {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	return s
 }

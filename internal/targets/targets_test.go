@@ -14,6 +14,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/locator"
 	"github.com/waymark-dev/waymark/internal/outline"
+	"github.com/waymark-dev/waymark/internal/outline/build"
 )
 
 func TestStable(t *testing.T) {
@@ -65,7 +66,7 @@ func TestCompare(t *testing.T) {
 // bigTree builds the outline of the recorded 3,000-element page.
 func bigTree(tb testing.TB) *outline.Node {
 	tb.Helper()
-	f, err := os.Open("../outline/testdata/big.json.gz")
+	f, err := os.Open("../outline/build/testdata/big.json.gz")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func bigTree(tb testing.TB) *outline.Node {
 	if err := jsonv2.Unmarshal(b, &rec); err != nil {
 		tb.Fatal(err)
 	}
-	root, err := outline.Build(rec.Snapshot, outline.BuildOptions{Ref: func(_ cdp.FrameID, id cdp.BackendNodeID) string { return fmt.Sprintf("e%d", id) }})
+	root, err := build.Outline(rec.Snapshot, build.Options{Ref: func(_ cdp.FrameID, id cdp.BackendNodeID) string { return fmt.Sprintf("e%d", id) }})
 	if err != nil {
 		tb.Fatal(err)
 	}

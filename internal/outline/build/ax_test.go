@@ -1,4 +1,4 @@
-package outline
+package build
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 // axNode is what the comparison reads of one node of Chromium's tree.
@@ -71,7 +72,7 @@ func axString(v *accessibility.Value) string {
 }
 
 // chromiumRoles maps the role names Chromium reports over CDP that differ
-// from the ARIA names Build uses.
+// from the ARIA names Outline uses.
 var chromiumRoles = map[string]string{
 	"image":                "img",
 	"DisclosureTriangle":   "button",
@@ -94,16 +95,16 @@ func agreement(t *testing.T, ctx context.Context) (agree, total int, diffs []str
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := Build(rec.Snapshot, BuildOptions{Ref: testRef, Viewport: rec.Viewport})
+	root, err := Outline(rec.Snapshot, Options{Ref: testRef, Viewport: rec.Viewport})
 	if err != nil {
 		t.Fatal(err)
 	}
-	root.Walk(func(n *Node, _ int) bool {
+	root.Walk(func(n *outline.Node, _ int) bool {
 		if n.Ref == "" {
 			return true
 		}
 		total++
-		a, ok := ax[n.BackendID]
+		a, ok := ax[cdp.BackendNodeID(n.BackendID)]
 		role := a.role
 		if r, ok := chromiumRoles[role]; ok {
 			role = r

@@ -1,4 +1,4 @@
-package outline
+package build
 
 import (
 	"bytes"
@@ -21,13 +21,14 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 // recording is what testdata/*.json holds: one captureSnapshot result and the
 // viewport it was taken with.
 type recording struct {
 	URL      string                             `json:"url"`
-	Viewport Rect                               `json:"viewport"`
+	Viewport outline.Rect                       `json:"viewport"`
 	Snapshot *domsnapshot.CaptureSnapshotResult `json:"snapshot"`
 }
 
@@ -44,7 +45,7 @@ func capture(ctx context.Context) (*recording, error) {
 		}
 		v := m.CSSVisualViewport
 		return &recording{
-			Viewport: Rect{X: v.PageX, Y: v.PageY, W: v.ClientWidth, H: v.ClientHeight},
+			Viewport: outline.Rect{X: v.PageX, Y: v.PageY, W: v.ClientWidth, H: v.ClientHeight},
 			Snapshot: &snap,
 		}, nil
 	})

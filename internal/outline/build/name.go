@@ -1,4 +1,4 @@
-package outline
+package build
 
 import (
 	"strings"
@@ -56,21 +56,6 @@ func collapse(s string) string {
 		return s
 	}
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// truncate cuts s to at most n runes, ending with "…" when cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i, count := 0, 0
-	for i = range s {
-		if count == n-1 {
-			return s[:i] + "…"
-		}
-		count++
-	}
-	return s
 }
 
 // content appends the text of the children of node i to t, as accname's

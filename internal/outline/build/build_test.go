@@ -1,24 +1,26 @@
-package outline
+package build
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/waymark-dev/waymark/internal/outline"
 )
 
-func buildRecording(t *testing.T, name string) *Node {
+func buildRecording(t *testing.T, name string) *outline.Node {
 	t.Helper()
 	rec := loadRecording(t, name)
-	root, err := Build(rec.Snapshot, BuildOptions{Ref: testRef, Viewport: rec.Viewport})
+	root, err := Outline(rec.Snapshot, Options{Ref: testRef, Viewport: rec.Viewport})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return root
 }
 
-func find(root *Node, role, name string) *Node {
-	var found *Node
-	root.Walk(func(n *Node, _ int) bool {
+func find(root *outline.Node, role, name string) *outline.Node {
+	var found *outline.Node
+	root.Walk(func(n *outline.Node, _ int) bool {
 		if found == nil && n.Role == role && n.Name == name {
 			found = n
 		}
@@ -36,7 +38,7 @@ func TestFrameBoxes(t *testing.T) {
 	if btn == nil {
 		t.Fatal("no button Card")
 	}
-	if want := (Rect{X: 115, Y: 325, W: 80, H: 30}); btn.Box != want {
+	if want := (outline.Rect{X: 115, Y: 325, W: 80, H: 30}); btn.Box != want {
 		t.Errorf("button box = %+v, want %+v", btn.Box, want)
 	}
 	ifr := find(root, "iframe", "payment")
@@ -44,12 +46,12 @@ func TestFrameBoxes(t *testing.T) {
 		t.Fatalf("iframe has no children: %+v", ifr)
 	}
 	ifr.Offset(10, -5)
-	if want := (Rect{X: 125, Y: 320, W: 80, H: 30}); btn.Box != want {
+	if want := (outline.Rect{X: 125, Y: 320, W: 80, H: 30}); btn.Box != want {
 		t.Errorf("after Offset, button box = %+v, want %+v", btn.Box, want)
 	}
 }
 
-// TestNoPasswordValue checks that a password never leaves Build.
+// TestNoPasswordValue checks that a password never leaves Outline.
 func TestNoPasswordValue(t *testing.T) {
 	root := buildRecording(t, "form")
 	pw := find(root, "textbox", "Password")
@@ -57,7 +59,7 @@ func TestNoPasswordValue(t *testing.T) {
 		t.Fatalf("password node = %+v", pw)
 	}
 	var buf bytes.Buffer
-	if _, err := Render(&buf, root, RenderOptions{Full: true}); err != nil {
+	if _, err := outline.Render(&buf, root, outline.RenderOptions{Full: true}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(buf.String(), "hunter2") {
@@ -70,7 +72,7 @@ func TestNoPasswordValue(t *testing.T) {
 func TestHidden(t *testing.T) {
 	root := buildRecording(t, "content")
 	var buf bytes.Buffer
-	if _, err := Render(&buf, root, RenderOptions{Full: true}); err != nil {
+	if _, err := outline.Render(&buf, root, outline.RenderOptions{Full: true}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -91,18 +93,20 @@ func TestStates(t *testing.T) {
 	root := buildRecording(t, "form")
 	for _, c := range []struct {
 		role, name string
-		check      func(*Node) bool
+		check      func(*outline.Node) bool
 	}{
-		{"checkbox", "Subscribe", func(n *Node) bool { return n.Checked == "true" }},
-		{"checkbox", "I accept the terms", func(n *Node) bool { return n.Checked == "false" }},
-		{"checkbox", "Mixed", func(n *Node) bool { return n.Checked == "mixed" }},
-		{"combobox", "Country", func(n *Node) bool { return n.Value == "UK" }},
-		{"textbox", "Message", func(n *Node) bool { return n.Value == "Hello there" }},
-		{"textbox", "Email", func(n *Node) bool { return n.Required && n.Value == "ann@example.com" && n.Attrs["id"] == "email" }},
-		{"textbox", "Gift note", func(n *Node) bool { return n.Disabled }},
-		{"button", "Pay now", func(n *Node) bool { return n.Disabled && n.Ref != "" }},
-		{"textbox", "Phone number", func(n *Node) bool { return n.Attrs["data-testid"] == "phone" }},
-		{"switch", "Dark mode", func(n *Node) bool { return n.Checked == "true" }},
+		{"checkbox", "Subscribe", func(n *outline.Node) bool { return n.Checked == "true" }},
+		{"checkbox", "I accept the terms", func(n *outline.Node) bool { return n.Checked == "false" }},
+		{"checkbox", "Mixed", func(n *outline.Node) bool { return n.Checked == "mixed" }},
+		{"combobox", "Country", func(n *outline.Node) bool { return n.Value == "UK" }},
+		{"textbox", "Message", func(n *outline.Node) bool { return n.Value == "Hello there" }},
+		{"textbox", "Email", func(n *outline.Node) bool {
+			return n.Required && n.Value == "ann@example.com" && n.Attrs["id"] == "email"
+		}},
+		{"textbox", "Gift note", func(n *outline.Node) bool { return n.Disabled }},
+		{"button", "Pay now", func(n *outline.Node) bool { return n.Disabled && n.Ref != "" }},
+		{"textbox", "Phone number", func(n *outline.Node) bool { return n.Attrs["data-testid"] == "phone" }},
+		{"switch", "Dark mode", func(n *outline.Node) bool { return n.Checked == "true" }},
 	} {
 		n := find(root, c.role, c.name)
 		if n == nil {
@@ -122,12 +126,12 @@ func TestStates(t *testing.T) {
 // big page.
 func TestViewportSummary(t *testing.T) {
 	rec := loadRecording(t, "big")
-	root, err := Build(rec.Snapshot, BuildOptions{Ref: testRef, Viewport: rec.Viewport})
+	root, err := Outline(rec.Snapshot, Options{Ref: testRef, Viewport: rec.Viewport})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	n, err := Render(&buf, root, RenderOptions{})
+	n, err := outline.Render(&buf, root, outline.RenderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,12 @@
-package outline
+package build
 
 import (
 	"fmt"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/domsnapshot"
+
+	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 // DOM node types, from the DOM standard.
@@ -13,7 +15,7 @@ const (
 	textNode    = 3
 )
 
-// doc indexes one DocumentSnapshot so that Build can walk it as a tree and
+// doc indexes one DocumentSnapshot so that Outline can walk it as a tree and
 // look up the rare per-node data in constant time. The snapshot's node table
 // is already in flat-tree order: shadow roots are not nodes, a host's
 // children are its shadow tree's children and slotted light DOM children sit
@@ -167,16 +169,16 @@ func (x *doc) attr(i int32, name string) (string, bool) {
 }
 
 // box returns the layout box of node i in top-document coordinates.
-func (x *doc) box(i int32) (Rect, bool) {
+func (x *doc) box(i int32) (outline.Rect, bool) {
 	li := x.layout[i]
 	if li < 0 {
-		return Rect{}, false
+		return outline.Rect{}, false
 	}
 	b := x.d.Layout.Bounds[li]
 	if len(b) < 4 {
-		return Rect{}, true
+		return outline.Rect{}, true
 	}
-	return Rect{X: b[0] + x.dx, Y: b[1] + x.dy, W: b[2], H: b[3]}, true
+	return outline.Rect{X: b[0] + x.dx, Y: b[1] + x.dy, W: b[2], H: b[3]}, true
 }
 
 // style returns computed style k (an index into styleNames) of node i.

@@ -1,4 +1,4 @@
-package outline
+package build
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -17,24 +19,24 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 func TestGolden(t *testing.T) {
 	modes := []struct {
 		name string
-		opts RenderOptions
+		opts outline.RenderOptions
 	}{
-		{"full", RenderOptions{Full: true}},
-		{"viewport", RenderOptions{}},
-		{"interactive", RenderOptions{Full: true, Interactive: true}},
-		{"compact", RenderOptions{Full: true, Compact: true}},
+		{"full", outline.RenderOptions{Full: true}},
+		{"viewport", outline.RenderOptions{}},
+		{"interactive", outline.RenderOptions{Full: true, Interactive: true}},
+		{"compact", outline.RenderOptions{Full: true, Compact: true}},
 	}
 	for _, page := range []string{"form", "content", "widgets", "frame"} {
 		t.Run(page, func(t *testing.T) {
 			t.Parallel()
 			rec := loadRecording(t, page)
-			root, err := Build(rec.Snapshot, BuildOptions{Ref: testRef, Viewport: rec.Viewport})
+			root, err := Outline(rec.Snapshot, Options{Ref: testRef, Viewport: rec.Viewport})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, m := range modes {
 				var buf bytes.Buffer
-				if _, err := Render(&buf, root, m.opts); err != nil {
+				if _, err := outline.Render(&buf, root, m.opts); err != nil {
 					t.Fatal(err)
 				}
 				path := filepath.Join("testdata", page+"."+m.name+".golden")

@@ -1,4 +1,4 @@
-package outline
+package build
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 // bigRows makes the generated page about 3,000 elements: a nav, a table of
@@ -36,18 +37,18 @@ func bigPage(rows int) []byte {
 	return b.Bytes()
 }
 
-// BenchmarkBuildRender measures Build+Render of the recorded snapshot of the
+// BenchmarkBuildRender measures Build+outline.Render of the recorded snapshot of the
 // big page; the budget is well under 20 ms.
 func BenchmarkBuildRender(b *testing.B) {
 	rec := loadRecording(b, "big")
-	opts := BuildOptions{Ref: testRef, Viewport: rec.Viewport}
+	opts := Options{Ref: testRef, Viewport: rec.Viewport}
 	b.ReportAllocs()
 	for b.Loop() {
-		root, err := Build(rec.Snapshot, opts)
+		root, err := Outline(rec.Snapshot, opts)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Render(io.Discard, root, RenderOptions{Full: true}); err != nil {
+		if _, err := outline.Render(io.Discard, root, outline.RenderOptions{Full: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -55,7 +56,7 @@ func BenchmarkBuildRender(b *testing.B) {
 
 // BenchmarkBrowser compares, on the big page in a real Chromium,
 // captureSnapshot alone, Accessibility.getFullAXTree alone, and the whole
-// outline (captureSnapshot, Build, Render).
+// outline (captureSnapshot, Build, outline.Render).
 func BenchmarkBrowser(b *testing.B) {
 	ts := testServer(b)
 	ctx := browsertest.Tab(b)
@@ -82,11 +83,11 @@ func BenchmarkBrowser(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			root, err := Build(&snap, BuildOptions{Ref: testRef})
+			root, err := Outline(&snap, Options{Ref: testRef})
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := Render(io.Discard, root, RenderOptions{Full: true}); err != nil {
+			if _, err := outline.Render(io.Discard, root, outline.RenderOptions{Full: true}); err != nil {
 				b.Fatal(err)
 			}
 		}

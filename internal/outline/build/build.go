@@ -1,4 +1,4 @@
-package outline
+package build
 
 import (
 	"errors"
@@ -6,23 +6,26 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/domsnapshot"
+
+	"github.com/waymark-dev/waymark/internal/outline"
 )
 
-// Limits of what Build copies into a Node.
+// Limits of what Outline copies into a Node.
 const (
 	maxText        = 200 // Node.Text
 	maxClickName   = 150 // a clickable container with a longer text is a layout box, not a control
 	passwordMasked = "••••"
 )
 
-// ErrEmpty is returned by Build for a snapshot without documents.
+// ErrEmpty is returned by Outline for a snapshot without documents.
 var ErrEmpty = errors.New("outline: snapshot has no documents")
 
-// builder holds the state of one Build.
+// builder holds the state of one Outline.
 type builder struct {
 	snap *domsnapshot.CaptureSnapshotResult
-	opts BuildOptions
+	opts Options
 	docs []*doc
 	busy []bool // documents being built, against iframe cycles
 	tags map[string]string
@@ -47,14 +50,14 @@ type state struct {
 // that a block boundary was crossed since the last text run, so the next run
 // is joined with a space instead of glued on.
 type level struct {
-	n   *Node
+	n   *outline.Node
 	brk bool
 }
 
-// Build turns a captureSnapshot result into an outline tree. The root has
-// Role "document" and the title of the top document as Name. Build makes no
-// CDP calls and does not keep snap.
-func Build(snap *domsnapshot.CaptureSnapshotResult, opts BuildOptions) (*Node, error) {
+// Outline turns a captureSnapshot result into an outline tree. The root has
+// Role "document" and the title of the top document as Name. Outline makes
+// no CDP calls and does not keep snap.
+func Outline(snap *domsnapshot.CaptureSnapshotResult, opts Options) (*outline.Node, error) {
 	if snap == nil || len(snap.Documents) == 0 {
 		return nil, ErrEmpty
 	}
@@ -69,17 +72,17 @@ func Build(snap *domsnapshot.CaptureSnapshotResult, opts BuildOptions) (*Node, e
 	if err != nil {
 		return nil, err
 	}
-	root := &Node{Role: "document", Name: collapse(top.str(top.d.Title)), Frame: top.frame}
+	root := &outline.Node{Role: "document", Name: collapse(top.str(top.d.Title)), Frame: string(top.frame)}
 	if top.n > 0 {
-		root.BackendID = top.d.Nodes.BackendNodeID[0]
+		root.BackendID = int64(top.d.Nodes.BackendNodeID[0])
 		root.Box, _ = top.box(0)
 	}
 	b.busy[0] = true
 	b.children(top, 0, &level{n: root}, state{})
 	b.finish(root)
-	if vp := opts.Viewport; !vp.empty() {
-		root.Walk(func(n *Node, _ int) bool {
-			n.InViewport = n.Box.intersects(vp)
+	if vp := opts.Viewport; !vp.Empty() {
+		root.Walk(func(n *outline.Node, _ int) bool {
+			n.InViewport = n.Box.Intersects(vp)
 			return true
 		})
 		root.InViewport = true
@@ -131,21 +134,21 @@ func (b *builder) text(x *doc, i int32, lv *level) {
 			last.Name += " "
 		}
 		last.Name += s
-		last.Box = last.Box.union(box)
+		last.Box = last.Box.Union(box)
 	} else {
-		lv.n.Children = append(kids, &Node{Role: "text", Name: s, Box: box, Frame: x.frame})
+		lv.n.Children = append(kids, &outline.Node{Role: "text", Name: s, Box: box, Frame: string(x.frame)})
 	}
 	lv.brk = false
 }
 
 // add appends built node n to lv, merging text runs.
-func (b *builder) add(lv *level, n *Node) {
+func (b *builder) add(lv *level, n *outline.Node) {
 	kids := lv.n.Children
 	if n.Role == "text" {
 		if k := len(kids); k > 0 && kids[k-1].Role == "text" {
 			last := kids[k-1]
 			last.Name += " " + n.Name
-			last.Box = last.Box.union(n.Box)
+			last.Box = last.Box.Union(n.Box)
 			return
 		}
 	}
@@ -202,7 +205,7 @@ func (b *builder) element(x *doc, i int32, lv *level, st state) {
 	if role == "none" {
 		role = "generic"
 	}
-	n := &Node{Role: role, Tag: b.lower(tag), Frame: x.frame, BackendID: x.d.Nodes.BackendNodeID[i]}
+	n := &outline.Node{Role: role, Tag: b.lower(tag), Frame: string(x.frame), BackendID: int64(x.d.Nodes.BackendNodeID[i])}
 	n.Box, _ = x.box(i)
 
 	own := &level{n: n}
@@ -218,12 +221,12 @@ func (b *builder) element(x *doc, i int32, lv *level, st state) {
 	}
 	b.finish(n)
 	for _, c := range n.Children {
-		n.Box = n.Box.union(c.Box)
+		n.Box = n.Box.Union(c.Box)
 	}
 	if !hasLayout && len(n.Children) == 0 {
 		return // display:none, or display:contents with nothing inside
 	}
-	if n.Box.empty() && len(n.Children) == 0 && !focusableControl(x, i, tag) && !(actionable[role] && focusable(x, i)) {
+	if n.Box.Empty() && len(n.Children) == 0 && !focusableControl(x, i, tag) && !(actionable[role] && focusable(x, i)) {
 		return // nothing to see or click
 	}
 
@@ -233,7 +236,7 @@ func (b *builder) element(x *doc, i int32, lv *level, st state) {
 		if x.has(i, flagClickable) && tag != "BODY" && tag != "HTML" && tag != "LABEL" && !hasRef(n) {
 			if name := b.contentText(x, i, false); name != "" && len(name) <= maxClickName {
 				n.Name = name
-				n.Text = truncate(name, maxText)
+				n.Text = outline.Truncate(name, maxText)
 				n.Children = nil
 				b.decorate(x, i, n, tag, st, true)
 				b.add(lv, n)
@@ -259,7 +262,7 @@ func (b *builder) element(x *doc, i int32, lv *level, st state) {
 }
 
 // decorate sets the name, value, states, ref and attributes of element n.
-func (b *builder) decorate(x *doc, i int32, n *Node, tag string, st state, clickable bool) {
+func (b *builder) decorate(x *doc, i int32, n *outline.Node, tag string, st state, clickable bool) {
 	if !clickable {
 		n.Name, n.Label = b.accName(x, i, tag, n.Role)
 	}
@@ -278,10 +281,10 @@ func (b *builder) decorate(x *doc, i int32, n *Node, tag string, st state, click
 		}
 	}
 	if ref && b.opts.Ref != nil {
-		n.Ref = b.opts.Ref(x.frame, n.BackendID)
+		n.Ref = b.opts.Ref(x.frame, cdp.BackendNodeID(n.BackendID))
 	}
 	if (ref || n.Role == "heading") && n.Text == "" && tag != "INPUT" && tag != "SELECT" && tag != "TEXTAREA" {
-		n.Text = truncate(b.contentText(x, i, false), maxText)
+		n.Text = outline.Truncate(b.contentText(x, i, false), maxText)
 	}
 	if a := x.d.Nodes.Attributes; int(i) < len(a) {
 		kv := a[i]
@@ -299,7 +302,7 @@ func (b *builder) decorate(x *doc, i int32, n *Node, tag string, st state, click
 }
 
 // states sets level, checked, selected, expanded, disabled and required.
-func (b *builder) states(x *doc, i int32, n *Node, tag string, st state) {
+func (b *builder) states(x *doc, i int32, n *outline.Node, tag string, st state) {
 	if n.Role == "heading" {
 		n.Level = 2
 		if len(tag) == 2 && tag[0] == 'H' && tag[1] >= '1' && tag[1] <= '6' {
@@ -362,7 +365,7 @@ func (b *builder) states(x *doc, i int32, n *Node, tag string, st state) {
 
 // value sets the current value of form controls and ranges. A password's
 // value is never copied: a non-empty one shows as passwordMasked.
-func (b *builder) value(x *doc, i int32, n *Node, tag string) {
+func (b *builder) value(x *doc, i int32, n *outline.Node, tag string) {
 	switch tag {
 	case "INPUT":
 		typ, _ := x.attr(i, "type")
@@ -406,7 +409,7 @@ func (b *builder) value(x *doc, i int32, n *Node, tag string) {
 // so they are moved by the position of the iframe's content box (its border
 // box less the border and padding, taken as equal on both sides) less the
 // child document's scroll offset.
-func (b *builder) frame(x *doc, i int32, n *Node) {
+func (b *builder) frame(x *doc, i int32, n *outline.Node) {
 	k, ok := x.content[i]
 	if !ok || k < 0 || k >= len(b.busy) || b.busy[k] {
 		return
@@ -444,14 +447,14 @@ func (b *builder) svg(x *doc, i int32, lv *level) {
 	if name == "" {
 		return
 	}
-	n := &Node{Role: "img", Name: name, Tag: "svg", Frame: x.frame, BackendID: x.d.Nodes.BackendNodeID[i]}
+	n := &outline.Node{Role: "img", Name: name, Tag: "svg", Frame: string(x.frame), BackendID: int64(x.d.Nodes.BackendNodeID[i])}
 	n.Box, _ = x.box(i)
 	b.add(lv, n)
 }
 
 // finish collapses the white space of the text runs among n's children and
 // drops the runs left empty.
-func (b *builder) finish(n *Node) {
+func (b *builder) finish(n *outline.Node) {
 	kids := n.Children[:0]
 	for _, c := range n.Children {
 		if c.Role == "text" {
@@ -480,7 +483,7 @@ func (b *builder) lower(tag string) string {
 }
 
 // hasRef reports whether a descendant of n has a ref.
-func hasRef(n *Node) bool {
+func hasRef(n *outline.Node) bool {
 	for _, c := range n.Children {
 		if c.Ref != "" || hasRef(c) {
 			return true
