@@ -81,18 +81,6 @@ type Snapshot struct {
 	Notices []Notice `json:"notices,omitempty"`
 }
 
-// Notice is one thing standing in the way, recognised (never solved), or
-// a download to know of. Kind is bot-check, blocked, refused,
-// cookie-banner, app-banner, dialog, sign-in or download; Detail holds refs
-// of its controls and evidence, or a download's name, state, bytes, and
-// path or reason.
-type Notice struct {
-	Kind    string            `json:"kind"`
-	Vendor  string            `json:"vendor,omitempty"`
-	Message string            `json:"message"`
-	Detail  map[string]string `json:"detail,omitempty"`
-}
-
 // Action kinds for [ActRequest].
 const (
 	ActClick    = "click"

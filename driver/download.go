@@ -21,7 +21,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/notice"
 )
 
 // DownloadOptions limit what a session's downloads may be. The zero value
@@ -537,7 +536,7 @@ func (d *downloads) notices() []calls.Notice {
 		if c.Reason != "" {
 			detail["reason"] = c.Reason
 		}
-		out = append(out, calls.Notice{Kind: notice.KindDownload, Message: msg, Detail: detail})
+		out = append(out, calls.Notice{Kind: calls.NoticeDownload, Message: msg, Detail: detail})
 	}
 	return out
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/notice"
 )
 
 func TestDownloadNotices(t *testing.T) {
@@ -20,14 +19,14 @@ func TestDownloadNotices(t *testing.T) {
 		{arrival: 4, name: "big.csv", received: 70000, state: calls.DownloadCanceled, reason: "larger than the limit of 65536 bytes"},
 		running,
 	}}
-	inProgress := calls.Notice{Kind: notice.KindDownload, Message: "x.csv in progress (12345 bytes so far)",
+	inProgress := calls.Notice{Kind: calls.NoticeDownload, Message: "x.csv in progress (12345 bytes so far)",
 		Detail: map[string]string{"name": "x.csv", "state": "in-progress", "bytes": "12345"}}
 	want := []calls.Notice{
-		{Kind: notice.KindDownload, Message: "report.csv downloaded (100 bytes) to /dl/report.csv",
+		{Kind: calls.NoticeDownload, Message: "report.csv downloaded (100 bytes) to /dl/report.csv",
 			Detail: map[string]string{"name": "report.csv", "state": "completed", "bytes": "100", "path": "/dl/report.csv"}},
-		{Kind: notice.KindDownload, Message: "setup.exe refused: files ending .exe are not allowed",
+		{Kind: calls.NoticeDownload, Message: "setup.exe refused: files ending .exe are not allowed",
 			Detail: map[string]string{"name": "setup.exe", "state": "refused", "bytes": "0", "reason": "files ending .exe are not allowed"}},
-		{Kind: notice.KindDownload, Message: "big.csv canceled: larger than the limit of 65536 bytes",
+		{Kind: calls.NoticeDownload, Message: "big.csv canceled: larger than the limit of 65536 bytes",
 			Detail: map[string]string{"name": "big.csv", "state": "canceled", "bytes": "70000", "reason": "larger than the limit of 65536 bytes"}},
 		inProgress,
 	}
@@ -100,7 +99,7 @@ func TestTellDownloads(t *testing.T) {
 			if diff := cmp.Diff(tt.want, snap.Text); diff != "" {
 				t.Errorf("text (-want +got):\n%s", diff)
 			}
-			if len(snap.Notices) != 2 || snap.Notices[1].Kind != notice.KindDownload {
+			if len(snap.Notices) != 2 || snap.Notices[1].Kind != calls.NoticeDownload {
 				t.Errorf("notices: %+v", snap.Notices)
 			}
 		})

@@ -18,7 +18,6 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
-	"github.com/waymark-dev/waymark/internal/notice"
 )
 
 // downloadServer serves a page of links and the files they download:
@@ -272,7 +271,7 @@ func TestUploadRoots(t *testing.T) {
 func downloadNotices(snap *calls.Snapshot) []calls.Notice {
 	var out []calls.Notice
 	for _, n := range snap.Notices {
-		if n.Kind == notice.KindDownload {
+		if n.Kind == calls.NoticeDownload {
 			out = append(out, n)
 		}
 	}

@@ -308,11 +308,7 @@ func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 	t.mu.Lock()
 	in := notice.Input{Status: t.status, Headers: t.headers, URL: info.URL, Title: info.Title, Outline: root}
 	t.mu.Unlock()
-	var out []calls.Notice
-	for _, n := range notice.Detect(in) {
-		out = append(out, calls.Notice{Kind: n.Kind, Vendor: n.Vendor, Message: n.Message, Detail: n.Detail})
-	}
-	return out
+	return notice.Detect(in)
 }
 
 // changesSince keeps the tab's last look per set of options and, when the

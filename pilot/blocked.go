@@ -9,18 +9,6 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 )
 
-// Notice kinds and detail keys the pilot acts on, as calls.Notice carries
-// them. They are internal/notice's KindBotCheck, KindBlocked, KindSignIn
-// and DetailMayClear, spelt out here: that package builds on the outline
-// builder and its DevTools types, which the pilot keeps free of
-// (TestDeps).
-const (
-	kindBotCheck   = "bot-check" // a challenge a person may pass
-	kindBlocked    = "blocked"   // a vendor's denial: no way through
-	kindSignIn     = "sign-in"   // a sign-in form
-	detailMayClear = "may_clear" // "true" for a bot check that clears by itself
-)
-
 // ErrBlocked: the page is behind a bot check, or a bot-protection vendor
 // denied the browser. Nothing in waymark solves, hides from or retries
 // into a check (issue 7); the error names the vendor, and a person must
@@ -36,7 +24,7 @@ const botCheckWait = 5 * time.Second
 // check: a challenge (bot-check) or a vendor's denial (blocked).
 func blockedBy(notices []calls.Notice) (calls.Notice, bool) {
 	for _, n := range notices {
-		if n.Kind == kindBotCheck || n.Kind == kindBlocked {
+		if n.Kind == calls.NoticeBotCheck || n.Kind == calls.NoticeBlocked {
 			return n, true
 		}
 	}
@@ -47,7 +35,7 @@ func blockedBy(notices []calls.Notice) (calls.Notice, bool) {
 // when the browser passes it (an interstitial that runs a script and
 // reloads).
 func mayClear(n calls.Notice) bool {
-	return n.Kind == kindBotCheck && n.Detail[detailMayClear] == "true"
+	return n.Kind == calls.NoticeBotCheck && n.Detail[calls.DetailMayClear] == "true"
 }
 
 // blockedError is [ErrBlocked] for a notice, with the vendor, what the
@@ -58,7 +46,7 @@ func blockedError(n calls.Notice) error {
 		says = ": " + n.Message
 	}
 	next := "a person must pass it in the browser, then run again"
-	if n.Kind == kindBlocked {
+	if n.Kind == calls.NoticeBlocked {
 		next = "it denied this browser, and retrying will not get past it; a person must open the page themselves"
 	}
 	return fmt.Errorf("%w%s%s — %s", ErrBlocked, vendor(n), says, next)

@@ -3,24 +3,7 @@ package pilot
 import (
 	"strings"
 	"testing"
-
-	"github.com/waymark-dev/waymark/internal/notice"
 )
-
-// TestNoticeKinds keeps the pilot's copies of the notice kinds it acts on
-// the same as the driver's.
-func TestNoticeKinds(t *testing.T) {
-	for _, c := range []struct{ ours, theirs string }{
-		{kindBotCheck, notice.KindBotCheck},
-		{kindBlocked, notice.KindBlocked},
-		{kindSignIn, notice.KindSignIn},
-		{detailMayClear, notice.DetailMayClear},
-	} {
-		if c.ours != c.theirs {
-			t.Errorf("pilot has %q, internal/notice %q", c.ours, c.theirs)
-		}
-	}
-}
 
 func TestInstruction(t *testing.T) {
 	const outline = "[page] Sign in — https://shop.test/login\n- textbox \"Email\" [ref=e3]\n- button \"Sign in\" [ref=e5]"

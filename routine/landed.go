@@ -21,16 +21,12 @@ import (
 //   - parameters the site added (a page number, a session id), the host,
 //     and the fragment do not count.
 
-// signInKind is the kind of the driver's notice of a sign-in form
-// (internal/notice.KindSignIn).
-const signInKind = "sign-in"
-
 // SignIn reports whether a page's notices say it is a sign-in page. The
 // driver decides it (internal/notice); recorders and replay read its
 // notice rather than looking at the page again.
 func SignIn(notices []calls.Notice) bool {
 	for _, n := range notices {
-		if n.Kind == signInKind {
+		if n.Kind == calls.NoticeSignIn {
 			return true
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/notice"
 )
 
 func TestLandedAt(t *testing.T) {
@@ -85,13 +84,10 @@ func TestArrived(t *testing.T) {
 	}
 }
 
-// TestSignInIsTheDriversNotice keeps SignIn reading the kind the driver's
-// detector gives.
+// TestSignInIsTheDriversNotice: SignIn reads the notice kind the driver's
+// detector gives (calls.NoticeSignIn).
 func TestSignInIsTheDriversNotice(t *testing.T) {
-	if signInKind != notice.KindSignIn {
-		t.Errorf("signInKind = %q, the driver's notice is %q", signInKind, notice.KindSignIn)
-	}
-	if !SignIn([]calls.Notice{{Kind: notice.KindBotCheck}, {Kind: notice.KindSignIn}}) || SignIn([]calls.Notice{{Kind: notice.KindBotCheck}}) || SignIn(nil) {
+	if !SignIn([]calls.Notice{{Kind: calls.NoticeBotCheck}, {Kind: calls.NoticeSignIn}}) || SignIn([]calls.Notice{{Kind: calls.NoticeBotCheck}}) || SignIn(nil) {
 		t.Error("SignIn does not read the notices")
 	}
 }

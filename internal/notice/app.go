@@ -3,6 +3,7 @@ package notice
 import (
 	"strings"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
@@ -88,7 +89,7 @@ func detectAppBanner(pg *page, claimed map[*outline.Node]bool) []Notice {
 			what = "app banner"
 		}
 		return []Notice{{
-			Kind:    KindAppBanner,
+			Kind:    calls.NoticeAppBanner,
 			Message: "app banner " + quote(what, 80) + " with its dismiss control " + control{n: dismiss, name: dismissName(dismiss)}.label(),
 			Detail:  d,
 		}}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
@@ -17,21 +18,21 @@ var vendorNames = map[string]string{
 
 // finding is one piece of evidence for a vendor.
 type finding struct {
-	kind     string // KindBotCheck or KindBlocked
+	kind     string // calls.NoticeBotCheck or calls.NoticeBlocked
 	vendor   string
 	evidence string
 	mayClear bool
 }
 
 func (f finding) notice() Notice {
-	d := map[string]string{DetailEvidence: f.evidence}
+	d := map[string]string{calls.DetailEvidence: f.evidence}
 	var msg string
-	if f.kind == KindBlocked {
+	if f.kind == calls.NoticeBlocked {
 		msg = fmt.Sprintf("blocked by %s (%s): the site refuses this browser; a person has to decide what to do", vendorNames[f.vendor], f.evidence)
 	} else {
 		msg = fmt.Sprintf("bot check by %s (%s): a person has to pass it; waymark does not solve it", vendorNames[f.vendor], f.evidence)
 		if f.mayClear {
-			d[DetailMayClear] = "true"
+			d[calls.DetailMayClear] = "true"
 			msg += "; it may clear by itself after a short wait"
 		}
 	}
@@ -50,7 +51,7 @@ func detectBot(pg *page) []Notice {
 	seen := map[string]int{}
 	for _, f := range fs {
 		if i, ok := seen[f.vendor]; ok {
-			if f.kind == KindBlocked && out[i].Kind != KindBlocked {
+			if f.kind == calls.NoticeBlocked && out[i].Kind != calls.NoticeBlocked {
 				out[i] = f.notice() // a denial outranks a challenge by the same vendor
 			}
 			continue
@@ -73,7 +74,7 @@ func fromHeaders(pg *page) []finding {
 	}
 	var fs []finding
 	if v := strings.ToLower(h.Get("Cf-Mitigated")); v == "challenge" {
-		fs = append(fs, finding{KindBotCheck, "cloudflare", "header cf-mitigated: challenge", true})
+		fs = append(fs, finding{calls.NoticeBotCheck, "cloudflare", "header cf-mitigated: challenge", true})
 	}
 	// x-amzn-waf-action is set on the CAPTCHA (HTTP 405) and silent
 	// Challenge (HTTP 202) responses; both can be passed by a person or
@@ -81,18 +82,18 @@ func fromHeaders(pg *page) []finding {
 	switch v := strings.ToLower(h.Get("X-Amzn-Waf-Action")); v {
 	case "":
 	case "captcha":
-		fs = append(fs, finding{KindBotCheck, "aws-waf", fmt.Sprintf("header x-amzn-waf-action: captcha, HTTP %d", status), false})
+		fs = append(fs, finding{calls.NoticeBotCheck, "aws-waf", fmt.Sprintf("header x-amzn-waf-action: captcha, HTTP %d", status), false})
 	case "challenge":
-		fs = append(fs, finding{KindBotCheck, "aws-waf", fmt.Sprintf("header x-amzn-waf-action: challenge, HTTP %d", status), true})
+		fs = append(fs, finding{calls.NoticeBotCheck, "aws-waf", fmt.Sprintf("header x-amzn-waf-action: challenge, HTTP %d", status), true})
 	default:
-		fs = append(fs, finding{KindBlocked, "aws-waf", "header x-amzn-waf-action: " + quote(v, 20), false})
+		fs = append(fs, finding{calls.NoticeBlocked, "aws-waf", "header x-amzn-waf-action: " + quote(v, 20), false})
 	}
 	// DataDome marks every response of a site it protects with
 	// x-datadome; only an error status means this one was stopped.
 	if (h.Get("X-Datadome") != "" || h.Get("X-Dd-B") != "") && status >= 400 {
-		f := finding{KindBotCheck, "datadome", fmt.Sprintf("header x-datadome, HTTP %d", status), false}
+		f := finding{calls.NoticeBotCheck, "datadome", fmt.Sprintf("header x-datadome, HTTP %d", status), false}
 		if pg.corpus != "" && denial.in(pg.corpus) {
-			f.kind = KindBlocked
+			f.kind = calls.NoticeBlocked
 		}
 		fs = append(fs, f)
 	}
@@ -101,7 +102,7 @@ func fromHeaders(pg *page) []finding {
 	if status == http.StatusTooManyRequests {
 		for k := range h {
 			if strings.HasPrefix(strings.ToLower(k), "x-kpsdk-") {
-				fs = append(fs, finding{KindBotCheck, "kasada", "header " + strings.ToLower(k) + ", HTTP 429", true})
+				fs = append(fs, finding{calls.NoticeBotCheck, "kasada", "header " + strings.ToLower(k) + ", HTTP 429", true})
 				break
 			}
 		}
@@ -128,9 +129,9 @@ func fromWidgets(pg *page) []finding {
 		id, class := attr(n, "id"), attr(n, "class")
 		switch {
 		case strings.Contains(id, "cf-chl") || strings.Contains(class, "cf-chl") || id == "challenge-form" || strings.Contains(class, "cf-turnstile"):
-			fs = append(fs, finding{KindBotCheck, "cloudflare", "markup " + quote(firstNonEmpty(id, class), 40), true})
+			fs = append(fs, finding{calls.NoticeBotCheck, "cloudflare", "markup " + quote(firstNonEmpty(id, class), 40), true})
 		case id == "px-captcha" || strings.Contains(class, "px-captcha"):
-			fs = append(fs, finding{KindBotCheck, "perimeterx", "markup \"px-captcha\"", false})
+			fs = append(fs, finding{calls.NoticeBotCheck, "perimeterx", "markup \"px-captcha\"", false})
 		case n.Role != "button" && (strings.Contains(class, "g-recaptcha") || strings.Contains(class, "h-captcha")):
 			// A button with the class binds an invisible check to a submit;
 			// only a box of its own is a widget to pass.
@@ -138,7 +139,7 @@ func fromWidgets(pg *page) []finding {
 			if strings.Contains(class, "h-captcha") {
 				v = "hcaptcha"
 			}
-			fs = append(fs, finding{KindBotCheck, v, "markup " + quote(class, 40), false})
+			fs = append(fs, finding{calls.NoticeBotCheck, v, "markup " + quote(class, 40), false})
 		}
 	}
 	return fs
@@ -154,22 +155,22 @@ func iframeWidget(n *outline.Node) (finding, bool) {
 	}
 	switch {
 	case has("cloudflare security challenge") || has("cf-chl-widget") || has("challenges.cloudflare.com"):
-		return finding{KindBotCheck, "cloudflare", ev, true}, true
+		return finding{calls.NoticeBotCheck, "cloudflare", ev, true}, true
 	case strings.HasPrefix(title, "recaptcha challenge") || strings.Contains(src, "/recaptcha/") && strings.Contains(src, "/bframe"):
-		return finding{KindBotCheck, "recaptcha", ev, false}, true
+		return finding{calls.NoticeBotCheck, "recaptcha", ev, false}, true
 	case title == "recaptcha" || strings.Contains(src, "/recaptcha/"):
 		// The invisible and v3 reCAPTCHA put a 256×60 badge on ordinary
 		// pages; that badge is no check to pass.
 		if strings.Contains(src, "size=invisible") || n.Box.W <= 260 && n.Box.H <= 64 && n.Box.W >= 250 {
 			return finding{}, false
 		}
-		return finding{KindBotCheck, "recaptcha", ev, false}, true
+		return finding{calls.NoticeBotCheck, "recaptcha", ev, false}, true
 	case has("hcaptcha"):
-		return finding{KindBotCheck, "hcaptcha", ev, false}, true
+		return finding{calls.NoticeBotCheck, "hcaptcha", ev, false}, true
 	case has("captcha-delivery.com") || has("datadome"):
-		return finding{KindBotCheck, "datadome", ev, false}, true
+		return finding{calls.NoticeBotCheck, "datadome", ev, false}, true
 	case has("arkoselabs") || has("funcaptcha") || has("arkose") || title == "verification challenge":
-		return finding{KindBotCheck, "arkose", ev, false}, true
+		return finding{calls.NoticeBotCheck, "arkose", ev, false}, true
 	}
 	return finding{}, false
 }
@@ -186,29 +187,29 @@ func fromPhrases(pg *page) []finding {
 	var fs []finding
 	switch {
 	case t == " just a moment " || t == " un instant " || t == " einen moment bitte ":
-		fs = append(fs, finding{KindBotCheck, "cloudflare", qt, true})
+		fs = append(fs, finding{calls.NoticeBotCheck, "cloudflare", qt, true})
 	case t == " attention required cloudflare ":
-		k := KindBotCheck
+		k := calls.NoticeBotCheck
 		if denial.in(c) {
-			k = KindBlocked
+			k = calls.NoticeBlocked
 		}
 		fs = append(fs, finding{k, "cloudflare", qt, false})
 	case strings.Contains(t, " used cloudflare to restrict access "):
-		fs = append(fs, finding{KindBlocked, "cloudflare", qt, false})
+		fs = append(fs, finding{calls.NoticeBlocked, "cloudflare", qt, false})
 	case strings.Contains(c, " cloudflare ray id ") && denial.in(c):
-		fs = append(fs, finding{KindBlocked, "cloudflare", `text "Cloudflare Ray ID"`, false})
+		fs = append(fs, finding{calls.NoticeBlocked, "cloudflare", `text "Cloudflare Ray ID"`, false})
 	case strings.Contains(c, " verify you are human ") && strings.Contains(c, " security of your connection "):
-		fs = append(fs, finding{KindBotCheck, "cloudflare", `text "Verify you are human"`, true})
+		fs = append(fs, finding{calls.NoticeBotCheck, "cloudflare", `text "Verify you are human"`, true})
 	}
 	switch {
 	case strings.Contains(c, " press hold "):
-		fs = append(fs, finding{KindBotCheck, "perimeterx", `text "Press & Hold"`, false})
+		fs = append(fs, finding{calls.NoticeBotCheck, "perimeterx", `text "Press & Hold"`, false})
 	case strings.Contains(c, " incapsula incident id "):
-		fs = append(fs, finding{KindBlocked, "imperva", `text "Incapsula incident ID"`, false})
+		fs = append(fs, finding{calls.NoticeBlocked, "imperva", `text "Incapsula incident ID"`, false})
 	case strings.Contains(c, " generated by cloudfront ") && strings.Contains(c, " request blocked "):
-		fs = append(fs, finding{KindBlocked, "aws-waf", `text "Request blocked" (CloudFront)`, false})
+		fs = append(fs, finding{calls.NoticeBlocked, "aws-waf", `text "Request blocked" (CloudFront)`, false})
 	case t == " access denied " && strings.Contains(c, " you don t have permission to access ") && strings.Contains(c, " reference "):
-		fs = append(fs, finding{KindBlocked, "akamai", qt, false})
+		fs = append(fs, finding{calls.NoticeBlocked, "akamai", qt, false})
 	}
 	return fs
 }

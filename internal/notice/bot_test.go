@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
@@ -20,43 +21,43 @@ func TestBotChecks(t *testing.T) {
 		{
 			name: "cloudflare header",
 			in:   Input{Status: 403, Headers: headers("Cf-Mitigated", "challenge", "Server", "cloudflare"), Outline: doc("Just a moment...")},
-			kind: KindBotCheck, vendor: "cloudflare", mayClear: true,
+			kind: calls.NoticeBotCheck, vendor: "cloudflare", mayClear: true,
 		},
 		{
 			name: "cloudflare title",
 			in:   Input{Status: 503, Outline: doc("Just a moment...", txt("Checking your browser before accessing the site."))},
-			kind: KindBotCheck, vendor: "cloudflare", mayClear: true,
+			kind: calls.NoticeBotCheck, vendor: "cloudflare", mayClear: true,
 		},
 		{
 			name: "cloudflare verify you are human",
 			in:   Input{Status: 403, Outline: doc("shop.example", heading("shop.example"), txt("Verify you are human by completing the action below."), txt("shop.example needs to review the security of your connection before proceeding."))},
-			kind: KindBotCheck, vendor: "cloudflare", mayClear: true,
+			kind: calls.NoticeBotCheck, vendor: "cloudflare", mayClear: true,
 		},
 		{
 			name: "cloudflare block page",
 			in: Input{Status: 403, Headers: headers("Server", "cloudflare", "Cf-Ray", "8a1b"), Outline: doc("Attention Required! | Cloudflare",
 				heading("Sorry, you have been blocked"), txt("You are unable to access shop.example"), txt("Cloudflare Ray ID: 8a1b"))},
-			kind: KindBlocked, vendor: "cloudflare",
+			kind: calls.NoticeBlocked, vendor: "cloudflare",
 		},
 		{
 			name: "cloudflare 1020",
 			in:   Input{Status: 403, Outline: doc("Access denied | shop.example used Cloudflare to restrict access", heading("Error 1020"))},
-			kind: KindBlocked, vendor: "cloudflare",
+			kind: calls.NoticeBlocked, vendor: "cloudflare",
 		},
 		{
 			name: "turnstile widget",
 			in:   Input{Status: 200, Outline: page(textbox("Email", "e1"), iframe("Widget containing a Cloudflare security challenge", "e2", map[string]string{"id": "cf-chl-widget-abc"}))},
-			kind: KindBotCheck, vendor: "cloudflare", mayClear: true,
+			kind: calls.NoticeBotCheck, vendor: "cloudflare", mayClear: true,
 		},
 		{
 			name: "cf-chl markup",
 			in:   Input{Status: 200, Outline: page(&outline.Node{Role: "form", Name: "challenge", Attrs: map[string]string{"id": "challenge-form"}})},
-			kind: KindBotCheck, vendor: "cloudflare", mayClear: true,
+			kind: calls.NoticeBotCheck, vendor: "cloudflare", mayClear: true,
 		},
 		{
 			name: "recaptcha checkbox",
 			in:   Input{Status: 200, Outline: page(boxed(iframe("reCAPTCHA", "e3", nil), 304, 78))},
-			kind: KindBotCheck, vendor: "recaptcha",
+			kind: calls.NoticeBotCheck, vendor: "recaptcha",
 		},
 		{
 			name: "recaptcha invisible badge",
@@ -73,12 +74,12 @@ func TestBotChecks(t *testing.T) {
 		{
 			name: "recaptcha challenge",
 			in:   Input{Status: 200, Outline: page(iframe("recaptcha challenge expires in two minutes", "e4", nil))},
-			kind: KindBotCheck, vendor: "recaptcha",
+			kind: calls.NoticeBotCheck, vendor: "recaptcha",
 		},
 		{
 			name: "g-recaptcha box",
 			in:   Input{Status: 200, Outline: page(&outline.Node{Role: "group", Attrs: map[string]string{"class": "g-recaptcha"}})},
-			kind: KindBotCheck, vendor: "recaptcha",
+			kind: calls.NoticeBotCheck, vendor: "recaptcha",
 		},
 		{
 			name: "g-recaptcha button is no check",
@@ -87,17 +88,17 @@ func TestBotChecks(t *testing.T) {
 		{
 			name: "hcaptcha checkbox",
 			in:   Input{Status: 200, Outline: page(iframe("Widget containing checkbox for hCaptcha security challenge", "e5", nil))},
-			kind: KindBotCheck, vendor: "hcaptcha",
+			kind: calls.NoticeBotCheck, vendor: "hcaptcha",
 		},
 		{
 			name: "datadome captcha",
 			in:   Input{Status: 403, Headers: headers("X-Datadome", "protected", "X-Dd-B", "2"), Outline: doc("shop.example", iframe("DataDome CAPTCHA", "e1", map[string]string{"src": "https://geo.captcha-delivery.com/captcha/?initialCid=x"}))},
-			kind: KindBotCheck, vendor: "datadome",
+			kind: calls.NoticeBotCheck, vendor: "datadome",
 		},
 		{
 			name: "datadome block",
 			in:   Input{Status: 403, Headers: headers("X-Datadome", "protected"), Outline: doc("shop.example", iframe("DataDome CAPTCHA", "e1", nil, heading("You have been blocked.")))},
-			kind: KindBlocked, vendor: "datadome",
+			kind: calls.NoticeBlocked, vendor: "datadome",
 		},
 		{
 			name: "datadome passed",
@@ -106,52 +107,52 @@ func TestBotChecks(t *testing.T) {
 		{
 			name: "datadome iframe without headers",
 			in:   Input{Status: 200, Outline: page(iframe("", "e1", map[string]string{"src": "https://geo.captcha-delivery.com/interstitial/"}))},
-			kind: KindBotCheck, vendor: "datadome",
+			kind: calls.NoticeBotCheck, vendor: "datadome",
 		},
 		{
 			name: "perimeterx press and hold",
 			in:   Input{Status: 403, Outline: doc("Access to this page has been denied", heading("Before we continue..."), txt("Press & Hold to confirm you are a human (and not a bot)."))},
-			kind: KindBotCheck, vendor: "perimeterx",
+			kind: calls.NoticeBotCheck, vendor: "perimeterx",
 		},
 		{
 			name: "perimeterx markup",
 			in:   Input{Status: 403, Outline: doc("Access denied", &outline.Node{Role: "region", Name: "challenge", Attrs: map[string]string{"id": "px-captcha"}})},
-			kind: KindBotCheck, vendor: "perimeterx",
+			kind: calls.NoticeBotCheck, vendor: "perimeterx",
 		},
 		{
 			name: "arkose",
 			in:   Input{Status: 200, Outline: page(iframe("Verification challenge", "e9", map[string]string{"src": "https://client-api.arkoselabs.com/fc/gc/"}))},
-			kind: KindBotCheck, vendor: "arkose",
+			kind: calls.NoticeBotCheck, vendor: "arkose",
 		},
 		{
 			name: "funcaptcha by id",
 			in:   Input{Status: 200, Outline: page(iframe("", "e9", map[string]string{"id": "funcaptcha-frame"}))},
-			kind: KindBotCheck, vendor: "arkose",
+			kind: calls.NoticeBotCheck, vendor: "arkose",
 		},
 		{
 			name: "aws waf captcha",
 			in:   Input{Status: 405, Headers: headers("X-Amzn-Waf-Action", "captcha"), Outline: doc("Human Verification")},
-			kind: KindBotCheck, vendor: "aws-waf",
+			kind: calls.NoticeBotCheck, vendor: "aws-waf",
 		},
 		{
 			name: "aws waf challenge",
 			in:   Input{Status: 202, Headers: headers("X-Amzn-Waf-Action", "challenge"), Outline: doc("")},
-			kind: KindBotCheck, vendor: "aws-waf", mayClear: true,
+			kind: calls.NoticeBotCheck, vendor: "aws-waf", mayClear: true,
 		},
 		{
 			name: "aws waf other action",
 			in:   Input{Status: 403, Headers: headers("X-Amzn-Waf-Action", "block")},
-			kind: KindBlocked, vendor: "aws-waf",
+			kind: calls.NoticeBlocked, vendor: "aws-waf",
 		},
 		{
 			name: "cloudfront request blocked",
 			in:   Input{Status: 403, Outline: doc("ERROR: The request could not be satisfied", heading("403 ERROR"), txt("Request blocked. We can't connect to the server for this app or website at this time."), txt("Generated by cloudfront (CloudFront)"))},
-			kind: KindBlocked, vendor: "aws-waf",
+			kind: calls.NoticeBlocked, vendor: "aws-waf",
 		},
 		{
 			name: "kasada",
 			in:   Input{Status: 429, Headers: headers("X-Kpsdk-Ct", "abc", "Retry-After", "5"), Outline: doc("")},
-			kind: KindBotCheck, vendor: "kasada", mayClear: true,
+			kind: calls.NoticeBotCheck, vendor: "kasada", mayClear: true,
 		},
 		{
 			name: "kasada headers on a normal page",
@@ -160,7 +161,7 @@ func TestBotChecks(t *testing.T) {
 		{
 			name: "imperva",
 			in:   Input{Status: 200, Outline: doc("", txt("Request unsuccessful. Incapsula incident ID: 123-456"))},
-			kind: KindBlocked, vendor: "imperva",
+			kind: calls.NoticeBlocked, vendor: "imperva",
 		},
 		{
 			name: "an article about cloudflare is no check",
@@ -173,7 +174,7 @@ func TestBotChecks(t *testing.T) {
 			checkMessage(t, got)
 			var bots []Notice
 			for _, n := range got {
-				if n.Kind == KindBotCheck || n.Kind == KindBlocked {
+				if n.Kind == calls.NoticeBotCheck || n.Kind == calls.NoticeBlocked {
 					bots = append(bots, n)
 				}
 			}
@@ -190,13 +191,13 @@ func TestBotChecks(t *testing.T) {
 			if n.Kind != tt.kind || n.Vendor != tt.vendor {
 				t.Errorf("got %s by %s, want %s by %s (%s)", n.Kind, n.Vendor, tt.kind, tt.vendor, n.Message)
 			}
-			if got := n.Detail[DetailMayClear] == "true"; got != tt.mayClear {
+			if got := n.Detail[calls.DetailMayClear] == "true"; got != tt.mayClear {
 				t.Errorf("may_clear = %v, want %v", got, tt.mayClear)
 			}
-			if n.Detail[DetailEvidence] == "" {
+			if n.Detail[calls.DetailEvidence] == "" {
 				t.Error("no evidence")
 			}
-			if len(only(got, KindRefused)) != 0 {
+			if len(only(got, calls.NoticeRefused)) != 0 {
 				t.Errorf("a bot check is also reported as a refusal: %v", kinds(got))
 			}
 		})
@@ -206,10 +207,10 @@ func TestBotChecks(t *testing.T) {
 func TestBotMessage(t *testing.T) {
 	got := Detect(Input{Status: 403, Headers: headers("Cf-Mitigated", "challenge")})
 	want := []Notice{{
-		Kind:    KindBotCheck,
+		Kind:    calls.NoticeBotCheck,
 		Vendor:  "cloudflare",
 		Message: "bot check by Cloudflare (header cf-mitigated: challenge): a person has to pass it; waymark does not solve it; it may clear by itself after a short wait",
-		Detail:  map[string]string{DetailEvidence: "header cf-mitigated: challenge", DetailMayClear: "true"},
+		Detail:  map[string]string{calls.DetailEvidence: "header cf-mitigated: challenge", calls.DetailMayClear: "true"},
 	}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Detect (-want +got):\n%s", d)

@@ -3,6 +3,7 @@ package notice
 import (
 	"strings"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
@@ -148,7 +149,7 @@ func detectCookieBanner(pg *page, claimed map[*outline.Node]bool) []Notice {
 		}
 		pg.claim(i, claimed)
 		return []Notice{{
-			Kind:    KindCookieBanner,
+			Kind:    calls.NoticeCookieBanner,
 			Message: "cookie banner " + quote(pg.heading(i), 80) + " with buttons: " + labels(order),
 			Detail:  d,
 		}}

@@ -1,6 +1,7 @@
 package notice
 
 import (
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
@@ -44,7 +45,7 @@ func detectDialogs(pg *page, claimed map[*outline.Node]bool) []Notice {
 		if len(cs) > 0 {
 			msg += " with buttons: " + labels(cs[:min(len(cs), maxDialogButtons+1)])
 		}
-		out = append(out, Notice{Kind: KindDialog, Message: msg, Detail: d})
+		out = append(out, Notice{Kind: calls.NoticeDialog, Message: msg, Detail: d})
 	}
 	return out
 }
@@ -67,7 +68,7 @@ func jsDialog(d *JSDialog) Notice {
 		typ = "alert"
 	}
 	return Notice{
-		Kind:    KindDialog,
+		Kind:    calls.NoticeDialog,
 		Message: "JavaScript " + typ + " " + quote(d.Message, 120) + " blocks the page until it is answered",
 		Detail:  map[string]string{"role": "javascript", "type": typ},
 	}

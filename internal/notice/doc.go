@@ -18,11 +18,11 @@
 // # What counts
 //
 //   - A bot check is a challenge a person (or a real browser, for the kinds
-//     marked DetailMayClear) can pass; a block is a vendor's denial. AWS
-//     WAF's x-amzn-waf-action "captcha" (HTTP 405) and "challenge" (HTTP
-//     202) are bot checks; any other action value is a block. DataDome and
-//     Kasada headers ride on ordinary responses too, so they count only with
-//     an error status (DataDome) or a 429 (Kasada).
+//     marked calls.DetailMayClear) can pass; a block is a vendor's denial.
+//     AWS WAF's x-amzn-waf-action "captcha" (HTTP 405) and "challenge"
+//     (HTTP 202) are bot checks; any other action value is a block.
+//     DataDome and Kasada headers ride on ordinary responses too, so they
+//     count only with an error status (DataDome) or a 429 (Kasada).
 //   - reCAPTCHA's invisible and v3 badge (a 256×60 iframe titled
 //     "reCAPTCHA", or a src with size=invisible) sits on ordinary pages and
 //     is not a check; neither is an iframe without a layout box.

@@ -4,48 +4,15 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
-// Kinds of notice, in [Notice.Kind].
-const (
-	KindBotCheck     = "bot-check"     // a challenge a person may pass
-	KindBlocked      = "blocked"       // a vendor's denial: no way through
-	KindRefused      = "refused"       // HTTP 401, 403 or 429 from the site itself
-	KindCookieBanner = "cookie-banner" // a cookie consent banner and its answers
-	KindAppBanner    = "app-banner"    // "open in the app" and its dismiss control
-	KindDialog       = "dialog"        // a dialog in the page, or a JavaScript dialog
-	KindSignIn       = "sign-in"       // a sign-in form
-	// KindDownload is not detected on a page: the driver adds it to a look
-	// for a download nobody has been told of yet (one a page's timer began,
-	// or one that ended after its action's outcome).
-	KindDownload = "download"
-)
-
-// Detail keys shared by several kinds.
-const (
-	// DetailEvidence says what the notice rests on, such as
-	// "header cf-mitigated: challenge". Page text in it is quoted.
-	DetailEvidence = "evidence"
-	// DetailMayClear is "true" for a bot check that clears by itself when
-	// the browser passes (an interstitial that runs a script and reloads):
-	// the pilot waits once, briefly, before it stops.
-	DetailMayClear = "may_clear"
-)
-
-// Notice is one thing standing in the way.
-type Notice struct {
-	Kind    string `json:"kind"`
-	Vendor  string `json:"vendor,omitempty"` // bot-check and blocked: cloudflare, recaptcha, hcaptcha, datadome, perimeterx, arkose, aws-waf, kasada, imperva, akamai
-	Message string `json:"message"`          // one line; page text only quoted
-	// Detail holds what the caller acts on: refs of controls (cookie-banner:
-	// "reject", "necessary-only", "accept", "settings"; app-banner:
-	// "dismiss", "open"; dialog: "close"; sign-in: "username", "password",
-	// "submit"), "status" and "retry_after" (seconds) for refusals,
-	// DetailEvidence and DetailMayClear; for a download, "name", "state",
-	// "bytes", and "path" or "reason".
-	Detail map[string]string `json:"detail,omitempty"`
-}
+// Notice is one thing standing in the way. Its kinds
+// (calls.NoticeBotCheck, …) and shared detail keys (calls.DetailEvidence,
+// calls.DetailMayClear) live with it in package calls, where the pilot can
+// read them.
+type Notice = calls.Notice
 
 // Input is what the driver holds about the current document.
 type Input struct {

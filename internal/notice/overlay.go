@@ -1,6 +1,10 @@
 package notice
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
+)
 
 // An overlay is a box drawn over the page (a fixed box over the centre, a
 // sheet from the bottom, a modal dialog). The driver finds them by where
@@ -8,8 +12,8 @@ import "strings"
 // of its buttons may be pressed without asking.
 
 // ClassifyOverlay returns the kind of an overlay from its text and its
-// buttons' words: KindCookieBanner, KindAppBanner, or "" for any other.
-// close is the index of the button that closes it without asking, or -1:
+// buttons' words: calls.NoticeCookieBanner, calls.NoticeAppBanner, or ""
+// for any other. close is the index of the button that closes it without asking, or -1:
 // for a cookie banner its least-tracking answer (necessary-only, else
 // reject; never accept when a refusal exists, and nothing when there is
 // only accept), for an app banner its own dismissal (never a control that
@@ -31,15 +35,15 @@ func ClassifyOverlay(text string, buttons []string) (kind string, close int) {
 				best, bestRank = i, rank
 			}
 		}
-		return KindCookieBanner, best
+		return calls.NoticeCookieBanner, best
 	case appWords.in(all):
 		for i, b := range buttons {
 			nb := norm(b)
 			if (closeGlyphs[strings.TrimSpace(b)] || dismissWords.in(nb)) && !appWords.in(nb) {
-				return KindAppBanner, i
+				return calls.NoticeAppBanner, i
 			}
 		}
-		return KindAppBanner, -1
+		return calls.NoticeAppBanner, -1
 	}
 	return "", -1
 }

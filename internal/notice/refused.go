@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // detectRefused turns a 401, 403 or 429 document status into a notice.
@@ -32,7 +34,7 @@ func detectRefused(in Input) (Notice, bool) {
 			msg += fmt.Sprintf("; retry after %d s", secs)
 		}
 	}
-	return Notice{Kind: KindRefused, Message: msg, Detail: d}, true
+	return Notice{Kind: calls.NoticeRefused, Message: msg, Detail: d}, true
 }
 
 // retryAfter reads the Retry-After header: seconds, or an HTTP date turned

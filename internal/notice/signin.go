@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
@@ -97,7 +98,7 @@ func detectSignIn(pg *page) (Notice, bool) {
 		}
 		msg += " and " + control{n: submit, name: say(submit)}.label()
 	}
-	return Notice{Kind: KindSignIn, Message: msg, Detail: d}, true
+	return Notice{Kind: calls.NoticeSignIn, Message: msg, Detail: d}, true
 }
 
 // isPassword reports whether n is a password field.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
@@ -19,19 +20,19 @@ func TestSignIn(t *testing.T) {
 		{
 			name: "english",
 			in:   Input{URL: "https://github.com/login", Outline: form("Sign in to GitHub · GitHub", "Sign in to GitHub", "Username or email address", "Password", "Sign in")},
-			want: &Notice{Kind: KindSignIn, Message: `sign-in page "Sign in to GitHub · GitHub": a password field [ref=e2] and "Sign in" [ref=e3]`,
+			want: &Notice{Kind: calls.NoticeSignIn, Message: `sign-in page "Sign in to GitHub · GitHub": a password field [ref=e2] and "Sign in" [ref=e3]`,
 				Detail: map[string]string{"username": "e1", "password": "e2", "submit": "e3"}},
 		},
-		{name: "german", in: Input{Outline: form("Konto", "Anmelden", "E-Mail", "Passwort", "Anmelden")}, want: &Notice{Kind: KindSignIn}},
-		{name: "french", in: Input{Outline: form("Mon compte", "Connexion", "Adresse e-mail", "Mot de passe", "Se connecter")}, want: &Notice{Kind: KindSignIn}},
-		{name: "spanish", in: Input{Outline: form("Cuenta", "Bienvenido", "Correo", "Contraseña", "Iniciar sesión")}, want: &Notice{Kind: KindSignIn}},
-		{name: "italian", in: Input{Outline: form("Account", "Accedi", "Email", "Password", "Accedi")}, want: &Notice{Kind: KindSignIn}},
-		{name: "portuguese", in: Input{Outline: form("Conta", "Bem-vindo", "E-mail", "Senha", "Entrar")}, want: &Notice{Kind: KindSignIn}},
-		{name: "dutch", in: Input{Outline: form("Account", "Inloggen", "E-mailadres", "Wachtwoord", "Inloggen")}, want: &Notice{Kind: KindSignIn}},
-		{name: "polish", in: Input{Outline: form("Konto", "Witaj", "E-mail", "Hasło", "Zaloguj się")}, want: &Notice{Kind: KindSignIn}},
-		{name: "swedish", in: Input{Outline: form("Konto", "Logga in", "E-post", "Lösenord", "Fortsätt")}, want: &Notice{Kind: KindSignIn}},
-		{name: "danish", in: Input{Outline: form("Konto", "Velkommen", "E-mail", "Adgangskode", "Log ind")}, want: &Notice{Kind: KindSignIn}},
-		{name: "by url path only", in: Input{URL: "https://shop.example/users/sign_in", Outline: form("Shop", "Welcome back", "Email", "Password", "Continue")}, want: &Notice{Kind: KindSignIn}},
+		{name: "german", in: Input{Outline: form("Konto", "Anmelden", "E-Mail", "Passwort", "Anmelden")}, want: &Notice{Kind: calls.NoticeSignIn}},
+		{name: "french", in: Input{Outline: form("Mon compte", "Connexion", "Adresse e-mail", "Mot de passe", "Se connecter")}, want: &Notice{Kind: calls.NoticeSignIn}},
+		{name: "spanish", in: Input{Outline: form("Cuenta", "Bienvenido", "Correo", "Contraseña", "Iniciar sesión")}, want: &Notice{Kind: calls.NoticeSignIn}},
+		{name: "italian", in: Input{Outline: form("Account", "Accedi", "Email", "Password", "Accedi")}, want: &Notice{Kind: calls.NoticeSignIn}},
+		{name: "portuguese", in: Input{Outline: form("Conta", "Bem-vindo", "E-mail", "Senha", "Entrar")}, want: &Notice{Kind: calls.NoticeSignIn}},
+		{name: "dutch", in: Input{Outline: form("Account", "Inloggen", "E-mailadres", "Wachtwoord", "Inloggen")}, want: &Notice{Kind: calls.NoticeSignIn}},
+		{name: "polish", in: Input{Outline: form("Konto", "Witaj", "E-mail", "Hasło", "Zaloguj się")}, want: &Notice{Kind: calls.NoticeSignIn}},
+		{name: "swedish", in: Input{Outline: form("Konto", "Logga in", "E-post", "Lösenord", "Fortsätt")}, want: &Notice{Kind: calls.NoticeSignIn}},
+		{name: "danish", in: Input{Outline: form("Konto", "Velkommen", "E-mail", "Adgangskode", "Log ind")}, want: &Notice{Kind: calls.NoticeSignIn}},
+		{name: "by url path only", in: Input{URL: "https://shop.example/users/sign_in", Outline: form("Shop", "Welcome back", "Email", "Password", "Continue")}, want: &Notice{Kind: calls.NoticeSignIn}},
 		{
 			name: "password change in account settings",
 			in: Input{URL: "https://shop.example/account/settings", Outline: doc("Account settings — log in details", heading("Change password"),
@@ -56,7 +57,7 @@ func TestSignIn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := only(Detect(tt.in), KindSignIn)
+			got := only(Detect(tt.in), calls.NoticeSignIn)
 			if tt.want == nil {
 				if len(got) != 0 {
 					t.Fatalf("got %+v, want none", got)
