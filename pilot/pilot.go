@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 
+	"github.com/waymark-dev/waymark/internal/outline"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -136,15 +136,9 @@ func (p *Pilot) ask(ctx context.Context, turn Turn) (Reply, error) {
 	return r, nil
 }
 
-// refLine finds the outline line of a ref, or "".
-func refLine(outline, ref string) string {
-	tag := "[ref=" + ref + "]"
-	for _, line := range strings.Split(outline, "\n") {
-		// Element lines start with "- "; notice lines ("[sign-in] …") may
-		// name refs of their controls, but they are not the element.
-		if strings.HasPrefix(strings.TrimSpace(line), "- ") && strings.Contains(line, tag) {
-			return strings.TrimPrefix(strings.TrimSpace(line), "- ")
-		}
-	}
-	return ""
+// refLine finds the outline line of a ref, without its indentation and
+// "- ", or "".
+func refLine(text, ref string) string {
+	l, _ := outline.FindRef(text, ref)
+	return l.Raw
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/waymark-dev/waymark/internal/outline"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -109,12 +110,11 @@ func pastTense(a Action) string {
 	return string(a) + "ed"
 }
 
-// refOf returns the ref in an outline line, or "e5" for the example.
+// refOf returns the ref in a candidate's outline line (written without
+// its "- "), or "e5" for the example.
 func refOf(line string) string {
-	if _, after, ok := strings.Cut(line, "[ref="); ok {
-		if ref, _, ok := strings.Cut(after, "]"); ok {
-			return ref
-		}
+	if l, ok := outline.ParseLine("- " + line); ok && l.Ref != "" {
+		return l.Ref
 	}
 	return "e5"
 }

@@ -118,7 +118,7 @@ func find(els []element, phrase string, action Action, roles []string) (element,
 func findQuoted(els []element, phrase string, action Action, roles []string) (element, string, error) {
 	if m := refRe().FindStringSubmatch(strings.TrimSpace(phrase)); m != nil {
 		for _, e := range els {
-			if e.ref == m[1] {
+			if e.Ref == m[1] {
 				return check(e, phrase, action, roles, "by ref")
 			}
 		}
@@ -154,11 +154,11 @@ func findQuoted(els []element, phrase string, action Action, roles []string) (el
 
 // check vets a chosen element: its kind, and that it is enabled.
 func check(e element, phrase string, action Action, roles []string, how string) (element, string, error) {
-	if roles != nil && !slices.Contains(roles, e.role) {
-		return element{}, "", &TargetError{Action: action, Want: phrase, Roles: roles, Candidates: []string{e.line}, Err: ErrWrongKind}
+	if roles != nil && !slices.Contains(roles, e.Role) {
+		return element{}, "", &TargetError{Action: action, Want: phrase, Roles: roles, Candidates: []string{e.Raw}, Err: ErrWrongKind}
 	}
-	if e.has("disabled") {
-		return element{}, "", &TargetError{Action: action, Want: phrase, Candidates: []string{e.line}, Err: ErrDisabled}
+	if e.Has("disabled") {
+		return element{}, "", &TargetError{Action: action, Want: phrase, Candidates: []string{e.Raw}, Err: ErrDisabled}
 	}
 	return e, how, nil
 }
@@ -180,7 +180,7 @@ func rank(els []element, name string) ([]element, string) {
 	for _, t := range tiers {
 		var out []element
 		for _, e := range els {
-			if t.ok(norm(e.name)) {
+			if t.ok(norm(e.Name)) {
 				out = append(out, e)
 			}
 		}
@@ -194,7 +194,7 @@ func rank(els []element, name string) ([]element, string) {
 func filter(els []element, roles []string) []element {
 	var out []element
 	for _, e := range els {
-		if slices.Contains(roles, e.role) {
+		if slices.Contains(roles, e.Role) {
 			out = append(out, e)
 		}
 	}
@@ -204,7 +204,7 @@ func filter(els []element, roles []string) []element {
 func lines(els []element) []string {
 	out := make([]string, len(els))
 	for i, e := range els {
-		out[i] = e.line
+		out[i] = e.Raw
 	}
 	return out
 }

@@ -62,7 +62,7 @@ func Decide(instruction, outline string) (Answer, error) {
 		}
 	case ActionPress:
 		if in.orClick != "" {
-			if same, _ := rank(els, norm(in.orClick)); len(same) > 0 && norm(same[0].name) == norm(in.orClick) {
+			if same, _ := rank(els, norm(in.orClick)); len(same) > 0 && norm(same[0].Name) == norm(in.orClick) {
 				return Answer{}, &TargetError{Action: ActionPress, Want: in.orClick, Err: ErrAmbiguous,
 					Candidates: append(lines(same), "the "+in.key+" key")}
 			}
@@ -79,12 +79,12 @@ func Decide(instruction, outline string) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	a := Answer{Action: in.action, Ref: e.ref, Value: in.value, Key: in.key, Direction: in.direction,
-		Reason: fmt.Sprintf("%s matches %q by %s", e.line, in.target, how)}
+	a := Answer{Action: in.action, Ref: e.Ref, Value: in.value, Key: in.key, Direction: in.direction,
+		Reason: fmt.Sprintf("%s matches %q by %s", e.Raw, in.target, how)}
 	if in.action == ActionSelect && in.value == "" {
 		// "select Express": tick a radio or checkbox, click an option or tab.
 		a.Action = ActionClick
-		if slices.Contains(kinds[ActionCheck], e.role) {
+		if slices.Contains(kinds[ActionCheck], e.Role) {
 			a.Action = ActionCheck
 		}
 	}

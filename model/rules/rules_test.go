@@ -207,9 +207,9 @@ func TestParseOutline(t *testing.T) {
 	if len(els) != 18 {
 		t.Errorf("%d elements, want 18", len(els))
 	}
-	want := element{role: "textbox", name: "Email", ref: "e12", value: "ann@example.com", flags: []string{"required"},
-		line: `textbox "Email" [required] [ref=e12] value="ann@example.com"`}
-	if diff := cmp.Diff(want, els[1], cmp.AllowUnexported(element{})); diff != "" {
+	want := element{Depth: 1, Role: "textbox", Name: "Email", Ref: "e12", Value: "ann@example.com", Flags: []string{"required"},
+		Raw: `textbox "Email" [required] [ref=e12] value="ann@example.com"`}
+	if diff := cmp.Diff(want, els[1]); diff != "" {
 		t.Errorf("Email (-want +got):\n%s", diff)
 	}
 }
