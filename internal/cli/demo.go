@@ -7,14 +7,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 // DemoServeOptions are the flags of `waymark demo serve`.
@@ -253,27 +252,6 @@ func (t *demoTour) snapshot(ctx context.Context) (calls.Snapshot, error) {
 	return *snap, nil
 }
 
-// outlineLine matches an outline line with a ref: `- link "Name" [ref=e12]`.
-var outlineLine = regexp.MustCompile(`^\s*-\s+(\w+)\s+"((?:[^"\\]|\\.)*)".*\[ref=(e\d+)\]`)
-
-type outlineItem struct{ role, name, ref string }
-
-func outlineItems(text string) []outlineItem {
-	var items []outlineItem
-	for _, line := range strings.Split(text, "\n") {
-		m := outlineLine.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		name, err := strconv.Unquote(`"` + m[2] + `"`)
-		if err != nil {
-			name = m[2]
-		}
-		items = append(items, outlineItem{role: m[1], name: name, ref: m[3]})
-	}
-	return items
-}
-
 // openProduct looks at the product list and clicks the first link that
 // leads to a product page (/products/…), read from its href: the menu's
 // links come first on most shops.
@@ -283,11 +261,11 @@ func (t *demoTour) openProduct(ctx context.Context) (string, error) {
 		return "", err
 	}
 	t.opts.note("✓ looked at the page: %d refs", snap.Refs)
-	for _, it := range outlineItems(snap.Text) {
-		if it.role != "link" {
+	for _, it := range outline.Parse(snap.Text) {
+		if it.Role != "link" || it.Ref == "" || it.Name == "" {
 			continue
 		}
-		href, err := t.opts.session().Get(ctx, calls.GetRequest{What: "attr", Target: it.ref, Name: "href"})
+		href, err := t.opts.session().Get(ctx, calls.GetRequest{What: "attr", Target: it.Ref, Name: "href"})
 		if err != nil {
 			return "", err
 		}
@@ -295,11 +273,11 @@ func (t *demoTour) openProduct(ctx context.Context) (string, error) {
 		if err != nil || !strings.Contains(u.Path, "/products/") {
 			continue
 		}
-		msg, err := t.act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "@" + it.ref})
+		msg, err := t.act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "@" + it.Ref})
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("%s (link %q)", msg, it.name), nil
+		return fmt.Sprintf("%s (link %q)", msg, it.Name), nil
 	}
 	return "", errors.New("no link to a product (/products/…) in the outline")
 }
@@ -312,9 +290,9 @@ func (t *demoTour) fillQuantity(ctx context.Context) (string, error) {
 		return "", err
 	}
 	target := "label=Quantity"
-	for _, it := range outlineItems(snap.Text) {
-		if (it.role == "spinbutton" || it.role == "textbox") && strings.Contains(strings.ToLower(it.name), "quantity") {
-			target = "@" + it.ref
+	for _, it := range outline.Parse(snap.Text) {
+		if it.Ref != "" && (it.Role == "spinbutton" || it.Role == "textbox") && strings.Contains(strings.ToLower(it.Name), "quantity") {
+			target = "@" + it.Ref
 			break
 		}
 	}
