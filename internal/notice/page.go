@@ -23,7 +23,7 @@ type item struct {
 }
 
 // boxRoles are the containers a banner's text and buttons must share.
-// Generic boxes are not in the outline (Build lifts their children), so a
+// Generic boxes are not in the outline (the builder lifts their children), so a
 // banner made of plain divs shares only the document.
 var boxRoles = map[string]bool{
 	"dialog": true, "alertdialog": true, "region": true, "complementary": true,

@@ -25,9 +25,10 @@ type RenderOptions struct {
 	// Depth is the deepest level printed, counted from 0 at the top; 0
 	// means unlimited.
 	Depth int
-	// Viewport is the visible area Build was given. With it, a line off
-	// screen is "above" when its box ends above the viewport and "below"
-	// otherwise; without it, lines before the first on-screen line are above.
+	// Viewport is the visible area the tree was built with. With it, a line
+	// off screen is "above" when its box ends above the viewport and "below"
+	// otherwise; without it, lines before the first on-screen line are
+	// above.
 	Viewport Rect
 	// Full renders every line. Otherwise the lines on screen are rendered
 	// and the others summed up in one line above and one below, as in

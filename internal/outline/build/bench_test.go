@@ -37,7 +37,7 @@ func bigPage(rows int) []byte {
 	return b.Bytes()
 }
 
-// BenchmarkBuildRender measures Build+outline.Render of the recorded snapshot of the
+// BenchmarkBuildRender measures Outline+Render of the recorded snapshot of the
 // big page; the budget is well under 20 ms.
 func BenchmarkBuildRender(b *testing.B) {
 	rec := loadRecording(b, "big")
@@ -56,7 +56,7 @@ func BenchmarkBuildRender(b *testing.B) {
 
 // BenchmarkBrowser compares, on the big page in a real Chromium,
 // captureSnapshot alone, Accessibility.getFullAXTree alone, and the whole
-// outline (captureSnapshot, Build, outline.Render).
+// outline (captureSnapshot, Outline, Render).
 func BenchmarkBrowser(b *testing.B) {
 	ts := testServer(b)
 	ctx := browsertest.Tab(b)
