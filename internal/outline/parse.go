@@ -33,8 +33,8 @@ func (l Line) Has(flag string) bool {
 // ParseLine reads one element line, `- role "name" [flag] [ref=e5]
 // value="v"`, with optional indentation and an optional ":" and text after.
 // It reports false for the other lines of a look: the page header, notice
-// lines ("[sign-in] …"), the summaries of lines off screen, and a name
-// whose quoting is broken.
+// lines ("[sign-in] …"), the summaries of lines off screen, the lines of
+// a diff ("- - …", "+ - …"), and a name whose quoting is broken.
 func ParseLine(s string) (Line, bool) {
 	trimmed := strings.TrimLeft(s, " ")
 	rest, ok := strings.CutPrefix(strings.TrimSpace(trimmed), "- ")
@@ -47,7 +47,8 @@ func ParseLine(s string) (Line, bool) {
 		i++
 	}
 	l.Role, rest = rest[:i], rest[i:]
-	if l.Role == "" {
+	if l.Role == "" || l.Role[0] == '-' {
+		// A role is a word; "- - …" and "+ - …" are the lines of a diff.
 		return Line{}, false
 	}
 	rest = strings.TrimLeft(rest, " ")

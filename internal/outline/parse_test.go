@@ -31,6 +31,8 @@ func TestParseLine(t *testing.T) {
 		{`[sign-in] a sign-in form: "Email" [ref=e3]`, Line{}, false},
 		{`(40 more lines below: 32 links — scroll, or snapshot --full)`, Line{}, false},
 		{`- button "broken`, Line{}, false},
+		{`- - button "Gone" [ref=e7]`, Line{}, false},
+		{`+ - button "New" [ref=e8]`, Line{}, false},
 		{`- "no role"`, Line{}, false},
 		{``, Line{}, false},
 	} {
