@@ -93,7 +93,7 @@ func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (
 	if clipped {
 		note = "\n(The outline was cut to fit; elements further down are not shown.)"
 	}
-	msg := fmt.Sprintf("Instruction: %s\n\n%s\n\n%s%s", instruction, dataNote, Fence(page), note)
+	msg := fmt.Sprintf("Instruction: %s\n\n%s\n\n%s%s", instruction, dataNote, fence(page), note)
 	reply, err := p.ask(ctx, Turn{Purpose: PurposeAct, System: actSystem, SchemaName: "step", Schema: ActSchema,
 		Messages: []Message{{Role: RoleUser, Text: msg}}})
 	if err != nil {

@@ -79,7 +79,7 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 // extractPart reads one part, with one retry when the answer does not fit
 // the schema.
 func (p *Pilot) extractPart(ctx context.Context, instruction string, schema json.RawMessage, part, where string, sch *checker) (any, Usage, error) {
-	msg := fmt.Sprintf("Instruction: %s\n\nSchema of the answer:\n%s\n\n%s%s\n\n%s", instruction, schema, dataNote, where, Fence(part))
+	msg := fmt.Sprintf("Instruction: %s\n\nSchema of the answer:\n%s\n\n%s%s\n\n%s", instruction, schema, dataNote, where, fence(part))
 	turn := Turn{Purpose: PurposeExtract, System: extractSystem, SchemaName: "data", Schema: schema,
 		Messages: []Message{{Role: RoleUser, Text: msg}}}
 	reply, err := p.ask(ctx, turn)

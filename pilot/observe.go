@@ -57,7 +57,7 @@ func (p *Pilot) Observe(ctx context.Context, question string) (*ObserveResult, e
 		return nil, fmt.Errorf("observe: %w", err)
 	}
 	page, _ := clipLines(p.maskPage(snap.Text), p.opts.MaxPageChars)
-	msg := fmt.Sprintf("Question: %s\n\n%s\n\n%s", question, dataNote, Fence(page))
+	msg := fmt.Sprintf("Question: %s\n\n%s\n\n%s", question, dataNote, fence(page))
 	reply, err := p.ask(ctx, Turn{Purpose: PurposeObserve, System: observeSystem, SchemaName: "candidates",
 		Schema: observeSchema, Messages: []Message{{Role: RoleUser, Text: msg}}})
 	if err != nil {

@@ -16,9 +16,9 @@ const (
 // tags, whatever its case or spacing: "</page_content>", "< / PAGE_CONTENT".
 var fenceLike = regexp.MustCompile(`(?i)<\s*/?\s*page[\s_-]*content\b`)
 
-// Fence wraps page text so the page cannot close the fence: every
+// fence wraps page text so the page cannot close the fence: every
 // fence-like tag inside it loses its opening bracket.
-func Fence(page string) string {
+func fence(page string) string {
 	safe := fenceLike.ReplaceAllStringFunc(page, func(m string) string {
 		return "‹" + m[1:]
 	})

@@ -164,7 +164,7 @@ func (r *run) prompt(ctx context.Context, obs *observation) (Message, error) {
 	}
 	r.hints = nil
 	outline, clipped := clipLines(r.p.maskPage(obs.snap.Text), r.p.opts.MaxPageChars)
-	fmt.Fprintf(&b, "\n%s\n\n%s", dataNote, Fence(outline))
+	fmt.Fprintf(&b, "\n%s\n\n%s", dataNote, fence(outline))
 	if clipped {
 		b.WriteString("\n(The outline was cut to fit; scroll to see more.)")
 	}
