@@ -1,7 +1,8 @@
 package replay
 
-// Cause is why a replay stopped. Each has its own exit code ([ExitCode])
-// and a hint that says what to do ([Cause.Hint]).
+// Cause is why a replay stopped, with a hint that says what to do
+// ([Cause.Hint]). The waymark command gives each cause its own exit status;
+// the table is the command's (internal/cli), not this package's.
 type Cause string
 
 // Causes of a stop. The zero Cause is a replay that ran to the end.
@@ -18,43 +19,6 @@ const (
 	CauseFailed        Cause = "failed"           // the browser refused the step (timeout, not interactable, navigation error)
 	CauseCanceled      Cause = "canceled"         // the context was canceled
 )
-
-// Exit codes of a replay, for schedulers and CI:
-//
-//	0   ok: every step ran
-//	1   failed: the browser refused a step (see the message)
-//	10  landed-elsewhere
-//	11  sign-in
-//	12  verify
-//	13  replaced
-//	14  ambiguous
-//	15  missing
-//	16  needs-approval
-//	17  needs-model
-//	130 canceled
-//
-// A drift check has its own codes, 20 and 21 ([DriftReport.ExitCode]).
-var exitCodes = map[Cause]int{
-	CauseNone:          0,
-	CauseFailed:        1,
-	CauseLandedAway:    10,
-	CauseSignIn:        11,
-	CauseVerify:        12,
-	CauseReplaced:      13,
-	CauseAmbiguous:     14,
-	CauseMissing:       15,
-	CauseNeedsApproval: 16,
-	CauseNeedsModel:    17,
-	CauseCanceled:      130,
-}
-
-// ExitCode is the process exit status for a cause; an unknown cause is 1.
-func ExitCode(c Cause) int {
-	if n, ok := exitCodes[c]; ok {
-		return n
-	}
-	return 1
-}
 
 // Hint says what to do about a stop.
 func (c Cause) Hint() string {

@@ -37,27 +37,15 @@ const (
 	DriftUnreached = "unreached" // the step's page is reached only by acting (a click, a submit), which drift never does
 )
 
-// Exit codes of a drift check, for schedulers. They sit beside a
-// replay's causes (10–17) and apart from what any command exits with on
-// an error (1 failed, 2 usage, 3 unavailable), so a scheduler can tell a
-// report from a check that could not run.
-const (
-	DriftExitFound  = 0  // every element was found
-	DriftExitMoved  = 20 // some moved: a replay would heal them with no model
-	DriftExitBroken = 21 // some replaced, missing or ambiguous, or a page landed elsewhere: a replay would stop
-)
-
-// ExitCode is the report's exit status for schedulers: [DriftExitFound],
-// [DriftExitMoved] or [DriftExitBroken]. Unreached steps raise none of them.
-func (r *DriftReport) ExitCode() int {
-	switch {
-	case r.Counts[calls.Replaced]+r.Counts[calls.Missing]+r.Counts[calls.Ambiguous]+r.Counts[DriftElsewhere] > 0:
-		return DriftExitBroken
-	case r.Counts[calls.Moved] > 0:
-		return DriftExitMoved
-	}
-	return DriftExitFound
+// WouldStop reports that a replay would stop now: some element is
+// replaced, missing or ambiguous, or a page landed elsewhere.
+func (r *DriftReport) WouldStop() bool {
+	return r.Counts[calls.Replaced]+r.Counts[calls.Missing]+r.Counts[calls.Ambiguous]+r.Counts[DriftElsewhere] > 0
 }
+
+// WouldHeal reports that a replay would heal some element that moved,
+// with no model. Unreached steps count for neither.
+func (r *DriftReport) WouldHeal() bool { return r.Counts[calls.Moved] > 0 }
 
 // Drift opens each page of a routine (each goto) and resolves the element
 // of every act and verify step after it with the driver's Find, acting on

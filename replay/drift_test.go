@@ -25,8 +25,8 @@ func TestDrift(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("report (-want +got):\n%s", diff)
 	}
-	if rep.ExitCode() != 21 || rep.Steps[1].NewLocator != "placeholder=Email" {
-		t.Errorf("exit %d, %+v", rep.ExitCode(), rep.Steps[1])
+	if !rep.WouldStop() || rep.Steps[1].NewLocator != "placeholder=Email" {
+		t.Errorf("would stop %v, %+v", rep.WouldStop(), rep.Steps[1])
 	}
 	if len(d.acted()) != 0 {
 		t.Errorf("drift acted: %v", d.acted())
@@ -35,13 +35,13 @@ func TestDrift(t *testing.T) {
 	// Only moved: 20. All found: 0.
 	d.find["label=Country"] = calls.Resolution{Status: calls.Found, Ref: "e3"}
 	rep, _ = Drift(context.Background(), d, checkoutRoutine(t))
-	if rep.ExitCode() != 20 {
-		t.Errorf("exit %d, want 20: %+v", rep.ExitCode(), rep.Steps)
+	if rep.WouldStop() || !rep.WouldHeal() {
+		t.Errorf("would stop %v, heal %v, want a heal: %+v", rep.WouldStop(), rep.WouldHeal(), rep.Steps)
 	}
 	d.find["label=Email"] = calls.Resolution{Status: calls.Found, Ref: "e1"}
 	rep, _ = Drift(context.Background(), d, checkoutRoutine(t))
-	if rep.ExitCode() != 0 {
-		t.Errorf("exit %d, want 0", rep.ExitCode())
+	if rep.WouldStop() || rep.WouldHeal() {
+		t.Errorf("would stop %v, heal %v, want neither", rep.WouldStop(), rep.WouldHeal())
 	}
 
 	// After a click, an element not on the page is unreached, not missing.
@@ -52,28 +52,14 @@ func TestDrift(t *testing.T) {
 	tg.Locator = "label=Gone"
 	r.Steps[len(r.Steps)-1].Target = &tg
 	rep, _ = Drift(context.Background(), d, r)
-	if last := rep.Steps[len(rep.Steps)-1]; last.Status != DriftUnreached || rep.ExitCode() != 0 {
-		t.Errorf("after a click: %+v, exit %d", last, rep.ExitCode())
+	if last := rep.Steps[len(rep.Steps)-1]; last.Status != DriftUnreached || rep.WouldStop() || rep.WouldHeal() {
+		t.Errorf("after a click: %+v, would stop %v, heal %v", last, rep.WouldStop(), rep.WouldHeal())
 	}
 
 	// A goto that lands elsewhere: 21.
 	d.pages["http://shop.test/checkout"] = fakePage{URL: "http://shop.test/login"}
 	rep, _ = Drift(context.Background(), d, checkoutRoutine(t))
-	if rep.Steps[0].Status != DriftElsewhere || rep.ExitCode() != 21 {
+	if rep.Steps[0].Status != DriftElsewhere || !rep.WouldStop() {
 		t.Errorf("elsewhere: %+v", rep.Steps[0])
-	}
-}
-
-// TestDriftExitCodes: drift's codes are apart from the CLI's error codes
-// (1 failed, 2 usage, 3 unavailable) and from a replay's causes.
-func TestDriftExitCodes(t *testing.T) {
-	replayCodes := map[int]bool{}
-	for c := range exitCodes {
-		replayCodes[ExitCode(c)] = true
-	}
-	for _, n := range []int{DriftExitMoved, DriftExitBroken} {
-		if n <= 3 || replayCodes[n] {
-			t.Errorf("drift exit code %d collides with an error code or a replay cause", n)
-		}
 	}
 }

@@ -84,9 +84,6 @@ type Result struct {
 	Routine *routine.Routine `json:"routine,omitempty"`
 }
 
-// ExitCode is the process exit status for the result.
-func (r *Result) ExitCode() int { return ExitCode(r.Cause) }
-
 // Result statuses.
 const (
 	StatusOK       = "ok"

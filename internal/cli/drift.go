@@ -62,7 +62,7 @@ func driftRun(ctx context.Context, opts *DriftOptions) error {
 	if err != nil {
 		return err
 	}
-	code := rep.ExitCode()
+	code := driftExit(rep)
 	if opts.JSON {
 		if err := writeEnvelope(opts.IO.Out, envelope{OK: true, Data: driftJSON{rep, code}}); err != nil {
 			return err

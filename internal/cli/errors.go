@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/replay"
 )
 
 // Exit statuses. They are decided in one place, [ExitCode].
@@ -19,6 +20,51 @@ const (
 	ExitUnavailable = 3   // no browser or daemon to run it on
 	ExitCanceled    = 130 // interrupted (128 + SIGINT, as shells report it)
 )
+
+// Exit statuses of waymark replay, one for each [replay.Cause], for
+// schedulers and CI (routine/FORMAT.md lists them). They sit apart from
+// the errors' 2 and 3; a cause this table does not know is [ExitFailed].
+var replayExits = map[replay.Cause]int{
+	replay.CauseNone:          ExitOK,
+	replay.CauseFailed:        ExitFailed,
+	replay.CauseLandedAway:    10,
+	replay.CauseSignIn:        11,
+	replay.CauseVerify:        12,
+	replay.CauseReplaced:      13,
+	replay.CauseAmbiguous:     14,
+	replay.CauseMissing:       15,
+	replay.CauseNeedsApproval: 16,
+	replay.CauseNeedsModel:    17,
+	replay.CauseCanceled:      ExitCanceled,
+}
+
+// replayExit is the exit status of a replay that stopped for c.
+func replayExit(c replay.Cause) int {
+	if n, ok := replayExits[c]; ok {
+		return n
+	}
+	return ExitFailed
+}
+
+// Exit statuses of waymark drift: what a replay would do now, apart from
+// the replay's causes and from a check that could not run.
+const (
+	DriftExitFound  = 0  // every element was found
+	DriftExitMoved  = 20 // some moved: a replay would heal them with no model
+	DriftExitBroken = 21 // some replaced, missing or ambiguous, or a page landed elsewhere: a replay would stop
+)
+
+// driftExit is the exit status of a drift report. Unreached steps raise
+// none.
+func driftExit(rep *replay.DriftReport) int {
+	switch {
+	case rep.WouldStop():
+		return DriftExitBroken
+	case rep.WouldHeal():
+		return DriftExitMoved
+	}
+	return DriftExitFound
+}
 
 // UsageError is a command line that cannot be run as written: an unknown
 // command or flag, a wrong number of arguments, a value out of range.

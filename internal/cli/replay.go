@@ -139,7 +139,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 			}
 		}
 	}
-	if code := res.ExitCode(); code != 0 {
+	if code := replayExit(res.Cause); code != 0 {
 		return &ExitError{Code: code, Msg: fmt.Sprintf("%s: %s", res.Cause, res.Message), Silent: true}
 	}
 	return nil
@@ -229,7 +229,7 @@ func replaySummary(res *replay.Result, saved string) string {
 	case replay.StatusOK:
 		fmt.Fprintf(&b, "replayed %d step(s) in %dms, %d model call(s)", len(res.Steps), res.DurMS, res.ModelCalls)
 	default:
-		fmt.Fprintf(&b, "stopped (%s, exit %d): %s\nhint: %s", res.Cause, res.ExitCode(), res.Message, res.Hint)
+		fmt.Fprintf(&b, "stopped (%s, exit %d): %s\nhint: %s", res.Cause, replayExit(res.Cause), res.Message, res.Hint)
 	}
 	for _, h := range res.Heals {
 		fmt.Fprintf(&b, "\nhealed %s: %s → %s (%s)", h.Step, h.Before, h.After, h.How)
