@@ -21,7 +21,6 @@ package anthropic
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"time"
@@ -30,6 +29,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/waymark-dev/waymark/internal/model/modelhttp"
+	"github.com/waymark-dev/waymark/model"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -44,31 +44,11 @@ const DefaultTimeout = 2 * time.Minute
 // Messages API requires a cap.
 const DefaultMaxTokens = 4096
 
-// Options configures a [Model]. The zero value is valid except for APIKey.
-type Options struct {
-	// APIKey is sent in the x-api-key header. It is required; the CLI reads
-	// it from ANTHROPIC_API_KEY.
-	APIKey string
-	// BaseURL is the API's root, for a proxy or gateway. Empty means
-	// https://api.anthropic.com.
-	BaseURL string
-	// Model names the model. Empty means [DefaultModel].
-	Model string
-	// HTTPClient sends the requests. Nil means a new client with Go's
-	// default transport.
-	HTTPClient *http.Client
-	// MaxRetries bounds the retries after a 429 or 5xx answer. Zero means 2;
-	// a negative value means none.
-	MaxRetries int
-	// Timeout bounds each try. Zero means [DefaultTimeout].
-	Timeout time.Duration
-	// Logger receives one line per call and one per retry, never the prompt,
-	// the messages, the images or the key. Nil means discard.
-	Logger *slog.Logger
-	// Sleep waits between tries; tests replace it. Nil means a timer that
-	// stops early when ctx is done.
-	Sleep func(ctx context.Context, d time.Duration) error
-}
+// Options configures a [Model]: the options every HTTP provider shares.
+// APIKey is required (the CLI reads it from ANTHROPIC_API_KEY) and sent in
+// the x-api-key header; an empty BaseURL means https://api.anthropic.com,
+// an empty Model [DefaultModel], a zero Timeout [DefaultTimeout].
+type Options = model.Options
 
 // Model is a [pilot.Model] backed by the Anthropic Messages API. It is safe
 // for concurrent use.
@@ -86,14 +66,7 @@ func New(opts Options) (*Model, error) {
 		return nil, fmt.Errorf("anthropic: %w; set ANTHROPIC_API_KEY", pilot.ErrNoKey)
 	}
 	v := modelhttp.Vendor{Name: "the Anthropic API", KeyEnv: "ANTHROPIC_API_KEY", HasKey: true}
-	r := modelhttp.Retrier{
-		Model:      opts.Model,
-		MaxRetries: opts.MaxRetries,
-		Timeout:    opts.Timeout,
-		Sleep:      opts.Sleep,
-		Now:        time.Now,
-		Log:        opts.Logger,
-	}.WithDefaults()
+	r := modelhttp.NewRetrier(opts)
 	if r.Model == "" {
 		r.Model = DefaultModel
 	}

@@ -27,7 +27,6 @@ package openai
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -38,6 +37,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/waymark-dev/waymark/internal/model/modelhttp"
+	"github.com/waymark-dev/waymark/model"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -55,35 +55,14 @@ const (
 	DefaultLocalTimeout = 5 * time.Minute
 )
 
-// Options configures a [Model]. The zero value is valid except for APIKey,
-// which OpenAI's own API needs.
-type Options struct {
-	// APIKey is sent as "Authorization: Bearer". It may be empty when
-	// BaseURL is set: local servers such as Ollama need none.
-	APIKey string
-	// BaseURL is the API's root, including its /v1, e.g.
-	// http://localhost:11434/v1 for Ollama. Empty means [DefaultBaseURL].
-	BaseURL string
-	// Model names the model. Empty means [DefaultModel] with OpenAI's API;
-	// with another BaseURL it is required, since each server has its own.
-	Model string
-	// HTTPClient sends the requests. Nil means a new client with Go's
-	// default transport.
-	HTTPClient *http.Client
-	// MaxRetries bounds the retries after a 429 or 5xx answer. Zero means 2;
-	// a negative value means none.
-	MaxRetries int
-	// Timeout bounds each try. Zero means [DefaultTimeout], or
-	// [DefaultLocalTimeout] when BaseURL is set.
-	Timeout time.Duration
-	// Logger receives one line per call and one per retry or fallback,
-	// never the prompt, the messages, the images or the key. Nil means
-	// discard.
-	Logger *slog.Logger
-	// Sleep waits between tries; tests replace it. Nil means a timer that
-	// stops early when ctx is done.
-	Sleep func(ctx context.Context, d time.Duration) error
-}
+// Options configures a [Model]: the options every HTTP provider shares.
+// APIKey is sent as "Authorization: Bearer"; OpenAI's own API needs it,
+// local servers such as Ollama need none. BaseURL includes the /v1 (e.g.
+// http://localhost:11434/v1); empty means [DefaultBaseURL]. An empty Model
+// means [DefaultModel] with OpenAI's API and is refused with another
+// BaseURL, since each server has its own. A zero Timeout means
+// [DefaultTimeout], or [DefaultLocalTimeout] when BaseURL is set.
+type Options = model.Options
 
 // Model is a [pilot.Model] backed by a Chat Completions API. It is safe for
 // concurrent use.
@@ -117,14 +96,7 @@ func New(opts Options) (*Model, error) {
 	if opts.APIKey == "" && !local {
 		return nil, fmt.Errorf("openai: %w; set OPENAI_API_KEY, or OPENAI_BASE_URL (--base-url) for a local server that needs none", pilot.ErrNoKey)
 	}
-	r := modelhttp.Retrier{
-		Model:      opts.Model,
-		MaxRetries: opts.MaxRetries,
-		Timeout:    opts.Timeout,
-		Sleep:      opts.Sleep,
-		Now:        time.Now,
-		Log:        opts.Logger,
-	}.WithDefaults()
+	r := modelhttp.NewRetrier(opts)
 	if r.Model == "" {
 		if local {
 			return nil, fmt.Errorf("openai: no model named for %s; pass the name of one it serves with --model or WAYMARK_MODEL", v.Name)

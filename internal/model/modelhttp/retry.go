@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/waymark-dev/waymark/model"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -61,6 +62,20 @@ func (r Retrier) WithDefaults() Retrier {
 		r.Log = slog.New(slog.DiscardHandler)
 	}
 	return r
+}
+
+// NewRetrier is the retrier a provider's options ask for, with
+// [Retrier.WithDefaults] applied. Model and Timeout stay as given, for the
+// provider to default.
+func NewRetrier(o model.Options) Retrier {
+	return Retrier{
+		Model:      o.Model,
+		MaxRetries: o.MaxRetries,
+		Timeout:    o.Timeout,
+		Sleep:      o.Sleep,
+		Now:        time.Now,
+		Log:        o.Logger,
+	}.WithDefaults()
 }
 
 // Outcome is how the last try of a call ended.
