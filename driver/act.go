@@ -162,7 +162,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		}
 		return func(ctx context.Context) error {
 			_, err := cdpCallEl(ctx, el, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: el.node})
-			if err != nil && strings.Contains(err.Error(), "Node is not a file input") {
+			if notFileInput(err) {
 				return calls.Errorf(calls.ErrBadInput, "upload to an <input type=file> element", "%s is not a file input", el.what)
 			}
 			return err

@@ -112,7 +112,7 @@ func (s *Session) PDF(ctx context.Context) (*calls.Image, error) {
 	}
 	res, err := call(ctx, t, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: new(true)})
 	if err != nil {
-		if strings.Contains(err.Error(), "PrintToPDF is not implemented") {
+		if pdfUnsupported(err) {
 			return nil, calls.Errorf(calls.ErrBadInput, "pdf needs a headless browser; drop --headed", "this browser cannot print to PDF")
 		}
 		return nil, err

@@ -18,7 +18,7 @@ import (
 // node into a stale-ref error.
 func cdpCallEl[P, R any](ctx context.Context, el *element, c cdp.Command[P, R], p P) (R, error) {
 	r, err := cdp.Call(ctx, el.sess, c, p)
-	if err != nil && (strings.Contains(err.Error(), "No node with given id") || strings.Contains(err.Error(), "Could not find node")) {
+	if nodeGone(err) {
 		return r, el.gone(err)
 	}
 	return r, browserErr(err)
@@ -26,7 +26,7 @@ func cdpCallEl[P, R any](ctx context.Context, el *element, c cdp.Command[P, R], 
 
 func (el *element) focus(ctx context.Context) error {
 	_, err := cdpCallEl(ctx, el, dom.Focus, dom.FocusParams{BackendNodeID: el.node})
-	if err != nil && strings.Contains(err.Error(), "not focusable") {
+	if notFocusable(err) {
 		return calls.Errorf(calls.ErrNotInteractable, "focus a field, button or link instead", "%s cannot take the focus", el.what)
 	}
 	return err

@@ -123,7 +123,7 @@ func (s *Session) maskRef(t *tab, ref string) (*element, error) {
 // wrapped inline element has several), moved into the tab's viewport.
 func elementBoxes(ctx context.Context, el *element) ([]box, error) {
 	quads, err := cdpCallEl(ctx, el, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: el.node})
-	if isNoBox(err) || errors.Is(err, calls.ErrStaleRef) {
+	if noBox(err) || errors.Is(err, calls.ErrStaleRef) {
 		return nil, nil // not rendered, or gone: nothing shows
 	}
 	if err != nil {

@@ -135,10 +135,10 @@ func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chrom
 			"%s did not finish loading within %s", what, timeout)
 	default:
 		var le *chromedp.LoadError
-		if errors.As(err, &le) || strings.Contains(err.Error(), "net::") {
+		if errors.As(err, &le) || netError(err) {
 			return nil, calls.Errorf(calls.ErrNavigation, "check the address and that the site is up", "could not open %s: %v", what, err)
 		}
-		if strings.Contains(err.Error(), "history") || strings.Contains(err.Error(), "entry") {
+		if noHistoryEntry(err) {
 			return nil, calls.Errorf(calls.ErrNavigation, "there is no page to go to in that direction", "cannot go %s: %v", what, err)
 		}
 		return nil, browserErr(err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -86,7 +85,7 @@ func (el *element) tryActionable(ctx context.Context, checks int) (point, error)
 		}
 	}
 	if _, err := cdp.Call(ctx, el.sess, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: el.node}); err != nil {
-		if isNoBox(err) {
+		if noBox(err) {
 			return point{}, el.notVisible()
 		}
 		return point{}, el.gone(browserErr(err))
@@ -133,14 +132,6 @@ func (el *element) tryActionable(ctx context.Context, checks int) (point, error)
 
 func (el *element) notVisible() error {
 	return calls.Errorf(calls.ErrNotInteractable, "it may be hidden or collapsed; open what holds it first, or run waymark snapshot", "%s is not visible", el.what)
-}
-
-func isNoBox(err error) bool {
-	if err == nil {
-		return false
-	}
-	m := err.Error()
-	return strings.Contains(m, "Could not compute content quads") || strings.Contains(m, "does not have a layout object")
 }
 
 // biggestQuad picks the largest of an element's boxes (a wrapped link has

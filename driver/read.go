@@ -144,7 +144,7 @@ func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (*calls.PageI
 		check = func() (bool, error) {
 			var ok bool
 			err := t.evalWorld(ctx, t.sess, t.mainFrame(), `(s => { const e = document.querySelector(s); if (!e) return false; const r = e.getBoundingClientRect(); const st = getComputedStyle(e); return r.width > 0 && r.height > 0 && st.visibility !== 'hidden' })(`+jsString(req.Selector)+`)`, &ok)
-			if err != nil && strings.Contains(err.Error(), "not a valid selector") {
+			if badSelector(err) {
 				return false, calls.Errorf(calls.ErrBadInput, "check the CSS selector", "bad CSS selector %q", req.Selector)
 			}
 			return ok, err

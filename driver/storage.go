@@ -110,7 +110,7 @@ func (s *Session) Storage(ctx context.Context, req calls.StorageRequest) (*calls
 	}
 	items := map[string]string{}
 	if err := t.evalWorld(ctx, t.sess, t.mainFrame(), expr, &items); err != nil {
-		if strings.Contains(err.Error(), "SecurityError") || strings.Contains(err.Error(), "denied") {
+		if storageDenied(err) {
 			return nil, calls.Errorf(calls.ErrBadInput, "open an http(s) page first", "this page has no storage (%s)", t.url())
 		}
 		return nil, err

@@ -54,12 +54,6 @@ func (t *tab) forgetWorld(frame cdp.FrameID) {
 	t.mu.Unlock()
 }
 
-func contextGone(err error) bool {
-	return err != nil && (strings.Contains(err.Error(), "Cannot find context") ||
-		strings.Contains(err.Error(), "Execution context was destroyed") ||
-		strings.Contains(err.Error(), "No frame for given id"))
-}
-
 // evalWorld evaluates an expression in a frame's isolated world and decodes
 // its JSON value into out (nil to ignore it).
 func (t *tab) evalWorld(ctx context.Context, sess cdp.Session, frame cdp.FrameID, expr string, out any) error {
