@@ -1,12 +1,14 @@
 # waymark: build, test, benchmark.
 GO      ?= go
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -X github.com/waymark-dev/waymark/internal/cli.version=$(VERSION)
+# The release binary: no symbol table or DWARF (-s -w) and no build paths
+# (-trimpath); panics still print file:line from the runtime's tables.
+LDFLAGS := -s -w -X github.com/waymark-dev/waymark/internal/cli.version=$(VERSION)
 
 .PHONY: build test test-short vet bench clean
 
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o bin/waymark ./cmd/waymark
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/waymark ./cmd/waymark
 
 # Every test, browser tests included; a missing browser fails them.
 test:

@@ -3,6 +3,6 @@
 // builds the outline of a page and performs element and page actions with
 // real input events. It never calls a model.
 //
-// The calls a front makes are plain request and result structs (calls.go),
-// so the daemon can carry them over its socket unchanged.
+// The calls a front makes are the plain request and result structs of
+// package calls, so the daemon can carry them over its socket unchanged.
 package driver

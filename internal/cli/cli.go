@@ -1,5 +1,5 @@
 // Package cli is waymark's command line: a thin front that turns each
-// command's flags into one request of package driver (or rpc) and sends it to
+// command's flags into one request of package calls (or rpc) and sends it to
 // the daemon through a [Caller].
 //
 // Every command follows the same shape (STYLE rule 17): an XOptions struct,

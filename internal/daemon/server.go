@@ -113,9 +113,6 @@ func New(opts Options) *Server {
 	return s
 }
 
-// Socket returns the path the server listens on ("" if it has none).
-func (s *Server) Socket() string { return s.paths.Socket }
-
 // Run listens, then serves until ctx is done, a daemon.stop request comes or
 // the server has been idle for IdleTimeout. Then it stops listening (which
 // removes the socket file), gives requests under way Grace to finish,

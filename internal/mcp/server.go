@@ -45,7 +45,7 @@ Actions reply with the outcome and the changes since your last look ("+" added, 
 A click or key that would send, pay, delete or confirm fails with needs-approval and an approval: to proceed, call again with approve set to it.`
 
 // New builds the MCP server with the browser tools registered. It starts
-// nothing: run it with [Serve], [ServeStdio] or [ServeListener].
+// nothing: run it with [Serve], [ServeIO] or [ServeListener].
 func New(opts Options) *sdk.Server {
 	if opts.Session == "" {
 		opts.Session = "default"
@@ -91,11 +91,6 @@ func Serve(ctx context.Context, t sdk.Transport, opts Options) error {
 	return err
 }
 
-// ServeStdio serves MCP on the process's stdin and stdout.
-func ServeStdio(ctx context.Context, opts Options) error {
-	return Serve(ctx, &sdk.StdioTransport{}, opts)
-}
-
 // ServeIO serves MCP's stdio framing (one JSON-RPC message a line) on r
 // and w until r ends or ctx is done. Neither is closed.
 func ServeIO(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
@@ -105,16 +100,6 @@ func ServeIO(ctx context.Context, r io.Reader, w io.Writer, opts Options) error 
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
-
-// ServeHTTP serves MCP with the streamable HTTP transport on addr, which
-// must be a loopback address, until ctx is done.
-func ServeHTTP(ctx context.Context, addr string, opts Options) error {
-	ln, err := Listen(addr)
-	if err != nil {
-		return err
-	}
-	return ServeListener(ctx, ln, opts)
-}
 
 // Listen listens on addr for [ServeListener], after [CheckAddr].
 func Listen(addr string) (net.Listener, error) {

@@ -85,8 +85,8 @@ func TestServeHTTP(t *testing.T) {
 
 // TestServeStdioFraming runs [Serve] with the SDK's newline-delimited
 // stdio framing (IOTransport, what StdioTransport uses on os.Stdin and
-// os.Stdout) over pipes: ServeStdio itself is that on the process's own
-// streams. The CLI's test drives `waymark mcp` the same way.
+// os.Stdout) over pipes, as ServeIO does for `waymark mcp` on the
+// process's own streams. The CLI's test drives `waymark mcp` the same way.
 func TestServeStdioFraming(t *testing.T) {
 	cr, sw := io.Pipe() // server → client
 	sr, cw := io.Pipe() // client → server

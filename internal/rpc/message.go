@@ -118,7 +118,7 @@ func quoteOrNone(s string) string {
 	return `"` + s + `"`
 }
 
-// Error is the error of a reply. Code is a category code of package driver
+// Error is the error of a reply. Code is a category code of package calls
 // (calls.Code), or "internal".
 type Error struct {
 	Code    string          `json:"code"`

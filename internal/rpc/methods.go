@@ -1,7 +1,7 @@
 package rpc
 
 // Methods the daemon answers itself or through its session manager, beside
-// the page calls named in package driver (calls.MethodOpen and the rest).
+// the page calls named in package calls (calls.MethodOpen and the rest).
 const (
 	MethodDaemonStatus    = "daemon.status"     // result: DaemonStatus
 	MethodDaemonStop      = "daemon.stop"       // result: {}
