@@ -14,10 +14,14 @@ func ExampleNew() {
 	_, err := anthropic.New(anthropic.Options{})
 	fmt.Println(err)
 
-	var m pilot.Model // what pilot.New and replay.Options.Model take
-	m, err = anthropic.New(anthropic.Options{APIKey: "sk-ant-example", Model: anthropic.DefaultModel})
-	fmt.Println(m != nil, err)
+	m, err := anthropic.New(anthropic.Options{APIKey: "sk-ant-example", Model: anthropic.DefaultModel})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var _ pilot.Model = m // what pilot.New and replay.Options.Model take
+	fmt.Println("ready")
 	// Output:
 	// anthropic: no API key; set ANTHROPIC_API_KEY
-	// true <nil>
+	// ready
 }

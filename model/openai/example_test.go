@@ -11,9 +11,10 @@ import (
 func ExampleNew() {
 	_, err := openai.New(openai.Options{BaseURL: "http://localhost:11434/v1"})
 	fmt.Println(err)
-	m, err := openai.New(openai.Options{BaseURL: "http://localhost:11434/v1", Model: "llama3.2"})
-	fmt.Println(m != nil, err)
+	if _, err := openai.New(openai.Options{BaseURL: "http://localhost:11434/v1", Model: "llama3.2"}); err == nil {
+		fmt.Println("ready")
+	}
 	// Output:
 	// openai: no model named for the server at http://localhost:11434/v1; pass the name of one it serves with --model or WAYMARK_MODEL
-	// true <nil>
+	// ready
 }
