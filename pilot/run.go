@@ -160,7 +160,7 @@ type run struct {
 
 	lastOK      bool    // the last step's verification passed
 	lastSig     string  // the last step's signature
-	final       *Expect // what showed the task done, when the model said
+	final       *expect // what showed the task done, when the model said
 	repeats     int     // repeats in a row
 	undecodable int     // undecodable answers in a row
 	breaker     breaker

@@ -16,7 +16,7 @@ import (
 // act applies one operation: it takes the element's evidence from the live
 // page before acting (the page may change after), performs the operation,
 // checks its expectation, and records the step.
-func (r *run) act(ctx context.Context, obs *observation, dec *Decision) error {
+func (r *run) act(ctx context.Context, obs *observation, dec *decision) error {
 	a := dec.Action
 	var ev *calls.Evidence
 	if a.Ref != "" {
@@ -131,7 +131,7 @@ func (r *run) pageFailure(ctx context.Context, why string) error {
 // done accepts the model's word only when the page shows it: the
 // expectation it gives with done holds, or else the last step's check
 // passed.
-func (r *run) done(ctx context.Context, dec *Decision) (bool, error) {
+func (r *run) done(ctx context.Context, dec *decision) (bool, error) {
 	exp := dec.Action.Expect
 	if exp != nil && !exp.empty() {
 		v, err := r.verify(ctx, exp, nil)
@@ -162,7 +162,7 @@ func (r *run) done(ctx context.Context, dec *Decision) (bool, error) {
 // actRequest turns an act into a driver call, with a person's pace unless
 // RunOptions.NoHand. The value is expanded here, at the driver call, and
 // goes nowhere else.
-func (r *run) actRequest(a Action) (calls.ActRequest, error) {
+func (r *run) actRequest(a action) (calls.ActRequest, error) {
 	target := ""
 	if a.Ref != "" {
 		target = "@" + a.Ref
@@ -187,7 +187,7 @@ func (r *run) actRequest(a Action) (calls.ActRequest, error) {
 
 // scrollDirection is where a scroll goes: as the model said, else into
 // view with an element and down without.
-func scrollDirection(a Action) string {
+func scrollDirection(a action) string {
 	switch {
 	case a.Direction != "":
 		return a.Direction

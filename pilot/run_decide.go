@@ -14,15 +14,15 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 )
 
-// Decision is the model's answer to a decide turn: a thought, narrated,
+// decision is the model's answer to a decide turn: a thought, narrated,
 // and one action.
-type Decision struct {
+type decision struct {
 	Thought string `json:"thought"`
-	Action  Action `json:"action"`
+	Action  action `json:"action"`
 }
 
-// Action is what the model wants to do next.
-type Action struct {
+// action is what the model wants to do next.
+type action struct {
 	Type   string  `json:"type"`            // act, need_login, need_input, done
 	Op     string  `json:"op,omitempty"`    // act: click, fill, type, select, check, uncheck, press, goto, scroll
 	Ref    string  `json:"ref,omitempty"`   // act: the element; need_*: the field the answer goes into
@@ -30,38 +30,38 @@ type Action struct {
 	Key    string  `json:"key,omitempty"`   // press
 	URL    string  `json:"url,omitempty"`   // goto
 	Field  string  `json:"field,omitempty"` // need_input, need_login: what is needed ("password", "one-time code")
-	Expect *Expect `json:"expect,omitempty"`
+	Expect *expect `json:"expect,omitempty"`
 	// Direction is where a scroll goes: up, down, left, right, or
 	// into-view (the ref's element). Empty means into-view with a ref and
 	// down without.
 	Direction string `json:"direction,omitempty"`
 }
 
-// Expect is an effect a step should have, as facts the page can show.
+// expect is an effect a step should have, as facts the page can show.
 // Every fact given must hold; with none, the page must change.
-type Expect struct {
+type expect struct {
 	URLChangesTo string      `json:"url_changes_to,omitempty"` // a glob, read by calls.MatchURL
-	Appears      *ElementRef `json:"appears,omitempty"`
-	Disappears   *ElementRef `json:"disappears,omitempty"`
-	FieldValue   *FieldValue `json:"field_value,omitempty"`
+	Appears      *elementRef `json:"appears,omitempty"`
+	Disappears   *elementRef `json:"disappears,omitempty"`
+	FieldValue   *fieldValue `json:"field_value,omitempty"`
 	TextAppears  string      `json:"text_appears,omitempty"`
 }
 
-// ElementRef names an element by its role and accessible name.
-type ElementRef struct {
+// elementRef names an element by its role and accessible name.
+type elementRef struct {
 	Role string `json:"role,omitempty"`
 	Name string `json:"name,omitempty"`
 }
 
-// FieldValue says a field (by ref) holds a value.
-type FieldValue struct {
+// fieldValue says a field (by ref) holds a value.
+type fieldValue struct {
 	Ref   string `json:"ref"`
 	Value string `json:"value"`
 }
 
 var ops = []string{"click", "fill", "type", "select", "check", "uncheck", "press", "goto", "scroll"}
 
-// decideSchema is the JSON Schema of [Decision].
+// decideSchema is the JSON Schema of [decision].
 var decideSchema = json.RawMessage(`{
   "type": "object",
   "properties": {
@@ -188,7 +188,7 @@ func (r *run) prompt(ctx context.Context, obs *observation) (Message, error) {
 // decide asks the model for the next action. An answer that cannot be
 // used returns nil and no error, after it was fed back; three in a row
 // return [ErrUndecodable].
-func (r *run) decide(ctx context.Context, obs *observation) (*Decision, error) {
+func (r *run) decide(ctx context.Context, obs *observation) (*decision, error) {
 	msg, err := r.prompt(ctx, obs)
 	if err != nil {
 		return nil, err
@@ -235,7 +235,7 @@ func (r *run) undecodableAnswer(why string) error {
 
 // checkAgainstPage refuses refs that are not on the page the model was
 // shown, and placeholders that name no declared slot.
-func (r *run) checkAgainstPage(d *Decision, obs *observation) []string {
+func (r *run) checkAgainstPage(d *decision, obs *observation) []string {
 	var out []string
 	a := d.Action
 	if a.Ref != "" && refLine(obs.snap.Text, a.Ref) == "" {
@@ -264,7 +264,7 @@ func (r *run) slotNames() []string {
 
 // decodeDecision reads the model's answer, forgiving near-misses, and
 // validates it. It returns the problems when it cannot be used.
-func decodeDecision(reply Reply) (*Decision, []string) {
+func decodeDecision(reply Reply) (*decision, []string) {
 	v, err := decodeAnswer(reply)
 	if err != nil {
 		return nil, []string{err.Error()}
@@ -278,7 +278,7 @@ func decodeDecision(reply Reply) (*Decision, []string) {
 		return nil, problems
 	}
 	b, _ := json.Marshal(m)
-	var d Decision
+	var d decision
 	if err := json.Unmarshal(b, &d); err != nil {
 		return nil, []string{err.Error()}
 	}
@@ -289,7 +289,7 @@ func decodeDecision(reply Reply) (*Decision, []string) {
 }
 
 // needs says what an action lacks for its type and op, or "".
-func needs(a Action) string {
+func needs(a action) string {
 	switch a.Type {
 	case "act":
 		switch {

@@ -11,15 +11,15 @@ func TestDecodeDecisionMendsNearMisses(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want Action
+		want action
 	}{
-		{"op as the type", `{"thought":"t","action":{"type":"click","ref":"@e5"}}`, Action{Type: "act", Op: "click", Ref: "e5"}},
-		{"flat act answer", `{"action":"fill","ref":"[ref=e3]","value":"x","reason":"r"}`, Action{Type: "act", Op: "fill", Ref: "e3", Value: "x"}},
-		{"case and aliases", `{"thought":"t","action":{"type":"ACT","op":"Navigate","url":"https://a.test/"}}`, Action{Type: "act", Op: "goto", URL: "https://a.test/"}},
-		{"expect in words", `{"thought":"t","action":{"type":"act","op":"click","ref":"e1","expect":"the page changes"}}`, Action{Type: "act", Op: "click", Ref: "e1"}},
-		{"finish", `{"thought":"t","action":{"type":"finish"}}`, Action{Type: "done"}},
+		{"op as the type", `{"thought":"t","action":{"type":"click","ref":"@e5"}}`, action{Type: "act", Op: "click", Ref: "e5"}},
+		{"flat act answer", `{"action":"fill","ref":"[ref=e3]","value":"x","reason":"r"}`, action{Type: "act", Op: "fill", Ref: "e3", Value: "x"}},
+		{"case and aliases", `{"thought":"t","action":{"type":"ACT","op":"Navigate","url":"https://a.test/"}}`, action{Type: "act", Op: "goto", URL: "https://a.test/"}},
+		{"expect in words", `{"thought":"t","action":{"type":"act","op":"click","ref":"e1","expect":"the page changes"}}`, action{Type: "act", Op: "click", Ref: "e1"}},
+		{"finish", `{"thought":"t","action":{"type":"finish"}}`, action{Type: "done"}},
 		{"field ref", `{"thought":"t","action":{"type":"act","op":"fill","ref":"e3","value":"v","expect":{"field_value":{"ref":"@e3","value":"v"}}}}`,
-			Action{Type: "act", Op: "fill", Ref: "e3", Value: "v", Expect: &Expect{FieldValue: &FieldValue{Ref: "e3", Value: "v"}}}},
+			action{Type: "act", Op: "fill", Ref: "e3", Value: "v", Expect: &expect{FieldValue: &fieldValue{Ref: "e3", Value: "v"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // signature is what makes two operations the same for the repeat guard:
 // the op and the element, as the page names it (the chosen locator, or the
 // ref when no locator is unique), never the value typed.
-func signature(a Action, ev *calls.Evidence) string {
+func signature(a action, ev *calls.Evidence) string {
 	op := a.Op
 	if op == "scroll" { // scrolling back up is not a repeat of scrolling down
 		op += " " + scrollDirection(a)
@@ -44,7 +44,7 @@ func (r *run) repeated(sig string, idx int) error {
 }
 
 // stepLine is the short line the model reads for a step done.
-func stepLine(a Action, line string, ok bool, observed string) string {
+func stepLine(a action, line string, ok bool, observed string) string {
 	var b strings.Builder
 	b.WriteString(a.Op)
 	if a.Op == "scroll" {

@@ -34,7 +34,7 @@ func slotName(field, kind string) string {
 // handOver asks a person for a sign-in or a value, types the answer into
 // the field the model named, and records a fill that refers to the slot,
 // never the answer. The answer is a known secret for the rest of the run.
-func (r *run) handOver(ctx context.Context, obs *observation, dec *Decision) error {
+func (r *run) handOver(ctx context.Context, obs *observation, dec *decision) error {
 	a := dec.Action
 	kind := strings.TrimPrefix(a.Type, "need_")
 	slot := slotName(a.Field, kind)
@@ -74,8 +74,8 @@ func (r *run) handOver(ctx context.Context, obs *observation, dec *Decision) err
 	if err != nil {
 		return r.pageFailure(ctx, fmt.Sprintf("[ref=%s] could not be identified on the page: %v", a.Ref, err))
 	}
-	fill := Action{Type: "act", Op: "fill", Ref: a.Ref, Value: "%" + slot + "%",
-		Expect: &Expect{FieldValue: &FieldValue{Ref: a.Ref, Value: "%" + slot + "%"}}}
+	fill := action{Type: "act", Op: "fill", Ref: a.Ref, Value: "%" + slot + "%",
+		Expect: &expect{FieldValue: &fieldValue{Ref: a.Ref, Value: "%" + slot + "%"}}}
 	req, err := r.actRequest(fill)
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ import (
 // as its instruction; a navigation with its URL as given and where it
 // landed, with the notices of the page it landed on. outline is the page
 // the model was shown.
-func (r *run) stepFor(a Action, thought, outline string, ev *calls.Evidence, landed *calls.PageInfo, notices []calls.Notice, v *routine.Verdict) routine.Step {
+func (r *run) stepFor(a action, thought, outline string, ev *calls.Evidence, landed *calls.PageInfo, notices []calls.Notice, v *routine.Verdict) routine.Step {
 	if a.Op == "goto" {
 		st := routine.GotoStep(a.URL, landed, notices)
 		st.Verdict = v
@@ -162,7 +162,7 @@ func (r *run) routine() *routine.Routine {
 // finalChecks turns what showed the task done into checks a replay can
 // make with no model: a URL glob and texts. An element is checked by its
 // name as text; a field's value is not replayed.
-func finalChecks(e *Expect) []*routine.Check {
+func finalChecks(e *expect) []*routine.Check {
 	var out []*routine.Check
 	if e.URLChangesTo != "" {
 		out = append(out, &routine.Check{URL: e.URLChangesTo})

@@ -40,7 +40,7 @@ func (r *run) look(ctx context.Context) (*pageState, error) {
 
 // verify checks an expectation against the page, waiting a little for a
 // page that is still changing. before is the page just before the step.
-func (r *run) verify(ctx context.Context, exp *Expect, before *pageState) (*routine.Verdict, error) {
+func (r *run) verify(ctx context.Context, exp *expect, before *pageState) (*routine.Verdict, error) {
 	deadline := r.opts.Now().Add(r.settle())
 	for {
 		after, err := r.look(ctx)
@@ -75,7 +75,7 @@ func (r *run) settle() time.Duration {
 
 // check judges every fact of exp once; all must hold. With no facts, the
 // page must have changed.
-func (r *run) check(ctx context.Context, exp *Expect, before, after *pageState) (*routine.Verdict, error) {
+func (r *run) check(ctx context.Context, exp *expect, before, after *pageState) (*routine.Verdict, error) {
 	var expected, observed []string
 	ok := true
 	add := func(pass bool, want, saw string) {
@@ -143,11 +143,11 @@ func (r *run) check(ctx context.Context, exp *Expect, before, after *pageState) 
 	return &routine.Verdict{OK: ok, Expected: strings.Join(expected, "; "), Observed: strings.Join(observed, "; ")}, nil
 }
 
-func (e *Expect) empty() bool {
+func (e *expect) empty() bool {
 	return e.URLChangesTo == "" && e.Appears == nil && e.Disappears == nil && e.FieldValue == nil && e.TextAppears == ""
 }
 
-func (e *ElementRef) String() string {
+func (e *elementRef) String() string {
 	role := e.Role
 	if role == "" {
 		role = "an element"
@@ -164,7 +164,7 @@ var outlineLine = regexp.MustCompile(`^\s*-\s+([A-Za-z]+)(?:\s+"((?:[^"\\]|\\.)*
 
 // countElement counts the outline lines with the element's role and a name
 // that holds its name (case and spacing folded).
-func countElement(s *pageState, e *ElementRef) int {
+func countElement(s *pageState, e *elementRef) int {
 	if s == nil {
 		return 0
 	}
