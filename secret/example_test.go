@@ -6,23 +6,18 @@ import (
 	"github.com/waymark-dev/waymark/secret"
 )
 
-// A program declares the values it knows are secret; text bound for a
-// prompt, a log or a file goes through Redact.
 func ExampleSet_Redact() {
-	known := new(secret.Set)
-	known.Add("password", "correct horse battery")
-	fmt.Println(known.Redact("signed in with correct horse battery"))
+	var s secret.Set
+	s.Add("password", "correct horse")
+	fmt.Println(s.Redact("typed correct horse, then ?p=correct+horse"))
+	fmt.Println(s.Redact("key ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"))
 	// Output:
-	// signed in with «secret:password»
+	// typed «secret:password», then ?p=«secret:password»
+	// key «secret»
 }
 
-// A Value prints as [redacted] however it is formatted; only Reveal gives
-// its bytes.
 func ExampleValue() {
-	v := secret.New("token", "s3cr3t-t0ken")
-	fmt.Println(v, fmt.Sprintf("%v %+v %#v", v, v, v))
-	fmt.Println(len(v.Reveal()))
-	// Output:
-	// [redacted] [redacted] [redacted] [redacted]
-	// 12
+	v := secret.New("password", "correct horse")
+	fmt.Printf("%v %q %#v\n", v, v, v)
+	// Output: [redacted] "[redacted]" [redacted]
 }
