@@ -10,11 +10,15 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
-// MinKnown is the shortest known value a [Set] looks for. Shorter values
-// (a PIN, "abc") occur in ordinary text too often to be masked everywhere
-// without wrecking it; keep them out of text some other way.
+// MinKnown is the shortest known value a [Set] looks for inside other
+// text. A shorter value (a PIN, a three-digit code, one box of a split
+// code) is masked only where it stands alone, not inside a longer run of
+// letters or digits: "PIN 482" and "?pin=482" lose it, "#14820" keeps it,
+// since masking every "482" would wreck ordinary text.
 const MinKnown = 4
 
 // Set holds the secret values known in a run and redacts text with them
@@ -28,24 +32,36 @@ type Set struct {
 }
 
 // form is one spelling of a known value: the raw bytes or an encoding.
+// A whole form matches only where no letter or digit touches it.
 type form struct {
 	name, text string
+	whole      bool
 }
 
 // Add makes value known as name: [Set.Redact] replaces it, and its
-// URL-encoded, JSON-escaped, hex and base64 forms, with «secret:name».
-// Values shorter than [MinKnown] bytes are not looked for.
+// URL-encoded, JSON-escaped, hex and base64 forms, with «secret:name»
+// ([Mark]). A value shorter than [MinKnown] bytes is looked for only as it
+// is, and only where it stands alone; an empty value is not looked for.
 func (s *Set) Add(name, value string) {
-	if len(value) < MinKnown {
+	if value == "" {
 		return
+	}
+	var add []form
+	if len(value) < MinKnown {
+		// Its encodings are a character or two, found in any text.
+		add = []form{{name, value, true}}
+	} else {
+		for _, f := range encodings(value) {
+			add = append(add, form{name: name, text: f})
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Copy on write: Redact works on the slice it read, outside the lock.
 	forms := slices.Clone(s.forms)
-	for _, f := range encodings(value) {
-		if !slices.Contains(forms, form{name, f}) {
-			forms = append(forms, form{name, f})
+	for _, f := range add {
+		if !slices.Contains(forms, f) {
+			forms = append(forms, f)
 		}
 	}
 	// Longest first, so that a value containing another is replaced whole.
@@ -106,12 +122,55 @@ func (s *Set) Contains(text string) (name string, ok bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, f := range s.forms {
-		if strings.Contains(text, f.text) {
+		if f.in(text) {
 			return f.name, true
 		}
 	}
 	return "", false
 }
+
+// in reports whether text holds the form.
+func (f form) in(text string) bool {
+	if !f.whole {
+		return strings.Contains(text, f.text)
+	}
+	found := false
+	f.each(text, func(int) bool { found = true; return false })
+	return found
+}
+
+// each calls yield with the offset of every occurrence of the form in
+// text, overlapping ones too, until yield returns false.
+func (f form) each(text string, yield func(at int) bool) {
+	for off := 0; ; {
+		k := strings.Index(text[off:], f.text)
+		if k < 0 {
+			return
+		}
+		at := off + k
+		if !f.whole || alone(text, at, at+len(f.text)) {
+			if !yield(at) {
+				return
+			}
+		}
+		// Step one byte, not the whole match, so that overlapping
+		// occurrences ("aaaa" in "aaaaa") are all covered.
+		off = at + 1
+	}
+}
+
+// alone reports whether text[start:end] touches no letter or digit.
+func alone(text string, start, end int) bool {
+	if r, _ := utf8.DecodeLastRuneInString(text[:start]); start > 0 && alnum(r) {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(text[end:]); end < len(text) && alnum(r) {
+		return false
+	}
+	return true
+}
+
+func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // Redact returns text with every known value (in any of its forms)
 // replaced by «secret:NAME» and everything else the heuristic takes for a
@@ -153,19 +212,17 @@ type span struct {
 
 func redact(text string, forms []form) string {
 	var spans []span
-	for _, f := range forms {
-		for off := 0; ; {
-			k := strings.Index(text[off:], f.text)
-			if k < 0 {
-				break
-			}
-			spans = append(spans, span{off + k, off + k + len(f.text), f.name})
-			// Step one byte, not the whole match, so that overlapping
-			// occurrences ("aaaa" in "aaaaa") are all covered.
-			off += k + 1
-		}
-	}
 	marks := markRE().FindAllStringIndex(text, -1)
+	for _, f := range forms {
+		f.each(text, func(at int) bool {
+			// A short value inside a mark ("1" in «secret:pin_1») is the
+			// mark's name, not the value.
+			if !f.whole || !insideMark(marks, at, at+len(f.text)) {
+				spans = append(spans, span{at, at + len(f.text), f.name})
+			}
+			return true
+		})
+	}
 	for _, f := range Detect(text) {
 		if insideMark(marks, f.Start, f.End) {
 			continue // a mark of an earlier redaction is not a secret
@@ -178,9 +235,9 @@ func redact(text string, forms []form) string {
 	spans = joinSpans(spans)
 	out := write(text, spans, func(sp span) string {
 		if sp.name != "" {
-			return "«secret:" + sp.name + "»"
+			return Mark(sp.name)
 		}
-		return "«secret»"
+		return anonymous
 	})
 	if !leaks(out, forms) {
 		return out
@@ -228,8 +285,14 @@ func write(text string, spans []span, mark func(span) string) string {
 }
 
 func leaks(out string, forms []form) bool {
+	marks := markRE().FindAllStringIndex(out, -1)
 	for _, f := range forms {
-		if strings.Contains(out, f.text) {
+		leak := false
+		f.each(out, func(at int) bool {
+			leak = !f.whole || !insideMark(marks, at, at+len(f.text))
+			return !leak
+		})
+		if leak {
 			return true
 		}
 	}

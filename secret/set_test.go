@@ -45,10 +45,11 @@ func TestSetRedactEncodings(t *testing.T) {
 func TestSetRedactMarks(t *testing.T) {
 	var s Set
 	s.Add("email_pw", "correct horse battery")
-	s.Add("pin", "123") // too short to look for
+	s.Add("pin", "123") // short: looked for only where it stands alone
 	tests := []struct{ in, want string }{
 		{"pw is correct horse battery.", "pw is «secret:email_pw»."},
-		{"pin 123 and key " + githubToken, "pin 123 and key «secret»"},
+		{"pin 123 and key " + githubToken, "pin «secret:pin» and key «secret»"},
+		{"order 41235", "order 41235"},
 		{"nothing here", "nothing here"},
 		{"", ""},
 	}
@@ -111,7 +112,7 @@ func FuzzRedact(f *testing.F) {
 		var s Set
 		s.Add("n", v)
 		got := s.Redact(x)
-		if len(v) >= MinKnown && strings.Contains(got, v) {
+		if _, leak := s.Contains(got); len(v) >= MinKnown && strings.Contains(got, v) || leak {
 			t.Errorf("Add(n, %q); Redact(%q) = %q", v, x, got)
 		}
 	})
