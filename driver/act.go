@@ -109,9 +109,9 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		}
 		s.markSecret(el, req.Secret) // before typing: no look may show it half typed
 		if req.Kind == calls.ActFill {
-			return func(ctx context.Context) error { return el.fill(ctx, req.Value, timeout, h) }, nil
+			return s.watchSecret(el, req.Secret, func(ctx context.Context) error { return el.fill(ctx, req.Value, timeout, h) }), nil
 		}
-		return func(ctx context.Context) error { return el.typeText(ctx, req.Value, timeout, h) }, nil
+		return s.watchSecret(el, req.Secret, func(ctx context.Context) error { return el.typeText(ctx, req.Value, timeout, h) }), nil
 	case calls.ActPress:
 		evs, err := keys.Press(req.Key)
 		if err != nil {

@@ -15,7 +15,8 @@ import (
 )
 
 // Screenshot captures the viewport, the full page or one element as PNG,
-// with the elements of req.Mask blacked out.
+// with the elements of req.Mask and every field a secret was typed into
+// (secret.go) blacked out.
 func (s *Session) Screenshot(ctx context.Context, req calls.ScreenshotRequest) (*calls.Image, error) {
 	t, err := s.current(ctx)
 	if err != nil {
@@ -27,7 +28,7 @@ func (s *Session) Screenshot(ctx context.Context, req calls.ScreenshotRequest) (
 	for attempt := 1; ; attempt++ {
 		nav := t.mark().navSeq
 		img, err := s.screenshot(ctx, t, req)
-		if len(req.Mask) == 0 || t.mark().navSeq == nav || ctx.Err() != nil {
+		if len(req.Mask) == 0 && !s.hasSecrets() || t.mark().navSeq == nav || ctx.Err() != nil {
 			return img, err
 		}
 		if attempt == 3 {
@@ -85,10 +86,14 @@ func (s *Session) screenshot(ctx context.Context, t *tab, req calls.ScreenshotRe
 	if err != nil {
 		return nil, err
 	}
-	if len(req.Mask) == 0 {
+	secrets, err := s.secretBoxes(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Mask) == 0 && len(secrets) == 0 {
 		return &calls.Image{Data: res.Data}, nil
 	}
-	data, err := s.maskShot(ctx, t, res.Data, params.Clip, req.Mask)
+	data, err := s.maskShot(ctx, t, res.Data, params.Clip, req.Mask, secrets)
 	if err != nil {
 		return nil, err
 	}

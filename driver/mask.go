@@ -28,13 +28,12 @@ const maskPad = 2
 // box is a rectangle in CSS pixels of the tab's viewport.
 type box struct{ x0, y0, x1, y1 float64 }
 
-// maskShot blacks out the elements named by targets in a PNG just
+// maskShot blacks out boxes and the elements named by targets in a PNG just
 // captured. clip is the capture's clip in page coordinates, or nil for
 // the viewport. The masking is done on the image: nothing is added to the
 // page. A target no longer on the page has nothing to hide and is skipped;
 // any other failure is returned, never an unmasked image.
-func (s *Session) maskShot(ctx context.Context, t *tab, data []byte, clip *page.Viewport, targets []string) ([]byte, error) {
-	var boxes []box
+func (s *Session) maskShot(ctx context.Context, t *tab, data []byte, clip *page.Viewport, targets []string, boxes []box) ([]byte, error) {
 	for _, what := range targets {
 		bs, err := s.maskBoxes(ctx, t, what)
 		if err != nil {

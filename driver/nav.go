@@ -204,7 +204,19 @@ func (s *Session) pageInfo(ctx context.Context, t *tab) (*calls.PageInfo, error)
 	t.mu.Lock()
 	status := t.status
 	t.mu.Unlock()
-	return &calls.PageInfo{URL: res.TargetInfo.URL, Title: res.TargetInfo.Title, Status: status}, nil
+	return &calls.PageInfo{URL: shownURL(res.TargetInfo.URL), Title: res.TargetInfo.Title, Status: status}, nil
+}
+
+// shownURL is a page's URL as the driver reports it: without the
+// credentials of http://user:password@host/, which would otherwise reach
+// the outline's header, every outcome and a recorded goto.
+func shownURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = nil
+	return u.String()
 }
 
 // Info returns where the current tab is.

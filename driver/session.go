@@ -31,7 +31,7 @@ type Session struct {
 	cur  *tab
 	// secrets are the fields a secret was typed into, by element, with the
 	// secret's name (secret.go).
-	secrets map[cdp.BackendNodeID]string
+	secrets map[cdp.BackendNodeID]secretField
 }
 
 // A Session answers every call of calls.Session, the API the daemon serves

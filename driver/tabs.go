@@ -103,9 +103,9 @@ func (s *Session) tabList(ctx context.Context) ([]calls.TabInfo, error) {
 	defer s.mu.Unlock()
 	out := make([]calls.TabInfo, 0, len(s.tabs))
 	for i, t := range s.tabs {
-		ti := calls.TabInfo{Index: i, Current: t == s.cur, URL: t.url()}
+		ti := calls.TabInfo{Index: i, Current: t == s.cur, URL: shownURL(t.url())}
 		if in, ok := byID[t.id]; ok {
-			ti.URL, ti.Title = in.URL, in.Title
+			ti.URL, ti.Title = shownURL(in.URL), in.Title
 		}
 		out = append(out, ti)
 	}

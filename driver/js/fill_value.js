@@ -6,7 +6,9 @@ function (value) {
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
   setter.call(el, value);
   if (el.value !== value && value !== '') {
-    return 'the field did not take "' + value + '" (it holds "' + el.value + '")';
+    // Neither the value nor what the field made of it is quoted: the
+    // value may be a secret, and errors reach logs and models.
+    return 'the field did not take the value (' + (el.type || 'input') + ' field)';
   }
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));

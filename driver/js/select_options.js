@@ -9,11 +9,14 @@ function (wanted) {
   const opts = Array.from(el.options);
   const norm = s => s.replace(/\s+/g, ' ').trim();
   const chosen = [];
-  for (const w of wanted) {
+  // Errors never quote a wanted value: it may be a secret, and errors
+  // reach logs and models. They say which one by its place.
+  const which = i => wanted.length > 1 ? 'value ' + (i + 1) + ' of ' + wanted.length : 'the value';
+  for (const [i, w] of wanted.entries()) {
     const o = opts.find(o => o.value === w) || opts.find(o => norm(o.label || o.text) === norm(w)) ||
       opts.find(o => norm(o.label || o.text).toLowerCase() === norm(w).toLowerCase());
-    if (!o) return { error: 'no option "' + w + '"', options: opts.map(o => norm(o.label || o.text)) };
-    if (o.disabled) return { error: 'option "' + w + '" is disabled' };
+    if (!o) return { error: 'no option matches ' + which(i), options: opts.map(o => norm(o.label || o.text)) };
+    if (o.disabled) return { error: 'the option matching ' + which(i) + ' is disabled' };
     chosen.push(o);
   }
   if (!el.multiple && chosen.length > 1) return { error: 'the select takes one option, got ' + chosen.length };
