@@ -174,4 +174,3 @@ func (el *element) nodesOn(ctx context.Context, fn string) []cdp.BackendNodeID {
 	}
 	return ids
 }
-
