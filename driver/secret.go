@@ -97,8 +97,9 @@ func (s *Session) secretBoxes(ctx context.Context, t *tab) ([]box, error) {
 
 // The two halves of watching a secret's typing: jsFieldsBefore keeps what
 // every field of el's document holds (in the isolated world, where the
-// page cannot see it), jsFieldsChanged returns the fields that hold
-// something else now.
+// page cannot see it), jsFieldsChanged returns the typed field and the
+// fields that hold something else now, and keeps them for the submit gate
+// (js/submit_probe.js masks their values in an approval).
 const (
 	jsFieldsBefore = `function () {
   const all = [];
@@ -113,8 +114,12 @@ const (
   const before = globalThis.__waymarkFields;
   delete globalThis.__waymarkFields;
   if (!before) return [];
-  const out = [];
-  for (const [f, v] of before) if ((f.isContentEditable ? f.textContent : f.value) !== v) out.push(f);
+  const out = [this];
+  for (const [f, v] of before) if (f !== this && (f.isContentEditable ? f.textContent : f.value) !== v) out.push(f);
+  // Kept for the submit gate, which masks these fields' values in an
+  // approval (js/submit_probe.js).
+  const marked = globalThis.__waymarkSecrets || (globalThis.__waymarkSecrets = new WeakSet());
+  for (const f of out) marked.add(f);
   return out;
 }`
 )

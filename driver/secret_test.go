@@ -2,6 +2,7 @@ package driver_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -142,5 +143,41 @@ func TestURLCredentialsNotShown(t *testing.T) {
 		if strings.Contains(text, pass) || strings.Contains(text, "ann@") {
 			t.Errorf("%s shows the URL's credentials: %s", what, text)
 		}
+	}
+}
+
+// TestApprovalFormMasksSecrets: the form an approval shows masks a field
+// a secret was typed into and a field secret.Field calls secret (a CVC in
+// a text field, a password), and shows the others.
+func TestApprovalFormMasksSecrets(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Pay</title><form action="/paid">
+<input name=answer aria-label="Answer"><input name=cvc aria-label="CVC"><input name=pw type=password aria-label="Password">
+<input name=email aria-label="Email"><button>Pay now</button></form>`})
+	open(t, s, ctx, srv.URL)
+	look := snapshot(t, s, ctx, calls.SnapshotRequest{})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: refOf(t, look, `"Answer"`), Value: "blue-whale", Secret: "answer"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: refOf(t, look, `"CVC"`), Value: "321"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: refOf(t, look, `"Password"`), Value: "hunter2!"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: refOf(t, look, `"Email"`), Value: "ann@example.com"})
+	_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, look, `"Pay now"`), Submits: "ask"})
+	var ce *calls.Error
+	if !errors.As(err, &ce) || !errors.Is(err, calls.ErrNeedsApproval) {
+		t.Fatalf("want needs_approval, got %v", err)
+	}
+	var a calls.Approval
+	if err := json.Unmarshal(ce.Data, &a); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"answer": "••••", "cvc": "••••", "pw": "••••", "email": "ann@example.com"}
+	for k, v := range want {
+		if a.Form[k] != v {
+			t.Errorf("form[%s] = %q, want %q (form %v)", k, a.Form[k], v, a.Form)
+		}
+	}
+	// The approval, sent back, still matches the page.
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, look, `"Pay now"`), Submits: "ask", Approve: &a}); err != nil {
+		t.Errorf("the approval sent back: %v", err)
 	}
 }

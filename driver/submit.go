@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // commitWords are the words of controls that send, pay, delete or confirm,
@@ -74,9 +75,24 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 		Why     string            `json:"why"`
 		Control string            `json:"control"`
 		Form    map[string]string `json:"form"`
+		Fields  map[string][]struct {
+			Type         string `json:"type"`
+			Autocomplete string `json:"autocomplete"`
+			Words        string `json:"words"`
+			Marked       bool   `json:"marked"`
+		} `json:"fields"`
 	}
 	if err := el.callOn(ctx, jsSubmitProbe, &probe, commitPattern, isEnter); err != nil {
 		return err
+	}
+	// The approval shows what the form would send, but never a secret: a
+	// field a secret was typed into, or one secret.Field calls secret.
+	for name, fs := range probe.Fields {
+		for _, f := range fs {
+			if v := probe.Form[name]; v != "" && (f.Marked || secret.Field{Words: f.Words, Type: f.Type, Autocomplete: f.Autocomplete}.Secret()) {
+				probe.Form[name] = secret.Masked
+			}
+		}
 	}
 	if probe.Why == "" {
 		return nil

@@ -19,6 +19,10 @@ function (commit, isEnter) {
   }
   if (!why) return { why: '' };
   const values = {};
+  // What the driver needs to tell a secret field by secret.Field, and the
+  // fields a secret was typed into (secret.go), whose values it masks.
+  const fields = {};
+  const marked = globalThis.__waymarkSecrets;
   if (form) {
     for (const f of form.elements) {
       // What the form would send: named fields only (a fieldset is in
@@ -29,12 +33,13 @@ function (commit, isEnter) {
       if (!name || f.disabled) continue;
       const ft = (f.type || '').toLowerCase();
       if (['submit', 'button', 'reset', 'image'].includes(ft)) continue;
-      if (ft === 'password') values[name] = f.value ? '••••' : '';
-      else if (ft === 'checkbox' || ft === 'radio') { if (f.checked) values[name] = (values[name] ? values[name] + ',' : '') + f.value; else if (!(name in values)) values[name] = ''; }
+      const label = Array.from(f.labels || []).map(l => l.innerText).join(' ');
+      (fields[name] = fields[name] || []).push({ type: ft, autocomplete: f.getAttribute('autocomplete') || '', words: [label, f.getAttribute('aria-label') || '', name, f.id, f.placeholder || ''].join(' '), marked: !!(marked && marked.has(f)) });
+      if (ft === 'checkbox' || ft === 'radio') { if (f.checked) values[name] = (values[name] ? values[name] + ',' : '') + f.value; else if (!(name in values)) values[name] = ''; }
       else if (ft === 'file') values[name] = Array.from(f.files || []).map(x => x.name).join(',');
       else if (f.tagName.toLowerCase() === 'select') values[name] = Array.from(f.selectedOptions).map(o => o.value).join(',');
       else values[name] = String(f.value);
     }
   }
-  return { why, control: (tag + (type ? '[type=' + type + ']' : '') + (words ? ' "' + words.slice(0, 60) + '"' : '')), form: values };
+  return { why, control: (tag + (type ? '[type=' + type + ']' : '') + (words ? ' "' + words.slice(0, 60) + '"' : '')), form: values, fields };
 }
