@@ -109,12 +109,12 @@ func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (
 		return res, err
 	}
 	if req.Target != "" {
-		res.Line = refLine(snap.Text, strings.TrimPrefix(req.Target, "@"))
+		res.Line = p.mask(refLine(snap.Text, strings.TrimPrefix(req.Target, "@")))
 		ev, err := p.d.Locate(ctx, calls.LocateRequest{Target: req.Target})
 		if err != nil {
 			return res, fmt.Errorf("evidence of %s: %w", req.Target, err)
 		}
-		res.Evidence = ev
+		res.Evidence = maskJSON(p, ev)
 	}
 	req.Submits = "ask"
 	req.Hand = !o.NoHand
@@ -124,20 +124,19 @@ func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (
 	req.Approve = o.Approve
 	res.Request = req
 	res.Request.Value = p.mask(o.Vars.shown(ans.Value))
-	p.fields.markSecrets(req.Target, ans.Value, o.Vars)
 	if ans.Action == "goto" {
 		info, err := p.d.Open(ctx, calls.OpenRequest{URL: ans.URL})
 		if err != nil {
 			return res, err
 		}
-		res.Outcome = &calls.Outcome{URL: info.URL, Title: info.Title, Navigated: true}
+		res.Outcome = maskJSON(p, &calls.Outcome{URL: info.URL, Title: info.Title, Navigated: true})
 		return res, nil
 	}
 	out, err := p.d.Act(ctx, req)
 	if err != nil {
 		return res, err
 	}
-	res.Outcome = out
+	res.Outcome = maskJSON(p, out)
 	return res, nil
 }
 

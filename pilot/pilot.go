@@ -16,9 +16,6 @@ type Pilot struct {
 	m    Model
 	opts Options
 	log  *slog.Logger
-	// fields are the fields given a secret, masked in every outline
-	// shown to the model (fields.go).
-	fields secretFields
 }
 
 // Options tune a pilot. The zero value is valid.
@@ -77,7 +74,7 @@ func (v Vars) shown(s string) string {
 	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
 		name := m[1 : len(m)-1]
 		if _, ok := v.Secrets[name]; ok {
-			return "«secret:" + name + "»"
+			return secret.Mark(name)
 		}
 		if val, ok := v.Values[name]; ok {
 			return val
@@ -116,9 +113,9 @@ func (p *Pilot) remember(v Vars) {
 // mask hides known secrets in text bound for a model or a result.
 func (p *Pilot) mask(s string) string { return p.opts.Secrets.Redact(s) }
 
-// maskPage is mask for an outline: known secrets, and the value of every
-// field the pilot typed a secret into, however short.
-func (p *Pilot) maskPage(outline string) string { return p.fields.maskValues(p.mask(outline)) }
+// maskPage is mask for an outline. The value of a field a secret went
+// into is masked by the driver too, by position (secretIn).
+func (p *Pilot) maskPage(outline string) string { return p.mask(outline) }
 
 // ask sends one turn, logging its purpose and usage.
 func (p *Pilot) ask(ctx context.Context, turn Turn) (Reply, error) {

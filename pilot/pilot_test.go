@@ -273,9 +273,10 @@ func TestModelsRouteByPurpose(t *testing.T) {
 	act.Verify(t)
 }
 
-// TestShortSecretNeverShown: a secret too short to mask by value (a PIN)
-// never shows in the act's result, and the field it went into is masked
-// in the next outline the model is shown.
+// TestShortSecretNeverShown: a secret shorter than secret.MinKnown (a
+// PIN) never shows in the act's result, the driver is told the field holds
+// it (to mask it by position), and the value is masked in the next
+// outline the model is shown.
 func TestShortSecretNeverShown(t *testing.T) {
 	const pin = "739"
 	d := &fakeDriver{outline: signIn}
@@ -301,7 +302,7 @@ func TestShortSecretNeverShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg := m.Calls()[1].Messages[0].Text
-	if strings.Contains(msg, `value="739"`) || !strings.Contains(msg, "[ref=e4] value=«secret:pin»") {
+	if strings.Contains(msg, `value="739"`) || !strings.Contains(msg, `[ref=e4] value="«secret:pin»"`) {
 		t.Fatalf("the field is not masked in the next outline:\n%s", msg)
 	}
 }

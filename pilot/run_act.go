@@ -48,7 +48,6 @@ func (r *run) act(ctx context.Context, obs *observation, dec *decision) error {
 	if err != nil {
 		return r.undecodableAnswer(err.Error())
 	}
-	r.p.fields.markSecrets(a.Ref, a.Value, r.vars)
 	before, err := r.look(ctx)
 	if err != nil {
 		return fmt.Errorf("look at the page: %w", err)

@@ -171,9 +171,8 @@ func (r *run) prompt(ctx context.Context, obs *observation) (Message, error) {
 	msg := Message{Role: RoleUser, Text: b.String()}
 	if r.opts.Screenshots {
 		img, err := page(ctx, func(ctx context.Context) (*calls.Image, error) {
-			// The fields given a secret are blacked out: the outline
-			// masks their values, and a picture must not show them.
-			return r.p.d.Screenshot(ctx, calls.ScreenshotRequest{Mask: r.p.fields.refs()})
+			// The driver blacks out the fields given a secret.
+			return r.p.d.Screenshot(ctx, calls.ScreenshotRequest{})
 		})
 		if err != nil {
 			return msg, fmt.Errorf("screenshot: %w", err)

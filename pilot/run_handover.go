@@ -11,10 +11,6 @@ import (
 	"github.com/waymark-dev/waymark/secret"
 )
 
-// secretField tells a field whose value is a secret by its name or its
-// outline line.
-var secretField = regexp.MustCompile(`(?i)pass|secret|token|otp|one[- ]time|\bcode\b|\bpin\b|api[- _]?key|cvc|cvv|card`)
-
 // notSlot is what a slot name may not hold.
 var notSlot = regexp.MustCompile(`[^a-z0-9_]+`)
 
@@ -40,7 +36,7 @@ func (r *run) handOver(ctx context.Context, obs *observation, dec *decision) err
 	slot := slotName(a.Field, kind)
 	line := refLine(obs.snap.Text, a.Ref)
 	_, declaredSecret := r.vars.Secrets[slot]
-	isSecret := kind == "login" || declaredSecret || secretField.MatchString(a.Field+" "+line)
+	isSecret := kind == "login" || declaredSecret || secret.Field{Words: a.Field + " " + line}.Secret()
 	answer, declared := r.vars.lookup(slot)
 	if declared {
 		isSecret = declaredSecret
@@ -63,7 +59,6 @@ func (r *run) handOver(ctx context.Context, obs *observation, dec *decision) err
 	// Known from now on, whatever it is: masked in every event, and the
 	// field it goes into masked in every outline however short it is.
 	r.p.opts.Secrets.Add(slot, answer)
-	r.p.fields.mark(a.Ref, slot)
 	if !declared {
 		r.declare(slot, answer, isSecret)
 	}
@@ -80,6 +75,7 @@ func (r *run) handOver(ctx context.Context, obs *observation, dec *decision) err
 	if err != nil {
 		return err
 	}
+	req.Secret = slot // the driver masks the field by position, secret or not
 	if _, err := page(ctx, func(ctx context.Context) (*calls.Outcome, error) { return r.p.d.Act(ctx, req) }); err != nil {
 		return r.pageFailure(ctx, fmt.Sprintf("typing the answer into [ref=%s] failed: %v", a.Ref, r.p.mask(err.Error())))
 	}

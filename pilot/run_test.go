@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
@@ -364,9 +364,10 @@ func TestRunHandOverKeepsTheAnswerSecret(t *testing.T) {
 	}
 }
 
-// TestRunHandOverMasksAShortAnswer: an answer too short to mask by its
-// value (a 3-digit code) is still never shown to the model: the field it
-// went into shows «secret:name» in every later outline.
+// TestRunHandOverMasksAShortAnswer: an answer shorter than secret.MinKnown
+// (a 3-digit code) is still never shown to the model: the pilot masks it
+// by value where it stands alone, and the fill names the slot as a secret
+// so that the driver masks the field by position.
 func TestRunHandOverMasksAShortAnswer(t *testing.T) {
 	const answer = "739"
 	s := newSite()
@@ -386,28 +387,32 @@ func TestRunHandOverMasksAShortAnswer(t *testing.T) {
 	if s.values["e4"] != answer {
 		t.Fatalf("the answer was not typed: %q", s.values["e4"])
 	}
-	calls := m.Calls()
-	if len(calls) < 2 {
-		t.Fatalf("%d model calls", len(calls))
+	turns := m.Calls()
+	if len(turns) < 2 {
+		t.Fatalf("%d model calls", len(turns))
 	}
-	for i, turn := range calls {
+	for i, turn := range turns {
 		for _, msg := range turn.Messages {
 			if strings.Contains(msg.Text, `value="`+answer+`"`) {
 				t.Fatalf("turn %d shows the answer in the field:\n%s", i+1, msg.Text)
 			}
 		}
 	}
-	last := calls[len(calls)-1].Messages
-	if !strings.Contains(last[len(last)-1].Text, "[ref=e4] value=«secret:pin»") {
+	last := turns[len(turns)-1].Messages
+	if !strings.Contains(last[len(last)-1].Text, `[ref=e4] value="«secret:pin»"`) {
 		t.Errorf("the field is not shown masked:\n%s", last[len(last)-1].Text)
+	}
+	if i := slices.IndexFunc(s.acts, func(r calls.ActRequest) bool { return r.Target == "@e4" }); i < 0 || s.acts[i].Secret != "pin" {
+		t.Errorf("the answer's fill does not name its slot as a secret: %+v", s.acts)
 	}
 	if strings.Contains(ev.json(t), `value=\"`+answer) {
 		t.Errorf("an event shows the answer: %s", ev.json(t))
 	}
 }
 
-// TestRunScreenshotMasksSecretFields: the screenshot shown to the model
-// blacks out each field a secret was typed into, from then on.
+// TestRunScreenshotMasksSecretFields: the fill of a secret names it in
+// the request (calls.ActRequest.Secret), from which the driver blacks the
+// field out of every screenshot; each turn is shown its screenshot.
 func TestRunScreenshotMasksSecretFields(t *testing.T) {
 	s := newSite()
 	m := scripted.New(loginScript...)
@@ -418,15 +423,8 @@ func TestRunScreenshotMasksSecretFields(t *testing.T) {
 		t.Fatalf("run: %v\nevents: %s", err, ev.json(t))
 	}
 	m.Verify(t)
-	// One screenshot per model call; the password goes into e4 at the
-	// third decision, so the fourth and fifth screenshots mask it.
-	var masks [][]string
-	for _, r := range s.shots {
-		masks = append(masks, r.Mask)
-	}
-	want := [][]string{nil, nil, nil, {"@e4"}, {"@e4"}}
-	if diff := cmp.Diff(want, masks); diff != "" {
-		t.Errorf("screenshot masks (-want +got):\n%s", diff)
+	if i := slices.IndexFunc(s.acts, func(r calls.ActRequest) bool { return r.Target == "@e4" }); i < 0 || s.acts[i].Secret != "password" {
+		t.Errorf("the password's fill does not name its secret: %+v", s.acts)
 	}
 	for i, turn := range m.Calls() {
 		if msgs := turn.Messages; len(msgs) == 0 || len(msgs[len(msgs)-1].Images) != 1 {
