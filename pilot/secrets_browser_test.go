@@ -83,7 +83,9 @@ func TestActEchoedShortSecret(t *testing.T) {
 	}
 	const pin = "739"
 	m := &promptLog{steps: []func(string) string{
-		func(o string) string { return fmt.Sprintf(`{"action":"fill","ref":%q,"value":"%%pin%%"}`, refOf(t, o, "textbox", "PIN")) },
+		func(o string) string {
+			return fmt.Sprintf(`{"action":"fill","ref":%q,"value":"%%pin%%"}`, refOf(t, o, "textbox", "PIN"))
+		},
 		func(o string) string { return fmt.Sprintf(`{"action":"click","ref":%q}`, refOf(t, o, "button", "Go")) },
 		func(o string) string { return fmt.Sprintf(`{"action":"click","ref":%q}`, refOf(t, o, "button", "Go")) },
 	}}
@@ -127,7 +129,9 @@ func TestActSplitCodeNeverShown(t *testing.T) {
 		func(o string) string {
 			return fmt.Sprintf(`{"action":"type","ref":%q,"value":"%%code%%"}`, refOf(t, o, "textbox", "Digit"))
 		},
-		func(o string) string { return fmt.Sprintf(`{"action":"click","ref":%q}`, refOf(t, o, "button", "Verify")) },
+		func(o string) string {
+			return fmt.Sprintf(`{"action":"click","ref":%q}`, refOf(t, o, "button", "Verify"))
+		},
 	}}
 	vars := pilot.Vars{Secrets: map[string]secret.Value{"code": secret.New("code", code)}}
 	p := pilot.New(s, m, nil)
