@@ -70,6 +70,15 @@ func (s *Set) Add(name, value string) {
 	s.gen++
 }
 
+// NewSet returns a set that knows values, each under its own name.
+func NewSet(values ...Value) *Set {
+	s := new(Set)
+	for _, v := range values {
+		s.AddValue(v)
+	}
+	return s
+}
+
 // AddValue is Add for a [Value], under its own name.
 func (s *Set) AddValue(v Value) { s.Add(v.Name(), v.Reveal()) }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/daemon/client"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // version is set at build time (see the Makefile); a plain go build leaves
@@ -64,7 +65,9 @@ func (n noStartCaller) Close() error { return n.c.Close() }
 // browser on the first page call.
 func runDaemon(v string) func(ctx context.Context, g GlobalOptions, cfg *config.Config) error {
 	return func(ctx context.Context, g GlobalOptions, cfg *config.Config) error {
-		log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		// Redacted, as every logger is: the driver and the daemon log
+		// errors, which may quote what a page or a caller sent.
+		log := slog.New(secret.NewHandler(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}), nil))
 		opts, err := daemonDriverOptions(ctx, cfg)
 		if err != nil {
 			return err

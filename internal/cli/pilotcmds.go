@@ -55,11 +55,8 @@ func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.V
 	if err != nil {
 		return nil, "", vars, err
 	}
-	known := new(secret.Set)
-	for name, v := range vars.Secrets {
-		known.Add(name, v.Reveal())
-	}
-	return pilot.New(calls.Remote{Caller: caller, Session: o.Session}, m, &pilot.Options{Secrets: known}), desc, vars, nil
+	// The pilot adds vars' secrets to its own set on each call.
+	return pilot.New(calls.Remote{Caller: caller, Session: o.Session}, m, nil), desc, vars, nil
 }
 
 // vars reads --var and --secret.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -182,10 +184,7 @@ func keepHeals(file string, res *replay.Result, secrets map[string]secret.Value)
 	if res.Routine == nil {
 		return "", nil
 	}
-	known := new(secret.Set)
-	for name, v := range secrets {
-		known.Add(name, v.Reveal())
-	}
+	known := secret.NewSet(slices.Collect(maps.Values(secrets))...)
 	path := file
 	if res.Routine.Pending {
 		path = routine.PendingPath(file, res.Routine.Version)

@@ -18,7 +18,6 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
-	"github.com/waymark-dev/waymark/secret"
 )
 
 // RunOptions are the flags of `waymark run`.
@@ -107,11 +106,8 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	known := new(secret.Set)
-	for name, v := range vars.Secrets {
-		known.Add(name, v.Reveal())
-	}
-	p := pilot.New(calls.Remote{Caller: caller, Session: opts.Session}, m, &pilot.Options{Secrets: known})
+	// The pilot adds the run's secrets to its own set (RunOptions.Secrets).
+	p := pilot.New(calls.Remote{Caller: caller, Session: opts.Session}, m, nil)
 	show := eventPrinter(opts.IO.Out, opts.IO.ErrOut, opts.JSON)
 	res, err := p.Run(ctx, opts.Task, pilot.RunOptions{
 		Inputs: vars.Values, Secrets: vars.Secrets,

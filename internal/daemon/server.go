@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/internal/rpc"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Handler answers the requests the server does not answer itself: page
@@ -102,6 +103,10 @@ func New(opts Options) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	// Every line the daemon logs is redacted (STYLE rule 21): it logs the
+	// error of every failed request, and an error may quote what a page
+	// or a caller sent.
+	s.log = slog.New(secret.NewHandler(s.log.Handler(), nil))
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -534,3 +534,26 @@ func BenchmarkCall(b *testing.B) {
 		}
 	})
 }
+
+// TestLogRedacted: the daemon logs a failed request's error through the
+// secret redaction, whatever logger it is given.
+func TestLogRedacted(t *testing.T) {
+	const key = "sk-ant-api03-Zq8Xw2Lk9Vb4Nm7Pd1Rt6Yh3Jc5Gf0Ss"
+	var logs syncBuffer
+	h := &fakeHandler{fn: func(context.Context, string, string, json.RawMessage) (any, error) {
+		return nil, fmt.Errorf("the page said: your key is %s", key)
+	}}
+	r := start(t, daemon.Options{Handler: h, Logger: jsonLogger(&logs)})
+	c := client.New(client.Options{Socket: r.socket})
+	defer c.Close()
+	if err := c.Call(context.Background(), "s", "act", nil, nil); err == nil {
+		t.Fatal("no error")
+	}
+	log := logs.String()
+	if !strings.Contains(log, "your key is") {
+		t.Fatalf("the failure was not logged:\n%s", log)
+	}
+	if strings.Contains(log, key) {
+		t.Errorf("the log holds the key:\n%s", log)
+	}
+}
