@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/netguard"
 	"github.com/waymark-dev/waymark/policy"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Options says which browser to use. The zero value starts a headless
@@ -105,7 +107,9 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 				Hint: "install Chromium (apt-get install chromium) or pass --executable-path"}
 		}
 		b.desc = path
-		var extra []chromedp.ExecAllocatorOption
+		// The browser gets no model key and no secret variable of the
+		// process that starts it (secret.Environ).
+		extra := []chromedp.ExecAllocatorOption{chromedp.NoInheritEnv, chromedp.Env(secret.Environ(os.Environ())...)}
 		for _, a := range opts.Args {
 			name, val, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
 			if ok {

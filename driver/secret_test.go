@@ -1,14 +1,22 @@
 package driver_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
 )
 
 // splitCode is a one-time code of six one-digit boxes that move the focus
@@ -179,5 +187,49 @@ func TestApprovalFormMasksSecrets(t *testing.T) {
 	// The approval, sent back, still matches the page.
 	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, look, `"Pay now"`), Submits: "ask", Approve: &a}); err != nil {
 		t.Errorf("the approval sent back: %v", err)
+	}
+}
+
+// TestBrowserEnvScrubbed: the browser starts with no model key and no
+// variable a secret came from in its environment.
+func TestBrowserEnvScrubbed(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-proj-Zq8Xw2Lk9Vb4Nm7Pd1Rt6Yh3")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-api03-Zq8Xw2Lk9Vb4Nm7Pd1")
+	t.Setenv("S", "482913")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const marker = "waymark-env-test"
+	b, err := driver.Launch(ctx, driver.Options{ExecPath: browsertest.Chrome(t), Args: []string{"--" + marker}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := b.Session(ctx, "env"); err != nil {
+		t.Fatal(err)
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	found := 0
+	for _, p := range procs {
+		cmdline, err := os.ReadFile(p + "/cmdline")
+		if err != nil || !bytes.Contains(cmdline, []byte(marker)) {
+			continue
+		}
+		env, err := os.ReadFile(p + "/environ")
+		if err != nil {
+			continue
+		}
+		found++
+		for _, kv := range strings.Split(string(env), "\x00") {
+			name, value, _ := strings.Cut(kv, "=")
+			if name == "OPENAI_API_KEY" || name == "ANTHROPIC_API_KEY" || name == "S" || strings.Contains(value, "482913") {
+				t.Errorf("browser process %s has %s in its environment", p, name)
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("found no browser process to check")
 	}
 }

@@ -198,3 +198,27 @@ func TestSignals(t *testing.T) {
 		t.Errorf("log has no graceful stop:\n%s", log)
 	}
 }
+
+// TestAutoStartScrubsEnv: a daemon a command starts inherits no model key
+// and no variable a --secret was read from.
+func TestAutoStartScrubsEnv(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-proj-Zq8Xw2Lk9Vb4Nm7Pd1Rt6Yh3")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-api03-Zq8Xw2Lk9Vb4Nm7Pd1")
+	t.Setenv("S", "482913")
+	socket := filepath.Join(shortDir(t), "d.sock")
+	c := autoClient(t, socket, "v1", nil)
+	var env []string
+	if err := c.Call(context.Background(), "s", "env", nil, &env); err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(env, "\n")
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		if name == "OPENAI_API_KEY" || name == "ANTHROPIC_API_KEY" || name == "S" || strings.Contains(value, "482913") {
+			t.Errorf("the daemon's environment holds %s", name)
+		}
+	}
+	if !strings.Contains(joined, "PATH=") || !strings.Contains(joined, "WAYMARK_SOCKET="+socket) {
+		t.Errorf("the daemon lost what it needs:\n%s", joined)
+	}
+}

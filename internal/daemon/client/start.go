@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // maxLog is the size at which a daemon's log is moved aside (to .1) when the
@@ -170,7 +171,10 @@ func (c *Client) exec() (int64, <-chan error, int, error) {
 		start = fi.Size()
 	}
 	cmd := exec.Command(exe, append([]string{"daemon"}, c.opts.Args...)...)
-	cmd.Env = append(os.Environ(), "WAYMARK_SOCKET="+c.paths.Socket)
+	// The daemon, and the browser it starts, get no model key and no
+	// variable a --secret was read from: a page it loads can never reach
+	// them (secret.Environ).
+	cmd.Env = append(secret.Environ(os.Environ()), "WAYMARK_SOCKET="+c.paths.Socket)
 	cmd.Stdout, cmd.Stderr = logf, logf // stdin is /dev/null
 	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {

@@ -22,6 +22,8 @@ func (handler) Handle(ctx context.Context, session, method string, params json.R
 		return map[string]int{"pid": os.Getpid()}, nil
 	case "echo":
 		return params, nil
+	case "env":
+		return os.Environ(), nil
 	case "block":
 		<-ctx.Done()
 		return nil, ctx.Err()
