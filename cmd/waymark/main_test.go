@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -258,5 +259,61 @@ func TestDaemonKilledThenRecovered(t *testing.T) {
 	c.ok("daemon", "stop")
 	if r := c.run("daemon", "status"); r.code != 0 || !strings.Contains(r.stdout+r.stderr, "no daemon") {
 		t.Fatalf("status after stop: %+v", r)
+	}
+}
+
+// TestRecordActSecret: a value an act brings in from --secret is recorded
+// as a secret of that name, and no command prints it, nor does the
+// daemon's log hold it.
+func TestRecordActSecret(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, "secret")
+	const code = "Qz7" // nothing else on the page or in a port holds it
+	c.env = []string{"S=" + code}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Verify</title><label>Answer <input id=a></label>`)
+	}))
+	t.Cleanup(srv.Close)
+	s := []string{"--session", "rec-secret"}
+	defer c.run(append(s, "close")...)
+	var printed strings.Builder
+	for _, args := range [][]string{
+		{"record", "start"},
+		{"open", srv.URL + "/"},
+		{"act", "fill Answer with %code%", "--secret", "code=env:S", "--model", "rules"},
+		{"snapshot"},
+	} {
+		printed.WriteString(c.ok(append(s, args...)...))
+	}
+	file := filepath.Join(t.TempDir(), "r.json")
+	r := c.run(append(s, "record", "stop", file)...)
+	if r.code != 0 {
+		t.Fatalf("record stop: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	printed.WriteString(r.stdout + r.stderr)
+	if strings.Contains(printed.String(), code) {
+		t.Errorf("a command printed the secret:\n%s", printed.String())
+	}
+	if !strings.Contains(r.stderr, "--secret code=env:CODE") {
+		t.Errorf("the replay command does not read code from the environment:\n%s", r.stderr)
+	}
+	saved, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rt struct {
+		Variables []struct {
+			Name   string `json:"name"`
+			Secret bool   `json:"secret"`
+		} `json:"variables"`
+	}
+	if err := json.Unmarshal(saved, &rt); err != nil {
+		t.Fatal(err)
+	}
+	if len(rt.Variables) != 1 || rt.Variables[0].Name != "code" || !rt.Variables[0].Secret || strings.Contains(string(saved), code) {
+		t.Errorf("want one secret variable code and no value:\n%s", saved)
+	}
+	if log, err := os.ReadFile(c.socket + ".log"); err == nil && strings.Contains(string(log), code) {
+		t.Errorf("the daemon's log holds the secret:\n%s", log)
 	}
 }

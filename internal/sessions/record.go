@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -300,7 +301,9 @@ func (rec *recording) addAct(req calls.ActRequest, ev *calls.Evidence) {
 	if req.Kind == calls.ActUpload && len(req.Files) > 1 {
 		rec.notes = append(rec.notes, fmt.Sprintf("step %d: only the first of %d files is in the routine: a replay uploads one file", len(rec.steps)+1, len(req.Files)))
 	}
-	st := routine.ActStep(req, ev, rec.variable)
+	st := routine.ActStep(req, ev, func(fp *calls.Fingerprint, v string) *routine.Value {
+		return rec.variable(fp, v, req.Secret) // set only for fill and type
+	})
 	if st.Target != nil {
 		rec.scrub(st.Target)
 	}
@@ -310,13 +313,18 @@ func (rec *recording) addAct(req calls.ActRequest, ev *calls.Evidence) {
 }
 
 // variable proposes a variable for a value typed or chosen in the field
-// fp (nil: no field). A value that looks like a credential, or went into
-// a password field, is a secret. The same value typed again into a field
-// of the same name, or a secret typed again anywhere (a password
-// confirmed), reuses the variable.
-func (rec *recording) variable(fp *calls.Fingerprint, value string) *routine.Value {
-	isSecret := secret.LooksSecret(value) || (fp != nil && fp.Type == "password") || rec.isSecretValue(value)
+// fp (nil: no field). A value the caller named as a secret (act --secret:
+// calls.ActRequest.Secret, whose name the variable takes), a value that
+// looks like a credential, or one typed into a field secret.Field calls
+// secret (a password, a CVC, a one-time code) is a secret. The same value
+// typed again into a field of the same name, or a secret typed again
+// anywhere (a password confirmed), reuses the variable.
+func (rec *recording) variable(fp *calls.Fingerprint, value, secretName string) *routine.Value {
+	isSecret := secretName != "" || secret.LooksSecret(value) || secretField(fp) || rec.isSecretValue(value)
 	base := routine.VariableName(fp, isSecret)
+	if secretName != "" {
+		base = secretName
+	}
 	from := "input"
 	if isSecret {
 		from = "secret"
@@ -336,6 +344,15 @@ func (rec *recording) variable(fp *calls.Fingerprint, value string) *routine.Val
 		rec.secrets.Add(name, value)
 	}
 	return &routine.Value{From: from, Slot: name}
+}
+
+// secretField reports whether fp is a field whose value is a secret.
+func secretField(fp *calls.Fingerprint) bool {
+	if fp == nil {
+		return false
+	}
+	words := strings.Join([]string{fp.Label, fp.Name, fp.Placeholder, fp.ID, fp.TestID}, " ")
+	return secret.Field{Words: words, Type: fp.Type}.Secret()
 }
 
 // isSecretValue reports a value typed before as a secret.

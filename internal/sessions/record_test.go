@@ -278,15 +278,39 @@ func TestRecordStartStopErrors(t *testing.T) {
 func TestVariablesAreNamedApart(t *testing.T) {
 	rec := &recording{secrets: new(secret.Set), values: map[string]string{}, ids: map[string]bool{}}
 	fp := &calls.Fingerprint{Label: "Email"}
-	a := rec.variable(fp, "ann@example.com")
-	b := rec.variable(fp, "ann@example.com") // typed again
-	c := rec.variable(fp, "bo@example.com")
-	d := rec.variable(&calls.Fingerprint{Label: "Notes"}, "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789")
-	e := rec.variable(&calls.Fingerprint{Label: "Row"}, "3")
+	a := rec.variable(fp, "ann@example.com", "")
+	b := rec.variable(fp, "ann@example.com", "") // typed again
+	c := rec.variable(fp, "bo@example.com", "")
+	d := rec.variable(&calls.Fingerprint{Label: "Notes"}, "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "")
+	e := rec.variable(&calls.Fingerprint{Label: "Row"}, "3", "")
 	got := []string{a.Slot, b.Slot, c.Slot, d.From + ":" + d.Slot, e.Slot}
 	want := []string{"email", "email", "email_2", "secret:notes", "row_2"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("slots (-want +got):\n%s", diff)
+	}
+}
+
+// TestVariableSecretByField: the by-hand recorder calls a value a secret
+// by the same rule as the agent loop (secret.Field), and by the name a
+// caller gave it (act --secret), however plain the value looks.
+func TestVariableSecretByField(t *testing.T) {
+	rec := &recording{secrets: new(secret.Set), values: map[string]string{}, ids: map[string]bool{}}
+	tests := []struct {
+		fp         *calls.Fingerprint
+		value      string
+		secretName string
+		want       string
+	}{
+		{&calls.Fingerprint{Label: "CVC"}, "123", "", "secret:cvc"},
+		{&calls.Fingerprint{Label: "One-time code"}, "482913", "", "secret:one_time_code"},
+		{&calls.Fingerprint{Label: "Postal code"}, "SW1A 1AA", "", "input:postal_code"},
+		{&calls.Fingerprint{Label: "Answer"}, "482", "code", "secret:code"},
+	}
+	for _, tt := range tests {
+		v := rec.variable(tt.fp, tt.value, tt.secretName)
+		if got := v.From + ":" + v.Slot; got != tt.want {
+			t.Errorf("variable(%+v, %q, %q) = %s, want %s", tt.fp, tt.value, tt.secretName, got, tt.want)
+		}
 	}
 }
 
