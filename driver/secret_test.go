@@ -233,3 +233,24 @@ func TestBrowserEnvScrubbed(t *testing.T) {
 		t.Fatal("found no browser process to check")
 	}
 }
+
+// TestOutlineMasksSecretFields: an outline shows the value of a field
+// secret.Field calls secret as ••••, whatever its type, and leaves it out
+// of the names it makes part of.
+func TestOutlineMasksSecretFields(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Pay</title>
+<input aria-label="CVC" value="321"><input aria-label="Verify" autocomplete="one-time-code" value="482913">
+<input aria-label="Postal code" value="SW1A 1AA"><button>Pay with <input name=cvv value="987"> now</button>`})
+	open(t, s, ctx, srv.URL)
+	text := snapshot(t, s, ctx, calls.SnapshotRequest{})
+	for _, v := range []string{"321", "482913", "987"} {
+		if strings.Contains(text, v) {
+			t.Errorf("the outline shows %s:\n%s", v, text)
+		}
+	}
+	if strings.Count(text, `value="••••"`) != 3 || !strings.Contains(text, `value="SW1A 1AA"`) {
+		t.Errorf("want the CVC, the code and the CVV masked, the postal code shown:\n%s", text)
+	}
+}

@@ -107,10 +107,6 @@ type recordStopJSON struct {
 	Replay    string        `json:"replay"`
 }
 
-// masked stands for a secret's value; always the same length, so it tells
-// nothing of the value.
-const masked = "••••"
-
 func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 	path, err := filepath.Abs(opts.File)
 	if err != nil {
@@ -144,7 +140,7 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 		val := res.Values[v.Name]
 		if v.Secret {
 			known.Add(v.Name, val)
-			val = masked
+			val = secret.Masked
 		}
 		vars = append(vars, recordedVar{Name: v.Name, Secret: v.Secret, Value: val})
 	}

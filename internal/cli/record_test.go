@@ -13,6 +13,8 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/routine"
+
+	"github.com/waymark-dev/waymark/secret"
 )
 
 func TestRecordFlags(t *testing.T) {
@@ -121,7 +123,7 @@ func TestRecordStopRunJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &env); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
-	want := []recordedVar{{Name: "full_name", Value: "Ann Example"}, {Name: "email", Value: "ann@example.com"}, {Name: "password", Secret: true, Value: masked}}
+	want := []recordedVar{{Name: "full_name", Value: "Ann Example"}, {Name: "email", Value: "ann@example.com"}, {Name: "password", Secret: true, Value: secret.Masked}}
 	if diff := cmp.Diff(want, env.Data.Variables); diff != "" || !env.OK || env.Data.Steps != 4 || !strings.Contains(env.Data.Replay, "--secret password=env:PASSWORD") {
 		t.Errorf("envelope %s\nvariables (-want +got):\n%s", out.String(), diff)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Entry is one key of a [Config] as [Show] prints it.
@@ -53,7 +55,7 @@ func Mask(s string) string {
 	case s == "":
 		return ""
 	case len(s) >= 12:
-		return "••••" + s[len(s)-4:]
+		return secret.Masked + s[len(s)-4:]
 	default:
 		return "[set]"
 	}

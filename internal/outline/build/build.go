@@ -10,14 +10,28 @@ import (
 	"github.com/chromedp/cdproto/domsnapshot"
 
 	"github.com/waymark-dev/waymark/internal/outline"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Limits of what Outline copies into a Node.
 const (
-	maxText        = 200 // Node.Text
-	maxClickName   = 150 // a clickable container with a longer text is a layout box, not a control
-	passwordMasked = "••••"
+	maxText      = 200 // Node.Text
+	maxClickName = 150 // a clickable container with a longer text is a layout box, not a control
 )
+
+// secretInput reports whether the input i, named name, holds a secret
+// (secret.Field), from its type, autocomplete, and words.
+func secretInput(x *doc, i int32, name string) bool {
+	typ, _ := x.attr(i, "type")
+	ac, _ := x.attr(i, "autocomplete")
+	words := []string{name}
+	for _, a := range []string{"name", "id", "placeholder", "aria-label"} {
+		if v, ok := x.attr(i, a); ok {
+			words = append(words, v)
+		}
+	}
+	return secret.Field{Words: strings.Join(words, " "), Type: typ, Autocomplete: ac}.Secret()
+}
 
 // ErrEmpty is returned by Outline for a snapshot without documents.
 var ErrEmpty = errors.New("outline: snapshot has no documents")
@@ -363,17 +377,18 @@ func (b *builder) states(x *doc, i int32, n *outline.Node, tag string, st state)
 	}
 }
 
-// value sets the current value of form controls and ranges. A password's
-// value is never copied: a non-empty one shows as passwordMasked.
+// value sets the current value of form controls and ranges. The value
+// of a secret field (secret.Field: a password, a CVC, a one-time code) is
+// never copied: a non-empty one shows as secret.Masked.
 func (b *builder) value(x *doc, i int32, n *outline.Node, tag string) {
 	switch tag {
 	case "INPUT":
 		typ, _ := x.attr(i, "type")
 		typ = strings.ToLower(typ)
 		switch {
-		case typ == "password":
+		case secretInput(x, i, n.Name):
 			if inputValue(x, i) != "" {
-				n.Value = passwordMasked
+				n.Value = secret.Masked
 			}
 		case n.Role == "textbox", n.Role == "searchbox", n.Role == "combobox",
 			n.Role == "spinbutton", n.Role == "slider":

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/internal/outline"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 func buildRecording(t *testing.T, name string) *outline.Node {
@@ -55,7 +56,7 @@ func TestFrameBoxes(t *testing.T) {
 func TestNoPasswordValue(t *testing.T) {
 	root := buildRecording(t, "form")
 	pw := find(root, "textbox", "Password")
-	if pw == nil || pw.Value != passwordMasked {
+	if pw == nil || pw.Value != secret.Masked {
 		t.Fatalf("password node = %+v", pw)
 	}
 	var buf bytes.Buffer

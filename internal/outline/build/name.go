@@ -131,9 +131,11 @@ func (b *builder) contentOf(x *doc, c int32, t *textBuf, hidden bool) {
 		case "checkbox", "radio", "file":
 		case "submit", "reset", "button", "image":
 			t.add(b.inputButtonName(x, c, strings.ToLower(typ)))
-		case "password":
 		default:
-			t.add(inputValue(x, c))
+			// A secret field's value is no part of a name.
+			if !secretInput(x, c, "") {
+				t.add(inputValue(x, c))
+			}
 		}
 		return
 	case "SELECT":
