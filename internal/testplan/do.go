@@ -54,12 +54,7 @@ func (s *scenarioRun) do(ctx context.Context, j int, st *Step, res *StepResult) 
 	case "click", "dblclick", "hover", "check", "uncheck":
 		return act(calls.ActRequest{Kind: st.Verb, Target: args[0]})
 	case "fill", "type":
-		if s.typesSecret(st.Args[1], args[1]) {
-			// Masked before the step runs: a failure screenshot of this
-			// very step may show the field half typed.
-			s.maskField(args[0])
-		}
-		return act(calls.ActRequest{Kind: st.Verb, Target: args[0], Value: args[1]})
+		return act(calls.ActRequest{Kind: st.Verb, Target: args[0], Value: args[1], Secret: s.secretIn(st.Args[1], args[1])})
 	case "select":
 		return act(calls.ActRequest{Kind: calls.ActSelect, Target: args[0], Values: []string{args[1]}})
 	case "press":
@@ -86,7 +81,7 @@ func (s *scenarioRun) do(ctx context.Context, j int, st *Step, res *StepResult) 
 	case "expect":
 		return s.expect(ctx, st, args)
 	case "screenshot":
-		img, err := s.page().Screenshot(ctx, calls.ScreenshotRequest{Full: st.Full, Mask: s.masks})
+		img, err := s.page().Screenshot(ctx, calls.ScreenshotRequest{Full: st.Full})
 		if err != nil {
 			return "", err
 		}
@@ -300,17 +295,9 @@ func (s *scenarioRun) act(ctx context.Context, st *Step, _ string) (string, erro
 		ctx, cancel = context.WithTimeout(ctx, st.Timeout)
 		defer cancel()
 	}
+	// The pilot names the secret in its request, and the driver masks
+	// the field from then on.
 	res, err := a.Act(ctx, instruction, &pilot.ActOptions{Vars: vars, AllowSubmit: st.AllowSubmit})
-	if res != nil && res.Request.Target != "" {
-		// Any of the plan's secrets: the pilot remembers those of
-		// earlier steps.
-		for _, name := range s.plan.Secrets {
-			if strings.Contains(res.Answer.Value, "%"+name+"%") {
-				s.maskField(res.Request.Target)
-				break
-			}
-		}
-	}
 	if err != nil {
 		return "", err
 	}

@@ -282,30 +282,22 @@ type scenarioRun struct {
 	dir     string // under OutDir, for this scenario's files
 	agent   Agent
 	lastErr error
-	// masks are the targets of the fields a step typed a secret into,
-	// blacked out in every later screenshot of the scenario: a picture of
-	// a plain text field shows its value, which no text masking reaches.
-	masks []string
 }
 
-// typesSecret reports whether a step's value, as written (raw) and as
-// expanded, brings a secret into the page.
-func (s *scenarioRun) typesSecret(raw, value string) bool {
+// secretIn names the secret a step's value, as written (raw) and as
+// expanded, brings into the page, or "". The step's request carries it
+// (calls.ActRequest.Secret): the driver then masks the field in every
+// outline and blacks it out of every screenshot of the session, since a
+// picture of a plain text field shows its value, which no text masking
+// reaches.
+func (s *scenarioRun) secretIn(raw, value string) string {
 	for _, m := range envRef.FindAllStringSubmatch(raw, -1) {
 		if slices.Contains(s.plan.Secrets, m[1]) {
-			return true
+			return m[1]
 		}
 	}
-	_, ok := s.secrets.Contains(value)
-	return ok
-}
-
-// maskField adds a target to the scenario's masks.
-func (s *scenarioRun) maskField(target string) {
-	target = strings.TrimSpace(target)
-	if target != "" && !slices.Contains(s.masks, target) {
-		s.masks = append(s.masks, target)
-	}
+	name, _ := s.secrets.Contains(value)
+	return name
 }
 
 // page is the scenario's session on the daemon.
@@ -353,7 +345,7 @@ func (s *scenarioRun) captureFailure(ctx context.Context, j int, res *StepResult
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
 	stem := fmt.Sprintf("%02d-failure", j+1)
-	if img, err := s.page().Screenshot(cctx, calls.ScreenshotRequest{Mask: s.masks}); err != nil {
+	if img, err := s.page().Screenshot(cctx, calls.ScreenshotRequest{}); err != nil {
 		res.EvidenceErrors = append(res.EvidenceErrors, s.mask("screenshot: "+err.Error()))
 	} else if rel, err := s.writeFile(stem+".png", img.Data); err != nil {
 		res.EvidenceErrors = append(res.EvidenceErrors, "screenshot: "+err.Error())
