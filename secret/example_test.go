@@ -21,3 +21,27 @@ func ExampleValue() {
 	fmt.Printf("%v %q %#v\n", v, v, v)
 	// Output: [redacted] "[redacted]" [redacted]
 }
+
+func ExampleField() {
+	fmt.Println(secret.Field{Words: "CVC", Type: "text"}.Secret())
+	fmt.Println(secret.Field{Autocomplete: "one-time-code"}.Secret())
+	fmt.Println(secret.Field{Words: "Postal code"}.Secret())
+	// Output:
+	// true
+	// true
+	// false
+}
+
+func ExampleSet_Redact_short() {
+	// A declared value shorter than MinKnown is masked where it stands
+	// alone, not inside longer numbers.
+	s := secret.NewSet(secret.New("pin", "739"))
+	fmt.Println(s.Redact("PIN 739 accepted; order #17390"))
+	// Output: PIN «secret:pin» accepted; order #17390
+}
+
+func ExampleEnviron() {
+	env := []string{"PATH=/usr/bin", "OPENAI_API_KEY=sk-…", "S=482913", "WAYMARK_SESSION=shop"}
+	fmt.Println(secret.Environ(env))
+	// Output: [PATH=/usr/bin WAYMARK_SESSION=shop]
+}

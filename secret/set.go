@@ -122,8 +122,11 @@ func encodings(value string) []string {
 	return slices.Compact(out)
 }
 
-// Contains reports whether s holds a known value, in any of its forms, and
-// which.
+// Contains reports whether text holds a known value, in any of its forms,
+// and which. It looks only for values of [MinKnown] bytes or more: it
+// decides refusals (a routine holding a secret is not saved), and a short
+// value standing alone in a file ("index": 7) is more often a number than
+// the secret; [Set.Redact] masks short values all the same.
 func (s *Set) Contains(text string) (name string, ok bool) {
 	if s == nil {
 		return "", false
@@ -131,7 +134,7 @@ func (s *Set) Contains(text string) (name string, ok bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, f := range s.forms {
-		if f.in(text) {
+		if !f.whole && f.in(text) {
 			return f.name, true
 		}
 	}

@@ -112,7 +112,7 @@ func FuzzRedact(f *testing.F) {
 		var s Set
 		s.Add("n", v)
 		got := s.Redact(x)
-		if _, leak := s.Contains(got); len(v) >= MinKnown && strings.Contains(got, v) || leak {
+		if len(v) >= MinKnown && strings.Contains(got, v) {
 			t.Errorf("Add(n, %q); Redact(%q) = %q", v, x, got)
 		}
 	})
