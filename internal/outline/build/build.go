@@ -383,8 +383,6 @@ func (b *builder) states(x *doc, i int32, n *outline.Node, tag string, st state)
 func (b *builder) value(x *doc, i int32, n *outline.Node, tag string) {
 	switch tag {
 	case "INPUT":
-		typ, _ := x.attr(i, "type")
-		typ = strings.ToLower(typ)
 		switch {
 		case secretInput(x, i, n.Name):
 			if inputValue(x, i) != "" {
