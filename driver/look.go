@@ -140,11 +140,12 @@ func (s *Session) lookTarget(ctx context.Context, t *tab, id target.ID, vp outli
 }
 
 // Snapshot returns the outline of the current tab.
-func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*calls.Snapshot, error) {
-	t, err := s.current(ctx)
+func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *calls.Snapshot, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	if d := t.pendingDialog(); d != nil {
 		// An open dialog blocks the page: say so instead of waiting on it.
 		info, err := s.pageInfo(ctx, t)

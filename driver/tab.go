@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
@@ -62,11 +63,17 @@ type tab struct {
 	changed        chan struct{}                   // closed and replaced on every tracked change
 	isolated       map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
 	frames         map[target.ID]*frameTarget      // attached out-of-process iframes
+	// crashed: the renderer died (Inspector.targetCrashed) and no page
+	// has loaded since; hung: it did not answer a probe (health.go).
+	// sickC is closed while either holds.
+	crashed, hung bool
+	sickC         chan struct{}
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
 	return &tab{ctx: ctx, cancel: cancel, inflight: map[network.RequestID]time.Time{},
-		changed: make(chan struct{}), isolated: map[cdp.FrameID]isolatedWorld{}}
+		changed: make(chan struct{}), isolated: map[cdp.FrameID]isolatedWorld{},
+		sickC: make(chan struct{})}
 }
 
 // start hooks the listener; the tab must be attached.
@@ -97,6 +104,11 @@ func (t *tab) onEvent(ev any) {
 	defer t.mu.Unlock()
 	t.problems.onProblem(ev) // records problems; the events below may be tracked too
 	switch ev := ev.(type) {
+	case *inspector.EventTargetCrashed:
+		t.setSickLocked(true, false)
+		t.dialog = nil
+	case *inspector.EventTargetReloadedAfterCrash:
+		t.setSickLocked(false, false)
 	case *page.EventJavascriptDialogOpening:
 		t.dialog = &calls.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt}
 	case *page.EventJavascriptDialogClosed:
@@ -119,6 +131,7 @@ func (t *tab) onEvent(ev any) {
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]isolatedWorld{}
 			t.lookedOverlays = nil // a new page: no look at it yet, nothing to compare with
+			t.setSickLocked(false, false) // a new document, in a live renderer
 		} else {
 			delete(t.isolated, ev.Frame.ID)
 		}
