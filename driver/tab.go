@@ -130,7 +130,7 @@ func (t *tab) onEvent(ev any) {
 			t.unreachable = ev.Frame.UnreachableURL
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]isolatedWorld{}
-			t.lookedOverlays = nil // a new page: no look at it yet, nothing to compare with
+			t.lookedOverlays = nil        // a new page: no look at it yet, nothing to compare with
 			t.setSickLocked(false, false) // a new document, in a live renderer
 		} else {
 			delete(t.isolated, ev.Frame.ID)
