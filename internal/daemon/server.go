@@ -210,6 +210,11 @@ func (s *Server) accept(ctx context.Context, ln net.Listener) {
 			}
 			return
 		}
+		if err := checkPeer(nc); err != nil {
+			s.log.Warn("refused a connection", "err", err)
+			nc.Close()
+			continue
+		}
 		s.connW.Add(1)
 		go func() { // exits when the connection closes
 			defer s.connW.Done()
