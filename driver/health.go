@@ -32,6 +32,11 @@ var (
 	probeAfter = 2 * time.Second
 	// probeTimeout is how long a probe may wait for the renderer.
 	probeTimeout = 3 * time.Second
+	// navQuiet is how long a navigation may hold the probe back. Chromium
+	// queues every command to a tab while a cross-document navigation is
+	// between its request and its commit (a slow server), so a probe then
+	// tells nothing; a page stuck while it loads is caught after this.
+	navQuiet = 15 * time.Second
 	// crashWait bounds the wait for a stopped renderer to report the crash.
 	crashWait = 3 * time.Second
 	// goneWait bounds the wait for the browser connection to close once a
@@ -170,6 +175,9 @@ func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, qui
 // write, nothing left behind). No answer within probeTimeout marks the tab
 // stuck and returns page_unresponsive; an answer clears the mark.
 func (t *tab) probe(ctx context.Context) error {
+	if t.navigatingFor() < navQuiet {
+		return nil // commands wait for the navigation: no answer means nothing
+	}
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	start := time.Now()
@@ -186,6 +194,9 @@ func (t *tab) probe(ctx context.Context) error {
 	}
 	if pctx.Err() == nil {
 		return browserErr(err) // the command failed, so the renderer answered (or the tab is gone)
+	}
+	if t.navigatingFor() < navQuiet {
+		return nil // a navigation began meanwhile and held the probe
 	}
 	t.setHung(true)
 	return pageUnresponsive(time.Since(start))
@@ -244,6 +255,17 @@ func (t *tab) closeStuck(ctx context.Context) {
 		_ = t.stopIfStuck(ctx)
 	}
 	t.close()
+}
+
+// navigatingFor returns how long the main frame has been navigating, or a
+// duration over any bound when it is not.
+func (t *tab) navigatingFor() time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.loading && !t.requested {
+		return time.Duration(1<<63 - 1)
+	}
+	return time.Since(t.navStart)
 }
 
 // health reports whether the tab's renderer crashed, or is marked stuck.

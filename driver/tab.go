@@ -68,6 +68,8 @@ type tab struct {
 	// sickC is closed while either holds.
 	crashed, hung bool
 	sickC         chan struct{}
+	navStart      time.Time // when the main frame began its current navigation (loading or requested)
+	startSeq      int       // bumped each time the main frame asks to navigate or starts loading
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
@@ -115,12 +117,20 @@ func (t *tab) onEvent(ev any) {
 		t.dialog = nil
 	case *page.EventFrameStartedLoading:
 		if ev.FrameID == t.frameID {
+			if !t.loading && !t.requested {
+				t.navStart = time.Now()
+			}
+			t.startSeq++
 			t.loading, t.requested = true, false
 		}
 	case *page.EventFrameRequestedNavigation:
 		// Sent while the click that asks for it is still being handled, so
 		// settle sees the navigation coming before the input call returns.
 		if ev.FrameID == t.frameID && ev.Disposition == page.ClientNavigationDispositionCurrentTab {
+			if !t.loading && !t.requested {
+				t.navStart = time.Now()
+			}
+			t.startSeq++
 			t.requested = true
 		}
 	case *page.EventFrameNavigated:
