@@ -30,8 +30,14 @@ import (
 var (
 	// probeAfter is how long a call runs before its tab is probed.
 	probeAfter = 2 * time.Second
-	// probeTimeout is how long a probe may wait for the renderer.
-	probeTimeout = 3 * time.Second
+	// probeTimeout is how long a probe may wait for the renderer. A busy
+	// machine can be slow to answer; a stuck page never answers.
+	probeTimeout = 5 * time.Second
+	// busyQuiet is how long a command of ours that holds the renderer
+	// (the capture of a page of 50,000 elements takes seconds) may hold
+	// the probe back. A page stuck before the call is caught by the probe
+	// at its entry.
+	busyQuiet = 30 * time.Second
 	// navQuiet is how long a navigation may hold the probe back. Chromium
 	// queues every command to a tab while a cross-document navigation is
 	// between its request and its commit (a slow server), so a probe then
@@ -82,10 +88,14 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 	}
 	switch how {
 	case usePage:
-		if crashed, hung := t.health(); crashed {
+		if crashed, _ := t.health(); crashed {
 			return nil, ctx, func(*error) {}, pageCrashed()
-		} else if hung {
-			if err := t.probe(ctx); err != nil {
+		}
+		// One round trip on a page that answers; a stuck page is told
+		// here, before a command of ours that holds the renderer (a
+		// capture) would hide it from the probes during the call.
+		if t.pendingDialog() == nil {
+			if err := t.probe(ctx); errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
 				return nil, ctx, func(*error) {}, err
 			}
 		}
@@ -175,8 +185,8 @@ func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, qui
 // write, nothing left behind). No answer within probeTimeout marks the tab
 // stuck and returns page_unresponsive; an answer clears the mark.
 func (t *tab) probe(ctx context.Context) error {
-	if t.navigatingFor() < navQuiet {
-		return nil // commands wait for the navigation: no answer means nothing
+	if t.navigatingFor() < navQuiet || t.busyFor() < busyQuiet {
+		return nil // commands wait for the navigation, or for ours: no answer means nothing
 	}
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
@@ -195,8 +205,8 @@ func (t *tab) probe(ctx context.Context) error {
 	if pctx.Err() == nil {
 		return browserErr(err) // the command failed, so the renderer answered (or the tab is gone)
 	}
-	if t.navigatingFor() < navQuiet {
-		return nil // a navigation began meanwhile and held the probe
+	if t.navigatingFor() < navQuiet || t.busyFor() < busyQuiet {
+		return nil // a navigation, or a command of ours, began meanwhile and held the probe
 	}
 	t.setHung(true)
 	return pageUnresponsive(time.Since(start))
@@ -255,6 +265,33 @@ func (t *tab) closeStuck(ctx context.Context) {
 		_ = t.stopIfStuck(ctx)
 	}
 	t.close()
+}
+
+// busy marks a command of ours that holds the renderer's main thread for as
+// long as it runs; call the function it returns when the command ends.
+func (t *tab) busy() func() {
+	t.mu.Lock()
+	if t.busyN == 0 {
+		t.busySince = time.Now()
+	}
+	t.busyN++
+	t.mu.Unlock()
+	return func() {
+		t.mu.Lock()
+		t.busyN--
+		t.mu.Unlock()
+	}
+}
+
+// busyFor returns how long commands of ours have held the renderer, or a
+// duration over any bound when none does.
+func (t *tab) busyFor() time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.busyN == 0 {
+		return time.Duration(1<<63 - 1)
+	}
+	return time.Since(t.busySince)
 }
 
 // navigatingFor returns how long the main frame has been navigating, or a

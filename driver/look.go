@@ -126,7 +126,9 @@ func (s *Session) lookTarget(ctx context.Context, t *tab, id target.ID, vp outli
 	if err != nil {
 		return nil, err
 	}
+	busy := t.busy() // a capture of a big page holds the renderer (health.go)
 	snap, err := cdp.Call(ctx, sess, domsnapshot.CaptureSnapshot, build.Params())
+	busy()
 	if err != nil {
 		return nil, fmt.Errorf("capture snapshot: %w", browserErr(err))
 	}

@@ -70,6 +70,8 @@ type tab struct {
 	sickC         chan struct{}
 	navStart      time.Time // when the main frame began its current navigation (loading or requested)
 	startSeq      int       // bumped each time the main frame asks to navigate or starts loading
+	busyN         int       // commands of ours that hold the renderer's main thread (busy)
+	busySince     time.Time // when the first of them began
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
