@@ -156,8 +156,8 @@ func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (_ *calls
 	if req.Text != "" {
 		params.PromptText = req.Text
 	}
-	if _, err := call(ctx, t, page.HandleJavaScriptDialog, params); err != nil {
-		return nil, err
+	if _, err := cdp.Call(ctx, t.dialogSession(), page.HandleJavaScriptDialog, params); err != nil {
+		return nil, browserErr(err)
 	}
 	// The page may open its next dialog before this call returns (a
 	// loop of alerts): forget only the one answered.

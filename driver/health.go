@@ -3,9 +3,11 @@ package driver
 import (
 	"context"
 	"errors"
+	"net/url"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -64,6 +66,9 @@ const (
 	anyPage
 )
 
+// errBrowserGone is the cause of a call ended because the browser died.
+var errBrowserGone = errors.New("the browser's connection ended")
+
 func pageCrashed() error {
 	return calls.Errorf(calls.ErrPageCrashed,
 		`run "waymark reload" to load the page again, "waymark open URL" to go elsewhere, or "waymark tab close"`,
@@ -100,7 +105,13 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 			}
 		}
 	case leavePage:
-		if err := t.stopIfStuck(ctx); err != nil {
+		if t.pendingDialog() != nil && !t.dialogInPage() {
+			nt, err := s.replaceTab(ctx, t)
+			if err != nil {
+				return nil, ctx, func(*error) {}, err
+			}
+			t = nt
+		} else if err := t.stopIfStuck(ctx); err != nil {
 			return nil, ctx, func(*error) {}, err
 		}
 	}
@@ -109,7 +120,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 	watched := make(chan struct{})
 	go func() { // exits when the call ends (quit)
 		defer close(watched)
-		t.watchCall(cctx, cancel, quit, how == leavePage)
+		t.watchCall(cctx, cancel, quit, how == leavePage, s.browser.gone)
 	}()
 	end := func(errp *error) {
 		close(quit)
@@ -122,7 +133,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		switch {
 		case errors.Is(cause, calls.ErrPageCrashed), errors.Is(cause, calls.ErrPageUnresponsive):
 			*errp = cause
-		case ctx.Err() == nil && (errors.Is(*errp, context.Canceled) || errors.Is(*errp, chromedp.ErrChannelClosed)):
+		case ctx.Err() == nil && (errors.Is(cause, errBrowserGone) || errors.Is(*errp, context.Canceled) || errors.Is(*errp, chromedp.ErrChannelClosed)):
 			// Nobody canceled the call: its tab's or browser's context
 			// ended under it.
 			if s.browser.waitGone(goneWait) {
@@ -136,11 +147,12 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 	return t, cctx, end, nil
 }
 
-// watchCall ends the call's context when the tab crashes, or when the call
-// runs past probeAfter and the renderer does not answer a probe. A call
+// watchCall ends the call's context when the tab crashes, when the browser
+// dies, or when the call runs past probeAfter and the renderer does not
+// answer a probe. A call
 // that leaves a crashed page (tolerate) is not ended by that crash: only a
 // new one, once a page has loaded again.
-func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, quit <-chan struct{}, tolerate bool) {
+func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, quit <-chan struct{}, tolerate bool, browserGone <-chan struct{}) {
 	start := time.Now()
 	timer := time.NewTimer(probeAfter)
 	defer timer.Stop()
@@ -157,6 +169,11 @@ func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, qui
 		case <-quit:
 			return
 		case <-ctx.Done():
+			return
+		case <-browserGone:
+			// No answer will come to the call's commands, and waits on
+			// the tab's events would wait forever.
+			cancel(errBrowserGone)
 			return
 		case <-changed:
 		case <-sick:
@@ -229,17 +246,26 @@ func (t *tab) stopIfStuck(ctx context.Context) error {
 	return t.stopRenderer(ctx)
 }
 
-// stopRenderer crashes the tab's renderer and waits for the browser to say
-// so. Page.crash has no answer: the renderer dies first.
+// stopRenderer crashes the tab's renderers (its page's and its cross-site
+// frames', where a dialog loop may run) and waits for the browser to say
+// the page's crashed. Page.crash has no answer: the renderer dies first.
 func (t *tab) stopRenderer(ctx context.Context) error {
 	sick := t.sick()
 	cctx, cancel := context.WithTimeout(ctx, crashWait)
 	defer cancel()
-	go func() { _, _ = cdp.Call(cctx, t.sess, page.Crash, cdp.Empty{}) }()
+	t.mu.Lock()
+	sessions := []cdp.Session{t.sess}
+	for _, ft := range t.frames {
+		sessions = append(sessions, ft.sess)
+	}
+	t.mu.Unlock()
+	for _, sess := range sessions {
+		go func() { _, _ = cdp.Call(cctx, sess, page.Crash, cdp.Empty{}) }()
+	}
 	for {
 		if crashed, _ := t.health(); crashed {
 			t.mu.Lock()
-			t.dialog = nil // the renderer that showed it is gone
+			t.dialog, t.dialogSess = nil, nil // the renderer that showed it is gone
 			t.mu.Unlock()
 			return nil
 		}
@@ -258,13 +284,62 @@ func (t *tab) stopRenderer(ctx context.Context) error {
 }
 
 // closeStuck closes the tab, stopping its renderer first if it is stuck or
-// held by a dialog: closing such a tab as it is can end the whole browser,
-// every session's.
+// held by a dialog of its page: closing such a tab as it is (with a
+// navigation pending) can end the whole browser, every session's. A tab a
+// cross-site frame's dialog holds is closed as it is: stopping its page's
+// renderer under that dialog is what ends the browser then.
 func (t *tab) closeStuck(ctx context.Context) {
-	if !t.closed() {
+	if !t.closed() && (t.pendingDialog() == nil || t.dialogInPage()) {
 		_ = t.stopIfStuck(ctx)
 	}
 	t.close()
+}
+
+// dialogInPage reports whether the open dialog was opened by a document of
+// the page's own host, and so runs in the page's renderer. A dialog of a
+// frame of another host may run in a renderer of its own; stopping the
+// page's renderer under it ends the browser (Chromium 1xx, headless), so
+// such a tab is replaced, not stopped.
+func (t *tab) dialogInPage() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dialog == nil || t.dialogSess != nil {
+		return false
+	}
+	d, err1 := url.Parse(t.dialogURL)
+	p, err2 := url.Parse(t.docURL)
+	return err1 == nil && err2 == nil && d.Scheme == p.Scheme && d.Host == p.Host
+}
+
+// replaceTab opens a fresh tab in t's place, makes it current and closes t:
+// the way away from a page a frame's dialog loop holds, which neither a
+// navigation nor a stop can leave. The new tab remembers where t was, for
+// a reload.
+func (s *Session) replaceTab(ctx context.Context, t *tab) (*tab, error) {
+	nt, err := s.openTab(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	nt.mu.Lock()
+	nt.replacedURL = t.url()
+	nt.mu.Unlock()
+	s.mu.Lock()
+	if s.cur == t {
+		s.cur = nt
+	}
+	s.mu.Unlock()
+	t.close()
+	s.drop(t)
+	return nt, nil
+}
+
+// takeReplaced returns where the tab this one replaced was, once.
+func (t *tab) takeReplaced() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	u := t.replacedURL
+	t.replacedURL = ""
+	return u
 }
 
 // busy marks a command of ours that holds the renderer's main thread for as
@@ -303,6 +378,38 @@ func (t *tab) navigatingFor() time.Duration {
 		return time.Duration(1<<63 - 1)
 	}
 	return time.Since(t.navStart)
+}
+
+// onFrameEvent keeps what a cross-site frame's events say of dialogs; like
+// onEvent it runs in chromedp's read loop and sends no command.
+func (t *tab) onFrameEvent(ft *frameTarget, ev any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch ev := ev.(type) {
+	case *page.EventJavascriptDialogOpening:
+		t.dialog = &calls.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt}
+		t.dialogSess = ft.sess
+	case *page.EventJavascriptDialogClosed, *inspector.EventTargetCrashed:
+		if t.dialogSess != ft.sess {
+			return
+		}
+		t.dialog, t.dialogSess = nil, nil
+	default:
+		return
+	}
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// dialogSession returns the session of the target that shows the open
+// dialog: the page's, or a cross-site frame's.
+func (t *tab) dialogSession() cdp.Session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dialogSess != nil {
+		return t.dialogSess
+	}
+	return t.sess
 }
 
 // health reports whether the tab's renderer crashed, or is marked stuck.

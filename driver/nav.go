@@ -109,6 +109,10 @@ func (s *Session) Reload(ctx context.Context) (_ *calls.PageInfo, err error) {
 		return nil, err
 	}
 	defer end(&err)
+	if u := t.takeReplaced(); u != "" {
+		// The tab replaced one a frame's dialog held: load its page again.
+		return s.navigate(ctx, t, 0, chromedp.Navigate(u), "reload")
+	}
 	return s.navigate(ctx, t, 0, chromedp.Reload(), "reload")
 }
 

@@ -53,6 +53,9 @@ type tab struct {
 	problems       problems        // console errors and failed requests (problems.go)
 	looks          map[string]look // the last outline per set of options, for changes (look.go)
 	dialog         *calls.Dialog
+	dialogSess     *chromedp.Target // the cross-site frame that shows dialog; nil: the page
+	dialogURL      string           // the URL of the document that opened dialog
+	replacedURL    string           // set on a tab that replaced one a frame's dialog held (health.go): where that one was
 	inflight       map[network.RequestID]time.Time // fetch/XHR requests
 	loading        bool                            // main frame between startedLoading and load
 	requested      bool                            // the main frame asked to navigate; loading has not started yet
@@ -110,13 +113,14 @@ func (t *tab) onEvent(ev any) {
 	switch ev := ev.(type) {
 	case *inspector.EventTargetCrashed:
 		t.setSickLocked(true, false)
-		t.dialog = nil
+		t.dialog, t.dialogSess = nil, nil
 	case *inspector.EventTargetReloadedAfterCrash:
 		t.setSickLocked(false, false)
 	case *page.EventJavascriptDialogOpening:
 		t.dialog = &calls.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt}
+		t.dialogSess, t.dialogURL = nil, ev.URL
 	case *page.EventJavascriptDialogClosed:
-		t.dialog = nil
+		t.dialog, t.dialogSess = nil, nil
 	case *page.EventFrameStartedLoading:
 		if ev.FrameID == t.frameID {
 			if !t.loading && !t.requested {
