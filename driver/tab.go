@@ -53,9 +53,9 @@ type tab struct {
 	problems       problems        // console errors and failed requests (problems.go)
 	looks          map[string]look // the last outline per set of options, for changes (look.go)
 	dialog         *calls.Dialog
-	dialogSess     *chromedp.Target // the cross-site frame that shows dialog; nil: the page
-	dialogURL      string           // the URL of the document that opened dialog
-	replacedURL    string           // set on a tab that replaced one a frame's dialog held (health.go): where that one was
+	dialogSess     *chromedp.Target                // the cross-site frame that shows dialog; nil: the page
+	dialogURL      string                          // the URL of the document that opened dialog
+	replacedURL    string                          // set on a tab that replaced one a frame's dialog held (health.go): where that one was
 	inflight       map[network.RequestID]time.Time // fetch/XHR requests
 	loading        bool                            // main frame between startedLoading and load
 	requested      bool                            // the main frame asked to navigate; loading has not started yet
