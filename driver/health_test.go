@@ -16,12 +16,12 @@ import (
 
 // timed runs f with its own deadline and returns its error and how long it
 // took.
-func timed(ctx context.Context, d time.Duration, f func(ctx context.Context) error) (error, time.Duration) {
+func timed(ctx context.Context, d time.Duration, f func(ctx context.Context) error) (time.Duration, error) {
 	c, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	start := time.Now()
 	err := f(c)
-	return err, time.Since(start)
+	return time.Since(start), err
 }
 
 func snap(s *driver.Session) func(context.Context) error {
@@ -49,7 +49,7 @@ func TestCrashedTabAnswersAtOnce(t *testing.T) {
 			return err
 		},
 	} {
-		err, took := timed(ctx, 20*time.Second, f)
+		took, err := timed(ctx, 20*time.Second, f)
 		if !errors.Is(err, calls.ErrPageCrashed) || took > 2*time.Second {
 			t.Errorf("%s after a crash: %v (%s), want page_crashed at once", name, err, took)
 		}
@@ -61,7 +61,7 @@ func TestCrashedTabAnswersAtOnce(t *testing.T) {
 	if _, err := s.Reload(ctx); err != nil {
 		t.Fatalf("reload after a crash: %v", err)
 	}
-	if err, _ := timed(ctx, 10*time.Second, snap(s)); err != nil {
+	if _, err := timed(ctx, 10*time.Second, snap(s)); err != nil {
 		t.Fatalf("snapshot after reload: %v", err)
 	}
 }
@@ -99,11 +99,11 @@ func TestStuckPageIsReported(t *testing.T) {
 	s, ctx := newSession(t)
 	srv := serve(t, stuckPages)
 	open(t, s, ctx, srv.URL+"/")
-	err, took := timed(ctx, 60*time.Second, click(s, "text=Spin"))
+	took, err := timed(ctx, 60*time.Second, click(s, "text=Spin"))
 	if !errors.Is(err, calls.ErrPageUnresponsive) || took > 15*time.Second {
 		t.Fatalf("click that spins the page: %v after %s, want page_unresponsive within seconds", err, took)
 	}
-	err, took = timed(ctx, 60*time.Second, snap(s))
+	took, err = timed(ctx, 60*time.Second, snap(s))
 	if !errors.Is(err, calls.ErrPageUnresponsive) || took > 10*time.Second {
 		t.Fatalf("snapshot of a stuck page: %v after %s, want page_unresponsive within seconds", err, took)
 	}
@@ -124,10 +124,10 @@ func TestStuckTabCanBeReloadedOrClosed(t *testing.T) {
 	if _, err := s.Eval(ctx, calls.EvalRequest{Expression: "setTimeout(() => { for(;;){} }, 0)", MainWorld: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err, took := timed(ctx, 30*time.Second, func(ctx context.Context) error { _, err := s.Reload(ctx); return err }); err != nil || took > 10*time.Second {
+	if took, err := timed(ctx, 30*time.Second, func(ctx context.Context) error { _, err := s.Reload(ctx); return err }); err != nil || took > 10*time.Second {
 		t.Fatalf("reload of a stuck page: %v after %s", err, took)
 	}
-	if err, _ := timed(ctx, 10*time.Second, snap(s)); err != nil {
+	if _, err := timed(ctx, 10*time.Second, snap(s)); err != nil {
 		t.Fatalf("snapshot after reload: %v", err)
 	}
 	// Stuck again, in a second tab; close it and carry on in the first.
@@ -135,14 +135,14 @@ func TestStuckTabCanBeReloadedOrClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _ = timed(ctx, 30*time.Second, click(s, "text=Spin"))
-	err, took := timed(ctx, 30*time.Second, func(ctx context.Context) error {
+	took, err := timed(ctx, 30*time.Second, func(ctx context.Context) error {
 		_, err := s.Tab(ctx, calls.TabRequest{Op: "close", Index: -1})
 		return err
 	})
 	if err != nil || took > 10*time.Second {
 		t.Fatalf("tab close of a stuck tab: %v after %s", err, took)
 	}
-	if err, _ := timed(ctx, 10*time.Second, snap(s)); err != nil {
+	if _, err := timed(ctx, 10*time.Second, snap(s)); err != nil {
 		t.Fatalf("snapshot of the tab left: %v", err)
 	}
 }
@@ -162,7 +162,7 @@ func TestAlertLoopCanBeLeft(t *testing.T) {
 		t.Fatalf("click: %+v, %v; want the dialog reported", out, err)
 	}
 	for i := 0; i < 3; i++ {
-		out, err, took := answer(ctx, s)
+		out, took, err := answer(ctx, s)
 		if err != nil || took > 5*time.Second {
 			t.Fatalf("answer %d: %v after %s", i, err, took)
 		}
@@ -178,12 +178,12 @@ func TestAlertLoopCanBeLeft(t *testing.T) {
 	}
 }
 
-func answer(ctx context.Context, s *driver.Session) (*calls.Outcome, error, time.Duration) {
+func answer(ctx context.Context, s *driver.Session) (*calls.Outcome, time.Duration, error) {
 	c, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	start := time.Now()
 	out, err := s.Dialog(c, calls.DialogRequest{Accept: true})
-	return out, err, time.Since(start)
+	return out, time.Since(start), err
 }
 
 // TestStuckSessionsLeaveOthersAlone: a session whose page loops on alerts,
@@ -221,7 +221,7 @@ func TestStuckSessionsLeaveOthersAlone(t *testing.T) {
 		if !b.Alive() {
 			t.Fatalf("closing the %s session ended the browser", tc.name)
 		}
-		if err, _ := timed(octx, 10*time.Second, snap(other)); err != nil {
+		if _, err := timed(octx, 10*time.Second, snap(other)); err != nil {
 			t.Fatalf("%s: the other session after the close: %v", tc.name, err)
 		}
 	}

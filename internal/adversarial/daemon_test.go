@@ -55,12 +55,12 @@ func daemonSession(t *testing.T, b *driver.Browser, name string) (*driver.Sessio
 
 // bounded runs f with its own deadline (far over what it may take) and
 // returns its error and how long it took.
-func bounded(ctx context.Context, f func(ctx context.Context) error) (error, time.Duration) {
+func bounded(ctx context.Context, f func(ctx context.Context) error) (time.Duration, error) {
 	c, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	start := time.Now()
 	err := f(c)
-	return err, time.Since(start)
+	return time.Since(start), err
 }
 
 func snapshotOf(s *driver.Session) func(context.Context) error {
@@ -77,7 +77,7 @@ func clickOn(s *driver.Session, target string) func(context.Context) error {
 // usable checks the session can go on: another URL opens and reads.
 func usable(t *testing.T, s *driver.Session, ctx context.Context, url string) {
 	t.Helper()
-	err, took := bounded(ctx, func(ctx context.Context) error {
+	took, err := bounded(ctx, func(ctx context.Context) error {
 		if _, err := s.Open(ctx, calls.OpenRequest{URL: url}); err != nil {
 			return err
 		}
@@ -151,11 +151,11 @@ func TestStuckPageEndsTheCall(t *testing.T) {
 			if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
 				t.Fatal(err)
 			}
-			err, took := bounded(ctx, tc.start(s))
+			took, err := bounded(ctx, tc.start(s))
 			if tc.check && (!errors.Is(err, calls.ErrPageUnresponsive) || took > tc.bound) {
 				t.Fatalf("the call that set it spinning: %v after %s, want page_unresponsive within %s", err, took, tc.bound)
 			}
-			err, took = bounded(ctx, tc.then(s))
+			took, err = bounded(ctx, tc.then(s))
 			if !errors.Is(err, calls.ErrPageUnresponsive) || took > tc.bound {
 				t.Fatalf("the next call: %v after %s, want page_unresponsive within %s", err, took, tc.bound)
 			}
@@ -195,7 +195,7 @@ func TestDialogLoopsCanBeLeft(t *testing.T) {
 			if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
 				t.Fatal(err)
 			}
-			if err, took := bounded(ctx, clickOn(s, "text=Go")); err != nil || took > 15*time.Second {
+			if took, err := bounded(ctx, clickOn(s, "text=Go")); err != nil || took > 15*time.Second {
 				t.Fatalf("click: %v after %s", err, took)
 			}
 			// The bystander acts and reads with the dialogs open next door.
@@ -218,7 +218,7 @@ func TestDialogLoopsCanBeLeft(t *testing.T) {
 			if !b.Alive() {
 				t.Fatal("closing the session ended the browser")
 			}
-			if err, _ := bounded(octx, snapshotOf(other)); err != nil {
+			if _, err := bounded(octx, snapshotOf(other)); err != nil {
 				t.Fatalf("the other session after the close: %v", err)
 			}
 		})
@@ -261,7 +261,7 @@ func TestBrowserDeathIsBrowserGone(t *testing.T) {
 				t.Fatal(err)
 			}
 			errc := make(chan error, 1)
-			go func() { err, _ := bounded(ctx, tc.call(s)); errc <- err }()
+			go func() { _, err := bounded(ctx, tc.call(s)); errc <- err }()
 			time.Sleep(400 * time.Millisecond)
 			if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
 				t.Fatal(err)
@@ -304,10 +304,10 @@ func TestDialogLoopWaysOut(t *testing.T) {
 				if _, err := s.Tab(ctx, calls.TabRequest{Op: "switch", Index: 0}); err != nil {
 					t.Fatal(err)
 				}
-				if err, took := bounded(ctx, clickOn(s, "text=Go")); err != nil || took > 15*time.Second {
+				if took, err := bounded(ctx, clickOn(s, "text=Go")); err != nil || took > 15*time.Second {
 					t.Fatalf("click: %v after %s", err, took)
 				}
-				err, took := bounded(ctx, func(ctx context.Context) error {
+				took, err := bounded(ctx, func(ctx context.Context) error {
 					if way == "reload" {
 						_, err := s.Reload(ctx)
 						return err
@@ -318,7 +318,7 @@ func TestDialogLoopWaysOut(t *testing.T) {
 				if err != nil || took > 15*time.Second {
 					t.Fatalf("%s: %v after %s", way, err, took)
 				}
-				if err, _ := bounded(ctx, func(ctx context.Context) error {
+				if _, err := bounded(ctx, func(ctx context.Context) error {
 					snap, err := s.Snapshot(ctx, calls.SnapshotRequest{})
 					if err == nil && !strings.Contains(snap.Text, "still here") {
 						err = errors.New("the page read: " + snap.Text)
