@@ -66,6 +66,10 @@ const (
 	anyPage
 )
 
+// errCallDone is the cause of a call's context ended because the call
+// returned.
+var errCallDone = errors.New("the call returned")
+
 // errBrowserGone is the cause of a call ended because the browser died.
 var errBrowserGone = errors.New("the browser's connection ended")
 
@@ -123,10 +127,12 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		t.watchCall(cctx, cancel, quit, how == leavePage, s.browser.gone)
 	}()
 	end := func(errp *error) {
+		// Cancel first: a probe under way ends with it, so the call's
+		// return never waits on one. A cause set before stays the cause.
+		cancel(errCallDone)
 		close(quit)
 		<-watched
 		cause := context.Cause(cctx)
-		cancel(nil)
 		if *errp == nil {
 			return
 		}
