@@ -19,8 +19,8 @@ func TestSweepProfiles(t *testing.T) {
 	keep := map[string]bool{
 		filepath.Join(tmp, fmt.Sprintf("waymark-profile-%d-2", os.Getppid())): true, // a live process
 		filepath.Join(tmp, fmt.Sprintf("waymark-profile-%d-3", os.Getpid())):  true, // ours
-		filepath.Join(tmp, "waymark-profile-notapid-4"):                        true,
-		filepath.Join(tmp, "chromedp-runner123"):                               true,
+		filepath.Join(tmp, "waymark-profile-notapid-4"):                       true,
+		filepath.Join(tmp, "chromedp-runner123"):                              true,
 	}
 	for d := range keep {
 		os.Mkdir(d, 0o700)
