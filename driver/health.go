@@ -34,7 +34,7 @@ var (
 	probeAfter = 2 * time.Second
 	// probeTimeout is how long a probe may wait for the renderer. A busy
 	// machine can be slow to answer; a stuck page never answers.
-	probeTimeout = 5 * time.Second
+	probeTimeout = 8 * time.Second
 	// busyQuiet is how long a command of ours that holds the renderer
 	// (the capture of a page of 50,000 elements takes seconds) may hold
 	// the probe back. A page stuck before the call is caught by the probe

@@ -107,21 +107,21 @@ var stuckCases = []struct {
 	{name: "click on a button that spins (issue 12)",
 		page:  `<title>Spin</title><button onclick="for(;;){}">Spin</button>`,
 		start: func(s *driver.Session) func(context.Context) error { return clickOn(s, "text=Spin") }, check: true,
-		then: snapshotOf, bound: 15 * time.Second},
+		then: snapshotOf, bound: 20 * time.Second},
 	{name: "a timer spins while no call runs",
 		page: `<title>Timer</title><p>x</p><script>setTimeout(() => { for(;;){} }, 300)</script>`,
 		start: func(s *driver.Session) func(context.Context) error {
 			return func(ctx context.Context) error { time.Sleep(time.Second); return nil }
 		},
-		then: snapshotOf, bound: 10 * time.Second},
+		then: snapshotOf, bound: 15 * time.Second},
 	{name: "microtasks starve the thread",
 		page:  `<title>Micro</title><button onclick="(function f(){ Promise.resolve().then(f) })()">Starve</button>`,
 		start: func(s *driver.Session) func(context.Context) error { return clickOn(s, "text=Starve") }, check: true,
-		then: snapshotOf, bound: 15 * time.Second},
+		then: snapshotOf, bound: 20 * time.Second},
 	{name: "act on a page that spins after the look",
 		page:  `<title>Late</title><button onclick="setTimeout(() => { for(;;){} }, 0)">Later</button><button>Other</button>`,
 		start: func(s *driver.Session) func(context.Context) error { return clickOn(s, "text=Later") },
-		then:  func(s *driver.Session) func(context.Context) error { return clickOn(s, "text=Other") }, bound: 15 * time.Second},
+		then:  func(s *driver.Session) func(context.Context) error { return clickOn(s, "text=Other") }, bound: 20 * time.Second},
 	{name: "eval of a script that never ends",
 		page: `<title>Eval</title><p>x</p>`,
 		start: func(s *driver.Session) func(context.Context) error {
@@ -130,7 +130,7 @@ var stuckCases = []struct {
 				return err
 			}
 		}, check: true,
-		then: snapshotOf, bound: 15 * time.Second},
+		then: snapshotOf, bound: 20 * time.Second},
 	{name: "wait on a page that spins",
 		page:  `<title>Wait</title><button onclick="setTimeout(() => { for(;;){} }, 500)">Soon</button>`,
 		start: func(s *driver.Session) func(context.Context) error { return clickOn(s, "text=Soon") },
@@ -139,7 +139,7 @@ var stuckCases = []struct {
 				_, err := s.Wait(ctx, calls.WaitRequest{Text: "never", TimeoutMS: 50000})
 				return err
 			}
-		}, bound: 15 * time.Second},
+		}, bound: 20 * time.Second},
 }
 
 func TestStuckPageEndsTheCall(t *testing.T) {

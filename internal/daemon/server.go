@@ -123,13 +123,15 @@ func (s *Server) Run(ctx context.Context) error {
 	if s.pathErr != nil {
 		return s.pathErr
 	}
+	// The clock starts before the socket answers, so a status asked as
+	// soon as it does never counts from a later start.
+	s.mu.Lock()
+	s.started = s.now()
+	s.mu.Unlock()
 	ln, err := Listen(s.paths)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.started = s.now()
-	s.mu.Unlock()
 	s.log.Info("listening", "socket", s.paths.Socket, "pid", os.Getpid(), "version", s.opts.Version)
 
 	// Requests outlive ctx by the grace period, so they hang off a
