@@ -31,6 +31,12 @@ var (
 	// ErrPopup: something appeared over the page (or took the focus)
 	// since the last look; nothing was done.
 	ErrPopup = errors.New("popup")
+	// ErrPageCrashed: the tab's renderer crashed; the page is gone until
+	// the tab is reloaded, sent elsewhere or closed.
+	ErrPageCrashed = errors.New("page crashed")
+	// ErrPageUnresponsive: the tab's page stopped answering (a script
+	// holds its main thread); the call was abandoned.
+	ErrPageUnresponsive = errors.New("page unresponsive")
 )
 
 // codes pairs each category with its wire code. Order matters only for
@@ -54,6 +60,8 @@ var codes = []struct {
 	{ErrNeedsApproval, "needs_approval"},
 	{ErrBlockedURL, "blocked_url"},
 	{ErrPopup, "popup"},
+	{ErrPageCrashed, "page_crashed"},
+	{ErrPageUnresponsive, "page_unresponsive"},
 	{context.Canceled, "canceled"},
 	{context.DeadlineExceeded, "timeout"},
 }

@@ -30,6 +30,10 @@ type RecordStopRequest struct {
 	// Name is the routine's name when the start gave none (the CLI sends
 	// the file's base name); empty means "recording".
 	Name string `json:"name,omitempty"`
+	// Keep returns the routine recorded so far and goes on recording. The
+	// CLI asks for it, writes the file, and stops only once it is
+	// written, so that a file that cannot be written loses nothing.
+	Keep bool `json:"keep,omitempty"`
 }
 
 // RecordStopResult is the recorded routine and the values of the

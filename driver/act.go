@@ -19,11 +19,12 @@ const defaultActTimeout = 5 * time.Second
 
 // Act performs one element action on the current tab with real input
 // events, then waits for what it started to settle.
-func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome, error) {
-	t, err := s.current(ctx)
+func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outcome, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	if d := t.pendingDialog(); d != nil {
 		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss",
 			"a %s dialog is open (%q)", d.Type, d.Message)

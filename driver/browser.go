@@ -59,7 +59,7 @@ type Options struct {
 
 // Browser is one Chromium (started or attached) shared by named sessions.
 // Close ends the sessions and, for a started browser, kills the process and
-// removes its temporary profile (chromedp's allocator owns both).
+// removes its temporary profile.
 type Browser struct {
 	opts     Options
 	desc     string // executable path or CDP address, for status
@@ -68,6 +68,9 @@ type Browser struct {
 	gone     <-chan struct{}    // closed when the browser connection ends
 	log      *slog.Logger
 	attached bool
+	// profile is the started browser's profile folder, removed once it
+	// exited (browser.NewProfile); "" for an attached browser.
+	profile string
 	// proxy carries the sessions' traffic to checked addresses only, or is
 	// nil when it cannot (netguard.go).
 	proxy *netguard.Proxy
@@ -118,11 +121,30 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 				extra = append(extra, chromedp.Flag(name, true))
 			}
 		}
+		// The profile is named after this process, so that the next one
+		// removes it if this one is killed before it can (SIGKILL).
+		for _, dir := range browser.SweepProfiles() {
+			log.Info("removed the profile of a waymark process that died", "dir", dir)
+		}
+		prof, err := browser.NewProfile()
+		if err != nil {
+			return nil, err
+		}
+		b.profile = prof
+		extra = append(extra, chromedp.UserDataDir(prof))
 		actx, acancel = chromedp.NewExecAllocator(context.Background(), browser.Flags(path, !opts.Headed, extra...)...)
 	}
 	bctx, bcancel := chromedp.NewContext(actx)
 	b.ctx = bctx
-	b.cancel = func() { bcancel(); acancel() }
+	b.cancel = func() {
+		bcancel()
+		acancel() // waits for the browser process to exit
+		if b.profile != "" {
+			if err := browser.RemoveProfile(b.profile); err != nil {
+				log.Warn("remove the browser's profile", "dir", b.profile, "err", err)
+			}
+		}
+	}
 
 	// The first Do starts the browser and binds its life to bctx, so it
 	// must not carry the caller's deadline; the caller's ctx only bounds the

@@ -17,11 +17,12 @@ import (
 // Screenshot captures the viewport, the full page or one element as PNG,
 // with the elements of req.Mask and every field a secret was typed into
 // (secret.go) blacked out.
-func (s *Session) Screenshot(ctx context.Context, req calls.ScreenshotRequest) (*calls.Image, error) {
-	t, err := s.current(ctx)
+func (s *Session) Screenshot(ctx context.Context, req calls.ScreenshotRequest) (_ *calls.Image, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	// The masks are measured after the capture. After a navigation in
 	// between they would be measured on another document than the one
 	// pictured, so the picture is taken again.
@@ -110,11 +111,12 @@ func quadBounds(q []float64) (minX, minY, maxX, maxY float64) {
 }
 
 // PDF prints the page (headless Chromium only).
-func (s *Session) PDF(ctx context.Context) (*calls.Image, error) {
-	t, err := s.current(ctx)
+func (s *Session) PDF(ctx context.Context) (_ *calls.Image, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	res, err := call(ctx, t, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: new(true)})
 	if err != nil {
 		if pdfUnsupported(err) {
@@ -126,14 +128,15 @@ func (s *Session) PDF(ctx context.Context) (*calls.Image, error) {
 }
 
 // Viewport sets the size of the current tab's viewport.
-func (s *Session) Viewport(ctx context.Context, req calls.ViewportRequest) (*calls.Empty, error) {
+func (s *Session) Viewport(ctx context.Context, req calls.ViewportRequest) (_ *calls.Empty, err error) {
 	if req.Width < 100 || req.Height < 100 || req.Width > 10000 || req.Height > 10000 {
 		return nil, calls.Errorf(calls.ErrBadInput, "use a size between 100 and 10000 pixels, e.g. waymark viewport 1280 800", "bad viewport %dx%d", req.Width, req.Height)
 	}
-	t, err := s.current(ctx)
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	_, err = call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 		Width: int64(req.Width), Height: int64(req.Height), DeviceScaleFactor: 1,
 	})
@@ -141,12 +144,16 @@ func (s *Session) Viewport(ctx context.Context, req calls.ViewportRequest) (*cal
 }
 
 // Dialog answers the open JavaScript dialog.
-func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (*calls.Outcome, error) {
-	t, err := s.current(ctx)
+func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (_ *calls.Outcome, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
-	if t.pendingDialog() == nil {
+	defer end(&err)
+	t.mu.Lock()
+	answered := t.dialog
+	t.mu.Unlock()
+	if answered == nil {
 		return nil, calls.Errorf(calls.ErrNoDialog, "nothing to answer; take a snapshot to see the page", "no dialog is open")
 	}
 	before := t.mark()
@@ -154,16 +161,24 @@ func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (*calls.O
 	if req.Text != "" {
 		params.PromptText = req.Text
 	}
-	if _, err := call(ctx, t, page.HandleJavaScriptDialog, params); err != nil {
-		return nil, err
+	if _, err := cdp.Call(ctx, t.dialogSession(), page.HandleJavaScriptDialog, params); err != nil {
+		return nil, browserErr(err)
 	}
+	// The page may open its next dialog before this call returns (a
+	// loop of alerts): forget only the one answered.
 	t.mu.Lock()
-	t.dialog = nil
+	if t.dialog == answered {
+		t.dialog = nil
+	}
 	t.mu.Unlock()
 	if err := t.settle(ctx, before, paceClick); err != nil {
 		return nil, err
 	}
-	return s.outcome(ctx, t, before, s.tabCount())
+	out, err := s.outcome(ctx, t, before, s.tabCount())
+	if out != nil {
+		out.Dialog = t.pendingDialog()
+	}
+	return out, err
 }
 
 // planScroll scrolls the page or an element with the mouse wheel, or rolls

@@ -51,6 +51,11 @@ func (t *tab) attachFrame(ctx context.Context, id, parent target.ID) (*frameTarg
 	t.mu.Lock()
 	t.frames[id] = ft
 	t.mu.Unlock()
+	// A dialog a cross-site frame opens is the frame target's: the tab
+	// hears of it only here (health.go).
+	if err := chromedp.Listen(fctx, func(ev any) { t.onFrameEvent(ft, ev) }); err != nil {
+		return nil, err
+	}
 	return ft, nil
 }
 

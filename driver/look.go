@@ -126,7 +126,9 @@ func (s *Session) lookTarget(ctx context.Context, t *tab, id target.ID, vp outli
 	if err != nil {
 		return nil, err
 	}
+	busy := t.busy() // a capture of a big page holds the renderer (health.go)
 	snap, err := cdp.Call(ctx, sess, domsnapshot.CaptureSnapshot, build.Params())
+	busy()
 	if err != nil {
 		return nil, fmt.Errorf("capture snapshot: %w", browserErr(err))
 	}
@@ -140,11 +142,12 @@ func (s *Session) lookTarget(ctx context.Context, t *tab, id target.ID, vp outli
 }
 
 // Snapshot returns the outline of the current tab.
-func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*calls.Snapshot, error) {
-	t, err := s.current(ctx)
+func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *calls.Snapshot, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	if d := t.pendingDialog(); d != nil {
 		// An open dialog blocks the page: say so instead of waiting on it.
 		info, err := s.pageInfo(ctx, t)

@@ -54,15 +54,16 @@ func NormalizeURL(raw string) (string, error) {
 }
 
 // Open navigates the current tab and waits for the load.
-func (s *Session) Open(ctx context.Context, req calls.OpenRequest) (*calls.PageInfo, error) {
+func (s *Session) Open(ctx context.Context, req calls.OpenRequest) (_ *calls.PageInfo, err error) {
 	u, err := NormalizeURL(req.URL)
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.current(ctx)
+	t, ctx, end, err := s.enter(ctx, leavePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	if err := s.allowed(ctx, u); err != nil {
 		return nil, err
 	}
@@ -82,28 +83,35 @@ func (s *Session) allowed(ctx context.Context, raw string) error {
 }
 
 // Back goes one step back in the tab's history.
-func (s *Session) Back(ctx context.Context) (*calls.PageInfo, error) {
-	t, err := s.current(ctx)
+func (s *Session) Back(ctx context.Context) (_ *calls.PageInfo, err error) {
+	t, ctx, end, err := s.enter(ctx, leavePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	return s.history(ctx, t, -1)
 }
 
 // Forward goes one step forward in the tab's history.
-func (s *Session) Forward(ctx context.Context) (*calls.PageInfo, error) {
-	t, err := s.current(ctx)
+func (s *Session) Forward(ctx context.Context) (_ *calls.PageInfo, err error) {
+	t, ctx, end, err := s.enter(ctx, leavePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	return s.history(ctx, t, +1)
 }
 
 // Reload reloads the current tab.
-func (s *Session) Reload(ctx context.Context) (*calls.PageInfo, error) {
-	t, err := s.current(ctx)
+func (s *Session) Reload(ctx context.Context) (_ *calls.PageInfo, err error) {
+	t, ctx, end, err := s.enter(ctx, leavePage)
 	if err != nil {
 		return nil, err
+	}
+	defer end(&err)
+	if u := t.takeReplaced(); u != "" {
+		// The tab replaced one a frame's dialog held: load its page again.
+		return s.navigate(ctx, t, 0, chromedp.Navigate(u), "reload")
 	}
 	return s.navigate(ctx, t, 0, chromedp.Reload(), "reload")
 }
@@ -220,10 +228,11 @@ func shownURL(raw string) string {
 }
 
 // Info returns where the current tab is.
-func (s *Session) PageInfo(ctx context.Context) (*calls.PageInfo, error) {
-	t, err := s.current(ctx)
+func (s *Session) PageInfo(ctx context.Context) (_ *calls.PageInfo, err error) {
+	t, ctx, end, err := s.enter(ctx, anyPage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	return s.pageInfo(ctx, t)
 }

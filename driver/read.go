@@ -14,11 +14,12 @@ import (
 )
 
 // Get reads one thing from the page.
-func (s *Session) Get(ctx context.Context, req calls.GetRequest) (*calls.GetResult, error) {
-	t, err := s.current(ctx)
+func (s *Session) Get(ctx context.Context, req calls.GetRequest) (_ *calls.GetResult, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	switch req.What {
 	case "title", "url":
 		info, err := s.pageInfo(ctx, t)
@@ -84,14 +85,15 @@ func (s *Session) Get(ctx context.Context, req calls.GetRequest) (*calls.GetResu
 
 // Eval runs JavaScript in the page: in an isolated world unless the caller
 // opts into the page's own world.
-func (s *Session) Eval(ctx context.Context, req calls.EvalRequest) (*calls.EvalResult, error) {
+func (s *Session) Eval(ctx context.Context, req calls.EvalRequest) (_ *calls.EvalResult, err error) {
 	if strings.TrimSpace(req.Expression) == "" {
 		return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark eval 'document.title'", "no expression given")
 	}
-	t, err := s.current(ctx)
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	var raw json.RawMessage
 	if !req.MainWorld {
 		if err := t.evalWorld(ctx, t.sess, t.mainFrame(), req.Expression, &raw); err != nil {
@@ -115,11 +117,12 @@ func (s *Session) Eval(ctx context.Context, req calls.EvalRequest) (*calls.EvalR
 const defaultWaitTimeout = 30 * time.Second
 
 // Wait waits for one condition on the page.
-func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (*calls.PageInfo, error) {
-	t, err := s.current(ctx)
+func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (_ *calls.PageInfo, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	timeout := defaultWaitTimeout
 	if req.TimeoutMS > 0 {
 		timeout = time.Duration(req.TimeoutMS) * time.Millisecond

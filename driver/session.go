@@ -208,8 +208,10 @@ func (s *Session) Close() error {
 	tabs := s.tabs
 	s.tabs, s.cur = nil, nil
 	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.browser.ctx), probeTimeout+crashWait)
+	defer cancel()
 	for _, t := range tabs {
-		t.close()
+		t.closeStuck(ctx)
 	}
 	return s.dispose()
 }

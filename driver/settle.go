@@ -11,13 +11,21 @@ import (
 
 // mark is what the tab's listener knew just before an action.
 type mark struct {
-	navSeq, sameDocSeq, openSeq int
+	navSeq, sameDocSeq, openSeq, startSeq int
 }
 
 func (t *tab) mark() mark {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return mark{navSeq: t.navSeq, sameDocSeq: t.sameDocSeq, openSeq: t.openSeq}
+	return mark{navSeq: t.navSeq, sameDocSeq: t.sameDocSeq, openSeq: t.openSeq, startSeq: t.startSeq}
+}
+
+// leftPage reports whether the main frame has navigated, or begun to, since
+// before: what an action read of its page may be gone.
+func (t *tab) leftPage(before mark) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.navSeq != before.navSeq || t.startSeq != before.startSeq
 }
 
 // How long settle waits for what an action started.

@@ -13,11 +13,12 @@ import (
 )
 
 // Cookies reads, sets or clears the session's cookies.
-func (s *Session) Cookies(ctx context.Context, req calls.CookieRequest) (*calls.CookieList, error) {
-	t, err := s.current(ctx)
+func (s *Session) Cookies(ctx context.Context, req calls.CookieRequest) (_ *calls.CookieList, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	switch req.Op {
 	case "", "get":
 	case "set":
@@ -77,11 +78,12 @@ func (s *Session) cookieList(ctx context.Context, t *tab) (*calls.CookieList, er
 }
 
 // Storage reads or writes the current origin's local or session storage.
-func (s *Session) Storage(ctx context.Context, req calls.StorageRequest) (*calls.StorageItems, error) {
-	t, err := s.current(ctx)
+func (s *Session) Storage(ctx context.Context, req calls.StorageRequest) (_ *calls.StorageItems, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	area := "localStorage"
 	switch req.Area {
 	case "", "local":
@@ -120,11 +122,12 @@ func (s *Session) Storage(ctx context.Context, req calls.StorageRequest) (*calls
 
 // StateSave returns the session's cookies and the local storage of the
 // current tab's origin.
-func (s *Session) StateSave(ctx context.Context) (*calls.State, error) {
-	t, err := s.current(ctx)
+func (s *Session) StateSave(ctx context.Context) (_ *calls.State, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	cl, err := s.cookieList(ctx, t)
 	if err != nil {
 		return nil, err
@@ -141,14 +144,15 @@ func (s *Session) StateSave(ctx context.Context) (*calls.State, error) {
 
 // StateLoad sets the cookies of a saved state, and the local storage of
 // the origin the current tab is on.
-func (s *Session) StateLoad(ctx context.Context, st calls.State) (*calls.Empty, error) {
+func (s *Session) StateLoad(ctx context.Context, st calls.State) (_ *calls.Empty, err error) {
 	if st.Format != calls.StateFormat {
 		return nil, calls.Errorf(calls.ErrBadInput, "load a file written by waymark state save", "unknown state format %q (want %q)", st.Format, calls.StateFormat)
 	}
-	t, err := s.current(ctx)
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	if len(st.Cookies) > 0 {
 		for i := range st.Cookies {
 			if st.Cookies[i].Domain == "" && st.Cookies[i].URL == "" {

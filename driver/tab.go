@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
@@ -52,6 +53,9 @@ type tab struct {
 	problems       problems        // console errors and failed requests (problems.go)
 	looks          map[string]look // the last outline per set of options, for changes (look.go)
 	dialog         *calls.Dialog
+	dialogSess     *chromedp.Target                // the cross-site frame that shows dialog; nil: the page
+	dialogURL      string                          // the URL of the document that opened dialog
+	replacedURL    string                          // set on a tab that replaced one a frame's dialog held (health.go): where that one was
 	inflight       map[network.RequestID]time.Time // fetch/XHR requests
 	loading        bool                            // main frame between startedLoading and load
 	requested      bool                            // the main frame asked to navigate; loading has not started yet
@@ -62,11 +66,21 @@ type tab struct {
 	changed        chan struct{}                   // closed and replaced on every tracked change
 	isolated       map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
 	frames         map[target.ID]*frameTarget      // attached out-of-process iframes
+	// crashed: the renderer died (Inspector.targetCrashed) and no page
+	// has loaded since; hung: it did not answer a probe (health.go).
+	// sickC is closed while either holds.
+	crashed, hung bool
+	sickC         chan struct{}
+	navStart      time.Time // when the main frame began its current navigation (loading or requested)
+	startSeq      int       // bumped each time the main frame asks to navigate or starts loading
+	busyN         int       // commands of ours that hold the renderer's main thread (busy)
+	busySince     time.Time // when the first of them began
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
 	return &tab{ctx: ctx, cancel: cancel, inflight: map[network.RequestID]time.Time{},
-		changed: make(chan struct{}), isolated: map[cdp.FrameID]isolatedWorld{}}
+		changed: make(chan struct{}), isolated: map[cdp.FrameID]isolatedWorld{},
+		sickC: make(chan struct{})}
 }
 
 // start hooks the listener; the tab must be attached.
@@ -97,18 +111,32 @@ func (t *tab) onEvent(ev any) {
 	defer t.mu.Unlock()
 	t.problems.onProblem(ev) // records problems; the events below may be tracked too
 	switch ev := ev.(type) {
+	case *inspector.EventTargetCrashed:
+		t.setSickLocked(true, false)
+		t.dialog, t.dialogSess = nil, nil
+	case *inspector.EventTargetReloadedAfterCrash:
+		t.setSickLocked(false, false)
 	case *page.EventJavascriptDialogOpening:
 		t.dialog = &calls.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt}
+		t.dialogSess, t.dialogURL = nil, ev.URL
 	case *page.EventJavascriptDialogClosed:
-		t.dialog = nil
+		t.dialog, t.dialogSess = nil, nil
 	case *page.EventFrameStartedLoading:
 		if ev.FrameID == t.frameID {
+			if !t.loading && !t.requested {
+				t.navStart = time.Now()
+			}
+			t.startSeq++
 			t.loading, t.requested = true, false
 		}
 	case *page.EventFrameRequestedNavigation:
 		// Sent while the click that asks for it is still being handled, so
 		// settle sees the navigation coming before the input call returns.
 		if ev.FrameID == t.frameID && ev.Disposition == page.ClientNavigationDispositionCurrentTab {
+			if !t.loading && !t.requested {
+				t.navStart = time.Now()
+			}
+			t.startSeq++
 			t.requested = true
 		}
 	case *page.EventFrameNavigated:
@@ -118,7 +146,8 @@ func (t *tab) onEvent(ev any) {
 			t.unreachable = ev.Frame.UnreachableURL
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]isolatedWorld{}
-			t.lookedOverlays = nil // a new page: no look at it yet, nothing to compare with
+			t.lookedOverlays = nil        // a new page: no look at it yet, nothing to compare with
+			t.setSickLocked(false, false) // a new document, in a live renderer
 		} else {
 			delete(t.isolated, ev.Frame.ID)
 		}

@@ -57,7 +57,7 @@ func (s *Session) Tab(ctx context.Context, req calls.TabRequest) (*calls.TabList
 		if err != nil {
 			return nil, err
 		}
-		t.close()
+		t.closeStuck(ctx)
 		s.drop(t)
 	default:
 		return nil, calls.Errorf(calls.ErrBadInput, "tab list | new [URL] | switch N | close [N]", "unknown tab command %q", req.Op)

@@ -15,11 +15,12 @@ import (
 
 // Locate returns the evidence for one element: every locator that reaches
 // it with its match count now, the one chosen, and its fingerprint.
-func (s *Session) Locate(ctx context.Context, req calls.LocateRequest) (*calls.Evidence, error) {
-	t, err := s.current(ctx)
+func (s *Session) Locate(ctx context.Context, req calls.LocateRequest) (_ *calls.Evidence, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	el, err := s.find(ctx, t, req.Target, 0)
 	if err != nil {
 		return nil, err
@@ -60,11 +61,12 @@ func nodeOf(root *outline.Node, el *element) *outline.Node {
 // Find resolves a recorded locator and fingerprint on the page now: found,
 // moved (with the new locator), ambiguous, replaced or missing. It presses
 // nothing.
-func (s *Session) Find(ctx context.Context, req calls.FindRequest) (*calls.Resolution, error) {
-	t, err := s.current(ctx)
+func (s *Session) Find(ctx context.Context, req calls.FindRequest) (_ *calls.Resolution, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
 	}
+	defer end(&err)
 	root, err := s.look(ctx, t)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,12 @@ type ExtractResult struct {
 	Problems []string        `json:"problems,omitempty"` // schema problems of the last answer, each with its JSON pointer
 	Dropped  []string        `json:"dropped,omitempty"`  // pointers of strings the page does not show, set to null
 	Chunks   int             `json:"chunks"`             // how many parts of the page were read
-	Usage    Usage           `json:"usage"`
+	// Parts is how many parts the page has; more than Chunks when the
+	// chunk budget (Options.MaxChunks) stopped the reading, and Note then
+	// says so.
+	Parts int    `json:"parts"`
+	Note  string `json:"note,omitempty"`
+	Usage Usage  `json:"usage"`
 }
 
 const extractSystem = `You read data from a web page for a user. You get an instruction, a JSON Schema for the answer, and the page (or one part of it) as an outline. Answer with JSON that fits the schema, taking every value from the page as written. A value the page does not show is null: never guess or make one up. When you see only part of a page, answer with what this part shows.`
@@ -28,7 +33,9 @@ const extractSystem = `You read data from a web page for a user. You get an inst
 // the schema; with problems, the model is asked once more with the problems
 // listed, then the result says ok: false with them. A string the page does
 // not show is replaced by null: the page, not the model, is the source.
-// A page behind a bot check gives [ErrBlocked], with no model call.
+// A page behind a bot check gives [ErrBlocked], with no model call. At most
+// Options.MaxChunks parts are read; the result's Note says when the page
+// had more.
 func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.RawMessage) (*ExtractResult, error) {
 	sch, err := compileSchema(schema)
 	if err != nil {
@@ -43,7 +50,16 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 	}
 	page := p.maskPage(snap.Text)
 	parts := chunks(page, p.opts.MaxPageChars)
-	res := &ExtractResult{Chunks: len(parts)}
+	res := &ExtractResult{Chunks: len(parts), Parts: len(parts)}
+	if len(parts) > p.opts.MaxChunks {
+		// A page of tens of thousands of elements would cost a model call
+		// for every 60,000 characters: read its top, within budget, and
+		// say what was left.
+		parts = parts[:p.opts.MaxChunks]
+		res.Chunks = len(parts)
+		res.Note = fmt.Sprintf("the page is %d parts long; only the first %d were read (the budget of %d parts, a model call each): data further down the page is missing",
+			res.Parts, res.Chunks, p.opts.MaxChunks)
+	}
 	var merged any
 	for i, part := range parts {
 		where := ""

@@ -29,6 +29,10 @@ type Options struct {
 	// MaxPageChars bounds the outline sent in one model call; longer pages
 	// are read in chunks by Extract. Zero means 60,000 characters.
 	MaxPageChars int
+	// MaxChunks bounds the parts of one page Extract reads, each one model
+	// call (or two, with a retry): a page longer than that is read from its
+	// top, and the result says how much was left. Zero means 8.
+	MaxChunks int
 }
 
 // New returns a pilot over a driver and a model. It starts nothing.
@@ -42,6 +46,9 @@ func New(d Driver, m Model, opts *Options) *Pilot {
 	}
 	if o.MaxPageChars <= 0 {
 		o.MaxPageChars = 60000
+	}
+	if o.MaxChunks <= 0 {
+		o.MaxChunks = 8
 	}
 	log := o.Logger
 	if log == nil {

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
@@ -80,9 +82,9 @@ func Formats() []string {
 // the routine comes back whole, or an error (a [*LoadError]) naming the
 // place.
 func Load(path string) (*Routine, error) {
-	b, err := os.ReadFile(path)
+	b, err := readRegular(path)
 	if err != nil {
-		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("routine %s: %v", path, err), Hint: "check the file's path"}
+		return nil, err
 	}
 	r, err := Parse(b)
 	var le *LoadError
@@ -96,6 +98,9 @@ func Load(path string) (*Routine, error) {
 // (older ones are upgraded), the schema, declared variables, and no
 // literal that looks like a secret.
 func Parse(data []byte) (*Routine, error) {
+	// Editors on Windows start UTF-8 files with a byte order mark; JSON
+	// has no use for it.
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	var doc map[string]any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -489,4 +494,43 @@ func (c *checker) text(s, w string, eachDepth int) error {
 			Hint: "put the secret in a variable with \"secret\": true and write %NAME% in its place"}
 	}
 	return nil
+}
+
+// readRegular reads a routine file, refusing what is not a regular file: a
+// FIFO would block the read until something writes to it, a device may
+// never end. It opens without blocking and checks the file it opened, so
+// the file cannot change kind between the check and the read.
+func readRegular(path string) ([]byte, error) {
+	bad := func(format string, args ...any) error {
+		return &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("routine %s: ", path) + fmt.Sprintf(format, args...),
+			Hint: "give the path of a routine file (a .json file written by waymark)"}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	if !fi.Mode().IsRegular() {
+		kind := "not a regular file"
+		switch {
+		case fi.IsDir():
+			kind = "a folder"
+		case fi.Mode()&os.ModeNamedPipe != 0:
+			kind = "a named pipe (FIFO), not a file"
+		case fi.Mode()&os.ModeDevice != 0:
+			kind = "a device, not a file"
+		case fi.Mode()&os.ModeSocket != 0:
+			kind = "a socket, not a file"
+		}
+		return nil, bad("is %s", kind)
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	return b, nil
 }

@@ -248,3 +248,34 @@ func TestValidateHow(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadAcceptsAByteOrderMark: a routine saved by an editor that starts
+// UTF-8 files with a BOM loads like the same file without it.
+func TestLoadAcceptsAByteOrderMark(t *testing.T) {
+	plain, err := os.ReadFile("testdata/every-kind.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "bom.json")
+	if err := os.WriteFile(path, append([]byte("\xEF\xBB\xBF"), plain...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatalf("Load with a BOM: %v", err)
+	}
+	want, err := Load("testdata/every-kind.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("with a BOM (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadRefusesAFolder(t *testing.T) {
+	_, err := Load(t.TempDir())
+	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(err.Error(), "folder") {
+		t.Fatalf("Load of a folder: %v", err)
+	}
+}

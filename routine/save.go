@@ -173,3 +173,35 @@ func PendingPath(path string, version int) string {
 	ext := filepath.Ext(path)
 	return fmt.Sprintf("%s.v%d.pending%s", strings.TrimSuffix(path, ext), version, ext)
 }
+
+// CheckSavable reports whether [Save] could write a routine at path,
+// without writing one: the folder exists and takes a new file, and path is
+// not a folder. A command that saves at the end of a long task (run
+// --record, record stop) checks first, so a bad path fails before the task
+// rather than after it. The error is bad_input; hint is added to its own.
+func CheckSavable(path, hint string) error {
+	bad := func(format string, args ...any) error {
+		return calls.Errorf(calls.ErrBadInput, strings.TrimPrefix(hint+"; give another path", "; "), format, args...)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return bad("cannot write %s: %v", path, err)
+	}
+	dir := filepath.Dir(abs)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return bad("cannot write %s: the folder %s does not exist", path, dir)
+	}
+	if fi, err := os.Stat(abs); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return bad("cannot write %s: it is a folder; give a file name, such as checkout.json", path)
+		}
+		return bad("cannot write %s: it is not a regular file", path)
+	}
+	f, err := os.CreateTemp(dir, "."+strings.TrimSuffix(filepath.Base(abs), ".json")+".*.check")
+	if err != nil {
+		return bad("cannot write %s: %v", path, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}

@@ -1,8 +1,24 @@
 function (names) {
   // What the element is now, to compare with what its ref showed: its tag,
-  // its text, and the attributes that say which control it is.
+  // its text, and the attributes that say which control it is. The
+  // outline's text is the element's content as a name is computed from it:
+  // an image gives its alt text, a child's aria-label stands for its
+  // content, an input button its value. innerText has none of these, so
+  // they are added after it (the comparison is by words, not by order): a
+  // button that holds only an image would otherwise read as empty.
   const el = this;
-  const text = (el.innerText !== undefined ? el.innerText : el.textContent) || '';
+  let text = (el.innerText !== undefined ? el.innerText : el.textContent) || '';
+  if (el.querySelectorAll) {
+    const words = [];
+    const named = el.querySelectorAll('img[alt], [aria-label], input[type=image], input[type=submit], input[type=button], input[type=reset], svg title');
+    for (let i = 0; i < named.length && i < 50; i++) {
+      const n = named[i];
+      const w = n.tagName === 'title' ? n.textContent
+        : n.getAttribute('aria-label') || n.getAttribute('alt') || n.value || '';
+      if (w && w.trim()) words.push(w.trim());
+    }
+    if (words.length) text += ' ' + words.join(' ');
+  }
   const attrs = {};
   for (const n of names) attrs[n] = (el.getAttribute && el.getAttribute(n)) || '';
   return { connected: el.isConnected, tag: (el.tagName || '').toLowerCase(), text: text.slice(0, 400), attrs };

@@ -284,6 +284,9 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 		for _, pr := range res.Problems {
 			opts.note("problem: %s", pr)
 		}
+		if res.Note != "" {
+			opts.note("note: %s", res.Note)
+		}
 		return err
 	}); err != nil {
 		return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -112,40 +111,47 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 	if err != nil {
 		return err
 	}
-	// Stopping ends the recording in the daemon: make sure the file can be
-	// written first, so a typo in the folder does not lose it.
-	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return calls.Errorf(calls.ErrBadInput, "create the folder or give another path; the session is still recording",
-			"cannot write %s: the folder %s does not exist", opts.File, filepath.Dir(path))
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return calls.Errorf(calls.ErrBadInput, "give a file name, such as checkout.json; the session is still recording", "%s is a folder", opts.File)
+	if err := routine.CheckSavable(path, "the session is still recording"); err != nil {
+		return err
 	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	res, err := opts.session().RecordStop(ctx, calls.RecordStopRequest{Name: name})
+	// The routine so far, with the session still recording: it is written
+	// first and the recording ends only then, so a file that cannot be
+	// written loses nothing.
+	res, err := opts.session().RecordStop(ctx, calls.RecordStopRequest{Name: name, Keep: true})
 	if err != nil {
 		return err
 	}
-	var r routine.Routine
-	if err := json.Unmarshal(res.Routine, &r); err != nil {
-		return fmt.Errorf("the daemon sent a routine that does not read: %w", err)
-	}
-	if len(r.Steps) == 0 {
-		return calls.Errorf(calls.ErrBadInput, "start again with waymark record start, then open a page and act on it with waymark click, fill, …",
+	r, known, vars, err := readRecording(res)
+	if err == nil && len(r.Steps) == 0 {
+		err = calls.Errorf(calls.ErrBadInput, "start again with waymark record start, then open a page and act on it with waymark click, fill, …",
 			"nothing was recorded between record start and record stop; %s was not written", opts.File)
 	}
-	known := new(secret.Set)
-	vars := make([]recordedVar, 0, len(r.Variables))
-	for _, v := range r.Variables {
-		val := res.Values[v.Name]
-		if v.Secret {
-			known.Add(v.Name, val)
-			val = secret.Masked
-		}
-		vars = append(vars, recordedVar{Name: v.Name, Secret: v.Secret, Value: val})
+	if err == nil {
+		_, err = routine.Marshal(&r, known)
+	}
+	if err != nil {
+		// The recording itself cannot be saved: it ends, as it is of no use.
+		_, _ = opts.session().RecordStop(ctx, calls.RecordStopRequest{Name: name})
+		return err
 	}
 	if err := routine.Save(path, &r, known); err != nil {
-		return fmt.Errorf("write the routine (the recording is over; record it again): %w", err)
+		return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still recording: waymark record stop OTHER.json",
+			"cannot write %s: %v", opts.File, err)
+	}
+	final, err := opts.session().RecordStop(ctx, calls.RecordStopRequest{Name: name})
+	if err != nil {
+		return err
+	}
+	// A call recorded between the two: write what the recording ended with.
+	if string(final.Routine) != string(res.Routine) {
+		if r, known, vars, err = readRecording(final); err != nil {
+			return err
+		}
+		res = final
+		if err := routine.Save(path, &r, known); err != nil {
+			return fmt.Errorf("write the routine (the recording is over; record it again): %w", err)
+		}
 	}
 	data := recordStopJSON{File: opts.File, Name: r.Name, Steps: len(r.Steps), Variables: vars, Notes: res.Notes, Replay: replayCommand(opts.File, r.Variables, res.Values)}
 	return opts.emit(data, func() error {
@@ -159,6 +165,26 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 		opts.note("replay with: %s", data.Replay)
 		return nil
 	})
+}
+
+// readRecording decodes what record.stop sent: the routine, the secrets it
+// holds the values of, and its variables as stop shows them.
+func readRecording(res *calls.RecordStopResult) (routine.Routine, *secret.Set, []recordedVar, error) {
+	var r routine.Routine
+	if err := json.Unmarshal(res.Routine, &r); err != nil {
+		return r, nil, nil, fmt.Errorf("the daemon sent a routine that does not read: %w", err)
+	}
+	known := new(secret.Set)
+	vars := make([]recordedVar, 0, len(r.Variables))
+	for _, v := range r.Variables {
+		val := res.Values[v.Name]
+		if v.Secret {
+			known.Add(v.Name, val)
+			val = secret.Masked
+		}
+		vars = append(vars, recordedVar{Name: v.Name, Secret: v.Secret, Value: val})
+	}
+	return r, known, vars, nil
 }
 
 // replayCommand is the command that replays the routine with the values

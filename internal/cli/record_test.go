@@ -181,3 +181,46 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordStopUnwritableKeepsRecording: a path that cannot be written
+// (here a folder of /proc, which exists but takes no file) fails record
+// stop with bad_input and the session still records: a second stop to a
+// good path writes the routine. It used to end the recording first and
+// lose it.
+func TestRecordStopUnwritableKeepsRecording(t *testing.T) {
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("needs /proc for a folder that takes no file")
+	}
+	recording := true
+	c := &fakeCaller{reply: func(method string, params any) (any, error) {
+		if method != calls.MethodRecordStop {
+			return nil, errors.New("unexpected " + method)
+		}
+		if !recording {
+			return nil, calls.Errorf(calls.ErrBadInput, "", "session %q is not recording", "s1")
+		}
+		if !params.(calls.RecordStopRequest).Keep {
+			recording = false
+		}
+		return calls.RecordStopResult{Routine: json.RawMessage(recordedRoutine),
+			Values: map[string]string{"full_name": "Ann Example", "email": "ann@example.com", "password": recordedPassword}}, nil
+	}}
+	common, _, _ := testCommon(c, false, false)
+	err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: "/proc/r.json"})
+	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "still recording") {
+		t.Fatalf("stop to /proc/r.json: %v (hint %q), want bad_input saying the session still records", err, calls.Hint(err))
+	}
+	if !recording {
+		t.Fatal("the recording ended although its file could not be written")
+	}
+	good := filepath.Join(t.TempDir(), "r.json")
+	if err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: good}); err != nil {
+		t.Fatalf("stop to a good path after the failure: %v", err)
+	}
+	if _, err := routine.Load(good); err != nil {
+		t.Fatalf("the routine written: %v", err)
+	}
+	if recording {
+		t.Error("the recording goes on after it was written")
+	}
+}

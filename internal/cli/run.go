@@ -18,6 +18,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
 )
 
 // RunOptions are the flags of `waymark run`.
@@ -90,6 +91,13 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	vars, err := opts.vars(getenv)
 	if err != nil {
 		return err
+	}
+	// The routine is saved when the task is done: a path that cannot take
+	// it fails now, not after the task ran.
+	if opts.Record != "" {
+		if err := routine.CheckSavable(opts.Record, "nothing was run"); err != nil {
+			return err
+		}
 	}
 	mk := opts.NewModel
 	if mk == nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,5 +169,37 @@ func TestTerminalAsk(t *testing.T) {
 	got, err = ask(context.Background(), pilot.AskRequest{Kind: "approve"})
 	if err != nil || got != "yes" {
 		t.Fatalf("got %q, %v", got, err)
+	}
+}
+
+// TestRunRecordToBadPathRunsNothing: a --record path that cannot take the
+// routine fails before the task runs: no model call, nothing done on the
+// page. It used to run the whole task and fail at the save.
+func TestRunRecordToBadPathRunsNothing(t *testing.T) {
+	dir := t.TempDir()
+	for name, path := range map[string]string{
+		"no folder": filepath.Join(dir, "nope", "r.json"),
+		"a folder":  dir,
+		"/proc":     "/proc/r.json",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if strings.HasPrefix(path, "/proc") {
+				if _, err := os.Stat("/proc/self"); err != nil {
+					t.Skip("no /proc")
+				}
+			}
+			c := pageCaller()
+			common, _, _ := testCommon(c, false, false)
+			m := scripted.New() // any model call fails the test
+			err := runRun(context.Background(), &RunOptions{PilotOptions: PilotOptions{Common: common}, Task: "press go", Record: path,
+				NewModel: func() (pilot.Model, error) { return m, nil }})
+			if !errors.Is(err, calls.ErrBadInput) || calls.Hint(err) == "" {
+				t.Fatalf("run --record %s: %v, want bad_input with a hint", path, err)
+			}
+			m.Verify(t)
+			if got := c.methods(); len(got) != 0 {
+				t.Errorf("calls made before the refusal: %v", got)
+			}
+		})
 	}
 }

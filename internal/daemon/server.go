@@ -128,13 +128,15 @@ func (s *Server) Run(ctx context.Context) error {
 	if s.pathErr != nil {
 		return s.pathErr
 	}
+	// The clock starts before the socket answers, so a status asked as
+	// soon as it does never counts from a later start.
+	s.mu.Lock()
+	s.started = s.now()
+	s.mu.Unlock()
 	ln, err := Listen(s.paths)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.started = s.now()
-	s.mu.Unlock()
 	s.log.Info("listening", "socket", s.paths.Socket, "pid", os.Getpid(), "version", s.opts.Version)
 
 	// Requests outlive ctx by the grace period, so they hang off a
@@ -214,6 +216,11 @@ func (s *Server) accept(ctx context.Context, ln net.Listener) {
 				s.log.Error("accept", "err", err)
 			}
 			return
+		}
+		if err := checkPeer(nc); err != nil {
+			s.log.Warn("refused a connection", "err", err)
+			nc.Close()
+			continue
 		}
 		s.connW.Add(1)
 		go func() { // exits when the connection closes

@@ -183,6 +183,9 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	if len(res.Dropped) > 0 {
 		s += "\nnot on the page, set to null: " + strings.Join(res.Dropped, ", ")
 	}
+	if res.Note != "" {
+		s += "\nnote: " + res.Note
+	}
 	if !res.OK {
 		r := text("the answer does not fit the schema:\n- " + strings.Join(res.Problems, "\n- ") + "\ndata: " + s)
 		r.IsError = true

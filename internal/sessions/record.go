@@ -100,6 +100,14 @@ func (m *Manager) record(ctx context.Context, session, method string, params jso
 		if err := decode(params, &req); err != nil {
 			return nil, err
 		}
+		if req.Keep {
+			rec := m.rec.get(session)
+			if rec == nil {
+				return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark record start, then act on the page, then waymark record stop FILE",
+					"session %q is not recording", session)
+			}
+			return rec.result(req.Name)
+		}
 		rec, err := m.rec.stop(session)
 		if err != nil {
 			return nil, err

@@ -367,3 +367,32 @@ func TestRecordHowItActs(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordStopKeep: a stop with Keep returns the routine so far and the
+// session goes on recording, so the CLI can write the file before the
+// recording ends.
+func TestRecordStopKeep(t *testing.T) {
+	ctx := context.Background()
+	m := New(driver.Options{})
+	keep := params(t, calls.RecordStopRequest{Keep: true})
+	if _, err := m.Handle(ctx, "a", calls.MethodRecordStop, keep); !errors.Is(err, calls.ErrBadInput) {
+		t.Errorf("keep without start: %v", err)
+	}
+	if _, err := m.Handle(ctx, "a", calls.MethodRecordStart, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := m.Handle(ctx, "a", calls.MethodRecordStop, keep); err != nil {
+			t.Fatalf("keep %d: %v", i, err)
+		}
+		if !m.recording("a", calls.MethodAct) {
+			t.Fatalf("keep %d ended the recording", i)
+		}
+	}
+	if _, err := m.Handle(ctx, "a", calls.MethodRecordStop, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m.recording("a", calls.MethodAct) {
+		t.Error("stop did not end the recording")
+	}
+}

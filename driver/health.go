@@ -1,0 +1,470 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// A page can stop a call in two ways the browser never reports as an error
+// of the command: its renderer crashes (every later command on the tab
+// waits forever), or a script holds its main thread (`while(true){}`, every
+// command waits until the script ends). Each session call therefore runs
+// under a watch (enter): it ends the call at once when the tab's renderer
+// crashes, and probes a call that runs long with a trivial evaluation; a
+// renderer that does not answer the probe is reported unresponsive and the
+// call abandoned. Navigations and tab closes away from such a tab first
+// stop its renderer (Page.crash runs on the renderer's IO thread, so it
+// works while the main thread is stuck, or held by a dialog loop), which
+// is what makes the tab usable again and keeps a stuck tab from taking the
+// browser down when it is closed.
+
+// Health timings; variables so that tests can shorten them.
+var (
+	// probeAfter is how long a call runs before its tab is probed.
+	probeAfter = 2 * time.Second
+	// probeTimeout is how long a probe may wait for the renderer. A busy
+	// machine can be slow to answer; a stuck page never answers.
+	probeTimeout = 8 * time.Second
+	// busyQuiet is how long a command of ours that holds the renderer
+	// (the capture of a page of 50,000 elements takes seconds) may hold
+	// the probe back. A page stuck before the call is caught by the probe
+	// at its entry.
+	busyQuiet = 30 * time.Second
+	// navQuiet is how long a navigation may hold the probe back. Chromium
+	// queues every command to a tab while a cross-document navigation is
+	// between its request and its commit (a slow server), so a probe then
+	// tells nothing; a page stuck while it loads is caught after this.
+	navQuiet = 15 * time.Second
+	// crashWait bounds the wait for a stopped renderer to report the crash.
+	crashWait = 3 * time.Second
+	// goneWait bounds the wait for the browser connection to close once a
+	// command failed because its tab's context ended.
+	goneWait = 2 * time.Second
+)
+
+// entry says what a call does with a tab whose renderer is not well.
+type entry int
+
+const (
+	// usePage: the call needs the page; a crashed or stuck tab fails it.
+	usePage entry = iota
+	// leavePage: the call replaces the page (open, reload, history): a
+	// stuck renderer, or one held by a dialog, is stopped first.
+	leavePage
+	// anyPage: the call works on the session's tabs, not the page (tab
+	// list, close): no check at entry.
+	anyPage
+)
+
+// errCallDone is the cause of a call's context ended because the call
+// returned.
+var errCallDone = errors.New("the call returned")
+
+// errBrowserGone is the cause of a call ended because the browser died.
+var errBrowserGone = errors.New("the browser's connection ended")
+
+func pageCrashed() error {
+	return calls.Errorf(calls.ErrPageCrashed,
+		`run "waymark reload" to load the page again, "waymark open URL" to go elsewhere, or "waymark tab close"`,
+		"the page crashed (its renderer process died)")
+}
+
+func pageUnresponsive(after time.Duration) error {
+	return calls.Errorf(calls.ErrPageUnresponsive,
+		`run "waymark reload", "waymark open URL" or "waymark tab close": the stuck page is stopped first`,
+		"the page stopped answering for %s (a script keeps its main thread busy); the call was abandoned", after.Round(100*time.Millisecond))
+}
+
+// enter begins a session call on the current tab. The context it returns
+// ends when the tab's renderer crashes or stops answering; end, deferred
+// with the call's error, turns what that did to the call into
+// page_crashed or page_unresponsive, and a call cut short by the browser's
+// death into browser_gone (not "canceled": the caller canceled nothing).
+func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, func(*error), error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, ctx, func(*error) {}, err
+	}
+	switch how {
+	case usePage:
+		if crashed, _ := t.health(); crashed {
+			return nil, ctx, func(*error) {}, pageCrashed()
+		}
+		// One round trip on a page that answers; a stuck page is told
+		// here, before a command of ours that holds the renderer (a
+		// capture) would hide it from the probes during the call.
+		if t.pendingDialog() == nil {
+			if err := t.probe(ctx); errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
+				return nil, ctx, func(*error) {}, err
+			}
+		}
+	case leavePage:
+		if t.pendingDialog() != nil && !t.dialogInPage() {
+			nt, err := s.replaceTab(ctx, t)
+			if err != nil {
+				return nil, ctx, func(*error) {}, err
+			}
+			t = nt
+		} else if err := t.stopIfStuck(ctx); err != nil {
+			return nil, ctx, func(*error) {}, err
+		}
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	quit := make(chan struct{})
+	watched := make(chan struct{})
+	go func() { // exits when the call ends (quit)
+		defer close(watched)
+		t.watchCall(cctx, cancel, quit, how == leavePage, s.browser.gone)
+	}()
+	end := func(errp *error) {
+		// Cancel first: a probe under way ends with it, so the call's
+		// return never waits on one. A cause set before stays the cause.
+		cancel(errCallDone)
+		close(quit)
+		<-watched
+		cause := context.Cause(cctx)
+		if *errp == nil {
+			return
+		}
+		switch {
+		case errors.Is(cause, calls.ErrPageCrashed), errors.Is(cause, calls.ErrPageUnresponsive):
+			*errp = cause
+		case ctx.Err() == nil && (errors.Is(cause, errBrowserGone) || errors.Is(*errp, context.Canceled) || errors.Is(*errp, chromedp.ErrChannelClosed)):
+			// Nobody canceled the call: its tab's or browser's context
+			// ended under it.
+			if s.browser.waitGone(goneWait) {
+				*errp = &calls.Error{Kind: calls.ErrBrowserGone, Msg: "the browser is gone (it crashed or was killed) while the call ran",
+					Hint: "run the command again: a new browser starts"}
+			} else if t.closed() {
+				*errp = calls.Errorf(calls.ErrNavigation, `run "waymark tab list" to see the tabs left`, "the tab closed while the call ran")
+			}
+		}
+	}
+	return t, cctx, end, nil
+}
+
+// watchCall ends the call's context when the tab crashes, when the browser
+// dies, or when the call runs past probeAfter and the renderer does not
+// answer a probe. A call
+// that leaves a crashed page (tolerate) is not ended by that crash: only a
+// new one, once a page has loaded again.
+func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, quit <-chan struct{}, tolerate bool, browserGone <-chan struct{}) {
+	start := time.Now()
+	timer := time.NewTimer(probeAfter)
+	defer timer.Stop()
+	for {
+		crashed, _ := t.health()
+		var sick, changed <-chan struct{}
+		if crashed && tolerate {
+			changed = t.watch() // wait for the page to load again
+		} else {
+			tolerate = false
+			sick = t.sick()
+		}
+		select {
+		case <-quit:
+			return
+		case <-ctx.Done():
+			return
+		case <-browserGone:
+			// No answer will come to the call's commands, and waits on
+			// the tab's events would wait forever.
+			cancel(errBrowserGone)
+			return
+		case <-changed:
+		case <-sick:
+			if crashed, _ := t.health(); crashed {
+				cancel(pageCrashed())
+			} else {
+				cancel(pageUnresponsive(time.Since(start)))
+			}
+			return
+		case <-timer.C:
+			// A dialog holds the main thread by design: the call that
+			// opened it reports it; it is not a stuck page. A crashed
+			// renderer has no thread to probe.
+			if crashed, _ := t.health(); !crashed && t.pendingDialog() == nil {
+				if err := t.probe(ctx); errors.Is(err, calls.ErrPageUnresponsive) && ctx.Err() == nil {
+					cancel(err)
+					return
+				}
+			}
+			timer.Reset(probeAfter)
+		}
+	}
+}
+
+// probe asks the renderer for a trivial evaluation in its main world (no
+// write, nothing left behind). No answer within probeTimeout marks the tab
+// stuck and returns page_unresponsive; an answer clears the mark.
+func (t *tab) probe(ctx context.Context) error {
+	if t.navigatingFor() < navQuiet || t.busyFor() < busyQuiet {
+		return nil // commands wait for the navigation, or for ours: no answer means nothing
+	}
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	start := time.Now()
+	_, err := cdp.Call(pctx, t.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "0"})
+	if err == nil {
+		t.setHung(false)
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if crashed, _ := t.health(); crashed {
+		return pageCrashed()
+	}
+	if pctx.Err() == nil {
+		return browserErr(err) // the command failed, so the renderer answered (or the tab is gone)
+	}
+	if t.navigatingFor() < navQuiet || t.busyFor() < busyQuiet {
+		return nil // a navigation, or a command of ours, began meanwhile and held the probe
+	}
+	t.setHung(true)
+	return pageUnresponsive(time.Since(start))
+}
+
+// stopIfStuck stops the renderer of a tab that cannot be left otherwise: one
+// marked stuck, one that does not answer a probe, or one a dialog holds (a
+// page that opens dialogs in a loop opens the next as soon as one is
+// answered). A crashed tab can be navigated and closed; these cannot.
+func (t *tab) stopIfStuck(ctx context.Context) error {
+	crashed, hung := t.health()
+	if crashed {
+		return nil
+	}
+	if !hung && t.pendingDialog() == nil {
+		if err := t.probe(ctx); !errors.Is(err, calls.ErrPageUnresponsive) {
+			return nil // well, or a failure the call itself will meet
+		}
+	}
+	return t.stopRenderer(ctx)
+}
+
+// stopRenderer crashes the tab's renderers (its page's and its cross-site
+// frames', where a dialog loop may run) and waits for the browser to say
+// the page's crashed. Page.crash has no answer: the renderer dies first.
+func (t *tab) stopRenderer(ctx context.Context) error {
+	sick := t.sick()
+	cctx, cancel := context.WithTimeout(ctx, crashWait)
+	defer cancel()
+	t.mu.Lock()
+	sessions := []cdp.Session{t.sess}
+	for _, ft := range t.frames {
+		sessions = append(sessions, ft.sess)
+	}
+	t.mu.Unlock()
+	for _, sess := range sessions {
+		go func() { _, _ = cdp.Call(cctx, sess, page.Crash, cdp.Empty{}) }()
+	}
+	for {
+		if crashed, _ := t.health(); crashed {
+			t.mu.Lock()
+			t.dialog, t.dialogSess = nil, nil // the renderer that showed it is gone
+			t.mu.Unlock()
+			return nil
+		}
+		select {
+		case <-sick:
+			sick = t.sick() // hung was set; wait on for the crash
+		case <-t.watch():
+		case <-cctx.Done():
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return calls.Errorf(calls.ErrPageUnresponsive, `run "waymark tab close", or "waymark session close"`,
+				"the stuck page could not be stopped within %s", crashWait)
+		}
+	}
+}
+
+// closeStuck closes the tab, stopping its renderer first if it is stuck or
+// held by a dialog of its page: closing such a tab as it is (with a
+// navigation pending) can end the whole browser, every session's. A tab a
+// cross-site frame's dialog holds is closed as it is: stopping its page's
+// renderer under that dialog is what ends the browser then.
+func (t *tab) closeStuck(ctx context.Context) {
+	if !t.closed() && (t.pendingDialog() == nil || t.dialogInPage()) {
+		_ = t.stopIfStuck(ctx)
+	}
+	t.close()
+}
+
+// dialogInPage reports whether the open dialog was opened by a document of
+// the page's own host, and so runs in the page's renderer. A dialog of a
+// frame of another host may run in a renderer of its own; stopping the
+// page's renderer under it ends the browser (Chromium 1xx, headless), so
+// such a tab is replaced, not stopped.
+func (t *tab) dialogInPage() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dialog == nil || t.dialogSess != nil {
+		return false
+	}
+	d, err1 := url.Parse(t.dialogURL)
+	p, err2 := url.Parse(t.docURL)
+	return err1 == nil && err2 == nil && d.Scheme == p.Scheme && d.Host == p.Host
+}
+
+// replaceTab opens a fresh tab in t's place, makes it current and closes t:
+// the way away from a page a frame's dialog loop holds, which neither a
+// navigation nor a stop can leave. The new tab remembers where t was, for
+// a reload.
+func (s *Session) replaceTab(ctx context.Context, t *tab) (*tab, error) {
+	nt, err := s.openTab(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	nt.mu.Lock()
+	nt.replacedURL = t.url()
+	nt.mu.Unlock()
+	s.mu.Lock()
+	if s.cur == t {
+		s.cur = nt
+	}
+	s.mu.Unlock()
+	t.close()
+	s.drop(t)
+	return nt, nil
+}
+
+// takeReplaced returns where the tab this one replaced was, once.
+func (t *tab) takeReplaced() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	u := t.replacedURL
+	t.replacedURL = ""
+	return u
+}
+
+// busy marks a command of ours that holds the renderer's main thread for as
+// long as it runs; call the function it returns when the command ends.
+func (t *tab) busy() func() {
+	t.mu.Lock()
+	if t.busyN == 0 {
+		t.busySince = time.Now()
+	}
+	t.busyN++
+	t.mu.Unlock()
+	return func() {
+		t.mu.Lock()
+		t.busyN--
+		t.mu.Unlock()
+	}
+}
+
+// busyFor returns how long commands of ours have held the renderer, or a
+// duration over any bound when none does.
+func (t *tab) busyFor() time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.busyN == 0 {
+		return time.Duration(1<<63 - 1)
+	}
+	return time.Since(t.busySince)
+}
+
+// navigatingFor returns how long the main frame has been navigating, or a
+// duration over any bound when it is not.
+func (t *tab) navigatingFor() time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.loading && !t.requested {
+		return time.Duration(1<<63 - 1)
+	}
+	return time.Since(t.navStart)
+}
+
+// onFrameEvent keeps what a cross-site frame's events say of dialogs; like
+// onEvent it runs in chromedp's read loop and sends no command.
+func (t *tab) onFrameEvent(ft *frameTarget, ev any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch ev := ev.(type) {
+	case *page.EventJavascriptDialogOpening:
+		t.dialog = &calls.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt}
+		t.dialogSess = ft.sess
+	case *page.EventJavascriptDialogClosed, *inspector.EventTargetCrashed:
+		if t.dialogSess != ft.sess {
+			return
+		}
+		t.dialog, t.dialogSess = nil, nil
+	default:
+		return
+	}
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// dialogSession returns the session of the target that shows the open
+// dialog: the page's, or a cross-site frame's.
+func (t *tab) dialogSession() cdp.Session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dialogSess != nil {
+		return t.dialogSess
+	}
+	return t.sess
+}
+
+// health reports whether the tab's renderer crashed, or is marked stuck.
+func (t *tab) health() (crashed, hung bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.crashed, t.hung
+}
+
+// sick returns a channel closed when the tab crashes or is marked stuck.
+func (t *tab) sick() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.sickC
+}
+
+// setHung marks the tab stuck or well.
+func (t *tab) setHung(on bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.setSickLocked(t.crashed, on)
+}
+
+// setSickLocked sets the tab's health; t.mu is held. sickC is closed while
+// the tab is crashed or stuck, and replaced when it is well again.
+func (t *tab) setSickLocked(crashed, hung bool) {
+	was := t.crashed || t.hung
+	t.crashed, t.hung = crashed, hung
+	switch now := crashed || hung; {
+	case now && !was:
+		close(t.sickC)
+	case !now && was:
+		t.sickC = make(chan struct{})
+	}
+}
+
+// waitGone reports whether the browser is gone, or goes within d.
+func (b *Browser) waitGone(d time.Duration) bool {
+	return waitChan(b.gone, d)
+}
+
+// waitChan waits for done to close at most d and reports whether it did.
+func waitChan(done <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}

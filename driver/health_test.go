@@ -1,0 +1,264 @@
+package driver_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
+)
+
+// timed runs f with its own deadline and returns its error and how long it
+// took.
+func timed(ctx context.Context, d time.Duration, f func(ctx context.Context) error) (time.Duration, error) {
+	c, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	start := time.Now()
+	err := f(c)
+	return time.Since(start), err
+}
+
+func snap(s *driver.Session) func(context.Context) error {
+	return func(ctx context.Context) error { _, err := s.Snapshot(ctx, calls.SnapshotRequest{}); return err }
+}
+
+func click(s *driver.Session, target string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: target})
+		return err
+	}
+}
+
+func TestCrashedTabAnswersAtOnce(t *testing.T) {
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<title>A</title><button>Go</button>`})
+	open(t, s, ctx, srv.URL+"/")
+	if err := driver.CrashTab(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]func(context.Context) error{
+		"snapshot": snap(s), "click": click(s, "text=Go"),
+		"get": func(ctx context.Context) error {
+			_, err := s.Get(ctx, calls.GetRequest{What: "title"})
+			return err
+		},
+	} {
+		took, err := timed(ctx, 20*time.Second, f)
+		if !errors.Is(err, calls.ErrPageCrashed) || took > 2*time.Second {
+			t.Errorf("%s after a crash: %v (%s), want page_crashed at once", name, err, took)
+		}
+		if h := calls.Hint(err); err != nil && h == "" {
+			t.Errorf("%s: no hint", name)
+		}
+	}
+	// The way on: reload.
+	if _, err := s.Reload(ctx); err != nil {
+		t.Fatalf("reload after a crash: %v", err)
+	}
+	if _, err := timed(ctx, 10*time.Second, snap(s)); err != nil {
+		t.Fatalf("snapshot after reload: %v", err)
+	}
+}
+
+func TestCrashDuringCallEndsIt(t *testing.T) {
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<title>A</title>`})
+	open(t, s, ctx, srv.URL+"/")
+	errc := make(chan error, 1)
+	go func() {
+		_, err := s.Wait(ctx, calls.WaitRequest{Text: "never on this page", TimeoutMS: 30000})
+		errc <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // let the wait begin; it would run 30 s
+	if err := driver.CrashTab(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if !errors.Is(err, calls.ErrPageCrashed) {
+			t.Fatalf("wait across a crash: %v, want page_crashed", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("wait still runs 5 s after its page crashed")
+	}
+}
+
+// stuckPages spin their main thread when the button is pressed.
+var stuckPages = map[string]string{
+	"/":  `<title>Spin</title><button onclick="for(;;){}">Spin</button>`,
+	"/b": `<title>Other</title><p>fine</p>`,
+}
+
+func TestStuckPageIsReported(t *testing.T) {
+	s, ctx := newSession(t)
+	srv := serve(t, stuckPages)
+	open(t, s, ctx, srv.URL+"/")
+	took, err := timed(ctx, 60*time.Second, click(s, "text=Spin"))
+	if !errors.Is(err, calls.ErrPageUnresponsive) || took > 20*time.Second {
+		t.Fatalf("click that spins the page: %v after %s, want page_unresponsive within seconds", err, took)
+	}
+	took, err = timed(ctx, 60*time.Second, snap(s))
+	if !errors.Is(err, calls.ErrPageUnresponsive) || took > 20*time.Second {
+		t.Fatalf("snapshot of a stuck page: %v after %s, want page_unresponsive within seconds", err, took)
+	}
+	// The way on: another URL in the same tab.
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/b"}); err != nil {
+		t.Fatalf("open after a stuck page: %v", err)
+	}
+	if out := snapshot(t, s, ctx, calls.SnapshotRequest{}); !strings.Contains(out, "fine") {
+		t.Fatalf("snapshot after open:\n%s", out)
+	}
+}
+
+func TestStuckTabCanBeReloadedOrClosed(t *testing.T) {
+	s, ctx := newSession(t)
+	srv := serve(t, stuckPages)
+	open(t, s, ctx, srv.URL+"/")
+	// A page stuck while no call ran: the first call finds it.
+	if _, err := s.Eval(ctx, calls.EvalRequest{Expression: "setTimeout(() => { for(;;){} }, 0)", MainWorld: true}); err != nil {
+		t.Fatal(err)
+	}
+	if took, err := timed(ctx, 30*time.Second, func(ctx context.Context) error { _, err := s.Reload(ctx); return err }); err != nil || took > 20*time.Second {
+		t.Fatalf("reload of a stuck page: %v after %s", err, took)
+	}
+	if _, err := timed(ctx, 10*time.Second, snap(s)); err != nil {
+		t.Fatalf("snapshot after reload: %v", err)
+	}
+	// Stuck again, in a second tab; close it and carry on in the first.
+	if _, err := s.Tab(ctx, calls.TabRequest{Op: "new", URL: srv.URL + "/"}); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = timed(ctx, 30*time.Second, click(s, "text=Spin"))
+	took, err := timed(ctx, 30*time.Second, func(ctx context.Context) error {
+		_, err := s.Tab(ctx, calls.TabRequest{Op: "close", Index: -1})
+		return err
+	})
+	if err != nil || took > 20*time.Second {
+		t.Fatalf("tab close of a stuck tab: %v after %s", err, took)
+	}
+	if _, err := timed(ctx, 10*time.Second, snap(s)); err != nil {
+		t.Fatalf("snapshot of the tab left: %v", err)
+	}
+}
+
+// alertLoop cannot be answered away: each answer opens the next.
+var alertLoop = map[string]string{
+	"/":  `<title>Alerts</title><button onclick="for(;;) alert('again')">Go</button>`,
+	"/b": `<title>Other</title><p>fine</p>`,
+}
+
+func TestAlertLoopCanBeLeft(t *testing.T) {
+	s, ctx := newSession(t)
+	srv := serve(t, alertLoop)
+	open(t, s, ctx, srv.URL+"/")
+	out, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Go"})
+	if err != nil || out.Dialog == nil {
+		t.Fatalf("click: %+v, %v; want the dialog reported", out, err)
+	}
+	for i := 0; i < 3; i++ {
+		out, took, err := answer(ctx, s)
+		if err != nil || took > 5*time.Second {
+			t.Fatalf("answer %d: %v after %s", i, err, took)
+		}
+		if out.Dialog == nil {
+			t.Fatalf("answer %d: the next alert is not reported: %+v", i, out)
+		}
+	}
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/b"}); err != nil {
+		t.Fatalf("open away from an alert loop: %v", err)
+	}
+	if out := snapshot(t, s, ctx, calls.SnapshotRequest{}); !strings.Contains(out, "fine") {
+		t.Fatalf("snapshot after open:\n%s", out)
+	}
+}
+
+func answer(ctx context.Context, s *driver.Session) (*calls.Outcome, time.Duration, error) {
+	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	out, err := s.Dialog(c, calls.DialogRequest{Accept: true})
+	return out, time.Since(start), err
+}
+
+// TestStuckSessionsLeaveOthersAlone: a session whose page loops on alerts,
+// or spins, is left half way through and closed; another session of the
+// same browser keeps working throughout.
+func TestStuckSessionsLeaveOthersAlone(t *testing.T) {
+	b := drivertest.Driver(t)
+	srv := serve(t, map[string]string{
+		"/":     alertLoop["/"],
+		"/b":    alertLoop["/b"],
+		"/spin": stuckPages["/"],
+	})
+	other, octx := drivertest.Session(t, t.Name()+"-other", 120*time.Second)
+	open(t, other, octx, srv.URL+"/b")
+	for _, tc := range []struct{ name, path, button string }{
+		{"alerts", "/", "text=Go"},
+		{"spin", "/spin", "text=Spin"},
+	} {
+		name := t.Name() + "-" + tc.name
+		s, ctx := drivertest.Session(t, name, 60*time.Second)
+		open(t, s, ctx, srv.URL+tc.path)
+		_, _ = timed(ctx, 30*time.Second, click(s, tc.button))
+		// A navigation given up half way, as a client that hangs up does.
+		_, _ = timed(ctx, 200*time.Millisecond, func(ctx context.Context) error {
+			_, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/b"})
+			return err
+		})
+		// Dialogs of one session never reach another.
+		if out, err := other.Act(octx, calls.ActRequest{Kind: calls.ActPress, Key: "Tab"}); err != nil || out.Dialog != nil {
+			t.Fatalf("%s: the other session's action: %+v, %v", tc.name, out, err)
+		}
+		if err := b.CloseSession(name); err != nil {
+			t.Logf("%s: close: %v", tc.name, err)
+		}
+		if !b.Alive() {
+			t.Fatalf("closing the %s session ended the browser", tc.name)
+		}
+		if _, err := timed(octx, 10*time.Second, snap(other)); err != nil {
+			t.Fatalf("%s: the other session after the close: %v", tc.name, err)
+		}
+	}
+}
+
+// TestBrowserDeathMidCallIsBrowserGone: Chromium killed while a call runs
+// ends the call as browser_gone (exit 3), not as canceled (exit 130).
+func TestBrowserDeathMidCallIsBrowserGone(t *testing.T) {
+	path := browsertest.Chrome(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s, err := b.Session(ctx, "dies")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, map[string]string{"/": `<title>A</title>`})
+	open(t, s, ctx, srv.URL+"/")
+	errc := make(chan error, 1)
+	go func() {
+		_, err := s.Wait(ctx, calls.WaitRequest{Text: "never on this page", TimeoutMS: 30000})
+		errc <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if !errors.Is(err, calls.ErrBrowserGone) || errors.Is(err, context.Canceled) {
+			t.Fatalf("wait across the browser's death: %v (code %s), want browser_gone", err, calls.Code(err))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("wait still runs 10 s after the browser died")
+	}
+}
