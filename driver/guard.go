@@ -28,9 +28,7 @@ import (
 // judge decides each request (Browser.judge).
 func (t *tab) guard(judge func(context.Context, *url.URL) error) error {
 	paused := chromedp.Events(t.ctx, fetch.RequestPaused) // subscribe before enabling
-	_, err := cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
-		{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest},
-	}})
+	_, err := cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
 	if err != nil {
 		return browserErr(err)
 	}
@@ -50,6 +48,17 @@ func (t *tab) guard(judge func(context.Context, *url.URL) error) error {
 // action that caused it can say so.
 func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.EventRequestPaused) {
 	ctx := t.ctx
+	if t.holdSend(&ev) {
+		// A send of a step that needs approval (sendgate.go).
+		_, _ = cdp.Call(ctx, t.sess, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+		t.notify()
+		return
+	}
+	if ev.ResourceType != network.ResourceTypeDocument {
+		// Paused only while a step's sends are watched.
+		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		return
+	}
 	u, err := url.Parse(ev.Request.URL)
 	if err == nil {
 		err = judge(ctx, u)

@@ -62,6 +62,15 @@ type tab struct {
 	changed        chan struct{}                   // closed and replaced on every tracked change
 	isolated       map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
 	frames         map[target.ID]*frameTarget      // attached out-of-process iframes
+	// The submit gate at the point of sending (sendgate.go): sends is set
+	// while a step is watched; formNav are the frames that asked for a
+	// form submission meanwhile. loader is the main frame's page load,
+	// which approvals are bound to; usedApprovals are the tokens used.
+	sends         *sendWatch
+	formNav       map[cdp.FrameID]bool
+	loader        cdp.LoaderID
+	approvalSeq   int
+	usedApprovals map[string]bool
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
@@ -86,6 +95,7 @@ func (t *tab) start() error {
 	t.frameID = tree.FrameTree.Frame.ID
 	t.docURL = tree.FrameTree.Frame.URL
 	t.unreachable = tree.FrameTree.Frame.UnreachableURL
+	t.loader = tree.FrameTree.Frame.LoaderID
 	t.mu.Unlock()
 	return chromedp.Listen(t.ctx, t.onEvent)
 }
@@ -111,11 +121,15 @@ func (t *tab) onEvent(ev any) {
 		if ev.FrameID == t.frameID && ev.Disposition == page.ClientNavigationDispositionCurrentTab {
 			t.requested = true
 		}
+		if t.sends != nil && (ev.Reason == page.ClientNavigationReasonFormSubmissionGet || ev.Reason == page.ClientNavigationReasonFormSubmissionPost) {
+			t.formNav[ev.FrameID] = true
+		}
 	case *page.EventFrameNavigated:
 		if ev.Frame.ParentID == "" {
 			t.frameID = ev.Frame.ID
 			t.docURL = ev.Frame.URL
 			t.unreachable = ev.Frame.UnreachableURL
+			t.loader = ev.Frame.LoaderID
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]isolatedWorld{}
 			t.lookedOverlays = nil // a new page: no look at it yet, nothing to compare with
