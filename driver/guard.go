@@ -3,7 +3,9 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,7 +70,13 @@ func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.Event
 		return
 	}
 	t.mu.Lock()
-	t.blocked = blockedErr(ev.Request.URL, err)
+	if ev.FrameID != "" && ev.FrameID != t.frameID {
+		// A subframe (an ad, a widget): left empty and named in the
+		// outline's notices; the page itself opens (issue 13).
+		t.refuseFrame(u, err)
+	} else {
+		t.blocked = blockedErr(ev.Request.URL, err)
+	}
 	t.mu.Unlock()
 	// Aborted, not BlockedByClient: an aborted navigation commits no error
 	// page, so the tab stays on the page it was on (a blocked one leaves
@@ -187,4 +195,40 @@ func (s *Session) judgeLanded(ctx context.Context, raw string) error {
 		return &policy.BlockedError{URL: raw, Reason: policy.ReasonBadURL}
 	}
 	return s.browser.judge(ctx, u)
+}
+
+// frameRefusal is a subframe the guard refused on the current page.
+type frameRefusal struct {
+	host, why string
+}
+
+// refuseFrame remembers a refused subframe, once per host and reason.
+// t.mu is held.
+func (t *tab) refuseFrame(u *url.URL, err error) {
+	host := ""
+	if u != nil {
+		host = u.Hostname()
+	}
+	why := "unreachable"
+	switch {
+	case errors.Is(err, policy.ErrBlockedURL):
+		why = "policy"
+	case errors.Is(err, policy.ErrPrivateAddress):
+		why = "private network"
+	}
+	f := frameRefusal{host: host, why: why}
+	if !slices.Contains(t.refusedFrames, f) {
+		t.refusedFrames = append(t.refusedFrames, f)
+	}
+}
+
+// frameNotices are the notices of the subframes refused on the page.
+// t.mu is held.
+func (t *tab) frameNotices() []calls.Notice {
+	var out []calls.Notice
+	for _, f := range t.refusedFrames {
+		out = append(out, calls.Notice{Kind: calls.NoticeFrameRefused, Message: fmt.Sprintf("frame refused: %s (%s); it is left empty", f.host, f.why),
+			Detail: map[string]string{"host": f.host, "reason": f.why}})
+	}
+	return out
 }

@@ -66,6 +66,7 @@ type tab struct {
 	// while a step is watched; formNav are the frames that asked for a
 	// form submission meanwhile. loader is the main frame's page load,
 	// which approvals are bound to; usedApprovals are the tokens used.
+	refusedFrames []frameRefusal // subframes the guard refused on this page (guard.go)
 	sends         *sendWatch
 	formNav       map[cdp.FrameID]bool
 	loader        cdp.LoaderID
@@ -130,6 +131,7 @@ func (t *tab) onEvent(ev any) {
 			t.docURL = ev.Frame.URL
 			t.unreachable = ev.Frame.UnreachableURL
 			t.loader = ev.Frame.LoaderID
+			t.refusedFrames = nil
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]isolatedWorld{}
 			t.lookedOverlays = nil // a new page: no look at it yet, nothing to compare with

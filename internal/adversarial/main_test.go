@@ -16,6 +16,7 @@ import (
 func TestMain(m *testing.M) {
 	code := m.Run()
 	drivertest.CloseDriver()
+	closePolicyBrowser()
 	os.Exit(code)
 }
 
