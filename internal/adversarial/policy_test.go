@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/netip"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -221,5 +222,39 @@ func TestRefusedFrameIsBlankedAndNamed(t *testing.T) {
 		if !strings.Contains(snap.Text, "frame refused: "+want) {
 			t.Errorf("no notice names the refused frame %s:\n%s", want, snap.Text)
 		}
+	}
+}
+
+// TestNoBackgroundTraffic looks for Chromium's own traffic (autofill
+// server queries, component updates, safe browsing, optimization hints)
+// while a page with an address and a card form is opened and filled: every
+// name the browser tries to reach goes through the proxy's resolver, and
+// only the names the pages use may be asked. Background traffic is timed
+// by the browser, so the test watches for a few seconds after the fill.
+func TestNoBackgroundTraffic(t *testing.T) {
+	srv := NewServer(t, map[string]string{"/": `<!doctype html><title>Checkout</title><form method=post action=/buy>
+<label>Full name <input name=name autocomplete=name></label><label>Email <input name=email type=email autocomplete=email></label>
+<label>Street <input name=street autocomplete=street-address></label><label>City <input name=city autocomplete=address-level2></label>
+<label>Postcode <input name=zip autocomplete=postal-code></label><label>Card number <input name=cc autocomplete=cc-number></label>
+<label>Expiry <input name=exp autocomplete=cc-exp></label><button>Buy</button></form>`})
+	s, ctx := policySession(t)
+	before := len(policyDNS.Asked())
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ label, value string }{{"Full name", "Ann Lee"}, {"Email", "ann@example.com"}, {"Street", "1 High St"}, {"City", "Leeds"}} {
+		if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=" + f.label, Value: f.value}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The window background traffic is looked for in; set
+	// WAYMARK_ADVERSARIAL_WATCH (a duration) to watch longer.
+	watch := 3 * time.Second
+	if d, err := time.ParseDuration(os.Getenv("WAYMARK_ADVERSARIAL_WATCH")); err == nil {
+		watch = d
+	}
+	time.Sleep(watch)
+	if asked := policyDNS.Asked()[before:]; len(asked) > 0 {
+		t.Errorf("the browser tried to reach names of its own: %v", asked)
 	}
 }
