@@ -357,7 +357,10 @@ func (s *Session) outcome(ctx context.Context, t *tab, before mark, tabsBefore i
 			added = append(added, a)
 			continue
 		}
-		loaded := a.waitLoaded(ctx)
+		var loaded error
+		if !s.browser.newRefused(a.id) { // a refused one stays blank
+			loaded = a.waitLoaded(ctx)
+		}
 		if err := s.refuseTab(ctx, a); err != nil {
 			if refused == nil {
 				refused = err

@@ -50,7 +50,7 @@ func (t *tab) guard(judge func(context.Context, *url.URL) error) error {
 // action that caused it can say so.
 func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.EventRequestPaused) {
 	ctx := t.ctx
-	if t.holdSend(&ev) {
+	if t.holdSend(&ev, false) {
 		// A send of a step that needs approval (sendgate.go).
 		_, _ = cdp.Call(ctx, t.sess, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
 		t.notify()
@@ -159,6 +159,15 @@ func (s *Session) refuseTab(ctx context.Context, t *tab, also ...string) error {
 		return nil // it closed itself (a tab opened for a download does)
 	}
 	refused := t.takeBlocked()
+	if refused == nil {
+		// Its first request, refused before the tab was adopted (newtabs.go).
+		refused = s.browser.takeRefusedNew(t.id)
+	}
+	if refused == errHeldNewTab {
+		t.close()
+		s.drop(t)
+		return nil // the action that opened it reports the held send
+	}
 	if refused == nil {
 		// Judged on its own deadline: a tab must not stay unjudged
 		// because the action's ctx ended.

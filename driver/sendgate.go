@@ -43,6 +43,10 @@ type heldSend struct {
 	form              map[string]string
 }
 
+// newWindow is the key of formNav for a form submission into a new
+// window, whose frame does not exist yet when it is asked for.
+const newWindow cdp.FrameID = "new window"
+
 // sendPatterns are the Fetch patterns while a step is watched: every
 // request, so that fetch/XHR/beacons can be judged too.
 var sendPatterns = []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}}
@@ -76,8 +80,9 @@ func (t *tab) watchSends(ctx context.Context, allow string) (func() []heldSend, 
 }
 
 // holdSend decides whether a paused request is a send the watched step
-// may not make, and if so records it. It never sends a command.
-func (t *tab) holdSend(ev *fetch.EventRequestPaused) bool {
+// may not make, and if so records it. popup says the request is the first
+// document of a tab this one opened (newtabs.go). It never sends a command.
+func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	w := t.sends
@@ -91,6 +96,8 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused) bool {
 		return false // the browser's own report, not the page's
 	case ev.ResourceType == network.ResourceTypeDocument && t.formNav[ev.FrameID]:
 		kind = "a form submission"
+	case popup && t.formNav[newWindow]:
+		kind = "a form submission into a new window"
 	case method == "GET" || method == "HEAD" || method == "OPTIONS":
 		return false
 	case ev.ResourceType == network.ResourceTypeDocument:

@@ -123,7 +123,11 @@ func (t *tab) onEvent(ev any) {
 			t.requested = true
 		}
 		if t.sends != nil && (ev.Reason == page.ClientNavigationReasonFormSubmissionGet || ev.Reason == page.ClientNavigationReasonFormSubmissionPost) {
-			t.formNav[ev.FrameID] = true
+			if ev.Disposition == page.ClientNavigationDispositionCurrentTab {
+				t.formNav[ev.FrameID] = true
+			} else {
+				t.formNav[newWindow] = true
+			}
 		}
 	case *page.EventFrameNavigated:
 		if ev.Frame.ParentID == "" {

@@ -17,6 +17,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	drivertest.CloseDriver()
 	closePolicyBrowser()
+	closeBareBrowser()
 	os.Exit(code)
 }
 

@@ -258,3 +258,94 @@ func TestNoBackgroundTraffic(t *testing.T) {
 		t.Errorf("the browser tried to reach names of its own: %v", asked)
 	}
 }
+
+var (
+	bareOnce    sync.Once
+	bareBrowser *driver.Browser
+	bareErr     error
+)
+
+// bareSession is a session of a browser with the block list but without
+// the daemon's proxy (as with a user's own proxy, an attached browser or
+// private_network = "all"): only the browser's guards stand between a page
+// and a blocked host. Its traffic is kept on loopback by a dead proxy
+// (Chromium bypasses proxies for loopback) and a resolver that resolves
+// nothing.
+func bareSession(t *testing.T) (*driver.Session, context.Context) {
+	t.Helper()
+	path := browsertest.Chrome(t)
+	bareOnce.Do(func() {
+		p, err := policy.New(policy.Options{Block: blockList})
+		if err != nil {
+			bareErr = err
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		bareBrowser, bareErr = driver.Launch(ctx, driver.Options{ExecPath: path, Policy: p, Resolver: &names{},
+			Args: []string{"--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1 , EXCLUDE 127.0.0.2 , EXCLUDE 127.0.0.3"}})
+	})
+	if bareErr != nil {
+		t.Fatalf("launch: %v", bareErr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	s, err := bareBrowser.Session(ctx, t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bareBrowser.CloseSession(t.Name()) })
+	return s, ctx
+}
+
+func closeBareBrowser() {
+	if bareBrowser != nil {
+		bareBrowser.Close()
+	}
+}
+
+func TestNewTabsPausedBeforeTheirFirstRequest(t *testing.T) {
+	blocked := NewServerOn(t, "127.0.0.2:0", map[string]string{"/x": "<title>blocked</title>"})
+	allowed := NewServerOn(t, "127.0.0.3:0", map[string]string{"/x": "<title>ok</title>"})
+	bad := "http://127.0.0.2:" + blocked.Port() + "/x"
+	good := "http://127.0.0.3:" + allowed.Port() + "/x"
+	pages := map[string]string{
+		"target=_blank link":           `<a id=a target=_blank href="%s">go</a>`,
+		"window.open":                  `<button id=a onclick="window.open('%s')">go</button>`,
+		"window.open then location":    `<button id=a onclick="var w=window.open('about:blank'); w.location='%s'">go</button>`,
+		"form posting to a new window": `<form target=_blank method=post action="%s"><input name=q value=1><button id=a>go</button></form>`,
+		"noopener link":                `<a id=a target=_blank rel=noopener href="%s">go</a>`,
+	}
+	held := 0
+	for name, page := range pages {
+		ok := t.Run(name, func(t *testing.T) {
+			s, ctx := bareSession(t)
+			for _, c := range []struct {
+				to     string
+				srv    *Server
+				refuse bool
+			}{{good, allowed, false}, {bad, blocked, true}} {
+				srv := NewServer(t, map[string]string{"/": "<!doctype html><title>Page</title>" + strings.Replace(page, "%s", c.to, 1)})
+				if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
+					t.Fatal(err)
+				}
+				c.srv.Reset()
+				_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#a"})
+				_, _ = s.Snapshot(ctx, calls.SnapshotRequest{})
+				n := c.srv.Count("", "/x")
+				switch {
+				case !c.refuse && n == 0:
+					t.Fatalf("the allowed host got no request (%v): the case proves nothing", err)
+				case c.refuse && n != 0:
+					t.Errorf("the blocked host got %d requests", n)
+				case c.refuse && err == nil:
+					t.Errorf("the action did not say the new tab was refused")
+				}
+			}
+		})
+		if ok {
+			held++
+		}
+	}
+	t.Logf("new tabs without the proxy: %d of %d held", held, len(pages))
+}
