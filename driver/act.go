@@ -60,6 +60,13 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome
 	if err != nil {
 		return nil, err
 	}
+	if stop != nil {
+		if err := s.browser.watchAll(ctx, +1); err != nil {
+			stop()
+			return nil, err
+		}
+		defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
+	}
 	dl := s.downloads.mark() // downloads that begin from here on are this action's
 	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind))
 	if stop != nil {

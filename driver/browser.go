@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
@@ -80,6 +81,14 @@ type Browser struct {
 	// first requests of new tabs refused or held (newtabs.go).
 	fresh      map[cdp.FrameID]target.ID
 	refusedNew map[cdp.FrameID]error
+	// frameParent are the out-of-process frames' parent targets.
+	frameParent map[target.ID]target.ID
+
+	// patternsMu guards what the browser target pauses: fetchPatterns,
+	// and watchers, the number of steps whose sends are watched.
+	patternsMu    sync.Mutex
+	fetchPatterns []*fetch.RequestPattern
+	watchers      int
 }
 
 // Launch starts (or attaches to) a browser and waits until it answers.

@@ -33,20 +33,34 @@ func (b *Browser) guardNewTabs(ctx context.Context) error {
 	}
 	b.fresh = map[cdp.FrameID]target.ID{}
 	b.refusedNew = map[cdp.FrameID]error{}
+	b.frameParent = map[target.ID]target.ID{}
+	b.fetchPatterns = docPatterns
 	// Runs in chromedp's read loop, before the paused requests that follow
 	// the target's creation are read: no command, a short lock.
 	chromedp.ListenBrowser(b.ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *target.EventTargetCreated:
-			if ev.TargetInfo != nil && ev.TargetInfo.Type == "page" {
+			in := ev.TargetInfo
+			b.mu.Lock()
+			switch {
+			case in == nil:
+			case in.Type == "page":
+				b.fresh[cdp.FrameID(in.TargetID)] = in.OpenerID
+			case in.Type == "iframe":
+				b.frameParent[in.TargetID] = in.ParentID
+			}
+			b.mu.Unlock()
+		case *target.EventTargetInfoChanged:
+			if in := ev.TargetInfo; in != nil && in.Type == "iframe" && in.ParentID != "" {
 				b.mu.Lock()
-				b.fresh[cdp.FrameID(ev.TargetInfo.TargetID)] = ev.TargetInfo.OpenerID
+				b.frameParent[in.TargetID] = in.ParentID
 				b.mu.Unlock()
 			}
 		case *target.EventTargetDestroyed:
 			b.mu.Lock()
 			delete(b.fresh, cdp.FrameID(ev.TargetID))
 			delete(b.refusedNew, cdp.FrameID(ev.TargetID))
+			delete(b.frameParent, ev.TargetID)
 			b.mu.Unlock()
 		}
 	})
@@ -77,6 +91,13 @@ func (b *Browser) decideNew(br *chromedp.Browser, ev fetch.EventRequestPaused) {
 	opener, fresh := b.fresh[ev.FrameID]
 	b.mu.Unlock()
 	if !fresh || ev.ResourceType != network.ResourceTypeDocument {
+		// A send from an out-of-process frame of a watched tab: its tab's
+		// own guard does not see it (sendgate.go).
+		if t := b.frameTab(ev.FrameID); t != nil && t.holdSend(&ev, false) {
+			_, _ = cdp.Call(ctx, br, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+			t.notify()
+			return
+		}
 		_, _ = cdp.Call(ctx, br, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		return
 	}
@@ -144,5 +165,48 @@ func (b *Browser) tabByID(id target.ID) *tab {
 		}
 		s.mu.Unlock()
 	}
+	return nil
+}
+
+// frameTab returns the tab an out-of-process frame belongs to, following
+// its parents up to the page, or nil for any other frame.
+func (b *Browser) frameTab(id cdp.FrameID) *tab {
+	tid := target.ID(id)
+	b.mu.Lock()
+	_, ok := b.frameParent[tid]
+	for range maxFrameDepth + 1 {
+		p, up := b.frameParent[tid]
+		if !up {
+			break
+		}
+		tid = p
+	}
+	b.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return b.tabByID(tid)
+}
+
+// watchAll widens (+1) or narrows (-1) what the browser target pauses:
+// every request while any tab's sends are watched, so that those of its
+// out-of-process frames are judged too; documents only otherwise.
+func (b *Browser) watchAll(ctx context.Context, delta int) error {
+	b.patternsMu.Lock()
+	defer b.patternsMu.Unlock()
+	b.watchers += delta
+	want := docPatterns
+	if b.watchers > 0 {
+		want = sendPatterns
+	}
+	if len(want) > 0 && len(b.fetchPatterns) > 0 && want[0] == b.fetchPatterns[0] {
+		return nil
+	}
+	c := chromedp.FromContext(b.ctx)
+	if _, err := cdp.Call(ctx, c.Browser, fetch.Enable, fetch.EnableParams{Patterns: want}); err != nil {
+		b.watchers -= delta
+		return browserErr(err)
+	}
+	b.fetchPatterns = want
 	return nil
 }

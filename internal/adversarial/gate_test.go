@@ -92,6 +92,11 @@ var gateCases = []gateCase{
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
 	{name: "image input submits", page: form(`<input type=image id=b alt=Continue src=data:,>`),
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
+	{name: "Enter with focus inside a cross-site iframe", page: `<iframe id=fr style="width:300px;height:60px;border:0" src="{{other}}/frame"></iframe>`,
+		setup: []calls.ActRequest{{Kind: calls.ActClick, Target: "css=#fr"}},
+		act:   calls.ActRequest{Kind: calls.ActPress, Key: "Enter"}},
+	{name: "fetch POST from a cross-site iframe on click", page: `<iframe id=fr style="width:300px;height:60px;border:0" src="{{other}}/framefetch"></iframe>`,
+		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#fr"}},
 	{name: "form posts into a target=_blank window", page: strings.Replace(form(`<button type=button id=b onclick="this.form.submit()">Continue</button>`), "<form ", "<form target=_blank ", 1),
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
 }
@@ -100,7 +105,14 @@ func TestGateHoldsAtSending(t *testing.T) {
 	held := 0
 	for _, c := range gateCases {
 		ok := t.Run(c.name, func(t *testing.T) {
-			srv := NewServer(t, map[string]string{"/": "<!doctype html><title>Shop</title>" + c.page, "/pay": "<title>paid</title>"})
+			srv := NewServer(t, nil)
+			// {{other}} is the same server under the name localhost: another
+			// site, so its frames run in a process of their own.
+			other := "http://localhost:" + srv.Port()
+			srv.Handle("/", "<!doctype html><title>Shop</title>"+strings.ReplaceAll(c.page, "{{other}}", other))
+			srv.Handle("/pay", "<title>paid</title>")
+			srv.Handle("/frame", `<body style=margin:0><form method=post action="`+srv.URL("/pay")+`"><input name=q value=x style=width:100%;height:50px></form>`)
+			srv.Handle("/framefetch", `<body style=margin:0><div style=width:100%;height:60px onclick="fetch('`+srv.URL("/pay")+`',{method:'POST',mode:'no-cors',body:'card=4242'})">Continue</div>`)
 			s, ctx := session(t)
 			attack := func(submits string) error {
 				t.Helper()
