@@ -48,14 +48,15 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome
 	// A step that needs approval for submits is watched as it runs: what
 	// the check before acting missed is held at the point of sending.
 	var stop func() []heldSend
+	linger := func() bool { return s.browser.hasFrames(t.id) }
 	switch {
 	case req.Approve != nil:
 		t.useApproval(*req.Approve)
 		if req.Approve.Sends != "" {
-			stop, err = t.watchSends(ctx, req.Approve.Sends)
+			stop, err = t.watchSends(ctx, req.Approve.Sends, linger)
 		}
 	case req.Submits == "ask":
-		stop, err = t.watchSends(ctx, "")
+		stop, err = t.watchSends(ctx, "", linger)
 	}
 	if err != nil {
 		return nil, err

@@ -210,3 +210,15 @@ func (b *Browser) watchAll(ctx context.Context, delta int) error {
 	b.fetchPatterns = want
 	return nil
 }
+
+// hasFrames reports whether the tab has out-of-process frames.
+func (b *Browser) hasFrames(id target.ID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.frameParent {
+		if p == id {
+			return true
+		}
+	}
+	return false
+}

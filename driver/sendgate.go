@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
@@ -35,6 +36,10 @@ type sendWatch struct {
 	used  bool
 	// held are the sends refused, oldest first.
 	held []heldSend
+	// pending counts the form submissions the page asked for whose
+	// request has not been seen yet: a submission is a task of its own,
+	// and may start after the action's input and settle are done.
+	pending int
 }
 
 // heldSend is one refused request.
@@ -55,9 +60,10 @@ var sendPatterns = []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch
 var docPatterns = []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest}}
 
 // watchSends starts watching the tab's sends for one step; allow is the
-// send an approval lets through, or "". The returned func stops watching
+// send an approval lets through, or ""; linger says, when the step ends,
+// whether to watch a moment longer (awaitSends). The returned func stops watching
 // and returns what was held.
-func (t *tab) watchSends(ctx context.Context, allow string) (func() []heldSend, error) {
+func (t *tab) watchSends(ctx context.Context, allow string, linger func() bool) (func() []heldSend, error) {
 	w := &sendWatch{allow: allow}
 	t.mu.Lock()
 	t.sends = w
@@ -70,6 +76,7 @@ func (t *tab) watchSends(ctx context.Context, allow string) (func() []heldSend, 
 		return nil, err
 	}
 	return func() []heldSend {
+		t.awaitSends(ctx, linger())
 		// On the tab's own context: the step's may be done.
 		_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
 		t.mu.Lock()
@@ -78,6 +85,43 @@ func (t *tab) watchSends(ctx context.Context, allow string) (func() []heldSend, 
 		return w.held
 	}, nil
 }
+
+// awaitSends waits, before a watched step ends, for the requests of the
+// form submissions it asked for (at most settleNavStart); with linger set
+// (the page has out-of-process frames, whose requests for a submission the
+// tab does not hear of: newtabs.go judges them), for sendLinger more.
+func (t *tab) awaitSends(ctx context.Context, linger bool) {
+	deadline := time.NewTimer(settleNavStart)
+	defer deadline.Stop()
+	for {
+		t.mu.Lock()
+		pending := t.sends != nil && t.sends.pending > 0
+		t.mu.Unlock()
+		if !pending {
+			break
+		}
+		select {
+		case <-t.watch():
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+	if linger {
+		select {
+		case <-time.After(sendLinger):
+		case <-ctx.Done():
+		}
+	}
+}
+
+// sendLinger is how long a watched step on a page with out-of-process
+// frames goes on watching after it settled: a submission in such a frame
+// is a task of the frame's own renderer, started after the input returns
+// (seen up to a few hundred milliseconds later on a loaded machine).
+const sendLinger = 500 * time.Millisecond
 
 // holdSend decides whether a paused request is a send the watched step
 // may not make, and if so records it. popup says the request is the first
@@ -96,6 +140,8 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		return false // the browser's own report, not the page's
 	case ev.ResourceType == network.ResourceTypeDocument && t.formNav[ev.FrameID]:
 		kind = "a form submission"
+		delete(t.formNav, ev.FrameID)
+		w.pending--
 	case popup && t.formNav[newWindow]:
 		kind = "a form submission into a new window"
 	case method == "GET" || method == "HEAD" || method == "OPTIONS":

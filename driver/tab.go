@@ -124,6 +124,9 @@ func (t *tab) onEvent(ev any) {
 		}
 		if t.sends != nil && (ev.Reason == page.ClientNavigationReasonFormSubmissionGet || ev.Reason == page.ClientNavigationReasonFormSubmissionPost) {
 			if ev.Disposition == page.ClientNavigationDispositionCurrentTab {
+				if !t.formNav[ev.FrameID] {
+					t.sends.pending++
+				}
 				t.formNav[ev.FrameID] = true
 			} else {
 				t.formNav[newWindow] = true

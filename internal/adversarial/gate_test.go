@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -18,10 +19,17 @@ const payForm = `<form id=f method=post action=/pay><label>Name <input name=name
 <label>Card <input name=card value=4242></label>%s</form>`
 
 type gateCase struct {
-	name  string
-	page  string             // the body; %s in payForm style is already filled
-	setup []calls.ActRequest // done with Submits "allow" before the attack
-	act   calls.ActRequest   // done with Submits "ask"
+	// before: the check before acting must catch it (its better message,
+	// nothing pressed), not only the hold at sending.
+	before bool
+	name   string
+	page   string             // the body; %s in payForm style is already filled
+	setup  []calls.ActRequest // done with Submits "allow" before the attack
+	// focus, when set, is the id of the element that must hold the focus
+	// after the setup (a click on a frame still starting its renderer may
+	// miss it); the setup is done again until it does.
+	focus string
+	act   calls.ActRequest // done with Submits "ask"
 }
 
 func form(extra string) string { return strings.Replace(payForm, "%s", extra, 1) }
@@ -31,40 +39,40 @@ const post = `fetch('/pay',{method:'POST',body:'card=4242'})`
 
 var gateCases = []gateCase{
 	// Listed in issue 12.
-	{name: "press Enter in a field (baseline)", page: form(`<button>Go</button>`),
+	{before: true, name: "press Enter in a field (baseline)", page: form(`<button>Go</button>`),
 		act: calls.ActRequest{Kind: calls.ActPress, Target: "label=Name", Key: "Enter"}},
-	{name: "press Return in a field", page: form(`<button>Go</button>`),
+	{before: true, name: "press Return in a field", page: form(`<button>Go</button>`),
 		act: calls.ActRequest{Kind: calls.ActPress, Target: "label=Name", Key: "Return"}},
-	{name: "Shift+Enter in a field", page: form(`<button>Go</button>`),
+	{before: true, name: "Shift+Enter in a field", page: form(`<button>Go</button>`),
 		act: calls.ActRequest{Kind: calls.ActPress, Target: "label=Name", Key: "Shift+Enter"}},
-	{name: "press Enter on a focused submit button", page: form(`<button id=b>Go</button>`),
+	{before: true, name: "press Enter on a focused submit button", page: form(`<button id=b>Go</button>`),
 		act: calls.ActRequest{Kind: calls.ActPress, Target: "css=#b", Key: "Enter"}},
-	{name: "press Space on a focused submit button", page: form(`<button id=b>Go</button>`),
+	{before: true, name: "press Space on a focused submit button", page: form(`<button id=b>Go</button>`),
 		act: calls.ActRequest{Kind: calls.ActPress, Target: "css=#b", Key: "Space"}},
 	{name: "select whose onchange submits", page: form(`<select name=plan onchange="this.form.submit()"><option>a<option>b</select>`),
 		act: calls.ActRequest{Kind: calls.ActSelect, Target: "css=select", Values: []string{"b"}}},
 	{name: "checkbox whose onchange submits", page: form(`<label><input type=checkbox name=ok onchange="this.form.submit()"> I agree</label>`),
 		act: calls.ActRequest{Kind: calls.ActCheck, Target: "css=input[type=checkbox]"}},
-	{name: `type "hi\n"`, page: form(`<button>Go</button>`),
+	{before: true, name: `type "hi\n"`, page: form(`<button>Go</button>`),
 		act: calls.ActRequest{Kind: calls.ActType, Target: "label=Name", Value: "hi\n"}},
 	{name: "Next button calls requestSubmit", page: form(`<button type=button id=n onclick="this.form.requestSubmit()">Next</button>`),
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#n"}},
 	{name: "Enter with focus inside an iframe", page: `<iframe id=fr style="width:300px;height:60px;border:0" srcdoc="<body style=margin:0><form method=post action=/pay><input name=q value=x style=width:100%;height:50px></form>"></iframe>`,
-		setup: []calls.ActRequest{{Kind: calls.ActClick, Target: "css=#fr"}},
-		act:   calls.ActRequest{Kind: calls.ActPress, Key: "Enter"}},
-	{name: "name from aria-labelledby", page: `<span id=l>Pay now</span><div role=button id=b aria-labelledby=l onclick="` + post + `">→</div>`,
+		setup: []calls.ActRequest{{Kind: calls.ActClick, Target: "css=#fr"}}, focus: "fr",
+		act: calls.ActRequest{Kind: calls.ActPress, Key: "Enter"}},
+	{before: true, name: "name from aria-labelledby", page: `<span id=l>Pay now</span><div role=button id=b aria-labelledby=l onclick="` + post + `">→</div>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
-	{name: "name from CSS ::before", page: `<style>#b::before{content:"Pay now"}</style><button type=button id=b onclick="` + post + `"></button>`,
+	{before: true, name: "name from CSS ::before", page: `<style>#b::before{content:"Pay now"}</style><button type=button id=b onclick="` + post + `"></button>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
-	{name: "soft hyphen in the name", page: `<button type=button id=b onclick="` + post + `">Pa&shy;y now</button>`,
+	{before: true, name: "soft hyphen in the name", page: `<button type=button id=b onclick="` + post + `">Pa&shy;y now</button>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
-	{name: "Cyrillic look-alike in the name", page: `<button type=button id=b onclick="` + post + `">Pаy now</button>`,
+	{before: true, name: "Cyrillic look-alike in the name", page: `<button type=button id=b onclick="` + post + `">Pаy now</button>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
 
 	// Variants of our own.
-	{name: "zero-width space in the name", page: `<button type=button id=b onclick="` + post + `">Pa&#8203;y now</button>`,
+	{before: true, name: "zero-width space in the name", page: `<button type=button id=b onclick="` + post + `">Pa&#8203;y now</button>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
-	{name: "fullwidth letters in the name", page: `<button type=button id=b onclick="` + post + `">Ｐａｙ now</button>`,
+	{before: true, name: "fullwidth letters in the name", page: `<button type=button id=b onclick="` + post + `">Ｐａｙ now</button>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
 	{name: "harmless words, fetch POST", page: `<button type=button id=b onclick="` + post + `">Continue</button>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
@@ -80,7 +88,7 @@ var gateCases = []gateCase{
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
 	{name: "keydown handler posts on Enter in a contenteditable", page: `<div id=b contenteditable onkeydown="if(event.key==='Enter')` + post + `">x</div>`,
 		act: calls.ActRequest{Kind: calls.ActPress, Target: "css=#b", Key: "Enter"}},
-	{name: "dblclick on a submit button", page: form(`<button id=b>Go</button>`),
+	{before: true, name: "dblclick on a submit button", page: form(`<button id=b>Go</button>`),
 		act: calls.ActRequest{Kind: calls.ActDblClick, Target: "css=#b"}},
 	{name: "submit after a timer started by the click", page: form(`<button type=button id=b onclick="setTimeout(()=>document.getElementById('f').submit(),0)">Continue</button>`),
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
@@ -88,13 +96,13 @@ var gateCases = []gateCase{
 		act: calls.ActRequest{Kind: calls.ActHover, Target: "css=#b"}},
 	{name: "fill whose input event posts", page: `<input id=b oninput="` + post + `">`,
 		act: calls.ActRequest{Kind: calls.ActFill, Target: "css=#b", Value: "x"}},
-	{name: "button outside its form (form= attribute)", page: form(``) + `<button form=f id=b>Continue</button>`,
+	{before: true, name: "button outside its form (form= attribute)", page: form(``) + `<button form=f id=b>Continue</button>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
-	{name: "image input submits", page: form(`<input type=image id=b alt=Continue src=data:,>`),
+	{before: true, name: "image input submits", page: form(`<input type=image id=b alt=Continue src=data:,>`),
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
 	{name: "Enter with focus inside a cross-site iframe", page: `<iframe id=fr style="width:300px;height:60px;border:0" src="{{other}}/frame"></iframe>`,
-		setup: []calls.ActRequest{{Kind: calls.ActClick, Target: "css=#fr"}},
-		act:   calls.ActRequest{Kind: calls.ActPress, Key: "Enter"}},
+		setup: []calls.ActRequest{{Kind: calls.ActClick, Target: "css=#fr"}}, focus: "fr",
+		act: calls.ActRequest{Kind: calls.ActPress, Key: "Enter"}},
 	{name: "fetch POST from a cross-site iframe on click", page: `<iframe id=fr style="width:300px;height:60px;border:0" src="{{other}}/framefetch"></iframe>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#fr"}},
 	{name: "form posts into a target=_blank window", page: strings.Replace(form(`<button type=button id=b onclick="this.form.submit()">Continue</button>`), "<form ", "<form target=_blank ", 1),
@@ -119,10 +127,22 @@ func TestGateHoldsAtSending(t *testing.T) {
 				if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
 					t.Fatal(err)
 				}
-				for _, st := range c.setup {
-					st.Submits = "allow"
-					if _, err := s.Act(ctx, st); err != nil {
-						t.Fatalf("setup %s: %v", st.Kind, err)
+				for try := 0; ; try++ {
+					for _, st := range c.setup {
+						st.Submits = "allow"
+						if _, err := s.Act(ctx, st); err != nil {
+							t.Fatalf("setup %s: %v", st.Kind, err)
+						}
+					}
+					if c.focus == "" {
+						break
+					}
+					res, err := s.Eval(ctx, calls.EvalRequest{Expression: "document.activeElement && document.activeElement.id", MainWorld: true})
+					if err == nil && string(res.Value) == `"`+c.focus+`"` {
+						break
+					}
+					if try == 20 {
+						t.Fatalf("the focus never reached #%s (%s, %v)", c.focus, res.Value, err)
 					}
 				}
 				srv.Reset()
@@ -135,15 +155,25 @@ func TestGateHoldsAtSending(t *testing.T) {
 			if err := attack("allow"); err != nil {
 				t.Fatalf("allowed: %v", err)
 			}
-			if srv.Count("", "/pay") == 0 {
-				t.Fatalf("the page sent nothing even when allowed: the case proves nothing")
+			// A submission in a frame is a task of its own: it may reach the
+			// server a moment after the action returned.
+			for i := 0; srv.Count("", "/pay") == 0; i++ {
+				if i == 150 {
+					t.Fatalf("the page sent nothing even when allowed: the case proves nothing")
+				}
+				time.Sleep(20 * time.Millisecond)
 			}
 			err := attack("ask")
 			if n := srv.Count("", "/pay"); n != 0 || srv.Sent() != 0 {
 				t.Errorf("the server got %d requests to /pay (%d that send) without approval", n, srv.Sent())
 			}
-			if approvalOf(err) == nil {
-				t.Errorf("want needs_approval, got %v", err)
+			a := approvalOf(err)
+			switch {
+			case a == nil:
+				time.Sleep(2 * time.Second)
+				t.Errorf("want needs_approval, got %v (later: %d requests to /pay)", err, srv.Count("", "/pay"))
+			case c.before && a.Sends != "":
+				t.Errorf("the check before acting missed it; it was held at sending (%s)", a.Why)
 			}
 		})
 		if ok {
