@@ -25,14 +25,17 @@ type gateCase struct {
 	name   string
 	page   string             // the body; %s in payForm style is already filled
 	setup  []calls.ActRequest // done with Submits "allow" before the attack
-	// focus, when set, is the id of the element that must hold the focus
-	// after the setup (a click on a frame still starting its renderer may
-	// miss it); the setup is done again until it does.
-	focus string
+	// ready, when set, is a script (in the page's world) that must be true
+	// after the setup before the attack: a click on a frame still starting
+	// its renderer may miss it. The setup is done again until it is.
+	ready string
 	act   calls.ActRequest // done with Submits "ask"
 }
 
 func form(extra string) string { return strings.Replace(payForm, "%s", extra, 1) }
+
+// focusIn says the focus is in the iframe #fr.
+const focusIn = "document.activeElement !== null && document.activeElement.id === 'fr'"
 
 // post is a script that sends a POST to /pay with fetch.
 const post = `fetch('/pay',{method:'POST',body:'card=4242'})`
@@ -58,7 +61,7 @@ var gateCases = []gateCase{
 	{name: "Next button calls requestSubmit", page: form(`<button type=button id=n onclick="this.form.requestSubmit()">Next</button>`),
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#n"}},
 	{name: "Enter with focus inside an iframe", page: `<iframe id=fr style="width:300px;height:60px;border:0" srcdoc="<body style=margin:0><form method=post action=/pay><input name=q value=x style=width:100%;height:50px></form>"></iframe>`,
-		setup: []calls.ActRequest{{Kind: calls.ActClick, Target: "css=#fr"}}, focus: "fr",
+		setup: []calls.ActRequest{{Kind: calls.ActClick, Target: "css=#fr"}}, ready: focusIn,
 		act: calls.ActRequest{Kind: calls.ActPress, Key: "Enter"}},
 	{before: true, name: "name from aria-labelledby", page: `<span id=l>Pay now</span><div role=button id=b aria-labelledby=l onclick="` + post + `">→</div>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
@@ -101,10 +104,10 @@ var gateCases = []gateCase{
 	{before: true, name: "image input submits", page: form(`<input type=image id=b alt=Continue src=data:,>`),
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
 	{name: "Enter with focus inside a cross-site iframe", page: `<iframe id=fr style="width:300px;height:60px;border:0" src="{{other}}/frame"></iframe>`,
-		setup: []calls.ActRequest{{Kind: calls.ActClick, Target: "css=#fr"}}, focus: "fr",
+		setup: []calls.ActRequest{{Kind: calls.ActClick, Target: "css=#fr"}}, ready: focusIn,
 		act: calls.ActRequest{Kind: calls.ActPress, Key: "Enter"}},
-	{name: "fetch POST from a cross-site iframe on click", page: `<iframe id=fr style="width:300px;height:60px;border:0" src="{{other}}/framefetch"></iframe>`,
-		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#fr"}},
+	{name: "fetch POST from a cross-site iframe on click", page: `<script>onmessage=()=>{window.frameReady=true}</script><iframe id=fr style="width:300px;height:60px;border:0" src="{{other}}/framefetch"></iframe>`,
+		ready: "window.frameReady === true", act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#fr"}},
 	{name: "form posts into a target=_blank window", page: strings.Replace(form(`<button type=button id=b onclick="this.form.submit()">Continue</button>`), "<form ", "<form target=_blank ", 1),
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
 }
@@ -120,7 +123,7 @@ func TestGateHoldsAtSending(t *testing.T) {
 			srv.Handle("/", "<!doctype html><title>Shop</title>"+strings.ReplaceAll(c.page, "{{other}}", other))
 			srv.Handle("/pay", "<title>paid</title>")
 			srv.Handle("/frame", `<body style=margin:0><form method=post action="`+srv.URL("/pay")+`"><input name=q value=x style=width:100%;height:50px></form>`)
-			srv.Handle("/framefetch", `<body style=margin:0><div style=width:100%;height:60px onclick="fetch('`+srv.URL("/pay")+`',{method:'POST',mode:'no-cors',body:'card=4242'})">Continue</div>`)
+			srv.Handle("/framefetch", `<body style=margin:0><script>parent.postMessage('ready','*')</script><div style=width:100%;height:60px onclick="fetch('`+srv.URL("/pay")+`',{method:'POST',mode:'no-cors',body:'card=4242'})">Continue</div>`)
 			s, ctx := session(t)
 			attack := func(submits string) error {
 				t.Helper()
@@ -134,16 +137,17 @@ func TestGateHoldsAtSending(t *testing.T) {
 							t.Fatalf("setup %s: %v", st.Kind, err)
 						}
 					}
-					if c.focus == "" {
+					if c.ready == "" {
 						break
 					}
-					res, err := s.Eval(ctx, calls.EvalRequest{Expression: "document.activeElement && document.activeElement.id", MainWorld: true})
-					if err == nil && string(res.Value) == `"`+c.focus+`"` {
+					res, err := s.Eval(ctx, calls.EvalRequest{Expression: c.ready, MainWorld: true})
+					if err == nil && string(res.Value) == "true" {
 						break
 					}
-					if try == 20 {
-						t.Fatalf("the focus never reached #%s (%s, %v)", c.focus, res.Value, err)
+					if try == 50 {
+						t.Fatalf("the page never got ready (%s: %s, %v)", c.ready, res.Value, err)
 					}
+					time.Sleep(20 * time.Millisecond)
 				}
 				srv.Reset()
 				req := c.act
