@@ -149,6 +149,13 @@ type Approval struct {
 	Control string            `json:"control"`        // the control, in the outline's words
 	Why     string            `json:"why"`            // what makes it a commit: "submits the form", "its words commit: \"Pay now\""
 	Form    map[string]string `json:"form,omitempty"` // the form's current values; passwords masked
+	// Sends is the request the step would have sent ("POST https://…/pay")
+	// when the gate held it at the point of sending; an approval with
+	// Sends lets exactly that request through.
+	Sends string `json:"sends,omitempty"`
+	// Token binds the approval to the page load it was given on; it is
+	// used once. Send the approval back unchanged.
+	Token string `json:"token"`
 }
 
 // Outcome is what an action did.

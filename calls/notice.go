@@ -29,6 +29,11 @@ const (
 	// look for a download nobody has been told of yet (one a page's timer
 	// began, or one that ended after its action's outcome).
 	NoticeDownload = "download"
+	// NoticeFrameRefused is not detected on a page either: the driver adds
+	// it for a subframe the URL policy or the private-network rule
+	// refused, left empty while the page opened ("frame refused:
+	// ads.example (policy)").
+	NoticeFrameRefused = "frame-refused"
 )
 
 // Keys of [Notice.Detail] shared by several kinds.

@@ -33,6 +33,11 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	if req.TimeoutMS > 0 {
 		timeout = time.Duration(req.TimeoutMS) * time.Millisecond
 	}
+	if req.Approve != nil {
+		if err := t.approvalFresh(*req.Approve); err != nil {
+			return nil, err
+		}
+	}
 	do, err := s.plan(ctx, t, req, timeout)
 	if err != nil {
 		return nil, err
@@ -41,13 +46,57 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	if err != nil {
 		return nil, err
 	}
+	// A step that needs approval for submits is watched as it runs: what
+	// the check before acting missed is held at the point of sending.
+	var stop func() []heldSend
+	linger := func() bool { return s.browser.hasFrames(t.id) }
+	switch {
+	case req.Approve != nil:
+		t.useApproval(*req.Approve)
+		if req.Approve.Sends != "" {
+			stop, err = t.watchSends(ctx, req.Approve.Sends, linger)
+		}
+	case req.Submits == "ask":
+		stop, err = t.watchSends(ctx, "", linger)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if stop != nil {
+		if err := s.browser.watchAll(ctx, +1); err != nil {
+			stop()
+			return nil, err
+		}
+		defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
+	}
 	dl := s.downloads.mark() // downloads that begin from here on are this action's
 	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind))
+	if stop != nil {
+		if held := stop(); len(held) > 0 {
+			return nil, t.heldErr(actionName(req), t.url(), targetName(req), held)
+		}
+	}
 	if out != nil {
 		out.Closed = popupNote(closed)
 		out.Downloads = s.downloads.collect(ctx, dl) // waits for them to end (download.go)
 	}
 	return out, err
+}
+
+// actionName is how an approval names the action: "click", "press Enter".
+func actionName(req calls.ActRequest) string {
+	if req.Kind == calls.ActPress {
+		return "press " + req.Key
+	}
+	return req.Kind
+}
+
+// targetName is how an approval held at sending names the control.
+func targetName(req calls.ActRequest) string {
+	if req.Target == "" {
+		return "the focused element"
+	}
+	return req.Target
 }
 
 // plan checks the request and finds its elements before anything is
@@ -75,7 +124,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		if err != nil {
 			return nil, err
 		}
-		if err := s.gate(ctx, t, el, req); err != nil {
+		if err := s.gate(ctx, t, el, req, "click"); err != nil {
 			return nil, err
 		}
 		return func(ctx context.Context) error {
@@ -109,6 +158,12 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			return nil, err
 		}
 		s.markSecret(el, req.Secret) // before typing: no look may show it half typed
+		if req.Kind == calls.ActType && strings.ContainsAny(req.Value, "\r\n") {
+			// A line break is typed as Enter.
+			if err := s.gate(ctx, t, el, req, "enter"); err != nil {
+				return nil, err
+			}
+		}
 		if req.Kind == calls.ActFill {
 			return s.watchSecret(el, req.Secret, func(ctx context.Context) error { return el.fill(ctx, req.Value, timeout, h) }), nil
 		}
@@ -124,7 +179,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 				return nil, err
 			}
 		}
-		if err := s.gate(ctx, t, el, req); err != nil {
+		if err := s.gate(ctx, t, el, req, keyMode(evs)); err != nil {
 			return nil, err
 		}
 		return func(ctx context.Context) error {
@@ -311,7 +366,10 @@ func (s *Session) outcome(ctx context.Context, t *tab, before mark, tabsBefore i
 			added = append(added, a)
 			continue
 		}
-		loaded := a.waitLoaded(ctx)
+		var loaded error
+		if !s.browser.newRefused(a.id) { // a refused one stays blank
+			loaded = a.waitLoaded(ctx)
+		}
 		if err := s.refuseTab(ctx, a); err != nil {
 			if refused == nil {
 				refused = err

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
@@ -75,9 +78,22 @@ type Browser struct {
 	// nil when it cannot (netguard.go).
 	proxy *netguard.Proxy
 
-	// mu guards sessions.
+	// mu guards the fields below.
 	mu       sync.Mutex
 	sessions map[string]*Session
+	// fresh are the page targets no session has adopted yet, by their
+	// main frame (= target) id, with their opener; refusedNew are the
+	// first requests of new tabs refused or held (newtabs.go).
+	fresh      map[cdp.FrameID]target.ID
+	refusedNew map[cdp.FrameID]error
+	// frameParent are the out-of-process frames' parent targets.
+	frameParent map[target.ID]target.ID
+
+	// patternsMu guards what the browser target pauses: fetchPatterns,
+	// and watchers, the number of steps whose sends are watched.
+	patternsMu    sync.Mutex
+	fetchPatterns []*fetch.RequestPattern
+	watchers      int
 }
 
 // Launch starts (or attaches to) a browser and waits until it answers.
@@ -170,6 +186,10 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	if err := b.startProxy(); err != nil {
 		b.cancel()
 		return nil, fmt.Errorf("start the browser's proxy: %w", err)
+	}
+	if err := b.guardNewTabs(ctx); err != nil {
+		b.cancel()
+		return nil, fmt.Errorf("guard new tabs: %w", err)
 	}
 	return b, nil
 }

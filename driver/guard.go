@@ -3,7 +3,9 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,9 +30,7 @@ import (
 // judge decides each request (Browser.judge).
 func (t *tab) guard(judge func(context.Context, *url.URL) error) error {
 	paused := chromedp.Events(t.ctx, fetch.RequestPaused) // subscribe before enabling
-	_, err := cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
-		{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest},
-	}})
+	_, err := cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
 	if err != nil {
 		return browserErr(err)
 	}
@@ -50,6 +50,17 @@ func (t *tab) guard(judge func(context.Context, *url.URL) error) error {
 // action that caused it can say so.
 func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.EventRequestPaused) {
 	ctx := t.ctx
+	if t.holdSend(&ev, false) {
+		// A send of a step that needs approval (sendgate.go).
+		_, _ = cdp.Call(ctx, t.sess, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+		t.notify()
+		return
+	}
+	if ev.ResourceType != network.ResourceTypeDocument {
+		// Paused only while a step's sends are watched.
+		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		return
+	}
 	u, err := url.Parse(ev.Request.URL)
 	if err == nil {
 		err = judge(ctx, u)
@@ -59,7 +70,13 @@ func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.Event
 		return
 	}
 	t.mu.Lock()
-	t.blocked = blockedErr(ev.Request.URL, err)
+	if ev.FrameID != "" && ev.FrameID != t.frameID {
+		// A subframe (an ad, a widget): left empty and named in the
+		// outline's notices; the page itself opens (issue 13).
+		t.refuseFrame(u, err)
+	} else {
+		t.blocked = blockedErr(ev.Request.URL, err)
+	}
 	t.mu.Unlock()
 	// Aborted, not BlockedByClient: an aborted navigation commits no error
 	// page, so the tab stays on the page it was on (a blocked one leaves
@@ -143,6 +160,15 @@ func (s *Session) refuseTab(ctx context.Context, t *tab, also ...string) error {
 	}
 	refused := t.takeBlocked()
 	if refused == nil {
+		// Its first request, refused before the tab was adopted (newtabs.go).
+		refused = s.browser.takeRefusedNew(t.id)
+	}
+	if refused == errHeldNewTab {
+		t.close()
+		s.drop(t)
+		return nil // the action that opened it reports the held send
+	}
+	if refused == nil {
 		// Judged on its own deadline: a tab must not stay unjudged
 		// because the action's ctx ended.
 		jctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -178,4 +204,40 @@ func (s *Session) judgeLanded(ctx context.Context, raw string) error {
 		return &policy.BlockedError{URL: raw, Reason: policy.ReasonBadURL}
 	}
 	return s.browser.judge(ctx, u)
+}
+
+// frameRefusal is a subframe the guard refused on the current page.
+type frameRefusal struct {
+	host, why string
+}
+
+// refuseFrame remembers a refused subframe, once per host and reason.
+// t.mu is held.
+func (t *tab) refuseFrame(u *url.URL, err error) {
+	host := ""
+	if u != nil {
+		host = u.Hostname()
+	}
+	why := "unreachable"
+	switch {
+	case errors.Is(err, policy.ErrBlockedURL):
+		why = "policy"
+	case errors.Is(err, policy.ErrPrivateAddress):
+		why = "private network"
+	}
+	f := frameRefusal{host: host, why: why}
+	if !slices.Contains(t.refusedFrames, f) {
+		t.refusedFrames = append(t.refusedFrames, f)
+	}
+}
+
+// frameNotices are the notices of the subframes refused on the page.
+// t.mu is held.
+func (t *tab) frameNotices() []calls.Notice {
+	var out []calls.Notice
+	for _, f := range t.refusedFrames {
+		out = append(out, calls.Notice{Kind: calls.NoticeFrameRefused, Message: fmt.Sprintf("frame refused: %s (%s); it is left empty", f.host, f.why),
+			Detail: map[string]string{"host": f.host, "reason": f.why}})
+	}
+	return out
 }

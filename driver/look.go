@@ -310,8 +310,9 @@ func clip(s string, n int) string {
 func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 	t.mu.Lock()
 	in := notice.Input{Status: t.status, Headers: t.headers, URL: info.URL, Title: info.Title, Outline: root}
+	frames := t.frameNotices()
 	t.mu.Unlock()
-	return notice.Detect(in)
+	return append(notice.Detect(in), frames...)
 }
 
 // changesSince keeps the tab's last look per set of options and, when the

@@ -56,7 +56,7 @@ func (s *Session) openedTabReady(t *tab, wantURL bool) bool {
 		if info.Type != "page" || info.BrowserContextID != s.bcid || info.OpenerID != t.id || known[string(info.TargetID)] {
 			continue
 		}
-		if !wantURL || (info.URL != "" && info.URL != "about:blank") {
+		if !wantURL || (info.URL != "" && info.URL != "about:blank") || s.browser.newRefused(info.TargetID) {
 			return true
 		}
 	}

@@ -105,6 +105,7 @@ func (s *Session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 		cancel()
 		return nil, err
 	}
+	s.browser.adopted(t.id)
 	s.mu.Lock()
 	s.tabs = append(s.tabs, t)
 	s.mu.Unlock()

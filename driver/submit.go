@@ -9,7 +9,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/chromedp/cdproto/input"
+
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/fold"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -54,17 +57,17 @@ var commitPattern = func() string {
 
 // gate decides whether an action may go ahead: with Submits "ask", an
 // action that would commit needs an approval, and an approval must still
-// match the page.
-func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRequest) error {
+// match the page. This is the check before acting, for its clear message;
+// what it misses is held at the point of sending (sendgate.go).
+func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRequest, mode string) error {
 	if (req.Submits == "" || req.Submits == "allow") && req.Approve == nil {
 		return nil
 	}
-	isEnter := req.Kind == calls.ActPress && strings.EqualFold(strings.TrimSpace(req.Key), "enter")
-	if req.Kind != calls.ActClick && req.Kind != calls.ActDblClick && !isEnter {
+	if mode == "" {
 		return nil
 	}
 	if el == nil {
-		// Enter with no target goes to the focused element.
+		// A key with no target goes to the focused element.
 		f, err := s.focused(ctx, t)
 		if err != nil || f == nil {
 			return err
@@ -82,7 +85,7 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 			Marked       bool   `json:"marked"`
 		} `json:"fields"`
 	}
-	if err := el.callOn(ctx, jsSubmitProbe, &probe, commitPattern, isEnter); err != nil {
+	if err := el.callOn(ctx, jsSubmitProbe, &probe, commitPattern, mode, confusables); err != nil {
 		return err
 	}
 	// The approval shows what the form would send, but never a secret: a
@@ -102,20 +105,42 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 		return err
 	}
 	action := req.Kind
-	if isEnter {
-		action = "press Enter"
+	switch {
+	case req.Kind == calls.ActPress:
+		action = "press " + req.Key
+	case req.Kind == calls.ActType:
+		action = "type (with Enter)"
 	}
 	want := calls.Approval{Action: action, URL: info.URL, Control: probe.Control, Why: probe.Why, Form: probe.Form}
 	if req.Approve != nil {
 		if diff := approvalDiff(*req.Approve, want); diff != "" {
-			return needsApproval(want, fmt.Sprintf("the page changed since the approval: %s; nothing was pressed", diff))
+			return needsApproval(t.bind(want), fmt.Sprintf("the page changed since the approval: %s; nothing was pressed", diff))
 		}
 		return nil
 	}
 	if req.Submits == "ask" {
-		return needsApproval(want, fmt.Sprintf("%s %s %s: it needs approval; nothing was pressed", action, probe.Control, probe.Why))
+		return needsApproval(t.bind(want), fmt.Sprintf("%s %s %s: it needs approval; nothing was pressed", action, probe.Control, probe.Why))
 	}
 	return nil
+}
+
+// confusables is the look-alike table the page-side probe folds names
+// with, the same as internal/fold's.
+var confusables = json.RawMessage(fold.ConfusablesJSON())
+
+// keyMode says what a key press does to the element it goes to, for the
+// probe: "enter" (Enter, Return, with any modifier), "space", or "" for a
+// key that presses nothing.
+func keyMode(evs []input.DispatchKeyEventParams) string {
+	for _, e := range evs {
+		switch e.Key {
+		case "Enter":
+			return "enter"
+		case " ":
+			return "space"
+		}
+	}
+	return ""
 }
 
 func needsApproval(a calls.Approval, msg string) error {

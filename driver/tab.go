@@ -75,6 +75,16 @@ type tab struct {
 	startSeq      int       // bumped each time the main frame asks to navigate or starts loading
 	busyN         int       // commands of ours that hold the renderer's main thread (busy)
 	busySince     time.Time // when the first of them began
+	// The submit gate at the point of sending (sendgate.go): sends is set
+	// while a step is watched; formNav are the frames that asked for a
+	// form submission meanwhile. loader is the main frame's page load,
+	// which approvals are bound to; usedApprovals are the tokens used.
+	refusedFrames []frameRefusal // subframes the guard refused on this page (guard.go)
+	sends         *sendWatch
+	formNav       map[cdp.FrameID]bool
+	loader        cdp.LoaderID
+	approvalSeq   int
+	usedApprovals map[string]bool
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
@@ -100,6 +110,7 @@ func (t *tab) start() error {
 	t.frameID = tree.FrameTree.Frame.ID
 	t.docURL = tree.FrameTree.Frame.URL
 	t.unreachable = tree.FrameTree.Frame.UnreachableURL
+	t.loader = tree.FrameTree.Frame.LoaderID
 	t.mu.Unlock()
 	return chromedp.Listen(t.ctx, t.onEvent)
 }
@@ -139,11 +150,23 @@ func (t *tab) onEvent(ev any) {
 			t.startSeq++
 			t.requested = true
 		}
+		if t.sends != nil && (ev.Reason == page.ClientNavigationReasonFormSubmissionGet || ev.Reason == page.ClientNavigationReasonFormSubmissionPost) {
+			if ev.Disposition == page.ClientNavigationDispositionCurrentTab {
+				if !t.formNav[ev.FrameID] {
+					t.sends.pending++
+				}
+				t.formNav[ev.FrameID] = true
+			} else {
+				t.formNav[newWindow] = true
+			}
+		}
 	case *page.EventFrameNavigated:
 		if ev.Frame.ParentID == "" {
 			t.frameID = ev.Frame.ID
 			t.docURL = ev.Frame.URL
 			t.unreachable = ev.Frame.UnreachableURL
+			t.loader = ev.Frame.LoaderID
+			t.refusedFrames = nil
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]isolatedWorld{}
 			t.lookedOverlays = nil        // a new page: no look at it yet, nothing to compare with

@@ -139,28 +139,34 @@ func (r *run) observe(ctx context.Context) (*observation, error) {
 // prompt builds the turn's message.
 func (r *run) prompt(ctx context.Context, obs *observation) (Message, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Task: %s\n\nPage: %s — %s\n", r.task, obs.url, obs.snap.Title)
+	fmt.Fprintf(&b, "Task: %s\n", r.task)
 	if names := sortedKeys(r.opts.Inputs); len(names) > 0 {
 		fmt.Fprintf(&b, "Declared inputs (type them as %%name%%): %s\n", strings.Join(names, ", "))
 	}
 	if names := sortedKeys(r.opts.Secrets); len(names) > 0 {
 		fmt.Fprintf(&b, "Declared secrets (type them as %%name%%; you never see their values): %s\n", strings.Join(names, ", "))
 	}
-	b.WriteString("\nSteps done so far:\n")
+	// The page's address and title, the steps done (which name elements
+	// as the page does) and what went wrong (which quotes the page) are
+	// page words too: they go in a fence of their own (invariant 3).
+	var h strings.Builder
+	fmt.Fprintf(&h, "Page: %s — %s\n", obs.url, obs.snap.Title)
+	h.WriteString("\nSteps done so far:\n")
 	if len(r.lines) == 0 {
-		b.WriteString("(none)\n")
+		h.WriteString("(none)\n")
 	}
 	for i, l := range r.lines {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, l)
+		fmt.Fprintf(&h, "%d. %s\n", i+1, l)
 	}
 	if len(r.failures) > 0 {
-		b.WriteString("\nWhat went wrong with the current step (try another way):\n")
+		h.WriteString("\nWhat went wrong with the current step (try another way):\n")
 		for _, f := range r.failures {
-			fmt.Fprintf(&b, "- %s\n", f)
+			fmt.Fprintf(&h, "- %s\n", f)
 		}
 	}
-	for _, h := range r.hints {
-		fmt.Fprintf(&b, "\nHint: %s\n", h)
+	fmt.Fprintf(&b, "\n%s\n\n%s\n", historyNote, fence(r.p.mask(strings.TrimRight(h.String(), "\n"))))
+	for _, hint := range r.hints {
+		fmt.Fprintf(&b, "\nHint: %s\n", hint)
 	}
 	r.hints = nil
 	outline, clipped := clipLines(r.p.maskPage(obs.snap.Text), r.p.opts.MaxPageChars)

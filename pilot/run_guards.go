@@ -33,7 +33,8 @@ func signature(a action, ev *calls.Evidence) string {
 func (r *run) repeated(sig string, idx int) error {
 	r.repeats++
 	what := fmt.Sprintf("%q was already done and checked (step %d)", sig, idx+1)
-	r.hints = append(r.hints, what+"; it is not done again. Act on a different element, or answer done if the task is complete.")
+	// The hint is outside the fence: it names the step, not the page's words.
+	r.hints = append(r.hints, fmt.Sprintf("step %d was already done and checked; it is not done again. Act on a different element, or answer done if the task is complete.", idx+1))
 	r.failures = appendRecent(r.failures, what+", so it was not done again")
 	if r.repeats >= guardLimit {
 		r.recovering(GuardRepeat, fmt.Sprintf("%s; %d repeats in a row; stopping", what, r.repeats))

@@ -70,7 +70,8 @@ func (p *Policy) checkLocalhost(host string) error {
 }
 
 // CheckHost judges host (a name or IP literal, with or without brackets, no
-// port) by the addresses it resolves to through r; nil r means
+// port) by the Block rules that name a host only (a name, or an address it
+// resolves to), and by the addresses it resolves to through r; nil r means
 // net.DefaultResolver. The host is refused if any of its addresses is,
 // against DNS rebinding by a name that answers with a public and a private
 // address. An IP literal, localhost and names under .localhost are judged
@@ -100,6 +101,14 @@ func (p *Policy) addrs(ctx context.Context, host string, r Resolver, resolveAll 
 	if err != nil {
 		return nil, &BlockedError{URL: host, Reason: ReasonBadURL}
 	}
+	// A host a Block rule names is refused here too, not only on the URL:
+	// the proxy judges every request by its host alone (an image, a fetch,
+	// a beacon), and a blocked host is never reached.
+	for _, r := range p.block {
+		if r.scheme == "" && r.matchHost(h) {
+			return nil, &BlockedError{URL: host, Reason: ReasonBlocked, Rule: r.text}
+		}
+	}
 	switch {
 	case addr.IsValid():
 		if err := p.checkAddr(h, addr, nil); err != nil {
@@ -110,7 +119,13 @@ func (p *Policy) addrs(ctx context.Context, host string, r Resolver, resolveAll 
 		if err := p.checkLocalhost(h); err != nil {
 			return nil, err
 		}
-		return []netip.Addr{netip.IPv6Loopback(), netip.AddrFrom4([4]byte{127, 0, 0, 1})}, nil
+		addrs := []netip.Addr{netip.IPv6Loopback(), netip.AddrFrom4([4]byte{127, 0, 0, 1})}
+		for _, a := range addrs {
+			if err := p.blockedAddr(h, a); err != nil {
+				return nil, err
+			}
+		}
+		return addrs, nil
 	case p.access == AccessAll && !resolveAll:
 		return nil, nil
 	}
@@ -129,6 +144,24 @@ func (p *Policy) addrs(ctx context.Context, host string, r Resolver, resolveAll 
 		if err := p.checkAddr(h, a, addrs); err != nil {
 			return nil, err
 		}
+		if err := p.blockedAddr(h, addrs[i]); err != nil {
+			return nil, err
+		}
 	}
 	return addrs, nil
+}
+
+// blockedAddr refuses an address a Block rule names as an IP host: a name
+// that resolves to a blocked address is blocked as the address is (rules
+// compare addresses, not spellings).
+func (p *Policy) blockedAddr(host string, a netip.Addr) error {
+	for _, r := range p.block {
+		if r.scheme != "" {
+			continue // a URL prefix also names a port and a path: judged on the URL
+		}
+		if ra, err := netip.ParseAddr(r.host); err == nil && ra == a {
+			return &BlockedError{URL: host, Reason: ReasonBlocked, Rule: r.text}
+		}
+	}
+	return nil
 }

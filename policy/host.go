@@ -24,7 +24,9 @@ func hostOf(u *url.URL) string {
 }
 
 // canonHost returns host as Chromium would use it: lower case, without
-// brackets or a trailing dot, and an IP address in its canonical form. The
+// brackets or a trailing dot, and an IP address in its canonical form; an
+// IPv4-mapped IPv6 address ([::ffff:127.0.0.2]) is the IPv4 address it
+// reaches, so rules compare addresses, not spellings. The
 // URL standard reads a host whose last label is a number as IPv4 in
 // decimal, octal or hex, whole or in parts ("2130706433", "0x7f.1",
 // "127.1"); Chromium connects to 127.0.0.1 for each, so they are read here
@@ -40,6 +42,7 @@ func canonHost(host string) (string, netip.Addr, error) {
 		if err != nil || !a.Is6() {
 			return "", netip.Addr{}, errBadHost
 		}
+		a = a.Unmap()
 		return a.String(), a, nil
 	}
 	if strings.Contains(h, ":") {
@@ -47,6 +50,7 @@ func canonHost(host string) (string, netip.Addr, error) {
 		if err != nil {
 			return "", netip.Addr{}, errBadHost
 		}
+		a = a.Unmap()
 		return a.String(), a, nil
 	}
 	h = strings.TrimSuffix(h, ".")

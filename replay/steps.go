@@ -193,7 +193,7 @@ func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Tar
 	}
 	instruction := s.Instruction
 	if instruction == "" {
-		instruction = fmt.Sprintf("%s %s", s.Op, describe(t))
+		instruction = s.Op + " the recorded element" // its name is the page's: fenced in the heal prompt
 	}
 	p := pilot.New(x.d, x.model, &pilot.Options{Secrets: x.known})
 	healed, err := p.Heal(ctx, pilot.HealRequest{Instruction: instruction, Recorded: t.Fingerprint, Page: snap.Text})

@@ -1,21 +1,41 @@
-function (commit, isEnter) {
-  // Would pressing this (or Enter in it) send, pay, delete or confirm?
-  // Returns why, the control's description and its form's values.
+function (commit, mode, confusables) {
+  // Would pressing this (mode "click"), or Enter or Space in it, send,
+  // pay, delete or confirm? Returns why, the control's description and its
+  // form's values. The words are folded as internal/fold does (NFKC,
+  // invisible characters out, look-alike letters to Latin) before they are
+  // matched, so "Pa&shy;y now" and a Cyrillic "Pаy now" read "Pay now".
   const el = this;
+  const fold = (s) => Array.from(String(s || '').normalize('NFKC').replace(/[\p{Cf}\u034f\u180e\uFE00-\uFE0F]/gu, ''))
+    .map((c) => confusables[c] || c).join('');
   const tag = (el.tagName || '').toLowerCase();
   const type = (el.getAttribute('type') || '').toLowerCase();
-  const words = ((el.getAttribute('aria-label') || '') + ' ' + (el.innerText || el.value || '') + ' ' + (el.getAttribute('title') || '')).replace(/\s+/g, ' ').trim();
+  const textOf = (n) => (n ? (n.innerText || n.textContent || '') : '');
+  // Every source a name can come from: aria-labelledby, aria-label, the
+  // text, the value, title, alt, and CSS generated content.
+  const parts = [];
+  for (const id of (el.getAttribute('aria-labelledby') || '').split(/\s+/)) {
+    if (id) parts.push(textOf(el.ownerDocument.getElementById(id)));
+  }
+  parts.push(el.getAttribute('aria-label') || '');
+  parts.push(el.innerText || '');
+  if (tag === 'input' && ['submit', 'button', 'reset', 'image'].includes(type)) parts.push(el.value || '');
+  parts.push(el.getAttribute('title') || '', el.getAttribute('alt') || '');
+  for (const pseudo of ['::before', '::after']) {
+    const c = getComputedStyle(el, pseudo).content;
+    if (c && c !== 'none' && c !== 'normal') parts.push(c.replace(/^"|"$/g, ''));
+  }
+  const words = fold(parts.join(' ')).replace(/\s+/g, ' ').trim();
   const form = el.form || (el.closest && el.closest('form'));
+  const submitter = (tag === 'button' && (type === '' || type === 'submit')) || (tag === 'input' && (type === 'submit' || type === 'image'));
+  const re = new RegExp('(^|[^\\p{L}])(' + commit + ')([^\\p{L}]|$)', 'iu');
   let why = '';
-  if (isEnter) {
-    if (form && tag === 'input' && !['checkbox', 'radio', 'file', 'button', 'reset'].includes(type)) why = 'Enter in a form field submits the form';
-  } else {
-    const submitter = (tag === 'button' && (type === '' || type === 'submit')) || (tag === 'input' && (type === 'submit' || type === 'image'));
-    if (submitter && form) why = 'submits the form';
-    else {
-      const re = new RegExp('(^|[^\\p{L}])(' + commit + ')([^\\p{L}]|$)', 'iu');
-      if (re.test(words)) why = 'its words commit: "' + words.slice(0, 60) + '"';
-    }
+  if (mode === 'enter' && form && tag === 'input' && !['checkbox', 'radio', 'file', 'button', 'reset', 'submit', 'image'].includes(type)) {
+    why = 'Enter in a form field submits the form';
+  } else if (mode === 'enter' || mode === 'space' || mode === 'click') {
+    // Enter or Space on a button presses it.
+    const presses = mode === 'click' || tag === 'button' || (tag === 'input' && ['submit', 'button', 'image', 'reset'].includes(type)) || el.getAttribute('role') === 'button';
+    if (presses && submitter && form) why = (mode === 'click' ? '' : (mode === 'enter' ? 'Enter on it ' : 'Space on it ')) + 'submits the form';
+    else if (presses && re.test(words)) why = 'its words commit: "' + words.slice(0, 60) + '"';
   }
   if (!why) return { why: '' };
   const values = {};

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -47,6 +48,30 @@ func NewServer(t testing.TB, pages map[string]string) *Server {
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// NewServerOn is NewServer listening on addr ("127.0.0.2:0"): a second
+// loopback host, for a page that must not reach it.
+func NewServerOn(t testing.TB, addr string, pages map[string]string) *Server {
+	t.Helper()
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("listen on %s: %v", addr, err)
+	}
+	s := &Server{pages: map[string]string{}}
+	for p, h := range pages {
+		s.pages[p] = h
+	}
+	s.Server = &httptest.Server{Listener: l, Config: &http.Server{Handler: http.HandlerFunc(s.serve)}}
+	s.Start()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Port returns the port the server listens on.
+func (s *Server) Port() string {
+	_, port, _ := net.SplitHostPort(s.Listener.Addr().String())
+	return port
 }
 
 // NewFSServer is NewServer serving the files of fsys (an fs.FS rooted

@@ -27,7 +27,15 @@ func Flags(execPath string, headless bool, extra ...chromedp.ExecAllocatorOption
 		chromedp.Flag("disable-default-apps", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter"),
+		// Chromium's own traffic, which would go out through the daemon's
+		// proxy (issue 12): autofill server queries (over 300 an hour),
+		// optimization hints, media router discovery, certificate
+		// transparency updates, domain reliability reports, field trials.
+		// Checked by internal/adversarial's TestNoBackgroundTraffic.
+		chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,OptimizationGuideModelDownloading,InterestFeedContentSuggestions"),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("disable-field-trial-config", true),
+		chromedp.Flag("no-pings", true),
 		chromedp.Flag("disable-hang-monitor", true),
 		chromedp.Flag("disable-ipc-flooding-protection", true),
 		chromedp.Flag("disable-popup-blocking", true),

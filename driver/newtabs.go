@@ -1,0 +1,224 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"net/url"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// A tab the page opens (target=_blank, window.open, a form posting to a new
+// window) sends its first document request before any session can attach
+// to it and start its guard. So the browser itself pauses document requests
+// (the Fetch domain on the browser target sees every target's), and judges
+// those of a page target no session has adopted yet: a refused one never
+// leaves the browser, and the tab that made it is closed when it is
+// adopted (refuseTab). Requests of adopted tabs go on at once: their own
+// guard judges them, with the messages an action reports.
+
+// errHeldNewTab marks a new tab whose first request was a send the submit
+// gate held (sendgate.go): it is closed when adopted, like a refused one.
+var errHeldNewTab = errors.New("the new tab's first request was held for approval")
+
+// guardNewTabs starts the browser-wide pause of new tabs' first requests.
+func (b *Browser) guardNewTabs(ctx context.Context) error {
+	c := chromedp.FromContext(b.ctx)
+	if c == nil || c.Browser == nil {
+		return errors.New("no browser connection")
+	}
+	b.fresh = map[cdp.FrameID]target.ID{}
+	b.refusedNew = map[cdp.FrameID]error{}
+	b.frameParent = map[target.ID]target.ID{}
+	b.fetchPatterns = docPatterns
+	// Runs in chromedp's read loop, before the paused requests that follow
+	// the target's creation are read: no command, a short lock.
+	chromedp.ListenBrowser(b.ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *target.EventTargetCreated:
+			in := ev.TargetInfo
+			b.mu.Lock()
+			switch {
+			case in == nil:
+			case in.Type == "page":
+				b.fresh[cdp.FrameID(in.TargetID)] = in.OpenerID
+			case in.Type == "iframe":
+				b.frameParent[in.TargetID] = in.ParentID
+			}
+			b.mu.Unlock()
+		case *target.EventTargetInfoChanged:
+			if in := ev.TargetInfo; in != nil && in.Type == "iframe" && in.ParentID != "" {
+				b.mu.Lock()
+				b.frameParent[in.TargetID] = in.ParentID
+				b.mu.Unlock()
+			}
+		case *target.EventTargetDestroyed:
+			b.mu.Lock()
+			delete(b.fresh, cdp.FrameID(ev.TargetID))
+			delete(b.refusedNew, cdp.FrameID(ev.TargetID))
+			delete(b.frameParent, ev.TargetID)
+			b.mu.Unlock()
+		}
+	})
+	paused := chromedp.BrowserEvents(b.ctx, fetch.RequestPaused) // subscribe before enabling
+	if _, err := cdp.Call(ctx, c.Browser, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
+		return browserErr(err)
+	}
+	if _, err := cdp.Call(ctx, c.Browser, fetch.Enable, fetch.EnableParams{Patterns: docPatterns}); err != nil {
+		return browserErr(err)
+	}
+	go func() {
+		for ev, err := range paused {
+			if err != nil {
+				return
+			}
+			go b.decideNew(c.Browser, ev)
+		}
+	}()
+	return nil
+}
+
+// decideNew lets a request paused by the browser go, unless it is the
+// first document of a tab no session has adopted and the policy refuses
+// it or the opener's submit gate holds it.
+func (b *Browser) decideNew(br *chromedp.Browser, ev fetch.EventRequestPaused) {
+	ctx := b.ctx
+	b.mu.Lock()
+	opener, fresh := b.fresh[ev.FrameID]
+	b.mu.Unlock()
+	if !fresh || ev.ResourceType != network.ResourceTypeDocument {
+		// A send from an out-of-process frame of a watched tab: its tab's
+		// own guard does not see it (sendgate.go).
+		if t := b.frameTab(ev.FrameID); t != nil && t.holdSend(&ev, false) {
+			_, _ = cdp.Call(ctx, br, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+			t.notify()
+			return
+		}
+		_, _ = cdp.Call(ctx, br, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		return
+	}
+	var refused error
+	if t := b.tabByID(opener); t != nil && t.holdSend(&ev, true) {
+		refused = errHeldNewTab
+		defer t.notify()
+	} else {
+		u, err := url.Parse(ev.Request.URL)
+		if err == nil {
+			err = b.judge(ctx, u)
+		}
+		if err != nil {
+			refused = blockedErr(ev.Request.URL, err)
+		}
+	}
+	if refused == nil {
+		_, _ = cdp.Call(ctx, br, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		return
+	}
+	b.mu.Lock()
+	b.refusedNew[ev.FrameID] = refused
+	b.mu.Unlock()
+	_, _ = cdp.Call(ctx, br, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+}
+
+// adopted says a session holds the tab now: its own guard judges it.
+func (b *Browser) adopted(id target.ID) {
+	b.mu.Lock()
+	delete(b.fresh, cdp.FrameID(id))
+	b.mu.Unlock()
+}
+
+// takeRefusedNew returns and forgets the refusal of a new tab's first
+// request, if there was one.
+func (b *Browser) takeRefusedNew(id target.ID) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	err := b.refusedNew[cdp.FrameID(id)]
+	delete(b.refusedNew, cdp.FrameID(id))
+	return err
+}
+
+// newRefused reports whether a new tab's first request was refused or
+// held: it stays blank, and nothing is to be waited for.
+func (b *Browser) newRefused(id target.ID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.refusedNew[cdp.FrameID(id)]
+	return ok
+}
+
+// tabByID finds a session's tab by its target id.
+func (b *Browser) tabByID(id target.ID) *tab {
+	if id == "" {
+		return nil
+	}
+	for _, s := range b.Sessions() {
+		s.mu.Lock()
+		for _, t := range s.tabs {
+			if t.id == id {
+				s.mu.Unlock()
+				return t
+			}
+		}
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+// frameTab returns the tab an out-of-process frame belongs to, following
+// its parents up to the page, or nil for any other frame.
+func (b *Browser) frameTab(id cdp.FrameID) *tab {
+	tid := target.ID(id)
+	b.mu.Lock()
+	_, ok := b.frameParent[tid]
+	for range maxFrameDepth + 1 {
+		p, up := b.frameParent[tid]
+		if !up {
+			break
+		}
+		tid = p
+	}
+	b.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return b.tabByID(tid)
+}
+
+// watchAll widens (+1) or narrows (-1) what the browser target pauses:
+// every request while any tab's sends are watched, so that those of its
+// out-of-process frames are judged too; documents only otherwise.
+func (b *Browser) watchAll(ctx context.Context, delta int) error {
+	b.patternsMu.Lock()
+	defer b.patternsMu.Unlock()
+	b.watchers += delta
+	want := docPatterns
+	if b.watchers > 0 {
+		want = sendPatterns
+	}
+	if len(want) > 0 && len(b.fetchPatterns) > 0 && want[0] == b.fetchPatterns[0] {
+		return nil
+	}
+	c := chromedp.FromContext(b.ctx)
+	if _, err := cdp.Call(ctx, c.Browser, fetch.Enable, fetch.EnableParams{Patterns: want}); err != nil {
+		b.watchers -= delta
+		return browserErr(err)
+	}
+	b.fetchPatterns = want
+	return nil
+}
+
+// hasFrames reports whether the tab has out-of-process frames.
+func (b *Browser) hasFrames(id target.ID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.frameParent {
+		if p == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,259 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/secret"
+)
+
+// The submit gate holds at the point of sending (issue 12). The check
+// before acting (submit.go) reads the control, and a page can always find
+// a trigger it does not read: a select whose onchange submits, a "Next"
+// button calling requestSubmit, Enter in an iframe. So while a step that
+// needs approval for submits runs unapproved, every request of its tab is
+// paused (the Fetch domain, which the navigation guard already uses for
+// documents), and one that would send — a form submission, a navigation
+// with a non-GET method, a fetch, XHR or beacon with a non-GET method — is
+// refused before it leaves the browser. The step then fails with
+// needs_approval naming what it would have sent. An approved step lets
+// exactly the approved send through, once.
+
+// sendWatch is what a tab's guard does with sends while a step runs.
+type sendWatch struct {
+	// allow is the one send an approval let through ("POST http://…"),
+	// or "" for none; used is set once it went.
+	allow string
+	used  bool
+	// held are the sends refused, oldest first.
+	held []heldSend
+	// pending counts the form submissions the page asked for whose
+	// request has not been seen yet: a submission is a task of its own,
+	// and may start after the action's input and settle are done.
+	pending int
+}
+
+// heldSend is one refused request.
+type heldSend struct {
+	method, url, kind string
+	form              map[string]string
+}
+
+// newWindow is the key of formNav for a form submission into a new
+// window, whose frame does not exist yet when it is asked for.
+const newWindow cdp.FrameID = "new window"
+
+// sendPatterns are the Fetch patterns while a step is watched: every
+// request, so that fetch/XHR/beacons can be judged too.
+var sendPatterns = []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}}
+
+// docPatterns are the guard's usual patterns: documents only.
+var docPatterns = []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest}}
+
+// watchSends starts watching the tab's sends for one step; allow is the
+// send an approval lets through, or ""; linger says, when the step ends,
+// whether to watch a moment longer (awaitSends). The returned func stops watching
+// and returns what was held.
+func (t *tab) watchSends(ctx context.Context, allow string, linger func() bool) (func() []heldSend, error) {
+	w := &sendWatch{allow: allow}
+	t.mu.Lock()
+	t.sends = w
+	t.formNav = map[cdp.FrameID]bool{}
+	t.mu.Unlock()
+	if _, err := call(ctx, t, fetch.Enable, fetch.EnableParams{Patterns: sendPatterns}); err != nil {
+		t.mu.Lock()
+		t.sends = nil
+		t.mu.Unlock()
+		return nil, err
+	}
+	return func() []heldSend {
+		t.awaitSends(ctx, linger())
+		// On the tab's own context: the step's may be done.
+		_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.sends, t.formNav = nil, nil
+		return w.held
+	}, nil
+}
+
+// awaitSends waits, before a watched step ends, for the requests of the
+// form submissions it asked for (at most settleNavStart); with linger set
+// (the page has out-of-process frames, whose requests for a submission the
+// tab does not hear of: newtabs.go judges them), for sendLinger more.
+func (t *tab) awaitSends(ctx context.Context, linger bool) {
+	deadline := time.NewTimer(settleNavStart)
+	defer deadline.Stop()
+	for {
+		t.mu.Lock()
+		pending := t.sends != nil && t.sends.pending > 0
+		t.mu.Unlock()
+		if !pending {
+			break
+		}
+		select {
+		case <-t.watch():
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+	if linger {
+		select {
+		case <-time.After(sendLinger):
+		case <-ctx.Done():
+		}
+	}
+}
+
+// sendLinger is how long a watched step on a page with out-of-process
+// frames goes on watching after it settled: a submission in such a frame
+// is a task of the frame's own renderer, started after the input returns
+// (seen up to a few hundred milliseconds later on a loaded machine).
+const sendLinger = 500 * time.Millisecond
+
+// holdSend decides whether a paused request is a send the watched step
+// may not make, and if so records it. popup says the request is the first
+// document of a tab this one opened (newtabs.go). It never sends a command.
+func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w := t.sends
+	if w == nil || ev.Request == nil {
+		return false
+	}
+	method := strings.ToUpper(ev.Request.Method)
+	kind := ""
+	switch {
+	case ev.ResourceType == network.ResourceTypeCSPViolationReport:
+		return false // the browser's own report, not the page's
+	case ev.ResourceType == network.ResourceTypeDocument && t.formNav[ev.FrameID]:
+		kind = "a form submission"
+		delete(t.formNav, ev.FrameID)
+		w.pending--
+	case popup && t.formNav[newWindow]:
+		kind = "a form submission into a new window"
+	case method == "GET" || method == "HEAD" || method == "OPTIONS":
+		return false
+	case ev.ResourceType == network.ResourceTypeDocument:
+		kind = "a navigation with " + method
+	case ev.ResourceType == network.ResourceTypePing:
+		kind = "a beacon"
+	default:
+		kind = "a " + strings.ToLower(string(ev.ResourceType)) + " request"
+	}
+	what := method + " " + ev.Request.URL
+	if w.allow != "" && !w.used && what == w.allow {
+		w.used = true
+		return false
+	}
+	w.held = append(w.held, heldSend{method: method, url: ev.Request.URL, kind: kind, form: formOf(ev.Request)})
+	return true
+}
+
+// formOf reads the fields a request would send: a form's urlencoded body
+// or a GET form's query. Values that look secret are masked.
+func formOf(r *network.Request) map[string]string {
+	var body strings.Builder
+	for _, e := range r.PostDataEntries {
+		body.Write(e.Bytes)
+	}
+	raw := body.String()
+	if raw == "" {
+		if u, err := url.Parse(r.URL); err == nil {
+			raw = u.RawQuery
+		}
+	}
+	vals, err := url.ParseQuery(raw)
+	if err != nil || len(vals) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(vals))
+	for k, vs := range vals {
+		v := strings.Join(vs, ",")
+		if l := strings.ToLower(k); strings.Contains(l, "pass") || strings.Contains(l, "pin") || strings.Contains(l, "cvc") || strings.Contains(l, "cvv") {
+			v = "••••"
+		}
+		out[k] = secret.Redact(v)
+	}
+	return out
+}
+
+// heldErr is the needs_approval error for a step whose sends were held.
+func (t *tab) heldErr(action, pageURL, control string, held []heldSend) error {
+	h := held[0]
+	a := calls.Approval{Action: action, URL: pageURL, Control: control,
+		Why: "sends " + h.kind + ": " + h.method + " " + shortURL(h.url), Sends: h.method + " " + h.url, Form: h.form}
+	msg := fmt.Sprintf("%s %s would send %s (%s %s): it needs approval; the request was stopped before it left the browser",
+		action, control, h.kind, h.method, shortURL(h.url))
+	if len(held) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(held)-1)
+	}
+	return needsApproval(t.bind(a), msg)
+}
+
+// shortURL is a URL without its query, for messages.
+func shortURL(raw string) string {
+	if i := strings.IndexAny(raw, "?#"); i >= 0 {
+		return raw[:i]
+	}
+	return raw
+}
+
+// An approval is bound to the page load it was given on and used once:
+// its Token is the main frame's loader id and a number, so an approval
+// replayed on a later load, or a second time on the same load, is refused.
+
+// bind gives an approval its token.
+func (t *tab) bind(a calls.Approval) calls.Approval {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.approvalSeq++
+	a.Token = string(t.loader) + "." + strconv.Itoa(t.approvalSeq)
+	return a
+}
+
+// approvalFresh refuses an approval given on another page load, or
+// already used.
+func (t *tab) approvalFresh(a calls.Approval) error {
+	t.mu.Lock()
+	loader := string(t.loader)
+	used := t.usedApprovals[a.Token]
+	t.mu.Unlock()
+	switch {
+	case a.Token == "":
+		return needsApprovalAgain("the approval has no token: send back the approval a needs_approval error carried, unchanged")
+	case !strings.HasPrefix(a.Token, loader+"."):
+		return needsApprovalAgain("the approval was given on an earlier load of the page; nothing was pressed")
+	case used:
+		return needsApprovalAgain("the approval was used already; nothing was pressed")
+	}
+	return nil
+}
+
+// useApproval marks an approval used.
+func (t *tab) useApproval(a calls.Approval) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.usedApprovals == nil {
+		t.usedApprovals = map[string]bool{}
+	}
+	t.usedApprovals[a.Token] = true
+}
+
+// needsApprovalAgain is the refusal of a stale approval: ask again.
+func needsApprovalAgain(msg string) error {
+	return &calls.Error{Kind: calls.ErrNeedsApproval, Msg: msg,
+		Hint: "run the action again without the approval to get a fresh one for the page as it is"}
+}

@@ -1,0 +1,32 @@
+package fold
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestFold(t *testing.T) {
+	for in, want := range map[string]string{
+		"Pa\u00ady now":         "Pay now", // soft hyphen
+		"Pa\u200by now":         "Pay now", // zero-width space
+		"P\u200da\u2060y now":   "Pay now", // joiner, word joiner
+		"\ufeffPay now":         "Pay now", // byte order mark
+		"Pаy now":               "Pay now", // Cyrillic а
+		"ＰＡＹ ｎｏｗ":               "PAY now",
+		"</ｐａｇｅ_ｃｏｎｔｅｎｔ>":       "</page_content>",
+		"</page\u00ad_content>": "</page_content>",
+		"Jetzt kaufen":          "Jetzt kaufen",
+		"Zamów":                 "Zamów", // real letters outside Latin stay
+		"Bestätigen":            "Bestätigen",
+	} {
+		if got := Fold(in); got != want {
+			t.Errorf("Fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestConfusablesJSON(t *testing.T) {
+	if j := ConfusablesJSON(); !strings.Contains(j, `"а":"a"`) {
+		t.Errorf("ConfusablesJSON lacks Cyrillic а: %s", j)
+	}
+}
