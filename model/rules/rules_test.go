@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/outline"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -121,6 +122,9 @@ func TestAct(t *testing.T) {
 		{"checkout", "fill Gift note with hi", Answer{}, ErrDisabled},
 		{"shop", "click Previous", Answer{}, ErrDisabled},
 		{"shop", "summarise the reviews", Answer{}, pilot.ErrCannot},
+		{"shop", "click the fourth Add to cart", Answer{}, ErrNoMatch},
+		{"shop", "click the last Add to cart", Answer{Action: ActionClick, Ref: "e16"}, nil},
+		{"shop", "click the x", Answer{}, ErrNoMatch},
 		{"shop", "", Answer{}, pilot.ErrCannot},
 	}
 	ignoreReason := cmpopts.IgnoreFields(Answer{}, "Reason")
@@ -218,9 +222,9 @@ func TestParseOutline(t *testing.T) {
 	if len(els) != 18 {
 		t.Errorf("%d elements, want 18", len(els))
 	}
-	want := element{Depth: 1, Role: "textbox", Name: "Email", Ref: "e12", Value: "ann@example.com", Flags: []string{"required"},
-		Raw: `textbox "Email" [required] [ref=e12] value="ann@example.com"`}
-	if diff := cmp.Diff(want, els[1]); diff != "" {
+	want := element{Line: outline.Line{Depth: 1, Role: "textbox", Name: "Email", Ref: "e12", Value: "ann@example.com", Flags: []string{"required"},
+		Raw: `textbox "Email" [required] [ref=e12] value="ann@example.com"`}, parent: ""}
+	if diff := cmp.Diff(want, els[1], cmp.AllowUnexported(element{})); diff != "" {
 		t.Errorf("Email (-want +got):\n%s", diff)
 	}
 }
