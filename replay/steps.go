@@ -89,6 +89,11 @@ func (x *run) resolve(ctx context.Context, s *routine.Step, t *routine.Target, p
 	case calls.Ambiguous:
 		return "", stopf(CauseAmbiguous, "%s: several elements fit %s (%s); nothing was pressed", stepName(s, path), describe(t), reason(res))
 	case calls.Missing:
+		if t.Fingerprint.Row != nil && !req.Positional {
+			// The row it was recorded in is gone: a heal would find
+			// another row's control, never the one meant.
+			return "", stopf(CauseMissing, "%s: %s is not on the page (%s); nothing was pressed", stepName(s, path), describe(t), reason(res))
+		}
 		if x.model == nil {
 			return "", stopf(CauseMissing, "%s: %s is not on the page (%s), and there is no model to heal with", stepName(s, path), describe(t), reason(res))
 		}
