@@ -36,7 +36,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome
 	if err != nil {
 		return nil, err
 	}
-	closed, err := s.checkPopups(ctx, t)
+	closed, err := s.checkPopups(ctx, t, req.Target)
 	if err != nil {
 		return nil, err
 	}
