@@ -49,11 +49,6 @@ type tab struct {
 	// lookedOverlays are the overlays over the page at the last look
 	// (nil before the first), so that one appearing since is caught.
 	lookedOverlays map[string]bool
-
-	// bannersSeq is navSeq+1 once the first action on the page has
-	// answered the cookie banners there at load (popup.go); 0 before.
-	bannersSeq int
-
 	problems       problems        // console errors and failed requests (problems.go)
 	looks          map[string]look // the last outline per set of options, for changes (look.go)
 	dialog         *calls.Dialog
@@ -67,6 +62,10 @@ type tab struct {
 	changed        chan struct{}                   // closed and replaced on every tracked change
 	isolated       map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
 	frames         map[target.ID]*frameTarget      // attached out-of-process iframes
+
+	// bannersSeq is navSeq+1 once the first action on the page has
+	// answered the cookie banners there at load (popup.go); 0 before.
+	bannersSeq int
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
