@@ -85,7 +85,19 @@ func (x *run) resolve(ctx context.Context, s *routine.Step, t *routine.Target, p
 	}
 	switch res.Status {
 	case calls.Replaced:
-		return "", stopf(CauseReplaced, "%s: a different control stands where %s was (%s); nothing was pressed", stepName(s, path), describe(t), reason(res))
+		if x.model == nil {
+			return "", stopf(CauseReplaced, "%s: a different control stands where %s was (%s); nothing was pressed", stepName(s, path), describe(t), reason(res))
+		}
+		// A rename in place: one heal call with the step's instruction
+		// and the page. A pick is pressed only as the heal allows (a
+		// submit is asked for again, actStep); none stays replaced.
+		ref, err := x.healWithModel(ctx, s, t, path, sr)
+		var st *stop
+		if errors.As(err, &st) && st.cause == CauseMissing {
+			return "", stopf(CauseReplaced, "%s: a different control stands where %s was (%s), and the model chose none on the page; nothing was pressed",
+				stepName(s, path), describe(t), reason(res))
+		}
+		return ref, err
 	case calls.Ambiguous:
 		return "", stopf(CauseAmbiguous, "%s: several elements fit %s (%s); nothing was pressed", stepName(s, path), describe(t), reason(res))
 	case calls.Missing:
@@ -238,6 +250,12 @@ func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row
 			return err
 		}
 		req.Target, sr.Ref = "@"+ref, ref
+		if sr.Heal != nil && sr.Heal.How == HealModel {
+			// The model's pick of a step that sends, pays, deletes or
+			// confirms is proposed again for approval, whatever the
+			// replay allows: the model is not the one to approve it.
+			req.Submits = SubmitsAsk
+		}
 	}
 	v, err := x.value(s.Value, rw)
 	if err != nil {
