@@ -252,12 +252,16 @@ func TestActRefusals(t *testing.T) {
 		code, stdout, _, _ := runMain(t, context.Background(), fc, nil, append(tt.args, "--json", "--model", "rules")...)
 		var env struct {
 			Error struct{ Code, Message, Hint string }
+			Data  struct{ Candidates []string }
 		}
 		if err := json.Unmarshal([]byte(stdout), &env); err != nil {
 			t.Fatalf("%v: %v in %q", tt.args, err, stdout)
 		}
 		if code != ExitFailed || env.Error.Code != tt.code || !strings.Contains(env.Error.Hint, tt.hint) {
 			t.Errorf("%v: exit %d, error %+v; want %s with a hint holding %q", tt.args, code, env.Error, tt.code, tt.hint)
+		}
+		if tt.code == "ambiguous" && len(env.Data.Candidates) != 2 {
+			t.Errorf("%v: candidates %q, want the two Sign in", tt.args, env.Data.Candidates)
 		}
 	}
 

@@ -94,6 +94,15 @@ func (e *TargetError) ErrorHint() string {
 	return ""
 }
 
+// ErrorData is what a program acts on: the candidates' outline lines (the
+// CLI's JSON envelope gives it as data).
+func (e *TargetError) ErrorData() any {
+	if len(e.Candidates) == 0 {
+		return nil
+	}
+	return map[string]any{"candidates": e.Candidates}
+}
+
 // Unwrap lets callers test for the reason, for [pilot.ErrCannot], and for
 // the calls category an agent branches on (not_found, ambiguous).
 func (e *TargetError) Unwrap() []error {
