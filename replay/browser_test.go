@@ -155,10 +155,12 @@ func TestReplayDemoCheckout(t *testing.T) {
 type outlineModel struct {
 	Want string
 	n    atomic.Int64
+	last atomic.Value // the last turn's message
 }
 
 func (m *outlineModel) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) {
 	m.n.Add(1)
+	m.last.Store(turn.Messages[0].Text)
 	if turn.Purpose != pilot.PurposeHeal {
 		return pilot.Reply{}, fmt.Errorf("unexpected purpose %s", turn.Purpose)
 	}
@@ -312,6 +314,12 @@ func TestReplayVariants(t *testing.T) {
 			}
 			if got := shop.orderCount() - before; got != tt.wantOrders {
 				t.Errorf("orders placed = %d, want %d", got, tt.wantOrders)
+			}
+			if tt.variant == "renamed-in-place" && tt.model {
+				// The heal is told what stands where the button stood.
+				if msg, _ := m.last.Load().(string); !strings.Contains(msg, `Where it stood, the page now has: button "Complete purchase"`) {
+					t.Errorf("the heal turn does not name the control in its place:\n%s", msg)
+				}
 			}
 			if strings.HasPrefix(tt.variant, "renamed") && tt.model {
 				// The healed version replays with no model call.

@@ -91,7 +91,7 @@ func (x *run) resolve(ctx context.Context, s *routine.Step, t *routine.Target, p
 		// A rename in place: one heal call with the step's instruction
 		// and the page. A pick is pressed only as the heal allows (a
 		// submit is asked for again, actStep); none stays replaced.
-		ref, err := x.healWithModel(ctx, s, t, path, sr)
+		ref, err := x.healWithModel(ctx, s, t, path, sr, res.Candidates)
 		var st *stop
 		if errors.As(err, &st) && st.cause == CauseMissing {
 			return "", stopf(CauseReplaced, "%s: a different control stands where %s was (%s), and the model chose none on the page; nothing was pressed",
@@ -110,7 +110,7 @@ func (x *run) resolve(ctx context.Context, s *routine.Step, t *routine.Target, p
 			return "", stopf(CauseMissing, "%s: %s is not on the page (%s), and there is no model to heal with", stepName(s, path), describe(t), reason(res))
 		}
 	}
-	return x.healWithModel(ctx, s, t, path, sr)
+	return x.healWithModel(ctx, s, t, path, sr, nil)
 }
 
 // signInWall stops the replay as sign-in when the page now is a sign-in
@@ -202,8 +202,9 @@ func describe(t *routine.Target) string { return t.Describe() }
 // healWithModel asks the model once, through the pilot, which element now
 // serves the step, takes that element's evidence from the live page and
 // checks its role against the recorded one: a model's choice of a
-// different kind of control is refused as replaced.
-func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Target, path string, sr *StepResult) (string, error) {
+// different kind of control is refused as replaced. where are the
+// controls that stand where the element stood, when one does.
+func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Target, path string, sr *StepResult, where []string) (string, error) {
 	snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Full: true})
 	if err != nil {
 		return "", err
@@ -213,7 +214,7 @@ func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Tar
 		instruction = fmt.Sprintf("%s %s", s.Op, describe(t))
 	}
 	p := pilot.New(x.d, x.model, &pilot.Options{Secrets: x.known})
-	healed, err := p.Heal(ctx, pilot.HealRequest{Instruction: instruction, Recorded: t.Fingerprint, Page: snap.Text})
+	healed, err := p.Heal(ctx, pilot.HealRequest{Instruction: instruction, Recorded: t.Fingerprint, Page: snap.Text, Candidates: where})
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
