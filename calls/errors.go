@@ -37,6 +37,9 @@ var (
 	// ErrPageUnresponsive: the tab's page stopped answering (a script
 	// holds its main thread); the call was abandoned.
 	ErrPageUnresponsive = errors.New("page unresponsive")
+	// ErrNeedsModel: the words asked for something the model in use (the
+	// rules model, with no key set) cannot do; a language model could.
+	ErrNeedsModel = errors.New("needs a language model")
 )
 
 // codes pairs each category with its wire code. Order matters only for
@@ -47,7 +50,7 @@ var codes = []struct {
 }{
 	{ErrUnknownRef, "unknown_ref"},
 	{ErrStaleRef, "stale_ref"},
-	{ErrNoMatch, "no_match"},
+	{ErrNoMatch, "not_found"},
 	{ErrAmbiguous, "ambiguous"},
 	{ErrNotInteractable, "not_interactable"},
 	{ErrTimeout, "timeout"},
@@ -62,6 +65,7 @@ var codes = []struct {
 	{ErrPopup, "popup"},
 	{ErrPageCrashed, "page_crashed"},
 	{ErrPageUnresponsive, "page_unresponsive"},
+	{ErrNeedsModel, "needs_model"},
 	{context.Canceled, "canceled"},
 	{context.DeadlineExceeded, "timeout"},
 }
@@ -98,6 +102,9 @@ func DataOf(err error) json.RawMessage {
 // message and hint the far side sent. An unknown code gives an error of no
 // category.
 func FromCode(code, message, hint string) error {
+	if code == "no_match" {
+		code = "not_found" // the code before 2026-12; an older daemon may still send it
+	}
 	for _, c := range codes {
 		if c.code == code {
 			return &Error{Kind: c.err, Msg: message, Hint: hint}
@@ -123,11 +130,38 @@ func Errorf(kind error, hint, format string, args ...any) error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
-// Hint returns the hint of the first [Error] in err's chain, or "".
+// Hinter is an error of another package that carries a hint (the rules
+// model's refusals), so that [Hint] finds it without a [Error] around it.
+type Hinter interface {
+	error
+	ErrorHint() string
+}
+
+// Hint returns the hint of the first [Error] or [Hinter] in err's chain,
+// or "".
 func Hint(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Hint
+	for err != nil {
+		switch e := err.(type) {
+		case *Error:
+			return e.Hint
+		case Hinter:
+			if h := e.ErrorHint(); h != "" {
+				return h
+			}
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, inner := range u.Unwrap() {
+				if h := Hint(inner); h != "" {
+					return h
+				}
+			}
+			return ""
+		default:
+			return ""
+		}
 	}
 	return ""
 }

@@ -57,6 +57,20 @@ type Fingerprint struct {
 	Ancestors   []string `json:"ancestors,omitempty"` // nearest last: landmarks, headings, form, list, row it sits in
 	Index       int      `json:"index"`               // position among siblings of the same role
 	Frame       string   `json:"frame,omitempty"`     // the frame's URL without query, or "" for the top
+	// Row is the repeated structure (table row, list item, card) the
+	// element sits in, when controls like it repeat; nil otherwise.
+	Row *Row `json:"row,omitempty"`
+}
+
+// Row is the identity of a row of a repeated structure, so that a replay
+// finds the same row (by its key) before the control in it, and a row
+// that is gone is missing, never the next row's control.
+type Row struct {
+	Key   string `json:"key"`            // the row's key text: its first cell, heading or name (normalised)
+	Index int    `json:"index"`          // 0-based position among its rows when recorded
+	Place int    `json:"place"`          // the control's place among the row's elements of its role
+	Role  string `json:"role,omitempty"` // the row's role and tag; empty when the rows are flat on the
+	Tag   string `json:"tag,omitempty"`  // page and each is the stretch under a heading (cards)
 }
 
 // Resolution statuses.

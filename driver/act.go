@@ -42,7 +42,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	if err != nil {
 		return nil, err
 	}
-	closed, err := s.checkPopups(ctx, t)
+	closed, err := s.checkPopups(ctx, t, req.Target)
 	if err != nil {
 		return nil, err
 	}

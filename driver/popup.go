@@ -52,16 +52,29 @@ func (t *tab) rememberOverlays(ctx context.Context) {
 // the last look stops the action with ErrPopup, except a cookie banner
 // (closed by its least-tracking answer) and an app banner (closed by its
 // own "not now"); each close is said in the returned notes.
-func (s *Session) checkPopups(ctx context.Context, t *tab) (notes []string, err error) {
+//
+// The first action on a page also answers a cookie banner that was there
+// at load (seen by the look or not), unless the action is on one of the
+// banner's own buttons: the usual banner is there from the start, and
+// would otherwise cover the click.
+func (s *Session) checkPopups(ctx context.Context, t *tab, target string) (notes []string, err error) {
 	t.mu.Lock()
 	looked := t.lookedOverlays
+	first := t.bannersSeq != t.navSeq+1
+	t.bannersSeq = t.navSeq + 1
 	t.mu.Unlock()
-	if looked == nil {
+	if looked == nil && !first {
 		return nil, nil // no look yet: nothing to compare with
 	}
 	ovs, err := t.overlays(ctx)
 	if err != nil {
 		return nil, nil // a page going away has no popups to judge
+	}
+	if first {
+		notes, err = s.answerBanners(ctx, t, ovs, target)
+		if err != nil || looked == nil {
+			return notes, err
+		}
 	}
 	for _, o := range ovs {
 		if looked[o.Sig] {
@@ -80,7 +93,7 @@ func (s *Session) checkPopups(ctx context.Context, t *tab) (notes []string, err 
 			if err := t.settle(ctx, t.mark(), paceClick); err != nil {
 				return notes, err
 			}
-			notes = append(notes, fmt.Sprintf("closed the %s by %q", strings.ReplaceAll(kind, "-", " "), b.Text))
+			notes = append(notes, closedNote(kind, b.Text))
 			continue
 		}
 		what := o.Kind
@@ -93,6 +106,63 @@ func (s *Session) checkPopups(ctx context.Context, t *tab) (notes []string, err 
 			Hint: `run "waymark snapshot" to see it, then answer it or close it`}
 	}
 	return notes, nil
+}
+
+// answerBanners answers the cookie banners of ovs seen at the last look
+// (all of ovs when there was none) by their least-tracking choice, and
+// marks them seen. A banner one of whose buttons the action names (by ref
+// line or locator words) is the action's own business and is left.
+func (s *Session) answerBanners(ctx context.Context, t *tab, ovs []overlay, target string) ([]string, error) {
+	t.mu.Lock()
+	looked := t.lookedOverlays
+	t.mu.Unlock()
+	aim := strings.ToLower(target)
+	if el, err := s.find(ctx, t, target, 0); err == nil && el != nil {
+		aim += " " + strings.ToLower(el.line)
+	}
+	var notes []string
+	for _, o := range ovs {
+		if looked != nil && !looked[o.Sig] {
+			continue // appeared since the look: the usual check decides
+		}
+		var labels []string
+		for _, b := range o.Buttons {
+			labels = append(labels, b.Text)
+		}
+		kind, pick := notice.ClassifyOverlay(o.Text, labels)
+		if kind != calls.NoticeCookieBanner || pick < 0 || ownButton(aim, labels) {
+			continue
+		}
+		b := o.Buttons[pick]
+		if err := t.press(ctx, point{X: b.X, Y: b.Y}, input.MouseButtonLeft, 1, nil); err != nil {
+			return notes, err
+		}
+		if err := t.settle(ctx, t.mark(), paceClick); err != nil {
+			return notes, err
+		}
+		notes = append(notes, closedNote(kind, b.Text)+", there when the page loaded")
+	}
+	return notes, nil
+}
+
+// ownButton reports whether the action's aim (its target, and the
+// outline line of its element) names one of the labels: quoted as in an
+// outline line or a role locator, or as a text locator's words.
+func ownButton(aim string, labels []string) bool {
+	if strings.TrimSpace(aim) == "" {
+		return false
+	}
+	for _, l := range labels {
+		l = strings.ToLower(strings.TrimSpace(l))
+		if l != "" && (strings.Contains(aim, `"`+l+`"`) || strings.HasSuffix(aim, "="+l) || strings.Contains(aim, "="+l+" ")) {
+			return true
+		}
+	}
+	return false
+}
+
+func closedNote(kind, button string) string {
+	return fmt.Sprintf("closed the %s by %q", strings.ReplaceAll(kind, "-", " "), button)
 }
 
 // popupNote is how closed banners are said in an outcome.

@@ -85,6 +85,10 @@ type tab struct {
 	loader        cdp.LoaderID
 	approvalSeq   int
 	usedApprovals map[string]bool
+
+	// bannersSeq is navSeq+1 once the first action on the page has
+	// answered the cookie banners there at load (popup.go); 0 before.
+	bannersSeq int
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {

@@ -155,10 +155,12 @@ func TestReplayDemoCheckout(t *testing.T) {
 type outlineModel struct {
 	Want string
 	n    atomic.Int64
+	last atomic.Value // the last turn's message
 }
 
 func (m *outlineModel) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) {
 	m.n.Add(1)
+	m.last.Store(turn.Messages[0].Text)
 	if turn.Purpose != pilot.PurposeHeal {
 		return pilot.Reply{}, fmt.Errorf("unexpected purpose %s", turn.Purpose)
 	}
@@ -194,6 +196,10 @@ var variants = map[string]string{
 <aside aria-label="Summary"><h2>Your order</h2><ul><li>1 × Trail Mug</li></ul>
 <nav aria-label="Steps"><button type="button" onclick="history.back()">Back to cart</button>
 <button type="submit" form="f">Complete purchase</button></nav></aside></body></html>`,
+	// The button renamed where it stood.
+	"renamed-in-place": formHead + `<form method="post" action="/done"><div class="f-1a2b"><label for="name">Full name</label><input id="name" name="name"></div>
+<div class="f-3c4d"><label for="email">Email</label><input id="email" name="email" type="email"></div>
+<button type="submit" class="btn-x9">Complete purchase</button></form></body></html>`,
 	// A different control where the button was.
 	"substituted": formHead + `<form method="post" action="/done"><div class="f-1a2b"><label for="name">Full name</label><input id="name" name="name"></div>
 <div class="f-3c4d"><label for="email">Email</label><input id="email" name="email" type="email"></div>
@@ -273,9 +279,16 @@ func TestReplayVariants(t *testing.T) {
 	}{
 		{"base", true, CauseNone, 0, 1},
 		{"cosmetic", true, CauseNone, 0, 1},
-		{"renamed", true, CauseNone, 1, 1},
+		// A model's pick of a submit is asked for again, never pressed on
+		// the model's word; the healed routine then replays with none.
+		{"renamed", true, CauseNeedsApproval, 1, 0},
 		{"renamed", false, CauseMissing, 0, 0},
-		{"substituted", true, CauseReplaced, 0, 0},
+		// Renamed where it stood: replaced, then one heal call.
+		{"renamed-in-place", true, CauseNeedsApproval, 1, 0},
+		{"renamed-in-place", false, CauseReplaced, 0, 0},
+		// Another control in its place: the model chooses none of the
+		// page (it wants "Complete purchase"), and it stays replaced.
+		{"substituted", true, CauseReplaced, 1, 0},
 		{"signin", true, CauseSignIn, 0, 0},
 		{"moved-away", true, CauseLandedAway, 0, 0},
 		{"declined", true, CauseVerify, 0, 0},
@@ -302,7 +315,13 @@ func TestReplayVariants(t *testing.T) {
 			if got := shop.orderCount() - before; got != tt.wantOrders {
 				t.Errorf("orders placed = %d, want %d", got, tt.wantOrders)
 			}
-			if tt.variant == "renamed" && tt.model {
+			if tt.variant == "renamed-in-place" && tt.model {
+				// The heal is told what stands where the button stood.
+				if msg, _ := m.last.Load().(string); !strings.Contains(msg, "Where it stood, the page now has") || !strings.Contains(msg, `button "Complete purchase"`) {
+					t.Errorf("the heal turn does not name the control in its place:\n%s", msg)
+				}
+			}
+			if strings.HasPrefix(tt.variant, "renamed") && tt.model {
 				// The healed version replays with no model call.
 				next := res.Routine
 				if next == nil || next.Version != 2 || len(next.History) != 1 {

@@ -42,9 +42,12 @@ type Options struct {
 	// Secrets are the values of secret variables. They reach the page and
 	// nothing else: never a prompt, a result or a progress event.
 	Secrets map[string]secret.Value
-	// Model heals a missing element with one call (purpose heal) and reads
-	// extract steps. Nil means no model: a missing element stops the
-	// replay as missing, an extract step as needs-model.
+	// Model heals a missing element, or a different one standing in its
+	// place (a rename), with one call (purpose heal), and reads extract
+	// steps. Its pick of a step that would send, pay, delete or confirm is
+	// asked for again whatever Submits says; no pick stops as missing or
+	// replaced. Nil means no model: a missing element stops the replay as
+	// missing, a replaced one as replaced, an extract step as needs-model.
 	Model pilot.Model
 	// KeepHeals is always, ask or never; empty means ask.
 	KeepHeals string

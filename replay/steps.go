@@ -85,15 +85,32 @@ func (x *run) resolve(ctx context.Context, s *routine.Step, t *routine.Target, p
 	}
 	switch res.Status {
 	case calls.Replaced:
-		return "", stopf(CauseReplaced, "%s: a different control stands where %s was (%s); nothing was pressed", stepName(s, path), describe(t), reason(res))
+		if x.model == nil {
+			return "", stopf(CauseReplaced, "%s: a different control stands where %s was (%s); nothing was pressed", stepName(s, path), describe(t), reason(res))
+		}
+		// A rename in place: one heal call with the step's instruction
+		// and the page. A pick is pressed only as the heal allows (a
+		// submit is asked for again, actStep); none stays replaced.
+		ref, err := x.healWithModel(ctx, s, t, path, sr, res.Candidates)
+		var st *stop
+		if errors.As(err, &st) && st.cause == CauseMissing {
+			return "", stopf(CauseReplaced, "%s: a different control stands where %s was (%s), and the model chose none on the page; nothing was pressed",
+				stepName(s, path), describe(t), reason(res))
+		}
+		return ref, err
 	case calls.Ambiguous:
 		return "", stopf(CauseAmbiguous, "%s: several elements fit %s (%s); nothing was pressed", stepName(s, path), describe(t), reason(res))
 	case calls.Missing:
+		if t.Fingerprint.Row != nil && !req.Positional {
+			// The row it was recorded in is gone: a heal would find
+			// another row's control, never the one meant.
+			return "", stopf(CauseMissing, "%s: %s is not on the page (%s); nothing was pressed", stepName(s, path), describe(t), reason(res))
+		}
 		if x.model == nil {
 			return "", stopf(CauseMissing, "%s: %s is not on the page (%s), and there is no model to heal with", stepName(s, path), describe(t), reason(res))
 		}
 	}
-	return x.healWithModel(ctx, s, t, path, sr)
+	return x.healWithModel(ctx, s, t, path, sr, nil)
 }
 
 // signInWall stops the replay as sign-in when the page now is a sign-in
@@ -185,8 +202,9 @@ func describe(t *routine.Target) string { return t.Describe() }
 // healWithModel asks the model once, through the pilot, which element now
 // serves the step, takes that element's evidence from the live page and
 // checks its role against the recorded one: a model's choice of a
-// different kind of control is refused as replaced.
-func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Target, path string, sr *StepResult) (string, error) {
+// different kind of control is refused as replaced. where are the
+// controls that stand where the element stood, when one does.
+func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Target, path string, sr *StepResult, where []string) (string, error) {
 	snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Full: true})
 	if err != nil {
 		return "", err
@@ -196,7 +214,7 @@ func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Tar
 		instruction = s.Op + " the recorded element" // its name is the page's: fenced in the heal prompt
 	}
 	p := pilot.New(x.d, x.model, &pilot.Options{Secrets: x.known})
-	healed, err := p.Heal(ctx, pilot.HealRequest{Instruction: instruction, Recorded: t.Fingerprint, Page: snap.Text})
+	healed, err := p.Heal(ctx, pilot.HealRequest{Instruction: instruction, Recorded: t.Fingerprint, Page: snap.Text, Candidates: where})
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
@@ -233,6 +251,12 @@ func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row
 			return err
 		}
 		req.Target, sr.Ref = "@"+ref, ref
+		if sr.Heal != nil && sr.Heal.How == HealModel {
+			// The model's pick of a step that sends, pays, deletes or
+			// confirms is proposed again for approval, whatever the
+			// replay allows: the model is not the one to approve it.
+			req.Submits = SubmitsAsk
+		}
 	}
 	v, err := x.value(s.Value, rw)
 	if err != nil {

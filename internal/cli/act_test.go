@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -229,5 +230,44 @@ func TestDescribeOutcomeDownloads(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("outcome text lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestActRefusals: the rules model's refusals reach the agent with their
+// own codes and hints, through the CLI's JSON envelope and its exit code;
+// a key press is said as the key ("press ArrowDown", not "press press").
+func TestActRefusals(t *testing.T) {
+	page := calls.Snapshot{URL: "https://shop.test/login", Text: "- link \"Sign in\" [ref=e1]\n- button \"Sign in\" [ref=e2]\n- textbox \"Email\" [ref=e3]"}
+	tests := []struct {
+		args       []string
+		code, hint string
+	}{
+		{[]string{"act", "click Sign in"}, "ambiguous", "(click e1)"},
+		{[]string{"act", "click Sign up"}, "not_found", "snapshot -i"},
+		{[]string{"act", "summarise the page"}, "needs_model", "model key"},
+		{[]string{"observe", "where is the cart?"}, "needs_model", "model key"},
+	}
+	for _, tt := range tests {
+		fc := &fakeCaller{results: map[string]any{calls.MethodSnapshot: page}}
+		code, stdout, _, _ := runMain(t, context.Background(), fc, nil, append(tt.args, "--json", "--model", "rules")...)
+		var env struct {
+			Error struct{ Code, Message, Hint string }
+			Data  struct{ Candidates []string }
+		}
+		if err := json.Unmarshal([]byte(stdout), &env); err != nil {
+			t.Fatalf("%v: %v in %q", tt.args, err, stdout)
+		}
+		if code != ExitFailed || env.Error.Code != tt.code || !strings.Contains(env.Error.Hint, tt.hint) {
+			t.Errorf("%v: exit %d, error %+v; want %s with a hint holding %q", tt.args, code, env.Error, tt.code, tt.hint)
+		}
+		if tt.code == "ambiguous" && len(env.Data.Candidates) != 2 {
+			t.Errorf("%v: candidates %q, want the two Sign in", tt.args, env.Data.Candidates)
+		}
+	}
+
+	fc := &fakeCaller{results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL}}}
+	code, _, stderr, _ := runMain(t, context.Background(), fc, nil, "act", "press ArrowDown", "--model", "rules")
+	if code != ExitOK || !strings.Contains(stderr, "press ArrowDown") || strings.Contains(stderr, "press press") {
+		t.Errorf("press: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -147,6 +147,8 @@ func errorHint(err error) string {
 		return `run "waymark snapshot -i" to see what the page holds`
 	case errors.Is(err, calls.ErrAmbiguous):
 		return "use a ref from \"waymark snapshot -i\", or a narrower locator"
+	case errors.Is(err, calls.ErrNeedsModel):
+		return "set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --model"
 	case errors.Is(err, calls.ErrUnavailable), errors.Is(err, ErrNoDaemon):
 		return "pass --executable-path PATH (or WAYMARK_BROWSER) to use a Chromium you have, or --cdp PORT|URL to attach to one that runs"
 	case errors.Is(err, calls.ErrBrowserGone):

@@ -90,6 +90,13 @@ func TestMCPRunPilotTools(t *testing.T) {
 	if got := res.Content[0].(*sdk.TextContent).Text; res.IsError || !strings.Contains(got, "fill @e1: done") {
 		t.Errorf("act: isError=%v %q", res.IsError, got)
 	}
+	res, err = cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "act", Arguments: map[string]any{"instruction": "click Sign up"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].(*sdk.TextContent).Text; !res.IsError || !strings.Contains(got, "code: not_found") || !strings.Contains(got, "hint: ") {
+		t.Errorf("act refused: isError=%v %q", res.IsError, got)
+	}
 	var act *calls.ActRequest
 	for _, call := range c.calls {
 		if call.Method == calls.MethodAct {

@@ -131,7 +131,7 @@ func TestMCPRunDialFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res.Content[0].(*sdk.TextContent).Text; !res.IsError || got != "no browser found\nhint: install Chromium or pass --executable-path" {
+	if got := res.Content[0].(*sdk.TextContent).Text; !res.IsError || got != "no browser found\nhint: install Chromium or pass --executable-path\ncode: unavailable" {
 		t.Errorf("isError=%v %q", res.IsError, got)
 	}
 	cs.Close()

@@ -169,11 +169,7 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 	}
 	return opts.emit(res, func() error {
 		opts.note("model: %s", desc)
-		line := res.Line
-		if line == "" {
-			line = res.Answer.Action
-		}
-		opts.note("%s %s", res.Answer.Action, line)
+		opts.note("%s", actDone(res.Answer, res.Line))
 		if res.Evidence != nil && res.Evidence.Chosen != "" {
 			opts.note("locator: %s", res.Evidence.Chosen)
 		}
@@ -182,6 +178,24 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 		}
 		return nil
 	})
+}
+
+// actDone says what an act did: the action and the element's outline line,
+// or for a step on no element what it took ("press ArrowDown", not "press
+// press").
+func actDone(a pilot.ActAnswer, line string) string {
+	if line != "" {
+		return a.Action + " " + line
+	}
+	switch {
+	case a.Key != "":
+		return a.Action + " " + a.Key
+	case a.URL != "":
+		return a.Action + " " + a.URL
+	case a.Direction != "":
+		return a.Action + " " + a.Direction
+	}
+	return a.Action
 }
 
 // ObserveOptions are the flags of `waymark observe`.

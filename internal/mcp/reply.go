@@ -29,6 +29,11 @@ func failure(err error) *sdk.CallToolResult {
 	if h := calls.Hint(err); h != "" {
 		msg += "\nhint: " + h
 	}
+	// The category, as the CLI's JSON gives it, so an agent can tell a
+	// refusal (not_found, ambiguous, needs_model) from a failure.
+	if code := calls.Code(err); code != "internal" {
+		msg += "\ncode: " + code
+	}
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
 }
 

@@ -397,6 +397,9 @@ func (rec *recording) scrub(t *routine.Target) {
 	if has(t.Locator) {
 		t.Locator = ""
 	}
+	if fp.Row != nil && has(fp.Row.Key) {
+		fp.Row = nil
+	}
 	kept := t.Candidates[:0:0]
 	for _, c := range t.Candidates {
 		if !has(c.Value) {

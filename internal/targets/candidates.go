@@ -29,6 +29,7 @@ const maxTextLocator = 80
 // be nil (no CSS candidates).
 func Locate(root, n *outline.Node, css CSSCounter) calls.Evidence {
 	ev := calls.Evidence{Ref: n.Ref, Fingerprint: Fingerprint(root, n), Candidates: []calls.Candidate{}}
+	ev.Fingerprint.Row = RowOf(root, n)
 	scope, chain := frameScope(root, n)
 	ev.Frame = chain
 	for _, loc := range nonCSS(n) {

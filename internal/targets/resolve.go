@@ -34,7 +34,15 @@ type Result struct {
 // matches are the elements the locator names now (the caller resolves the
 // locator, CSS included). Positional, when row >= 0, takes the element at
 // that row of the same kind of list among the equally good candidates.
+//
+// A fingerprint with a row (not positional) is found by its row's key
+// first: the same row's control, or missing when the row is gone.
 func Resolve(root *outline.Node, matches []*outline.Node, fp calls.Fingerprint, row int) Result {
+	if row < 0 {
+		if r, ok := byRow(root, fp); ok {
+			return r
+		}
+	}
 	if len(matches) == 1 {
 		m := matches[0]
 		c := Compare(fp, Fingerprint(root, m))

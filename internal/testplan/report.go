@@ -78,7 +78,7 @@ type StepResult struct {
 	Detail         string   `json:"detail,omitempty"` // what it did or saw
 	Error          string   `json:"error,omitempty"`
 	Hint           string   `json:"hint,omitempty"`
-	Code           string   `json:"code,omitempty"` // the error's category: no_match, timeout, expect_failed, …
+	Code           string   `json:"code,omitempty"` // the error's category: not_found, timeout, expect_failed, …
 	Screenshot     string   `json:"screenshot,omitempty"`
 	Outline        string   `json:"outline,omitempty"` // at a failure: the page's full outline
 	Data           string   `json:"data,omitempty"`    // extract: the data read, as JSON

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 	"github.com/waymark-dev/waymark/pilot"
 )
@@ -67,20 +68,55 @@ func (e *TargetError) Error() string {
 	}
 	switch e.Err {
 	case ErrNoMatch:
-		return fmt.Sprintf("nothing on the page is named like %s; check the name in the outline, or use its ref (%s e5)", want, e.Action)
+		return fmt.Sprintf("nothing on the page is named like %s", want)
 	case ErrAmbiguous:
-		return fmt.Sprintf("%s matches %d elements: %s; name one exactly, or use its ref (%s %s)",
-			want, len(e.Candidates), strings.Join(e.Candidates, "; "), e.Action, refOf(e.Candidates[0]))
+		return fmt.Sprintf("%s matches %d elements: %s", want, len(e.Candidates), strings.Join(e.Candidates, "; "))
 	case ErrWrongKind:
-		return fmt.Sprintf("%s cannot be %s: %s; name an element of that kind", want, pastTense(e.Action), strings.Join(e.Candidates, "; "))
+		return fmt.Sprintf("%s cannot be %s: %s", want, pastTense(e.Action), strings.Join(e.Candidates, "; "))
 	case ErrDisabled:
-		return fmt.Sprintf("%s is disabled: %s; do what enables it first", want, strings.Join(e.Candidates, "; "))
+		return fmt.Sprintf("%s is disabled: %s", want, strings.Join(e.Candidates, "; "))
 	}
 	return fmt.Sprintf("%s: %v", want, e.Err)
 }
 
-// Unwrap lets callers test for the reason and for [pilot.ErrCannot].
-func (e *TargetError) Unwrap() []error { return []error{e.Err, pilot.ErrCannot} }
+// ErrorHint says what to do next (calls.Hinter).
+func (e *TargetError) ErrorHint() string {
+	switch e.Err {
+	case ErrNoMatch:
+		return fmt.Sprintf(`check the name in "waymark snapshot -i", or use its ref (%s e5)`, e.Action)
+	case ErrAmbiguous:
+		return fmt.Sprintf(`name one exactly (in quotes, with its case), say which ("the second …"), or use its ref (%s %s)`, e.Action, refOf(e.Candidates[0]))
+	case ErrWrongKind:
+		return "name an element of that kind"
+	case ErrDisabled:
+		return "do what enables it first"
+	}
+	return ""
+}
+
+// ErrorData is what a program acts on: the candidates' outline lines (the
+// CLI's JSON envelope gives it as data).
+func (e *TargetError) ErrorData() any {
+	if len(e.Candidates) == 0 {
+		return nil
+	}
+	return map[string]any{"candidates": e.Candidates}
+}
+
+// Unwrap lets callers test for the reason, for [pilot.ErrCannot], and for
+// the calls category an agent branches on (not_found, ambiguous).
+func (e *TargetError) Unwrap() []error {
+	out := []error{e.Err, pilot.ErrCannot}
+	switch e.Err {
+	case ErrNoMatch:
+		out = append(out, calls.ErrNoMatch)
+	case ErrAmbiguous:
+		out = append(out, calls.ErrAmbiguous)
+	case ErrWrongKind, ErrDisabled:
+		out = append(out, calls.ErrNotInteractable)
+	}
+	return out
+}
 
 // NeedsModelError is the answer to what the rules model cannot do.
 type NeedsModelError struct {
@@ -91,8 +127,13 @@ func (e *NeedsModelError) Error() string {
 	return e.What + " needs a language model: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)"
 }
 
-// Unwrap returns [pilot.ErrCannot].
-func (e *NeedsModelError) Unwrap() error { return pilot.ErrCannot }
+// ErrorHint says how to get one (calls.Hinter).
+func (e *NeedsModelError) ErrorHint() string {
+	return `set a model key, or say it as one of the plain instructions: click X, fill X with Y, select Y in X, check X, press KEY, go to URL, scroll down`
+}
+
+// Unwrap returns [pilot.ErrCannot] and [calls.ErrNeedsModel].
+func (e *NeedsModelError) Unwrap() []error { return []error{pilot.ErrCannot, calls.ErrNeedsModel} }
 
 func pastTense(a Action) string {
 	switch a {

@@ -45,8 +45,18 @@
 //
 // X is matched against the names of the elements that have a ref: an exact
 // name (ignoring case and spacing) first, then a unique prefix, then a
-// unique substring. Role words narrow the search: "the Sign in button",
-// "the Email field", "link Next". A ref works too: "click e5". Two equally
-// good matches are an [ErrAmbiguous] error listing them, never a guess
-// (shared/DESIGN.md, invariant 4).
+// unique substring from the start of a word. Role words narrow the search:
+// "the Sign in button", "the Email field", "link Next"; a role alone ("the
+// textbox", "the checkbox") names the one element of that role. Counting
+// words pick one of several in the page's order: "the second checkbox",
+// "the last row's Delete". "x", "×" and "close" name a close control. A
+// quoted name keeps its case when two names differ only by it ("No" and
+// "no"). A control inside another of its name (a button in an accordion
+// tab called the same) is counted once, as the inner one. A ref works
+// too: "click e5". Two equally good matches are an [ErrAmbiguous] error
+// listing them, never a guess (shared/DESIGN.md, invariant 4).
+//
+// testdata/instructions.json is a set of plain instructions on the demo
+// shop and pages of our own, written before these rules were tuned; the
+// test scores the model on it.
 package rules

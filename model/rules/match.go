@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -14,6 +15,7 @@ var roleWords = []struct {
 	{[]string{"radio button", "radio"}, []string{"radio", "menuitemradio"}},
 	{[]string{"check box", "checkbox", "tickbox", "tick box"}, []string{"checkbox", "menuitemcheckbox", "switch"}},
 	{[]string{"search box", "searchbox", "search field"}, []string{"searchbox", "textbox", "combobox"}},
+	{[]string{"number field", "number box", "number input", "spinbutton"}, []string{"spinbutton"}},
 	{[]string{"text field", "text box", "textbox", "textarea", "field", "box", "input"}, []string{"textbox", "searchbox", "combobox", "spinbutton"}},
 	{[]string{"drop-down", "drop down", "dropdown", "combobox", "combo box", "select", "listbox", "list box", "picker"}, []string{"combobox", "listbox"}},
 	{[]string{"menu item", "menuitem"}, []string{"menuitem", "menuitemcheckbox", "menuitemradio"}},
@@ -42,6 +44,9 @@ var choosable = []string{"radio", "menuitemradio", "option", "tab", "checkbox", 
 type query struct {
 	name  string
 	roles []string
+	// exact is the name as quoted, case kept: "No" and "no" are two
+	// names when the instruction quotes one of them.
+	exact string
 }
 
 var refRe = lazyRE(`^@?(e[0-9]+)$`)
@@ -55,7 +60,7 @@ func readings(phrase string) []query {
 	p, q := protect(phrase)
 	p = strings.TrimSpace(p)
 	if onlyQuoted(p) {
-		return []query{{name: norm(q.restore(p))}}
+		return []query{{name: norm(q.restore(p)), exact: strings.Join(strings.Fields(q.restore(p)), " ")}}
 	}
 	low := strings.ToLower(articles(p))
 	whole := norm(q.restore(low))
@@ -64,6 +69,8 @@ func readings(phrase string) []query {
 		for _, w := range rw.words {
 			var rest string
 			switch {
+			case low == w:
+				// "the checkbox": the role alone.
 			case strings.HasSuffix(low, " "+w):
 				rest = strings.TrimSuffix(low, " "+w)
 			case strings.HasPrefix(low, w+" "):
@@ -72,7 +79,10 @@ func readings(phrase string) []query {
 				continue
 			}
 			name := norm(q.restore(strings.TrimPrefix(rest, "the ")))
-			out = append(out, query{name, rw.roles}, query{name: name})
+			out = append(out, query{name: name, roles: rw.roles})
+			if name != "" {
+				out = append(out, query{name: name})
+			}
 		}
 		if len(out) > 0 {
 			break
@@ -123,7 +133,8 @@ func findQuoted(els []element, phrase string, action Action, roles []string) (el
 			}
 		}
 	}
-	for _, rd := range readings(phrase) {
+	nth, word, rest := ordinal(phrase)
+	for _, rd := range readings(rest) {
 		pool := els
 		if rd.roles != nil {
 			pool = filter(els, rd.roles)
@@ -132,7 +143,33 @@ func findQuoted(els []element, phrase string, action Action, roles []string) (el
 		if roles != nil {
 			right = filter(pool, roles)
 		}
-		best, how := rank(right, rd.name)
+		best, how := match(right, rd, nth != 0)
+		best = innermost(best, els)
+		if nth != 0 && len(best) > 0 {
+			// "the second checkbox", "the last row's Delete": counted in
+			// the page's order among all that match.
+			i := nth - 1
+			if nth < 0 {
+				i = len(best) + nth
+			}
+			if i < 0 || i >= len(best) {
+				return element{}, "", &TargetError{Action: action, Want: phrase, Roles: rd.roles, Candidates: lines(best), Err: ErrNoMatch}
+			}
+			return check(best[i], phrase, action, nil, how+", the "+word+" of "+strconv.Itoa(len(best)))
+		}
+		if len(best) > 1 && rd.exact != "" {
+			// Quoted as written: a name that differs only in case is
+			// another name.
+			var same []element
+			for _, e := range best {
+				if strings.Join(strings.Fields(e.Name), " ") == rd.exact {
+					same = append(same, e)
+				}
+			}
+			if len(same) == 1 {
+				return check(same[0], phrase, action, nil, how+" and case")
+			}
+		}
 		switch {
 		case len(best) == 1:
 			return check(best[0], phrase, action, nil, how)
@@ -141,7 +178,7 @@ func findQuoted(els []element, phrase string, action Action, roles []string) (el
 			// would be a guess.
 			return element{}, "", &TargetError{Action: action, Want: phrase, Roles: rd.roles, Candidates: lines(best), Err: ErrAmbiguous}
 		}
-		if roles != nil {
+		if roles != nil && rd.name != "" {
 			// Something of the wrong kind by that name says more than
 			// "not found".
 			if wrong, _ := rank(pool, rd.name); len(wrong) > 0 {
@@ -150,6 +187,100 @@ func findQuoted(els []element, phrase string, action Action, roles []string) (el
 		}
 	}
 	return element{}, "", &TargetError{Action: action, Want: phrase, Roles: roles, Err: ErrNoMatch}
+}
+
+// match returns the elements of els a reading names, with how. A role
+// alone ("the textbox") names the one element of that role; with an
+// ordinal to come (all of them is what is counted), every element of the
+// reading's roles.
+func match(els []element, rd query, counting bool) ([]element, string) {
+	switch {
+	case rd.name == "" && rd.roles != nil:
+		if !counting {
+			// "the search box" names the searchbox before the other
+			// roles the words may stand for.
+			if first := filter(els, rd.roles[:1]); len(first) > 0 {
+				return first, "its role"
+			}
+		}
+		return els, "its role"
+	case closeWords[rd.name]:
+		var out []element
+		for _, e := range els {
+			if closeWords[norm(e.Name)] {
+				out = append(out, e)
+			}
+		}
+		if len(out) > 0 {
+			return out, "a close control"
+		}
+	}
+	return rank(els, rd.name)
+}
+
+// closeWords are the names of a control that closes what it is in: the
+// icon's letter, the symbols and the words used for it. "Close account"
+// is not one.
+var closeWords = map[string]bool{
+	"x": true, "×": true, "✕": true, "✖": true, "╳": true, "close": true, "dismiss": true,
+	"close dialog": true, "close modal": true, "close popup": true, "close window": true,
+	"close banner": true, "close message": true, "close this": true, "close menu": true, "close panel": true,
+}
+
+// innermost drops an element that holds another of the same name among
+// els: a button inside an accordion tab of its name is one control, and
+// the button is what takes the action. all is the whole outline, for the
+// chain of holders.
+func innermost(els []element, all []element) []element {
+	if len(els) < 2 {
+		return els
+	}
+	byRef := make(map[string]element, len(all))
+	for _, e := range all {
+		byRef[e.Ref] = e
+	}
+	holds := map[string]bool{}
+	for _, e := range els {
+		for p := e.parent; p != ""; p = byRef[p].parent {
+			if h, ok := byRef[p]; ok && norm(h.Name) == norm(e.Name) {
+				holds[p] = true
+			}
+		}
+	}
+	if len(holds) == 0 {
+		return els
+	}
+	var out []element
+	for _, e := range els {
+		if !holds[e.Ref] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ordinals are the words that count ("the second checkbox").
+var ordinals = map[string]int{
+	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+	"eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+	"6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10, "last": -1,
+}
+
+var reOrdinal = lazyRE(`(?i)^(?:the\s+)?([a-z0-9]+)\s+(?:(?:row|card|item|line|entry|result)(?:'s|’s)\s+)?(.+)$`)
+
+// ordinal takes a counting word off a target phrase: "the second
+// checkbox" is (2, "second", "checkbox"), "the last row's Delete" is
+// (-1, "last", "Delete"). nth is 0 when the phrase does not count.
+func ordinal(phrase string) (nth int, word, rest string) {
+	m := reOrdinal().FindStringSubmatch(strings.TrimSpace(phrase))
+	if m == nil {
+		return 0, "", phrase
+	}
+	n, ok := ordinals[strings.ToLower(m[1])]
+	if !ok {
+		return 0, "", phrase
+	}
+	return n, strings.ToLower(m[1]), m[2]
 }
 
 // check vets a chosen element: its kind, and that it is enabled.
@@ -175,7 +306,9 @@ func rank(els []element, name string) ([]element, string) {
 	}{
 		{"exact name", func(n string) bool { return n == name }},
 		{"name prefix", func(n string) bool { return strings.HasPrefix(n, name) }},
-		{"name substring", func(n string) bool { return strings.Contains(n, name) }},
+		// A substring counts from the start of a word: "x" is not in
+		// "Text me".
+		{"name substring", func(n string) bool { return strings.Contains(" "+n, " "+name) }},
 	}
 	for _, t := range tiers {
 		var out []element

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/outline"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -119,6 +122,9 @@ func TestAct(t *testing.T) {
 		{"checkout", "fill Gift note with hi", Answer{}, ErrDisabled},
 		{"shop", "click Previous", Answer{}, ErrDisabled},
 		{"shop", "summarise the reviews", Answer{}, pilot.ErrCannot},
+		{"shop", "click the fourth Add to cart", Answer{}, ErrNoMatch},
+		{"shop", "click the last Add to cart", Answer{Action: ActionClick, Ref: "e16"}, nil},
+		{"shop", "click the x", Answer{}, ErrNoMatch},
 		{"shop", "", Answer{}, pilot.ErrCannot},
 	}
 	ignoreReason := cmpopts.IgnoreFields(Answer{}, "Reason")
@@ -149,17 +155,26 @@ func TestAct(t *testing.T) {
 }
 
 func TestErrorMessages(t *testing.T) {
-	tests := []struct{ page, instruction, want string }{
-		{"shop", "summarise the reviews", "“summarise the reviews” needs a language model: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)"},
-		{"signin", "click Sign in", `"Sign in" matches 2 elements: link "Sign in" [ref=e2]; button "Sign in" [ref=e8]; name one exactly, or use its ref (click e2)`},
-		{"signin", `click "Sign up"`, `nothing on the page is named like "Sign up"; check the name in the outline, or use its ref (click e5)`},
-		{"signin", "fill Remember me with yes", `"Remember me" (textbox, searchbox, combobox, spinbutton) cannot be filled: checkbox "Remember me" [ref=e7]; name an element of that kind`},
-		{"shop", "press Home", `"Home" matches 2 elements: link "Home" [ref=e22]; the Home key; name one exactly, or use its ref (press e22)`},
+	tests := []struct{ page, instruction, want, code, hint string }{
+		{"shop", "summarise the reviews", "“summarise the reviews” needs a language model: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)", "needs_model", "plain instructions"},
+		{"signin", "click Sign in", `"Sign in" matches 2 elements: link "Sign in" [ref=e2]; button "Sign in" [ref=e8]`, "ambiguous", "(click e2)"},
+		{"signin", `click "Sign up"`, `nothing on the page is named like "Sign up"`, "not_found", "snapshot -i"},
+		{"signin", "fill Remember me with yes", `"Remember me" (textbox, searchbox, combobox, spinbutton) cannot be filled: checkbox "Remember me" [ref=e7]`, "not_interactable", "that kind"},
+		{"shop", "press Home", `"Home" matches 2 elements: link "Home" [ref=e22]; the Home key`, "ambiguous", "(press e22)"},
 	}
 	for _, tt := range tests {
 		_, err := Decide(tt.instruction, fixture(t, tt.page))
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("Decide(%q) error:\n got %v\nwant %s", tt.instruction, err, tt.want)
+		}
+		// Wrapped as the pilot wraps a model's error, the category and the
+		// hint still reach the CLI and MCP.
+		wrapped := fmt.Errorf("act: %w", err)
+		if got := calls.Code(wrapped); got != tt.code {
+			t.Errorf("Decide(%q): code %q, want %q", tt.instruction, got, tt.code)
+		}
+		if got := calls.Hint(wrapped); !strings.Contains(got, tt.hint) {
+			t.Errorf("Decide(%q): hint %q, want it to hold %q", tt.instruction, got, tt.hint)
 		}
 	}
 }
@@ -207,9 +222,9 @@ func TestParseOutline(t *testing.T) {
 	if len(els) != 18 {
 		t.Errorf("%d elements, want 18", len(els))
 	}
-	want := element{Depth: 1, Role: "textbox", Name: "Email", Ref: "e12", Value: "ann@example.com", Flags: []string{"required"},
-		Raw: `textbox "Email" [required] [ref=e12] value="ann@example.com"`}
-	if diff := cmp.Diff(want, els[1]); diff != "" {
+	want := element{Line: outline.Line{Depth: 1, Role: "textbox", Name: "Email", Ref: "e12", Value: "ann@example.com", Flags: []string{"required"},
+		Raw: `textbox "Email" [required] [ref=e12] value="ann@example.com"`}, parent: ""}
+	if diff := cmp.Diff(want, els[1], cmp.AllowUnexported(element{})); diff != "" {
 		t.Errorf("Email (-want +got):\n%s", diff)
 	}
 }
