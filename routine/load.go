@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/schemacheck"
 	"github.com/waymark-dev/waymark/secret"
 )
@@ -243,7 +243,7 @@ func index(node any, i int) any {
 }
 
 // varRef matches %name% and %row.field% in templates, URLs and texts.
-var varRef = regexp.MustCompile(`%([A-Za-z_][A-Za-z0-9_.-]*)%`)
+var varRef = lazyre.New(`%([A-Za-z_][A-Za-z0-9_.-]*)%`)
 
 // Validate checks what the schema cannot: every variable a step refers to is
 // declared (and %row.…% only inside each), each names a list variable or

@@ -19,13 +19,14 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // Problem is one thing wrong with a value.
@@ -272,13 +273,13 @@ func plain(v any) any {
 }
 
 var (
-	reType     = regexp.MustCompile(`^type: (.*) has type "(\w+)", want (?:"(\w+)"|one of \[(.*)\])$`)
-	reRequired = regexp.MustCompile(`^required: missing properties: \[(.*)\]$`)
-	reExtra    = regexp.MustCompile(`^unexpected additional properties \[(.*)\]$`)
-	reBound    = regexp.MustCompile(`^(minimum|maximum|exclusiveMinimum|exclusiveMaximum): (\S+) is (?:less|greater) than (?:or equal to )?(\S+)$`)
-	reLength   = regexp.MustCompile(`^(minLength|maxLength): .* contains (\d+) Unicode code points, (?:fewer|more) than (\d+)$`)
-	reItems    = regexp.MustCompile(`^(minItems|maxItems): array length (\d+) is (?:less|greater) than (\d+)$`)
-	reQuoted   = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
+	reType     = lazyre.New(`^type: (.*) has type "(\w+)", want (?:"(\w+)"|one of \[(.*)\])$`)
+	reRequired = lazyre.New(`^required: missing properties: \[(.*)\]$`)
+	reExtra    = lazyre.New(`^unexpected additional properties \[(.*)\]$`)
+	reBound    = lazyre.New(`^(minimum|maximum|exclusiveMinimum|exclusiveMaximum): (\S+) is (?:less|greater) than (?:or equal to )?(\S+)$`)
+	reLength   = lazyre.New(`^(minLength|maxLength): .* contains (\d+) Unicode code points, (?:fewer|more) than (\d+)$`)
+	reItems    = lazyre.New(`^(minItems|maxItems): array length (\d+) is (?:less|greater) than (\d+)$`)
+	reQuoted   = lazyre.New(`"((?:[^"\\]|\\.)*)"`)
 )
 
 // message is the innermost failure of err, said plainly; s, when known, is
