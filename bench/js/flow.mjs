@@ -6,8 +6,11 @@
 //   7 look                  8 click "Checkout"   9 look
 //  10-12 fill Full name, Email, Account password 13 look
 //
-// "look" is waymark `snapshot -i`, agent-browser `snapshot -i --delta`
-// (AB_DELTA=0: plain `snapshot -i`) and Playwright MCP `browser_snapshot`.
+// "look" is waymark `snapshot -i --changes` (WM_CHANGES=0: plain
+// `snapshot -i`), agent-browser `snapshot -i --delta` (AB_DELTA=0: plain
+// `snapshot -i`) and Playwright MCP `browser_snapshot`: each tool's
+// cheapest whole look, the two CLIs printing only what changed since the
+// last look when the page is the same.
 // Every step takes the refs it needs from the text the tool last returned, as
 // an agent would. Wall time is the sum of the 13 steps (whole process for the
 // CLIs, the tool call's round trip for MCP); the agent's own thinking time
@@ -26,6 +29,7 @@ import {
 const RUNS = Number(process.env.RUNS || 7);
 const GETURL = Number(process.env.GETURL || 5);
 const AB_DELTA = process.env.AB_DELTA !== '0';
+const WM_CHANGES = process.env.WM_CHANGES !== '0';
 const TOOLS = (process.env.TOOLS || 'waymark agent-browser playwright-mcp').split(/\s+/).filter(Boolean);
 const S = 'bench-flow';
 const notes = [];
@@ -114,7 +118,7 @@ async function flow(tool) {
 const tools = {};
 const wmBin = waymarkPath();
 if (TOOLS.includes('waymark')) {
-  if (wmBin) tools.waymark = cli(wmBin, ['snapshot', '-i']);
+  if (wmBin) tools.waymark = cli(wmBin, WM_CHANGES ? ['snapshot', '-i', '--changes'] : ['snapshot', '-i']);
   else notes.push('waymark not built: no bin/waymark (WAYMARK_BIN) and no waymark on PATH; its column is empty');
 }
 if (TOOLS.includes('agent-browser')) tools['agent-browser'] = cli(AB_BIN, AB_DELTA ? ['snapshot', '-i', '--delta'] : ['snapshot', '-i']);
@@ -174,9 +178,9 @@ const keys = [['ms', 'flow wall time (ms)', 0], ['tokens', 'flow tokens (o200k)'
   ['look', 'look (ms)', 1], ['click', 'click (ms)', 1], ['fill', 'fill (ms)', 1], ['open', 'open (ms)', 1]];
 const ab_ = 'agent-browser', pw = 'playwright-mcp';
 console.log(`13-step shop flow on the demo shop, median of ${RUNS} interleaved runs (per-step rows: median over every such step)`);
-console.log(`agent-browser looks: snapshot -i${AB_DELTA ? ' --delta' : ''}; load average at the end ${machine().loadavg_1_5_15.join(' ')}`);
+console.log(`looks: waymark snapshot -i${WM_CHANGES ? ' --changes' : ''}, agent-browser snapshot -i${AB_DELTA ? ' --delta' : ''}; load average at the end ${machine().loadavg_1_5_15.join(' ')}`);
 console.log(table(['', ...names, 'waymark ÷ agent-browser', 'waymark ÷ Playwright MCP'],
   keys.map(([k, label, d]) => [label, ...names.map(n => col(n, k, d)), ratio(k, 'waymark', ab_), ratio(k, 'waymark', pw)])));
 for (const n of notes) console.log('note: ' + n);
 console.log('texts of the first run in ' + OUT);
-console.log('wrote ' + writeResult('flow.json', { machine: machine(), runs: RUNS, ab_delta: AB_DELTA, tokenizer: 'gpt-tokenizer 4.0.0 o200k_base', stats, flows, geturl, notes }));
+console.log('wrote ' + writeResult('flow.json', { machine: machine(), runs: RUNS, ab_delta: AB_DELTA, wm_changes: WM_CHANGES, tokenizer: 'gpt-tokenizer 4.0.0 o200k_base', stats, flows, geturl, notes }));
