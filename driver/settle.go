@@ -41,14 +41,18 @@ const (
 // probe of settledDOM might see only in part.
 type pace struct {
 	still time.Duration
+	// grace is how long the probe's first round lasts in the page: for
+	// what the browser, not the page, announces, which no in-page probe
+	// sees coming (a link's download begins in the browser process).
+	grace time.Duration
 	// frames the page draws before settledDOM's rounds: a wheel scroll
 	// reaches the page's scroll offsets at a frame.
 	frames int
 }
 
 var (
-	// paceClick is for clicks, presses and scrolls.
-	paceClick = pace{still: 30 * time.Millisecond}
+	// paceClick is for clicks and presses, which may start downloads.
+	paceClick = pace{still: 30 * time.Millisecond, grace: 30 * time.Millisecond}
 	// paceEdit is for typing, choosing and checking, whose requests (a
 	// search box's suggestions) are smaller.
 	paceEdit = pace{still: 15 * time.Millisecond}
@@ -72,8 +76,9 @@ func paceOf(kind string) pace {
 // started, their end (capped) and a quiet DOM; and in every case the
 // in-page work it set going (microtasks, zero-delay timers and tasks, the
 // renders they schedule) run to the end with the DOM still (settledDOM).
-// It ends as soon as that is so, with no fixed window: a fill that
-// changes nothing else returns in a round trip or two.
+// It ends as soon as that is so: a fill that changes nothing else returns
+// in a round trip or two. A click or press waits at least its grace (30
+// ms), for a download, which the browser announces, not the page.
 //
 // A request or navigation that a handler starts, at once or in a task it
 // queues, is announced (the tab's listener) before settledDOM's answer
@@ -85,10 +90,12 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 	defer pcancel()
 	var probe <-chan error         // the running settledDOM, if any
 	var probeSince <-chan struct{} // the tab's change channel when it started
+	first := p                     // the grace is the first probe's; a later one (on the page a click opened) needs none
 	startProbe := func() {
 		ch := make(chan error, 1)
 		probe, probeSince = ch, t.watch()
-		go func() { ch <- t.settledDOM(pctx, p.frames) }()
+		go func(p pace) { ch <- t.settledDOM(pctx, p) }(first)
+		first.grace = 0
 	}
 	sawRequests := false
 	done := func() error {
@@ -168,11 +175,11 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 	}
 }
 
-// settledDOM waits, in the page, for frames frames to be drawn, then for
-// the tasks queued so far to run out with the DOM still
-// (js/settled_dom.js; at most 1 s).
-func (t *tab) settledDOM(ctx context.Context, frames int) error {
-	expr := strings.ReplaceAll(jsSettledDOM, "FRAMES", strconv.Itoa(frames))
+// settledDOM waits, in the page, for p.frames frames to be drawn, then for
+// the tasks queued so far to run out with the DOM still, the first round
+// lasting p.grace (js/settled_dom.js; at most 1 s).
+func (t *tab) settledDOM(ctx context.Context, p pace) error {
+	expr := strings.NewReplacer("FRAMES", strconv.Itoa(p.frames), "FIRST_HOP_MS", strconv.FormatInt(p.grace.Milliseconds(), 10)).Replace(jsSettledDOM)
 	return t.evalWorld(ctx, t.sess, t.mainFrame(), expr, nil)
 }
 

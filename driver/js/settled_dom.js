@@ -23,7 +23,8 @@ new Promise(resolve => {
     changed = false;
     ch.port2.postMessage(0); // a task after the ones queued so far, then a timer after those
   };
-  ch.port1.onmessage = () => setTimeout(round, hopMs);
+  let hop = FIRST_HOP_MS; // set by settle.go: the first round's length (a click's grace)
+  ch.port1.onmessage = () => { setTimeout(round, Math.max(hop, hopMs)); hop = hopMs; };
   // A wheel scroll is the compositor's: the page's scroll offsets catch up
   // at a frame. So, first, FRAMES frames (set by settle.go), each given up on
   // after 50 ms (a hidden page draws none).
