@@ -14,6 +14,8 @@ var (
 	jsPrepareFill string
 	//go:embed js/quiet_dom.js
 	jsQuietDOM string
+	//go:embed js/settled_dom.js
+	jsSettledDOM string
 )
 
 var (

@@ -30,34 +30,34 @@ func (t *tab) leftPage(before mark) bool {
 
 // How long settle waits for what an action started.
 const (
-	// A request or navigation that a handler starts synchronously is
-	// announced before the input call returns; the grace is for those
-	// started a moment later (a timer, an awaited step).
 	settleRequests = 3 * time.Second  // for fetch/XHR requests to finish
 	settleLoad     = 30 * time.Second // for a navigation to load
 	settleNavStart = 2 * time.Second  // for a requested navigation to start loading (a download or a 204 never does)
 )
 
-// pace is how long settle waits for what an action may start: the grace
-// for a request or navigation started a moment after the input, and the
-// stillness that counts as a quiet DOM.
+// pace is how long the DOM must stay still after the responses to the
+// requests an action started: a response's handler may render over
+// several tasks (reading the body, then rendering), which the in-page
+// probe of settledDOM might see only in part.
 type pace struct {
-	grace time.Duration
 	still time.Duration
+	// grace is how long the probe's first round lasts in the page: for
+	// what the browser, not the page, announces, which no in-page probe
+	// sees coming (a link's download begins in the browser process).
+	grace time.Duration
+	// frames the page draws before settledDOM's rounds: a wheel scroll
+	// reaches the page's scroll offsets at a frame.
+	frames int
 }
 
 var (
-	// paceClick is for clicks, presses and scrolls, which start
-	// navigations and requests: a request started by a timer or an
-	// awaited step shows within 30 ms.
-	paceClick = pace{grace: 30 * time.Millisecond, still: 30 * time.Millisecond}
-	// paceEdit is for typing, choosing and checking: a framework
-	// re-renders in the input event's own task, so 15 ms of stillness
-	// covers it, and a field rarely starts a request at once (a search
-	// box debounces for 200 ms or more, past either window). Half the
-	// wait per field is what brings a 17-field form's replay within 1.3×
-	// of a hand-written chromedp program (replay bench).
-	paceEdit = pace{grace: 15 * time.Millisecond, still: 15 * time.Millisecond}
+	// paceClick is for clicks and presses, which may start downloads.
+	paceClick = pace{still: 30 * time.Millisecond, grace: 30 * time.Millisecond}
+	// paceEdit is for typing, choosing and checking, whose requests (a
+	// search box's suggestions) are smaller.
+	paceEdit = pace{still: 15 * time.Millisecond}
+	// paceScroll is for scrolls.
+	paceScroll = pace{still: 30 * time.Millisecond, frames: 2}
 )
 
 // paceOf is the pace of an action kind.
@@ -65,47 +65,52 @@ func paceOf(kind string) pace {
 	switch kind {
 	case calls.ActFill, calls.ActType, calls.ActSelect, calls.ActCheck, calls.ActUncheck, calls.ActFocus, calls.ActUpload:
 		return paceEdit
+	case calls.ActScroll:
+		return paceScroll
 	}
 	return paceClick
 }
 
-// settle waits after an action: for a navigation it started, the load; for
-// fetch/XHR requests it started, their end (capped); then a quiet DOM.
+// settle waits after an action until the page is as the action left it:
+// for a navigation it started, the load; for fetch/XHR requests it
+// started, their end (capped) and a quiet DOM; and in every case the
+// in-page work it set going (microtasks, zero-delay timers and tasks, the
+// renders they schedule) run to the end with the DOM still (settledDOM).
+// It ends as soon as that is so: a fill that changes nothing else returns
+// in a round trip or two. A click or press waits at least its grace (30
+// ms), for a download, which the browser announces, not the page.
+//
+// A request or navigation that a handler starts, at once or in a task it
+// queues, is announced (the tab's listener) before settledDOM's answer
+// comes back from the same page, so an answer given while nothing else
+// happened means there was nothing else to wait for. A timer set for later
+// than that (a search box's 200 ms debounce) is not waited for.
 func (t *tab) settle(ctx context.Context, before mark, p pace) error {
-	// The wait for a quiet DOM starts at once and runs beside the grace
-	// period; it is used when the action stayed on the same document.
-	qctx, qcancel := context.WithCancel(ctx)
-	defer qcancel()
-	quietDone := make(chan error, 1)
-	go func() { quietDone <- t.quiet(qctx, p.still) }() // ends by 1 s, or when qctx ends
+	pctx, pcancel := context.WithCancel(ctx)
+	defer pcancel()
+	var probe <-chan error         // the running settledDOM, if any
+	var probeSince <-chan struct{} // the tab's change channel when it started
+	first := p                     // the grace is the first probe's; a later one (on the page a click opened) needs none
+	startProbe := func() {
+		ch := make(chan error, 1)
+		probe, probeSince = ch, t.watch()
+		go func(p pace) { ch <- t.settledDOM(pctx, p) }(first)
+		first.grace = 0
+	}
 	sawRequests := false
-	settled := func(navigated bool) error {
-		if navigated || sawRequests {
-			// A new document, or responses that may change the page after
-			// the early wait ended: wait for quiet again from now.
+	done := func() error {
+		if sawRequests {
+			// Responses that may change the page over several tasks.
 			return t.quiet(ctx, p.still)
 		}
-		select {
-		case err := <-quietDone:
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			_ = err // a document that went away is quiet enough
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return nil
 	}
-	grace := time.NewTimer(p.grace)
-	defer grace.Stop()
-	graceC := grace.C // nil once the grace period is over
 	var navStartAt time.Time
 	var reqDeadline, navStartDeadline <-chan time.Time
 	loadDeadline := time.NewTimer(settleLoad)
 	defer loadDeadline.Stop()
 	for {
 		t.mu.Lock()
-		navigated := t.navSeq != before.navSeq
 		loading := t.loading
 		requested := t.requested
 		inflight := len(t.inflight)
@@ -134,22 +139,30 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 			if reqDeadline == nil {
 				reqDeadline = time.After(settleRequests)
 			}
-		case navigated:
-			return settled(true)
 		default:
-			if graceC == nil {
-				return settled(false)
+			// Nothing under way outside the page: ask the page.
+			if probe == nil {
+				startProbe()
 			}
 		}
 		select {
 		case <-changed:
-		case <-graceC:
-			graceC = nil
-			if !loading && !requested && inflight == 0 {
-				return settled(navigated)
+		case <-probe:
+			probe = nil
+			if ctx.Err() != nil {
+				return ctx.Err()
 			}
+			select {
+			case <-probeSince:
+				// Something began or ended while it ran (a request, a
+				// navigation): look again. A failed probe (its document
+				// went away) lands here too.
+				continue
+			default:
+			}
+			return done()
 		case <-reqDeadline:
-			return settled(navigated)
+			return done()
 		case <-navStartDeadline:
 		case <-loadDeadline.C:
 			return calls.Errorf(calls.ErrTimeout, "the page may still be loading; run waymark wait --load or take a snapshot",
@@ -160,6 +173,14 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// settledDOM waits, in the page, for p.frames frames to be drawn, then for
+// the tasks queued so far to run out with the DOM still, the first round
+// lasting p.grace (js/settled_dom.js; at most 1 s).
+func (t *tab) settledDOM(ctx context.Context, p pace) error {
+	expr := strings.NewReplacer("FRAMES", strconv.Itoa(p.frames), "FIRST_HOP_MS", strconv.FormatInt(p.grace.Milliseconds(), 10)).Replace(jsSettledDOM)
+	return t.evalWorld(ctx, t.sess, t.mainFrame(), expr, nil)
 }
 
 // quiet waits for the DOM to stop changing (still long, at most 1 s).

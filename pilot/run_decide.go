@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // decision is the model's answer to a decide turn: a thought, narrated,
@@ -317,7 +317,7 @@ func needs(a action) string {
 	return ""
 }
 
-var refLike = regexp.MustCompile(`^\[?@?(?:ref=)?(e[0-9]+)\]?$`)
+var refLike = lazyre.New(`^\[?@?(?:ref=)?(e[0-9]+)\]?$`)
 
 // normalize mends near-misses in place: an op given as the type ("type":
 // "click"), the action's fields at the top level, refs written "@e5" or

@@ -3,16 +3,16 @@ package pilot
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
 )
 
 // notSlot is what a slot name may not hold.
-var notSlot = regexp.MustCompile(`[^a-z0-9_]+`)
+var notSlot = lazyre.New(`[^a-z0-9_]+`)
 
 // slotName turns what the model says it needs into a slot name that can
 // be a %placeholder%.

@@ -3,10 +3,10 @@ package pilot
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/routine"
 )
 
@@ -44,15 +44,15 @@ const maxInstruction = 300
 var (
 	// modelSelector is a selector the model wrote in its thought with its
 	// kind, up to the end of its clause.
-	modelSelector = regexp.MustCompile(`(?i)\b(?:css|xpath)\s*[=:].*?(?:[,;](?:\s|$)|$)`)
+	modelSelector = lazyre.New(`(?i)\b(?:css|xpath)\s*[=:].*?(?:[,;](?:\s|$)|$)`)
 	// selectorWord is a word of a selector written bare: a tag with a
 	// class, id or attribute (div.form, input[name=q]), a class or an id
 	// (.btn, #email), an XPath, or a pseudo-class.
-	selectorWord = regexp.MustCompile(`(?i)^(?:(?:a|button|div|span|input|form|label|select|option|textarea|ul|ol|li|table|tr|td|th|tbody|nav|header|footer|main|section|article|aside|dialog|img|svg|iframe|p|h[1-6])?[.#\[][a-z_\-\[]|//)|:(?:nth-|has\(|not\()`)
+	selectorWord = lazyre.New(`(?i)^(?:(?:a|button|div|span|input|form|label|select|option|textarea|ul|ol|li|table|tr|td|th|tbody|nav|header|footer|main|section|article|aside|dialog|img|svg|iframe|p|h[1-6])?[.#\[][a-z_\-\[]|//)|:(?:nth-|has\(|not\()`)
 	// refWord is a ref the thought names: e5, @e5, [ref=e5].
-	refWord = regexp.MustCompile(`\[?@?(?:ref=)?\b(e[0-9]+)\b\]?`)
+	refWord = lazyre.New(`\[?@?(?:ref=)?\b(e[0-9]+)\b\]?`)
 	// roleName is the start of an outline line: role "name".
-	roleName = regexp.MustCompile(`^\w+ "[^"]*"`)
+	roleName = lazyre.New(`^\w+ "[^"]*"`)
 )
 
 // instruction is the words a recorded step came from, for a heal at

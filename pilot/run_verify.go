@@ -3,11 +3,11 @@ package pilot
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/verify"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -160,7 +160,7 @@ func (e *elementRef) String() string {
 
 // outlineLine is the role and name of an outline line:
 // `- button "Pay now" [ref=e53]`.
-var outlineLine = regexp.MustCompile(`^\s*-\s+([A-Za-z]+)(?:\s+"((?:[^"\\]|\\.)*)")?`)
+var outlineLine = lazyre.New(`^\s*-\s+([A-Za-z]+)(?:\s+"((?:[^"\\]|\\.)*)")?`)
 
 // countElement counts the outline lines with the element's role and a name
 // that holds its name (case and spacing folded).

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
@@ -511,4 +511,4 @@ func (x *run) expand(s string, rw *row) (string, error) {
 }
 
 // varRef matches %name% and %row.field%.
-var varRef = regexp.MustCompile(`%([A-Za-z_][A-Za-z0-9_.-]*)%`)
+var varRef = lazyre.New(`%([A-Za-z_][A-Za-z0-9_.-]*)%`)

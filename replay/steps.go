@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/verify"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
@@ -142,7 +142,7 @@ func (x *run) signInWall(ctx context.Context, s *routine.Step, t *routine.Target
 }
 
 // signInWords are what the fields and buttons of a sign-in form say.
-var signInWords = regexp.MustCompile(`(?i)\b(sign[ _-]?in|log[ _-]?in|log[ _-]?on|password|passcode|user[ _-]?name)\b`)
+var signInWords = lazyre.New(`(?i)\b(sign[ _-]?in|log[ _-]?in|log[ _-]?on|password|passcode|user[ _-]?name)\b`)
 
 // signInTarget reports a step recorded on a sign-in form: a password
 // field, a secret typed in, or an element whose words, or those of the

@@ -8,18 +8,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
+	"github.com/waymark-dev/waymark/internal/schemacheck"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -170,25 +167,14 @@ func jsonProblem(data []byte, err error) string {
 
 var (
 	compileOnce sync.Once
-	compiled    *jsonschema.Schema
+	compiled    *schemacheck.Checker
 	compileErr  error
-	printer     = message.NewPrinter(language.English)
 )
 
-func schema() (*jsonschema.Schema, error) {
-	compileOnce.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
-		if err != nil {
-			compileErr = err
-			return
-		}
-		c := jsonschema.NewCompiler()
-		if err := c.AddResource("routine-1.json", doc); err != nil {
-			compileErr = err
-			return
-		}
-		compiled, compileErr = c.Compile("routine-1.json")
-	})
+// schema is the format's schema, compiled at the first load (not at init:
+// a command that loads no routine never pays for it).
+func schema() (*schemacheck.Checker, error) {
+	compileOnce.Do(func() { compiled, compileErr = schemacheck.Compile(Schema) })
 	return compiled, compileErr
 }
 
@@ -199,38 +185,24 @@ func validate(doc map[string]any) error {
 	if err != nil {
 		return fmt.Errorf("routine schema: %w", err) // a build error, not the file's
 	}
-	// The validator wants the types of jsonschema.UnmarshalJSON (json.Number
-	// is fine, as we decoded with UseNumber).
-	err = sch.Validate(any(doc))
-	if err == nil {
+	problems := sch.Problems(doc)
+	if len(problems) == 0 {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return &LoadError{Msg: err.Error()}
-	}
-	leaf := deepest(ve)
-	return &LoadError{Where: place(doc, leaf.InstanceLocation), Msg: leaf.ErrorKind.LocalizedString(printer),
+	leaf := deepest(problems)
+	return &LoadError{Where: place(doc, leaf.Path), Msg: leaf.Msg,
 		Hint: "see routine/FORMAT.md for the fields of each step"}
 }
 
-// deepest finds the leaf cause with the longest instance location: the
-// most specific place. Ties keep the first.
-func deepest(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
-	best := ve
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			if len(e.InstanceLocation) > len(best.InstanceLocation) || len(best.Causes) > 0 {
-				best = e
-			}
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
+// deepest is the problem with the longest location: the most specific
+// place. Ties keep the first.
+func deepest(ps []schemacheck.Problem) schemacheck.Problem {
+	best := ps[0]
+	for _, p := range ps[1:] {
+		if len(p.Path) > len(best.Path) {
+			best = p
 		}
 	}
-	walk(ve)
 	return best
 }
 
@@ -271,7 +243,7 @@ func index(node any, i int) any {
 }
 
 // varRef matches %name% and %row.field% in templates, URLs and texts.
-var varRef = regexp.MustCompile(`%([A-Za-z_][A-Za-z0-9_.-]*)%`)
+var varRef = lazyre.New(`%([A-Za-z_][A-Za-z0-9_.-]*)%`)
 
 // Validate checks what the schema cannot: every variable a step refers to is
 // declared (and %row.…% only inside each), each names a list variable or

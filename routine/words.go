@@ -2,12 +2,12 @@ package routine
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // The words of a recorded step, shared by the recorders and replay: a
@@ -96,7 +96,7 @@ func pct(slots []string) string {
 
 // roleName reads the role and name of a role locator:
 // role=textbox[name="Full name"].
-var roleName = regexp.MustCompile(`^role=([a-z]+)\[name="((?:[^"\\]|\\.)*)"`)
+var roleName = lazyre.New(`^role=([a-z]+)\[name="((?:[^"\\]|\\.)*)"`)
 
 // Describe names an element in the outline's words: role "name". The
 // fingerprint's words are normalized to lower case; a role locator keeps

@@ -32,7 +32,9 @@ func Flags(execPath string, headless bool, extra ...chromedp.ExecAllocatorOption
 		// optimization hints, media router discovery, certificate
 		// transparency updates, domain reliability reports, field trials.
 		// Checked by internal/adversarial's TestNoBackgroundTraffic.
-		chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,OptimizationGuideModelDownloading,InterestFeedContentSuggestions"),
+		// WebUIOmnibox*Popup: this Chromium starts a ~42 MB renderer for the
+		// omnibox popup of every window, and each session opens a window.
+		chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,OptimizationGuideModelDownloading,InterestFeedContentSuggestions,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("disable-field-trial-config", true),
 		chromedp.Flag("no-pings", true),

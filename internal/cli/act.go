@@ -137,17 +137,18 @@ func actRun(ctx context.Context, opts *ActOptions) error {
 	})
 }
 
-// describeOutcome is the one-line account of an action, plus a line for each
-// thing the agent must know to go on: a banner closed before it, a new tab,
-// an open dialog, a download.
+// describeOutcome is the one-line account of an action (with the page it
+// went to, when it navigated), plus a line for each thing the agent must
+// know to go on: a banner closed before it, a new tab, an open dialog, a
+// download.
 func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	var b strings.Builder
 	b.WriteString(describeAct(req))
-	if out.URL != "" {
+	// Where the tab is, only when the action moved it: the agent knows the
+	// page it acted on, and repeating it costs tokens on every fill.
+	if out.Navigated && out.URL != "" {
 		b.WriteString(" → ")
 		b.WriteString(describePage(calls.PageInfo{URL: out.URL, Title: out.Title}))
-	}
-	if out.Navigated {
 		b.WriteString(" (navigated)")
 	}
 	if out.Closed != "" { // what was in the way, closed without asking (issue 7)

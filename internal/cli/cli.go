@@ -19,7 +19,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,6 +28,7 @@ import (
 
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // Deps are the parts of waymark the CLI uses but does not hold. Zero fields
@@ -244,7 +244,7 @@ func (l *lazyCaller) close() {
 
 // sessionName is what a session may be called: it may name files and
 // folders in the daemon's state.
-var sessionName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var sessionName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // NewCmdRoot builds the waymark command and its subcommands. Global flags
 // land in g. They have no defaults from the environment: the environment
@@ -411,7 +411,7 @@ func (g *GlobalOptions) check() error {
 	return nil
 }
 
-var cdpPort = regexp.MustCompile(`^[0-9]{1,5}$`)
+var cdpPort = lazyre.New(`^[0-9]{1,5}$`)
 
 func validCDP(s string) bool {
 	if cdpPort.MatchString(s) {

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
 )
@@ -207,7 +207,7 @@ func envName(name string) string {
 	return strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(name))
 }
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9@%+=:,./_-]+$`)
+var shellSafe = lazyre.New(`^[A-Za-z0-9@%+=:,./_-]+$`)
 
 // shellQuote quotes s for a POSIX shell when it needs it.
 func shellQuote(s string) string {

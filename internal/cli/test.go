@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/testplan"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/secret"
@@ -81,7 +81,7 @@ See examples/plans/README.md for the plan syntax.`,
 	return cmd
 }
 
-var evidenceSlug = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var evidenceSlug = lazyre.New(`[^A-Za-z0-9._-]+`)
 
 // defaultEvidenceFolder holds the runs' evidence folders when neither
 // --out nor [evidence] folder says where.

@@ -7,11 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // File names.
@@ -158,7 +159,7 @@ func (c *Config) applyFile(path string) (bool, error) {
 
 // typeErr matches toml's type errors, which are not ParseErrors:
 // toml: line 2 (last key "browser.headless"): incompatible types: TOML value has type string; destination has type boolean
-var typeErr = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (?:incompatible types: TOML value has type (\w+); destination has type (\w+)|(.*))$`)
+var typeErr = lazyre.New(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (?:incompatible types: TOML value has type (\w+); destination has type (\w+)|(.*))$`)
 
 // decodeError rewrites an error of toml's decoding so that it starts with
 // the file and line and says what the key wants.

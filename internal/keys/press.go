@@ -115,12 +115,12 @@ func caseFor(d keyDef, held kb.Modifier) keyDef {
 		return d
 	}
 	if held&kb.ModifierShift != 0 {
-		if s, ok := shifted[d.code]; ok {
+		if s, ok := tables().shifted[d.code]; ok {
 			return s
 		}
 		return d
 	}
-	if u, ok := unshifted[d.code]; ok && d.shift && isLetter(d.key) {
+	if u, ok := tables().unshifted[d.code]; ok && d.shift && isLetter(d.key) {
 		return u
 	}
 	return d
@@ -182,7 +182,7 @@ func lookupPart(p, spec string) (keyDef, error) {
 // for typing at a person's pace, where Shift is held around a run of
 // capitals (the capitals' own events carry the Shift bit, as with [Type]).
 func Shift(down bool) input.DispatchKeyEventParams {
-	d := byName["shift"]
+	d := tables().byName["shift"]
 	if down {
 		return event(d, kb.KeyRawDown, kb.ModifierShift)
 	}

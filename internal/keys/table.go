@@ -2,6 +2,7 @@ package keys
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/chromedp/chromedp/kb"
 )
@@ -78,25 +79,28 @@ var modifierKeys = map[string]struct {
 	"Meta":    {91, kb.ModifierMeta},
 }
 
-var (
+// keyTables are the lookup tables, built at the first key pressed (not at
+// init: most commands press none).
+type keyTables struct {
 	// byName maps a lower-case name or alias to its key.
-	byName = map[string]keyDef{}
+	byName map[string]keyDef
 	// byChar maps a printable ASCII character to its key.
-	byChar = map[rune]keyDef{}
+	byChar map[rune]keyDef
 	// shifted maps a code ("Digit1") to the key that Shift gives ("!").
-	shifted = map[string]keyDef{}
+	shifted map[string]keyDef
 	// unshifted maps a code ("KeyA") to the key without Shift ("a").
-	unshifted = map[string]keyDef{}
-)
+	unshifted map[string]keyDef
+}
 
-func init() {
+var tables = sync.OnceValue(func() *keyTables {
+	t := &keyTables{byName: map[string]keyDef{}, byChar: map[rune]keyDef{}, shifted: map[string]keyDef{}, unshifted: map[string]keyDef{}}
 	for r := rune(' '); r <= '~'; r++ {
 		d := fromKB(r)
-		byChar[r] = d
+		t.byChar[r] = d
 		if d.shift {
-			shifted[d.code] = d
+			t.shifted[d.code] = d
 		} else {
-			unshifted[d.code] = d
+			t.unshifted[d.code] = d
 		}
 	}
 	for _, n := range named {
@@ -104,12 +108,13 @@ func init() {
 		if m, ok := modifierKeys[n.name]; ok {
 			d.keyCode, d.modifier, d.location = m.keyCode, m.bit, 1
 		}
-		byName[strings.ToLower(n.name)] = d
+		t.byName[strings.ToLower(n.name)] = d
 	}
 	for alias, name := range aliases {
-		byName[alias] = byName[strings.ToLower(name)]
+		t.byName[alias] = t.byName[strings.ToLower(name)]
 	}
-}
+	return t
+})
 
 // fromKB converts kb's entry for r.
 func fromKB(r rune) keyDef {
@@ -128,9 +133,9 @@ func fromKB(r rune) keyDef {
 // or a single printable ASCII character, case-sensitive.
 func lookup(name string) (keyDef, bool) {
 	if r := []rune(name); len(r) == 1 {
-		d, ok := byChar[r[0]]
+		d, ok := tables().byChar[r[0]]
 		return d, ok
 	}
-	d, ok := byName[strings.ToLower(name)]
+	d, ok := tables().byName[strings.ToLower(name)]
 	return d, ok
 }

@@ -52,11 +52,11 @@ func Type(text string) []Step {
 		var d keyDef
 		switch {
 		case r == '\n' || r == '\r':
-			d = byName["enter"]
+			d = tables().byName["enter"]
 		case r == '\t':
-			d = byName["tab"]
+			d = tables().byName["tab"]
 		case r >= ' ' && r <= '~':
-			d = byChar[r]
+			d = tables().byChar[r]
 		default:
 			insert.WriteRune(r)
 			continue

@@ -1,9 +1,10 @@
 package targets
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // Generated class names and ids change with every build; a locator built on
@@ -12,9 +13,9 @@ import (
 // suffixes (Button_primary__a1B2c), long digit runs (item-123456), and
 // random-looking mixes of letters and digits.
 var (
-	cssInJS     = regexp.MustCompile(`^(css|sc|jsx|emotion|styled|svelte|astro|tw)-[A-Za-z0-9_-]+$`)
-	digitRun    = regexp.MustCompile(`[0-9]{3,}`)
-	emotionHash = regexp.MustCompile(`^e[0-9][a-z0-9]{4,}$`)
+	cssInJS     = lazyre.New(`^(css|sc|jsx|emotion|styled|svelte|astro|tw)-[A-Za-z0-9_-]+$`)
+	digitRun    = lazyre.New(`[0-9]{3,}`)
+	emotionHash = lazyre.New(`^e[0-9][a-z0-9]{4,}$`)
 )
 
 // Stable reports whether a class name or id looks written by a person and

@@ -7,12 +7,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/verify"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/secret"
@@ -128,7 +128,7 @@ func (s *scenarioRun) resolve(raw string) string {
 	return b.ResolveReference(ref).String()
 }
 
-var scheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var scheme = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // hasScheme reports whether raw is absolute (http://…, about:blank, //host).
 func hasScheme(raw string) bool {

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // Format is the version string a plan may carry in its format key.
@@ -99,9 +100,9 @@ func Load(path string) (*Plan, error) {
 }
 
 var (
-	envRef   = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) // a ${NAME} reference
-	envName  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+	envRef   = lazyre.New(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) // a ${NAME} reference
+	envName  = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	yamlLine = lazyre.New(`^line (\d+): (.*)$`)
 )
 
 // Parse reads a plan from YAML; file names it in errors.

@@ -10,12 +10,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/rpc"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/secret"
@@ -172,7 +172,7 @@ func (r *runner) expand(s string) string {
 	return envRef.ReplaceAllStringFunc(s, func(m string) string { return r.env[m[2:len(m)-1]] })
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+var nonSlug = lazyre.New(`[^a-z0-9]+`)
 
 // slug makes a file- and session-safe name of at most n characters.
 func slug(s string, n int) string {

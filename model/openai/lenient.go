@@ -2,16 +2,17 @@ package openai
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 var (
 	// thinking is the reasoning some local models (DeepSeek-R1, Qwen3)
 	// write before their answer; it may hold braces of its own.
-	thinking = regexp.MustCompile(`(?s)<think>.*?</think>`)
+	thinking = lazyre.New(`(?s)<think>.*?</think>`)
 	// fenced is a Markdown code block, with or without a language.
-	fenced = regexp.MustCompile("(?s)```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```")
+	fenced = lazyre.New("(?s)```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```")
 )
 
 // lenientJSON finds the JSON value in a model's text: the whole text if it

@@ -1,0 +1,186 @@
+// flow: an agent's whole task on the demo shop, the same 13 steps for each
+// tool, interleaved, RUNS times:
+//
+//   1 open /products        2 look               3 click "Trail Mug"
+//   4 look                  5 fill Quantity 2    6 click "Add to cart"
+//   7 look                  8 click "Checkout"   9 look
+//  10-12 fill Full name, Email, Account password 13 look
+//
+// "look" is waymark `snapshot -i --changes` (WM_CHANGES=0: plain
+// `snapshot -i`), agent-browser `snapshot -i --delta` (AB_DELTA=0: plain
+// `snapshot -i`) and Playwright MCP `browser_snapshot`: each tool's
+// cheapest whole look, the two CLIs printing only what changed since the
+// last look when the page is the same.
+// Every step takes the refs it needs from the text the tool last returned, as
+// an agent would. Wall time is the sum of the 13 steps (whole process for the
+// CLIs, the tool call's round trip for MCP); the agent's own thinking time
+// is not in it. Tokens are o200k (gpt-tokenizer, as outline_size.mjs) of all
+// the text each step returned: stdout and stderr for the CLIs, the text
+// content for MCP. After the flow, `get url` runs GETURL times per tool.
+// Each tool keeps one warm session for the whole run (started before the
+// first timed flow), so no flow pays for a browser start.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  BASE_URL, BENCH_DIR, TMP_DIR, CHROMIUM, CHROME_FLAGS, AB_BIN, median, run, ab, abClose, waymarkPath,
+  wmClose, wmStopDaemon, McpClient, mcpText, tokenizers, writeResult, fmt, table, machine,
+} from './lib.mjs';
+
+const RUNS = Number(process.env.RUNS || 7);
+const GETURL = Number(process.env.GETURL || 5);
+const AB_DELTA = process.env.AB_DELTA !== '0';
+const WM_CHANGES = process.env.WM_CHANGES !== '0';
+const TOOLS = (process.env.TOOLS || 'waymark agent-browser playwright-mcp').split(/\s+/).filter(Boolean);
+const S = 'bench-flow';
+const notes = [];
+const enc = await tokenizers();
+if (enc.error) throw new Error('gpt-tokenizer unavailable: ' + enc.error);
+const OUT = join(TMP_DIR, 'flow');
+mkdirSync(OUT, { recursive: true });
+const tokens = (s) => enc.o200k(s);
+
+// A step's kind, for the per-command figures.
+const LOOK = 'look', CLICK = 'click', FILL = 'fill', OPEN = 'open';
+
+// cli: a tool driven by a command-line program, one process per command.
+function cli(bin, look) {
+  return {
+    async call(args) {
+      const r = run(bin, ['--session', S, ...args], { timeoutMs: 60000 });
+      if (r.code !== 0) throw new Error(`${args.join(' ')}: exit ${r.code ?? r.signal}: ${(r.stderr || r.stdout).trim().slice(0, 300)}`);
+      return { ms: r.ms, text: r.stdout + r.stderr };
+    },
+    open: (url) => ['open', url],
+    look: () => look,
+    click: (ref) => ['click', ref],
+    fill: (ref, v) => ['fill', ref, v],
+    geturl: () => ['get', 'url'],
+  };
+}
+
+// Playwright MCP over stdio: each step is one tool call.
+let mcp = null;
+function mcpTool() {
+  const t0 = () => process.hrtime.bigint();
+  const call = async ([name, args]) => {
+    const s = t0();
+    const r = await mcp.callTool(name, args, 60000);
+    const ms = Number(process.hrtime.bigint() - s) / 1e6;
+    const text = mcpText(r);
+    if (r.isError) throw new Error(`${name}: ${text.slice(0, 300)}`);
+    return { ms, text };
+  };
+  const bare = (ref) => ref.replace(/^@/, '');
+  return {
+    call,
+    open: (url) => ['browser_navigate', { url }],
+    look: () => ['browser_snapshot', {}],
+    click: (ref, what) => ['browser_click', { target: bare(ref), element: what }],
+    fill: (ref, v, what) => ['browser_type', { target: bare(ref), text: v, element: what }],
+    geturl: null, // no such tool; the URL comes with every reply
+  };
+}
+
+// flow runs the 13 steps once; returns the steps with their time and text.
+async function flow(tool) {
+  const steps = [];
+  let last = '';
+  const step = async (kind, what, argv) => {
+    const r = await tool.call(argv);
+    steps.push({ kind, what, ms: r.ms, tokens: tokens(r.text), chars: r.text.length, text: r.text });
+    if (kind === LOOK) last = r.text;
+    return r.text;
+  };
+  const ref = (needle) => {
+    const line = last.split("\n").find(l => l.includes(needle) && /\bref=\w+/.test(l));
+    const r = line && "@" + line.match(/\bref=(\w+)/)[1];
+    if (!r) throw new Error(`no ref for ${needle} in the last look:\n${last.slice(0, 2000)}`);
+    return r;
+  };
+  await step(OPEN, 'open /products', tool.open(BASE_URL + '/products'));
+  await step(LOOK, 'look', tool.look());
+  await step(CLICK, 'click Trail Mug', tool.click(ref('link "Trail Mug"'), 'Trail Mug link'));
+  await step(LOOK, 'look', tool.look());
+  const qty = ref('spinbutton "Quantity"'), add = ref('button "Add to cart"'), checkout = ref('link "Checkout"');
+  await step(FILL, 'fill Quantity', tool.fill(qty, '2', 'Quantity'));
+  await step(CLICK, 'click Add to cart', tool.click(add, 'Add to cart button'));
+  await step(LOOK, 'look', tool.look());
+  await step(CLICK, 'click Checkout', tool.click(checkout, 'Checkout link'));
+  await step(LOOK, 'look', tool.look());
+  const name = ref('textbox "Full name"'), email = ref('textbox "Email"'), pw = ref('textbox "Account password"');
+  await step(FILL, 'fill Full name', tool.fill(name, 'Ann Example', 'Full name'));
+  await step(FILL, 'fill Email', tool.fill(email, 'ann@example.com', 'Email'));
+  await step(FILL, 'fill Account password', tool.fill(pw, 'demo-pass-123', 'Account password'));
+  await step(LOOK, 'look', tool.look());
+  return steps;
+}
+
+const tools = {};
+const wmBin = waymarkPath();
+if (TOOLS.includes('waymark')) {
+  if (wmBin) tools.waymark = cli(wmBin, WM_CHANGES ? ['snapshot', '-i', '--changes'] : ['snapshot', '-i']);
+  else notes.push('waymark not built: no bin/waymark (WAYMARK_BIN) and no waymark on PATH; its column is empty');
+}
+if (TOOLS.includes('agent-browser')) tools['agent-browser'] = cli(AB_BIN, AB_DELTA ? ['snapshot', '-i', '--delta'] : ['snapshot', '-i']);
+if (TOOLS.includes('playwright-mcp')) {
+  const mcpConfig = join(TMP_DIR, 'mcp-config.json');
+  writeFileSync(mcpConfig, JSON.stringify({
+    browser: { browserName: 'chromium', isolated: true,
+      launchOptions: { executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: CHROME_FLAGS } },
+  }));
+  mcp = new McpClient('node', [join(BENCH_DIR, 'node_modules/@playwright/mcp/cli.js'),
+    '--config', mcpConfig, '--headless', '--isolated', '--no-sandbox', '--output-dir', join(TMP_DIR, 'mcp-out')]);
+  tools['playwright-mcp'] = mcpTool();
+}
+const names = Object.keys(tools);
+
+const flows = Object.fromEntries(names.map(n => [n, []]));  // tool -> [{ms, tokens, steps}]
+const geturl = Object.fromEntries(names.map(n => [n, []])); // tool -> [ms]
+try {
+  // Warm every tool: a daemon and a browser (or the MCP server and its
+  // browser) with one page open, none of it timed.
+  if (mcp) await mcp.init();
+  for (const n of names) await tools[n].call(tools[n].open(BASE_URL + '/'));
+  for (let i = 0; i < RUNS; i++) {
+    // Rotate the order so no tool always runs first (or right after another).
+    const order = names.map((_, k) => names[(k + i) % names.length]);
+    for (const n of order) {
+      try {
+        const steps = await flow(tools[n]);
+        const ms = steps.reduce((a, s) => a + s.ms, 0), tok = steps.reduce((a, s) => a + s.tokens, 0);
+        flows[n].push({ ms, tokens: tok, steps: steps.map(({ text, ...s }) => s) });
+        if (i === 0) writeFileSync(join(OUT, `${n}.txt`), steps.map((s, k) => `### ${k + 1} ${s.what} (${s.tokens} tokens, ${fmt(s.ms)} ms)\n${s.text}`).join('\n\n') + '\n');
+        if (tools[n].geturl) for (let k = 0; k < GETURL; k++) geturl[n].push((await tools[n].call(tools[n].geturl())).ms);
+      } catch (e) { notes.push(`${n}, run ${i + 1}: ${e.message.slice(0, 500)}`); }
+    }
+    process.stderr.write(`. run ${i + 1}/${RUNS}\n`);
+  }
+} finally {
+  if (tools['agent-browser']) abClose(S);
+  if (mcp) await mcp.close();
+  if (tools.waymark) { wmClose(wmBin, S); wmStopDaemon(wmBin); }
+}
+
+// Per tool: medians of the whole flow and of each kind of step.
+const stats = {};
+for (const n of names) {
+  const f = flows[n];
+  if (!f.length) continue;
+  const kind = (k) => median(f.flatMap(x => x.steps.filter(s => s.kind === k).map(s => s.ms)));
+  stats[n] = {
+    flows: f.length, ms: median(f.map(x => x.ms)), tokens: median(f.map(x => x.tokens)),
+    open: kind(OPEN), look: kind(LOOK), click: kind(CLICK), fill: kind(FILL), geturl: median(geturl[n]),
+  };
+}
+const col = (n, key, d = 1) => (stats[n] ? fmt(stats[n][key], d) : '—');
+const ratio = (key, a, b) => (stats[a] && stats[b] ? fmt(stats[a][key] / stats[b][key], 2) : '—');
+const keys = [['ms', 'flow wall time (ms)', 0], ['tokens', 'flow tokens (o200k)', 0], ['geturl', '`get url` (ms)', 1],
+  ['look', 'look (ms)', 1], ['click', 'click (ms)', 1], ['fill', 'fill (ms)', 1], ['open', 'open (ms)', 1]];
+const ab_ = 'agent-browser', pw = 'playwright-mcp';
+console.log(`13-step shop flow on the demo shop, median of ${RUNS} interleaved runs (per-step rows: median over every such step)`);
+console.log(`looks: waymark snapshot -i${WM_CHANGES ? ' --changes' : ''}, agent-browser snapshot -i${AB_DELTA ? ' --delta' : ''}; load average at the end ${machine().loadavg_1_5_15.join(' ')}`);
+console.log(table(['', ...names, 'waymark ÷ agent-browser', 'waymark ÷ Playwright MCP'],
+  keys.map(([k, label, d]) => [label, ...names.map(n => col(n, k, d)), ratio(k, 'waymark', ab_), ratio(k, 'waymark', pw)])));
+for (const n of notes) console.log('note: ' + n);
+console.log('texts of the first run in ' + OUT);
+console.log('wrote ' + writeResult('flow.json', { machine: machine(), runs: RUNS, ab_delta: AB_DELTA, wm_changes: WM_CHANGES, tokenizer: 'gpt-tokenizer 4.0.0 o200k_base', stats, flows, geturl, notes }));
