@@ -125,8 +125,8 @@ func TestUploadFiles(t *testing.T) {
 		if !errors.Is(err, calls.ErrBadInput) {
 			t.Errorf("upload %s: err = %v, want ErrBadInput", bad, err)
 		}
-		if ExitCode(err) != ExitFailed {
-			t.Errorf("upload %s: exit %d, want %d", bad, ExitCode(err), ExitFailed)
+		if ExitCode(err) != ExitUsage {
+			t.Errorf("upload %s: exit %d, want %d", bad, ExitCode(err), ExitUsage)
 		}
 		if got != nil {
 			t.Errorf("upload %s: runF was called", bad)

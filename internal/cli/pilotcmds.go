@@ -167,7 +167,7 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 		}
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.emit(actJSON{Answer: res.Answer, Request: res.Request, Evidence: res.Evidence, Outcome: res.Outcome, Line: res.Line, Usage: res.Usage}, func() error {
 		opts.note("model: %s", desc)
 		line := res.Line
 		if line == "" {
@@ -182,6 +182,17 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 		}
 		return nil
 	})
+}
+
+// actJSON is the data of `act --json`: pilot.ActResult with the JSON
+// names of the output contract (docs/json.md).
+type actJSON struct {
+	Answer   pilot.ActAnswer  `json:"answer"`
+	Request  calls.ActRequest `json:"request"`
+	Evidence *calls.Evidence  `json:"evidence,omitempty"`
+	Outcome  *calls.Outcome   `json:"outcome,omitempty"`
+	Line     string           `json:"line,omitempty"`
+	Usage    pilot.Usage      `json:"usage"`
 }
 
 // ObserveOptions are the flags of `waymark observe`.
@@ -279,18 +290,29 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := opts.emit(res, func() error {
-		_, err := fmt.Fprintln(opts.IO.Out, string(res.Data))
-		for _, pr := range res.Problems {
-			opts.note("problem: %s", pr)
-		}
-		return err
-	}); err != nil {
-		return err
-	}
+	data := extractJSON{Value: res.Data, Fits: res.OK, Problems: res.Problems, Dropped: res.Dropped, Chunks: res.Chunks, Usage: res.Usage}
 	if !res.OK {
-		return &calls.Error{Kind: calls.ErrNoMatch, Msg: fmt.Sprintf("the data does not fit the schema: %s", strings.Join(res.Problems, "; ")),
-			Hint: "loosen the schema, or make the instruction more specific"}
+		// One envelope: ok false, the error, and what was read as its data.
+		if !opts.JSON {
+			fmt.Fprintln(opts.IO.Out, string(res.Data))
+		}
+		return &withData{err: &calls.Error{Kind: calls.ErrNoMatch, Msg: fmt.Sprintf("the data does not fit the schema: %s", strings.Join(res.Problems, "; ")),
+			Hint: "loosen the schema, or make the instruction more specific"}, data: data}
 	}
-	return nil
+	return opts.emit(data, func() error {
+		_, err := fmt.Fprintln(opts.IO.Out, string(res.Data))
+		return err
+	})
+}
+
+// extractJSON is the data of `extract --json`: the value read, and how it
+// was read. (pilot.ExtractResult has ok and data of its own, which inside
+// the envelope read as a second envelope.)
+type extractJSON struct {
+	Value    json.RawMessage `json:"value"`
+	Fits     bool            `json:"fits"`               // the value fits the schema
+	Problems []string        `json:"problems,omitempty"` // why it does not, each with its JSON pointer
+	Dropped  []string        `json:"dropped,omitempty"`  // pointers of strings the page does not show, set to null
+	Chunks   int             `json:"chunks"`
+	Usage    pilot.Usage     `json:"usage"`
 }

@@ -142,7 +142,8 @@ func TestReplayRunStopsWithExitCode(t *testing.T) {
 		Data  struct{ Status, Cause string }
 		Error struct{ Code, Hint string }
 	}
-	if err := json.Unmarshal(out.Bytes(), &env); err != nil {
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &env); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
 	if env.OK || env.Data.Status != "stopped" || env.Data.Cause != "missing" || env.Error.Code != "missing" || env.Error.Hint == "" {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
 )
 
 // RunOptions are the flags of `waymark run`.
@@ -51,7 +52,8 @@ is asked of you on the terminal. With --record, the steps are saved as a
 routine that "waymark replay" runs with no model: each element is named by a
 locator taken from the live page, values by their --input and --secret names.
 With --json, each event is a JSON line on stdout; when the routine was saved,
-a last line {"type":"saved","turn":N,"path":FILE} says where.`,
+a line {"type":"saved","turn":N,"path":FILE} says where; the last line is the
+envelope {"ok":…} every command prints, with the run's summary as its data.`,
 		Example: "  waymark run 'sign in and open my orders' --secret password=prompt --record orders.json\n" +
 			"  waymark run 'search for %query%' --input query=boots --max-steps 20 --json",
 		Args: exactArgs(1),
@@ -136,7 +138,42 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 			return werr
 		}
 	}
-	return err
+	// The stream ends with the envelope every command prints.
+	data := runSummary(res, saved)
+	if err != nil {
+		return &withData{err: err, data: data}
+	}
+	return opts.emit(data, nil)
+}
+
+// runSummaryJSON is pilot.RunResult as the output contract has it: the
+// duration in milliseconds (pilot's is a time.Duration, nanoseconds in
+// JSON), and where the routine was saved.
+type runSummaryJSON struct {
+	Done       bool             `json:"done"`
+	Reason     string           `json:"reason"`
+	Steps      int              `json:"steps"`
+	Turns      int              `json:"turns"`
+	ModelCalls int              `json:"model_calls"`
+	Usage      pilot.Usage      `json:"usage"`
+	DurationMS int64            `json:"duration_ms"`
+	Routine    *routine.Routine `json:"routine,omitempty"`
+	Saved      string           `json:"saved,omitempty"`
+}
+
+func runSummary(res *pilot.RunResult, saved string) *runSummaryJSON {
+	if res == nil {
+		return nil
+	}
+	return &runSummaryJSON{Done: res.Done, Reason: res.Reason, Steps: res.Steps, Turns: res.Turns, ModelCalls: res.ModelCalls,
+		Usage: res.Usage, DurationMS: res.Duration.Milliseconds(), Routine: res.Routine, Saved: saved}
+}
+
+// runEventJSON is a pilot.Event as `run --json` prints it: its summary
+// in the contract's shape.
+type runEventJSON struct {
+	pilot.Event
+	Summary *runSummaryJSON `json:"summary,omitempty"`
 }
 
 // eventSaved is the type of the line `run --json` prints after the last
@@ -180,7 +217,7 @@ func eventPrinter(out, errOut io.Writer, jsonOut bool) func(pilot.Event) {
 	if jsonOut {
 		enc := json.NewEncoder(out)
 		enc.SetEscapeHTML(false)
-		return func(e pilot.Event) { _ = enc.Encode(e) }
+		return func(e pilot.Event) { _ = enc.Encode(runEventJSON{Event: e, Summary: runSummary(e.Summary, "")}) }
 	}
 	return func(e pilot.Event) {
 		if line := eventLine(e); line != "" {

@@ -89,6 +89,18 @@ func TestRunRecordsARoutine(t *testing.T) {
 			}
 			if jsonOut {
 				lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+				// The stream ends with the envelope every command prints.
+				var env struct {
+					OK   bool `json:"ok"`
+					Data struct {
+						Done  bool   `json:"done"`
+						Saved string `json:"saved"`
+					} `json:"data"`
+				}
+				if err := json.Unmarshal([]byte(lines[len(lines)-1]), &env); err != nil || !env.OK || !env.Data.Done || env.Data.Saved != path {
+					t.Errorf("last line %q (%v), want the envelope with the saved path", lines[len(lines)-1], err)
+				}
+				lines = lines[:len(lines)-1]
 				var types []string
 				for _, l := range lines {
 					var e pilot.Event
