@@ -169,11 +169,7 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 	}
 	return opts.emit(actJSON{Answer: res.Answer, Request: res.Request, Evidence: res.Evidence, Outcome: res.Outcome, Line: res.Line, Usage: res.Usage}, func() error {
 		opts.note("model: %s", desc)
-		line := res.Line
-		if line == "" {
-			line = res.Answer.Action
-		}
-		opts.note("%s %s", res.Answer.Action, line)
+		opts.note("%s", actLine(res.Answer, res.Line))
 		if res.Evidence != nil && res.Evidence.Chosen != "" {
 			opts.note("locator: %s", res.Evidence.Chosen)
 		}
@@ -182,6 +178,23 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 		}
 		return nil
 	})
+}
+
+// actLine says what act did: the action and the element's outline line,
+// or for a step with no element what it went to or pressed ("goto goto"
+// and "press press" before).
+func actLine(a pilot.ActAnswer, line string) string {
+	switch {
+	case line != "":
+		return a.Action + " " + line
+	case a.URL != "":
+		return a.Action + " " + a.URL
+	case a.Key != "":
+		return a.Action + " " + a.Key
+	case a.Direction != "":
+		return a.Action + " " + a.Direction
+	}
+	return a.Action
 }
 
 // actJSON is the data of `act --json`: pilot.ActResult with the JSON
@@ -234,6 +247,12 @@ func observeRun(ctx context.Context, opts *ObserveOptions) error {
 	return opts.emit(res, func() error {
 		for _, o := range res.Observations {
 			fmt.Fprintf(opts.IO.Out, "@%s\t%s\t%s\n", o.Ref, o.Line, o.Action)
+		}
+		if len(res.Dropped) > 0 {
+			// Refs the model gave that are not on the page: said, not
+			// silently left out.
+			opts.note("left out %s the model named that %s not on the page: %s", count(len(res.Dropped), "ref"),
+				map[bool]string{true: "is", false: "are"}[len(res.Dropped) == 1], strings.Join(res.Dropped, ", "))
 		}
 		if len(res.Observations) == 0 {
 			opts.note("nothing on the page answers that")

@@ -190,6 +190,12 @@ func (o *ReplayOptions) model(getenv func(string) string) (pilot.Model, error) {
 	}
 	m, _, err := newModel(o.Model, o.modelConfig(), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
+		if o.Model.Model == "" && o.Model.BaseURL == "" && getenv("WAYMARK_MODEL") == "" {
+			// Only the environment hints at a model (OPENAI_BASE_URL with
+			// no model name, say): a replay needs none, so it runs without
+			// heals rather than refusing to start.
+			return nil, nil
+		}
 		return nil, err
 	}
 	if _, isRules := m.(rules.Model); isRules {
@@ -246,7 +252,7 @@ func replaySummary(res *replay.Result, saved string) string {
 	var b strings.Builder
 	switch res.Status {
 	case replay.StatusOK:
-		fmt.Fprintf(&b, "replayed %d step(s) in %dms, %d model call(s)", len(res.Steps), res.DurMS, res.ModelCalls)
+		fmt.Fprintf(&b, "replayed %s in %dms, %s", count(len(res.Steps), "step"), res.DurMS, count(res.ModelCalls, "model call"))
 	default:
 		fmt.Fprintf(&b, "stopped (%s, exit %d): %s\nhint: %s", res.Cause, replayExit(res.Cause), res.Message, res.Hint)
 	}

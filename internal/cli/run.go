@@ -110,7 +110,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	// The pilot adds the run's secrets to its own set (RunOptions.Secrets).
 	p := pilot.New(calls.Remote{Caller: caller, Session: opts.Session}, m, nil)
-	show := eventPrinter(opts.IO.Out, opts.IO.ErrOut, opts.JSON)
+	show := eventPrinter(opts.IO.Out, opts.IO.ErrOut, opts.JSON, opts.IO.IsStderrTTY())
 	res, err := p.Run(ctx, opts.Task, pilot.RunOptions{
 		Inputs: vars.Values, Secrets: vars.Secrets,
 		MaxSteps: opts.MaxSteps, MaxTokens: opts.MaxTokens,
@@ -200,8 +200,8 @@ func summaryLine(res *pilot.RunResult, saved, record string) string {
 	if res == nil {
 		return ""
 	}
-	s := fmt.Sprintf("%s: %d steps, %d model calls, %d tokens, %s", res.Reason, res.Steps, res.ModelCalls,
-		res.Usage.InputTokens+res.Usage.OutputTokens, res.Duration.Round(100*time.Millisecond))
+	s := fmt.Sprintf("%s: %s, %s, %s, %s", res.Reason, count(res.Steps, "step"), count(res.ModelCalls, "model call"),
+		count(res.Usage.InputTokens+res.Usage.OutputTokens, "token"), res.Duration.Round(100*time.Millisecond))
 	switch {
 	case saved != "":
 		s += "; routine saved to " + saved
@@ -213,29 +213,34 @@ func summaryLine(res *pilot.RunResult, saved, record string) string {
 
 // eventPrinter shows a run's events: JSON lines on stdout with --json,
 // else a line each on stderr. The events arrive already masked.
-func eventPrinter(out, errOut io.Writer, jsonOut bool) func(pilot.Event) {
+func eventPrinter(out, errOut io.Writer, jsonOut, tty bool) func(pilot.Event) {
 	if jsonOut {
 		enc := json.NewEncoder(out)
 		enc.SetEscapeHTML(false)
 		return func(e pilot.Event) { _ = enc.Encode(runEventJSON{Event: e, Summary: runSummary(e.Summary, "")}) }
 	}
 	return func(e pilot.Event) {
-		if line := eventLine(e); line != "" {
+		if line := eventLine(e, tty); line != "" {
 			fmt.Fprintln(errOut, line)
 		}
 	}
 }
 
-// eventLine is one event for people, or "" for events the summary covers.
-func eventLine(e pilot.Event) string {
+// eventLine is one event for people, or "" for events the summary covers;
+// with glyphs (✓ ✗) on a terminal.
+func eventLine(e pilot.Event, tty bool) string {
 	switch e.Type {
 	case pilot.EventThought:
 		return "thinking: " + e.Text
 	case pilot.EventStep:
-		if e.Verdict != nil && !e.Verdict.OK {
-			return "step ✗ " + e.Text
+		ok, failed := "ok", "failed"
+		if tty { // glyphs only on a terminal; a log gets words
+			ok, failed = "✓", "✗"
 		}
-		return "step ✓ " + e.Text
+		if e.Verdict != nil && !e.Verdict.OK {
+			return "step " + failed + " " + e.Text
+		}
+		return "step " + ok + " " + e.Text
 	case pilot.EventRecovering:
 		return fmt.Sprintf("recovering (%s): %s", e.Guard, e.Text)
 	case pilot.EventAwait:

@@ -127,7 +127,7 @@ func TestRunRecordsARoutine(t *testing.T) {
 				}
 				return
 			}
-			for _, want := range []string{"thinking: press Go", "step ✓ click button \"Go\" [ref=e1] — checked", "done: the task is done", "done: 1 steps, 2 model calls", "routine saved to " + path} {
+			for _, want := range []string{"thinking: press Go", "step ok click button \"Go\" [ref=e1] — checked", "done: the task is done", "done: 1 step, 2 model calls", "routine saved to " + path} {
 				if !strings.Contains(errOut.String(), want) {
 					t.Errorf("stderr lacks %q:\n%s", want, errOut)
 				}
