@@ -84,7 +84,7 @@ func TestRunRecordsARoutine(t *testing.T) {
 				t.Fatal(err)
 			}
 			var rt routine.Routine
-			if err := json.Unmarshal(b, &rt); err != nil || len(rt.Steps) != 1 || rt.Steps[0].Target.Locator != `role=button[name="Go"]` {
+			if err := json.Unmarshal(b, &rt); err != nil || len(rt.Steps) != 2 || rt.Steps[0].Kind != routine.KindGoto || rt.Steps[1].Target.Locator != `role=button[name="Go"]` {
 				t.Fatalf("routine %s (%v)", b, err)
 			}
 			if jsonOut {
