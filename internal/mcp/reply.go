@@ -27,7 +27,7 @@ func failure(err error) *sdk.CallToolResult {
 	}
 	msg := err.Error()
 	if h := calls.Hint(err); h != "" {
-		msg += "\nhint: " + h
+		msg += "\nhint: " + mcpHint(h)
 	}
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
 }
