@@ -195,7 +195,7 @@ func errorMessage(err error) string {
 // printError reports err: as the JSON envelope on stdout with --json (an
 // agent then reads one object from one stream), as "error:" and "hint:"
 // lines on stderr otherwise.
-func printError(stdout, stderr io.Writer, jsonOut bool, err error) {
+func printError(stdout, stderr io.Writer, jsonOut, color bool, err error) {
 	msg, hint := errorMessage(err), errorHint(err)
 	if jsonOut {
 		env := envelope{Error: &errorBody{Code: errorCode(err), Message: msg, Hint: hint}}
@@ -208,9 +208,13 @@ func printError(stdout, stderr io.Writer, jsonOut bool, err error) {
 		_ = writeEnvelope(stdout, env)
 		return
 	}
-	fmt.Fprintf(stderr, "error: %s\n", msg)
+	label, hintLabel := "error:", "hint:"
+	if color { // a terminal that takes colour: the labels stand out
+		label, hintLabel = "\x1b[1;31merror:\x1b[0m", "\x1b[33mhint:\x1b[0m"
+	}
+	fmt.Fprintf(stderr, "%s %s\n", label, msg)
 	if hint != "" {
-		fmt.Fprintf(stderr, "hint: %s\n", hint)
+		fmt.Fprintf(stderr, "%s %s\n", hintLabel, hint)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -47,5 +48,20 @@ func TestObserveSaysWhatItLeftOut(t *testing.T) {
 	code, _, stderr, _ := runMain(t, context.Background(), &fakeCaller{reply: pageReply}, env, "observe", "where is Pay?")
 	if code != 0 || !strings.Contains(stderr, "left out 1 ref the model named that is not on the page: e99") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Colour only on a terminal, and not with NO_COLOR.
+func TestErrorColour(t *testing.T) {
+	for _, tt := range []struct {
+		tty, noColor, want bool
+	}{{false, false, false}, {true, false, true}, {true, true, false}} {
+		ios, _, _, errOut := iostreams.Test()
+		ios.SetStderrTTY(tt.tty)
+		ios.SetNoColor(tt.noColor)
+		MainWith(context.Background(), []string{"click"}, ios, Deps{Getenv: func(string) string { return "" }})
+		if got := strings.Contains(errOut.String(), "\x1b["); got != tt.want {
+			t.Errorf("tty %v, NO_COLOR %v: colour %v, want %v: %q", tt.tty, tt.noColor, got, tt.want, errOut)
+		}
 	}
 }
