@@ -89,8 +89,11 @@ var (
 	ErrKeyRefused   = errors.New("the API key was refused")
 	ErrRateLimited  = errors.New("rate limited")
 	ErrModelTimeout = errors.New("the model did not answer in time")
-	ErrMalformed    = errors.New("the model's answer could not be read")
-	ErrCannot       = errors.New("the model cannot do this")
+	// ErrModelUnavailable: the model server failed (HTTP 5xx) or could
+	// not be reached.
+	ErrModelUnavailable = errors.New("the model server is unavailable")
+	ErrMalformed        = errors.New("the model's answer could not be read")
+	ErrCannot           = errors.New("the model cannot do this")
 )
 
 // Models routes each purpose to its model: a purpose with no model of its

@@ -151,7 +151,11 @@ type run struct {
 	start time.Time
 	res   RunResult
 
-	steps    []routine.Step
+	steps []routine.Step
+	// startURL is the page the run began on (the first observation's):
+	// a recorded routine opens it first, so that it replays in a fresh
+	// session.
+	startURL string
 	sigs     map[string]int // operation signature → index of the verified step that holds it
 	lines    []string       // the steps so far, one short line each, for the model
 	failures []string       // recent failures of the current step, for the model
@@ -211,6 +215,9 @@ func (r *run) turn(ctx context.Context) (bool, error) {
 	obs, err := r.observe(ctx)
 	if err != nil {
 		return false, err
+	}
+	if r.startURL == "" {
+		r.startURL = obs.url
 	}
 	dec, err := r.decide(ctx, obs)
 	if err != nil {

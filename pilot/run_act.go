@@ -204,7 +204,7 @@ var errRefused = errors.New("no one to approve")
 func (r *run) approve(ctx context.Context, req calls.ActRequest, needs error) error {
 	var ap calls.Approval
 	if err := json.Unmarshal(calls.DataOf(needs), &ap); err != nil || r.opts.Ask == nil {
-		return fmt.Errorf("%w: %w (pass AllowSubmit, --allow-submit, to let the run submit)", needs, errRefused)
+		return fmt.Errorf("%w: %w it", needs, errRefused) // the hint (--allow-submit, allow_submit) is the front's to give
 	}
 	prompt := fmt.Sprintf("%s %s on %s: %s. Go ahead? (y/N)", ap.Action, ap.Control, ap.URL, ap.Why)
 	ask := AskRequest{Kind: "approve", Slot: "approve", Prompt: r.p.mask(prompt), Field: r.p.mask(ap.Control)}

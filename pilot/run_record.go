@@ -3,6 +3,7 @@ package pilot
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -149,6 +150,9 @@ func (r *run) routine() *routine.Routine {
 		rt.Variables = append(rt.Variables, routine.Variable{Name: name, Secret: true})
 	}
 	rt.Variables = append(rt.Variables, r.slots...)
+	if start := r.startStep(); start != nil {
+		rt.Steps = append(rt.Steps, *start)
+	}
 	rt.Steps = append(rt.Steps, r.steps...)
 	if r.final != nil {
 		for _, c := range finalChecks(r.final) {
@@ -157,6 +161,21 @@ func (r *run) routine() *routine.Routine {
 		}
 	}
 	return rt
+}
+
+// startStep is the goto that opens the page the run began on, when the
+// run's own first step does not go somewhere: without it, the routine
+// replays only in a session already on that page. Nil when the run began
+// on no web page (about:blank) or its first step is a goto.
+func (r *run) startStep() *routine.Step {
+	if len(r.steps) > 0 && r.steps[0].Kind == routine.KindGoto {
+		return nil
+	}
+	u, err := url.Parse(r.startURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil
+	}
+	return &routine.Step{ID: "start", Kind: routine.KindGoto, URL: r.startURL, Instruction: "open the page the task began on"}
 }
 
 // finalChecks turns what showed the task done into checks a replay can

@@ -167,6 +167,10 @@ func TestRunFeedsAFailedCheckBack(t *testing.T) {
 		t.Errorf("want one failed check: %s", ev.json(t))
 	}
 	steps := res.Routine.Steps
+	if len(steps) != 5 || steps[0].Kind != routine.KindGoto || steps[0].URL != loginURL {
+		t.Fatalf("want the start page as the first step: %+v", steps)
+	}
+	steps = steps[1:]
 	if len(steps) != 4 || steps[0].Verdict.OK || !steps[3].Verdict.OK || !strings.Contains(steps[0].Verdict.Observed, "the URL is "+loginURL) {
 		t.Errorf("steps %+v", steps)
 	}
@@ -347,7 +351,7 @@ func TestRunHandOverKeepsTheAnswerSecret(t *testing.T) {
 		}
 	}
 	rt := res.Routine
-	fill := rt.Steps[0]
+	fill := rt.Steps[1] // after the start page
 	if fill.Op != "fill" || fill.Value == nil || fill.Value.From != "secret" || fill.Value.Slot != "password" || fill.Target.Locator != `role=textbox[name="Password"]` || !fill.Verdict.OK {
 		t.Errorf("hand-over step %+v", fill)
 	}
@@ -577,7 +581,7 @@ func TestRunRecordsHowItScrolls(t *testing.T) {
 	for _, a := range s.acts {
 		sent = append(sent, a.Direction)
 	}
-	for _, st := range res.Routine.Steps {
+	for _, st := range res.Routine.Steps[1:] { // after the start page
 		recorded = append(recorded, st.Direction)
 	}
 	want := []string{"down", "up", "into-view"}

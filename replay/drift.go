@@ -17,6 +17,11 @@ type DriftReport struct {
 	Version int            `json:"version"`
 	Steps   []DriftStep    `json:"steps"`
 	Counts  map[string]int `json:"counts"` // by status
+
+	// unchecked counts the unreached steps drift could not check for a
+	// reason a replay would meet too: no page opened before them (a
+	// routine with no start URL), or a find that failed.
+	unchecked int
 }
 
 // DriftStep is one step's element now.
@@ -38,9 +43,11 @@ const (
 )
 
 // WouldStop reports that a replay would stop now: some element is
-// replaced, missing or ambiguous, or a page landed elsewhere.
+// replaced, missing or ambiguous, a page landed elsewhere, or steps come
+// before any page could be opened (a routine with no start URL) or could
+// not be looked for.
 func (r *DriftReport) WouldStop() bool {
-	return r.Counts[calls.Replaced]+r.Counts[calls.Missing]+r.Counts[calls.Ambiguous]+r.Counts[DriftElsewhere] > 0
+	return r.Counts[calls.Replaced]+r.Counts[calls.Missing]+r.Counts[calls.Ambiguous]+r.Counts[DriftElsewhere]+r.unchecked > 0
 }
 
 // WouldHeal reports that a replay would heal some element that moved,
@@ -152,12 +159,14 @@ func (w *drifter) find(ctx context.Context, ds *DriftStep, t *routine.Target, un
 	ds.Locator = t.Locator
 	if !w.opened {
 		ds.Status, ds.Reason = DriftUnreached, "no page of the routine could be opened before it"
+		w.rep.unchecked++
 		return
 	}
 	req := calls.FindRequest{Locator: t.Locator, Fingerprint: t.Fingerprint, Positional: t.Positional}
 	res, err := w.d.Find(ctx, req)
 	if err != nil {
 		ds.Status, ds.Reason = DriftUnreached, err.Error()
+		w.rep.unchecked++
 		return
 	}
 	ds.Status, ds.Reason = res.Status, res.Reason

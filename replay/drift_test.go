@@ -56,6 +56,16 @@ func TestDrift(t *testing.T) {
 		t.Errorf("after a click: %+v, would stop %v, heal %v", last, rep.WouldStop(), rep.WouldHeal())
 	}
 
+	// A routine with no start URL (run --record made such): no page is
+	// opened before its steps, which a replay in a fresh session meets
+	// too: a replay would stop (drift exits 21), not "all found".
+	r = checkoutRoutine(t)
+	r.Steps = r.Steps[1:]
+	rep, _ = Drift(context.Background(), d, r)
+	if rep.Steps[0].Status != DriftUnreached || !rep.WouldStop() {
+		t.Errorf("no start URL: %+v, would stop %v, want unreached and true", rep.Steps[0], rep.WouldStop())
+	}
+
 	// A goto that lands elsewhere: 21.
 	d.pages["http://shop.test/checkout"] = fakePage{URL: "http://shop.test/login"}
 	rep, _ = Drift(context.Background(), d, checkoutRoutine(t))

@@ -126,8 +126,8 @@ func TestUploadFiles(t *testing.T) {
 		if !errors.Is(err, calls.ErrBadInput) {
 			t.Errorf("upload %s: err = %v, want ErrBadInput", bad, err)
 		}
-		if ExitCode(err) != ExitFailed {
-			t.Errorf("upload %s: exit %d, want %d", bad, ExitCode(err), ExitFailed)
+		if ExitCode(err) != ExitUsage {
+			t.Errorf("upload %s: exit %d, want %d", bad, ExitCode(err), ExitUsage)
 		}
 		if got != nil {
 			t.Errorf("upload %s: runF was called", bad)
@@ -257,7 +257,11 @@ func TestActRefusals(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &env); err != nil {
 			t.Fatalf("%v: %v in %q", tt.args, err, stdout)
 		}
-		if code != ExitFailed || env.Error.Code != tt.code || !strings.Contains(env.Error.Hint, tt.hint) {
+		wantExit := ExitFailed // what failed on the page
+		if tt.code == "needs_model" {
+			wantExit = ExitUsage // what the user gave: no model for the words
+		}
+		if code != wantExit || env.Error.Code != tt.code || !strings.Contains(env.Error.Hint, tt.hint) {
 			t.Errorf("%v: exit %d, error %+v; want %s with a hint holding %q", tt.args, code, env.Error, tt.code, tt.hint)
 		}
 		if tt.code == "ambiguous" && len(env.Data.Candidates) != 2 {

@@ -139,7 +139,7 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 	// in the raw arguments so an agent still gets its envelope.
 	var rp interface{ Reported() bool }
 	if !errors.As(err, &rp) || !rp.Reported() {
-		printError(streams.Out, streams.ErrOut, g.JSON || wantsJSON(args), err)
+		printError(streams.Out, streams.ErrOut, g.JSON || wantsJSON(args), streams.ColorStderr(), err)
 	}
 	return ExitCode(err)
 }

@@ -84,11 +84,11 @@ func TestConfigUnreadable(t *testing.T) {
 	load := loadFile(t, "[session]\nsesion = \"work\"\n", nil)
 	fc := &fakeCaller{}
 	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, load, "click", "e1")
-	if code != ExitFailed || !strings.Contains(stderr, `unknown key "session.sesion"`) {
+	if code != ExitUsage || !strings.Contains(stderr, `unknown key "session.sesion"`) {
 		t.Errorf("click: exit %d, stderr %q", code, stderr)
 	}
 	code, stdout, _, _ := runMainConfig(t, context.Background(), &fakeCaller{}, nil, load, "--json", "click", "e1")
-	if code != ExitFailed || !strings.Contains(stdout, `"code":"config"`) {
+	if code != ExitUsage || !strings.Contains(stdout, `"code":"bad_config"`) {
 		t.Errorf("click --json: exit %d, stdout %q", code, stdout)
 	}
 	if len(fc.calls) != 0 {
@@ -97,7 +97,7 @@ func TestConfigUnreadable(t *testing.T) {
 	// With the session given, a command still needs the file's other
 	// settings (the submit gate, the timeout).
 	code, _, stderr, _ = runMainConfig(t, context.Background(), &fakeCaller{}, nil, load, "--session", "s", "click", "e1")
-	if code != ExitFailed || !strings.Contains(stderr, `unknown key "session.sesion"`) {
+	if code != ExitUsage || !strings.Contains(stderr, `unknown key "session.sesion"`) {
 		t.Errorf("click --session: exit %d, stderr %q", code, stderr)
 	}
 	for _, args := range [][]string{{"version"}, {"daemon", "stop"}, {"help", "click"}} {
@@ -187,7 +187,7 @@ func TestConfigTimeout(t *testing.T) {
 
 	fc := &fakeCaller{}
 	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, "[session]\ntimeout = \"-1s\"\n", nil), "click", "e1")
-	if code != ExitFailed || !strings.Contains(stderr, `session.timeout = "-1s": must not be negative`) || len(fc.calls) != 0 {
+	if code != ExitUsage || !strings.Contains(stderr, `session.timeout = "-1s": must not be negative`) || len(fc.calls) != 0 {
 		t.Errorf("negative timeout: exit %d, stderr %q, calls %+v", code, stderr, fc.calls)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -99,6 +100,11 @@ func demoServeRun(ctx context.Context, opts *DemoServeOptions) error {
 	})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil // interrupted: the way serving ends
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "listen" {
+		// The address the user gave: taken, or not an address.
+		return usageErrorf("give a free HOST:PORT with --addr, e.g. 127.0.0.1:8081", "%v", err)
 	}
 	return err
 }

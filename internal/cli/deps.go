@@ -74,7 +74,7 @@ func runDaemon(v string) func(ctx context.Context, g GlobalOptions, cfg *config.
 		}
 		opts.Logger = log
 		m := sessions.New(opts)
-		return daemon.Main(ctx, daemon.Options{Socket: g.Socket, Handler: m, Logger: log, Version: v, Settings: cfg.DaemonSettings()})
+		return daemon.Main(ctx, daemon.Options{Socket: g.Socket, Handler: m, Logger: log, Version: v, Settings: cfg.DaemonSettings(), IdleTimeout: cfg.Daemon.Idle})
 	}
 }
 

@@ -199,7 +199,7 @@ func renderPage(ctx context.Context, path string, args []string) (string, error)
 	if !strings.Contains(snap.Text, "waymark doctor") {
 		return "", fmt.Errorf("the test page rendered without its heading; the outline was %q", snap.Text)
 	}
-	return fmt.Sprintf("started headless and rendered a test page (%d refs)", snap.Refs), nil
+	return fmt.Sprintf("started headless and rendered a test page (%s)", count(snap.Refs, "ref")), nil
 }
 
 func checkSocket(o *DoctorOptions) DoctorCheck {

@@ -61,7 +61,7 @@ func goodDoctor(t *testing.T, jsonOut bool) (*DoctorOptions, *bytes.Buffer) {
 		FindBrowser:    func(string) (string, error) { return "/usr/bin/chromium", nil },
 		BrowserVersion: func(context.Context, string) (string, error) { return "Chromium 148.0.7778.0", nil },
 		RenderPage: func(context.Context, string, []string) (string, error) {
-			return "started headless and rendered a test page (1 refs)", nil
+			return "started headless and rendered a test page (1 ref)", nil
 		},
 		Socket:    filepath.Join(run, "daemon.sock"), // named by the user: its folder may be shared
 		ProbeCDP:  func(context.Context, string) error { return errors.New("unexpected probe") },

@@ -33,8 +33,12 @@ run (1 failed, 2 usage, 3 unavailable):
 
   0  every element was found
   20 some moved: a replay would heal them with no model
-  21 some are replaced, missing or ambiguous, or a page landed elsewhere:
-     a replay would stop`,
+  21 some are replaced, missing or ambiguous, a page landed elsewhere, or
+     steps come before any page opens (a routine with no start URL): a
+     replay would stop
+
+A step behind an action (a click, a submit) is reported unreached and does
+not change the status: drift never acts to reach it.`,
 		Example: "  waymark drift checkout.json\n  waymark drift checkout.json --json",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -64,7 +68,12 @@ func driftRun(ctx context.Context, opts *DriftOptions) error {
 	}
 	code := driftExit(rep)
 	if opts.JSON {
-		if err := writeEnvelope(opts.IO.Out, envelope{OK: true, Data: driftJSON{rep, code}}); err != nil {
+		env := envelope{OK: code == 0, Data: driftJSON{rep, code}}
+		if code != 0 {
+			// One rule for every command: ok is false when the exit status is not 0.
+			env.Error = &errorBody{Code: driftCode(code), Message: driftSummary(rep), Hint: driftHint(code)}
+		}
+		if err := writeEnvelope(opts.IO.Out, env); err != nil {
 			return err
 		}
 	} else {
@@ -75,6 +84,21 @@ func driftRun(ctx context.Context, opts *DriftOptions) error {
 		return &ExitError{Code: code, Msg: driftSummary(rep), Silent: true}
 	}
 	return nil
+}
+
+// driftCode is the error code of a drift report that is not clean.
+func driftCode(code int) string {
+	if code == DriftExitMoved {
+		return "drift_moved"
+	}
+	return "drift_broken"
+}
+
+func driftHint(code int) string {
+	if code == DriftExitMoved {
+		return "a replay heals the moved elements with no model; run \"waymark replay\" with --keep-heals always to save them"
+	}
+	return "look at the steps marked replaced, missing, ambiguous, unreached or elsewhere, and record the routine again or fix them"
 }
 
 type driftJSON struct {

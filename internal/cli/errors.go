@@ -9,15 +9,17 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/model/rules"
+	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
 )
 
 // Exit statuses. They are decided in one place, [ExitCode].
 const (
 	ExitOK          = 0
-	ExitFailed      = 1   // the action failed on the page, or bad input (a missing file)
-	ExitUsage       = 2   // the command line cannot be run as written
-	ExitUnavailable = 3   // no browser or daemon to run it on
+	ExitFailed      = 1   // what failed on the page
+	ExitUsage       = 2   // what the user gave is wrong: a flag, a URL, a file, the configuration, no model
+	ExitUnavailable = 3   // no browser, daemon or model server to run it on
 	ExitCanceled    = 130 // interrupted (128 + SIGINT, as shells report it)
 )
 
@@ -51,7 +53,7 @@ func replayExit(c replay.Cause) int {
 const (
 	DriftExitFound  = 0  // every element was found
 	DriftExitMoved  = 20 // some moved: a replay would heal them with no model
-	DriftExitBroken = 21 // some replaced, missing or ambiguous, or a page landed elsewhere: a replay would stop
+	DriftExitBroken = 21 // some replaced, missing or ambiguous, a page landed elsewhere, or steps with no page to check them on: a replay would stop
 )
 
 // driftExit is the exit status of a drift report. Unreached steps raise
@@ -80,20 +82,23 @@ func usageErrorf(hint, format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...), Hint: hint}
 }
 
-// ExitCode maps an error to the process's exit status:
+// ExitCode maps an error to the process's exit status, one rule for
+// every command:
 //
 //	0   no error
 //	130 canceled (context.Canceled, e.g. Ctrl-C)
-//	2   usage: bad flags or arguments, unknown command ([UsageError])
-//	3   unavailable: calls.ErrUnavailable, calls.ErrBrowserGone, [ErrNoDaemon]
-//	1   anything else: the action failed on the page, or its input was bad
+//	2   what the user gave is wrong: a flag or argument, a URL that cannot
+//	    be parsed, a routine, plan or schema file missing or malformed
+//	    (calls.ErrBadInput), the configuration (bad_config), no model
+//	    for a command that needs one (needs_model)
+//	3   what waymark runs on is not there: the browser, the daemon
+//	    (calls.ErrUnavailable, calls.ErrBrowserGone, [ErrNoDaemon]), the
+//	    model server (model_unavailable)
+//	1   anything else: what failed on the page
 //
-// calls.ErrBadInput is 1, not 2: it comes from the daemon after the command
-// line was parsed (a file that does not exist, a value the page refuses), so
-// re-reading --help does not fix it, and agents should treat it like any
-// other failed step.
+// A command that reports its own outcome ([ExitError]: replay's causes
+// 10–17, drift's 20 and 21) keeps its status.
 func ExitCode(err error) int {
-	var ue *UsageError
 	var ec interface{ ExitCode() int }
 	switch {
 	case err == nil:
@@ -102,19 +107,22 @@ func ExitCode(err error) int {
 		return ExitCanceled
 	case errors.As(err, &ec):
 		return ec.ExitCode()
-	case errors.As(err, &ue):
-		return ExitUsage
-	case errors.Is(err, calls.ErrUnavailable), errors.Is(err, calls.ErrBrowserGone), errors.Is(err, ErrNoDaemon):
-		return ExitUnavailable
-	default:
-		return ExitFailed
 	}
+	switch errorCode(err) {
+	case "usage", "bad_input", "bad_config", "needs_model":
+		return ExitUsage
+	case "unavailable", "browser_gone", "model_unavailable", "daemon_settings":
+		return ExitUnavailable
+	}
+	return ExitFailed
 }
 
-// errorCode is the "code" of the JSON error envelope.
+// errorCode is the "code" of the JSON error envelope: what happened, in
+// one snake_case word. Only a failure waymark cannot name is "internal".
 func errorCode(err error) string {
 	var ue *UsageError
 	var coded interface{ ErrorCode() string }
+	var needsModel *rules.NeedsModelError
 	switch {
 	case errors.As(err, &coded):
 		return coded.ErrorCode()
@@ -123,7 +131,26 @@ func errorCode(err error) string {
 	case errors.Is(err, ErrNoDaemon):
 		return "unavailable"
 	}
-	return calls.Code(err)
+	if c := calls.Code(err); c != "internal" {
+		return c
+	}
+	switch {
+	case errors.As(err, &needsModel), errors.Is(err, pilot.ErrNoKey), errors.Is(err, pilot.ErrKeyRefused):
+		return "needs_model"
+	case errors.Is(err, pilot.ErrModelUnavailable), errors.Is(err, pilot.ErrRateLimited), errors.Is(err, pilot.ErrModelTimeout):
+		return "model_unavailable"
+	case errors.Is(err, pilot.ErrMalformed), errors.Is(err, pilot.ErrUndecodable):
+		return "model_answer"
+	case errors.Is(err, pilot.ErrBlocked):
+		return "bot_check"
+	case errors.Is(err, pilot.ErrBudget):
+		return "budget_spent"
+	case errors.Is(err, pilot.ErrRepeats), errors.Is(err, pilot.ErrBreaker):
+		return "task_failed"
+	case errors.Is(err, pilot.ErrCannot):
+		return "model_cannot"
+	}
+	return "internal"
 }
 
 // errorHint is the hint that goes with err: the one the driver sent, or a
@@ -170,7 +197,7 @@ func errorMessage(err error) string {
 // printError reports err: as the JSON envelope on stdout with --json (an
 // agent then reads one object from one stream), as "error:" and "hint:"
 // lines on stderr otherwise.
-func printError(stdout, stderr io.Writer, jsonOut bool, err error) {
+func printError(stdout, stderr io.Writer, jsonOut, color bool, err error) {
 	msg, hint := errorMessage(err), errorHint(err)
 	if jsonOut {
 		env := envelope{Error: &errorBody{Code: errorCode(err), Message: msg, Hint: hint}}
@@ -183,11 +210,26 @@ func printError(stdout, stderr io.Writer, jsonOut bool, err error) {
 		_ = writeEnvelope(stdout, env)
 		return
 	}
-	fmt.Fprintf(stderr, "error: %s\n", msg)
+	label, hintLabel := "error:", "hint:"
+	if color { // a terminal that takes colour: the labels stand out
+		label, hintLabel = "\x1b[1;31merror:\x1b[0m", "\x1b[33mhint:\x1b[0m"
+	}
+	fmt.Fprintf(stderr, "%s %s\n", label, msg)
 	if hint != "" {
-		fmt.Fprintf(stderr, "hint: %s\n", hint)
+		fmt.Fprintf(stderr, "%s %s\n", hintLabel, hint)
 	}
 }
+
+// withData is an error whose JSON envelope carries data: what the command
+// did or read before it failed.
+type withData struct {
+	err  error
+	data any
+}
+
+func (e *withData) Error() string  { return e.err.Error() }
+func (e *withData) Unwrap() error  { return e.err }
+func (e *withData) ErrorData() any { return e.data }
 
 // helpHint points at a command's help.
 func helpHint(cmd *cobra.Command) string {

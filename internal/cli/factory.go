@@ -108,12 +108,12 @@ func readConfig(read func() (*config.Config, error)) (*config.Config, error) {
 
 // ConfigError is a config file or environment setting waymark cannot use.
 // The message names the file and what to fix; --json reports code
-// "config".
+// "bad_config" (exit 2).
 type ConfigError struct{ Err error }
 
 func (e *ConfigError) Error() string     { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error     { return e.Err }
-func (e *ConfigError) ErrorCode() string { return "config" }
+func (e *ConfigError) ErrorCode() string { return "bad_config" }
 
 // Common is what every command that talks to the daemon carries from the
 // [Factory]. Each command's Options embeds it.

@@ -14,6 +14,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/pilot"
 )
 
 // dialRecord is what Deps.Dial was called with.
@@ -111,10 +112,10 @@ func TestMainExitCodes(t *testing.T) {
 			wantStdout: `{"ok":false,"error":{"code":"browser_gone","message":"the browser exited","hint":"run the command again: a fresh browser starts"}}` + "\n",
 		},
 		{
-			name:     "bad input is a failure, not usage",
+			name:     "bad input is what the user gave: 2, as usage",
 			errs:     map[string]error{calls.MethodOpen: calls.Errorf(calls.ErrBadInput, "", "bad URL")},
 			args:     []string{"open", "::"},
-			wantCode: 1, wantStderr: "error: bad URL\n",
+			wantCode: 2, wantStderr: "error: bad URL\n",
 		},
 		{
 			name:     "bad flag",
@@ -213,7 +214,11 @@ func TestExitCode(t *testing.T) {
 		{nil, 0},
 		{calls.ErrStaleRef, 1},
 		{calls.ErrTimeout, 1},
-		{calls.ErrBadInput, 1},
+		{calls.ErrBadInput, 2},
+		{&ConfigError{Err: errors.New("open permissions")}, 2},
+		{fmt.Errorf("openai: %w; set OPENAI_API_KEY", pilot.ErrNoKey), 2},
+		{fmt.Errorf("the server failed (HTTP 502): %w", pilot.ErrModelUnavailable), 3},
+		{fmt.Errorf("decide: %w", pilot.ErrBreaker), 1},
 		{errors.New("anything"), 1},
 		{&UsageError{Err: errors.New("x")}, 2},
 		{fmt.Errorf("dial: %w", calls.ErrUnavailable), 3},

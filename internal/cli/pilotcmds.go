@@ -167,9 +167,9 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 		}
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.emit(actJSON{Answer: res.Answer, Request: res.Request, Evidence: res.Evidence, Outcome: res.Outcome, Line: res.Line, Usage: res.Usage}, func() error {
 		opts.note("model: %s", desc)
-		opts.note("%s", actDone(res.Answer, res.Line))
+		opts.note("%s", actLine(res.Answer, res.Line))
 		if res.Evidence != nil && res.Evidence.Chosen != "" {
 			opts.note("locator: %s", res.Evidence.Chosen)
 		}
@@ -180,22 +180,32 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 	})
 }
 
-// actDone says what an act did: the action and the element's outline line,
-// or for a step on no element what it took ("press ArrowDown", not "press
-// press").
-func actDone(a pilot.ActAnswer, line string) string {
-	if line != "" {
-		return a.Action + " " + line
-	}
+// actLine says what act did: the action and the element's outline line,
+// or for a step with no element what it went to or pressed ("goto goto"
+// and "press press" before).
+func actLine(a pilot.ActAnswer, line string) string {
 	switch {
-	case a.Key != "":
-		return a.Action + " " + a.Key
+	case line != "":
+		return a.Action + " " + line
 	case a.URL != "":
 		return a.Action + " " + a.URL
+	case a.Key != "":
+		return a.Action + " " + a.Key
 	case a.Direction != "":
 		return a.Action + " " + a.Direction
 	}
 	return a.Action
+}
+
+// actJSON is the data of `act --json`: pilot.ActResult with the JSON
+// names of the output contract (docs/json.md).
+type actJSON struct {
+	Answer   pilot.ActAnswer  `json:"answer"`
+	Request  calls.ActRequest `json:"request"`
+	Evidence *calls.Evidence  `json:"evidence,omitempty"`
+	Outcome  *calls.Outcome   `json:"outcome,omitempty"`
+	Line     string           `json:"line,omitempty"`
+	Usage    pilot.Usage      `json:"usage"`
 }
 
 // ObserveOptions are the flags of `waymark observe`.
@@ -237,6 +247,12 @@ func observeRun(ctx context.Context, opts *ObserveOptions) error {
 	return opts.emit(res, func() error {
 		for _, o := range res.Observations {
 			fmt.Fprintf(opts.IO.Out, "@%s\t%s\t%s\n", o.Ref, o.Line, o.Action)
+		}
+		if len(res.Dropped) > 0 {
+			// Refs the model gave that are not on the page: said, not
+			// silently left out.
+			opts.note("left out %s the model named that %s not on the page: %s", count(len(res.Dropped), "ref"),
+				map[bool]string{true: "is", false: "are"}[len(res.Dropped) == 1], strings.Join(res.Dropped, ", "))
 		}
 		if len(res.Observations) == 0 {
 			opts.note("nothing on the page answers that")
@@ -293,21 +309,34 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := opts.emit(res, func() error {
-		_, err := fmt.Fprintln(opts.IO.Out, string(res.Data))
-		for _, pr := range res.Problems {
-			opts.note("problem: %s", pr)
+	data := extractJSON{Value: res.Data, Fits: res.OK, Problems: res.Problems, Dropped: res.Dropped, Chunks: res.Chunks, Parts: res.Parts, Note: res.Note, Usage: res.Usage}
+	if !res.OK {
+		// One envelope: ok false, the error, and what was read as its data.
+		if !opts.JSON {
+			fmt.Fprintln(opts.IO.Out, string(res.Data))
 		}
+		return &withData{err: &calls.Error{Kind: calls.ErrNoMatch, Msg: fmt.Sprintf("the data does not fit the schema: %s", strings.Join(res.Problems, "; ")),
+			Hint: "loosen the schema, or make the instruction more specific"}, data: data}
+	}
+	return opts.emit(data, func() error {
+		_, err := fmt.Fprintln(opts.IO.Out, string(res.Data))
 		if res.Note != "" {
 			opts.note("note: %s", res.Note)
 		}
 		return err
-	}); err != nil {
-		return err
-	}
-	if !res.OK {
-		return &calls.Error{Kind: calls.ErrNoMatch, Msg: fmt.Sprintf("the data does not fit the schema: %s", strings.Join(res.Problems, "; ")),
-			Hint: "loosen the schema, or make the instruction more specific"}
-	}
-	return nil
+	})
+}
+
+// extractJSON is the data of `extract --json`: the value read, and how it
+// was read. (pilot.ExtractResult has ok and data of its own, which inside
+// the envelope read as a second envelope.)
+type extractJSON struct {
+	Value    json.RawMessage `json:"value"`
+	Fits     bool            `json:"fits"`               // the value fits the schema
+	Problems []string        `json:"problems,omitempty"` // why it does not, each with its JSON pointer
+	Dropped  []string        `json:"dropped,omitempty"`  // pointers of strings the page does not show, set to null
+	Chunks   int             `json:"chunks"`
+	Parts    int             `json:"parts"`          // the page's parts; more than chunks when the budget stopped the reading
+	Note     string          `json:"note,omitempty"` // what the budget left unread
+	Usage    pilot.Usage     `json:"usage"`
 }

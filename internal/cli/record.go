@@ -158,7 +158,7 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 		for _, v := range vars {
 			fmt.Fprintf(opts.IO.Out, "%s=%s\n", v.Name, v.Value)
 		}
-		opts.note("recorded %d step(s) and %d variable(s) to %s", len(r.Steps), len(vars), opts.File)
+		opts.note("recorded %s and %s to %s", count(len(r.Steps), "step"), count(len(vars), "variable"), opts.File)
 		for _, n := range res.Notes {
 			opts.note("note: %s", n)
 		}

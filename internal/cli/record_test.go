@@ -97,7 +97,7 @@ func TestRecordStopRunWritesRoutine(t *testing.T) {
 		t.Errorf("stdout (-want +got):\n%s", diff)
 	}
 	wantReplay := "replay with: waymark replay " + file + " --var 'full_name=Ann Example' --var email=ann@example.com --secret password=env:PASSWORD"
-	for _, want := range []string{"recorded 4 step(s) and 3 variable(s)", "note: after step 2: tab new", wantReplay} {
+	for _, want := range []string{"recorded 4 steps and 3 variables", "note: after step 2: tab new", wantReplay} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
 		}

@@ -112,7 +112,14 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	}
 	d := calls.Remote{Caller: caller, Session: opts.Session}
 	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits, NoHand: !opts.Hand}
-	if !opts.JSON && opts.IO.IsStderrTTY() {
+	// Steps stream as they finish, on a terminal or not (a CI log shows
+	// them as they come): a line each on stderr, or a JSON line each on
+	// stdout with --json, before the envelope.
+	if opts.JSON {
+		ro.Progress = func(e replay.StepEvent) {
+			_ = writeJSONLine(opts.IO.Out, replayStepEvent{Type: "step", N: e.N, Of: e.Of, Step: e.Step})
+		}
+	} else {
 		ro.Progress = func(e replay.StepEvent) { fmt.Fprintln(opts.IO.ErrOut, progressLine(e)) }
 	}
 	res, err := replay.Run(ctx, d, r, ro)
@@ -126,7 +133,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	if opts.JSON {
 		env := envelope{OK: res.Status == replay.StatusOK, Data: replayJSON{Result: res, File: opts.File, Saved: saved}}
 		if res.Status != replay.StatusOK {
-			env.Error = &errorBody{Code: string(res.Cause), Message: res.Message, Hint: res.Hint}
+			env.Error = &errorBody{Code: causeCode(res.Cause), Message: res.Message, Hint: res.Hint}
 		}
 		if err := writeEnvelope(opts.IO.Out, env); err != nil {
 			return err
@@ -155,6 +162,19 @@ type replayJSON struct {
 	Saved string `json:"saved,omitempty"`
 }
 
+// replayStepEvent is one line of `replay --json` before the envelope: a
+// step done, the n-th of the routine's of top-level steps.
+type replayStepEvent struct {
+	Type string            `json:"type"` // "step"
+	N    int               `json:"n"`
+	Of   int               `json:"of"`
+	Step replay.StepResult `json:"step"`
+}
+
+// causeCode is a replay cause as an error code of the output contract,
+// which are snake_case: landed-elsewhere is landed_elsewhere.
+func causeCode(c replay.Cause) string { return strings.ReplaceAll(string(c), "-", "_") }
+
 // model builds the heal and extract model: none with --no-model, and none
 // when nothing names one (the rules model cannot heal or read).
 func (o *ReplayOptions) model(getenv func(string) string) (pilot.Model, error) {
@@ -170,6 +190,12 @@ func (o *ReplayOptions) model(getenv func(string) string) (pilot.Model, error) {
 	}
 	m, _, err := newModel(o.Model, o.modelConfig(), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
+		if o.Model.Model == "" && o.Model.BaseURL == "" && getenv("WAYMARK_MODEL") == "" {
+			// Only the environment hints at a model (OPENAI_BASE_URL with
+			// no model name, say): a replay needs none, so it runs without
+			// heals rather than refusing to start.
+			return nil, nil
+		}
 		return nil, err
 	}
 	if _, isRules := m.(rules.Model); isRules {
@@ -226,7 +252,7 @@ func replaySummary(res *replay.Result, saved string) string {
 	var b strings.Builder
 	switch res.Status {
 	case replay.StatusOK:
-		fmt.Fprintf(&b, "replayed %d step(s) in %dms, %d model call(s)", len(res.Steps), res.DurMS, res.ModelCalls)
+		fmt.Fprintf(&b, "replayed %s in %dms, %s", count(len(res.Steps), "step"), res.DurMS, count(res.ModelCalls, "model call"))
 	default:
 		fmt.Fprintf(&b, "stopped (%s, exit %d): %s\nhint: %s", res.Cause, replayExit(res.Cause), res.Message, res.Hint)
 	}

@@ -117,7 +117,7 @@ func TestReplayRunOK(t *testing.T) {
 	if acts != 3 {
 		t.Errorf("%d acts, want 3", acts)
 	}
-	if !strings.Contains(errOut.String(), "replayed 4 step(s)") || !strings.Contains(errOut.String(), "  4  click    place") {
+	if !strings.Contains(errOut.String(), "replayed 4 steps") || !strings.Contains(errOut.String(), "  4  click    place") {
 		t.Errorf("stderr = %q", errOut.String())
 	}
 	if out.Len() != 0 {
@@ -142,7 +142,8 @@ func TestReplayRunStopsWithExitCode(t *testing.T) {
 		Data  struct{ Status, Cause string }
 		Error struct{ Code, Hint string }
 	}
-	if err := json.Unmarshal(out.Bytes(), &env); err != nil {
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &env); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
 	if env.OK || env.Data.Status != "stopped" || env.Data.Cause != "missing" || env.Error.Code != "missing" || env.Error.Hint == "" {
@@ -195,5 +196,21 @@ func TestDriftRun(t *testing.T) {
 	}
 	if !strings.Contains(so.String(), "email\tmoved\tlabel=Email\tnow placeholder=Email\n") || !strings.Contains(se.String(), "1 moved") {
 		t.Errorf("stdout %q stderr %q", so.String(), se.String())
+	}
+}
+
+// A replay needs no model: OPENAI_BASE_URL set without a model name must
+// not stop it before step 1 (it did: "no model named for the server").
+func TestReplayModelFromEnvironmentOnly(t *testing.T) {
+	o := &ReplayOptions{}
+	env := map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
+	m, err := o.model(func(k string) string { return env[k] })
+	if err != nil || m != nil {
+		t.Errorf("model = %v, %v; want none and no error", m, err)
+	}
+	// Asked for by name, a model that cannot be built is an error.
+	o.Model.BaseURL = "http://127.0.0.1:9/v1"
+	if _, err := o.model(func(k string) string { return env[k] }); err == nil {
+		t.Error("--base-url with no model name: no error")
 	}
 }

@@ -52,7 +52,8 @@ is asked of you on the terminal. With --record, the steps are saved as a
 routine that "waymark replay" runs with no model: each element is named by a
 locator taken from the live page, values by their --input and --secret names.
 With --json, each event is a JSON line on stdout; when the routine was saved,
-a last line {"type":"saved","turn":N,"path":FILE} says where.`,
+a line {"type":"saved","turn":N,"path":FILE} says where; the last line is the
+envelope {"ok":…} every command prints, with the run's summary as its data.`,
 		Example: "  waymark run 'sign in and open my orders' --secret password=prompt --record orders.json\n" +
 			"  waymark run 'search for %query%' --input query=boots --max-steps 20 --json",
 		Args: exactArgs(1),
@@ -116,7 +117,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	// The pilot adds the run's secrets to its own set (RunOptions.Secrets).
 	p := pilot.New(calls.Remote{Caller: caller, Session: opts.Session}, m, nil)
-	show := eventPrinter(opts.IO.Out, opts.IO.ErrOut, opts.JSON)
+	show := eventPrinter(opts.IO.Out, opts.IO.ErrOut, opts.JSON, opts.IO.IsStderrTTY())
 	res, err := p.Run(ctx, opts.Task, pilot.RunOptions{
 		Inputs: vars.Values, Secrets: vars.Secrets,
 		MaxSteps: opts.MaxSteps, MaxTokens: opts.MaxTokens,
@@ -144,7 +145,42 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 			return werr
 		}
 	}
-	return err
+	// The stream ends with the envelope every command prints.
+	data := runSummary(res, saved)
+	if err != nil {
+		return &withData{err: err, data: data}
+	}
+	return opts.emit(data, nil)
+}
+
+// runSummaryJSON is pilot.RunResult as the output contract has it: the
+// duration in milliseconds (pilot's is a time.Duration, nanoseconds in
+// JSON), and where the routine was saved.
+type runSummaryJSON struct {
+	Done       bool             `json:"done"`
+	Reason     string           `json:"reason"`
+	Steps      int              `json:"steps"`
+	Turns      int              `json:"turns"`
+	ModelCalls int              `json:"model_calls"`
+	Usage      pilot.Usage      `json:"usage"`
+	DurationMS int64            `json:"duration_ms"`
+	Routine    *routine.Routine `json:"routine,omitempty"`
+	Saved      string           `json:"saved,omitempty"`
+}
+
+func runSummary(res *pilot.RunResult, saved string) *runSummaryJSON {
+	if res == nil {
+		return nil
+	}
+	return &runSummaryJSON{Done: res.Done, Reason: res.Reason, Steps: res.Steps, Turns: res.Turns, ModelCalls: res.ModelCalls,
+		Usage: res.Usage, DurationMS: res.Duration.Milliseconds(), Routine: res.Routine, Saved: saved}
+}
+
+// runEventJSON is a pilot.Event as `run --json` prints it: its summary
+// in the contract's shape.
+type runEventJSON struct {
+	pilot.Event
+	Summary *runSummaryJSON `json:"summary,omitempty"`
 }
 
 // eventSaved is the type of the line `run --json` prints after the last
@@ -171,8 +207,8 @@ func summaryLine(res *pilot.RunResult, saved, record string) string {
 	if res == nil {
 		return ""
 	}
-	s := fmt.Sprintf("%s: %d steps, %d model calls, %d tokens, %s", res.Reason, res.Steps, res.ModelCalls,
-		res.Usage.InputTokens+res.Usage.OutputTokens, res.Duration.Round(100*time.Millisecond))
+	s := fmt.Sprintf("%s: %s, %s, %s, %s", res.Reason, count(res.Steps, "step"), count(res.ModelCalls, "model call"),
+		count(res.Usage.InputTokens+res.Usage.OutputTokens, "token"), res.Duration.Round(100*time.Millisecond))
 	switch {
 	case saved != "":
 		s += "; routine saved to " + saved
@@ -184,29 +220,34 @@ func summaryLine(res *pilot.RunResult, saved, record string) string {
 
 // eventPrinter shows a run's events: JSON lines on stdout with --json,
 // else a line each on stderr. The events arrive already masked.
-func eventPrinter(out, errOut io.Writer, jsonOut bool) func(pilot.Event) {
+func eventPrinter(out, errOut io.Writer, jsonOut, tty bool) func(pilot.Event) {
 	if jsonOut {
 		enc := json.NewEncoder(out)
 		enc.SetEscapeHTML(false)
-		return func(e pilot.Event) { _ = enc.Encode(e) }
+		return func(e pilot.Event) { _ = enc.Encode(runEventJSON{Event: e, Summary: runSummary(e.Summary, "")}) }
 	}
 	return func(e pilot.Event) {
-		if line := eventLine(e); line != "" {
+		if line := eventLine(e, tty); line != "" {
 			fmt.Fprintln(errOut, line)
 		}
 	}
 }
 
-// eventLine is one event for people, or "" for events the summary covers.
-func eventLine(e pilot.Event) string {
+// eventLine is one event for people, or "" for events the summary covers;
+// with glyphs (✓ ✗) on a terminal.
+func eventLine(e pilot.Event, tty bool) string {
 	switch e.Type {
 	case pilot.EventThought:
 		return "thinking: " + e.Text
 	case pilot.EventStep:
-		if e.Verdict != nil && !e.Verdict.OK {
-			return "step ✗ " + e.Text
+		ok, failed := "ok", "failed"
+		if tty { // glyphs only on a terminal; a log gets words
+			ok, failed = "✓", "✗"
 		}
-		return "step ✓ " + e.Text
+		if e.Verdict != nil && !e.Verdict.OK {
+			return "step " + failed + " " + e.Text
+		}
+		return "step " + ok + " " + e.Text
 	case pilot.EventRecovering:
 		return fmt.Sprintf("recovering (%s): %s", e.Guard, e.Text)
 	case pilot.EventAwait:

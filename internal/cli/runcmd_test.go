@@ -85,11 +85,23 @@ func TestRunRecordsARoutine(t *testing.T) {
 				t.Fatal(err)
 			}
 			var rt routine.Routine
-			if err := json.Unmarshal(b, &rt); err != nil || len(rt.Steps) != 1 || rt.Steps[0].Target.Locator != `role=button[name="Go"]` {
+			if err := json.Unmarshal(b, &rt); err != nil || len(rt.Steps) != 2 || rt.Steps[0].Kind != routine.KindGoto || rt.Steps[1].Target.Locator != `role=button[name="Go"]` {
 				t.Fatalf("routine %s (%v)", b, err)
 			}
 			if jsonOut {
 				lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+				// The stream ends with the envelope every command prints.
+				var env struct {
+					OK   bool `json:"ok"`
+					Data struct {
+						Done  bool   `json:"done"`
+						Saved string `json:"saved"`
+					} `json:"data"`
+				}
+				if err := json.Unmarshal([]byte(lines[len(lines)-1]), &env); err != nil || !env.OK || !env.Data.Done || env.Data.Saved != path {
+					t.Errorf("last line %q (%v), want the envelope with the saved path", lines[len(lines)-1], err)
+				}
+				lines = lines[:len(lines)-1]
 				var types []string
 				for _, l := range lines {
 					var e pilot.Event
@@ -116,7 +128,7 @@ func TestRunRecordsARoutine(t *testing.T) {
 				}
 				return
 			}
-			for _, want := range []string{"thinking: press Go", "step ✓ click button \"Go\" [ref=e1] — checked", "done: the task is done", "done: 1 steps, 2 model calls", "routine saved to " + path} {
+			for _, want := range []string{"thinking: press Go", "step ok click button \"Go\" [ref=e1] — checked", "done: the task is done", "done: 1 step, 2 model calls", "routine saved to " + path} {
 				if !strings.Contains(errOut.String(), want) {
 					t.Errorf("stderr lacks %q:\n%s", want, errOut)
 				}

@@ -126,7 +126,12 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		NewAgent:  newAgent,
 		Now:       now,
 	}
-	if !opts.JSON {
+	if opts.JSON {
+		// Each step a JSON line as it ends, then the envelope.
+		runOpts.OnStep = func(scenario string, st testplan.StepResult) {
+			_ = writeJSONLine(opts.IO.Out, testStepEvent{Type: "step", Scenario: scenario, Step: st})
+		}
+	} else {
 		runOpts.Progress = opts.IO.ErrOut
 	}
 	rep, err := testplan.Run(ctx, plan, runOpts)
@@ -158,6 +163,13 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		return &ExitError{Code: ExitFailed, Msg: summary + "; see " + filepath.Join(out, "report.md"), Silent: true}
 	}
 	return nil
+}
+
+// testStepEvent is one line of `test --json` before the envelope.
+type testStepEvent struct {
+	Type     string              `json:"type"` // "step"
+	Scenario string              `json:"scenario"`
+	Step     testplan.StepResult `json:"step"`
 }
 
 // planUsage makes a malformed plan a usage error (exit 2).

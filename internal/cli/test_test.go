@@ -108,8 +108,12 @@ func TestTestRun(t *testing.T) {
 					} `json:"data"`
 					Error *errorBody `json:"error"`
 				}
-				if err := json.Unmarshal([]byte(out), &env); err != nil {
-					t.Fatalf("stdout is not one envelope: %v\n%s", err, out)
+				lines := strings.Split(strings.TrimSpace(out), "\n")
+				if len(lines) < 2 || !strings.HasPrefix(lines[0], `{"type":"step"`) {
+					t.Errorf("want the steps streamed before the envelope:\n%s", out)
+				}
+				if err := json.Unmarshal([]byte(lines[len(lines)-1]), &env); err != nil {
+					t.Fatalf("the last line is not the envelope: %v\n%s", err, out)
 				}
 				if env.OK || env.Data.Counts.Failed != 1 || env.Error == nil || env.Error.Code != "test_failed" {
 					t.Errorf("envelope: %s", out)

@@ -40,6 +40,7 @@ type Config struct {
 	Policy   Policy   `toml:"policy"`
 	Model    Model    `toml:"model"`
 	Evidence Evidence `toml:"evidence"`
+	Daemon   Daemon   `toml:"daemon"`
 
 	files   []string          // the files read, lowest precedence first
 	sources map[string]string // "section.key" → where its value came from
@@ -162,6 +163,16 @@ type Evidence struct {
 	Folder string `toml:"folder"`
 }
 
+// Daemon is the [daemon] section.
+type Daemon struct {
+	// Idle is how long the daemon waits with no client connected before it
+	// closes the browser and exits; the default is 30 minutes, 0 never.
+	Idle time.Duration `toml:"idle"`
+}
+
+// DefaultIdle is [daemon] idle when nothing sets it.
+const DefaultIdle = 30 * time.Minute
+
 // SourceDefault is the source of a value nothing set.
 const SourceDefault = "default"
 
@@ -172,6 +183,7 @@ func Default() *Config {
 		Fallback: Fallback{CDPToLocal: true},
 		Session:  Session{Name: "default", Submits: "ask"},
 		Policy:   Policy{PrivateNetwork: "loopback"},
+		Daemon:   Daemon{Idle: DefaultIdle},
 		sources:  map[string]string{},
 	}
 	for _, k := range keys {

@@ -46,6 +46,7 @@ var keys = []key{
 	{name: "model.purposes.heal", field: func(c *Config) any { return &c.Model.Purposes.Heal }},
 	{name: "model.purposes.decide", field: func(c *Config) any { return &c.Model.Purposes.Decide }},
 	{name: "evidence.folder", field: func(c *Config) any { return &c.Evidence.Folder }},
+	{name: "daemon.idle", field: func(c *Config) any { return &c.Daemon.Idle }},
 }
 
 func lookupKey(name string) (key, bool) {

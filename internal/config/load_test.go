@@ -48,6 +48,7 @@ func TestDefaults(t *testing.T) {
 		Fallback: Fallback{CDPToLocal: true},
 		Session:  Session{Name: "default", Submits: "ask"},
 		Policy:   Policy{PrivateNetwork: "loopback"},
+		Daemon:   Daemon{Idle: 30 * time.Minute},
 	}
 	if d := cmp.Diff(want, *c, cmpopts.IgnoreUnexported(Config{})); d != "" {
 		t.Errorf("defaults (-want +got):\n%s", d)
@@ -145,6 +146,9 @@ heal = "gpt-5"
 
 [evidence]
 folder = "out/evidence"
+
+[daemon]
+idle = "2h"
 `
 	opts, _, pp := dirs(t, "", file)
 	c, err := Load(opts)
@@ -160,6 +164,7 @@ folder = "out/evidence"
 		Model: Model{Provider: "openai", Model: "gpt-5", BaseURL: "http://127.0.0.1:8080/v1",
 			Purposes: Purposes{Act: "gpt-5-mini", Heal: "gpt-5"}},
 		Evidence: Evidence{Folder: "out/evidence"},
+		Daemon:   Daemon{Idle: 2 * time.Hour},
 	}
 	if d := cmp.Diff(want, *c, cmpopts.IgnoreUnexported(Config{})); d != "" {
 		t.Errorf("config (-want +got):\n%s", d)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // Paths are the files of one daemon.
@@ -24,19 +25,15 @@ type Paths struct {
 const maxSocketPath = 103
 
 // DefaultPaths returns the paths of the user's daemon. The socket is
-// $XDG_RUNTIME_DIR/waymark/daemon.sock, or, without XDG_RUNTIME_DIR,
-// run/daemon.sock in waymark's folder of the user cache dir (such as
-// ~/.cache/waymark/run/daemon.sock); the lock sits beside it. The log is
-// daemon.log in waymark's cache folder, which outlives the runtime folder.
+// daemon.sock in [RuntimeDir]; the lock sits beside it. The log is
+// daemon.log in waymark's folder of the user cache dir (which outlives
+// the runtime folder), or beside the socket when there is no cache dir
+// (no $HOME, as an MCP client may start waymark with).
 func DefaultPaths() (Paths, error) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return Paths{}, fmt.Errorf("no folder for the daemon's log: %w", err)
-	}
-	state := filepath.Join(cache, "waymark")
-	run := filepath.Join(state, "run")
-	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
-		run = filepath.Join(rt, "waymark")
+	run := RuntimeDir(os.Getenv, os.Getuid(), os.Stat)
+	state := run
+	if cache, err := os.UserCacheDir(); err == nil {
+		state = filepath.Join(cache, "waymark")
 	}
 	return Paths{
 		Socket:  filepath.Join(run, "daemon.sock"),
@@ -44,6 +41,31 @@ func DefaultPaths() (Paths, error) {
 		Log:     filepath.Join(state, "daemon.log"),
 		private: true,
 	}, nil
+}
+
+// RuntimeDir is the folder of the user's daemon socket, found the same
+// way by every process of the user whatever its environment, so that a
+// shell and an MCP client started with a minimal environment (no
+// XDG_RUNTIME_DIR, no HOME) reach the same daemon:
+//
+//   - $XDG_RUNTIME_DIR/waymark, when it is set to an absolute path;
+//   - else /run/user/UID/waymark when /run/user/UID exists (what
+//     XDG_RUNTIME_DIR is on a systemd machine, set or not);
+//   - else waymark-UID in the temporary folder (closed to others by
+//     [Paths.Prepare]).
+func RuntimeDir(getenv func(string) string, uid int, stat func(string) (os.FileInfo, error)) string {
+	if rt := getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
+		return filepath.Join(rt, "waymark")
+	}
+	if uid >= 0 {
+		sys := filepath.Join("/run/user", strconv.Itoa(uid))
+		if fi, err := stat(sys); err == nil && fi.IsDir() {
+			return filepath.Join(sys, "waymark")
+		}
+		return filepath.Join(os.TempDir(), "waymark-"+strconv.Itoa(uid))
+	}
+	// No uids (Windows): the temporary folder is per user there.
+	return filepath.Join(os.TempDir(), "waymark")
 }
 
 // PathsFor returns the paths of a daemon on the named socket: the lock and

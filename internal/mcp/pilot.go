@@ -206,7 +206,7 @@ func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) 
 	}
 	if err != nil {
 		if h := calls.Hint(err); h != "" {
-			b.WriteString("\nhint: " + h)
+			b.WriteString("\nhint: " + mcpHint(h))
 		}
 		if errors.Is(err, calls.ErrNeedsApproval) {
 			if data := calls.DataOf(err); len(data) > 0 {
@@ -261,7 +261,7 @@ func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in repl
 	} else {
 		fmt.Fprintf(&b, "%s: %s: %s", res.Status, res.Cause, res.Message)
 		if res.Hint != "" {
-			b.WriteString("\nhint: " + res.Hint)
+			b.WriteString("\nhint: " + mcpHint(res.Hint))
 		}
 		if res.Cause == replay.CauseNeedsApproval {
 			b.WriteString("\nTo let it send, call replay again with allow_submit true.")

@@ -27,7 +27,7 @@ func failure(err error) *sdk.CallToolResult {
 	}
 	msg := err.Error()
 	if h := calls.Hint(err); h != "" {
-		msg += "\nhint: " + h
+		msg += "\nhint: " + mcpHint(h)
 	}
 	// The category, as the CLI's JSON gives it, so an agent can tell a
 	// refusal (not_found, ambiguous, needs_model) from a failure.

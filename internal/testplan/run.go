@@ -48,6 +48,9 @@ type Options struct {
 	NewAgent func(session string, secrets *secret.Set) (Agent, error)
 	// Progress gets a line per step as it ends (masked); nil means none.
 	Progress io.Writer
+	// OnStep gets each step as it ends, its text masked, with its
+	// scenario's name; nil means none. (waymark test --json streams them.)
+	OnStep func(scenario string, step StepResult)
 	// Now is the clock for the report's start time; nil means time.Now.
 	Now func() time.Time
 	// Poll is the pause between an expect step's checks; zero means 200 ms.
@@ -264,6 +267,15 @@ func (r *runner) skipped(sc *Scenario, why string) ScenarioResult {
 }
 
 func (r *runner) progress(sc *Scenario, st *StepResult) {
+	if r.opts.OnStep != nil {
+		m := *st
+		m.Text, m.Detail, m.Error, m.Hint, m.Data, m.Outline = r.mask(m.Text), r.mask(m.Detail), r.mask(m.Error), r.mask(m.Hint), r.mask(m.Data), r.mask(m.Outline)
+		m.EvidenceErrors = nil
+		for _, e := range st.EvidenceErrors {
+			m.EvidenceErrors = append(m.EvidenceErrors, r.mask(e))
+		}
+		r.opts.OnStep(r.mask(sc.Name), m)
+	}
 	if r.opts.Progress == nil {
 		return
 	}

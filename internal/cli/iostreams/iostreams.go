@@ -17,6 +17,7 @@ type IOStreams struct {
 	ErrOut io.Writer // progress, confirmations and errors
 
 	stdinTTY, stdoutTTY, stderrTTY bool
+	noColor                        bool // NO_COLOR is set, or TERM is dumb
 }
 
 // System wraps the process's streams, detecting which of them are terminals.
@@ -28,8 +29,22 @@ func System(in io.Reader, out, errOut io.Writer) *IOStreams {
 		stdinTTY:  isTerminal(in),
 		stdoutTTY: isTerminal(out),
 		stderrTTY: isTerminal(errOut),
+		noColor:   noColor(os.Getenv),
 	}
 }
+
+// noColor reports whether the environment asks for no colour: NO_COLOR
+// set to anything (no-color.org), or a dumb terminal.
+func noColor(getenv func(string) string) bool {
+	return getenv("NO_COLOR") != "" || getenv("TERM") == "dumb"
+}
+
+// ColorStderr reports whether stderr may be coloured: a terminal, and
+// the environment does not ask for none.
+func (s *IOStreams) ColorStderr() bool { return s.stderrTTY && !s.noColor }
+
+// SetNoColor overrides NO_COLOR, for tests.
+func (s *IOStreams) SetNoColor(v bool) { s.noColor = v }
 
 // Test returns streams backed by buffers, none of them a terminal, and the
 // buffers for stdin, stdout and stderr.

@@ -58,7 +58,7 @@ func (v Vendor) CallError(ctx context.Context, o Outcome) error {
 	msg := serverMessage(o.Status, o.Body)
 	switch s := o.Status; {
 	case s == 0:
-		return NewError(fmt.Sprintf("cannot reach %s: %v; check the network and the base URL", v.Name, o.Err), o.Err)
+		return NewError(fmt.Sprintf("cannot reach %s: %v; check the network and the base URL", v.Name, o.Err), pilot.ErrModelUnavailable, o.Err)
 	case s == http.StatusUnauthorized || s == http.StatusForbidden:
 		if !v.HasKey {
 			return NewError(fmt.Sprintf("%s wants an API key (HTTP %d: %s); set %s", v.Name, s, msg, v.KeyEnv), pilot.ErrKeyRefused)
@@ -67,7 +67,7 @@ func (v Vendor) CallError(ctx context.Context, o Outcome) error {
 	case s == http.StatusTooManyRequests:
 		return NewError(fmt.Sprintf("%s is rate limiting requests (HTTP 429 after %d tries: %s); wait a minute and try again", v.Name, o.Tries, msg), pilot.ErrRateLimited)
 	case s >= 500:
-		return NewError(fmt.Sprintf("%s failed (HTTP %d after %d tries: %s); try again later", v.Name, s, o.Tries, msg), o.Err)
+		return NewError(fmt.Sprintf("%s failed (HTTP %d after %d tries: %s); try again later", v.Name, s, o.Tries, msg), pilot.ErrModelUnavailable, o.Err)
 	case s == http.StatusNotFound:
 		return NewError(fmt.Sprintf("%s answered 404 (%s); check the model name (--model or WAYMARK_MODEL) and the base URL", v.Name, msg), o.Err)
 	case s >= 400:

@@ -1,0 +1,23 @@
+package mcp
+
+import "testing"
+
+// An MCP reply never tells the client to run a CLI command or pass a flag.
+func TestMCPHint(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`run "waymark snapshot" again and use a ref from it`, "call the snapshot tool again and use a ref from it"},
+		{`run "waymark snapshot -i" again for fresh refs`, "call the snapshot tool again for fresh refs"},
+		{"run waymark snapshot to see what the page holds now", "call the snapshot tool to see what the page holds now"},
+		{"pass a ref such as @e12 (from waymark snapshot) or a locator", "pass a ref such as @e12 (from the snapshot tool) or a locator"},
+		{"it may be hidden; run waymark snapshot", "it may be hidden; call the snapshot tool"},
+		{"approve it, or pass --allow-submit", "approve it, or pass the argument allow_submit"},
+		{`run "waymark daemon stop", then the command again`, `run "waymark daemon stop", then the command again`},
+		{"install Chromium or pass --executable-path", "install Chromium or pass --executable-path"},
+		{"raise --timeout, or look again", "raise the argument timeout_ms, or look again"},
+		{"", ""},
+	} {
+		if got := mcpHint(tt.in); got != tt.want {
+			t.Errorf("mcpHint(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
