@@ -1,0 +1,30 @@
+package recipe
+
+import "testing"
+
+func TestParseNumber(t *testing.T) {
+	for _, c := range []struct {
+		in, lang string
+		want     float64
+	}{
+		{"£1,299.00", "en", 1299},
+		{"1.299,00 €", "de", 1299},
+		{"1.299,00 €", "", 1299},
+		{"1 299,50 €", "fr", 1299.5},
+		{"$14.50", "en-US", 14.5},
+		{"12,50 €", "", 12.5},
+		{"1,299", "en", 1299},
+		{"1.299", "de", 1299},
+		{"−3", "", -3},
+		{"CHF 1'299.50", "de-CH", 1299.5},
+		{"Price: 22", "", 22},
+	} {
+		got, ok := ParseNumber(c.in, c.lang)
+		if !ok || got != c.want {
+			t.Errorf("ParseNumber(%q, %q) = %v %v, want %v", c.in, c.lang, got, ok, c.want)
+		}
+	}
+	if _, ok := ParseNumber("free", "en"); ok {
+		t.Error("read a number from text with none")
+	}
+}
