@@ -8,6 +8,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/verify"
+	"github.com/waymark-dev/waymark/recipe"
 )
 
 // ExtractResult is data read from the page.
@@ -15,7 +16,7 @@ type ExtractResult struct {
 	OK       bool            `json:"ok"`
 	Data     json.RawMessage `json:"data"`
 	Problems []string        `json:"problems,omitempty"` // schema problems of the last answer, each with its JSON pointer
-	Dropped  []string        `json:"dropped,omitempty"`  // pointers of strings the page does not show, set to null
+	Dropped  []string        `json:"dropped,omitempty"`  // pointers of strings and numbers the page does not show, set to null
 	Chunks   int             `json:"chunks"`             // how many parts of the page were read
 	// Parts is how many parts the page has; more than Chunks when the
 	// chunk budget (Options.MaxChunks) stopped the reading, and Note then
@@ -198,13 +199,19 @@ func mergeJSON(a, b any) any {
 	return a
 }
 
-// unshown sets to null every string of v that the page text does not
-// contain, and returns their JSON pointers.
+// unshown sets to null every string and number of v that the page text
+// does not show, and returns their JSON pointers. A number is shown when
+// the page writes it in either way of marking decimals (recipe.Shown).
 func unshown(v *any, ptr string, page string) []string {
 	var out []string
 	switch x := (*v).(type) {
 	case string:
 		if t := verify.Fold(x); t != "" && !strings.Contains(page, t) {
+			*v = nil
+			out = append(out, ptr)
+		}
+	case float64:
+		if !recipe.Shown(x, page) {
 			*v = nil
 			out = append(out, ptr)
 		}

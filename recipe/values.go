@@ -125,3 +125,16 @@ func normal(v any) any {
 	}
 	return v
 }
+
+// Shown reports whether text writes the number n anywhere, in either way
+// of marking decimals: a model's number the page does not show is refused.
+func Shown(n float64, text string) bool {
+	for _, tok := range numberToken.FindAllString(text, -1) {
+		for _, lang := range []string{"en", "de"} {
+			if f, ok := ParseNumber(tok, lang); ok && (f == n || f == -n) {
+				return true
+			}
+		}
+	}
+	return false
+}

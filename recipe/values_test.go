@@ -28,3 +28,18 @@ func TestParseNumber(t *testing.T) {
 		t.Error("read a number from text with none")
 	}
 }
+
+func TestShown(t *testing.T) {
+	page := `- listitem: Trail Mug — £1,299.00
+- listitem: Tote — 22,50 €`
+	for _, n := range []float64{1299, 22.5} {
+		if !Shown(n, page) {
+			t.Errorf("%v is on the page", n)
+		}
+	}
+	for _, n := range []float64{1300, 13, 22} {
+		if Shown(n, page) {
+			t.Errorf("%v is not on the page", n)
+		}
+	}
+}
