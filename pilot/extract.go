@@ -24,6 +24,17 @@ type ExtractResult struct {
 	Parts int    `json:"parts"`
 	Note  string `json:"note,omitempty"`
 	Usage Usage  `json:"usage"`
+	// Source says what read the data: "model", or "recipe" (no model call).
+	Source string `json:"source"`
+	// Rows counts the rows of a list read by ExtractWith.
+	Rows int `json:"rows,omitempty"`
+	// Recipe is the recipe that read the list, or the one learned from
+	// what the model read; RecipeNote says why none was kept.
+	Recipe     *recipe.Recipe `json:"recipe,omitempty"`
+	RecipeNote string         `json:"recipe_note,omitempty"`
+	// Heal says that the recipe given no longer fitted and was learned
+	// again from the model's reading.
+	Heal *RecipeHeal `json:"heal,omitempty"`
 }
 
 const extractSystem = `You read data from a web page for a user. You get an instruction, a JSON Schema for the answer, and the page (or one part of it) as an outline. Answer with JSON that fits the schema, taking every value from the page as written. A value the page does not show is null: never guess or make one up. When you see only part of a page, answer with what this part shows.`
@@ -51,7 +62,7 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 	}
 	page := p.maskPage(snap.Text)
 	parts := chunks(page, p.opts.MaxPageChars)
-	res := &ExtractResult{Chunks: len(parts), Parts: len(parts)}
+	res := &ExtractResult{Chunks: len(parts), Parts: len(parts), Source: SourceModel}
 	if len(parts) > p.opts.MaxChunks {
 		// A page of tens of thousands of elements would cost a model call
 		// for every 60,000 characters: read its top, within budget, and
