@@ -15,6 +15,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -31,6 +32,9 @@ type PilotOptions struct {
 	// ReadSecret asks for a secret a --secret says to type; nil reads it
 	// from the terminal without echo.
 	ReadSecret func(name string) (string, error)
+	// noRules gives the pilot no model where the rules model would serve:
+	// a command that can work without one says then what it needs.
+	noRules bool
 }
 
 func addPilotFlags(cmd *cobra.Command, o *PilotOptions) {
@@ -54,6 +58,9 @@ func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.V
 	caller, err := o.Caller(ctx)
 	if err != nil {
 		return nil, "", vars, err
+	}
+	if o.noRules && strings.HasPrefix(desc, "rules") {
+		m = nil
 	}
 	// The pilot adds vars' secrets to its own set on each call.
 	return pilot.New(calls.Remote{Caller: caller, Session: o.Session}, m, nil), desc, vars, nil
@@ -250,6 +257,10 @@ type ExtractOptions struct {
 	PilotOptions
 	Instruction string
 	SchemaFile  string
+	// RecipeFile reads the list by the recipe in it with no model; when
+	// it does not exist yet, or the recipe no longer fits, the model reads
+	// the page and the recipe learned is saved there.
+	RecipeFile string
 }
 
 // NewCmdExtract builds `waymark extract INSTRUCTION --schema FILE`.
@@ -260,8 +271,14 @@ func NewCmdExtract(f *Factory, runF func(context.Context, *ExtractOptions) error
 		Short: "Read data from the whole page into JSON that fits a schema",
 		Long: `Read data from the page into JSON checked against a JSON Schema. Long pages
 are read in parts. A value the page does not show is null. Prints the JSON;
-exits 1 when it still does not fit the schema after one retry.`,
-		Example: "  waymark extract 'every product with its price' --schema products.json",
+exits 1 when it still does not fit the schema after one retry.
+
+With --recipe FILE and a list schema (an array of objects, or an object
+holding one), the model's rows are found in the page and the way to read
+them is saved to FILE (waymark.recipe/1); the next extract with --recipe
+FILE reads the list with no model. When the page changed so the recipe no
+longer fits, it says so and, with a model, learns it again (a heal).`,
+		Example: "  waymark extract 'every product with its price' --schema products.json\n  waymark extract 'every product' --schema products.json --recipe products.recipe.json",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
@@ -277,6 +294,7 @@ exits 1 when it still does not fit the schema after one retry.`,
 	}
 	addPilotFlags(cmd, &opts.PilotOptions)
 	cmd.Flags().StringVar(&opts.SchemaFile, "schema", "", "a JSON Schema file for the answer")
+	cmd.Flags().StringVar(&opts.RecipeFile, "recipe", "", "read the list by this recipe with no model; learn it into this file when it is missing or no longer fits")
 	return cmd
 }
 
@@ -285,12 +303,20 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if err != nil {
 		return &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("read the schema: %v", err), Hint: "check the path"}
 	}
+	xo, err := opts.extractOptions()
+	if err != nil {
+		return err
+	}
+	opts.noRules = xo.Recipe != nil // the rules model reads no lists: a misfit says a model is needed
 	p, _, _, err := opts.pilot(ctx)
 	if err != nil {
 		return err
 	}
-	res, err := p.Extract(ctx, opts.Instruction, schema)
+	res, err := p.ExtractWith(ctx, opts.Instruction, schema, xo)
 	if err != nil {
+		return err
+	}
+	if err := opts.saveRecipe(res, xo.Recipe); err != nil {
 		return err
 	}
 	if err := opts.emit(res, func() error {
@@ -308,6 +334,59 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if !res.OK {
 		return &calls.Error{Kind: calls.ErrNoMatch, Msg: fmt.Sprintf("the data does not fit the schema: %s", strings.Join(res.Problems, "; ")),
 			Hint: "loosen the schema, or make the instruction more specific"}
+	}
+	return nil
+}
+
+// extractOptions reads --recipe: a recipe to read by, or a file to learn
+// one into.
+func (o *ExtractOptions) extractOptions() (pilot.ExtractOptions, error) {
+	if o.RecipeFile == "" {
+		return pilot.ExtractOptions{}, nil
+	}
+	b, err := os.ReadFile(o.RecipeFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return pilot.ExtractOptions{Learn: true}, nil
+	}
+	if err != nil {
+		return pilot.ExtractOptions{}, &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("read the recipe: %v", err), Hint: "check the path"}
+	}
+	r, err := recipe.Parse(b)
+	if err != nil {
+		return pilot.ExtractOptions{}, &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("%s: %v", o.RecipeFile, err), Hint: "remove the file to learn the recipe again"}
+	}
+	return pilot.ExtractOptions{Recipe: r}, nil
+}
+
+// saveRecipe writes a recipe learned or relearned, and says what happened
+// to it.
+func (o *ExtractOptions) saveRecipe(res *pilot.ExtractResult, used *recipe.Recipe) error {
+	if o.RecipeFile == "" {
+		return nil
+	}
+	if res.Heal != nil {
+		o.note("the recipe no longer fitted: %s", res.Heal.Misfit)
+	}
+	if res.Recipe == nil {
+		if res.RecipeNote != "" {
+			o.note("%s", res.RecipeNote)
+		}
+		return nil
+	}
+	if res.Recipe == used {
+		return nil // read by it, unchanged
+	}
+	b, err := res.Recipe.Marshal()
+	if err == nil {
+		err = os.WriteFile(o.RecipeFile, b, 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("save the recipe: %w", err)
+	}
+	if res.Heal != nil {
+		o.note("recipe learned again (a heal) and saved to %s", o.RecipeFile)
+	} else {
+		o.note("recipe saved to %s: the next extract --recipe %s reads with no model", o.RecipeFile, o.RecipeFile)
 	}
 	return nil
 }
