@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -50,6 +51,8 @@ type (
 	extractIn struct {
 		Instruction string         `json:"instruction"`
 		Schema      map[string]any `json:"schema" jsonschema:"JSON Schema of the answer"`
+		Recipe      map[string]any `json:"recipe,omitempty" jsonschema:"a waymark.recipe/1 learned earlier: read the list by it with no model (relearned when it no longer fits)"`
+		Learn       bool           `json:"learn,omitempty" jsonschema:"for a list schema: learn the recipe that reads this list again with no model"`
 	}
 	runIn struct {
 		Task        string         `json:"task"`
@@ -171,11 +174,20 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	if err != nil || in.Schema == nil {
 		return failure(calls.Errorf(calls.ErrBadInput, "give schema as a JSON Schema object", "no schema")), nil
 	}
+	xo := pilot.ExtractOptions{Learn: in.Learn}
+	if in.Recipe != nil {
+		b, _ := json.Marshal(in.Recipe)
+		r, err := recipe.Parse(b)
+		if err != nil {
+			return failure(&calls.Error{Kind: calls.ErrBadInput, Msg: "recipe: " + err.Error(), Hint: "give the recipe an earlier extract returned, unchanged"}), nil
+		}
+		xo.Recipe = r
+	}
 	p, err := pt.pilot(ctx)
 	if err != nil {
 		return failure(err), nil
 	}
-	res, err := p.Extract(ctx, in.Instruction, schema)
+	res, err := p.ExtractWith(ctx, in.Instruction, schema, xo)
 	if err != nil {
 		return failure(err), nil
 	}
@@ -186,12 +198,24 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	if res.Note != "" {
 		s += "\nnote: " + res.Note
 	}
+	if res.Heal != nil {
+		s += "\nthe recipe no longer fitted (" + res.Heal.Misfit + "): learned again"
+	}
+	if res.RecipeNote != "" {
+		s += "\n" + res.RecipeNote
+	}
+	if res.Recipe != nil && res.Recipe != xo.Recipe {
+		b, _ := res.Recipe.Marshal()
+		s += "\nrecipe (give it back as recipe to read with no model): " + strings.TrimSpace(string(b))
+	}
 	if !res.OK {
 		r := text("the answer does not fit the schema:\n- " + strings.Join(res.Problems, "\n- ") + "\ndata: " + s)
 		r.IsError = true
 		return r, nil
 	}
-	return text(s), nil
+	r := text(s)
+	r.StructuredContent = res // the rows, and the recipe, as data
+	return r, nil
 }
 
 func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) (*sdk.CallToolResult, error) {
