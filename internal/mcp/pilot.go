@@ -50,9 +50,8 @@ type (
 	}
 	extractIn struct {
 		Instruction string         `json:"instruction"`
-		Schema      map[string]any `json:"schema" jsonschema:"JSON Schema of the answer"`
-		Recipe      map[string]any `json:"recipe,omitempty" jsonschema:"a waymark.recipe/1 learned earlier: read the list by it with no model (relearned when it no longer fits)"`
-		Learn       bool           `json:"learn,omitempty" jsonschema:"for a list schema: learn the recipe that reads this list again with no model"`
+		Schema      map[string]any `json:"schema" jsonschema:"the answer's JSON Schema"`
+		Recipe      map[string]any `json:"recipe,omitempty"`
 	}
 	runIn struct {
 		Task        string         `json:"task"`
@@ -85,7 +84,7 @@ func PilotTools(newPilot NewPilot, replayer Replayer, opts PilotOptions) func(*s
 			add(s, "act", "Do one step described in words.", pt.act)
 			if !opts.ActOnly {
 				add(s, "observe", "Find elements that answer a question.", pt.observe)
-				add(s, "extract", "Read page data as JSON.", pt.extract)
+				add(s, "extract", "Read page data as JSON", pt.extract)
 				add(s, "run", "Let the model do a whole task.", pt.run)
 			}
 		}
@@ -174,7 +173,10 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	if err != nil || in.Schema == nil {
 		return failure(calls.Errorf(calls.ErrBadInput, "give schema as a JSON Schema object", "no schema")), nil
 	}
-	xo := pilot.ExtractOptions{Learn: in.Learn}
+	// A list is always given its recipe (one script, no model call), to
+	// give back to read it again with no model.
+	_, notList := recipe.ListOf(schema)
+	xo := pilot.ExtractOptions{Learn: notList == nil}
 	if in.Recipe != nil {
 		b, _ := json.Marshal(in.Recipe)
 		r, err := recipe.Parse(b)
