@@ -35,6 +35,13 @@ type ExtractResult struct {
 	// Heal says that the recipe given no longer fitted and was learned
 	// again from the model's reading.
 	Heal *RecipeHeal `json:"heal,omitempty"`
+	// Over pages (ExtractOptions.List): how many pages were read, rows
+	// merged by key, how it ended, and the keys of the rows read (for
+	// ListOptions.Seen next time).
+	Pages      int      `json:"pages,omitempty"`
+	Duplicates int      `json:"duplicates,omitempty"`
+	Ended      string   `json:"ended,omitempty"`
+	Keys       []string `json:"keys,omitempty"`
 }
 
 const extractSystem = `You read data from a web page for a user. You get an instruction, a JSON Schema for the answer, and the page (or one part of it) as an outline. Answer with JSON that fits the schema, taking every value from the page as written. A value the page does not show is null: never guess or make one up. When you see only part of a page, answer with what this part shows.`

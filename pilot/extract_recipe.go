@@ -22,6 +22,8 @@ type ExtractOptions struct {
 	// reads it again with no model (the result's Recipe), or why there is
 	// none (RecipeNote). A heal always learns.
 	Learn bool
+	// List reads the list over pages, and where to stop.
+	List ListOptions
 }
 
 // RecipeHeal says that a recipe stopped fitting and was learned again.
@@ -41,6 +43,14 @@ const (
 // recipe is checked against the page in the driver's isolated world, so
 // the driver must run scripts (calls.Session does).
 func (p *Pilot) ExtractWith(ctx context.Context, instruction string, schema json.RawMessage, o ExtractOptions) (*ExtractResult, error) {
+	if o.overPages() {
+		return p.extractPages(ctx, instruction, schema, o)
+	}
+	return p.extractOne(ctx, instruction, schema, o)
+}
+
+// extractOne reads one page of a list.
+func (p *Pilot) extractOne(ctx context.Context, instruction string, schema json.RawMessage, o ExtractOptions) (*ExtractResult, error) {
 	if o.Recipe == nil && !o.Learn {
 		return p.Extract(ctx, instruction, schema)
 	}

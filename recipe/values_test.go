@@ -1,6 +1,9 @@
 package recipe
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestParseNumber(t *testing.T) {
 	for _, c := range []struct {
@@ -41,5 +44,27 @@ func TestShown(t *testing.T) {
 		if Shown(n, page) {
 			t.Errorf("%v is not on the page", n)
 		}
+	}
+}
+
+func TestParseDate(t *testing.T) {
+	now := time.Date(2026, 11, 5, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"5 minutes ago": now.Add(-5 * time.Minute),
+		"3 hours ago":   now.Add(-3 * time.Hour),
+		"an hour ago":   now.Add(-time.Hour),
+		"yesterday":     time.Date(2026, 11, 4, 0, 0, 0, 0, time.UTC),
+		"3 days ago":    now.AddDate(0, 0, -3),
+		"2026-11-01":    time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		"1 Nov 2026":    time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		"Nov 1, 2026":   time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		"01.11.2026":    time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, ok := ParseDate(in, now); !ok || !got.Equal(want) {
+			t.Errorf("ParseDate(%q) = %v %v, want %v", in, got, ok, want)
+		}
+	}
+	if _, ok := ParseDate("soon", now); ok {
+		t.Error("read a date from no date")
 	}
 }
