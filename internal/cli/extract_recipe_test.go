@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -48,5 +49,35 @@ func TestExtractByARecipeNeedsNoModel(t *testing.T) {
 	err = extractRun(context.Background(), opts)
 	if !errors.As(err, &ce) || ce.Kind != calls.ErrBadInput || ce.Hint == "" {
 		t.Fatalf("err %v", err)
+	}
+}
+
+func TestExtractListFlags(t *testing.T) {
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "seen.txt")
+	os.WriteFile(seen, []byte("TM-1\nCT-2\n"), 0o644)
+	o, err := parseCmd(t, NewCmdExtract, []string{"every product", "--schema", "s.json", "--pages", "5", "--key", "sku", "--limit", "40", "--until", "3 days ago", "--seen", seen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, err := o.listOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lo.Pages != 5 || lo.Key != "sku" || lo.Limit != 40 || len(lo.Seen) != 2 || lo.Until.IsZero() || lo.Now.Sub(lo.Until) < 71*time.Hour {
+		t.Fatalf("%+v", lo)
+	}
+	if err := o.saveSeen(lo.Seen, []string{"FN-3"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(seen); string(b) != "TM-1\nCT-2\nFN-3\n" {
+		t.Fatalf("seen file %q", b)
+	}
+	for _, args := range [][]string{{"--until", "soonish"}, {"--seen", seen}} {
+		o, _ := parseCmd(t, NewCmdExtract, append([]string{"x", "--schema", "s.json"}, args...))
+		var ue *UsageError
+		if _, err := o.listOptions(); !errors.As(err, &ue) || ue.Hint == "" {
+			t.Errorf("%v: %v", args, err)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -261,6 +262,13 @@ type ExtractOptions struct {
 	// it does not exist yet, or the recipe no longer fits, the model reads
 	// the page and the recipe learned is saved there.
 	RecipeFile string
+	// Over pages: --pages, --scroll, --key, --limit, --until, --seen.
+	Pages    int
+	Scroll   bool
+	Key      string
+	Limit    int
+	Until    string
+	SeenFile string
 }
 
 // NewCmdExtract builds `waymark extract INSTRUCTION --schema FILE`.
@@ -295,6 +303,12 @@ longer fits, it says so and, with a model, learns it again (a heal).`,
 	addPilotFlags(cmd, &opts.PilotOptions)
 	cmd.Flags().StringVar(&opts.SchemaFile, "schema", "", "a JSON Schema file for the answer")
 	cmd.Flags().StringVar(&opts.RecipeFile, "recipe", "", "read the list by this recipe with no model; learn it into this file when it is missing or no longer fits")
+	cmd.Flags().IntVar(&opts.Pages, "pages", 0, "read up to N pages, following the next-page control")
+	cmd.Flags().BoolVar(&opts.Scroll, "scroll", false, "with --pages: scroll a page that grows instead")
+	cmd.Flags().StringVar(&opts.Key, "key", "", "the field naming a row: rows repeated across pages are merged")
+	cmd.Flags().IntVar(&opts.Limit, "limit", 0, "stop at N rows")
+	cmd.Flags().StringVar(&opts.Until, "until", "", `stop at the first row older than this date ("2026-11-01", "3 days ago")`)
+	cmd.Flags().StringVar(&opts.SeenFile, "seen", "", "with --key: leave out rows whose keys are in FILE, and add this run's keys to it")
 	return cmd
 }
 
@@ -305,6 +319,9 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	}
 	xo, err := opts.extractOptions()
 	if err != nil {
+		return err
+	}
+	if xo.List, err = opts.listOptions(); err != nil {
 		return err
 	}
 	opts.noRules = xo.Recipe != nil // the rules model reads no lists: a misfit says a model is needed
@@ -318,6 +335,12 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	}
 	if err := opts.saveRecipe(res, xo.Recipe); err != nil {
 		return err
+	}
+	if err := opts.saveSeen(xo.List.Seen, res.Keys); err != nil {
+		return err
+	}
+	if res.Ended != "" {
+		opts.note("%d pages, %d rows, %d duplicates; ended: %s", res.Pages, res.Rows, res.Duplicates, res.Ended)
 	}
 	if err := opts.emit(res, func() error {
 		_, err := fmt.Fprintln(opts.IO.Out, string(res.Data))
@@ -387,6 +410,48 @@ func (o *ExtractOptions) saveRecipe(res *pilot.ExtractResult, used *recipe.Recip
 		o.note("recipe learned again (a heal) and saved to %s", o.RecipeFile)
 	} else {
 		o.note("recipe saved to %s: the next extract --recipe %s reads with no model", o.RecipeFile, o.RecipeFile)
+	}
+	return nil
+}
+
+// listOptions reads --pages, --scroll, --key, --limit, --until and --seen.
+func (o *ExtractOptions) listOptions() (pilot.ListOptions, error) {
+	lo := pilot.ListOptions{Pages: o.Pages, Scroll: o.Scroll, Key: o.Key, Limit: o.Limit, Now: time.Now()}
+	if o.Scroll && lo.Pages < 2 {
+		lo.Pages = 10
+	}
+	if o.Until != "" {
+		d, ok := recipe.ParseDate(o.Until, lo.Now)
+		if !ok {
+			return lo, usageErrorf(`write --until 2026-11-01, "1 Nov 2026" or "3 days ago"`, "--until %q is not a date", o.Until)
+		}
+		lo.Until = d
+	}
+	if o.SeenFile != "" {
+		if o.Key == "" {
+			return lo, usageErrorf("add --key FIELD: the seen file holds rows' keys", "--seen needs --key")
+		}
+		b, err := os.ReadFile(o.SeenFile)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return lo, &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("read the seen file: %v", err), Hint: "check the path"}
+		}
+		for _, k := range strings.Split(string(b), "\n") {
+			if k = strings.TrimSpace(k); k != "" {
+				lo.Seen = append(lo.Seen, k)
+			}
+		}
+	}
+	return lo, nil
+}
+
+// saveSeen adds this run's keys to --seen FILE.
+func (o *ExtractOptions) saveSeen(old, keys []string) error {
+	if o.SeenFile == "" || len(keys) == 0 {
+		return nil
+	}
+	all := append(append([]string{}, old...), keys...)
+	if err := os.WriteFile(o.SeenFile, []byte(strings.Join(all, "\n")+"\n"), 0o644); err != nil {
+		return fmt.Errorf("save the seen keys: %w", err)
 	}
 	return nil
 }
