@@ -249,3 +249,23 @@ func TestLearnedRecipesFitTheSchema(t *testing.T) {
 		t.Error("Parse takes a header field with no header")
 	}
 }
+
+// TestNoFootprint: learning and reading leave nothing in the page's world
+// or ours (invariant 7), and the page cannot see them.
+func TestNoFootprint(t *testing.T) {
+	s, ctx := drivertest.Session(t, "footprint", 60*time.Second)
+	base := serve(t, map[string]func() string{"/": func() string { return tablePage(false) }})
+	open(t, s, ctx, base+"/")
+	r := learn(t, ctx, s, tableSchema, tableRows)
+	read(t, ctx, s, r)
+	const probe = `[typeof norm, typeof readOne, typeof headers, typeof arg, document.querySelectorAll('[data-waymark]').length].join(',')`
+	for _, main := range []bool{true, false} {
+		res, err := s.Eval(ctx, calls.EvalRequest{Expression: probe, MainWorld: main})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(res.Value) != `"undefined,undefined,undefined,undefined,0"` {
+			t.Errorf("main world %v: %s", main, res.Value)
+		}
+	}
+}
