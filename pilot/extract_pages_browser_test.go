@@ -125,3 +125,24 @@ func TestExtractAFeedUntilADate(t *testing.T) {
 		t.Fatalf("ended %q rows %d pages %d: %s (%s)", res.Ended, res.Rows, res.Pages, res.Data, res.RecipeNote)
 	}
 }
+
+// A next control that leads back to a page already read ends the list as
+// repeated, not in a loop.
+func TestExtractStopsAtARepeatedPage(t *testing.T) {
+	s, ctx := drivertest.Session(t, "repeated", 60*time.Second)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html lang="en"><body><ul><li><b>Trail Mug</b> <i>TM-1</i> <span>£14.50</span></li><li><b>Canvas Tote</b> <i>CT-2</i> <span>£22.00</span></li></ul><a href="/?again=1">Next</a></body></html>`)
+	}))
+	defer srv.Close()
+	reload(t, ctx, s, srv.URL+"/")
+	m := scripted.New(scripted.Data(pilot.PurposeExtract, `[{"name":"Trail Mug","sku":"TM-1","price":14.5},{"name":"Canvas Tote","sku":"CT-2","price":22}]`))
+	res, err := pilot.New(s, m, nil).ExtractWith(ctx, "every product", json.RawMessage(gridSchema), pilot.ExtractOptions{List: pilot.ListOptions{Pages: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Verify(t)
+	if res.Ended != pilot.EndRepeated || res.Pages != 2 || res.Rows != 2 {
+		t.Fatalf("ended %q pages %d rows %d", res.Ended, res.Pages, res.Rows)
+	}
+}
