@@ -8,6 +8,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/verify"
+	"github.com/waymark-dev/waymark/recipe"
 )
 
 // ExtractResult is data read from the page.
@@ -15,7 +16,7 @@ type ExtractResult struct {
 	OK       bool            `json:"ok"`
 	Data     json.RawMessage `json:"data"`
 	Problems []string        `json:"problems,omitempty"` // schema problems of the last answer, each with its JSON pointer
-	Dropped  []string        `json:"dropped,omitempty"`  // pointers of strings the page does not show, set to null
+	Dropped  []string        `json:"dropped,omitempty"`  // pointers of strings and numbers the page does not show, set to null
 	Chunks   int             `json:"chunks"`             // how many parts of the page were read
 	// Parts is how many parts the page has; more than Chunks when the
 	// chunk budget (Options.MaxChunks) stopped the reading, and Note then
@@ -23,6 +24,24 @@ type ExtractResult struct {
 	Parts int    `json:"parts"`
 	Note  string `json:"note,omitempty"`
 	Usage Usage  `json:"usage"`
+	// Source says what read the data: "model", or "recipe" (no model call).
+	Source string `json:"source"`
+	// Rows counts the rows of a list read by ExtractWith.
+	Rows int `json:"rows,omitempty"`
+	// Recipe is the recipe that read the list, or the one learned from
+	// what the model read; RecipeNote says why none was kept.
+	Recipe     *recipe.Recipe `json:"recipe,omitempty"`
+	RecipeNote string         `json:"recipe_note,omitempty"`
+	// Heal says that the recipe given no longer fitted and was learned
+	// again from the model's reading.
+	Heal *RecipeHeal `json:"heal,omitempty"`
+	// Over pages (ExtractOptions.List): how many pages were read, rows
+	// merged by key, how it ended, and the keys of the rows read (for
+	// ListOptions.Seen next time).
+	Pages      int      `json:"pages,omitempty"`
+	Duplicates int      `json:"duplicates,omitempty"`
+	Ended      string   `json:"ended,omitempty"`
+	Keys       []string `json:"keys,omitempty"`
 }
 
 const extractSystem = `You read data from a web page for a user. You get an instruction, a JSON Schema for the answer, and the page (or one part of it) as an outline. Answer with JSON that fits the schema, taking every value from the page as written. A value the page does not show is null: never guess or make one up. When you see only part of a page, answer with what this part shows.`
@@ -50,7 +69,7 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 	}
 	page := p.maskPage(snap.Text)
 	parts := chunks(page, p.opts.MaxPageChars)
-	res := &ExtractResult{Chunks: len(parts), Parts: len(parts)}
+	res := &ExtractResult{Chunks: len(parts), Parts: len(parts), Source: SourceModel}
 	if len(parts) > p.opts.MaxChunks {
 		// A page of tens of thousands of elements would cost a model call
 		// for every 60,000 characters: read its top, within budget, and
@@ -198,13 +217,19 @@ func mergeJSON(a, b any) any {
 	return a
 }
 
-// unshown sets to null every string of v that the page text does not
-// contain, and returns their JSON pointers.
+// unshown sets to null every string and number of v that the page text
+// does not show, and returns their JSON pointers. A number is shown when
+// the page writes it in either way of marking decimals (recipe.Shown).
 func unshown(v *any, ptr string, page string) []string {
 	var out []string
 	switch x := (*v).(type) {
 	case string:
 		if t := verify.Fold(x); t != "" && !strings.Contains(page, t) {
+			*v = nil
+			out = append(out, ptr)
+		}
+	case float64:
+		if !recipe.Shown(x, page) {
 			*v = nil
 			out = append(out, ptr)
 		}

@@ -306,3 +306,15 @@ func TestShortSecretNeverShown(t *testing.T) {
 		t.Fatalf("the field is not masked in the next outline:\n%s", msg)
 	}
 }
+
+func TestExtractRefusesANumberThePageDoesNotShow(t *testing.T) {
+	d := &fakeDriver{outline: products}
+	m := scripted.New(scripted.Data(pilot.PurposeExtract, `[{"name":"Trail Mug","price":14.5},{"name":"Canvas Tote","price":23}]`))
+	res, err := pilot.New(d, m, nil).Extract(context.Background(), "the products", json.RawMessage(`{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"price":{"type":["number","null"]}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Dropped) != 1 || res.Dropped[0] != "/1/price" || !strings.Contains(string(res.Data), `"price":null`) {
+		t.Fatalf("a number not on the page survived: %s dropped %v", res.Data, res.Dropped)
+	}
+}

@@ -9,12 +9,14 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -31,6 +33,9 @@ type PilotOptions struct {
 	// ReadSecret asks for a secret a --secret says to type; nil reads it
 	// from the terminal without echo.
 	ReadSecret func(name string) (string, error)
+	// noRules gives the pilot no model where the rules model would serve:
+	// a command that can work without one says then what it needs.
+	noRules bool
 }
 
 func addPilotFlags(cmd *cobra.Command, o *PilotOptions) {
@@ -54,6 +59,9 @@ func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.V
 	caller, err := o.Caller(ctx)
 	if err != nil {
 		return nil, "", vars, err
+	}
+	if o.noRules && strings.HasPrefix(desc, "rules") {
+		m = nil
 	}
 	// The pilot adds vars' secrets to its own set on each call.
 	return pilot.New(calls.Remote{Caller: caller, Session: o.Session}, m, nil), desc, vars, nil
@@ -266,6 +274,17 @@ type ExtractOptions struct {
 	PilotOptions
 	Instruction string
 	SchemaFile  string
+	// RecipeFile reads the list by the recipe in it with no model; when
+	// it does not exist yet, or the recipe no longer fits, the model reads
+	// the page and the recipe learned is saved there.
+	RecipeFile string
+	// Over pages: --pages, --scroll, --key, --limit, --until, --seen.
+	Pages    int
+	Scroll   bool
+	Key      string
+	Limit    int
+	Until    string
+	SeenFile string
 }
 
 // NewCmdExtract builds `waymark extract INSTRUCTION --schema FILE`.
@@ -276,8 +295,14 @@ func NewCmdExtract(f *Factory, runF func(context.Context, *ExtractOptions) error
 		Short: "Read data from the whole page into JSON that fits a schema",
 		Long: `Read data from the page into JSON checked against a JSON Schema. Long pages
 are read in parts. A value the page does not show is null. Prints the JSON;
-exits 1 when it still does not fit the schema after one retry.`,
-		Example: "  waymark extract 'every product with its price' --schema products.json",
+exits 1 when it still does not fit the schema after one retry.
+
+With --recipe FILE and a list schema (an array of objects, or an object
+holding one), the model's rows are found in the page and the way to read
+them is saved to FILE (waymark.recipe/1); the next extract with --recipe
+FILE reads the list with no model. When the page changed so the recipe no
+longer fits, it says so and, with a model, learns it again (a heal).`,
+		Example: "  waymark extract 'every product with its price' --schema products.json\n  waymark extract 'every product' --schema products.json --recipe products.recipe.json",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
@@ -293,6 +318,13 @@ exits 1 when it still does not fit the schema after one retry.`,
 	}
 	addPilotFlags(cmd, &opts.PilotOptions)
 	cmd.Flags().StringVar(&opts.SchemaFile, "schema", "", "a JSON Schema file for the answer")
+	cmd.Flags().StringVar(&opts.RecipeFile, "recipe", "", "read the list by this recipe with no model; learn it into this file when it is missing or no longer fits")
+	cmd.Flags().IntVar(&opts.Pages, "pages", 0, "read up to N pages, following the next-page control")
+	cmd.Flags().BoolVar(&opts.Scroll, "scroll", false, "with --pages: scroll a page that grows instead")
+	cmd.Flags().StringVar(&opts.Key, "key", "", "the field naming a row: rows repeated across pages are merged")
+	cmd.Flags().IntVar(&opts.Limit, "limit", 0, "stop at N rows")
+	cmd.Flags().StringVar(&opts.Until, "until", "", `stop at the first row older than this date ("2026-11-01", "3 days ago")`)
+	cmd.Flags().StringVar(&opts.SeenFile, "seen", "", "with --key: leave out rows whose keys are in FILE, and add this run's keys to it")
 	return cmd
 }
 
@@ -301,15 +333,33 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if err != nil {
 		return &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("read the schema: %v", err), Hint: "check the path"}
 	}
+	xo, err := opts.extractOptions()
+	if err != nil {
+		return err
+	}
+	if xo.List, err = opts.listOptions(); err != nil {
+		return err
+	}
+	opts.noRules = xo.Recipe != nil // the rules model reads no lists: a misfit says a model is needed
 	p, _, _, err := opts.pilot(ctx)
 	if err != nil {
 		return err
 	}
-	res, err := p.Extract(ctx, opts.Instruction, schema)
+	res, err := p.ExtractWith(ctx, opts.Instruction, schema, xo)
 	if err != nil {
 		return err
 	}
-	data := extractJSON{Value: res.Data, Fits: res.OK, Problems: res.Problems, Dropped: res.Dropped, Chunks: res.Chunks, Parts: res.Parts, Note: res.Note, Usage: res.Usage}
+	if err := opts.saveRecipe(res, xo.Recipe); err != nil {
+		return err
+	}
+	if err := opts.saveSeen(xo.List.Seen, res.Keys); err != nil {
+		return err
+	}
+	if res.Ended != "" {
+		opts.note("%d pages, %d rows, %d duplicates; ended: %s", res.Pages, res.Rows, res.Duplicates, res.Ended)
+	}
+	data := extractJSON{Value: res.Data, Fits: res.OK, Problems: res.Problems, Dropped: res.Dropped, Chunks: res.Chunks, Parts: res.Parts, Note: res.Note, Usage: res.Usage,
+		Source: res.Source, Rows: res.Rows, Recipe: res.Recipe, RecipeNote: res.RecipeNote, Heal: res.Heal, Pages: res.Pages, Duplicates: res.Duplicates, Ended: res.Ended, Keys: res.Keys}
 	if !res.OK {
 		// One envelope: ok false, the error, and what was read as its data.
 		if !opts.JSON {
@@ -339,4 +389,110 @@ type extractJSON struct {
 	Parts    int             `json:"parts"`          // the page's parts; more than chunks when the budget stopped the reading
 	Note     string          `json:"note,omitempty"` // what the budget left unread
 	Usage    pilot.Usage     `json:"usage"`
+
+	// How a list was read (pilot.ExtractResult's fields of the same names).
+	Source     string            `json:"source,omitempty"`
+	Rows       int               `json:"rows,omitempty"`
+	Recipe     *recipe.Recipe    `json:"recipe,omitempty"`
+	RecipeNote string            `json:"recipe_note,omitempty"`
+	Heal       *pilot.RecipeHeal `json:"heal,omitempty"`
+	Pages      int               `json:"pages,omitempty"`
+	Duplicates int               `json:"duplicates,omitempty"`
+	Ended      string            `json:"ended,omitempty"`
+	Keys       []string          `json:"keys,omitempty"`
+}
+
+// extractOptions reads --recipe: a recipe to read by, or a file to learn
+// one into.
+func (o *ExtractOptions) extractOptions() (pilot.ExtractOptions, error) {
+	if o.RecipeFile == "" {
+		return pilot.ExtractOptions{}, nil
+	}
+	b, err := os.ReadFile(o.RecipeFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return pilot.ExtractOptions{Learn: true}, nil
+	}
+	if err != nil {
+		return pilot.ExtractOptions{}, &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("read the recipe: %v", err), Hint: "check the path"}
+	}
+	r, err := recipe.Parse(b)
+	if err != nil {
+		return pilot.ExtractOptions{}, &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("%s: %v", o.RecipeFile, err), Hint: "remove the file to learn the recipe again"}
+	}
+	return pilot.ExtractOptions{Recipe: r}, nil
+}
+
+// saveRecipe writes a recipe learned or relearned, and says what happened
+// to it.
+func (o *ExtractOptions) saveRecipe(res *pilot.ExtractResult, used *recipe.Recipe) error {
+	if o.RecipeFile == "" {
+		return nil
+	}
+	if res.Heal != nil {
+		o.note("the recipe no longer fitted: %s", res.Heal.Misfit)
+	}
+	if res.Recipe == nil {
+		if res.RecipeNote != "" {
+			o.note("%s", res.RecipeNote)
+		}
+		return nil
+	}
+	if res.Recipe == used {
+		return nil // read by it, unchanged
+	}
+	b, err := res.Recipe.Marshal()
+	if err == nil {
+		err = os.WriteFile(o.RecipeFile, b, 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("save the recipe: %w", err)
+	}
+	if res.Heal != nil {
+		o.note("recipe learned again (a heal) and saved to %s", o.RecipeFile)
+	} else {
+		o.note("recipe saved to %s: the next extract --recipe %s reads with no model", o.RecipeFile, o.RecipeFile)
+	}
+	return nil
+}
+
+// listOptions reads --pages, --scroll, --key, --limit, --until and --seen.
+func (o *ExtractOptions) listOptions() (pilot.ListOptions, error) {
+	lo := pilot.ListOptions{Pages: o.Pages, Scroll: o.Scroll, Key: o.Key, Limit: o.Limit, Now: time.Now()}
+	if o.Scroll && lo.Pages < 2 {
+		lo.Pages = 10
+	}
+	if o.Until != "" {
+		d, ok := recipe.ParseDate(o.Until, lo.Now)
+		if !ok {
+			return lo, usageErrorf(`write --until 2026-11-01, "1 Nov 2026" or "3 days ago"`, "--until %q is not a date", o.Until)
+		}
+		lo.Until = d
+	}
+	if o.SeenFile != "" {
+		if o.Key == "" {
+			return lo, usageErrorf("add --key FIELD: the seen file holds rows' keys", "--seen needs --key")
+		}
+		b, err := os.ReadFile(o.SeenFile)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return lo, &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("read the seen file: %v", err), Hint: "check the path"}
+		}
+		for _, k := range strings.Split(string(b), "\n") {
+			if k = strings.TrimSpace(k); k != "" {
+				lo.Seen = append(lo.Seen, k)
+			}
+		}
+	}
+	return lo, nil
+}
+
+// saveSeen adds this run's keys to --seen FILE.
+func (o *ExtractOptions) saveSeen(old, keys []string) error {
+	if o.SeenFile == "" || len(keys) == 0 {
+		return nil
+	}
+	all := append(append([]string{}, old...), keys...)
+	if err := os.WriteFile(o.SeenFile, []byte(strings.Join(all, "\n")+"\n"), 0o644); err != nil {
+		return fmt.Errorf("save the seen keys: %w", err)
+	}
+	return nil
 }

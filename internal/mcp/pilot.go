@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -49,7 +50,8 @@ type (
 	}
 	extractIn struct {
 		Instruction string         `json:"instruction"`
-		Schema      map[string]any `json:"schema" jsonschema:"JSON Schema of the answer"`
+		Schema      map[string]any `json:"schema" jsonschema:"the answer's JSON Schema"`
+		Recipe      map[string]any `json:"recipe,omitempty"`
 	}
 	runIn struct {
 		Task        string         `json:"task"`
@@ -82,7 +84,7 @@ func PilotTools(newPilot NewPilot, replayer Replayer, opts PilotOptions) func(*s
 			add(s, "act", "Do one step described in words.", pt.act)
 			if !opts.ActOnly {
 				add(s, "observe", "Find elements that answer a question.", pt.observe)
-				add(s, "extract", "Read page data as JSON.", pt.extract)
+				add(s, "extract", "Read page data as JSON", pt.extract)
 				add(s, "run", "Let the model do a whole task.", pt.run)
 			}
 		}
@@ -171,11 +173,23 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	if err != nil || in.Schema == nil {
 		return failure(calls.Errorf(calls.ErrBadInput, "give schema as a JSON Schema object", "no schema")), nil
 	}
+	// A list is always given its recipe (one script, no model call), to
+	// give back to read it again with no model.
+	_, notList := recipe.ListOf(schema)
+	xo := pilot.ExtractOptions{Learn: notList == nil}
+	if in.Recipe != nil {
+		b, _ := json.Marshal(in.Recipe)
+		r, err := recipe.Parse(b)
+		if err != nil {
+			return failure(&calls.Error{Kind: calls.ErrBadInput, Msg: "recipe: " + err.Error(), Hint: "give the recipe an earlier extract returned, unchanged"}), nil
+		}
+		xo.Recipe = r
+	}
 	p, err := pt.pilot(ctx)
 	if err != nil {
 		return failure(err), nil
 	}
-	res, err := p.Extract(ctx, in.Instruction, schema)
+	res, err := p.ExtractWith(ctx, in.Instruction, schema, xo)
 	if err != nil {
 		return failure(err), nil
 	}
@@ -186,12 +200,24 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	if res.Note != "" {
 		s += "\nnote: " + res.Note
 	}
+	if res.Heal != nil {
+		s += "\nthe recipe no longer fitted (" + res.Heal.Misfit + "): learned again"
+	}
+	if res.RecipeNote != "" {
+		s += "\n" + res.RecipeNote
+	}
+	if res.Recipe != nil && res.Recipe != xo.Recipe {
+		b, _ := res.Recipe.Marshal()
+		s += "\nrecipe (give it back as recipe to read with no model): " + strings.TrimSpace(string(b))
+	}
 	if !res.OK {
 		r := text("the answer does not fit the schema:\n- " + strings.Join(res.Problems, "\n- ") + "\ndata: " + s)
 		r.IsError = true
 		return r, nil
 	}
-	return text(s), nil
+	r := text(s)
+	r.StructuredContent = res // the rows, and the recipe, as data
+	return r, nil
 }
 
 func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) (*sdk.CallToolResult, error) {

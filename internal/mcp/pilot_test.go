@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -374,5 +375,36 @@ func TestApprovalArg(t *testing.T) {
 	}
 	if _, err := approvalArg(map[string]any{"action": 5}); !errors.Is(err, calls.ErrBadInput) {
 		t.Errorf("bad: %v", err)
+	}
+}
+
+// extract with a recipe reads the list with no model call (the script
+// answers the eval), and gives the rows as structuredContent.
+func TestPilotExtractByARecipe(t *testing.T) {
+	c := &fakeCaller{reply: func(method string, params any) (any, error) {
+		if method == calls.MethodEval {
+			return calls.EvalResult{Value: json.RawMessage(`{"found":true,"lang":"en","rows":[{"name":"Trail Mug","price":"£14.50"}]}`)}, nil
+		}
+		return nil, fmt.Errorf("unexpected %s", method)
+	}}
+	m := scripted.New() // no model call expected
+	defer m.Verify(t)
+	cs, _ := pilotServer(t, c, m, PilotOptions{}, nil)
+	schema := map[string]any{"type": "object", "properties": map[string]any{"products": map[string]any{"type": "array", "items": map[string]any{"type": "object",
+		"properties": map[string]any{"name": map[string]any{"type": "string"}, "price": map[string]any{"type": "number"}}}}}}
+	var rec map[string]any
+	json.Unmarshal([]byte(`{"format":"waymark.recipe/1","list":"products","container":"main > ul","row":"li","fields":[{"name":"name","type":"string","by":"role","select":"a"},{"name":"price","type":"number","by":"tag","select":":scope > span"}]}`), &rec)
+	got, isErr, res := callTool(t, cs, "extract", map[string]any{"instruction": "every product", "schema": schema, "recipe": rec})
+	if isErr || !strings.HasPrefix(got, `{"products":[{"name":"Trail Mug","price":14.5}]}`) {
+		t.Fatalf("isErr=%v reply %q", isErr, got)
+	}
+	sc, _ := json.Marshal(res.StructuredContent)
+	var out struct {
+		Source string
+		Rows   int
+		Data   struct{ Products []map[string]any }
+	}
+	if json.Unmarshal(sc, &out) != nil || out.Source != "recipe" || out.Rows != 1 || len(out.Data.Products) != 1 {
+		t.Fatalf("structuredContent %s", sc)
 	}
 }

@@ -1,0 +1,143 @@
+package pilot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/recipe"
+)
+
+// ExtractOptions say how [Pilot.ExtractWith] reads a list: a schema that is
+// an array of objects, or an object holding one.
+type ExtractOptions struct {
+	// Recipe reads the list with no model call. When it no longer fits the
+	// page (its container gone, no rows, rows with a field missing), the
+	// model reads the page and the recipe is learned again: the result's
+	// Heal says why. With no model (a nil Model), that is an error of
+	// category calls.ErrNoMatch.
+	Recipe *recipe.Recipe
+	// Learn asks, after the model reads the list, for the recipe that
+	// reads it again with no model (the result's Recipe), or why there is
+	// none (RecipeNote). A heal always learns.
+	Learn bool
+	// List reads the list over pages, and where to stop.
+	List ListOptions
+}
+
+// RecipeHeal says that a recipe stopped fitting and was learned again.
+type RecipeHeal struct {
+	Misfit string         `json:"misfit"` // what no longer fitted
+	Before *recipe.Recipe `json:"before"` // the recipe that stopped fitting
+}
+
+// Where the data of an ExtractResult came from.
+const (
+	SourceModel  = "model"
+	SourceRecipe = "recipe"
+)
+
+// ExtractWith is [Pilot.Extract] for lists, with recipes: it reads a list
+// by a recipe with no model, and learns one from what the model read. The
+// recipe is checked against the page in the driver's isolated world, so
+// the driver must run scripts (calls.Session does).
+func (p *Pilot) ExtractWith(ctx context.Context, instruction string, schema json.RawMessage, o ExtractOptions) (*ExtractResult, error) {
+	if o.overPages() {
+		return p.extractPages(ctx, instruction, schema, o)
+	}
+	return p.extractOne(ctx, instruction, schema, o)
+}
+
+// extractOne reads one page of a list.
+func (p *Pilot) extractOne(ctx context.Context, instruction string, schema json.RawMessage, o ExtractOptions) (*ExtractResult, error) {
+	if o.Recipe == nil && !o.Learn {
+		return p.Extract(ctx, instruction, schema)
+	}
+	sch, err := compileSchema(schema)
+	if err != nil {
+		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "check the schema file: it must be a JSON Schema"}
+	}
+	list, err := recipe.ListOf(schema)
+	if err != nil {
+		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: "a recipe reads lists: " + err.Error(), Hint: "use a schema that is an array of objects, or an object holding one"}
+	}
+	ev, ok := p.d.(recipe.Evaler)
+	if !ok {
+		return nil, &calls.Error{Kind: calls.ErrUnavailable, Msg: "this driver runs no scripts, so it cannot read by a recipe", Hint: "use a calls.Session: the in-process driver or the daemon's"}
+	}
+	var heal *RecipeHeal
+	if o.Recipe != nil {
+		if err := fits(o.Recipe, list); err != nil {
+			return nil, err
+		}
+		got, err := recipe.Read(ctx, ev, o.Recipe)
+		if err != nil {
+			return nil, err
+		}
+		misfit := got.Misfit
+		if misfit == "" {
+			res := &ExtractResult{Source: SourceRecipe, Recipe: o.Recipe, Rows: len(got.Rows)}
+			data := list.Answer(got.Rows)
+			if res.Problems = sch.problems(data); len(res.Problems) == 0 {
+				res.Data, _ = json.Marshal(data)
+				res.OK = true
+				return res, nil
+			}
+			misfit = "the rows read do not fit the schema: " + res.Problems[0]
+		}
+		if p.m == nil {
+			return nil, &calls.Error{Kind: calls.ErrNoMatch, Msg: "the recipe no longer fits the page: " + misfit,
+				Hint: "give a model (--model) to read the page and learn the recipe again"}
+		}
+		heal = &RecipeHeal{Misfit: misfit, Before: o.Recipe}
+	}
+	if p.m == nil {
+		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: "extract needs a model to read the page, or a recipe", Hint: "give --model, or --recipe FILE learned earlier"}
+	}
+	res, err := p.Extract(ctx, instruction, schema)
+	if err != nil {
+		if heal != nil {
+			return nil, fmt.Errorf("the recipe no longer fits the page (%s), and reading it again failed: %w", heal.Misfit, err)
+		}
+		return nil, err
+	}
+	res.Heal = heal
+	var data any
+	json.Unmarshal(res.Data, &data)
+	rows := list.RowsOf(data)
+	res.Rows = len(rows)
+	if !res.OK {
+		res.RecipeNote = "no recipe: the model's answer does not fit the schema"
+		return res, nil
+	}
+	r, err := recipe.Learn(ctx, ev, list, rows)
+	if err != nil {
+		res.RecipeNote = err.Error()
+		return res, nil
+	}
+	if u, err := p.d.Get(ctx, calls.GetRequest{What: "url"}); err == nil {
+		r.URL = u.Value
+	}
+	res.Recipe = r
+	return res, nil
+}
+
+// fits checks a recipe was learned for this schema's list.
+func fits(r *recipe.Recipe, l *recipe.List) error {
+	bad := func(why string) error {
+		return &calls.Error{Kind: calls.ErrBadInput, Msg: "the recipe was learned for another schema: " + why, Hint: "use the schema the recipe was learned with, or learn a new recipe"}
+	}
+	if r.List != l.Path {
+		return bad(fmt.Sprintf("it reads the list %q, the schema holds %q", r.List, l.Path))
+	}
+	if len(r.Fields) != len(l.Fields) {
+		return bad(fmt.Sprintf("it reads %d fields, the schema has %d", len(r.Fields), len(l.Fields)))
+	}
+	for i, f := range l.Fields {
+		if r.Fields[i].Name != f.Name || r.Fields[i].Type != f.Type {
+			return bad(fmt.Sprintf("field %d is %s (%s) in the recipe, %s (%s) in the schema", i+1, r.Fields[i].Name, r.Fields[i].Type, f.Name, f.Type))
+		}
+	}
+	return nil
+}

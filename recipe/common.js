@@ -1,0 +1,32 @@
+// Shared by read.js and learn.js; both are wrapped, with it, in one
+// function so nothing is left in the isolated world's globals.
+function norm(s) { return (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim(); }
+function text(el) { return norm(el.innerText !== undefined ? el.innerText : el.textContent); }
+function headers(row) {
+  const table = row.closest('table');
+  if (!table) return [];
+  let hr = table.tHead && table.tHead.rows[0];
+  if (!hr) hr = Array.from(table.rows).find((tr) => tr.cells.length && Array.from(tr.cells).every((c) => c.tagName === 'TH'));
+  return hr ? Array.from(hr.cells).map(text) : [];
+}
+// readOne reads one field of one row: text or null.
+function readOne(row, f) {
+  let el = null;
+  if (f.by === 'none') return null;
+  if (f.by === 'header') {
+    const i = headers(row).indexOf(f.header);
+    if (i < 0 || !row.cells || i >= row.cells.length) return null;
+    el = row.cells[i];
+  } else if (f.by === 'label') {
+    const lab = Array.from(row.querySelectorAll('*')).find((e) => e.children.length === 0 && text(e).replace(/:$/, '') === f.label);
+    if (!lab) return null;
+    el = lab.nextElementSibling;
+    if (!el) return norm(text(lab.parentElement).slice(text(lab).length)) || null;
+  } else {
+    if (!f.select) el = row; // the row's own text
+    else try { el = row.querySelector(f.select); } catch (e) { return null; }
+  }
+  if (!el) return null;
+  const v = norm(f.attr ? el.getAttribute(f.attr) : text(el));
+  return v === '' ? null : v;
+}

@@ -1,0 +1,61 @@
+package recipe
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Rows is what a recipe read from a page.
+type Rows struct {
+	// Rows hold each field in the schema's type; null where the row does
+	// not show it.
+	Rows []map[string]any
+	// Misfit says why the recipe no longer fits the page (no container,
+	// no rows, a required field missing, a value not of its type); empty
+	// when it fits.
+	Misfit string
+}
+
+type readReply struct {
+	Error string               `json:"error"`
+	Found bool                 `json:"found"`
+	Rows  []map[string]*string `json:"rows"`
+	Lang  string               `json:"lang"`
+}
+
+// Read reads a list by r in one script, and says whether r still fits.
+func Read(ctx context.Context, ev Evaler, r *Recipe) (*Rows, error) {
+	var rep readReply
+	if err := run(ctx, ev, readJS, r, &rep); err != nil {
+		return nil, fmt.Errorf("read by the recipe: %w", err)
+	}
+	if rep.Error != "" {
+		return nil, fmt.Errorf("read by the recipe: %s", rep.Error)
+	}
+	out := &Rows{Rows: []map[string]any{}}
+	var missing []string
+	for i, row := range rep.Rows {
+		typed := map[string]any{}
+		for _, f := range r.Fields {
+			v, ok := Value(row[f.Name], f.Type, rep.Lang)
+			if !ok && out.Misfit == "" {
+				out.Misfit = fmt.Sprintf("row %d: %s reads %q, not a %s", i+1, f.Name, *row[f.Name], f.Type)
+			}
+			if v == nil && !f.Optional && f.By != ByNone && len(missing) < 3 {
+				missing = append(missing, fmt.Sprintf("row %d has no %s", i+1, f.Name))
+			}
+			typed[f.Name] = v
+		}
+		out.Rows = append(out.Rows, typed)
+	}
+	switch {
+	case !rep.Found:
+		out.Misfit = "the list's container (" + r.Container + ") is not on the page"
+	case len(out.Rows) == 0:
+		out.Misfit = "the container holds no rows"
+	case len(missing) > 0 && out.Misfit == "":
+		out.Misfit = "rows found but fields missing: " + strings.Join(missing, ", ")
+	}
+	return out, nil
+}
