@@ -12,6 +12,9 @@ type Line struct {
 	Depth int      // indentation level: two spaces a level
 	Role  string   // "text" for a text run
 	Name  string   // unquoted; "" when the line has none
+	// Inferred says Name is not the page's own name but what a person
+	// reads beside the element, written ~"…".
+	Inferred bool
 	Ref   string   // "e5" from [ref=e5]; "" when the line has none
 	Value string   // unquoted, from value="…"
 	Flags []string // the other bracketed flags as written: "checked", "level=1", "expanded=false"
@@ -31,7 +34,7 @@ func (l Line) Has(flag string) bool {
 }
 
 // ParseLine reads one element line, `- role "name" [flag] [ref=e5]
-// value="v"`, with optional indentation and an optional ":" and text after.
+// value="v"` (or `- role ~"name" …` for an inferred name), with optional indentation and an optional ":" and text after.
 // It reports false for the other lines of a look: the page header, notice
 // lines ("[sign-in] …"), the summaries of lines off screen, the lines of
 // a diff ("- - …", "+ - …"), and a name whose quoting is broken.
@@ -52,6 +55,9 @@ func ParseLine(s string) (Line, bool) {
 		return Line{}, false
 	}
 	rest = strings.TrimLeft(rest, " ")
+	if strings.HasPrefix(rest, `~"`) {
+		rest, l.Inferred = rest[1:], true
+	}
 	if strings.HasPrefix(rest, `"`) {
 		q, err := strconv.QuotedPrefix(rest)
 		if err != nil {

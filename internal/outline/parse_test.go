@@ -27,6 +27,11 @@ func TestParseLine(t *testing.T) {
 				Raw: `combobox "Size" [expanded=false] [ref=e4] value="M": shown`}, true},
 		{`- link "say \"hi\" [ref=e9]" [ref=e5]`,
 			Line{Role: "link", Name: `say "hi" [ref=e9]`, Ref: "e5", Raw: `link "say \"hi\" [ref=e9]" [ref=e5]`}, true},
+		{`- textbox ~"Username" [type=date] [ref=e6]`,
+			Line{Role: "textbox", Name: "Username", Inferred: true, Ref: "e6", Flags: []string{"type=date"},
+				Raw: `textbox ~"Username" [type=date] [ref=e6]`}, true},
+		{`- button ~"close" [ref=e2]`, Line{Role: "button", Name: "close", Inferred: true, Ref: "e2", Raw: `button ~"close" [ref=e2]`}, true},
+		{`- textbox ~"broken [ref=e2]`, Line{}, false},
 		{`[page] Shop — https://shop.test/`, Line{}, false},
 		{`[sign-in] a sign-in form: "Email" [ref=e3]`, Line{}, false},
 		{`(40 more lines below: 32 links — scroll, or snapshot --full)`, Line{}, false},
@@ -59,6 +64,7 @@ func TestParseRender(t *testing.T) {
 			{Role: "combobox", Name: "Size", Ref: "e4", Value: "M", Expanded: &no},
 			{Role: "button", Name: "Open", Ref: "e5", Expanded: &yes, Selected: true},
 			{Role: "button", Ref: "e6", Children: []*Node{{Role: "text", Name: "Pay €12"}}},
+			{Role: "textbox", Inferred: "Birthday", Type: "date", Ref: "e7", Value: "2012-06-24"},
 		}},
 		{Role: "text", Name: "loose: text"},
 	}}
@@ -74,6 +80,7 @@ func TestParseRender(t *testing.T) {
 		{Depth: 1, Role: "combobox", Name: "Size", Ref: "e4", Value: "M", Flags: []string{"expanded=false"}},
 		{Depth: 1, Role: "button", Name: "Open", Ref: "e5", Flags: []string{"selected", "expanded"}},
 		{Depth: 1, Role: "button", Ref: "e6", Text: "Pay €12"},
+		{Depth: 1, Role: "textbox", Name: "Birthday", Inferred: true, Ref: "e7", Value: "2012-06-24", Flags: []string{"type=date"}},
 		{Role: "text", Text: "loose: text"},
 	}
 	got := Parse(buf.String())

@@ -57,10 +57,14 @@ type renderer struct {
 //   - heading "Checkout" [level=1]
 //   - textbox "Email" [required] [ref=e5] value="ann@example.com"
 //   - checkbox "Subscribe" [checked] [ref=e7]
+//   - textbox ~"Username" [ref=e8]
+//   - textbox "Birthday" [type=date] [ref=e9] value="2012-06-24"
 //   - list:
 //   - listitem: One
 //   - text: loose text run
 //
+// A name the page does not give but a person reads beside the element
+// (Node.Inferred) is written ~"…", so that a reader knows it is inferred.
 // A value is written as value="…" after the flags, so that it cannot be
 // taken for text content, which follows a colon. Names and values are quoted
 // with Go escaping and capped at 100 characters. A line whose element has
@@ -221,6 +225,15 @@ func appendLine(buf []byte, l line, parent bool) []byte {
 	if n.Name != "" && !(parent && cellRoles[n.Role]) {
 		buf = append(buf, ' ')
 		buf = strconv.AppendQuote(buf, Truncate(n.Name, maxName))
+	} else if n.Name == "" && n.Inferred != "" {
+		// Not the page's own name: what a person reads beside it.
+		buf = append(buf, " ~"...)
+		buf = strconv.AppendQuote(buf, Truncate(n.Inferred, maxName))
+	}
+	if n.Type != "" {
+		buf = append(buf, " [type="...)
+		buf = append(buf, n.Type...)
+		buf = append(buf, ']')
 	}
 	if n.Level > 0 {
 		buf = append(buf, " [level="...)

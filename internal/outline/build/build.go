@@ -57,6 +57,7 @@ type state struct {
 	disabled bool // inside <fieldset disabled>
 	section  bool // inside sectioning content: <header>/<footer> are not landmarks
 	editable bool // inside a contenteditable root
+	control  bool // inside an element with a ref of its own (a link, a button)
 }
 
 // level is a node that children are being added to. Generic containers are
@@ -219,6 +220,9 @@ func (b *builder) element(x *doc, i int32, lv *level, st state) {
 	if role == "none" {
 		role = "generic"
 	}
+	if actionable[role] {
+		cst.control = true
+	}
 	n := &outline.Node{Role: role, Tag: b.lower(tag), Frame: string(x.frame), BackendID: int64(x.d.Nodes.BackendNodeID[i])}
 	n.Box, _ = x.box(i)
 
@@ -244,19 +248,26 @@ func (b *builder) element(x *doc, i int32, lv *level, st state) {
 		return // nothing to see or click
 	}
 
-	if role == "generic" {
-		// A <label> is clickable too, but it forwards the click to its
-		// control, which has its own ref; its text stays a text run.
-		if x.has(i, flagClickable) && tag != "BODY" && tag != "HTML" && tag != "LABEL" && !hasRef(n) {
-			if name := b.contentText(x, i, false); name != "" && len(name) <= maxClickName {
-				n.Name = name
-				n.Text = outline.Truncate(name, maxText)
-				n.Children = nil
-				b.decorate(x, i, n, tag, st, true)
-				b.add(lv, n)
-				return
-			}
+	if (role == "generic" || role == "listitem") && !st.control && b.clickable(x, i, tag) && !hasRef(n) {
+		// Something the page made clickable without a role (a <div> with
+		// a click handler, the items of a menu built by script) is
+		// something to press: it gets a ref and the role "clickable".
+		name := b.contentText(x, i, false)
+		inferred := ""
+		if name == "" {
+			inferred = b.inferName(x, i, n)
 		}
+		if name != "" && len(name) <= maxClickName || inferred != "" {
+			n.Role = "clickable"
+			n.Name, n.Inferred = name, inferred
+			n.Text = outline.Truncate(name, maxText)
+			n.Children = nil
+			b.decorate(x, i, n, tag, st, true)
+			b.add(lv, n)
+			return
+		}
+	}
+	if role == "generic" {
 		if !hasName(x, i) {
 			for _, c := range n.Children {
 				b.add(lv, c)
@@ -281,6 +292,12 @@ func (b *builder) decorate(x *doc, i int32, n *outline.Node, tag string, st stat
 		n.Name, n.Label = b.accName(x, i, tag, n.Role)
 	}
 	b.states(x, i, n, tag, st)
+	if tag == "INPUT" {
+		typ, _ := x.attr(i, "type")
+		if typ = strings.ToLower(strings.TrimSpace(typ)); typedInputs[typ] {
+			n.Type = typ
+		}
+	}
 	b.value(x, i, n, tag)
 	ref := clickable || actionable[n.Role]
 	if !ref && !st.editable {
@@ -296,6 +313,9 @@ func (b *builder) decorate(x *doc, i int32, n *outline.Node, tag string, st stat
 	}
 	if ref && b.opts.Ref != nil {
 		n.Ref = b.opts.Ref(x.frame, cdp.BackendNodeID(n.BackendID))
+	}
+	if ref && n.Name == "" && n.Inferred == "" && n.Role != "iframe" {
+		n.Inferred = b.inferName(x, i, n)
 	}
 	if (ref || n.Role == "heading") && n.Text == "" && tag != "INPUT" && tag != "SELECT" && tag != "TEXTAREA" {
 		n.Text = outline.Truncate(b.contentText(x, i, false), maxText)
@@ -389,7 +409,7 @@ func (b *builder) value(x *doc, i int32, n *outline.Node, tag string) {
 				n.Value = secret.Masked
 			}
 		case n.Role == "textbox", n.Role == "searchbox", n.Role == "combobox",
-			n.Role == "spinbutton", n.Role == "slider":
+			n.Role == "spinbutton", n.Role == "slider", n.Type == "color":
 			n.Value = inputValue(x, i)
 		}
 		return
@@ -493,6 +513,28 @@ func (b *builder) lower(tag string) string {
 	l := strings.ToLower(tag)
 	b.tags[tag] = l
 	return l
+}
+
+// clickable reports whether element i, which has no interactive role, is
+// made to be clicked: Chromium says it listens for clicks (the snapshot's
+// isClickable: a click, mousedown or mouseup listener, read by the browser
+// with no script in the page), or its pointer turns to a hand where its
+// parent's does not (the items of a menu whose one listener sits on the
+// menu). A <label> is clickable too, but it forwards the click to its
+// control, which has its own ref.
+func (b *builder) clickable(x *doc, i int32, tag string) bool {
+	switch tag {
+	case "BODY", "HTML", "LABEL":
+		return false
+	}
+	if x.has(i, flagClickable) {
+		return true
+	}
+	if x.style(i, styleCursor) != "pointer" {
+		return false
+	}
+	p := x.d.Nodes.ParentIndex[i]
+	return p < 0 || x.style(int32(p), styleCursor) != "pointer"
 }
 
 // hasRef reports whether a descendant of n has a ref.

@@ -9,11 +9,12 @@ import (
 
 // styleNames are the computed styles Outline reads, in the order Params asks
 // for them; the indexes below follow this order.
-var styleNames = []string{"display", "visibility"}
+var styleNames = []string{"display", "visibility", "cursor"}
 
 const (
 	styleDisplay = iota
 	styleVisibility
+	styleCursor
 )
 
 // Params returns the captureSnapshot params Outline expects: the computed

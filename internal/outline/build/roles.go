@@ -80,6 +80,12 @@ var inputRoles = map[string]string{
 	"time": "textbox", "week": "textbox",
 }
 
+// typedInputs are the <input> types whose value has a form of its own: the
+// outline says the type ([type=date]) so that a reader knows what to write.
+// number and range are not among them: their roles (spinbutton, slider)
+// already say it.
+var typedInputs = setOf("date", "time", "datetime-local", "month", "week", "color", "file")
+
 // skipTags are never rendered, and neither is their content.
 var skipTags = setOf(
 	"HEAD", "SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "TITLE", "META", "LINK",

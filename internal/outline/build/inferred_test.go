@@ -1,0 +1,5 @@
+package build
+
+import "github.com/waymark-dev/waymark/internal/outline"
+
+func inferredName(n *outline.Node) string { return n.Inferred }
