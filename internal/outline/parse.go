@@ -9,17 +9,17 @@ import (
 // of what appendLine writes, for the layers that only have the text (the
 // pilot, the replay, the rules model, the CLI).
 type Line struct {
-	Depth int      // indentation level: two spaces a level
-	Role  string   // "text" for a text run
-	Name  string   // unquoted; "" when the line has none
+	Depth int    // indentation level: two spaces a level
+	Role  string // "text" for a text run
+	Name  string // unquoted; "" when the line has none
 	// Inferred says Name is not the page's own name but what a person
 	// reads beside the element, written ~"…".
 	Inferred bool
-	Ref   string   // "e5" from [ref=e5]; "" when the line has none
-	Value string   // unquoted, from value="…"
-	Flags []string // the other bracketed flags as written: "checked", "level=1", "expanded=false"
-	Text  string   // what follows ": " (a text run, or the text shown inline)
-	Raw   string   // the line as written, without indentation and "- "
+	Ref      string   // "e5" from [ref=e5]; "" when the line has none
+	Value    string   // unquoted, from value="…"
+	Flags    []string // the other bracketed flags as written: "checked", "level=1", "expanded=false"
+	Text     string   // what follows ": " (a text run, or the text shown inline)
+	Raw      string   // the line as written, without indentation and "- "
 }
 
 // Has reports whether the line carries flag, as written ("disabled",
