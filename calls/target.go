@@ -48,6 +48,7 @@ type Fingerprint struct {
 	Tag         string   `json:"tag"`
 	Role        string   `json:"role"`
 	Name        string   `json:"name,omitempty"`
+	Inferred    string   `json:"inferred,omitempty"` // evidence only: the text a person reads beside an unnamed element
 	TestID      string   `json:"testid,omitempty"`
 	Label       string   `json:"label,omitempty"`
 	Placeholder string   `json:"placeholder,omitempty"`

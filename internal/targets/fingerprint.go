@@ -45,7 +45,7 @@ func PathTo(root, n *outline.Node) []*outline.Node {
 // again on a changed page.
 func Fingerprint(root, n *outline.Node) calls.Fingerprint {
 	fp := calls.Fingerprint{
-		Tag: n.Tag, Role: n.Role, Name: norm(n.Name), TestID: TestID(n), Label: norm(n.Label),
+		Tag: n.Tag, Role: n.Role, Name: norm(n.Name), Inferred: norm(n.Inferred), TestID: TestID(n), Label: norm(n.Label),
 		Placeholder: n.Attrs["placeholder"], Type: strings.ToLower(n.Attrs["type"]), Text: clip(norm(n.Text), 120),
 	}
 	if id := n.Attrs["id"]; Stable(id) {

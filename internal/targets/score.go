@@ -14,6 +14,7 @@ const (
 	wName        = 3.0
 	wTestID      = 3.0
 	wLabel       = 1.5
+	wInferred    = 1.0 // a name read beside the element is evidence, never identity
 	wPlaceholder = 1.0
 	wTag         = 0.5
 	wType        = 0.5
@@ -58,6 +59,7 @@ func Compare(rec, cur calls.Fingerprint) Comparison {
 	field("testid", wTestID, rec.TestID, cur.TestID, false)
 	field("name", wName, rec.Name, cur.Name, true)
 	field("label", wLabel, rec.Label, cur.Label, true)
+	field("inferred", wInferred, rec.Inferred, cur.Inferred, true)
 	field("placeholder", wPlaceholder, norm(rec.Placeholder), norm(cur.Placeholder), true)
 	field("tag", wTag, rec.Tag, cur.Tag, false)
 	field("type", wType, rec.Type, cur.Type, false)

@@ -61,6 +61,14 @@ func TestCompare(t *testing.T) {
 	if c := Compare(a, calls.Fingerprint{Role: "button", Name: "checkout", TestID: "pay"}); c.Conflict == "" {
 		t.Errorf("another test id: %+v", c)
 	}
+	// An inferred name is evidence, not identity: it raises the score of
+	// the field beside the same text, and another one is no conflict.
+	user := calls.Fingerprint{Tag: "input", Role: "textbox", Inferred: "username"}
+	same := Compare(user, calls.Fingerprint{Tag: "input", Role: "textbox", Inferred: "username"})
+	other := Compare(user, calls.Fingerprint{Tag: "input", Role: "textbox", Inferred: "password"})
+	if same.Score <= other.Score || other.Conflict != "" || same.Conflict != "" {
+		t.Errorf("inferred names: same %+v, other %+v", same, other)
+	}
 }
 
 // bigTree builds the outline of the recorded 3,000-element page.
