@@ -295,7 +295,9 @@ func check(e element, phrase string, action Action, roles []string, how string) 
 }
 
 // rank returns the elements whose names match name best: exactly, else by
-// prefix, else by substring; with how they matched.
+// prefix, else by substring; with how they matched. Within a tier the
+// page's own names come before inferred ones (~"…", the text a person reads
+// beside an unnamed element), which count only when no own name matches.
 func rank(els []element, name string) ([]element, string) {
 	if name == "" {
 		return nil, ""
@@ -317,9 +319,14 @@ func rank(els []element, name string) ([]element, string) {
 				out = append(out, e)
 			}
 		}
-		if len(out) > 0 {
-			return out, t.how
+		if len(out) == 0 {
+			continue
 		}
+		own := slices.DeleteFunc(slices.Clone(out), func(e element) bool { return e.Inferred })
+		if len(own) > 0 {
+			return own, t.how
+		}
+		return out, t.how + " (inferred)"
 	}
 	return nil, ""
 }
