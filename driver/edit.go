@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -45,13 +46,22 @@ func (el *element) fill(ctx context.Context, value string, timeout time.Duration
 		return err
 	}
 	switch {
-	case how == "set":
+	case strings.HasPrefix(how, "set:"):
+		typ := strings.TrimPrefix(how, "set:")
+		v, err := fieldValue(typ, value)
+		if err != nil {
+			return fmt.Errorf("fill %s: %w", el.what, err)
+		}
 		var problem string
-		if err := el.callOn(ctx, jsFillValue, &problem, value); err != nil {
+		if err := el.callOn(ctx, jsFillValue, &problem, v); err != nil {
 			return err
 		}
 		if problem != "" {
-			return calls.Errorf(calls.ErrBadInput, "use the format the field expects (a date field takes YYYY-MM-DD)", "fill %s: %s", el.what, problem)
+			hint := "use the format the field expects"
+			if f := fieldFormats[typ]; f != "" {
+				hint = "write it as " + f + ", within the field's limits"
+			}
+			return calls.Errorf(calls.ErrBadInput, hint, "fill %s: %s", el.what, problem)
 		}
 		return nil
 	case strings.HasPrefix(how, "not-fillable:"):

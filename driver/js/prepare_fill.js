@@ -7,7 +7,7 @@ function () {
   const textTypes = ['', 'text', 'email', 'password', 'search', 'tel', 'url', 'number'];
   if (tag === 'input') {
     const type = (el.getAttribute('type') || '').toLowerCase();
-    if (setTypes.includes(type)) return 'set';
+    if (setTypes.includes(type)) return 'set:' + type;
     if (!textTypes.includes(type)) return 'not-fillable:input type=' + type;
   } else if (tag !== 'textarea' && !el.isContentEditable) {
     return 'not-fillable:' + (tag || 'node');

@@ -1,0 +1,256 @@
+package driver
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// This file turns what a person writes for a date, a time or a colour into
+// the one form the browser's date, time and colour fields take, so that
+// `fill` takes "06/24/2012" or "24 June 2012" for a date field. A written
+// form that could mean two things ("03/04/2012") is refused, never guessed.
+
+// fieldFormats are the forms the typed inputs take, for the hints.
+var fieldFormats = map[string]string{
+	"date":           "YYYY-MM-DD, like 2012-06-24",
+	"time":           "HH:MM (24-hour), like 15:30",
+	"datetime-local": "YYYY-MM-DDTHH:MM, like 2012-06-24T15:30",
+	"month":          "YYYY-MM, like 2012-06",
+	"week":           "YYYY-Www, like 2012-W25",
+	"color":          "#rrggbb, like #ff8800",
+	"range":          "a number within the slider's range",
+}
+
+// fieldValue returns value in the form an <input type=typ> takes. An empty
+// value clears the field.
+func fieldValue(typ, value string) (string, error) {
+	v := strings.TrimSpace(value)
+	if v == "" {
+		return "", nil
+	}
+	var out string
+	var err error
+	switch typ {
+	case "date":
+		var y, m, d int
+		if y, m, d, err = parseDate(v); err == nil {
+			out = fmt.Sprintf("%04d-%02d-%02d", y, m, d)
+		}
+	case "time":
+		out, err = parseTime(v)
+	case "datetime-local":
+		out, err = parseDateTime(v)
+	case "month":
+		out, err = parseMonth(v)
+	case "week":
+		out, err = parseWeek(v)
+	case "color":
+		out, err = parseColor(v)
+	default:
+		return v, nil
+	}
+	if err != nil {
+		return "", calls.Errorf(calls.ErrBadInput, "write it as "+fieldFormats[typ], "a %s field cannot take %q: %v", typ, value, err)
+	}
+	return out, nil
+}
+
+var months = map[string]int{
+	"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
+	"may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8,
+	"sep": 9, "sept": 9, "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11,
+	"dec": 12, "december": 12,
+}
+
+var (
+	isoDateRe   = regexp.MustCompile(`^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$`)
+	numDateRe   = regexp.MustCompile(`^(\d{1,2})([/.-])(\d{1,2})[/.-](\d{4})$`)
+	wordsDateRe = regexp.MustCompile(`^(?:(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?,?\s+(\d{4})|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))$`)
+)
+
+// parseDate reads 2012-06-24, 2012/06/24, 06/24/2012 (month first, as in
+// the US, when the day is over 12), 24/06/2012, 24.06.2012 (day first), 24
+// June 2012, June 24, 2012.
+func parseDate(s string) (y, m, d int, err error) {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	switch {
+	case isoDateRe.MatchString(s):
+		p := isoDateRe.FindStringSubmatch(s)
+		y, m, d = atoi(p[1]), atoi(p[2]), atoi(p[3])
+	case numDateRe.MatchString(s):
+		p := numDateRe.FindStringSubmatch(s)
+		a, b := atoi(p[1]), atoi(p[3])
+		y = atoi(p[4])
+		switch {
+		case p[2] == ".":
+			d, m = a, b // 24.06.2012: day first wherever dots are written
+		case a > 12 && b <= 12:
+			d, m = a, b
+		case b > 12 && a <= 12:
+			m, d = a, b
+		case a == b:
+			m, d = a, b
+		default:
+			return 0, 0, 0, fmt.Errorf("%s could be the %d of month %d or the %d of month %d", s, b, a, a, b)
+		}
+	case wordsDateRe.MatchString(s):
+		p := wordsDateRe.FindStringSubmatch(s)
+		day, mon, year := p[1], p[2], p[3]
+		if day == "" {
+			day, mon, year = p[5], p[4], p[6]
+		}
+		var ok bool
+		if m, ok = months[mon]; !ok {
+			return 0, 0, 0, fmt.Errorf("%q is not a month", mon)
+		}
+		y, d = atoi(year), atoi(day)
+	default:
+		return 0, 0, 0, fmt.Errorf("not a date it can read")
+	}
+	if m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+		return 0, 0, 0, fmt.Errorf("there is no such day")
+	}
+	return y, m, d, nil
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+var timeRe = regexp.MustCompile(`^(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$`)
+
+// parseTime reads 15:30, 15:30:20, 3:30 pm, 3pm, 3.30 PM.
+func parseTime(s string) (string, error) {
+	p := timeRe.FindStringSubmatch(strings.ToLower(strings.TrimSpace(s)))
+	if p == nil || p[2] == "" && p[4] == "" {
+		return "", fmt.Errorf("not a time it can read")
+	}
+	h, mi, sec := atoi(p[1]), atoi(p[2]), atoi(p[3])
+	if ampm := strings.ReplaceAll(p[4], ".", ""); ampm != "" {
+		if h < 1 || h > 12 {
+			return "", fmt.Errorf("%d is not an hour of a 12-hour clock", h)
+		}
+		h %= 12
+		if ampm == "pm" {
+			h += 12
+		}
+	}
+	if h > 23 || mi > 59 || sec > 59 {
+		return "", fmt.Errorf("there is no such time")
+	}
+	if p[3] != "" {
+		return fmt.Sprintf("%02d:%02d:%02d", h, mi, sec), nil
+	}
+	return fmt.Sprintf("%02d:%02d", h, mi), nil
+}
+
+var trailingTimeRe = regexp.MustCompile(`(?i)(?:^|[\sT,]+)(?:at\s+)?(\d{1,2}(?:[:.]\d{2}(?::\d{2})?\s*(?:am|pm)?|\s*(?:am|pm)))$`)
+
+// parseDateTime reads a date and a time after it: 2012-06-24T15:30,
+// 2012-06-24 15:30, 06/24/2012 3:30 PM, 24 June 2012 at 15:30.
+func parseDateTime(s string) (string, error) {
+	loc := trailingTimeRe.FindStringSubmatchIndex(s)
+	if loc == nil {
+		return "", fmt.Errorf("no time after the date")
+	}
+	t, err := parseTime(s[loc[2]:loc[3]])
+	if err != nil {
+		return "", err
+	}
+	y, m, d, err := parseDate(strings.TrimSpace(s[:loc[0]]))
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%04d-%02d-%02dT%s", y, m, d, t), nil
+}
+
+var (
+	isoMonthRe   = regexp.MustCompile(`^(\d{4})[-/](\d{1,2})$`)
+	numMonthRe   = regexp.MustCompile(`^(\d{1,2})[-/.](\d{4})$`)
+	wordsMonthRe = regexp.MustCompile(`^([a-z]+)\.?,?\s+(\d{4})$`)
+)
+
+// parseMonth reads 2012-06, 06/2012, June 2012.
+func parseMonth(s string) (string, error) {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	var y, m int
+	if p := isoMonthRe.FindStringSubmatch(s); p != nil {
+		y, m = atoi(p[1]), atoi(p[2])
+	} else if p := numMonthRe.FindStringSubmatch(s); p != nil {
+		y, m = atoi(p[2]), atoi(p[1])
+	} else if p := wordsMonthRe.FindStringSubmatch(s); p != nil {
+		m = months[p[1]]
+		y = atoi(p[2])
+	} else {
+		return "", fmt.Errorf("not a month it can read")
+	}
+	if m < 1 || m > 12 {
+		return "", fmt.Errorf("there is no such month")
+	}
+	return fmt.Sprintf("%04d-%02d", y, m), nil
+}
+
+var (
+	isoWeekRe   = regexp.MustCompile(`^(\d{4})-?w(\d{1,2})$`)
+	wordsWeekRe = regexp.MustCompile(`^(?:week|w)\s*(\d{1,2}),?\s+(?:of\s+)?(\d{4})$`)
+)
+
+// parseWeek reads 2012-W25 and "week 25 2012".
+func parseWeek(s string) (string, error) {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	var y, w int
+	if p := isoWeekRe.FindStringSubmatch(s); p != nil {
+		y, w = atoi(p[1]), atoi(p[2])
+	} else if p := wordsWeekRe.FindStringSubmatch(s); p != nil {
+		y, w = atoi(p[2]), atoi(p[1])
+	} else {
+		return "", fmt.Errorf("not a week it can read")
+	}
+	if w < 1 || w > 53 {
+		return "", fmt.Errorf("there is no week %d", w)
+	}
+	return fmt.Sprintf("%04d-W%02d", y, w), nil
+}
+
+var (
+	hexColorRe = regexp.MustCompile(`^#?([0-9a-f]{3}|[0-9a-f]{6})$`)
+	rgbColorRe = regexp.MustCompile(`^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$`)
+)
+
+// parseColor reads #f80, #ff8800, ff8800 and rgb(255, 136, 0).
+func parseColor(s string) (string, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if p := hexColorRe.FindStringSubmatch(s); p != nil {
+		h := p[1]
+		if len(h) == 3 {
+			h = string([]byte{h[0], h[0], h[1], h[1], h[2], h[2]})
+		}
+		return "#" + h, nil
+	}
+	if p := rgbColorRe.FindStringSubmatch(s); p != nil {
+		r, g, b := atoi(p[1]), atoi(p[2]), atoi(p[3])
+		if r > 255 || g > 255 || b > 255 {
+			return "", fmt.Errorf("a channel is over 255")
+		}
+		return fmt.Sprintf("#%02x%02x%02x", r, g, b), nil
+	}
+	return "", fmt.Errorf("not a colour it can read")
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
