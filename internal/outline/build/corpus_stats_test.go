@@ -60,6 +60,9 @@ func TestCorpusStats(t *testing.T) {
 						} else {
 							u++
 						}
+						if os.Getenv("WAYMARK_CORPUS_STATS") == "v" {
+							t.Logf("  %s ~%q <%s> %v", n.Role, inferredName(n), n.Tag, n.Attrs)
+						}
 					}
 					return true
 				})

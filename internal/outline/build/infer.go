@@ -241,7 +241,19 @@ var iconWords = map[string]string{
 	"edit": "edit", "pencil": "edit",
 	"menu": "menu", "hamburger": "menu", "burger": "menu", "bars": "menu",
 	"cart": "cart", "basket": "cart",
+	"share": "share",
+	"prev": "previous", "previous": "previous", "next": "next",
 }
+
+// iconRank orders the names when a class holds several: what the control
+// does comes before what it is about ("search-close" closes the search).
+var iconRank = map[string]int{
+	"close": 1, "delete": 2, "edit": 3, "previous": 4, "next": 4, "share": 5, "search": 6, "star": 7, "cart": 8, "menu": 9,
+}
+
+// arrowWords make "left" and "right" in the same class mean previous and
+// next (icon-chevron-left).
+var arrowWords = setOf("chevron", "arrow", "caret", "angle")
 
 // iconName returns the name of a well-known icon that element i is or holds,
 // read from class names (fa-times, icon-close, bi-trash) and the ids of SVG
@@ -257,10 +269,8 @@ func iconName(x *doc, i int32, depth int) string {
 		}
 		for _, a := range attrs {
 			v, _ := x.attr(i, a)
-			for w := range strings.FieldsFuncSeq(strings.ToLower(v), func(r rune) bool { return !unicode.IsLetter(r) }) {
-				if s, ok := iconWords[w]; ok {
-					return s
-				}
+			if s := iconOf(v); s != "" {
+				return s
 			}
 		}
 	}
@@ -270,4 +280,31 @@ func iconName(x *doc, i int32, depth int) string {
 		}
 	}
 	return ""
+}
+
+// iconOf returns the icon a class list (or sprite id) names, the one that
+// ranks first when it names several.
+func iconOf(v string) string {
+	best := ""
+	arrow, left, right := false, false, false
+	for w := range strings.FieldsFuncSeq(strings.ToLower(v), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch {
+		case arrowWords[w]:
+			arrow = true
+		case w == "left":
+			left = true
+		case w == "right":
+			right = true
+		}
+		if s, ok := iconWords[w]; ok && (best == "" || iconRank[s] < iconRank[best]) {
+			best = s
+		}
+	}
+	if best == "" && arrow && left != right {
+		best = "next"
+		if left {
+			best = "previous"
+		}
+	}
+	return best
 }

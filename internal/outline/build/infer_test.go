@@ -106,3 +106,22 @@ func TestInferredNames(t *testing.T) {
 		return true
 	})
 }
+
+func TestIconOf(t *testing.T) {
+	for in, want := range map[string]string{
+		"fa fa-times":                   "close",
+		"search-close js-search-close":  "close",
+		"c-search__close-btn":           "close",
+		"bi bi-trash3":                  "delete",
+		"icon-trash":                    "delete",
+		"#icon-star":                    "star",
+		"icon inline icon-chevron-left": "previous",
+		"arrow-right":                   "next",
+		"btn-primary":                   "",
+		"left-column":                   "",
+	} {
+		if got := iconOf(in); got != want {
+			t.Errorf("iconOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
