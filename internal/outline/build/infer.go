@@ -32,8 +32,9 @@ var stopClimb = setOf("FORM", "BODY", "HTML", "FIELDSET", "DIALOG", "TABLE", "UL
 // inferName returns what a person would call element i (built as n), which
 // has a ref and no name: for a field the text before it (on its line, in
 // the cell before, or a heading above a lone field); for a checkbox or
-// radio the text after it, then before; then its placeholder, its title, the
-// <title> of an SVG in it, and a well-known icon class.
+// radio the text after it, then before; then its placeholder, its title,
+// and, for what is not a field, the <title> of an SVG in it and a
+// well-known icon class.
 func (b *builder) inferName(x *doc, i int32, n *outline.Node) string {
 	switch {
 	case fieldRoles[n.Role] || n.Type != "":
@@ -54,6 +55,9 @@ func (b *builder) inferName(x *doc, i int32, n *outline.Node) string {
 				return s
 			}
 		}
+	}
+	if fieldRoles[n.Role] {
+		return "" // an icon's class says what a button does, not what a field holds
 	}
 	if s := b.svgTitle(x, i, 0); s != "" {
 		return s
