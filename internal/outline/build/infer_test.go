@@ -86,7 +86,7 @@ func TestInferredNames(t *testing.T) {
 		}
 	}
 	// The items of the script-built menu are clickable, with refs.
-	for _, item := range []string{"Apple", "Apricot", "Avocado"} {
+	for _, item := range []string{"Apple", "Apricot", "Avocado", "More details"} {
 		found := false
 		for _, l := range lines {
 			if l.Role == "clickable" && l.Name == item && l.Ref != "" && !l.Inferred {
