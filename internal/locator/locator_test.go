@@ -134,6 +134,7 @@ func TestString(t *testing.T) {
 func TestMatch(t *testing.T) {
 	pay := Candidate{Role: "button", Name: "Pay  now", Text: "Pay now", TestID: "pay-btn"}
 	email := Candidate{Role: "textbox", Name: "Email address", Label: "Email address", Placeholder: "you@example.com"}
+	more := Candidate{Role: "clickable", Name: "More details"}
 	tests := []struct {
 		loc  string
 		c    Candidate
@@ -163,6 +164,9 @@ func TestMatch(t *testing.T) {
 		{"testid=pay-btn", pay, true},
 		{"testid=PAY-BTN", pay, false},
 		{"testid=pay", pay, false},
+		{`role=clickable[name="More details"]`, more, true},
+		{`role=generic[name="More details"]`, more, true}, // recorded before "clickable"
+		{`role=generic`, pay, false},
 		{"@e1", pay, false},
 		{"css=button", pay, false},
 	}

@@ -37,6 +37,9 @@ type Comparison struct {
 // or another name where no test id vouches for the element (a translated
 // page keeps its test ids).
 func Compare(rec, cur calls.Fingerprint) Comparison {
+	if rec.Role == "generic" && cur.Role == "clickable" {
+		rec.Role = cur.Role // recorded before clickable elements had a role of their own
+	}
 	var c Comparison
 	var got, max float64
 	field := func(name string, w float64, recorded, now string, similar bool) {

@@ -61,6 +61,11 @@ func TestCompare(t *testing.T) {
 	if c := Compare(a, calls.Fingerprint{Role: "button", Name: "checkout", TestID: "pay"}); c.Conflict == "" {
 		t.Errorf("another test id: %+v", c)
 	}
+	// A routine recorded when clickable elements were "generic" still
+	// finds them.
+	if c := Compare(calls.Fingerprint{Role: "generic", Name: "more"}, calls.Fingerprint{Role: "clickable", Name: "more"}); c.Conflict != "" || c.Score < 0.9 {
+		t.Errorf("generic then, clickable now: %+v", c)
+	}
 	// An inferred name is evidence, not identity: it raises the score of
 	// the field beside the same text, and another one is no conflict.
 	user := calls.Fingerprint{Tag: "input", Role: "textbox", Inferred: "username"}
