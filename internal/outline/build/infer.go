@@ -246,7 +246,7 @@ var iconWords = map[string]string{
 	"menu": "menu", "hamburger": "menu", "burger": "menu", "bars": "menu",
 	"cart": "cart", "basket": "cart",
 	"share": "share",
-	"prev": "previous", "previous": "previous", "next": "next",
+	"prev":  "previous", "previous": "previous", "next": "next",
 }
 
 // iconRank orders the names when a class holds several: what the control
