@@ -164,8 +164,8 @@ func beside(t, f outline.Rect, after bool) bool {
 // label anyway.
 const maxScan = 500
 
-// hasControl reports whether element i is or holds a form control or button
-// other than self.
+// hasControl reports whether element i is or holds a form control, a button
+// or a link other than self.
 func hasControl(x *doc, i, self int32) bool {
 	seen := 0
 	var walk func(c int32) bool
@@ -181,6 +181,11 @@ func hasControl(x *doc, i, self int32) bool {
 				}
 			case "SELECT", "TEXTAREA", "BUTTON":
 				return true
+			case "A":
+				// A link's text is its own name, not a field's label.
+				if _, ok := x.attr(c, "href"); ok {
+					return true
+				}
 			}
 		}
 		for k := x.first[c]; k >= 0; k = x.next[k] {
