@@ -298,7 +298,6 @@ func (b *builder) decorate(x *doc, i int32, n *outline.Node, tag string, st stat
 			n.Type = typ
 		}
 	}
-	b.value(x, i, n, tag)
 	ref := clickable || actionable[n.Role]
 	if !ref && !st.editable {
 		if ce, ok := x.attr(i, "contenteditable"); ok && ce != "false" {
@@ -317,6 +316,8 @@ func (b *builder) decorate(x *doc, i int32, n *outline.Node, tag string, st stat
 	if ref && n.Name == "" && n.Inferred == "" && n.Role != "iframe" {
 		n.Inferred = b.inferName(x, i, n)
 	}
+	// After the inferred name: a field beside "CVC" is a secret field too.
+	b.value(x, i, n, tag)
 	if (ref || n.Role == "heading") && n.Text == "" && tag != "INPUT" && tag != "SELECT" && tag != "TEXTAREA" {
 		n.Text = outline.Truncate(b.contentText(x, i, false), maxText)
 	}
@@ -404,7 +405,7 @@ func (b *builder) value(x *doc, i int32, n *outline.Node, tag string) {
 	switch tag {
 	case "INPUT":
 		switch {
-		case secretInput(x, i, n.Name):
+		case secretInput(x, i, n.Name+" "+n.Inferred):
 			if inputValue(x, i) != "" {
 				n.Value = secret.Masked
 			}

@@ -74,6 +74,11 @@ func TestInferredNames(t *testing.T) {
 			t.Errorf("no %s ~%q in\n%s", want.role, want.name, text)
 		}
 	}
+	// A field named only by the text beside it is a secret field like any
+	// other: its value is masked.
+	if want := `textbox ~"CVC" [ref=`; !strings.Contains(text, want) || strings.Contains(text, `"123"`) {
+		t.Errorf("the CVC beside its text: want %s with its value masked in\n%s", want, text)
+	}
 	// A placeholder and a title are the page's own names, not inferred.
 	for _, want := range []string{`textbox "City"`, `textbox "Postal code"`} {
 		if !strings.Contains(text, want) {
