@@ -12,7 +12,8 @@ import (
 // This file turns what a person writes for a date, a time or a colour into
 // the one form the browser's date, time and colour fields take, so that
 // `fill` takes "06/24/2012" or "24 June 2012" for a date field. A written
-// form that could mean two things ("03/04/2012") is refused, never guessed.
+// form that could mean two things ("03/04/2012") is refused, never guessed,
+// and no error quotes the value, which may be a secret.
 
 // fieldFormats are the forms the typed inputs take, for the hints.
 var fieldFormats = map[string]string{
@@ -54,7 +55,9 @@ func fieldValue(typ, value string) (string, error) {
 		return v, nil
 	}
 	if err != nil {
-		return "", calls.Errorf(calls.ErrBadInput, "write it as "+fieldFormats[typ], "a %s field cannot take %q: %v", typ, value, err)
+		// The value is not quoted: it may be a secret, and errors reach
+		// logs and models.
+		return "", calls.Errorf(calls.ErrBadInput, "write it as "+fieldFormats[typ], "a %s field cannot take that value: %v", typ, err)
 	}
 	return out, nil
 }
@@ -95,7 +98,7 @@ func parseDate(s string) (y, m, d int, err error) {
 		case a == b:
 			m, d = a, b
 		default:
-			return 0, 0, 0, fmt.Errorf("%s could be the %d of month %d or the %d of month %d", s, b, a, a, b)
+			return 0, 0, 0, fmt.Errorf("it could be day first or month first")
 		}
 	case wordsDateRe.MatchString(s):
 		p := wordsDateRe.FindStringSubmatch(s)
@@ -105,7 +108,7 @@ func parseDate(s string) (y, m, d int, err error) {
 		}
 		var ok bool
 		if m, ok = months[mon]; !ok {
-			return 0, 0, 0, fmt.Errorf("%q is not a month", mon)
+			return 0, 0, 0, fmt.Errorf("its month is not a month's name")
 		}
 		y, d = atoi(year), atoi(day)
 	default:
@@ -141,7 +144,7 @@ func parseTime(s string) (string, error) {
 	h, mi, sec := atoi(p[1]), atoi(p[2]), atoi(p[3])
 	if ampm := strings.ReplaceAll(p[4], ".", ""); ampm != "" {
 		if h < 1 || h > 12 {
-			return "", fmt.Errorf("%d is not an hour of a 12-hour clock", h)
+			return "", fmt.Errorf("its hour is not on a 12-hour clock")
 		}
 		h %= 12
 		if ampm == "pm" {
@@ -220,7 +223,7 @@ func parseWeek(s string) (string, error) {
 		return "", fmt.Errorf("not a week it can read")
 	}
 	if w < 1 || w > 53 {
-		return "", fmt.Errorf("there is no week %d", w)
+		return "", fmt.Errorf("a year has 52 or 53 weeks")
 	}
 	return fmt.Sprintf("%04d-W%02d", y, w), nil
 }

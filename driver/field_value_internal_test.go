@@ -2,6 +2,7 @@ package driver
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -58,6 +59,9 @@ func TestFieldValue(t *testing.T) {
 		_, err := fieldValue(tc.typ, tc.in)
 		if !errors.Is(err, calls.ErrBadInput) {
 			t.Errorf("fieldValue(%s, %q) err = %v, want bad input", tc.typ, tc.in, err)
+		}
+		if err != nil && strings.Contains(err.Error(), tc.in) {
+			t.Errorf("fieldValue(%s, %q) err quotes the value: %v", tc.typ, tc.in, err)
 		}
 	}
 }
