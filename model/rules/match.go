@@ -212,7 +212,8 @@ func match(els []element, rd query, counting bool) ([]element, string) {
 			}
 		}
 		if len(out) > 0 {
-			return out, "a close control"
+			out, how := ownFirst(out, "a close control")
+			return out, how
 		}
 	}
 	return rank(els, rd.name)
@@ -322,13 +323,19 @@ func rank(els []element, name string) ([]element, string) {
 		if len(out) == 0 {
 			continue
 		}
-		own := slices.DeleteFunc(slices.Clone(out), func(e element) bool { return e.Inferred })
-		if len(own) > 0 {
-			return own, t.how
-		}
-		return out, t.how + " (inferred)"
+		return ownFirst(out, t.how)
 	}
 	return nil, ""
+}
+
+// ownFirst keeps the elements named by the page itself when there are
+// any: a name the outline infers (~"…") counts only when no own name does.
+func ownFirst(els []element, how string) ([]element, string) {
+	own := slices.DeleteFunc(slices.Clone(els), func(e element) bool { return e.Inferred })
+	if len(own) > 0 {
+		return own, how
+	}
+	return els, how + " (inferred)"
 }
 
 func filter(els []element, roles []string) []element {
