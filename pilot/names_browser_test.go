@@ -32,6 +32,24 @@ func TestRulesModelNamesWhatAPersonReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := pilot.New(s, rules.New(), nil)
+	// The page's one text field, named by no label: its role alone says it.
+	one := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>One</title><table><tr><td>Username</td><td><input id=u></td></tr></table>`))
+	}))
+	defer one.Close()
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: one.URL}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Act(ctx, "fill the text field with abc", &pilot.ActOptions{NoHand: true}); err != nil {
+		t.Fatalf("act: %v", err)
+	}
+	if res, err := s.Eval(ctx, calls.EvalRequest{Expression: `document.getElementById('u').value`}); err != nil || string(res.Value) != `"abc"` {
+		t.Fatalf("the one field holds %s (%v)", res.Value, err)
+	}
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL}); err != nil {
+		t.Fatal(err)
+	}
 	for _, instruction := range []string{"fill the Username field with abc", "fill Birthday with 06/24/2012", "click the star button"} {
 		if _, err := p.Act(ctx, instruction, &pilot.ActOptions{NoHand: true}); err != nil {
 			t.Fatalf("act %q: %v", instruction, err)
