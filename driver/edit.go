@@ -58,7 +58,7 @@ func (el *element) fill(ctx context.Context, value string, timeout time.Duration
 		}
 		if problem != "" {
 			hint := "use the format the field expects"
-			if f := fieldFormats[typ]; f != "" {
+			if f := fieldFormat(typ); f != "" {
 				hint = "write it as " + f + ", within the field's limits"
 			}
 			return calls.Errorf(calls.ErrBadInput, hint, "fill %s: %s", el.what, problem)

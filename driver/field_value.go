@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -15,15 +16,25 @@ import (
 // form that could mean two things ("03/04/2012") is refused, never guessed,
 // and no error quotes the value, which may be a secret.
 
-// fieldFormats are the forms the typed inputs take, for the hints.
-var fieldFormats = map[string]string{
-	"date":           "YYYY-MM-DD, like 2012-06-24",
-	"time":           "HH:MM (24-hour), like 15:30",
-	"datetime-local": "YYYY-MM-DDTHH:MM, like 2012-06-24T15:30",
-	"month":          "YYYY-MM, like 2012-06",
-	"week":           "YYYY-Www, like 2012-W25",
-	"color":          "#rrggbb, like #ff8800",
-	"range":          "a number within the slider's range",
+// fieldFormat is the form an <input type=typ> takes, for the hints.
+func fieldFormat(typ string) string {
+	switch typ {
+	case "date":
+		return "YYYY-MM-DD, like 2012-06-24"
+	case "time":
+		return "HH:MM (24-hour), like 15:30"
+	case "datetime-local":
+		return "YYYY-MM-DDTHH:MM, like 2012-06-24T15:30"
+	case "month":
+		return "YYYY-MM, like 2012-06"
+	case "week":
+		return "YYYY-Www, like 2012-W25"
+	case "color":
+		return "#rrggbb, like #ff8800"
+	case "range":
+		return "a number within the slider's range"
+	}
+	return ""
 }
 
 // fieldValue returns value in the form an <input type=typ> takes. An empty
@@ -57,23 +68,62 @@ func fieldValue(typ, value string) (string, error) {
 	if err != nil {
 		// The value is not quoted: it may be a secret, and errors reach
 		// logs and models.
-		return "", calls.Errorf(calls.ErrBadInput, "write it as "+fieldFormats[typ], "a %s field cannot take that value: %v", typ, err)
+		return "", calls.Errorf(calls.ErrBadInput, "write it as "+fieldFormat(typ), "a %s field cannot take that value: %v", typ, err)
 	}
 	return out, nil
 }
 
-var months = map[string]int{
-	"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
-	"may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8,
-	"sep": 9, "sept": 9, "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11,
-	"dec": 12, "december": 12,
+// monthNames are static data: a map would be built when the program starts.
+var monthNames = [...]string{"january", "february", "march", "april", "may", "june", "july",
+	"august", "september", "october", "november", "december"}
+
+// monthOf returns the number of a month written as its name or an
+// abbreviation of at least three letters ("jun", "sept"), 0 for none.
+func monthOf(w string) int {
+	if len(w) < 3 {
+		return 0
+	}
+	for k, n := range monthNames {
+		if strings.HasPrefix(n, w) {
+			return k + 1
+		}
+	}
+	return 0
 }
 
-var (
-	isoDateRe   = regexp.MustCompile(`^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$`)
-	numDateRe   = regexp.MustCompile(`^(\d{1,2})([/.-])(\d{1,2})[/.-](\d{4})$`)
-	wordsDateRe = regexp.MustCompile(`^(?:(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?,?\s+(\d{4})|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))$`)
-)
+// fieldREs are the expressions the written forms are read with, compiled
+// together at the first fill of such a field: not when the program starts.
+var fieldREs = sync.OnceValue(func() *fieldPatterns {
+	return &fieldPatterns{
+		isoDate:      regexp.MustCompile(`^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$`),
+		numDate:      regexp.MustCompile(`^(\d{1,2})([/.-])(\d{1,2})[/.-](\d{4})$`),
+		wordsDate:    regexp.MustCompile(`^(?:(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?,?\s+(\d{4})|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))$`),
+		time:         regexp.MustCompile(`^(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$`),
+		trailingTime: regexp.MustCompile(`(?i)(?:^|[\sT,]+)(?:at\s+)?(\d{1,2}(?:[:.]\d{2}(?::\d{2})?\s*(?:am|pm)?|\s*(?:am|pm)))$`),
+		isoMonth:     regexp.MustCompile(`^(\d{4})[-/](\d{1,2})$`),
+		numMonth:     regexp.MustCompile(`^(\d{1,2})[-/.](\d{4})$`),
+		wordsMonth:   regexp.MustCompile(`^([a-z]+)\.?,?\s+(\d{4})$`),
+		isoWeek:      regexp.MustCompile(`^(\d{4})-?w(\d{1,2})$`),
+		wordsWeek:    regexp.MustCompile(`^(?:week|w)\s*(\d{1,2}),?\s+(?:of\s+)?(\d{4})$`),
+		hexColor:     regexp.MustCompile(`^#?([0-9a-f]{3}|[0-9a-f]{6})$`),
+		rgbColor:     regexp.MustCompile(`^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$`),
+	}
+})
+
+type fieldPatterns struct {
+	isoDate      *regexp.Regexp
+	numDate      *regexp.Regexp
+	wordsDate    *regexp.Regexp
+	time         *regexp.Regexp
+	trailingTime *regexp.Regexp
+	isoMonth     *regexp.Regexp
+	numMonth     *regexp.Regexp
+	wordsMonth   *regexp.Regexp
+	isoWeek      *regexp.Regexp
+	wordsWeek    *regexp.Regexp
+	hexColor     *regexp.Regexp
+	rgbColor     *regexp.Regexp
+}
 
 // parseDate reads 2012-06-24, 2012/06/24, 06/24/2012 (month first, as in
 // the US, when the day is over 12), 24/06/2012, 24.06.2012 (day first), 24
@@ -81,11 +131,11 @@ var (
 func parseDate(s string) (y, m, d int, err error) {
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	switch {
-	case isoDateRe.MatchString(s):
-		p := isoDateRe.FindStringSubmatch(s)
+	case fieldREs().isoDate.MatchString(s):
+		p := fieldREs().isoDate.FindStringSubmatch(s)
 		y, m, d = atoi(p[1]), atoi(p[2]), atoi(p[3])
-	case numDateRe.MatchString(s):
-		p := numDateRe.FindStringSubmatch(s)
+	case fieldREs().numDate.MatchString(s):
+		p := fieldREs().numDate.FindStringSubmatch(s)
 		a, b := atoi(p[1]), atoi(p[3])
 		y = atoi(p[4])
 		switch {
@@ -100,14 +150,13 @@ func parseDate(s string) (y, m, d int, err error) {
 		default:
 			return 0, 0, 0, fmt.Errorf("it could be day first or month first")
 		}
-	case wordsDateRe.MatchString(s):
-		p := wordsDateRe.FindStringSubmatch(s)
+	case fieldREs().wordsDate.MatchString(s):
+		p := fieldREs().wordsDate.FindStringSubmatch(s)
 		day, mon, year := p[1], p[2], p[3]
 		if day == "" {
 			day, mon, year = p[5], p[4], p[6]
 		}
-		var ok bool
-		if m, ok = months[mon]; !ok {
+		if m = monthOf(mon); m == 0 {
 			return 0, 0, 0, fmt.Errorf("its month is not a month's name")
 		}
 		y, d = atoi(year), atoi(day)
@@ -133,11 +182,9 @@ func daysIn(y, m int) int {
 	return 31
 }
 
-var timeRe = regexp.MustCompile(`^(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$`)
-
 // parseTime reads 15:30, 15:30:20, 3:30 pm, 3pm, 3.30 PM.
 func parseTime(s string) (string, error) {
-	p := timeRe.FindStringSubmatch(strings.ToLower(strings.TrimSpace(s)))
+	p := fieldREs().time.FindStringSubmatch(strings.ToLower(strings.TrimSpace(s)))
 	if p == nil || p[2] == "" && p[4] == "" {
 		return "", fmt.Errorf("not a time it can read")
 	}
@@ -160,12 +207,10 @@ func parseTime(s string) (string, error) {
 	return fmt.Sprintf("%02d:%02d", h, mi), nil
 }
 
-var trailingTimeRe = regexp.MustCompile(`(?i)(?:^|[\sT,]+)(?:at\s+)?(\d{1,2}(?:[:.]\d{2}(?::\d{2})?\s*(?:am|pm)?|\s*(?:am|pm)))$`)
-
 // parseDateTime reads a date and a time after it: 2012-06-24T15:30,
 // 2012-06-24 15:30, 06/24/2012 3:30 PM, 24 June 2012 at 15:30.
 func parseDateTime(s string) (string, error) {
-	loc := trailingTimeRe.FindStringSubmatchIndex(s)
+	loc := fieldREs().trailingTime.FindStringSubmatchIndex(s)
 	if loc == nil {
 		return "", fmt.Errorf("no time after the date")
 	}
@@ -180,22 +225,16 @@ func parseDateTime(s string) (string, error) {
 	return fmt.Sprintf("%04d-%02d-%02dT%s", y, m, d, t), nil
 }
 
-var (
-	isoMonthRe   = regexp.MustCompile(`^(\d{4})[-/](\d{1,2})$`)
-	numMonthRe   = regexp.MustCompile(`^(\d{1,2})[-/.](\d{4})$`)
-	wordsMonthRe = regexp.MustCompile(`^([a-z]+)\.?,?\s+(\d{4})$`)
-)
-
 // parseMonth reads 2012-06, 06/2012, June 2012.
 func parseMonth(s string) (string, error) {
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	var y, m int
-	if p := isoMonthRe.FindStringSubmatch(s); p != nil {
+	if p := fieldREs().isoMonth.FindStringSubmatch(s); p != nil {
 		y, m = atoi(p[1]), atoi(p[2])
-	} else if p := numMonthRe.FindStringSubmatch(s); p != nil {
+	} else if p := fieldREs().numMonth.FindStringSubmatch(s); p != nil {
 		y, m = atoi(p[2]), atoi(p[1])
-	} else if p := wordsMonthRe.FindStringSubmatch(s); p != nil {
-		m = months[p[1]]
+	} else if p := fieldREs().wordsMonth.FindStringSubmatch(s); p != nil {
+		m = monthOf(p[1])
 		y = atoi(p[2])
 	} else {
 		return "", fmt.Errorf("not a month it can read")
@@ -206,18 +245,13 @@ func parseMonth(s string) (string, error) {
 	return fmt.Sprintf("%04d-%02d", y, m), nil
 }
 
-var (
-	isoWeekRe   = regexp.MustCompile(`^(\d{4})-?w(\d{1,2})$`)
-	wordsWeekRe = regexp.MustCompile(`^(?:week|w)\s*(\d{1,2}),?\s+(?:of\s+)?(\d{4})$`)
-)
-
 // parseWeek reads 2012-W25 and "week 25 2012".
 func parseWeek(s string) (string, error) {
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	var y, w int
-	if p := isoWeekRe.FindStringSubmatch(s); p != nil {
+	if p := fieldREs().isoWeek.FindStringSubmatch(s); p != nil {
 		y, w = atoi(p[1]), atoi(p[2])
-	} else if p := wordsWeekRe.FindStringSubmatch(s); p != nil {
+	} else if p := fieldREs().wordsWeek.FindStringSubmatch(s); p != nil {
 		y, w = atoi(p[2]), atoi(p[1])
 	} else {
 		return "", fmt.Errorf("not a week it can read")
@@ -228,22 +262,17 @@ func parseWeek(s string) (string, error) {
 	return fmt.Sprintf("%04d-W%02d", y, w), nil
 }
 
-var (
-	hexColorRe = regexp.MustCompile(`^#?([0-9a-f]{3}|[0-9a-f]{6})$`)
-	rgbColorRe = regexp.MustCompile(`^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$`)
-)
-
 // parseColor reads #f80, #ff8800, ff8800 and rgb(255, 136, 0).
 func parseColor(s string) (string, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
-	if p := hexColorRe.FindStringSubmatch(s); p != nil {
+	if p := fieldREs().hexColor.FindStringSubmatch(s); p != nil {
 		h := p[1]
 		if len(h) == 3 {
 			h = string([]byte{h[0], h[0], h[1], h[1], h[2], h[2]})
 		}
 		return "#" + h, nil
 	}
-	if p := rgbColorRe.FindStringSubmatch(s); p != nil {
+	if p := fieldREs().rgbColor.FindStringSubmatch(s); p != nil {
 		r, g, b := atoi(p[1]), atoi(p[2]), atoi(p[3])
 		if r > 255 || g > 255 || b > 255 {
 			return "", fmt.Errorf("a channel is over 255")
