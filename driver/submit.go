@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/chromedp/cdproto/input"
 
@@ -45,15 +46,17 @@ var commitWords = []string{
 	"betal", "køb", "bestil", "bekræft", "slet",
 }
 
-// commitPattern is commitWords as one alternation for the page-side regexp.
-var commitPattern = func() string {
+// commitPattern is commitWords as one alternation for the page-side
+// regexp, built at the first gate rather than at start-up (every command
+// is a process of its own).
+var commitPattern = sync.OnceValue(func() string {
 	ws := append([]string(nil), commitWords...)
 	sort.Slice(ws, func(i, j int) bool { return len(ws[i]) > len(ws[j]) })
 	for i, w := range ws {
 		ws[i] = regexp.QuoteMeta(w)
 	}
 	return strings.Join(ws, "|")
-}()
+})
 
 // gate decides whether an action may go ahead: with Submits "ask", an
 // action that would commit needs an approval, and an approval must still
@@ -85,7 +88,7 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 			Marked       bool   `json:"marked"`
 		} `json:"fields"`
 	}
-	if err := el.callOn(ctx, jsSubmitProbe, &probe, commitPattern, mode, confusables); err != nil {
+	if err := el.callOn(ctx, jsSubmitProbe, &probe, commitPattern(), mode, confusables()); err != nil {
 		return err
 	}
 	// The approval shows what the form would send, but never a secret: a
@@ -126,7 +129,7 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 
 // confusables is the look-alike table the page-side probe folds names
 // with, the same as internal/fold's.
-var confusables = json.RawMessage(fold.ConfusablesJSON())
+var confusables = sync.OnceValue(func() json.RawMessage { return json.RawMessage(fold.ConfusablesJSON()) })
 
 // keyMode says what a key press does to the element it goes to, for the
 // probe: "enter" (Enter, Return, with any modifier), "space", or "" for a

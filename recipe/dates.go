@@ -1,14 +1,14 @@
 package recipe
 
 import (
-	"regexp"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"strconv"
 	"strings"
 	"time"
 )
 
 var (
-	agoRE  = regexp.MustCompile(`(?i)\b(an?|\d+)\s*(second|sec|minute|min|hour|hr|day|week|month|year)s?\s+ago\b`)
+	agoRE  = lazyre.New(`(?i)\b(an?|\d+)\s*(second|sec|minute|min|hour|hr|day|week|month|year)s?\s+ago\b`)
 	layout = []string{"2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02",
 		"2 January 2006", "2 Jan 2006", "January 2, 2006", "Jan 2, 2006", "January 2 2006", "Jan 2 2006", "Mon, 2 Jan 2006", "Monday, January 2, 2006", "02.01.2006"}
 )

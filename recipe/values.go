@@ -1,13 +1,13 @@
 package recipe
 
 import (
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 )
 
-var numberToken = regexp.MustCompile(`[-−]?\d[\d.,'\x{00a0}\x{202f} ]*`)
+var numberToken = lazyre.New(`[-−]?\d[\d.,'\x{00a0}\x{202f} ]*`)
 
 // commaDecimal holds the languages that write 1.299,00 (a comma before
 // the decimals); regions that write 1,299.00 are named apart.
