@@ -192,7 +192,7 @@ func TestErrorsAndExitCodes(t *testing.T) {
 	if r := c.run(append(s, "--no-such-flag", "snapshot")...); r.code != 2 {
 		t.Errorf("a bad flag: exit %d, want 2", r.code)
 	}
-	if r := c.run(append(s, "press", "Entr")...); r.code != 1 || !strings.Contains(r.stderr, "Enter") {
+	if r := c.run(append(s, "press", "Entr")...); r.code != 2 || !strings.Contains(r.stderr, "Enter") { // what the user gave: bad_input
 		t.Errorf("an unknown key: exit %d, %q", r.code, r.stderr)
 	}
 	if r := c.run(append(s, "upload", "css=input", "/no/such/file")...); r.code == 0 {
