@@ -78,7 +78,6 @@ func (e *DaemonSettingsError) Error() string {
 
 func (e *DaemonSettingsError) ErrorCode() string { return "daemon_settings" }
 func (e *DaemonSettingsError) ErrorHint() string { return restartHint }
-func (e *DaemonSettingsError) ExitCode() int     { return ExitUnavailable }
 
 // checkDaemonSettings returns the judge of a daemon's hello for a command
 // whose configuration is cfg (nil: nothing to compare). The daemon reads

@@ -160,10 +160,6 @@ func errorHint(err error) string {
 	if errors.As(err, &ue) {
 		return ue.Hint
 	}
-	var hinted interface{ ErrorHint() string }
-	if errors.As(err, &hinted) {
-		return hinted.ErrorHint()
-	}
 	if h := calls.Hint(err); h != "" {
 		return h
 	}

@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/waymark-dev/waymark/secret"
 )
 
 // Main runs a daemon for the "waymark daemon" command: it ignores SIGHUP,
@@ -20,7 +18,7 @@ func Main(ctx context.Context, opts Options) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if opts.Logger == nil {
-		opts.Logger = slog.New(secret.NewHandler(slog.NewJSONHandler(os.Stderr, nil), nil))
+		opts.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil)) // New redacts it
 	}
 	return New(opts).Run(ctx)
 }

@@ -1,8 +1,9 @@
 package mcp
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // The hints that come with a failure (from the driver, the pilot, a
@@ -13,9 +14,9 @@ import (
 // settings (--executable-path: how `waymark mcp` was started) are advice
 // for the person, and stay.
 var (
-	hintRunCommand = regexp.MustCompile(`run (?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
-	hintCommand    = regexp.MustCompile(`(?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
-	hintFlag       = regexp.MustCompile(`(^|[\s(])--(allow-submit|timeout)\b`)
+	hintRunCommand = lazyre.New(`run (?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
+	hintCommand    = lazyre.New(`(?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
+	hintFlag       = lazyre.New(`(^|[\s(])--(allow-submit|timeout)\b`)
 )
 
 // mcpHint is a hint in the words of the MCP front.
