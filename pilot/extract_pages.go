@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -63,8 +64,13 @@ func (c *collector) add(rows []map[string]any) string {
 		if !c.o.Until.IsZero() {
 			if c.dateField == "" {
 				c.dateField = c.o.UntilField
-				for name, v := range row {
-					if s, ok := v.(string); ok && c.dateField == "" {
+				names := make([]string, 0, len(row))
+				for name := range row {
+					names = append(names, name)
+				}
+				slices.Sort(names) // the same field every run
+				for _, name := range names {
+					if s, ok := row[name].(string); ok && c.dateField == "" {
 						if _, ok := recipe.ParseDate(s, c.o.Now); ok {
 							c.dateField = name
 						}
@@ -187,7 +193,7 @@ func (p *Pilot) extractPages(ctx context.Context, instruction string, schema jso
 	res.Keys = col.newKeys
 	res.Rows = len(col.rows)
 	answer := list.Answer(col.rows)
-	res.Data, _ = json.Marshal(answer)
+	res.Data = p.maskData(answer)
 	if sch, err := compileSchema(schema); err == nil {
 		res.Problems = sch.problems(answer)
 		res.OK = len(res.Problems) == 0

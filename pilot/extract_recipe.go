@@ -80,7 +80,9 @@ func (p *Pilot) extractOne(ctx context.Context, instruction string, schema json.
 			res := &ExtractResult{Source: SourceRecipe, Recipe: o.Recipe, Rows: len(got.Rows)}
 			data := list.Answer(got.Rows)
 			if res.Problems = sch.problems(data); len(res.Problems) == 0 {
-				res.Data, _ = json.Marshal(data)
+				// Read from the page with no model: masked as the model's
+				// page would have been (a secret the page shows stays out).
+				res.Data = p.maskData(data)
 				res.OK = true
 				return res, nil
 			}
@@ -117,7 +119,7 @@ func (p *Pilot) extractOne(ctx context.Context, instruction string, schema json.
 		return res, nil
 	}
 	if u, err := p.d.Get(ctx, calls.GetRequest{What: "url"}); err == nil {
-		r.URL = u.Value
+		r.URL = p.mask(u.Value) // the recipe is saved to a file
 	}
 	res.Recipe = r
 	return res, nil

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/lazyre"
+	"github.com/waymark-dev/waymark/internal/outline"
 	"github.com/waymark-dev/waymark/internal/verify"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -158,12 +158,9 @@ func (e *elementRef) String() string {
 	return fmt.Sprintf("%s %q", role, e.Name)
 }
 
-// outlineLine is the role and name of an outline line:
-// `- button "Pay now" [ref=e53]`.
-var outlineLine = lazyre.New(`^\s*-\s+([A-Za-z]+)(?:\s+"((?:[^"\\]|\\.)*)")?`)
-
 // countElement counts the outline lines with the element's role and a name
-// that holds its name (case and spacing folded).
+// that holds its name (case and spacing folded); a name the outline
+// inferred (~"…") counts as a name.
 func countElement(s *pageState, e *elementRef) int {
 	if s == nil {
 		return 0
@@ -171,14 +168,14 @@ func countElement(s *pageState, e *elementRef) int {
 	role, name := strings.ToLower(strings.TrimSpace(e.Role)), verify.Fold(e.Name)
 	n := 0
 	for _, line := range strings.Split(s.text, "\n") {
-		m := outlineLine.FindStringSubmatch(line)
-		if m == nil {
+		l, ok := outline.ParseLine(line)
+		if !ok {
 			continue
 		}
-		if role != "" && strings.ToLower(m[1]) != role {
+		if role != "" && strings.ToLower(l.Role) != role {
 			continue
 		}
-		if name != "" && !strings.Contains(verify.Fold(m[2]), name) {
+		if name != "" && !strings.Contains(verify.Fold(l.Name), name) {
 			continue
 		}
 		n++

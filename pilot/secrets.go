@@ -40,3 +40,15 @@ func maskJSON[T any](p *Pilot, v *T) *T {
 	}
 	return out
 }
+
+// maskData marshals v, a value read from the page, with known secrets
+// masked (maskJSON); should masking leave text that does not decode (a
+// secret that was a bare number), the value is null rather than shown.
+func (p *Pilot) maskData(v any) json.RawMessage {
+	masked := maskJSON(p, &v)
+	if masked == nil {
+		return json.RawMessage("null")
+	}
+	b, _ := json.Marshal(*masked)
+	return b
+}

@@ -363,6 +363,9 @@ func (x *run) step(ctx context.Context, s *routine.Step, path string, rw *row) e
 }
 
 func (x *run) report(sr StepResult) {
+	// A step's detail may hold a URL a secret was put into (a goto of
+	// ?token=%key%): masked like the messages beside it.
+	sr.Detail = x.known.Redact(sr.Detail)
 	if sr.Heal != nil && sr.Status == "ok" {
 		sr.Status = "healed"
 	}
