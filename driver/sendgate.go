@@ -54,14 +54,14 @@ const newWindow cdp.FrameID = "new window"
 
 // sendPatterns are the Fetch patterns while a step is watched: every kind
 // of request that can carry a method other than GET (documents, fetch,
-// XHR, beacons and pings, event streams, and what Chromium calls other),
-// so they can be judged. Images, scripts, styles, fonts and media are
-// always GETs: they are not paused. (Chromium's Fetch filter refuses some
-// kinds, Prefetch among them: a refused kind fails every watched step.)
+// XHR, beacons and pings, and what Chromium calls other), so they can be
+// judged. Images, scripts, styles, fonts and media are always GETs: they
+// are not paused.
 var sendPatterns = func() []*fetch.RequestPattern {
 	var ps []*fetch.RequestPattern
 	for _, rt := range []network.ResourceType{network.ResourceTypeDocument, network.ResourceTypeXHR, network.ResourceTypeFetch,
-		network.ResourceTypePing, network.ResourceTypeEventSource, network.ResourceTypeOther} {
+		network.ResourceTypePing, network.ResourceTypeEventSource, network.ResourceTypePrefetch, network.ResourceTypeSignedExchange,
+		network.ResourceTypeFedCM, network.ResourceTypeOther} {
 		ps = append(ps, &fetch.RequestPattern{URLPattern: "*", ResourceType: rt, RequestStage: fetch.RequestStageRequest})
 	}
 	return ps
