@@ -22,8 +22,7 @@ import (
 // Every document request of a tab (a navigation, a redirect hop, a link, an
 // iframe) is paused and checked against the URL policy and the
 // private-network rule before it goes out (invariant 6). Only documents are
-// paused (and, while a step's sends are watched, what may send: sendgate.go),
-// so subresources cost nothing. The first document of a tab the
+// paused, so subresources cost nothing. The first document of a tab the
 // page opens goes out before the tab can be guarded; it is judged where it
 // landed instead (refuseTab, below).
 

@@ -109,23 +109,16 @@ func (s *Session) checkPopups(ctx context.Context, t *tab, target string) (notes
 }
 
 // answerBanners answers the cookie banners of ovs seen at the last look
-// (all of ovs when there was none) by their least-tracking choice. A banner one of whose buttons the action names (by ref
+// (all of ovs when there was none) by their least-tracking choice, and
+// marks them seen. A banner one of whose buttons the action names (by ref
 // line or locator words) is the action's own business and is left.
 func (s *Session) answerBanners(ctx context.Context, t *tab, ovs []overlay, target string) ([]string, error) {
 	t.mu.Lock()
 	looked := t.lookedOverlays
 	t.mu.Unlock()
-	// The action's aim: its target and its element's line, found only when
-	// a banner is there to answer (a find may take a whole look), and once.
-	aim, found := strings.ToLower(target), false
-	aimOf := func() string {
-		if !found {
-			found = true
-			if el, err := s.find(ctx, t, target, 0); err == nil && el != nil {
-				aim += " " + strings.ToLower(el.line)
-			}
-		}
-		return aim
+	aim := strings.ToLower(target)
+	if el, err := s.find(ctx, t, target, 0); err == nil && el != nil {
+		aim += " " + strings.ToLower(el.line)
 	}
 	var notes []string
 	for _, o := range ovs {
@@ -137,7 +130,7 @@ func (s *Session) answerBanners(ctx context.Context, t *tab, ovs []overlay, targ
 			labels = append(labels, b.Text)
 		}
 		kind, pick := notice.ClassifyOverlay(o.Text, labels)
-		if kind != calls.NoticeCookieBanner || pick < 0 || ownButton(aimOf(), labels) {
+		if kind != calls.NoticeCookieBanner || pick < 0 || ownButton(aim, labels) {
 			continue
 		}
 		b := o.Buttons[pick]

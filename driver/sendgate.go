@@ -52,20 +52,9 @@ type heldSend struct {
 // window, whose frame does not exist yet when it is asked for.
 const newWindow cdp.FrameID = "new window"
 
-// sendPatterns are the Fetch patterns while a step is watched: every kind
-// of request that can carry a method other than GET (documents, fetch,
-// XHR, beacons and pings, and what Chromium calls other), so they can be
-// judged. Images, scripts, styles, fonts and media are always GETs: they
-// are not paused.
-var sendPatterns = func() []*fetch.RequestPattern {
-	var ps []*fetch.RequestPattern
-	for _, rt := range []network.ResourceType{network.ResourceTypeDocument, network.ResourceTypeXHR, network.ResourceTypeFetch,
-		network.ResourceTypePing, network.ResourceTypeEventSource, network.ResourceTypePrefetch, network.ResourceTypeSignedExchange,
-		network.ResourceTypeFedCM, network.ResourceTypeOther} {
-		ps = append(ps, &fetch.RequestPattern{URLPattern: "*", ResourceType: rt, RequestStage: fetch.RequestStageRequest})
-	}
-	return ps
-}()
+// sendPatterns are the Fetch patterns while a step is watched: every
+// request, so that fetch/XHR/beacons can be judged too.
+var sendPatterns = []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}}
 
 // docPatterns are the guard's usual patterns: documents only.
 var docPatterns = []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest}}
@@ -193,8 +182,8 @@ func formOf(r *network.Request) map[string]string {
 	out := make(map[string]string, len(vals))
 	for k, vs := range vals {
 		v := strings.Join(vs, ",")
-		if (secret.Field{Words: k}).Secret() {
-			v = secret.Masked
+		if l := strings.ToLower(k); strings.Contains(l, "pass") || strings.Contains(l, "pin") || strings.Contains(l, "cvc") || strings.Contains(l, "cvv") {
+			v = "••••"
 		}
 		out[k] = secret.Redact(v)
 	}
