@@ -205,7 +205,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 	// Downloads go in last: after the changes are worked out, so that a
 	// later look with --changes never shows their lines as removed, and
 	// once nothing can fail, so that none is marked told and then lost.
-	after := 1 // the [page] line
+	after := 1 // the [page] line, or the line that says what changed
 	if !snap.Changed {
 		after += len(notices)
 	}
@@ -335,10 +335,12 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 	switch {
 	case !fits:
 		return
+	// The page is the one of the last look (same URL), so its header is
+	// not repeated: one line says what the lines below are.
 	case d == "":
-		snap.Text = fmt.Sprintf("[page] %s — %s\n(no changes since your last look)\n", snap.Title, snap.URL)
+		snap.Text = "[no changes since your last look]\n"
 	case len(d) < len(snap.Text):
-		snap.Text = fmt.Sprintf("[page] %s — %s\n[changes since your last look; snapshot without --changes for everything]\n%s\n", snap.Title, snap.URL, d)
+		snap.Text = "[changes since your last look; ~ changed]\n" + d + "\n"
 	default:
 		return
 	}

@@ -149,7 +149,6 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	if out.Navigated && out.URL != "" {
 		b.WriteString(" → ")
 		b.WriteString(describePage(calls.PageInfo{URL: out.URL, Title: out.Title}))
-		b.WriteString(" (navigated)")
 	}
 	if out.Closed != "" { // what was in the way, closed without asking (issue 7)
 		b.WriteString("\nbefore acting, " + out.Closed)

@@ -149,7 +149,7 @@ func TestActRun(t *testing.T) {
 			name:    "click navigates",
 			req:     calls.ActRequest{Kind: "click", Target: "e12", Button: "left", Count: 1},
 			result:  calls.Outcome{URL: "https://shop.test/cart", Title: "Cart", Navigated: true},
-			wantErr: "clicked e12 → https://shop.test/cart \"Cart\" (navigated)\n",
+			wantErr: "clicked e12 → https://shop.test/cart \"Cart\"\n",
 		},
 		{
 			name: "new tab and dialog",

@@ -41,7 +41,7 @@ type Options struct {
 // instructions explain once what the tool descriptions leave out.
 const instructions = `waymark drives a browser. Call snapshot to see the page as an outline; elements you can act on carry [ref=eN].
 A target is a ref ("e12") or a locator: role=button[name="Pay"], text=Continue, label=Email, placeholder=Search, testid=submit, css=#go.
-Actions reply with the outcome and the changes since your last look ("+" added, "-" removed lines), or the whole outline.
+Actions reply with the outcome and the changes since your last look ("+" added, "-" removed, "~" changed lines), or the whole outline.
 A click or key that would send, pay, delete or confirm fails with needs-approval and an approval: to proceed, call again with approve set to it.`
 
 // New builds the MCP server with the browser tools registered. It starts

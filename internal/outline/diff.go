@@ -11,6 +11,10 @@ const (
 
 // Diff returns the lines of a missing from b as "- line" and the lines
 // of b new since a as "+ line", in page order; "" when a and b are equal.
+// An element line whose ref is on both sides but whose text changed (a
+// value typed, a count in a link) is said once, as "~ line" with its new
+// text: the old text is what the reader saw last time, and repeating it
+// costs an agent tokens for nothing.
 // It reports false when more than maxDiffLines lines changed or the
 // changed middle is too big to compare.
 func Diff(a, b string) (string, bool) {
@@ -62,5 +66,43 @@ func Diff(a, b string) (string, bool) {
 			return "", false
 		}
 	}
-	return strings.Join(out, "\n"), true
+	return strings.Join(pairByRef(out), "\n"), true
+}
+
+// pairByRef folds a removed line and an added line that name the same ref
+// into one "~" line at the added line's place.
+func pairByRef(out []string) []string {
+	removed := map[string]int{} // ref → index in out
+	for i, l := range out {
+		if rest, ok := strings.CutPrefix(l, "- "); ok {
+			if p, ok := ParseLine(rest); ok && p.Ref != "" {
+				removed[p.Ref] = i
+			}
+		}
+	}
+	if len(removed) == 0 {
+		return out
+	}
+	drop := map[int]bool{}
+	for i, l := range out {
+		rest, ok := strings.CutPrefix(l, "+ ")
+		if !ok {
+			continue
+		}
+		p, ok := ParseLine(rest)
+		if !ok || p.Ref == "" {
+			continue
+		}
+		if j, ok := removed[p.Ref]; ok && !drop[j] {
+			drop[j] = true
+			out[i] = "~ " + rest
+		}
+	}
+	kept := out[:0]
+	for i, l := range out {
+		if !drop[i] {
+			kept = append(kept, l)
+		}
+	}
+	return kept
 }
