@@ -57,9 +57,6 @@ func Fold(s string) string {
 	}, s)
 }
 
-// Invisible reports whether r is removed by Fold as unseen.
-func Invisible(r rune) bool { return invisible(r) }
-
 // ConfusablesJSON is the look-alike table as a JSON object from letter to
 // letter, for the page-side copy of Fold (driver/js), so both fold alike.
 func ConfusablesJSON() string {
