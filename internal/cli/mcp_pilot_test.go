@@ -78,7 +78,7 @@ func TestMCPRunPilotTools(t *testing.T) {
 	common, _, _ := testCommon(c, false, false)
 	noEnv := func(string) string { return "" }
 	common.Getenv = noEnv
-	cs := mcpClient(t, &MCPOptions{Common: common})
+	cs := mcpClient(t, &MCPOptions{Common: common, NamedSession: true})
 	names := toolNames(t, cs)
 	if !slices.Contains(names, "act") || !slices.Contains(names, "replay") || slices.Contains(names, "observe") || slices.Contains(names, "run") {
 		t.Errorf("rules model: tools %v", names)

@@ -14,6 +14,13 @@
 // observe, extract, run, replay) are added by whoever builds the server,
 // through [Options.Extra], with [PilotTools].
 //
+// # Sessions
+//
+// Each client acts on a waymark session of its own, closed when the client
+// leaves, unless a person named one ([Options.Session], or an HTTP client's
+// /mcp?session=NAME): see sessions.go. Over HTTP, a request from a web page
+// of another origin is refused.
+//
 // # Submits
 //
 // The element tools send Submits "ask": a click or Enter that would send a

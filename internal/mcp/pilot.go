@@ -29,8 +29,9 @@ type Replayer func(ctx context.Context, session string, r *routine.Routine, opts
 
 // PilotOptions tune [PilotTools].
 type PilotOptions struct {
-	// Session is the waymark session the tools act on; empty means
-	// "default". Give the server's [Options.Session].
+	// Session is the waymark session the tools act on outside a call of
+	// this package's server; within one, the tools act on the calling
+	// client's session.
 	Session string
 	// ActOnly offers act and no observe, extract or run: the model is the
 	// rules model, which needs no key and does plain instructions only.
@@ -101,7 +102,7 @@ type pilotTools struct {
 }
 
 func (pt pilotTools) pilot(ctx context.Context) (*pilot.Pilot, error) {
-	p, err := pt.newPilot(ctx, pt.session)
+	p, err := pt.newPilot(ctx, sessionFrom(ctx, pt.session))
 	if err == nil && p == nil {
 		err = calls.Errorf(calls.ErrUnavailable, "configure a model for waymark mcp", "no model")
 	}
@@ -277,7 +278,7 @@ func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in repl
 	if in.AllowSubmit {
 		ro.Submits = "allow"
 	}
-	res, err := pt.replayer(ctx, pt.session, r, ro)
+	res, err := pt.replayer(ctx, sessionFrom(ctx, pt.session), r, ro)
 	if err != nil {
 		return failure(err), nil
 	}
