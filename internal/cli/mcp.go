@@ -52,9 +52,14 @@ with --allow-eval.
 
 The model's tools come with the model of --model (or the environment, as for
 waymark act): act and replay always (with no key, the rules model does plain
-instructions), observe, extract and run with a model key or server. A click or
-Enter that would send, pay, delete or confirm needs the agent to send back
-its approval.`,
+instructions), observe, extract and run with a model key or server.
+
+A click or Enter that would send, pay, delete or confirm is put to the person:
+a client with elicitation asks them, and it is pressed only if they accept;
+with a client that cannot ask, [mcp] submits of the config file decides: "ask"
+(the default) refuses it, "allow" lets it through. The agent cannot approve
+it itself. A replay presses the submits the person pressed while recording it
+by hand, while the page is as it was then.`,
 		Example: "  waymark mcp\n  waymark mcp --http 127.0.0.1:8931 --session agent",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -90,6 +95,10 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := opts.config()
+	if err != nil {
+		return err
+	}
 	session := "" // each client its own
 	if opts.NamedSession {
 		session = opts.Session
@@ -98,6 +107,7 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		Caller:    caller,
 		Session:   session,
 		AllowEval: opts.AllowEval,
+		Submits:   cfg.MCP.Submits,
 		Version:   opts.Version,
 		Timeout:   opts.Timeout,
 		Extra:     []func(*sdk.Server){tools},

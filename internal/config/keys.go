@@ -46,6 +46,7 @@ var keys = []key{
 	{name: "model.purposes.heal", field: func(c *Config) any { return &c.Model.Purposes.Heal }},
 	{name: "model.purposes.decide", field: func(c *Config) any { return &c.Model.Purposes.Decide }},
 	{name: "evidence.folder", field: func(c *Config) any { return &c.Evidence.Folder }},
+	{name: "mcp.submits", allowed: []string{"ask", "allow"}, field: func(c *Config) any { return &c.MCP.Submits }},
 	{name: "daemon.idle", daemon: true, field: func(c *Config) any { return &c.Daemon.Idle }},
 }
 

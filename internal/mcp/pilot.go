@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -43,8 +42,6 @@ type (
 	actIn struct {
 		Instruction string         `json:"instruction" jsonschema:"e.g. fill Email with %email%"`
 		Vars        map[string]any `json:"vars,omitempty" jsonschema:"values of %name%"`
-		AllowSubmit bool           `json:"allow_submit,omitempty"`
-		Approve     map[string]any `json:"approve,omitempty"`
 	}
 	observeIn struct {
 		Question string `json:"question"`
@@ -55,16 +52,14 @@ type (
 		Recipe      map[string]any `json:"recipe,omitempty"`
 	}
 	runIn struct {
-		Task        string         `json:"task"`
-		Inputs      map[string]any `json:"inputs,omitempty" jsonschema:"values of %name%"`
-		MaxSteps    int            `json:"max_steps,omitempty"`
-		Record      bool           `json:"record,omitempty" jsonschema:"return the routine"`
-		AllowSubmit bool           `json:"allow_submit,omitempty"`
+		Task     string         `json:"task"`
+		Inputs   map[string]any `json:"inputs,omitempty" jsonschema:"values of %name%"`
+		MaxSteps int            `json:"max_steps,omitempty"`
+		Record   bool           `json:"record,omitempty" jsonschema:"return the routine"`
 	}
 	replayIn struct {
-		Routine     any            `json:"routine" jsonschema:"routine JSON or file path"`
-		Vars        map[string]any `json:"vars,omitempty"`
-		AllowSubmit bool           `json:"allow_submit,omitempty"`
+		Routine any            `json:"routine" jsonschema:"routine JSON or file path"`
+		Vars    map[string]any `json:"vars,omitempty"`
 	}
 )
 
@@ -109,19 +104,18 @@ func (pt pilotTools) pilot(ctx context.Context) (*pilot.Pilot, error) {
 	return p, err
 }
 
-func (pt pilotTools) act(ctx context.Context, _ *sdk.CallToolRequest, in actIn) (*sdk.CallToolResult, error) {
-	approve, err := approvalArg(in.Approve)
-	if err != nil {
-		return failure(err), nil
-	}
+// act does one step in words. A submit it would press is put to the
+// person ([gate]): the model is not the one to approve it.
+func (pt pilotTools) act(ctx context.Context, r *sdk.CallToolRequest, in actIn) (*sdk.CallToolResult, error) {
 	p, err := pt.pilot(ctx)
 	if err != nil {
 		return failure(err), nil
 	}
-	res, err := p.Act(ctx, in.Instruction, &pilot.ActOptions{Vars: pilot.Vars{Values: varValues(in.Vars)}, AllowSubmit: in.AllowSubmit, Approve: approve})
-	if err != nil {
-		f := failure(err)
-		if res != nil && res.Line != "" {
+	res, f := gate(ctx, r, func(a *calls.Approval, allow bool) (*pilot.ActResult, error) {
+		return p.Act(ctx, in.Instruction, &pilot.ActOptions{Vars: pilot.Vars{Values: varValues(in.Vars)}, AllowSubmit: allow, Approve: a})
+	})
+	if f != nil {
+		if f.IsError && res != nil && res.Line != "" {
 			prepend(f, "the model chose "+res.Answer.Action+" "+res.Line)
 		}
 		return f, nil
@@ -226,7 +220,8 @@ func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) 
 	if err != nil {
 		return failure(err), nil
 	}
-	res, err := p.Run(ctx, in.Task, pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: in.AllowSubmit})
+	allow := approverFrom(ctx).submits == SubmitsAllow
+	res, err := p.Run(ctx, in.Task, pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: allow})
 	var b strings.Builder
 	if res != nil {
 		b.WriteString(runSummary(res))
@@ -235,11 +230,8 @@ func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) 
 		if h := calls.Hint(err); h != "" {
 			b.WriteString("\nhint: " + mcpHint(h))
 		}
-		if errors.Is(err, calls.ErrNeedsApproval) {
-			if data := calls.DataOf(err); len(data) > 0 {
-				b.WriteString("\napproval: " + string(data))
-			}
-			b.WriteString("\nTo let it send, call run again with allow_submit true.")
+		if a, ok := approvalOf(err); ok {
+			b.WriteString("\n" + describeApproval(a))
 		}
 	}
 	if res != nil && res.Routine != nil {
@@ -274,10 +266,9 @@ func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in repl
 	vars := varValues(in.Vars)
 	// Heals come back in the result as the routine's next version,
 	// pending: nothing is written.
-	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: "ask"}
-	if in.AllowSubmit {
-		ro.Submits = "allow"
-	}
+	// A submit the person approved when recording is pressed while the
+	// page matches; any other goes by the server's setting.
+	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: approverFrom(ctx).submits}
 	res, err := pt.replayer(ctx, sessionFrom(ctx, pt.session), r, ro)
 	if err != nil {
 		return failure(err), nil
@@ -290,9 +281,6 @@ func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in repl
 		if res.Hint != "" {
 			b.WriteString("\nhint: " + mcpHint(res.Hint))
 		}
-		if res.Cause == replay.CauseNeedsApproval {
-			b.WriteString("\nTo let it send, call replay again with allow_submit true.")
-		}
 	}
 	full, _ := json.Marshal(res)
 	b.WriteString("\nresult: " + string(full))
@@ -300,6 +288,10 @@ func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in repl
 	out.IsError = res.Status != replay.StatusOK
 	return out, nil
 }
+
+// submitNeedsPerson says what to do when a run or replay stopped at a
+// submit: neither asks the person mid-way, so the step is done alone.
+const submitNeedsPerson = "Nothing was pressed: do that step with the click or press tool, which asks the person for approval."
 
 // varValues turns variables' values into text: a string as it is, anything
 // else (a number, a list variable's rows) as its JSON.
@@ -339,32 +331,14 @@ func routineArg(v any) (*routine.Routine, error) {
 	return nil, calls.Errorf(calls.ErrBadInput, "give the routine as an object, its JSON, or a file path", "no routine")
 }
 
-// approvalArg reads an approve argument: the approval JSON from a
-// needs-approval error. Nil means none.
-func approvalArg(m map[string]any) (*calls.Approval, error) {
-	if m == nil {
-		return nil, nil
-	}
-	b, err := json.Marshal(m)
-	var a calls.Approval
-	if err == nil {
-		err = json.Unmarshal(b, &a)
-	}
-	if err != nil || a.Action == "" || a.URL == "" {
-		return nil, calls.Errorf(calls.ErrBadInput, "send back the approval JSON exactly as the needs-approval error gave it", "approve is not an approval")
-	}
-	return &a, nil
-}
-
 // approvalText is the tool error of an action that needs approval: the
-// message, the approval, and how to proceed.
+// message and what it would press.
 func approvalText(err error) (string, bool) {
-	data := calls.DataOf(err)
-	if !errors.Is(err, calls.ErrNeedsApproval) || len(data) == 0 {
+	a, ok := approvalOf(err)
+	if !ok {
 		return "", false
 	}
-	return err.Error() + "\napproval: " + string(data) +
-		"\nTo proceed, call the tool again with the same arguments and approve set to this approval JSON; it goes ahead only if the page still matches it.", true
+	return err.Error() + "\n" + describeApproval(a) + "\ncode: needs_approval", true
 }
 
 // prepend puts a line before a result's first text.

@@ -33,6 +33,11 @@ type Options struct {
 	SessionTimeout time.Duration
 	// AllowEval registers the eval tool, which runs JavaScript in the page.
 	AllowEval bool
+	// Submits decides a click or key that would send, pay, delete or
+	// confirm when the client cannot ask its person (no elicitation):
+	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
+	// client that can ask always asks. See approve.go.
+	Submits string
 	// Version is reported as the server's version; empty means "dev".
 	Version string
 	// Timeout bounds each page call that waits (navigate, the element
@@ -50,7 +55,7 @@ type Options struct {
 const instructions = `waymark drives a browser. Call snapshot to see the page as an outline; elements you can act on carry [ref=eN].
 A target is a ref ("e12") or a locator: role=button[name="Pay"], text=Continue, label=Email, placeholder=Search, testid=submit, css=#go.
 Actions reply with the outcome and the changes since your last look ("+" added, "-" removed, "~" changed lines), or the whole outline.
-A click or key that would send, pay, delete or confirm fails with needs-approval and an approval: to proceed, call again with approve set to it.`
+A click or key that would send, pay, delete or confirm is put to the person (the client asks them); it is done only if they accept. You cannot approve it yourself.`
 
 // New builds the MCP server with the browser tools registered, for one
 // client's session (see sessions.go). It starts nothing: run it with
@@ -91,7 +96,7 @@ func build(opts Options, cs clientSession) *server {
 	for _, add := range opts.Extra {
 		add(srv)
 	}
-	srv.AddReceivingMiddleware(withSession(cs.name), sv.watchClient)
+	srv.AddReceivingMiddleware(withSession(cs.name), withApprover(newApprover(opts.Submits)), sv.watchClient)
 	return sv
 }
 

@@ -30,19 +30,17 @@ type (
 		Target string `json:"target"`
 	}
 	clickIn struct {
-		Target  string         `json:"target"`
-		Button  string         `json:"button,omitempty" jsonschema:"left|right|middle"`
-		Count   int            `json:"count,omitempty" jsonschema:"2 for double click"`
-		Approve map[string]any `json:"approve,omitempty"`
+		Target string `json:"target"`
+		Button string `json:"button,omitempty" jsonschema:"left|right|middle"`
+		Count  int    `json:"count,omitempty" jsonschema:"2 for double click"`
 	}
 	fillIn struct {
 		Target string `json:"target"`
 		Value  string `json:"value"`
 	}
 	pressIn struct {
-		Key     string         `json:"key" jsonschema:"e.g. Enter, Control+A"`
-		Target  string         `json:"target,omitempty" jsonschema:"default: focused element"`
-		Approve map[string]any `json:"approve,omitempty"`
+		Key    string `json:"key" jsonschema:"e.g. Enter, Control+A"`
+		Target string `json:"target,omitempty" jsonschema:"default: focused element"`
 	}
 	selectIn struct {
 		Target string   `json:"target"`
@@ -116,11 +114,7 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.snapshot(ctx, r, calls.SnapshotRequest{Interactive: in.Interactive, Scope: in.Scope, Full: in.Full, Depth: in.Depth})
 	})
 	add(s, "click", "Click an element.", func(ctx context.Context, r *sdk.CallToolRequest, in clickIn) (*sdk.CallToolResult, error) {
-		a, err := approvalArg(in.Approve)
-		if err != nil {
-			return failure(err), nil
-		}
-		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActClick, Target: in.Target, Button: in.Button, Count: in.Count, Approve: a})
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActClick, Target: in.Target, Button: in.Button, Count: in.Count})
 	})
 	add(s, "fill", "Replace a field's value.", func(ctx context.Context, r *sdk.CallToolRequest, in fillIn) (*sdk.CallToolResult, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActFill, Target: in.Target, Value: in.Value})
@@ -129,11 +123,7 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActType, Target: in.Target, Value: in.Value})
 	})
 	add(s, "press", "Press a key.", func(ctx context.Context, r *sdk.CallToolRequest, in pressIn) (*sdk.CallToolResult, error) {
-		a, err := approvalArg(in.Approve)
-		if err != nil {
-			return failure(err), nil
-		}
-		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActPress, Target: in.Target, Key: in.Key, Approve: a})
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActPress, Target: in.Target, Key: in.Key})
 	})
 	add(s, "select", "Choose options of a select.", func(ctx context.Context, r *sdk.CallToolRequest, in selectIn) (*sdk.CallToolResult, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActSelect, Target: in.Target, Values: in.Values})
