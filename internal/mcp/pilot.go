@@ -67,9 +67,9 @@ type (
 // [Options.Extra]: act (and, unless opts.ActOnly, observe, extract and
 // run) when newPilot is set, and replay when replayer is set.
 //
-// Each reply is the tool's result alone, with no look at the page: the
-// agent's last look stays what it was, so the next element action's
-// changes are counted from it.
+// act answers as click does, with the changes since the agent's last
+// look; the others answer with their result alone, and the last look
+// stays what it was, so the next action's changes are counted from it.
 func PilotTools(newPilot NewPilot, replayer Replayer, opts PilotOptions) func(*sdk.Server) {
 	if opts.Session == "" {
 		opts.Session = "default"
@@ -120,6 +120,9 @@ func (pt pilotTools) act(ctx context.Context, r *sdk.CallToolRequest, in actIn) 
 		}
 		return f, nil
 	}
+	if t := toolsFrom(ctx); t != nil {
+		return t.look(ctx, r, describeAct(res)), nil // the changes, as click answers
+	}
 	return text(describeAct(res)), nil
 }
 
@@ -153,14 +156,22 @@ func (pt pilotTools) observe(ctx context.Context, _ *sdk.CallToolRequest, in obs
 	if err != nil {
 		return failure(err), nil
 	}
-	if len(res.Observations) == 0 {
-		return text("nothing on the page answers that"), nil
+	obs := res.Observations
+	if obs == nil {
+		obs = []pilot.Observation{}
 	}
-	var b strings.Builder
-	for _, o := range res.Observations {
-		fmt.Fprintf(&b, "%s — %s\n", o.Line, o.Action)
+	var out *sdk.CallToolResult
+	if len(obs) == 0 {
+		out = text("nothing on the page answers that")
+	} else {
+		var b strings.Builder
+		for _, o := range obs {
+			fmt.Fprintf(&b, "%s — %s\n", o.Line, o.Action)
+		}
+		out = text(strings.TrimSuffix(b.String(), "\n"))
 	}
-	return text(strings.TrimSuffix(b.String(), "\n")), nil
+	out.StructuredContent = map[string]any{"observations": obs}
+	return out, nil
 }
 
 func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in extractIn) (*sdk.CallToolResult, error) {

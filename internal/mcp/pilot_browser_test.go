@@ -91,6 +91,11 @@ func TestBrowserPilotAct(t *testing.T) {
 	if !strings.Contains(got, ": done") || !strings.Contains(got, `element: textbox "Email"`) || !strings.Contains(got, "locator: ") {
 		t.Errorf("act reply:\n%s", got)
 	}
+	// Like click, act answers with the changes since the last look (the
+	// navigate's outline).
+	if !strings.Contains(got, "\n+ ") || !strings.Contains(got, `value="ann@example.com"`) {
+		t.Errorf("act reply lacks the page's changes:\n%s", got)
+	}
 	snap := mustOK(t, "snapshot", call("snapshot", map[string]any{"interactive": true}))
 	if !strings.Contains(snap, `textbox "Email"`) || !strings.Contains(snap, `value="ann@example.com"`) {
 		t.Fatalf("the field was not filled:\n%s", snap)

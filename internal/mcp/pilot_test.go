@@ -136,9 +136,14 @@ func TestPilotObserve(t *testing.T) {
 		`{"candidates":[{"ref":"e3","description":"the sign-in button","action":"signs in"},{"ref":"e99","description":"x","action":"y"}]}`))
 	defer m.Verify(t)
 	cs, _ := pilotServer(t, c, m, PilotOptions{}, nil)
-	got, isErr, _ := callTool(t, cs, "observe", map[string]any{"question": "how do I sign in?"})
+	got, isErr, res := callTool(t, cs, "observe", map[string]any{"question": "how do I sign in?"})
 	if isErr || got != `button "Sign in" [ref=e3] — signs in` {
 		t.Errorf("isErr=%v reply %q", isErr, got)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var out struct{ Observations []pilot.Observation }
+	if json.Unmarshal(b, &out) != nil || len(out.Observations) != 1 || out.Observations[0].Ref != "e3" || out.Observations[0].Action != "signs in" {
+		t.Errorf("structuredContent %s", b)
 	}
 }
 

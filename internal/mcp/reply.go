@@ -92,7 +92,9 @@ func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.
 	if req == lookRequest {
 		t.since(sessionID(r), snap.Text)
 	}
-	return text(snap.Text), nil
+	res := text(snap.Text)
+	res.StructuredContent = map[string]string{"url": snap.URL, "title": snap.Title, "outline": snap.Text}
+	return res, nil
 }
 
 // dialog answers the open JavaScript dialog; the page may go on from there.

@@ -79,3 +79,21 @@ func withSession(name string) sdk.Middleware {
 		}
 	}
 }
+
+// toolsKey carries the server's browser tools in a call's context, so
+// that act, added through [Options.Extra], answers with the same look at
+// the page as click.
+type toolsKey struct{}
+
+func toolsFrom(ctx context.Context) *tools {
+	t, _ := ctx.Value(toolsKey{}).(*tools)
+	return t
+}
+
+func withTools(t *tools) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			return next(context.WithValue(ctx, toolsKey{}, t), method, req)
+		}
+	}
+}

@@ -31,7 +31,7 @@ type (
 	}
 	clickIn struct {
 		Target string `json:"target"`
-		Button string `json:"button,omitempty" jsonschema:"left|right|middle"`
+		Button string `json:"button,omitempty"`
 		Count  int    `json:"count,omitempty" jsonschema:"2 for double click"`
 	}
 	fillIn struct {
@@ -47,7 +47,7 @@ type (
 		Values []string `json:"values" jsonschema:"labels or values"`
 	}
 	scrollIn struct {
-		Direction string `json:"direction" jsonschema:"up|down|left|right|into-view"`
+		Direction string `json:"direction"`
 		Pixels    int    `json:"pixels,omitempty" jsonschema:"default: one screen"`
 		Target    string `json:"target,omitempty" jsonschema:"default: page"`
 	}
@@ -73,7 +73,7 @@ type (
 		Mask   []string `json:"mask,omitempty" jsonschema:"refs to black out"`
 	}
 	tabsIn struct {
-		Op    string `json:"op" jsonschema:"list|new|switch|close"`
+		Op    string `json:"op"`
 		URL   string `json:"url,omitempty" jsonschema:"new"`
 		Index int    `json:"index,omitempty" jsonschema:"switch, close (-1: current)"`
 	}
@@ -184,7 +184,9 @@ func add[In any](s *sdk.Server, name, desc string, h func(context.Context, *sdk.
 			p.AdditionalProperties = nil
 		}
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc, InputSchema: schema}, func(ctx context.Context, r *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+	tool := &sdk.Tool{Name: name, Description: desc, InputSchema: schema}
+	annotate(tool, schema) // annotations.go
+	sdk.AddTool(s, tool, func(ctx context.Context, r *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 		res, err := h(ctx, r, in)
 		return res, nil, err
 	})
