@@ -19,7 +19,9 @@ import (
 // return data an outputSchema; the read-only tools are marked so.
 func TestEveryToolDescribed(t *testing.T) {
 	newPilot := func(context.Context, string) (*pilot.Pilot, error) { return nil, nil }
-	replayer := func(context.Context, string, *routine.Routine, replay.Options) (*replay.Result, error) { return nil, nil }
+	replayer := func(context.Context, string, *routine.Routine, replay.Options) (*replay.Result, error) {
+		return nil, nil
+	}
 	cs := connect(t, Options{Caller: &fakeCaller{}, AllowEval: true, Extra: []func(*sdk.Server){PilotTools(newPilot, replayer, PilotOptions{})}})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
