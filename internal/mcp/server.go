@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,8 +72,10 @@ type server struct {
 	caller calls.Caller
 	log    *slog.Logger
 
-	watch sync.Once
-	left  chan struct{} // closed once the watched client left and its session is closed
+	watch  sync.Once
+	called atomic.Bool   // a tool was called: the session may be open
+	left   chan struct{} // closed once the watched client left and its session is closed
+	gone   func(*server) // if set, told when the client left
 }
 
 func build(opts Options, cs clientSession) *server {
@@ -107,10 +110,14 @@ func (sv *server) watchClient(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if ss, ok := req.GetSession().(*sdk.ServerSession); ok && method == "tools/call" && sv.cs.owned {
 			sv.watch.Do(func() {
+				sv.called.Store(true)
 				go func() {
 					defer close(sv.left)
 					_ = ss.Wait()
 					sv.cs.leave(ctx, sv.caller, sv.log)
+					if sv.gone != nil {
+						sv.gone(sv)
+					}
 				}()
 			})
 		}
@@ -205,16 +212,22 @@ func loopback(host string) bool {
 func ServeListener(ctx context.Context, ln net.Listener, opts Options) error {
 	var (
 		mu      sync.Mutex
-		servers []*server
+		servers = map[*server]bool{} // the clients' servers whose client has not left
 	)
+	gone := func(sv *server) {
+		mu.Lock()
+		delete(servers, sv)
+		mu.Unlock()
+	}
 	getServer := func(r *http.Request) *sdk.Server {
 		named := opts.Session
 		if q := r.URL.Query().Get("session"); q != "" {
 			named = q
 		}
 		sv := build(opts, sessionOf(named))
+		sv.gone = gone
 		mu.Lock()
-		servers = append(servers, sv)
+		servers[sv] = true
 		mu.Unlock()
 		return sv.srv
 	}
@@ -228,8 +241,10 @@ func ServeListener(ctx context.Context, ln net.Listener, opts Options) error {
 		// The server stops: its clients' sessions end with it.
 		mu.Lock()
 		defer mu.Unlock()
-		for _, sv := range servers {
-			sv.cs.leave(ctx, sv.caller, sv.log)
+		for sv := range servers {
+			if sv.called.Load() {
+				sv.cs.leave(ctx, sv.caller, sv.log)
+			}
 		}
 	}()
 

@@ -190,4 +190,20 @@ func TestClientLeavesHTTP(t *testing.T) {
 	if _, ok := daemonSessions(t, m)["shared-one"]; !ok {
 		t.Errorf("the session a client named was closed when it left")
 	}
+
+	// The server stops with a client still there: its session ends too.
+	c := dial(endpoint)
+	nameC := open(c, "delta")
+	stop()
+	if err := <-served; err != nil {
+		t.Errorf("ServeListener: %v", err)
+	}
+	served <- nil // for the deferred stop
+	got := daemonSessions(t, m)
+	if _, ok := got[nameC]; ok {
+		t.Errorf("session %s outlived the server: %v", nameC, got)
+	}
+	if _, ok := got["shared-one"]; !ok {
+		t.Errorf("the named session was closed with the server: %v", got)
+	}
 }
