@@ -17,14 +17,32 @@ import (
 // pressApproved does an act step. For a step a person approved, when the
 // driver's gate asks, the approval it gives is compared with the person's
 // and, when it matches, the step is pressed with it.
-func (x *run) pressApproved(ctx context.Context, s *routine.Step, req calls.ActRequest, sr *StepResult) (*calls.Outcome, error) {
+//
+// Any other submit is put to [Options.Approve], when set: a person's yes
+// presses it.
+func (x *run) pressApproved(ctx context.Context, s *routine.Step, path string, req calls.ActRequest, sr *StepResult) (*calls.Outcome, error) {
 	out, err := x.d.Act(ctx, req)
-	if err == nil || s.Approved == nil || sr.Heal != nil || req.Submits != SubmitsAsk {
+	if err == nil || req.Submits != SubmitsAsk {
 		return out, err
 	}
 	a, ok := approvalOf(err)
-	if !ok || s.Approved.Differs(a) != "" {
+	if !ok {
 		return out, err
+	}
+	if s.Approved == nil || sr.Heal != nil || s.Approved.Differs(a) != "" {
+		if x.opts.Approve == nil {
+			return out, err
+		}
+		yes, aerr := x.opts.Approve(ctx, stepName(s, path), a)
+		if aerr != nil {
+			if ctx.Err() != nil {
+				return out, ctx.Err()
+			}
+			return out, err
+		}
+		if !yes {
+			return out, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: err.Error() + "; the person said no", Hint: calls.Hint(err), Data: calls.DataOf(err)}
+		}
 	}
 	req.Approve = &a
 	return x.d.Act(ctx, req)

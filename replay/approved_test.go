@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,5 +97,45 @@ func TestApprovedSubmitReplays(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReplayAsksPerson: a submit no one approved is put to Options.Approve;
+// yes presses it with the page's approval, no stops with nothing pressed.
+func TestReplayAsksPerson(t *testing.T) {
+	for _, yes := range []bool{true, false} {
+		d := shop()
+		gate(d, onCheckout)
+		var asked []string
+		o := opts()
+		o.Approve = func(_ context.Context, step string, a calls.Approval) (bool, error) {
+			asked = append(asked, step+": "+a.Control)
+			return yes, nil
+		}
+		res, err := Run(context.Background(), d, checkoutRoutine(t), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(asked) != 1 || asked[0] != `place: button "Place order"` {
+			t.Errorf("asked %q", asked)
+		}
+		clicked := slices.ContainsFunc(d.acts, func(a calls.ActRequest) bool { return a.Kind == "click" && a.Approve != nil && a.Approve.Token == "fresh" })
+		if yes && (res.Status != StatusOK || !clicked) {
+			t.Errorf("yes: %s %s %q, clicked %v", res.Status, res.Cause, res.Message, clicked)
+		}
+		if !yes && (res.Cause != CauseNeedsApproval || !strings.Contains(res.Message, "the person said no") || clicked) {
+			t.Errorf("no: %s %s %q, clicked %v", res.Status, res.Cause, res.Message, clicked)
+		}
+	}
+	// A step the person approved when recording is not asked about.
+	d := shop()
+	gate(d, onCheckout)
+	o := opts()
+	o.Approve = func(context.Context, string, calls.Approval) (bool, error) {
+		t.Error("asked about an approved step")
+		return false, nil
+	}
+	if res, err := Run(context.Background(), d, approvedCheckout(t), o); err != nil || res.Status != StatusOK {
+		t.Errorf("approved step: %v %+v", err, res)
 	}
 }

@@ -241,3 +241,27 @@ func compactJSON(raw json.RawMessage) string {
 	b, _ := json.Marshal(m)
 	return string(b)
 }
+
+// canAskNow reports whether the person can be asked in the middle of a
+// call, as a run or a replay needs (they cannot start again from where
+// they asked): the client can elicit, and speaks a protocol before
+// 2026-07-28, where the server may send it requests while a call runs; on
+// later ones a call asks only by returning, and a run or replay goes by
+// [Options.Submits].
+func canAskNow(r *sdk.CallToolRequest) bool {
+	if !canElicit(r) || r.Session == nil {
+		return false
+	}
+	p := r.Session.InitializeParams()
+	return p != nil && p.ProtocolVersion != "" && p.ProtocolVersion < "2026-07-28"
+}
+
+// askNow asks the person, within the call, to approve what message says.
+func askNow(ctx context.Context, r *sdk.CallToolRequest, message string) (bool, error) {
+	res, err := r.Session.Elicit(ctx, &sdk.ElicitParams{Mode: "form", Message: message,
+		RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}})
+	if err != nil {
+		return false, err
+	}
+	return res.Action == "accept", nil
+}

@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +14,8 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/replay"
+	"github.com/waymark-dev/waymark/routine"
 )
 
 var placeOrder = calls.Approval{Action: "click", URL: "https://shop.test/checkout", Control: `button[type=submit] "Place order"`,
@@ -192,6 +196,88 @@ func TestPilotActAsksPerson(t *testing.T) {
 	}
 	acts := actsSeen(t, c)
 	if len(acts) != 2 || acts[0].Approve != nil || acts[1].Approve == nil || acts[1].Approve.Token != placeOrder.Token {
+		t.Errorf("acts %+v", acts)
+	}
+}
+
+// TestReplayAsksPersonMidway: a replay's submit is put to the person as
+// the replay reaches it, where the client can be asked mid-call (before
+// the 2026-07-28 protocol); on that protocol the replay goes by
+// [Options.Submits].
+func TestReplayAsksPersonMidway(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "r.json")
+	if err := os.WriteFile(file, []byte(`{"format":"waymark.routine/1","name":"r","version":1,"steps":[{"kind":"goto","url":"http://shop.test/"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		version string
+		answer  string
+		want    string // what the replay's Approve said: yes, no, or none (not set)
+	}{
+		{"2025-06-18", "accept", "yes"},
+		{"2025-06-18", "decline", "no"},
+		{"", "accept", "none"},
+	} {
+		t.Run(tt.version+"/"+tt.answer, func(t *testing.T) {
+			got := ""
+			replayer := func(ctx context.Context, _ string, _ *routine.Routine, o replay.Options) (*replay.Result, error) {
+				got = "none"
+				if o.Approve != nil {
+					yes, err := o.Approve(ctx, "place", placeOrder)
+					if err != nil {
+						return nil, err
+					}
+					got = map[bool]string{true: "yes", false: "no"}[yes]
+				}
+				return &replay.Result{Status: replay.StatusOK}, nil
+			}
+			p := &person{answer: tt.answer}
+			cs := connectClient(t, Options{Caller: &fakeCaller{}, Extra: []func(*sdk.Server){PilotTools(nil, replayer, PilotOptions{})}}, p.options(), tt.version)
+			if res, isErr, _ := callTool(t, cs, "replay", map[string]any{"routine": file}); isErr {
+				t.Fatalf("replay: %s", res)
+			}
+			if got != tt.want {
+				t.Errorf("Approve said %q, want %q", got, tt.want)
+			}
+			if tt.want != "none" && (len(p.asked) != 1 || !strings.Contains(p.asked[0], "A replay asks to click") || !strings.Contains(p.asked[0], "step place")) {
+				t.Errorf("asked %q", p.asked)
+			}
+		})
+	}
+}
+
+// TestRunAsksPersonMidway: a submit the agent loop would press is put to
+// the person as it comes (a client that can be asked mid-call), and
+// pressed with the page's approval when they accept.
+func TestRunAsksPersonMidway(t *testing.T) {
+	data, _ := json.Marshal(placeOrder)
+	c := pageCaller()
+	page := c.reply
+	c.reply = func(method string, params any) (any, error) {
+		if req, ok := params.(calls.ActRequest); ok && method == calls.MethodAct && req.Approve == nil && req.Submits == "ask" {
+			return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "it needs approval; nothing was pressed", Data: data}
+		}
+		return page(method, params)
+	}
+	m := scripted.New(
+		scripted.Data(pilot.PurposeDecide, `{"thought":"sign in","action":{"type":"click","ref":"e3","expect":{"text_appears":"Welcome, Ann"}}}`),
+		scripted.Data(pilot.PurposeDecide, `{"thought":"signed in","action":{"type":"done","expect":{"text_appears":"Welcome, Ann"}}}`),
+	)
+	defer m.Verify(t)
+	p := &person{answer: "accept"}
+	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
+		return pilot.New(calls.Remote{Caller: c, Session: session}, m, nil), nil
+	}
+	cs := connectClient(t, Options{Caller: c, Extra: []func(*sdk.Server){PilotTools(newPilot, nil, PilotOptions{})}}, p.options(), "2025-06-18")
+	got, isErr, _ := callTool(t, cs, "run", map[string]any{"task": "sign in"})
+	if isErr || !strings.HasPrefix(got, "done") {
+		t.Fatalf("isErr=%v reply:\n%s", isErr, got)
+	}
+	if len(p.asked) != 1 || !strings.Contains(p.asked[0], "An agent's run asks to click") {
+		t.Errorf("asked %q", p.asked)
+	}
+	acts := actsSeen(t, c)
+	if len(acts) != 2 || acts[1].Approve == nil || acts[1].Approve.Token != placeOrder.Token {
 		t.Errorf("acts %+v", acts)
 	}
 }

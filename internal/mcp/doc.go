@@ -27,9 +27,11 @@
 // pay, delete or confirm is put to the person through MCP elicitation,
 // and pressed only if they accept and the page still matches what they
 // were shown; a client that cannot ask gets [Options.Submits]. The agent
-// has no argument to approve with: see approve.go. run and replay follow
-// [Options.Submits]; a replay also presses the submits the person
-// approved when recording the routine by hand.
+// has no argument to approve with: see approve.go. run and replay ask the
+// person as they reach a submit when the client can be asked in the
+// middle of a call (elicitation, before the 2026-07-28 protocol), and
+// otherwise follow [Options.Submits]; a replay also presses the submits
+// the person approved when recording the routine by hand.
 //
 // # Replies
 //

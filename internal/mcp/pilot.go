@@ -226,13 +226,26 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	return r, nil
 }
 
-func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) (*sdk.CallToolResult, error) {
+func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) (*sdk.CallToolResult, error) {
 	p, err := pt.pilot(ctx)
 	if err != nil {
 		return failure(err), nil
 	}
-	allow := approverFrom(ctx).submits == SubmitsAllow
-	res, err := p.Run(ctx, in.Task, pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: allow})
+	ro := pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: approverFrom(ctx).submits == SubmitsAllow}
+	if canAskNow(r) {
+		// A submit the run would press is put to the person as it comes.
+		ro.Ask = func(ctx context.Context, ask pilot.AskRequest) (string, error) {
+			if ask.Kind != "approve" {
+				return "", pilot.ErrHandOver
+			}
+			yes, err := askNow(ctx, r, "An agent's run asks to "+ask.Prompt)
+			if err != nil || !yes {
+				return "no", err
+			}
+			return "yes", nil
+		}
+	}
+	res, err := p.Run(ctx, in.Task, ro)
 	var b strings.Builder
 	if res != nil {
 		b.WriteString(runSummary(res))
@@ -254,9 +267,9 @@ func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) 
 			b.WriteString("\n(no routine: " + merr.Error() + ")")
 		}
 	}
-	r := text(b.String())
-	r.IsError = err != nil
-	return r, nil
+	out := text(b.String())
+	out.IsError = err != nil
+	return out, nil
 }
 
 // runSummary is a run's result in one line.
@@ -269,7 +282,7 @@ func runSummary(res *pilot.RunResult) string {
 		res.Usage.InputTokens+res.Usage.OutputTokens, res.Duration.Round(100*time.Millisecond))
 }
 
-func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in replayIn) (*sdk.CallToolResult, error) {
+func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in replayIn) (*sdk.CallToolResult, error) {
 	r, err := routineArg(in.Routine)
 	if err != nil {
 		return failure(err), nil
@@ -280,6 +293,12 @@ func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in repl
 	// A submit the person approved when recording is pressed while the
 	// page matches; any other goes by the server's setting.
 	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: approverFrom(ctx).submits}
+	if canAskNow(req) {
+		// Any other submit is put to the person as the replay reaches it.
+		ro.Approve = func(ctx context.Context, step string, a calls.Approval) (bool, error) {
+			return askNow(ctx, req, "A replay asks to "+describeApproval(a)+"\n(step "+step+")\nAllow it? (Accept presses it once, if the page is still as shown.)")
+		}
+	}
 	res, err := pt.replayer(ctx, sessionFrom(ctx, pt.session), r, ro)
 	if err != nil {
 		return failure(err), nil
