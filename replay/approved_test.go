@@ -119,7 +119,9 @@ func TestReplayAsksPerson(t *testing.T) {
 		if len(asked) != 1 || asked[0] != `place: button "Place order"` {
 			t.Errorf("asked %q", asked)
 		}
-		clicked := slices.ContainsFunc(d.acts, func(a calls.ActRequest) bool { return a.Kind == "click" && a.Approve != nil && a.Approve.Token == "fresh" })
+		clicked := slices.ContainsFunc(d.acts, func(a calls.ActRequest) bool {
+			return a.Kind == "click" && a.Approve != nil && a.Approve.Token == "fresh"
+		})
 		if yes && (res.Status != StatusOK || !clicked) {
 			t.Errorf("yes: %s %s %q, clicked %v", res.Status, res.Cause, res.Message, clicked)
 		}
