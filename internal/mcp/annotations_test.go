@@ -53,11 +53,11 @@ func TestEveryToolDescribed(t *testing.T) {
 			if p.Description == "" || p.Type == nil {
 				t.Errorf("%s.%s: description %q, type %v", tool.Name, name, p.Description, p.Type)
 			}
-			if e, ok := fieldEnums[tool.Name+"."+name]; ok && len(p.Enum) != len(e) {
+			if e, ok := fieldEnums()[tool.Name+"."+name]; ok && len(p.Enum) != len(e) {
 				t.Errorf("%s.%s: enum %v", tool.Name, name, p.Enum)
 			}
 		}
-		_, wantOut := outputSchemas[tool.Name]
+		_, wantOut := outputSchemas()[tool.Name]
 		if got := tool.OutputSchema != nil; got != wantOut {
 			t.Errorf("%s: outputSchema %v, want %v", tool.Name, got, wantOut)
 		}
