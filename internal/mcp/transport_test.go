@@ -161,3 +161,38 @@ func TestOriginChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnSessionLastsTheClient: a client's own session stays open across
+// its calls, whatever the protocol, and is closed once when it leaves.
+func TestOwnSessionLastsTheClient(t *testing.T) {
+	for _, version := range []string{"", "2025-06-18"} {
+		c := &fakeCaller{reply: snapshotReply}
+		st, ct := sdk.NewInMemoryTransports()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- Serve(ctx, st, Options{Caller: c}) }()
+		var so *sdk.ClientSessionOptions
+		if version != "" {
+			so = &sdk.ClientSessionOptions{ProtocolVersion: version}
+		}
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			callTool(t, cs, "snapshot", nil)
+		}
+		cs.Close()
+		<-done
+		cancel()
+		var methods []string
+		sessions := map[string]bool{}
+		for _, call := range c.seen() {
+			methods = append(methods, call.Method)
+			sessions[call.Session] = true
+		}
+		if want := []string{"snapshot", "snapshot", "snapshot", "session.close"}; strings.Join(methods, " ") != strings.Join(want, " ") || len(sessions) != 1 {
+			t.Errorf("protocol %q: calls %v on sessions %v", version, methods, sessions)
+		}
+	}
+}
