@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/model/scripted"
+	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
 )
 
@@ -69,6 +71,10 @@ func TestApprovedSubmitReplays(t *testing.T) {
 			d.find[`role=button[name="Place order"]`] = calls.Resolution{Status: calls.Moved, Ref: "e4", Locator: "text=Place order"}
 			d.locate["e4"] = calls.Evidence{Chosen: "text=Place order", Fingerprint: calls.Fingerprint{Role: "button", Name: "Place order"}}
 		}, "its element moved"},
+		{"healed", func(d *fakeDriver) {
+			delete(d.find, `role=button[name="Place order"]`)
+			d.locate["e4"] = calls.Evidence{Chosen: "text=Order now", Fingerprint: calls.Fingerprint{Role: "button", Name: "Order now"}}
+		}, "its element was chosen again by a model"},
 		{"form changed", func(d *fakeDriver) {
 			a := onCheckout
 			a.Form = map[string]string{"email": "", "password": "", "country": "", "tip": "50"}
@@ -84,7 +90,11 @@ func TestApprovedSubmitReplays(t *testing.T) {
 			d := shop()
 			gate(d, onCheckout)
 			tt.edit(d)
-			res, err := Run(context.Background(), d, approvedCheckout(t), opts())
+			o := opts()
+			if tt.name == "healed" {
+				o.Model = scripted.New(scripted.Data(pilot.PurposeHeal, `{"action":"click","ref":"e4"}`))
+			}
+			res, err := Run(context.Background(), d, approvedCheckout(t), o)
 			if err != nil {
 				t.Fatal(err)
 			}
