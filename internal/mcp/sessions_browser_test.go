@@ -126,7 +126,8 @@ func keys(m map[string]string) []string {
 // TestClientLeavesHTTP: each HTTP client gets a session of its own (one
 // client's navigate does not move another's page); a client that ends its
 // MCP session, or stays silent past the session timeout, has its session
-// closed; a client that names a session shares it, and it stays.
+// closed, and so do the clients still there when the server stops; a
+// client that names a session shares it, and it stays.
 func TestClientLeavesHTTP(t *testing.T) {
 	path := browsertest.Chrome(t)
 	site := pages(t)
@@ -140,12 +141,26 @@ func TestClientLeavesHTTP(t *testing.T) {
 	}
 	srvCtx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
-	go func() { served <- ServeListener(srvCtx, ln, Options{Caller: m, SessionTimeout: 5 * time.Second}) }()
+	go func() { served <- ServeListener(srvCtx, ln, Options{Caller: m}) }()
 	defer func() {
 		stop()
 		<-served
 	}()
 	endpoint := "http://" + ln.Addr().String() + "/mcp"
+	// A second server times its clients out quickly. (The idle time runs
+	// only between a client's requests, so a slow first navigate of the
+	// other server's clients does not count.)
+	quickLn, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quickServed := make(chan error, 1)
+	go func() { quickServed <- ServeListener(srvCtx, quickLn, Options{Caller: m, SessionTimeout: 3 * time.Second}) }()
+	defer func() {
+		stop()
+		<-quickServed
+	}()
+	quick := "http://" + quickLn.Addr().String() + "/mcp"
 	dial := func(url string) *sdk.ClientSession {
 		t.Helper()
 		cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
@@ -163,8 +178,10 @@ func TestClientLeavesHTTP(t *testing.T) {
 		return newSession(t, before, daemonSessions(t, m))
 	}
 
-	a, b := dial(endpoint), dial(endpoint)
-	nameA, nameB := open(a, "alpha"), open(b, "beta")
+	a := dial(endpoint)
+	nameA := open(a, "alpha")
+	b := dial(endpoint)
+	nameB := open(b, "beta")
 	if nameA == nameB || !strings.HasPrefix(nameA, "mcp-") || !strings.HasPrefix(nameB, "mcp-") {
 		t.Fatalf("sessions %q and %q, want one of its own for each client", nameA, nameB)
 	}
@@ -184,14 +201,17 @@ func TestClientLeavesHTTP(t *testing.T) {
 		t.Errorf("client B's session closed when client A left")
 	}
 	named.Close()
-	// B never says goodbye: its session times out. By then the named
+	// D never says goodbye: its session times out. By then the named
 	// session, whose client also left, is still there.
-	waitGone(t, m, nameB)
+	d := dial(quick)
+	nameD := open(d, "epsilon")
+	waitGone(t, m, nameD)
 	if _, ok := daemonSessions(t, m)["shared-one"]; !ok {
 		t.Errorf("the session a client named was closed when it left")
 	}
 
-	// The server stops with a client still there: its session ends too.
+	// The server stops with clients still there (B, C): their sessions
+	// end too.
 	c := dial(endpoint)
 	nameC := open(c, "delta")
 	stop()
@@ -200,8 +220,10 @@ func TestClientLeavesHTTP(t *testing.T) {
 	}
 	served <- nil // for the deferred stop
 	got := daemonSessions(t, m)
-	if _, ok := got[nameC]; ok {
-		t.Errorf("session %s outlived the server: %v", nameC, got)
+	for _, name := range []string{nameB, nameC} {
+		if _, ok := got[name]; ok {
+			t.Errorf("session %s outlived the server: %v", name, got)
+		}
 	}
 	if _, ok := got["shared-one"]; !ok {
 		t.Errorf("the named session was closed with the server: %v", got)
