@@ -57,6 +57,12 @@ type Options struct {
 	// approved the routine's submits for this replay, as --allow-submit
 	// does).
 	Submits string
+	// Approve, when set, is asked about a step that would send, pay,
+	// delete or confirm and that Submits does not let through (nor the
+	// person's approval recorded with the step): a person's answer. True
+	// presses it, if the page still matches a; false, or an error, stops
+	// the replay as needs-approval. step is the step's id or path.
+	Approve func(ctx context.Context, step string, a calls.Approval) (bool, error)
 	// Progress, when set, is called after each step, in order.
 	Progress func(StepEvent)
 	// Now is the clock for history entries; nil means time.Now.

@@ -407,6 +407,10 @@ func actFields(s *Step, here string) error {
 			return &LoadError{Where: here + ".button", Msg: fmt.Sprintf("unknown mouse button %q: use %s", s.Button, strings.Join(buttons, ", "))}
 		}
 	}
+	if s.Approved != nil && (s.Kind != KindAct || (!click && s.Op != calls.ActPress)) {
+		return &LoadError{Where: here + ".approved", Msg: fmt.Sprintf(`"approved" is for click, dblclick and press steps; this is a %s`, what),
+			Hint: "remove it: only a press can be a submit a person approved"}
+	}
 	if s.Count != 0 {
 		switch {
 		case s.Kind == KindAct && s.Op == calls.ActDblClick:

@@ -234,6 +234,8 @@ func TestValidateHow(t *testing.T) {
 		{"negative pixels", Step{Kind: KindAct, Op: calls.ActScroll, Direction: "up", Pixels: -5}, "steps[0].pixels", "at least 1"},
 		{"unknown button", Step{Kind: KindAct, Op: calls.ActClick, Button: "back", Target: tg}, "steps[0].button", `unknown mouse button "back"`},
 		{"negative count", Step{Kind: KindAct, Op: calls.ActClick, Count: -1, Target: tg}, "steps[0].count", "at least 1"},
+		{"approved fill", Step{Kind: KindAct, Op: calls.ActFill, Target: tg, Value: &Value{Literal: "x"}, Approved: &Approved{Action: "click", Control: "c"}},
+			"steps[0].approved", `"approved" is for click, dblclick and press steps`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

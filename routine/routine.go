@@ -77,6 +77,10 @@ type Step struct {
 	// is always two.
 	Button string `json:"button,omitempty"`
 	Count  int    `json:"count,omitempty"`
+	// Approved is set on a submit a person pressed while recording by
+	// hand: a replay presses it without asking while the page matches
+	// (see [Approved]).
+	Approved *Approved `json:"approved,omitempty"`
 
 	// verify, if
 	Check *Check `json:"check,omitempty"`

@@ -69,6 +69,8 @@ func TestDaemonSettingsMismatch(t *testing.T) {
 		{name: "the same flag", flags: []config.Flag{{Name: "--private-network", Key: "policy.private_network", Value: "all"}}},
 		{name: "a file asks for other settings", file: "[policy]\nprivate_network = \"none\"\nblock = [\"*.ads.test\"]\n",
 			wantStderr: []string{"warning: the running daemon", `policy.block = [] (running) but ["*.ads.test"] from`, `policy.private_network = "all" (running) but "none" from`, "waymark daemon restart"}},
+		{name: "a file asks for another idle time", file: "[daemon]\nidle = \"2h\"\n",
+			wantStderr: []string{"warning: the running daemon", `daemon.idle = "30m0s" (running) but "2h0m0s" from`}},
 		{name: "a flag asks for other settings", flags: []config.Flag{{Name: "--headed", Key: "browser.headless", Value: "false"}},
 			wantErr: true},
 	}

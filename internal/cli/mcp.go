@@ -27,6 +27,11 @@ type MCPOptions struct {
 	// Timeout bounds each page call that waits: [session] timeout of the
 	// config file; zero means the daemon's defaults.
 	Timeout time.Duration
+	// NamedSession is set when a person named the session (--session,
+	// WAYMARK_SESSION, [session] name): every client shares it and it
+	// outlives the server. Otherwise each client gets a session of its
+	// own, closed when it leaves.
+	NamedSession bool
 }
 
 // NewCmdMCP builds `waymark mcp [--http ADDR] [--allow-eval]`.
@@ -37,20 +42,30 @@ func NewCmdMCP(f *Factory, runF func(context.Context, *MCPOptions) error) *cobra
 		Short: "Serve the browser to an agent over MCP",
 		Long: `Serve waymark's browser tools over the Model Context Protocol, on stdin and
 stdout (for an agent that starts waymark itself), or with --http on a loopback
-address with the streamable HTTP transport (the endpoint is /mcp). The tools
-act on the session of --session; the daemon starts on the first tool call.
-eval (JavaScript in the page) is offered only with --allow-eval.
+address with the streamable HTTP transport (the endpoint is /mcp). The daemon
+starts on the first tool call. Each client gets a session of its own, closed
+when the client leaves (stdin ends; an HTTP client ends its MCP session or is
+silent for 30 minutes); with --session (or WAYMARK_SESSION, [session] name)
+every client shares that session and it stays open, and an HTTP client may
+name one with /mcp?session=NAME. eval (JavaScript in the page) is offered only
+with --allow-eval.
 
 The model's tools come with the model of --model (or the environment, as for
 waymark act): act and replay always (with no key, the rules model does plain
-instructions), observe, extract and run with a model key or server. A click or
-Enter that would send, pay, delete or confirm needs the agent to send back
-its approval.`,
+instructions), observe, extract and run with a model key or server.
+
+A click or Enter that would send, pay, delete or confirm is put to the person:
+a client with elicitation asks them, and it is pressed only if they accept;
+with a client that cannot ask, [mcp] submits of the config file decides: "ask"
+(the default) refuses it, "allow" lets it through. The agent cannot approve
+it itself. A replay presses the submits the person pressed while recording it
+by hand, while the page is as it was then.`,
 		Example: "  waymark mcp\n  waymark mcp --http 127.0.0.1:8931 --session agent",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
 			opts.Version = f.Version
+			opts.NamedSession = cmd.Flags().Changed("session") || f.SessionFromConfig || opts.getenv()("WAYMARK_SESSION") != ""
 			t, err := f.sessionTimeout()
 			if err != nil {
 				return err
@@ -80,10 +95,19 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := opts.config()
+	if err != nil {
+		return err
+	}
+	session := "" // each client its own
+	if opts.NamedSession {
+		session = opts.Session
+	}
 	so := mcp.Options{
 		Caller:    caller,
-		Session:   opts.Session,
+		Session:   session,
 		AllowEval: opts.AllowEval,
+		Submits:   cfg.MCP.Submits,
 		Version:   opts.Version,
 		Timeout:   opts.Timeout,
 		Extra:     []func(*sdk.Server){tools},
@@ -96,7 +120,11 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "serving MCP at http://%s/mcp for session %q (model: %s); Ctrl-C to stop\n", ln.Addr(), opts.Session, desc)
+	who := "a session of its own for each client"
+	if session != "" {
+		who = fmt.Sprintf("session %q", session)
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "serving MCP at http://%s/mcp with %s (model: %s); Ctrl-C to stop\n", ln.Addr(), who, desc)
 	return mcp.ServeListener(ctx, ln, so)
 }
 

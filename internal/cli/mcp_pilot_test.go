@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/config"
 )
 
 func TestNewCmdMCPModelFlags(t *testing.T) {
@@ -78,7 +79,7 @@ func TestMCPRunPilotTools(t *testing.T) {
 	common, _, _ := testCommon(c, false, false)
 	noEnv := func(string) string { return "" }
 	common.Getenv = noEnv
-	cs := mcpClient(t, &MCPOptions{Common: common})
+	cs := mcpClient(t, &MCPOptions{Common: common, NamedSession: true})
 	names := toolNames(t, cs)
 	if !slices.Contains(names, "act") || !slices.Contains(names, "replay") || slices.Contains(names, "observe") || slices.Contains(names, "run") {
 		t.Errorf("rules model: tools %v", names)
@@ -129,5 +130,44 @@ func TestMCPRunBadModel(t *testing.T) {
 	err := mcpRun(context.Background(), &MCPOptions{Common: common, Model: ModelFlags{Model: "nope:x"}})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestMCPSubmitsFromConfig: [mcp] submits of the config file decides a
+// submit for a client that cannot ask its person: "allow" lets it
+// through, the default refuses it with nothing pressed.
+func TestMCPSubmitsFromConfig(t *testing.T) {
+	for _, tt := range []struct {
+		file      string
+		wantAllow bool
+	}{
+		{"", false},
+		{"[mcp]\nsubmits = \"allow\"\n", true},
+	} {
+		cfg, _ := testConfig(t, tt.file, nil)
+		c := &fakeCaller{reply: func(method string, params any) (any, error) {
+			if req, ok := params.(calls.ActRequest); ok && req.Submits == "ask" && req.Approve == nil {
+				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "it needs approval; nothing was pressed",
+					Data: []byte(`{"action":"click","url":"https://shop.test/","control":"button \"Pay\"","why":"submits the form","token":"t"}`)}
+			}
+			return calls.Outcome{}, nil
+		}}
+		common, _, _ := testCommon(c, false, false)
+		common.Config = func() (*config.Config, error) { return cfg, nil }
+		common.Getenv = func(string) string { return "" }
+		cs := mcpClient(t, &MCPOptions{Common: common})
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "click", Arguments: map[string]any{"target": "e1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var acts []calls.ActRequest
+		for _, call := range c.calls {
+			if call.Method == calls.MethodAct {
+				acts = append(acts, call.Params.(calls.ActRequest))
+			}
+		}
+		if tt.wantAllow != !res.IsError || len(acts) != 1 || (acts[0].Submits == "allow") != tt.wantAllow {
+			t.Errorf("file %q: isError=%v acts %+v", tt.file, res.IsError, acts)
+		}
 	}
 }

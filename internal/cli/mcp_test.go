@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -41,7 +42,7 @@ func TestNewCmdMCPFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.HTTP != tt.want.HTTP || got.AllowEval != tt.want.AllowEval || got.Session != "s1" || got.Version != "v9.9.9" {
+			if got.HTTP != tt.want.HTTP || got.AllowEval != tt.want.AllowEval || got.Session != "s1" || got.Version != "v9.9.9" || got.NamedSession {
 				t.Errorf("got %+v", got)
 			}
 		})
@@ -50,14 +51,22 @@ func TestNewCmdMCPFlags(t *testing.T) {
 
 // TestMCPRunStdio runs `waymark mcp` on piped stdin and stdout with an SDK
 // client on the other end: the tools reach the factory's Caller for the
-// session, and nothing but the protocol is written to stdout.
+// session, and nothing but the protocol is written to stdout. A session
+// a person named is shared and stays; without one, the client's own
+// session is closed when it hangs up.
 func TestMCPRunStdio(t *testing.T) {
+	for _, named := range []bool{true, false} {
+		t.Run(fmt.Sprintf("named=%v", named), func(t *testing.T) { testMCPRunStdio(t, named) })
+	}
+}
+
+func testMCPRunStdio(t *testing.T, named bool) {
 	c := &fakeCaller{results: map[string]any{calls.MethodSnapshot: calls.Snapshot{Text: "[page] Piped"}}}
 	common, _, _ := testCommon(c, false, false)
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	common.IO.In, common.IO.Out = sr, sw
-	opts := &MCPOptions{Common: common, Version: "v9.9.9"}
+	opts := &MCPOptions{Common: common, Version: "v9.9.9", NamedSession: named}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -97,9 +106,23 @@ func TestMCPRunStdio(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("mcpRun did not end when the client hung up")
 	}
-	want := fakeCall{Session: "s1", Method: calls.MethodSnapshot, Params: calls.SnapshotRequest{Interactive: true}}
-	if got := c.calls; len(got) != 1 || !sameCall(got[0], want) {
-		t.Errorf("calls %+v, want %+v", got, want)
+	want := []fakeCall{{Session: "s1", Method: calls.MethodSnapshot, Params: calls.SnapshotRequest{Interactive: true}}}
+	if !named {
+		own := "(none)"
+		if len(c.calls) > 0 && strings.HasPrefix(c.calls[0].Session, "mcp-") {
+			own = c.calls[0].Session
+		}
+		want = []fakeCall{{Session: own, Method: calls.MethodSnapshot, Params: calls.SnapshotRequest{Interactive: true}},
+			{Session: own, Method: "session.close", Params: calls.Empty{}}}
+	}
+	got := c.calls
+	if len(got) != len(want) {
+		t.Fatalf("calls %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if !sameCall(got[i], want[i]) {
+			t.Errorf("call %d: %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }
 

@@ -37,7 +37,14 @@ not recorded. waymark record stop FILE writes the routine.
 Typed and chosen values become variables named after their fields (email,
 full_name); their values are printed beside and never written to the file.
 A value that looks like a credential, or went into a password field, is a
-secret variable, given at replay with --secret NAME=env:VAR.`,
+secret variable, given at replay with --secret NAME=env:VAR.
+
+A submit you press while recording (a click or key that sends, pays, deletes
+or confirms) is yours to approve: its step is marked approved, with the page
+it was pressed on, and a replay presses it without asking while its element
+is found where it was and the page (its path, the control, the form's fields)
+still matches; a step that moved, was healed or whose form changed asks
+again. record stop names the approved steps.`,
 		Example: "  waymark record start --name checkout\n" +
 			"  waymark open shop.example/checkout && waymark fill @e5 ann@example.com && waymark click @e9\n" +
 			"  waymark record stop checkout.json\n" +
@@ -103,7 +110,30 @@ type recordStopJSON struct {
 	Steps     int           `json:"steps"`
 	Variables []recordedVar `json:"variables"`
 	Notes     []string      `json:"notes,omitempty"`
-	Replay    string        `json:"replay"`
+	// Approved are the submits the person pressed while recording: a
+	// replay presses them without asking while the page matches.
+	Approved []approvedStep `json:"approved,omitempty"`
+	Replay   string         `json:"replay"`
+}
+
+// approvedStep is a step of `record stop --json`'s approved.
+type approvedStep struct {
+	Step    int    `json:"step"` // 1-based, top level
+	ID      string `json:"id,omitempty"`
+	Action  string `json:"action"`
+	Control string `json:"control"`
+	Path    string `json:"path"`
+}
+
+// approvedSteps lists the routine's submits a person approved.
+func approvedSteps(r *routine.Routine) []approvedStep {
+	var out []approvedStep
+	for i, s := range r.Steps {
+		if a := s.Approved; a != nil {
+			out = append(out, approvedStep{Step: i + 1, ID: s.ID, Action: a.Action, Control: a.Control, Path: a.Path})
+		}
+	}
+	return out
 }
 
 func recordStopRun(ctx context.Context, opts *RecordOptions) error {
@@ -153,7 +183,8 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 			return fmt.Errorf("write the routine (the recording is over; record it again): %w", err)
 		}
 	}
-	data := recordStopJSON{File: opts.File, Name: r.Name, Steps: len(r.Steps), Variables: vars, Notes: res.Notes, Replay: replayCommand(opts.File, r.Variables, res.Values)}
+	data := recordStopJSON{File: opts.File, Name: r.Name, Steps: len(r.Steps), Variables: vars, Notes: res.Notes,
+		Approved: approvedSteps(&r), Replay: replayCommand(opts.File, r.Variables, res.Values)}
 	return opts.emit(data, func() error {
 		for _, v := range vars {
 			fmt.Fprintf(opts.IO.Out, "%s=%s\n", v.Name, v.Value)
@@ -161,6 +192,10 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 		opts.note("recorded %s and %s to %s", count(len(r.Steps), "step"), count(len(vars), "variable"), opts.File)
 		for _, n := range res.Notes {
 			opts.note("note: %s", n)
+		}
+		for _, a := range data.Approved {
+			opts.note("approved: step %d, %s %s on %s: you pressed this submit, so a replay presses it without asking while it is found where it was and the page matches; it asks again if it moved, was healed, or the page or form changed",
+				a.Step, a.Action, a.Control, a.Path)
 		}
 		opts.note("replay with: %s", data.Replay)
 		return nil

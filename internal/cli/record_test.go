@@ -110,6 +110,38 @@ func TestRecordStopRunWritesRoutine(t *testing.T) {
 	}
 }
 
+// TestRecordStopSaysApproved: record stop names the submits the person
+// pressed, which a replay presses without asking while the page matches.
+func TestRecordStopSaysApproved(t *testing.T) {
+	approved := strings.Replace(recordedRoutine, `"value":{"from":"secret","slot":"password"}}`,
+		`"value":{"from":"secret","slot":"password"}},
+  {"id":"place_order","kind":"act","op":"click","target":{"locator":"role=button[name=\"Place order\"]","fingerprint":{"role":"button","name":"Place order"}},
+   "approved":{"action":"click","path":"/checkout","control":"button[type=submit] \"Place order\"","why":"submits the form","fields":["email","name"]}}`, 1)
+	for _, asJSON := range []bool{false, true} {
+		file := filepath.Join(t.TempDir(), "checkout.json")
+		common, out, errOut := testCommon(recordCaller(approved), asJSON, !asJSON)
+		if err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: file}); err != nil {
+			t.Fatal(err)
+		}
+		if !asJSON {
+			if want := `approved: step 5, click button[type=submit] "Place order" on /checkout: you pressed this submit, so a replay presses it without asking`; !strings.Contains(errOut.String(), want) {
+				t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+			}
+			continue
+		}
+		var env struct {
+			Data recordStopJSON `json:"data"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &env); err != nil {
+			t.Fatal(err)
+		}
+		want := []approvedStep{{Step: 5, ID: "place_order", Action: "click", Control: `button[type=submit] "Place order"`, Path: "/checkout"}}
+		if d := cmp.Diff(want, env.Data.Approved); d != "" {
+			t.Errorf("approved (-want +got):\n%s", d)
+		}
+	}
+}
+
 func TestRecordStopRunJSON(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "checkout.json")
 	common, out, errOut := testCommon(recordCaller(recordedRoutine), true, false)

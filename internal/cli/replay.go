@@ -52,7 +52,9 @@ over FILE, ask (the default) writes it beside FILE as NAME.vN.pending.json,
 never drops it.
 
 Steps that send, pay, delete or confirm stop as needs-approval unless
---allow-submit. Each step acts with a person's pointer paths and typing pace;
+--allow-submit, or you pressed them while recording the routine by hand and
+the page still matches; at a terminal you are asked instead (y presses it).
+Each step acts with a person's pointer paths and typing pace;
 --hand=false runs at the browser's speed.`,
 		Example: "  waymark replay checkout.json --var email=ann@example.com --secret password=env:SHOP_PASSWORD\n" +
 			"  waymark replay orders.json --var 'rows=[{\"sku\":\"A1\"},{\"sku\":\"B2\"}]' --json",
@@ -112,6 +114,9 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	}
 	d := calls.Remote{Caller: caller, Session: opts.Session}
 	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits, NoHand: !opts.Hand}
+	if !opts.JSON && opts.IO.IsStdinTTY() && opts.IO.IsStderrTTY() {
+		ro.Approve = askOnTerminal(opts.IO) // replay_approve.go
+	}
 	// Steps stream as they finish, on a terminal or not (a CI log shows
 	// them as they come): a line each on stderr, or a JSON line each on
 	// stdout with --json, before the envelope.

@@ -214,3 +214,46 @@ func TestReplayModelFromEnvironmentOnly(t *testing.T) {
 		t.Error("--base-url with no model name: no error")
 	}
 }
+
+// TestReplayAsksOnTerminal: at a terminal, a submit the replay may not
+// press by itself is put to the person: y presses it with the page's
+// approval, n stops the replay with exit 16 and nothing pressed.
+func TestReplayAsksOnTerminal(t *testing.T) {
+	for _, answer := range []string{"y\n", "n\n"} {
+		file := writeRoutine(t)
+		c := shopCaller(nil)
+		page := c.reply
+		c.reply = func(method string, params any) (any, error) {
+			if req, ok := params.(calls.ActRequest); ok && req.Kind == calls.ActClick && req.Approve == nil {
+				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "it needs approval; nothing was pressed",
+					Data: []byte(`{"action":"click","url":"http://shop.test/checkout","control":"button \"Place order\"","why":"submits the form","token":"t9"}`)}
+			}
+			return page(method, params)
+		}
+		o, _, errOut := replayOpts(c, false, true, file)
+		o.Submits = "ask"
+		o.IO.In = strings.NewReader(answer)
+		o.IO.SetStdinTTY(true)
+		err := replayRun(context.Background(), o)
+		if !strings.Contains(errOut.String(), `place: click button "Place order" on http://shop.test/checkout: it submits the form. Press it? [y/N]`) {
+			t.Errorf("%q: stderr lacks the question:\n%s", answer, errOut.String())
+		}
+		pressed := false
+		for _, call := range c.calls {
+			if req, ok := call.Params.(calls.ActRequest); ok && req.Kind == calls.ActClick && req.Approve != nil && req.Approve.Token == "t9" {
+				pressed = true
+			}
+		}
+		var ee *ExitError
+		switch answer {
+		case "y\n":
+			if err != nil || !pressed {
+				t.Errorf("yes: err %v, pressed %v", err, pressed)
+			}
+		default:
+			if !errors.As(err, &ee) || ee.ExitCode() != 16 || pressed {
+				t.Errorf("no: err %v, pressed %v", err, pressed)
+			}
+		}
+	}
+}

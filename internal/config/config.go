@@ -41,6 +41,7 @@ type Config struct {
 	Model    Model    `toml:"model"`
 	Evidence Evidence `toml:"evidence"`
 	Daemon   Daemon   `toml:"daemon"`
+	MCP      MCP      `toml:"mcp"`
 
 	files   []string          // the files read, lowest precedence first
 	sources map[string]string // "section.key" → where its value came from
@@ -170,6 +171,15 @@ type Daemon struct {
 	Idle time.Duration `toml:"idle"`
 }
 
+// MCP is the [mcp] section: what `waymark mcp` lets its clients do.
+type MCP struct {
+	// Submits decides a click or key that would send, pay, delete or
+	// confirm when the MCP client cannot ask its person (it has no
+	// elicitation): "ask" (the default) refuses it, "allow" lets it
+	// through. A client that can ask always asks.
+	Submits string `toml:"submits"`
+}
+
 // DefaultIdle is [daemon] idle when nothing sets it.
 const DefaultIdle = 30 * time.Minute
 
@@ -184,6 +194,7 @@ func Default() *Config {
 		Session:  Session{Name: "default", Submits: "ask"},
 		Policy:   Policy{PrivateNetwork: "loopback"},
 		Daemon:   Daemon{Idle: DefaultIdle},
+		MCP:      MCP{Submits: "ask"},
 		sources:  map[string]string{},
 	}
 	for _, k := range keys {

@@ -6,8 +6,8 @@ import (
 )
 
 // DaemonSettings are the settings a daemon reads once, when it starts
-// (the browser it launches or attaches to, and the URL policy it judges
-// every page by), keyed by "section.key" with values as [Show] prints
+// (the browser it launches or attaches to, the URL policy it judges
+// every page by, and how long it waits idle before it exits), keyed by "section.key" with values as [Show] prints
 // them. The daemon sends its own in its hello; a command compares them
 // with the ones it would start a daemon with ([DiffSettings]), so that a
 // setting the running daemon does not obey is never silently ignored.

@@ -19,6 +19,7 @@ func TestDaemonSettings(t *testing.T) {
 		"browser.engine": `"auto"`, "browser.executable": `""`, "browser.cdp": `"9222"`, "browser.headless": "true", "browser.args": "[]",
 		"fallback.cdp_to_local": "true",
 		"policy.allow":          "[]", "policy.block": "[]", "policy.private_network": `"all"`,
+		"daemon.idle": `"30m0s"`,
 	}
 	if d := cmp.Diff(want, c.DaemonSettings()); d != "" {
 		t.Errorf("settings (-want +got):\n%s", d)

@@ -18,7 +18,7 @@ type key struct {
 	allowed []string          // for enums: the values allowed; empty: any
 	empty   bool              // for enums: "" is allowed too
 	secret  bool              // masked by Show
-	daemon  bool              // read when the daemon starts its browser: see [Config.DaemonSettings]
+	daemon  bool              // read once when the daemon starts (its browser, its policy, its idle timer): see [Config.DaemonSettings]
 	field   func(*Config) any // a pointer to the field
 }
 
@@ -46,7 +46,8 @@ var keys = []key{
 	{name: "model.purposes.heal", field: func(c *Config) any { return &c.Model.Purposes.Heal }},
 	{name: "model.purposes.decide", field: func(c *Config) any { return &c.Model.Purposes.Decide }},
 	{name: "evidence.folder", field: func(c *Config) any { return &c.Evidence.Folder }},
-	{name: "daemon.idle", field: func(c *Config) any { return &c.Daemon.Idle }},
+	{name: "mcp.submits", allowed: []string{"ask", "allow"}, field: func(c *Config) any { return &c.MCP.Submits }},
+	{name: "daemon.idle", daemon: true, field: func(c *Config) any { return &c.Daemon.Idle }},
 }
 
 func lookupKey(name string) (key, bool) {

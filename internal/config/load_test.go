@@ -49,6 +49,7 @@ func TestDefaults(t *testing.T) {
 		Session:  Session{Name: "default", Submits: "ask"},
 		Policy:   Policy{PrivateNetwork: "loopback"},
 		Daemon:   Daemon{Idle: 30 * time.Minute},
+		MCP:      MCP{Submits: "ask"},
 	}
 	if d := cmp.Diff(want, *c, cmpopts.IgnoreUnexported(Config{})); d != "" {
 		t.Errorf("defaults (-want +got):\n%s", d)
@@ -149,6 +150,9 @@ folder = "out/evidence"
 
 [daemon]
 idle = "2h"
+
+[mcp]
+submits = "allow"
 `
 	opts, _, pp := dirs(t, "", file)
 	c, err := Load(opts)
@@ -165,6 +169,7 @@ idle = "2h"
 			Purposes: Purposes{Act: "gpt-5-mini", Heal: "gpt-5"}},
 		Evidence: Evidence{Folder: "out/evidence"},
 		Daemon:   Daemon{Idle: 2 * time.Hour},
+		MCP:      MCP{Submits: "allow"},
 	}
 	if d := cmp.Diff(want, *c, cmpopts.IgnoreUnexported(Config{})); d != "" {
 		t.Errorf("config (-want +got):\n%s", d)

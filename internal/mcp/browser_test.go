@@ -28,7 +28,8 @@ func TestBrowserEndToEnd(t *testing.T) {
 	defer site.Close()
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
-	cs := connect(t, Options{Caller: m, Session: "mcp-e2e"})
+	p := &person{answer: "accept"}
+	cs := connectClient(t, Options{Caller: m, Session: "mcp-e2e"}, p.options(), "")
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	call := func(name string, args map[string]any) (string, *sdk.CallToolResult) {
@@ -69,24 +70,21 @@ func TestBrowserEndToEnd(t *testing.T) {
 	if !strings.HasPrefix(got, "fill label=Quantity: done") {
 		t.Errorf("fill reply:\n%s", got)
 	}
-	// Add to cart submits a form: it needs approval, then goes ahead with it.
-	add := map[string]any{"target": `role=button[name="Add to cart"]`}
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "click", Arguments: add})
-	if err != nil {
-		t.Fatal(err)
+	// Add to cart submits a form: the person is asked, then it goes ahead.
+	got, _ = call("click", map[string]any{"target": `role=button[name="Add to cart"]`})
+	if len(p.asked) != 1 || !strings.Contains(p.asked[0], "Add to cart") {
+		t.Errorf("the person was asked %q", p.asked)
 	}
-	add["approve"] = approvalIn(t, res)
-	got, _ = call("click", add)
 	t.Logf("add to cart reply (%d chars):\n%s", len(got), got)
 	call("wait", map[string]any{"text": "Cart (3)", "timeout_ms": 10000})
 
-	_, res = call("screenshot", nil)
+	_, res := call("screenshot", nil)
 	img, ok := res.Content[0].(*sdk.ImageContent)
 	if !ok || img.MIMEType != "image/png" || !bytes.HasPrefix(img.Data, []byte("\x89PNG")) {
 		t.Errorf("screenshot content %T %+v is not a PNG image", res.Content[0], res.Content[0])
 	}
 
-	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "click", Arguments: map[string]any{"target": "e9999"}})
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "click", Arguments: map[string]any{"target": "e9999"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,19 +14,31 @@
 // observe, extract, run, replay) are added by whoever builds the server,
 // through [Options.Extra], with [PilotTools].
 //
+// # Sessions
+//
+// Each client acts on a waymark session of its own, closed when the client
+// leaves, unless a person named one ([Options.Session], or an HTTP client's
+// /mcp?session=NAME): see sessions.go. Over HTTP, a request from a web page
+// of another origin is refused.
+//
 // # Submits
 //
-// The element tools send Submits "ask": a click or Enter that would send a
-// form, pay, delete or confirm is not done, and the tool error holds the
-// [calls.Approval] and says to call again with approve set to it. The
-// driver then goes ahead only if the page still matches the approval.
-// act does the same; run and replay take allow_submit instead.
+// A click or key (from an element tool or act) that would send a form,
+// pay, delete or confirm is put to the person through MCP elicitation,
+// and pressed only if they accept and the page still matches what they
+// were shown; a client that cannot ask gets [Options.Submits]. The agent
+// has no argument to approve with: see approve.go. run and replay ask the
+// person as they reach a submit when the client can be asked in the
+// middle of a call (elicitation, before the 2026-07-28 protocol), and
+// otherwise follow [Options.Submits]; a replay also presses the submits
+// the person approved when recording the routine by hand.
 //
 // # Replies
 //
 // Tool descriptions are kept short because every client sends the whole
-// tool list to its model on every turn; targets are explained once, in the
-// server's instructions.
+// tool list to its model on every turn; targets are explained in the
+// server's instructions and in one line on each target field. Annotations,
+// field descriptions, enums and output schemas are in annotations.go.
 //
 // An action (and navigate, back, wait, dialog) answers with its outcome and a look
 // at the page. The server keeps, per MCP session, the text of the agent's

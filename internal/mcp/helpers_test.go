@@ -57,14 +57,25 @@ func (c *fakeCaller) seen() []fakeCall {
 // client session, closed when the test ends.
 func connect(t *testing.T, opts Options) *sdk.ClientSession {
 	t.Helper()
+	return connectClient(t, opts, nil, "")
+}
+
+// connectClient is connect with a client of copts (nil: the defaults)
+// speaking protocol version ("": the SDK's latest).
+func connectClient(t *testing.T, opts Options, copts *sdk.ClientOptions, version string) *sdk.ClientSession {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	st, ct := sdk.NewInMemoryTransports()
 	ss, err := New(opts).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil)
-	cs, err := client.Connect(ctx, ct, nil)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, copts)
+	var so *sdk.ClientSessionOptions
+	if version != "" {
+		so = &sdk.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := client.Connect(ctx, ct, so)
 	if err != nil {
 		t.Fatal(err)
 	}

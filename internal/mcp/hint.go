@@ -16,7 +16,7 @@ import (
 var (
 	hintRunCommand = lazyre.New(`run (?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
 	hintCommand    = lazyre.New(`(?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
-	hintFlag       = lazyre.New(`(^|[\s(])--(allow-submit|timeout)\b`)
+	hintFlag       = lazyre.New(`(^|[\s(])--(timeout)\b`)
 )
 
 // mcpHint is a hint in the words of the MCP front.
@@ -24,11 +24,16 @@ func mcpHint(h string) string {
 	if h == "" || strings.Contains(h, "waymark daemon") {
 		return h
 	}
+	if strings.Contains(h, "--allow-submit") {
+		// Over MCP only a person approves a submit: the agent has no
+		// argument for it.
+		return submitNeedsPerson
+	}
 	h = hintRunCommand.ReplaceAllString(h, "call the ${1}${2} tool")
 	h = hintCommand.ReplaceAllString(h, "the ${1}${2} tool")
 	h = hintFlag.ReplaceAllStringFunc(h, func(m string) string {
 		sub := hintFlag.FindStringSubmatch(m)
-		return sub[1] + "the argument " + map[string]string{"allow-submit": "allow_submit", "timeout": "timeout_ms"}[sub[2]]
+		return sub[1] + "the argument " + map[string]string{"timeout": "timeout_ms"}[sub[2]]
 	})
 	return h
 }

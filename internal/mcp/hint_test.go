@@ -10,7 +10,7 @@ func TestMCPHint(t *testing.T) {
 		{"run waymark snapshot to see what the page holds now", "call the snapshot tool to see what the page holds now"},
 		{"pass a ref such as @e12 (from waymark snapshot) or a locator", "pass a ref such as @e12 (from the snapshot tool) or a locator"},
 		{"it may be hidden; run waymark snapshot", "it may be hidden; call the snapshot tool"},
-		{"approve it, or pass --allow-submit", "approve it, or pass the argument allow_submit"},
+		{"approve it, or pass --allow-submit", submitNeedsPerson},
 		{`run "waymark daemon stop", then the command again`, `run "waymark daemon stop", then the command again`},
 		{"install Chromium or pass --executable-path", "install Chromium or pass --executable-path"},
 		{"raise --timeout, or look again", "raise the argument timeout_ms, or look again"},

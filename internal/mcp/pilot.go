@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -29,8 +28,9 @@ type Replayer func(ctx context.Context, session string, r *routine.Routine, opts
 
 // PilotOptions tune [PilotTools].
 type PilotOptions struct {
-	// Session is the waymark session the tools act on; empty means
-	// "default". Give the server's [Options.Session].
+	// Session is the waymark session the tools act on outside a call of
+	// this package's server; within one, the tools act on the calling
+	// client's session.
 	Session string
 	// ActOnly offers act and no observe, extract or run: the model is the
 	// rules model, which needs no key and does plain instructions only.
@@ -42,8 +42,6 @@ type (
 	actIn struct {
 		Instruction string         `json:"instruction" jsonschema:"e.g. fill Email with %email%"`
 		Vars        map[string]any `json:"vars,omitempty" jsonschema:"values of %name%"`
-		AllowSubmit bool           `json:"allow_submit,omitempty"`
-		Approve     map[string]any `json:"approve,omitempty"`
 	}
 	observeIn struct {
 		Question string `json:"question"`
@@ -54,16 +52,14 @@ type (
 		Recipe      map[string]any `json:"recipe,omitempty"`
 	}
 	runIn struct {
-		Task        string         `json:"task"`
-		Inputs      map[string]any `json:"inputs,omitempty" jsonschema:"values of %name%"`
-		MaxSteps    int            `json:"max_steps,omitempty"`
-		Record      bool           `json:"record,omitempty" jsonschema:"return the routine"`
-		AllowSubmit bool           `json:"allow_submit,omitempty"`
+		Task     string         `json:"task"`
+		Inputs   map[string]any `json:"inputs,omitempty" jsonschema:"values of %name%"`
+		MaxSteps int            `json:"max_steps,omitempty"`
+		Record   bool           `json:"record,omitempty" jsonschema:"return the routine"`
 	}
 	replayIn struct {
-		Routine     any            `json:"routine" jsonschema:"routine JSON or file path"`
-		Vars        map[string]any `json:"vars,omitempty"`
-		AllowSubmit bool           `json:"allow_submit,omitempty"`
+		Routine any            `json:"routine" jsonschema:"routine JSON or file path"`
+		Vars    map[string]any `json:"vars,omitempty"`
 	}
 )
 
@@ -71,9 +67,9 @@ type (
 // [Options.Extra]: act (and, unless opts.ActOnly, observe, extract and
 // run) when newPilot is set, and replay when replayer is set.
 //
-// Each reply is the tool's result alone, with no look at the page: the
-// agent's last look stays what it was, so the next element action's
-// changes are counted from it.
+// act answers as click does, with the changes since the agent's last
+// look; the others answer with their result alone, and the last look
+// stays what it was, so the next action's changes are counted from it.
 func PilotTools(newPilot NewPilot, replayer Replayer, opts PilotOptions) func(*sdk.Server) {
 	if opts.Session == "" {
 		opts.Session = "default"
@@ -101,29 +97,31 @@ type pilotTools struct {
 }
 
 func (pt pilotTools) pilot(ctx context.Context) (*pilot.Pilot, error) {
-	p, err := pt.newPilot(ctx, pt.session)
+	p, err := pt.newPilot(ctx, sessionFrom(ctx, pt.session))
 	if err == nil && p == nil {
 		err = calls.Errorf(calls.ErrUnavailable, "configure a model for waymark mcp", "no model")
 	}
 	return p, err
 }
 
-func (pt pilotTools) act(ctx context.Context, _ *sdk.CallToolRequest, in actIn) (*sdk.CallToolResult, error) {
-	approve, err := approvalArg(in.Approve)
-	if err != nil {
-		return failure(err), nil
-	}
+// act does one step in words. A submit it would press is put to the
+// person ([gate]): the model is not the one to approve it.
+func (pt pilotTools) act(ctx context.Context, r *sdk.CallToolRequest, in actIn) (*sdk.CallToolResult, error) {
 	p, err := pt.pilot(ctx)
 	if err != nil {
 		return failure(err), nil
 	}
-	res, err := p.Act(ctx, in.Instruction, &pilot.ActOptions{Vars: pilot.Vars{Values: varValues(in.Vars)}, AllowSubmit: in.AllowSubmit, Approve: approve})
-	if err != nil {
-		f := failure(err)
-		if res != nil && res.Line != "" {
+	res, f := gate(ctx, r, func(a *calls.Approval, allow bool) (*pilot.ActResult, error) {
+		return p.Act(ctx, in.Instruction, &pilot.ActOptions{Vars: pilot.Vars{Values: varValues(in.Vars)}, AllowSubmit: allow, Approve: a})
+	})
+	if f != nil {
+		if f.IsError && res != nil && res.Line != "" {
 			prepend(f, "the model chose "+res.Answer.Action+" "+res.Line)
 		}
 		return f, nil
+	}
+	if t := toolsFrom(ctx); t != nil {
+		return t.look(ctx, r, describeAct(res)), nil // the changes, as click answers
 	}
 	return text(describeAct(res)), nil
 }
@@ -158,14 +156,22 @@ func (pt pilotTools) observe(ctx context.Context, _ *sdk.CallToolRequest, in obs
 	if err != nil {
 		return failure(err), nil
 	}
-	if len(res.Observations) == 0 {
-		return text("nothing on the page answers that"), nil
+	obs := res.Observations
+	if obs == nil {
+		obs = []pilot.Observation{}
 	}
-	var b strings.Builder
-	for _, o := range res.Observations {
-		fmt.Fprintf(&b, "%s — %s\n", o.Line, o.Action)
+	var out *sdk.CallToolResult
+	if len(obs) == 0 {
+		out = text("nothing on the page answers that")
+	} else {
+		var b strings.Builder
+		for _, o := range obs {
+			fmt.Fprintf(&b, "%s — %s\n", o.Line, o.Action)
+		}
+		out = text(strings.TrimSuffix(b.String(), "\n"))
 	}
-	return text(strings.TrimSuffix(b.String(), "\n")), nil
+	out.StructuredContent = map[string]any{"observations": obs}
+	return out, nil
 }
 
 func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in extractIn) (*sdk.CallToolResult, error) {
@@ -220,12 +226,26 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	return r, nil
 }
 
-func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) (*sdk.CallToolResult, error) {
+func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) (*sdk.CallToolResult, error) {
 	p, err := pt.pilot(ctx)
 	if err != nil {
 		return failure(err), nil
 	}
-	res, err := p.Run(ctx, in.Task, pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: in.AllowSubmit})
+	ro := pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: approverFrom(ctx).submits == SubmitsAllow}
+	if canAskNow(r) {
+		// A submit the run would press is put to the person as it comes.
+		ro.Ask = func(ctx context.Context, ask pilot.AskRequest) (string, error) {
+			if ask.Kind != "approve" {
+				return "", pilot.ErrHandOver
+			}
+			yes, err := askNow(ctx, r, "An agent's run asks to "+ask.Prompt)
+			if err != nil || !yes {
+				return "no", err
+			}
+			return "yes", nil
+		}
+	}
+	res, err := p.Run(ctx, in.Task, ro)
 	var b strings.Builder
 	if res != nil {
 		b.WriteString(runSummary(res))
@@ -234,11 +254,8 @@ func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) 
 		if h := calls.Hint(err); h != "" {
 			b.WriteString("\nhint: " + mcpHint(h))
 		}
-		if errors.Is(err, calls.ErrNeedsApproval) {
-			if data := calls.DataOf(err); len(data) > 0 {
-				b.WriteString("\napproval: " + string(data))
-			}
-			b.WriteString("\nTo let it send, call run again with allow_submit true.")
+		if a, ok := approvalOf(err); ok {
+			b.WriteString("\n" + describeApproval(a))
 		}
 	}
 	if res != nil && res.Routine != nil {
@@ -250,9 +267,9 @@ func (pt pilotTools) run(ctx context.Context, _ *sdk.CallToolRequest, in runIn) 
 			b.WriteString("\n(no routine: " + merr.Error() + ")")
 		}
 	}
-	r := text(b.String())
-	r.IsError = err != nil
-	return r, nil
+	out := text(b.String())
+	out.IsError = err != nil
+	return out, nil
 }
 
 // runSummary is a run's result in one line.
@@ -265,7 +282,7 @@ func runSummary(res *pilot.RunResult) string {
 		res.Usage.InputTokens+res.Usage.OutputTokens, res.Duration.Round(100*time.Millisecond))
 }
 
-func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in replayIn) (*sdk.CallToolResult, error) {
+func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in replayIn) (*sdk.CallToolResult, error) {
 	r, err := routineArg(in.Routine)
 	if err != nil {
 		return failure(err), nil
@@ -273,11 +290,16 @@ func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in repl
 	vars := varValues(in.Vars)
 	// Heals come back in the result as the routine's next version,
 	// pending: nothing is written.
-	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: "ask"}
-	if in.AllowSubmit {
-		ro.Submits = "allow"
+	// A submit the person approved when recording is pressed while the
+	// page matches; any other goes by the server's setting.
+	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: approverFrom(ctx).submits}
+	if canAskNow(req) {
+		// Any other submit is put to the person as the replay reaches it.
+		ro.Approve = func(ctx context.Context, step string, a calls.Approval) (bool, error) {
+			return askNow(ctx, req, "A replay asks to "+describeApproval(a)+"\n(step "+step+")\nAllow it? (Accept presses it once, if the page is still as shown.)")
+		}
 	}
-	res, err := pt.replayer(ctx, pt.session, r, ro)
+	res, err := pt.replayer(ctx, sessionFrom(ctx, pt.session), r, ro)
 	if err != nil {
 		return failure(err), nil
 	}
@@ -289,9 +311,6 @@ func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in repl
 		if res.Hint != "" {
 			b.WriteString("\nhint: " + mcpHint(res.Hint))
 		}
-		if res.Cause == replay.CauseNeedsApproval {
-			b.WriteString("\nTo let it send, call replay again with allow_submit true.")
-		}
 	}
 	full, _ := json.Marshal(res)
 	b.WriteString("\nresult: " + string(full))
@@ -299,6 +318,10 @@ func (pt pilotTools) replay(ctx context.Context, _ *sdk.CallToolRequest, in repl
 	out.IsError = res.Status != replay.StatusOK
 	return out, nil
 }
+
+// submitNeedsPerson says what to do when a run or replay stopped at a
+// submit: neither asks the person mid-way, so the step is done alone.
+const submitNeedsPerson = "Nothing was pressed: do that step with the click or press tool, which asks the person for approval."
 
 // varValues turns variables' values into text: a string as it is, anything
 // else (a number, a list variable's rows) as its JSON.
@@ -338,32 +361,14 @@ func routineArg(v any) (*routine.Routine, error) {
 	return nil, calls.Errorf(calls.ErrBadInput, "give the routine as an object, its JSON, or a file path", "no routine")
 }
 
-// approvalArg reads an approve argument: the approval JSON from a
-// needs-approval error. Nil means none.
-func approvalArg(m map[string]any) (*calls.Approval, error) {
-	if m == nil {
-		return nil, nil
-	}
-	b, err := json.Marshal(m)
-	var a calls.Approval
-	if err == nil {
-		err = json.Unmarshal(b, &a)
-	}
-	if err != nil || a.Action == "" || a.URL == "" {
-		return nil, calls.Errorf(calls.ErrBadInput, "send back the approval JSON exactly as the needs-approval error gave it", "approve is not an approval")
-	}
-	return &a, nil
-}
-
 // approvalText is the tool error of an action that needs approval: the
-// message, the approval, and how to proceed.
+// message and what it would press.
 func approvalText(err error) (string, bool) {
-	data := calls.DataOf(err)
-	if !errors.Is(err, calls.ErrNeedsApproval) || len(data) == 0 {
+	a, ok := approvalOf(err)
+	if !ok {
 		return "", false
 	}
-	return err.Error() + "\napproval: " + string(data) +
-		"\nTo proceed, call the tool again with the same arguments and approve set to this approval JSON; it goes ahead only if the page still matches it.", true
+	return err.Error() + "\n" + describeApproval(a) + "\ncode: needs_approval", true
 }
 
 // prepend puts a line before a result's first text.

@@ -2,7 +2,7 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -32,26 +32,10 @@ func resultText(res *sdk.CallToolResult) string {
 	return b.String()
 }
 
-// approvalIn reads the approval out of a needs-approval tool error, as an
-// agent would, to send it back.
-func approvalIn(t *testing.T, res *sdk.CallToolResult) map[string]any {
-	t.Helper()
-	text := resultText(res)
-	_, rest, ok := strings.Cut(text, "\napproval: ")
-	if !res.IsError || !ok || !strings.Contains(text, "approve set to this approval JSON") {
-		t.Fatalf("want a needs-approval tool error, got isError=%v:\n%s", res.IsError, text)
-	}
-	line, _, _ := strings.Cut(rest, "\n")
-	var a map[string]any
-	if err := json.Unmarshal([]byte(line), &a); err != nil {
-		t.Fatalf("approval %q: %v", line, err)
-	}
-	return a
-}
-
 // browserServer serves the demo site and connects an MCP client to a
-// server over a real Chromium, with the pilot tools on the rules model.
-func browserServer(t *testing.T, session string) (*sdk.ClientSession, string, func(name string, args map[string]any) *sdk.CallToolResult) {
+// server over a real Chromium, with the pilot tools on the rules model;
+// the client asks p (nil: a client that cannot ask).
+func browserServer(t *testing.T, session string, p *person) (*sdk.ClientSession, string, func(name string, args map[string]any) *sdk.CallToolResult) {
 	t.Helper()
 	path := browsertest.Chrome(t)
 	site := httptest.NewServer(demo.New(nil))
@@ -65,8 +49,12 @@ func browserServer(t *testing.T, session string) (*sdk.ClientSession, string, fu
 	replayer := func(ctx context.Context, s string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		return replay.Run(ctx, calls.Remote{Caller: caller, Session: s}, r, o)
 	}
-	cs := connect(t, Options{Caller: caller, Session: session,
-		Extra: []func(*sdk.Server){PilotTools(newPilot, replayer, PilotOptions{Session: session, ActOnly: true})}})
+	var copts *sdk.ClientOptions
+	if p != nil {
+		copts = p.options()
+	}
+	cs := connectClient(t, Options{Caller: caller, Session: session,
+		Extra: []func(*sdk.Server){PilotTools(newPilot, replayer, PilotOptions{Session: session, ActOnly: true})}}, copts, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	t.Cleanup(cancel)
 	call := func(name string, args map[string]any) *sdk.CallToolResult {
@@ -91,10 +79,11 @@ func mustOK(t *testing.T, name string, res *sdk.CallToolResult) string {
 }
 
 // TestBrowserPilotAct signs in to the demo site with act and the rules
-// model: fill, fill a %name% value, and a click on Sign in that needs
-// approval, then goes ahead with it.
+// model: fill, fill a %name% value, and a click on Sign in that the person
+// is asked about (the password masked), then goes ahead.
 func TestBrowserPilotAct(t *testing.T) {
-	_, site, call := browserServer(t, "mcp-act")
+	p := &person{answer: "accept"}
+	_, site, call := browserServer(t, "mcp-act", p)
 	mustOK(t, "navigate", call("navigate", map[string]any{"url": site + "/login"}))
 
 	got := mustOK(t, "act", call("act", map[string]any{"instruction": "fill Email with ann@example.com"}))
@@ -102,31 +91,34 @@ func TestBrowserPilotAct(t *testing.T) {
 	if !strings.Contains(got, ": done") || !strings.Contains(got, `element: textbox "Email"`) || !strings.Contains(got, "locator: ") {
 		t.Errorf("act reply:\n%s", got)
 	}
+	// Like click, act answers with the changes since the last look (the
+	// navigate's outline).
+	if !strings.Contains(got, "changes since your last look:") || !strings.Contains(got, `value="ann@example.com"`) {
+		t.Errorf("act reply lacks the page's changes:\n%s", got)
+	}
 	snap := mustOK(t, "snapshot", call("snapshot", map[string]any{"interactive": true}))
 	if !strings.Contains(snap, `textbox "Email"`) || !strings.Contains(snap, `value="ann@example.com"`) {
 		t.Fatalf("the field was not filled:\n%s", snap)
 	}
 
 	mustOK(t, "act", call("act", map[string]any{"instruction": "fill Password with %pw%", "vars": map[string]any{"pw": demo.DemoPassword}}))
-	click := map[string]any{"instruction": "click the Sign in button"}
-	res := call("act", click)
-	t.Logf("needs approval:\n%s", resultText(res))
-	a := approvalIn(t, res)
-	if s, _ := json.Marshal(a); strings.Contains(string(s), demo.DemoPassword) {
-		t.Errorf("the approval shows the password: %s", s)
+	got = mustOK(t, "act approved", call("act", map[string]any{"instruction": "click the Sign in button"}))
+	if len(p.asked) != 1 || !strings.Contains(p.asked[0], "Sign in") || strings.Contains(p.asked[0], demo.DemoPassword) {
+		t.Errorf("the person was asked %q", p.asked)
 	}
-	click["approve"] = a
-	got = mustOK(t, "act approved", call("act", click))
+	t.Logf("asked:\n%s", p.asked[0])
 	if !strings.Contains(got, "/account") {
 		t.Errorf("signed in? reply:\n%s", got)
 	}
 }
 
-// TestBrowserApprovalCheckout: Place order on the demo checkout needs
-// approval; an approval for a form that changed since is refused; the
-// approval of the form as it is places the order.
+// TestBrowserApprovalCheckout: Place order on the demo checkout is put to
+// the person; declined, nothing is pressed; accepted while the form
+// changed under it, nothing is pressed; accepted, the order is placed.
+// A client that cannot ask presses nothing.
 func TestBrowserApprovalCheckout(t *testing.T) {
-	_, site, call := browserServer(t, "mcp-approve")
+	p := &person{answer: "decline"}
+	cs, site, call := browserServer(t, "mcp-approve", p)
 	mustOK(t, "navigate", call("navigate", map[string]any{"url": site + "/checkout"}))
 	for _, step := range []struct {
 		tool string
@@ -143,29 +135,38 @@ func TestBrowserApprovalCheckout(t *testing.T) {
 	}
 	place := map[string]any{"target": `role=button[name="Place order"]`}
 	res := call("click", place)
-	t.Logf("needs approval:\n%s", resultText(res))
-	a := approvalIn(t, res)
-	form, _ := a["form"].(map[string]any)
-	if a["action"] != "click" || !strings.Contains(a["control"].(string), "Place order") || form["email"] != "ann@example.com" {
-		t.Errorf("approval %v", a)
+	if text := resultText(res); !res.IsError || !strings.Contains(text, "declined") {
+		t.Fatalf("declined: isError=%v\n%s", res.IsError, text)
 	}
-	if s, _ := json.Marshal(a); strings.Contains(string(s), "correct-horse") {
-		t.Errorf("the approval shows the password: %s", s)
+	if len(p.asked) != 1 || !strings.Contains(p.asked[0], "Place order") || !strings.Contains(p.asked[0], "ann@example.com") ||
+		strings.Contains(p.asked[0], "correct-horse") {
+		t.Errorf("the person was asked %q", p.asked)
 	}
+	t.Logf("asked:\n%s", p.asked[0])
 	if snap := mustOK(t, "snapshot", call("snapshot", nil)); !strings.Contains(snap, "Place order") {
 		t.Fatalf("nothing should have been pressed:\n%s", snap)
 	}
 
-	// The form changes after the approval: the approval no longer holds.
-	mustOK(t, "fill", call("fill", map[string]any{"target": "label=Full name", "value": "Bob Example"}))
-	place["approve"] = a
+	// The form changes while the person is asked: their yes was for the
+	// form they saw.
+	p.answer = "accept"
+	var changeErr error
+	p.before = func() {
+		p.before = nil
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "fill", Arguments: map[string]any{"target": "label=Full name", "value": "Bob Example"}})
+		if err == nil && res.IsError {
+			err = errors.New(resultText(res))
+		}
+		changeErr = err
+	}
 	res = call("click", place)
+	if changeErr != nil {
+		t.Fatalf("changing the form: %v", changeErr)
+	}
 	if text := resultText(res); !res.IsError || !strings.Contains(text, "changed since the approval") {
 		t.Fatalf("a stale approval: isError=%v\n%s", res.IsError, text)
 	}
 
-	// A fresh approval places the order.
-	place["approve"] = approvalIn(t, res)
 	got := mustOK(t, "click approved", call("click", place))
 	t.Logf("approved reply:\n%s", got)
 	if !strings.Contains(got, "/orders/WM-") {

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -131,99 +130,20 @@ func TestPilotAct(t *testing.T) {
 	}
 }
 
-func TestPilotActSubmits(t *testing.T) {
-	approval := calls.Approval{Action: "click", URL: "https://shop.test/login", Control: `button "Sign in"`, Why: "submits the form"}
-	c := pageCaller()
-	m := scripted.New(
-		scripted.Data(pilot.PurposeAct, `{"action":"click","ref":"e3"}`),
-		scripted.Data(pilot.PurposeAct, `{"action":"click","ref":"e3"}`),
-	)
-	defer m.Verify(t)
-	cs, _ := pilotServer(t, c, m, PilotOptions{}, nil)
-	if got, isErr, _ := callTool(t, cs, "act", map[string]any{"instruction": "click Sign in", "allow_submit": true}); isErr {
-		t.Fatalf("tool error: %s", got)
-	}
-	if got, isErr, _ := callTool(t, cs, "act", map[string]any{"instruction": "click Sign in", "approve": approval}); isErr {
-		t.Fatalf("tool error: %s", got)
-	}
-	acts := actsSeen(t, c)
-	if len(acts) != 2 || acts[0].Submits != "allow" || acts[0].Approve != nil {
-		t.Fatalf("acts %+v", acts)
-	}
-	if acts[1].Submits != "ask" || acts[1].Approve == nil || mustJSON(t, acts[1].Approve) != mustJSON(t, approval) {
-		t.Errorf("approved act %+v", acts[1])
-	}
-}
-
-// TestApprovalRoundTrip: a click that needs approval fails with the
-// approval; called again with it, the click carries it.
-func TestApprovalRoundTrip(t *testing.T) {
-	approval := calls.Approval{Action: "click", URL: "https://shop.test/checkout", Control: `button[type=submit] "Place order"`,
-		Why: "submits the form", Form: map[string]string{"email": "ann@example.com", "password": "••••"}}
-	data, _ := json.Marshal(approval)
-	c := &fakeCaller{reply: func(method string, params any) (any, error) {
-		if req, ok := params.(calls.ActRequest); ok && req.Approve == nil && req.Submits == "ask" {
-			return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: `click button[type=submit] "Place order" submits the form: it needs approval; nothing was pressed`,
-				Hint: "review it, then run the command again with --allow-submit (or send the approval back)", Data: data}
-		}
-		return nil, nil
-	}}
-	for _, tool := range []struct {
-		name string
-		args map[string]any
-	}{
-		{"click", map[string]any{"target": "e4"}},
-		{"press", map[string]any{"key": "Enter", "target": "e2"}},
-	} {
-		t.Run(tool.name, func(t *testing.T) {
-			c.mu.Lock()
-			c.calls = nil
-			c.mu.Unlock()
-			cs := connect(t, Options{Caller: c})
-			got, isErr, _ := callTool(t, cs, tool.name, tool.args)
-			if !isErr || !strings.Contains(got, "approval: "+string(data)) || !strings.Contains(got, "approve set to this approval JSON") ||
-				strings.Contains(got, "--allow-submit") {
-				t.Fatalf("isErr=%v reply:\n%s", isErr, got)
-			}
-			// The agent sends back the JSON it read.
-			var back map[string]any
-			line := got[strings.Index(got, "approval: ")+len("approval: "):]
-			if err := json.Unmarshal([]byte(line[:strings.IndexByte(line, '\n')]), &back); err != nil {
-				t.Fatal(err)
-			}
-			args := map[string]any{"approve": back}
-			for k, v := range tool.args {
-				args[k] = v
-			}
-			if got, isErr, _ := callTool(t, cs, tool.name, args); isErr {
-				t.Fatalf("approved: tool error:\n%s", got)
-			}
-			acts := actsSeen(t, c)
-			if len(acts) != 2 {
-				t.Fatalf("acts %+v", acts)
-			}
-			if a := acts[1]; a.Submits != "ask" || a.Approve == nil || a.Approve.URL != approval.URL ||
-				a.Approve.Control != approval.Control || a.Approve.Form["email"] != "ann@example.com" {
-				t.Errorf("approved request %+v", a)
-			}
-		})
-	}
-	cs := connect(t, Options{Caller: c})
-	got, isErr, _ := callTool(t, cs, "click", map[string]any{"target": "e4", "approve": map[string]any{"yes": true}})
-	if !isErr || !strings.Contains(got, "approve is not an approval") {
-		t.Errorf("bad approve: isErr=%v %s", isErr, got)
-	}
-}
-
 func TestPilotObserve(t *testing.T) {
 	c := pageCaller()
 	m := scripted.New(scripted.Data(pilot.PurposeObserve,
 		`{"candidates":[{"ref":"e3","description":"the sign-in button","action":"signs in"},{"ref":"e99","description":"x","action":"y"}]}`))
 	defer m.Verify(t)
 	cs, _ := pilotServer(t, c, m, PilotOptions{}, nil)
-	got, isErr, _ := callTool(t, cs, "observe", map[string]any{"question": "how do I sign in?"})
+	got, isErr, res := callTool(t, cs, "observe", map[string]any{"question": "how do I sign in?"})
 	if isErr || got != `button "Sign in" [ref=e3] — signs in` {
 		t.Errorf("isErr=%v reply %q", isErr, got)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var out struct{ Observations []pilot.Observation }
+	if json.Unmarshal(b, &out) != nil || len(out.Observations) != 1 || out.Observations[0].Ref != "e3" || out.Observations[0].Action != "signs in" {
+		t.Errorf("structuredContent %s", b)
 	}
 }
 
@@ -348,33 +268,16 @@ func TestPilotReplay(t *testing.T) {
 
 	stopped := &replay.Result{Status: replay.StatusStopped, Cause: replay.CauseNeedsApproval, Message: `place: click "Place order" submits the form`,
 		Hint: replay.CauseNeedsApproval.Hint()}
-	cs, seen := pilotServer(t, &fakeCaller{}, scripted.New(), PilotOptions{}, stopped)
+	cs, _ := pilotServer(t, &fakeCaller{}, scripted.New(), PilotOptions{}, stopped)
 	got, isErr, _ := callTool(t, cs, "replay", map[string]any{"routine": file})
-	if !isErr || !strings.Contains(got, "needs-approval") || !strings.Contains(got, "allow_submit true") {
+	if !isErr || !strings.Contains(got, "needs-approval") || !strings.Contains(got, "asks the person") || strings.Contains(got, "allow_submit") {
 		t.Errorf("stopped: isErr=%v reply:\n%s", isErr, got)
-	}
-	callTool(t, cs, "replay", map[string]any{"routine": file, "allow_submit": true})
-	if s := *seen; len(s) != 2 || s[1].opts.Submits != "allow" {
-		t.Errorf("allow_submit: %+v", s)
 	}
 	for _, bad := range []any{"", filepath.Join(t.TempDir(), "none.json"), `{"format":"nope"}`, 5} {
 		got, isErr, _ := callTool(t, cs, "replay", map[string]any{"routine": bad})
 		if !isErr {
 			t.Errorf("routine %v: reply %q", bad, got)
 		}
-	}
-}
-
-func TestApprovalArg(t *testing.T) {
-	if a, err := approvalArg(nil); a != nil || err != nil {
-		t.Errorf("nil: %v %v", a, err)
-	}
-	a, err := approvalArg(map[string]any{"action": "click", "url": "u", "control": "c", "why": "w", "form": map[string]any{"q": "1"}})
-	if err != nil || a.Form["q"] != "1" {
-		t.Errorf("%+v %v", a, err)
-	}
-	if _, err := approvalArg(map[string]any{"action": 5}); !errors.Is(err, calls.ErrBadInput) {
-		t.Errorf("bad: %v", err)
 	}
 }
 

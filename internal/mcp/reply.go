@@ -51,16 +51,22 @@ func (t *tools) page(ctx context.Context, r *sdk.CallToolRequest, info *calls.Pa
 }
 
 // act runs one element action and answers with its outcome and a look.
-// Submits are asked for: one that would send, pay, delete or confirm fails
-// with its approval unless req carries it.
+// One that would send, pay, delete or confirm is put to the person
+// ([gate]).
 func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRequest) (*sdk.CallToolResult, error) {
-	req.Submits = "ask"
 	if req.TimeoutMS == 0 {
 		req.TimeoutMS = t.timeoutMS
 	}
-	out, err := t.s.Act(ctx, req)
-	if err != nil {
-		return failure(err), nil
+	out, res := gate(ctx, r, func(a *calls.Approval, allow bool) (*calls.Outcome, error) {
+		q := req
+		q.Submits, q.Approve = SubmitsAsk, a
+		if allow {
+			q.Submits = SubmitsAllow
+		}
+		return t.s.Act(ctx, q)
+	})
+	if res != nil {
+		return res, nil
 	}
 	return t.look(ctx, r, describeOutcome(req, *out)), nil
 }
@@ -86,7 +92,9 @@ func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.
 	if req == lookRequest {
 		t.since(sessionID(r), snap.Text)
 	}
-	return text(snap.Text), nil
+	res := text(snap.Text)
+	res.StructuredContent = map[string]string{"url": snap.URL, "title": snap.Title, "outline": snap.Text}
+	return res, nil
 }
 
 // dialog answers the open JavaScript dialog; the page may go on from there.

@@ -8,6 +8,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,10 +24,21 @@ type Options struct {
 	// Caller makes the calls (the CLI's daemon client); a nil Caller makes
 	// every tool fail with a clear error.
 	Caller calls.Caller
-	// Session is the waymark session the tools act on; empty means "default".
+	// Session is the waymark session the tools act on, named by a person
+	// and shared; empty gives each client a session of its own, closed
+	// when the client leaves (see sessions.go).
 	Session string
+	// SessionTimeout ends an HTTP client's MCP session (and closes its
+	// own waymark session) after this long with no request; zero means
+	// 30 minutes.
+	SessionTimeout time.Duration
 	// AllowEval registers the eval tool, which runs JavaScript in the page.
 	AllowEval bool
+	// Submits decides a click or key that would send, pay, delete or
+	// confirm when the client cannot ask its person (no elicitation):
+	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
+	// client that can ask always asks. See approve.go.
+	Submits string
 	// Version is reported as the server's version; empty means "dev".
 	Version string
 	// Timeout bounds each page call that waits (navigate, the element
@@ -42,14 +56,29 @@ type Options struct {
 const instructions = `waymark drives a browser. Call snapshot to see the page as an outline; elements you can act on carry [ref=eN].
 A target is a ref ("e12") or a locator: role=button[name="Pay"], text=Continue, label=Email, placeholder=Search, testid=submit, css=#go.
 Actions reply with the outcome and the changes since your last look ("+" added, "-" removed, "~" changed lines), or the whole outline.
-A click or key that would send, pay, delete or confirm fails with needs-approval and an approval: to proceed, call again with approve set to it.`
+A click or key that would send, pay, delete or confirm is put to the person (the client asks them); it is done only if they accept. You cannot approve it yourself.`
 
-// New builds the MCP server with the browser tools registered. It starts
-// nothing: run it with [Serve], [ServeIO] or [ServeListener].
+// New builds the MCP server with the browser tools registered, for one
+// client's session (see sessions.go). It starts nothing: run it with
+// [Serve], [ServeIO] or [ServeListener].
 func New(opts Options) *sdk.Server {
-	if opts.Session == "" {
-		opts.Session = "default"
-	}
+	return build(opts, sessionOf(opts.Session)).srv
+}
+
+// server is an MCP server for the clients of one waymark session.
+type server struct {
+	srv    *sdk.Server
+	cs     clientSession
+	caller calls.Caller
+	log    *slog.Logger
+
+	watch  sync.Once
+	called atomic.Bool   // a tool was called: the session may be open
+	left   chan struct{} // closed once the watched client left and its session is closed
+	gone   func(*server) // if set, told when the client left
+}
+
+func build(opts Options, cs clientSession) *server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
@@ -64,12 +93,46 @@ func New(opts Options) *sdk.Server {
 	if opts.Caller != nil {
 		c = opts.Caller
 	}
-	t := &tools{s: calls.Remote{Caller: c, Session: opts.Session}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
+	sv := &server{srv: srv, cs: cs, caller: opts.Caller, log: opts.Logger, left: make(chan struct{})}
+	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
 	t.register(srv, opts.AllowEval)
 	for _, add := range opts.Extra {
 		add(srv)
 	}
-	return srv
+	srv.AddReceivingMiddleware(withSession(cs.name), withApprover(newApprover(opts.Submits)), withTools(t), sv.watchClient)
+	return sv
+}
+
+// watchClient notices the client's first tool call (the first that may
+// open the session) and, from then on, waits for the client to leave to
+// close its session.
+func (sv *server) watchClient(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if ss, ok := req.GetSession().(*sdk.ServerSession); ok && method == "tools/call" && sv.cs.owned {
+			sv.watch.Do(func() {
+				sv.called.Store(true)
+				go func() {
+					defer close(sv.left)
+					_ = ss.Wait()
+					sv.cs.leave(ctx, sv.caller, sv.log)
+					if sv.gone != nil {
+						sv.gone(sv)
+					}
+				}()
+			})
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// closed waits until the session of a client that left is closed, if the
+// client ever called a tool.
+func (sv *server) closed() {
+	started := true
+	sv.watch.Do(func() { started = false })
+	if started {
+		<-sv.left
+	}
 }
 
 // timeoutMS is d in the wire's milliseconds, rounded up so that a
@@ -83,8 +146,12 @@ func timeoutMS(d time.Duration) int {
 
 // Serve runs a new server over one transport until the client disconnects
 // or ctx is done.
+// The session the server named for its client is closed before it
+// returns.
 func Serve(ctx context.Context, t sdk.Transport, opts Options) error {
-	err := New(opts).Run(ctx, t)
+	sv := build(opts, sessionOf(opts.Session))
+	err := sv.srv.Run(ctx, t)
+	sv.closed()
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil // stopped on purpose
 	}
@@ -136,13 +203,50 @@ func loopback(host string) bool {
 }
 
 // ServeListener serves MCP with the streamable HTTP transport on ln until
-// ctx is done; it closes ln. Every HTTP client shares one server, so one
-// waymark session, but keeps its own last look. The endpoint answers on
-// any path; "/mcp" is the one to advertise.
+// ctx is done; it closes ln. Each HTTP client (each MCP session) gets a
+// server of its own, so its own last look, and its own waymark session
+// unless the options or the client name one (/mcp?session=NAME); see
+// sessions.go. A request from a web page of another origin is refused
+// ([checkOrigin]). The endpoint answers on any path; "/mcp" is the one to
+// advertise.
 func ServeListener(ctx context.Context, ln net.Listener, opts Options) error {
-	srv := New(opts)
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{Logger: opts.Logger})
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	var (
+		mu      sync.Mutex
+		servers = map[*server]bool{} // the clients' servers whose client has not left
+	)
+	gone := func(sv *server) {
+		mu.Lock()
+		delete(servers, sv)
+		mu.Unlock()
+	}
+	getServer := func(r *http.Request) *sdk.Server {
+		named := opts.Session
+		if q := r.URL.Query().Get("session"); q != "" {
+			named = q
+		}
+		sv := build(opts, sessionOf(named))
+		sv.gone = gone
+		mu.Lock()
+		servers[sv] = true
+		mu.Unlock()
+		return sv.srv
+	}
+	idle := opts.SessionTimeout
+	if idle <= 0 {
+		idle = defaultSessionTimeout
+	}
+	h := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: opts.Logger, SessionTimeout: idle})
+	hs := &http.Server{Handler: checkOrigin(h), ReadHeaderTimeout: 10 * time.Second}
+	defer func() {
+		// The server stops: its clients' sessions end with it.
+		mu.Lock()
+		defer mu.Unlock()
+		for sv := range servers {
+			if sv.called.Load() {
+				sv.cs.leave(ctx, sv.caller, sv.log)
+			}
+		}
+	}()
 
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -166,4 +270,32 @@ func ServeListener(ctx context.Context, ln net.Listener, opts Options) error {
 		err = nil
 	}
 	return err
+}
+
+// defaultSessionTimeout is [Options.SessionTimeout] when it is zero.
+const defaultSessionTimeout = 30 * time.Minute
+
+// checkOrigin refuses a request a web page sent from another origin: a
+// page the user visits must not drive their browser through this server
+// (the MCP spec asks servers to check Origin). Requests with no Origin
+// (programs, not pages) pass, and so do pages served from loopback (the
+// MCP Inspector's, a local tool's): they run on the user's machine.
+func checkOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
+			http.Error(w, "forbidden: requests from web pages of other origins are refused (Origin "+o+")", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// loopbackOrigin reports whether an Origin header names a loopback host
+// over http or https ("null", file pages and other schemes do not pass).
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return loopback(u.Hostname())
 }

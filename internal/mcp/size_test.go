@@ -29,8 +29,13 @@ func toolListSize(t *testing.T, raw []byte) (chars, tokens int) {
 // TestToolListSize measures waymark's tools/list against Playwright MCP's
 // (testdata/playwright-mcp-tools.json: @playwright/mcp 0.0.83's tools/list
 // result, captured over stdio with initialize, notifications/initialized,
-// tools/list). The goal is under a third of it, with the pilot's tools
-// (act, observe, extract, run, replay) counted in.
+// tools/list). With the pilot's tools (act, observe, extract, run,
+// replay) counted in, the list was under a third of it before every tool
+// carried annotations (title and hints) and every field a description and
+// its enum, as Playwright MCP's do; with them it is about 60% (12.0k
+// chars, ~3.0k tokens, with eval). The guard is two thirds: room for a
+// tool or two more, not for long descriptions (targets are explained once,
+// in the server's instructions and one short line per field).
 func TestToolListSize(t *testing.T) {
 	pw, err := os.ReadFile("testdata/playwright-mcp-tools.json")
 	if err != nil {
@@ -58,8 +63,8 @@ func TestToolListSize(t *testing.T) {
 		chars, tokens := toolListSize(t, b.Bytes())
 		t.Logf("allow_eval=%v: waymark %d tools, %d chars (~%d tokens); Playwright MCP %d chars (~%d tokens): %.0f%%",
 			eval, len(res.Tools), chars, tokens, pwChars, pwTokens, 100*float64(chars)/float64(pwChars))
-		if chars*3 >= pwChars {
-			t.Errorf("allow_eval=%v: tool list is %d chars, want under a third of Playwright MCP's %d", eval, chars, pwChars)
+		if chars*3 >= pwChars*2 {
+			t.Errorf("allow_eval=%v: tool list is %d chars, want under two thirds of Playwright MCP's %d", eval, chars, pwChars)
 		}
 	}
 }

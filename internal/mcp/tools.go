@@ -30,26 +30,24 @@ type (
 		Target string `json:"target"`
 	}
 	clickIn struct {
-		Target  string         `json:"target"`
-		Button  string         `json:"button,omitempty" jsonschema:"left|right|middle"`
-		Count   int            `json:"count,omitempty" jsonschema:"2 for double click"`
-		Approve map[string]any `json:"approve,omitempty"`
+		Target string `json:"target"`
+		Button string `json:"button,omitempty"`
+		Count  int    `json:"count,omitempty" jsonschema:"2 for double click"`
 	}
 	fillIn struct {
 		Target string `json:"target"`
 		Value  string `json:"value"`
 	}
 	pressIn struct {
-		Key     string         `json:"key" jsonschema:"e.g. Enter, Control+A"`
-		Target  string         `json:"target,omitempty" jsonschema:"default: focused element"`
-		Approve map[string]any `json:"approve,omitempty"`
+		Key    string `json:"key" jsonschema:"e.g. Enter, Control+A"`
+		Target string `json:"target,omitempty" jsonschema:"default: focused element"`
 	}
 	selectIn struct {
 		Target string   `json:"target"`
 		Values []string `json:"values" jsonschema:"labels or values"`
 	}
 	scrollIn struct {
-		Direction string `json:"direction" jsonschema:"up|down|left|right|into-view"`
+		Direction string `json:"direction"`
 		Pixels    int    `json:"pixels,omitempty" jsonschema:"default: one screen"`
 		Target    string `json:"target,omitempty" jsonschema:"default: page"`
 	}
@@ -75,7 +73,7 @@ type (
 		Mask   []string `json:"mask,omitempty" jsonschema:"refs to black out"`
 	}
 	tabsIn struct {
-		Op    string `json:"op" jsonschema:"list|new|switch|close"`
+		Op    string `json:"op"`
 		URL   string `json:"url,omitempty" jsonschema:"new"`
 		Index int    `json:"index,omitempty" jsonschema:"switch, close (-1: current)"`
 	}
@@ -116,11 +114,7 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.snapshot(ctx, r, calls.SnapshotRequest{Interactive: in.Interactive, Scope: in.Scope, Full: in.Full, Depth: in.Depth})
 	})
 	add(s, "click", "Click an element.", func(ctx context.Context, r *sdk.CallToolRequest, in clickIn) (*sdk.CallToolResult, error) {
-		a, err := approvalArg(in.Approve)
-		if err != nil {
-			return failure(err), nil
-		}
-		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActClick, Target: in.Target, Button: in.Button, Count: in.Count, Approve: a})
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActClick, Target: in.Target, Button: in.Button, Count: in.Count})
 	})
 	add(s, "fill", "Replace a field's value.", func(ctx context.Context, r *sdk.CallToolRequest, in fillIn) (*sdk.CallToolResult, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActFill, Target: in.Target, Value: in.Value})
@@ -129,11 +123,7 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActType, Target: in.Target, Value: in.Value})
 	})
 	add(s, "press", "Press a key.", func(ctx context.Context, r *sdk.CallToolRequest, in pressIn) (*sdk.CallToolResult, error) {
-		a, err := approvalArg(in.Approve)
-		if err != nil {
-			return failure(err), nil
-		}
-		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActPress, Target: in.Target, Key: in.Key, Approve: a})
+		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActPress, Target: in.Target, Key: in.Key})
 	})
 	add(s, "select", "Choose options of a select.", func(ctx context.Context, r *sdk.CallToolRequest, in selectIn) (*sdk.CallToolResult, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActSelect, Target: in.Target, Values: in.Values})
@@ -194,7 +184,9 @@ func add[In any](s *sdk.Server, name, desc string, h func(context.Context, *sdk.
 			p.AdditionalProperties = nil
 		}
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc, InputSchema: schema}, func(ctx context.Context, r *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+	tool := &sdk.Tool{Name: name, Description: desc, InputSchema: schema}
+	annotate(tool, schema) // annotations.go
+	sdk.AddTool(s, tool, func(ctx context.Context, r *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 		res, err := h(ctx, r, in)
 		return res, nil, err
 	})

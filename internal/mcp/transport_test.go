@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -112,5 +113,86 @@ func TestServeStdioFraming(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve did not return after the client closed")
+	}
+}
+
+// TestOriginChecked: a web page of another origin cannot reach the
+// server (a page the user visits must not drive their browser); programs
+// (no Origin) and pages served from loopback can.
+func TestOriginChecked(t *testing.T) {
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ServeListener(ctx, ln, Options{Caller: &fakeCaller{reply: snapshotReply}}) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	endpoint := "http://" + ln.Addr().String() + "/mcp"
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	for _, tt := range []struct {
+		origin string
+		ok     bool
+	}{
+		{"", true},
+		{"http://localhost:6274", true},
+		{"http://127.0.0.1:3000", true},
+		{"http://[::1]:8080", true},
+		{"https://evil.example", false},
+		{"http://localhost.evil.example", false},
+		{"null", false},
+	} {
+		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(initialize))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if tt.origin != "" {
+			req.Header.Set("Origin", tt.origin)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if got := res.StatusCode != http.StatusForbidden; got != tt.ok {
+			t.Errorf("Origin %q: status %d, want allowed=%v", tt.origin, res.StatusCode, tt.ok)
+		}
+	}
+}
+
+// TestOwnSessionLastsTheClient: a client's own session stays open across
+// its calls, whatever the protocol, and is closed once when it leaves.
+func TestOwnSessionLastsTheClient(t *testing.T) {
+	for _, version := range []string{"", "2025-06-18"} {
+		c := &fakeCaller{reply: snapshotReply}
+		st, ct := sdk.NewInMemoryTransports()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- Serve(ctx, st, Options{Caller: c}) }()
+		var so *sdk.ClientSessionOptions
+		if version != "" {
+			so = &sdk.ClientSessionOptions{ProtocolVersion: version}
+		}
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			callTool(t, cs, "snapshot", nil)
+		}
+		cs.Close()
+		<-done
+		cancel()
+		var methods []string
+		sessions := map[string]bool{}
+		for _, call := range c.seen() {
+			methods = append(methods, call.Method)
+			sessions[call.Session] = true
+		}
+		if want := []string{"snapshot", "snapshot", "snapshot", "session.close"}; strings.Join(methods, " ") != strings.Join(want, " ") || len(sessions) != 1 {
+			t.Errorf("protocol %q: calls %v on sessions %v", version, methods, sessions)
+		}
 	}
 }

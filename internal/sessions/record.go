@@ -292,11 +292,13 @@ func (rec *recording) act(ctx context.Context, p page, req calls.ActRequest) (*c
 			return nil, err // the action would fail the same way; nothing was done
 		}
 	}
-	out, err := p.Act(ctx, req)
+	out, approved, err := pressAsPerson(ctx, p, req)
 	if err != nil {
 		return out, err
 	}
+	before := len(rec.steps)
 	rec.addAct(req, ev)
+	rec.approve(before, approved)
 	return out, nil
 }
 

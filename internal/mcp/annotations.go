@@ -1,0 +1,159 @@
+package mcp
+
+import (
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// What clients read about each tool besides its name and description, in
+// one table so that a tool added elsewhere is one line here: its
+// annotations (a client may run read-only tools without asking, and asks
+// before destructive ones), the description and values of each input
+// field, and the schema of its structured output. [add] applies them, and
+// a test fails for a tool or a field this file does not cover.
+//
+// Every tool acts on web pages, an open world: openWorldHint is true for
+// all. A tool is destructive when it may press what sends, pays, deletes
+// or confirms (it asks the person first, see approve.go), or closes what
+// the user had open.
+
+type toolNote struct {
+	title       string
+	readOnly    bool // changes nothing on the page or in the session
+	destructive bool // may submit, pay, delete or close
+	idempotent  bool // the same call again changes nothing more
+}
+
+// The tables are built at first use: nothing is allocated at init (every
+// command is a process of its own).
+var toolNotes = sync.OnceValue(func() map[string]toolNote {
+	return map[string]toolNote{
+		"navigate":   {title: "Open a URL", idempotent: true},
+		"back":       {title: "Go back"},
+		"forward":    {title: "Go forward"},
+		"reload":     {title: "Reload the page", idempotent: true},
+		"snapshot":   {title: "Look at the page", readOnly: true},
+		"click":      {title: "Click", destructive: true},
+		"fill":       {title: "Fill a field", idempotent: true},
+		"type":       {title: "Type text", destructive: true},
+		"press":      {title: "Press a key", destructive: true},
+		"select":     {title: "Choose options", idempotent: true},
+		"check":      {title: "Check", idempotent: true},
+		"uncheck":    {title: "Uncheck", idempotent: true},
+		"hover":      {title: "Hover", idempotent: true},
+		"scroll":     {title: "Scroll"},
+		"upload":     {title: "Upload files", idempotent: true},
+		"drag":       {title: "Drag and drop"},
+		"wait":       {title: "Wait for the page", readOnly: true},
+		"screenshot": {title: "Screenshot", readOnly: true},
+		"tabs":       {title: "Tabs", destructive: true},
+		"dialog":     {title: "Answer a dialog", destructive: true},
+		"eval":       {title: "Run JavaScript", destructive: true},
+		"get":        {title: "Read a value", readOnly: true},
+		"close":      {title: "Close the session", destructive: true},
+		"console":    {title: "Console messages", readOnly: true},
+		"network":    {title: "Network requests", readOnly: true},
+		"act":        {title: "Do a step in words", destructive: true},
+		"observe":    {title: "Find elements in words", readOnly: true},
+		"extract":    {title: "Read data as JSON", readOnly: true},
+		"run":        {title: "Do a task", destructive: true},
+		"replay":     {title: "Replay a routine", destructive: true},
+	}
+})
+
+// targetDoc is the target grammar, for every target field.
+const targetDoc = `ref (e12) or locator: role=button[name="Pay"], text=, label=, placeholder=, testid=, css=`
+
+// fieldDocs describe input fields that carry no description of their own
+// (a jsonschema tag), by "tool.field", or by "field" for every tool.
+var fieldDocs = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"target":              targetDoc,
+		"navigate.url":        "absolute URL, or a host and path",
+		"fill.value":          "the new value",
+		"type.value":          "text typed after what is there",
+		"drag.source":         "what to drag: " + targetDoc,
+		"drag.to":             "where to drop it: same grammar",
+		"wait.timeout_ms":     "give up after; default: the server's",
+		"dialog.accept":       "true: OK/accept; false: cancel",
+		"eval.expression":     "JavaScript; its JSON value is returned",
+		"observe.question":    "what to find, in words",
+		"extract.instruction": "what to read, in words",
+		"extract.schema":      "JSON Schema of the answer",
+		"extract.recipe":      "the recipe an earlier extract returned: reads again with no model",
+		"act.instruction":     "one step, e.g. fill Email with %email%",
+		"act.vars":            "values of %name% in the instruction",
+		"run.task":            "the task, in words",
+		"run.inputs":          "values of %name% in the task",
+		"run.max_steps":       "stop after this many steps",
+		"replay.routine":      "the routine (waymark.routine/1): its JSON object, that JSON as text, or a file path",
+		"replay.vars":         "values of the routine's variables, by name",
+		"click.button":        "default left",
+		"scroll.direction":    "into-view needs a target",
+		"tabs.op":             "what to do",
+	}
+})
+
+// fieldEnums are the values a field takes.
+var fieldEnums = sync.OnceValue(func() map[string][]any {
+	return map[string][]any{
+		"click.button":     {"left", "right", "middle"},
+		"scroll.direction": {"up", "down", "left", "right", "into-view"},
+		"tabs.op":          {"list", "new", "switch", "close"},
+	}
+})
+
+// fieldTypes type fields the Go type leaves open.
+var fieldTypes = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"replay.routine": {"object", "string"},
+	}
+})
+
+// outputSchemas are the structuredContent of the tools that return data.
+var outputSchemas = sync.OnceValue(func() map[string]*jsonschema.Schema {
+	return map[string]*jsonschema.Schema{
+		"snapshot": {Type: "object", Required: []string{"outline"}, Properties: map[string]*jsonschema.Schema{
+			"url": {Type: "string"}, "title": {Type: "string"}, "outline": {Type: "string"},
+		}},
+		"observe": {Type: "object", Required: []string{"observations"}, Properties: map[string]*jsonschema.Schema{
+			"observations": {Type: "array", Items: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+				"ref": {Type: "string"}, "line": {Type: "string"}, "description": {Type: "string"}, "action": {Type: "string"},
+			}}},
+		}},
+		"extract": {Type: "object", Required: []string{"data"}, Properties: map[string]*jsonschema.Schema{
+			"data":   {Description: "the answer, in the schema asked for"},
+			"recipe": {Type: "object", Description: "give it back as recipe to read with no model"},
+		}},
+	}
+})
+
+// annotate sets what the tables say of tool, whose input schema is in.
+func annotate(tool *sdk.Tool, in *jsonschema.Schema) {
+	n, ok := toolNotes()[tool.Name]
+	if ok {
+		open := true
+		tool.Annotations = &sdk.ToolAnnotations{Title: n.title, ReadOnlyHint: n.readOnly, DestructiveHint: &n.destructive, IdempotentHint: n.idempotent, OpenWorldHint: &open}
+	}
+	for name, p := range in.Properties {
+		key := tool.Name + "." + name
+		if p.Description == "" {
+			if d, ok := fieldDocs()[key]; ok {
+				p.Description = d
+			} else {
+				p.Description = fieldDocs()[name]
+			}
+		}
+		if e, ok := fieldEnums()[key]; ok {
+			p.Enum = e
+		}
+		if ts, ok := fieldTypes()[key]; ok {
+			p.Type, p.Types = "", ts
+		}
+	}
+	if s, ok := outputSchemas()[tool.Name]; ok {
+		tool.OutputSchema = s
+	}
+}

@@ -1,0 +1,267 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// Approvals a person gives.
+//
+// A click or key that would send, pay, delete or confirm is not the
+// agent's to approve: an agent that could send back the approval it was
+// shown would approve itself. So the approval goes to the person, through
+// MCP elicitation, when the client can ask (the tool's reply waits for
+// their answer; on the 2026-07-28 protocol the client asks and calls
+// again, with the answer and the request state this server gave). When
+// the client cannot ask, [Options.Submits] decides: "ask" (the default)
+// refuses with nothing pressed, "allow" lets the submit through, a
+// person's choice made in the configuration.
+//
+// The answer is bound to the request it was asked for: the request state
+// names a pending approval this server holds (once, for a few minutes,
+// for the same tool and arguments), never the approval itself; the
+// driver then presses only if the page still matches it.
+
+// Submits values of [Options.Submits].
+const (
+	SubmitsAsk   = "ask"
+	SubmitsAllow = "allow"
+)
+
+// approvalInput is the id of the elicitation in a tool's input requests.
+const approvalInput = "approval"
+
+// pendingTTL bounds how long an asked approval waits for its answer.
+const pendingTTL = 10 * time.Minute
+
+// approver holds the approvals asked of the person and not yet answered,
+// for one server.
+type approver struct {
+	submits string // SubmitsAsk or SubmitsAllow
+
+	mu      sync.Mutex
+	pending map[string]pending // by request state
+}
+
+type pending struct {
+	approval calls.Approval
+	tool     string
+	args     string // the call's arguments, compact JSON
+	at       time.Time
+}
+
+func newApprover(submits string) *approver {
+	if submits != SubmitsAllow {
+		submits = SubmitsAsk
+	}
+	return &approver{submits: submits, pending: map[string]pending{}}
+}
+
+// approverKey carries the server's approver in a call's context, for the
+// tools added through [Options.Extra].
+type approverKey struct{}
+
+func approverFrom(ctx context.Context) *approver {
+	if a, ok := ctx.Value(approverKey{}).(*approver); ok {
+		return a
+	}
+	return newApprover(SubmitsAsk)
+}
+
+func withApprover(a *approver) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			return next(context.WithValue(ctx, approverKey{}, a), method, req)
+		}
+	}
+}
+
+// gate is how a tool does a step that may need approval: do does the step
+// with approve (nil the first time) and allow (the server lets submits
+// through). It returns do's result, or the tool result to answer with
+// instead: the question for the person, or why nothing was pressed.
+//
+// On a failure, do's result comes back too, beside the tool error.
+func gate[T any](ctx context.Context, r *sdk.CallToolRequest, do func(approve *calls.Approval, allow bool) (T, error)) (T, *sdk.CallToolResult) {
+	var zero T
+	ap := approverFrom(ctx)
+	if r != nil && r.Params != nil && r.Params.RequestState != "" {
+		a, res := ap.answered(r)
+		if res != nil {
+			return zero, res
+		}
+		v, err := do(a, false)
+		if err != nil {
+			return v, failure(err)
+		}
+		return v, nil
+	}
+	v, err := do(nil, ap.submits == SubmitsAllow)
+	if err == nil {
+		return v, nil
+	}
+	a, ok := approvalOf(err)
+	switch {
+	case !ok || ap.submits == SubmitsAllow:
+		return v, failure(err)
+	case !canElicit(r):
+		return v, refused(err, a)
+	}
+	return zero, ap.ask(r, a)
+}
+
+// approvalOf reads the approval a needs-approval error carries.
+func approvalOf(err error) (calls.Approval, bool) {
+	var a calls.Approval
+	if !errors.Is(err, calls.ErrNeedsApproval) && calls.Code(err) != "needs_approval" {
+		return a, false
+	}
+	data := calls.DataOf(err)
+	if len(data) == 0 || json.Unmarshal(data, &a) != nil || a.Action == "" {
+		return a, false
+	}
+	return a, true
+}
+
+// canElicit reports whether the client can ask its person: it declared
+// elicitation (form mode, or no mode, which means form).
+func canElicit(r *sdk.CallToolRequest) bool {
+	if r == nil {
+		return false
+	}
+	caps := r.ClientCapabilities()
+	if caps == nil || caps.Elicitation == nil {
+		return false
+	}
+	e := caps.Elicitation
+	return e.Form != nil || e.URL == nil
+}
+
+// describeApproval says what a submit would do, for the person.
+func describeApproval(a calls.Approval) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s on %s: it %s.", a.Action, a.Control, a.URL, strings.TrimPrefix(a.Why, "it "))
+	if a.Sends != "" {
+		fmt.Fprintf(&b, "\nIt sends %s.", a.Sends)
+	}
+	if len(a.Form) > 0 {
+		names := make([]string, 0, len(a.Form))
+		for k := range a.Form {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		b.WriteString("\nThe form:")
+		for _, k := range names {
+			fmt.Fprintf(&b, "\n  %s: %s", k, a.Form[k])
+		}
+	}
+	return b.String()
+}
+
+// ask puts the approval to the person: an input request the client
+// answers (on older protocols the SDK asks and calls the tool again).
+func (ap *approver) ask(r *sdk.CallToolRequest, a calls.Approval) *sdk.CallToolResult {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	state := hex.EncodeToString(b[:])
+	ap.mu.Lock()
+	now := time.Now()
+	for k, p := range ap.pending {
+		if now.Sub(p.at) > pendingTTL {
+			delete(ap.pending, k)
+		}
+	}
+	ap.pending[state] = pending{approval: a, tool: r.Params.Name, args: compactJSON(r.Params.Arguments), at: now}
+	ap.mu.Unlock()
+	return &sdk.CallToolResult{
+		InputRequests: sdk.InputRequestMap{approvalInput: &sdk.ElicitParams{
+			Mode:            "form",
+			Message:         "An agent asks to " + describeApproval(a) + "\nAllow it? (Accept presses it once, if the page is still as shown.)",
+			RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}},
+		}},
+		RequestState: state,
+	}
+}
+
+// answered takes the person's answer to an approval asked earlier: the
+// approval to press with, or the tool result to answer with instead.
+func (ap *approver) answered(r *sdk.CallToolRequest) (*calls.Approval, *sdk.CallToolResult) {
+	ap.mu.Lock()
+	p, ok := ap.pending[r.Params.RequestState]
+	delete(ap.pending, r.Params.RequestState)
+	ap.mu.Unlock()
+	if !ok || time.Since(p.at) > pendingTTL || p.tool != r.Params.Name || p.args != compactJSON(r.Params.Arguments) {
+		return nil, failure(calls.Errorf(calls.ErrBadInput, "call the tool again without a request state: the person is asked then",
+			"that approval request is unknown, used or expired; nothing was pressed"))
+	}
+	res, _ := r.Params.InputResponses[approvalInput].(*sdk.ElicitResult)
+	switch {
+	case res == nil:
+		return nil, failure(calls.Errorf(calls.ErrBadInput, "answer the approval request the tool made", "no answer to the approval request; nothing was pressed"))
+	case res.Action != "accept":
+		what := "declined"
+		if res.Action == "cancel" {
+			what = "dismissed"
+		}
+		return nil, failure(calls.Errorf(calls.ErrNeedsApproval, "do not press it another way: the person said no",
+			"the person %s %s %s; nothing was pressed", what, p.approval.Action, p.approval.Control))
+	}
+	return &p.approval, nil
+}
+
+// refused is the tool error when the person cannot be asked.
+func refused(err error, a calls.Approval) *sdk.CallToolResult {
+	msg := err.Error() + "\n" + describeApproval(a) +
+		"\nIt needs the approval of a person, and this MCP client cannot ask one (it has no elicitation): nothing was pressed." +
+		"\nhint: leave this step to the person, or a person can set [mcp] submits = \"allow\" in waymark.toml to let submits through" +
+		"\ncode: needs_approval"
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+}
+
+// compactJSON is a call's arguments in one form, keys sorted, so that the
+// same arguments compare equal however they were spaced.
+func compactJSON(raw json.RawMessage) string {
+	var m any
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// canAskNow reports whether the person can be asked in the middle of a
+// call, as a run or a replay needs (they cannot start again from where
+// they asked): the client can elicit, and speaks a protocol before
+// 2026-07-28, where the server may send it requests while a call runs; on
+// later ones a call asks only by returning, and a run or replay goes by
+// [Options.Submits].
+func canAskNow(r *sdk.CallToolRequest) bool {
+	if !canElicit(r) || r.Session == nil {
+		return false
+	}
+	p := r.Session.InitializeParams()
+	return p != nil && p.ProtocolVersion != "" && p.ProtocolVersion < "2026-07-28"
+}
+
+// askNow asks the person, within the call, to approve what message says.
+func askNow(ctx context.Context, r *sdk.CallToolRequest, message string) (bool, error) {
+	res, err := r.Session.Elicit(ctx, &sdk.ElicitParams{Mode: "form", Message: message,
+		RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}})
+	if err != nil {
+		return false, err
+	}
+	return res.Action == "accept", nil
+}

@@ -1,0 +1,99 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/rpc"
+)
+
+// Which waymark session a client acts on, and for how long.
+//
+// A server given [Options.Session] acts on that session, named by a
+// person: it is shared (with the shell, with other clients) and outlives
+// the server. Without one, each client gets a session of its own, named
+// "mcp-" and eight hex digits, which the server closes (its tabs, its
+// cookies) when the client leaves: at the end of stdin, or when an HTTP
+// client ends its MCP session or stays silent past
+// [Options.SessionTimeout]. An HTTP client may name a session itself
+// with the endpoint's query, /mcp?session=NAME; that one is shared too.
+
+// clientSession is the waymark session one client acts on.
+type clientSession struct {
+	name  string
+	owned bool // named by the server for this client: closed when it leaves
+}
+
+// sessionOf picks the session of a client: the one named (by the server's
+// options or the client), else one of its own.
+func sessionOf(named string) clientSession {
+	if named != "" {
+		return clientSession{name: named}
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return clientSession{name: "mcp-" + hex.EncodeToString(b[:]), owned: true}
+}
+
+// closeTimeout bounds the close of a session whose client left.
+const closeTimeout = 10 * time.Second
+
+// leave closes the session when the server named it: its client is gone
+// and no one else knows its name. Closing one that never opened is no
+// error.
+func (cs clientSession) leave(ctx context.Context, c calls.Caller, log *slog.Logger) {
+	if !cs.owned || c == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+	defer cancel()
+	if err := (rpc.Daemon{Caller: c, Session: cs.name}).CloseSession(ctx); err != nil {
+		log.Warn("closing the session of a client that left", "session", cs.name, "err", err)
+	}
+}
+
+// sessionKey carries the waymark session of a tool call in its context,
+// for the tools added through [Options.Extra].
+type sessionKey struct{}
+
+// sessionFrom is the waymark session of the client making the call whose
+// context is ctx, or fallback outside a call of this package's server.
+func sessionFrom(ctx context.Context, fallback string) string {
+	if s, ok := ctx.Value(sessionKey{}).(string); ok && s != "" {
+		return s
+	}
+	return fallback
+}
+
+// withSession puts the client's session into every request's context.
+func withSession(name string) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			return next(context.WithValue(ctx, sessionKey{}, name), method, req)
+		}
+	}
+}
+
+// toolsKey carries the server's browser tools in a call's context, so
+// that act, added through [Options.Extra], answers with the same look at
+// the page as click.
+type toolsKey struct{}
+
+func toolsFrom(ctx context.Context) *tools {
+	t, _ := ctx.Value(toolsKey{}).(*tools)
+	return t
+}
+
+func withTools(t *tools) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			return next(context.WithValue(ctx, toolsKey{}, t), method, req)
+		}
+	}
+}

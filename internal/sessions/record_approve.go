@@ -1,0 +1,67 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// Recording by hand is a person acting: a submit they press (a click or
+// key that sends, pays, deletes or confirms) is theirs to approve. So a
+// press a person asks for while recording is first put to the driver's
+// gate (Submits "ask"), which says whether it is a submit and what the
+// page is; a submit is then pressed with that approval, and its step
+// records it ([routine.Approved]), for a replay to press it without asking
+// while the page is the same.
+
+// submitOps are the operations that can press a submit.
+var submitOps = map[string]bool{calls.ActClick: true, calls.ActDblClick: true, calls.ActPress: true}
+
+// pressAsPerson does a recorded action and returns, for a submit a person
+// pressed, the approval it was pressed with (nil for anything else).
+// An action the caller already gated (Submits "ask") or approved goes as
+// it was asked: an approval it carries is the person's too.
+func pressAsPerson(ctx context.Context, p page, req calls.ActRequest) (*calls.Outcome, *calls.Approval, error) {
+	person := req.Submits == "" || req.Submits == "allow"
+	if !submitOps[req.Kind] || !person || req.Approve != nil {
+		out, err := p.Act(ctx, req)
+		if err != nil || req.Approve == nil {
+			return out, nil, err
+		}
+		return out, req.Approve, nil
+	}
+	probe := req
+	probe.Submits = "ask"
+	out, err := p.Act(ctx, probe)
+	a, ok := gateApproval(err)
+	if !ok {
+		return out, nil, err // done (not a submit), or failed
+	}
+	req.Approve = &a
+	out, err = p.Act(ctx, req)
+	if err != nil {
+		return out, nil, err
+	}
+	return out, &a, nil
+}
+
+// gateApproval reads the approval a needs-approval error carries.
+func gateApproval(err error) (calls.Approval, bool) {
+	var a calls.Approval
+	if err == nil || (!errors.Is(err, calls.ErrNeedsApproval) && calls.Code(err) != "needs_approval") {
+		return a, false
+	}
+	data := calls.DataOf(err)
+	return a, len(data) > 0 && json.Unmarshal(data, &a) == nil && a.Action != ""
+}
+
+// approve marks the step just recorded as the person's approved submit.
+func (rec *recording) approve(before int, a *calls.Approval) {
+	if a == nil || len(rec.steps) != before+1 {
+		return
+	}
+	rec.steps[before].Approved = routine.ApprovedOf(*a)
+}

@@ -1,0 +1,65 @@
+package routine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// TestApprovedDiffers: a person's approval holds for the same action on
+// the same control and path, with a form of the same fields whatever their
+// values (a replay fills its own) and whatever the host and query; any
+// other change is named.
+func TestApprovedDiffers(t *testing.T) {
+	pressed := calls.Approval{Action: "click", URL: "http://127.0.0.1:4000/checkout?step=2", Control: `button[type=submit] "Place order"`,
+		Why: "submits the form", Form: map[string]string{"email": "ann@example.com", "name": "Ann"}, Token: "t"}
+	ap := ApprovedOf(pressed)
+	if ap.Path != "/checkout" || strings.Join(ap.Fields, ",") != "email,name" {
+		t.Fatalf("approved %+v", ap)
+	}
+	for _, tt := range []struct {
+		name string
+		edit func(*calls.Approval)
+		want string
+	}{
+		{"the same", func(*calls.Approval) {}, ""},
+		{"other values, host and query", func(a *calls.Approval) {
+			a.URL, a.Form = "https://shop.example/checkout", map[string]string{"email": "bob@example.com", "name": "Bob"}
+		}, ""},
+		{"another control", func(a *calls.Approval) { a.Control = `button "Delete account"` }, "the control is"},
+		{"another page", func(a *calls.Approval) { a.URL = "http://127.0.0.1:4000/admin" }, "the page is /admin"},
+		{"a field more", func(a *calls.Approval) { a.Form = map[string]string{"email": "", "name": "", "amount": "1000"} }, "the form changed: new fields amount"},
+		{"a field fewer", func(a *calls.Approval) { a.Form = map[string]string{"email": ""} }, "no longer name"},
+		{"a key instead", func(a *calls.Approval) { a.Action = "press Enter" }, "it would press Enter"},
+		{"a request held", func(a *calls.Approval) { a.Sends = "POST http://127.0.0.1:4000/pay" }, "it sends POST /pay"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			now := pressed
+			now.Form = map[string]string{"email": "x", "name": "y"}
+			tt.edit(&now)
+			got := ap.Differs(now)
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("Differs = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestApprovedLoads: a routine with an approved step fits the schema and
+// loads.
+func TestApprovedLoads(t *testing.T) {
+	r, err := Parse([]byte(`{"format":"waymark.routine/1","name":"t","version":1,"steps":[
+	 {"kind":"act","op":"click","target":{"locator":"role=button[name=\"Place order\"]","fingerprint":{"role":"button","name":"Place order"}},
+	  "approved":{"action":"click","path":"/checkout","control":"button[type=submit] \"Place order\"","why":"submits the form","fields":["email"]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := r.Steps[0].Approved; a == nil || a.Path != "/checkout" || a.Fields[0] != "email" {
+		t.Errorf("approved %+v", a)
+	}
+	if _, err := Parse([]byte(`{"format":"waymark.routine/1","name":"t","version":1,"steps":[
+	 {"kind":"act","op":"click","target":{"locator":"x","fingerprint":{}},"approved":{"action":"click","path":"/","control":"c","why":"w","form":{"a":"b"}}}]}`)); err == nil {
+		t.Error("an approval with the form's values loaded")
+	}
+}
