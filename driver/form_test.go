@@ -200,3 +200,38 @@ func TestFormFillEveryKindNeverSubmits(t *testing.T) {
 }
 
 func foldLabel(s string) string { return strings.ToLower(strings.ReplaceAll(s, " ", "_")) }
+
+const selfSubmitPage = `<!doctype html><title>Quick apply</title>
+<form method=post action="/apply">
+<label>Name <input name=name></label>
+<label>Plan <select name=plan onchange="this.form.submit()"><option>Basic</option><option>Pro</option></select></label>
+<label>Size <select name=size onchange="this.form.requestSubmit()"><option>S</option><option>L</option></select></label>
+<label>Note <input name=note oninput="fetch('/autosave', {method: 'POST', body: this.value})"></label>
+<button>Send</button>
+</form>`
+
+func TestFormFillStopsThePagesOwnSubmits(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv, sends := countingServe(t, map[string]string{"/": selfSubmitPage})
+	open(t, s, ctx, srv.URL)
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"name": "Ann", "plan": "Pro", "size": "L", "note": "hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sent(sends); n != 0 {
+		t.Fatalf("%d requests reached the server", n)
+	}
+	if len(res.Stopped) < 2 {
+		t.Errorf("stopped %v, want the submit on change, the requestSubmit and the autosave", res.Stopped)
+	}
+	for _, f := range res.Fields {
+		if !f.ReadBack {
+			t.Errorf("%s not read back: %+v", f.Key, f)
+		}
+	}
+	if info, _ := s.PageInfo(ctx); info.Title != "Quick apply" || strings.Contains(info.URL, "/apply") {
+		t.Errorf("the page was sent: %+v", info)
+	}
+	t.Logf("stopped: %v; needs a person: %v", res.Stopped, res.NeedsPerson)
+}
