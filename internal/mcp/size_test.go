@@ -67,4 +67,16 @@ func TestToolListSize(t *testing.T) {
 			t.Errorf("allow_eval=%v: tool list is %d chars, want under two thirds of Playwright MCP's %d", eval, chars, pwChars)
 		}
 	}
+	// The form tools are offered on demand (Options.Forms): measured, not
+	// held to the budget.
+	var size [2]int
+	for i, forms := range []bool{false, true} {
+		res, err := connect(t, Options{Caller: &fakeCaller{}, Forms: forms}).ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(res)
+		size[i], _ = toolListSize(t, raw)
+	}
+	t.Logf("the form tools add %d chars", size[1]-size[0])
 }
