@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,7 +66,10 @@ func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (_ *c
 		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss", "a %s dialog is open (%q)", d.Type, d.Message)
 	}
 	// The page's own sends are held from the first write to the last.
-	stop, err := t.watchSends(ctx, "", func() bool { return s.browser.hasFrames(t.id) })
+	// It lingers for the sends of out-of-process frames only when a field
+	// of one was written (sendgate.go).
+	inFrames := new(bool)
+	stop, err := t.watchSends(ctx, "", func() bool { return *inFrames && s.browser.hasFrames(t.id) })
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +78,7 @@ func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (_ *c
 		return nil, err
 	}
 	defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
-	res, err := s.fillForm(ctx, t, answers, req)
+	res, err := s.fillForm(ctx, t, answers, req, inFrames)
 	held := stop()
 	if err != nil {
 		return nil, err
@@ -88,7 +92,7 @@ func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (_ *c
 	return res, nil
 }
 
-func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req calls.FormFillRequest) (*calls.FormFillResult, error) {
+func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req calls.FormFillRequest, inFrames *bool) (*calls.FormFillResult, error) {
 	var h *hand.Hand
 	if req.Hand {
 		h = t.handFor(true)
@@ -119,6 +123,13 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 		progressed := false
 		added := map[string]bool{}
 		var left []answer
+		type job struct {
+			at int
+			f  *formField
+			a  answer
+		}
+		var jobs []job
+		taken := map[string]bool{}
 		for _, a := range pending {
 			f, ambiguous := sc.match(a.key)
 			if f == nil {
@@ -128,11 +139,20 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 				left = append(left, a)
 				continue
 			}
-			if _, twice := done[f.Key]; twice {
+			if _, twice := done[f.Key]; twice || taken[f.Key] {
 				left = append(left, a) // two answers for one field: the second is reported
 				continue
 			}
-			done[f.Key] = s.fillField(ctx, t, f, a, h)
+			taken[f.Key] = true
+			jobs = append(jobs, job{at: slices.Index(sc.fields, f), f: f, a: a})
+		}
+		// In the page's order, as a person goes down the form.
+		sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].at < jobs[j].at })
+		for _, j := range jobs {
+			done[j.f.Key] = s.fillField(ctx, t, j.f, j.a, h)
+			if j.f.el.tid != "" {
+				*inFrames = true
+			}
 			progressed = true
 		}
 		pending = left
@@ -547,8 +567,14 @@ func sameValue(f *formField, want, got string) bool {
 
 // jsFieldState reads one field as js/form.js does: its value and what the
 // page says is wrong with it.
-var jsFieldState = `function (kind) {
+var jsFieldState = `async function (kind, blur) {
   const F = ` + jsForm + `;
+  if (blur && this.blur) {
+    // As when a person moves on: pages check a field when it loses the
+    // focus. Their handlers, and the tasks they queue, run first.
+    this.blur();
+    for (let i = 0; i < 2; i++) await new Promise(r => setTimeout(r, 0));
+  }
   let opts = null;
   if (kind === 'radio') {
     const rg = this.closest('[role=radiogroup]');
@@ -562,13 +588,11 @@ var jsFieldState = `function (kind) {
 // saw the write (the field loses the focus first, as when a person moves
 // on: pages check a field when it does).
 func (f *formField) readBack(ctx context.Context) (string, string) {
-	_ = f.el.callOn(ctx, `function () { if (this.blur) this.blur(); }`, nil)
-	_ = f.el.tab.quiet(ctx, 30*time.Millisecond)
 	var st struct {
 		Value string `json:"value"`
 		Error string `json:"error"`
 	}
-	if err := f.el.callOn(ctx, jsFieldState, &st, f.Kind); err != nil {
+	if err := f.el.callOn(ctx, jsFieldState, &st, f.Kind, f.Kind != calls.FieldSlider); err != nil {
 		return "", ""
 	}
 	return st.Value, st.Error
