@@ -8,8 +8,10 @@ import (
 
 // A multi-step form is reviewed as every page of it the session went
 // through, each with its fields as last read or filled (issue 17), for the
-// person who approves the final submit. A page is known by its URL and
-// title; a page seen again replaces its earlier state in its place.
+// person who approves the final submit. A page is known by its URL and the
+// keys of its fields (a wizard that keeps its URL shows other fields on
+// each step); a page seen again replaces its earlier state in its place.
+// Only pages read or filled with the form calls are known.
 
 // maxFormPages bounds the pages a session keeps.
 const maxFormPages = 50
@@ -24,7 +26,7 @@ func (s *Session) rememberFormPage(f *calls.Form) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, old := range s.formPages {
-		if old.URL == p.URL && old.Title == p.Title {
+		if old.URL == p.URL && sharesKey(old.Fields, p.Fields) {
 			s.formPages[i] = p
 			return
 		}
@@ -49,4 +51,18 @@ func (s *Session) FormReview(ctx context.Context, _ calls.FormReviewRequest) (*c
 		out.Pages = append(out.Pages, p)
 	}
 	return out, nil
+}
+
+// sharesKey says whether two reads have a field key in common.
+func sharesKey(a, b []calls.FormField) bool {
+	keys := make(map[string]bool, len(a))
+	for _, f := range a {
+		keys[f.Key] = true
+	}
+	for _, f := range b {
+		if keys[f.Key] {
+			return true
+		}
+	}
+	return false
 }

@@ -235,3 +235,53 @@ func TestFormFillStopsThePagesOwnSubmits(t *testing.T) {
 	}
 	t.Logf("stopped: %v; needs a person: %v", res.Stopped, res.NeedsPerson)
 }
+
+const wizardPage = `<!doctype html><title>Sign up</title>
+<form method=post action="/done">
+<section id=one><h2>Step 1</h2>
+<label>Name <input name=name></label><label>Card number <input name=card autocomplete=cc-number></label>
+<button type=button onclick="one.hidden = true; two.hidden = false">Next</button></section>
+<section id=two hidden><h2>Step 2</h2>
+<label>City <input name=city></label><label>Plan <select name=plan><option>Basic</option><option>Pro</option></select></label>
+<button>Finish</button></section>
+</form>`
+
+func TestFormReviewShowsEveryStep(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv, sends := countingServe(t, map[string]string{"/": wizardPage})
+	open(t, s, ctx, srv.URL)
+	if _, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"name": "Ann"}, Secrets: map[string]string{"card_number": "4242424242424242"}}); err != nil {
+		t.Fatal(err)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Next"})
+	if _, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"city": "Leeds", "plan": "Pro"}}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.FormReview(ctx, calls.FormReviewRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(r)
+	if len(r.Pages) != 2 {
+		t.Fatalf("%d pages, want the two steps: %s", len(r.Pages), out)
+	}
+	values := map[string]string{}
+	for _, p := range r.Pages {
+		for _, f := range p.Fields {
+			values[f.Key] = f.Value
+		}
+	}
+	want := map[string]string{"name": "Ann", "card_number": secret.Masked, "city": "Leeds", "plan": "Pro"}
+	for k, v := range want {
+		if values[k] != v {
+			t.Errorf("%s = %q, want %q", k, values[k], v)
+		}
+	}
+	if strings.Contains(string(out), "4242") {
+		t.Errorf("the card number shows in the review: %s", out)
+	}
+	if n := sent(sends); n != 0 {
+		t.Errorf("%d requests were sent", n)
+	}
+}
