@@ -60,23 +60,25 @@ type formScan struct {
 
 // scanRow is a field as js/form.js reports it.
 type scanRow struct {
-	Key          string   `json:"key"`
-	Label        string   `json:"label"`
-	Kind         string   `json:"kind"`
-	Node         int      `json:"node"`
-	Input        int      `json:"input"`
-	OptNodes     []int    `json:"opt_nodes"`
-	Options      []string `json:"options"`
-	Required     bool     `json:"required"`
-	Value        string   `json:"value"`
-	Format       string   `json:"format"`
-	Error        string   `json:"error"`
-	Section      string   `json:"section"`
-	Disabled     bool     `json:"disabled"`
-	Marked       bool     `json:"marked"`
-	Words        string   `json:"words"`
-	Type         string   `json:"type"`
-	Autocomplete string   `json:"autocomplete"`
+	Key          string            `json:"key"`
+	Label        string            `json:"label"`
+	Kind         string            `json:"kind"`
+	Node         int               `json:"node"`
+	Input        int               `json:"input"`
+	OptNodes     []int             `json:"opt_nodes"`
+	Options      []string          `json:"options"`
+	Required     bool              `json:"required"`
+	Value        string            `json:"value"`
+	Format       string            `json:"format"`
+	Error        string            `json:"error"`
+	Section      string            `json:"section"`
+	Disabled     bool              `json:"disabled"`
+	Marked       bool              `json:"marked"`
+	Words        string            `json:"words"`
+	Type         string            `json:"type"`
+	Autocomplete string            `json:"autocomplete"`
+	Tag          string            `json:"tag"`
+	Attrs        map[string]string `json:"attrs"`
 }
 
 // frameRef is one frame to read: the target whose session reaches it.
@@ -233,13 +235,14 @@ func (s *Session) scanForm(ctx context.Context, t *tab) (*formScan, error) {
 // with refs.
 func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formField, []formAdder, string, string, error) {
 	var res runtime.EvaluateResult
+	names, _ := json.Marshal(identityAttrs)
 	for attempt := 0; ; attempt++ {
 		id, err := t.world(ctx, f.sess, f.frame)
 		if err != nil {
 			return nil, nil, "", "", err
 		}
 		res, err = cdp.Call(ctx, f.sess, runtime.Evaluate, runtime.EvaluateParams{
-			Expression: jsForm + ".scan()", ContextID: id, ObjectGroup: formGroup,
+			Expression: jsForm + ".scan(" + string(names) + ")", ContextID: id, ObjectGroup: formGroup,
 		})
 		if contextGone(err) && attempt == 0 {
 			t.forgetWorld(f.frame)
@@ -321,6 +324,14 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 		}
 		ff.Ref = s.refs.assign(t, f.tid, f.frame, el.node)
 		ff.el.what = ff.Ref
+		// A ref first shown here is known by its tag and identity
+		// attributes, so that acting on it later refuses a node the page
+		// reused for another control (invariant 4).
+		if e, ok := s.refs.lookup(ff.Ref); ok && e.tag == "" {
+			line := fmt.Sprintf("%s %q [ref=%s]", r.Kind, clip(r.Label, 60), ff.Ref)
+			s.refs.describe(ff.Ref, line, r.Tag, "", r.Attrs)
+		}
+		ff.el.line = fmt.Sprintf("%s %q [ref=%s]", r.Kind, clip(r.Label, 60), ff.Ref)
 		if in, ok := elOf(r.Input, r.Key); ok {
 			ff.input = &in
 		}

@@ -3,6 +3,7 @@ package driver_test
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -283,5 +284,27 @@ func TestFormReviewShowsEveryStep(t *testing.T) {
 	}
 	if n := sent(sends); n != 0 {
 		t.Errorf("%d requests were sent", n)
+	}
+}
+
+// A ref a read gives is one to act on, and refuses a node the page turned
+// into another control since.
+func TestFormRefsAreRefs(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>R</title><label>Name <input name=name></label><label>City <input name=city></label>`})
+	open(t, s, ctx, srv.URL)
+	f, err := s.Form(ctx, calls.FormRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: formField(t, f, "name").Ref, Value: "Ann"})
+	if got := evalString(t, s, ctx, `document.querySelector('[name=name]').value`); got != "Ann" {
+		t.Fatalf("name %q", got)
+	}
+	evalString(t, s, ctx, `document.querySelector('[name=city]').name = 'password'`)
+	_, err = s.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: formField(t, f, "city").Ref, Value: "x"})
+	if !errors.Is(err, calls.ErrStaleRef) {
+		t.Fatalf("a field whose name changed took the fill: %v", err)
 	}
 }

@@ -182,7 +182,9 @@
   // A repeated section's title without its number: "Experience 2" → "experience".
   const baseTitle = t => lower(t).replace(/#?\s*\d+\s*$/, '').replace(/^\d+\.?\s*/, '').replace(/\(.*\)$/, '').trim();
 
-  const scan = () => {
+  // scan reads the frame; names are the attributes that say which control
+  // an element is (refs.go identityAttrs), returned for each field.
+  const scan = (names) => {
     const nodes = [];
     const index = n => { nodes.push(n); return nodes.length - 1; };
     const fields = [];
@@ -331,6 +333,7 @@
         options: f.options || [], required: !!f.required, value, format: f.format || '', error: errorOf(f.el, f.kind),
         section: f.section, disabled: !!f.disabled, marked: !!f.marked, multiple: !!f.multiple,
         words: clean([f.label, f.name, attr(f.el, 'id'), f.placeholder].join(' ')), type: f.type || '', autocomplete: f.autocomplete || '',
+        tag: f.el.tagName.toLowerCase(), attrs: Object.fromEntries((names || []).map(n => [n, attr(f.el, n)])),
       };
     });
     return [JSON.stringify({ url: location.href, title: document.title, fields: rows, adders: outAdders }), ...nodes];
