@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/secret"
@@ -27,6 +29,11 @@ import (
 
 //go:embed js/form.js
 var jsForm string
+
+// frameReadTimeout bounds the read of one frame: a frame whose page is
+// busy (a script that does not end) is named in the errors, and the rest
+// is read.
+const frameReadTimeout = 2 * time.Second
 
 // formGroup is the object group a read's remote objects live in.
 const formGroup = "waymark-form"
@@ -117,12 +124,26 @@ func (s *Session) formFrames(ctx context.Context, t *tab) ([]frameRef, []calls.F
 		}
 	}
 	s.browser.mu.Unlock()
+	urls := map[target.ID]string{}
+	named := func(id target.ID) string {
+		if u := urls[id]; u != "" {
+			return u
+		}
+		if in, err := chromedp.CallBrowser(s.browser.ctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil && in.TargetInfo != nil {
+			return shownURL(in.TargetInfo.URL)
+		}
+		return string(id)
+	}
 	var walk func(tid target.ID, sess cdp.Session, ft *page.FrameTree)
 	walk = func(tid target.ID, sess cdp.Session, ft *page.FrameTree) {
 		if ft == nil || ft.Frame == nil {
 			return
 		}
-		if _, other := oop[target.ID(ft.Frame.ID)]; !(other && target.ID(ft.Frame.ID) != tid) {
+		id := target.ID(ft.Frame.ID)
+		if _, other := oop[id]; other && id != tid {
+			// Read through its own target; its parent knows its URL.
+			urls[id] = ft.Frame.URL
+		} else {
 			out = append(out, frameRef{tid: tid, sess: sess, frame: ft.Frame.ID, url: ft.Frame.URL + ft.Frame.URLFragment})
 		}
 		for _, c := range ft.ChildFrames {
@@ -148,21 +169,28 @@ func (s *Session) formFrames(ctx context.Context, t *tab) ([]frameRef, []calls.F
 				continue
 			}
 			attached[id] = true
-			ft, err := t.attachFrame(ctx, id, p)
+			actx, cancel := context.WithTimeout(ctx, frameReadTimeout)
+			ft, err := t.attachFrame(actx, id, p)
 			if err != nil {
-				errs = append(errs, calls.FrameError{Frame: string(id), Error: "cannot attach to the frame: " + browserErr(err).Error()})
+				msg := "cannot attach to the frame: " + browserErr(err).Error()
+				if actx.Err() != nil && ctx.Err() == nil {
+					msg = fmt.Sprintf("the frame did not answer in %s (its page is busy)", frameReadTimeout)
+				}
+				cancel()
+				errs = append(errs, calls.FrameError{Frame: named(id), Error: msg})
 				continue
 			}
-			sub, err := cdp.Call(ctx, ft.sess, page.GetFrameTree, cdp.Empty{})
+			sub, err := cdp.Call(actx, ft.sess, page.GetFrameTree, cdp.Empty{})
+			cancel()
 			if err != nil {
-				errs = append(errs, calls.FrameError{Frame: string(id), Error: browserErr(err).Error()})
+				errs = append(errs, calls.FrameError{Frame: named(id), Error: browserErr(err).Error()})
 				continue
 			}
 			walk(id, ft.sess, sub.FrameTree)
 		}
 		if len(next) == len(ids) {
 			for _, id := range next {
-				errs = append(errs, calls.FrameError{Frame: string(id), Error: "its parent frame is not on the page"})
+				errs = append(errs, calls.FrameError{Frame: named(id), Error: "its parent frame is not on the page"})
 			}
 			break
 		}
@@ -188,7 +216,12 @@ func (s *Session) scanForm(ctx context.Context, t *tab) (*formScan, error) {
 	for i, f := range frames {
 		wg.Go(func() {
 			r := &results[i]
-			r.fields, r.adders, r.url, r.title, r.err = s.scanFrame(ctx, t, f)
+			fctx, cancel := context.WithTimeout(ctx, frameReadTimeout)
+			defer cancel()
+			r.fields, r.adders, r.url, r.title, r.err = s.scanFrame(fctx, t, f)
+			if r.err != nil && fctx.Err() != nil && ctx.Err() == nil {
+				r.err = fmt.Errorf("the frame did not answer in %s (its page is busy)", frameReadTimeout)
+			}
 		})
 	}
 	wg.Wait()

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/secret"
@@ -307,4 +308,42 @@ func TestFormRefsAreRefs(t *testing.T) {
 	if !errors.Is(err, calls.ErrStaleRef) {
 		t.Fatalf("a field whose name changed took the fill: %v", err)
 	}
+}
+
+// A frame that cannot be read is named, and the rest is read: here a
+// cross-site frame whose page is busy in a script that never ends.
+func TestFormNamesAFrameItCannotRead(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv, told := countingServe(t, map[string]string{
+		"/": `<!doctype html><title>Host</title><label>Name <input name=name></label><iframe src="{{other}}/busy"></iframe>`,
+		// Told to, it says so to the server and spins in the same task:
+		// once the server hears, the frame is busy.
+		"/busy": `<!doctype html><label>Code <input name=code></label>
+<script>onmessage = () => { fetch('/spinning', {method: 'POST'}); for (;;) {} }</script>`,
+		"/spinning": "",
+	})
+	open(t, s, ctx, srv.URL)
+	if _, err := s.Eval(ctx, calls.EvalRequest{Expression: `frames[0].postMessage('spin', '*')`, MainWorld: true}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); sent(told) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the frame never began to spin")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	start := time.Now()
+	f, err := s.Form(ctx, calls.FormRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	formField(t, f, "name")
+	if len(f.Errors) != 1 || !strings.Contains(f.Errors[0].Frame, "/busy") {
+		t.Fatalf("errors %+v, want the busy frame named", f.Errors)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the read took %s", d)
+	}
+	t.Logf("%+v", f.Errors)
 }
