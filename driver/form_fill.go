@@ -4,19 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/hand"
-	"github.com/waymark-dev/waymark/internal/keys"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -334,104 +331,6 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// retryValue is the answer written again after the page refused it: in
-// the date format its error names, or its digits alone when the error asks
-// for digits; else the same answer, typed key by key this time (pages that
-// check on key presses refuse a pasted value).
-func retryValue(f *formField, value, pageErr string) (string, bool) {
-	switch f.Kind {
-	case calls.FieldText, calls.FieldTextarea, calls.FieldDate:
-	default:
-		return value, true
-	}
-	if format := dateFormatIn(pageErr); format != "" {
-		if y, m, d, err := parseDate(value); err == nil {
-			f.Format = format
-			return formatDate(format, y, m, d), true
-		}
-	}
-	low := strings.ToLower(pageErr)
-	if strings.Contains(low, "digits") || strings.Contains(low, "numbers only") {
-		var b strings.Builder
-		for _, r := range value {
-			if r >= '0' && r <= '9' {
-				b.WriteRune(r)
-			}
-		}
-		return b.String(), true
-	}
-	return value, true
-}
-
-// dateFormatIn finds a written date format in a page's words:
-// "Use the format DD/MM/YYYY".
-func dateFormatIn(s string) string {
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '(' || r == ')' || r == ',' || r == ':' }) {
-		w = strings.TrimRight(w, ".")
-		if isDateFormat(w) {
-			return strings.ToUpper(w)
-		}
-	}
-	return ""
-}
-
-// isDateFormat says whether w is a format such as DD/MM/YYYY or YYYY-MM-DD.
-func isDateFormat(w string) bool {
-	u := strings.ToUpper(w)
-	if len(u) < 8 {
-		return false
-	}
-	var sep rune
-	parts := strings.FieldsFunc(u, func(r rune) bool {
-		if r == '/' || r == '-' || r == '.' {
-			sep = r
-			return true
-		}
-		return false
-	})
-	if sep == 0 || len(parts) != 3 {
-		return false
-	}
-	has := map[byte]bool{}
-	for _, p := range parts {
-		if strings.Trim(p, string(p[0])) != "" || !strings.Contains("DMY", p[:1]) {
-			return false
-		}
-		has[p[0]] = true
-	}
-	return has['D'] && has['M'] && has['Y']
-}
-
-// formatDate writes a date in a format such as DD/MM/YYYY, D.M.YY or
-// YYYY-MM-DD.
-func formatDate(format string, y, m, d int) string {
-	var b strings.Builder
-	for i := 0; i < len(format); {
-		c := format[i]
-		j := i
-		for j < len(format) && format[j] == c {
-			j++
-		}
-		n := j - i
-		switch c {
-		case 'D':
-			fmt.Fprintf(&b, "%0*d", n, d)
-		case 'M':
-			fmt.Fprintf(&b, "%0*d", n, m)
-		case 'Y':
-			if n <= 2 {
-				fmt.Fprintf(&b, "%02d", y%100)
-			} else {
-				fmt.Fprintf(&b, "%04d", y)
-			}
-		default:
-			b.WriteString(format[i:j])
-		}
-		i = j
-	}
-	return b.String()
-}
-
 // writeField writes value into the field as its kind needs and returns
 // what the field should hold after.
 func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) (string, error) {
@@ -523,9 +422,9 @@ func truthy(v string) (on, ok bool) {
 }
 
 // pickOption returns the index of the option that is the answer: the
-// one whose words are the answer, else (loose) the one starting with it,
-// else the one containing it; the shortest such. -1 for none: never a
-// near miss.
+// one whose words are the answer, else (loose) the one option starting
+// with it, else the one containing it. -1 for none, and for several at
+// the first tier that has any: never a near miss, never a guess.
 func pickOption(options []string, value string, loose bool) int {
 	want := foldWords(value)
 	if want == "" {
@@ -535,15 +434,21 @@ func pickOption(options []string, value string, loose bool) int {
 	if loose {
 		tiers = append(tiers, func(o string) bool { return strings.HasPrefix(o, want) }, func(o string) bool { return strings.Contains(o, want) })
 	}
-	for _, ok := range tiers {
-		best := -1
+	for n, ok := range tiers {
+		found := -1
 		for i, o := range options {
-			if fo := foldWords(o); ok(fo) && (best < 0 || len(fo) < len(foldWords(options[best]))) {
-				best = i
+			if !ok(foldWords(o)) {
+				continue
+			}
+			if found >= 0 && n > 0 && foldWords(options[found]) != foldWords(o) {
+				return -1 // two options fit as well: which one is a guess
+			}
+			if found < 0 {
+				found = i
 			}
 		}
-		if best >= 0 {
-			return best
+		if found >= 0 {
+			return found
 		}
 	}
 	return -1
@@ -596,158 +501,4 @@ func (f *formField) readBack(ctx context.Context) (string, string) {
 		return "", ""
 	}
 	return st.Value, st.Error
-}
-
-// jsListOptions returns the visible options of the list a field opens:
-// the one it names (aria-controls, aria-owns), else any visible option
-// of the page. With pick >= 0 it returns that option's element alone.
-var jsListOptions = `function (pick) {
-  const F = ` + jsForm + `;
-  const list = F.listOf(this);
-  let opts = F.optionsIn(list, true);
-  if (!list) opts = Array.from(document.querySelectorAll('[role=option]')).filter(F.visible);
-  if (pick >= 0) return [opts[pick]];
-  return opts.map(F.optionText);
-}`
-
-// pickListOption waits for the field's options and clicks the one that
-// is the answer.
-func (s *Session) pickListOption(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) (string, error) {
-	deadline := time.Now().Add(optionWait)
-	var seen []string
-	for {
-		var opts []string
-		if err := f.el.callOn(ctx, jsListOptions, &opts, -1); err != nil {
-			return "", err
-		}
-		seen = opts
-		if i := pickOption(opts, value, true); i >= 0 {
-			nodes := f.el.nodesOn(ctx, strings.Replace(jsListOptions, "function (pick) {", "function () { const pick = "+strconv.Itoa(i)+";", 1))
-			if len(nodes) != 1 {
-				return "", calls.Errorf(calls.ErrStaleRef, "read the form again", "the option went away before it was chosen")
-			}
-			o := f.el
-			o.node, o.what = nodes[0], "the option"
-			p, err := o.actionable(ctx, checkVisible|checkHit, defaultActTimeout)
-			if err != nil {
-				return "", err
-			}
-			if err := t.press(ctx, p, input.MouseButtonLeft, 1, h); err != nil {
-				return "", err
-			}
-			return opts[i], nil
-		}
-		if time.Now().After(deadline) {
-			break
-		}
-		if err := sleep(ctx, 50*time.Millisecond); err != nil {
-			return "", err
-		}
-	}
-	hint := "the answer must be one of its options, or the start of one"
-	if len(seen) > 0 {
-		hint = "options shown: " + quoteList(seen, 8)
-	}
-	return "", calls.Errorf(calls.ErrNoMatch, hint, "no option shown is the answer (waited %s)", optionWait)
-}
-
-// fillTypeahead types the start of the answer, waits for the options the
-// page brings up and clicks the one that is the answer; when none is,
-// it types the rest and looks again.
-func (s *Session) fillTypeahead(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) (string, error) {
-	el := &f.el
-	if err := el.fill(ctx, "", defaultActTimeout, h); err != nil {
-		return "", err
-	}
-	r := []rune(value)
-	cut := min(len(r), 3)
-	if err := el.typeText(ctx, string(r[:cut]), defaultActTimeout, h); err != nil {
-		return "", err
-	}
-	got, err := s.pickListOption(ctx, t, f, value, h)
-	if err == nil || cut == len(r) || !errors.Is(err, calls.ErrNoMatch) {
-		return got, err
-	}
-	if err := el.typeText(ctx, string(r[cut:]), defaultActTimeout, h); err != nil {
-		return "", err
-	}
-	return s.pickListOption(ctx, t, f, value, h)
-}
-
-// fillSlider moves an ARIA slider with the arrow keys until it shows the
-// answer.
-func (s *Session) fillSlider(ctx context.Context, f *formField, value string) (string, error) {
-	want, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-	if err != nil {
-		return "", calls.Errorf(calls.ErrBadInput, "answer a slider with a number within "+f.Format, "a slider takes a number")
-	}
-	if err := f.el.focus(ctx); err != nil {
-		return "", err
-	}
-	read := func() (float64, error) {
-		got, _ := f.readBack(ctx)
-		return strconv.ParseFloat(strings.TrimSpace(got), 64)
-	}
-	cur, err := read()
-	if err != nil {
-		return "", calls.Errorf(calls.ErrNotInteractable, "set it by hand", "the slider shows no number")
-	}
-	for range 400 {
-		if cur == want {
-			break
-		}
-		key := "ArrowRight"
-		if cur > want {
-			key = "ArrowLeft"
-		}
-		evs, _ := keys.Press(key)
-		if err := f.el.focus(ctx); err != nil {
-			return "", err
-		}
-		if err := keys.Dispatch(ctx, f.el.tab.sess, evs); err != nil {
-			return "", err
-		}
-		next, err := read()
-		if err != nil {
-			return "", err
-		}
-		if next == cur || (cur < want) != (next < want) && next != want {
-			break // at its end, or it steps over the answer
-		}
-		cur = next
-	}
-	return strconv.FormatFloat(want, 'f', -1, 64), nil
-}
-
-// fillFile sets a file field: a file input takes the file, a drop zone
-// has it dropped on it (the way a person drags it there); a zone that
-// shows nothing after the drop but holds a file input gets it there.
-// Uploads keep their rules: only files under the upload roots.
-func (s *Session) fillFile(ctx context.Context, t *tab, f *formField, value string) (string, error) {
-	files, err := checkFiles([]string{value}, s.browser.opts.UploadRoots)
-	if err != nil {
-		return "", err
-	}
-	name := filepath.Base(files[0])
-	setInput := func(in *element) error {
-		_, err := cdpCallEl(ctx, in, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: in.node})
-		return err
-	}
-	if f.input == nil && f.typ == "file" {
-		return name, setInput(&f.el)
-	}
-	p, err := f.el.actionable(ctx, checkVisible, defaultActTimeout)
-	if err != nil {
-		return "", err
-	}
-	data := &input.DragData{Items: []*input.DragDataItem{}, Files: files, DragOperationsMask: 1}
-	for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
-		if _, err := call(ctx, t, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: p.X, Y: p.Y, Data: data}); err != nil {
-			return "", browserErr(err)
-		}
-	}
-	if got, _ := f.readBack(ctx); !strings.Contains(got, name) && f.input != nil {
-		return name, setInput(f.input)
-	}
-	return name, nil
 }

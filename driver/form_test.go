@@ -209,6 +209,7 @@ const selfSubmitPage = `<!doctype html><title>Quick apply</title>
 <label>Plan <select name=plan onchange="this.form.submit()"><option>Basic</option><option>Pro</option></select></label>
 <label>Size <select name=size onchange="this.form.requestSubmit()"><option>S</option><option>L</option></select></label>
 <label>Note <input name=note oninput="fetch('/autosave', {method: 'POST', body: this.value})"></label>
+<label>Card <input name=cardno></label>
 <button>Send</button>
 </form>`
 
@@ -217,9 +218,24 @@ func TestFormFillStopsThePagesOwnSubmits(t *testing.T) {
 	s, ctx := newSession(t)
 	srv, sends := countingServe(t, map[string]string{"/": selfSubmitPage})
 	open(t, s, ctx, srv.URL)
-	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"name": "Ann", "plan": "Pro", "size": "L", "note": "hi"}})
+	// The card number comes as a plain answer: hidden all the same.
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"name": "Ann", "plan": "Pro", "size": "L", "note": "hi", "card": "4242 4242 4242 4242"}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	f, err := s.Form(ctx, calls.FormRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	review, err := s.FormReview(ctx, calls.FormReviewRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, v := range map[string]any{"fill": res, "read": f, "review": review, "snapshot": snapshot(t, s, ctx, calls.SnapshotRequest{})} {
+		out, _ := json.Marshal(v)
+		if strings.Contains(strings.ReplaceAll(string(out), " ", ""), "4242") {
+			t.Errorf("the card number shows in the %s: %s", what, out)
+		}
 	}
 	if n := sent(sends); n != 0 {
 		t.Fatalf("%d requests reached the server", n)
