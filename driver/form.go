@@ -45,8 +45,7 @@ type formField struct {
 	el      element   // the field (for a radio group, its first option)
 	input   *element  // a drop zone's file input, if it has one
 	opts    []element // a radio group's options, in the order of Options
-	adder   bool
-	secret  bool // its value is never shown
+	secret  bool      // its value is never shown
 	typ     string
 	section string // slug of the repeated section's title, for adders
 }
@@ -204,7 +203,6 @@ func (s *Session) formFrames(ctx context.Context, t *tab) ([]frameRef, []calls.F
 func (s *Session) scanForm(ctx context.Context, t *tab) (*formScan, error) {
 	frames, errs := s.formFrames(ctx, t)
 	type result struct {
-		rows   []scanRow
 		adders []formAdder
 		fields []*formField
 		url    string
