@@ -98,3 +98,31 @@ func BenchmarkFormFillEach(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(answers)), "fields")
 }
+
+// BenchmarkFormFillEveryKind fills the 40 answers of every kind the
+// tests give (a typeahead whose options come 300 ms after typing, a
+// dependent select, a slider moved by its arrow keys, a drop zone, a
+// third experience added), from a fresh load each time.
+func BenchmarkFormFillEveryKind(b *testing.B) {
+	s, ctx := drivertest.Session(b, b.Name(), 5*time.Minute)
+	srv := serve(b, map[string]string{"/": applyPage, "/referrer": referrerPage})
+	answers := applyAnswers(b)
+	delete(answers, "favourite colour")
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: answers})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range res.Fields {
+			if f.Answered && !f.ReadBack {
+				b.Fatalf("%s not taken: %s", f.Key, f.Error)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(answers)), "fields")
+}

@@ -111,7 +111,7 @@ func sent(m *sync.Map) int {
 }
 
 // applyAnswers are answers for every kind of field of apply.html.
-func applyAnswers(t *testing.T) map[string]string {
+func applyAnswers(t testing.TB) map[string]string {
 	dir := t.TempDir()
 	cv := filepath.Join(dir, "cv.pdf")
 	folio := filepath.Join(dir, "folio.zip")
