@@ -35,7 +35,7 @@ var jsForm string
 // is read.
 const frameReadTimeout = 2 * time.Second
 
-// formGroup is the object group a read's remote objects live in.
+// formGroup names the object groups a read's remote objects live in.
 const formGroup = "waymark-form"
 
 // formField is one field of a read: what the caller sees and what the
@@ -267,13 +267,17 @@ func (s *Session) scanForm(ctx context.Context, t *tab) (*formScan, error) {
 func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formField, []formAdder, string, string, error) {
 	var res runtime.EvaluateResult
 	names, _ := json.Marshal(identityAttrs)
+	// A group of the frame's own: frames of one process are read at once
+	// on one session, whose groups they share, and the first read to end
+	// would release the others' nodes.
+	group := formGroup + "-" + string(f.frame)
 	for attempt := 0; ; attempt++ {
 		id, err := t.world(ctx, f.sess, f.frame)
 		if err != nil {
 			return nil, nil, "", "", err
 		}
 		res, err = cdp.Call(ctx, f.sess, runtime.Evaluate, runtime.EvaluateParams{
-			Expression: jsForm + ".scan(" + string(names) + ")", ContextID: id, ObjectGroup: formGroup,
+			Expression: jsForm + ".scan(" + string(names) + ")", ContextID: id, ObjectGroup: group,
 		})
 		if contextGone(err) && attempt == 0 {
 			t.forgetWorld(f.frame)
@@ -284,7 +288,7 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 		}
 		break
 	}
-	defer cdp.Call(context.WithoutCancel(ctx), f.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: formGroup})
+	defer cdp.Call(context.WithoutCancel(ctx), f.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 	if err := decodeResult(nil, res.ExceptionDetails, nil); err != nil {
 		return nil, nil, "", "", err
 	}

@@ -3,6 +3,7 @@ package driver_test
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"errors"
 	"io"
 	"net"
@@ -362,4 +363,31 @@ func TestFormNamesAFrameItCannotRead(t *testing.T) {
 		t.Errorf("the read took %s", d)
 	}
 	t.Logf("%+v", f.Errors)
+}
+
+// Frames of one process are read at once on one session: each read's
+// nodes are its own (a same-origin frame's read that ended first once
+// released the page's nodes, and the page read as empty).
+func TestFormReadsSameOriginFrames(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	var page strings.Builder
+	page.WriteString(`<!doctype html><title>Many</title>`)
+	for i := range 300 {
+		fmt.Fprintf(&page, `<label>Field %d <input name=f%d></label>`, i, i)
+	}
+	for range 4 {
+		page.WriteString(`<iframe src="/small"></iframe>`)
+	}
+	srv := serve(t, map[string]string{"/": page.String(), "/small": `<!doctype html><label>Small <input name=small></label>`})
+	open(t, s, ctx, srv.URL)
+	for i := range 5 {
+		f, err := s.Form(ctx, calls.FormRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Fields) != 304 {
+			t.Fatalf("read %d: %d fields, want 304", i+1, len(f.Fields))
+		}
+	}
 }
