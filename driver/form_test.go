@@ -3,8 +3,8 @@ package driver_test
 import (
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
