@@ -359,7 +359,7 @@ func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value st
 			Error    string   `json:"error"`
 			Selected []string `json:"selected"`
 		}
-		if err := el.callOn(ctx, jsSelectOptions, &res, []string{value}); err != nil {
+		if err := el.callOn(ctx, jsSelectWords, &res, value); err != nil {
 			return "", err
 		}
 		if res.Error != "" {

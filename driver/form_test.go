@@ -391,3 +391,25 @@ func TestFormReadsSameOriginFrames(t *testing.T) {
 		}
 	}
 }
+
+// A select is answered by an option's words before its value.
+func TestFormSelectByWordsThenValue(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>S</title>
+<label>Rooms <select name=rooms><option value=2>One</option><option value=3>2</option><option value=fr>France</option></select></label>
+<label>Land <select name=land><option value=de>Germany</option><option value=fr>France</option></select></label>`})
+	open(t, s, ctx, srv.URL)
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"rooms": "2", "land": "fr"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Fields {
+		if !f.ReadBack {
+			t.Errorf("%s: %+v", f.Key, f)
+		}
+	}
+	if got := evalString(t, s, ctx, `document.querySelector('[name=rooms]').value + ' ' + document.querySelector('[name=land]').value`); got != "3 fr" {
+		t.Errorf("values %q, want the option saying 2 and the one whose value is fr", got)
+	}
+}

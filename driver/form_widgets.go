@@ -19,6 +19,22 @@ import (
 // The widgets a form fill works as a person does: a list that opens,
 // a typeahead that answers typing, an ARIA slider, a drop zone.
 
+// jsSelectWords chooses the option of a select whose words are the
+// answer, else the one whose value is, and fires input and change as a
+// person's choice does. Errors never quote the answer.
+const jsSelectWords = `function (w) {
+  const norm = s => (s || '').replace(/\s+/g, ' ').trim().toLowerCase();
+  if (this.disabled) return { error: 'the select is disabled' };
+  const opts = Array.from(this.options);
+  const o = opts.find(o => norm(o.label || o.text) === norm(w)) || opts.find(o => o.value === w);
+  if (!o) return { error: 'no option is the answer' };
+  if (o.disabled) return { error: 'the option that is the answer is disabled' };
+  for (const x of opts) x.selected = x === o;
+  this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  this.dispatchEvent(new Event('change', { bubbles: true }));
+  return { selected: [(o.label || o.text).replace(/\s+/g, ' ').trim()] };
+}`
+
 // jsListOptions returns the visible options of the list a field opens:
 // the one it names (aria-controls, aria-owns), else any visible option
 // of the page. With pick >= 0 it returns that option's element alone.
