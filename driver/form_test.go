@@ -413,3 +413,32 @@ func TestFormSelectByWordsThenValue(t *testing.T) {
 		t.Errorf("values %q, want the option saying 2 and the one whose value is fr", got)
 	}
 }
+
+// What the page says is wrong with a field is read: its error text beside
+// it, the message aria-describedby names, and a validity message once a
+// person touched the field.
+func TestFormReadsThePagesErrors(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>E</title><form>
+<div><label>Email <input name=email aria-invalid=true aria-describedby=email-err value="ann@"></label><span id=email-err class=error>Enter a full email address</span></div>
+<div><label>Zip <input name=zip value="x1"></label><div class=error>Digits only</div></div>
+<div><label>Age <input name=age type=number min=18 required></label></div>
+<div><label>Town <input name=town></label></div>
+</form>`})
+	open(t, s, ctx, srv.URL)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Age", Value: "12"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFocus, Target: "label=Town"})
+	f, err := s.Form(ctx, calls.FormRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{"email": "Enter a full email address", "zip": "Digits only", "age": "18", "town": ""} {
+		if got := formField(t, f, key).Error; want == "" && got != "" || !strings.Contains(got, want) {
+			t.Errorf("%s: error %q, want %q", key, got, want)
+		}
+	}
+	if formField(t, f, "email").Label != "Email" {
+		t.Errorf("the error text got into the label: %q", formField(t, f, "email").Label)
+	}
+}
