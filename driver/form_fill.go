@@ -379,6 +379,15 @@ func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value st
 		}
 		return f.Options[i], f.opts[i].setChecked(ctx, true, timeout, h)
 	case calls.FieldTypeahead:
+		if len(f.Options) > 0 {
+			// A <datalist>: the browser's own list, which no click
+			// reaches; the option that is the answer is typed whole.
+			i := pickOption(f.Options, value, true)
+			if i < 0 {
+				return "", calls.Errorf(calls.ErrNoMatch, "options: "+quoteList(f.Options, 12), "no option of the list is the answer")
+			}
+			return f.Options[i], el.fill(ctx, f.Options[i], timeout, h)
+		}
 		return s.fillTypeahead(ctx, t, f, value, h)
 	case calls.FieldCombobox:
 		p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, timeout)

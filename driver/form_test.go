@@ -442,3 +442,26 @@ func TestFormReadsThePagesErrors(t *testing.T) {
 		t.Errorf("the error text got into the label: %q", formField(t, f, "email").Label)
 	}
 }
+
+func TestFormFillDatalist(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>D</title>
+<label>Browser <input name=browser list=browsers></label>
+<datalist id=browsers><option value="Chromium"><option value="Firefox"><option value="Firefox Nightly"></datalist>`})
+	open(t, s, ctx, srv.URL)
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"browser": "chrom"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Fields[0]; f.Kind != calls.FieldTypeahead || !f.ReadBack || f.After != "Chromium" {
+		t.Fatalf("%+v", f)
+	}
+	res, err = s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"browser": "Fire"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Fields[0]; f.ReadBack || f.After != "Chromium" {
+		t.Fatalf("two options start with the answer, and one was taken: %+v", f)
+	}
+}
