@@ -336,6 +336,15 @@ func errText(err error) string {
 func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) (string, error) {
 	el := &f.el
 	timeout := defaultActTimeout
+	if strings.ContainsAny(value, "\r\n") {
+		// A line break is never typed as Enter (it would send the form):
+		// a text area or an editor takes it inserted, at once; a one-line
+		// field refuses it.
+		if f.Kind != calls.FieldTextarea && f.Kind != calls.FieldRichtext {
+			return "", calls.Errorf(calls.ErrBadInput, "give a one-line field an answer of one line", "a one-line field takes no line break")
+		}
+		h = nil
+	}
 	switch f.Kind {
 	case calls.FieldText, calls.FieldTextarea, calls.FieldRichtext:
 		return value, el.fill(ctx, value, timeout, h)

@@ -465,3 +465,28 @@ func TestFormFillDatalist(t *testing.T) {
 		t.Fatalf("two options start with the answer, and one was taken: %+v", f)
 	}
 }
+
+// A line break in an answer is never typed as Enter: a text area takes it,
+// a one-line field refuses the answer, and nothing is sent.
+func TestFormFillLineBreaks(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv, sends := countingServe(t, map[string]string{"/": `<!doctype html><title>L</title><form method=post action=/x>
+<label>City <input name=city role=combobox aria-autocomplete=list></label><label>Name <input name=name></label><label>Notes <textarea name=notes></textarea></label><button>Send</button></form>`})
+	open(t, s, ctx, srv.URL)
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"city": "Leeds\n", "name": "Ann\nLee", "notes": "one\ntwo"}, Hand: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Fields {
+		if (f.Key == "notes") != f.ReadBack {
+			t.Errorf("%s: %+v", f.Key, f)
+		}
+	}
+	if got := evalString(t, s, ctx, `document.querySelector('textarea').value`); got != `one\ntwo` {
+		t.Errorf("notes %q", got)
+	}
+	if n := sent(sends); n != 0 || len(res.Stopped) != 0 {
+		t.Errorf("%d sent, %v stopped: Enter was pressed", n, res.Stopped)
+	}
+}
