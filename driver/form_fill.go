@@ -380,13 +380,13 @@ func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value st
 		if !ok {
 			return "", calls.Errorf(calls.ErrBadInput, `answer a checkbox with "true" or "false"`, "a checkbox takes true or false")
 		}
-		return strconv.FormatBool(on), el.setChecked(ctx, on, timeout, h)
+		return strconv.FormatBool(on), s.check(ctx, t, el, on, h)
 	case calls.FieldRadio:
 		i := pickOption(f.Options, value, false)
 		if i < 0 || i >= len(f.opts) {
 			return "", calls.Errorf(calls.ErrBadInput, "options: "+quoteList(f.Options, 12), "no option of the group is the answer")
 		}
-		return f.Options[i], f.opts[i].setChecked(ctx, true, timeout, h)
+		return f.Options[i], s.check(ctx, t, &f.opts[i], true, h)
 	case calls.FieldTypeahead:
 		if len(f.Options) > 0 {
 			// A <datalist>: the browser's own list, which no click

@@ -490,3 +490,29 @@ func TestFormFillLineBreaks(t *testing.T) {
 		t.Errorf("%d sent, %v stopped: Enter was pressed", n, res.Stopped)
 	}
 }
+
+// A box the page hides behind a styled one is set by a click on its label.
+func TestFormFillStyledBoxes(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>B</title><style>
+.switch input { display: none } .switch span { display: inline-block; width: 30px; height: 14px; background: #ccc }
+.pill { position: relative } .pill input { position: absolute; opacity: 0; width: 1px; height: 1px } .pill i { display: inline-block; width: 40px; height: 20px; background: #ddd }
+</style>
+<label class=switch><input type=checkbox name=dark><span></span> Dark mode</label>
+<fieldset><legend>Size</legend>
+<label class=pill><input type=radio name=size value=s><i></i> Small</label><label class=pill><input type=radio name=size value=l><i></i> Large</label></fieldset>`})
+	open(t, s, ctx, srv.URL)
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"dark_mode": "true", "size": "Large"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Fields {
+		if !f.ReadBack {
+			t.Errorf("%s: %+v", f.Key, f)
+		}
+	}
+	if got := evalString(t, s, ctx, `document.querySelector('[name=dark]').checked + ' ' + document.querySelector('[value=l]').checked`); got != "true true" {
+		t.Errorf("checked: %s", got)
+	}
+}

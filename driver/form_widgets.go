@@ -19,6 +19,43 @@ import (
 // The widgets a form fill works as a person does: a list that opens,
 // a typeahead that answers typing, an ARIA slider, a drop zone.
 
+// check sets a checkbox or radio as a person does: a click on it, or, when
+// the page hides the box itself and shows a styled one (a switch), a click
+// on its label.
+func (s *Session) check(ctx context.Context, t *tab, el *element, on bool, h *hand.Hand) error {
+	err := el.setChecked(ctx, on, checkWait, h)
+	if err == nil || !errors.Is(err, calls.ErrNotInteractable) && !errors.Is(err, calls.ErrTimeout) && !strings.Contains(err.Error(), "visible") {
+		return err
+	}
+	labels := el.nodesOn(ctx, `function () { const l = (this.labels && this.labels[0]) || this.closest('label'); return l ? [l] : []; }`)
+	if len(labels) != 1 {
+		return err
+	}
+	label := *el
+	label.node, label.what = labels[0], "its label"
+	p, lerr := label.actionable(ctx, checkVisible|checkHit, defaultActTimeout)
+	if lerr != nil {
+		return err
+	}
+	if err := t.press(ctx, p, input.MouseButtonLeft, 1, h); err != nil {
+		return err
+	}
+	var state struct {
+		Checked bool `json:"checked"`
+	}
+	if err := el.callOn(ctx, jsCheckedState, &state); err != nil {
+		return err
+	}
+	if state.Checked != on {
+		return calls.Errorf(calls.ErrNotInteractable, "set it by hand", "a click on its label did not change it")
+	}
+	return nil
+}
+
+// checkWait is how long a box that cannot be clicked is waited for
+// before its label is clicked instead: a hidden one stays hidden.
+const checkWait = 500 * time.Millisecond
+
 // jsSelectWords chooses the option of a select whose words are the
 // answer, else the one whose value is, and fires input and change as a
 // person's choice does. Errors never quote the answer.
