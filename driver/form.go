@@ -42,12 +42,14 @@ const formGroup = "waymark-form"
 // driver needs to act on it.
 type formField struct {
 	calls.FormField
-	el      element   // the field (for a radio group, its first option)
-	input   *element  // a drop zone's file input, if it has one
-	opts    []element // a radio group's options, in the order of Options
-	secret  bool      // its value is never shown
-	typ     string
-	section string // slug of the repeated section's title, for adders
+	el     element   // the field (for a radio group, its first option)
+	input  *element  // a drop zone's file input, if it has one
+	opts   []element // a radio group's options, in the order of Options
+	secret bool      // its value is never shown
+	typ    string
+	// readonly says it takes no typing: a date is picked on its calendar.
+	readonly bool
+	section  string // slug of the repeated section's title, for adders
 }
 
 // formAdder is a button that adds a copy of a repeated section.
@@ -83,6 +85,7 @@ type scanRow struct {
 	Words        string            `json:"words"`
 	Type         string            `json:"type"`
 	Autocomplete string            `json:"autocomplete"`
+	Readonly     bool              `json:"readonly"`
 	Tag          string            `json:"tag"`
 	Attrs        map[string]string `json:"attrs"`
 }
@@ -352,7 +355,7 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 		if !ok {
 			continue // it went away while read
 		}
-		ff := &formField{el: el, typ: r.Type}
+		ff := &formField{el: el, typ: r.Type, readonly: r.Readonly}
 		ff.FormField = calls.FormField{
 			Key: r.Key, Label: r.Label, Kind: r.Kind, Format: r.Format, Required: r.Required, Value: r.Value,
 			Options: r.Options, Error: r.Error, Section: r.Section, Disabled: r.Disabled,

@@ -356,6 +356,9 @@ func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value st
 			}
 			return v, el.fill(ctx, value, timeout, h)
 		}
+		if f.readonly {
+			return value, s.pickOnCalendar(ctx, t, f, value, h)
+		}
 		v := value
 		if f.Format != "" {
 			if y, m, d, err := parseDate(value); err == nil {
@@ -475,11 +478,28 @@ func pickOption(options []string, value string, loose bool) int {
 // foldWords lower-cases words and folds their spaces.
 func foldWords(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
+// dateFormats are the usual ways a field writes a date.
+var dateFormats = []string{"YYYY-MM-DD", "DD/MM/YYYY", "MM/DD/YYYY", "DD.MM.YYYY", "D/M/YYYY", "M/D/YYYY", "DD-MM-YYYY"}
+
 // sameValue says whether what the field holds is what the write meant.
 func sameValue(f *formField, want, got string) bool {
 	switch f.Kind {
 	case calls.FieldFile:
 		return want != "" && strings.Contains(got, want)
+	case calls.FieldDate:
+		// The same day, however the field writes it: in its own format, or
+		// in any of the usual ones ("05/03/2027" reads either way alone).
+		if y, m, d, err := parseDate(want); err == nil {
+			got = strings.TrimSpace(got)
+			for _, format := range append([]string{f.Format}, dateFormats...) {
+				if format != "" && got == formatDate(format, y, m, d) {
+					return true
+				}
+			}
+			if y2, m2, d2, err := parseDate(got); err == nil {
+				return y == y2 && m == m2 && d == d2
+			}
+		}
 	case calls.FieldSlider:
 		a, err1 := strconv.ParseFloat(strings.TrimSpace(want), 64)
 		b, err2 := strconv.ParseFloat(strings.TrimSpace(got), 64)

@@ -516,3 +516,32 @@ func TestFormFillStyledBoxes(t *testing.T) {
 		t.Errorf("checked: %s", got)
 	}
 }
+
+//go:embed testdata/calendar.html
+var calendarPage string
+
+// A date field that takes no typing is picked on its calendar: by the
+// date a day says, or by its number under the month shown.
+func TestFormFillPicksOnACalendar(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv, sends := countingServe(t, map[string]string{"/": calendarPage})
+	open(t, s, ctx, srv.URL)
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"interview_date": "5 March 2027", "start_day": "2026-11-30"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := map[string]string{}
+	for _, f := range res.Fields {
+		after[f.Key] = f.After
+		if f.Kind != calls.FieldDate || !f.ReadBack {
+			t.Errorf("%s: %+v", f.Key, f)
+		}
+	}
+	if after["interview_date"] != "05/03/2027" || after["start_day"] != "30/11/2026" {
+		t.Errorf("after %v", after)
+	}
+	if n := sent(sends); n != 0 {
+		t.Errorf("%d sent", n)
+	}
+}

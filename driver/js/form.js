@@ -94,6 +94,8 @@
       if (['date', 'time', 'month', 'week', 'datetime-local'].includes(type)) return 'date';
       if (r === 'combobox' || ['list', 'both'].includes(lower(attr(el, 'aria-autocomplete'))) || el.list) return 'typeahead';
       if (dateFormatOf(el) || el.hasAttribute('data-datepicker')) return 'date';
+      // A read-only field that opens a calendar.
+      if (['dialog', 'grid', 'true'].includes(lower(attr(el, 'aria-haspopup'))) && /date|day/i.test(labelOf(el))) return 'date';
       return 'text';
     }
     if (tag === 'select') return 'select';
@@ -333,7 +335,7 @@
         options: f.options || [], required: !!f.required, value, format: f.format || '', error: errorOf(f.el, f.kind),
         section: f.section, disabled: !!f.disabled, marked: !!f.marked, multiple: !!f.multiple,
         words: clean([f.label, f.name, attr(f.el, 'id'), f.placeholder].join(' ')), type: f.type || '', autocomplete: f.autocomplete || '',
-        tag: f.el.tagName.toLowerCase(), attrs: Object.fromEntries((names || []).map(n => [n, attr(f.el, n)])),
+        readonly: !!f.el.readOnly, tag: f.el.tagName.toLowerCase(), attrs: Object.fromEntries((names || []).map(n => [n, attr(f.el, n)])),
       };
     });
     return [JSON.stringify({ url: location.href, title: document.title, fields: rows, adders: outAdders }), ...nodes];
