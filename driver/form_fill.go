@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -110,6 +111,7 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 	res := &calls.FormFillResult{}
 	sc := first
 	pending := answers
+	why := map[string]string{} // why an answer is left
 	for round := 1; round <= rounds && len(pending) > 0; round++ {
 		if round > 1 {
 			if sc, err = s.scanForm(ctx, t); err != nil {
@@ -130,14 +132,18 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 		for _, a := range pending {
 			f, ambiguous := sc.match(a.key)
 			if f == nil {
-				if !ambiguous && s.addCopy(ctx, t, sc, a.key, added, h) {
+				why[a.key] = "no field takes this answer"
+				if ambiguous {
+					why[a.key] = "several fields answer to it: use its key (waymark form lists them)"
+				} else if s.addCopy(ctx, t, sc, a.key, added, h) {
 					progressed = true
 				}
 				left = append(left, a)
 				continue
 			}
 			if _, twice := done[f.Key]; twice || taken[f.Key] {
-				left = append(left, a) // two answers for one field: the second is reported
+				why[a.key] = "another answer is for the same field (" + f.Key + ")"
+				left = append(left, a)
 				continue
 			}
 			taken[f.Key] = true
@@ -186,14 +192,14 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 		}
 	}
 	// A field filled that is gone now (a section the page folded) is still told.
-	for k, d := range done {
-		if !seen[k] {
+	for _, k := range slices.Sorted(maps.Keys(done)) {
+		if d := done[k]; !seen[k] {
 			d.After = ""
 			res.Fields = append(res.Fields, *d)
 		}
 	}
 	for _, k := range res.Unmatched {
-		res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: no field takes this answer", k))
+		res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: %s", k, why[k]))
 	}
 	s.rememberFormPage(final.form())
 	return res, nil
