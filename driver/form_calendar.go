@@ -24,7 +24,8 @@ import (
 // jsCalendar lists the open calendar: its day cells, the month it shows,
 // and its next and previous buttons; with pick set it returns the one
 // element named instead ("cell", "next", "prev" and an index).
-var jsCalendar = `function (pick, index) {
+var jsCalendar = sync.OnceValue(func() string {
+	return `function (pick, index) {
   const F = ` + jsForm + `;
   const box = 'dialog, [role=dialog], [role=grid], [class*=calendar], [class*=picker], table';
   const cals = Array.from(document.querySelectorAll(box)).filter(F.visible).filter(c => c !== this && !c.contains(this));
@@ -45,6 +46,7 @@ var jsCalendar = `function (pick, index) {
     header: head ? F.clean(head.textContent) : F.clean(cal.getAttribute('aria-label') || ''),
   };
 }`
+})
 
 // weekdayRE is a weekday name before a written date: "Monday, ".
 var weekdayRE = sync.OnceValue(func() *regexp.Regexp {
@@ -83,7 +85,7 @@ func (s *Session) pickOnCalendar(ctx context.Context, t *tab, f *formField, valu
 			} `json:"cells"`
 			Header string `json:"header"`
 		}
-		if err := f.el.callOn(ctx, jsCalendar, &cal, "", 0); err != nil {
+		if err := f.el.callOn(ctx, jsCalendar(), &cal, "", 0); err != nil {
 			return err
 		}
 		shown, day := 0, -1
@@ -145,5 +147,5 @@ func (s *Session) pickOnCalendar(ctx context.Context, t *tab, f *formField, valu
 // calendarPick is jsCalendar returning one element.
 func calendarPick(what string, index int) string {
 	w, _ := json.Marshal(what)
-	return fmt.Sprintf("function () { return (%s).call(this, %s, %d); }", jsCalendar, w, index)
+	return fmt.Sprintf("function () { return (%s).call(this, %s, %d); }", jsCalendar(), w, index)
 }

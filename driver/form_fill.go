@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
@@ -516,7 +517,8 @@ func sameValue(f *formField, want, got string) bool {
 
 // jsFieldState reads one field as js/form.js does: its value and what the
 // page says is wrong with it.
-var jsFieldState = `async function (kind, blur) {
+var jsFieldState = sync.OnceValue(func() string {
+	return `async function (kind, blur) {
   const F = ` + jsForm + `;
   if (blur && this.blur) {
     // As when a person moves on: pages check a field when it loses the
@@ -532,6 +534,7 @@ var jsFieldState = `async function (kind, blur) {
   }
   return { value: F.valueOf(this, kind, opts), error: F.errorOf(this, kind) };
 }`
+})
 
 // readBack reads the field as it is now, after the page's own scripts
 // saw the write (the field loses the focus first, as when a person moves
@@ -541,7 +544,7 @@ func (f *formField) readBack(ctx context.Context) (string, string) {
 		Value string `json:"value"`
 		Error string `json:"error"`
 	}
-	if err := f.el.callOn(ctx, jsFieldState, &st, f.Kind, f.Kind != calls.FieldSlider); err != nil {
+	if err := f.el.callOn(ctx, jsFieldState(), &st, f.Kind, f.Kind != calls.FieldSlider); err != nil {
 		return "", ""
 	}
 	return st.Value, st.Error

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/dom"
@@ -75,7 +76,8 @@ const jsSelectWords = `function (w) {
 // jsListOptions returns the visible options of the list a field opens:
 // the one it names (aria-controls, aria-owns), else any visible option
 // of the page. With pick >= 0 it returns that option's element alone.
-var jsListOptions = `function (pick) {
+var jsListOptions = sync.OnceValue(func() string {
+	return `function (pick) {
   const F = ` + jsForm + `;
   const list = F.listOf(this);
   let opts = F.optionsIn(list, true);
@@ -83,6 +85,7 @@ var jsListOptions = `function (pick) {
   if (pick >= 0) return [opts[pick]];
   return opts.map(F.optionText);
 }`
+})
 
 // pickListOption waits for the field's options and clicks the one that
 // is the answer.
@@ -91,12 +94,12 @@ func (s *Session) pickListOption(ctx context.Context, t *tab, f *formField, valu
 	var seen []string
 	for {
 		var opts []string
-		if err := f.el.callOn(ctx, jsListOptions, &opts, -1); err != nil {
+		if err := f.el.callOn(ctx, jsListOptions(), &opts, -1); err != nil {
 			return "", err
 		}
 		seen = opts
 		if i := pickOption(opts, value, true); i >= 0 {
-			nodes := f.el.nodesOn(ctx, strings.Replace(jsListOptions, "function (pick) {", "function () { const pick = "+strconv.Itoa(i)+";", 1))
+			nodes := f.el.nodesOn(ctx, strings.Replace(jsListOptions(), "function (pick) {", "function () { const pick = "+strconv.Itoa(i)+";", 1))
 			if len(nodes) != 1 {
 				return "", calls.Errorf(calls.ErrStaleRef, "read the form again", "the option went away before it was chosen")
 			}
