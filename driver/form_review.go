@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -11,7 +12,9 @@ import (
 // person who approves the final submit. A page is known by its URL and the
 // keys of its fields (a wizard that keeps its URL shows other fields on
 // each step); a page seen again replaces its earlier state in its place.
-// Only pages read or filled with the form calls are known.
+// Pages are known from the form calls, and, once the session is in a form
+// (it read or filled one), from a read just before each click or key
+// press, which may leave the page: a step filled by hand is known too.
 
 // maxFormPages bounds the pages a session keeps.
 const maxFormPages = 50
@@ -66,3 +69,28 @@ func sharesKey(a, b []calls.FormField) bool {
 	}
 	return false
 }
+
+// keepFormPage reads the tab's form before an action that may leave the
+// page, when the session is in a form. A page that cannot be read, or
+// holds no fields, changes nothing.
+func (s *Session) keepFormPage(ctx context.Context, t *tab, kind string) {
+	switch kind {
+	case calls.ActClick, calls.ActDblClick, calls.ActPress:
+	default:
+		return
+	}
+	s.mu.Lock()
+	inForm := len(s.formPages) > 0
+	s.mu.Unlock()
+	if !inForm {
+		return
+	}
+	rctx, cancel := context.WithTimeout(ctx, keepFormWait)
+	defer cancel()
+	if sc, err := s.scanForm(rctx, t); err == nil {
+		s.rememberFormPage(sc.form())
+	}
+}
+
+// keepFormWait bounds the read before an action.
+const keepFormWait = time.Second
