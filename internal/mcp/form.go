@@ -12,9 +12,7 @@ import (
 )
 
 // The form tools (issue 17): read the page's forms as fields, and fill
-// them from answers without ever submitting. They are offered with
-// Options.Forms (waymark mcp --forms): the default tool list is at its
-// size budget (size_test.go).
+// them from answers without ever submitting.
 
 type (
 	formIn     struct{}

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -19,16 +18,7 @@ func TestFormTools(t *testing.T) {
 		}
 		return nil, nil
 	}}
-	list, err := connect(t, Options{Caller: fc}).ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tool := range list.Tools {
-		if strings.HasPrefix(tool.Name, "form") {
-			t.Fatalf("%s is offered without Options.Forms", tool.Name)
-		}
-	}
-	cs := connect(t, Options{Caller: fc, Forms: true})
+	cs := connect(t, Options{Caller: fc})
 	out, failed, _ := callTool(t, cs, "form", map[string]any{})
 	if failed || !strings.Contains(out, `"key":"email"`) {
 		t.Fatalf("form: %v %s", failed, out)

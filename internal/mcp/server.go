@@ -39,9 +39,6 @@ type Options struct {
 	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
 	// client that can ask always asks. See approve.go.
 	Submits string
-	// Forms registers the form tools (form.go), off by default: the
-	// default list is at its size budget.
-	Forms bool
 	// Version is reported as the server's version; empty means "dev".
 	Version string
 	// Timeout bounds each page call that waits (navigate, the element
@@ -99,9 +96,7 @@ func build(opts Options, cs clientSession) *server {
 	sv := &server{srv: srv, cs: cs, caller: opts.Caller, log: opts.Logger, left: make(chan struct{})}
 	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
 	t.register(srv, opts.AllowEval)
-	if opts.Forms {
-		t.registerForms(srv)
-	}
+	t.registerForms(srv)
 	for _, add := range opts.Extra {
 		add(srv)
 	}
