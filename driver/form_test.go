@@ -550,3 +550,22 @@ func TestFormFillPicksOnACalendar(t *testing.T) {
 		t.Errorf("%d sent", n)
 	}
 }
+
+// "Add another" is pressed only when it adds: a submit button that says
+// so is never pressed, and the answer for the copy it would add is told.
+func TestFormFillNeverPressesASubmittingAdder(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv, sends := countingServe(t, map[string]string{"/": `<!doctype html><title>A</title><form method=post action=/x>
+<fieldset><legend>Child 1</legend><label>Name <input name=c1></label></fieldset>
+<fieldset><legend>Child 2</legend><label>Name <input name=c2></label></fieldset>
+<button>Add another child</button></form>`})
+	open(t, s, ctx, srv.URL)
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"child[1].name": "Ann", "child[3].name": "Cy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Unmatched, []string{"child[3].name"}) || len(res.Stopped) != 0 || sent(sends) != 0 {
+		t.Fatalf("unmatched %v stopped %v sent %d", res.Unmatched, res.Stopped, sent(sends))
+	}
+}

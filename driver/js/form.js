@@ -205,7 +205,10 @@
         const tag = el.tagName.toLowerCase();
         if ((tag === 'button' || role(el) === 'button' || (tag === 'input' && lower(el.type) === 'button')) && lower(attr(el, 'aria-haspopup')) !== 'listbox' && visible(el)) {
           const words = clean(el.textContent || el.value || attr(el, 'aria-label'));
-          if (adderRE.test(words) && words.length < 60) adders.push({ node: index(el), words });
+          // A control that would send its form is never an adder: filling
+          // never presses one.
+          const submits = lower(el.type) === 'submit' && el.form;
+          if (adderRE.test(words) && words.length < 60 && !submits) adders.push({ node: index(el), words });
           continue;
         }
         if (!el.matches(candidates)) continue;
