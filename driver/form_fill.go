@@ -409,11 +409,7 @@ func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value st
 		}
 		return s.fillTypeahead(ctx, t, f, value, h)
 	case calls.FieldCombobox:
-		p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, timeout)
-		if err != nil {
-			return "", err
-		}
-		if err := t.press(ctx, p, input.MouseButtonLeft, 1, h); err != nil {
+		if err := s.openList(ctx, t, el, h); err != nil {
 			return "", err
 		}
 		return s.pickListOption(ctx, t, f, value, h)

@@ -569,3 +569,27 @@ func TestFormFillNeverPressesASubmittingAdder(t *testing.T) {
 		t.Fatalf("unmatched %v stopped %v sent %d", res.Unmatched, res.Stopped, sent(sends))
 	}
 }
+
+// A list built on a <button> with no type (a submit button) is opened with
+// the down arrow, never a click that would send the form.
+func TestFormFillOpensASubmitButtonListWithKeys(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv, sends := countingServe(t, map[string]string{"/": `<!doctype html><title>K</title><form method=post action=/x>
+<span id=l>Colour</span> <button aria-haspopup=listbox aria-labelledby=l aria-controls=list id=b>Pick</button>
+<ul id=list role=listbox hidden><li role=option>Red</li><li role=option>Green</li></ul></form>
+<script>
+const b = document.getElementById('b'), list = document.getElementById('list');
+b.addEventListener('keydown', e => { if (e.key === 'ArrowDown') { e.preventDefault(); list.hidden = false } });
+b.addEventListener('click', () => { list.hidden = false });
+for (const o of list.children) o.addEventListener('click', () => { b.textContent = o.textContent; list.hidden = true });
+</script>`})
+	open(t, s, ctx, srv.URL)
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"colour": "Green"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Fields[0]; !f.ReadBack || f.After != "Green" || len(res.Stopped) != 0 || sent(sends) != 0 {
+		t.Fatalf("%+v stopped %v sent %d", f, res.Stopped, sent(sends))
+	}
+}

@@ -57,6 +57,28 @@ func (s *Session) check(ctx context.Context, t *tab, el *element, on bool, h *ha
 // before its label is clicked instead: a hidden one stays hidden.
 const checkWait = 500 * time.Millisecond
 
+// openList opens a list widget as a person does, with a click; one built
+// on a button that would send its form (a <button> with no type) is
+// opened with the down arrow instead, which sends nothing.
+func (s *Session) openList(ctx context.Context, t *tab, el *element, h *hand.Hand) error {
+	var submits bool
+	if err := el.callOn(ctx, `function () { return this.tagName === 'BUTTON' && this.type === 'submit' && !!this.form; }`, &submits); err != nil {
+		return err
+	}
+	if submits {
+		if err := el.focus(ctx); err != nil {
+			return err
+		}
+		evs, _ := keys.Press("ArrowDown")
+		return keys.Dispatch(ctx, t.sess, evs)
+	}
+	p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, defaultActTimeout)
+	if err != nil {
+		return err
+	}
+	return t.press(ctx, p, input.MouseButtonLeft, 1, h)
+}
+
 // jsSelectWords chooses the option of a select whose words are the
 // answer, else the one whose value is, and fires input and change as a
 // person's choice does. Errors never quote the answer.
