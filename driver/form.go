@@ -35,6 +35,9 @@ var jsForm string
 // is read.
 const frameReadTimeout = 2 * time.Second
 
+// describeAtOnce bounds the node lookups of a read in flight at once.
+const describeAtOnce = 16
+
 // formGroup names the object groups a read's remote objects live in.
 const formGroup = "waymark-form"
 
@@ -217,12 +220,7 @@ func (s *Session) scanForm(ctx context.Context, t *tab) (*formScan, error) {
 	for i, f := range frames {
 		wg.Go(func() {
 			r := &results[i]
-			fctx, cancel := context.WithTimeout(ctx, frameReadTimeout)
-			defer cancel()
-			r.fields, r.adders, r.url, r.title, r.err = s.scanFrame(fctx, t, f)
-			if r.err != nil && fctx.Err() != nil && ctx.Err() == nil {
-				r.err = fmt.Errorf("the frame did not answer in %s (its page is busy)", frameReadTimeout)
-			}
+			r.fields, r.adders, r.url, r.title, r.err = s.scanFrame(ctx, t, f)
 		})
 	}
 	wg.Wait()
@@ -274,17 +272,24 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 	// on one session, whose groups they share, and the first read to end
 	// would release the others' nodes.
 	group := formGroup + "-" + string(f.frame)
+	// The frame's page must answer the read in frameReadTimeout: one busy
+	// in a script never does. What follows (its nodes' ids) is the
+	// browser's work, bounded by ctx alone.
+	ectx, cancel := context.WithTimeout(ctx, frameReadTimeout)
+	defer cancel()
 	for attempt := 0; ; attempt++ {
-		id, err := t.world(ctx, f.sess, f.frame)
-		if err != nil {
-			return nil, nil, "", "", err
+		id, err := t.world(ectx, f.sess, f.frame)
+		if err == nil {
+			res, err = cdp.Call(ectx, f.sess, runtime.Evaluate, runtime.EvaluateParams{
+				Expression: jsForm + ".scan(" + string(names) + ")", ContextID: id, ObjectGroup: group,
+			})
 		}
-		res, err = cdp.Call(ctx, f.sess, runtime.Evaluate, runtime.EvaluateParams{
-			Expression: jsForm + ".scan(" + string(names) + ")", ContextID: id, ObjectGroup: group,
-		})
 		if contextGone(err) && attempt == 0 {
 			t.forgetWorld(f.frame)
 			continue
+		}
+		if err != nil && ectx.Err() != nil && ctx.Err() == nil {
+			return nil, nil, "", "", fmt.Errorf("the frame did not answer in %s (its page is busy)", frameReadTimeout)
 		}
 		if err != nil {
 			return nil, nil, "", "", browserErr(err)
@@ -329,20 +334,26 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 		}
 		objs[i-1] = p.Value.ObjectID
 	}
-	// The nodes' backend ids, asked for all at once.
+	// The nodes' backend ids, asked for several at a time.
 	nodes := make([]cdp.BackendNodeID, len(objs))
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, describeAtOnce)
 	for i, obj := range objs {
 		if i < 0 || i >= len(nodes) {
 			continue
 		}
 		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			if d, err := cdp.Call(ctx, f.sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj}); err == nil && d.Node != nil {
 				nodes[i] = d.Node.BackendNodeID
 			}
 		})
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, "", "", err // a read cut short is no read: never fewer fields
+	}
 	elOf := func(i int, what string) (element, bool) {
 		if i < 0 || i >= len(nodes) || nodes[i] == 0 {
 			return element{}, false
