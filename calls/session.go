@@ -35,6 +35,10 @@ type Session interface {
 	Find(ctx context.Context, req FindRequest) (*Resolution, error)
 	Problems(ctx context.Context, req ProblemsRequest) (*Problems, error)
 	Downloads(ctx context.Context) (*DownloadList, error)
+	// The form calls (form.go).
+	Form(ctx context.Context, req FormRequest) (*Form, error)
+	FillForm(ctx context.Context, req FormFillRequest) (*FormFillResult, error)
+	FormReview(ctx context.Context, req FormReviewRequest) (*FormReview, error)
 }
 
 // Caller sends one call of a session, JSON in and out, and decodes the

@@ -69,7 +69,8 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 		}
 		defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
 	}
-	dl := s.downloads.mark() // downloads that begin from here on are this action's
+	s.keepFormPage(ctx, t, req.Kind) // a form page as it is when a click may leave it (form_review.go)
+	dl := s.downloads.mark()         // downloads that begin from here on are this action's
 	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind))
 	if stop != nil {
 		if held := stop(); len(held) > 0 {

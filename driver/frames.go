@@ -32,8 +32,11 @@ func (t *tab) attachFrame(ctx context.Context, id, parent target.ID) (*frameTarg
 		return ft, nil
 	}
 	// The first Do attaches and binds the session's life to fctx, a child
-	// of the tab's context; the request's ctx only bounds the wait.
-	fctx, cancel := chromedp.NewContext(t.ctx, chromedp.WithTargetID(id))
+	// of the tab's context; the request's ctx only bounds the wait. Its
+	// end detaches, never closes the target: closing a frame's target
+	// closes the page it is in (a frame busy in a script times the attach
+	// out, and the page went with it).
+	fctx, cancel := chromedp.NewContext(t.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
 	done := make(chan error, 1)
 	go func() { done <- chromedp.Do(fctx) }()
 	var err error

@@ -33,7 +33,7 @@ func newSession(t *testing.T) (*driver.Session, context.Context) {
 // serve serves pages by path on 127.0.0.1; a page's "{{other}}" becomes the
 // base URL of the same server under the name localhost, which is another
 // site (so iframes from it run out of process).
-func serve(t *testing.T, pages map[string]string) *httptest.Server {
+func serve(t testing.TB, pages map[string]string) *httptest.Server {
 	t.Helper()
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -32,6 +32,9 @@ type Session struct {
 	// secrets are the fields a secret was typed into, by element, with the
 	// secret's name (secret.go).
 	secrets map[cdp.BackendNodeID]secretField
+	// formPages are the form pages the session read or filled, for a
+	// review of a multi-step form (form_review.go).
+	formPages []calls.FormPage
 }
 
 // A Session answers every call of calls.Session, the API the daemon serves

@@ -318,6 +318,9 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 			return err
 		}
 	}
+	if err := c.answers(s, here, eachDepth); err != nil {
+		return err
+	}
 	if s.Check != nil {
 		if err := c.text(s.Check.Text, here+".check.text", eachDepth); err != nil {
 			return err
@@ -509,4 +512,32 @@ func readRegular(path string) ([]byte, error) {
 		return nil, bad("%v", err)
 	}
 	return b, nil
+}
+
+// answers checks a form step's answers like any step's values.
+func (c *checker) answers(s *Step, here string, eachDepth int) error {
+	if s.Kind != KindForm {
+		if len(s.Answers) > 0 {
+			return &LoadError{Where: here + ".answers", Msg: fmt.Sprintf("answers are for form steps; this is a %s step", s.Kind), Hint: `remove them, or make the step "kind": "form"`}
+		}
+		return nil
+	}
+	if len(s.Answers) == 0 {
+		return &LoadError{Where: here + ".answers", Msg: "a form step needs answers, by field key: {\"email\": {\"slot\": \"email\"}}", Hint: "waymark form lists the page's field keys"}
+	}
+	keys := make([]string, 0, len(s.Answers))
+	for k := range s.Answers {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v := s.Answers[k]
+		if v == nil {
+			return &LoadError{Where: fmt.Sprintf("%s.answers[%q]", here, k), Msg: "an answer needs a value"}
+		}
+		if err := c.value(v, fmt.Sprintf("%s.answers[%q]", here, k), eachDepth); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -46,6 +46,7 @@ const (
 	KindExtract = "extract"
 	KindIf      = "if"
 	KindEach    = "each"
+	KindForm    = "form"
 )
 
 // Step is one step. Kind says which fields are used.
@@ -88,6 +89,11 @@ type Step struct {
 	// extract
 	Schema json.RawMessage `json:"schema,omitempty"`
 	Into   string          `json:"into,omitempty"` // the name later steps (each) read the data by
+
+	// form: the answers by field key (or label), each a literal, a
+	// variable or a template; a replay fills them with no model and
+	// never submits (calls.FormFillRequest).
+	Answers map[string]*Value `json:"answers,omitempty"`
 
 	// if
 	Then []Step `json:"then,omitempty"`

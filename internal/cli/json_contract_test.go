@@ -205,6 +205,7 @@ func TestJSONContract(t *testing.T) {
 	schemaFile := write("schema.json", `{"type":"object","properties":{"title":{"type":"string"}}}`)
 	stateFile := write("state.json", `{"format":"`+calls.StateFormat+`","cookies":[]}`)
 	upFile := write("up.txt", "x")
+	answersFile := write("answers.json", `{"email": "ann@example.com", "remote": true}`)
 	var decided atomic.Int32
 	model := fakeOpenAI(t, func(system string) string {
 		switch {
@@ -250,6 +251,9 @@ func TestJSONContract(t *testing.T) {
 		"fill":                  {{args: []string{"fill", "e2", "x"}, wantOK: true}, {args: []string{"fill", "e2", "x"}, reply: fail}},
 		"find":                  {{args: []string{"find", `{"locator":"label=Email","fingerprint":{"role":"textbox","name":"Email"}}`}, wantOK: true}, {args: []string{"find", `{"locator":"label=Email"}`}, reply: fail}},
 		"focus":                 {{args: []string{"focus", "e1"}, wantOK: true}, {args: []string{"focus", "e1"}, reply: fail}},
+		"form":                  {{args: []string{"form"}, wantOK: true}, {args: []string{"form"}, reply: fail}},
+		"form fill":             {{args: []string{"form", "fill", answersFile}, wantOK: true}, {args: []string{"form", "fill", answersFile}, reply: fail}},
+		"form review":           {{args: []string{"form", "review"}, wantOK: true}, {args: []string{"form", "review"}, reply: fail}},
 		"forward":               {{args: []string{"forward"}, wantOK: true}, {args: []string{"forward"}, reply: fail}},
 		"get attr":              {{args: []string{"get", "attr", "e1", "href"}, wantOK: true}, {args: []string{"get", "attr", "e1", "href"}, reply: fail}},
 		"get count":             {{args: []string{"get", "count", "role=button"}, wantOK: true}, {args: []string{"get", "count", "role=button"}, reply: fail}},

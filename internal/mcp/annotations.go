@@ -60,6 +60,8 @@ var toolNotes = sync.OnceValue(func() map[string]toolNote {
 		"extract":    {title: "Read data as JSON", readOnly: true},
 		"run":        {title: "Do a task", destructive: true},
 		"replay":     {title: "Replay a routine", destructive: true},
+		"form":       {title: "Read the form", readOnly: true},
+		"form_fill":  {title: "Fill the form", idempotent: true}, // never submits: the page's own sends are stopped
 	}
 })
 

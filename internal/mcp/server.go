@@ -96,6 +96,7 @@ func build(opts Options, cs clientSession) *server {
 	sv := &server{srv: srv, cs: cs, caller: opts.Caller, log: opts.Logger, left: make(chan struct{})}
 	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
 	t.register(srv, opts.AllowEval)
+	t.registerForms(srv)
 	for _, add := range opts.Extra {
 		add(srv)
 	}

@@ -69,7 +69,7 @@ func (r *recorder) stop(session string) (*recording, error) {
 var recordedMethods = map[string]bool{
 	calls.MethodOpen: true, calls.MethodBack: true, calls.MethodForward: true, calls.MethodReload: true,
 	calls.MethodAct: true, calls.MethodTab: true, calls.MethodDialog: true, calls.MethodStateLoad: true,
-	calls.MethodCookies: true, calls.MethodStorage: true,
+	calls.MethodCookies: true, calls.MethodStorage: true, calls.MethodFormFill: true,
 }
 
 // recording reports whether the recorder handles the call: the record
@@ -202,6 +202,12 @@ func (rec *recording) handle(ctx context.Context, p page, method string, params 
 			return nil, err
 		}
 		return rec.act(ctx, p, req)
+	case calls.MethodFormFill:
+		var req calls.FormFillRequest
+		if err := decode(params, &req); err != nil {
+			return nil, err
+		}
+		return rec.formFill(ctx, p, req) // record_form.go
 	}
 	// Calls a routine has no step for: done, and noted when they changed
 	// something.

@@ -197,6 +197,9 @@ var sessionCalls = map[string]call{
 	calls.MethodFind:       typed(calls.Session.Find),
 	calls.MethodProblems:   typed(calls.Session.Problems),
 	calls.MethodDownloads:  bare(calls.Session.Downloads),
+	calls.MethodForm:       typed(calls.Session.Form),
+	calls.MethodFormFill:   typed(calls.Session.FillForm),
+	calls.MethodFormReview: typed(calls.Session.FormReview),
 }
 
 var _ calls.Caller = (*Manager)(nil)

@@ -1,0 +1,547 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/hand"
+	"github.com/waymark-dev/waymark/secret"
+)
+
+// Filling a form from answers (issue 17): each field as its kind needs,
+// every write read back, a refused value tried once more with the page's
+// error in mind. Filling never presses Enter or a submit control, and the
+// page's own attempts to send while it fills (a submit on change, a
+// requestSubmit from a script) are held at the point of sending by the
+// submit gate (sendgate.go) and reported. Errors never quote an answer:
+// it may be a secret.
+
+// answer is one answer of a fill.
+type answer struct {
+	key, value string
+	secret     bool
+}
+
+// defaultFormRounds is how many reads a fill makes, at most, to find the
+// fields earlier answers revealed or added.
+const defaultFormRounds = 4
+
+// optionWait bounds the wait for a typeahead's or a list's options.
+const optionWait = 3 * time.Second
+
+// FillForm fills the current page's fields from answers.
+func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (_ *calls.FormFillResult, err error) {
+	var answers []answer
+	for k, v := range req.Answers {
+		answers = append(answers, answer{key: k, value: v})
+	}
+	for k, v := range req.Secrets {
+		if _, dup := req.Answers[k]; dup {
+			return nil, calls.Errorf(calls.ErrBadInput, "give each field one answer", "%q is both an answer and a secret", k)
+		}
+		answers = append(answers, answer{key: k, value: v, secret: true})
+	}
+	if len(answers) == 0 {
+		return nil, calls.Errorf(calls.ErrBadInput, `give answers by key or label: {"email": "ann@example.com"} (waymark form lists the keys)`, "no answers given")
+	}
+	sort.Slice(answers, func(i, j int) bool { return answers[i].key < answers[j].key })
+	t, ctx, end, err := s.enter(ctx, usePage)
+	if err != nil {
+		return nil, err
+	}
+	defer end(&err)
+	if d := t.pendingDialog(); d != nil {
+		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss", "a %s dialog is open (%q)", d.Type, d.Message)
+	}
+	// The page's own sends are held from the first write to the last.
+	// It lingers for the sends of out-of-process frames only when a field
+	// of one was written (sendgate.go).
+	inFrames := new(bool)
+	stop, err := t.watchSends(ctx, "", func() bool { return *inFrames && s.browser.hasFrames(t.id) })
+	if err != nil {
+		return nil, err
+	}
+	if err := s.browser.watchAll(ctx, +1); err != nil {
+		stop()
+		return nil, err
+	}
+	defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
+	res, err := s.fillForm(ctx, t, answers, req, inFrames)
+	held := stop()
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range held {
+		res.Stopped = append(res.Stopped, fmt.Sprintf("%s %s (%s)", h.method, shortURL(h.url), h.kind))
+	}
+	if len(held) > 0 {
+		res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("the page tried to send the form %d time(s) while it was filled; it was stopped", len(held)))
+	}
+	return res, nil
+}
+
+func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req calls.FormFillRequest, inFrames *bool) (*calls.FormFillResult, error) {
+	var h *hand.Hand
+	if req.Hand {
+		h = t.handFor(true)
+	}
+	rounds := req.Rounds
+	if rounds <= 0 {
+		rounds = defaultFormRounds
+	}
+	first, err := s.scanForm(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	before := map[string]string{}
+	for _, f := range first.fields {
+		before[f.Key] = f.Value
+	}
+	done := map[string]*calls.FilledField{}
+	res := &calls.FormFillResult{}
+	sc := first
+	pending := answers
+	why := map[string]string{} // why an answer is left
+	for round := 1; round <= rounds && len(pending) > 0; round++ {
+		if round > 1 {
+			if sc, err = s.scanForm(ctx, t); err != nil {
+				return nil, err
+			}
+		}
+		res.Rounds = round
+		progressed := false
+		added := map[string]bool{}
+		var left []answer
+		type job struct {
+			at int
+			f  *formField
+			a  answer
+		}
+		var jobs []job
+		taken := map[string]bool{}
+		for _, a := range pending {
+			f, ambiguous := sc.match(a.key)
+			if f == nil {
+				why[a.key] = "no field takes this answer"
+				if ambiguous {
+					why[a.key] = "several fields answer to it: use its key (waymark form lists them)"
+				} else if s.addCopy(ctx, t, sc, a.key, added, h) {
+					progressed = true
+				}
+				left = append(left, a)
+				continue
+			}
+			if _, twice := done[f.Key]; twice || taken[f.Key] {
+				why[a.key] = "another answer is for the same field (" + f.Key + ")"
+				left = append(left, a)
+				continue
+			}
+			taken[f.Key] = true
+			jobs = append(jobs, job{at: slices.Index(sc.fields, f), f: f, a: a})
+		}
+		// In the page's order, as a person goes down the form.
+		sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].at < jobs[j].at })
+		for _, j := range jobs {
+			done[j.f.Key] = s.fillField(ctx, t, j.f, j.a, h)
+			if j.f.el.tid != "" {
+				*inFrames = true
+			}
+			progressed = true
+		}
+		pending = left
+		if !progressed {
+			break
+		}
+	}
+	final, err := s.scanForm(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	res.URL, res.Errors = shownURL(final.url), final.errors
+	for _, a := range pending {
+		res.Unmatched = append(res.Unmatched, a.key)
+	}
+	seen := map[string]bool{}
+	for _, f := range final.fields {
+		seen[f.Key] = true
+		ff := calls.FilledField{Key: f.Key, Label: f.Label, Kind: f.Kind, Ref: f.Ref, Before: before[f.Key], After: f.Value}
+		if d, ok := done[f.Key]; ok {
+			ff.Answered, ff.ReadBack, ff.Tries, ff.Error = true, d.ReadBack, d.Tries, d.Error
+		}
+		if ff.Error == "" {
+			ff.Error = f.Error
+		}
+		res.Fields = append(res.Fields, ff)
+		switch {
+		case ff.Answered && !ff.ReadBack:
+			res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: the answer did not take: %s", f.Key, ff.Error))
+		case f.Error != "":
+			res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: the page says %q", f.Key, f.Error))
+		case f.Required && (f.Value == "" || f.Kind == calls.FieldCheckbox && f.Value == "false"):
+			res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: required and empty", f.Key))
+		}
+	}
+	// A field filled that is gone now (a section the page folded) is still told.
+	for _, k := range slices.Sorted(maps.Keys(done)) {
+		if d := done[k]; !seen[k] {
+			d.After = ""
+			res.Fields = append(res.Fields, *d)
+		}
+	}
+	for _, k := range res.Unmatched {
+		res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: %s", k, why[k]))
+	}
+	s.rememberFormPage(final.form())
+	return res, nil
+}
+
+// match finds the field an answer names: by key, else by key or label
+// written another way; several fields with the label match none
+// (ambiguous is then set): never a near one.
+func (sc *formScan) match(key string) (f *formField, ambiguous bool) {
+	for _, x := range sc.fields {
+		if x.Key == key {
+			return x, false
+		}
+	}
+	want := foldKey(key)
+	var found []*formField
+	for _, x := range sc.fields {
+		if foldKey(x.Key) == want || foldKey(x.Label) == want {
+			found = append(found, x)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], false
+	}
+	return nil, len(found) > 1
+}
+
+// foldKey is a key or label with case, spaces, punctuation and a
+// required mark folded away: "First name *" and "first_name" are alike.
+func foldKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '[', r == ']', r == '.', r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// addCopy presses a section's "Add another" when an answer names a copy
+// of a repeated section the page does not show yet (experience[3].company
+// with two copies shown), once per section a round.
+func (s *Session) addCopy(ctx context.Context, t *tab, sc *formScan, key string, added map[string]bool, h *hand.Hand) bool {
+	open := strings.Index(key, "[")
+	shut := strings.Index(key, "]")
+	if open <= 0 || shut < open {
+		return false
+	}
+	section := key[:open]
+	n, err := strconv.Atoi(key[open+1 : shut])
+	if err != nil || added[section] {
+		return false
+	}
+	copies := 0
+	for _, f := range sc.fields {
+		if f.section == section {
+			if i := strings.Index(f.Key, "]"); i > 0 {
+				if c, err := strconv.Atoi(f.Key[len(section)+1 : i]); err == nil && c > copies {
+					copies = c
+				}
+			}
+		}
+	}
+	if n <= copies {
+		return false
+	}
+	for _, a := range sc.adders {
+		if a.section != section {
+			continue
+		}
+		el := a.el
+		p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, defaultActTimeout)
+		if err != nil {
+			return false
+		}
+		if err := t.press(ctx, p, input.MouseButtonLeft, 1, h); err != nil {
+			return false
+		}
+		added[section] = true
+		_ = t.quiet(ctx, 50*time.Millisecond)
+		return true
+	}
+	return false
+}
+
+// fillField writes one answer into its field and reads it back, trying
+// once more with the page's error in mind.
+func (s *Session) fillField(ctx context.Context, t *tab, f *formField, a answer, h *hand.Hand) *calls.FilledField {
+	ff := &calls.FilledField{Key: f.Key, Label: f.Label, Kind: f.Kind, Ref: f.Ref, Before: f.Value, Answered: true}
+	if f.Disabled {
+		ff.Error = "the field is disabled"
+		return ff
+	}
+	if a.secret {
+		f.secret = true
+		s.markSecret(&f.el, a.key)
+		if f.input != nil {
+			s.markSecret(f.input, a.key)
+		}
+	}
+	value := a.value
+	for try := 1; try <= 2; try++ {
+		ff.Tries = try
+		want, err := s.writeField(ctx, t, f, value, h)
+		got, pageErr := f.readBack(ctx)
+		switch {
+		case err != nil:
+			ff.Error = errText(err)
+		case pageErr != "":
+			ff.Error = secret.Redact(pageErr)
+		case !sameValue(f, want, got):
+			ff.Error = "the field holds something else after the write"
+		default:
+			ff.ReadBack, ff.Error = true, ""
+			ff.After = shownValue(f, got)
+			return ff
+		}
+		ff.After = shownValue(f, got)
+		next, ok := retryValue(f, a.value, pageErr)
+		if !ok {
+			break
+		}
+		value = next
+	}
+	return ff
+}
+
+// errText is an error's message for a result.
+func errText(err error) string {
+	var ce *calls.Error
+	if errors.As(err, &ce) {
+		return ce.Msg
+	}
+	return err.Error()
+}
+
+// writeField writes value into the field as its kind needs and returns
+// what the field should hold after.
+func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) (string, error) {
+	el := &f.el
+	timeout := defaultActTimeout
+	if strings.ContainsAny(value, "\r\n") {
+		// A line break is never typed as Enter (it would send the form):
+		// a text area or an editor takes it inserted, at once; a one-line
+		// field refuses it.
+		if f.Kind != calls.FieldTextarea && f.Kind != calls.FieldRichtext {
+			return "", calls.Errorf(calls.ErrBadInput, "give a one-line field an answer of one line", "a one-line field takes no line break")
+		}
+		h = nil
+	}
+	switch f.Kind {
+	case calls.FieldText, calls.FieldTextarea, calls.FieldRichtext:
+		return value, el.fill(ctx, value, timeout, h)
+	case calls.FieldDate:
+		if browserDate(f.typ) {
+			v, err := fieldValue(f.typ, value)
+			if err != nil {
+				return "", err
+			}
+			return v, el.fill(ctx, value, timeout, h)
+		}
+		if f.readonly {
+			return value, s.pickOnCalendar(ctx, t, f, value, h)
+		}
+		v := value
+		if f.Format != "" {
+			if y, m, d, err := parseDate(value); err == nil {
+				v = formatDate(f.Format, y, m, d)
+			}
+		}
+		return v, el.fill(ctx, v, timeout, h)
+	case calls.FieldSelect:
+		var res struct {
+			Error    string   `json:"error"`
+			Selected []string `json:"selected"`
+		}
+		if err := el.callOn(ctx, jsSelectWords, &res, value); err != nil {
+			return "", err
+		}
+		if res.Error != "" {
+			return "", calls.Errorf(calls.ErrBadInput, "options: "+quoteList(f.Options, 12), "%s", res.Error)
+		}
+		return strings.Join(res.Selected, ", "), nil
+	case calls.FieldCheckbox:
+		on, ok := truthy(value)
+		if !ok {
+			return "", calls.Errorf(calls.ErrBadInput, `answer a checkbox with "true" or "false"`, "a checkbox takes true or false")
+		}
+		return strconv.FormatBool(on), s.check(ctx, t, el, on, h)
+	case calls.FieldRadio:
+		i := pickOption(f.Options, value, false)
+		if i < 0 || i >= len(f.opts) {
+			return "", calls.Errorf(calls.ErrBadInput, "options: "+quoteList(f.Options, 12), "no option of the group is the answer")
+		}
+		return f.Options[i], s.check(ctx, t, &f.opts[i], true, h)
+	case calls.FieldTypeahead:
+		if len(f.Options) > 0 {
+			// A <datalist>: the browser's own list, which no click
+			// reaches; the option that is the answer is typed whole.
+			i := pickOption(f.Options, value, true)
+			if i < 0 {
+				return "", calls.Errorf(calls.ErrNoMatch, "options: "+quoteList(f.Options, 12), "no option of the list is the answer")
+			}
+			return f.Options[i], el.fill(ctx, f.Options[i], timeout, h)
+		}
+		return s.fillTypeahead(ctx, t, f, value, h)
+	case calls.FieldCombobox:
+		if err := s.openList(ctx, t, el, h); err != nil {
+			return "", err
+		}
+		return s.pickListOption(ctx, t, f, value, h)
+	case calls.FieldSlider:
+		if f.typ == "range" {
+			return value, el.fill(ctx, value, timeout, h)
+		}
+		return s.fillSlider(ctx, f, value)
+	case calls.FieldFile:
+		return s.fillFile(ctx, t, f, value)
+	}
+	return "", calls.Errorf(calls.ErrNotInteractable, "fill it with the other commands", "a %s field cannot be filled from an answer", f.Kind)
+}
+
+// browserDate says whether an input type is one of the browser's own
+// date and time fields.
+func browserDate(typ string) bool {
+	switch typ {
+	case "date", "time", "datetime-local", "month", "week":
+		return true
+	}
+	return false
+}
+
+// truthy reads a checkbox's answer.
+func truthy(v string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "yes", "on", "checked", "1", "y", "x":
+		return true, true
+	case "false", "no", "off", "unchecked", "0", "n", "":
+		return false, true
+	}
+	return false, false
+}
+
+// pickOption returns the index of the option that is the answer: the
+// one whose words are the answer, else (loose) the one option starting
+// with it, else the one containing it. -1 for none, and for several at
+// the first tier that has any: never a near miss, never a guess.
+func pickOption(options []string, value string, loose bool) int {
+	want := foldWords(value)
+	if want == "" {
+		return -1
+	}
+	tiers := []func(string) bool{func(o string) bool { return o == want }}
+	if loose {
+		tiers = append(tiers, func(o string) bool { return strings.HasPrefix(o, want) }, func(o string) bool { return strings.Contains(o, want) })
+	}
+	for n, ok := range tiers {
+		found := -1
+		for i, o := range options {
+			if !ok(foldWords(o)) {
+				continue
+			}
+			if found >= 0 && n > 0 && foldWords(options[found]) != foldWords(o) {
+				return -1 // two options fit as well: which one is a guess
+			}
+			if found < 0 {
+				found = i
+			}
+		}
+		if found >= 0 {
+			return found
+		}
+	}
+	return -1
+}
+
+// foldWords lower-cases words and folds their spaces.
+func foldWords(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// dateFormats are the usual ways a field writes a date.
+var dateFormats = []string{"YYYY-MM-DD", "DD/MM/YYYY", "MM/DD/YYYY", "DD.MM.YYYY", "D/M/YYYY", "M/D/YYYY", "DD-MM-YYYY"}
+
+// sameValue says whether what the field holds is what the write meant.
+func sameValue(f *formField, want, got string) bool {
+	switch f.Kind {
+	case calls.FieldFile:
+		return want != "" && strings.Contains(got, want)
+	case calls.FieldDate:
+		// The same day, however the field writes it: in its own format, or
+		// in any of the usual ones ("05/03/2027" reads either way alone).
+		if y, m, d, err := parseDate(want); err == nil {
+			got = strings.TrimSpace(got)
+			for _, format := range append([]string{f.Format}, dateFormats...) {
+				if format != "" && got == formatDate(format, y, m, d) {
+					return true
+				}
+			}
+			if y2, m2, d2, err := parseDate(got); err == nil {
+				return y == y2 && m == m2 && d == d2
+			}
+		}
+	case calls.FieldSlider:
+		a, err1 := strconv.ParseFloat(strings.TrimSpace(want), 64)
+		b, err2 := strconv.ParseFloat(strings.TrimSpace(got), 64)
+		return err1 == nil && err2 == nil && a == b
+	}
+	return foldWords(want) == foldWords(got)
+}
+
+// jsFieldState reads one field as js/form.js does: its value and what the
+// page says is wrong with it.
+var jsFieldState = sync.OnceValue(func() string {
+	return `async function (kind, blur) {
+  const F = ` + jsForm + `;
+  if (blur && this.blur) {
+    // As when a person moves on: pages check a field when it loses the
+    // focus. Their handlers, and the tasks they queue, run first.
+    this.blur();
+    for (let i = 0; i < 2; i++) await new Promise(r => setTimeout(r, 0));
+  }
+  let opts = null;
+  if (kind === 'radio') {
+    const rg = this.closest('[role=radiogroup]');
+    opts = Array.from(rg ? rg.querySelectorAll('input[type=radio], [role=radio]')
+      : (this.form || this.getRootNode()).querySelectorAll('input[type=radio][name="' + CSS.escape(this.name) + '"]'));
+  }
+  return { value: F.valueOf(this, kind, opts), error: F.errorOf(this, kind) };
+}`
+})
+
+// readBack reads the field as it is now, after the page's own scripts
+// saw the write (the field loses the focus first, as when a person moves
+// on: pages check a field when it does).
+func (f *formField) readBack(ctx context.Context) (string, string) {
+	var st struct {
+		Value string `json:"value"`
+		Error string `json:"error"`
+	}
+	if err := f.el.callOn(ctx, jsFieldState(), &st, f.Kind, f.Kind != calls.FieldSlider); err != nil {
+		return "", ""
+	}
+	return st.Value, st.Error
+}

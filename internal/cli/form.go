@@ -1,0 +1,263 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// FormOptions are the flags of `waymark form …`.
+type FormOptions struct {
+	Common
+	Op      string // "read", "fill", "review"
+	File    string // fill: the answers file, "-" for stdin
+	Secrets []string
+	Hand    bool
+	Stdin   io.Reader
+}
+
+// NewCmdForm builds `waymark form`, `waymark form fill FILE` and
+// `waymark form review`.
+func NewCmdForm(f *Factory, runF func(context.Context, *FormOptions) error) *cobra.Command {
+	opts := &FormOptions{}
+	run := func(cmd *cobra.Command, op string) error {
+		opts.Common = f.common()
+		opts.Op = op
+		if opts.Stdin == nil {
+			opts.Stdin = cmd.InOrStdin()
+		}
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return formRun(cmd.Context(), opts)
+	}
+	cmd := &cobra.Command{
+		Use:   "form [fill FILE|review]",
+		Short: "Read the page's forms as fields, fill them from answers, review a multi-step form",
+		Long: `Read the forms of the page as a ledger of fields: a stable key for answers
+(email, experience[2].company), the ref, the label, the kind (text, textarea,
+select, combobox, typeahead, radio, checkbox, date, file, richtext, slider),
+required, the value (secrets and card numbers hidden), the options, and what
+the page says is wrong. Fields in iframes (cross-site too) and open shadow
+roots count; a frame that cannot be read is named, never taken as empty.`,
+		Example: "  waymark form\n  waymark form fill answers.json --secret card_number=env:CARD\n  waymark form review --json",
+		Args:    noArgsOrSubcommand,
+		RunE:    func(cmd *cobra.Command, args []string) error { return run(cmd, "read") },
+	}
+	fill := &cobra.Command{
+		Use:   "fill FILE",
+		Short: "Fill the page's fields from a JSON file of answers; never submits",
+		Long: `Fill fields from answers, a JSON object by key or label ("-" reads stdin):
+{"email": "ann@example.com", "country": "France", "remote": true,
+ "experience[3].company": "Initech"}. Each field is filled as its kind needs
+(a typeahead's option clicked, a date in the field's format, a file dropped
+on a drop zone), every write is read back, and a refused value is tried once
+more with the page's error in mind. Fields an answer reveals are filled in
+later rounds, "Add another" is pressed for extra copies of a section. Filling
+never presses Enter or a submit control, and the page's own attempts to send
+are stopped and listed. An answer no field takes is reported, never put in a
+near one. Secrets come from the environment and never appear in the output.`,
+		Example: "  waymark form fill answers.json\n  waymark form fill - --secret card_number=env:CARD < answers.json",
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File = args[0]
+			return run(cmd, "fill")
+		},
+	}
+	fill.Flags().StringArrayVar(&opts.Secrets, "secret", nil, "a secret answer: key=env:VAR, or key alone to type it without echo (repeatable); never shown")
+	fill.Flags().BoolVar(&opts.Hand, "hand", false, "type at a person's pace")
+	review := &cobra.Command{
+		Use:   "review",
+		Short: "Every page of a multi-step form the session went through, with its values",
+		Args:  exactArgs(0),
+		RunE:  func(cmd *cobra.Command, args []string) error { return run(cmd, "review") },
+	}
+	cmd.AddCommand(fill, review)
+	return cmd
+}
+
+func formRun(ctx context.Context, opts *FormOptions) error {
+	s := opts.session()
+	switch opts.Op {
+	case "fill":
+		req, err := opts.fillRequest()
+		if err != nil {
+			return err
+		}
+		res, err := s.FillForm(ctx, req)
+		if err != nil {
+			return err
+		}
+		return opts.emit(res, func() error { return printFill(opts.IO.Out, res) })
+	case "review":
+		res, err := s.FormReview(ctx, calls.FormReviewRequest{})
+		if err != nil {
+			return err
+		}
+		return opts.emit(res, func() error {
+			if len(res.Pages) == 0 {
+				opts.note("no form pages read or filled in session %q yet", opts.Session)
+			}
+			for i, p := range res.Pages {
+				fmt.Fprintf(opts.IO.Out, "[page %d] %s — %s\n", i+1, p.Title, p.URL)
+				printFields(opts.IO.Out, p.Fields)
+			}
+			return nil
+		})
+	}
+	res, err := s.Form(ctx, calls.FormRequest{})
+	if err != nil {
+		return err
+	}
+	return opts.emit(res, func() error {
+		fmt.Fprintf(opts.IO.Out, "[page] %s — %s\n", res.Title, res.URL)
+		printFields(opts.IO.Out, res.Fields)
+		for _, e := range res.Errors {
+			fmt.Fprintf(opts.IO.Out, "[unread frame] %s: %s\n", e.Frame, e.Error)
+		}
+		return nil
+	})
+}
+
+// fillRequest reads the answers file and the secrets.
+func (o *FormOptions) fillRequest() (calls.FormFillRequest, error) {
+	var raw []byte
+	var err error
+	if o.File == "-" {
+		raw, err = io.ReadAll(o.Stdin)
+	} else {
+		raw, err = os.ReadFile(o.File)
+	}
+	if err != nil {
+		return calls.FormFillRequest{}, usageErrorf("name a JSON file of answers, or - for stdin", "cannot read the answers: %v", err)
+	}
+	answers, err := parseAnswers(raw)
+	if err != nil {
+		return calls.FormFillRequest{}, err
+	}
+	req := calls.FormFillRequest{Answers: answers, Hand: o.Hand}
+	if len(o.Secrets) > 0 {
+		po := &PilotOptions{Secrets: o.Secrets}
+		v, err := po.vars(o.getenv())
+		if err != nil {
+			return req, err
+		}
+		req.Secrets = map[string]string{}
+		for k, sv := range v.Secrets {
+			req.Secrets[k] = sv.Reveal()
+		}
+	}
+	return req, nil
+}
+
+// parseAnswers reads a JSON object of answers; true, false and numbers
+// are taken as their words.
+func parseAnswers(raw []byte) (map[string]string, error) {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, usageErrorf(`write the answers as one JSON object: {"email": "ann@example.com"}`, "the answers are not a JSON object: %v", err)
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		switch x := v.(type) {
+		case string:
+			out[k] = x
+		case bool:
+			out[k] = strconv.FormatBool(x)
+		case json.Number:
+			out[k] = x.String()
+		case nil:
+			out[k] = ""
+		default:
+			return nil, usageErrorf("give each answer as a string, number or true/false", "the answer for %q is not a single value", k)
+		}
+	}
+	return out, nil
+}
+
+// printFields writes one line a field.
+func printFields(w io.Writer, fields []calls.FormField) {
+	for _, f := range fields {
+		var b strings.Builder
+		fmt.Fprintf(&b, "- %s %s %q", f.Key, f.Kind, f.Label)
+		if f.Ref != "" {
+			fmt.Fprintf(&b, " [ref=%s]", f.Ref)
+		}
+		if f.Required {
+			b.WriteString(" required")
+		}
+		if f.Format != "" {
+			fmt.Fprintf(&b, " (%s)", f.Format)
+		}
+		fmt.Fprintf(&b, " = %q", f.Value)
+		if len(f.Options) > 0 {
+			fmt.Fprintf(&b, " options: %s", strings.Join(quoteOptions(f.Options, 10), ", "))
+		}
+		if f.Error != "" {
+			fmt.Fprintf(&b, " ! %s", f.Error)
+		}
+		if f.Frame != "" {
+			fmt.Fprintf(&b, " (in frame %s)", f.Frame)
+		}
+		fmt.Fprintln(w, b.String())
+	}
+}
+
+func quoteOptions(items []string, max int) []string {
+	var out []string
+	for i, s := range items {
+		if i == max {
+			out = append(out, fmt.Sprintf("… %d more", len(items)-max))
+			break
+		}
+		out = append(out, strconv.Quote(s))
+	}
+	return out
+}
+
+// printFill writes what a fill did: the fields answered, then what still
+// needs a person.
+func printFill(w io.Writer, res *calls.FormFillResult) error {
+	fmt.Fprintf(w, "[page] %s (%d round(s))\n", res.URL, res.Rounds)
+	fields := append([]calls.FilledField(nil), res.Fields...)
+	sort.SliceStable(fields, func(i, j int) bool { return fields[i].Answered && !fields[j].Answered })
+	for _, f := range fields {
+		if !f.Answered {
+			continue
+		}
+		mark := "ok"
+		if !f.ReadBack {
+			mark = "NOT TAKEN"
+		}
+		line := fmt.Sprintf("- %s %s: %q → %q %s", f.Key, f.Kind, f.Before, f.After, mark)
+		if f.Tries > 1 {
+			line += fmt.Sprintf(" (%d tries)", f.Tries)
+		}
+		if f.Error != "" {
+			line += " ! " + f.Error
+		}
+		fmt.Fprintln(w, line)
+	}
+	for _, s := range res.Stopped {
+		fmt.Fprintf(w, "[stopped] the page tried to send: %s\n", s)
+	}
+	for _, s := range res.NeedsPerson {
+		fmt.Fprintf(w, "[needs a person] %s\n", s)
+	}
+	for _, e := range res.Errors {
+		fmt.Fprintf(w, "[unread frame] %s: %s\n", e.Frame, e.Error)
+	}
+	return nil
+}

@@ -1,0 +1,34 @@
+package mcp
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+func TestFormTools(t *testing.T) {
+	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+		switch method {
+		case calls.MethodForm:
+			return calls.Form{URL: "http://shop.test/", Fields: []calls.FormField{{Key: "email", Ref: "e1", Kind: "text"}}}, nil
+		case calls.MethodFormFill:
+			return calls.FormFillResult{Fields: []calls.FilledField{{Key: "email", After: "ann@example.com", Answered: true, ReadBack: true}},
+				Stopped: []string{"POST http://shop.test/apply (a form submission)"}}, nil
+		}
+		return nil, nil
+	}}
+	cs := connect(t, Options{Caller: fc})
+	out, failed, _ := callTool(t, cs, "form", map[string]any{})
+	if failed || !strings.Contains(out, `"key":"email"`) {
+		t.Fatalf("form: %v %s", failed, out)
+	}
+	out, failed, _ = callTool(t, cs, "form_fill", map[string]any{"answers": map[string]string{"email": "ann@example.com"}})
+	if failed || !strings.Contains(out, `email = "ann@example.com" ok`) || !strings.Contains(out, "stopped: POST") {
+		t.Fatalf("form_fill: %v %s", failed, out)
+	}
+	seen := fc.seen()
+	if last := seen[len(seen)-1]; last.Method != calls.MethodFormFill || !strings.Contains(last.Params, `"email":"ann@example.com"`) {
+		t.Fatalf("form_fill called %+v", last)
+	}
+}
