@@ -155,7 +155,9 @@ func TestClientLeavesHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	quickServed := make(chan error, 1)
-	go func() { quickServed <- ServeListener(srvCtx, quickLn, Options{Caller: m, SessionTimeout: 3 * time.Second}) }()
+	go func() {
+		quickServed <- ServeListener(srvCtx, quickLn, Options{Caller: m, SessionTimeout: 3 * time.Second})
+	}()
 	defer func() {
 		stop()
 		<-quickServed
