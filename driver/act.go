@@ -48,13 +48,14 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	}
 	// A step that needs approval for submits is watched as it runs: what
 	// the check before acting missed is held at the point of sending.
-	var stop func() []heldSend
+	var stop func() ([]heldSend, bool)
 	linger := func() bool { return s.browser.hasFrames(t.id) }
+	allow := ""
 	switch {
 	case req.Approve != nil:
 		t.useApproval(*req.Approve)
-		if req.Approve.Sends != "" {
-			stop, err = t.watchSends(ctx, req.Approve.Sends, linger)
+		if allow = approvedSend(*req.Approve); allow != "" {
+			stop, err = t.watchSends(ctx, allow, linger)
 		}
 	case req.Submits == "ask":
 		stop, err = t.watchSends(ctx, "", linger)
@@ -73,8 +74,11 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	dl := s.downloads.mark()         // downloads that begin from here on are this action's
 	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind))
 	if stop != nil {
-		if held := stop(); len(held) > 0 {
-			return nil, t.heldErr(actionName(req), t.url(), targetName(req), held)
+		if held, sent := stop(); len(held) > 0 {
+			if !sent {
+				allow = ""
+			}
+			return nil, t.heldErr(actionName(req), t.url(), targetName(req), held, allow)
 		}
 	}
 	if out != nil {
