@@ -240,3 +240,81 @@ func TestPersonSeesWhereTheFormGoes(t *testing.T) {
 		t.Errorf("the person is shown:\n%s", got)
 	}
 }
+
+// TestPersonWhoNeverAnswers: a client that claims elicitation and never
+// answers presses nothing; when it gives up on the call, the server goes
+// on serving it, and the question it left is no approval.
+func TestPersonWhoNeverAnswers(t *testing.T) {
+	c := gatedCaller()
+	asked := make(chan struct{}, 4)
+	copts := &sdk.ClientOptions{ElicitationHandler: func(ctx context.Context, _ *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		asked <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	for _, version := range protocols {
+		t.Run(version, func(t *testing.T) {
+			cs := connectClient(t, Options{Caller: c}, copts, version)
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "click", Arguments: map[string]any{"target": "e4"}})
+			if err == nil {
+				t.Fatal("the call returned without an answer")
+			}
+			select {
+			case <-asked:
+			default:
+				t.Error("the person was never asked")
+			}
+			for _, a := range actsSeen(t, c) {
+				if a.Approve != nil || a.Submits != SubmitsAsk {
+					t.Errorf("pressed with %+v", a)
+				}
+			}
+			if got, isErr, _ := callTool(t, cs, "snapshot", map[string]any{}); isErr {
+				t.Errorf("the server stopped serving the client: %s", got)
+			}
+		})
+	}
+}
+
+// TestClientCannotNameAnothersOwnSession: an HTTP client that names a
+// session like the ones the server gives its clients (another client's
+// own, which would be closed under it, and which it would drive) is
+// refused; a name of its own is shared as asked.
+func TestClientCannotNameAnothersOwnSession(t *testing.T) {
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ServeListener(ctx, ln, Options{Caller: &fakeCaller{reply: snapshotReply}}) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	for _, tt := range []struct {
+		session string
+		ok      bool
+	}{
+		{"mcp-0a1b2c3d", false},
+		{"MCP-0A1B2C3D", false},
+		{"mcp-shared", true},
+		{"mcp-0a1b2c3d4", true},
+		{"", true},
+	} {
+		req, _ := http.NewRequest("POST", "http://"+ln.Addr().String()+"/mcp?session="+tt.session, strings.NewReader(initialize))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if got := res.StatusCode == http.StatusOK; got != tt.ok {
+			t.Errorf("session %q: status %d, want allowed=%v", tt.session, res.StatusCode, tt.ok)
+		}
+	}
+}
