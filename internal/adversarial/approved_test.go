@@ -71,7 +71,7 @@ func approvedOrder(t *testing.T, srv *Server) *routine.Routine {
 
 func TestApprovedSubmitAsksAgainWhenThePageChanged(t *testing.T) {
 	other := NewServerOn(t, "127.0.0.2:0", map[string]string{"/order": "<title>elsewhere</title>"})
-	srv := NewServer(t, map[string]string{"/checkout": orderAt("t0"), "/order": "<title>ordered</title>",
+	srv := NewServer(t, map[string]string{"/checkout": orderAt("t0"), "/checkout2": orderAt("t2"), "/order": "<title>ordered</title>",
 		"/order-all": "<title>ordered</title>", "/delete-account": "<title>gone</title>"})
 	r := approvedOrder(t, srv)
 	if a := r.Steps[1].Approved; a.Target != "POST /order" || a.Fixed["amount"] != "10" || a.Fixed["csrf_token"] != "*" {
@@ -90,7 +90,9 @@ func TestApprovedSubmitAsksAgainWhenThePageChanged(t *testing.T) {
 		{"the hidden amount is a thousand times more", orderAt("t1", "value=10>", "value=10000>"), `hidden amount is "10000"`},
 		{"the hidden recipient changed", orderAt("t1", "GB11-ANN", "GB99-EVE"), `hidden account`},
 		{"a visible field turned readonly with a set value", orderAt("t1", "name=note value=hi", "name=note readonly value=hi"), "new hidden note"},
-		// Stopped before the gate: the step's element is not the one recorded.
+		{"a button of the same name that fetches instead", orderAt("t1", "<button id=pay>Place order</button>",
+			`<button id=pay type=button onclick="fetch('/delete-account', {method: 'POST'})">Place order</button>`), "asks again"},
+		{"the same form on another path", `<!doctype html><title>Checkout</title><script>location.replace('/checkout2')</script>`, "checkout2"},
 		{"the button's words changed", orderAt("t1", "Place order</button>", "Place order ($10,000)</button>"), "asks again"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,7 +125,7 @@ func TestApprovedSubmitAsksAgainWhenThePageChanged(t *testing.T) {
 // own submission through, and nothing else the page sends with it: a
 // beacon, a fetch, a second form to another path.
 func TestApprovedSubmitSendsNothingElse(t *testing.T) {
-	srv := NewServer(t, map[string]string{"/checkout": orderAt("t0"), "/order": "<title>ordered</title>", "/transfer": "<title>moved</title>"})
+	srv := NewServer(t, map[string]string{"/checkout": orderAt("t0"), "/checkout2": orderAt("t2"), "/order": "<title>ordered</title>", "/transfer": "<title>moved</title>"})
 	r := approvedOrder(t, srv)
 	for _, tt := range []struct{ name, script string }{
 		{"a beacon", `navigator.sendBeacon('/leak', 'card=4242')`},
