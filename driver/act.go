@@ -55,10 +55,10 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	case req.Approve != nil:
 		t.useApproval(*req.Approve)
 		if allow = approvedSend(*req.Approve); allow != "" {
-			stop, err = t.watchSends(ctx, allow, approvedFixed(*req.Approve), linger)
+			stop, err = t.watchSends(ctx, allow, linger)
 		}
 	case req.Submits == "ask":
-		stop, err = t.watchSends(ctx, "", nil, linger)
+		stop, err = t.watchSends(ctx, "", linger)
 	}
 	if err != nil {
 		return nil, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -37,9 +36,6 @@ type sendWatch struct {
 	// or "" for none; used is set once it went.
 	allow string
 	used  bool
-	// fixed are the approved values of the form's hidden and readonly
-	// fields: the allowed send goes only if it carries them.
-	fixed map[string]string
 	// held are the sends refused, oldest first.
 	held []heldSend
 	// pending counts the form submissions the page asked for whose
@@ -52,7 +48,6 @@ type sendWatch struct {
 type heldSend struct {
 	method, url, kind string
 	form              map[string]string
-	changed           string // for the approved send: which fixed value it changed
 }
 
 // newWindow is the key of formNav for a form submission into a new
@@ -70,8 +65,8 @@ var docPatterns = []*fetch.RequestPattern{{URLPattern: "*", ResourceType: networ
 // send an approval lets through, or ""; linger says, when the step ends,
 // whether to watch a moment longer (awaitSends). The returned func stops watching
 // and returns what was held, and whether the allowed send went.
-func (t *tab) watchSends(ctx context.Context, allow string, fixed map[string]string, linger func() bool) (func() (held []heldSend, sentAllowed bool), error) {
-	w := &sendWatch{allow: allow, fixed: fixed}
+func (t *tab) watchSends(ctx context.Context, allow string, linger func() bool) (func() (held []heldSend, sentAllowed bool), error) {
+	w := &sendWatch{allow: allow}
 	t.mu.Lock()
 	t.sends = w
 	t.formNav = map[cdp.FrameID]bool{}
@@ -161,55 +156,12 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		kind = "a " + strings.ToLower(string(ev.ResourceType)) + " request"
 	}
 	what := method + " " + ev.Request.URL
-	changed := ""
 	if w.allow != "" && !w.used && what == w.allow {
-		if changed = fixedChanged(w.fixed, ev.Request); changed == "" {
-			w.used = true
-			return false
-		}
+		w.used = true
+		return false
 	}
-	w.held = append(w.held, heldSend{method: method, url: ev.Request.URL, kind: kind, form: formOf(ev.Request), changed: changed})
+	w.held = append(w.held, heldSend{method: method, url: ev.Request.URL, kind: kind, form: formOf(ev.Request)})
 	return true
-}
-
-// approvedFixed are the values of the hidden and readonly fields an
-// approval saw, but for masked ones (a secret's), which cannot be compared.
-func approvedFixed(a calls.Approval) map[string]string {
-	out := map[string]string{}
-	for _, k := range a.Fixed {
-		if v, ok := a.Form[k]; ok && v != secret.Masked {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// fixedChanged says which approved hidden or readonly value a request no
-// longer carries ("amount is 10000, not 10"), or "". A body it cannot read
-// as a urlencoded form (multipart) is not compared.
-func fixedChanged(fixed map[string]string, r *network.Request) string {
-	if len(fixed) == 0 {
-		return ""
-	}
-	var body strings.Builder
-	for _, e := range r.PostDataEntries {
-		body.Write(e.Bytes)
-	}
-	vals, err := url.ParseQuery(body.String())
-	if err != nil || len(vals) == 0 {
-		return ""
-	}
-	names := make([]string, 0, len(fixed))
-	for k := range fixed {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		if got := strings.Join(vals[k], ","); got != fixed[k] {
-			return fmt.Sprintf("its %s is %q, not the approved %q", k, secret.Redact(got), secret.Redact(fixed[k]))
-		}
-	}
-	return ""
 }
 
 // formOf reads the fields a request would send: a form's urlencoded body
@@ -248,10 +200,7 @@ func (t *tab) heldErr(action, pageURL, control string, held []heldSend, sent str
 		Why: "sends " + h.kind + ": " + h.method + " " + shortURL(h.url), Sends: h.method + " " + h.url, Form: h.form}
 	msg := fmt.Sprintf("%s %s would send %s (%s %s): it needs approval; the request was stopped before it left the browser",
 		action, control, h.kind, h.method, shortURL(h.url))
-	if h.changed != "" {
-		msg = fmt.Sprintf("%s %s would send its form changed as it was pressed (%s %s: %s): it was not approved so, and was stopped before it left the browser",
-			action, control, h.method, shortURL(h.url), h.changed)
-	} else if sent != "" {
+	if sent != "" {
 		msg = fmt.Sprintf("%s %s sent what was approved (%s), and would also send %s (%s %s): that was not approved, and was stopped before it left the browser",
 			action, control, shortSend(sent), h.kind, h.method, shortURL(h.url))
 	}
