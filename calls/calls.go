@@ -151,10 +151,7 @@ type Approval struct {
 	Form    map[string]string `json:"form,omitempty"` // the form's current values; passwords masked
 	// Target is where a press that submits a form sends it: the method
 	// and the action URL ("POST https://shop/order"), the control's
-	// formaction and formmethod winning over the form's. Pressed with
-	// an approval whose Target posts (and no Sends), that submission is
-	// the one request the press may send: anything else the page sends
-	// with it is held.
+	// formaction and formmethod winning over the form's.
 	Target string `json:"target,omitempty"`
 	// Fixed names the form's fields the person cannot change on the page
 	// (hidden, readonly): what they carry is part of what was approved.

@@ -48,14 +48,13 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	}
 	// A step that needs approval for submits is watched as it runs: what
 	// the check before acting missed is held at the point of sending.
-	var stop func() ([]heldSend, bool)
+	var stop func() []heldSend
 	linger := func() bool { return s.browser.hasFrames(t.id) }
-	allow := ""
 	switch {
 	case req.Approve != nil:
 		t.useApproval(*req.Approve)
-		if allow = approvedSend(*req.Approve); allow != "" {
-			stop, err = t.watchSends(ctx, allow, linger)
+		if req.Approve.Sends != "" {
+			stop, err = t.watchSends(ctx, req.Approve.Sends, linger)
 		}
 	case req.Submits == "ask":
 		stop, err = t.watchSends(ctx, "", linger)
@@ -74,11 +73,8 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	dl := s.downloads.mark()         // downloads that begin from here on are this action's
 	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind))
 	if stop != nil {
-		if held, sent := stop(); len(held) > 0 {
-			if !sent {
-				allow = ""
-			}
-			return nil, t.heldErr(actionName(req), t.url(), targetName(req), held, allow)
+		if held := stop(); len(held) > 0 {
+			return nil, t.heldErr(actionName(req), t.url(), targetName(req), held)
 		}
 	}
 	if out != nil {

@@ -26,9 +26,7 @@ import (
 // with a non-GET method, a fetch, XHR or beacon with a non-GET method — is
 // refused before it leaves the browser. The step then fails with
 // needs_approval naming what it would have sent. An approved step lets
-// exactly the approved send through, once: the send the approval names,
-// or the posting form's own submission (approvedSend); a beacon, fetch or
-// second form the page sends with it is held.
+// exactly the approved send through, once.
 
 // sendWatch is what a tab's guard does with sends while a step runs.
 type sendWatch struct {
@@ -64,8 +62,8 @@ var docPatterns = []*fetch.RequestPattern{{URLPattern: "*", ResourceType: networ
 // watchSends starts watching the tab's sends for one step; allow is the
 // send an approval lets through, or ""; linger says, when the step ends,
 // whether to watch a moment longer (awaitSends). The returned func stops watching
-// and returns what was held, and whether the allowed send went.
-func (t *tab) watchSends(ctx context.Context, allow string, linger func() bool) (func() (held []heldSend, sentAllowed bool), error) {
+// and returns what was held.
+func (t *tab) watchSends(ctx context.Context, allow string, linger func() bool) (func() []heldSend, error) {
 	w := &sendWatch{allow: allow}
 	t.mu.Lock()
 	t.sends = w
@@ -77,14 +75,14 @@ func (t *tab) watchSends(ctx context.Context, allow string, linger func() bool) 
 		t.mu.Unlock()
 		return nil, err
 	}
-	return func() ([]heldSend, bool) {
+	return func() []heldSend {
 		t.awaitSends(ctx, linger())
 		// On the tab's own context: the step's may be done.
 		_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		t.sends, t.formNav = nil, nil
-		return w.held, w.used
+		return w.held
 	}, nil
 }
 
@@ -192,45 +190,17 @@ func formOf(r *network.Request) map[string]string {
 	return out
 }
 
-// heldErr is the needs_approval error for a step whose sends were held;
-// sent is the approved send that went before, or "".
-func (t *tab) heldErr(action, pageURL, control string, held []heldSend, sent string) error {
+// heldErr is the needs_approval error for a step whose sends were held.
+func (t *tab) heldErr(action, pageURL, control string, held []heldSend) error {
 	h := held[0]
 	a := calls.Approval{Action: action, URL: pageURL, Control: control,
 		Why: "sends " + h.kind + ": " + h.method + " " + shortURL(h.url), Sends: h.method + " " + h.url, Form: h.form}
 	msg := fmt.Sprintf("%s %s would send %s (%s %s): it needs approval; the request was stopped before it left the browser",
 		action, control, h.kind, h.method, shortURL(h.url))
-	if sent != "" {
-		msg = fmt.Sprintf("%s %s sent what was approved (%s), and would also send %s (%s %s): that was not approved, and was stopped before it left the browser",
-			action, control, shortSend(sent), h.kind, h.method, shortURL(h.url))
-	}
 	if len(held) > 1 {
 		msg += fmt.Sprintf(" (and %d more)", len(held)-1)
 	}
 	return needsApproval(t.bind(a), msg)
-}
-
-// approvedSend is the one request a press with approval a may send: the
-// request the gate held at sending, or the form's own submission when
-// the press posts it ("POST https://shop/order"), so that a beacon, a
-// fetch or a second form the page sends with it is held. A GET form's
-// submission is a URL its values make, and goes unwatched.
-func approvedSend(a calls.Approval) string {
-	if a.Sends != "" {
-		return a.Sends
-	}
-	method, u, ok := strings.Cut(a.Target, " ")
-	if !ok || method == "GET" || method == "DIALOG" {
-		return ""
-	}
-	u, _, _ = strings.Cut(u, "#")
-	return method + " " + u
-}
-
-// shortSend is "POST https://shop/pay?x" as "POST https://shop/pay".
-func shortSend(s string) string {
-	method, u, _ := strings.Cut(s, " ")
-	return method + " " + shortURL(u)
 }
 
 // shortURL is a URL without its query, for messages.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/routine"
@@ -44,16 +45,35 @@ func (x *run) pressApproved(ctx context.Context, s *routine.Step, path string, r
 			return out, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: err.Error() + "; the person said no", Hint: calls.Hint(err), Data: calls.DataOf(err)}
 		}
 	}
+	a.Sends = onlySend(a)
 	req.Approve = &a
 	out, err = x.d.Act(ctx, req)
-	if err != nil && a.Sends == "" {
+	if a.Sends != "" && err != nil {
 		if held, ok := approvalOf(err); ok && held.Sends != "" {
-			// Pressed, and the page sent more than was approved: the
-			// driver held the rest (and says whether the approved went).
-			return out, alsoSent{err}
+			return out, alsoSent{&calls.Error{Kind: calls.ErrNeedsApproval, Hint: calls.Hint(err), Data: calls.DataOf(err),
+				Msg: "it was pressed with what was approved (" + a.Sends + "), but the page also tried to send " + held.Sends +
+					", which was stopped before it left the browser"}}
 		}
 	}
 	return out, err
+}
+
+// onlySend is the one request an approved press may send: its form's
+// own submission, when that posts ("POST https://shop/order"), so that a
+// beacon, a fetch or a second form the page sends with it is held (the
+// driver watches a press with an approval that names its send). A press
+// the gate held at sending already names its send; a GET form's is a
+// URL its values make, so it goes unwatched.
+func onlySend(a calls.Approval) string {
+	if a.Sends != "" {
+		return a.Sends
+	}
+	method, u, ok := strings.Cut(a.Target, " ")
+	if !ok || method == "GET" || method == "DIALOG" {
+		return ""
+	}
+	u, _, _ = strings.Cut(u, "#")
+	return method + " " + u
 }
 
 // alsoSent is the stop of an approved press whose page sent more than

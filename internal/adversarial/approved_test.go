@@ -145,43 +145,13 @@ func TestApprovedSubmitSendsNothingElse(t *testing.T) {
 				t.Errorf("%d sends the person never approved reached the server (replay %s %q)", n, res.Status, res.Message)
 			}
 			// The approved order went; the stop says so, and what was held.
-			if res.Cause != replay.CauseNeedsApproval || !strings.Contains(res.Message, "sent what was approved") ||
-				!strings.Contains(res.Message, "was not approved, and was stopped before it left the browser") || strings.Contains(res.Message, "asks again") {
+			if res.Cause != replay.CauseNeedsApproval || !strings.Contains(res.Message, "it was pressed with what was approved") ||
+				!strings.Contains(res.Message, "stopped before it left the browser") || strings.Contains(res.Message, "asks again") {
 				t.Errorf("replay %s %s %q", res.Status, res.Cause, res.Message)
 			}
 			if n := srv.Count("POST", "/order"); n != 1 {
 				t.Errorf("the approved order reached the server %d times, want 1", n)
 			}
 		})
-	}
-}
-
-// TestApprovalLetsOnlyItsFormThrough: whoever gave the approval (a person
-// asked over MCP or by the agent loop, a replay), a press with the gate's
-// approval of a posting form lets that form's submission through once,
-// and holds the beacon its page sends with it, saying the approved one
-// went.
-func TestApprovalLetsOnlyItsFormThrough(t *testing.T) {
-	srv := NewServer(t, map[string]string{"/checkout": orderAt("t0", "</form>",
-		`</form><script>document.getElementById('pay').addEventListener('click', () => navigator.sendBeacon('/leak', 'card=4242'))</script>`),
-		"/order": "<title>ordered</title>"})
-	s, ctx := session(t)
-	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/checkout")}); err != nil {
-		t.Fatal(err)
-	}
-	click := calls.ActRequest{Kind: calls.ActClick, Target: "css=#pay", Submits: "ask"}
-	_, err := s.Act(ctx, click)
-	a := approvalOf(err)
-	if a == nil || a.Target != "POST "+srv.URL("/order") || a.Fixed == nil {
-		t.Fatalf("the gate's approval: %+v (%v)", a, err)
-	}
-	srv.Reset()
-	click.Approve = a
-	_, err = s.Act(ctx, click)
-	if approvalOf(err) == nil || !strings.Contains(err.Error(), "sent what was approved (POST "+srv.URL("/order")+")") {
-		t.Errorf("the press with its beacon held: %v", err)
-	}
-	if srv.Count("POST", "/order") != 1 || srv.Count("POST", "/leak") != 0 {
-		t.Errorf("reached the server: %v", srv.Requests())
 	}
 }

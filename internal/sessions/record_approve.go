@@ -13,9 +13,9 @@ import (
 // key that sends, pays, deletes or confirms) is theirs to approve. So a
 // press a person asks for while recording is first put to the driver's
 // gate (Submits "ask"), which says whether it is a submit and what the
-// page is; a submit is then pressed as the person asked it, and its
-// step records that approval ([routine.Approved]), for a replay to press
-// it without asking while the page is the same.
+// page is; a submit is then pressed with that approval, and its step
+// records it ([routine.Approved]), for a replay to press it without asking
+// while the page is the same.
 
 // submitOps are the operations that can press a submit.
 var submitOps = map[string]bool{calls.ActClick: true, calls.ActDblClick: true, calls.ActPress: true}
@@ -45,9 +45,7 @@ func pressAsPerson(ctx context.Context, p page, req calls.ActRequest) (*calls.Ou
 	if !ok {
 		return out, nil, err // done (not a submit), or failed
 	}
-	// The person's own press goes as they asked it (no approval to
-	// match, nothing watched): whatever the page sends with it, they
-	// pressed it. What the gate saw is what a replay will expect.
+	req.Approve = &a
 	out, err = p.Act(ctx, req)
 	if err != nil {
 		return out, nil, err

@@ -2,10 +2,7 @@ package sessions
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,55 +52,5 @@ func TestRecordKeepsNoApprovalOfAProgram(t *testing.T) {
 	}
 	if last.Approved != nil {
 		t.Errorf("a program's submit is recorded as the person's approval: %+v", last.Approved)
-	}
-}
-
-// TestRecordPersonsPressIsNotHeld: a person's own press while recording
-// goes as they asked it, whatever the page sends with it (here a beacon
-// beside the form), and is recorded approved; the approval does not turn
-// their press into a watched one.
-func TestRecordPersonsPressIsNotHeld(t *testing.T) {
-	path := browsertest.Chrome(t)
-	var orders, beacons atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		switch {
-		case r.Method == http.MethodPost && r.URL.Path == "/order":
-			orders.Add(1)
-			fmt.Fprint(w, `<!doctype html><title>Thanks</title>`)
-		case r.Method == http.MethodPost && r.URL.Path == "/stats":
-			beacons.Add(1)
-		default:
-			fmt.Fprint(w, `<!doctype html><title>Checkout</title><form method="post" action="/order"><input type="hidden" name="amount" value="10">
-<button id="pay">Place order</button></form>
-<script>document.getElementById('pay').addEventListener('click', () => navigator.sendBeacon('/stats', 'clicked'))</script>`)
-		}
-	}))
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
-	handle := func(method string, req any) any {
-		t.Helper()
-		res, err := m.Handle(ctx, "rec", method, params(t, req))
-		if err != nil {
-			t.Fatalf("%s %+v: %v", method, req, err)
-		}
-		return res
-	}
-	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "order"})
-	handle(calls.MethodOpen, calls.OpenRequest{URL: srv.URL + "/checkout"})
-	handle(calls.MethodAct, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Place order"]`})
-	out := handle(calls.MethodRecordStop, calls.RecordStopRequest{}).(*calls.RecordStopResult)
-	r, err := routine.Parse(out.Routine)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out.Routine)
-	}
-	if a := r.Steps[len(r.Steps)-1].Approved; a == nil || a.Target != "POST /order" || a.Fixed["amount"] != "10" {
-		t.Errorf("approved %+v", a)
-	}
-	if orders.Load() != 1 {
-		t.Errorf("%d orders, want 1", orders.Load())
 	}
 }
