@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/routine"
@@ -45,48 +44,14 @@ func (x *run) pressApproved(ctx context.Context, s *routine.Step, path string, r
 			return out, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: err.Error() + "; the person said no", Hint: calls.Hint(err), Data: calls.DataOf(err)}
 		}
 	}
-	a.Sends = onlySend(a)
 	req.Approve = &a
-	out, err = x.d.Act(ctx, req)
-	if a.Sends != "" && err != nil {
-		if held, ok := approvalOf(err); ok && held.Sends != "" {
-			return out, alsoSent{&calls.Error{Kind: calls.ErrNeedsApproval, Hint: calls.Hint(err), Data: calls.DataOf(err),
-				Msg: "it was pressed with what was approved (" + a.Sends + "), but the page also tried to send " + held.Sends +
-					", which was stopped before it left the browser"}}
-		}
-	}
-	return out, err
+	return x.d.Act(ctx, req)
 }
-
-// onlySend is the one request an approved press may send: its form's
-// own submission, when that posts ("POST https://shop/order"), so that a
-// beacon, a fetch or a second form the page sends with it is held (the
-// driver watches a press with an approval that names its send). A press
-// the gate held at sending already names its send; a GET form's is a
-// URL its values make, so it goes unwatched.
-func onlySend(a calls.Approval) string {
-	if a.Sends != "" {
-		return a.Sends
-	}
-	method, u, ok := strings.Cut(a.Target, " ")
-	if !ok || method == "GET" || method == "DIALOG" {
-		return ""
-	}
-	u, _, _ = strings.Cut(u, "#")
-	return method + " " + u
-}
-
-// alsoSent is the stop of an approved press whose page sent more than
-// was approved: it was pressed, so it does not "ask again".
-type alsoSent struct{ err error }
-
-func (e alsoSent) Error() string { return e.err.Error() }
-func (e alsoSent) Unwrap() error { return e.err }
 
 // approvedNote says why a step a person approved asks again, for the
 // needs-approval stop; "" for a step no one approved.
 func approvedNote(s *routine.Step, sr *StepResult, err error) string {
-	if s.Approved == nil || errors.As(err, new(alsoSent)) {
+	if s.Approved == nil {
 		return ""
 	}
 	const head = "; you approved it when recording, but "

@@ -120,38 +120,3 @@ func TestApprovedSubmitAsksAgainWhenThePageChanged(t *testing.T) {
 		})
 	}
 }
-
-// TestApprovedSubmitSendsNothingElse: an approved press lets its form's
-// own submission through, and nothing else the page sends with it: a
-// beacon, a fetch, a second form to another path.
-func TestApprovedSubmitSendsNothingElse(t *testing.T) {
-	srv := NewServer(t, map[string]string{"/checkout": orderAt("t0"), "/checkout2": orderAt("t2"), "/order": "<title>ordered</title>", "/transfer": "<title>moved</title>"})
-	r := approvedOrder(t, srv)
-	for _, tt := range []struct{ name, script string }{
-		{"a beacon", `navigator.sendBeacon('/leak', 'card=4242')`},
-		{"a fetch", `fetch('/leak', {method: 'POST', body: 'card=4242', keepalive: true})`},
-		{"a second form", `document.getElementById('g').submit()`},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			srv.Handle("/checkout", orderAt("t1", "</form>", `</form><form id=g method=post action=/transfer target=_blank><input type=hidden name=to value=EVE></form>
-<script>document.getElementById('pay').addEventListener('click', () => { `+tt.script+` })</script>`))
-			s, ctx := session(t)
-			srv.Reset()
-			res, err := replay.Run(ctx, s, r, replay.Options{CheckTimeout: -1, Submits: replay.SubmitsAsk})
-			if err != nil {
-				t.Fatalf("replay: %v", err)
-			}
-			if n := srv.Count("POST", "/leak") + srv.Count("POST", "/transfer"); n != 0 {
-				t.Errorf("%d sends the person never approved reached the server (replay %s %q)", n, res.Status, res.Message)
-			}
-			// The approved order went; the stop says so, and what was held.
-			if res.Cause != replay.CauseNeedsApproval || !strings.Contains(res.Message, "it was pressed with what was approved") ||
-				!strings.Contains(res.Message, "stopped before it left the browser") || strings.Contains(res.Message, "asks again") {
-				t.Errorf("replay %s %s %q", res.Status, res.Cause, res.Message)
-			}
-			if n := srv.Count("POST", "/order"); n != 1 {
-				t.Errorf("the approved order reached the server %d times, want 1", n)
-			}
-		})
-	}
-}
