@@ -29,7 +29,8 @@ type Approved struct {
 	Sends   string   `json:"sends,omitempty"`  // the request it sent, when that is what made it a submit ("POST /pay": method and path)
 	// Target is where the press sent the form: "POST /order" (method,
 	// path and query) on the page's own origin, the whole URL on another
-	// ("POST https://pay.example/order").
+	// ("POST https://pay.example/order"); "POST (the page itself)" for a
+	// form that posts to the page it is on, whatever its query.
 	Target string `json:"target,omitempty"`
 	// Fixed are the values of the form's fields the person could not
 	// change on the page (hidden, readonly: an amount, a recipient), by
@@ -63,6 +64,9 @@ func ApprovedOf(a calls.Approval) *Approved {
 // person approved.
 var perLoad = regexp.MustCompile(`(?i)csrf|xsrf|token|nonce|authenticity|verification|viewstate|eventvalidation|captcha`)
 
+// samePage is the target of a form that posts to its own page.
+const samePage = "(the page itself)"
+
 // targetOf is a form's target ("POST https://shop/order?x=1") as the
 // routine keeps it: method, path and query on the page's own origin, the
 // whole URL (without its fragment) on another.
@@ -76,7 +80,13 @@ func targetOf(target, page string) string {
 		return target
 	}
 	u.Fragment, u.RawFragment = "", ""
-	if p, err := url.Parse(page); err == nil && p.Scheme == u.Scheme && p.Host == u.Host {
+	p, err := url.Parse(page)
+	if err == nil && p.Scheme == u.Scheme && p.Host == u.Host && p.Path == u.Path && p.RawQuery == u.RawQuery {
+		// A form with no action posts to its page, whose query may
+		// differ from run to run (a cart's id): the path is checked.
+		return method + " " + samePage
+	}
+	if err == nil && p.Scheme == u.Scheme && p.Host == u.Host {
 		u.Scheme, u.Host, u.User = "", "", nil
 		if u.Path == "" {
 			u.Path = "/"

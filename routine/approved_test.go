@@ -76,6 +76,14 @@ func TestApprovedKeepsWhereTheFormGoes(t *testing.T) {
 	if ap.Target != "POST /order?cart=7" || ap.Fixed["amount"] != "10" || ap.Fixed["csrf_token"] != "*" || ap.Fixed["email"] != "" {
 		t.Fatalf("approved %+v", ap)
 	}
+	// A form with no action posts to its page, whose query may change.
+	self := ApprovedOf(calls.Approval{Action: "click", URL: "http://h/checkout?cart=1", Target: "POST http://h/checkout?cart=1"})
+	if self.Target != "POST (the page itself)" || self.Differs(calls.Approval{Action: "click", URL: "https://h2/checkout?cart=2", Target: "POST https://h2/checkout?cart=2"}) != "" {
+		t.Errorf("a form posting to its page: %+v", self)
+	}
+	if got := self.Differs(calls.Approval{Action: "click", URL: "http://h/checkout?cart=2", Target: "POST http://h/checkout?cart=1"}); !strings.Contains(got, "the form goes to POST /checkout?cart=1") {
+		t.Errorf("a form posting to another cart than its page's: %q", got)
+	}
 	for _, tt := range []struct {
 		name string
 		edit func(*calls.Approval)
