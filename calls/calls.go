@@ -149,6 +149,13 @@ type Approval struct {
 	Control string            `json:"control"`        // the control, in the outline's words
 	Why     string            `json:"why"`            // what makes it a commit: "submits the form", "its words commit: \"Pay now\""
 	Form    map[string]string `json:"form,omitempty"` // the form's current values; passwords masked
+	// Target is where a press that submits a form sends it: the method
+	// and the action URL ("POST https://shop/order"), the control's
+	// formaction and formmethod winning over the form's.
+	Target string `json:"target,omitempty"`
+	// Fixed names the form's fields the person cannot change on the page
+	// (hidden, readonly): what they carry is part of what was approved.
+	Fixed []string `json:"fixed,omitempty"`
 	// Sends is the request the step would have sent ("POST https://…/pay")
 	// when the gate held it at the point of sending; an approval with
 	// Sends lets exactly that request through.

@@ -81,6 +81,8 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 		Why     string            `json:"why"`
 		Control string            `json:"control"`
 		Form    map[string]string `json:"form"`
+		Target  string            `json:"target"`
+		Fixed   []string          `json:"fixed"`
 		Fields  map[string][]struct {
 			Type         string `json:"type"`
 			Autocomplete string `json:"autocomplete"`
@@ -114,7 +116,7 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 	case req.Kind == calls.ActType:
 		action = "type (with Enter)"
 	}
-	want := calls.Approval{Action: action, URL: info.URL, Control: probe.Control, Why: probe.Why, Form: probe.Form}
+	want := calls.Approval{Action: action, URL: info.URL, Control: probe.Control, Why: probe.Why, Form: probe.Form, Target: probe.Target, Fixed: probe.Fixed}
 	if req.Approve != nil {
 		if diff := approvalDiff(*req.Approve, want); diff != "" {
 			return needsApproval(t.bind(want), fmt.Sprintf("the page changed since the approval: %s; nothing was pressed", diff))
@@ -159,6 +161,8 @@ func approvalDiff(approved, now calls.Approval) string {
 		return fmt.Sprintf("the page is %s, not %s", now.URL, approved.URL)
 	case approved.Control != now.Control:
 		return fmt.Sprintf("the control is %s, not %s", now.Control, approved.Control)
+	case approved.Target != now.Target:
+		return fmt.Sprintf("the form goes to %s, not %s", now.Target, approved.Target)
 	case !maps.Equal(approved.Form, now.Form):
 		for k, v := range now.Form {
 			if approved.Form[k] != v {

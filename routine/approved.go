@@ -2,7 +2,9 @@ package routine
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -25,17 +27,72 @@ type Approved struct {
 	Why     string   `json:"why"`              // what made it a submit: "submits the form"
 	Fields  []string `json:"fields,omitempty"` // the names of the form's fields, sorted
 	Sends   string   `json:"sends,omitempty"`  // the request it sent, when that is what made it a submit ("POST /pay": method and path)
+	// Target is where the press sent the form: "POST /order" (method,
+	// path and query) on the page's own origin, the whole URL on another
+	// ("POST https://pay.example/order"); "POST (the page itself)" for a
+	// form that posts to the page it is on, whatever its query.
+	Target string `json:"target,omitempty"`
+	// Fixed are the values of the form's fields the person could not
+	// change on the page (hidden, readonly: an amount, a recipient), by
+	// name; a per-load token (a field named like csrf, token, nonce) is
+	// "*", there but not compared.
+	Fixed map[string]string `json:"fixed,omitempty"`
 }
 
 // ApprovedOf is the expectation a person's press was made under, from the
 // approval the driver gave for it.
 func ApprovedOf(a calls.Approval) *Approved {
-	ap := &Approved{Action: a.Action, Path: pathOf(a.URL), Control: a.Control, Why: a.Why, Sends: sendsOf(a.Sends)}
+	ap := &Approved{Action: a.Action, Path: pathOf(a.URL), Control: a.Control, Why: a.Why, Sends: sendsOf(a.Sends), Target: targetOf(a.Target, a.URL)}
 	for k := range a.Form {
 		ap.Fields = append(ap.Fields, k)
 	}
 	slices.Sort(ap.Fields)
+	for _, k := range a.Fixed {
+		if ap.Fixed == nil {
+			ap.Fixed = map[string]string{}
+		}
+		ap.Fixed[k] = a.Form[k]
+		if perLoad.MatchString(k) {
+			ap.Fixed[k] = "*"
+		}
+	}
 	return ap
+}
+
+// perLoad matches the names of hidden fields a page fills anew on every
+// load (a CSRF token, a nonce): their value is not part of what the
+// person approved.
+var perLoad = regexp.MustCompile(`(?i)csrf|xsrf|token|nonce|authenticity|verification|viewstate|eventvalidation|captcha`)
+
+// samePage is the target of a form that posts to its own page.
+const samePage = "(the page itself)"
+
+// targetOf is a form's target ("POST https://shop/order?x=1") as the
+// routine keeps it: method, path and query on the page's own origin, the
+// whole URL (without its fragment) on another.
+func targetOf(target, page string) string {
+	method, raw, ok := strings.Cut(target, " ")
+	if !ok {
+		return target
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return target
+	}
+	u.Fragment, u.RawFragment = "", ""
+	p, err := url.Parse(page)
+	if err == nil && p.Scheme == u.Scheme && p.Host == u.Host && p.Path == u.Path && p.RawQuery == u.RawQuery {
+		// A form with no action posts to its page, whose query may
+		// differ from run to run (a cart's id): the path is checked.
+		return method + " " + samePage
+	}
+	if err == nil && p.Scheme == u.Scheme && p.Host == u.Host {
+		u.Scheme, u.Host, u.User = "", "", nil
+		if u.Path == "" {
+			u.Path = "/"
+		}
+	}
+	return method + " " + u.String()
 }
 
 // Differs says how the page's approval now differs from what the person
@@ -73,6 +130,34 @@ func (ap *Approved) Differs(now calls.Approval) string {
 		return "the form changed: " + strings.Join(parts, "; ")
 	case got.Sends != ap.Sends:
 		return fmt.Sprintf("it sends %s, not %s", orNothing(got.Sends), orNothing(ap.Sends))
+	case got.Target != ap.Target:
+		if got.Target == "" || ap.Target == "" {
+			return fmt.Sprintf("it sends a form to %s, not %s", orNone(got.Target), orNone(ap.Target))
+		}
+		return fmt.Sprintf("the form goes to %s, not %s", got.Target, ap.Target)
+	}
+	return fixedDiff(ap.Fixed, got.Fixed)
+}
+
+// fixedDiff says which of the form's fixed fields changed, or "".
+func fixedDiff(was, now map[string]string) string {
+	names := slices.Sorted(maps.Keys(was))
+	for k := range now {
+		if _, ok := was[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	for _, k := range names {
+		w, wok := was[k]
+		n, nok := now[k]
+		switch {
+		case !wok:
+			return fmt.Sprintf("the form carries a new hidden %s (%q)", k, n)
+		case !nok:
+			return fmt.Sprintf("the form no longer carries its hidden %s", k)
+		case w != n:
+			return fmt.Sprintf("the form's hidden %s is %q, not %q", k, n, w)
+		}
 	}
 	return ""
 }
@@ -80,6 +165,13 @@ func (ap *Approved) Differs(now calls.Approval) string {
 func orNothing(s string) string {
 	if s == "" {
 		return "nothing held"
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
 	}
 	return s
 }

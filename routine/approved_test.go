@@ -63,3 +63,55 @@ func TestApprovedLoads(t *testing.T) {
 		t.Error("an approval with the form's values loaded")
 	}
 }
+
+// TestApprovedKeepsWhereTheFormGoes: what a person approved is also where
+// the form goes (on the page's own origin whatever the host, or another
+// origin exactly) and what it carries unseen (hidden and readonly values,
+// but not a per-load token); a change to either is named.
+func TestApprovedKeepsWhereTheFormGoes(t *testing.T) {
+	pressed := calls.Approval{Action: "click", URL: "http://127.0.0.1:4000/checkout", Control: `button "Place order"`, Why: "submits the form",
+		Form:   map[string]string{"email": "ann@example.com", "amount": "10", "to": "GB11", "csrf_token": "abc"},
+		Target: "POST http://127.0.0.1:4000/order?cart=7#top", Fixed: []string{"amount", "to", "csrf_token"}, Token: "t"}
+	ap := ApprovedOf(pressed)
+	if ap.Target != "POST /order?cart=7" || ap.Fixed["amount"] != "10" || ap.Fixed["csrf_token"] != "*" || ap.Fixed["email"] != "" {
+		t.Fatalf("approved %+v", ap)
+	}
+	// A form with no action posts to its page, whose query may change.
+	self := ApprovedOf(calls.Approval{Action: "click", URL: "http://h/checkout?cart=1", Target: "POST http://h/checkout?cart=1"})
+	if self.Target != "POST (the page itself)" || self.Differs(calls.Approval{Action: "click", URL: "https://h2/checkout?cart=2", Target: "POST https://h2/checkout?cart=2"}) != "" {
+		t.Errorf("a form posting to its page: %+v", self)
+	}
+	if got := self.Differs(calls.Approval{Action: "click", URL: "http://h/checkout?cart=2", Target: "POST http://h/checkout?cart=1"}); !strings.Contains(got, "the form goes to POST /checkout?cart=1") {
+		t.Errorf("a form posting to another cart than its page's: %q", got)
+	}
+	for _, tt := range []struct {
+		name string
+		edit func(*calls.Approval)
+		want string
+	}{
+		{"another host, the same origin as the page", func(a *calls.Approval) {
+			a.URL, a.Target = "https://shop.example/checkout", "POST https://shop.example/order?cart=7"
+		}, ""},
+		{"a new token, another email", func(a *calls.Approval) { a.Form["csrf_token"], a.Form["email"] = "zzz", "bo@example.com" }, ""},
+		{"another origin", func(a *calls.Approval) { a.Target = "POST http://evil.test/order?cart=7" }, "the form goes to POST http://evil.test/order"},
+		{"another path", func(a *calls.Approval) { a.Target = "POST http://127.0.0.1:4000/order-all?cart=7" }, "the form goes to POST /order-all"},
+		{"another query", func(a *calls.Approval) { a.Target = "POST http://127.0.0.1:4000/order?cart=8" }, "the form goes to"},
+		{"GET", func(a *calls.Approval) { a.Target = "GET http://127.0.0.1:4000/order?cart=7" }, "the form goes to GET"},
+		{"no form", func(a *calls.Approval) { a.Target = "" }, "it sends a form to none, not POST /order?cart=7"},
+		{"the amount", func(a *calls.Approval) { a.Form["amount"] = "10000" }, `the form's hidden amount is "10000", not "10"`},
+		{"the recipient", func(a *calls.Approval) { a.Form["to"] = "GB99" }, "hidden to"},
+		{"a hidden field more", func(a *calls.Approval) { a.Fixed = append(a.Fixed, "email") }, "a new hidden email"},
+		{"a hidden field turned visible", func(a *calls.Approval) { a.Fixed = a.Fixed[1:] }, "no longer carries its hidden amount"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			now := pressed
+			now.Form = map[string]string{"email": "x", "amount": "10", "to": "GB11", "csrf_token": "new"}
+			now.Fixed = []string{"amount", "to", "csrf_token"}
+			tt.edit(&now)
+			got := ap.Differs(now)
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("Differs = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -61,5 +61,22 @@ function (commit, mode, confusables) {
       else values[name] = String(f.value);
     }
   }
-  return { why, control: (tag + (type ? '[type=' + type + ']' : '') + (words ? ' "' + words.slice(0, 60) + '"' : '')), form: values, fields };
+  // Where the press sends the form (the control's formaction and
+  // formmethod win over the form's), and the fields the person cannot
+  // change on the page (hidden, readonly): what was approved is also
+  // where the form goes and what it carries unseen.
+  let target = '';
+  const fixed = [];
+  if (form) {
+    let by = submitter ? el : null;
+    if (!by) by = form.querySelector('button:not([type]), button[type=submit], input[type=submit], input[type=image]');
+    const method = String((by && by.hasAttribute('formmethod') ? by.formMethod : form.method) || 'get').toUpperCase();
+    const action = (by && by.hasAttribute('formaction')) ? by.formAction : form.action;
+    target = method + ' ' + action;
+    for (const f of form.elements) {
+      const ft = (f.type || '').toLowerCase();
+      if (f.name && !f.disabled && (ft === 'hidden' || f.readOnly) && !fixed.includes(f.name)) fixed.push(f.name);
+    }
+  }
+  return { why, control: (tag + (type ? '[type=' + type + ']' : '') + (words ? ' "' + words.slice(0, 60) + '"' : '')), form: values, fields, target, fixed };
 }

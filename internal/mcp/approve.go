@@ -109,13 +109,15 @@ func gate[T any](ctx context.Context, r *sdk.CallToolRequest, do func(approve *c
 		}
 		return v, nil
 	}
-	v, err := do(nil, ap.submits == SubmitsAllow)
+	// "allow" is for a client that cannot ask: one that can always asks.
+	allow := ap.submits == SubmitsAllow && !canElicit(r)
+	v, err := do(nil, allow)
 	if err == nil {
 		return v, nil
 	}
 	a, ok := approvalOf(err)
 	switch {
-	case !ok || ap.submits == SubmitsAllow:
+	case !ok || allow:
 		return v, failure(err)
 	case !canElicit(r):
 		return v, refused(err, a)
@@ -156,6 +158,8 @@ func describeApproval(a calls.Approval) string {
 	fmt.Fprintf(&b, "%s %s on %s: it %s.", a.Action, a.Control, a.URL, strings.TrimPrefix(a.Why, "it "))
 	if a.Sends != "" {
 		fmt.Fprintf(&b, "\nIt sends %s.", a.Sends)
+	} else if a.Target != "" {
+		fmt.Fprintf(&b, "\nThe form goes to %s.", a.Target)
 	}
 	if len(a.Form) > 0 {
 		names := make([]string, 0, len(a.Form))

@@ -231,7 +231,7 @@ func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) 
 	if err != nil {
 		return failure(err), nil
 	}
-	ro := pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: approverFrom(ctx).submits == SubmitsAllow}
+	ro := pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: approverFrom(ctx).submits == SubmitsAllow && !canAskNow(r)}
 	if canAskNow(r) {
 		// A submit the run would press is put to the person as it comes.
 		ro.Ask = func(ctx context.Context, ask pilot.AskRequest) (string, error) {
@@ -294,6 +294,7 @@ func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in re
 	// page matches; any other goes by the server's setting.
 	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: approverFrom(ctx).submits}
 	if canAskNow(req) {
+		ro.Submits = SubmitsAsk // a person who can be asked is asked
 		// Any other submit is put to the person as the replay reaches it.
 		ro.Approve = func(ctx context.Context, step string, a calls.Approval) (bool, error) {
 			return askNow(ctx, req, "A replay asks to "+describeApproval(a)+"\n(step "+step+")\nAllow it? (Accept presses it once, if the page is still as shown.)")

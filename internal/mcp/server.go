@@ -237,7 +237,7 @@ func ServeListener(ctx context.Context, ln net.Listener, opts Options) error {
 		idle = defaultSessionTimeout
 	}
 	h := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: opts.Logger, SessionTimeout: idle})
-	hs := &http.Server{Handler: checkOrigin(h), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: checkOrigin(refuseOwnNames(h)), ReadHeaderTimeout: 10 * time.Second}
 	defer func() {
 		// The server stops: its clients' sessions end with it.
 		mu.Lock()

@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"net/http"
+	"regexp"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,7 +24,8 @@ import (
 // cookies) when the client leaves: at the end of stdin, or when an HTTP
 // client ends its MCP session or stays silent past
 // [Options.SessionTimeout]. An HTTP client may name a session itself
-// with the endpoint's query, /mcp?session=NAME; that one is shared too.
+// with the endpoint's query, /mcp?session=NAME; that one is shared too,
+// but never one named like a client's own ("mcp-" and eight hex digits).
 
 // clientSession is the waymark session one client acts on.
 type clientSession struct {
@@ -39,6 +42,23 @@ func sessionOf(named string) clientSession {
 	var b [4]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
 	return clientSession{name: "mcp-" + hex.EncodeToString(b[:]), owned: true}
+}
+
+// ownName matches the names sessionOf gives its clients' own sessions.
+var ownName = regexp.MustCompile(`(?i)^mcp-[0-9a-f]{8}$`)
+
+// refuseOwnNames refuses an HTTP client that names (/mcp?session=NAME) a
+// session of the kind the server gives a client of its own: that session
+// is another client's, driven by it alone and closed under anyone else
+// when it leaves.
+func refuseOwnNames(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if q := r.URL.Query().Get("session"); ownName.MatchString(q) {
+			http.Error(w, "bad request: session "+q+" is a name this server gives a client's own session (another client's); name a session of your own, or leave session out to get one", http.StatusBadRequest)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // closeTimeout bounds the close of a session whose client left.

@@ -23,9 +23,14 @@ var submitOps = map[string]bool{calls.ActClick: true, calls.ActDblClick: true, c
 // pressAsPerson does a recorded action and returns, for a submit a person
 // pressed, the approval it was pressed with (nil for anything else).
 // An action the caller already gated (Submits "ask") or approved goes as
-// it was asked: an approval it carries is the person's too.
+// it was asked: an approval it carries is the person's too (asked of them
+// by MCP elicitation, or a replay's). Submits "allow" is a program's
+// blanket leave (the agent loop's --allow-submit, [mcp] submits, a
+// replay's --submits allow), not a person pressing this control: it goes
+// as asked and is recorded without an approval. A person's own command
+// (`waymark click`) sends no Submits.
 func pressAsPerson(ctx context.Context, p page, req calls.ActRequest) (*calls.Outcome, *calls.Approval, error) {
-	person := req.Submits == "" || req.Submits == "allow"
+	person := req.Submits == ""
 	if !submitOps[req.Kind] || !person || req.Approve != nil {
 		out, err := p.Act(ctx, req)
 		if err != nil || req.Approve == nil {
