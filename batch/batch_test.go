@@ -1,0 +1,300 @@
+package batch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/replay"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// startWorker runs a worker until the test ends (or stop is called).
+func startWorker(t testing.TB, e *Engine, name string, eps []Endpoint, opts WorkerOptions) (stop func()) {
+	t.Helper()
+	pool, err := e.NewPool(name, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	opts.Name, opts.Pool = name, pool
+	done := make(chan struct{})
+	go func() { // exits when cancel is called
+		defer close(done)
+		_ = e.Work(ctx, opts)
+	}()
+	var once bool
+	stop = func() {
+		if once {
+			return
+		}
+		once = true
+		cancel()
+		<-done
+		pool.Close(context.Background())
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+func TestEveryRowOnceWithTwoWorkers(t *testing.T) {
+	e, _, _ := testEngine(t, EngineOptions{})
+	f := newFakeCaller()
+	eps := []Endpoint{{Name: "fake", Caller: f, Max: 8}}
+	ctx := context.Background()
+	spec, err := e.Submit(ctx, Spec{Routine: testRoutine(t, false), Submits: "allow"}, rowsOf(60, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorker(t, e, "w1", eps, WorkerOptions{Parallel: 4, Replay: fakeReplay(nil)})
+	startWorker(t, e, "w2", eps, WorkerOptions{Parallel: 4, Replay: fakeReplay(nil)})
+	st := waitDone(t, e, spec.ID, 30*time.Second)
+	if st.State != StateDone || st.OK != 60 || st.Done != 60 {
+		t.Fatalf("status = %+v", st)
+	}
+	res, err := e.Results(ctx, spec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res {
+		if r.N != i+1 || r.Status != StatusOK {
+			t.Errorf("result %d = %+v", i, r)
+		}
+		if n := f.pressed(fmt.Sprintf("row-%d", r.N)); n != 1 {
+			t.Errorf("row %d pressed %d times", r.N, n)
+		}
+	}
+}
+
+// TestRetryPolicy: a timeout is retried up to Retries; a replaced control
+// is not; a row that pressed a submit before it lost the page is
+// uncertain, not retried.
+func TestRetryPolicy(t *testing.T) {
+	e, _, _ := testEngine(t, EngineOptions{})
+	f := newFakeCaller()
+	var mu sync.Mutex
+	tries := map[string]int{}
+	timeout := &calls.Error{Kind: calls.ErrTimeout, Msg: "timed out"}
+	fake := func(ctx context.Context, d pilot.Driver, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+		id := o.Vars["id"]
+		mu.Lock()
+		tries[id]++
+		n := tries[id]
+		mu.Unlock()
+		stopped := func(c replay.Cause) (*replay.Result, error) {
+			return &replay.Result{Status: replay.StatusStopped, Cause: c, Message: string(c)}, nil
+		}
+		switch id {
+		case "flaky": // times out twice, then passes
+			if n <= 2 {
+				_, err := d.Open(ctx, calls.OpenRequest{URL: "timeout"})
+				_ = err
+				return stopped(replay.CauseFailed)
+			}
+		case "down": // always times out
+			_, _ = d.Open(ctx, calls.OpenRequest{URL: "timeout"})
+			return stopped(replay.CauseFailed)
+		case "replaced":
+			return stopped(replay.CauseReplaced)
+		case "pressed-then-lost":
+			_, _ = d.Act(ctx, calls.ActRequest{Kind: "click", Target: "@submit", Value: id, Submits: o.Submits})
+			_, _ = d.Open(ctx, calls.OpenRequest{URL: "timeout"})
+			return stopped(replay.CauseFailed)
+		}
+		return &replay.Result{Status: replay.StatusOK}, nil
+	}
+	eps := []Endpoint{{Name: "fake", Caller: timeoutCaller{f, timeout}, Max: 4}}
+	rows := []map[string]json.RawMessage{}
+	for _, id := range []string{"flaky", "down", "replaced", "pressed-then-lost", "fine"} {
+		rows = append(rows, map[string]json.RawMessage{"id": json.RawMessage(`"` + id + `"`)})
+	}
+	spec, err := e.Submit(context.Background(), Spec{Routine: testRoutine(t, false), Submits: "allow", Retries: 2}, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorker(t, e, "w1", eps, WorkerOptions{Parallel: 2, Replay: fake})
+	waitDone(t, e, spec.ID, 30*time.Second)
+	res, _ := e.Results(context.Background(), spec.ID)
+	want := map[string]struct {
+		status, cause string
+		attempts      int
+	}{
+		"flaky":             {StatusOK, "", 3},
+		"down":              {StatusFailed, CauseTimeout, 3},
+		"replaced":          {StatusFailed, "replaced", 1},
+		"pressed-then-lost": {StatusUncertain, CauseTimeout, 1},
+		"fine":              {StatusOK, "", 1},
+	}
+	for _, r := range res {
+		id := map[int]string{1: "flaky", 2: "down", 3: "replaced", 4: "pressed-then-lost", 5: "fine"}[r.N]
+		w := want[id]
+		if r.Status != w.status || r.Cause != w.cause || r.Attempts != w.attempts {
+			t.Errorf("%s: got %s/%s after %d attempts, want %s/%s after %d", id, r.Status, r.Cause, r.Attempts, w.status, w.cause, w.attempts)
+		}
+	}
+	if f.pressed("pressed-then-lost") != 1 {
+		t.Errorf("pressed %d times", f.pressed("pressed-then-lost"))
+	}
+}
+
+// timeoutCaller fails an open of "timeout" as a timeout.
+type timeoutCaller struct {
+	*fakeCaller
+	err error
+}
+
+func (c timeoutCaller) Call(ctx context.Context, session, method string, params, result any) error {
+	if method == calls.MethodOpen {
+		if req, ok := params.(calls.OpenRequest); ok && req.URL == "timeout" {
+			return c.err
+		}
+		return nil
+	}
+	return c.fakeCaller.Call(ctx, session, method, params, result)
+}
+
+// TestUncertainWhenTheWorkerStopsAfterASubmit: a row whose worker went
+// away after pressing comes back uncertain from the next worker, with the
+// step it reached, and is never pressed again; a row that had pressed
+// nothing runs again.
+func TestUncertainWhenTheWorkerStopsAfterASubmit(t *testing.T) {
+	e, _, _ := testEngine(t, EngineOptions{AckWait: 2 * time.Second})
+	f := newFakeCaller()
+	eps := []Endpoint{{Name: "fake", Caller: f, Max: 4}}
+	pressedOne := make(chan struct{})
+	var once sync.Once
+	hang := func(ctx context.Context, vars map[string]string) (*replay.Result, error) {
+		if vars["id"] == "row-1" {
+			once.Do(func() { close(pressedOne) })
+			<-ctx.Done() // the worker dies here
+			return &replay.Result{Status: replay.StatusCanceled}, nil
+		}
+		return &replay.Result{Status: replay.StatusOK}, nil
+	}
+	spec, err := e.Submit(context.Background(), Spec{Routine: testRoutine(t, false), Submits: "allow"}, rowsOf(1, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop1 := startWorker(t, e, "w1", eps, WorkerOptions{Parallel: 1, Replay: fakeReplay(hang)})
+	select {
+	case <-pressedOne:
+	case <-time.After(20 * time.Second):
+		t.Fatal("row 1 never ran")
+	}
+	stop1()
+	startWorker(t, e, "w2", eps, WorkerOptions{Parallel: 1, Replay: fakeReplay(nil)})
+	waitDone(t, e, spec.ID, 30*time.Second)
+	res, _ := e.Results(context.Background(), spec.ID)
+	if len(res) != 1 || res[0].Status != StatusUncertain || res[0].Step != "place" || res[0].Cause != CauseWorker {
+		t.Fatalf("results = %+v", res)
+	}
+	if n := f.pressed("row-1"); n != 1 {
+		t.Errorf("row 1 pressed %d times", n)
+	}
+}
+
+// TestKeysSkipRowsDone: a batch submitted again with the same key runs
+// only the rows that are not done.
+func TestKeysSkipRowsDone(t *testing.T) {
+	e, _, _ := testEngine(t, EngineOptions{})
+	f := newFakeCaller()
+	startWorker(t, e, "w1", []Endpoint{{Name: "fake", Caller: f}}, WorkerOptions{Parallel: 2, Replay: fakeReplay(nil)})
+	ctx := context.Background()
+	rt := testRoutine(t, false)
+	first, err := e.Submit(ctx, Spec{Routine: rt, Submits: "allow", Key: "id"}, rowsOf(3, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, e, first.ID, 20*time.Second)
+	again, err := e.Submit(ctx, Spec{Routine: rt, Submits: "allow", Key: "id"}, rowsOf(5, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := waitDone(t, e, again.ID, 20*time.Second)
+	if st.Skipped != 3 || st.OK != 2 {
+		t.Fatalf("second batch = %+v", st)
+	}
+	for i := 1; i <= 5; i++ {
+		if n := f.pressed(fmt.Sprintf("row-%d", i)); n != 1 {
+			t.Errorf("row-%d pressed %d times", i, n)
+		}
+	}
+}
+
+// TestSecretNeverStored: a row names its secret; the worker reads it from
+// its environment; not one copy of the value is in the store's files or
+// the results.
+func TestSecretNeverStored(t *testing.T) {
+	e, _, dir := testEngine(t, EngineOptions{})
+	const value = "Zq7-very-secret-pass-91"
+	var got string
+	var mu sync.Mutex
+	fake := func(ctx context.Context, d pilot.Driver, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+		mu.Lock()
+		got = o.Secrets["password"].Reveal()
+		mu.Unlock()
+		// A message quoting the value, as a page error might: the result
+		// must not keep it.
+		return &replay.Result{Status: replay.StatusStopped, Cause: replay.CauseVerify, Message: "the page said: wrong password " + value}, nil
+	}
+	startWorker(t, e, "w1", []Endpoint{{Name: "fake", Caller: newFakeCaller()}}, WorkerOptions{Replay: fake,
+		Getenv: func(k string) string {
+			if k == "PW" {
+				return value
+			}
+			return ""
+		}})
+	ctx := context.Background()
+	// A value in the row itself is refused before it reaches the stream.
+	if _, err := e.Submit(ctx, Spec{Routine: testRoutine(t, true)}, rowsOf(1, func(_ int, f map[string]json.RawMessage) {
+		f["password"] = json.RawMessage(`"` + value + `"`)
+	})); err == nil || calls.Code(err) != "bad_input" {
+		t.Fatalf("a secret by value: err = %v", err)
+	}
+	spec, err := e.Submit(ctx, Spec{Routine: testRoutine(t, true)}, rowsOf(1, func(_ int, f map[string]json.RawMessage) {
+		f["password"] = json.RawMessage(`{"secret":"env:PW"}`)
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, e, spec.ID, 20*time.Second)
+	mu.Lock()
+	if got != value {
+		t.Fatalf("the worker read %q", got)
+	}
+	mu.Unlock()
+	res, _ := e.Results(ctx, spec.ID)
+	b, _ := json.Marshal(res)
+	if bytes.Contains(b, []byte(value)) {
+		t.Errorf("the results hold the value: %s", b)
+	}
+	files := 0
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		for _, part := range []string{value, value[:8], value[8:]} {
+			if bytes.Contains(data, []byte(part)) {
+				t.Errorf("%s holds %q", path, part)
+			}
+		}
+		return nil
+	})
+	if err != nil || files == 0 {
+		t.Fatalf("walk: %v, %d files", err, files)
+	}
+}
