@@ -1,0 +1,233 @@
+package batch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/demo"
+	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// browserManager starts a session manager (one Chromium, a context per
+// session) for the test.
+func browserManager(t testing.TB) *sessions.Manager {
+	t.Helper()
+	m := sessions.New(driver.Options{ExecPath: browsertest.Chrome(t), Args: browsertest.GuardArgs})
+	t.Cleanup(func() { _ = m.Close() })
+	return m
+}
+
+// recorder builds a routine the way the recorder does: each element's
+// locator, evidence and fingerprint come from the live page.
+type recorder struct {
+	t   testing.TB
+	ctx context.Context
+	s   calls.Remote
+	r   *routine.Routine
+}
+
+func (rec *recorder) gotoStep(id, url, recordURL string) {
+	rec.t.Helper()
+	info, err := rec.s.Open(rec.ctx, calls.OpenRequest{URL: recordURL})
+	if err != nil {
+		rec.t.Fatal(err)
+	}
+	st := routine.Step{ID: id, Kind: routine.KindGoto, URL: url}
+	if url == recordURL { // a URL with a variable lands where the row says
+		st.Landed = routine.LandedAt(url, info, nil)
+	}
+	rec.r.Steps = append(rec.r.Steps, st)
+}
+
+func (rec *recorder) act(id, op string, v *routine.Value, actual string, words ...string) {
+	rec.t.Helper()
+	snap, err := rec.s.Snapshot(rec.ctx, calls.SnapshotRequest{Interactive: true, Full: true})
+	if err != nil {
+		rec.t.Fatal(err)
+	}
+	ref := ""
+	for _, line := range strings.Split(snap.Text, "\n") {
+		all := true
+		for _, w := range words {
+			all = all && strings.Contains(line, w)
+		}
+		if i := strings.Index(line, "[ref="); all && i >= 0 {
+			rest := line[i+5:]
+			ref = rest[:strings.IndexByte(rest, ']')]
+			break
+		}
+	}
+	if ref == "" {
+		rec.t.Fatalf("no line with a ref holds %q in:\n%s", words, snap.Text)
+	}
+	ev, err := rec.s.Locate(rec.ctx, calls.LocateRequest{Target: "@" + ref})
+	if err != nil {
+		rec.t.Fatal(err)
+	}
+	tg := routine.TargetOf(ev)
+	req := calls.ActRequest{Kind: op, Target: tg.Locator}
+	switch op {
+	case calls.ActFill:
+		req.Value = actual
+	case calls.ActSelect:
+		req.Values = []string{actual}
+	}
+	if _, err := rec.s.Act(rec.ctx, req); err != nil {
+		rec.t.Fatalf("record %s: %v", id, err)
+	}
+	rec.r.Steps = append(rec.r.Steps, routine.Step{ID: id, Kind: routine.KindAct, Op: op, Target: tg, Value: v})
+}
+
+func (rec *recorder) verify(id string, c routine.Check) {
+	rec.r.Steps = append(rec.r.Steps, routine.Step{ID: id, Kind: routine.KindVerify, Check: &c})
+}
+
+func (rec *recorder) json() json.RawMessage {
+	rec.t.Helper()
+	b, err := json.Marshal(rec.r)
+	if err != nil {
+		rec.t.Fatal(err)
+	}
+	if _, err := routine.Parse(b); err != nil {
+		rec.t.Fatalf("recorded routine: %v\n%s", err, b)
+	}
+	return b
+}
+
+func newRecorder(t testing.TB, m calls.Caller, name string, vars ...routine.Variable) *recorder {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	s := calls.Remote{Caller: m, Session: "record-" + name}
+	t.Cleanup(func() { _ = m.Call(context.Background(), s.Session, "session.close", nil, nil) })
+	return &recorder{t: t, ctx: ctx, s: s, r: &routine.Routine{Format: routine.Format, Name: name, Version: 1, Variables: vars}}
+}
+
+// recordAddToCart records a five-step routine on the demo shop: open a
+// product (%id%), set the quantity, add to cart (a POST: journaled),
+// check the page says so, open the cart.
+func recordAddToCart(t testing.TB, m calls.Caller, base string) json.RawMessage {
+	rec := newRecorder(t, m, "add-to-cart", routine.Variable{Name: "id"}, routine.Variable{Name: "qty"})
+	rec.gotoStep("product", base+"/products/%id%", base+"/products/1")
+	rec.act("qty", calls.ActFill, &routine.Value{From: "input", Slot: "qty"}, "2", "spinbutton", "Quantity")
+	rec.act("add", calls.ActClick, nil, "", "button", "Add to cart")
+	rec.verify("added", routine.Check{Text: "to your cart"})
+	rec.gotoStep("cart", base+"/cart", base+"/cart")
+	return rec.json()
+}
+
+// recordCheckout records the demo checkout: a name and email from the
+// row, the password a secret, "Place order" a submit.
+func recordCheckout(t testing.TB, m calls.Caller, base string) json.RawMessage {
+	rec := newRecorder(t, m, "checkout", routine.Variable{Name: "email"}, routine.Variable{Name: "password", Secret: true})
+	rec.gotoStep("open", base+"/checkout", base+"/checkout")
+	rec.act("name", calls.ActFill, &routine.Value{Literal: "Ann Example"}, "Ann Example", "textbox", "Full name")
+	rec.act("email", calls.ActFill, &routine.Value{From: "input", Slot: "email"}, "ann@example.com", "textbox", "Email")
+	rec.act("password", calls.ActFill, &routine.Value{From: "secret", Slot: "password"}, "s3cret-pass", "textbox", "Account password")
+	rec.act("country", calls.ActSelect, &routine.Value{Literal: "United Kingdom"}, "United Kingdom", "combobox", "Country")
+	rec.act("shipping", calls.ActCheck, nil, "", "radio", "Standard")
+	rec.act("terms", calls.ActCheck, nil, "", "checkbox", "terms")
+	// Not pressed while recording: the tests count orders.
+	rec.r.Steps = append(rec.r.Steps, placeOrderStep(rec))
+	rec.verify("thanks", routine.Check{Text: "Thank you", URL: "/orders/*"})
+	return rec.json()
+}
+
+// placeOrderStep records "Place order" without pressing it.
+func placeOrderStep(rec *recorder) routine.Step {
+	rec.t.Helper()
+	snap, err := rec.s.Snapshot(rec.ctx, calls.SnapshotRequest{Interactive: true, Full: true})
+	if err != nil {
+		rec.t.Fatal(err)
+	}
+	for _, line := range strings.Split(snap.Text, "\n") {
+		if i := strings.Index(line, "[ref="); i >= 0 && strings.Contains(line, "button") && strings.Contains(line, "Place order") {
+			rest := line[i+5:]
+			ev, err := rec.s.Locate(rec.ctx, calls.LocateRequest{Target: "@" + rest[:strings.IndexByte(rest, ']')]})
+			if err != nil {
+				rec.t.Fatal(err)
+			}
+			return routine.Step{ID: "place", Kind: routine.KindAct, Op: calls.ActClick, Target: routine.TargetOf(ev)}
+		}
+	}
+	rec.t.Fatalf("no Place order in:\n%s", snap.Text)
+	return routine.Step{}
+}
+
+func demoSite(t testing.TB) (*demo.Site, string) {
+	site := demo.New(nil)
+	srv := httptest.NewServer(site)
+	t.Cleanup(srv.Close)
+	return site, srv.URL
+}
+
+// TestDemoShop200Rows: 200 rows of a five-step routine on the demo shop,
+// four at a time in one browser: every row's result exactly once, every
+// cart filled once.
+func TestDemoShop200Rows(t *testing.T) {
+	rows := 200
+	if testing.Short() {
+		rows = 24
+	}
+	e, _, _ := testEngine(t, EngineOptions{})
+	m := browserManager(t)
+	site, base := demoSite(t)
+	rt := recordAddToCart(t, m, base)
+	before := len(site.Sessions())
+	ctx := context.Background()
+	spec, err := e.Submit(ctx, Spec{Routine: rt, Submits: "allow", Key: "n"}, rowsOf(rows, func(i int, f map[string]json.RawMessage) {
+		f["n"] = json.RawMessage(fmt.Sprint(i + 1))
+		f["id"] = json.RawMessage(fmt.Sprintf(`"%d"`, i%24+1))
+		f["qty"] = json.RawMessage(fmt.Sprintf(`"%d"`, i%3+1))
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := WorkerOptions{Parallel: 4}
+	startWorker(t, e, "local", []Endpoint{{Name: "local", Caller: m, Max: 4}}, w)
+	st := waitDone(t, e, spec.ID, 10*time.Minute)
+	res, err := e.Results(ctx, spec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.OK != rows || len(res) != rows {
+		for _, r := range res {
+			if r.Status != StatusOK {
+				t.Errorf("row %d: %s %s: %s", r.N, r.Status, r.Cause, r.Message)
+			}
+		}
+		t.Fatalf("status = %+v", st)
+	}
+	// Each row filled one cart, in a session of its own (cookies are
+	// cleared between rows): rows sessions with one cart line each.
+	carts := 0
+	for _, sid := range site.Sessions()[before:] {
+		s := site.Session(sid)
+		if len(s.Cart) > 0 {
+			carts++
+			if len(s.Cart) != 1 {
+				t.Errorf("session %s cart = %+v", sid, s.Cart)
+			}
+		}
+	}
+	if carts != rows {
+		t.Errorf("%d carts filled, want %d", carts, rows)
+	}
+	t.Logf("%d rows in %s (%.0f rows/min)", rows, time.Since(spec.Created).Round(time.Millisecond), st.RatePerMin)
+}
+
+func TestMain(m *testing.M) {
+	if os.Getenv(workerEnv) != "" {
+		os.Exit(workerMain())
+	}
+	os.Exit(m.Run())
+}
