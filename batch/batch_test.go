@@ -298,3 +298,60 @@ func TestSecretNeverStored(t *testing.T) {
 		t.Fatalf("walk: %v, %d files", err, files)
 	}
 }
+
+// TestResumesAfterARestart: the server (the daemon's) stops mid-batch and
+// starts again on the same folder; the batch goes on where it was: every
+// row has one result, none pressed twice.
+func TestResumesAfterARestart(t *testing.T) {
+	dir := t.TempDir()
+	f := newFakeCaller()
+	eps := []Endpoint{{Name: "fake", Caller: f, Max: 4}}
+	slow := fakeReplay(func(ctx context.Context, _ map[string]string) (*replay.Result, error) {
+		sleep(ctx, 30*time.Millisecond)
+		return &replay.Result{Status: replay.StatusOK}, nil
+	})
+	start := func() (*Engine, func()) {
+		srv, err := StartServer(ServerOptions{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nc, err := srv.Connect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := Open(context.Background(), nc, EngineOptions{AckWait: 2 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stopW := startWorker(t, e, "w", eps, WorkerOptions{Parallel: 2, Replay: slow})
+		return e, func() { stopW(); nc.Close(); srv.Shutdown() }
+	}
+	e, stop := start()
+	spec, err := e.Submit(context.Background(), Spec{Routine: testRoutine(t, false), Submits: "allow"}, rowsOf(40, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		st, err := e.Status(context.Background(), spec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Done >= 10 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	e, stop = start()
+	defer stop()
+	st := waitDone(t, e, spec.ID, 30*time.Second)
+	res, _ := e.Results(context.Background(), spec.ID)
+	if len(res) != 40 || st.OK+st.Uncertain != 40 || st.OK < 30 {
+		t.Fatalf("status = %+v", st)
+	}
+	for _, r := range res {
+		if n := f.pressed(fmt.Sprintf("row-%d", r.N)); n != 1 {
+			t.Errorf("row %d (%s) pressed %d times", r.N, r.Status, n)
+		}
+	}
+}

@@ -283,7 +283,9 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (Resu
 	}
 	res.Status, res.Cause = StatusFailed, string(rr.Cause)
 	retry := false
-	if rr.Cause == replay.CauseFailed {
+	// A goto that could not load stops as landed-elsewhere; the open's
+	// error says it was the network, not the site sending it elsewhere.
+	if rr.Cause == replay.CauseFailed || rr.Cause == replay.CauseLandedAway && j.lastCode() == "navigation" {
 		switch j.lastCode() {
 		case "timeout", "page_unresponsive":
 			res.Cause, retry = CauseTimeout, true
@@ -346,13 +348,32 @@ func (j *journaling) browserGone() bool {
 	return c == "browser_gone" || c == "unavailable"
 }
 
+// note keeps the category of the last call's error ("" for none), which
+// is what stopped a replay that stopped as failed.
 func (j *journaling) note(err error) error {
+	code := ""
 	if err != nil {
-		j.mu.Lock()
-		j.code = calls.Code(err)
-		j.mu.Unlock()
+		code = calls.Code(err)
 	}
+	j.mu.Lock()
+	j.code = code
+	j.mu.Unlock()
 	return err
+}
+
+func (j *journaling) Get(ctx context.Context, req calls.GetRequest) (*calls.GetResult, error) {
+	r, err := j.Driver.Get(ctx, req)
+	return r, j.note(err)
+}
+
+func (j *journaling) Locate(ctx context.Context, req calls.LocateRequest) (*calls.Evidence, error) {
+	r, err := j.Driver.Locate(ctx, req)
+	return r, j.note(err)
+}
+
+func (j *journaling) Find(ctx context.Context, req calls.FindRequest) (*calls.Resolution, error) {
+	r, err := j.Driver.Find(ctx, req)
+	return r, j.note(err)
 }
 
 func (j *journaling) Open(ctx context.Context, req calls.OpenRequest) (*calls.PageInfo, error) {
