@@ -321,20 +321,29 @@ func (e *Engine) doneMark(ctx context.Context, rh, key string) (doneMark, bool) 
 
 // Results returns the results written so far, in row order.
 func (e *Engine) Results(ctx context.Context, id string) ([]Result, error) {
+	res, _, err := e.ResultsAfter(ctx, id, 0)
+	return res, err
+}
+
+// ResultsAfter returns the results written after revision after (0: all),
+// in row order, and the revision to ask after next time: a follower
+// reads each result once however they arrive.
+func (e *Engine) ResultsAfter(ctx context.Context, id string, after uint64) ([]Result, uint64, error) {
 	if !validID(id) {
-		return nil, calls.Errorf(calls.ErrBadInput, "", "bad batch id %q", id)
+		return nil, 0, calls.Errorf(calls.ErrBadInput, "", "bad batch id %q", id)
 	}
 	w, err := e.results.Watch(ctx, id+".*", jetstream.IgnoreDeletes())
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer w.Stop()
 	byN := map[int]Result{}
+	last := after
 	for {
 		select {
 		case ent, ok := <-w.Updates():
 			if !ok {
-				return nil, fmt.Errorf("batch: the results watch ended")
+				return nil, 0, fmt.Errorf("batch: the results watch ended")
 			}
 			if ent == nil { // all current values seen
 				out := make([]Result, 0, len(byN))
@@ -342,14 +351,18 @@ func (e *Engine) Results(ctx context.Context, id string) ([]Result, error) {
 					out = append(out, r)
 				}
 				sortResults(out)
-				return out, nil
+				return out, last, nil
 			}
+			if ent.Revision() <= after {
+				continue
+			}
+			last = max(last, ent.Revision())
 			var r Result
 			if err := json.Unmarshal(ent.Value(), &r); err == nil {
 				byN[r.N] = r
 			}
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, 0, ctx.Err()
 		}
 	}
 }
@@ -400,4 +413,14 @@ func statusOf(spec *Spec, res []Result, canceled bool, now time.Time) *Status {
 		}
 	}
 	return st
+}
+
+// Pending counts the rows not yet finished on the stream: waiting, or
+// taken and not yet acked.
+func (e *Engine) Pending(ctx context.Context) (uint64, error) {
+	info, err := e.rows.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.State.Msgs, nil
 }
