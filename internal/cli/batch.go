@@ -380,4 +380,3 @@ func newCmdBatchCancel(f *Factory) *cobra.Command {
 		},
 	}
 }
-
