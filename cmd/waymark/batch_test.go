@@ -1,0 +1,130 @@
+package main_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// batchStatus is the part of `batch status --json` the test reads.
+type batchStatus struct {
+	ID        string `json:"id"`
+	State     string `json:"state"`
+	Total     int    `json:"total"`
+	Done      int    `json:"done"`
+	OK        int    `json:"ok"`
+	Uncertain int    `json:"uncertain"`
+	Failed    int    `json:"failed"`
+}
+
+// TestBatchSurvivesADaemonRestart records a routine with the CLI, runs it
+// over 30 rows as a batch in the daemon, stops the daemon mid-batch and
+// starts it again: the batch resumes by itself, every row has one result,
+// and no row pressed "Add to cart" twice.
+func TestBatchSurvivesADaemonRestart(t *testing.T) {
+	c := newCLI(t, "batch")
+	site, base := demoSite(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "add.json")
+	s := []string{"--session", "rec"}
+	c.ok(append(s, "record", "start")...)
+	c.ok(append(s, "open", base+"/products/3")...)
+	out := c.ok(append(s, "snapshot", "-i")...)
+	c.ok(append(s, "click", refOn(t, out, "button", "Add to cart"))...)
+	c.ok(append(s, "record", "stop", file)...)
+	c.ok(append(s, "close")...)
+	before := len(site.Sessions())
+
+	const rows = 30
+	var in strings.Builder
+	for i := range rows {
+		fmt.Fprintf(&in, "{\"n\": %d}\n", i+1)
+	}
+	inputs := filepath.Join(dir, "rows.jsonl")
+	if err := os.WriteFile(inputs, []byte(in.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var st batchStatus
+	c.jsonData(&st, "batch", file, "--inputs", inputs, "--parallel", "2", "--key", "n", "--allow-submit", "--detach")
+	if st.ID == "" || st.Total != rows {
+		t.Fatalf("submitted %+v", st)
+	}
+	wait := func(done int) batchStatus {
+		deadline := time.Now().Add(3 * time.Minute)
+		for {
+			var now batchStatus
+			c.jsonData(&now, "batch", "status", st.ID)
+			if now.Done >= done || now.State != "running" {
+				return now
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("batch stuck at %+v", now)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	mid := wait(5)
+	c.ok("daemon", "stop")
+	t.Logf("stopped the daemon at %d of %d rows", mid.Done, rows)
+	// Any command starts the daemon again; it resumes the batch at once.
+	final := wait(rows)
+	if final.State != "done" || final.Done != rows || final.OK+final.Uncertain != rows {
+		t.Fatalf("after the restart: %+v", final)
+	}
+	res := filepath.Join(dir, "results.jsonl")
+	c.ok("batch", "results", st.ID, "--out", res)
+	b, err := os.ReadFile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r struct {
+			N      int    `json:"n"`
+			Status string `json:"status"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("result line %q: %v", line, err)
+		}
+		if _, dup := seen[r.N]; dup {
+			t.Errorf("row %d has two results", r.N)
+		}
+		seen[r.N] = r.Status
+	}
+	if len(seen) != rows {
+		t.Errorf("%d rows have results, want %d", len(seen), rows)
+	}
+	// One cart line of one unit per row that pressed: each row ran in a
+	// fresh session (cookies cleared), and none pressed twice.
+	units := 0
+	for _, sid := range site.Sessions()[before:] {
+		for _, it := range site.Session(sid).Cart {
+			units += it.Qty
+			if it.Qty != 1 {
+				t.Errorf("session %s: %d units", sid, it.Qty)
+			}
+		}
+	}
+	if units < final.OK || units > rows {
+		t.Errorf("%d units in carts for %d ok and %d uncertain rows", units, final.OK, final.Uncertain)
+	}
+
+	// Submitted again with the same key: every row is skipped.
+	// With --json, a "row" event a line, then the envelope.
+	lines := strings.Split(strings.TrimSpace(c.ok("--json", "batch", file, "--inputs", inputs, "--key", "n", "--allow-submit")), "\n")
+	var env struct {
+		OK   bool        `json:"ok"`
+		Data batchStatus `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &env); err != nil || len(lines) != rows+1 || !strings.Contains(lines[0], `"type":"row"`) {
+		t.Fatalf("batch --json: %d lines, last %q (%v)", len(lines), lines[len(lines)-1], err)
+	}
+	again := env.Data
+	if again.State != "done" || again.Done != rows || again.OK != 0 {
+		t.Errorf("the batch again: %+v", again)
+	}
+}
