@@ -154,3 +154,15 @@ func waitDone(t testing.TB, e *Engine, id string, within time.Duration) *Status 
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+func (f *fakeCaller) clearCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.clears
+}
+
+func (f *fakeCaller) open(session string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sessions[session]
+}

@@ -49,7 +49,8 @@ type Pool struct {
 
 type slot struct {
 	ep       int
-	key      string // the lease's key
+	idleAt   time.Time // when it was given back
+	key      string    // the lease's key
 	session  string
 	routine  string // the routine hash it last ran; "" when fresh
 	warmable bool   // it ran a row and may be reused
@@ -98,7 +99,7 @@ func (l *Lease) Release(ctx context.Context, broken bool) {
 		p.drop(ctx, l.s)
 		return
 	}
-	l.s.warmable = true
+	l.s.warmable, l.s.idleAt = true, time.Now()
 	p.mu.Lock()
 	p.idle = append(p.idle, l.s)
 	p.mu.Unlock()
@@ -225,13 +226,28 @@ func (p *Pool) renew() {
 			return
 		case <-t.C:
 		}
+		// A session idle for a lease's time to live is given up, so a
+		// worker with no rows left does not keep browsers from others.
 		p.mu.Lock()
+		var stale []*slot
+		p.idle = slices.DeleteFunc(p.idle, func(s *slot) bool {
+			if time.Since(s.idleAt) > p.e.opts.LeaseTTL {
+				stale = append(stale, s)
+				return true
+			}
+			return false
+		})
 		keys := make([]string, 0, len(p.held))
-		for k := range p.held {
-			keys = append(keys, k)
+		for k, s := range p.held {
+			if !slices.Contains(stale, s) {
+				keys = append(keys, k)
+			}
 		}
 		p.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), p.e.opts.LeaseTTL/3)
+		for _, s := range stale {
+			p.drop(ctx, s)
+		}
 		for _, k := range keys {
 			_, _ = p.e.leases.Put(ctx, k, []byte(p.worker))
 		}

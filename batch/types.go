@@ -27,9 +27,13 @@ type Spec struct {
 	Submits string `json:"submits"`
 	// KeepCookies keeps a warm session's cookies and storage from one row
 	// to the next; by default each row starts with none.
-	KeepCookies bool      `json:"keep_cookies,omitempty"`
-	Total       int       `json:"total"`
-	Created     time.Time `json:"created"`
+	KeepCookies bool `json:"keep_cookies,omitempty"`
+	// Hand acts with a person's pointer paths and typing pace, as a
+	// replay does by default; off (the default here), rows run at the
+	// browser's speed.
+	Hand    bool      `json:"hand,omitempty"`
+	Total   int       `json:"total"`
+	Created time.Time `json:"created"`
 }
 
 // routineHash names the routine for the key index: rows done by the same

@@ -33,9 +33,6 @@ type WorkerOptions struct {
 	// Logger gets a line a row (never a secret value: it is redacted);
 	// nil discards.
 	Logger *slog.Logger
-	// Hand acts with a person's pointer paths and typing pace (replay's
-	// default); off, rows run at the browser's speed.
-	Hand bool
 	// Replay runs one row; nil means replay.Run. Tests put a fake here.
 	Replay func(ctx context.Context, d pilot.Driver, r *routine.Routine, opts replay.Options) (*replay.Result, error)
 }
@@ -243,7 +240,7 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (Resu
 	}
 	j := &journaling{Driver: lease.Driver(), w: w, r: l.r, key: rowKeyName(row.Batch, row.N), attempt: attempt}
 	rr, err := w.opts.Replay(ctx, j, l.r, replay.Options{Vars: vars, Secrets: secrets, Submits: l.spec.Submits,
-		KeepHeals: replay.KeepNever, NoHand: !w.opts.Hand, Progress: j.progress})
+		KeepHeals: replay.KeepNever, NoHand: !l.spec.Hand, Progress: j.progress})
 	broken := j.browserGone()
 	lease.Release(context.WithoutCancel(ctx), broken)
 	if err != nil {

@@ -29,6 +29,7 @@ type BatchOptions struct {
 	Retries     int
 	Submits     string
 	KeepCookies bool
+	Hand        bool
 	Detach      bool
 	// Poll is how often the command asks the daemon for new results;
 	// zero means 300 ms.
@@ -105,6 +106,7 @@ JSON line ("type": "row") before the envelope.`,
 		return nil
 	}
 	cmd.Flags().BoolVar(&opts.KeepCookies, "keep-cookies", false, "keep cookies and storage from one row to the next in a warm session")
+	cmd.Flags().BoolVar(&opts.Hand, "hand", false, "act with a person's pointer paths and typing pace (for pages with hover menus and debounced fields); off, rows run at the browser's speed")
 	cmd.Flags().BoolVar(&opts.Detach, "detach", false, "start the batch and print its id; do not follow it")
 	cmd.AddCommand(newCmdBatchStatus(f), newCmdBatchResults(f), newCmdBatchCancel(f))
 	return cmd
@@ -128,7 +130,7 @@ func batchRun(ctx context.Context, opts *BatchOptions) error {
 		return err
 	}
 	spec := batch.Spec{ID: opts.ID, Routine: raw, Name: filepath.Base(opts.Routine), Key: opts.Key, Retries: opts.Retries,
-		Submits: opts.Submits, KeepCookies: opts.KeepCookies}
+		Submits: opts.Submits, KeepCookies: opts.KeepCookies, Hand: opts.Hand}
 	var st batch.Status
 	c := opts.daemonCalls()
 	if err := c.Call(ctx, opts.Session, batchd.MethodSubmit, batchd.SubmitParams{Spec: spec, Rows: rows, Parallel: opts.Parallel}, &st); err != nil {
