@@ -355,3 +355,39 @@ func TestResumesAfterARestart(t *testing.T) {
 		}
 	}
 }
+
+// TestCancel: rows not started come back canceled at once; a row running
+// finishes; the batch ends canceled.
+func TestCancel(t *testing.T) {
+	e, _, _ := testEngine(t, EngineOptions{})
+	f := newFakeCaller()
+	started := make(chan struct{})
+	release := make(chan struct{})
+	var once sync.Once
+	hold := fakeReplay(func(ctx context.Context, _ map[string]string) (*replay.Result, error) {
+		once.Do(func() { close(started) })
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return &replay.Result{Status: replay.StatusOK}, nil
+	})
+	spec, err := e.Submit(context.Background(), Spec{Routine: testRoutine(t, false), Submits: "allow"}, rowsOf(10, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorker(t, e, "w1", []Endpoint{{Name: "fake", Caller: f, Max: 1}}, WorkerOptions{Parallel: 1, Replay: hold})
+	<-started
+	st, err := e.Cancel(context.Background(), spec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Canceled != 9 || st.State != StateRunning {
+		t.Fatalf("after cancel: %+v", st)
+	}
+	close(release)
+	st = waitDone(t, e, spec.ID, 20*time.Second)
+	if st.State != StateCanceled || st.OK != 1 || st.Canceled != 9 {
+		t.Fatalf("status = %+v", st)
+	}
+}

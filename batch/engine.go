@@ -166,6 +166,7 @@ func (e *Engine) Submit(ctx context.Context, spec Spec, fields []map[string]json
 	}
 	rh := spec.routineHash()
 	seen := map[string]int{}
+	var pubs []jetstream.PubAckFuture
 	for _, row := range rows {
 		if row.Key != "" {
 			if first, dup := seen[row.Key]; dup {
@@ -181,14 +182,23 @@ func (e *Engine) Submit(ctx context.Context, spec Spec, fields []map[string]json
 			}
 		}
 		data, _ := json.Marshal(row)
-		if _, err := e.js.PublishAsync(rowsSubject+spec.ID, data, jetstream.WithMsgID(spec.ID+"."+strconv.Itoa(row.N))); err != nil {
+		f, err := e.js.PublishAsync(rowsSubject+spec.ID, data, jetstream.WithMsgID(spec.ID+"."+strconv.Itoa(row.N)))
+		if err != nil {
 			return nil, fmt.Errorf("batch: put row %d on the stream: %w", row.N, err)
 		}
+		pubs = append(pubs, f)
 	}
 	select {
 	case <-e.js.PublishAsyncComplete():
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+	for i, f := range pubs {
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			return nil, fmt.Errorf("batch: put row %d of %d on the stream: %w", i+1, len(pubs), err)
+		}
 	}
 	return &spec, nil
 }
@@ -245,19 +255,16 @@ func (e *Engine) List(ctx context.Context) ([]string, error) {
 	return ids, nil
 }
 
-// Cancel stops a batch: rows not yet taken are dropped and written as
-// canceled; rows running finish.
+// Cancel stops a batch: rows not yet started are written as canceled
+// (their messages are acked by the next worker that takes them); rows
+// running finish, and a row whose worker died is settled when it is
+// delivered again (canceled, or uncertain if it pressed a submit).
 func (e *Engine) Cancel(ctx context.Context, id string) (*Status, error) {
 	spec, err := e.Spec(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := e.specs.Put(ctx, id+".canceled", []byte("1")); err != nil {
-		return nil, err
-	}
-	// Taken rows are not purged (they are acked by their worker); the
-	// others are, and get their result here.
-	if err := e.rows.Purge(ctx, jetstream.WithPurgeSubject(rowsSubject+id)); err != nil {
 		return nil, err
 	}
 	got, err := e.Results(ctx, id)
@@ -268,8 +275,8 @@ func (e *Engine) Cancel(ctx context.Context, id string) (*Status, error) {
 	for _, r := range got {
 		have[r.N] = true
 	}
-	// A row in a worker's hands when the purge came has no result yet
-	// either; it writes its own, and Create keeps the first.
+	// A row in a worker's hands has its marker: it is left to the worker
+	// (which sees the flag after its marker, see worker.handle).
 	for n := 1; n <= spec.Total; n++ {
 		if !have[n] && !e.running(ctx, id, n) {
 			e.writeResult(ctx, spec, Result{Batch: id, N: n, Status: StatusCanceled, Message: "the batch was canceled before this row ran"})

@@ -150,11 +150,6 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		_ = msg.Ack() // done already: its worker died between the result and the ack
 		return
 	}
-	if e.canceled(ctx, row.Batch) {
-		e.writeResult(ctx, spec, Result{Batch: row.Batch, N: row.N, Key: row.Key, Status: StatusCanceled, Message: "the batch was canceled before this row ran"})
-		_ = msg.Ack()
-		return
-	}
 	if j, ok := w.journaled(ctx, key); ok {
 		// An earlier delivery pressed a submit and wrote no result: its
 		// worker died. Running the row again could press it twice.
@@ -171,6 +166,15 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	run.Worker = w.opts.Name
 	b, _ := json.Marshal(run)
 	_, _ = e.journal.Put(ctx, key+".run", b)
+	// The marker first, then the cancel flag: Cancel sets the flag, then
+	// looks for markers, so a row is either canceled here or left to run
+	// by Cancel, never both nor neither.
+	if e.canceled(ctx, row.Batch) {
+		e.writeResult(ctx, spec, Result{Batch: row.Batch, N: row.N, Key: row.Key, Status: StatusCanceled, Message: "the batch was canceled before this row ran"})
+		_ = e.journal.Delete(ctx, key+".run")
+		_ = msg.Ack()
+		return
+	}
 
 	// Heartbeats: the row stays ours while it runs, however long.
 	hctx, stopBeat := context.WithCancel(ctx)
