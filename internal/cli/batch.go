@@ -14,6 +14,7 @@ import (
 
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
+	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
 
@@ -149,8 +150,40 @@ func batchRun(ctx context.Context, opts *BatchOptions) error {
 
 // batchRowEvent is one line of `batch --json` before the envelope.
 type batchRowEvent struct {
-	Type   string       `json:"type"` // "row"
-	Result batch.Result `json:"result"`
+	Type   string    `json:"type"` // "row"
+	Result rowResult `json:"result"`
+}
+
+// rowResult is a row's result as the CLI writes it: with the exit status
+// `waymark replay` would have ended with for it.
+type rowResult struct {
+	batch.Result
+	Exit int `json:"exit"`
+}
+
+func withExit(r batch.Result) rowResult {
+	return rowResult{Result: r, Exit: rowExit(r)}
+}
+
+// rowExit is a row's exit status: replay's for its cause; 1 for one the
+// network, a timeout or a dead worker left failed or uncertain; 3 for a
+// browser that crashed; 2 for a row that cannot run.
+func rowExit(r batch.Result) int {
+	switch r.Status {
+	case batch.StatusOK, batch.StatusSkipped:
+		return ExitOK
+	case batch.StatusCanceled:
+		return ExitCanceled
+	}
+	switch r.Cause {
+	case batch.CauseBrowser:
+		return ExitUnavailable
+	case batch.CauseInput:
+		return ExitUsage
+	case batch.CauseNetwork, batch.CauseTimeout, batch.CauseWorker, "":
+		return ExitFailed
+	}
+	return replayExit(replay.Cause(r.Cause))
 }
 
 // followBatch prints a batch's results as they come until it is done,
@@ -184,13 +217,13 @@ func followBatch(ctx context.Context, opts *Common, id, out string, poll time.Du
 		after = rep.Rev
 		for _, r := range rep.Results {
 			if w != nil {
-				if err := writeJSONLine(w, r); err != nil {
+				if err := writeJSONLine(w, withExit(r)); err != nil {
 					return fmt.Errorf("--out: %w", err)
 				}
 			}
 			switch {
 			case opts.JSON:
-				_ = writeJSONLine(opts.IO.Out, batchRowEvent{Type: "row", Result: r})
+				_ = writeJSONLine(opts.IO.Out, batchRowEvent{Type: "row", Result: withExit(r)})
 			case !bar:
 				fmt.Fprintln(opts.IO.ErrOut, batchRowLine(r))
 			}
@@ -336,7 +369,7 @@ func newCmdBatchResults(f *Factory) *cobra.Command {
 					return usageErrorf("", "--out: %v", err)
 				}
 				for _, r := range rep.Results {
-					if err := writeJSONLine(f, r); err != nil {
+					if err := writeJSONLine(f, withExit(r)); err != nil {
 						f.Close()
 						return err
 					}
@@ -345,13 +378,17 @@ func newCmdBatchResults(f *Factory) *cobra.Command {
 					return err
 				}
 			}
-			return opts.emit(rep, func() error {
+			data := batchResultsJSON{Status: rep.Status, Results: make([]rowResult, 0, len(rep.Results))}
+			for _, r := range rep.Results {
+				data.Results = append(data.Results, withExit(r))
+			}
+			return opts.emit(data, func() error {
 				if out != "" {
 					opts.note("wrote %d results to %s", len(rep.Results), out)
 					return nil
 				}
 				for _, r := range rep.Results {
-					if err := writeJSONLine(opts.IO.Out, r); err != nil {
+					if err := writeJSONLine(opts.IO.Out, withExit(r)); err != nil {
 						return err
 					}
 				}
@@ -362,6 +399,12 @@ func newCmdBatchResults(f *Factory) *cobra.Command {
 	cmd.Flags().StringVar(&out, "out", "", "write the results to this file instead of stdout")
 	cmd.Flags().BoolVar(&follow, "follow", false, "go on printing results as rows finish, until the batch is done")
 	return cmd
+}
+
+// batchResultsJSON is the data of `batch results --json`.
+type batchResultsJSON struct {
+	Status  batch.Status `json:"status"`
+	Results []rowResult  `json:"results"`
 }
 
 func newCmdBatchCancel(f *Factory) *cobra.Command {

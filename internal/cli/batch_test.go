@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"testing"
 	"time"
 
 	"github.com/waymark-dev/waymark/batch"
@@ -35,5 +36,26 @@ func batchReply(status string) func(method string, params any) (any, error) {
 			return batchd.ResultsReply{Status: st, Results: []batch.Result{r}, Rev: 1}, nil
 		}
 		return pageReply(method, params)
+	}
+}
+
+func TestRowExit(t *testing.T) {
+	for _, c := range []struct {
+		r    batch.Result
+		want int
+	}{
+		{batch.Result{Status: batch.StatusOK}, 0},
+		{batch.Result{Status: batch.StatusSkipped}, 0},
+		{batch.Result{Status: batch.StatusCanceled}, 130},
+		{batch.Result{Status: batch.StatusFailed, Cause: "verify"}, 12},
+		{batch.Result{Status: batch.StatusFailed, Cause: "replaced"}, 13},
+		{batch.Result{Status: batch.StatusFailed, Cause: batch.CauseTimeout}, 1},
+		{batch.Result{Status: batch.StatusFailed, Cause: batch.CauseBrowser}, 3},
+		{batch.Result{Status: batch.StatusFailed, Cause: batch.CauseInput}, 2},
+		{batch.Result{Status: batch.StatusUncertain, Cause: batch.CauseWorker}, 1},
+	} {
+		if got := rowExit(c.r); got != c.want {
+			t.Errorf("%s/%s: exit %d, want %d", c.r.Status, c.r.Cause, got, c.want)
+		}
 	}
 }
