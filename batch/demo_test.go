@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -230,4 +233,92 @@ func TestMain(m *testing.M) {
 		os.Exit(workerMain())
 	}
 	os.Exit(m.Run())
+}
+
+// TestBrowserCrashMidBatch: the browser is killed in the middle of a
+// batch; the next call starts a new one, the rows it cut are run again
+// (or, if they had pressed, come back uncertain), and the batch ends.
+func TestBrowserCrashMidBatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a browser")
+	}
+	e, _, _ := testEngine(t, EngineOptions{})
+	m := browserManager(t)
+	site, base := demoSite(t)
+	rt := recordAddToCart(t, m, base)
+	before := len(site.Sessions())
+	const rows = 16
+	spec, err := e.Submit(context.Background(), Spec{Routine: rt, Submits: "allow", Retries: 2}, rowsOf(rows, func(i int, f map[string]json.RawMessage) {
+		f["id"] = json.RawMessage(fmt.Sprintf(`"%d"`, i%24+1))
+		f["qty"] = json.RawMessage(`"1"`)
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorker(t, e, "local", []Endpoint{{Name: "local", Caller: m, Max: 2}}, WorkerOptions{Parallel: 2})
+	for {
+		st, err := e.Status(context.Background(), spec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Done >= 4 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	killed := killBrowser(t)
+	st := waitDone(t, e, spec.ID, 3*time.Minute)
+	res, _ := e.Results(context.Background(), spec.ID)
+	retried := 0
+	for _, r := range res {
+		if r.Attempts > 1 {
+			retried++
+		}
+		if r.Status != StatusOK && r.Status != StatusUncertain {
+			t.Errorf("row %d: %s %s: %s", r.N, r.Status, r.Cause, r.Message)
+		}
+	}
+	if st.Done != rows {
+		t.Fatalf("status %+v", st)
+	}
+	units := 0
+	for _, sid := range site.Sessions()[before:] {
+		for _, it := range site.Session(sid).Cart {
+			units += it.Qty
+		}
+	}
+	if units < st.OK || units > rows {
+		t.Errorf("%d units for %d ok rows", units, st.OK)
+	}
+	t.Logf("killed browser pid %d; %d ok, %d uncertain, %d rows retried", killed, st.OK, st.Uncertain, retried)
+}
+
+// killBrowser kills this test's Chromium (its main process: the child of
+// this process whose command is a browser).
+func killBrowser(t *testing.T) int {
+	t.Helper()
+	me := strconv.Itoa(os.Getpid())
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) < 2 || f[1] != me {
+			continue
+		}
+		cmd, _ := os.ReadFile(filepath.Join(d, "cmdline"))
+		if !strings.Contains(string(cmd), "chrom") {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		return pid
+	}
+	t.Fatal("no browser process found")
+	return 0
 }
