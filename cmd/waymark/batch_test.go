@@ -3,11 +3,16 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/waymark-dev/waymark/internal/browsertest"
 )
 
 // batchStatus is the part of `batch status --json` the test reads.
@@ -127,4 +132,91 @@ func TestBatchSurvivesADaemonRestart(t *testing.T) {
 	if again.State != "done" || again.Done != rows || again.OK != 0 {
 		t.Errorf("the batch again: %+v", again)
 	}
+}
+
+// TestWorkerProcessTakesRows: the daemon's embedded server listens on
+// loopback ([batch] listen in waymark.toml); `waymark worker --nats` in
+// another process takes rows of the daemon's batch and runs them in its
+// own browser.
+func TestWorkerProcessTakesRows(t *testing.T) {
+	c := newCLI(t, "wk")
+	_, base := demoSite(t)
+	dir := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	if err := os.WriteFile(filepath.Join(dir, "waymark.toml"), []byte("[batch]\nlisten = \""+addr+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.dir = dir
+	file := filepath.Join(dir, "add.json")
+	s := []string{"--session", "rec"}
+	c.ok(append(s, "record", "start")...)
+	c.ok(append(s, "open", base+"/products/5")...)
+	out := c.ok(append(s, "snapshot", "-i")...)
+	c.ok(append(s, "click", refOn(t, out, "button", "Add to cart"))...)
+	c.ok(append(s, "record", "stop", file)...)
+	c.ok(append(s, "close")...)
+
+	const rows = 16
+	var in strings.Builder
+	for i := range rows {
+		fmt.Fprintf(&in, "{\"n\": %d}\n", i+1)
+	}
+	inputs := filepath.Join(dir, "rows.jsonl")
+	if err := os.WriteFile(inputs, []byte(in.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The worker first, so it is ready when the rows come.
+	w := exec.Command(binPath, "worker", "--nats", "nats://"+addr, "--parallel", "2", "--name", "ext")
+	w.Dir = dir
+	w.Env = append(os.Environ(), "WAYMARK_SOCKET="+c.socket, "WAYMARK_BROWSER_ARGS="+strings.Join(browsertest.GuardArgs, "\n"))
+	var werr strings.Builder
+	w.Stderr = &werr
+	// The embedded server starts with the daemon's first batch call.
+	var list struct{}
+	c.jsonData(&list, "batch", "status")
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = w.Process.Signal(syscall.SIGINT)
+		_ = w.Wait()
+		if t.Failed() {
+			t.Logf("worker stderr:\n%s", werr.String())
+		}
+	})
+	var st batchStatus
+	c.jsonData(&st, "batch", file, "--inputs", inputs, "--parallel", "1", "--allow-submit", "--detach")
+	deadline := time.Now().Add(3 * time.Minute)
+	for st.State != "done" {
+		if time.Now().After(deadline) {
+			t.Fatalf("batch stuck at %+v", st)
+		}
+		time.Sleep(300 * time.Millisecond)
+		c.jsonData(&st, "batch", "status", st.ID)
+	}
+	var res struct {
+		Results []struct {
+			N      int    `json:"n"`
+			Status string `json:"status"`
+			Worker string `json:"worker"`
+			Exit   int    `json:"exit"`
+		} `json:"results"`
+	}
+	c.jsonData(&res, "batch", "results", st.ID)
+	byWorker := map[string]int{}
+	for _, r := range res.Results {
+		byWorker[r.Worker]++
+		if r.Status != "ok" || r.Exit != 0 {
+			t.Errorf("row %d: %s exit %d", r.N, r.Status, r.Exit)
+		}
+	}
+	if len(res.Results) != rows || byWorker["ext"] == 0 {
+		t.Fatalf("%d results, by worker %v", len(res.Results), byWorker)
+	}
+	t.Logf("rows by worker: %v", byWorker)
 }
