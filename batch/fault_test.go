@@ -2,14 +2,17 @@ package batch
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -73,14 +76,18 @@ func freePort(t testing.TB) int {
 }
 
 // startCluster starts three embedded servers as a cluster on loopback
-// and returns their client URLs.
-func startCluster(t testing.TB) []string {
+// and returns their client URLs and store folders.
+func startCluster(t testing.TB) ([]string, []string) {
 	t.Helper()
 	routes := make([]string, 3)
 	for i := range routes {
 		routes[i] = "127.0.0.1:" + strconv.Itoa(freePort(t))
 	}
 	urls := make([]string, 3)
+	dirs := make([]string, 3)
+	for i := range dirs {
+		dirs[i] = t.TempDir()
+	}
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
 	for i := range 3 {
@@ -93,7 +100,7 @@ func startCluster(t testing.TB) []string {
 					others = append(others, r)
 				}
 			}
-			srv, err := StartServer(ServerOptions{Dir: t.TempDir(), Name: fmt.Sprintf("n%d", i), Listen: "127.0.0.1:0",
+			srv, err := StartServer(ServerOptions{Dir: dirs[i], Name: fmt.Sprintf("n%d", i), Listen: "127.0.0.1:0",
 				Cluster: &ClusterOptions{Name: "wm", Listen: routes[i], Routes: others}})
 			if err != nil {
 				errs[i] = err
@@ -109,7 +116,7 @@ func startCluster(t testing.TB) []string {
 			t.Fatal(err)
 		}
 	}
-	return urls
+	return urls, dirs
 }
 
 // openCluster opens the engine once the cluster has elected its leader.
@@ -178,7 +185,7 @@ func TestKillAWorkerOnACluster(t *testing.T) {
 	const rows = 16
 	const ackWait = 3 * time.Second
 	chrome := browsertest.Chrome(t)
-	urls := startCluster(t)
+	urls, dirs := startCluster(t)
 	e := openCluster(t, urls, ackWait)
 
 	site := demo.New(nil)
@@ -210,7 +217,7 @@ func TestKillAWorkerOnACluster(t *testing.T) {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), workerEnv+"="+name, "WAYMARK_BATCH_TEST_NATS="+strings.Join(urls, ","),
 			"WAYMARK_BATCH_TEST_PARALLEL=2", "WAYMARK_BATCH_TEST_ACKWAIT="+ackWait.String(),
-			"WAYMARK_BATCH_TEST_CHROME="+chrome, "DEMO_PW=long-enough-pass")
+			"WAYMARK_BATCH_TEST_CHROME="+chrome, "DEMO_PW="+demoPW)
 		cmd.Stderr = os.Stderr
 		out, err := cmd.StdoutPipe()
 		if err != nil {
@@ -278,5 +285,43 @@ func TestKillAWorkerOnACluster(t *testing.T) {
 	}
 	if len(site.Orders()) > rows {
 		t.Errorf("%d orders for %d rows", len(site.Orders()), rows)
+	}
+	// The password reached the site from the workers' environment, and
+	// no node's store holds a byte of it.
+	for _, o := range site.Orders() {
+		if o.Password != demoPW {
+			t.Fatalf("an order's password is %q", o.Password)
+		}
+	}
+	for _, d := range dirs {
+		assertNotInFiles(t, d, demoPW)
+	}
+}
+
+const demoPW = "long-enough-pass"
+
+// assertNotInFiles fails if any file under dir holds value or either half
+// of it.
+func assertNotInFiles(t *testing.T, dir, value string) {
+	t.Helper()
+	files := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		for _, part := range []string{value, value[:len(value)/2], value[len(value)/2:]} {
+			if bytes.Contains(data, []byte(part)) {
+				t.Errorf("%s holds %q", path, part)
+			}
+		}
+		return nil
+	})
+	if err != nil || files == 0 {
+		t.Fatalf("walk %s: %v, %d files", dir, err, files)
 	}
 }
