@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
@@ -367,5 +369,37 @@ func TestCancel(t *testing.T) {
 	st = waitDone(t, e, spec.ID, 20*time.Second)
 	if st.State != StateCanceled || st.OK != 1 || st.Canceled != 9 {
 		t.Fatalf("status = %+v", st)
+	}
+}
+
+// TestARowThatKillsItsWorkersIsGivenUp: a row whose workers keep dying
+// under it (before any submit) is failed after its retries and a few
+// deliveries more, not run forever.
+func TestARowThatKillsItsWorkersIsGivenUp(t *testing.T) {
+	e, _, _ := testEngine(t, EngineOptions{AckWait: time.Second})
+	ctx := context.Background()
+	spec, err := e.Submit(ctx, Spec{Routine: testRoutine(t, false), Retries: 1}, rowsOf(1, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each delivery is taken and dropped, as by a worker that died.
+	cons, err := e.rows.Consumer(ctx, workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 1+deathsAllowed; i++ {
+		if _, err := cons.Next(jetstream.FetchMaxWait(5 * time.Second)); err != nil {
+			t.Fatalf("delivery %d: %v", i+1, err)
+		}
+	}
+	f := newFakeCaller()
+	startWorker(t, e, "w1", []Endpoint{{Name: "fake", Caller: f}}, WorkerOptions{Replay: fakeReplay(nil)})
+	waitDone(t, e, spec.ID, 20*time.Second)
+	res, _ := e.Results(ctx, spec.ID)
+	if len(res) != 1 || res[0].Status != StatusFailed || res[0].Cause != CauseWorker {
+		t.Fatalf("results = %+v", res)
+	}
+	if f.pressed("row-1") != 0 {
+		t.Errorf("the row ran")
 	}
 }

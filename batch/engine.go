@@ -111,10 +111,13 @@ func Open(ctx context.Context, nc *nats.Conn, opts EngineOptions) (*Engine, erro
 		return nil, err
 	}
 	_, err = e.rows.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
-		Durable:       workers,
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       opts.AckWait,
-		MaxDeliver:    -1, // the worker counts attempts: a dead worker's row is not a retry
+		Durable:   workers,
+		AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait:   opts.AckWait,
+		// The worker counts attempts (a dead worker's row is not a
+		// retry) and gives a row up after its retries and a few deaths
+		// (worker.go); this is the backstop.
+		MaxDeliver:    100,
 		MaxAckPending: 10000,
 	})
 	if err != nil {

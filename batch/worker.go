@@ -124,6 +124,10 @@ func (w *worker) spec(ctx context.Context, id string) (*loaded, error) {
 	return l, nil
 }
 
+// deathsAllowed is how many deliveries past its retries a row gets when
+// its workers die under it.
+const deathsAllowed = 4
+
 // running is a row's marker while a worker holds it: the retries so far.
 type running struct {
 	Tries  int    `json:"tries"`
@@ -156,6 +160,16 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		e.writeResult(ctx, spec, Result{Batch: row.Batch, N: row.N, Key: row.Key, Status: StatusUncertain, Cause: CauseWorker, Step: j.Step,
 			Message: fmt.Sprintf("worker %s stopped after pressing %s (step %s); whether it went through is not known", j.Worker, j.Control, j.Step),
 			Hint:    "check this row on the site by hand; it is not run again", Attempts: j.Attempt, Worker: w.opts.Name})
+		_ = msg.Ack()
+		return
+	}
+	// A row delivered again and again with no result kills its workers
+	// (or they keep dying under it): after its retries and a few deaths
+	// more it is given up, rather than taking worker after worker.
+	if md, err := msg.Metadata(); err == nil && md.NumDelivered > uint64(spec.Retries+deathsAllowed) {
+		e.writeResult(ctx, spec, Result{Batch: row.Batch, N: row.N, Key: row.Key, Status: StatusFailed, Cause: CauseWorker,
+			Message: fmt.Sprintf("delivered %d times and never finished: its workers stopped while running it", md.NumDelivered),
+			Hint:    "look at the workers' logs for this row; it is not run again", Attempts: int(md.NumDelivered) - 1, Worker: w.opts.Name})
 		_ = msg.Ack()
 		return
 	}
