@@ -403,3 +403,26 @@ func TestARowThatKillsItsWorkersIsGivenUp(t *testing.T) {
 		t.Errorf("the row ran")
 	}
 }
+
+// TestLongRowsHeartbeat: a row that runs for three ack waits is not given
+// to another worker meanwhile: its worker says it is in progress.
+func TestLongRowsHeartbeat(t *testing.T) {
+	e, _, _ := testEngine(t, EngineOptions{AckWait: time.Second})
+	f := newFakeCaller()
+	eps := []Endpoint{{Name: "fake", Caller: f, Max: 2}}
+	long := fakeReplay(func(ctx context.Context, _ map[string]string) (*replay.Result, error) {
+		sleep(ctx, 3*time.Second)
+		return &replay.Result{Status: replay.StatusOK}, nil
+	})
+	spec, err := e.Submit(context.Background(), Spec{Routine: testRoutine(t, false), Submits: "allow"}, rowsOf(1, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorker(t, e, "w1", eps, WorkerOptions{Replay: long})
+	startWorker(t, e, "w2", eps, WorkerOptions{Replay: long})
+	st := waitDone(t, e, spec.ID, 20*time.Second)
+	res, _ := e.Results(context.Background(), spec.ID)
+	if st.OK != 1 || res[0].Attempts != 1 || f.pressed("row-1") != 1 {
+		t.Fatalf("status %+v, results %+v, pressed %d", st, res, f.pressed("row-1"))
+	}
+}
