@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 )
 
@@ -219,4 +221,54 @@ func TestWorkerProcessTakesRows(t *testing.T) {
 		t.Fatalf("%d results, by worker %v", len(res.Results), byWorker)
 	}
 	t.Logf("rows by worker: %v", byWorker)
+}
+
+// TestDaemonOnExternalNATS: with [batch] nats the daemon keeps its batches
+// on that NATS server (here one started by the test): the same commands,
+// and the batch is read back from the server directly.
+func TestDaemonOnExternalNATS(t *testing.T) {
+	c := newCLI(t, "ext")
+	_, base := demoSite(t)
+	dir := t.TempDir()
+	srv, err := batch.StartServer(batch.ServerOptions{Dir: t.TempDir(), Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.run("daemon", "stop")
+		srv.Shutdown()
+	})
+	if err := os.WriteFile(filepath.Join(dir, "waymark.toml"), []byte("[batch]\nnats = \""+srv.ClientURL()+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.dir = dir
+	file := filepath.Join(dir, "add.json")
+	s := []string{"--session", "rec"}
+	c.ok(append(s, "record", "start")...)
+	c.ok(append(s, "open", base+"/products/7")...)
+	c.ok(append(s, "record", "stop", file)...)
+	c.ok(append(s, "close")...)
+	inputs := filepath.Join(dir, "rows.jsonl")
+	if err := os.WriteFile(inputs, []byte("{}\n{}\n{}\n{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := c.ok("--json", "batch", file, "--inputs", inputs, "--parallel", "2", "--id", "ext-1")
+	if !strings.Contains(out, `"state":"done"`) {
+		t.Fatalf("batch: %s", out)
+	}
+	nc, err := srv.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	e, err := batch.Open(ctx, nc, batch.EngineOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.Status(ctx, "ext-1")
+	if err != nil || st.OK != 4 {
+		t.Fatalf("on the NATS server: %+v, %v", st, err)
+	}
 }
