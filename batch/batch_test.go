@@ -422,7 +422,7 @@ func TestLongRowsHeartbeat(t *testing.T) {
 	startWorker(t, e, "w2", eps, WorkerOptions{Replay: long})
 	st := waitDone(t, e, spec.ID, 20*time.Second)
 	res, _ := e.Results(context.Background(), spec.ID)
-	if st.OK != 1 || res[0].Attempts != 1 || f.pressed("row-1") != 1 {
+	if st.OK != 1 || res[0].Attempts != 1 || res[0].DurMS < 3000 || f.pressed("row-1") != 1 {
 		t.Fatalf("status %+v, results %+v, pressed %d", st, res, f.pressed("row-1"))
 	}
 }

@@ -238,8 +238,8 @@ func (w *worker) journaled(ctx context.Context, key string) (journal, bool) {
 }
 
 // run runs the routine once for the row. retry says a retry may help.
-func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (Result, bool) {
-	res := Result{Batch: row.Batch, N: row.N, Key: row.Key, Worker: w.opts.Name}
+func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res Result, retry bool) {
+	res = Result{Batch: row.Batch, N: row.N, Key: row.Key, Worker: w.opts.Name}
 	start := time.Now()
 	defer func() { res.DurMS = time.Since(start).Milliseconds() }()
 	vars, secrets, err := rowValues(l.r, row.Fields, w.opts.Getenv)
@@ -297,7 +297,6 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (Resu
 		return res, false
 	}
 	res.Status, res.Cause = StatusFailed, string(rr.Cause)
-	retry := false
 	// A goto that could not load stops as landed-elsewhere; the open's
 	// error says it was the network, not the site sending it elsewhere.
 	if rr.Cause == replay.CauseFailed || rr.Cause == replay.CauseLandedAway && j.lastCode() == "navigation" {
