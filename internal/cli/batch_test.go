@@ -59,3 +59,16 @@ func TestRowExit(t *testing.T) {
 		}
 	}
 }
+
+func TestProgressBar(t *testing.T) {
+	st := batch.Status{Total: 200, Done: 50, OK: 48, Failed: 1, Uncertain: 1, RatePerMin: 120, LeftMS: 75_000}
+	got := progressBar(st, 20)
+	want := "[#####...............] 50/200  ok 48  failed 1  uncertain 1  120 rows/min  1m15s left   "
+	if got != want {
+		t.Errorf("bar =\n%q\nwant\n%q", got, want)
+	}
+	line := batchRowLine(batch.Result{N: 7, Status: batch.StatusUncertain, Cause: batch.CauseWorker, Step: "place", Key: "ann", DurMS: 812, Message: "worker w1 stopped"})
+	if line != "row 7     uncertain    812ms  ann  worker at place: worker w1 stopped" {
+		t.Errorf("row line = %q", line)
+	}
+}
