@@ -227,9 +227,22 @@ func (s *Service) work(e *batch.Engine, parallel int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopWork != nil {
-		// It runs already. It keeps its parallel: stopping it would give
-		// its rows back half done.
-		return nil
+		if parallel <= 0 || parallel == s.parallel {
+			return nil
+		}
+		// Another parallel: the worker starts again with it, but only
+		// when it has no rows in hand (stopping it would give them back
+		// half done); else it keeps its own.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		n, err := e.Pending(ctx)
+		cancel()
+		if err != nil || n > 0 {
+			return nil
+		}
+		s.stopWork()
+		<-s.workDone
+		s.pool.Close(context.Background())
+		s.stopWork = nil
 	}
 	if parallel <= 0 {
 		parallel = 4
@@ -319,11 +332,13 @@ func (s *Service) Handle(ctx context.Context, method string, params json.RawMess
 		if err := decode(params, &p); err != nil {
 			return nil, err
 		}
-		spec, err := e.Submit(ctx, p.Spec, p.Rows)
-		if err != nil {
+		// The worker first: a new parallel can start it again only while
+		// no rows are left.
+		if err := s.work(e, p.Parallel); err != nil {
 			return nil, err
 		}
-		if err := s.work(e, p.Parallel); err != nil {
+		spec, err := e.Submit(ctx, p.Spec, p.Rows)
+		if err != nil {
 			return nil, err
 		}
 		return e.Status(ctx, spec.ID)

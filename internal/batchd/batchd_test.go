@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/calls"
@@ -83,4 +84,46 @@ type noBrowser struct{}
 
 func (noBrowser) Call(context.Context, string, string, any, any) error {
 	return calls.Errorf(calls.ErrUnavailable, "", "no browser in this test")
+}
+
+// TestParallelFollowsTheBatch: the worker runs as many rows at a time as
+// the batch asks; a later batch with another --parallel gets its own once
+// the rows before it are done.
+func TestParallelFollowsTheBatch(t *testing.T) {
+	svc := New(Options{Dir: t.TempDir(), Local: noBrowser{}})
+	t.Cleanup(func() { _ = svc.Close() })
+	ctx := context.Background()
+	rt := json.RawMessage(`{"format":"waymark.routine/1","name":"r","version":1,"steps":[{"id":"open","kind":"goto","url":"http://127.0.0.1:1/"}]}`)
+	submit := func(parallel int) string {
+		p, _ := json.Marshal(SubmitParams{Spec: batch.Spec{Routine: rt}, Rows: []map[string]json.RawMessage{{}, {}}, Parallel: parallel})
+		res, err := svc.Handle(ctx, MethodSubmit, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.(*batch.Status).ID
+	}
+	wait := func(id string) {
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			res, err := svc.Handle(ctx, MethodStatus, json.RawMessage(`{"id":"`+id+`"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.(*batch.Status).State != batch.StateRunning {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("batch %s never ended", id)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	wait(submit(1))
+	if svc.parallel != 1 {
+		t.Fatalf("parallel %d, want 1", svc.parallel)
+	}
+	wait(submit(3))
+	if svc.parallel != 3 {
+		t.Fatalf("parallel %d, want 3", svc.parallel)
+	}
 }
