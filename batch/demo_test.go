@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -321,4 +322,68 @@ func killBrowser(t *testing.T) int {
 	}
 	t.Fatal("no browser process found")
 	return 0
+}
+
+// TestPoolOverCDP: rows run in the local browser and in one reached over
+// its DevTools port ([pool] endpoints), each within its maximum.
+func TestPoolOverCDP(t *testing.T) {
+	path := browsertest.Chrome(t)
+	dir, err := os.MkdirTemp("", "wm-pool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
+		"--remote-debugging-port=0", "--user-data-dir=" + dir}, browsertest.GuardArgs...)
+	cmd := exec.CommandContext(ctx, path, append(args, "about:blank")...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the browser and its helpers
+		_ = cmd.Wait()
+		for i := 0; i < 20 && os.RemoveAll(dir) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	var port string
+	for port == "" {
+		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
+			port = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the browser wrote no DevToolsActivePort")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	remote := sessions.New(driver.Options{CDP: port})
+	defer remote.Close()
+
+	e, _, _ := testEngine(t, EngineOptions{})
+	local := browserManager(t)
+	_, base := demoSite(t)
+	rt := recordAddToCart(t, local, base)
+	const rows = 12
+	spec, err := e.Submit(ctx, Spec{Routine: rt, Submits: "allow"}, rowsOf(rows, func(i int, f map[string]json.RawMessage) {
+		f["id"] = json.RawMessage(fmt.Sprintf(`"%d"`, i%24+1))
+		f["qty"] = json.RawMessage(`"1"`)
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorker(t, e, "w", []Endpoint{{Name: "local", Caller: local, Max: 1}, {Name: "cdp:" + port, Caller: remote, Max: 2}}, WorkerOptions{Parallel: 3})
+	st := waitDone(t, e, spec.ID, 3*time.Minute)
+	res, _ := e.Results(ctx, spec.ID)
+	by := map[string]int{}
+	for _, r := range res {
+		by[r.Browser]++
+	}
+	if st.OK != rows || by["local"] == 0 || by["cdp:"+port] == 0 {
+		t.Fatalf("status %+v, rows by browser %v", st, by)
+	}
+	t.Logf("rows by browser: %v", by)
 }

@@ -86,6 +86,9 @@ type Lease struct {
 	Took time.Duration
 }
 
+// Endpoint names the browser the lease is on.
+func (l *Lease) Endpoint() string { return l.p.eps[l.s.ep].Name }
+
 // Driver is the lease's session.
 func (l *Lease) Driver() pilot.Driver {
 	return calls.Remote{Caller: l.p.eps[l.s.ep].Caller, Session: l.s.session}

@@ -88,6 +88,7 @@ type Result struct {
 	DurMS    int64                      `json:"dur_ms"`
 	Attempts int                        `json:"attempts"`
 	Worker   string                     `json:"worker,omitempty"`
+	Browser  string                     `json:"browser,omitempty"` // the pool endpoint it ran in
 	At       time.Time                  `json:"at"`
 }
 

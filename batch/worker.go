@@ -252,6 +252,7 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res 
 		res.Status, res.Cause, res.Message = StatusFailed, CauseBrowser, err.Error()
 		return res, true
 	}
+	res.Browser = lease.Endpoint()
 	known := new(secret.Set)
 	for _, v := range secrets {
 		known.AddValue(v)
