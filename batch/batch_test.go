@@ -426,3 +426,64 @@ func TestLongRowsHeartbeat(t *testing.T) {
 		t.Fatalf("status %+v, results %+v, pressed %d", st, res, f.pressed("row-1"))
 	}
 }
+
+// TestGraceLetsRowsFinish: a worker told to stop takes no more rows and
+// lets the row under way finish within its grace, so it ends ok rather
+// than uncertain.
+func TestGraceLetsRowsFinish(t *testing.T) {
+	e, _, _ := testEngine(t, EngineOptions{})
+	f := newFakeCaller()
+	pressed := make(chan struct{})
+	var once sync.Once
+	slow := fakeReplay(func(ctx context.Context, _ map[string]string) (*replay.Result, error) {
+		once.Do(func() { close(pressed) })
+		sleep(ctx, time.Second)
+		if ctx.Err() != nil {
+			return &replay.Result{Status: replay.StatusCanceled}, nil
+		}
+		return &replay.Result{Status: replay.StatusOK}, nil
+	})
+	spec, err := e.Submit(context.Background(), Spec{Routine: testRoutine(t, false), Submits: "allow"}, rowsOf(3, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := startWorker(t, e, "w1", []Endpoint{{Name: "fake", Caller: f}}, WorkerOptions{Replay: slow, Grace: 10 * time.Second})
+	<-pressed
+	stop()
+	res, _ := e.Results(context.Background(), spec.ID)
+	if len(res) != 1 || res[0].Status != StatusOK {
+		t.Fatalf("after the stop: %+v", res)
+	}
+}
+
+// TestOneServerAStore: a second server on the same store waits for the
+// first to shut down instead of sharing its files.
+func TestOneServerAStore(t *testing.T) {
+	dir := t.TempDir()
+	first, err := StartServer(ServerOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan *Server)
+	go func() { // exits when the second server started or failed
+		s, err := StartServer(ServerOptions{Dir: dir})
+		if err != nil {
+			t.Error(err)
+		}
+		started <- s
+	}()
+	select {
+	case <-started:
+		t.Fatal("a second server started on a store in use")
+	case <-time.After(500 * time.Millisecond):
+	}
+	first.Shutdown()
+	select {
+	case s := <-started:
+		if s != nil {
+			s.Shutdown()
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the second server never started")
+	}
+}

@@ -37,11 +37,13 @@ type ClusterOptions struct {
 
 // Server is an embedded NATS server.
 type Server struct {
-	ns *server.Server
+	ns     *server.Server
+	unlock func() // lets go of the store folder
 }
 
 // StartServer starts an embedded NATS server with JetStream and waits until
-// it takes connections. It refuses an address off loopback: the embedded
+// it takes connections. It holds the store folder while it runs: a second
+// server on the same folder waits (up to 30 s) for the first to shut down. It refuses an address off loopback: the embedded
 // server has no authentication, so only this machine may reach it.
 func StartServer(opts ServerOptions) (*Server, error) {
 	if opts.Dir == "" {
@@ -76,16 +78,22 @@ func StartServer(opts ServerOptions) (*Server, error) {
 			so.Routes = append(so.Routes, u)
 		}
 	}
+	unlock, err := lockDir(opts.Dir, 30*time.Second)
+	if err != nil {
+		return nil, err
+	}
 	ns, err := server.NewServer(so)
 	if err != nil {
+		unlock()
 		return nil, fmt.Errorf("start the batch server: %w", err)
 	}
 	ns.Start()
 	if !ns.ReadyForConnections(30 * time.Second) {
 		ns.Shutdown()
+		unlock()
 		return nil, calls.Errorf(calls.ErrUnavailable, "look at the daemon log", "the batch server did not start")
 	}
-	return &Server{ns: ns}, nil
+	return &Server{ns: ns, unlock: unlock}, nil
 }
 
 // loopback splits a loopback address; port 0 means any free port.
@@ -140,4 +148,5 @@ func (s *Server) ClusterAddr() string {
 func (s *Server) Shutdown() {
 	s.ns.Shutdown()
 	s.ns.WaitForShutdown()
+	s.unlock()
 }

@@ -33,6 +33,9 @@ type WorkerOptions struct {
 	// Logger gets a line a row (never a secret value: it is redacted);
 	// nil discards.
 	Logger *slog.Logger
+	// Grace is how long rows under way may go on once ctx ends, before
+	// they are stopped and given back; zero stops them at once.
+	Grace time.Duration
 	// Replay runs one row; nil means replay.Run. Tests put a fake here.
 	Replay func(ctx context.Context, d pilot.Driver, r *routine.Routine, opts replay.Options) (*replay.Result, error)
 }
@@ -57,6 +60,28 @@ func (e *Engine) Work(ctx context.Context, opts WorkerOptions) error {
 		return fmt.Errorf("batch: find the workers' consumer: %w", err)
 	}
 	w := &worker{e: e, opts: opts, specs: map[string]*loaded{}}
+	// Rows run on a context of their own: when ctx ends no row is taken,
+	// and the rows under way get Grace to finish.
+	rowCtx, stopRows := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRows()
+	allDone := make(chan struct{})
+	go func() { // exits when the rows are stopped or all done
+		select {
+		case <-ctx.Done():
+		case <-allDone:
+			return
+		}
+		if opts.Grace > 0 {
+			t := time.NewTimer(opts.Grace)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-allDone:
+			}
+		}
+		stopRows()
+	}()
+	defer close(allDone)
 	var wg sync.WaitGroup
 	for range opts.Parallel {
 		wg.Add(1)
@@ -71,7 +96,7 @@ func (e *Engine) Work(ctx context.Context, opts WorkerOptions) error {
 					}
 					continue
 				}
-				w.handle(ctx, msg)
+				w.handle(rowCtx, msg)
 			}
 		}()
 	}

@@ -133,6 +133,12 @@ func TestBatchSurvivesADaemonRestart(t *testing.T) {
 	again := env.Data
 	if again.State != "done" || again.Done != rows || again.OK != 0 {
 		t.Errorf("the batch again: %+v", again)
+		for _, l := range lines {
+			if !strings.Contains(l, `"skipped"`) {
+				t.Logf("again: %s", l)
+			}
+		}
+		t.Logf("first:\n%s", b)
 	}
 }
 

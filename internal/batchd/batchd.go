@@ -264,7 +264,10 @@ func (s *Service) work(e *batch.Engine, parallel int) error {
 	s.stopWork, s.workDone, s.pool, s.parallel = cancel, done, pool, min(parallel, total)
 	go func() { // exits when stopWork is called
 		defer close(done)
-		if err := e.Work(ctx, batch.WorkerOptions{Name: s.opts.Worker, Parallel: s.parallel, Pool: pool, Getenv: s.opts.Getenv, Logger: s.log}); err != nil {
+		if err := e.Work(ctx, batch.WorkerOptions{Name: s.opts.Worker, Parallel: s.parallel, Pool: pool, Getenv: s.opts.Getenv, Logger: s.log,
+			// A daemon stopping lets rows under way finish a little, so
+			// fewer come back uncertain.
+			Grace: 3 * time.Second}); err != nil {
 			s.log.Error("batch: worker", "err", err)
 		}
 	}()

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -35,7 +36,8 @@ func NewCmdWorker(f *Factory, runF func(context.Context, *WorkerOptions) error) 
 its creds and TLS files) and run them, --parallel at a time, in this machine's
 browser or in the browsers at --cdp (each with --parallel sessions at most).
 Secrets the rows name (env:VAR, file:PATH) are read here. Stop it with Ctrl-C:
-rows it was running go back to the stream.`,
+it takes no more rows, gives the rows under way 10 s to finish, and gives the
+rest back to the stream.`,
 		Example: "  waymark worker --nats nats://10.0.0.2:4222 --parallel 4\n  waymark worker --nats nats://10.0.0.2:4222 --cdp ws://127.0.0.1:9222/devtools/browser/abc",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -116,7 +118,7 @@ func workerRun(ctx context.Context, opts *WorkerOptions) error {
 	}
 	defer pool.Close(context.WithoutCancel(ctx))
 	opts.note("worker %s: taking rows from %s, %d at a time", name, b.NATS, opts.Parallel)
-	err = e.Work(ctx, batch.WorkerOptions{Name: name, Parallel: opts.Parallel * len(eps), Pool: pool, Getenv: opts.getenv(), Logger: log})
+	err = e.Work(ctx, batch.WorkerOptions{Name: name, Parallel: opts.Parallel * len(eps), Pool: pool, Getenv: opts.getenv(), Logger: log, Grace: 10 * time.Second})
 	if err == nil || errors.Is(err, context.Canceled) {
 		return opts.emit(map[string]string{"worker": name, "stopped": "canceled"}, nil)
 	}
