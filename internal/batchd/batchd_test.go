@@ -43,7 +43,7 @@ func TestDefaultDir(t *testing.T) {
 		}
 		return ""
 	}
-	if got := DefaultDir("/tmp/x/d.sock", env); got != "/tmp/x/batch" {
+	if got := DefaultDir("/tmp/x/d.sock", env); got != "/tmp/x/batch-d" {
 		t.Errorf("with a socket: %s", got)
 	}
 	if got := DefaultDir("", env); got != filepath.Join("/state", "waymark", "batch") {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Sessions is what the daemon's session manager answers.
@@ -43,11 +44,11 @@ func (h Handler) Close() error {
 }
 
 // DefaultDir is the embedded server's store: beside a socket named by
-// hand (a test's, or a second daemon's), else in the user's state folder
+// hand (a test's, or a second daemon's; batch-NAME for NAME.sock), else in the user's state folder
 // ($XDG_STATE_HOME/waymark/batch, ~/.local/state/waymark/batch).
 func DefaultDir(socket string, getenv func(string) string) string {
-	if socket != "" {
-		return filepath.Join(filepath.Dir(socket), "batch")
+	if socket != "" { // one store a daemon: several may share a folder
+		return filepath.Join(filepath.Dir(socket), "batch-"+strings.TrimSuffix(filepath.Base(socket), filepath.Ext(socket)))
 	}
 	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "waymark", "batch")
