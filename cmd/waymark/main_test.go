@@ -57,6 +57,7 @@ type cli struct {
 	t      *testing.T
 	socket string
 	env    []string
+	dir    string // the commands' working folder; empty: the test's
 }
 
 func newCLI(t *testing.T, daemonName string) *cli {
@@ -75,6 +76,7 @@ func (c *cli) run(args ...string) result {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binPath, args...)
+	cmd.Dir = c.dir
 	cmd.Env = append(append(os.Environ(), "WAYMARK_SOCKET="+c.socket,
 		"WAYMARK_BROWSER_ARGS="+strings.Join(browsertest.GuardArgs, "\n")), c.env...)
 	var out, errb bytes.Buffer

@@ -74,7 +74,8 @@ func runDaemon(v string) func(ctx context.Context, g GlobalOptions, cfg *config.
 		}
 		opts.Logger = log
 		m := sessions.New(opts)
-		return daemon.Main(ctx, daemon.Options{Socket: g.Socket, Handler: m, Logger: log, Version: v, Settings: cfg.DaemonSettings(), IdleTimeout: cfg.Daemon.Idle})
+		h := batchHandler(ctx, g, cfg, m, opts, log)
+		return daemon.Main(ctx, daemon.Options{Socket: g.Socket, Handler: h, Logger: log, Version: v, Settings: cfg.DaemonSettings(), IdleTimeout: cfg.Daemon.Idle})
 	}
 }
 

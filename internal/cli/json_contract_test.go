@@ -17,6 +17,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
@@ -206,6 +207,7 @@ func TestJSONContract(t *testing.T) {
 	stateFile := write("state.json", `{"format":"`+calls.StateFormat+`","cookies":[]}`)
 	upFile := write("up.txt", "x")
 	answersFile := write("answers.json", `{"email": "ann@example.com", "remote": true}`)
+	rowsFile := write("rows.jsonl", `{"email":"a@b.c","password":{"secret":"env:PW"}}`+"\n")
 	var decided atomic.Int32
 	model := fakeOpenAI(t, func(system string) string {
 		switch {
@@ -228,6 +230,11 @@ func TestJSONContract(t *testing.T) {
 
 	cases := map[string][]jsonCase{
 		"act":                   {{args: []string{"act", "click Go"}, wantOK: true}, {args: []string{"act", "click Go"}, reply: fail}},
+		"batch":                 {{args: []string{"batch", routineFile, "--inputs", rowsFile, "--allow-submit"}, reply: batchReply(batch.StatusOK), wantOK: true}, {args: []string{"batch", routineFile, "--inputs", rowsFile}, reply: batchReply(batch.StatusFailed)}},
+		"batch status":          {{args: []string{"batch", "status"}, reply: batchReply(batch.StatusOK), wantOK: true}, {args: []string{"batch", "status", "b1"}, reply: fail}},
+		"batch results":         {{args: []string{"batch", "results", "b1"}, reply: batchReply(batch.StatusOK), wantOK: true}, {args: []string{"batch", "results", "b1"}, reply: fail}},
+		"batch cancel":          {{args: []string{"batch", "cancel", "b1"}, reply: batchReply(batch.StatusOK), wantOK: true}, {args: []string{"batch", "cancel", "b1"}, reply: fail}},
+		"worker":                {{args: []string{"worker", "--nats", "http://not-nats"}}},
 		"back":                  {{args: []string{"back"}, wantOK: true}, {args: []string{"back"}, reply: fail}},
 		"check":                 {{args: []string{"check", "e1"}, wantOK: true}, {args: []string{"check", "e1"}, reply: fail}},
 		"click":                 {{args: []string{"click", "e1"}, wantOK: true}, {args: []string{"click", "e1"}, reply: fail}},

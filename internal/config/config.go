@@ -42,6 +42,8 @@ type Config struct {
 	Evidence Evidence `toml:"evidence"`
 	Daemon   Daemon   `toml:"daemon"`
 	MCP      MCP      `toml:"mcp"`
+	Batch    Batch    `toml:"batch"`
+	Pool     Pool     `toml:"pool"`
 
 	files   []string          // the files read, lowest precedence first
 	sources map[string]string // "section.key" → where its value came from
@@ -178,6 +180,33 @@ type MCP struct {
 	// elicitation): "ask" (the default) refuses it, "allow" lets it
 	// through. A client that can ask always asks.
 	Submits string `toml:"submits"`
+}
+
+// Batch is the [batch] section: where batches run (package batch).
+type Batch struct {
+	// NATS is a NATS URL ("nats://host:4222", several joined by commas)
+	// whose JetStream holds the batches; empty means the daemon's embedded
+	// server, with its store under the state folder.
+	NATS string `toml:"nats"`
+	// Creds is a NATS credentials file for NATS; empty means none.
+	Creds string `toml:"creds"`
+	// TLSCA, TLSCert and TLSKey are PEM files for a NATS server on TLS:
+	// the authority to trust, and a client certificate and key.
+	TLSCA   string `toml:"tls_ca"`
+	TLSCert string `toml:"tls_cert"`
+	TLSKey  string `toml:"tls_key"`
+	// Listen is a loopback address where the embedded server takes
+	// workers of other processes ("127.0.0.1:4222"); empty means none:
+	// only the daemon's own worker, in-process.
+	Listen string `toml:"listen"`
+}
+
+// Pool is the [pool] section: the browsers batch rows run in.
+type Pool struct {
+	// Endpoints are the browsers, each "URL max=N" (a CDP endpoint, or
+	// "local" for the daemon's or worker's own browser) with at most N
+	// sessions at once; empty means the local browser alone.
+	Endpoints []string `toml:"endpoints"`
 }
 
 // DefaultIdle is [daemon] idle when nothing sets it.

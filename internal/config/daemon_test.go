@@ -20,6 +20,8 @@ func TestDaemonSettings(t *testing.T) {
 		"fallback.cdp_to_local": "true",
 		"policy.allow":          "[]", "policy.block": "[]", "policy.private_network": `"all"`,
 		"daemon.idle": `"30m0s"`,
+		"batch.nats":  `""`, "batch.creds": `""`, "batch.tls_ca": `""`, "batch.tls_cert": `""`, "batch.tls_key": `""`, "batch.listen": `""`,
+		"pool.endpoints": "[]",
 	}
 	if d := cmp.Diff(want, c.DaemonSettings()); d != "" {
 		t.Errorf("settings (-want +got):\n%s", d)

@@ -48,6 +48,13 @@ var keys = []key{
 	{name: "evidence.folder", field: func(c *Config) any { return &c.Evidence.Folder }},
 	{name: "mcp.submits", allowed: []string{"ask", "allow"}, field: func(c *Config) any { return &c.MCP.Submits }},
 	{name: "daemon.idle", daemon: true, field: func(c *Config) any { return &c.Daemon.Idle }},
+	{name: "batch.nats", daemon: true, field: func(c *Config) any { return &c.Batch.NATS }},
+	{name: "batch.creds", daemon: true, field: func(c *Config) any { return &c.Batch.Creds }},
+	{name: "batch.tls_ca", daemon: true, field: func(c *Config) any { return &c.Batch.TLSCA }},
+	{name: "batch.tls_cert", daemon: true, field: func(c *Config) any { return &c.Batch.TLSCert }},
+	{name: "batch.tls_key", daemon: true, field: func(c *Config) any { return &c.Batch.TLSKey }},
+	{name: "batch.listen", daemon: true, field: func(c *Config) any { return &c.Batch.Listen }},
+	{name: "pool.endpoints", daemon: true, field: func(c *Config) any { return &c.Pool.Endpoints }},
 }
 
 func lookupKey(name string) (key, bool) {

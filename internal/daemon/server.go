@@ -33,6 +33,12 @@ type StatusReporter interface {
 	Status() (browser string, sessions int)
 }
 
+// Busy is what a Handler may say to keep the daemon up with no client
+// connected: work under way that no request waits for (a batch).
+type Busy interface {
+	Busy() bool
+}
+
 // Options configure a [Server]. The zero value serves on the default socket
 // with a handler that knows no methods.
 type Options struct {
@@ -201,6 +207,11 @@ func (s *Server) wait(ctx context.Context) string {
 				idle.Reset(s.opts.IdleTimeout)
 			}
 		case <-idleC:
+			if b, ok := s.h.(Busy); ok && b.Busy() {
+				// Work goes on with no client (a batch): not idle.
+				idle.Reset(s.opts.IdleTimeout)
+				continue
+			}
 			if s.connCount() == 0 {
 				return "idle"
 			}

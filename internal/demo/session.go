@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -191,4 +192,20 @@ func (s *Site) update(sid string, f func(st *SessionState)) SessionState {
 // state returns the request's session, creating it if needed.
 func (s *Site) state(w http.ResponseWriter, r *http.Request) SessionState {
 	return s.update(s.sessionID(w, r), nil)
+}
+
+// Orders returns every order placed, in any session, oldest first: a batch
+// test counts them to prove no submit was pressed twice.
+func (s *Site) Orders() []Order {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Order
+	for _, id := range s.sessionIDs {
+		for _, o := range s.sessions[id].Orders {
+			o.Items = slices.Clone(o.Items)
+			out = append(out, o)
+		}
+	}
+	slices.SortFunc(out, func(a, b Order) int { return strings.Compare(a.Number, b.Number) })
+	return out
 }
