@@ -160,13 +160,11 @@ type conn struct {
 	sockets    []int64 // a connect job's sockets
 	job        int64   // a socket's connect job
 	h2sock     int64   // an HTTP/2 session's socket
-	done       bool
 }
 
 // streamJob is an HTTP_STREAM_JOB: what it connected with.
 type streamJob struct {
 	socket, connectJob, session int64
-	proxyChain                  string
 }
 
 type builder struct {
