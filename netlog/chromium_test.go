@@ -377,8 +377,10 @@ func TestChromiumReset(t *testing.T) {
 
 func hasHostError(s *netlog.Summary, host, errName string) bool {
 	for _, he := range s.ErrorsByHost {
-		if he.Host == host && he.Errors[errName] > 0 {
-			return true
+		for _, e := range he.Errors {
+			if he.Host == host && e.Error == errName && e.Count > 0 {
+				return true
+			}
 		}
 	}
 	return false

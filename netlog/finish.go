@@ -13,7 +13,7 @@ func (b *builder) finish(s *Summary, c *Constants, o *Options) {
 		w := c.Wall(tick)
 		return (o.Since.IsZero() || w >= o.Since.UnixMilli()) && (o.Until.IsZero() || w <= o.Until.UnixMilli())
 	}
-	byHost := map[string]*HostErrors{}
+	byHost := map[string]map[string]int{} // host → error → count
 	for _, id := range b.order {
 		for _, r := range b.reqs[id] {
 			if !in(r.tick) {
@@ -22,13 +22,10 @@ func (b *builder) finish(s *Summary, c *Constants, o *Options) {
 			b.fill(r, c)
 			if r.Error != "" {
 				h := urlHost(r.URL)
-				he := byHost[h]
-				if he == nil {
-					he = &HostErrors{Host: h, Errors: map[string]int{}}
-					byHost[h] = he
+				if byHost[h] == nil {
+					byHost[h] = map[string]int{}
 				}
-				he.Count++
-				he.Errors[r.Error]++
+				byHost[h][r.Error]++
 			}
 			s.Requests = append(s.Requests, *r)
 		}
@@ -36,8 +33,16 @@ func (b *builder) finish(s *Summary, c *Constants, o *Options) {
 	slices.SortStableFunc(s.Requests, func(a, b Request) int {
 		return cmp.Or(cmp.Compare(a.tick, b.tick), cmp.Compare(a.src, b.src), cmp.Compare(a.hop, b.hop))
 	})
-	for _, he := range byHost {
-		s.ErrorsByHost = append(s.ErrorsByHost, *he)
+	for h, errs := range byHost {
+		he := HostErrors{Host: h}
+		for e, n := range errs {
+			he.Count += n
+			he.Errors = append(he.Errors, ErrorCount{Error: e, Count: n})
+		}
+		slices.SortFunc(he.Errors, func(a, b ErrorCount) int {
+			return cmp.Or(-cmp.Compare(a.Count, b.Count), strings.Compare(a.Error, b.Error))
+		})
+		s.ErrorsByHost = append(s.ErrorsByHost, he)
 	}
 	slices.SortFunc(s.ErrorsByHost, func(a, b HostErrors) int {
 		return cmp.Or(-cmp.Compare(a.Count, b.Count), strings.Compare(a.Host, b.Host))

@@ -2,7 +2,6 @@ package netlog
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,8 +78,8 @@ func (s *Summary) Markdown() string {
 		b.WriteString("\n## Errors by host\n\n")
 		for _, he := range s.ErrorsByHost {
 			var parts []string
-			for _, e := range slices.Sorted(maps.Keys(he.Errors)) {
-				parts = append(parts, fmt.Sprintf("%s ×%d", e, he.Errors[e]))
+			for _, e := range he.Errors {
+				parts = append(parts, fmt.Sprintf("%s ×%d", e.Error, e.Count))
 			}
 			fmt.Fprintf(&b, "- %s: %d (%s)\n", he.Host, he.Count, strings.Join(parts, ", "))
 		}

@@ -102,9 +102,15 @@ type Note struct {
 
 // HostErrors counts a host's failed requests by net error.
 type HostErrors struct {
-	Host   string         `json:"host"`
-	Count  int            `json:"count"`
-	Errors map[string]int `json:"errors"`
+	Host   string       `json:"host"`
+	Count  int          `json:"count"`
+	Errors []ErrorCount `json:"errors"` // most frequent first
+}
+
+// ErrorCount is how many requests died of one net error.
+type ErrorCount struct {
+	Error string `json:"error"`
+	Count int    `json:"count"`
 }
 
 // Options narrow a summary. The zero value keeps everything.
