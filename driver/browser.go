@@ -39,6 +39,12 @@ type Options struct {
 	CDP string
 	// Args are extra command-line flags for a started browser ("--foo=bar").
 	Args []string
+	// NetLog is a file a started browser writes Chromium's NetLog to, in
+	// the Default capture mode (no cookies, no credentials, no bodies;
+	// package netlog reads it); empty means none. An attached browser
+	// (CDP) was started by someone else, with its own flags: NetLog is
+	// ignored there, and [Browser.NetLog] says so.
+	NetLog string
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
 	// Policy says where pages may go; nil means the default: any host,
@@ -137,6 +143,11 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 				extra = append(extra, chromedp.Flag(name, true))
 			}
 		}
+		if opts.NetLog != "" {
+			// Never IncludeSensitive or Everything: those hold cookies,
+			// credentials and bodies.
+			extra = append(extra, chromedp.Flag("log-net-log", opts.NetLog), chromedp.Flag("net-log-capture-mode", "Default"))
+		}
 		// The profile is named after this process, so that the next one
 		// removes it if this one is killed before it can (SIGKILL).
 		for _, dir := range browser.SweepProfiles() {
@@ -226,6 +237,15 @@ func cdpURL(s string) (string, error) {
 
 // Describe says which browser this is: its executable or CDP address.
 func (b *Browser) Describe() string { return b.desc }
+
+// NetLog is the file this browser writes its NetLog to, or "" when it
+// writes none (none was asked for, or the browser is attached).
+func (b *Browser) NetLog() string {
+	if b.attached {
+		return ""
+	}
+	return b.opts.NetLog
+}
 
 // Gone is closed when the browser process ended or the connection dropped.
 func (b *Browser) Gone() <-chan struct{} { return b.gone }
