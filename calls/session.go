@@ -39,6 +39,7 @@ type Session interface {
 	Form(ctx context.Context, req FormRequest) (*Form, error)
 	FillForm(ctx context.Context, req FormFillRequest) (*FormFillResult, error)
 	FormReview(ctx context.Context, req FormReviewRequest) (*FormReview, error)
+	NetLog(ctx context.Context, req NetLogRequest) (*NetLogResult, error)
 }
 
 // Caller sends one call of a session, JSON in and out, and decodes the
@@ -181,6 +182,11 @@ func (r Remote) Problems(ctx context.Context, req ProblemsRequest) (*Problems, e
 // Downloads lists the session's downloads.
 func (r Remote) Downloads(ctx context.Context) (*DownloadList, error) {
 	return remote[DownloadList](ctx, r, MethodDownloads, Empty{})
+}
+
+// NetLog sums up the browser's NetLog over a span of time.
+func (r Remote) NetLog(ctx context.Context, req NetLogRequest) (*NetLogResult, error) {
+	return remote[NetLogResult](ctx, r, MethodNetLog, req)
 }
 
 // RecordStart begins recording the session's actions by hand (the daemon

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
@@ -83,6 +84,8 @@ type Browser struct {
 	// proxy carries the sessions' traffic to checked addresses only, or is
 	// nil when it cannot (netguard.go).
 	proxy *netguard.Proxy
+	// graceful closes a browser that writes a NetLog once (Close).
+	graceful sync.Once
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -324,6 +327,17 @@ func (b *Browser) Close() error {
 	var errs []error
 	for _, s := range b.Sessions() {
 		errs = append(errs, b.CloseSession(s.name))
+	}
+	if b.NetLog() != "" {
+		// Closed gracefully (Browser.close), Chromium ends its NetLog;
+		// killed, as b.cancel does, it leaves the file cut short.
+		b.graceful.Do(func() {
+			cctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+			defer cancel()
+			if err := chromedp.Cancel(cctx); err != nil {
+				b.log.Debug("close the browser gracefully", "err", err)
+			}
+		})
 	}
 	b.cancel()
 	if b.proxy != nil {

@@ -2,7 +2,9 @@ package driver_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -44,9 +46,55 @@ func TestLaunchWritesNetLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	opened := time.Now()
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/logged?k=v1234"}); err != nil {
 		t.Fatal(err)
 	}
+	// At once: the load's last events, which Chromium writes in batches,
+	// are in the summary (the request ended, with its total time).
+	res, err := s.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: opened.UnixMilli()})
+	if err != nil {
+		t.Fatalf("NetLog: %v", err)
+	}
+	var sum0 netlog.Summary
+	if err := json.Unmarshal(res.Summary, &sum0); err != nil {
+		t.Fatal(err)
+	}
+	ended := false
+	for _, r := range sum0.Requests {
+		if r.URL == srv.URL+"/logged?k" && r.Status == 200 && r.Timing.TotalMS != nil {
+			ended = true
+		}
+	}
+	if !ended {
+		t.Errorf("the page's request has not ended in the summary:\n%s", res.Markdown)
+	}
+	// While the browser runs: the span of a failed open, with the failure's
+	// last events (which Chromium may still hold in memory) flushed.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String() + "/down"
+	ln.Close()
+	since := time.Now()
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: refused}); err == nil {
+		t.Fatal("open of a refused port: no error")
+	}
+	res, err = s.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: since.UnixMilli()})
+	if err != nil {
+		t.Fatalf("NetLog: %v", err)
+	}
+	if want := "GET " + refused + ": ERR_CONNECTION_REFUSED connecting"; !strings.HasPrefix(res.Brief, want) {
+		t.Errorf("Brief %q, want %q", res.Brief, want)
+	}
+	if strings.Contains(res.Markdown, "/logged") || strings.Contains(res.Markdown, "waymark-netlog-flush") {
+		t.Errorf("the summary holds requests outside the span:\n%s", res.Markdown)
+	}
+	if res.File != logPath {
+		t.Errorf("file %q", res.File)
+	}
+
 	if err := b.Close(); err != nil {
 		t.Logf("close: %v", err)
 	}
