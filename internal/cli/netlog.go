@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -85,4 +86,27 @@ func summarizeNetlog(path string) (*netlog.Summary, error) {
 		return nil, calls.Errorf(calls.ErrBadInput, `give a NetLog JSON file (chrome://net-export or --log-net-log)`, "%s: %v", path, err)
 	}
 	return s, nil
+}
+
+// netLogOn reports whether the configuration has the daemon's browser
+// write a NetLog that replay and test read at a failure. A configuration
+// that cannot be read has none.
+func (c *Common) netLogOn() bool {
+	if c.Config == nil {
+		return false
+	}
+	cfg, err := c.Config()
+	return err == nil && cfg.Evidence.NetLogOn()
+}
+
+// netLogBrief is the NetLog's line on a span of the session's browser
+// (replay.Options.NetLog, testplan.Options.NetLog).
+func netLogBrief(s calls.Session) func(ctx context.Context, since, until time.Time) (string, error) {
+	return func(ctx context.Context, since, until time.Time) (string, error) {
+		res, err := s.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: since.UnixMilli(), UntilUnixMS: until.UnixMilli()})
+		if err != nil {
+			return "", err
+		}
+		return res.Brief, nil
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // cliNetlog is a NetLog of one request, reset before any answer, cut
@@ -50,5 +52,53 @@ func TestNetlogSummarize(t *testing.T) {
 	code, _, stderr, _ = runMain(t, context.Background(), &fakeCaller{reply: pageReply}, nil, "netlog", "summarize", dir+"/bad.json")
 	if code != 2 || !strings.Contains(stderr, "NetLog") {
 		t.Errorf("not a NetLog: exit %d, %s; want 2 and a hint", code, stderr)
+	}
+}
+
+// TestReplayNetLogOnFailure: with [evidence] netlog = "on-failure", a
+// replay stopped by a goto that could not open asks the daemon for the
+// NetLog of the step's span and shows its line; with the default (off),
+// it asks nothing.
+func TestReplayNetLogOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	path := dir + "/r.json"
+	if err := os.WriteFile(path, []byte(cliRoutine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const brief = "GET http://shop.test/checkout: ERR_CONNECTION_RESET before any answer, after the request was sent (TLS 1.3, h2)"
+	for _, tc := range []struct {
+		name, file string
+		want       bool
+	}{
+		{name: "on-failure", file: "[evidence]\nnetlog = \"on-failure\"\n", want: true},
+		{name: "off", file: "", want: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var asked []calls.NetLogRequest
+			fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+				switch method {
+				case calls.MethodOpen:
+					return nil, calls.Errorf(calls.ErrNavigation, "", "net::ERR_CONNECTION_RESET")
+				case calls.MethodNetLog:
+					asked = append(asked, params.(calls.NetLogRequest))
+					return calls.NetLogResult{Brief: brief}, nil
+				}
+				return pageReply(method, params)
+			}}
+			env := map[string]string{"PW": "pw-123456"}
+			code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, env, loadFile(t, tc.file, nil),
+				"replay", path, "--var", "email=a@b.c", "--secret", "password=env:PW", "--json")
+			if code == 0 {
+				t.Fatalf("exit 0 for a goto that failed: %s", stderr)
+			}
+			got := strings.Contains(stdout, `"netlog":"`+brief)
+			if got != tc.want || (len(asked) == 1) != tc.want {
+				t.Fatalf("netlog in the step: %v, asked %v; want %v\n%s", got, asked, tc.want, stdout)
+			}
+			if tc.want && (asked[0].SinceUnixMS == 0 || asked[0].UntilUnixMS < asked[0].SinceUnixMS) {
+				t.Errorf("span %+v", asked[0])
+			}
+		})
 	}
 }

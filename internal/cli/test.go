@@ -126,6 +126,11 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		NewAgent:  newAgent,
 		Now:       now,
 	}
+	if opts.netLogOn() {
+		runOpts.NetLog = func(ctx context.Context, session string, since, until time.Time) (string, error) {
+			return netLogBrief(calls.Remote{Caller: caller, Session: session})(ctx, since, until)
+		}
+	}
 	if opts.JSON {
 		// Each step a JSON line as it ends, then the envelope.
 		runOpts.OnStep = func(scenario string, st testplan.StepResult) {
