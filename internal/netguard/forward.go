@@ -86,7 +86,8 @@ func (p *Proxy) dialForTransport(ctx context.Context, _, addr string) (net.Conn,
 }
 
 // forwardError answers a forwarded request that got no response: 403 with a
-// page for a refused host, 502 for anything else.
+// page for a refused host; for a site that failed, a reset of the
+// browser's connection (failures.go).
 func (p *Proxy) forwardError(w http.ResponseWriter, r *http.Request, err error) {
 	var refused *refusedError
 	if errors.As(err, &refused) {
@@ -101,8 +102,7 @@ func (p *Proxy) forwardError(w http.ResponseWriter, r *http.Request, err error) 
 		w.WriteHeader(http.StatusBadGateway)
 		return
 	}
-	p.log.Debug("netguard: forward failed", "host", host, "err", err)
-	http.Error(w, fmt.Sprintf("waymark's proxy could not reach %s: %s", host, oneLine(err.Error())), http.StatusBadGateway)
+	p.fail(w, r.URL.Hostname(), err)
 }
 
 const refusalPage = `<!doctype html>

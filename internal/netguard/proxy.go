@@ -46,7 +46,8 @@ type Proxy struct {
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
 	log      *slog.Logger
 	pins     *pinTable
-	refusals refusalLog
+	refusals recent[Refusal]
+	failures recent[Failure]
 	srv      *http.Server
 	forward  *httputil.ReverseProxy
 	upstream *http.Transport
