@@ -201,6 +201,7 @@ var sessionCalls = map[string]call{
 	calls.MethodFormFill:   typed(calls.Session.FillForm),
 	calls.MethodFormReview: typed(calls.Session.FormReview),
 	calls.MethodNetLog:     typed(calls.Session.NetLog),
+	calls.MethodFetch:      typed(calls.Session.Fetch),
 }
 
 var _ calls.Caller = (*Manager)(nil)
