@@ -44,7 +44,27 @@ func TestSiteFailuresReachTheBrowserAsResets(t *testing.T) {
 		}
 	}()
 
+	cutter, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cutter.Close()
+	go func() {
+		for {
+			c, err := cutter.Accept()
+			if err != nil {
+				return // closed by the test
+			}
+			go func() {
+				_, _ = c.Read(make([]byte, 4096))
+				io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\npartial")
+				resetConn(c)
+			}()
+		}
+	}()
+
 	fn := newFakeNet()
+	fn.route(publicAddr, 8080, cutter.Addr().String())
 	fn.route(publicAddr, 443, closedAddr)
 	fn.route(publicAddr, 8443, resetter.Addr().String())
 	dns := newFakeDNS(func(string, int) ([]netip.Addr, error) { return []netip.Addr{publicAddr}, nil })
@@ -77,6 +97,21 @@ func TestSiteFailuresReachTheBrowserAsResets(t *testing.T) {
 		conn.Close()
 		if f := last(p.Failures()); f.Host != "flaky.test" || f.Kind != FailReset {
 			t.Errorf("failure %+v, want flaky.test reset", f)
+		}
+	})
+	t.Run("reset in a plain http body", func(t *testing.T) {
+		conn := dialProxy(t, p)
+		fmt.Fprintf(conn, "GET http://cut.test:8080/page HTTP/1.1\r\nHost: cut.test:8080\r\n\r\n")
+		br := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodGet})
+		if err == nil {
+			_, err = io.ReadAll(resp.Body)
+		}
+		if !errors.Is(err, syscall.ECONNRESET) {
+			t.Errorf("reading the answer: %v, want a reset (not a body that looks whole)", err)
+		}
+		if f := last(p.Failures()); f.Host != "cut.test" || f.Kind != FailReset {
+			t.Errorf("failure %+v, want cut.test reset", f)
 		}
 	})
 	if rs := p.Refusals(); len(rs) != 0 {

@@ -175,7 +175,7 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodConnect:
 		p.serveConnect(w, r)
 	case r.URL.IsAbs() && r.URL.Scheme == "http" && r.URL.Host != "":
-		p.forward.ServeHTTP(w, r)
+		p.serveForward(w, r)
 	default:
 		http.Error(w, "this is waymark's proxy for its browser; it forwards only CONNECT and absolute http:// requests", http.StatusBadRequest)
 	}
