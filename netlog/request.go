@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // request reads an event of a URL_REQUEST source. Each
@@ -90,7 +92,7 @@ func responseHeaders(raw json.RawMessage) (int, map[string]string) {
 		if len(val) > 64 {
 			val = val[:64]
 		}
-		sig[name] = val
+		sig[name] = secret.Redact(val)
 	}
 	return status, sig
 }
