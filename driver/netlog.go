@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -62,6 +63,23 @@ func (b *Browser) netLog(ctx context.Context, req calls.NetLogRequest) (*calls.N
 	return &calls.NetLogResult{File: file, Brief: sum.Brief(), Markdown: sum.Markdown(), Summary: js}, nil
 }
 
+// fileHasAfter reports whether the file holds s after byte from.
+func fileHasAfter(file string, from int64, s string) (bool, error) {
+	f, err := os.Open(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil // Chromium has not written it yet
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.NewSectionReader(f, from, 1<<62))
+	if err != nil {
+		return false, err
+	}
+	return bytes.Contains(raw, []byte(s)), nil
+}
+
 // flushNetLog waits until every event logged before now is in the file.
 // Chromium writes its NetLog in batches of 15 events (FileNetLogObserver's
 // write queue, as of Chromium 156, 2026-12), so the last events of a
@@ -80,6 +98,12 @@ func (b *Browser) flushNetLog(ctx context.Context, file string) error {
 	defer func() {
 		_, _ = chromedp.CallBrowser(b.ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams(bc))
 	}()
+	// The marker lands after what the file holds now: read only that,
+	// since a daemon's log may be large.
+	var from int64
+	if fi, err := os.Stat(file); err == nil {
+		from = fi.Size()
+	}
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	// Each attempt adds a request's events; a few are enough for a batch
@@ -89,11 +113,11 @@ func (b *Browser) flushNetLog(ctx context.Context, file string) error {
 			return fmt.Errorf("flush the NetLog: %w", browserErr(err))
 		}
 		for range 20 { // a second an attempt
-			raw, err := os.ReadFile(file)
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
+			found, err := fileHasAfter(file, from, marker)
+			if err != nil {
 				return fmt.Errorf("read the NetLog: %w", err)
 			}
-			if bytes.Contains(raw, []byte(marker)) {
+			if found {
 				return nil
 			}
 			select {

@@ -52,10 +52,12 @@ func TestLaunchWritesNetLog(t *testing.T) {
 	}
 	// At once: the load's last events, which Chromium writes in batches,
 	// are in the summary (the request ended, with its total time).
+	asked := time.Now()
 	res, err := s.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: opened.UnixMilli()})
 	if err != nil {
 		t.Fatalf("NetLog: %v", err)
 	}
+	t.Logf("NetLog (flush and summary) took %s", time.Since(asked))
 	var sum0 netlog.Summary
 	if err := json.Unmarshal(res.Summary, &sum0); err != nil {
 		t.Fatal(err)
