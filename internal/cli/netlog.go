@@ -100,7 +100,7 @@ func (c *Common) netLogOn() bool {
 }
 
 // netLogBrief is the NetLog's line on a span of the session's browser
-// (replay.Options.NetLog, testplan.Options.NetLog).
+// (replay.Options.NetLog).
 func netLogBrief(s calls.Session) func(ctx context.Context, since, until time.Time) (string, error) {
 	return func(ctx context.Context, since, until time.Time) (string, error) {
 		res, err := s.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: since.UnixMilli(), UntilUnixMS: until.UnixMilli()})

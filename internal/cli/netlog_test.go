@@ -102,3 +102,36 @@ func TestReplayNetLogOnFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestTestNetLogOnFailure: with [evidence] netlog = "on-failure", a test
+// step whose open fails carries the NetLog's line and its summary file.
+func TestTestNetLogOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	plan := dir + "/plan.yaml"
+	if err := os.WriteFile(plan, []byte(cliPlan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const brief = "GET http://shop.test/products: ERR_CONNECTION_REFUSED connecting"
+	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+		switch method {
+		case calls.MethodOpen:
+			return nil, calls.Errorf(calls.ErrNavigation, "", "net::ERR_CONNECTION_RESET")
+		case calls.MethodNetLog:
+			return calls.NetLogResult{Brief: brief, Markdown: "# NetLog summary\n\n" + brief + "\n"}, nil
+		}
+		return pageReply(method, params)
+	}}
+	out := dir + "/ev"
+	code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, "[evidence]\nnetlog = \"on-failure\"\n", nil),
+		"test", plan, "--out", out, "--json")
+	if code == 0 {
+		t.Fatalf("exit 0 for a failed open: %s", stderr)
+	}
+	if !strings.Contains(stdout, `"netlog":"`+brief) || !strings.Contains(stdout, `"netlog_file":"01-title/01-netlog.md"`) {
+		t.Errorf("the step lacks the NetLog's line or file:\n%s", stdout)
+	}
+	if b, err := os.ReadFile(out + "/01-title/01-netlog.md"); err != nil || !strings.Contains(string(b), brief) {
+		t.Errorf("the summary file: %v\n%s", err, b)
+	}
+}

@@ -127,8 +127,12 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		Now:       now,
 	}
 	if opts.netLogOn() {
-		runOpts.NetLog = func(ctx context.Context, session string, since, until time.Time) (string, error) {
-			return netLogBrief(calls.Remote{Caller: caller, Session: session})(ctx, since, until)
+		runOpts.NetLog = func(ctx context.Context, session string, since, until time.Time) (string, string, error) {
+			res, err := calls.Remote{Caller: caller, Session: session}.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: since.UnixMilli(), UntilUnixMS: until.UnixMilli()})
+			if err != nil {
+				return "", "", err
+			}
+			return res.Brief, res.Markdown, nil
 		}
 	}
 	if opts.JSON {

@@ -52,12 +52,12 @@ func TestRunNetLogAtAFailure(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "evidence")
 	var progress syncBuffer
 	rep, err := Run(ctx, p, Options{Caller: m, OutDir: out, BaseURL: site, Progress: &progress,
-		NetLog: func(ctx context.Context, session string, since, until time.Time) (string, error) {
+		NetLog: func(ctx context.Context, session string, since, until time.Time) (string, string, error) {
 			res, err := calls.Remote{Caller: m, Session: session}.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: since.UnixMilli(), UntilUnixMS: until.UnixMilli()})
 			if err != nil {
-				return "", err
+				return "", "", err
 			}
-			return res.Brief, nil
+			return res.Brief, res.Markdown, nil
 		}})
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, progress.String())
@@ -73,5 +73,13 @@ func TestRunNetLogAtAFailure(t *testing.T) {
 	}
 	if !strings.Contains(string(md), "netlog: GET") || !strings.Contains(progress.String(), "netlog: "+want) {
 		t.Errorf("the NetLog's line is not in report.md or the progress:\n%s\n%s", md, progress.String())
+	}
+	// The span's summary is the step's evidence, linked from the report.
+	if st.NetLogFile == "" || !strings.Contains(string(md), "[netlog]("+st.NetLogFile+")") {
+		t.Fatalf("netlog file %q, report:\n%s", st.NetLogFile, md)
+	}
+	sum, err := os.ReadFile(filepath.Join(out, st.NetLogFile))
+	if err != nil || !strings.Contains(string(sum), "# NetLog summary") || !strings.Contains(string(sum), "ERR_CONNECTION_RESET") {
+		t.Errorf("the step's NetLog summary (%v):\n%s", err, sum)
 	}
 }

@@ -84,8 +84,10 @@ type StepResult struct {
 	Data           string   `json:"data,omitempty"`    // extract: the data read, as JSON
 	EvidenceErrors []string `json:"evidence_errors,omitempty"`
 	// NetLog is what Chromium's NetLog saw in the span of a step that
-	// failed as unreachable or timed out (Options.NetLog).
-	NetLog string `json:"netlog,omitempty"`
+	// failed as unreachable or timed out (Options.NetLog), and NetLogFile
+	// the summary of that span (Markdown), relative to the evidence folder.
+	NetLog     string `json:"netlog,omitempty"`
+	NetLogFile string `json:"netlog_file,omitempty"`
 }
 
 func (r *Report) tally() {
@@ -202,6 +204,9 @@ func markdown(rep *Report) string {
 			}
 			if st.NetLog != "" {
 				ev = append(ev, "netlog: "+mdText(st.NetLog))
+			}
+			if st.NetLogFile != "" {
+				ev = append(ev, fmt.Sprintf("[netlog](%s)", st.NetLogFile))
 			}
 			for _, e := range st.EvidenceErrors {
 				ev = append(ev, "not captured: "+mdText(e))

@@ -58,9 +58,11 @@ type Options struct {
 	// NetLog, when set, sums up what Chromium's NetLog saw during a step
 	// that failed as unreachable or timed out (a navigation error, a
 	// timeout): it gets the step's span and returns one line for the
-	// step's result and the report (StepResult.NetLog). The step is not
-	// run again; the browser logs all along. Nil means no such evidence.
-	NetLog func(ctx context.Context, session string, since, until time.Time) (string, error)
+	// step's result and the report (StepResult.NetLog) and the summary in
+	// Markdown, kept as the step's evidence (StepResult.NetLogFile). The
+	// step is not run again; the browser logs all along. Nil means no
+	// such evidence.
+	NetLog func(ctx context.Context, session string, since, until time.Time) (line, markdown string, err error)
 }
 
 // Run runs every scenario of p, each in its own session, writes the
@@ -351,24 +353,33 @@ func (s *scenarioRun) step(ctx context.Context, j int, st *Step) StepResult {
 	if !fatal(err) {
 		s.captureFailure(ctx, j, &res)
 		if s.opts.NetLog != nil && (errors.Is(err, calls.ErrTimeout) || errors.Is(err, calls.ErrNavigation)) {
-			res.NetLog = s.netLog(ctx, start)
+			s.netLog(ctx, j, start, &res)
 		}
 	}
 	return res
 }
 
-// netLog is the NetLog's line on a failed step that began at start.
-func (s *scenarioRun) netLog(ctx context.Context, start time.Time) string {
+// netLog sets the NetLog's line and summary on a failed step that began
+// at start.
+func (s *scenarioRun) netLog(ctx context.Context, j int, start time.Time, res *StepResult) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
-	line, err := s.opts.NetLog(cctx, s.session, start, time.Now())
+	line, md, err := s.opts.NetLog(cctx, s.session, start, time.Now())
 	switch {
 	case err != nil:
 		line = "no NetLog: " + err.Error()
 	case line == "":
 		line = "the NetLog shows no failed request in the step's time"
 	}
-	return s.mask(line)
+	res.NetLog = s.mask(line)
+	if md == "" {
+		return
+	}
+	if rel, err := s.writeFile(fmt.Sprintf("%02d-netlog.md", j+1), []byte(s.mask(md))); err != nil {
+		res.EvidenceErrors = append(res.EvidenceErrors, "netlog: "+err.Error())
+	} else {
+		res.NetLogFile = rel
+	}
 }
 
 func errCode(err error) string {
