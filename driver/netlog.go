@@ -86,7 +86,9 @@ func fileHasAfter(file string, from int64, s string) (bool, error) {
 // failed request can sit in memory after the failure. A request of our
 // own that cannot leave the machine (to port 1 of loopback, refused, in a
 // browser context of its own) adds a few dozen events after them: once
-// its URL is in the file, so is everything logged before it.
+// its URL is in the file, so is everything logged before it. (Under a
+// policy that refuses loopback the new-tab guard fails the request
+// instead; Chromium logs it all the same.)
 func (b *Browser) flushNetLog(ctx context.Context, file string) error {
 	var nonce [6]byte
 	_, _ = rand.Read(nonce[:])

@@ -17,6 +17,7 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/netlog"
+	"github.com/waymark-dev/waymark/policy"
 )
 
 // TestLaunchWritesNetLog: a browser started with Options.NetLog writes a
@@ -123,5 +124,31 @@ func TestLaunchWritesNetLog(t *testing.T) {
 	}
 	if sum.Truncated {
 		t.Error("the log of a browser that closed is cut short")
+	}
+}
+
+// TestNetLogFlushUnderAStrictPolicy: the NetLog's flush (a request to port
+// 1 of loopback) works under a policy that refuses loopback: the new-tab
+// guard lets it go, and the machine refuses it.
+func TestNetLogFlushUnderAStrictPolicy(t *testing.T) {
+	t.Parallel()
+	path := browsertest.Chrome(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pol, err := policy.New(policy.Options{PrivateNetwork: policy.AccessNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Args: browsertest.GuardArgs, Policy: pol, NetLog: filepath.Join(t.TempDir(), "net.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s, err := b.Session(ctx, "strict")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.NetLog(ctx, calls.NetLogRequest{}); err != nil {
+		t.Fatalf("NetLog under a policy that refuses loopback: %v", err)
 	}
 }
