@@ -39,6 +39,8 @@ type Session interface {
 	Form(ctx context.Context, req FormRequest) (*Form, error)
 	FillForm(ctx context.Context, req FormFillRequest) (*FormFillResult, error)
 	FormReview(ctx context.Context, req FormReviewRequest) (*FormReview, error)
+	NetLog(ctx context.Context, req NetLogRequest) (*NetLogResult, error)
+	Fetch(ctx context.Context, req FetchRequest) (*FetchResult, error)
 }
 
 // Caller sends one call of a session, JSON in and out, and decodes the
@@ -181,6 +183,16 @@ func (r Remote) Problems(ctx context.Context, req ProblemsRequest) (*Problems, e
 // Downloads lists the session's downloads.
 func (r Remote) Downloads(ctx context.Context) (*DownloadList, error) {
 	return remote[DownloadList](ctx, r, MethodDownloads, Empty{})
+}
+
+// Fetch makes an HTTP request from the page, as the browser's own.
+func (r Remote) Fetch(ctx context.Context, req FetchRequest) (*FetchResult, error) {
+	return remote[FetchResult](ctx, r, MethodFetch, req)
+}
+
+// NetLog sums up the browser's NetLog over a span of time.
+func (r Remote) NetLog(ctx context.Context, req NetLogRequest) (*NetLogResult, error) {
+	return remote[NetLogResult](ctx, r, MethodNetLog, req)
 }
 
 // RecordStart begins recording the session's actions by hand (the daemon

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
@@ -39,6 +40,12 @@ type Options struct {
 	CDP string
 	// Args are extra command-line flags for a started browser ("--foo=bar").
 	Args []string
+	// NetLog is a file a started browser writes Chromium's NetLog to, in
+	// the Default capture mode (no cookies, no credentials, no bodies;
+	// package netlog reads it); empty means none. An attached browser
+	// (CDP) was started by someone else, with its own flags: NetLog is
+	// ignored there, and [Browser.NetLog] says so.
+	NetLog string
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
 	// Policy says where pages may go; nil means the default: any host,
@@ -77,6 +84,8 @@ type Browser struct {
 	// proxy carries the sessions' traffic to checked addresses only, or is
 	// nil when it cannot (netguard.go).
 	proxy *netguard.Proxy
+	// graceful closes a browser that writes a NetLog once (Close).
+	graceful sync.Once
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -136,6 +145,11 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 			} else {
 				extra = append(extra, chromedp.Flag(name, true))
 			}
+		}
+		if opts.NetLog != "" {
+			// Never IncludeSensitive or Everything: those hold cookies,
+			// credentials and bodies.
+			extra = append(extra, chromedp.Flag("log-net-log", opts.NetLog), chromedp.Flag("net-log-capture-mode", "Default"))
 		}
 		// The profile is named after this process, so that the next one
 		// removes it if this one is killed before it can (SIGKILL).
@@ -227,6 +241,15 @@ func cdpURL(s string) (string, error) {
 // Describe says which browser this is: its executable or CDP address.
 func (b *Browser) Describe() string { return b.desc }
 
+// NetLog is the file this browser writes its NetLog to, or "" when it
+// writes none (none was asked for, or the browser is attached).
+func (b *Browser) NetLog() string {
+	if b.attached {
+		return ""
+	}
+	return b.opts.NetLog
+}
+
 // Gone is closed when the browser process ended or the connection dropped.
 func (b *Browser) Gone() <-chan struct{} { return b.gone }
 
@@ -304,6 +327,17 @@ func (b *Browser) Close() error {
 	var errs []error
 	for _, s := range b.Sessions() {
 		errs = append(errs, b.CloseSession(s.name))
+	}
+	if b.NetLog() != "" {
+		// Closed gracefully (Browser.close), Chromium ends its NetLog;
+		// killed, as b.cancel does, it leaves the file cut short.
+		b.graceful.Do(func() {
+			cctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+			defer cancel()
+			if err := chromedp.Cancel(cctx); err != nil {
+				b.log.Debug("close the browser gracefully", "err", err)
+			}
+		})
 	}
 	b.cancel()
 	if b.proxy != nil {

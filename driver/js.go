@@ -33,3 +33,6 @@ var jsSubmitProbe string
 
 //go:embed js/overlays.js
 var jsOverlays string
+
+//go:embed js/fetch.js
+var jsFetch string

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -127,6 +128,7 @@ func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chrom
 	defer acancel()
 	_ = t.takeBlocked()
 	entry := t.entry(ctx)
+	began := time.Now()
 	err := chromedp.Do(actx, nav)
 	if blocked := t.takeBlocked(); blocked != nil {
 		// A redirect went somewhere the policy refuses: the guard failed
@@ -144,7 +146,15 @@ func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chrom
 	default:
 		var le *chromedp.LoadError
 		if errors.As(err, &le) || netError(err) {
-			return nil, calls.Errorf(calls.ErrNavigation, "check the address and that the site is up", "could not open %s: %v", what, err)
+			msg := fmt.Sprintf("could not open %s: %v", what, err)
+			if u, perr := url.Parse(what); perr == nil && u.Host != "" {
+				// Through the daemon's proxy every failure of the site
+				// reaches the browser as a reset: say what the site did.
+				if saw := s.browser.proxySaw(u.Hostname(), began); saw != "" {
+					msg += "; " + saw
+				}
+			}
+			return nil, calls.Errorf(calls.ErrNavigation, "check the address and that the site is up", "%s", msg)
 		}
 		if noHistoryEntry(err) {
 			return nil, calls.Errorf(calls.ErrNavigation, "there is no page to go to in that direction", "cannot go %s: %v", what, err)

@@ -2,10 +2,13 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"net/netip"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/waymark-dev/waymark/internal/netguard"
 	"github.com/waymark-dev/waymark/policy"
@@ -111,4 +114,36 @@ func (b *Browser) judge(ctx context.Context, u *url.URL) error {
 	}
 	b.proxy.Pin(host, addrs)
 	return nil
+}
+
+// proxySaw says what the daemon's proxy saw of host since t, for the
+// error of a navigation that failed: its own refusal, or the site's
+// failure, which the browser saw as a reset whatever the site did
+// (internal/netguard, failures.go). "" when it saw neither.
+func (b *Browser) proxySaw(host string, since time.Time) string {
+	if b.proxy == nil || host == "" {
+		return ""
+	}
+	host = strings.ToLower(host)
+	for _, r := range slices.Backward(b.proxy.Refusals()) {
+		if r.Host == host && !r.At.Before(since) {
+			return fmt.Sprintf("waymark's proxy refused %s: %v", host, r.Err)
+		}
+	}
+	for _, f := range slices.Backward(b.proxy.Failures()) {
+		if f.Host != host || f.At.Before(since) {
+			continue
+		}
+		what := map[string]string{
+			netguard.FailRefused:     "refused the connection",
+			netguard.FailReset:       "reset the connection",
+			netguard.FailTimeout:     "did not answer in time",
+			netguard.FailUnreachable: "could not be reached (no route to its address)",
+		}[f.Kind]
+		if what == "" {
+			what = fmt.Sprintf("could not be reached (%v)", f.Err)
+		}
+		return fmt.Sprintf("the site %s (seen by waymark's proxy, which passes every failure on as a reset)", what)
+	}
+	return ""
 }

@@ -75,6 +75,17 @@ type Options struct {
 	// pages with hover menus and debounced fields behave as they did when
 	// recorded. With NoHand a replay runs at the driver's speed.
 	NoHand bool
+	// NetLog, when set, sums up what Chromium's NetLog saw during a step
+	// that stopped the replay as blocked, unreachable or timed out (a
+	// goto that could not open or was answered with an error status, a
+	// navigation error, a timeout): it gets the step's span and returns
+	// one line for the step's result ([StepResult].NetLog), such as
+	// "GET https://shop.example/: ERR_CONNECTION_RESET before any
+	// answer, after the request was sent (TLS 1.3, h2)". The step is not
+	// run again: the browser logs all along, and a second run of a step
+	// that may have sent something could send it twice. Nil means no
+	// such evidence.
+	NetLog func(ctx context.Context, since, until time.Time) (string, error)
 }
 
 // Result is what a replay did.
@@ -113,6 +124,9 @@ type StepResult struct {
 	Heal   *Heal  `json:"heal,omitempty"`   // what changed, when the element was healed
 	Error  string `json:"error,omitempty"`  // why it stopped
 	Detail string `json:"detail,omitempty"` // for people: where a goto landed, what a check saw
+	// NetLog is what Chromium's NetLog saw in the span of a step that
+	// stopped as blocked, unreachable or timed out (Options.NetLog).
+	NetLog string `json:"netlog,omitempty"`
 }
 
 // StepEvent is one progress report: a step done.
@@ -365,9 +379,39 @@ func (x *run) step(ctx context.Context, s *routine.Step, path string, rw *row) e
 		} else {
 			sr.Error = x.known.Redact(err.Error())
 		}
+		if x.opts.NetLog != nil && ctx.Err() == nil && belowDevTools(err) {
+			sr.NetLog = x.netLog(ctx, start)
+		}
 	}
 	x.report(sr)
 	return err
+}
+
+// belowDevTools reports whether a step's failure may have its cause on
+// the wire, where DevTools often shows nothing: the site refused or did
+// not answer (a goto that could not open, an error status, a navigation
+// error) or the step timed out.
+func belowDevTools(err error) bool {
+	var st *stop
+	if errors.As(err, &st) {
+		return st.cause == CauseLandedAway
+	}
+	return errors.Is(err, calls.ErrTimeout) || errors.Is(err, calls.ErrNavigation)
+}
+
+// netLog is the NetLog's line on a failed step that began at start,
+// masked like the step's error.
+func (x *run) netLog(ctx context.Context, start time.Time) string {
+	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	line, err := x.opts.NetLog(cctx, start, time.Now())
+	switch {
+	case err != nil:
+		line = "no NetLog: " + err.Error()
+	case line == "":
+		line = "the NetLog shows no failed request in the step's time"
+	}
+	return x.known.Redact(line)
 }
 
 func (x *run) report(sr StepResult) {

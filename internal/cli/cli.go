@@ -314,7 +314,7 @@ Try "waymark demo" for a tour.`,
 		}},
 		{"page", "Page and session state:", []*cobra.Command{NewCmdCookies(f, nil), NewCmdStorage(f, nil), NewCmdState(f, nil), NewCmdViewport(f, nil), NewCmdDownloads(f, nil)}},
 		{"daemon", "Sessions and the daemon:", []*cobra.Command{NewCmdSession(f, nil), NewCmdClose(f, nil), NewCmdDaemon(f, nil)}},
-		{"more", "More:", []*cobra.Command{NewCmdConfig(f, nil), NewCmdDoctor(f, nil), NewCmdTest(f, nil), NewCmdDemo(f, nil), NewCmdMCP(f, nil), NewCmdVersion(f, nil)}},
+		{"more", "More:", []*cobra.Command{NewCmdConfig(f, nil), NewCmdDoctor(f, nil), NewCmdTest(f, nil), NewCmdNetlog(f, nil), NewCmdDemo(f, nil), NewCmdMCP(f, nil), NewCmdVersion(f, nil)}},
 	}
 	for _, g := range groups {
 		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})

@@ -45,7 +45,7 @@ func TestNewCmdConfig(t *testing.T) {
 // those, become config layers and the command line of a daemon this
 // command starts; the session is not the daemon's.
 func TestConfigFlags(t *testing.T) {
-	g := GlobalOptions{Session: "s2", ExecutablePath: "/x/chrome", CDP: "9222", Headed: true, BrowserArgs: []string{"--a", "--b"}, PrivateNetwork: "all"}
+	g := GlobalOptions{Session: "s2", ExecutablePath: "/x/chrome", CDP: "9222", Headed: true, BrowserArgs: []string{"--a", "--b"}, PrivateNetwork: "all", NetLog: "/x/net.json"}
 	tests := []struct {
 		name     string
 		set      []string
@@ -55,7 +55,7 @@ func TestConfigFlags(t *testing.T) {
 		{name: "none set: env and files decide", want: nil},
 		{
 			name: "set flags become layers",
-			set:  []string{"cdp", "headed", "browser-arg", "session", "executable-path", "private-network"},
+			set:  []string{"cdp", "headed", "browser-arg", "session", "executable-path", "private-network", "netlog"},
 			want: []config.Flag{
 				{Name: "--session", Key: "session.name", Value: "s2"},
 				{Name: "--executable-path", Key: "browser.executable", Value: "/x/chrome"},
@@ -63,8 +63,9 @@ func TestConfigFlags(t *testing.T) {
 				{Name: "--cdp", Key: "browser.cdp", Value: "9222"},
 				{Name: "--browser-arg", Key: "browser.args", Value: "--a\n--b"},
 				{Name: "--private-network", Key: "policy.private_network", Value: "all"},
+				{Name: "--netlog", Key: "evidence.netlog_file", Value: "/x/net.json"},
 			},
-			wantArgs: []string{"--executable-path=/x/chrome", "--headed=true", "--cdp=9222", "--browser-arg=--a", "--browser-arg=--b", "--private-network=all"},
+			wantArgs: []string{"--executable-path=/x/chrome", "--headed=true", "--cdp=9222", "--browser-arg=--a", "--browser-arg=--b", "--private-network=all", "--netlog=/x/net.json"},
 		},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,6 +69,21 @@ var configFlagTable = []configFlag{
 			fs.StringVar(&g.PrivateNetwork, "private-network", "", `private addresses pages may reach: "none", "loopback" (default) or "all" (env WAYMARK_PRIVATE_NETWORK, [policy] private_network)`)
 		},
 		value: func(g *GlobalOptions) string { return g.PrivateNetwork }},
+	{name: "netlog", key: "evidence.netlog_file",
+		add: func(fs *pflag.FlagSet, g *GlobalOptions) {
+			fs.StringVar(&g.NetLog, "netlog", "", `a browser the daemon starts writes Chromium's NetLog to FILE (no cookies or credentials; read it with "waymark netlog summarize"; [evidence] netlog_file)`)
+		},
+		// The daemon starts in this command's folder, but the path is
+		// made absolute so that the daemon's settings name one file.
+		value: func(g *GlobalOptions) string { return absPath(g.NetLog) }},
+}
+
+// absPath is p made absolute, or p when it cannot be.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 // addConfigFlags registers the flags of [configFlagTable] on fs.

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/rpc"
 	"github.com/waymark-dev/waymark/policy"
 )
@@ -56,6 +58,24 @@ func daemonDriverOptions(ctx context.Context, cfg *config.Config) (driver.Option
 		opts.CDP = ""
 	}
 	return opts, nil
+}
+
+// daemonNetLog is the file the daemon's browser writes its NetLog to:
+// [evidence] netlog_file (--netlog), else netlog.json beside the daemon's
+// log when [evidence] netlog is on-failure or always, else "" (none).
+// Chromium starts the file anew each time it starts.
+func daemonNetLog(socket string, cfg *config.Config) (string, error) {
+	if !cfg.Evidence.NetLogOn() {
+		return "", nil
+	}
+	if f := cfg.Evidence.NetLogFile; f != "" {
+		return filepath.Abs(f)
+	}
+	paths, err := daemon.PathsFor(socket)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(paths.Log), "netlog.json"), nil
 }
 
 // restartHint is how to give the daemon the settings of this command.

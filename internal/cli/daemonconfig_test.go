@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -129,5 +130,37 @@ func TestDaemonSettingsMismatch(t *testing.T) {
 				t.Errorf("stderr: %s", stderr.String())
 			}
 		})
+	}
+}
+
+// TestDaemonNetLog: the daemon's browser logs to --netlog's file, made
+// absolute; to netlog.json beside the daemon's log when [evidence] netlog
+// asks for one with no file; and not at all by default.
+func TestDaemonNetLog(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	socket := filepath.Join(dir, "d.sock")
+	for _, tc := range []struct {
+		name, file string
+		flags      []config.Flag
+		want       string
+	}{
+		{name: "off by default", want: ""},
+		{name: "on-failure: the state folder", file: "[evidence]\nnetlog = \"on-failure\"\n", want: filepath.Join(dir, "netlog.json")},
+		{name: "--netlog names the file", flags: []config.Flag{{Name: "--netlog", Key: "evidence.netlog_file", Value: "n.json"}}, want: filepath.Join(dir, "n.json")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := loadFile(t, tc.file, nil)(tc.flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := daemonNetLog(socket, cfg)
+			if err != nil || got != tc.want {
+				t.Errorf("daemonNetLog = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+	if _, err := loadFile(t, "[evidence]\nnetlog = \"sometimes\"\n", nil)(nil); err == nil || !strings.Contains(err.Error(), "on-failure") {
+		t.Errorf("a bad netlog mode: %v, want the allowed values", err)
 	}
 }

@@ -73,6 +73,9 @@ func runDaemon(v string) func(ctx context.Context, g GlobalOptions, cfg *config.
 			return err
 		}
 		opts.Logger = log
+		if opts.NetLog, err = daemonNetLog(g.Socket, cfg); err != nil {
+			return err
+		}
 		m := sessions.New(opts)
 		h := batchHandler(ctx, g, cfg, m, opts, log)
 		return daemon.Main(ctx, daemon.Options{Socket: g.Socket, Handler: h, Logger: log, Version: v, Settings: cfg.DaemonSettings(), IdleTimeout: cfg.Daemon.Idle})

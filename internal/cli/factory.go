@@ -45,6 +45,7 @@ type GlobalOptions struct {
 	CDP            string   // --cdp: a port or a ws:// or http:// URL; empty: not set here
 	Socket         string   // --socket, else WAYMARK_SOCKET (hidden); empty: the per-user default
 	BrowserArgs    []string // --browser-arg: extra Chromium flags
+	NetLog         string   // --netlog: the file a started browser writes its NetLog to
 	PrivateNetwork string   // --private-network: none, loopback or all; empty: not set here
 	// Set names the flags of [configFlagTable] set on the command line
 	// ("cdp", "headed"): only those are config layers and go to a daemon

@@ -208,6 +208,7 @@ func TestJSONContract(t *testing.T) {
 	upFile := write("up.txt", "x")
 	answersFile := write("answers.json", `{"email": "ann@example.com", "remote": true}`)
 	rowsFile := write("rows.jsonl", `{"email":"a@b.c","password":{"secret":"env:PW"}}`+"\n")
+	netlogFile := write("netlog.json", cliNetlog)
 	var decided atomic.Int32
 	model := fakeOpenAI(t, func(system string) string {
 		switch {
@@ -272,6 +273,7 @@ func TestJSONContract(t *testing.T) {
 		"hover":                 {{args: []string{"hover", "e1"}, wantOK: true}, {args: []string{"hover", "e1"}, reply: fail}},
 		"locate":                {{args: []string{"locate", "e1"}, wantOK: true}, {args: []string{"locate", "e1"}, reply: fail}},
 		"observe":               {{args: []string{"observe", "where is Go?"}, env: withModel, wantOK: true}, {args: []string{"observe", "where is Go?"}}},
+		"netlog summarize":      {{args: []string{"netlog", "summarize", netlogFile}, wantOK: true}, {args: []string{"netlog", "summarize", filepath.Join(dir, "none.json")}}},
 		"open":                  {{args: []string{"open", "http://shop.test/"}, wantOK: true}, {args: []string{"open", "http://shop.test/"}, reply: fail}},
 		"pdf":                   {{args: []string{"pdf", filepath.Join(dir, "p.pdf")}, wantOK: true}, {args: []string{"pdf", filepath.Join(dir, "p.pdf")}, reply: fail}},
 		"press":                 {{args: []string{"press", "Enter"}, wantOK: true}, {args: []string{"press", "Enter"}, reply: fail}},

@@ -117,6 +117,9 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	if !opts.JSON && opts.IO.IsStdinTTY() && opts.IO.IsStderrTTY() {
 		ro.Approve = askOnTerminal(opts.IO) // replay_approve.go
 	}
+	if opts.netLogOn() {
+		ro.NetLog = netLogBrief(d)
+	}
 	// Steps stream as they finish, on a terminal or not (a CI log shows
 	// them as they come): a line each on stderr, or a JSON line each on
 	// stdout with --json, before the envelope.
@@ -248,6 +251,9 @@ func progressLine(e replay.StepEvent) string {
 		line += "  " + s.Error
 	} else if s.Detail != "" {
 		line += "  " + s.Detail
+	}
+	if s.NetLog != "" {
+		line += "\n     netlog: " + s.NetLog
 	}
 	return line
 }

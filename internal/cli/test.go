@@ -126,6 +126,15 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		NewAgent:  newAgent,
 		Now:       now,
 	}
+	if opts.netLogOn() {
+		runOpts.NetLog = func(ctx context.Context, session string, since, until time.Time) (string, string, error) {
+			res, err := calls.Remote{Caller: caller, Session: session}.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: since.UnixMilli(), UntilUnixMS: until.UnixMilli()})
+			if err != nil {
+				return "", "", err
+			}
+			return res.Brief, res.Markdown, nil
+		}
+	}
 	if opts.JSON {
 		// Each step a JSON line as it ends, then the envelope.
 		runOpts.OnStep = func(scenario string, st testplan.StepResult) {

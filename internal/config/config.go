@@ -164,6 +164,28 @@ type Evidence struct {
 	// evidence; empty means ./waymark-evidence. Flag --out names a run's
 	// folder itself.
 	Folder string `toml:"folder"`
+	// NetLog is when a browser the daemon starts writes Chromium's NetLog
+	// (the wire below DevTools; package netlog): "off" (the default),
+	// "on-failure" (to a file in the daemon's state folder, read when a
+	// replay or test step fails as blocked, unreachable or timed out) or
+	// "always". The capture mode is Default: no cookies, no credentials.
+	NetLog string `toml:"netlog"`
+	// NetLogFile is the file the NetLog goes to; empty means netlog.json
+	// in the daemon's state folder. Setting it turns the log on even
+	// when NetLog is "off". Flag --netlog.
+	NetLogFile string `toml:"netlog_file"`
+}
+
+// NetLog modes.
+const (
+	NetLogOff       = "off"
+	NetLogOnFailure = "on-failure"
+	NetLogAlways    = "always"
+)
+
+// NetLogOn reports whether a started browser writes a NetLog.
+func (e Evidence) NetLogOn() bool {
+	return e.NetLogFile != "" || (e.NetLog != "" && e.NetLog != NetLogOff)
 }
 
 // Daemon is the [daemon] section.
@@ -222,6 +244,7 @@ func Default() *Config {
 		Fallback: Fallback{CDPToLocal: true},
 		Session:  Session{Name: "default", Submits: "ask"},
 		Policy:   Policy{PrivateNetwork: "loopback"},
+		Evidence: Evidence{NetLog: NetLogOff},
 		Daemon:   Daemon{Idle: DefaultIdle},
 		MCP:      MCP{Submits: "ask"},
 		sources:  map[string]string{},

@@ -46,6 +46,8 @@ var keys = []key{
 	{name: "model.purposes.heal", field: func(c *Config) any { return &c.Model.Purposes.Heal }},
 	{name: "model.purposes.decide", field: func(c *Config) any { return &c.Model.Purposes.Decide }},
 	{name: "evidence.folder", field: func(c *Config) any { return &c.Evidence.Folder }},
+	{name: "evidence.netlog", daemon: true, allowed: []string{NetLogOff, NetLogOnFailure, NetLogAlways}, field: func(c *Config) any { return &c.Evidence.NetLog }},
+	{name: "evidence.netlog_file", daemon: true, field: func(c *Config) any { return &c.Evidence.NetLogFile }},
 	{name: "mcp.submits", allowed: []string{"ask", "allow"}, field: func(c *Config) any { return &c.MCP.Submits }},
 	{name: "daemon.idle", daemon: true, field: func(c *Config) any { return &c.Daemon.Idle }},
 	{name: "batch.nats", daemon: true, field: func(c *Config) any { return &c.Batch.NATS }},

@@ -48,6 +48,7 @@ func TestDefaults(t *testing.T) {
 		Fallback: Fallback{CDPToLocal: true},
 		Session:  Session{Name: "default", Submits: "ask"},
 		Policy:   Policy{PrivateNetwork: "loopback"},
+		Evidence: Evidence{NetLog: NetLogOff},
 		Daemon:   Daemon{Idle: 30 * time.Minute},
 		MCP:      MCP{Submits: "ask"},
 	}
@@ -167,7 +168,7 @@ submits = "allow"
 		Policy:   Policy{Allow: []string{"https://shop.example/*"}, Block: []string{"*/admin/*"}, PrivateNetwork: "loopback"},
 		Model: Model{Provider: "openai", Model: "gpt-5", BaseURL: "http://127.0.0.1:8080/v1",
 			Purposes: Purposes{Act: "gpt-5-mini", Heal: "gpt-5"}},
-		Evidence: Evidence{Folder: "out/evidence"},
+		Evidence: Evidence{Folder: "out/evidence", NetLog: NetLogOff},
 		Daemon:   Daemon{Idle: 2 * time.Hour},
 		MCP:      MCP{Submits: "allow"},
 	}

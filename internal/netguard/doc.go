@@ -21,7 +21,12 @@
 //     its own, streaming bodies as they arrive and following no redirect.
 //
 // A refused host gets 403 Forbidden (a small HTML page for plain http) and is
-// recorded in [Proxy.Refusals]. A kept-alive upstream connection for plain
+// recorded in [Proxy.Refusals]: the proxy's own refusal, named as such. A
+// site that fails (refuses the connection, resets it, does not answer)
+// gets no answer made up by the proxy: the browser's connection is reset,
+// so the page, the notices and the NetLog see a network error and not an
+// HTTP status the site never sent, and what the site did is recorded in
+// [Proxy.Failures]. A kept-alive upstream connection for plain
 // http may serve later requests to the same host:port after that host's pin
 // has expired; that is safe, because the address it is connected to was
 // checked when it was dialed.

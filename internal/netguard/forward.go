@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httputil"
+	"sync"
 	"time"
 )
 
@@ -22,7 +24,7 @@ var forwardedHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Hos
 func (p *Proxy) newReverseProxy() *httputil.ReverseProxy {
 	return &httputil.ReverseProxy{
 		Rewrite:   rewrite,
-		Transport: p.upstream,
+		Transport: watchResets{p.upstream},
 		// -1 flushes after every write, so server-sent events and other
 		// streamed bodies reach the page as they arrive.
 		FlushInterval: -1,
@@ -51,6 +53,72 @@ func rewrite(pr *httputil.ProxyRequest) {
 	// thing this function could do.
 	pr.Out.Header.Del("Proxy-Connection")
 	pr.Out.Header.Del("Proxy-Authorization")
+}
+
+// serveForward forwards one absolute-form request. A site that resets the
+// connection in the middle of the body gets the browser's connection
+// reset too (failures.go): ReverseProxy would end it as if the body were
+// whole (a close, which Chromium reads as a body cut short, not a reset).
+func (p *Proxy) serveForward(w http.ResponseWriter, r *http.Request) {
+	st := &forwardState{}
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		if v == http.ErrAbortHandler {
+			if err := st.reset(); err != nil {
+				if client, _, herr := http.NewResponseController(w).Hijack(); herr == nil {
+					p.failures.add(Failure{Host: hostKey(r.URL.Hostname()), Kind: FailReset, Err: err, At: time.Now()})
+					resetConn(client)
+					return
+				}
+			}
+		}
+		panic(v) // net/http aborts the connection
+	}()
+	p.forward.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), forwardKey{}, st)))
+}
+
+// forwardState is what a forwarded request's body reader saw of the site.
+type forwardState struct {
+	mu  sync.Mutex
+	err error // a reset while the body was read
+}
+
+func (s *forwardState) reset() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+type forwardKey struct{}
+
+// watchResets is the forward Transport: it notes a site's reset while
+// the response body is read, for serveForward.
+type watchResets struct{ base http.RoundTripper }
+
+func (t watchResets) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	if st, ok := r.Context().Value(forwardKey{}).(*forwardState); ok && err == nil {
+		resp.Body = &watchedBody{ReadCloser: resp.Body, st: st}
+	}
+	return resp, err
+}
+
+type watchedBody struct {
+	io.ReadCloser
+	st *forwardState
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && failKind(err) == FailReset {
+		b.st.mu.Lock()
+		b.st.err = err
+		b.st.mu.Unlock()
+	}
+	return n, err
 }
 
 // newTransport is the Transport for forwarded requests. It dials only checked
@@ -86,7 +154,8 @@ func (p *Proxy) dialForTransport(ctx context.Context, _, addr string) (net.Conn,
 }
 
 // forwardError answers a forwarded request that got no response: 403 with a
-// page for a refused host, 502 for anything else.
+// page for a refused host; for a site that failed, a reset of the
+// browser's connection (failures.go).
 func (p *Proxy) forwardError(w http.ResponseWriter, r *http.Request, err error) {
 	var refused *refusedError
 	if errors.As(err, &refused) {
@@ -101,8 +170,7 @@ func (p *Proxy) forwardError(w http.ResponseWriter, r *http.Request, err error) 
 		w.WriteHeader(http.StatusBadGateway)
 		return
 	}
-	p.log.Debug("netguard: forward failed", "host", host, "err", err)
-	http.Error(w, fmt.Sprintf("waymark's proxy could not reach %s: %s", host, oneLine(err.Error())), http.StatusBadGateway)
+	p.fail(w, r.URL.Hostname(), err)
 }
 
 const refusalPage = `<!doctype html>

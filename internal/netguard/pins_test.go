@@ -62,13 +62,13 @@ func TestPinTable(t *testing.T) {
 }
 
 func TestRefusalLogKeepsTheLatest(t *testing.T) {
-	var l refusalLog
-	for i := range maxRefusals + 5 {
+	var l recent[Refusal]
+	for i := range maxRecent + 5 {
 		l.add(Refusal{Host: fmt.Sprint(i), Err: errors.New("no")})
 	}
 	rs := l.all()
-	if len(rs) != maxRefusals || rs[0].Host != "5" || rs[len(rs)-1].Host != fmt.Sprint(maxRefusals+4) {
-		t.Errorf("kept %d, first %q, last %q; want the latest %d, most recent last", len(rs), rs[0].Host, rs[len(rs)-1].Host, maxRefusals)
+	if len(rs) != maxRecent || rs[0].Host != "5" || rs[len(rs)-1].Host != fmt.Sprint(maxRecent+4) {
+		t.Errorf("kept %d, first %q, last %q; want the latest %d, most recent last", len(rs), rs[0].Host, rs[len(rs)-1].Host, maxRecent)
 	}
 }
 

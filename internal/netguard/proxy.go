@@ -46,7 +46,8 @@ type Proxy struct {
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
 	log      *slog.Logger
 	pins     *pinTable
-	refusals refusalLog
+	refusals recent[Refusal]
+	failures recent[Failure]
 	srv      *http.Server
 	forward  *httputil.ReverseProxy
 	upstream *http.Transport
@@ -174,7 +175,7 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodConnect:
 		p.serveConnect(w, r)
 	case r.URL.IsAbs() && r.URL.Scheme == "http" && r.URL.Host != "":
-		p.forward.ServeHTTP(w, r)
+		p.serveForward(w, r)
 	default:
 		http.Error(w, "this is waymark's proxy for its browser; it forwards only CONNECT and absolute http:// requests", http.StatusBadRequest)
 	}

@@ -18,7 +18,7 @@ const module = "github.com/waymark-dev/waymark"
 
 // public are the packages a program outside the module may import.
 var public = []string{
-	"calls", "driver", "pilot", "recipe", "routine", "replay", "secret", "policy",
+	"calls", "driver", "pilot", "recipe", "routine", "replay", "secret", "policy", "netlog",
 	"model", "model/anthropic", "model/openai", "model/rules", "model/scripted",
 }
 

@@ -200,6 +200,8 @@ var sessionCalls = map[string]call{
 	calls.MethodForm:       typed(calls.Session.Form),
 	calls.MethodFormFill:   typed(calls.Session.FillForm),
 	calls.MethodFormReview: typed(calls.Session.FormReview),
+	calls.MethodNetLog:     typed(calls.Session.NetLog),
+	calls.MethodFetch:      typed(calls.Session.Fetch),
 }
 
 var _ calls.Caller = (*Manager)(nil)

@@ -83,6 +83,11 @@ type StepResult struct {
 	Outline        string   `json:"outline,omitempty"` // at a failure: the page's full outline
 	Data           string   `json:"data,omitempty"`    // extract: the data read, as JSON
 	EvidenceErrors []string `json:"evidence_errors,omitempty"`
+	// NetLog is what Chromium's NetLog saw in the span of a step that
+	// failed as unreachable or timed out (Options.NetLog), and NetLogFile
+	// the summary of that span (Markdown), relative to the evidence folder.
+	NetLog     string `json:"netlog,omitempty"`
+	NetLogFile string `json:"netlog_file,omitempty"`
 }
 
 func (r *Report) tally() {
@@ -196,6 +201,12 @@ func markdown(rep *Report) string {
 			}
 			if st.Data != "" {
 				ev = append(ev, fmt.Sprintf("[data](%s)", st.Data))
+			}
+			if st.NetLog != "" {
+				ev = append(ev, "netlog: "+mdText(st.NetLog))
+			}
+			if st.NetLogFile != "" {
+				ev = append(ev, fmt.Sprintf("[netlog](%s)", st.NetLogFile))
 			}
 			for _, e := range st.EvidenceErrors {
 				ev = append(ev, "not captured: "+mdText(e))

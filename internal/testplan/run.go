@@ -55,6 +55,14 @@ type Options struct {
 	Now func() time.Time
 	// Poll is the pause between an expect step's checks; zero means 200 ms.
 	Poll time.Duration
+	// NetLog, when set, sums up what Chromium's NetLog saw during a step
+	// that failed as unreachable or timed out (a navigation error, a
+	// timeout): it gets the step's span and returns one line for the
+	// step's result and the report (StepResult.NetLog) and the summary in
+	// Markdown, kept as the step's evidence (StepResult.NetLogFile). The
+	// step is not run again; the browser logs all along. Nil means no
+	// such evidence.
+	NetLog func(ctx context.Context, session string, since, until time.Time) (line, markdown string, err error)
 }
 
 // Run runs every scenario of p, each in its own session, writes the
@@ -270,6 +278,7 @@ func (r *runner) progress(sc *Scenario, st *StepResult) {
 	if r.opts.OnStep != nil {
 		m := *st
 		m.Text, m.Detail, m.Error, m.Hint, m.Data, m.Outline = r.mask(m.Text), r.mask(m.Detail), r.mask(m.Error), r.mask(m.Hint), r.mask(m.Data), r.mask(m.Outline)
+		m.NetLog = r.mask(m.NetLog)
 		m.EvidenceErrors = nil
 		for _, e := range st.EvidenceErrors {
 			m.EvidenceErrors = append(m.EvidenceErrors, r.mask(e))
@@ -283,6 +292,9 @@ func (r *runner) progress(sc *Scenario, st *StepResult) {
 	line := fmt.Sprintf("%s  %s › %s (%d ms)", mark, sc.Name, st.Text, st.DurationMS)
 	if st.Error != "" {
 		line += "\n      " + st.Error
+	}
+	if st.NetLog != "" {
+		line += "\n      netlog: " + st.NetLog
 	}
 	fmt.Fprintln(r.opts.Progress, r.mask(line))
 }
@@ -340,8 +352,34 @@ func (s *scenarioRun) step(ctx context.Context, j int, st *Step) StepResult {
 	res.Code = errCode(err)
 	if !fatal(err) {
 		s.captureFailure(ctx, j, &res)
+		if s.opts.NetLog != nil && (errors.Is(err, calls.ErrTimeout) || errors.Is(err, calls.ErrNavigation)) {
+			s.netLog(ctx, j, start, &res)
+		}
 	}
 	return res
+}
+
+// netLog sets the NetLog's line and summary on a failed step that began
+// at start.
+func (s *scenarioRun) netLog(ctx context.Context, j int, start time.Time, res *StepResult) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+	defer cancel()
+	line, md, err := s.opts.NetLog(cctx, s.session, start, time.Now())
+	switch {
+	case err != nil:
+		line = "no NetLog: " + err.Error()
+	case line == "":
+		line = "the NetLog shows no failed request in the step's time"
+	}
+	res.NetLog = s.mask(line)
+	if md == "" {
+		return
+	}
+	if rel, err := s.writeFile(fmt.Sprintf("%02d-netlog.md", j+1), []byte(s.mask(md))); err != nil {
+		res.EvidenceErrors = append(res.EvidenceErrors, "netlog: "+err.Error())
+	} else {
+		res.NetLogFile = rel
+	}
 }
 
 func errCode(err error) string {

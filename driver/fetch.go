@@ -1,0 +1,130 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+const (
+	defaultFetchTimeout  = 30 * time.Second
+	defaultFetchMaxBytes = 10 << 20
+)
+
+// fetchReply is what js/fetch.js returns.
+type fetchReply struct {
+	Error      string         `json:"error"`
+	Redirected bool           `json:"redirected"`
+	TooBig     int64          `json:"too_big"`
+	Status     int            `json:"status"`
+	StatusText string         `json:"status_text"`
+	URL        string         `json:"url"`
+	Headers    []calls.Header `json:"headers"`
+	Body       string         `json:"body"`
+}
+
+// Fetch makes an HTTP request with fetch() from waymark's isolated world
+// of the current tab (see calls.MethodFetch): the browser's own request,
+// on the page's origin, with its cookies, over its connections. The URL
+// is checked against the policy (and its addresses pinned for the
+// daemon's proxy) before anything is sent.
+func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (_ *calls.FetchResult, err error) {
+	method := strings.ToUpper(strings.TrimSpace(req.Method))
+	if method == "" {
+		method = "GET"
+	}
+	creds := req.Credentials
+	switch creds {
+	case "":
+		creds = "include"
+	case "include", "same-origin", "omit":
+	default:
+		return nil, calls.Errorf(calls.ErrBadInput, "use include, same-origin or omit", "unknown credentials %q", req.Credentials)
+	}
+	if (method == "GET" || method == "HEAD") && req.Body != "" {
+		return nil, calls.Errorf(calls.ErrBadInput, "send a body with POST, PUT or PATCH", "a %s request has no body", method)
+	}
+	t, ctx, end, err := s.enter(ctx, usePage)
+	if err != nil {
+		return nil, err
+	}
+	defer end(&err)
+	info, err := s.pageInfo(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	u, err := fetchURL(info.URL, req.URL)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.allowed(ctx, u); err != nil {
+		return nil, err
+	}
+	timeout := defaultFetchTimeout
+	if req.TimeoutMS > 0 {
+		timeout = time.Duration(req.TimeoutMS) * time.Millisecond
+	}
+	maxBytes := req.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = defaultFetchMaxBytes
+	}
+	arg, err := json.Marshal(map[string]any{
+		"method": method, "url": u, "headers": req.Headers, "body": req.Body,
+		"credentials": creds, "timeout_ms": timeout.Milliseconds(), "max_bytes": maxBytes,
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The page's own clock bounds the request (AbortController); ours
+	// bounds the call, a little later, in case the page does not answer.
+	cctx, cancel := context.WithTimeout(ctx, timeout+5*time.Second)
+	defer cancel()
+	var r fetchReply
+	if err := t.evalWorld(cctx, t.sess, t.mainFrame(), "("+jsFetch+")("+string(arg)+")", &r); err != nil {
+		if cctx.Err() != nil && ctx.Err() == nil {
+			return nil, calls.Errorf(calls.ErrTimeout, "the page did not answer; take a snapshot to see it", "%s %s: no answer within %s", method, u, timeout)
+		}
+		return nil, err
+	}
+	switch {
+	case r.Error == "timeout":
+		return nil, calls.Errorf(calls.ErrTimeout, "pass a longer timeout, or check the site is up", "%s %s: no answer within %s", method, u, timeout)
+	case r.Error != "":
+		// fetch() tells a script no more than "Failed to fetch": a network
+		// error, a CORS refusal or a blocked request look alike to it.
+		return nil, calls.Errorf(calls.ErrNavigation, "a network error or a refusal by the browser (CORS, mixed content): the NetLog (waymark --netlog) or the console says which",
+			"%s %s failed in the page: %s", method, u, r.Error)
+	case r.Redirected:
+		return nil, calls.Errorf(calls.ErrNavigation, "call the URL it redirects to, which the policy then checks",
+			"%s %s answered with a redirect, which an in-tab call does not follow", method, u)
+	case r.TooBig > 0:
+		return nil, calls.Errorf(calls.ErrBadInput, "pass a larger max_bytes", "%s %s: the body is %d bytes, over the %d allowed", method, u, r.TooBig, maxBytes)
+	}
+	if r.Headers == nil {
+		r.Headers = []calls.Header{}
+	}
+	return &calls.FetchResult{Status: r.Status, StatusText: r.StatusText, URL: shownURL(r.URL), Headers: r.Headers, Body: r.Body}, nil
+}
+
+// fetchURL resolves raw against the page's URL and checks it is http(s).
+func fetchURL(page, raw string) (string, error) {
+	ref, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || raw == "" {
+		return "", calls.Errorf(calls.ErrBadInput, "give an absolute URL, or a path on the page's site", "malformed URL %q", raw)
+	}
+	if !ref.IsAbs() {
+		base, err := url.Parse(page)
+		if err != nil || (base.Scheme != "http" && base.Scheme != "https") {
+			return "", calls.Errorf(calls.ErrBadInput, "open a page of the site first, or give an absolute URL", "%q is relative, and the page (%s) has no site to resolve it against", raw, page)
+		}
+		ref = base.ResolveReference(ref)
+	}
+	if ref.Scheme != "http" && ref.Scheme != "https" {
+		return "", calls.Errorf(calls.ErrBadInput, "give an http or https URL", "cannot fetch %s URLs", ref.Scheme)
+	}
+	return ref.String(), nil
+}
