@@ -200,6 +200,8 @@ var sessionCalls = map[string]call{
 	calls.MethodForm:       typed(calls.Session.Form),
 	calls.MethodFormFill:   typed(calls.Session.FillForm),
 	calls.MethodFormReview: typed(calls.Session.FormReview),
+	calls.MethodConsole:    typed(calls.Session.Console),
+	calls.MethodNetwork:    typed(calls.Session.Network),
 }
 
 var _ calls.Caller = (*Manager)(nil)
