@@ -137,6 +137,10 @@ func pageReply(method string, params any) (any, error) {
 		return calls.Outcome{URL: "http://shop.test/", Title: "Shop"}, nil
 	case calls.MethodEval:
 		return calls.EvalResult{Value: json.RawMessage(`{"a":1}`)}, nil
+	case calls.MethodConsole:
+		return calls.ConsoleLog{Messages: []calls.ConsoleMessage{{Seq: 1, Level: "error", Source: "console", Text: "boom", URL: "http://shop.test/app.js", Line: 3, TimeMS: 1}}, Errors: 1, Next: 2}, nil
+	case calls.MethodNetwork:
+		return calls.NetworkLog{Requests: []calls.Request{{Seq: 2, Method: "GET", URL: "http://shop.test/api", Type: "fetch", Status: 500, TimeMS: 1, DurationMS: 4}}, Failed: 1, Next: 2}, nil
 	case calls.MethodRecordStop:
 		return calls.RecordStopResult{Routine: json.RawMessage(cliRoutine)}, nil
 	}
@@ -300,6 +304,8 @@ func TestJSONContract(t *testing.T) {
 		"demo serve":            {{args: []string{"demo", "serve", "--addr", "bad address"}}},
 		"demo":                  {{args: []string{"demo", "bogus"}}},
 		"mcp":                   {{args: []string{"mcp", "--http", "0.0.0.0:1"}}},
+		"console":               {{args: []string{"console", "--errors"}, wantOK: true}, {args: []string{"console"}, reply: fail}, {args: []string{"console", "--last", "-1"}}},
+		"network":               {{args: []string{"network", "--failed"}, wantOK: true}, {args: []string{"network"}, reply: fail}, {args: []string{"network", "--last", "-1"}}},
 	}
 	// Cases covered elsewhere: doctor's success needs a browser (doctor
 	// --json is checked in doctor_test.go), demo and mcp serve until
