@@ -273,6 +273,11 @@ type ScreenshotRequest struct {
 	// rendered) is skipped, as nothing of it shows. Any other failure to
 	// find a target fails the screenshot rather than return it unmasked.
 	Mask []string `json:"mask,omitempty"`
+	// Highlight names elements (refs or locators) to outline in red on
+	// the image: the element a step acts on, in test evidence. It is drawn
+	// on the image, like Mask; a target that is not on the page, or not
+	// found, is left out rather than fail the screenshot.
+	Highlight []string `json:"highlight,omitempty"`
 }
 
 // Image holds the bytes of a capture (PNG or PDF); the front writes the file.
