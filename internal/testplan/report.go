@@ -304,12 +304,18 @@ func anchor(name string) string {
 }
 
 // JUnit XML: one test suite for the plan, one test case per scenario.
+//
+// It is written to the strict schema of the Jenkins xUnit plugin
+// (testdata/junit-10.xsd, checked in the tests): testsuites counts no
+// skipped, testcase has no file or line. A scenario that failed on a
+// check or an action has a <failure>; one that failed because what the
+// test runs on failed (no browser, no model, canceled) has an <error>.
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
-	Skipped  int          `xml:"skipped,attr"`
+	Errors   int          `xml:"errors,attr"`
 	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
@@ -330,6 +336,7 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut *junitText    `xml:"system-out,omitempty"`
 }
@@ -352,7 +359,7 @@ func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
 
 func junitXML(rep *Report) (string, error) {
 	suite := junitSuite{
-		Name: rep.Plan, Tests: rep.Counts.Scenarios, Failures: rep.Counts.Failed, Skipped: rep.Counts.Skipped,
+		Name: rep.Plan, Tests: rep.Counts.Scenarios, Skipped: rep.Counts.Skipped,
 		Time: seconds(rep.DurationMS), Timestamp: rep.Started.UTC().Format("2006-01-02T15:04:05"),
 	}
 	for _, s := range rep.Scenarios {
@@ -365,9 +372,14 @@ func junitXML(rep *Report) (string, error) {
 		switch s.Status {
 		case StatusFailed:
 			var body strings.Builder
+			infra, code := false, "failed"
 			for _, st := range s.Steps {
 				if st.Status != StatusFailed {
 					continue
+				}
+				infra = infra || infraCode(st.Code)
+				if st.Code != "" {
+					code = st.Code
 				}
 				fmt.Fprintf(&body, "step %d (line %d): %s\n%s\n", st.Index, st.Line, st.Text, st.Error)
 				if st.Hint != "" {
@@ -380,13 +392,20 @@ func junitXML(rep *Report) (string, error) {
 					fmt.Fprintf(&body, "outline: %s\n", st.Outline)
 				}
 			}
-			c.Failure = &junitFailure{Message: s.Failure, Type: "failed", Text: body.String()}
+			f := &junitFailure{Message: s.Failure, Type: code, Text: body.String()}
+			if infra {
+				c.Error = f
+				suite.Errors++
+			} else {
+				c.Failure = f
+				suite.Failures++
+			}
 		case StatusSkipped:
 			c.Skipped = &junitSkipped{Message: s.Failure}
 		}
 		suite.Cases = append(suite.Cases, c)
 	}
-	out := junitSuites{Name: rep.Plan, Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite}}
+	out := junitSuites{Name: rep.Plan, Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors, Time: suite.Time, Suites: []junitSuite{suite}}
 	b, err := xml.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return "", err

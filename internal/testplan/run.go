@@ -386,7 +386,22 @@ func errCode(err error) string {
 	if errors.As(err, &f) {
 		return "expect_failed"
 	}
+	if errors.Is(err, pilot.ErrModelUnavailable) {
+		return "model_unavailable"
+	}
 	return calls.Code(err)
+}
+
+// infraCode reports whether a step's error code says that what the test
+// runs on failed (the browser, the daemon, the model server, the run
+// itself), not the page under test: JUnit calls that an error, and a
+// check or action that did not hold a failure.
+func infraCode(code string) bool {
+	switch code {
+	case "unavailable", "browser_gone", "needs_model", "model_unavailable", "canceled", "internal":
+		return true
+	}
+	return false
 }
 
 // captureFailure saves the screenshot and the outline at a failure, the

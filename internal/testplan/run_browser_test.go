@@ -112,6 +112,7 @@ func isPNG(t *testing.T, path string) {
 // junitCounts reads the JUnit XML back with encoding/xml.
 func junitCounts(t *testing.T, path string) (tests, failures, skipped int, cases []string) {
 	t.Helper()
+	checkJUnit(t, path)
 	var doc struct {
 		XMLName  xml.Name `xml:"testsuites"`
 		Tests    int      `xml:"tests,attr"`
