@@ -137,6 +137,8 @@ func pageReply(method string, params any) (any, error) {
 		return calls.Outcome{URL: "http://shop.test/", Title: "Shop"}, nil
 	case calls.MethodEval:
 		return calls.EvalResult{Value: json.RawMessage(`{"a":1}`)}, nil
+	case calls.MethodTraceStop:
+		return calls.Trace{Format: calls.TraceFormat, Session: "default", Entries: []calls.TraceEntry{{Index: 1, Method: calls.MethodOpen, Params: json.RawMessage(`{"url":"http://shop.test/"}`), OK: true, Outcome: "at http://shop.test/ \"Shop\""}}}, nil
 	case calls.MethodConsole:
 		return calls.ConsoleLog{Messages: []calls.ConsoleMessage{{Seq: 1, Level: "error", Source: "console", Text: "boom", URL: "http://shop.test/app.js", Line: 3, TimeMS: 1}}, Errors: 1, Next: 2}, nil
 	case calls.MethodNetwork:
@@ -304,6 +306,8 @@ func TestJSONContract(t *testing.T) {
 		"demo serve":            {{args: []string{"demo", "serve", "--addr", "bad address"}}},
 		"demo":                  {{args: []string{"demo", "bogus"}}},
 		"mcp":                   {{args: []string{"mcp", "--http", "0.0.0.0:1"}}},
+		"trace start":           {{args: []string{"trace", "start"}, wantOK: true}, {args: []string{"trace", "start"}, reply: fail}},
+		"trace stop":            {{args: []string{"trace", "stop", filepath.Join(dir, "t.html")}, wantOK: true}, {args: []string{"trace", "stop", filepath.Join(dir, "t2.json")}, reply: fail}, {args: []string{"trace", "stop", filepath.Join(dir, "no", "such", "t.json")}}},
 		"console":               {{args: []string{"console", "--errors"}, wantOK: true}, {args: []string{"console"}, reply: fail}, {args: []string{"console", "--last", "-1"}}},
 		"network":               {{args: []string{"network", "--failed"}, wantOK: true}, {args: []string{"network"}, reply: fail}, {args: []string{"network", "--last", "-1"}}},
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"html/template"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -58,7 +56,7 @@ func reportHTML(rep *Report, im *images) (string, error) {
 				h.ScreenshotSrc = template.URL(im.hold(im.dataURI(st.Screenshot)))
 			}
 			if st.Outline != "" {
-				if b, err := os.ReadFile(filepath.Join(im.dir, filepath.FromSlash(st.Outline))); err == nil {
+				if b, err := im.read(st.Outline); err == nil {
 					h.OutlineText = strings.TrimRight(string(b), "\n")
 				}
 			}

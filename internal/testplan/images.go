@@ -32,8 +32,20 @@ const thumbWidth = 480
 // replaced after the masking (fill), so that no mask lands inside an
 // image's bytes.
 type images struct {
-	dir  string // the evidence folder
-	held []string
+	dir   string            // the evidence folder
+	files map[string][]byte // when set, the images by path, instead of dir's files
+	held  []string
+}
+
+// read returns the file rel (relative to the evidence folder).
+func (im *images) read(rel string) ([]byte, error) {
+	if im.files != nil {
+		if b, ok := im.files[rel]; ok {
+			return b, nil
+		}
+		return nil, os.ErrNotExist
+	}
+	return os.ReadFile(filepath.Join(im.dir, filepath.FromSlash(rel)))
 }
 
 // hold returns a placeholder for uri that masking leaves alone; "" stays "".
@@ -60,7 +72,7 @@ func (im *images) fill(text string) string {
 // dataURI is the file rel (relative to the evidence folder) as a data:
 // URI, as it is; "" when it cannot be read.
 func (im *images) dataURI(rel string) string {
-	b, err := os.ReadFile(filepath.Join(im.dir, filepath.FromSlash(rel)))
+	b, err := im.read(rel)
 	if err != nil {
 		return ""
 	}
@@ -70,7 +82,7 @@ func (im *images) dataURI(rel string) string {
 // thumbURI is the file rel scaled down to thumbWidth and encoded as JPEG,
 // as a data: URI; "" when it cannot be read.
 func (im *images) thumbURI(rel string) string {
-	b, err := os.ReadFile(filepath.Join(im.dir, filepath.FromSlash(rel)))
+	b, err := im.read(rel)
 	if err != nil {
 		return ""
 	}
