@@ -54,6 +54,7 @@ type SnapshotRequest struct {
 	Depth       int    `json:"depth,omitempty"`       // zero means no limit
 	Full        bool   `json:"full,omitempty"`        // the whole page, not viewport first
 	Tree        bool   `json:"tree,omitempty"`        // also return the tree (for --json)
+	URLs        bool   `json:"urls,omitempty"`        // --urls: links show where they go (url="…")
 	// Changes returns, when the tab shows the same page as the caller's
 	// last look with the same options, only the lines that changed since
 	// ("+ line", "- line") if that is shorter than the whole outline.
