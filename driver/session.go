@@ -86,7 +86,7 @@ func (s *Session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 	}
 	tctx, cancel := chromedp.NewContext(s.browser.ctx, opt)
 	t := newTab(tctx, cancel)
-	t.log = s.log
+	t.log, t.refs = s.log, s.refs
 	// The first Do attaches the target and binds its life to tctx, so it
 	// runs on tctx; the caller's ctx only bounds the wait.
 	done := make(chan error, 1)

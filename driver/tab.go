@@ -25,6 +25,7 @@ import (
 type tab struct {
 	ctx    context.Context // the chromedp context of the tab; never a request's
 	log    *pageLog        // the session's, shared by its tabs; set before start
+	refs   *refTable       // the session's; set before start
 	cancel context.CancelFunc
 	id     target.ID
 	opener target.ID // the tab whose page opened this one, if any
@@ -165,6 +166,12 @@ func (t *tab) onEvent(ev any) {
 			}
 		}
 	case *page.EventFrameNavigated:
+		// A new document: its elements get refs of their own (refs.go).
+		if ev.Frame.ParentID == "" {
+			t.refs.forget(t, "")
+		} else {
+			t.refs.forget(t, ev.Frame.ID)
+		}
 		if ev.Frame.ParentID == "" {
 			t.frameID = ev.Frame.ID
 			t.docURL = ev.Frame.URL
