@@ -289,7 +289,7 @@ Try "waymark demo" for a tour.`,
 		},
 	}
 	root.SetFlagErrorFunc(flagError)
-	root.CompletionOptions.HiddenDefaultCmd = true
+	root.SetCompletionCommandGroupID("more") // waymark completion bash|zsh|fish|powershell, listed under More
 
 	pf := root.PersistentFlags()
 	pf.BoolVar(&g.JSON, "json", false, `print one JSON object: {"ok":true,"data":…} or {"ok":false,"error":…}`)
