@@ -149,8 +149,7 @@ func TestActRun(t *testing.T) {
 			name:    "click navigates",
 			req:     calls.ActRequest{Kind: "click", Target: "e12", Button: "left", Count: 1},
 			result:  calls.Outcome{URL: "https://shop.test/cart", Title: "Cart", Navigated: true},
-			wantOut: "clicked e12 → https://shop.test/cart \"Cart\"
-",
+			wantOut: "clicked e12 → https://shop.test/cart \"Cart\"\n",
 		},
 		{
 			name: "new tab and dialog",
