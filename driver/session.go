@@ -128,6 +128,7 @@ func (s *Session) current(ctx context.Context) (*tab, error) {
 	var live []*tab
 	for _, t := range s.tabs {
 		if t.closed() {
+			s.log.forgetTab(t) // its requests in flight will not end now
 			continue
 		}
 		live = append(live, t)
@@ -193,6 +194,7 @@ func (s *Session) adoptNewTabs(ctx context.Context, actor target.ID) ([]*tab, er
 // drop removes t from the session's tabs; when it was the current tab,
 // the last one left becomes current.
 func (s *Session) drop(t *tab) {
+	s.log.forgetTab(t) // its requests in flight will not end now
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, x := range s.tabs {
