@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"html/template"
 	"strings"
+	"sync"
 )
 
 // report.html is the report for people: one self-contained file (styles
@@ -17,11 +18,15 @@ import (
 //go:embed report.html.tmpl
 var reportTemplate string
 
-var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
-	"ms":     ms,
-	"icon":   icon,
-	"anchor": anchor,
-}).Parse(reportTemplate))
+// reportPage is parsed at first use, not at init: every waymark process
+// links this package, and most never write a report.
+var reportPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"ms":     ms,
+		"icon":   icon,
+		"anchor": anchor,
+	}).Parse(reportTemplate))
+})
 
 // htmlStep is a step with its evidence read in.
 type htmlStep struct {
@@ -65,7 +70,7 @@ func reportHTML(rep *Report, im *images) (string, error) {
 		page.Scenarios = append(page.Scenarios, hs)
 	}
 	var b bytes.Buffer
-	if err := reportPage.Execute(&b, page); err != nil {
+	if err := reportPage().Execute(&b, page); err != nil {
 		return "", err
 	}
 	return b.String(), nil
