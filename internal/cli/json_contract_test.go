@@ -212,6 +212,7 @@ func TestJSONContract(t *testing.T) {
 	stateFile := write("state.json", `{"format":"`+calls.StateFormat+`","cookies":[]}`)
 	upFile := write("up.txt", "x")
 	answersFile := write("answers.json", `{"email": "ann@example.com", "remote": true}`)
+	traceFile := write("trace.json", `{"format":"`+calls.TraceFormat+`","session":"s","started_ms":1,"duration_ms":2,"entries":[{"index":1,"method":"open","params":{"url":"http://shop.test/"},"started_ms":1,"duration_ms":1,"ok":true}]}`)
 	var decided atomic.Int32
 	model := fakeOpenAI(t, func(system string) string {
 		switch {
@@ -308,6 +309,7 @@ func TestJSONContract(t *testing.T) {
 		"mcp":                   {{args: []string{"mcp", "--http", "0.0.0.0:1"}}},
 		"trace start":           {{args: []string{"trace", "start"}, wantOK: true}, {args: []string{"trace", "start"}, reply: fail}},
 		"trace stop":            {{args: []string{"trace", "stop", filepath.Join(dir, "t.html")}, wantOK: true}, {args: []string{"trace", "stop", filepath.Join(dir, "t2.json")}, reply: fail}, {args: []string{"trace", "stop", filepath.Join(dir, "no", "such", "t.json")}}},
+		"trace show":            {{args: []string{"trace", "show", traceFile, filepath.Join(dir, "shown.html")}, wantOK: true}, {args: []string{"trace", "show", routineFile}}},
 		"console":               {{args: []string{"console", "--errors"}, wantOK: true}, {args: []string{"console"}, reply: fail}, {args: []string{"console", "--last", "-1"}}},
 		"network":               {{args: []string{"network", "--failed"}, wantOK: true}, {args: []string{"network"}, reply: fail}, {args: []string{"network", "--last", "-1"}}},
 	}

@@ -18,13 +18,14 @@ import (
 type TraceOptions struct {
 	Common
 	Op   string // "start" or "stop"
-	File string // stop: where the trace goes
+	File string // stop: where the trace goes; show: the HTML file
+	From string // show: the JSON trace
 }
 
 // NewCmdTrace builds `waymark trace start|stop`.
 func NewCmdTrace(f *Factory, runF func(context.Context, *TraceOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "trace start|stop",
+		Use:   "trace start|stop|show",
 		Short: "Trace every command of a session, with screenshots",
 		Long: `Trace a session: after waymark trace start, the daemon keeps every command
 made on the session (from any process: the CLI, an MCP server, a replay), how it
@@ -32,7 +33,8 @@ ended, a screenshot before and after each command that may change the page
 (the element acted on outlined in red), and the console messages and requests
 of the pages meanwhile. waymark trace stop FILE writes it: FILE.html is one
 self-contained page in the format of waymark test's report, any other name a
-JSON trace (format waymark.trace/1, screenshots as base64).
+JSON trace (format waymark.trace/1, screenshots as base64), which waymark
+trace show writes as the HTML page later.
 
 Secrets typed into the session (fill --secret) and what looks like a secret
 are masked in the trace's text; screenshots black out the fields a secret was
@@ -70,8 +72,52 @@ typed into.`,
 			return traceStopRun(cmd.Context(), stop)
 		},
 	}
-	cmd.AddCommand(startCmd, stopCmd)
+	show := &TraceOptions{Op: "show"}
+	showCmd := &cobra.Command{
+		Use:   "show TRACE.json [FILE.html]",
+		Short: "Write a JSON trace as an HTML report (default: beside it, .html)",
+		Args:  argsRange(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			show.Common = f.common()
+			show.From, show.File = args[0], strings.TrimSuffix(args[0], filepath.Ext(args[0]))+".html"
+			if len(args) == 2 {
+				show.File = args[1]
+			}
+			if runF != nil {
+				return runF(cmd.Context(), show)
+			}
+			return traceShowRun(show)
+		},
+	}
+	cmd.AddCommand(startCmd, stopCmd, showCmd)
 	return cmd
+}
+
+// traceShowRun writes the JSON trace opts.From as an HTML report.
+func traceShowRun(opts *TraceOptions) error {
+	data, err := os.ReadFile(opts.From)
+	if err != nil {
+		return calls.Errorf(calls.ErrBadInput, "give the JSON file waymark trace stop wrote", "cannot read %s: %v", opts.From, err)
+	}
+	var tr calls.Trace
+	if err := json.Unmarshal(data, &tr); err != nil || tr.Format != calls.TraceFormat {
+		return calls.Errorf(calls.ErrBadInput, "give the JSON file waymark trace stop wrote", "%s is not a trace (format %s)", opts.From, calls.TraceFormat)
+	}
+	path, err := filepath.Abs(opts.File)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := testplan.TraceHTML(&b, &tr); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return calls.Errorf(calls.ErrBadInput, "give a path you can write", "cannot write %s: %v", opts.File, err)
+	}
+	return opts.emit(map[string]string{"file": path}, func() error {
+		_, err := opts.IO.Out.Write([]byte(path + "\n"))
+		return err
+	})
 }
 
 func traceStartRun(ctx context.Context, opts *TraceOptions) error {
