@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -34,6 +35,7 @@ Each line: the level, where it came from, the text and the script line.`,
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
+			opts.Caller = f.RunningCaller // no daemon, no pages: nothing to start for
 			if opts.Request.Last < 0 {
 				return usageErrorf("leave it out to read every message kept", "--last must be 0 or more")
 			}
@@ -51,6 +53,9 @@ Each line: the level, where it came from, the text and the script line.`,
 
 func consoleRun(ctx context.Context, opts *ConsoleOptions) error {
 	log, err := opts.session().Console(ctx, opts.Request)
+	if errors.Is(err, ErrNoDaemon) {
+		log, err = &calls.ConsoleLog{Messages: []calls.ConsoleMessage{}}, nil
+	}
 	if err != nil {
 		return err
 	}
@@ -103,6 +108,7 @@ a URL (a token, a key) and known secrets are masked.`,
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
+			opts.Caller = f.RunningCaller // no daemon, no pages: nothing to start for
 			if opts.Request.Last < 0 {
 				return usageErrorf("leave it out to list every request kept", "--last must be 0 or more")
 			}
@@ -121,6 +127,9 @@ a URL (a token, a key) and known secrets are masked.`,
 
 func networkRun(ctx context.Context, opts *NetworkOptions) error {
 	log, err := opts.session().Network(ctx, opts.Request)
+	if errors.Is(err, ErrNoDaemon) {
+		log, err = &calls.NetworkLog{Requests: []calls.Request{}}, nil
+	}
 	if err != nil {
 		return err
 	}
