@@ -22,7 +22,6 @@ type MCPOptions struct {
 	Common
 	HTTP      string // --http: serve streamable HTTP on this loopback address; empty: stdio
 	AllowEval bool   // --allow-eval: offer the eval tool
-	DevTools  bool   // --devtools: offer the console and network tools
 	Model     ModelFlags
 	Version   string
 	// Timeout bounds each page call that waits: [session] timeout of the
@@ -85,7 +84,6 @@ by hand, while the page is as it was then.`,
 	}
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8931) instead of stdio")
 	cmd.Flags().BoolVar(&opts.AllowEval, "allow-eval", false, "offer the eval tool, which runs JavaScript in the page")
-	cmd.Flags().BoolVar(&opts.DevTools, "devtools", false, "offer the console and network tools (what the page logged and requested)")
 	cmd.Flags().StringVar(&opts.Model.Model, "model", "", `the model of act, observe, extract and run: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
 	cmd.Flags().StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
 	return cmd
@@ -110,7 +108,6 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		Session:   session,
 		AllowEval: opts.AllowEval,
 		Submits:   cfg.MCP.Submits,
-		DevTools:  opts.DevTools,
 		Version:   opts.Version,
 		Timeout:   opts.Timeout,
 		Extra:     []func(*sdk.Server){tools},

@@ -2,11 +2,8 @@ package mcp
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -27,10 +24,7 @@ func TestConsoleAndNetworkTools(t *testing.T) {
 		}
 		return nil, nil
 	}}
-	if names := toolNames(t, connect(t, Options{Caller: c})); slices.Contains(names, "console") || slices.Contains(names, "network") {
-		t.Errorf("console and network listed without DevTools: %v", names)
-	}
-	cs := connect(t, Options{Caller: c, Session: "s1", DevTools: true})
+	cs := connect(t, Options{Caller: c, Session: "s1"})
 	list, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -61,17 +55,4 @@ func TestConsoleAndNetworkTools(t *testing.T) {
 	if len(got) != 2 || got[0].Params != `{"errors":true,"last":50}` || got[1].Params != `{"failed":true,"last":50}` {
 		t.Errorf("calls: %+v", got)
 	}
-}
-
-func toolNames(t *testing.T, cs *sdk.ClientSession) []string {
-	t.Helper()
-	list, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range list.Tools {
-		names = append(names, tool.Name)
-	}
-	return names
 }

@@ -39,10 +39,6 @@ type Options struct {
 	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
 	// client that can ask always asks. See approve.go.
 	Submits string
-	// DevTools registers the console and network tools (evidence.go).
-	// They are off by default to keep the tool list a client loads small
-	// (TestToolListSize), as Playwright MCP offers its extras under --caps.
-	DevTools bool
 	// Version is reported as the server's version; empty means "dev".
 	Version string
 	// Timeout bounds each page call that waits (navigate, the element
@@ -101,9 +97,6 @@ func build(opts Options, cs clientSession) *server {
 	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
 	t.register(srv, opts.AllowEval)
 	t.registerForms(srv)
-	if opts.DevTools {
-		t.registerEvidence(srv) // console, network (evidence.go)
-	}
 	for _, add := range opts.Extra {
 		add(srv)
 	}
