@@ -5,10 +5,15 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
 # (-trimpath); panics still print file:line from the runtime's tables.
 LDFLAGS := -s -w -X github.com/waymark-dev/waymark/internal/cli.version=$(VERSION)
 
-.PHONY: build test test-short vet bench clean
+.PHONY: build release test test-short vet bench clean
 
 build:
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/waymark ./cmd/waymark
+
+# Stripped binaries for Linux and macOS (amd64, arm64) and Windows (amd64)
+# in dist/, with dist/SHA256SUMS.
+release:
+	GO="$(GO)" VERSION="$(VERSION)" bash scripts/release.sh
 
 # Every test, browser tests included; a missing browser fails them.
 test:
@@ -25,4 +30,4 @@ bench: build
 	bash bench/run_all.sh
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

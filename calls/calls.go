@@ -54,6 +54,7 @@ type SnapshotRequest struct {
 	Depth       int    `json:"depth,omitempty"`       // zero means no limit
 	Full        bool   `json:"full,omitempty"`        // the whole page, not viewport first
 	Tree        bool   `json:"tree,omitempty"`        // also return the tree (for --json)
+	URLs        bool   `json:"urls,omitempty"`        // --urls: links show where they go (url="…")
 	// Changes returns, when the tab shows the same page as the caller's
 	// last look with the same options, only the lines that changed since
 	// ("+ line", "- line") if that is shorter than the whole outline.
@@ -273,6 +274,11 @@ type ScreenshotRequest struct {
 	// rendered) is skipped, as nothing of it shows. Any other failure to
 	// find a target fails the screenshot rather than return it unmasked.
 	Mask []string `json:"mask,omitempty"`
+	// Highlight names elements (refs or locators) to outline in red on
+	// the image: the element a step acts on, in test evidence. It is drawn
+	// on the image, like Mask; a target that is not on the page, or not
+	// found, is left out rather than fail the screenshot.
+	Highlight []string `json:"highlight,omitempty"`
 }
 
 // Image holds the bytes of a capture (PNG or PDF); the front writes the file.
@@ -383,6 +389,94 @@ type ProblemsRequest struct {
 type Problems struct {
 	Console  []string `json:"console"`
 	Requests []string `json:"requests"`
+}
+
+// MethodConsole reads the console messages of the session's pages.
+const MethodConsole = "console"
+
+// ConsoleRequest asks for the console messages a session's pages logged,
+// oldest first. The driver keeps the last few hundred a tab, from the
+// moment the tab opens until the session closes; nothing is added to the
+// page to read them.
+type ConsoleRequest struct {
+	// Errors keeps only errors: console.error and failed console.assert,
+	// uncaught exceptions, and the browser's own errors (a blocked
+	// resource, a CSP violation).
+	Errors bool `json:"errors,omitempty"`
+	// Since keeps only the messages after the one numbered Since (a
+	// ConsoleLog's Next); zero keeps every one kept.
+	Since int64 `json:"since,omitempty"`
+	// Last keeps only the last Last messages; zero keeps every one.
+	Last int `json:"last,omitempty"`
+	// Clear forgets the messages after reading them.
+	Clear bool `json:"clear,omitempty"`
+}
+
+// ConsoleMessage is one message of a page's console, its text masked:
+// known secrets as «secret:NAME», what looks like one as «secret».
+type ConsoleMessage struct {
+	Seq int64 `json:"seq"` // numbers messages and requests of a session in order
+	// Level is error, warning, info, log or debug.
+	Level string `json:"level"`
+	// Source is console (the page called console.*), exception (an
+	// uncaught exception) or what the browser reported about (network,
+	// security, violation, …).
+	Source string `json:"source"`
+	Text   string `json:"text"`
+	URL    string `json:"url,omitempty"`  // the script or request it is about
+	Line   int    `json:"line,omitempty"` // 1-based, in URL
+	TimeMS int64  `json:"time_ms"`        // when, in Unix milliseconds
+}
+
+// ConsoleLog is the console of a session's pages.
+type ConsoleLog struct {
+	Messages []ConsoleMessage `json:"messages"`
+	Errors   int              `json:"errors"`  // how many of Messages are errors
+	Dropped  int              `json:"dropped"` // older messages the bound let go
+	Next     int64            `json:"next"`    // pass as Since to read only what comes after
+}
+
+// MethodNetwork reads the requests of the session's pages.
+const MethodNetwork = "network"
+
+// NetworkRequest asks for the requests a session's pages made, oldest
+// first, kept like console messages (see [ConsoleRequest]).
+type NetworkRequest struct {
+	// Failed keeps only requests that failed or answered 400 and above.
+	Failed bool `json:"failed,omitempty"`
+	// Type keeps only requests of one resource type (document, xhr,
+	// fetch, script, stylesheet, image, font, …).
+	Type  string `json:"type,omitempty"`
+	Since int64  `json:"since,omitempty"`
+	Last  int    `json:"last,omitempty"`
+	Clear bool   `json:"clear,omitempty"`
+}
+
+// Request is one request of a page, its URL masked like console text.
+// A redirect is a request of its own, with the redirect's status.
+type Request struct {
+	Seq    int64  `json:"seq"`
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Type   string `json:"type"`             // the resource type, lower case
+	Status int    `json:"status,omitempty"` // the HTTP status; 0 before an answer or when none came
+	// Failed is why no answer came (net::ERR_…, "canceled", "blocked:
+	// REASON"); empty when one came or none yet.
+	Failed     string `json:"failed,omitempty"`
+	Pending    bool   `json:"pending,omitempty"`     // still loading when read
+	TimeMS     int64  `json:"time_ms"`               // when it was sent, in Unix milliseconds
+	DurationMS int64  `json:"duration_ms,omitempty"` // from sent to loaded or failed
+}
+
+// Bad reports whether r failed or answered 400 and above.
+func (r Request) Bad() bool { return r.Failed != "" || r.Status >= 400 }
+
+// NetworkLog is the requests of a session's pages.
+type NetworkLog struct {
+	Requests []Request `json:"requests"`
+	Failed   int       `json:"failed"`  // how many of Requests are Bad
+	Dropped  int       `json:"dropped"` // older requests the bound let go
+	Next     int64     `json:"next"`
 }
 
 // MethodDownloads lists the session's downloads. It takes no request.

@@ -41,6 +41,9 @@ type Session interface {
 	FormReview(ctx context.Context, req FormReviewRequest) (*FormReview, error)
 	NetLog(ctx context.Context, req NetLogRequest) (*NetLogResult, error)
 	Fetch(ctx context.Context, req FetchRequest) (*FetchResult, error)
+	// What the pages logged and requested (pagelog in the driver).
+	Console(ctx context.Context, req ConsoleRequest) (*ConsoleLog, error)
+	Network(ctx context.Context, req NetworkRequest) (*NetworkLog, error)
 }
 
 // Caller sends one call of a session, JSON in and out, and decodes the
@@ -173,6 +176,16 @@ func (r Remote) Locate(ctx context.Context, req LocateRequest) (*Evidence, error
 // Find resolves a recorded target on the current page.
 func (r Remote) Find(ctx context.Context, req FindRequest) (*Resolution, error) {
 	return remote[Resolution](ctx, r, MethodFind, req)
+}
+
+// Console returns the console messages the pages logged.
+func (r Remote) Console(ctx context.Context, req ConsoleRequest) (*ConsoleLog, error) {
+	return remote[ConsoleLog](ctx, r, MethodConsole, req)
+}
+
+// Network returns the requests the pages made, with their outcome.
+func (r Remote) Network(ctx context.Context, req NetworkRequest) (*NetworkLog, error) {
+	return remote[NetworkLog](ctx, r, MethodNetwork, req)
 }
 
 // Problems returns the console errors and failed requests the pages reported.

@@ -159,6 +159,9 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			return nil, err
 		}
 		s.markSecret(el, req.Secret) // before typing: no look may show it half typed
+		if req.Secret != "" {
+			s.log.typed.Add(req.Secret, req.Value) // what the pages echo of it is masked (pagelog.go)
+		}
 		if req.Kind == calls.ActType && strings.ContainsAny(req.Value, "\r\n") {
 			// A line break is typed as Enter.
 			if err := s.gate(ctx, t, el, req, "enter"); err != nil {

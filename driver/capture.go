@@ -29,7 +29,7 @@ func (s *Session) Screenshot(ctx context.Context, req calls.ScreenshotRequest) (
 	for attempt := 1; ; attempt++ {
 		nav := t.mark().navSeq
 		img, err := s.screenshot(ctx, t, req)
-		if len(req.Mask) == 0 && !s.hasSecrets() || t.mark().navSeq == nav || ctx.Err() != nil {
+		if len(req.Mask)+len(req.Highlight) == 0 && !s.hasSecrets() || t.mark().navSeq == nav || ctx.Err() != nil {
 			return img, err
 		}
 		if attempt == 3 {
@@ -91,12 +91,16 @@ func (s *Session) screenshot(ctx context.Context, t *tab, req calls.ScreenshotRe
 	if err != nil {
 		return nil, err
 	}
-	if len(req.Mask) == 0 && len(secrets) == 0 {
-		return &calls.Image{Data: res.Data}, nil
+	data := res.Data
+	if len(req.Mask) > 0 || len(secrets) > 0 {
+		if data, err = s.maskShot(ctx, t, data, params.Clip, req.Mask, secrets); err != nil {
+			return nil, err
+		}
 	}
-	data, err := s.maskShot(ctx, t, res.Data, params.Clip, req.Mask, secrets)
-	if err != nil {
-		return nil, err
+	if len(req.Highlight) > 0 {
+		if data, err = s.highlightShot(ctx, t, data, params.Clip, req.Highlight); err != nil {
+			return nil, err
+		}
 	}
 	return &calls.Image{Data: data}, nil
 }

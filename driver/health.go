@@ -400,6 +400,11 @@ func (t *tab) onFrameEvent(ft *frameTarget, ev any) {
 			return
 		}
 		t.dialog, t.dialogSess = nil, nil
+	case *page.EventFrameNavigated:
+		// The frame's new document may run in another renderer: its
+		// elements get refs of their own (refs.go).
+		t.refs.forget(t, ev.Frame.ID)
+		return
 	default:
 		return
 	}

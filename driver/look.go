@@ -181,9 +181,13 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 	for _, n := range notices {
 		fmt.Fprintf(&buf, "[%s] %s\n", n.Kind, n.Message)
 	}
-	if _, err := outline.Render(&buf, show, outline.RenderOptions{
+	ro := outline.RenderOptions{
 		Interactive: req.Interactive, Compact: req.Compact, Depth: req.Depth, Full: req.Full || req.Scope != "", Viewport: vp,
-	}); err != nil {
+	}
+	if req.URLs {
+		ro.URL = linkURL(info.URL)
+	}
+	if _, err := outline.Render(&buf, show, ro); err != nil {
 		return nil, err
 	}
 	snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: buf.String(), Notices: notices}
@@ -320,7 +324,7 @@ func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 // the lines that changed since, if that is shorter (DESIGN: a look of the
 // same page carries the changes).
 func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Snapshot) {
-	key := fmt.Sprintf("%v|%v|%s|%d|%v", req.Interactive, req.Compact, req.Scope, req.Depth, req.Full)
+	key := fmt.Sprintf("%v|%v|%s|%d|%v|%v", req.Interactive, req.Compact, req.Scope, req.Depth, req.Full, req.URLs)
 	t.mu.Lock()
 	prev, ok := t.looks[key]
 	if t.looks == nil {

@@ -70,6 +70,22 @@ func (r *refTable) assign(t *tab, tid target.ID, frame cdp.FrameID, node cdp.Bac
 	return ref
 }
 
+// forget drops the elements of documents that are gone from the keys
+// refs are found by: every document of tab t when frame is "" (its main
+// frame navigated), else the document of that frame (it navigated). The
+// refs stay, and name the gone elements (a use is refused as stale): a
+// new document may run in another renderer, whose node ids start again,
+// and its elements must get refs of their own, never an old one.
+func (r *refTable) forget(t *tab, frame cdp.FrameID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, ref := range r.byKey {
+		if e := r.byRef[ref]; e.tab == t && (frame == "" || k.frame == frame) {
+			delete(r.byKey, k)
+		}
+	}
+}
+
 // describe records what a ref showed: its outline line, for messages, and
 // its tag and text, to refuse the ref if the node later becomes something
 // else (frameworks reuse nodes).

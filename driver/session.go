@@ -24,6 +24,8 @@ type Session struct {
 	// downloads watches the context's downloads (download.go); nil only
 	// while newSession runs.
 	downloads *downloads
+	// log is what the pages logged and requested (pagelog.go).
+	log *pageLog
 
 	// mu guards tabs, cur and secrets.
 	mu   sync.Mutex
@@ -55,7 +57,7 @@ func newSession(ctx context.Context, b *Browser, name string) (*Session, error) 
 	if err != nil {
 		return nil, fmt.Errorf("create browser context: %w", browserErr(err))
 	}
-	s := &Session{name: name, browser: b, bcid: res.BrowserContextID, refs: newRefTable()}
+	s := &Session{name: name, browser: b, bcid: res.BrowserContextID, refs: newRefTable(), log: newPageLog()}
 	// Downloads land in the session's folder within limits (download.go).
 	if s.downloads, err = startDownloads(ctx, s); err != nil {
 		s.dispose()
@@ -84,6 +86,7 @@ func (s *Session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 	}
 	tctx, cancel := chromedp.NewContext(s.browser.ctx, opt)
 	t := newTab(tctx, cancel)
+	t.log, t.refs = s.log, s.refs
 	// The first Do attaches the target and binds its life to tctx, so it
 	// runs on tctx; the caller's ctx only bounds the wait.
 	done := make(chan error, 1)
@@ -125,6 +128,7 @@ func (s *Session) current(ctx context.Context) (*tab, error) {
 	var live []*tab
 	for _, t := range s.tabs {
 		if t.closed() {
+			s.log.forgetTab(t) // its requests in flight will not end now
 			continue
 		}
 		live = append(live, t)
@@ -190,6 +194,7 @@ func (s *Session) adoptNewTabs(ctx context.Context, actor target.ID) ([]*tab, er
 // drop removes t from the session's tabs; when it was the current tab,
 // the last one left becomes current.
 func (s *Session) drop(t *tab) {
+	s.log.forgetTab(t) // its requests in flight will not end now
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, x := range s.tabs {

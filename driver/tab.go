@@ -24,6 +24,8 @@ import (
 // actions can read it without a round trip.
 type tab struct {
 	ctx    context.Context // the chromedp context of the tab; never a request's
+	log    *pageLog        // the session's, shared by its tabs; set before start
+	refs   *refTable       // the session's; set before start
 	cancel context.CancelFunc
 	id     target.ID
 	opener target.ID // the tab whose page opened this one, if any
@@ -50,7 +52,6 @@ type tab struct {
 	// lookedOverlays are the overlays over the page at the last look
 	// (nil before the first), so that one appearing since is caught.
 	lookedOverlays map[string]bool
-	problems       problems        // console errors and failed requests (problems.go)
 	looks          map[string]look // the last outline per set of options, for changes (look.go)
 	dialog         *calls.Dialog
 	dialogSess     *chromedp.Target                // the cross-site frame that shows dialog; nil: the page
@@ -124,7 +125,7 @@ func (t *tab) start() error {
 func (t *tab) onEvent(ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.problems.onProblem(ev) // records problems; the events below may be tracked too
+	t.log.onEvent(t, ev) // the session's console and requests (pagelog.go)
 	switch ev := ev.(type) {
 	case *inspector.EventTargetCrashed:
 		t.setSickLocked(true, false)
@@ -165,6 +166,12 @@ func (t *tab) onEvent(ev any) {
 			}
 		}
 	case *page.EventFrameNavigated:
+		// A new document: its elements get refs of their own (refs.go).
+		if ev.Frame.ParentID == "" {
+			t.refs.forget(t, "")
+		} else {
+			t.refs.forget(t, ev.Frame.ID)
+		}
 		if ev.Frame.ParentID == "" {
 			t.frameID = ev.Frame.ID
 			t.docURL = ev.Frame.URL

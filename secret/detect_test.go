@@ -87,6 +87,14 @@ func TestDetect(t *testing.T) {
 		{"dotted names", "eyebrow.section.title-large", ""},
 		{"email", "ann.marie.longname@example-company.co.uk", ""},
 		{"version", "chromium-browser_124.0.6367.201-1ubuntu1", ""},
+		// Names made of words with a short id among them (waymark test's
+		// session names: test-RUNID-PLAN-NN-SCENARIO) are not tokens.
+		{"session name", "session test-3f2a1b-shop-smoke-03-sign-in-with-a-saved-card closed", ""},
+		{"session name short", "test-3f2a1b-checkout-plan-02-pay", ""},
+		{"build name", "release_candidate-9f3e2d1c-linux-arm64-stripped", ""},
+		// Random segments joined by dashes stay tokens.
+		{"license key", "key A7fK93Lq-Zp0W8xYt-Qm2R5vNc-Hd4Js7Ua ok", "A7fK93Lq-Zp0W8xYt-Qm2R5vNc-Hd4Js7Ua"},
+		{"token with one word", "reset-Zx8Kq2Lp9Wm3Nb7Vc4XzR1tY", "reset-Zx8Kq2Lp9Wm3Nb7Vc4XzR1tY"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

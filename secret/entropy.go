@@ -112,12 +112,38 @@ func entropy(s string) float64 {
 // wordy reports whether t is made of words and numbers joined by
 // separators or case changes ("order-2024-summary", "Version2Release"):
 // such a run carries little surprise per character even when long.
+//
+// A name joined by separators is wordy too when most of its segments are
+// words and the others are short ("test-3f2a1b-shop-smoke-03-sign-in-
+// with-a-saved-card": a run id among words, as in waymark test's session
+// names): a token split by dashes has long or unreadable segments.
 func wordy(t string) bool {
-	for _, seg := range strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == '_' || r == '+' || r == '/' }) {
-		for _, w := range splitCase(seg) {
-			if !isWord(w) && strings.Trim(w, "0123456789") != "" {
-				return false
+	segs := strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == '_' || r == '+' || r == '/' })
+	all, words := true, 0
+	for _, seg := range segs {
+		if wordySegment(seg) {
+			if len(seg) >= 3 && strings.Trim(seg, "0123456789") != "" {
+				words++
 			}
+			continue
+		}
+		all = false
+		if len(seg) > maxIDSegment {
+			return false
+		}
+	}
+	return all || len(segs) >= 3 && 2*words >= len(segs)
+}
+
+// maxIDSegment is the longest segment that a name of words may hold
+// unread: a short id or code (a run id, a commit's short hash).
+const maxIDSegment = 8
+
+// wordySegment reports whether seg is made of words and numbers.
+func wordySegment(seg string) bool {
+	for _, w := range splitCase(seg) {
+		if !isWord(w) && strings.Trim(w, "0123456789") != "" {
+			return false
 		}
 	}
 	return true

@@ -250,7 +250,7 @@ func TestDaemonKilledThenRecovered(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The next command starts a new daemon (and browser) by itself.
-	if r := c.run("open", base+"/products"); r.code != 0 || !strings.Contains(r.stderr, "/products") {
+	if r := c.run("open", base+"/products"); r.code != 0 || !strings.Contains(r.stdout, "/products") {
 		t.Fatalf("open after the kill: %+v", r)
 	}
 	var st2 struct{ PID int }

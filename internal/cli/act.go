@@ -132,7 +132,7 @@ func actRun(ctx context.Context, opts *ActOptions) error {
 		return err
 	}
 	return opts.emit(out, func() error {
-		opts.note("%s", describeOutcome(opts.Request, *out))
+		opts.said("%s", describeOutcome(opts.Request, *out))
 		return nil
 	})
 }

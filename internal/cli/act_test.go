@@ -149,14 +149,14 @@ func TestActRun(t *testing.T) {
 			name:    "click navigates",
 			req:     calls.ActRequest{Kind: "click", Target: "e12", Button: "left", Count: 1},
 			result:  calls.Outcome{URL: "https://shop.test/cart", Title: "Cart", Navigated: true},
-			wantErr: "clicked e12 → https://shop.test/cart \"Cart\"\n",
+			wantOut: "clicked e12 → https://shop.test/cart \"Cart\"\n",
 		},
 		{
 			name: "new tab and dialog",
 			req:  calls.ActRequest{Kind: "click", Target: "e3", Button: "middle"},
 			result: calls.Outcome{URL: "https://a.test/", NewTabs: []calls.TabInfo{{Index: 1, URL: "https://b.test/", Title: "B"}},
 				Dialog: &calls.Dialog{Type: "confirm", Message: "Sure?"}},
-			wantErr: "middle-clicked e3\n" +
+			wantOut: "middle-clicked e3\n" +
 				"new tab [1] https://b.test/ \"B\" — switch with \"waymark tab switch 1\"\n" +
 				"a confirm dialog is open: \"Sure?\" — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"\n",
 		},
@@ -165,7 +165,7 @@ func TestActRun(t *testing.T) {
 			req:  calls.ActRequest{Kind: "click", Target: "e7", Button: "left", Count: 1},
 			result: calls.Outcome{URL: "https://a.test/files", Closed: `closed the cookie banner by "Reject all"`,
 				Downloads: []calls.Download{{Name: "report.csv", Path: "/tmp/d/report.csv", Bytes: 100, State: calls.DownloadCompleted}}},
-			wantErr: "clicked e7\n" +
+			wantOut: "clicked e7\n" +
 				"before acting, closed the cookie banner by \"Reject all\"\n" +
 				"downloaded report.csv (100 bytes) to /tmp/d/report.csv\n",
 		},
@@ -173,17 +173,17 @@ func TestActRun(t *testing.T) {
 			name:    "fill does not echo the value",
 			req:     calls.ActRequest{Kind: "fill", Target: "e5", Value: "hunter2"},
 			result:  calls.Outcome{URL: "https://a.test/login"},
-			wantErr: "filled e5\n",
+			wantOut: "filled e5\n",
 		},
 		{
 			name:    "press on focused",
 			req:     calls.ActRequest{Kind: "press", Key: "Enter"},
-			wantErr: "pressed Enter\n",
+			wantOut: "pressed Enter\n",
 		},
 		{
 			name:    "scroll",
 			req:     calls.ActRequest{Kind: "scroll", Direction: "down", Pixels: 300},
-			wantErr: "scrolled down 300px\n",
+			wantOut: "scrolled down 300px\n",
 		},
 		{
 			name:    "json",
@@ -270,8 +270,11 @@ func TestActRefusals(t *testing.T) {
 	}
 
 	fc := &fakeCaller{results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL}}}
-	code, _, stderr, _ := runMain(t, context.Background(), fc, nil, "act", "press ArrowDown", "--model", "rules")
-	if code != ExitOK || !strings.Contains(stderr, "press ArrowDown") || strings.Contains(stderr, "press press") {
-		t.Errorf("press: exit %d, stderr %q", code, stderr)
+	// What act did goes to stdout, where a harness reads it; which model
+	// chose it is a diagnostic, on stderr.
+	code, stdout, stderr, _ := runMain(t, context.Background(), fc, nil, "act", "press ArrowDown", "--model", "rules")
+	if code != ExitOK || !strings.Contains(stdout, "press ArrowDown") || strings.Contains(stdout, "press press") ||
+		!strings.Contains(stderr, "model: rules") || strings.Contains(stderr, "ArrowDown") {
+		t.Errorf("press: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

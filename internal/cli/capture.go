@@ -48,6 +48,7 @@ is made in the current directory.`,
 	cmd.Flags().BoolVar(&opts.Request.Full, "full", false, "the whole page, not only the viewport")
 	cmd.Flags().StringVar(&opts.Request.Target, "ref", "", "only this element (a ref or locator)")
 	cmd.Flags().StringArrayVar(&opts.Request.Mask, "mask", nil, "black out this element in the image, e.g. a field holding a secret (a ref or locator; repeatable)")
+	cmd.Flags().StringArrayVar(&opts.Request.Highlight, "highlight", nil, "outline this element in red in the image (a ref or locator; repeatable)")
 	return cmd
 }
 

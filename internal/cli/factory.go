@@ -187,6 +187,17 @@ func (c *Common) emit(data any, human func() error) error {
 	return human()
 }
 
+// said prints one line of what a command did (what an action chose, where
+// it landed) to stdout, where a harness reading stdout finds it; --json
+// prints the envelope instead. Diagnostics (progress, which model, a
+// warning) go to stderr through note.
+func (c *Common) said(format string, args ...any) {
+	if c.JSON {
+		return
+	}
+	fmt.Fprintf(c.IO.Out, format+"\n", args...)
+}
+
 // note prints one line of progress or confirmation to stderr; --json keeps
 // stderr quiet so that the envelope is all there is to read.
 func (c *Common) note(format string, args ...any) {

@@ -138,6 +138,12 @@ func pageReply(method string, params any) (any, error) {
 		return calls.Outcome{URL: "http://shop.test/", Title: "Shop"}, nil
 	case calls.MethodEval:
 		return calls.EvalResult{Value: json.RawMessage(`{"a":1}`)}, nil
+	case calls.MethodTraceStop:
+		return calls.Trace{Format: calls.TraceFormat, Session: "default", Entries: []calls.TraceEntry{{Index: 1, Method: calls.MethodOpen, Params: json.RawMessage(`{"url":"http://shop.test/"}`), OK: true, Outcome: "at http://shop.test/ \"Shop\""}}}, nil
+	case calls.MethodConsole:
+		return calls.ConsoleLog{Messages: []calls.ConsoleMessage{{Seq: 1, Level: "error", Source: "console", Text: "boom", URL: "http://shop.test/app.js", Line: 3, TimeMS: 1}}, Errors: 1, Next: 2}, nil
+	case calls.MethodNetwork:
+		return calls.NetworkLog{Requests: []calls.Request{{Seq: 2, Method: "GET", URL: "http://shop.test/api", Type: "fetch", Status: 500, TimeMS: 1, DurationMS: 4}}, Failed: 1, Next: 2}, nil
 	case calls.MethodRecordStop:
 		return calls.RecordStopResult{Routine: json.RawMessage(cliRoutine)}, nil
 	}
@@ -209,6 +215,7 @@ func TestJSONContract(t *testing.T) {
 	answersFile := write("answers.json", `{"email": "ann@example.com", "remote": true}`)
 	rowsFile := write("rows.jsonl", `{"email":"a@b.c","password":{"secret":"env:PW"}}`+"\n")
 	netlogFile := write("netlog.json", cliNetlog)
+	traceFile := write("trace.json", `{"format":"`+calls.TraceFormat+`","session":"s","started_ms":1,"duration_ms":2,"entries":[{"index":1,"method":"open","params":{"url":"http://shop.test/"},"started_ms":1,"duration_ms":1,"ok":true}]}`)
 	var decided atomic.Int32
 	model := fakeOpenAI(t, func(system string) string {
 		switch {
@@ -309,6 +316,11 @@ func TestJSONContract(t *testing.T) {
 		"demo serve":            {{args: []string{"demo", "serve", "--addr", "bad address"}}},
 		"demo":                  {{args: []string{"demo", "bogus"}}},
 		"mcp":                   {{args: []string{"mcp", "--http", "0.0.0.0:1"}}},
+		"trace start":           {{args: []string{"trace", "start"}, wantOK: true}, {args: []string{"trace", "start"}, reply: fail}},
+		"trace stop":            {{args: []string{"trace", "stop", filepath.Join(dir, "t.html")}, wantOK: true}, {args: []string{"trace", "stop", filepath.Join(dir, "t2.json")}, reply: fail}, {args: []string{"trace", "stop", filepath.Join(dir, "no", "such", "t.json")}}},
+		"trace show":            {{args: []string{"trace", "show", traceFile, filepath.Join(dir, "shown.html")}, wantOK: true}, {args: []string{"trace", "show", routineFile}}},
+		"console":               {{args: []string{"console", "--errors"}, wantOK: true}, {args: []string{"console"}, reply: fail}, {args: []string{"console", "--last", "-1"}}},
+		"network":               {{args: []string{"network", "--failed"}, wantOK: true}, {args: []string{"network"}, reply: fail}, {args: []string{"network", "--last", "-1"}}},
 	}
 	// Cases covered elsewhere: doctor's success needs a browser (doctor
 	// --json is checked in doctor_test.go), demo and mcp serve until

@@ -75,7 +75,7 @@ func TestMainExitCodes(t *testing.T) {
 			name:       "ok",
 			args:       []string{"click", "e1"},
 			wantCode:   0,
-			wantStderr: "clicked e1\n",
+			wantStdout: "clicked e1\n",
 		},
 		{
 			name:       "stale ref prints the hint",

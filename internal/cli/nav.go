@@ -50,7 +50,7 @@ func openRun(ctx context.Context, opts *OpenOptions) error {
 		return err
 	}
 	return opts.emit(page, func() error {
-		opts.note("opened %s", describePage(*page))
+		opts.said("opened %s", describePage(*page))
 		return nil
 	})
 }
@@ -124,10 +124,10 @@ func historyRun(ctx context.Context, opts *HistoryOptions) error {
 	}
 	return opts.emit(page, func() error {
 		if page.URL == "" {
-			opts.note("%s", historyVerbs[opts.Method])
+			opts.said("%s", historyVerbs[opts.Method])
 			return nil
 		}
-		opts.note("%s → %s", historyVerbs[opts.Method], describePage(*page))
+		opts.said("%s → %s", historyVerbs[opts.Method], describePage(*page))
 		return nil
 	})
 }

@@ -177,12 +177,12 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 	}
 	return opts.emit(actJSON{Answer: res.Answer, Request: res.Request, Evidence: res.Evidence, Outcome: res.Outcome, Line: res.Line, Usage: res.Usage}, func() error {
 		opts.note("model: %s", desc)
-		opts.note("%s", actLine(res.Answer, res.Line))
+		opts.said("%s", actLine(res.Answer, res.Line))
 		if res.Evidence != nil && res.Evidence.Chosen != "" {
-			opts.note("locator: %s", res.Evidence.Chosen)
+			opts.said("locator: %s", res.Evidence.Chosen)
 		}
 		if res.Outcome != nil {
-			opts.note("→ %s %q", res.Outcome.URL, res.Outcome.Title)
+			opts.said("→ %s %q", res.Outcome.URL, res.Outcome.Title)
 		}
 		return nil
 	})

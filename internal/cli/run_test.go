@@ -58,7 +58,7 @@ func TestPageRuns(t *testing.T) {
 			run: func(ctx context.Context, c Common) error {
 				return openRun(ctx, &OpenOptions{Common: c, Request: calls.OpenRequest{URL: "shop.test"}})
 			},
-			wantStderr: "opened https://shop.test/ \"Shop\"\n",
+			wantStdout: "opened https://shop.test/ \"Shop\"\n",
 			wantCalls:  []string{"open"},
 		},
 		{
@@ -67,7 +67,7 @@ func TestPageRuns(t *testing.T) {
 			run: func(ctx context.Context, c Common) error {
 				return openRun(ctx, &OpenOptions{Common: c, Request: calls.OpenRequest{URL: "shop.test/x"}})
 			},
-			wantStderr: "opened https://shop.test/x \"Not found\" (HTTP 404)\n",
+			wantStdout: "opened https://shop.test/x \"Not found\" (HTTP 404)\n",
 		},
 		{
 			name:    "open json",
@@ -84,7 +84,7 @@ func TestPageRuns(t *testing.T) {
 			run: func(ctx context.Context, c Common) error {
 				return historyRun(ctx, &HistoryOptions{Common: c, Method: calls.MethodBack})
 			},
-			wantStderr: "went back → https://shop.test/ \"Shop\"\n",
+			wantStdout: "went back → https://shop.test/ \"Shop\"\n",
 			wantCalls:  []string{"back"},
 		},
 		{
@@ -92,7 +92,7 @@ func TestPageRuns(t *testing.T) {
 			run: func(ctx context.Context, c Common) error {
 				return historyRun(ctx, &HistoryOptions{Common: c, Method: calls.MethodReload})
 			},
-			wantStderr: "reloaded\n",
+			wantStdout: "reloaded\n",
 		},
 		{
 			name:    "snapshot prints the outline",

@@ -43,6 +43,7 @@ With --json, data holds the outline text and the tree.`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVarP(&opts.Request.Interactive, "interactive", "i", false, "only elements with refs, and the structure that holds them")
+	fl.BoolVar(&opts.Request.URLs, "urls", false, `links show where they go: url="…" (resolved, secrets masked)`)
 	fl.BoolVar(&opts.Request.Changes, "changes", false, "when the page is the one of your last look, print only the lines that changed since")
 	fl.BoolVarP(&opts.Request.Compact, "compact", "c", false, "leave out empty structural lines")
 	fl.StringVar(&opts.Request.Scope, "scope", "", "only the subtree of a ref or CSS selector")

@@ -45,9 +45,11 @@ extract with a model). Each scenario runs in a fresh session of its own, closed
 at its end; a failed step fails its scenario and skips the rest of it.
 
 Evidence goes to one folder per run (--out, else a new folder in [evidence]
-folder of the config file, else in ./waymark-evidence): screenshots at each screenshot step and at
-each failure, the page's outline at each failure, report.md (to paste into a
-pull request), report.json and junit.xml. Values of ${NAME} variables listed
+folder of the config file, else in ./waymark-evidence): screenshots at each screenshot step, before
+each step that acts on an element (outlined in red) and at each failure, the
+page's outline at each failure, report.html (one self-contained file with
+every screenshot, for people), report.md (its images inside it, to paste into
+a pull request or $GITHUB_STEP_SUMMARY), report.json and junit.xml. Values of ${NAME} variables listed
 under secrets: are masked in every text file; screenshots black out the
 fields a step typed a secret into, but not a secret the page shows elsewhere.
 

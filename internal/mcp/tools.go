@@ -159,6 +159,7 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 	add(s, "dialog", "Answer the open JS dialog.", func(ctx context.Context, r *sdk.CallToolRequest, in dialogIn) (*sdk.CallToolResult, error) {
 		return t.dialog(ctx, r, calls.DialogRequest{Accept: in.Accept, Text: in.Text})
 	})
+	t.registerEvidence(s) // console, network (evidence.go)
 	if allowEval {
 		add(s, "eval", "Run JavaScript; returns its JSON value.", func(ctx context.Context, r *sdk.CallToolRequest, in evalIn) (*sdk.CallToolResult, error) {
 			return t.eval(ctx, calls.EvalRequest{Expression: in.Expression})

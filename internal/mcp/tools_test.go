@@ -102,7 +102,7 @@ func TestActionsLookAfter(t *testing.T) {
 }
 
 func TestToolList(t *testing.T) {
-	base := []string{"back", "check", "click", "dialog", "drag", "fill", "form", "form_fill", "hover", "navigate", "press", "screenshot",
+	base := []string{"back", "check", "click", "console", "dialog", "drag", "fill", "form", "form_fill", "hover", "navigate", "network", "press", "screenshot",
 		"scroll", "select", "snapshot", "tabs", "type", "uncheck", "upload", "wait"}
 	for _, allow := range []bool{false, true} {
 		cs := connect(t, Options{Caller: &fakeCaller{}, AllowEval: allow})

@@ -17,6 +17,7 @@ type Line struct {
 	Inferred bool
 	Ref      string   // "e5" from [ref=e5]; "" when the line has none
 	Value    string   // unquoted, from value="…"
+	URL      string   // unquoted, from url="…" (snapshot --urls)
 	Flags    []string // the other bracketed flags as written: "checked", "level=1", "expanded=false"
 	Text     string   // what follows ": " (a text run, or the text shown inline)
 	Raw      string   // the line as written, without indentation and "- "
@@ -82,6 +83,12 @@ func ParseLine(s string) (Line, bool) {
 	if v, ok := strings.CutPrefix(rest, "value="); ok {
 		if q, err := strconv.QuotedPrefix(v); err == nil {
 			l.Value, _ = strconv.Unquote(q)
+			rest = v[len(q):]
+		}
+	}
+	if v, ok := strings.CutPrefix(strings.TrimLeft(rest, " "), "url="); ok {
+		if q, err := strconv.QuotedPrefix(v); err == nil {
+			l.URL, _ = strconv.Unquote(q)
 			rest = v[len(q):]
 		}
 	}

@@ -36,6 +36,10 @@ type RenderOptions struct {
 	// or snapshot --full)". A tree built without a viewport is always
 	// rendered in full.
 	Full bool
+	// URL, when set, gives the address a link line shows after its flags
+	// (url="…"), from the href the page wrote; "" shows none. The caller
+	// resolves relative addresses and masks what must not be shown.
+	URL func(n *Node, href string) string
 }
 
 // line is one element of the output before it is written.
@@ -93,7 +97,7 @@ func Render(w io.Writer, root *Node, opts RenderOptions) (int, error) {
 		count++
 	}
 	for k, l := range lines {
-		buf = appendLine(buf, l, k+1 < len(lines) && lines[k+1].depth > l.depth)
+		buf = appendLine(buf, l, k+1 < len(lines) && lines[k+1].depth > l.depth, opts.URL)
 		count++
 	}
 	if len(below) > 0 {
@@ -210,7 +214,7 @@ func onScreen(lines []line, vp Rect) (shown, above, below []line) {
 }
 
 // appendLine writes one line. parent says that child lines follow.
-func appendLine(buf []byte, l line, parent bool) []byte {
+func appendLine(buf []byte, l line, parent bool, url func(*Node, string) string) []byte {
 	n := l.n
 	for range l.depth {
 		buf = append(buf, "  "...)
@@ -270,6 +274,12 @@ func appendLine(buf []byte, l line, parent bool) []byte {
 	if n.Value != "" {
 		buf = append(buf, " value="...)
 		buf = strconv.AppendQuote(buf, Truncate(n.Value, maxName))
+	}
+	if href := n.Attrs["href"]; url != nil && href != "" && n.Role == "link" {
+		if u := url(n, href); u != "" {
+			buf = append(buf, " url="...)
+			buf = strconv.AppendQuote(buf, u)
+		}
 	}
 	switch {
 	case l.inline != "":

@@ -27,6 +27,7 @@ type Manager struct {
 	lostBrowser bool // the last browser died; say so once on the next call
 
 	rec recorder // recordings by hand in progress (record.go)
+	tr  tracer   // traces in progress (trace.go)
 }
 
 // New returns a manager that will start a browser with opts on the first
@@ -102,6 +103,19 @@ func (m *Manager) Close() error {
 
 // Handle runs one request for the session.
 func (m *Manager) Handle(ctx context.Context, session, method string, params json.RawMessage) (any, error) {
+	// Tracing (trace.go): trace.start and trace.stop, and every session
+	// call of a traced session.
+	switch method {
+	case calls.MethodTraceStart, calls.MethodTraceStop:
+		return m.traceCall(session, method)
+	}
+	if tr := m.tr.get(session); tr != nil && (sessionCalls[method] != nil || m.recording(session, method)) {
+		return m.traced(ctx, tr, session, method, params, func() (any, error) { return m.handle(ctx, session, method, params) })
+	}
+	return m.handle(ctx, session, method, params)
+}
+
+func (m *Manager) handle(ctx context.Context, session, method string, params json.RawMessage) (any, error) {
 	// Recording by hand (record.go): record.start and record.stop, and
 	// the navigations and element actions of a session that records.
 	if m.recording(session, method) {
@@ -202,6 +216,8 @@ var sessionCalls = map[string]call{
 	calls.MethodFormReview: typed(calls.Session.FormReview),
 	calls.MethodNetLog:     typed(calls.Session.NetLog),
 	calls.MethodFetch:      typed(calls.Session.Fetch),
+	calls.MethodConsole:    typed(calls.Session.Console),
+	calls.MethodNetwork:    typed(calls.Session.Network),
 }
 
 var _ calls.Caller = (*Manager)(nil)

@@ -38,6 +38,7 @@ type Report struct {
 	// (the JUnit file may be elsewhere: then it is absolute).
 	Files struct {
 		Markdown string `json:"markdown"`
+		HTML     string `json:"html"`
 		JSON     string `json:"json"`
 		JUnit    string `json:"junit"`
 	} `json:"files"`
@@ -70,16 +71,21 @@ type ScenarioResult struct {
 // StepResult is one step's outcome and its evidence. Paths are relative
 // to the evidence folder.
 type StepResult struct {
-	Index          int      `json:"index"` // 1-based
-	Line           int      `json:"line"`
-	Text           string   `json:"text"` // as written in the plan
-	Status         string   `json:"status"`
-	DurationMS     int64    `json:"duration_ms"`
-	Detail         string   `json:"detail,omitempty"` // what it did or saw
-	Error          string   `json:"error,omitempty"`
-	Hint           string   `json:"hint,omitempty"`
-	Code           string   `json:"code,omitempty"` // the error's category: not_found, timeout, expect_failed, …
-	Screenshot     string   `json:"screenshot,omitempty"`
+	Index      int    `json:"index"` // 1-based
+	Line       int    `json:"line"`
+	Text       string `json:"text"` // as written in the plan
+	Status     string `json:"status"`
+	DurationMS int64  `json:"duration_ms"`
+	Detail     string `json:"detail,omitempty"` // what it did or saw
+	Error      string `json:"error,omitempty"`
+	Hint       string `json:"hint,omitempty"`
+	Code       string `json:"code,omitempty"` // the error's category: not_found, timeout, expect_failed, …
+	Screenshot string `json:"screenshot,omitempty"`
+	// Target is what the step acted on (a locator or ref, expanded and
+	// masked); Before is a screenshot taken just before it acted, with
+	// the target outlined in red (as the failure screenshot has it).
+	Target         string   `json:"target,omitempty"`
+	Before         string   `json:"before,omitempty"`
 	Outline        string   `json:"outline,omitempty"` // at a failure: the page's full outline
 	Data           string   `json:"data,omitempty"`    // extract: the data read, as JSON
 	EvidenceErrors []string `json:"evidence_errors,omitempty"`
@@ -112,7 +118,7 @@ func (r *runner) writeEvidence(rep *Report) error {
 	if junit == "" {
 		junit = filepath.Join(r.opts.OutDir, "junit.xml")
 	}
-	rep.Files.Markdown, rep.Files.JSON = "report.md", "report.json"
+	rep.Files.Markdown, rep.Files.JSON, rep.Files.HTML = "report.md", "report.json", "report.html"
 	rep.Files.JUnit = junit
 	if rel, err := filepath.Rel(r.opts.OutDir, junit); err == nil && !strings.HasPrefix(rel, "..") {
 		rep.Files.JUnit = filepath.ToSlash(rel)
@@ -127,11 +133,17 @@ func (r *runner) writeEvidence(rep *Report) error {
 	if err != nil {
 		return err
 	}
+	im := &images{dir: r.opts.OutDir}
+	htmlText, err := reportHTML(rep, im)
+	if err != nil {
+		return err
+	}
 	files := []struct {
 		path string
 		text string
 	}{
-		{filepath.Join(r.opts.OutDir, "report.md"), markdown(rep)},
+		{filepath.Join(r.opts.OutDir, "report.md"), markdown(rep, mdImages(rep, im))},
+		{filepath.Join(r.opts.OutDir, "report.html"), htmlText},
 		{filepath.Join(r.opts.OutDir, "report.json"), string(js) + "\n"},
 		{junit, xmlText},
 	}
@@ -141,16 +153,18 @@ func (r *runner) writeEvidence(rep *Report) error {
 				return fmt.Errorf("write %s: %w", f.path, err)
 			}
 		}
-		if err := os.WriteFile(f.path, []byte(r.mask(f.text)), 0o644); err != nil {
+		if err := os.WriteFile(f.path, []byte(im.fill(r.mask(f.text))), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", f.path, err)
 		}
 	}
 	return nil
 }
 
-// markdown renders the report for a pull request: a summary, a table of
-// scenarios, then each scenario's steps with links to the images.
-func markdown(rep *Report) string {
+// markdown renders the report for a pull request or a CI job summary: a
+// summary, a table of scenarios, then each scenario's steps with links to
+// the evidence and the images. inline holds the images it carries inside
+// it (data: URIs, by path); the others are linked by path.
+func markdown(rep *Report, inline map[string]string) string {
 	var b strings.Builder
 	verdict := "✅ passed"
 	if !rep.Passed {
@@ -193,6 +207,9 @@ func markdown(rep *Report) string {
 				result = "passed: " + mdText(clip(st.Detail, 160))
 			}
 			var ev []string
+			if st.Before != "" {
+				ev = append(ev, fmt.Sprintf("[before](%s)", st.Before))
+			}
 			if st.Screenshot != "" {
 				ev = append(ev, fmt.Sprintf("[screenshot](%s)", st.Screenshot))
 			}
@@ -223,8 +240,23 @@ func markdown(rep *Report) string {
 			}
 		}
 		for _, st := range s.Steps {
-			if st.Screenshot != "" {
-				fmt.Fprintf(&b, "\n**Step %d** `%s`\n\n![step %d](%s)\n", st.Index, mdCode(st.Text), st.Index, st.Screenshot)
+			for _, shot := range []struct{ path, what string }{{st.Before, "before it acted, its target outlined"}, {st.Screenshot, ""}} {
+				if shot.path == "" {
+					continue
+				}
+				what := shot.what
+				if what == "" && st.Status == StatusFailed {
+					what = "at the failure"
+				}
+				src := shot.path
+				if uri, ok := inline[shot.path]; ok {
+					src = uri
+				}
+				fmt.Fprintf(&b, "\n**Step %d** `%s`", st.Index, mdCode(st.Text))
+				if what != "" {
+					fmt.Fprintf(&b, " — %s", what)
+				}
+				fmt.Fprintf(&b, "\n\n[![step %d](%s)](%s)\n", st.Index, src, shot.path)
 			}
 		}
 	}
@@ -233,7 +265,7 @@ func markdown(rep *Report) string {
 		fmt.Fprintf(&b, "- Not in this report: %s.\n", mdText(m))
 	}
 	b.WriteString("- Screenshots black out the fields a step typed a secret into. A secret the page shows anywhere else (as text, or in a field the plan did not fill) is not masked in a screenshot.\n")
-	fmt.Fprintf(&b, "- Machine-readable: [report.json](report.json) · JUnit: `%s`\n", rep.Files.JUnit)
+	fmt.Fprintf(&b, "- With every screenshot at full size: [report.html](report.html) · machine-readable: [report.json](report.json) · JUnit: `%s`\n", rep.Files.JUnit)
 	return b.String()
 }
 
@@ -283,12 +315,18 @@ func anchor(name string) string {
 }
 
 // JUnit XML: one test suite for the plan, one test case per scenario.
+//
+// It is written to the strict schema of the Jenkins xUnit plugin
+// (testdata/junit-10.xsd, checked in the tests): testsuites counts no
+// skipped, testcase has no file or line. A scenario that failed on a
+// check or an action has a <failure>; one that failed because what the
+// test runs on failed (no browser, no model, canceled) has an <error>.
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
-	Skipped  int          `xml:"skipped,attr"`
+	Errors   int          `xml:"errors,attr"`
 	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
@@ -309,6 +347,7 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut *junitText    `xml:"system-out,omitempty"`
 }
@@ -331,7 +370,7 @@ func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
 
 func junitXML(rep *Report) (string, error) {
 	suite := junitSuite{
-		Name: rep.Plan, Tests: rep.Counts.Scenarios, Failures: rep.Counts.Failed, Skipped: rep.Counts.Skipped,
+		Name: rep.Plan, Tests: rep.Counts.Scenarios, Skipped: rep.Counts.Skipped,
 		Time: seconds(rep.DurationMS), Timestamp: rep.Started.UTC().Format("2006-01-02T15:04:05"),
 	}
 	for _, s := range rep.Scenarios {
@@ -344,9 +383,14 @@ func junitXML(rep *Report) (string, error) {
 		switch s.Status {
 		case StatusFailed:
 			var body strings.Builder
+			infra, code := false, "failed"
 			for _, st := range s.Steps {
 				if st.Status != StatusFailed {
 					continue
+				}
+				infra = infra || infraCode(st.Code)
+				if st.Code != "" {
+					code = st.Code
 				}
 				fmt.Fprintf(&body, "step %d (line %d): %s\n%s\n", st.Index, st.Line, st.Text, st.Error)
 				if st.Hint != "" {
@@ -359,13 +403,20 @@ func junitXML(rep *Report) (string, error) {
 					fmt.Fprintf(&body, "outline: %s\n", st.Outline)
 				}
 			}
-			c.Failure = &junitFailure{Message: s.Failure, Type: "failed", Text: body.String()}
+			f := &junitFailure{Message: s.Failure, Type: code, Text: body.String()}
+			if infra {
+				c.Error = f
+				suite.Errors++
+			} else {
+				c.Failure = f
+				suite.Failures++
+			}
 		case StatusSkipped:
 			c.Skipped = &junitSkipped{Message: s.Failure}
 		}
 		suite.Cases = append(suite.Cases, c)
 	}
-	out := junitSuites{Name: rep.Plan, Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite}}
+	out := junitSuites{Name: rep.Plan, Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors, Time: suite.Time, Suites: []junitSuite{suite}}
 	b, err := xml.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return "", err

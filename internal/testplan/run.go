@@ -338,6 +338,11 @@ func (s *scenarioRun) closeSession(ctx context.Context) {
 // step runs one step and, when it fails, captures the evidence.
 func (s *scenarioRun) step(ctx context.Context, j int, st *Step) StepResult {
 	res := StepResult{Index: j + 1, Line: st.Line, Text: s.mask(st.Text), Status: StatusPassed}
+	target := s.targetOf(st)
+	if target != "" {
+		res.Target = s.mask(target)
+		s.captureBefore(ctx, j, target, &res)
+	}
 	start := time.Now()
 	detail, err := s.do(ctx, j, st, &res)
 	res.DurationMS = time.Since(start).Milliseconds()
@@ -351,7 +356,7 @@ func (s *scenarioRun) step(ctx context.Context, j int, st *Step) StepResult {
 	res.Hint = s.mask(calls.Hint(err))
 	res.Code = errCode(err)
 	if !fatal(err) {
-		s.captureFailure(ctx, j, &res)
+		s.captureFailure(ctx, j, target, &res)
 		if s.opts.NetLog != nil && (errors.Is(err, calls.ErrTimeout) || errors.Is(err, calls.ErrNavigation)) {
 			s.netLog(ctx, j, start, &res)
 		}
@@ -382,20 +387,72 @@ func (s *scenarioRun) netLog(ctx context.Context, j int, start time.Time, res *S
 	}
 }
 
+// targetOf is the element a step acts on, expanded, or "" for a step
+// that acts on none (open, expect, act in words, …).
+func (s *scenarioRun) targetOf(st *Step) string {
+	switch st.Verb {
+	case "click", "dblclick", "hover", "check", "uncheck", "fill", "type", "select":
+		if len(st.Args) > 0 {
+			return strings.TrimSpace(s.expand(st.Args[0]))
+		}
+	}
+	return ""
+}
+
+// captureBefore saves a screenshot of the page just before a step acts,
+// its target outlined: what the step was about to press or fill. A
+// failure to take it is noted, not fatal.
+func (s *scenarioRun) captureBefore(ctx context.Context, j int, target string, res *StepResult) {
+	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	img, err := s.page().Screenshot(cctx, calls.ScreenshotRequest{Highlight: []string{target}})
+	if err != nil {
+		if ctx.Err() == nil {
+			res.EvidenceErrors = append(res.EvidenceErrors, s.mask("screenshot before: "+err.Error()))
+		}
+		return
+	}
+	if rel, err := s.writeFile(fmt.Sprintf("%02d-before.png", j+1), img.Data); err != nil {
+		res.EvidenceErrors = append(res.EvidenceErrors, "screenshot before: "+err.Error())
+	} else {
+		res.Before = rel
+	}
+}
+
 func errCode(err error) string {
 	var f *expectError
 	if errors.As(err, &f) {
 		return "expect_failed"
 	}
+	if errors.Is(err, pilot.ErrModelUnavailable) {
+		return "model_unavailable"
+	}
 	return calls.Code(err)
 }
 
-// captureFailure saves the screenshot and the outline at a failure.
-func (s *scenarioRun) captureFailure(ctx context.Context, j int, res *StepResult) {
+// infraCode reports whether a step's error code says that what the test
+// runs on failed (the browser, the daemon, the model server, the run
+// itself), not the page under test: JUnit calls that an error, and a
+// check or action that did not hold a failure.
+func infraCode(code string) bool {
+	switch code {
+	case "unavailable", "browser_gone", "needs_model", "model_unavailable", "canceled", "internal":
+		return true
+	}
+	return false
+}
+
+// captureFailure saves the screenshot and the outline at a failure, the
+// step's target outlined in the screenshot.
+func (s *scenarioRun) captureFailure(ctx context.Context, j int, target string, res *StepResult) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
 	stem := fmt.Sprintf("%02d-failure", j+1)
-	if img, err := s.page().Screenshot(cctx, calls.ScreenshotRequest{}); err != nil {
+	var req calls.ScreenshotRequest
+	if target != "" {
+		req.Highlight = []string{target} // where the step meant to act, when it is there
+	}
+	if img, err := s.page().Screenshot(cctx, req); err != nil {
 		res.EvidenceErrors = append(res.EvidenceErrors, s.mask("screenshot: "+err.Error()))
 	} else if rel, err := s.writeFile(stem+".png", img.Data); err != nil {
 		res.EvidenceErrors = append(res.EvidenceErrors, "screenshot: "+err.Error())

@@ -112,6 +112,7 @@ func isPNG(t *testing.T, path string) {
 // junitCounts reads the JUnit XML back with encoding/xml.
 func junitCounts(t *testing.T, path string) (tests, failures, skipped int, cases []string) {
 	t.Helper()
+	checkJUnit(t, path)
 	var doc struct {
 		XMLName  xml.Name `xml:"testsuites"`
 		Tests    int      `xml:"tests,attr"`
@@ -375,12 +376,13 @@ scenarios:
 		if shot.Screenshot == "" || failure.Status != StatusFailed || failure.Screenshot == "" {
 			t.Fatalf("want a step screenshot and a failure screenshot: %+v", steps)
 		}
-		// Neither screenshot names a mask: the driver blacks out the field
-		// the secret went into by itself.
-		if got := rec.masks(); len(got) != 2 || len(got[0]) != 0 || len(got[1]) != 0 {
-			t.Errorf("screenshot masks %q, want none", got)
+		// No screenshot names a mask (the two before the fills, the step's,
+		// the failure's): the driver blacks out the field the secret went
+		// into by itself.
+		if got := rec.masks(); len(got) != 4 || len(slices.Concat(got...)) != 0 {
+			t.Errorf("screenshot masks %q, want none in 4", got)
 		}
-		for _, rel := range []string{shot.Screenshot, failure.Screenshot} {
+		for _, rel := range []string{steps[2].Before, shot.Screenshot, failure.Screenshot} {
 			f, err := os.Open(filepath.Join(out, filepath.FromSlash(rel)))
 			if err != nil {
 				t.Fatal(err)
