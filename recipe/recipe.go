@@ -114,3 +114,25 @@ func (r *Recipe) Marshal() ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// Schema is the JSON Schema of the list r reads: an array of objects with
+// r's fields in r's order, each of its type or null (or an object holding
+// that array, when r.List names it). A list read with no schema of its own
+// (an each over a recipe's rows) is learned again with it.
+func (r *Recipe) Schema() json.RawMessage {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"array","items":{"type":"object","properties":{`)
+	for i, f := range r.Fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(f.Name)
+		fmt.Fprintf(&b, `%s:{"type":[%q,"null"]}`, name, f.Type)
+	}
+	b.WriteString(`}}}`)
+	if r.List == "" {
+		return b.Bytes()
+	}
+	name, _ := json.Marshal(r.List)
+	return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{%s:%s}}`, name, b.String()))
+}

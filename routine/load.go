@@ -272,6 +272,7 @@ type checker struct {
 	vars     map[string]Variable
 	ids      map[string]string // step id → where it is
 	extracts map[string]bool   // Into names of extracts seen so far
+	inRecipe bool              // inside the steps of an each with a recipe
 }
 
 // at names a step's place, with its id when it has one.
@@ -332,6 +333,18 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 	if err := actFields(s, here); err != nil {
 		return err
 	}
+	if s.Recipe != nil {
+		if s.Kind != KindExtract && s.Kind != KindEach {
+			return &LoadError{Where: here + ".recipe", Msg: fmt.Sprintf("a recipe reads a list for an extract or an each; this is a %s step", s.Kind)}
+		}
+		if err := s.Recipe.Check(); err != nil {
+			return &LoadError{Where: here + ".recipe", Msg: err.Error(), Hint: "see routine/FORMAT.md, section Recipes"}
+		}
+	}
+	if s.Target != nil && s.Target.Place != "" && !c.inRecipe {
+		return &LoadError{Where: here + ".target.place", Msg: "a place in a row belongs to a step inside an each with a recipe",
+			Hint: `remove "place", or move the step into an each that has a "recipe"`}
+	}
 	switch s.Kind {
 	case KindExtract:
 		if s.Into != "" {
@@ -343,6 +356,17 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 		}
 		return c.steps(s.Else, here+".else", eachDepth)
 	case KindEach:
+		if s.Recipe != nil {
+			if s.Over != "" {
+				return &LoadError{Where: here + ".over", Msg: "an each with a recipe reads its rows from the page; it goes over nothing else",
+					Hint: `remove "over", or remove "recipe"`}
+			}
+			outer := c.inRecipe
+			c.inRecipe = true
+			err := c.steps(s.Do, here+".do", eachDepth+1)
+			c.inRecipe = outer
+			return err
+		}
 		// "products.items" is the items field of the extract "products".
 		name, field, dotted := strings.Cut(s.Over, ".")
 		v, declared := c.vars[name]
@@ -356,7 +380,11 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 			return &LoadError{Where: here + ".over", Msg: fmt.Sprintf("%q is neither a declared list variable nor the \"into\" of an earlier extract", s.Over),
 				Hint: "declare it under \"variables\" with \"list\": true"}
 		}
-		return c.steps(s.Do, here+".do", eachDepth+1)
+		outer := c.inRecipe
+		c.inRecipe = false // a place is within the rows of the innermost each
+		err := c.steps(s.Do, here+".do", eachDepth+1)
+		c.inRecipe = outer
+		return err
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/recipe"
 )
 
 // Format is the version string of the current format.
@@ -89,6 +90,11 @@ type Step struct {
 	// extract
 	Schema json.RawMessage `json:"schema,omitempty"`
 	Into   string          `json:"into,omitempty"` // the name later steps (each) read the data by
+	// Recipe (extract, each) reads the list from the page with no model
+	// (package recipe). An extract step with one replays with no model;
+	// an each with one reads its rows from the page by it each time round
+	// instead of going over a variable or an extract.
+	Recipe *recipe.Recipe `json:"recipe,omitempty"`
 
 	// form: the answers by field key (or label), each a literal, a
 	// variable or a template; a replay fills them with no model and
@@ -99,8 +105,8 @@ type Step struct {
 	Then []Step `json:"then,omitempty"`
 	Else []Step `json:"else,omitempty"`
 
-	// each: Over names a list variable or an earlier extract's Into;
-	// values inside use %row.field%.
+	// each: Over names a list variable or an earlier extract's Into (or,
+	// with a Recipe, is empty); values inside use %row.field%.
 	Over string `json:"over,omitempty"`
 	Do   []Step `json:"do,omitempty"`
 
@@ -127,6 +133,10 @@ type Target struct {
 	Frame       []string          `json:"frame,omitempty"`
 	Fingerprint calls.Fingerprint `json:"fingerprint"`
 	Positional  bool              `json:"positional,omitempty"` // inside each: the same place in the current row
+	// Place, inside an each with a recipe, is where the element is within
+	// its row (recipe.Place): a replay presses the element at that place
+	// in each row, found by no other means and never healed.
+	Place string `json:"place,omitempty"`
 }
 
 // Value is what a step types or chooses: a literal (never a secret), a

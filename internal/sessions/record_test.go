@@ -47,6 +47,10 @@ func (p *fakePage) Locate(_ context.Context, req calls.LocateRequest) (*calls.Ev
 	}
 	return &ev, nil
 }
+func (p *fakePage) Eval(context.Context, calls.EvalRequest) (*calls.EvalResult, error) {
+	return nil, errors.New("the fake page runs no scripts")
+}
+
 func (p *fakePage) Act(_ context.Context, req calls.ActRequest) (*calls.Outcome, error) {
 	p.acts = append(p.acts, req)
 	if p.fail[req.Target] {
