@@ -136,9 +136,19 @@ func fits(r *recipe.Recipe, l *recipe.List) error {
 	if len(r.Fields) != len(l.Fields) {
 		return bad(fmt.Sprintf("it reads %d fields, the schema has %d", len(r.Fields), len(l.Fields)))
 	}
-	for i, f := range l.Fields {
-		if r.Fields[i].Name != f.Name || r.Fields[i].Type != f.Type {
-			return bad(fmt.Sprintf("field %d is %s (%s) in the recipe, %s (%s) in the schema", i+1, r.Fields[i].Name, r.Fields[i].Type, f.Name, f.Type))
+	// By name, in any order: a schema kept in a routine file may come
+	// back with its properties in another order.
+	types := map[string]string{}
+	for _, f := range r.Fields {
+		types[f.Name] = f.Type
+	}
+	for _, f := range l.Fields {
+		t, ok := types[f.Name]
+		switch {
+		case !ok:
+			return bad(fmt.Sprintf("it has no field %s", f.Name))
+		case t != f.Type:
+			return bad(fmt.Sprintf("field %s is a %s in the recipe, a %s in the schema", f.Name, t, f.Type))
 		}
 	}
 	return nil

@@ -1,0 +1,120 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/model/scripted"
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// orders serves a list of orders as cards whose class names change on
+// each load; wrap puts a wrapper around the list, so that a recipe
+// learned before no longer fits.
+type orders struct{ wrap atomic.Bool }
+
+func (o *orders) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	cls := func() string { return fmt.Sprintf("css-%x", rand.Uint32()) }
+	card := cls()
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html lang="en"><title>Orders</title><body><main><h1>Orders</h1>`)
+	if o.wrap.Load() {
+		b.WriteString(`<div>`)
+	}
+	b.WriteString(`<ul>`)
+	for _, it := range [][3]string{{"A-100", "£12.50", "Shipped"}, {"A-101", "£1,299.00", "Pending"}, {"A-102", "£3.00", "Shipped"}} {
+		fmt.Fprintf(&b, `<li class="%s"><h2>%s</h2><p>Total <b>%s</b></p><span data-state="x">%s</span></li>`, card, it[0], it[1], it[2])
+	}
+	b.WriteString(`</ul>`)
+	if o.wrap.Load() {
+		b.WriteString(`</div>`)
+	}
+	b.WriteString(`</main></body></html>`)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprint(w, b.String())
+}
+
+const (
+	ordersSchema = `{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"total":{"type":"number"},"state":{"type":"string"}},"required":["id","total","state"]}}`
+	ordersRows   = `[{"id":"A-100","total":12.5,"state":"Shipped"},{"id":"A-101","total":1299,"state":"Pending"},{"id":"A-102","total":3,"state":"Shipped"}]`
+)
+
+// TestReplayReadsAnExtractStepByItsRecipe: an extract step recorded with
+// a recipe replays with no model (none is given: a call would fail) and
+// reads the same rows on every load; when the markup changes it stops as
+// needs-model with no model, and with one it reads the page with one call,
+// learns the recipe again (a heal), and the healed version replays with no
+// model.
+func TestReplayReadsAnExtractStepByItsRecipe(t *testing.T) {
+	s, ctx := newSession(t, "recipe-extract")
+	site := &orders{}
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL}); err != nil {
+		t.Fatal(err)
+	}
+	learn := scripted.New(scripted.Data(pilot.PurposeExtract, ordersRows))
+	learned, err := pilot.New(s, learn, nil).ExtractWith(ctx, "every order", json.RawMessage(ordersSchema), pilot.ExtractOptions{Learn: true})
+	if err != nil || learned.Recipe == nil {
+		t.Fatalf("no recipe: %v %+v", err, learned)
+	}
+	r := &routine.Routine{Format: routine.Format, Name: "orders", Version: 1, Steps: []routine.Step{
+		{ID: "open", Kind: routine.KindGoto, URL: srv.URL},
+		{ID: "read", Kind: routine.KindExtract, Instruction: "every order", Schema: json.RawMessage(ordersSchema), Into: "orders", Recipe: learned.Recipe},
+	}}
+	// What a routine file holds loads back.
+	b, err := routine.Marshal(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err = routine.Parse(b); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		res, err := Run(ctx, s, r, Options{NoHand: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != StatusOK || res.ModelCalls != 0 || string(res.Data["orders"]) != string(learned.Data) {
+			t.Fatalf("replay %d = %s %s %q, %d model calls, data %s, want %s", i, res.Status, res.Cause, res.Message, res.ModelCalls, res.Data["orders"], learned.Data)
+		}
+	}
+
+	site.wrap.Store(true)
+	res, err := Run(ctx, s, r, Options{NoHand: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusStopped || res.Cause != CauseNeedsModel || !strings.Contains(res.Message, "no longer fits") {
+		t.Fatalf("replay on changed markup with no model = %s %s %q", res.Status, res.Cause, res.Message)
+	}
+	heal := scripted.New(scripted.Data(pilot.PurposeExtract, ordersRows))
+	res, err = Run(ctx, s, r, Options{NoHand: true, Model: heal, KeepHeals: KeepAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	heal.Verify(t)
+	if res.Status != StatusOK || res.ModelCalls != 1 || len(res.Heals) != 1 || res.Heals[0].How != HealRecipe || string(res.Data["orders"]) != string(learned.Data) {
+		t.Fatalf("replay with a model on changed markup = %s %q, %d model calls, heals %+v, data %s", res.Status, res.Message, res.ModelCalls, res.Heals, res.Data["orders"])
+	}
+	next := res.Routine
+	if next == nil || next.Version != 2 || next.Steps[1].Recipe == nil || next.Steps[1].Recipe.Container == learned.Recipe.Container ||
+		len(next.History) != 1 || !strings.Contains(next.History[0].Note, "recipe") {
+		t.Fatalf("the healed version: %+v", next)
+	}
+	res, err = Run(ctx, s, next, Options{NoHand: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusOK || res.ModelCalls != 0 || string(res.Data["orders"]) != string(learned.Data) {
+		t.Fatalf("the healed version replays as %s %q, %d model calls, data %s", res.Status, res.Message, res.ModelCalls, res.Data["orders"])
+	}
+}
