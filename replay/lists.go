@@ -40,7 +40,7 @@ func (x *run) readList(ctx context.Context, s *routine.Step, path string, schema
 		instruction = "every row of the list"
 	}
 	p := pilot.New(x.d, m, &pilot.Options{Secrets: x.known})
-	res, err := p.ExtractWith(ctx, instruction, schema, pilot.ExtractOptions{Recipe: s.Recipe})
+	res, err := p.ExtractWith(ctx, instruction, schema, pilot.ExtractOptions{Recipe: s.Recipe, Now: x.now()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

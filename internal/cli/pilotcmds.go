@@ -279,12 +279,16 @@ type ExtractOptions struct {
 	// the page and the recipe learned is saved there.
 	RecipeFile string
 	// Over pages: --pages, --scroll, --key, --limit, --until, --seen.
-	Pages    int
-	Scroll   bool
-	Key      string
-	Limit    int
-	Until    string
-	SeenFile string
+	Pages  int
+	Scroll bool
+	Key    string
+	Limit  int
+	Until  string
+	// UntilField is the row's field --until compares; empty: a field the
+	// schema gives format date or date-time, else the first that reads as
+	// a date.
+	UntilField string
+	SeenFile   string
 }
 
 // NewCmdExtract builds `waymark extract INSTRUCTION --schema FILE`.
@@ -324,6 +328,7 @@ longer fits, it says so and, with a model, learns it again (a heal).`,
 	cmd.Flags().StringVar(&opts.Key, "key", "", "the field naming a row: rows repeated across pages are merged")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 0, "stop at N rows")
 	cmd.Flags().StringVar(&opts.Until, "until", "", `stop at the first row older than this date ("2026-11-01", "3 days ago")`)
+	cmd.Flags().StringVar(&opts.UntilField, "until-field", "", "with --until: the field holding each row's date (default: the schema's date field, else the first that reads as a date)")
 	cmd.Flags().StringVar(&opts.SeenFile, "seen", "", "with --key: leave out rows whose keys are in FILE, and add this run's keys to it")
 	return cmd
 }
@@ -457,7 +462,10 @@ func (o *ExtractOptions) saveRecipe(res *pilot.ExtractResult, used *recipe.Recip
 
 // listOptions reads --pages, --scroll, --key, --limit, --until and --seen.
 func (o *ExtractOptions) listOptions() (pilot.ListOptions, error) {
-	lo := pilot.ListOptions{Pages: o.Pages, Scroll: o.Scroll, Key: o.Key, Limit: o.Limit, Now: time.Now()}
+	lo := pilot.ListOptions{Pages: o.Pages, Scroll: o.Scroll, Key: o.Key, Limit: o.Limit, UntilField: o.UntilField, Now: time.Now()}
+	if o.UntilField != "" && o.Until == "" {
+		return lo, usageErrorf("add --until DATE", "--until-field needs --until")
+	}
 	if o.Scroll && lo.Pages < 2 {
 		lo.Pages = 10
 	}
