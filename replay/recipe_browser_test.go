@@ -3,16 +3,19 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/routine"
 )
 
@@ -116,5 +119,87 @@ func TestReplayReadsAnExtractStepByItsRecipe(t *testing.T) {
 	}
 	if res.Status != StatusOK || res.ModelCalls != 0 || string(res.Data["orders"]) != string(learned.Data) {
 		t.Fatalf("the healed version replays as %s %q, %d model calls, data %s", res.Status, res.Message, res.ModelCalls, res.Data["orders"])
+	}
+}
+
+// deleter serves a table of users whose Delete posts the row's name and
+// removes the row from the page; a user listed in noButton has no Delete.
+type deleter struct {
+	mu       sync.Mutex
+	noButton string
+	got      map[string]int
+}
+
+func (d *deleter) posts() map[string]int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return maps.Clone(d.got)
+}
+
+func (d *deleter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r.URL.Path == "/delete" {
+		d.got[r.URL.Query().Get("who")]++
+		return
+	}
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html lang="en"><title>Users</title><body><h1>Users</h1><table><thead><tr><th>Name</th><th></th></tr></thead><tbody>`)
+	for _, u := range []string{"Ann Lee", "Bob Ray", "Cem Oz"} {
+		button := `<button onclick="del(this)">Delete</button>`
+		if u == d.noButton {
+			button = `<span>locked</span>`
+		}
+		fmt.Fprintf(&b, `<tr><td>%s</td><td>%s</td></tr>`, u, button)
+	}
+	b.WriteString(`</tbody></table><script>function del(b){const tr=b.closest('tr');fetch('/delete?who='+encodeURIComponent(tr.cells[0].innerText),{method:'POST'}).then(()=>tr.remove())}</script></body></html>`)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprint(w, b.String())
+}
+
+// TestReplayEachRowReadByItsRecipe: a loop over a table's rows read by a
+// recipe presses each row's Delete at its place, reading the list again
+// each time round: a Delete removes its row, so the rows move up, and each
+// row is still pressed once (by its values, not its first index). A row
+// with nothing at the place stops the replay as missing with nothing more
+// pressed, and no model is called.
+func TestReplayEachRowReadByItsRecipe(t *testing.T) {
+	s, ctx := newSession(t, "recipe-each")
+	site := &deleter{got: map[string]int{}}
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	r := &routine.Routine{Format: routine.Format, Name: "purge", Version: 1, Steps: []routine.Step{
+		{ID: "open", Kind: routine.KindGoto, URL: srv.URL + "/users"},
+		{ID: "rows", Kind: routine.KindEach, Instruction: "every user", Recipe: &recipe.Recipe{Format: recipe.Format, Container: "table > tbody", Row: "tr",
+			Fields: []recipe.Field{{Name: "name", Type: "string", By: recipe.ByTag, Select: ":scope > td:nth-of-type(1)"}}, Learned: 3},
+			Do: []routine.Step{
+				{ID: "delete", Kind: routine.KindAct, Op: "click", Target: &routine.Target{Positional: true, Place: "td:nth-of-type(2) > button:nth-of-type(1)",
+					Fingerprint: calls.Fingerprint{Tag: "button", Role: "button", Name: "delete"}}},
+				{ID: "gone", Kind: routine.KindVerify, Check: &routine.Check{Text: "%row.name%", Absent: true}},
+			}},
+	}}
+	res, err := Run(ctx, s, r, Options{NoHand: true, Submits: SubmitsAllow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusOK || res.ModelCalls != 0 {
+		t.Fatalf("replay = %s %s %q", res.Status, res.Cause, res.Message)
+	}
+	if got := site.posts(); len(got) != 3 || got["Ann Lee"] != 1 || got["Bob Ray"] != 1 || got["Cem Oz"] != 1 {
+		t.Fatalf("the server received %v, want each user's Delete once", got)
+	}
+
+	site.mu.Lock()
+	site.noButton, site.got = "Bob Ray", map[string]int{}
+	site.mu.Unlock()
+	res, err = Run(ctx, s, r, Options{NoHand: true, Submits: SubmitsAllow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusStopped || res.Cause != CauseMissing || !strings.Contains(res.Message, "never healed") {
+		t.Fatalf("replay with a row without Delete = %s %s %q", res.Status, res.Cause, res.Message)
+	}
+	if got := site.posts(); len(got) != 1 || got["Ann Lee"] != 1 {
+		t.Fatalf("the server received %v, want only Ann's Delete", got)
 	}
 }
