@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -273,6 +274,10 @@ type checker struct {
 	ids      map[string]string // step id → where it is
 	extracts map[string]bool   // Into names of extracts seen so far
 	inRecipe bool              // inside the steps of an each with a recipe
+	// rowFields are the fields of the innermost each's rows when its
+	// recipe says them (nil: an each over a variable or an extract, whose
+	// rows are known only at replay).
+	rowFields map[string]bool
 }
 
 // at names a step's place, with its id when it has one.
@@ -361,10 +366,13 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 				return &LoadError{Where: here + ".over", Msg: "an each with a recipe reads its rows from the page; it goes over nothing else",
 					Hint: `remove "over", or remove "recipe"`}
 			}
-			outer := c.inRecipe
-			c.inRecipe = true
+			outer, outerFields := c.inRecipe, c.rowFields
+			c.inRecipe, c.rowFields = true, map[string]bool{}
+			for _, f := range s.Recipe.Fields {
+				c.rowFields[f.Name] = true
+			}
 			err := c.steps(s.Do, here+".do", eachDepth+1)
-			c.inRecipe = outer
+			c.inRecipe, c.rowFields = outer, outerFields
 			return err
 		}
 		// "products.items" is the items field of the extract "products".
@@ -380,10 +388,10 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 			return &LoadError{Where: here + ".over", Msg: fmt.Sprintf("%q is neither a declared list variable nor the \"into\" of an earlier extract", s.Over),
 				Hint: "declare it under \"variables\" with \"list\": true"}
 		}
-		outer := c.inRecipe
-		c.inRecipe = false // a place is within the rows of the innermost each
+		outer, outerFields := c.inRecipe, c.rowFields
+		c.inRecipe, c.rowFields = false, nil // a place and a row's fields are the innermost each's
 		err := c.steps(s.Do, here+".do", eachDepth+1)
-		c.inRecipe = outer
+		c.inRecipe, c.rowFields = outer, outerFields
 		return err
 	}
 	return nil
@@ -486,6 +494,10 @@ func (c *checker) text(s, w string, eachDepth int) error {
 		if name == "row" || strings.HasPrefix(name, "row.") {
 			if eachDepth == 0 {
 				return &LoadError{Where: w, Msg: fmt.Sprintf("%%%s%% is only defined inside the steps of an each", name)}
+			}
+			field, _, _ := strings.Cut(strings.TrimPrefix(name, "row."), ".")
+			if c.rowFields != nil && name != "row" && !c.rowFields[field] {
+				return &LoadError{Where: w, Msg: fmt.Sprintf("%%%s%%: the rows the recipe reads have no field %q (they have: %s)", name, field, strings.Join(slices.Sorted(maps.Keys(c.rowFields)), ", "))}
 			}
 			continue
 		}

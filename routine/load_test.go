@@ -140,6 +140,8 @@ func TestLoadErrors(t *testing.T) {
 			"steps[0].target.place", "inside an each with a recipe"},
 		{"place in an each over a variable", routineWith(`[{"name": "rows", "list": true}]`, `[{"kind": "each", "recipe": `+rec+`, "do": [{"kind": "each", "over": "rows", "do": [{"kind": "act", "op": "click", "target": {"locator": "", "place": "button:nth-of-type(1)", `+fp+`}}]}]}]`),
 			"steps[0].do[0].do[0].target.place", "inside an each with a recipe"},
+		{"a row field the recipe does not read", routineWith(`[]`, `[{"kind": "each", "recipe": `+rec+`, "do": [{"kind": "verify", "check": {"text": "%row.nmae%"}}]}]`),
+			"steps[0].do[0].check.text", `no field "nmae" (they have: name)`},
 		{"a date format on a number", routineWith(`[]`, `[{"kind": "each", "recipe": {"format": "waymark.recipe/1", "container": "ul", "row": "li", "fields": [{"name": "n", "type": "number", "format": "date", "by": "tag"}]}, "do": []}]`),
 			"steps[0].recipe", "date and date-time strings"},
 	}
