@@ -3,21 +3,24 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/recipe"
 )
 
 // RecordRowsOptions are the flags of `waymark record rows start|stop`.
 type RecordRowsOptions struct {
-	Common
-	Op          string // "start" or "stop"
-	RecipeFile  string // start: the recipe that reads the list
-	Instruction string // start: what the list is
+	PilotOptions        // start --schema: the model that reads the list once
+	Op           string // "start" or "stop"
+	RecipeFile   string // start: the recipe that reads the list; learned into it when it is missing and --schema is given
+	SchemaFile   string // start: the list's schema, to learn the recipe with a model
+	Instruction  string // start: what the list is
 }
 
 // newCmdRecordRows builds `waymark record rows start|stop`.
@@ -26,9 +29,10 @@ func newCmdRecordRows(f *Factory, runF func(context.Context, *RecordRowsOptions)
 		Use:   "rows start|stop",
 		Short: "Record a loop over the rows of a list",
 		Long: `Record a loop over a list's rows while recording: record rows start
---recipe FILE reads the list on the page by its recipe (learn one with
-waymark extract --schema S --recipe FILE) and prints its rows; act in the
-first row; record rows stop ends the loop. At replay the list is read by the
+--recipe FILE reads the list on the page by its recipe and prints its rows
+(with --schema S and no FILE yet, the model reads the list once and the
+recipe learned is saved to FILE); act in the first row; record rows stop
+ends the loop. At replay the list is read by the
 recipe with no model, and the steps run once per row: a control pressed in
 the first row is pressed at the same place in each row (never healed), and
 a value typed that was one of the first row's fields is that field of each
@@ -56,7 +60,10 @@ row (%row.field%).`,
 			return recordRowsRun(cmd.Context(), start)
 		},
 	}
-	startCmd.Flags().StringVar(&start.RecipeFile, "recipe", "", "the recipe (waymark.recipe/1) that reads the list")
+	startCmd.Flags().StringVar(&start.RecipeFile, "recipe", "", "the recipe (waymark.recipe/1) that reads the list; with --schema, learned into FILE when it does not exist")
+	startCmd.Flags().StringVar(&start.SchemaFile, "schema", "", "the list's JSON Schema: the model reads the list once to learn its recipe")
+	startCmd.Flags().StringVar(&start.Model.Model, "model", "", `with --schema: the model (anthropic:NAME, openai:NAME, or a name; env WAYMARK_MODEL)`)
+	startCmd.Flags().StringVar(&start.Model.BaseURL, "base-url", "", "with --schema: an OpenAI-compatible server (env OPENAI_BASE_URL)")
 	stop := &RecordRowsOptions{Op: "stop"}
 	stopCmd := &cobra.Command{
 		Use:   "stop",
@@ -77,15 +84,9 @@ row (%row.field%).`,
 func recordRowsRun(ctx context.Context, opts *RecordRowsOptions) error {
 	req := calls.RecordRowsRequest{Op: opts.Op, Instruction: opts.Instruction}
 	if opts.Op == "start" {
-		if opts.RecipeFile == "" {
-			return usageErrorf("learn one with: waymark extract 'every row' --schema rows.json --recipe rows.recipe.json", "record rows start needs --recipe FILE")
-		}
-		b, err := os.ReadFile(opts.RecipeFile)
+		b, err := opts.recipe(ctx)
 		if err != nil {
-			return calls.Errorf(calls.ErrBadInput, "check the path, or learn one with waymark extract --schema S --recipe FILE", "read the recipe: %v", err)
-		}
-		if _, err := recipe.Parse(b); err != nil {
-			return calls.Errorf(calls.ErrBadInput, "learn it again with waymark extract --schema S --recipe FILE", "%s: %v", opts.RecipeFile, err)
+			return err
 		}
 		req.Recipe = b
 	}
@@ -110,4 +111,57 @@ func recordRowsRun(ctx context.Context, opts *RecordRowsOptions) error {
 func rowLine(row map[string]any) string {
 	b, _ := json.Marshal(row)
 	return string(b)
+}
+
+// recipe is the loop's recipe as JSON: read from --recipe FILE, or, with
+// --schema and no FILE yet, learned from the model's reading of the list
+// (and saved to FILE when one is named).
+func (opts *RecordRowsOptions) recipe(ctx context.Context) ([]byte, error) {
+	const learnHint = "give --recipe FILE (learned by waymark extract --schema S --recipe FILE), or --schema S to learn it now with a model"
+	if opts.RecipeFile != "" {
+		b, err := os.ReadFile(opts.RecipeFile)
+		switch {
+		case err == nil:
+			if _, err := recipe.Parse(b); err != nil {
+				return nil, calls.Errorf(calls.ErrBadInput, "remove the file to learn it again with --schema S", "%s: %v", opts.RecipeFile, err)
+			}
+			return b, nil
+		case !errors.Is(err, os.ErrNotExist) || opts.SchemaFile == "":
+			return nil, calls.Errorf(calls.ErrBadInput, learnHint, "read the recipe: %v", err)
+		}
+	}
+	if opts.SchemaFile == "" {
+		return nil, usageErrorf(learnHint, "record rows start needs --recipe FILE or --schema FILE")
+	}
+	schema, err := os.ReadFile(opts.SchemaFile)
+	if err != nil {
+		return nil, calls.Errorf(calls.ErrBadInput, "check the path", "read the schema: %v", err)
+	}
+	instruction := opts.Instruction
+	if instruction == "" {
+		instruction = "every row of the list"
+	}
+	p, _, _, err := opts.pilot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.ExtractWith(ctx, instruction, schema, pilot.ExtractOptions{Learn: true})
+	if err != nil {
+		return nil, err
+	}
+	if res.Recipe == nil {
+		return nil, calls.Errorf(calls.ErrNoMatch, "say what the list is more precisely, or check the schema against the page",
+			"the model read the list, but no recipe reads it again: %s", res.RecipeNote)
+	}
+	b, err := res.Recipe.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	if opts.RecipeFile != "" {
+		if err := os.WriteFile(opts.RecipeFile, b, 0o644); err != nil {
+			return nil, fmt.Errorf("save the recipe: %w", err)
+		}
+		opts.note("recipe learned and saved to %s", opts.RecipeFile)
+	}
+	return b, nil
 }
