@@ -46,12 +46,10 @@ type (
 	observeIn struct {
 		Question string `json:"question"`
 	}
-	// extractIn's schema and list are untyped in the tool list (its size
-	// budget, size_test.go); the handler checks they are objects.
 	extractIn struct {
-		Instruction string `json:"instruction"`
-		Schema      any    `json:"schema"`
-		List        any    `json:"list,omitempty" jsonschema:"recipe,pages,scroll,key,limit,until,until_field,seen"`
+		Instruction string         `json:"instruction"`
+		Schema      map[string]any `json:"schema"`
+		List        map[string]any `json:"list,omitempty"` // extract_list.go
 	}
 	runIn struct {
 		Task     string         `json:"task"`
@@ -177,14 +175,18 @@ func (pt pilotTools) observe(ctx context.Context, _ *sdk.CallToolRequest, in obs
 }
 
 func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in extractIn) (*sdk.CallToolResult, error) {
-	if _, ok := in.Schema.(map[string]any); !ok {
+	if in.Schema == nil {
 		return failure(calls.Errorf(calls.ErrBadInput, "give schema as a JSON Schema object", "no schema")), nil
 	}
 	schema, _ := json.Marshal(in.Schema)
 	// A list is always given its recipe (one script, no model call), to
 	// give back to read it again with no model.
 	_, notList := recipe.ListOf(schema)
-	xo, err := extractList(in.List, time.Now())
+	var list any
+	if in.List != nil {
+		list = in.List
+	}
+	xo, err := extractList(list, time.Now())
 	if err != nil {
 		return failure(err), nil
 	}
