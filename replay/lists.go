@@ -26,8 +26,9 @@ const HealRecipe = "recipe"
 // no model call when the recipe fits; when it does not, with one model
 // call that learns it again (recorded as a heal, the healed version
 // holding the new recipe), or a stop as needs-model when there is no
-// model. schema is the step's; nil reads by the recipe's own.
-func (x *run) readList(ctx context.Context, s *routine.Step, path string, schema json.RawMessage, sr *StepResult) (*pilot.ExtractResult, error) {
+// model. schema is the step's; nil reads by the recipe's own. Relative
+// dates count from now.
+func (x *run) readList(ctx context.Context, s *routine.Step, path string, schema json.RawMessage, now time.Time, sr *StepResult) (*pilot.ExtractResult, error) {
 	if len(schema) == 0 {
 		schema = s.Recipe.Schema()
 	}
@@ -40,7 +41,7 @@ func (x *run) readList(ctx context.Context, s *routine.Step, path string, schema
 		instruction = "every row of the list"
 	}
 	p := pilot.New(x.d, m, &pilot.Options{Secrets: x.known})
-	res, err := p.ExtractWith(ctx, instruction, schema, pilot.ExtractOptions{Recipe: s.Recipe, Now: x.now()})
+	res, err := p.ExtractWith(ctx, instruction, schema, pilot.ExtractOptions{Recipe: s.Recipe, Now: now})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -83,7 +84,10 @@ func (x *run) eachRecipe(ctx context.Context, s *routine.Step, path string, sr S
 	if !ok {
 		return calls.Errorf(calls.ErrUnavailable, "use a calls.Session: the in-process driver or the daemon's", "this driver runs no scripts, so it cannot read a list by a recipe")
 	}
-	res, err := x.readList(ctx, s, path, nil, &sr)
+	// One clock for every read of the loop: a row's relative date ("5
+	// minutes ago") reads the same each time round.
+	now := x.now()
+	res, err := x.readList(ctx, s, path, nil, now, &sr)
 	var items []map[string]any
 	if err == nil {
 		var data any
@@ -105,7 +109,7 @@ func (x *run) eachRecipe(ctx context.Context, s *routine.Step, path string, sr S
 	for i, it := range items {
 		at := i
 		if i > 0 {
-			got, err := recipe.Read(ctx, ev, s.Recipe)
+			got, err := recipe.ReadAt(ctx, ev, s.Recipe, now)
 			if err != nil {
 				return err
 			}

@@ -66,7 +66,8 @@ type Options struct {
 	Approve func(ctx context.Context, step string, a calls.Approval) (bool, error)
 	// Progress, when set, is called after each step, in order.
 	Progress func(StepEvent)
-	// Now is the clock for history entries; nil means time.Now.
+	// Now is the clock for history entries and for the relative dates
+	// ("3 hours ago") of lists read by a recipe; nil means time.Now.
 	Now func() time.Time
 	// CheckTimeout bounds how long a verify step waits for the page to
 	// show what it checks; zero means 5 s, negative means one look.

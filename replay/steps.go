@@ -369,7 +369,7 @@ func (x *run) checkOnce(ctx context.Context, c *routine.Check, rw *row) (bool, s
 func (x *run) extractStep(ctx context.Context, s *routine.Step, path string, sr *StepResult) error {
 	var data []byte
 	if s.Recipe != nil {
-		res, err := x.readList(ctx, s, path, s.Schema, sr)
+		res, err := x.readList(ctx, s, path, s.Schema, x.now(), sr)
 		if err != nil {
 			return err
 		}
