@@ -89,3 +89,23 @@ type RecordRowsResult struct {
 func (r Remote) RecordRows(ctx context.Context, req RecordRowsRequest) (*RecordRowsResult, error) {
 	return remote[RecordRowsResult](ctx, r, MethodRecordRows, req)
 }
+
+// MethodRecordExtract adds what an extract read to the session's
+// recording, as an extract step (RecordExtractRequest → Empty). A session
+// that does not record takes it and records nothing.
+const MethodRecordExtract = "record.extract"
+
+// RecordExtractRequest is an extract done while recording: its words, its
+// schema, and the recipe that reads the list again with no model (none
+// for data that is not a list).
+type RecordExtractRequest struct {
+	Instruction string          `json:"instruction"`
+	Schema      json.RawMessage `json:"schema"`
+	Recipe      json.RawMessage `json:"recipe,omitempty"`
+}
+
+// RecordExtract adds an extract step to the session's recording, if it
+// records.
+func (r Remote) RecordExtract(ctx context.Context, req RecordExtractRequest) (*Empty, error) {
+	return remote[Empty](ctx, r, MethodRecordExtract, req)
+}

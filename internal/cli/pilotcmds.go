@@ -357,6 +357,9 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if err := opts.saveRecipe(res, xo.Recipe); err != nil {
 		return err
 	}
+	if res.OK {
+		opts.record(ctx, schema, res.Recipe)
+	}
 	if err := opts.saveSeen(xo.List.Seen, res.Keys); err != nil {
 		return err
 	}
@@ -458,6 +461,23 @@ func (o *ExtractOptions) saveRecipe(res *pilot.ExtractResult, used *recipe.Recip
 		o.note("recipe saved to %s: the next extract --recipe %s reads with no model", o.RecipeFile, o.RecipeFile)
 	}
 	return nil
+}
+
+// record adds the extract to the session's recording, when it records:
+// a list with its recipe, so the routine reads it with no model.
+func (o *ExtractOptions) record(ctx context.Context, schema []byte, r *recipe.Recipe) {
+	req := calls.RecordExtractRequest{Instruction: o.Instruction, Schema: schema}
+	if r != nil {
+		b, err := r.Marshal()
+		if err != nil {
+			o.note("the extract is not in the recording: %v", err)
+			return
+		}
+		req.Recipe = b
+	}
+	if _, err := o.session().RecordExtract(ctx, req); err != nil {
+		o.note("the extract is not in the recording: %v", err)
+	}
 }
 
 // listOptions reads --pages, --scroll, --key, --limit, --until and --seen.

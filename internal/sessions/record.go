@@ -77,7 +77,7 @@ var recordedMethods = map[string]bool{
 // methods themselves, and the calls it records while session records.
 func (m *Manager) recording(session, method string) bool {
 	switch method {
-	case calls.MethodRecordStart, calls.MethodRecordStop, calls.MethodRecordRows:
+	case calls.MethodRecordStart, calls.MethodRecordStop, calls.MethodRecordRows, calls.MethodRecordExtract:
 		return true
 	}
 	return recordedMethods[method] && m.rec.get(session) != nil
@@ -96,6 +96,8 @@ func (m *Manager) record(ctx context.Context, session, method string, params jso
 		}
 		m.log.Info("recording started", "session", session)
 		return &calls.RecordStarted{Session: session, Name: req.Name}, nil
+	case calls.MethodRecordExtract:
+		return m.recordExtract(session, params)
 	case calls.MethodRecordStop:
 		var req calls.RecordStopRequest
 		if err := decode(params, &req); err != nil {

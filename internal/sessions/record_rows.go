@@ -155,3 +155,34 @@ func (m *Manager) recordRows(ctx context.Context, session string, p page, params
 	}
 	return nil, calls.Errorf(calls.ErrBadInput, "use start or stop", "unknown record rows op %q", req.Op)
 }
+
+// recordExtract adds an extract done while recording as a step, with the
+// recipe it learned or read by (inside a loop over rows, into the loop).
+// A session that does not record records nothing.
+func (m *Manager) recordExtract(session string, params json.RawMessage) (any, error) {
+	var req calls.RecordExtractRequest
+	if err := decode(params, &req); err != nil {
+		return nil, err
+	}
+	rec := m.rec.get(session)
+	if rec == nil {
+		return calls.Empty{}, nil
+	}
+	st := routine.Step{Kind: routine.KindExtract, Instruction: req.Instruction, Schema: req.Schema}
+	if len(req.Recipe) > 0 && string(req.Recipe) != "null" {
+		r, err := recipe.Parse(req.Recipe)
+		if err != nil {
+			return nil, calls.Errorf(calls.ErrBadInput, "give the recipe the extract learned or read by, unchanged", "%v", err)
+		}
+		st.Recipe = r
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.done {
+		return calls.Empty{}, nil
+	}
+	st.ID = rec.id("extract")
+	st.Into = st.ID // later steps (an each) read the data by it
+	rec.add(st)
+	return calls.Empty{}, nil
+}
