@@ -102,6 +102,9 @@ type RecordExtractRequest struct {
 	Instruction string          `json:"instruction"`
 	Schema      json.RawMessage `json:"schema"`
 	Recipe      json.RawMessage `json:"recipe,omitempty"`
+	// List is how it read the list over pages, as the routine's
+	// waymark.routine/1 "list" object; nil: one page.
+	List json.RawMessage `json:"list,omitempty"`
 }
 
 // RecordExtract adds an extract step to the session's recording, if it

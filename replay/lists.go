@@ -40,8 +40,19 @@ func (x *run) readList(ctx context.Context, s *routine.Step, path string, schema
 	if instruction == "" {
 		instruction = "every row of the list"
 	}
+	xo := pilot.ExtractOptions{Recipe: s.Recipe, Now: now}
+	if l := s.List; l != nil {
+		xo.List = pilot.ListOptions{Pages: l.Pages, Scroll: l.Scroll, Key: l.Key, Limit: l.Limit, UntilField: l.UntilField, Now: now}
+		if l.Until != "" {
+			d, ok := recipe.ParseDate(l.Until, now)
+			if !ok {
+				return nil, stopf(CauseFailed, "%s: list.until %q is not a date", stepName(s, path), l.Until)
+			}
+			xo.List.Until = d
+		}
+	}
 	p := pilot.New(x.d, m, &pilot.Options{Secrets: x.known})
-	res, err := p.ExtractWith(ctx, instruction, schema, pilot.ExtractOptions{Recipe: s.Recipe, Now: now})
+	res, err := p.ExtractWith(ctx, instruction, schema, xo)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -55,6 +66,9 @@ func (x *run) readList(ctx context.Context, s *routine.Step, path string, schema
 		return nil, stopf(CauseFailed, "%s: the data read does not fit the schema: %s", stepName(s, path), strings.Join(res.Problems, "; "))
 	}
 	sr.Detail = fmt.Sprintf("%d row(s) read by the recipe", res.Rows)
+	if res.Ended != "" {
+		sr.Detail += fmt.Sprintf(" over %d page(s), ended: %s", res.Pages, res.Ended)
+	}
 	if res.Heal != nil {
 		if res.Recipe == nil {
 			return nil, stopf(CauseFailed, "%s: the recipe no longer fits the page (%s), and none could be learned again: %s", stepName(s, path), res.Heal.Misfit, res.RecipeNote)

@@ -203,3 +203,60 @@ func TestReplayEachRowReadByItsRecipe(t *testing.T) {
 		t.Fatalf("the server received %v, want only Ann's Delete", got)
 	}
 }
+
+// TestReplayReadsAListOverPages: an extract step with a recipe and list
+// options follows the next-page control with no model, merging rows by
+// key, and says how it ended.
+func TestReplayReadsAListOverPages(t *testing.T) {
+	s, ctx := newSession(t, "recipe-pages")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var n int
+		fmt.Sscanf(r.URL.Path, "/p/%d", &n)
+		if n < 1 || n > 3 {
+			http.NotFound(w, r)
+			return
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, `<!doctype html><html lang="en"><title>Page %d</title><body><main><h1>Products</h1><ul class="products">`, n)
+		for i := 0; i < 2; i++ {
+			k := (n-1)*2 + i
+			if n == 3 && i == 1 {
+				k = 0 // a product seen on page 1 again
+			}
+			fmt.Fprintf(&b, `<li><h3>Item %d</h3><span class="sku">S-%d</span></li>`, k, k)
+		}
+		b.WriteString(`</ul>`)
+		if n < 3 {
+			fmt.Fprintf(&b, `<a rel="next" href="/p/%d">Next</a>`, n+1)
+		}
+		b.WriteString(`</main></body></html>`)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, b.String())
+	}))
+	defer srv.Close()
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/p/1"}); err != nil {
+		t.Fatal(err)
+	}
+	schema := json.RawMessage(`{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"sku":{"type":"string"}},"required":["name","sku"]}}`)
+	learn := scripted.New(scripted.Data(pilot.PurposeExtract, `[{"name":"Item 0","sku":"S-0"},{"name":"Item 1","sku":"S-1"}]`))
+	learned, err := pilot.New(s, learn, nil).ExtractWith(ctx, "every product", schema, pilot.ExtractOptions{Learn: true})
+	if err != nil || learned.Recipe == nil {
+		t.Fatalf("no recipe: %v %+v", err, learned)
+	}
+	r := &routine.Routine{Format: routine.Format, Name: "all", Version: 1, Steps: []routine.Step{
+		{ID: "open", Kind: routine.KindGoto, URL: srv.URL + "/p/1"},
+		{ID: "read", Kind: routine.KindExtract, Instruction: "every product", Schema: schema, Into: "products", Recipe: learned.Recipe,
+			List: &routine.ListRead{Pages: 5, Key: "sku"}},
+	}}
+	res, err := Run(ctx, s, r, Options{NoHand: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"name":"Item 0","sku":"S-0"},{"name":"Item 1","sku":"S-1"},{"name":"Item 2","sku":"S-2"},{"name":"Item 3","sku":"S-3"},{"name":"Item 4","sku":"S-4"}]`
+	if res.Status != StatusOK || res.ModelCalls != 0 || string(res.Data["products"]) != want {
+		t.Fatalf("replay = %s %s %q, %d model calls, data %s", res.Status, res.Cause, res.Message, res.ModelCalls, res.Data["products"])
+	}
+	if d := res.Steps[1].Detail; !strings.Contains(d, "3 page(s), ended: no-next") {
+		t.Errorf("detail %q", d)
+	}
+}

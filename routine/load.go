@@ -14,10 +14,12 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/schemacheck"
+	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -346,6 +348,15 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 			return &LoadError{Where: here + ".recipe", Msg: err.Error(), Hint: "see routine/FORMAT.md, section Recipes"}
 		}
 	}
+	if s.List != nil {
+		if s.Kind != KindExtract || s.Recipe == nil {
+			return &LoadError{Where: here + ".list", Msg: "list says how an extract with a recipe reads over pages; this step has none",
+				Hint: `remove "list", or give the extract its "recipe"`}
+		}
+		if s.List.Until != "" && !untilDate(s.List.Until) {
+			return &LoadError{Where: here + ".list.until", Msg: fmt.Sprintf("%q is not a date", s.List.Until), Hint: `write "2026-11-01", "1 Nov 2026" or "3 days ago"`}
+		}
+	}
 	if s.Target != nil && s.Target.Place != "" && !c.inRecipe {
 		return &LoadError{Where: here + ".target.place", Msg: "a place in a row belongs to a step inside an each with a recipe",
 			Hint: `remove "place", or move the step into an each that has a "recipe"`}
@@ -580,4 +591,10 @@ func (c *checker) answers(s *Step, here string, eachDepth int) error {
 		}
 	}
 	return nil
+}
+
+// untilDate reports whether s reads as a date a list stops at.
+func untilDate(s string) bool {
+	_, ok := recipe.ParseDate(s, time.Now())
+	return ok
 }

@@ -95,6 +95,9 @@ type Step struct {
 	// an each with one reads its rows from the page by it each time round
 	// instead of going over a variable or an extract.
 	Recipe *recipe.Recipe `json:"recipe,omitempty"`
+	// List (extract with a recipe) reads the list over pages, as it was
+	// read when recorded.
+	List *ListRead `json:"list,omitempty"`
 
 	// form: the answers by field key (or label), each a literal, a
 	// variable or a template; a replay fills them with no model and
@@ -113,6 +116,19 @@ type Step struct {
 	// Verdict is what the recorder observed when the step was demonstrated
 	// (the agent loop's verifier); informative at replay.
 	Verdict *Verdict `json:"verdict,omitempty"`
+}
+
+// ListRead is how an extract step reads a list over pages: the next-page
+// control followed (or the page scrolled) up to Pages pages, rows merged
+// by Key, stopped at Limit rows or at the first row older than Until (a
+// date as written: "2026-11-01", "3 days ago", counted from the replay).
+type ListRead struct {
+	Pages      int    `json:"pages,omitempty"`
+	Scroll     bool   `json:"scroll,omitempty"`
+	Key        string `json:"key,omitempty"`
+	Limit      int    `json:"limit,omitempty"`
+	Until      string `json:"until,omitempty"`
+	UntilField string `json:"until_field,omitempty"`
 }
 
 // Landed is where a goto arrived when it was recorded ([LandedAt]); a

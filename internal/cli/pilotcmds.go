@@ -17,6 +17,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -474,6 +475,9 @@ func (o *ExtractOptions) record(ctx context.Context, schema []byte, r *recipe.Re
 			return
 		}
 		req.Recipe = b
+		if l := (routine.ListRead{Pages: o.Pages, Scroll: o.Scroll, Key: o.Key, Limit: o.Limit, Until: o.Until, UntilField: o.UntilField}); l != (routine.ListRead{}) {
+			req.List, _ = json.Marshal(l)
+		}
 	}
 	if _, err := o.session().RecordExtract(ctx, req); err != nil {
 		o.note("the extract is not in the recording: %v", err)

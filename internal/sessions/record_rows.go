@@ -175,6 +175,13 @@ func (m *Manager) recordExtract(session string, params json.RawMessage) (any, er
 			return nil, calls.Errorf(calls.ErrBadInput, "give the recipe the extract learned or read by, unchanged", "%v", err)
 		}
 		st.Recipe = r
+		if len(req.List) > 0 && string(req.List) != "null" {
+			var l routine.ListRead
+			if err := json.Unmarshal(req.List, &l); err != nil {
+				return nil, calls.Errorf(calls.ErrBadInput, "", "list: %v", err)
+			}
+			st.List = &l
+		}
 	}
 	rec.mu.Lock()
 	defer rec.mu.Unlock()

@@ -418,6 +418,7 @@ func TestRecordExtract(t *testing.T) {
 		if _, err := m.Handle(ctx, "x", calls.MethodRecordExtract, params(t, req)); err != nil {
 			t.Fatal(err)
 		}
+		req.List = json.RawMessage(`{"pages":5,"key":"name"}`) // the second read over pages
 	}
 	bad := req
 	bad.Recipe = json.RawMessage(`{"format":"waymark.recipe/9"}`)
@@ -432,7 +433,8 @@ func TestRecordExtract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Steps) != 2 || r.Steps[0].Kind != routine.KindExtract || r.Steps[0].Recipe == nil || r.Steps[0].Into != "extract" || r.Steps[1].Into != "extract_2" {
+	if len(r.Steps) != 2 || r.Steps[0].Kind != routine.KindExtract || r.Steps[0].Recipe == nil || r.Steps[0].Into != "extract" || r.Steps[1].Into != "extract_2" ||
+		r.Steps[0].List != nil || r.Steps[1].List == nil || r.Steps[1].List.Pages != 5 || r.Steps[1].List.Key != "name" {
 		t.Fatalf("steps %+v", r.Steps)
 	}
 }
