@@ -1,6 +1,9 @@
 package calls
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Calls of recording by hand: between record.start and record.stop, the
 // element actions and navigations made on a session become the steps of a
@@ -51,4 +54,61 @@ type RecordStopResult struct {
 	// (a drag, a tab switch, an answered dialog), and how a step was
 	// recorded when it is not what was done.
 	Notes []string `json:"notes,omitempty"`
+}
+
+// MethodRecordRows starts or ends a loop over a list's rows in the
+// session's recording (RecordRowsRequest → RecordRowsResult).
+const MethodRecordRows = "record.rows"
+
+// RecordRowsRequest starts (Op "start") or ends (Op "stop") a loop over
+// the rows of a list on the page, read by a recipe (waymark.recipe/1).
+// Between the two, the actions recorded go inside the loop: a control
+// pressed inside the list's first row is pressed at the same place in
+// each row at replay, and a value typed that is one of the first row's
+// fields becomes %row.field%.
+type RecordRowsRequest struct {
+	Op string `json:"op"`
+	// Recipe (start) is the recipe as JSON; package calls cannot import
+	// package recipe.
+	Recipe json.RawMessage `json:"recipe,omitempty"`
+	// Instruction (start) is what the list is, for a heal and for people.
+	Instruction string `json:"instruction,omitempty"`
+}
+
+// RecordRowsResult says what the loop reads or recorded.
+type RecordRowsResult struct {
+	// Rows (start) are the rows the recipe reads on the page now; actions
+	// go in the first one.
+	Rows []map[string]any `json:"rows,omitempty"`
+	// Steps (stop) is how many steps the loop holds.
+	Steps int `json:"steps,omitempty"`
+}
+
+// RecordRows starts or ends a loop over a list's rows in the session's
+// recording by hand.
+func (r Remote) RecordRows(ctx context.Context, req RecordRowsRequest) (*RecordRowsResult, error) {
+	return remote[RecordRowsResult](ctx, r, MethodRecordRows, req)
+}
+
+// MethodRecordExtract adds what an extract read to the session's
+// recording, as an extract step (RecordExtractRequest → Empty). A session
+// that does not record takes it and records nothing.
+const MethodRecordExtract = "record.extract"
+
+// RecordExtractRequest is an extract done while recording: its words, its
+// schema, and the recipe that reads the list again with no model (none
+// for data that is not a list).
+type RecordExtractRequest struct {
+	Instruction string          `json:"instruction"`
+	Schema      json.RawMessage `json:"schema"`
+	Recipe      json.RawMessage `json:"recipe,omitempty"`
+	// List is how it read the list over pages, as the routine's
+	// waymark.routine/1 "list" object; nil: one page.
+	List json.RawMessage `json:"list,omitempty"`
+}
+
+// RecordExtract adds an extract step to the session's recording, if it
+// records.
+func (r Remote) RecordExtract(ctx context.Context, req RecordExtractRequest) (*Empty, error) {
+	return remote[Empty](ctx, r, MethodRecordExtract, req)
 }

@@ -26,3 +26,24 @@ func CrashTab(ctx context.Context, s *Session) error {
 		}
 	}
 }
+
+// WorldPrepared reports whether the isolated world of the current page's
+// main frame was made (or is being made) before any call asked for it.
+func WorldPrepared(ctx context.Context, s *Session) (bool, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return false, err
+	}
+	t.mu.Lock()
+	w, ok := t.isolated[t.frameID]
+	t.mu.Unlock()
+	if !ok {
+		return false, nil
+	}
+	select {
+	case <-w.ready:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	return w.err == nil && w.id != 0, nil
+}

@@ -65,7 +65,7 @@ type tab struct {
 	openSeq        int                             // bumped each time the page asks for a new tab or window
 	openURL        string                          // the URL of the last one asked for
 	changed        chan struct{}                   // closed and replaced on every tracked change
-	isolated       map[cdp.FrameID]isolatedWorld   // execution contexts of our isolated worlds
+	isolated       map[cdp.FrameID]*isolatedWorld  // execution contexts of our isolated worlds (world.go)
 	frames         map[target.ID]*frameTarget      // attached out-of-process iframes
 	// crashed: the renderer died (Inspector.targetCrashed) and no page
 	// has loaded since; hung: it did not answer a probe (health.go).
@@ -94,7 +94,7 @@ type tab struct {
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
 	return &tab{ctx: ctx, cancel: cancel, inflight: map[network.RequestID]time.Time{},
-		changed: make(chan struct{}), isolated: map[cdp.FrameID]isolatedWorld{},
+		changed: make(chan struct{}), isolated: map[cdp.FrameID]*isolatedWorld{},
 		sickC: make(chan struct{})}
 }
 
@@ -179,7 +179,8 @@ func (t *tab) onEvent(ev any) {
 			t.loader = ev.Frame.LoaderID
 			t.refusedFrames = nil
 			t.navSeq++
-			t.isolated = map[cdp.FrameID]isolatedWorld{}
+			t.isolated = map[cdp.FrameID]*isolatedWorld{}
+			t.prepareWorldLocked(ev.Frame.ID)
 			t.lookedOverlays = nil        // a new page: no look at it yet, nothing to compare with
 			t.setSickLocked(false, false) // a new document, in a live renderer
 		} else {

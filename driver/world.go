@@ -23,16 +23,58 @@ const worldName = "waymark"
 // group frees them all at once.
 const objectGroup = "waymark"
 
-type isolatedWorld struct{ id runtime.ExecutionContextID }
+// isolatedWorld is a frame's world: ready is closed once id (or err) is
+// set.
+type isolatedWorld struct {
+	ready chan struct{}
+	id    runtime.ExecutionContextID
+	err   error
+}
+
+// prepareWorldLocked starts creating the isolated world of a document that
+// just committed in frame, so the page's load and the world's creation
+// overlap: a read right after a load (a list over pages, a recipe) finds
+// its world ready instead of paying ~15 ms to create it. Nearly every
+// command reads the page through the world, so it is rarely made in vain.
+// Called from onEvent with t.mu held; the call runs in a goroutine that
+// ends when Chromium answers or the tab's context ends.
+func (t *tab) prepareWorldLocked(frame cdp.FrameID) {
+	if t.sess == nil {
+		return
+	}
+	w := &isolatedWorld{ready: make(chan struct{})}
+	t.isolated[frame] = w
+	sess := t.sess
+	go func() {
+		defer close(w.ready)
+		res, err := cdp.Call(t.ctx, sess, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{
+			FrameID: frame, WorldName: worldName, GrantUniveralAccess: new(false),
+		})
+		if err != nil {
+			w.err = err
+			return
+		}
+		w.id = res.ExecutionContextID
+	}()
+}
 
 // world returns the isolated world of a frame, creating it once per
-// document. sess is the session of the target the frame lives in.
+// document (or waiting for the one prepareWorldLocked is creating). sess
+// is the session of the target the frame lives in.
 func (t *tab) world(ctx context.Context, sess cdp.Session, frame cdp.FrameID) (runtime.ExecutionContextID, error) {
 	t.mu.Lock()
 	w, ok := t.isolated[frame]
 	t.mu.Unlock()
 	if ok {
-		return w.id, nil
+		select {
+		case <-w.ready:
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+		if w.err == nil {
+			return w.id, nil
+		}
+		t.forgetWorldOf(frame, w) // made for a document already gone: make it again below
 	}
 	res, err := cdp.Call(ctx, sess, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{
 		FrameID: frame, WorldName: worldName, GrantUniveralAccess: new(false),
@@ -40,8 +82,10 @@ func (t *tab) world(ctx context.Context, sess cdp.Session, frame cdp.FrameID) (r
 	if err != nil {
 		return 0, fmt.Errorf("isolated world: %w", browserErr(err))
 	}
+	done := &isolatedWorld{ready: make(chan struct{}), id: res.ExecutionContextID}
+	close(done.ready)
 	t.mu.Lock()
-	t.isolated[frame] = isolatedWorld{res.ExecutionContextID}
+	t.isolated[frame] = done
 	t.mu.Unlock()
 	return res.ExecutionContextID, nil
 }
@@ -51,6 +95,16 @@ func (t *tab) world(ctx context.Context, sess cdp.Session, frame cdp.FrameID) (r
 func (t *tab) forgetWorld(frame cdp.FrameID) {
 	t.mu.Lock()
 	delete(t.isolated, frame)
+	t.mu.Unlock()
+}
+
+// forgetWorldOf drops frame's world only if it is still w (a navigation
+// may have put a new one in its place meanwhile).
+func (t *tab) forgetWorldOf(frame cdp.FrameID, w *isolatedWorld) {
+	t.mu.Lock()
+	if t.isolated[frame] == w {
+		delete(t.isolated, frame)
+	}
 	t.mu.Unlock()
 }
 

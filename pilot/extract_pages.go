@@ -116,9 +116,19 @@ func (p *Pilot) extractPages(ctx context.Context, instruction string, schema jso
 		return nil, &calls.Error{Kind: calls.ErrUnavailable, Msg: "this driver runs no scripts, so it cannot read a list over pages", Hint: "use a calls.Session"}
 	}
 	lo := o.List
-	if lo.Now.IsZero() {
-		lo.Now = time.Now()
+	if lo.UntilField == "" {
+		for _, f := range list.Fields { // a field the schema says is a date
+			if f.Format != "" {
+				lo.UntilField = f.Name
+				break
+			}
+		}
 	}
+	if lo.UntilField != "" && !slices.ContainsFunc(list.Fields, func(f recipe.Field) bool { return f.Name == lo.UntilField }) {
+		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("the until field %q is not a field of the list", lo.UntilField), Hint: "name a field of the schema's rows that holds a date"}
+	}
+	lo.Now = o.now()
+	o.Now = lo.Now // one clock for every page's dates
 	if lo.Pages < 1 {
 		lo.Pages = 1
 	}
@@ -160,7 +170,7 @@ func (p *Pilot) extractPages(ctx context.Context, instruction string, schema jso
 				return nil, fmt.Errorf("go to page %d: %w", res.Pages+1, err)
 			}
 		}
-		next, r, err := p.nextPage(ctx, instruction, schema, list, ev, res.Recipe, rows, lo.Scroll)
+		next, r, err := p.nextPage(ctx, instruction, schema, list, ev, res.Recipe, rows, lo.Scroll, lo.Now)
 		if err != nil {
 			return nil, err
 		}
@@ -205,12 +215,13 @@ func (p *Pilot) extractPages(ctx context.Context, instruction string, schema jso
 // for rows other than the last page's (a page that changes in place), or
 // by the model when there is no recipe. A recipe that no longer fits is
 // learned again (with a model).
-func (p *Pilot) nextPage(ctx context.Context, instruction string, schema json.RawMessage, list *recipe.List, ev recipe.Evaler, r *recipe.Recipe, last []map[string]any, scroll bool) ([]map[string]any, *ExtractResult, error) {
+func (p *Pilot) nextPage(ctx context.Context, instruction string, schema json.RawMessage, list *recipe.List, ev recipe.Evaler, r *recipe.Recipe, last []map[string]any, scroll bool, now time.Time) ([]map[string]any, *ExtractResult, error) {
 	if r == nil {
 		res, err := p.Extract(ctx, instruction, schema)
 		if err != nil {
 			return nil, nil, err
 		}
+		p.isoDates(ctx, list, res, now)
 		var data any
 		json.Unmarshal(res.Data, &data)
 		return list.RowsOf(data), res, nil
@@ -218,7 +229,7 @@ func (p *Pilot) nextPage(ctx context.Context, instruction string, schema json.Ra
 	lastSig := rowsSig(last)
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		got, err := recipe.Read(ctx, ev, r)
+		got, err := recipe.ReadAt(ctx, ev, r, now)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -227,7 +238,7 @@ func (p *Pilot) nextPage(ctx context.Context, instruction string, schema json.Ra
 			return got.Rows, &ExtractResult{Recipe: r}, nil
 		}
 		if got.Misfit != "" && time.Now().After(deadline) {
-			res, err := p.extractOne(ctx, instruction, schema, ExtractOptions{Recipe: r})
+			res, err := p.extractOne(ctx, instruction, schema, ExtractOptions{Recipe: r, Now: now})
 			if err != nil {
 				return nil, nil, err
 			}

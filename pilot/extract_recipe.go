@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/recipe"
@@ -24,6 +25,20 @@ type ExtractOptions struct {
 	Learn bool
 	// List reads the list over pages, and where to stop.
 	List ListOptions
+	// Now is the time relative dates ("3 hours ago", "yesterday") count
+	// from, in values of format date or date-time and in List.Until; zero
+	// is time.Now.
+	Now time.Time
+}
+
+func (o ExtractOptions) now() time.Time {
+	if !o.Now.IsZero() {
+		return o.Now
+	}
+	if !o.List.Now.IsZero() {
+		return o.List.Now
+	}
+	return time.Now()
 }
 
 // RecipeHeal says that a recipe stopped fitting and was learned again.
@@ -52,8 +67,15 @@ func (p *Pilot) ExtractWith(ctx context.Context, instruction string, schema json
 // extractOne reads one page of a list.
 func (p *Pilot) extractOne(ctx context.Context, instruction string, schema json.RawMessage, o ExtractOptions) (*ExtractResult, error) {
 	if o.Recipe == nil && !o.Learn {
-		return p.Extract(ctx, instruction, schema)
+		res, err := p.Extract(ctx, instruction, schema)
+		if err == nil {
+			if list, lerr := recipe.ListOf(schema); lerr == nil {
+				p.isoDates(ctx, list, res, o.now())
+			}
+		}
+		return res, err
 	}
+	now := o.now()
 	sch, err := compileSchema(schema)
 	if err != nil {
 		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "check the schema file: it must be a JSON Schema"}
@@ -71,7 +93,7 @@ func (p *Pilot) extractOne(ctx context.Context, instruction string, schema json.
 		if err := fits(o.Recipe, list); err != nil {
 			return nil, err
 		}
-		got, err := recipe.Read(ctx, ev, o.Recipe)
+		got, err := recipe.ReadAt(ctx, ev, o.Recipe, now)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +135,8 @@ func (p *Pilot) extractOne(ctx context.Context, instruction string, schema json.
 		res.RecipeNote = "no recipe: the model's answer does not fit the schema"
 		return res, nil
 	}
-	r, err := recipe.Learn(ctx, ev, list, rows)
+	r, err := recipe.LearnAt(ctx, ev, list, rows, now)
+	p.isoDates(ctx, list, res, now) // after learning, which finds the dates as the page writes them
 	if err != nil {
 		res.RecipeNote = err.Error()
 		return res, nil
@@ -136,10 +159,39 @@ func fits(r *recipe.Recipe, l *recipe.List) error {
 	if len(r.Fields) != len(l.Fields) {
 		return bad(fmt.Sprintf("it reads %d fields, the schema has %d", len(r.Fields), len(l.Fields)))
 	}
-	for i, f := range l.Fields {
-		if r.Fields[i].Name != f.Name || r.Fields[i].Type != f.Type {
-			return bad(fmt.Sprintf("field %d is %s (%s) in the recipe, %s (%s) in the schema", i+1, r.Fields[i].Name, r.Fields[i].Type, f.Name, f.Type))
+	// By name, in any order: a schema kept in a routine file may come
+	// back with its properties in another order.
+	types := map[string]string{}
+	for _, f := range r.Fields {
+		types[f.Name] = f.Type
+	}
+	for _, f := range l.Fields {
+		t, ok := types[f.Name]
+		switch {
+		case !ok:
+			return bad(fmt.Sprintf("it has no field %s", f.Name))
+		case t != f.Type:
+			return bad(fmt.Sprintf("field %s is a %s in the recipe, a %s in the schema", f.Name, t, f.Type))
 		}
 	}
 	return nil
+}
+
+// isoDates gives the dates of a list the model read (fields of format
+// date or date-time) in ISO 8601, as a recipe reads them: the page's
+// language says which way 03/04/2012 goes.
+func (p *Pilot) isoDates(ctx context.Context, list *recipe.List, res *ExtractResult, now time.Time) {
+	if !recipe.HasDates(list.Fields) || res == nil || len(res.Data) == 0 {
+		return
+	}
+	lang := ""
+	if ev, ok := p.d.(recipe.Evaler); ok {
+		lang, _ = recipe.PageLang(ctx, ev) // unknown: only dates that read one way are read
+	}
+	var data any
+	if json.Unmarshal(res.Data, &data) != nil {
+		return
+	}
+	recipe.NormalDates(list.RowsOf(data), list.Fields, lang, now)
+	res.Data, _ = json.Marshal(data)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,8 +22,9 @@ import (
 
 // shop serves a list of products whose class names are new on each load
 // (as CSS-in-JS makes them), one of which shows no colour. wrap adds a
-// wrapper around the list; swap puts the price before the name.
-type shop struct{ wrap, swap bool }
+// wrapper around the list; swap puts the price before the name. They are
+// atomic: the browser may ask for a favicon while the test changes them.
+type shop struct{ wrap, swap atomic.Bool }
 
 func (s *shop) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := func() string { return fmt.Sprintf("sc-%x", rand.Uint32()) }
@@ -32,7 +34,7 @@ func (s *shop) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, it := range []struct{ n, p, c string }{{"Trail Mug", "£1,299.00", "Green"}, {"Canvas Tote", "£22.00", ""}, {"Field Notebook", "£3.50", "Blue"}} {
 		n := fmt.Sprintf(`<span class="%s">%s</span>`, name, it.n)
 		p := fmt.Sprintf(`<span class="%s">%s</span>`, price, it.p)
-		if s.swap {
+		if s.swap.Load() {
 			n, p = p, n
 		}
 		fmt.Fprintf(&b, `<li class="%s">%s %s`, card, n, p)
@@ -43,7 +45,7 @@ func (s *shop) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	b.WriteString(`</ul></main></body></html>`)
 	out := b.String()
-	if s.wrap {
+	if s.wrap.Load() {
 		out = strings.Replace(out, "<main>", "<main><div>", 1)
 		out = strings.Replace(out, "</main>", "</div></main>", 1)
 	}
@@ -95,7 +97,7 @@ func TestExtractLearnsARecipeAndReadsWithNoModel(t *testing.T) {
 	for _, change := range []struct {
 		name string
 		set  func()
-	}{{"a wrapper added", func() { site.wrap = true }}, {"columns swapped", func() { site.wrap, site.swap = false, true }}} {
+	}{{"a wrapper added", func() { site.wrap.Store(true) }}, {"columns swapped", func() { site.wrap.Store(false); site.swap.Store(true) }}} {
 		change.set()
 		reload(t, ctx, s, srv.URL)
 		_, err := noModel.ExtractWith(ctx, "every product", json.RawMessage(listSchema), pilot.ExtractOptions{Recipe: res.Recipe})

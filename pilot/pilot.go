@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/waymark-dev/waymark/internal/outline"
 	"github.com/waymark-dev/waymark/secret"
@@ -16,6 +17,9 @@ type Pilot struct {
 	m    Model
 	opts Options
 	log  *slog.Logger
+	// asked counts the model calls made (a run adds those of the reads
+	// it makes through other methods).
+	asked atomic.Int64
 }
 
 // Options tune a pilot. The zero value is valid.
@@ -131,6 +135,7 @@ func (p *Pilot) ask(ctx context.Context, turn Turn) (Reply, error) {
 	for i := range turn.Messages {
 		turn.Messages[i].Text = p.mask(turn.Messages[i].Text)
 	}
+	p.asked.Add(1)
 	r, err := p.m.Next(ctx, turn)
 	p.log.Info("model call", "purpose", string(turn.Purpose), "model", r.Model,
 		"input_tokens", r.Usage.InputTokens, "output_tokens", r.Usage.OutputTokens, "ok", err == nil)

@@ -2,12 +2,14 @@ package pilot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
 )
@@ -103,6 +105,11 @@ type RunOptions struct {
 	// Now is the clock for the run's duration and the checks' waits; nil
 	// means time.Now.
 	Now func() time.Time
+	// Extract, when set, reads data once the task is done (the result's
+	// Data). A list (a schema that is an array of objects, or an object
+	// holding one) learns its recipe, and a recorded routine ends with an
+	// extract step holding it, so a replay reads the list with no model.
+	Extract *RunExtract
 }
 
 // AskRequest is a hand-over to a person: what the model needs, and the
@@ -127,6 +134,11 @@ type RunResult struct {
 	Usage      Usage            `json:"usage"`
 	Duration   time.Duration    `json:"duration"`
 	Routine    *routine.Routine `json:"routine,omitempty"` // when RunOptions.Record
+	// Data is what RunOptions.Extract read; Recipe reads it again with no
+	// model when it is a list, or RecipeNote says why there is none.
+	Data       json.RawMessage `json:"data,omitempty"`
+	Recipe     *recipe.Recipe  `json:"recipe,omitempty"`
+	RecipeNote string          `json:"recipe_note,omitempty"`
 }
 
 // Run lets the model carry out a task on the page, one verified step a
@@ -168,6 +180,7 @@ type run struct {
 	repeats     int     // repeats in a row
 	undecodable int     // undecodable answers in a row
 	breaker     breaker
+	extracted   *routine.Step // RunOptions.Extract's step, once read
 }
 
 func newRun(p *Pilot, task string, o RunOptions) *run {
@@ -240,6 +253,9 @@ func (r *run) turn(ctx context.Context) (bool, error) {
 // finish turns the loop's end into the result, the last event and the
 // returned error.
 func (r *run) finish(ctx context.Context, err error) (*RunResult, error) {
+	if err == nil && r.opts.Extract != nil {
+		err = r.extractDone(ctx)
+	}
 	r.res.Duration = r.opts.Now().Sub(r.start)
 	r.res.Steps = len(r.steps)
 	if r.opts.Record {

@@ -160,6 +160,9 @@ func (r *run) routine() *routine.Routine {
 				Instruction: "the task is done"})
 		}
 	}
+	if r.extracted != nil {
+		rt.Steps = append(rt.Steps, *r.extracted)
+	}
 	return rt
 }
 

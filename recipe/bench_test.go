@@ -112,6 +112,64 @@ func BenchmarkHandWrittenChromedp(b *testing.B) {
 	b.ReportMetric(float64(b.N*benchPages*benchRows)/b.Elapsed().Seconds(), "rows/s")
 }
 
+// BenchmarkRecipeVsHandWritten reads each page both ways in turn, the
+// hand-written program's read and the recipe's each on a page just loaded,
+// so both meet the same load of a shared machine; it reports the ratio of
+// their times.
+func BenchmarkRecipeVsHandWritten(b *testing.B) {
+	s, ctx := drivertest.Session(b, "benchvs", 10*time.Minute)
+	tab := browsertest.Tab(b)
+	base := benchSite(b)
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: base + "/0"}); err != nil {
+		b.Fatal(err)
+	}
+	r := benchRecipe(b, ctx, s)
+	var hand, rec time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for p := 0; p < benchPages; p++ {
+			url := fmt.Sprintf("%s/%d", base, p)
+			if _, err := chromedp.Run(tab, chromedp.Navigate(url)); err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			if n := handRead(b, tab); n != benchRows {
+				b.Fatal(n)
+			}
+			hand += time.Since(start)
+			if _, err := s.Open(ctx, calls.OpenRequest{URL: url}); err != nil {
+				b.Fatal(err)
+			}
+			start = time.Now()
+			got, err := recipe.Read(ctx, s, r)
+			if err != nil || len(got.Rows) != benchRows || got.Misfit != "" {
+				b.Fatalf("%v %s", err, got.Misfit)
+			}
+			rec += time.Since(start)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(hand.Milliseconds())/float64(b.N), "hand-ms/500rows")
+	b.ReportMetric(float64(rec.Milliseconds())/float64(b.N), "recipe-ms/500rows")
+	b.ReportMetric(float64(rec)/float64(hand), "recipe/hand")
+}
+
+// handRead is the hand-written program's read of a page: one Evaluate
+// with the selectors written by hand, the price parsed in Go.
+func handRead(b *testing.B, ctx context.Context) int {
+	const js = `Array.from(document.querySelectorAll('ul.products > li')).map(li => ({name: li.querySelector('h3').innerText.trim(), sku: li.querySelector('.sku').innerText.trim(), price: li.querySelector('.price').innerText.trim()}))`
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]map[string]string](js))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows := make([]map[string]any, len(raw))
+	for j, r := range raw {
+		price, _ := recipe.ParseNumber(r["price"], "en")
+		rows[j] = map[string]any{"name": r["name"], "sku": r["sku"], "price": price}
+	}
+	return len(rows)
+}
+
 // instant is a model stub that answers at once with the rows of the page
 // shown (read from the outline), to time the model path without a model.
 type instant struct{}

@@ -30,3 +30,26 @@ function readOne(row, f) {
   const v = norm(f.attr ? el.getAttribute(f.attr) : text(el));
   return v === '' ? null : v;
 }
+// listRows finds the rows of a list by a recipe: {error} when a selector
+// does not parse, else {found, rows: [element], values: [{field: text|null}]}.
+// A child with none of the fields (a table's header row) is not a row.
+function listRows(r) {
+  let container = null;
+  try { container = document.querySelector(r.container); } catch (e) { return { error: 'container: ' + e.message }; }
+  if (!container) return { found: false, rows: [], values: [] };
+  let els = [];
+  try { els = Array.from(container.querySelectorAll(':scope > ' + r.row)); } catch (e) { return { error: 'row: ' + e.message }; }
+  const rows = [], values = [];
+  for (const row of els) {
+    // A table's header row names the columns: it is not a row of the list.
+    if (row.cells && row.cells.length && Array.from(row.cells).every((c) => c.tagName === 'TH')) continue;
+    const out = {};
+    let any = false;
+    for (const f of r.fields) {
+      out[f.name] = readOne(row, f);
+      if (out[f.name] !== null) any = true;
+    }
+    if (any) { rows.push(row); values.push(out); }
+  }
+  return { found: true, rows, values };
+}

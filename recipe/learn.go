@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
+	"time"
 
 	"github.com/waymark-dev/waymark/internal/targets"
 )
@@ -57,7 +59,8 @@ func ListOf(schema json.RawMessage) (*List, error) {
 	l := &List{}
 	for _, k := range keys {
 		var p struct {
-			Type any `json:"type"`
+			Type   any    `json:"type"`
+			Format string `json:"format"`
 		}
 		json.Unmarshal(props[k], &p)
 		t := typeOf(p.Type)
@@ -66,7 +69,11 @@ func ListOf(schema json.RawMessage) (*List, error) {
 		default:
 			return nil, fmt.Errorf("field %s: a recipe reads strings, numbers and booleans, not %q", k, t)
 		}
-		l.Fields = append(l.Fields, Field{Name: k, Type: t})
+		f := Field{Name: k, Type: t}
+		if t == "string" && (p.Format == FormatDate || p.Format == FormatDateTime) {
+			f.Format = p.Format
+		}
+		l.Fields = append(l.Fields, f)
 	}
 	return l, nil
 }
@@ -158,8 +165,16 @@ type learnReply struct {
 
 // Learn finds the rows a model gave (rows, under list l) in the page and
 // returns the recipe that reads them, checked by reading them back with it
-// exactly. When there is none, the error says why.
+// exactly. When there is none, the error says why. Relative dates count
+// from now ([LearnAt] takes the clock).
 func Learn(ctx context.Context, ev Evaler, l *List, rows []map[string]any) (*Recipe, error) {
+	return LearnAt(ctx, ev, l, rows, time.Now())
+}
+
+// LearnAt is [Learn] with relative dates counted from now. rows hold the
+// values as the page writes them (the model's); dates among them are
+// compared as dates.
+func LearnAt(ctx context.Context, ev Evaler, l *List, rows []map[string]any, now time.Time) (*Recipe, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("no recipe: the model gave no rows to look for")
 	}
@@ -171,6 +186,12 @@ func Learn(ctx context.Context, ev Evaler, l *List, rows []map[string]any) (*Rec
 	if rep.Error != "" {
 		return nil, fmt.Errorf("no recipe: %s", rep.Error)
 	}
+	// What a recipe must read back: the model's rows, dates as dates.
+	want := make([]map[string]any, len(rows))
+	for i, row := range rows {
+		want[i] = maps.Clone(row)
+	}
+	NormalDates(want, l.Fields, rep.Lang, now)
 	r := &Recipe{Format: Format, List: l.Path, Row: rep.Row, Learned: len(rows)}
 	for _, c := range rep.Containers {
 		if stable(c.Names) {
@@ -184,11 +205,11 @@ func Learn(ctx context.Context, ev Evaler, l *List, rows []map[string]any) (*Rec
 	for _, f := range l.Fields {
 		chosen := false
 		for _, c := range rep.Fields[f.Name] {
-			if !stable(c.Names) || !readsBack(c, f, rows, rep.Lang) {
+			if !stable(c.Names) || !readsBack(c, f, want, rep.Lang, now) {
 				continue
 			}
 			nf := c.Field
-			nf.Name, nf.Type = f.Name, f.Type
+			nf.Name, nf.Type, nf.Format = f.Name, f.Type, f.Format
 			for _, row := range rows {
 				if normal(row[f.Name]) == nil {
 					nf.Optional = true
@@ -202,11 +223,11 @@ func Learn(ctx context.Context, ev Evaler, l *List, rows []map[string]any) (*Rec
 			return nil, fmt.Errorf("no recipe: no stable way reads %s in every row as the model gave it", f.Name)
 		}
 	}
-	got, err := Read(ctx, ev, r)
+	got, err := ReadAt(ctx, ev, r, now)
 	if err != nil {
 		return nil, fmt.Errorf("no recipe: %w", err)
 	}
-	if why := differ(got.Rows, rows, l.Fields); why != "" {
+	if why := differ(got.Rows, want, l.Fields); why != "" {
 		return nil, fmt.Errorf("no recipe: it does not read the model's rows back: %s", why)
 	}
 	return r, nil
@@ -225,7 +246,7 @@ func stable(names []string) bool {
 	return true
 }
 
-func readsBack(c candidate, f Field, rows []map[string]any, lang string) bool {
+func readsBack(c candidate, f Field, rows []map[string]any, lang string, now time.Time) bool {
 	if c.By == ByNone {
 		return true
 	}
@@ -233,7 +254,7 @@ func readsBack(c candidate, f Field, rows []map[string]any, lang string) bool {
 		return false
 	}
 	for i, row := range rows {
-		v, ok := Value(c.Values[i], f.Type, lang)
+		v, ok := ValueAt(c.Values[i], f, lang, now)
 		if !ok || !Same(v, row[f.Name]) {
 			return false
 		}

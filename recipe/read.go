@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Rows is what a recipe read from a page.
@@ -25,7 +26,13 @@ type readReply struct {
 }
 
 // Read reads a list by r in one script, and says whether r still fits.
+// Relative dates count from now ([ReadAt] takes the clock).
 func Read(ctx context.Context, ev Evaler, r *Recipe) (*Rows, error) {
+	return ReadAt(ctx, ev, r, time.Now())
+}
+
+// ReadAt is [Read] with relative dates ("3 hours ago") counted from now.
+func ReadAt(ctx context.Context, ev Evaler, r *Recipe, now time.Time) (*Rows, error) {
 	var rep readReply
 	if err := run(ctx, ev, readJS, r, &rep); err != nil {
 		return nil, fmt.Errorf("read by the recipe: %w", err)
@@ -38,9 +45,13 @@ func Read(ctx context.Context, ev Evaler, r *Recipe) (*Rows, error) {
 	for i, row := range rep.Rows {
 		typed := map[string]any{}
 		for _, f := range r.Fields {
-			v, ok := Value(row[f.Name], f.Type, rep.Lang)
+			v, ok := ValueAt(row[f.Name], f, rep.Lang, now)
 			if !ok && out.Misfit == "" {
-				out.Misfit = fmt.Sprintf("row %d: %s reads %q, not a %s", i+1, f.Name, *row[f.Name], f.Type)
+				what := f.Type
+				if f.Format != "" {
+					what = "date"
+				}
+				out.Misfit = fmt.Sprintf("row %d: %s reads %q, not a %s", i+1, f.Name, *row[f.Name], what)
 			}
 			if v == nil && !f.Optional && f.By != ByNone && len(missing) < 3 {
 				missing = append(missing, fmt.Sprintf("row %d has no %s", i+1, f.Name))

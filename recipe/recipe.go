@@ -51,7 +51,11 @@ type Recipe struct {
 type Field struct {
 	Name string `json:"name"`
 	// Type is the schema's type for it: string, number, integer or boolean.
-	Type   string `json:"type"`
+	Type string `json:"type"`
+	// Format is the schema's format of a string: date or date-time makes
+	// the value a date read as the page writes it ("3 Nov 2026",
+	// "yesterday", "06/24/2012" in an en-US page) and given in ISO 8601.
+	Format string `json:"format,omitempty"`
 	By     string `json:"by"`
 	Select string `json:"select,omitempty"`
 	Header string `json:"header,omitempty"`
@@ -92,6 +96,9 @@ func (r *Recipe) Check() error {
 		if f.Name == "" {
 			return fmt.Errorf("a field has no name")
 		}
+		if f.Format != "" && (f.Type != "string" || f.Format != FormatDate && f.Format != FormatDateTime) {
+			return fmt.Errorf("field %s: format %q: a recipe reads date and date-time strings", f.Name, f.Format)
+		}
 		ok := slices.Contains([]string{ByHeader, ByAttr, ByLabel, ByRole, ByTag, ByNone}, f.By)
 		switch {
 		case !ok:
@@ -113,4 +120,30 @@ func (r *Recipe) Marshal() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// Schema is the JSON Schema of the list r reads: an array of objects with
+// r's fields in r's order, each of its type or null (or an object holding
+// that array, when r.List names it). A list read with no schema of its own
+// (an each over a recipe's rows) is learned again with it.
+func (r *Recipe) Schema() json.RawMessage {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"array","items":{"type":"object","properties":{`)
+	for i, f := range r.Fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(f.Name)
+		format := ""
+		if f.Format != "" {
+			format = fmt.Sprintf(`,"format":%q`, f.Format)
+		}
+		fmt.Fprintf(&b, `%s:{"type":[%q,"null"]%s}`, name, f.Type, format)
+	}
+	b.WriteString(`}}}`)
+	if r.List == "" {
+		return b.Bytes()
+	}
+	name, _ := json.Marshal(r.List)
+	return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{%s:%s}}`, name, b.String()))
 }

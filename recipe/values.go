@@ -1,10 +1,13 @@
 package recipe
 
 import (
-	"github.com/waymark-dev/waymark/internal/lazyre"
+	"context"
 	"math"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 var numberToken = lazyre.New(`[-−]?\d[\d.,'\x{00a0}\x{202f} ]*`)
@@ -137,4 +140,57 @@ func Shown(n float64, text string) bool {
 		}
 	}
 	return false
+}
+
+// ValueAt is [Value] for a field: a string of format date or date-time is
+// a date as the page writes it ([ParseDateIn] in the page's language,
+// relative ones against now), given in ISO 8601; ok is false when it
+// reads as no date.
+func ValueAt(text *string, f Field, lang string, now time.Time) (v any, ok bool) {
+	v, ok = Value(text, f.Type, lang)
+	s, isString := v.(string)
+	if f.Format == "" || !ok || !isString {
+		return v, ok
+	}
+	d, ok := ParseDateIn(s, lang, now)
+	if !ok {
+		return nil, false
+	}
+	return ISODate(d, f.Format), true
+}
+
+// NormalDates gives the dates of rows (their fields of format date or
+// date-time, as a model wrote them from the page) in ISO 8601, in place,
+// as a recipe reads them. A value that reads as no date is left as it is.
+func NormalDates(rows []map[string]any, fields []Field, lang string, now time.Time) {
+	for _, f := range fields {
+		if f.Format == "" {
+			continue
+		}
+		for _, row := range rows {
+			if s, ok := row[f.Name].(string); ok {
+				if v, ok := ValueAt(&s, f, lang, now); ok && v != nil {
+					row[f.Name] = v
+				}
+			}
+		}
+	}
+}
+
+// HasDates reports whether some field is a date.
+func HasDates(fields []Field) bool {
+	for _, f := range fields {
+		if f.Format != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// PageLang is the language the page says it is written in (its root's
+// lang), "" when it says none.
+func PageLang(ctx context.Context, ev Evaler) (string, error) {
+	var lang string
+	err := run(ctx, ev, "return norm(document.documentElement.lang || '');", nil, &lang)
+	return lang, err
 }

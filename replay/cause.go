@@ -15,7 +15,7 @@ const (
 	CauseAmbiguous     Cause = "ambiguous"        // several elements fit equally well
 	CauseMissing       Cause = "missing"          // the element is gone and there was no model to heal with (or the heal failed)
 	CauseNeedsApproval Cause = "needs-approval"   // the step would send, pay, delete or confirm and needs approval
-	CauseNeedsModel    Cause = "needs-model"      // an extract step, and no model was given
+	CauseNeedsModel    Cause = "needs-model"      // an extract step with no recipe (or one that no longer fits), and no model was given
 	CauseFailed        Cause = "failed"           // the browser refused the step (timeout, not interactable, navigation error)
 	CauseCanceled      Cause = "canceled"         // the context was canceled
 )
@@ -38,7 +38,7 @@ func (c Cause) Hint() string {
 	case CauseNeedsApproval:
 		return "the step would send, pay, delete or confirm: check it, then replay with --allow-submit"
 	case CauseNeedsModel:
-		return "an extract step reads the page with a model: configure one (waymark config) and replay again"
+		return "the step reads the page with a model (it has no recipe, or its recipe no longer fits the page): configure one (waymark config) and replay again"
 	case CauseFailed:
 		return "the browser refused the step: run waymark snapshot to see the page, then replay again"
 	case CauseCanceled:

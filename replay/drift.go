@@ -120,6 +120,9 @@ func (w *drifter) steps(ctx context.Context, steps []routine.Step, where string,
 			w.rep.Steps = append(w.rep.Steps, ds)
 			continue
 		case routine.KindAct:
+			if s.Target != nil && s.Target.Place != "" {
+				continue // a control in a row is found at its place in each row as the replay reads it
+			}
 			if s.Target != nil {
 				w.find(ctx, &ds, s.Target, unsure)
 			}

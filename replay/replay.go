@@ -14,6 +14,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
 )
@@ -65,7 +66,8 @@ type Options struct {
 	Approve func(ctx context.Context, step string, a calls.Approval) (bool, error)
 	// Progress, when set, is called after each step, in order.
 	Progress func(StepEvent)
-	// Now is the clock for history entries; nil means time.Now.
+	// Now is the clock for history entries and for the relative dates
+	// ("3 hours ago") of lists read by a recipe; nil means time.Now.
 	Now func() time.Time
 	// CheckTimeout bounds how long a verify step waits for the page to
 	// show what it checks; zero means 5 s, negative means one look.
@@ -199,8 +201,11 @@ func Run(ctx context.Context, d pilot.Driver, r *routine.Routine, opts Options) 
 		at := x.now().UTC().Round(time.Second)
 		for _, h := range res.Heals {
 			note := "healed: found by its fingerprint (no model)"
-			if h.How == HealModel {
+			switch h.How {
+			case HealModel:
 				note = "healed: chosen by one model call"
+			case HealRecipe:
+				note = "healed: the recipe no longer fitted (" + h.Reason + "); learned again with one model call"
 			}
 			next.History = append(next.History, routine.Change{Version: next.Version, At: at, Note: note, Step: h.Step, Before: h.Before, After: h.After})
 		}
@@ -301,6 +306,10 @@ func (x *run) now() time.Time {
 type row struct {
 	index int
 	item  any
+	// In an each with a recipe: the recipe, and the row's place in the
+	// list now (where a step's control in the row is found).
+	recipe *recipe.Recipe
+	at     int
 }
 
 func (x *run) steps(ctx context.Context, steps []routine.Step, where string, rw *row) error {
@@ -351,6 +360,9 @@ func (x *run) step(ctx context.Context, s *routine.Step, path string, rw *row) e
 			return x.steps(ctx, branch, path+"."+name, rw)
 		}
 	case routine.KindEach:
+		if s.Recipe != nil {
+			return x.eachRecipe(ctx, s, path, sr, start)
+		}
 		var items []any
 		items, err = x.items(s.Over)
 		if err == nil {

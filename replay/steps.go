@@ -245,7 +245,13 @@ func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row
 		submits = SubmitsAsk
 	}
 	req := calls.ActRequest{Kind: s.Op, Key: s.Key, Submits: submits, Hand: !x.opts.NoHand}
-	if s.Target != nil {
+	if s.Target != nil && s.Target.Place != "" && rw != nil && rw.recipe != nil {
+		loc, err := x.placed(ctx, s, path, rw)
+		if err != nil {
+			return err
+		}
+		req.Target, sr.Detail = loc, fmt.Sprintf("row %d of the list", rw.at+1)
+	} else if s.Target != nil {
 		ref, err := x.resolve(ctx, s, s.Target, path, rw, sr)
 		if err != nil {
 			return err
@@ -357,24 +363,40 @@ func (x *run) checkOnce(ctx context.Context, c *routine.Check, rw *row) (bool, s
 	return verify.Check(ctx, x.d, &filled, o)
 }
 
-// extractStep reads data with the model into the step's schema.
+// extractStep reads data into the step's schema: by its recipe with no
+// model when it has one (a recipe that no longer fits is learned again
+// with one model call, a heal), else with the model.
 func (x *run) extractStep(ctx context.Context, s *routine.Step, path string, sr *StepResult) error {
-	if x.model == nil {
-		return stopf(CauseNeedsModel, "%s: an extract step reads the page with a model, and none is configured", stepName(s, path))
-	}
-	p := pilot.New(x.d, x.model, &pilot.Options{Secrets: x.known})
-	res, err := p.Extract(ctx, s.Instruction, s.Schema)
-	if err != nil {
-		return err
-	}
-	if !res.OK {
-		return stopf(CauseFailed, "%s: the data read does not fit the schema: %s", stepName(s, path), strings.Join(res.Problems, "; "))
+	var data []byte
+	if s.Recipe != nil {
+		res, err := x.readList(ctx, s, path, s.Schema, x.now(), sr)
+		if err != nil {
+			return err
+		}
+		data = res.Data
+	} else {
+		if x.model == nil {
+			return stopf(CauseNeedsModel, "%s: an extract step reads the page with a model, and none is configured", stepName(s, path))
+		}
+		p := pilot.New(x.d, x.model, &pilot.Options{Secrets: x.known})
+		res, err := p.Extract(ctx, s.Instruction, s.Schema)
+		if err != nil {
+			return err
+		}
+		if !res.OK {
+			return stopf(CauseFailed, "%s: the data read does not fit the schema: %s", stepName(s, path), strings.Join(res.Problems, "; "))
+		}
+		data = res.Data
 	}
 	key := s.Into
 	if key == "" {
 		key = stepName(s, path)
 	}
-	x.res.Data[key] = res.Data
-	sr.Detail = fmt.Sprintf("%d bytes into %s", len(res.Data), key)
+	x.res.Data[key] = data
+	detail := fmt.Sprintf("%d bytes into %s", len(data), key)
+	if s.Recipe != nil && sr.Detail != "" {
+		detail = sr.Detail + "; " + detail
+	}
+	sr.Detail = detail
 	return nil
 }

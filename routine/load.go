@@ -7,16 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/schemacheck"
+	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -272,6 +275,11 @@ type checker struct {
 	vars     map[string]Variable
 	ids      map[string]string // step id → where it is
 	extracts map[string]bool   // Into names of extracts seen so far
+	inRecipe bool              // inside the steps of an each with a recipe
+	// rowFields are the fields of the innermost each's rows when its
+	// recipe says them (nil: an each over a variable or an extract, whose
+	// rows are known only at replay).
+	rowFields map[string]bool
 }
 
 // at names a step's place, with its id when it has one.
@@ -332,6 +340,27 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 	if err := actFields(s, here); err != nil {
 		return err
 	}
+	if s.Recipe != nil {
+		if s.Kind != KindExtract && s.Kind != KindEach {
+			return &LoadError{Where: here + ".recipe", Msg: fmt.Sprintf("a recipe reads a list for an extract or an each; this is a %s step", s.Kind)}
+		}
+		if err := s.Recipe.Check(); err != nil {
+			return &LoadError{Where: here + ".recipe", Msg: err.Error(), Hint: "see routine/FORMAT.md, section Recipes"}
+		}
+	}
+	if s.List != nil {
+		if s.Kind != KindExtract || s.Recipe == nil {
+			return &LoadError{Where: here + ".list", Msg: "list says how an extract with a recipe reads over pages; this step has none",
+				Hint: `remove "list", or give the extract its "recipe"`}
+		}
+		if s.List.Until != "" && !untilDate(s.List.Until) {
+			return &LoadError{Where: here + ".list.until", Msg: fmt.Sprintf("%q is not a date", s.List.Until), Hint: `write "2026-11-01", "1 Nov 2026" or "3 days ago"`}
+		}
+	}
+	if s.Target != nil && s.Target.Place != "" && !c.inRecipe {
+		return &LoadError{Where: here + ".target.place", Msg: "a place in a row belongs to a step inside an each with a recipe",
+			Hint: `remove "place", or move the step into an each that has a "recipe"`}
+	}
 	switch s.Kind {
 	case KindExtract:
 		if s.Into != "" {
@@ -343,6 +372,20 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 		}
 		return c.steps(s.Else, here+".else", eachDepth)
 	case KindEach:
+		if s.Recipe != nil {
+			if s.Over != "" {
+				return &LoadError{Where: here + ".over", Msg: "an each with a recipe reads its rows from the page; it goes over nothing else",
+					Hint: `remove "over", or remove "recipe"`}
+			}
+			outer, outerFields := c.inRecipe, c.rowFields
+			c.inRecipe, c.rowFields = true, map[string]bool{}
+			for _, f := range s.Recipe.Fields {
+				c.rowFields[f.Name] = true
+			}
+			err := c.steps(s.Do, here+".do", eachDepth+1)
+			c.inRecipe, c.rowFields = outer, outerFields
+			return err
+		}
 		// "products.items" is the items field of the extract "products".
 		name, field, dotted := strings.Cut(s.Over, ".")
 		v, declared := c.vars[name]
@@ -356,7 +399,11 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 			return &LoadError{Where: here + ".over", Msg: fmt.Sprintf("%q is neither a declared list variable nor the \"into\" of an earlier extract", s.Over),
 				Hint: "declare it under \"variables\" with \"list\": true"}
 		}
-		return c.steps(s.Do, here+".do", eachDepth+1)
+		outer, outerFields := c.inRecipe, c.rowFields
+		c.inRecipe, c.rowFields = false, nil // a place and a row's fields are the innermost each's
+		err := c.steps(s.Do, here+".do", eachDepth+1)
+		c.inRecipe, c.rowFields = outer, outerFields
+		return err
 	}
 	return nil
 }
@@ -459,6 +506,10 @@ func (c *checker) text(s, w string, eachDepth int) error {
 			if eachDepth == 0 {
 				return &LoadError{Where: w, Msg: fmt.Sprintf("%%%s%% is only defined inside the steps of an each", name)}
 			}
+			field, _, _ := strings.Cut(strings.TrimPrefix(name, "row."), ".")
+			if c.rowFields != nil && name != "row" && !c.rowFields[field] {
+				return &LoadError{Where: w, Msg: fmt.Sprintf("%%%s%%: the rows the recipe reads have no field %q (they have: %s)", name, field, strings.Join(slices.Sorted(maps.Keys(c.rowFields)), ", "))}
+			}
 			continue
 		}
 		if _, ok := c.vars[name]; !ok {
@@ -540,4 +591,10 @@ func (c *checker) answers(s *Step, here string, eachDepth int) error {
 		}
 	}
 	return nil
+}
+
+// untilDate reports whether s reads as a date a list stops at.
+func untilDate(s string) bool {
+	_, ok := recipe.ParseDate(s, time.Now())
+	return ok
 }

@@ -37,6 +37,11 @@ func TestParseEveryKind(t *testing.T) {
 	if r.Steps[1].Value.Slot != "email" || r.Steps[5].Do[0].Target.Positional != true {
 		t.Errorf("fields lost: %+v", r.Steps[1])
 	}
+	orders, rows := r.Steps[10], r.Steps[11]
+	if orders.Recipe == nil || orders.Recipe.Fields[1].Format != "date" || rows.Recipe == nil || rows.Over != "" ||
+		rows.Do[0].Target.Place != "td:nth-of-type(3) > button:nth-of-type(1)" {
+		t.Errorf("recipes and places lost: %+v %+v", orders, rows)
+	}
 }
 
 // loadErr parses src (a routine with its steps given) and returns the
@@ -65,6 +70,9 @@ func routineWith(vars, steps string) string {
 }
 
 const fp = `"fingerprint": {"role": "textbox", "name": "Email"}`
+
+// rec is a recipe that checks.
+const rec = `{"format": "waymark.recipe/1", "container": "ul.users", "row": "li", "fields": [{"name": "name", "type": "string", "by": "role", "select": "h3"}]}`
 
 func TestLoadErrors(t *testing.T) {
 	tests := []struct {
@@ -120,6 +128,26 @@ func TestLoadErrors(t *testing.T) {
 		{"count on a dblclick", routineWith(`[]`, `[{"kind": "act", "op": "dblclick", "count": 3, "target": {"locator": "label=Email", `+fp+`}}]`),
 			"steps[0].count", "always two clicks"},
 		{"count on a scroll", routineWith(`[]`, `[{"kind": "act", "op": "scroll", "count": 2}]`), "steps[0].count", `"count" is for click steps; this is a scroll step`},
+
+		// Recipes and places in rows.
+		{"recipe on a goto", routineWith(`[]`, `[{"kind": "goto", "url": "http://x/", "recipe": `+rec+`}]`), "steps[0].recipe", "this is a goto step"},
+		{"a recipe that does not check", routineWith(`[]`, `[{"kind": "each", "recipe": {"format": "waymark.recipe/1", "container": "ul", "row": "li", "fields": []}, "do": []}]`),
+			"steps[0].recipe", "no fields"},
+		{"each with a recipe and over", routineWith(`[{"name": "rows", "list": true}]`, `[{"kind": "each", "over": "rows", "recipe": `+rec+`, "do": []}]`),
+			"steps[0].over", "goes over nothing else"},
+		{"each with neither", routineWith(`[]`, `[{"kind": "each", "do": []}]`), "steps[0]", "over"},
+		{"place outside a recipe's each", routineWith(`[]`, `[{"kind": "act", "op": "click", "target": {"locator": "", "place": "button:nth-of-type(1)", `+fp+`}}]`),
+			"steps[0].target.place", "inside an each with a recipe"},
+		{"place in an each over a variable", routineWith(`[{"name": "rows", "list": true}]`, `[{"kind": "each", "recipe": `+rec+`, "do": [{"kind": "each", "over": "rows", "do": [{"kind": "act", "op": "click", "target": {"locator": "", "place": "button:nth-of-type(1)", `+fp+`}}]}]}]`),
+			"steps[0].do[0].do[0].target.place", "inside an each with a recipe"},
+		{"list on an extract with no recipe", routineWith(`[]`, `[{"kind": "extract", "instruction": "x", "schema": {}, "list": {"pages": 3}}]`),
+			"steps[0].list", "an extract with a recipe"},
+		{"list until no date", routineWith(`[]`, `[{"kind": "extract", "instruction": "x", "schema": {}, "recipe": `+rec+`, "list": {"until": "soon"}}]`),
+			"steps[0].list.until", "not a date"},
+		{"a row field the recipe does not read", routineWith(`[]`, `[{"kind": "each", "recipe": `+rec+`, "do": [{"kind": "verify", "check": {"text": "%row.nmae%"}}]}]`),
+			"steps[0].do[0].check.text", `no field "nmae" (they have: name)`},
+		{"a date format on a number", routineWith(`[]`, `[{"kind": "each", "recipe": {"format": "waymark.recipe/1", "container": "ul", "row": "li", "fields": [{"name": "n", "type": "number", "format": "date", "by": "tag"}]}, "do": []}]`),
+			"steps[0].recipe", "date and date-time strings"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

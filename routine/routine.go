@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/recipe"
 )
 
 // Format is the version string of the current format.
@@ -89,6 +90,14 @@ type Step struct {
 	// extract
 	Schema json.RawMessage `json:"schema,omitempty"`
 	Into   string          `json:"into,omitempty"` // the name later steps (each) read the data by
+	// Recipe (extract, each) reads the list from the page with no model
+	// (package recipe). An extract step with one replays with no model;
+	// an each with one reads its rows from the page by it each time round
+	// instead of going over a variable or an extract.
+	Recipe *recipe.Recipe `json:"recipe,omitempty"`
+	// List (extract with a recipe) reads the list over pages, as it was
+	// read when recorded.
+	List *ListRead `json:"list,omitempty"`
 
 	// form: the answers by field key (or label), each a literal, a
 	// variable or a template; a replay fills them with no model and
@@ -99,14 +108,27 @@ type Step struct {
 	Then []Step `json:"then,omitempty"`
 	Else []Step `json:"else,omitempty"`
 
-	// each: Over names a list variable or an earlier extract's Into;
-	// values inside use %row.field%.
+	// each: Over names a list variable or an earlier extract's Into (or,
+	// with a Recipe, is empty); values inside use %row.field%.
 	Over string `json:"over,omitempty"`
 	Do   []Step `json:"do,omitempty"`
 
 	// Verdict is what the recorder observed when the step was demonstrated
 	// (the agent loop's verifier); informative at replay.
 	Verdict *Verdict `json:"verdict,omitempty"`
+}
+
+// ListRead is how an extract step reads a list over pages: the next-page
+// control followed (or the page scrolled) up to Pages pages, rows merged
+// by Key, stopped at Limit rows or at the first row older than Until (a
+// date as written: "2026-11-01", "3 days ago", counted from the replay).
+type ListRead struct {
+	Pages      int    `json:"pages,omitempty"`
+	Scroll     bool   `json:"scroll,omitempty"`
+	Key        string `json:"key,omitempty"`
+	Limit      int    `json:"limit,omitempty"`
+	Until      string `json:"until,omitempty"`
+	UntilField string `json:"until_field,omitempty"`
 }
 
 // Landed is where a goto arrived when it was recorded ([LandedAt]); a
@@ -127,6 +149,10 @@ type Target struct {
 	Frame       []string          `json:"frame,omitempty"`
 	Fingerprint calls.Fingerprint `json:"fingerprint"`
 	Positional  bool              `json:"positional,omitempty"` // inside each: the same place in the current row
+	// Place, inside an each with a recipe, is where the element is within
+	// its row (recipe.Place): a replay presses the element at that place
+	// in each row, found by no other means and never healed.
+	Place string `json:"place,omitempty"`
 }
 
 // Value is what a step types or chooses: a literal (never a secret), a

@@ -33,8 +33,10 @@ func TestExtractByARecipeNeedsNoModel(t *testing.T) {
 	if got := strings.TrimSpace(out.String()); got != `[{"name":"Trail Mug","price":1299},{"name":"Tote","price":22}]` {
 		t.Fatalf("printed %s", got)
 	}
-	if m := fc.methods(); len(m) != 1 || m[0] != calls.MethodEval {
-		t.Fatalf("calls %v: a recipe read is one script", m)
+	// One script reads; the extract then goes to the session's recording
+	// (the daemon's, which records nothing when the session does not).
+	if m := fc.methods(); len(m) != 2 || m[0] != calls.MethodEval || m[1] != calls.MethodRecordExtract {
+		t.Fatalf("calls %v: a recipe read is one script, then the recording is told", m)
 	}
 	// No rows where there were: it says the recipe no longer fits, and
 	// with no model that is where it stops.

@@ -146,6 +146,8 @@ func pageReply(method string, params any) (any, error) {
 		return calls.NetworkLog{Requests: []calls.Request{{Seq: 2, Method: "GET", URL: "http://shop.test/api", Type: "fetch", Status: 500, TimeMS: 1, DurationMS: 4}}, Failed: 1, Next: 2}, nil
 	case calls.MethodRecordStop:
 		return calls.RecordStopResult{Routine: json.RawMessage(cliRoutine)}, nil
+	case calls.MethodRecordRows:
+		return calls.RecordRowsResult{Rows: []map[string]any{{"name": "Ann", "total": 12.5}}, Steps: 1}, nil
 	}
 	return calls.Empty{}, nil
 }
@@ -208,6 +210,7 @@ func TestJSONContract(t *testing.T) {
 		return p
 	}
 	routineFile := write("r.json", cliRoutine)
+	recipeFile := write("rows.recipe.json", `{"format":"waymark.recipe/1","container":"table","row":"tr","fields":[{"name":"name","type":"string","by":"header","header":"Name"}]}`)
 	planFile := write("plan.yaml", cliPlan)
 	schemaFile := write("schema.json", `{"type":"object","properties":{"title":{"type":"string"}}}`)
 	stateFile := write("state.json", `{"format":"`+calls.StateFormat+`","cookies":[]}`)
@@ -285,6 +288,8 @@ func TestJSONContract(t *testing.T) {
 		"pdf":                   {{args: []string{"pdf", filepath.Join(dir, "p.pdf")}, wantOK: true}, {args: []string{"pdf", filepath.Join(dir, "p.pdf")}, reply: fail}},
 		"press":                 {{args: []string{"press", "Enter"}, wantOK: true}, {args: []string{"press", "Enter"}, reply: fail}},
 		"record start":          {{args: []string{"record", "start"}, wantOK: true}, {args: []string{"record", "start"}, reply: fail}},
+		"record rows start":     {{args: []string{"record", "rows", "start", "--recipe", recipeFile}, wantOK: true}, {args: []string{"record", "rows", "start", "--recipe", recipeFile}, reply: fail}, {args: []string{"record", "rows", "start"}}},
+		"record rows stop":      {{args: []string{"record", "rows", "stop"}, wantOK: true}, {args: []string{"record", "rows", "stop"}, reply: fail}},
 		"record stop":           {{args: []string{"record", "stop", filepath.Join(dir, "rec.json")}, wantOK: true}, {args: []string{"record", "stop", filepath.Join(dir, "rec2.json")}, reply: fail}},
 		"reload":                {{args: []string{"reload"}, wantOK: true}, {args: []string{"reload"}, reply: fail}},
 		"replay":                {{args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW", "--allow-submit"}, env: map[string]string{"PW": "pw-123456"}, reply: shopCaller(nil).reply, wantOK: true}, {args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW"}, env: map[string]string{"PW": "pw-123456"}, reply: fail}},

@@ -17,6 +17,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -279,12 +280,16 @@ type ExtractOptions struct {
 	// the page and the recipe learned is saved there.
 	RecipeFile string
 	// Over pages: --pages, --scroll, --key, --limit, --until, --seen.
-	Pages    int
-	Scroll   bool
-	Key      string
-	Limit    int
-	Until    string
-	SeenFile string
+	Pages  int
+	Scroll bool
+	Key    string
+	Limit  int
+	Until  string
+	// UntilField is the row's field --until compares; empty: a field the
+	// schema gives format date or date-time, else the first that reads as
+	// a date.
+	UntilField string
+	SeenFile   string
 }
 
 // NewCmdExtract builds `waymark extract INSTRUCTION --schema FILE`.
@@ -324,6 +329,7 @@ longer fits, it says so and, with a model, learns it again (a heal).`,
 	cmd.Flags().StringVar(&opts.Key, "key", "", "the field naming a row: rows repeated across pages are merged")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 0, "stop at N rows")
 	cmd.Flags().StringVar(&opts.Until, "until", "", `stop at the first row older than this date ("2026-11-01", "3 days ago")`)
+	cmd.Flags().StringVar(&opts.UntilField, "until-field", "", "with --until: the field holding each row's date (default: the schema's date field, else the first that reads as a date)")
 	cmd.Flags().StringVar(&opts.SeenFile, "seen", "", "with --key: leave out rows whose keys are in FILE, and add this run's keys to it")
 	return cmd
 }
@@ -351,6 +357,9 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	}
 	if err := opts.saveRecipe(res, xo.Recipe); err != nil {
 		return err
+	}
+	if res.OK {
+		opts.record(ctx, schema, res.Recipe)
 	}
 	if err := opts.saveSeen(xo.List.Seen, res.Keys); err != nil {
 		return err
@@ -455,9 +464,32 @@ func (o *ExtractOptions) saveRecipe(res *pilot.ExtractResult, used *recipe.Recip
 	return nil
 }
 
+// record adds the extract to the session's recording, when it records:
+// a list with its recipe, so the routine reads it with no model.
+func (o *ExtractOptions) record(ctx context.Context, schema []byte, r *recipe.Recipe) {
+	req := calls.RecordExtractRequest{Instruction: o.Instruction, Schema: schema}
+	if r != nil {
+		b, err := r.Marshal()
+		if err != nil {
+			o.note("the extract is not in the recording: %v", err)
+			return
+		}
+		req.Recipe = b
+		if l := (routine.ListRead{Pages: o.Pages, Scroll: o.Scroll, Key: o.Key, Limit: o.Limit, Until: o.Until, UntilField: o.UntilField}); l != (routine.ListRead{}) {
+			req.List, _ = json.Marshal(l)
+		}
+	}
+	if _, err := o.session().RecordExtract(ctx, req); err != nil {
+		o.note("the extract is not in the recording: %v", err)
+	}
+}
+
 // listOptions reads --pages, --scroll, --key, --limit, --until and --seen.
 func (o *ExtractOptions) listOptions() (pilot.ListOptions, error) {
-	lo := pilot.ListOptions{Pages: o.Pages, Scroll: o.Scroll, Key: o.Key, Limit: o.Limit, Now: time.Now()}
+	lo := pilot.ListOptions{Pages: o.Pages, Scroll: o.Scroll, Key: o.Key, Limit: o.Limit, UntilField: o.UntilField, Now: time.Now()}
+	if o.UntilField != "" && o.Until == "" {
+		return lo, usageErrorf("add --until DATE", "--until-field needs --until")
+	}
 	if o.Scroll && lo.Pages < 2 {
 		lo.Pages = 10
 	}

@@ -80,7 +80,7 @@ again. record stop names the approved steps.`,
 			return recordStopRun(cmd.Context(), stop)
 		},
 	}
-	cmd.AddCommand(startCmd, stopCmd)
+	cmd.AddCommand(startCmd, stopCmd, newCmdRecordRows(f, nil))
 	return cmd
 }
 

@@ -256,3 +256,25 @@ func TestRecordStopUnwritableKeepsRecording(t *testing.T) {
 		t.Error("the recording goes on after it was written")
 	}
 }
+
+// record rows start needs a recipe to read the list by: from --recipe
+// FILE, or learned with --schema; a FILE that is not there with no schema
+// to learn it says so.
+func TestRecordRowsStartNeedsARecipe(t *testing.T) {
+	common, _, _ := testCommon(pageCaller(), false, false)
+	missing := filepath.Join(t.TempDir(), "none.recipe.json")
+	for _, opts := range []*RecordRowsOptions{
+		{PilotOptions: PilotOptions{Common: common}, Op: "start"},
+		{PilotOptions: PilotOptions{Common: common}, Op: "start", RecipeFile: missing},
+	} {
+		err := recordRowsRun(context.Background(), opts)
+		var ue *UsageError
+		hint := calls.Hint(err)
+		if errors.As(err, &ue) {
+			hint = ue.Hint
+		}
+		if ExitCode(err) != 2 || hint == "" || !strings.Contains(err.Error(), "recipe") {
+			t.Errorf("record rows start %q: %v, want an error about the recipe with a hint", opts.RecipeFile, err)
+		}
+	}
+}

@@ -31,6 +31,10 @@ type RunOptions struct {
 	AllowSubmit bool
 	Screenshots bool
 	Hand        bool // --hand (default on): a person's pointer paths and typing pace
+	// --extract INSTRUCTION --schema FILE: data read once the task is done
+	// (a list with its recipe, recorded as the routine's last step).
+	Extract    string
+	SchemaFile string
 	// NewModel builds the model; nil uses the --model flags.
 	NewModel func() (pilot.Model, error)
 	// Ask hands over to a person; NewCmdRun sets a terminal prompt when
@@ -84,6 +88,8 @@ envelope {"ok":…} every command prints, with the run's summary as its data.`,
 	fl.BoolVar(&opts.AllowSubmit, "allow-submit", false, "let steps send a form, pay, delete or confirm without asking")
 	fl.BoolVar(&opts.Screenshots, "screenshots", false, "show the model a screenshot each turn (for models that read pictures)")
 	fl.BoolVar(&opts.Hand, "hand", true, "act with a person's pointer paths and typing pace (--hand=false: the driver's speed)")
+	fl.StringVar(&opts.Extract, "extract", "", "once the task is done, read this data (with --schema); a list is recorded with its recipe, to replay with no model")
+	fl.StringVar(&opts.SchemaFile, "schema", "", "with --extract: a JSON Schema file for the data")
 	return cmd
 }
 
@@ -92,6 +98,17 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	vars, err := opts.vars(getenv)
 	if err != nil {
 		return err
+	}
+	var extract *pilot.RunExtract
+	if (opts.Extract == "") != (opts.SchemaFile == "") {
+		return usageErrorf("give both: --extract 'every order' --schema orders.json", "--extract and --schema go together")
+	}
+	if opts.Extract != "" {
+		schema, err := os.ReadFile(opts.SchemaFile)
+		if err != nil {
+			return &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("read the schema: %v", err), Hint: "check the path"}
+		}
+		extract = &pilot.RunExtract{Instruction: opts.Extract, Schema: schema}
 	}
 	// The routine is saved when the task is done: a path that cannot take
 	// it fails now, not after the task ran.
@@ -123,6 +140,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		MaxSteps: opts.MaxSteps, MaxTokens: opts.MaxTokens,
 		OnEvent: show, Ask: opts.Ask, AllowSubmit: opts.AllowSubmit,
 		Record: opts.Record != "", Screenshots: opts.Screenshots, NoHand: !opts.Hand,
+		Extract: extract,
 	})
 	saved := ""
 	if err == nil && opts.Record != "" && res.Routine != nil {
@@ -132,6 +150,12 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		saved = opts.Record
 	}
 	if !opts.JSON {
+		if res != nil && len(res.Data) > 0 {
+			fmt.Fprintln(opts.IO.Out, string(res.Data))
+		}
+		if res != nil && res.RecipeNote != "" {
+			fmt.Fprintln(opts.IO.ErrOut, res.RecipeNote)
+		}
 		fmt.Fprintln(opts.IO.ErrOut, summaryLine(res, saved, opts.Record))
 		return err
 	}
@@ -166,6 +190,8 @@ type runSummaryJSON struct {
 	DurationMS int64            `json:"duration_ms"`
 	Routine    *routine.Routine `json:"routine,omitempty"`
 	Saved      string           `json:"saved,omitempty"`
+	Data       json.RawMessage  `json:"data,omitempty"` // --extract
+	RecipeNote string           `json:"recipe_note,omitempty"`
 }
 
 func runSummary(res *pilot.RunResult, saved string) *runSummaryJSON {
@@ -173,7 +199,7 @@ func runSummary(res *pilot.RunResult, saved string) *runSummaryJSON {
 		return nil
 	}
 	return &runSummaryJSON{Done: res.Done, Reason: res.Reason, Steps: res.Steps, Turns: res.Turns, ModelCalls: res.ModelCalls,
-		Usage: res.Usage, DurationMS: res.Duration.Milliseconds(), Routine: res.Routine, Saved: saved}
+		Usage: res.Usage, DurationMS: res.Duration.Milliseconds(), Routine: res.Routine, Saved: saved, Data: res.Data, RecipeNote: res.RecipeNote}
 }
 
 // runEventJSON is a pilot.Event as `run --json` prints it: its summary

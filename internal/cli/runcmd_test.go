@@ -215,3 +215,30 @@ func TestRunRecordToBadPathRunsNothing(t *testing.T) {
 		})
 	}
 }
+
+// run --extract reads the data once the task is done and prints it on
+// stdout; the schema is a value (not a list: the fake page runs no
+// recipe), read with one more model call.
+func TestRunExtractPrintsTheData(t *testing.T) {
+	common, out, _ := testCommon(pageCaller(), false, false)
+	m := scripted.New(
+		scripted.Data(pilot.PurposeDecide, `{"thought":"press Go","action":{"type":"act","op":"click","ref":"e1","expect":{"text_appears":"Done!"}}}`),
+		scripted.Data(pilot.PurposeDecide, `{"thought":"it says done","action":{"type":"done"}}`),
+		scripted.Data(pilot.PurposeExtract, `"Done!"`),
+	)
+	schema := filepath.Join(t.TempDir(), "s.json")
+	os.WriteFile(schema, []byte(`{"type":"string"}`), 0o644)
+	opts := &RunOptions{PilotOptions: PilotOptions{Common: common}, Task: "look", Extract: "what the page says", SchemaFile: schema,
+		NewModel: func() (pilot.Model, error) { return m, nil }}
+	if err := runRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	m.Verify(t)
+	if strings.TrimSpace(out.String()) != `"Done!"` {
+		t.Errorf("stdout %q", out)
+	}
+	opts.SchemaFile = ""
+	if err := runRun(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "--schema") {
+		t.Errorf("--extract with no --schema: %v", err)
+	}
+}

@@ -84,7 +84,7 @@ var fieldDocs = sync.OnceValue(func() map[string]string {
 		"observe.question":    "what to find, in words",
 		"extract.instruction": "what to read, in words",
 		"extract.schema":      "JSON Schema of the answer",
-		"extract.recipe":      "the recipe an earlier extract returned: reads again with no model",
+		"extract.list":        "for a list: recipe (as an earlier extract returned it: reads with no model), pages, scroll, key, limit, until, until_field, seen",
 		"act.instruction":     "one step, e.g. fill Email with %email%",
 		"act.vars":            "values of %name% in the instruction",
 		"run.task":            "the task, in words",

@@ -48,8 +48,8 @@ type (
 	}
 	extractIn struct {
 		Instruction string         `json:"instruction"`
-		Schema      map[string]any `json:"schema" jsonschema:"the answer's JSON Schema"`
-		Recipe      map[string]any `json:"recipe,omitempty"`
+		Schema      map[string]any `json:"schema"`
+		List        map[string]any `json:"list,omitempty"` // extract_list.go
 	}
 	runIn struct {
 		Task     string         `json:"task"`
@@ -175,22 +175,22 @@ func (pt pilotTools) observe(ctx context.Context, _ *sdk.CallToolRequest, in obs
 }
 
 func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in extractIn) (*sdk.CallToolResult, error) {
-	schema, err := json.Marshal(in.Schema)
-	if err != nil || in.Schema == nil {
+	if in.Schema == nil {
 		return failure(calls.Errorf(calls.ErrBadInput, "give schema as a JSON Schema object", "no schema")), nil
 	}
+	schema, _ := json.Marshal(in.Schema)
 	// A list is always given its recipe (one script, no model call), to
 	// give back to read it again with no model.
 	_, notList := recipe.ListOf(schema)
-	xo := pilot.ExtractOptions{Learn: notList == nil}
-	if in.Recipe != nil {
-		b, _ := json.Marshal(in.Recipe)
-		r, err := recipe.Parse(b)
-		if err != nil {
-			return failure(&calls.Error{Kind: calls.ErrBadInput, Msg: "recipe: " + err.Error(), Hint: "give the recipe an earlier extract returned, unchanged"}), nil
-		}
-		xo.Recipe = r
+	var list any
+	if in.List != nil {
+		list = in.List
 	}
+	xo, err := extractList(list, time.Now())
+	if err != nil {
+		return failure(err), nil
+	}
+	xo.Learn = notList == nil
 	p, err := pt.pilot(ctx)
 	if err != nil {
 		return failure(err), nil
@@ -206,6 +206,9 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	if res.Note != "" {
 		s += "\nnote: " + res.Note
 	}
+	if res.Ended != "" {
+		s += fmt.Sprintf("\n%d rows, %d pages, %d duplicates; ended: %s", res.Rows, res.Pages, res.Duplicates, res.Ended)
+	}
 	if res.Heal != nil {
 		s += "\nthe recipe no longer fitted (" + res.Heal.Misfit + "): learned again"
 	}
@@ -214,7 +217,7 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	}
 	if res.Recipe != nil && res.Recipe != xo.Recipe {
 		b, _ := res.Recipe.Marshal()
-		s += "\nrecipe (give it back as recipe to read with no model): " + strings.TrimSpace(string(b))
+		s += "\nrecipe (give it back as list.recipe to read with no model): " + strings.TrimSpace(string(b))
 	}
 	if !res.OK {
 		r := text("the answer does not fit the schema:\n- " + strings.Join(res.Problems, "\n- ") + "\ndata: " + s)

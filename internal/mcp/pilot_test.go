@@ -297,7 +297,7 @@ func TestPilotExtractByARecipe(t *testing.T) {
 		"properties": map[string]any{"name": map[string]any{"type": "string"}, "price": map[string]any{"type": "number"}}}}}}
 	var rec map[string]any
 	json.Unmarshal([]byte(`{"format":"waymark.recipe/1","list":"products","container":"main > ul","row":"li","fields":[{"name":"name","type":"string","by":"role","select":"a"},{"name":"price","type":"number","by":"tag","select":":scope > span"}]}`), &rec)
-	got, isErr, res := callTool(t, cs, "extract", map[string]any{"instruction": "every product", "schema": schema, "recipe": rec})
+	got, isErr, res := callTool(t, cs, "extract", map[string]any{"instruction": "every product", "schema": schema, "list": map[string]any{"recipe": rec}})
 	if isErr || !strings.HasPrefix(got, `{"products":[{"name":"Trail Mug","price":14.5}]}`) {
 		t.Fatalf("isErr=%v reply %q", isErr, got)
 	}

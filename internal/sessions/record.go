@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -76,7 +77,7 @@ var recordedMethods = map[string]bool{
 // methods themselves, and the calls it records while session records.
 func (m *Manager) recording(session, method string) bool {
 	switch method {
-	case calls.MethodRecordStart, calls.MethodRecordStop:
+	case calls.MethodRecordStart, calls.MethodRecordStop, calls.MethodRecordRows, calls.MethodRecordExtract:
 		return true
 	}
 	return recordedMethods[method] && m.rec.get(session) != nil
@@ -95,6 +96,8 @@ func (m *Manager) record(ctx context.Context, session, method string, params jso
 		}
 		m.log.Info("recording started", "session", session)
 		return &calls.RecordStarted{Session: session, Name: req.Name}, nil
+	case calls.MethodRecordExtract:
+		return m.recordExtract(session, params)
 	case calls.MethodRecordStop:
 		var req calls.RecordStopRequest
 		if err := decode(params, &req); err != nil {
@@ -123,6 +126,9 @@ func (m *Manager) record(ctx context.Context, session, method string, params jso
 	if err != nil {
 		return nil, err
 	}
+	if method == calls.MethodRecordRows {
+		return m.recordRows(ctx, session, s, params)
+	}
 	pass := func() (any, error) { return sessionCalls[method](ctx, s, params) }
 	rec := m.rec.get(session)
 	if rec == nil { // stopped meanwhile
@@ -149,6 +155,7 @@ type page interface {
 	Snapshot(ctx context.Context, req calls.SnapshotRequest) (*calls.Snapshot, error)
 	Locate(ctx context.Context, req calls.LocateRequest) (*calls.Evidence, error)
 	Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome, error)
+	Eval(ctx context.Context, req calls.EvalRequest) (*calls.EvalResult, error) // a loop's rows are read by a recipe
 }
 
 // recording is one session's recording in progress.
@@ -166,6 +173,7 @@ type recording struct {
 	secrets *secret.Set       // the secret values typed so far
 	ids     map[string]bool   // step ids used
 	notes   []string
+	loop    *rowsLoop // between record rows start and stop: steps go into it
 }
 
 // proposed is a variable with the field name it was named after.
@@ -272,7 +280,7 @@ func (rec *recording) navigate(ctx context.Context, p page, asked, how string, d
 		st.Instruction = how + " (recorded as opening the page it reached)"
 	}
 	st.ID = rec.id("open")
-	rec.steps = append(rec.steps, st)
+	rec.add(st)
 	return info, nil
 }
 
@@ -298,18 +306,22 @@ func (rec *recording) act(ctx context.Context, p page, req calls.ActRequest) (*c
 			return nil, err // the action would fail the same way; nothing was done
 		}
 	}
+	place, err := rec.placeIn(ctx, p, ev)
+	if err != nil {
+		return nil, err // pressed in another row than the first: nothing was done
+	}
 	out, approved, err := pressAsPerson(ctx, p, req)
 	if err != nil {
 		return out, err
 	}
-	before := len(rec.steps)
-	rec.addAct(req, ev)
+	before := len(*rec.stepList())
+	rec.addAct(req, ev, place)
 	rec.approve(before, approved)
 	return out, nil
 }
 
 // addAct appends the step of a done element action.
-func (rec *recording) addAct(req calls.ActRequest, ev *calls.Evidence) {
+func (rec *recording) addAct(req calls.ActRequest, ev *calls.Evidence, place string) {
 	if ev == nil && req.Kind != calls.ActPress && req.Kind != calls.ActScroll {
 		rec.notes = append(rec.notes, fmt.Sprintf("after step %d: %s without an element is not in the routine: give the element (a ref or a locator)", len(rec.steps), req.Kind))
 		return
@@ -318,14 +330,20 @@ func (rec *recording) addAct(req calls.ActRequest, ev *calls.Evidence) {
 		rec.notes = append(rec.notes, fmt.Sprintf("step %d: only the first of %d files is in the routine: a replay uploads one file", len(rec.steps)+1, len(req.Files)))
 	}
 	st := routine.ActStep(req, ev, func(fp *calls.Fingerprint, v string) *routine.Value {
+		if f := rec.loop.field(v); f != "" && req.Secret == "" {
+			return &routine.Value{Template: "%row." + f + "%"}
+		}
 		return rec.variable(fp, v, req.Secret) // set only for fill and type
 	})
 	if st.Target != nil {
 		rec.scrub(st.Target)
+		if place != "" {
+			st.Target.Positional, st.Target.Place = true, place
+		}
 	}
 	st.Instruction = routine.Words(&st)
 	st.ID = rec.id(routine.StepName(&st))
-	rec.steps = append(rec.steps, st)
+	rec.add(st)
 }
 
 // variable proposes a variable for a value typed or chosen in the field
@@ -439,6 +457,13 @@ func (rec *recording) result(fallbackName string) (*calls.RecordStopResult, erro
 		name = "recording"
 	}
 	r := routine.Routine{Format: routine.Format, Name: name, Version: 1, Steps: rec.steps}
+	notes := rec.notes
+	if each, ok := rec.loop.step(); ok {
+		// Still inside a loop: the routine so far ends with it, as
+		// record rows stop would have closed it.
+		r.Steps = append(slices.Clip(r.Steps), each)
+		notes = append(slices.Clip(notes), "the loop over rows was still open at record stop: it ends there")
+	}
 	if r.Steps == nil {
 		r.Steps = []routine.Step{}
 	}
@@ -449,7 +474,7 @@ func (rec *recording) result(fallbackName string) (*calls.RecordStopResult, erro
 	if err != nil {
 		return nil, err
 	}
-	res := &calls.RecordStopResult{Routine: b, Notes: rec.notes}
+	res := &calls.RecordStopResult{Routine: b, Notes: notes}
 	if len(rec.values) > 0 {
 		res.Values = rec.values
 	}

@@ -65,8 +65,9 @@ func gateApproval(err error) (calls.Approval, bool) {
 
 // approve marks the step just recorded as the person's approved submit.
 func (rec *recording) approve(before int, a *calls.Approval) {
-	if a == nil || len(rec.steps) != before+1 {
+	steps := *rec.stepList() // inside a loop over rows, its steps
+	if a == nil || len(steps) != before+1 {
 		return
 	}
-	rec.steps[before].Approved = routine.ApprovedOf(*a)
+	steps[before].Approved = routine.ApprovedOf(*a)
 }

@@ -47,6 +47,10 @@ func (p *fakePage) Locate(_ context.Context, req calls.LocateRequest) (*calls.Ev
 	}
 	return &ev, nil
 }
+func (p *fakePage) Eval(context.Context, calls.EvalRequest) (*calls.EvalResult, error) {
+	return nil, errors.New("the fake page runs no scripts")
+}
+
 func (p *fakePage) Act(_ context.Context, req calls.ActRequest) (*calls.Outcome, error) {
 	p.acts = append(p.acts, req)
 	if p.fail[req.Target] {
@@ -394,5 +398,43 @@ func TestRecordStopKeep(t *testing.T) {
 	}
 	if m.recording("a", calls.MethodAct) {
 		t.Error("stop did not end the recording")
+	}
+}
+
+// An extract done while recording becomes an extract step with its recipe
+// (a session that does not record takes it and records nothing).
+func TestRecordExtract(t *testing.T) {
+	ctx := context.Background()
+	m := New(driver.Options{})
+	req := calls.RecordExtractRequest{Instruction: "every product", Schema: json.RawMessage(`{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}}`),
+		Recipe: json.RawMessage(`{"format":"waymark.recipe/1","container":"ul","row":"li","fields":[{"name":"name","type":"string","by":"role","select":"h3"}]}`)}
+	if _, err := m.Handle(ctx, "x", calls.MethodRecordExtract, params(t, req)); err != nil {
+		t.Fatalf("not recording: %v", err)
+	}
+	if _, err := m.Handle(ctx, "x", calls.MethodRecordStart, params(t, calls.RecordStartRequest{})); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := m.Handle(ctx, "x", calls.MethodRecordExtract, params(t, req)); err != nil {
+			t.Fatal(err)
+		}
+		req.List = json.RawMessage(`{"pages":5,"key":"name"}`) // the second read over pages
+	}
+	bad := req
+	bad.Recipe = json.RawMessage(`{"format":"waymark.recipe/9"}`)
+	if _, err := m.Handle(ctx, "x", calls.MethodRecordExtract, params(t, bad)); !errors.Is(err, calls.ErrBadInput) {
+		t.Errorf("a bad recipe: %v", err)
+	}
+	out, err := m.Handle(ctx, "x", calls.MethodRecordStop, params(t, calls.RecordStopRequest{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := routine.Parse(out.(*calls.RecordStopResult).Routine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Steps) != 2 || r.Steps[0].Kind != routine.KindExtract || r.Steps[0].Recipe == nil || r.Steps[0].Into != "extract" || r.Steps[1].Into != "extract_2" ||
+		r.Steps[0].List != nil || r.Steps[1].List == nil || r.Steps[1].List.Pages != 5 || r.Steps[1].List.Key != "name" {
+		t.Fatalf("steps %+v", r.Steps)
 	}
 }
