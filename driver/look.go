@@ -173,7 +173,12 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 			return nil, err
 		}
 	}
-	info, _ := s.pageInfo(ctx, t)
+	// The browser may go away between the look and this (a crash, a
+	// closing daemon): say so rather than write a header from nothing.
+	info, err := s.pageInfo(ctx, t)
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "[page] %s — %s\n", info.Title, info.URL)
 	// Notices first: what stands in the way, recognised, never solved.
