@@ -40,16 +40,16 @@ type Exchange struct {
 	Frame string `json:"frame,omitempty"`
 	// Initiator is the script that sent it ("URL:line:column" of the
 	// first frame on the initiator stack), or "parser", or "other".
-	Initiator      string    `json:"initiator,omitempty"`
-	RequestHeaders []Header  `json:"request_headers,omitempty"`
-	RequestBody    string    `json:"request_body,omitempty"`
-	Status         int       `json:"status,omitempty"`
-	StatusText     string    `json:"status_text,omitempty"`
+	Initiator      string   `json:"initiator,omitempty"`
+	RequestHeaders []Header `json:"request_headers,omitempty"`
+	RequestBody    string   `json:"request_body,omitempty"`
+	Status         int      `json:"status,omitempty"`
+	StatusText     string   `json:"status_text,omitempty"`
 	// RedirectedTo is set on a hop that was redirected: the next hop's
 	// URL (the next Exchange has the same ID with a suffix).
-	RedirectedTo    string    `json:"redirected_to,omitempty"`
-	ResponseHeaders []Header  `json:"response_headers,omitempty"`
-	MimeType        string    `json:"mime_type,omitempty"`
+	RedirectedTo    string   `json:"redirected_to,omitempty"`
+	ResponseHeaders []Header `json:"response_headers,omitempty"`
+	MimeType        string   `json:"mime_type,omitempty"`
 	// ResponseBody is kept for JSON and text only, redacted.
 	ResponseBody string `json:"response_body,omitempty"`
 	// BodyOmitted says why a body is missing ("binary", "too large",
