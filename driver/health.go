@@ -392,7 +392,7 @@ func (t *tab) onFrameEvent(ft *frameTarget, ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if c := t.log.capturing(); c != nil {
-		c.onEvent(t, ft.sess, t.docURL, ev) // a network capture runs (netcapture.go)
+		c.onEvent(t, ft.sess, t.docURL, t.frameID, ev) // a network capture runs (netcapture.go)
 	}
 	switch ev := ev.(type) {
 	case *page.EventJavascriptDialogOpening:

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -132,17 +133,30 @@ func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest)
 		r.Secret("secret", v)
 	}
 	red := r.File(f)
-	js, err := json.MarshalIndent(red, "", "  ")
+	js, err := indentJSON(red)
 	if err != nil {
 		return nil, err
 	}
 	out := &calls.CaptureStopResult{Capture: js, Exchanges: len(red.Exchanges), Messages: len(red.Messages), State: len(red.State), Dropped: red.Dropped}
 	if req.HAR {
-		if out.HAR, err = json.MarshalIndent(capture.ToHAR(red, ""), "", "  "); err != nil {
+		if out.HAR, err = indentJSON(capture.ToHAR(red, "")); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// indentJSON marshals v for a person to read: indented, and the bodies'
+// HTML as it is rather than \u003c-escaped.
+func indentJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // stopCapture drops a running capture (the session closes).
@@ -191,11 +205,11 @@ func (c *netCapture) file(session string) *capture.File {
 // onEvent copies a Network event of a tab's target (sess: the tab's or an
 // out-of-process frame's) into the capture. It runs in chromedp's read
 // loop with t.mu held: it sends no command itself. docURL is the tab's
-// document URL.
-func (c *netCapture) onEvent(t *tab, sess cdp.Session, docURL string, ev any) {
+// document URL, main its main frame.
+func (c *netCapture) onEvent(t *tab, sess cdp.Session, docURL string, main cdp.FrameID, ev any) {
 	switch ev := ev.(type) {
 	case *network.EventRequestWillBeSent:
-		c.request(sess, docURL, ev)
+		c.request(sess, docURL, main, ev)
 	case *network.EventRequestWillBeSentExtraInfo:
 		c.mu.Lock()
 		k := capKey{sess, ev.RequestID}
@@ -306,7 +320,7 @@ func (c *netCapture) onEvent(t *tab, sess cdp.Session, docURL string, ev any) {
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
 
 // request records a request, or the next hop of a redirected one.
-func (c *netCapture) request(sess cdp.Session, page string, ev *network.EventRequestWillBeSent) {
+func (c *netCapture) request(sess cdp.Session, page string, main cdp.FrameID, ev *network.EventRequestWillBeSent) {
 	if ev.Request == nil {
 		return
 	}
@@ -339,11 +353,12 @@ func (c *netCapture) request(sess cdp.Session, page string, ev *network.EventReq
 	if e.Kind == "" {
 		e.Kind = "other"
 	}
-	if ev.DocumentURL != "" && ev.DocumentURL != page && e.Kind != "document" {
+	if ev.FrameID != "" && ev.FrameID != main {
+		// Sent in a frame, or loading one: the frame's document.
 		e.Frame = ev.DocumentURL
-	}
-	if e.Kind == "document" && ev.FrameID != "" && ev.LoaderID != "" && page != "" && ev.DocumentURL != r.URL {
-		e.Frame = ev.DocumentURL
+		if e.Kind == "document" {
+			e.Frame = r.URL
+		}
 	}
 	var body strings.Builder
 	for _, p := range r.PostDataEntries {
@@ -404,7 +419,10 @@ func (c *netCapture) finished(sess cdp.Session, ev *network.EventLoadingFinished
 		return // its messages are kept, not its body
 	}
 	if !textual(e.MimeType) {
-		if e.MimeType != "" {
+		switch {
+		case strings.HasPrefix(e.MimeType, "text/"):
+			e.BodyOmitted = "script or style"
+		case e.MimeType != "":
 			e.BodyOmitted = "binary"
 		}
 		return
@@ -420,21 +438,22 @@ func (c *netCapture) finished(sess cdp.Session, ev *network.EventLoadingFinished
 		c.dropped++
 		return
 	}
-	select {
-	case c.sem <- struct{}{}:
-	default:
-		e.BodyOmitted = "not available" // too many fetches at once
-		c.dropped++
-		return
-	}
 	c.total += int(size) // reserved; corrected when the body is in
 	c.wg.Add(1)
+	// One goroutine a kept exchange at most (maxEx bounds them), a few
+	// fetching at once.
 	go func() {
 		defer c.wg.Done()
-		defer func() { <-c.sem }()
-		ctx, cancel := context.WithTimeout(c.ctx, capStopWait)
-		defer cancel()
-		res, err := cdp.Call(ctx, sess, network.GetResponseBody, network.GetResponseBodyParams{RequestID: ev.RequestID})
+		var res network.GetResponseBodyResult
+		err := c.ctx.Err()
+		select {
+		case c.sem <- struct{}{}:
+			ctx, cancel := context.WithTimeout(c.ctx, capStopWait)
+			res, err = cdp.Call(ctx, sess, network.GetResponseBody, network.GetResponseBodyParams{RequestID: ev.RequestID})
+			cancel()
+			<-c.sem
+		case <-c.ctx.Done():
+		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.total -= int(size)
