@@ -168,6 +168,11 @@ func (s *Session) stopCapture() {
 
 // finish ends the body fetches, waiting a little for those under way.
 func (c *netCapture) finish() {
+	// Stopped first, under mu: no fetch is started (wg.Add) after this,
+	// so the Wait below cannot race an Add.
+	c.mu.Lock()
+	c.stopped = 1
+	c.mu.Unlock()
 	done := make(chan struct{})
 	go func() { c.wg.Wait(); close(done) }()
 	select {
@@ -175,9 +180,6 @@ func (c *netCapture) finish() {
 	case <-time.After(capStopWait):
 	}
 	c.cancel()
-	c.mu.Lock()
-	c.stopped = 1
-	c.mu.Unlock()
 }
 
 // file returns a copy of what was captured, not redacted.
@@ -305,8 +307,13 @@ func (c *netCapture) onEvent(t *tab, sess cdp.Session, docURL string, main cdp.F
 		}
 		c.mu.Unlock()
 	case *page.EventLoadEventFired:
-		if sess == t.sess {
+		c.mu.Lock()
+		ok := sess == t.sess && c.stopped == 0
+		if ok {
 			c.wg.Add(1)
+		}
+		c.mu.Unlock()
+		if ok {
 			go func() {
 				defer c.wg.Done()
 				ctx, cancel := context.WithTimeout(c.ctx, capStopWait)
@@ -415,6 +422,9 @@ func (c *netCapture) finished(sess cdp.Session, ev *network.EventLoadingFinished
 	c.forget(k)
 	e := x.ex
 	e.DurationMS = msSince(x.start)
+	if c.stopped != 0 {
+		return
+	}
 	if e.Kind == "eventsource" || e.Kind == "websocket" {
 		return // its messages are kept, not its body
 	}
