@@ -42,6 +42,7 @@ const (
 	capMaxState     = 256 << 10 // one state value
 	capBodyFetches  = 4         // body fetches at once
 	capStopWait     = 5 * time.Second
+	capMaxURL       = 8 << 10
 )
 
 type netCapture struct {
@@ -367,14 +368,19 @@ func (c *netCapture) request(sess cdp.Session, page string, main cdp.FrameID, ev
 			e.Frame = r.URL
 		}
 	}
+	if len(e.URL) > capMaxURL {
+		e.URL = e.URL[:capMaxURL] + "…" // a data: URL, an image inlined
+	}
 	var body strings.Builder
 	for _, p := range r.PostDataEntries {
 		body.Write(p.Bytes)
 	}
-	if body.Len() > c.maxBody {
-		e.RequestBody = ""
+	if n := body.Len(); n > c.maxBody || c.total+n > c.maxTotal {
+		e.BodyOmitted = "request body too large"
+		c.dropped++
 	} else {
 		e.RequestBody = body.String()
+		c.total += n
 	}
 	if h, ok := c.extraReq[k]; ok {
 		e.RequestHeaders = h
