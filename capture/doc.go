@@ -20,10 +20,13 @@
 // heuristic finds (JWTs, key shapes such as sk-/ghp_/AKIA, card numbers
 // passing Luhn, high-entropy runs, except in response bodies, whose ids
 // and cursors a reader needs), plus the values typed as secrets in the
-// session. A value once known is replaced wherever it appears, inside
-// larger strings and in its URL-encoded, JSON-escaped and base64 forms;
-// [Redactor.File] reads a capture twice so that a value found late is
-// masked early too. A JSON body comes out re-encoded, its keys sorted.
+// session. A value once known (typed as a secret, or token-like: six
+// characters or more with a digit, or sixteen or more) is replaced
+// wherever it appears, inside larger strings and in its URL-encoded,
+// JSON-escaped and base64 forms; a plain word found as a cookie's value
+// is a marker there only.
+// [Redactor.File] reads a capture twice so that a value found late
+// is masked early too. A JSON body comes out re-encoded, its keys sorted.
 //
 // [ToHAR] gives the same capture as HAR 1.2 (from the redacted File: it
 // redacts nothing itself); WebSocket and event-stream frames and the page

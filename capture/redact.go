@@ -16,9 +16,9 @@ import (
 )
 
 // minKnown is the shortest secret value looked for inside other text once
-// it is known. A shorter one ("en", "1") is a marker where it was found by
-// name (a cookie's value, a secret-named field) but is not replaced
-// everywhere else, which would wreck ordinary text.
+// it is known (see tokenLike). A shorter one ("en", "1") is a marker where
+// it was found by name (a cookie's value, a secret-named field) but is not
+// replaced everywhere else, which would wreck ordinary text.
 const minKnown = 6
 
 // NewKey draws a key for one capture's markers. It is never saved: with
@@ -57,7 +57,7 @@ func (r *Redactor) Secret(kind, value string) string {
 	if value == "" {
 		return ""
 	}
-	if len(value) >= minKnown || kind == "secret" && len(value) >= secret.MinKnown {
+	if kind == "secret" && len(value) >= secret.MinKnown || tokenLike(value) {
 		r.mu.Lock()
 		if _, ok := r.known[value]; !ok {
 			r.known[value] = kind
@@ -66,6 +66,19 @@ func (r *Redactor) Secret(kind, value string) string {
 		r.mu.Unlock()
 	}
 	return Marker(r.key, kind, value)
+}
+
+// tokenLike reports whether a value found as a secret is looked for
+// everywhere else too: long enough, and not a plain word ("english",
+// "dark-mode" as a cookie's value would wreck every text they appear in).
+func tokenLike(v string) bool {
+	if len(v) < minKnown {
+		return false
+	}
+	if len(v) >= 16 {
+		return true
+	}
+	return strings.ContainsAny(v, "0123456789")
 }
 
 // knownForms returns every form of the known values, longest first.
