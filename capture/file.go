@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,4 +35,30 @@ func WriteFile(path string, data []byte) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// Parse reads a capture file's JSON; a document of another format is an
+// error that names it.
+func Parse(data []byte) (*File, error) {
+	var f File
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("not a capture file: %w", err)
+	}
+	if f.Format != Format {
+		return nil, fmt.Errorf("not a capture file: format %q, want %q", f.Format, Format)
+	}
+	return &f, nil
+}
+
+// ReadFile reads the capture file at path.
+func ReadFile(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
 }

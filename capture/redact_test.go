@@ -203,3 +203,21 @@ func TestRedactorPlainCookieValues(t *testing.T) {
 		t.Errorf("text: %q", got)
 	}
 }
+
+func TestWriteAndReadFile(t *testing.T) {
+	p := t.TempDir() + "/c.json"
+	data, _ := json.Marshal(&File{Format: Format, Exchanges: []Exchange{{ID: "e1", URL: "https://x.test/"}}})
+	if err := WriteFile(p, data); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ReadFile(p)
+	if err != nil || len(f.Exchanges) != 1 {
+		t.Fatalf("%+v %v", f, err)
+	}
+	if _, err := Parse([]byte(`{"format":"waymark.routine/1"}`)); err == nil || !strings.Contains(err.Error(), "waymark.routine/1") {
+		t.Errorf("another format: %v", err)
+	}
+	if err := WriteFile(t.TempDir()+"/no/such/c.json", data); err == nil {
+		t.Error("wrote into a missing folder")
+	}
+}
