@@ -20,11 +20,12 @@ import (
 // MCPOptions are the flags of `waymark mcp`.
 type MCPOptions struct {
 	Common
-	HTTP         string // --http: serve streamable HTTP on this loopback address; empty: stdio
-	AllowEval    bool   // --allow-eval: offer the eval tool
-	AllowCapture bool   // --allow-capture: offer the capture tool
-	Model        ModelFlags
-	Version      string
+	HTTP      string // --http: serve streamable HTTP on this loopback address; empty: stdio
+	AllowEval bool   // --allow-eval: offer the eval tool
+	Model     ModelFlags
+	Version   string
+	// AllowCapture (--allow-capture) offers the capture tool.
+	AllowCapture bool
 	// Timeout bounds each page call that waits: [session] timeout of the
 	// config file; zero means the daemon's defaults.
 	Timeout time.Duration
@@ -106,15 +107,15 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		session = opts.Session
 	}
 	so := mcp.Options{
-		Caller:       caller,
-		Session:      session,
-		AllowEval:    opts.AllowEval,
-		AllowCapture: opts.AllowCapture,
-		Submits:      cfg.MCP.Submits,
-		Version:      opts.Version,
-		Timeout:      opts.Timeout,
-		Extra:        []func(*sdk.Server){tools},
+		Caller:    caller,
+		Session:   session,
+		AllowEval: opts.AllowEval,
+		Submits:   cfg.MCP.Submits,
+		Version:   opts.Version,
+		Timeout:   opts.Timeout,
+		Extra:     []func(*sdk.Server){tools},
 	}
+	so.AllowCapture = opts.AllowCapture
 	if opts.HTTP == "" {
 		// stdout carries the protocol: nothing else may be printed there.
 		return mcp.ServeIO(ctx, opts.IO.In, opts.IO.Out, so)
