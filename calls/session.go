@@ -44,6 +44,9 @@ type Session interface {
 	// What the pages logged and requested (pagelog in the driver).
 	Console(ctx context.Context, req ConsoleRequest) (*ConsoleLog, error)
 	Network(ctx context.Context, req NetworkRequest) (*NetworkLog, error)
+	// Network capture (capture.go).
+	StartCapture(ctx context.Context, req CaptureStartRequest) (*CaptureStarted, error)
+	StopCapture(ctx context.Context, req CaptureStopRequest) (*CaptureStopResult, error)
 }
 
 // Caller sends one call of a session, JSON in and out, and decodes the
@@ -217,4 +220,14 @@ func (r Remote) RecordStart(ctx context.Context, req RecordStartRequest) (*Recor
 // RecordStop ends the session's recording by hand and returns the routine.
 func (r Remote) RecordStop(ctx context.Context, req RecordStopRequest) (*RecordStopResult, error) {
 	return remote[RecordStopResult](ctx, r, MethodRecordStop, req)
+}
+
+// StartCapture starts capturing the session's network.
+func (r Remote) StartCapture(ctx context.Context, req CaptureStartRequest) (*CaptureStarted, error) {
+	return remote[CaptureStarted](ctx, r, MethodCaptureStart, req)
+}
+
+// StopCapture ends the session's capture (or, with Keep, reads it so far).
+func (r Remote) StopCapture(ctx context.Context, req CaptureStopRequest) (*CaptureStopResult, error) {
+	return remote[CaptureStopResult](ctx, r, MethodCaptureStop, req)
 }

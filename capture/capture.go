@@ -71,9 +71,11 @@ type Message struct {
 	// Exchange is the ID of the request that opened the stream.
 	Exchange string `json:"exchange"`
 	// Direction is "sent" or "received".
-	Direction string    `json:"direction"`
-	Data      string    `json:"data"`
-	Time      time.Time `json:"time"`
+	Direction string `json:"direction"`
+	// Event is an event-stream message's event name, when it has one.
+	Event string    `json:"event,omitempty"`
+	Data  string    `json:"data"`
+	Time  time.Time `json:"time"`
 }
 
 // StateValue is one value a page held, named by where it was read:

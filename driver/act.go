@@ -160,7 +160,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		}
 		s.markSecret(el, req.Secret) // before typing: no look may show it half typed
 		if req.Secret != "" {
-			s.log.typed.Add(req.Secret, req.Value) // what the pages echo of it is masked (pagelog.go)
+			s.log.addTyped(req.Secret, req.Value) // what the pages echo of it is masked (pagelog.go)
 		}
 		if req.Kind == calls.ActType && strings.ContainsAny(req.Value, "\r\n") {
 			// A line break is typed as Enter.

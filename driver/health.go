@@ -391,6 +391,9 @@ func (t *tab) navigatingFor() time.Duration {
 func (t *tab) onFrameEvent(ft *frameTarget, ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if c := t.log.capturing(); c != nil {
+		c.onEvent(t, ft.sess, t.docURL, t.frameID, ev) // a network capture runs (netcapture.go)
+	}
 	switch ev := ev.(type) {
 	case *page.EventJavascriptDialogOpening:
 		t.dialog = &calls.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt}

@@ -43,6 +43,29 @@ type pageLog struct {
 	// typed holds the secrets typed into the session's fields, to mask
 	// them in what the pages echo (a console.log of a form, a query).
 	typed secret.Set
+	// typedVals are the same secrets' values, for a capture's markers
+	// (netcapture.go); guarded by mu.
+	typedVals []string
+	// capture is the network capture running, or nil (netcapture.go).
+	capture captureHook
+}
+
+// addTyped makes a value typed as a secret known to what masks the pages'
+// echoes and to a capture's redaction.
+func (l *pageLog) addTyped(name, value string) {
+	l.typed.Add(name, value)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if value != "" && len(l.typedVals) < 1000 {
+		l.typedVals = append(l.typedVals, value)
+	}
+}
+
+// typedValues returns the values typed as secrets in the session.
+func (l *pageLog) typedValues() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.typedVals...)
 }
 
 type reqKey struct {

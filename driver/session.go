@@ -213,6 +213,7 @@ func (s *Session) drop(t *tab) {
 
 // Close closes the session's tabs and disposes of its browser context.
 func (s *Session) Close() error {
+	s.stopCapture() // a capture is the session's: it ends with it
 	s.mu.Lock()
 	tabs := s.tabs
 	s.tabs, s.cur = nil, nil

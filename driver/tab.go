@@ -126,6 +126,9 @@ func (t *tab) onEvent(ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.log.onEvent(t, ev) // the session's console and requests (pagelog.go)
+	if c := t.log.capturing(); c != nil {
+		c.onEvent(t, t.sess, t.docURL, t.frameID, ev) // a network capture runs (netcapture.go)
+	}
 	switch ev := ev.(type) {
 	case *inspector.EventTargetCrashed:
 		t.setSickLocked(true, false)

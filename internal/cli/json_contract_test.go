@@ -146,6 +146,8 @@ func pageReply(method string, params any) (any, error) {
 		return calls.NetworkLog{Requests: []calls.Request{{Seq: 2, Method: "GET", URL: "http://shop.test/api", Type: "fetch", Status: 500, TimeMS: 1, DurationMS: 4}}, Failed: 1, Next: 2}, nil
 	case calls.MethodRecordStop:
 		return calls.RecordStopResult{Routine: json.RawMessage(cliRoutine)}, nil
+	case calls.MethodCaptureStop:
+		return calls.CaptureStopResult{Capture: json.RawMessage(`{"format":"waymark.capture/1","exchanges":[]}`), HAR: json.RawMessage(`{"log":{"version":"1.2"}}`)}, nil
 	case calls.MethodRecordRows:
 		return calls.RecordRowsResult{Rows: []map[string]any{{"name": "Ann", "total": 12.5}}, Steps: 1}, nil
 	}
@@ -283,6 +285,8 @@ func TestJSONContract(t *testing.T) {
 		"hover":                 {{args: []string{"hover", "e1"}, wantOK: true}, {args: []string{"hover", "e1"}, reply: fail}},
 		"locate":                {{args: []string{"locate", "e1"}, wantOK: true}, {args: []string{"locate", "e1"}, reply: fail}},
 		"observe":               {{args: []string{"observe", "where is Go?"}, env: withModel, wantOK: true}, {args: []string{"observe", "where is Go?"}}},
+		"capture start":         {{args: []string{"capture", "start"}, wantOK: true}, {args: []string{"capture", "start"}, reply: fail}},
+		"capture stop":          {{args: []string{"capture", "stop", filepath.Join(dir, "c.json"), "--har", filepath.Join(dir, "c.har")}, wantOK: true}, {args: []string{"capture", "stop", filepath.Join(dir, "c2.json")}, reply: fail}, {args: []string{"capture", "stop", filepath.Join(dir, "no", "such", "c.json")}}},
 		"netlog summarize":      {{args: []string{"netlog", "summarize", netlogFile}, wantOK: true}, {args: []string{"netlog", "summarize", filepath.Join(dir, "none.json")}}},
 		"open":                  {{args: []string{"open", "http://shop.test/"}, wantOK: true}, {args: []string{"open", "http://shop.test/"}, reply: fail}},
 		"pdf":                   {{args: []string{"pdf", filepath.Join(dir, "p.pdf")}, wantOK: true}, {args: []string{"pdf", filepath.Join(dir, "p.pdf")}, reply: fail}},

@@ -24,6 +24,8 @@ type MCPOptions struct {
 	AllowEval bool   // --allow-eval: offer the eval tool
 	Model     ModelFlags
 	Version   string
+	// AllowCapture (--allow-capture) offers the capture tool.
+	AllowCapture bool
 	// Timeout bounds each page call that waits: [session] timeout of the
 	// config file; zero means the daemon's defaults.
 	Timeout time.Duration
@@ -84,6 +86,7 @@ by hand, while the page is as it was then.`,
 	}
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8931) instead of stdio")
 	cmd.Flags().BoolVar(&opts.AllowEval, "allow-eval", false, "offer the eval tool, which runs JavaScript in the page")
+	cmd.Flags().BoolVar(&opts.AllowCapture, "allow-capture", false, "offer the capture tool, which writes the session's network (redacted) to files the client names")
 	cmd.Flags().StringVar(&opts.Model.Model, "model", "", `the model of act, observe, extract and run: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
 	cmd.Flags().StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
 	return cmd
@@ -112,6 +115,7 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		Timeout:   opts.Timeout,
 		Extra:     []func(*sdk.Server){tools},
 	}
+	so.AllowCapture = opts.AllowCapture
 	if opts.HTTP == "" {
 		// stdout carries the protocol: nothing else may be printed there.
 		return mcp.ServeIO(ctx, opts.IO.In, opts.IO.Out, so)

@@ -55,6 +55,7 @@ var toolNotes = sync.OnceValue(func() map[string]toolNote {
 		"close":      {title: "Close the session", destructive: true},
 		"console":    {title: "Console messages", readOnly: true},
 		"network":    {title: "Network requests", readOnly: true},
+		"capture":    {title: "Capture network"}, // writes a file, changes no page
 		"act":        {title: "Do a step in words", destructive: true},
 		"observe":    {title: "Find elements in words", readOnly: true},
 		"extract":    {title: "Read data as JSON", readOnly: true},
@@ -95,6 +96,9 @@ var fieldDocs = sync.OnceValue(func() map[string]string {
 		"click.button":        "default left",
 		"scroll.direction":    "into-view needs a target",
 		"tabs.op":             "what to do",
+		"capture.action":      "stop writes file",
+		"capture.file":        "capture path",
+		"capture.har":         "HAR 1.2 path",
 	}
 })
 
@@ -104,6 +108,7 @@ var fieldEnums = sync.OnceValue(func() map[string][]any {
 		"click.button":     {"left", "right", "middle"},
 		"scroll.direction": {"up", "down", "left", "right", "into-view"},
 		"tabs.op":          {"list", "new", "switch", "close"},
+		"capture.action":   {"start", "stop"},
 	}
 })
 

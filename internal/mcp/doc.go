@@ -10,7 +10,8 @@
 //	navigate back snapshot click fill type press select check uncheck hover
 //	scroll upload drag wait screenshot tabs dialog [eval]
 //
-// eval is registered only with [Options.AllowEval]. The pilot's tools (act,
+// eval is registered only with [Options.AllowEval], capture only with
+// [Options.AllowCapture]. The pilot's tools (act,
 // observe, extract, run, replay) are added by whoever builds the server,
 // through [Options.Extra], with [PilotTools].
 //

@@ -34,6 +34,11 @@ type Options struct {
 	SessionTimeout time.Duration
 	// AllowEval registers the eval tool, which runs JavaScript in the page.
 	AllowEval bool
+	// AllowCapture registers the capture tool, which writes the session's
+	// network (redacted) to files on this machine at paths the client
+	// names; opt-in like eval (and the tool list stays within its size
+	// budget without it, size_test.go).
+	AllowCapture bool
 	// Submits decides a click or key that would send, pay, delete or
 	// confirm when the client cannot ask its person (no elicitation):
 	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
@@ -97,6 +102,9 @@ func build(opts Options, cs clientSession) *server {
 	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
 	t.register(srv, opts.AllowEval)
 	t.registerForms(srv)
+	if opts.AllowCapture {
+		t.registerCapture(srv) // capture.go
+	}
 	for _, add := range opts.Extra {
 		add(srv)
 	}

@@ -218,6 +218,10 @@ var sessionCalls = map[string]call{
 	calls.MethodFetch:      typed(calls.Session.Fetch),
 	calls.MethodConsole:    typed(calls.Session.Console),
 	calls.MethodNetwork:    typed(calls.Session.Network),
+
+	// Network capture (driver/netcapture.go).
+	calls.MethodCaptureStart: typed(calls.Session.StartCapture),
+	calls.MethodCaptureStop:  typed(calls.Session.StopCapture),
 }
 
 var _ calls.Caller = (*Manager)(nil)

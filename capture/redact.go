@@ -1,0 +1,431 @@
+package capture
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/waymark-dev/waymark/secret"
+)
+
+// minKnown is the shortest secret value looked for inside other text once
+// it is known (see tokenLike). A shorter one ("en", "1") is a marker where
+// it was found by name (a cookie's value, a secret-named field) but is not
+// replaced everywhere else, which would wreck ordinary text.
+const minKnown = 6
+
+// NewKey draws a key for one capture's markers. It is never saved: with
+// it, a short secret's marker could be tested against guesses.
+func NewKey() []byte {
+	k := make([]byte, 32)
+	_, _ = rand.Read(k)
+	return k
+}
+
+// Redactor turns the secrets of one capture into markers ([Marker]) under
+// the capture's key. A value found as a secret somewhere (an
+// Authorization header, a cookie, a secret-named field, a JWT) becomes
+// known, and is replaced wherever else it appears, in its URL-encoded,
+// JSON-escaped and base64 forms too, by the same marker. [Redactor.File]
+// reads the whole capture twice so that a value found late is replaced
+// early too. A Redactor is safe for concurrent use.
+type Redactor struct {
+	key []byte
+	mu  sync.Mutex
+	// known are the secret values found or given, by value, with the
+	// kind they were first found as.
+	known map[string]string
+	forms []knownForm // every encoding of every known value, longest first; nil when stale
+}
+
+type knownForm struct{ text, value, kind string }
+
+// NewRedactor returns a redactor under key (see [NewKey]).
+func NewRedactor(key []byte) *Redactor {
+	return &Redactor{key: key, known: map[string]string{}}
+}
+
+// Secret makes value known as a secret of kind and returns its marker.
+func (r *Redactor) Secret(kind, value string) string {
+	if value == "" {
+		return ""
+	}
+	if kind == "secret" && len(value) >= secret.MinKnown || tokenLike(value) {
+		r.mu.Lock()
+		if _, ok := r.known[value]; !ok {
+			r.known[value] = kind
+			r.forms = nil
+		}
+		r.mu.Unlock()
+	}
+	return Marker(r.key, kind, value)
+}
+
+// tokenLike reports whether a value found as a secret is looked for
+// everywhere else too: long enough, and not a plain word ("english",
+// "dark-mode" as a cookie's value would wreck every text they appear in).
+func tokenLike(v string) bool {
+	if len(v) < minKnown {
+		return false
+	}
+	if len(v) >= 16 {
+		return true
+	}
+	return strings.ContainsAny(v, "0123456789")
+}
+
+// knownForms returns every form of the known values, longest first.
+func (r *Redactor) knownForms() []knownForm {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.forms != nil {
+		return r.forms
+	}
+	forms := []knownForm{}
+	for v, kind := range r.known {
+		for _, f := range encodings(v) {
+			forms = append(forms, knownForm{f, v, kind})
+		}
+	}
+	slices.SortFunc(forms, func(a, b knownForm) int {
+		if c := cmp.Compare(len(b.text), len(a.text)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	r.forms = forms
+	return forms
+}
+
+// encodings returns value as it is and as URLs, JSON strings and base64
+// spell it.
+func encodings(v string) []string {
+	out := []string{v, url.QueryEscape(v), url.PathEscape(v),
+		base64.StdEncoding.EncodeToString([]byte(v)), base64.RawStdEncoding.EncodeToString([]byte(v)),
+		base64.URLEncoding.EncodeToString([]byte(v)), base64.RawURLEncoding.EncodeToString([]byte(v))}
+	if b, err := json.Marshal(v); err == nil {
+		out = append(out, string(b[1:len(b)-1]))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Text redacts free text: the known values, then what the heuristic of
+// package secret takes for a secret (key shapes, JWTs, card numbers,
+// "password=…"). With entropy false, a high-entropy run alone is kept
+// (the ids and cursors of a response's data, which a reader needs).
+func (r *Redactor) Text(s string, entropy bool) string {
+	if s == "" {
+		return s
+	}
+	for _, f := range r.knownForms() {
+		if strings.Contains(s, f.text) {
+			s = strings.ReplaceAll(s, f.text, Marker(r.key, f.kind, f.value))
+		}
+	}
+	finds := secret.Detect(s)
+	if len(finds) == 0 {
+		return s
+	}
+	marks := markerSpans(s)
+	var b strings.Builder
+	last := 0
+	for _, f := range finds {
+		if f.Start < last || overlaps(marks, f.Start, f.End) || (!entropy && f.Kind == secret.KindEntropy) {
+			continue
+		}
+		b.WriteString(s[last:f.Start])
+		b.WriteString(r.Secret(findingKind(f.Kind), s[f.Start:f.End]))
+		last = f.End
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// findingKind names a marker for a finding of package secret.
+func findingKind(k secret.Kind) string {
+	switch k {
+	case secret.KindJWT:
+		return "jwt"
+	case secret.KindCard:
+		return "card"
+	case secret.KindBearer:
+		return "authorization"
+	case secret.KindEntropy:
+		return "key"
+	case secret.KindAssignment, secret.KindURLPassword:
+		return "secret"
+	}
+	return "key"
+}
+
+var markerRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(regexp.QuoteMeta(MarkerPrefix) + `[a-z_-]+:[0-9a-f]{12}»`)
+})
+
+func markerSpans(s string) [][]int { return markerRE().FindAllStringIndex(s, -1) }
+
+func overlaps(spans [][]int, start, end int) bool {
+	for _, m := range spans {
+		if start < m[1] && m[0] < end {
+			return true
+		}
+	}
+	return false
+}
+
+// SecretName reports whether a header, field, query parameter or storage
+// key is named like a secret: token, secret, password, API key, CSRF,
+// session, auth… ("author" and "authority" are not).
+func SecretName(name string) bool {
+	n := strings.ToLower(name)
+	n = strings.NewReplacer("authority", "", "authors", "", "author_", "", "author-", "").Replace(n)
+	if strings.HasSuffix(n, "author") || strings.Contains(n, "author") && !strings.Contains(n, "authoriz") {
+		n = strings.ReplaceAll(n, "author", "")
+	}
+	return secretNameRE().MatchString(n)
+}
+
+var secretNameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`token|secret|passw|passphrase|(?:^|[^a-z])pwd(?:[^a-z]|$)|api[-_]?key|access[-_]?key|private[-_]?key|csrf|xsrf|session|sessid|(?:^|[^a-z])sid(?:[^a-z]|$)|auth|credential|signature|cookie`)
+})
+
+// Header redacts one header's value.
+func (r *Redactor) Header(name, value string) string {
+	switch n := strings.ToLower(name); {
+	case n == "authorization" || n == "proxy-authorization":
+		if scheme, rest, ok := strings.Cut(value, " "); ok && rest != "" {
+			return scheme + " " + r.Secret("authorization", strings.TrimSpace(rest))
+		}
+		return r.Secret("authorization", value)
+	case n == "cookie":
+		return r.cookies(value, "; ")
+	case n == "set-cookie":
+		lines := strings.Split(value, "\n")
+		for i, l := range lines {
+			pair, attrs, _ := strings.Cut(l, ";")
+			lines[i] = r.cookies(pair, "")
+			if attrs != "" {
+				lines[i] += ";" + attrs
+			}
+		}
+		return strings.Join(lines, "\n")
+	case SecretName(n) || strings.Contains(n, "api-key") || n == "x-api-key":
+		return r.Secret("token", value)
+	}
+	return r.Text(value, true)
+}
+
+// cookies redacts the values of "a=1; b=2", keeping the names.
+func (r *Redactor) cookies(s, sep string) string {
+	parts := []string{s}
+	if sep != "" {
+		parts = strings.Split(s, ";")
+	}
+	for i, p := range parts {
+		name, v, ok := strings.Cut(p, "=")
+		if !ok {
+			continue
+		}
+		if v != "" {
+			v = r.Secret("cookie", v)
+		}
+		parts[i] = name + "=" + v
+	}
+	return strings.Join(parts, ";")
+}
+
+// URL redacts a URL: secret-named query parameters become markers; the
+// rest is redacted as text.
+func (r *Redactor) URL(u string) string {
+	base, frag, hasFrag := strings.Cut(u, "#")
+	path, query, hasQuery := strings.Cut(base, "?")
+	out := r.Text(path, true)
+	if hasQuery {
+		out += "?" + r.Form(query)
+	}
+	if hasFrag {
+		if strings.Contains(frag, "=") {
+			out += "#" + r.Form(frag)
+		} else {
+			out += "#" + r.Text(frag, true)
+		}
+	}
+	return out
+}
+
+// Form redacts "a=1&b=2": a query or a form body.
+func (r *Redactor) Form(q string) string {
+	parts := strings.Split(q, "&")
+	for i, p := range parts {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok {
+			parts[i] = r.Text(p, true)
+			continue
+		}
+		name, err := url.QueryUnescape(k)
+		if err != nil {
+			name = k
+		}
+		if SecretName(name) && v != "" {
+			val, err := url.QueryUnescape(v)
+			if err != nil {
+				val = v
+			}
+			parts[i] = k + "=" + url.QueryEscape(r.Secret("token", val))
+			continue
+		}
+		parts[i] = k + "=" + r.Text(v, true)
+	}
+	return strings.Join(parts, "&")
+}
+
+// Body redacts a request or response body by its MIME type: JSON field by
+// field (secret-named fields become markers), a form like a query, and
+// anything else as text. entropy is Text's.
+func (r *Redactor) Body(mime, body string, entropy bool) string {
+	if body == "" {
+		return body
+	}
+	m := strings.ToLower(mime)
+	t := strings.TrimSpace(body)
+	if strings.Contains(m, "json") || (m == "" || strings.HasPrefix(m, "text/plain")) && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) {
+		if out, ok := r.JSON(body, entropy); ok {
+			return out
+		}
+	}
+	if strings.Contains(m, "x-www-form-urlencoded") {
+		return r.Form(body)
+	}
+	return r.Text(body, entropy)
+}
+
+// JSON redacts a JSON document field by field; false when s is not JSON.
+// Object keys come out sorted.
+func (r *Redactor) JSON(s string, entropy bool) (string, bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return "", false
+	}
+	v = r.walk(v, "", entropy)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", false
+	}
+	return strings.TrimSuffix(b.String(), "\n"), true
+}
+
+func (r *Redactor) walk(v any, name string, entropy bool) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			v[k] = r.walk(x, k, entropy)
+		}
+		return v
+	case []any:
+		for i, x := range v {
+			v[i] = r.walk(x, name, entropy)
+		}
+		return v
+	case string:
+		if name != "" && SecretName(name) && v != "" {
+			return r.Secret("token", v)
+		}
+		return r.Text(v, entropy)
+	case json.Number:
+		if name != "" && SecretName(name) {
+			return r.Secret("token", v.String())
+		}
+		if out := r.Text(v.String(), entropy); out != v.String() {
+			return out // a card number sent as a number
+		}
+		return v
+	}
+	return v
+}
+
+// State redacts a value a page held, by where it was read ("cookie:sid",
+// "localStorage:token", "meta:csrf-token", "script:__NEXT_DATA__").
+func (r *Redactor) State(source, value string) string {
+	where, name, _ := strings.Cut(source, ":")
+	switch {
+	case where == "cookie":
+		return r.Secret("cookie", value)
+	case SecretName(name):
+		return r.Secret("token", value)
+	}
+	if out, ok := r.JSON(value, true); ok {
+		return out
+	}
+	return r.Text(value, true)
+}
+
+// File returns f redacted: every URL, header, body, frame and state value.
+// It reads f twice, the first time only to learn the secrets, so that a
+// value found anywhere is replaced everywhere. f is not changed.
+func (r *Redactor) File(f *File) *File {
+	r.redactFile(f)
+	return r.redactFile(f)
+}
+
+func (r *Redactor) redactFile(f *File) *File {
+	out := *f
+	out.Exchanges = make([]Exchange, len(f.Exchanges))
+	// Headers first: they name the secrets the bodies and URLs repeat.
+	for i, e := range f.Exchanges {
+		e.RequestHeaders = r.headers(e.RequestHeaders)
+		e.ResponseHeaders = r.headers(e.ResponseHeaders)
+		out.Exchanges[i] = e
+	}
+	out.State = make([]StateValue, len(f.State))
+	for i, s := range f.State {
+		s.Value = r.State(s.Source, s.Value)
+		s.Page = r.URL(s.Page)
+		out.State[i] = s
+	}
+	for i := range out.Exchanges {
+		e := &out.Exchanges[i]
+		e.URL, e.Page, e.Frame, e.RedirectedTo = r.URL(e.URL), r.URL(e.Page), r.URL(e.Frame), r.URL(e.RedirectedTo)
+		e.Initiator = r.Text(e.Initiator, true)
+		e.RequestBody = r.Body(headerValue(e.RequestHeaders, "content-type"), e.RequestBody, true)
+		e.ResponseBody = r.Body(e.MimeType, e.ResponseBody, false)
+		e.Failed = r.Text(e.Failed, true)
+	}
+	out.Messages = make([]Message, len(f.Messages))
+	for i, m := range f.Messages {
+		m.Data = r.Body("", m.Data, true)
+		out.Messages[i] = m
+	}
+	return &out
+}
+
+func (r *Redactor) headers(hs []Header) []Header {
+	if hs == nil {
+		return nil
+	}
+	out := make([]Header, len(hs))
+	for i, h := range hs {
+		out[i] = Header{h.Name, r.Header(h.Name, h.Value)}
+	}
+	return out
+}
+
+func headerValue(hs []Header, name string) string {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return h.Value
+		}
+	}
+	return ""
+}
