@@ -80,6 +80,10 @@ type Snapshot struct {
 	// downloads no outcome, look or list has told of yet. They are also
 	// the first lines of Text.
 	Notices []Notice `json:"notices,omitempty"`
+	// App names the application the page is, when it is a known one
+	// ("Google Sheets (sheet, unverified)"); the first line of Text says
+	// it too.
+	App string `json:"app,omitempty"`
 }
 
 // Action kinds for [ActRequest].
