@@ -22,8 +22,8 @@ import (
 	"github.com/chromedp/chromedp/remote"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/apps"
+	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/netguard"
 	"github.com/waymark-dev/waymark/policy"
 	"github.com/waymark-dev/waymark/secret"

@@ -55,3 +55,123 @@ func TestSheetReadExact(t *testing.T) {
 		}
 	}
 }
+
+func TestSheetWrite(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"a", "b"}, {"c", "d"}}})
+	res, err := s.SheetWrite(ctx, calls.SheetWriteRequest{Cell: "B2", Value: "Hello, world 42", Hand: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Before != "d" || res.After != "Hello, world 42" || !res.ReadBack {
+		t.Fatalf("write = %+v", res)
+	}
+	if v := appValue(t, s, ctx, 1, 1); v != "Hello, world 42" {
+		t.Fatalf("the app holds %q", v)
+	}
+	// What the grid shows, as a person sees it.
+	got, err := s.Get(ctx, calls.GetRequest{What: "text", Target: `css=.jss_worksheet td[data-x="1"][data-y="1"]`})
+	if err != nil || got.Value != "Hello, world 42" {
+		t.Fatalf("the grid shows %+v, %v", got, err)
+	}
+	// Its neighbours are untouched.
+	if v := appValue(t, s, ctx, 0, 1); v != "c" {
+		t.Fatalf("A2 holds %q", v)
+	}
+}
+
+func TestSheetDump1000x26(t *testing.T) {
+	s, ctx := newSession(t)
+	data := apptest.Grid(1000, 26)
+	data[0][0] = "Title"
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: data})
+	start := time.Now()
+	g, err := s.SheetDump(ctx, calls.SheetDumpRequest{})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Range != "A1:Z1000" {
+		t.Fatalf("range %s", g.Range)
+	}
+	same, all := 0, 0
+	for i := range data {
+		for j := range data[i] {
+			all++
+			if i < len(g.Grid.Rows) && j < len(g.Grid.Rows[i]) && g.Grid.Rows[i][j].Value == data[i][j] {
+				same++
+			}
+		}
+	}
+	t.Logf("sheet dump of 1,000 × 26: %s, %d of %d cells exact (%.2f %%)", took.Round(time.Millisecond), same, all, 100*float64(same)/float64(all))
+	if same != all {
+		t.Fatalf("%d of %d cells exact", same, all)
+	}
+}
+
+func TestSheetFillApproval(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"x", "y", "z"}, {"1", "2", "3"}}})
+	req := calls.SheetFillRequest{Cells: map[string]string{"A2": "10", "C2": "30"}}
+	_, err := s.SheetFill(ctx, req)
+	if calls.Code(err) != "needs_approval" {
+		t.Fatalf("unapproved fill: %v", err)
+	}
+	var a calls.Approval
+	if err := json.Unmarshal(calls.DataOf(err), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Form["A2"] != "1" || a.Form["C2"] != "3" || a.Control != "A2, C2" {
+		t.Fatalf("approval %+v", a)
+	}
+	if v := appValue(t, s, ctx, 0, 1); v != "1" {
+		t.Fatalf("unapproved fill wrote: A2 holds %q", v)
+	}
+	// Approved: it writes.
+	req.Approve = &a
+	res, err := s.SheetFill(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != 2 || !res.Cells[0].ReadBack || !res.Cells[1].ReadBack {
+		t.Fatalf("fill = %+v", res)
+	}
+	if appValue(t, s, ctx, 0, 1) != "10" || appValue(t, s, ctx, 2, 1) != "30" || appValue(t, s, ctx, 1, 1) != "2" {
+		t.Fatal("the app does not hold what was approved")
+	}
+	// The approval is used.
+	if _, err := s.SheetFill(ctx, req); calls.Code(err) != "needs_approval" {
+		t.Fatalf("a used approval: %v", err)
+	}
+	// Other values than approved: refused.
+	req.Approve = nil
+	_, err = s.SheetFill(ctx, req)
+	_ = json.Unmarshal(calls.DataOf(err), &a)
+	other := calls.SheetFillRequest{Cells: map[string]string{"A2": "99", "C2": "30"}, Approve: &a}
+	if _, err := s.SheetFill(ctx, other); calls.Code(err) != "needs_approval" || appValue(t, s, ctx, 0, 1) != "10" {
+		t.Fatalf("other values with the approval: %v", err)
+	}
+}
+
+func TestSheetFillChanged(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"x", "y"}, {"1", "2"}}})
+	req := calls.SheetFillRequest{Cells: map[string]string{"A2": "10", "B2": "20"}}
+	_, err := s.SheetFill(ctx, req)
+	var a calls.Approval
+	if err := json.Unmarshal(calls.DataOf(err), &a); err != nil {
+		t.Fatal(err)
+	}
+	// Someone else changes B2 meanwhile.
+	if _, err := s.Eval(ctx, calls.EvalRequest{Expression: `window.sheet.setValueFromCoords(1, 1, "changed")`, MainWorld: true}); err != nil {
+		t.Fatal(err)
+	}
+	req.Approve = &a
+	_, err = s.SheetFill(ctx, req)
+	if calls.Code(err) != "changed" {
+		t.Fatalf("fill after a change: %v", err)
+	}
+	if appValue(t, s, ctx, 0, 1) != "1" || appValue(t, s, ctx, 1, 1) != "changed" {
+		t.Fatal("a refused fill wrote")
+	}
+}
