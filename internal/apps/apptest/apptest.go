@@ -76,7 +76,7 @@ document.addEventListener('keydown', e => { if ((e.ctrlKey || e.metaKey) && e.ke
 	}
 	page := `<!doctype html><html><head><meta charset="utf-8"><title>` + title + `</title>
 <link rel="stylesheet" href="/jsuites/jsuites.css"><link rel="stylesheet" href="/jss/jspreadsheet.css">
-<script src="/jsuites/jsuites.js"></script><script src="/jss/index.js"></script></head>
+<script src="/jsuites/jsuites.js"></script><script src="/formula/index.js"></script><script src="/jss/index.js"></script></head>
 <body><div id="sheet"></div><script>
 ` + block + `
 const data = ` + string(data) + `;
@@ -85,6 +85,7 @@ jspreadsheet(document.getElementById('sheet'), {worksheets: [{data, minDimension
 </script></body></html>`
 	mux := http.NewServeMux()
 	mux.Handle("/jss/", http.StripPrefix("/jss/", http.FileServer(http.Dir(filepath.Join(dir, "node_modules", "jspreadsheet-ce", "dist")))))
+	mux.Handle("/formula/", http.StripPrefix("/formula/", http.FileServer(http.Dir(filepath.Join(dir, "node_modules", "@jspreadsheet", "formula", "dist")))))
 	mux.Handle("/jsuites/", http.StripPrefix("/jsuites/", http.FileServer(http.Dir(filepath.Join(dir, "node_modules", "jsuites", "dist")))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
