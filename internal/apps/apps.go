@@ -63,6 +63,9 @@ type App struct {
 	// Unverified says the adapter was written from the app's documented
 	// structure and never checked against the live site.
 	Unverified bool `json:"unverified,omitempty" toml:"-"`
+	// Tested says the tests work the real app (an open-source one served
+	// from npm on loopback).
+	Tested bool `json:"tested,omitempty" toml:"-"`
 	// User says it came from the configuration.
 	User bool `json:"user,omitempty" toml:"-"`
 }
