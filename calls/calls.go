@@ -165,6 +165,10 @@ type Approval struct {
 	// when the gate held it at the point of sending; an approval with
 	// Sends lets exactly that request through.
 	Sends string `json:"sends,omitempty"`
+	// Writes are the values an approved sheet fill writes, by cell
+	// (secrets masked); Form then holds what the cells hold now, and
+	// Sends binds the approval to the exact values ("cells " and a hash).
+	Writes map[string]string `json:"writes,omitempty"`
 	// Token binds the approval to the page load it was given on; it is
 	// used once. Send the approval back unchanged.
 	Token string `json:"token"`

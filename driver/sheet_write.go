@@ -126,7 +126,7 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (_ 
 		return nil, err
 	}
 	want := calls.Approval{Action: "write cells", URL: shownURL(t.url()), Control: cellList(cells),
-		Why: fmt.Sprintf("writes %d cells of the sheet", len(cells)), Form: now, Sends: "cells " + fillDigest(cells)}
+		Why: fmt.Sprintf("writes %d cells of the sheet", len(cells)), Form: now, Writes: fillWrites(cells), Sends: "cells " + fillDigest(cells)}
 	if req.Approve == nil {
 		var b strings.Builder
 		for _, c := range cells {
@@ -275,6 +275,21 @@ func cellList(cells []fillCell) string {
 		names[i] = c.ref.String()
 	}
 	return strings.Join(names, ", ")
+}
+
+// fillWrites are the values a fill writes, by cell, as the person
+// approving sees them: a secret masked, a value that looks secret
+// redacted.
+func fillWrites(cells []fillCell) map[string]string {
+	out := make(map[string]string, len(cells))
+	for _, c := range cells {
+		v := secret.Redact(c.value)
+		if c.secret {
+			v = secret.Masked
+		}
+		out[c.ref.String()] = v
+	}
+	return out
 }
 
 // fillDigest binds an approval to the values it writes without showing
