@@ -62,6 +62,35 @@ const jsClipWrite = `(async (text, html) => {
   } catch (e) { return String(e && e.message || e); }
 })`
 
+// jsCopyWatch watches the copy events of the document from our world
+// (listeners of an isolated world are invisible to the page's scripts),
+// so that an empty copy — an empty cell, whose copy leaves the clipboard
+// as it was — is told from a copy the page stopped: the event came and
+// went through unprevented. Called with reset, it starts a new watch;
+// without, it returns what was seen.
+const jsCopyWatch = `((reset) => {
+  const w = globalThis.__waymarkCopy || (globalThis.__waymarkCopy = {fired: false, reached: false, prevented: false, data: false});
+  if (!globalThis.__waymarkCopyOn) {
+    globalThis.__waymarkCopyOn = true;
+    addEventListener("copy", () => { globalThis.__waymarkCopy.fired = true; }, true);
+    addEventListener("copy", e => {
+      const s = globalThis.__waymarkCopy;
+      s.reached = true; s.prevented = e.defaultPrevented;
+      s.data = !!(e.clipboardData && e.clipboardData.types && e.clipboardData.types.length);
+    }, false);
+  }
+  if (reset) globalThis.__waymarkCopy = {fired: false, reached: false, prevented: false, data: false};
+  return globalThis.__waymarkCopy;
+})`
+
+// copyWatch is what jsCopyWatch saw.
+type copyWatch struct {
+	Fired, Reached, Prevented, Data bool
+}
+
+// emptyCopy says the copy went through with nothing selected to copy.
+func (w copyWatch) emptyCopy() bool { return w.Fired && w.Reached && !w.Prevented }
+
 // copySelection copies the current tab's selection with Control+C and
 // returns the clipboard's text and HTML (the shape s-doc's copy shares).
 func (s *Session) copySelection(ctx context.Context) (text, html string, err error) {
@@ -97,6 +126,10 @@ func (s *Session) copyTab(ctx context.Context, t *tab) (text, html string, err e
 	if err := t.clipWrite(ctx, mark, ""); err != nil {
 		return "", "", err
 	}
+	var watch copyWatch
+	if err := t.evalWorld(ctx, t.sess, t.mainFrame(), jsCopyWatch+"(true)", &watch); err != nil {
+		return "", "", err
+	}
 	evs, _ := keys.Press("Control+c")
 	for i := range evs {
 		if evs[i].Type == input.DispatchKeyEventTypeRawKeyDown && evs[i].Key == "c" {
@@ -118,6 +151,12 @@ func (s *Session) copyTab(ctx context.Context, t *tab) (text, html string, err e
 		}
 		if got.Text != mark || got.HTML != "" {
 			return got.Text, got.HTML, nil
+		}
+		if err := t.evalWorld(ctx, t.sess, t.mainFrame(), jsCopyWatch+"(false)", &watch); err != nil {
+			return "", "", err
+		}
+		if watch.emptyCopy() {
+			return "", "", nil
 		}
 		if time.Now().After(deadline) {
 			return "", "", calls.Errorf(calls.ErrNotInteractable, "the page may block copying; read it another way (waymark get text, or the app's export)",

@@ -103,3 +103,18 @@ func TestSheetOutlineNamesApp(t *testing.T) {
 		t.Fatalf("read on a plain page: %v", err)
 	}
 }
+
+func TestSheetReadEmptyCell(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"a", ""}, {"", "d"}}})
+	start := time.Now()
+	g, err := s.SheetRead(ctx, calls.SheetReadRequest{Range: "B1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An empty cell copies nothing: told from a blocked copy at once,
+	// not after the wait for an app that copies late.
+	if v := g.Grid.Values(); len(v) != 1 || len(v[0]) != 1 || v[0][0] != "" || time.Since(start) > 2*time.Second {
+		t.Fatalf("empty cell: %q in %s", v, time.Since(start))
+	}
+}
