@@ -202,7 +202,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 	if _, err := outline.Render(&buf, show, ro); err != nil {
 		return nil, err
 	}
-	snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: buf.String(), Notices: notices}
+	snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: s.maskCellSecrets(buf.String()), Notices: notices}
 	if app != nil {
 		snap.App = app.Label()
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/apps"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
+	"github.com/waymark-dev/waymark/internal/sheetclip"
 	"github.com/waymark-dev/waymark/sheet"
 )
 
@@ -65,6 +66,7 @@ func (s *Session) SheetRead(ctx context.Context, req calls.SheetReadRequest) (_ 
 	if err != nil {
 		return nil, err
 	}
+	s.maskGrid(&g)
 	return &calls.SheetGrid{URL: shownURL(t.url()), App: app.Label(), Range: rng.String(), Grid: g, Formatting: formatting(formatted)}, nil
 }
 
@@ -103,7 +105,7 @@ func (s *Session) SheetDump(ctx context.Context, req calls.SheetDumpRequest) (_ 
 		if err != nil {
 			return nil, err
 		}
-		rows, formatted = sheet.FromClipboard(text, html, app.CopiesMarkup)
+		rows, formatted = sheetclip.FromClipboard(text, html, app.CopiesMarkup)
 	} else {
 		if err := s.clickCell(ctx, t, app, sheet.Ref{}, false, h); err != nil {
 			return nil, err
@@ -115,7 +117,7 @@ func (s *Session) SheetDump(ctx context.Context, req calls.SheetDumpRequest) (_ 
 		if err != nil {
 			return nil, err
 		}
-		rows, formatted = sheet.FromClipboard(text, html, app.CopiesMarkup)
+		rows, formatted = sheetclip.FromClipboard(text, html, app.CopiesMarkup)
 	}
 	rows = sheet.Trim(rows)
 	var cut []string
@@ -130,6 +132,7 @@ func (s *Session) SheetDump(ctx context.Context, req calls.SheetDumpRequest) (_ 
 		}
 	}
 	rows = sheet.Trim(rows)
+	s.maskGrid(&sheet.Grid{Rows: rows})
 	out := &calls.SheetGrid{URL: shownURL(t.url()), App: app.Label(), Grid: sheet.Grid{Rows: rows}, Cut: strings.Join(cut, "; "), Formatting: formatting(formatted)}
 	if out.Grid.Rows == nil {
 		out.Grid.Rows = [][]sheet.Cell{}
@@ -168,7 +171,7 @@ func (s *Session) readRange(ctx context.Context, t *tab, app *apps.App, rng shee
 	if err != nil {
 		return sheet.Grid{}, false, err
 	}
-	rows, formatted := sheet.FromClipboard(text, html, app.CopiesMarkup)
+	rows, formatted := sheetclip.FromClipboard(text, html, app.CopiesMarkup)
 	// A copy ends without a line break, but some apps add one, so a last
 	// row of one blank cell cannot be told from none.
 	if rng.Cols() == 1 && len(rows) == rng.Rows()-1 {

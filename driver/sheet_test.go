@@ -3,12 +3,14 @@ package driver_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/apps/apptest"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // openSheet opens the served spreadsheet and waits until it is drawn.
@@ -173,5 +175,39 @@ func TestSheetFillChanged(t *testing.T) {
 	}
 	if appValue(t, s, ctx, 0, 1) != "1" || appValue(t, s, ctx, 1, 1) != "changed" {
 		t.Fatal("a refused fill wrote")
+	}
+}
+
+func TestSheetSecretNeverShown(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"user", "pin"}, {"ann", ""}}})
+	const pin = "Zq7-8421-vault"
+	req := calls.SheetFillRequest{Cells: map[string]string{"A2": "bob"}, Secrets: map[string]string{"B2": pin}}
+	_, err := s.SheetFill(ctx, req)
+	var a calls.Approval
+	if err := json.Unmarshal(calls.DataOf(err), &a); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(a); strings.Contains(string(b), pin) || a.Writes["B2"] != secret.Masked {
+		t.Fatalf("the approval shows the secret: %s", b)
+	}
+	req.Approve = &a
+	res, err := s.SheetFill(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(res); strings.Contains(string(b), pin) || !res.Cells[1].ReadBack {
+		t.Fatalf("the result shows the secret, or it was not typed: %s", b)
+	}
+	if appValue(t, s, ctx, 1, 1) != pin {
+		t.Fatal("the secret was not typed")
+	}
+	snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Full: true})
+	if err != nil || strings.Contains(snap.Text, pin) || !strings.Contains(snap.Text, "«secret:B2»") {
+		t.Fatalf("the outline: %v\n%s", err, snap.Text)
+	}
+	g, err := s.SheetRead(ctx, calls.SheetReadRequest{Range: "A2:B2"})
+	if err != nil || g.Grid.Rows[0][1].Value != "«secret:B2»" {
+		t.Fatalf("a read shows %+v, %v", g, err)
 	}
 }

@@ -44,6 +44,9 @@ func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (
 		return nil, err
 	}
 	h := t.handFor(req.Hand)
+	if req.Secret != "" {
+		s.rememberCellSecret(req.Secret, req.Value)
+	}
 	c, err := s.writeCell(ctx, t, app, at, req.Value, req.Secret != "", h)
 	if err != nil {
 		return nil, err
@@ -67,7 +70,7 @@ func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet
 	if err != nil {
 		return c, err
 	}
-	c.Before = before.At(at).Value
+	c.Before = s.maskCellSecrets(before.At(at).Value)
 	// The cell is selected by the read: typing opens its editor with
 	// what is typed in place of what it held.
 	if value == "" {
@@ -93,7 +96,7 @@ func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet
 	}
 	got := after.At(at).Value
 	c.ReadBack = got == value
-	c.After = got
+	c.After = s.maskCellSecrets(got)
 	if isSecret {
 		c.Before = secret.Redact(c.Before)
 		c.After = secret.Masked
@@ -152,6 +155,9 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (_ 
 	h := t.handFor(req.Hand)
 	out := &calls.SheetFillResult{URL: shownURL(t.url()), App: app.Label()}
 	for _, c := range cells {
+		if c.secret {
+			s.rememberCellSecret(c.ref.String(), c.value)
+		}
 		wc, err := s.writeCell(ctx, t, app, c.ref, c.value, c.secret, h)
 		if err != nil {
 			return nil, fmt.Errorf("%s (after %d of %d cells): %w", c.ref, len(out.Cells), len(cells), err)
@@ -254,7 +260,7 @@ func (s *Session) readCells(ctx context.Context, t *tab, app *apps.App, cells []
 			return nil, err
 		}
 		for _, c := range cells {
-			out[c.ref.String()] = secret.Redact(g.At(c.ref).Value)
+			out[c.ref.String()] = secret.Redact(s.maskCellSecrets(g.At(c.ref).Value))
 		}
 		return out, nil
 	}
@@ -263,7 +269,7 @@ func (s *Session) readCells(ctx context.Context, t *tab, app *apps.App, cells []
 		if err != nil {
 			return nil, err
 		}
-		out[c.ref.String()] = secret.Redact(g.At(c.ref).Value)
+		out[c.ref.String()] = secret.Redact(s.maskCellSecrets(g.At(c.ref).Value))
 	}
 	return out, nil
 }

@@ -1,4 +1,9 @@
-package sheet
+// Package sheetclip reads what a spreadsheet puts on the clipboard when
+// its cells are copied (tab separated text, and often an HTML table that
+// carries the formatting) into the cells of package sheet. It is apart
+// from package sheet, which holds only the standard library's vocabulary
+// (package calls imports it), because the HTML needs a parser.
+package sheetclip
 
 import (
 	"html"
@@ -7,6 +12,8 @@ import (
 
 	nethtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/waymark-dev/waymark/sheet"
 )
 
 // What a spreadsheet puts on the clipboard when its cells are copied: tab
@@ -101,7 +108,7 @@ type htmlCell struct {
 // of bold or 600 and more), its fill (background-color, or bgcolor) and
 // whether it spans others. A spanning cell takes its place and leaves the
 // places it covers empty, so positions match the text's.
-func ParseHTMLTable(src string) [][]Cell {
+func ParseHTMLTable(src string) [][]sheet.Cell {
 	doc, err := nethtml.Parse(strings.NewReader(src))
 	if err != nil {
 		return nil
@@ -110,7 +117,7 @@ func ParseHTMLTable(src string) [][]Cell {
 	if table == nil {
 		return nil
 	}
-	var grid [][]Cell
+	var grid [][]sheet.Cell
 	covered := map[[2]int]bool{}
 	r := 0
 	var walkRows func(n *nethtml.Node)
@@ -137,9 +144,9 @@ func ParseHTMLTable(src string) [][]Cell {
 					hc := readCell(td)
 					cs, rs := span(td, "colspan"), span(td, "rowspan")
 					for len(grid[r]) <= col {
-						grid[r] = append(grid[r], Cell{})
+						grid[r] = append(grid[r], sheet.Cell{})
 					}
-					grid[r][col] = Cell{Value: hc.text, Bold: hc.bold, Fill: hc.fill, Merged: cs > 1 || rs > 1}
+					grid[r][col] = sheet.Cell{Value: hc.text, Bold: hc.bold, Fill: hc.fill, Merged: cs > 1 || rs > 1}
 					for dr := 0; dr < rs; dr++ {
 						for dc := 0; dc < cs; dc++ {
 							if dr > 0 || dc > 0 {
@@ -263,20 +270,20 @@ func boldWeight(w string) bool {
 // the app says the cells show), formatting from the HTML table by
 // position; the HTML's values when there is no text. markup is as for
 // [ParseTSV]. formatted says the HTML had a table.
-func FromClipboard(text, htmlSrc string, markup bool) (rows [][]Cell, formatted bool) {
+func FromClipboard(text, htmlSrc string, markup bool) (rows [][]sheet.Cell, formatted bool) {
 	vals := ParseTSV(text, markup)
-	var table [][]Cell
+	var table [][]sheet.Cell
 	if htmlSrc != "" {
 		table = ParseHTMLTable(htmlSrc)
 	}
 	if vals == nil {
 		return table, table != nil
 	}
-	rows = make([][]Cell, len(vals))
+	rows = make([][]sheet.Cell, len(vals))
 	for i, vr := range vals {
-		rows[i] = make([]Cell, len(vr))
+		rows[i] = make([]sheet.Cell, len(vr))
 		for j, v := range vr {
-			c := Cell{Value: v}
+			c := sheet.Cell{Value: v}
 			if i < len(table) && j < len(table[i]) {
 				c.Bold, c.Fill, c.Merged = table[i][j].Bold, table[i][j].Fill, table[i][j].Merged
 			}
@@ -284,35 +291,4 @@ func FromClipboard(text, htmlSrc string, markup bool) (rows [][]Cell, formatted 
 		}
 	}
 	return rows, table != nil
-}
-
-// Trim cuts trailing blank rows and columns (a cell is blank when its
-// value is empty; formatting alone does not keep it) and pads rows to the
-// same width.
-func Trim(rows [][]Cell) [][]Cell {
-	last := -1
-	width := 0
-	for i, r := range rows {
-		w := 0
-		for j, c := range r {
-			if c.Value != "" {
-				w = j + 1
-			}
-		}
-		if w > 0 {
-			last = i
-		}
-		width = max(width, w)
-	}
-	rows = rows[:last+1]
-	for i, r := range rows {
-		if len(r) > width {
-			r = r[:width]
-		}
-		for len(r) < width {
-			r = append(r, Cell{})
-		}
-		rows[i] = r
-	}
-	return rows
 }

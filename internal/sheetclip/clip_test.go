@@ -1,9 +1,14 @@
-package sheet
+package sheetclip
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/waymark-dev/waymark/sheet"
 )
+
+// Cell is the sheet's cell, for short.
+type Cell = sheet.Cell
 
 func TestParseTSV(t *testing.T) {
 	for _, c := range []struct {
@@ -54,17 +59,5 @@ func TestFromClipboardFormatting(t *testing.T) {
 	only, _ := FromClipboard("", html, false)
 	if only[2][1].Value != "12\nline" || only[0][0].Value != "Orders" {
 		t.Fatalf("html only: %+v", only)
-	}
-}
-
-func TestTrim(t *testing.T) {
-	rows := [][]Cell{{{Value: "a"}, {}, {Bold: true}}, {{}, {Value: "b"}}, {{}, {}}, {{Fill: "red"}}}
-	got := Trim(rows)
-	want := [][]Cell{{{Value: "a"}, {}}, {{}, {Value: "b"}}}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("Trim = %+v", got)
-	}
-	if got := Trim([][]Cell{{{}}}); len(got) != 0 {
-		t.Fatalf("Trim of blanks = %+v", got)
 	}
 }
