@@ -101,7 +101,7 @@ func (s *Session) copySelection(ctx context.Context) (text, html string, err err
 	return s.copyTab(ctx, t)
 }
 
-// copyTab is copySelection on a tab the caller entered.
+// copyTab copies the tab's selection (copySelection on the current tab).
 func (s *Session) copyTab(ctx context.Context, t *tab) (text, html string, err error) {
 	if err := s.grantClipboard(ctx, t); err != nil {
 		return "", "", err

@@ -101,7 +101,7 @@ func (s *Session) SheetDump(ctx context.Context, req calls.SheetDumpRequest) (_ 
 		if err := s.goToRange(ctx, t, app, rng, h); err != nil {
 			return nil, err
 		}
-		text, html, err := s.copyTab(ctx, t)
+		text, html, err := s.copySelection(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +113,7 @@ func (s *Session) SheetDump(ctx context.Context, req calls.SheetDumpRequest) (_ 
 		if err := pressKeys(ctx, t, "Control+a"); err != nil {
 			return nil, err
 		}
-		text, html, err := s.copyTab(ctx, t)
+		text, html, err := s.copySelection(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -167,7 +167,7 @@ func (s *Session) readRange(ctx context.Context, t *tab, app *apps.App, rng shee
 	if err := s.goToRange(ctx, t, app, rng, h); err != nil {
 		return sheet.Grid{}, false, err
 	}
-	text, html, err := s.copyTab(ctx, t)
+	text, html, err := s.copySelection(ctx)
 	if err != nil {
 		return sheet.Grid{}, false, err
 	}

@@ -97,10 +97,9 @@ func quoted(s string) (string, int, bool) {
 
 // htmlCell is a cell of the clipboard's HTML table.
 type htmlCell struct {
-	text  string
-	bold  bool
-	fill  string
-	spans bool
+	text string
+	bold bool
+	fill string
 }
 
 // ParseHTMLTable reads the first table of the clipboard's HTML: each
