@@ -74,8 +74,13 @@ func TestReplaySheetSteps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := g.Grid.Values(); v[1][0] != "13" || v[0][1] != "8421" || v[0][0] != "4" {
+		// The secret is typed, and a read shows its mark, never the value.
+		if v := g.Grid.Values(); v[1][0] != "13" || v[0][1] != "«secret:C2»" || v[0][0] != "4" {
 			t.Fatalf("the sheet holds %q", v)
+		}
+		pin, err := s.Eval(ctx, calls.EvalRequest{Expression: "window.sheet.getValueFromCoords(2, 1)", MainWorld: true})
+		if err != nil || string(pin.Value) != `"8421"` {
+			t.Fatalf("the app holds %s (%v)", pin.Value, err)
 		}
 	})
 	t.Run("a person says no", func(t *testing.T) {
