@@ -211,3 +211,19 @@ func TestSheetSecretNeverShown(t *testing.T) {
 		t.Fatalf("a read shows %+v, %v", g, err)
 	}
 }
+
+func TestSheetWriteFormula(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"2", "3", ""}}})
+	res, err := s.SheetWrite(ctx, calls.SheetWriteRequest{Cell: "C1", Value: "=A1*B1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.After != "6" || res.ReadBack || !strings.Contains(res.Error, "formula") {
+		t.Fatalf("formula write = %+v", res)
+	}
+	// A value the sheet does not show back is a failure.
+	if _, err := s.SheetWrite(ctx, calls.SheetWriteRequest{Cell: "A1", Value: "two\tcells"}); calls.Code(err) != "bad_input" {
+		t.Fatalf("a tab in a value: %v", err)
+	}
+}

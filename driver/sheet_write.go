@@ -54,7 +54,10 @@ func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (
 	if req.Secret != "" {
 		c.After = secret.Mark(req.Secret)
 	}
-	if !c.ReadBack {
+	if !c.ReadBack && strings.HasPrefix(req.Value, "=") && req.Secret == "" && c.After != "" {
+		// A formula shows its result, not what was typed: said, not failed.
+		c.Error = fmt.Sprintf("a formula: the cell shows %q", c.After)
+	} else if !c.ReadBack {
 		return nil, calls.Errorf(calls.ErrNotInteractable, "the app may have refused the value (a validation, a read-only cell): run waymark sheet read "+c.Cell,
 			"typed into %s but it shows %q", c.Cell, c.After)
 	}

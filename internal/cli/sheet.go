@@ -141,7 +141,11 @@ func sheetRun(ctx context.Context, opts *SheetOptions) error {
 			return err
 		}
 		return opts.emit(res, func() error {
-			_, err := fmt.Fprintf(opts.IO.Out, "%s: %s → %s (read back)\n", res.Cell, cellText(res.Before), cellText(res.After))
+			mark := "read back"
+			if !res.ReadBack {
+				mark = res.Error
+			}
+			_, err := fmt.Fprintf(opts.IO.Out, "%s: %s → %s (%s)\n", res.Cell, cellText(res.Before), cellText(res.After), mark)
 			return err
 		})
 	}
