@@ -80,6 +80,10 @@ type Snapshot struct {
 	// downloads no outcome, look or list has told of yet. They are also
 	// the first lines of Text.
 	Notices []Notice `json:"notices,omitempty"`
+	// App names the application the page is, when it is a known one
+	// ("Google Sheets (sheet, unverified)"); the first line of Text says
+	// it too.
+	App string `json:"app,omitempty"`
 }
 
 // Action kinds for [ActRequest].
@@ -161,6 +165,10 @@ type Approval struct {
 	// when the gate held it at the point of sending; an approval with
 	// Sends lets exactly that request through.
 	Sends string `json:"sends,omitempty"`
+	// Writes are the values an approved sheet fill writes, by cell
+	// (secrets masked); Form then holds what the cells hold now, and
+	// Sends binds the approval to the exact values ("cells " and a hash).
+	Writes map[string]string `json:"writes,omitempty"`
 	// Token binds the approval to the page load it was given on; it is
 	// used once. Send the approval back unchanged.
 	Token string `json:"token"`

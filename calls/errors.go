@@ -40,6 +40,10 @@ var (
 	// ErrNeedsModel: the words asked for something the model in use (the
 	// rules model, with no key set) cannot do; a language model could.
 	ErrNeedsModel = errors.New("needs a language model")
+	// ErrChanged: what an approval was given for changed before it was
+	// used (a cell of an approved fill holds something else now); nothing
+	// was written.
+	ErrChanged = errors.New("changed since it was approved")
 )
 
 // codes pairs each category with its wire code. Order matters only for
@@ -66,6 +70,7 @@ var codes = []struct {
 	{ErrPageCrashed, "page_crashed"},
 	{ErrPageUnresponsive, "page_unresponsive"},
 	{ErrNeedsModel, "needs_model"},
+	{ErrChanged, "changed"},
 	{context.Canceled, "canceled"},
 	{context.DeadlineExceeded, "timeout"},
 }

@@ -47,6 +47,11 @@ type Session interface {
 	// Network capture (capture.go).
 	StartCapture(ctx context.Context, req CaptureStartRequest) (*CaptureStarted, error)
 	StopCapture(ctx context.Context, req CaptureStopRequest) (*CaptureStopResult, error)
+	// The sheet calls (sheet.go).
+	SheetRead(ctx context.Context, req SheetReadRequest) (*SheetGrid, error)
+	SheetDump(ctx context.Context, req SheetDumpRequest) (*SheetGrid, error)
+	SheetWrite(ctx context.Context, req SheetWriteRequest) (*SheetWriteResult, error)
+	SheetFill(ctx context.Context, req SheetFillRequest) (*SheetFillResult, error)
 }
 
 // Caller sends one call of a session, JSON in and out, and decodes the

@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp/remote"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/apps"
 	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/netguard"
 	"github.com/waymark-dev/waymark/policy"
@@ -65,6 +66,9 @@ type Options struct {
 	// policy allowed (netguard.go); nil means the system's. Tests send
 	// them to loopback servers.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Apps are the user's applications ([[apps]] in the configuration),
+	// known before the built-in ones (package apps); nil means only those.
+	Apps []apps.App
 }
 
 // Browser is one Chromium (started or attached) shared by named sessions.

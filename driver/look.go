@@ -180,7 +180,14 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 		return nil, err
 	}
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "[page] %s — %s\n", info.Title, info.URL)
+	fmt.Fprintf(&buf, "[page] %s — %s", info.Title, info.URL)
+	app := s.detectApp(ctx, t)
+	if app != nil {
+		// The app is named after the URL, which the page cannot spoof
+		// with its title; its name is ours or the user's, never the page's.
+		fmt.Fprintf(&buf, " [app: %s]", app.Label())
+	}
+	buf.WriteByte('\n')
 	// Notices first: what stands in the way, recognised, never solved.
 	notices := t.notices(root, info)
 	for _, n := range notices {
@@ -195,7 +202,10 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 	if _, err := outline.Render(&buf, show, ro); err != nil {
 		return nil, err
 	}
-	snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: buf.String(), Notices: notices}
+	snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: s.maskCellSecrets(buf.String()), Notices: notices}
+	if app != nil {
+		snap.App = app.Label()
+	}
 	t.rememberOverlays(ctx)
 	s.changesSince(t, req, snap)
 	root.Walk(func(n *outline.Node, _ int) bool {

@@ -37,6 +37,9 @@ type Session struct {
 	// formPages are the form pages the session read or filled, for a
 	// review of a multi-step form (form_review.go).
 	formPages []calls.FormPage
+	// cellSecrets are the secrets typed into spreadsheet cells, masked in
+	// every look and read of the session (sheet_secret.go).
+	cellSecrets []cellSecret
 }
 
 // A Session answers every call of calls.Session, the API the daemon serves

@@ -3,6 +3,7 @@ package routine
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -307,5 +308,32 @@ func TestLoadRefusesAFolder(t *testing.T) {
 	_, err := Load(t.TempDir())
 	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(err.Error(), "folder") {
 		t.Fatalf("Load of a folder: %v", err)
+	}
+}
+
+func TestLoadSheetSteps(t *testing.T) {
+	base := `{"format": "waymark.routine/1", "name": "s", "steps": [%s]}`
+	for _, c := range []struct {
+		step string
+		want string // "" loads
+	}{
+		{`{"kind": "sheet_read", "range": "A1:C20", "into": "t"}`, ""},
+		{`{"kind": "sheet_write", "cell": "B2", "value": {"literal": "4"}}`, ""},
+		{`{"kind": "sheet_fill", "cells": {"B2": {"literal": "4"}, "C9": {"literal": "x"}}}`, ""},
+		{`{"kind": "sheet_read", "range": "A0"}`, "rows start at 1"},
+		{`{"kind": "sheet_read"}`, "range"},
+		{`{"kind": "sheet_write", "cell": "B2:C3", "value": {"literal": "4"}}`, "not one cell"},
+		{`{"kind": "sheet_write", "cell": "B2"}`, "value"},
+		{`{"kind": "sheet_fill", "cells": {"B2:C2": {"literal": "4"}}}`, "not one cell"},
+		{`{"kind": "sheet_fill", "cells": {"B2": {"from": "input", "slot": "nope"}}}`, "not declared"},
+		{`{"kind": "goto", "url": "http://x/", "range": "A1"}`, "sheet_read"},
+	} {
+		_, err := Parse([]byte(fmt.Sprintf(base, c.step)))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.step, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want %q", c.step, err, c.want)
+		}
 	}
 }

@@ -104,6 +104,12 @@ type Step struct {
 	// never submits (calls.FormFillRequest).
 	Answers map[string]*Value `json:"answers,omitempty"`
 
+	// sheet_read: Range ("A1:C20") read into Into; sheet_write: Cell and
+	// Value; sheet_fill: Cells, each value by cell (sheet.go).
+	Range string            `json:"range,omitempty"`
+	Cell  string            `json:"cell,omitempty"`
+	Cells map[string]*Value `json:"cells,omitempty"`
+
 	// if
 	Then []Step `json:"then,omitempty"`
 	Else []Step `json:"else,omitempty"`

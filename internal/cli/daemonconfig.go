@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/apps"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/rpc"
@@ -39,6 +40,7 @@ func driverOptions(cfg *config.Config) (driver.Options, error) {
 		Args:     append([]string(nil), cfg.Browser.Args...),
 		Policy:   pol,
 		CDP:      cfg.Browser.CDP,
+		Apps:     append([]apps.App(nil), cfg.Apps...),
 	}, nil
 }
 

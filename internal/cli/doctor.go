@@ -22,6 +22,7 @@ import (
 type DoctorOptions struct {
 	Common
 	Models      bool     // --models: call each configured model's provider
+	Apps        bool     // --apps: list the applications waymark knows, and whether each was checked
 	Socket      string   // the daemon socket (--socket); empty: the per-user default
 	BrowserArgs []string // extra flags for the test browser, after [browser] args
 
@@ -52,7 +53,7 @@ type DoctorOptions struct {
 func NewCmdDoctor(f *Factory, runF func(context.Context, *DoctorOptions) error) *cobra.Command {
 	opts := &DoctorOptions{}
 	cmd := &cobra.Command{
-		Use:   "doctor [--models]",
+		Use:   "doctor [--models | --apps]",
 		Short: "Check that waymark can run here, and say how to fix what fails",
 		Long: `Check the browser (found, its version, a headless start rendering a page),
 the daemon's socket folder, the config files, a CDP endpoint when one is
@@ -67,10 +68,14 @@ Each failed check prints its fix. Exits 0 only when every check passes.`,
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
+			if opts.Apps {
+				return doctorApps(opts.withDefaults())
+			}
 			return doctorRun(c.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Models, "models", false, "also call each configured model's provider (uses the API key)")
+	cmd.Flags().BoolVar(&opts.Apps, "apps", false, "list the spreadsheets and editors waymark knows instead, and which are unverified")
 	return cmd
 }
 

@@ -15,6 +15,8 @@ package config
 
 import (
 	"time"
+
+	"github.com/waymark-dev/waymark/internal/apps"
 )
 
 // Engine is how waymark gets a browser.
@@ -44,6 +46,10 @@ type Config struct {
 	MCP      MCP      `toml:"mcp"`
 	Batch    Batch    `toml:"batch"`
 	Pool     Pool     `toml:"pool"`
+	// Apps are the user's applications ([[apps]], package apps): each
+	// file's are added to those before it, the project's after the
+	// user's, and they are known before the built-in ones.
+	Apps []apps.App `toml:"apps"`
 
 	files   []string          // the files read, lowest precedence first
 	sources map[string]string // "section.key" → where its value came from

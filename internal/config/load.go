@@ -154,6 +154,15 @@ func (c *Config) applyFile(path string) (bool, error) {
 		k.copyTo(c, &fc)
 		c.sources[k.name] = path
 	}
+	if md.IsDefined("apps") {
+		for i, a := range fc.Apps {
+			if err := a.Check(); err != nil {
+				return false, fmt.Errorf("config file %s: [[apps]] number %d: %w", path, i+1, err)
+			}
+		}
+		c.Apps = append(c.Apps, fc.Apps...)
+		c.sources["apps"] = path
+	}
 	return true, nil
 }
 

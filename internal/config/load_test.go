@@ -416,3 +416,39 @@ func TestEveryKeyCopies(t *testing.T) {
 		k.copyTo(dst, src)
 	}
 }
+
+func TestLoadApps(t *testing.T) {
+	opts, _, pp := dirs(t, `
+[[apps]]
+name = "Team grid"
+kind = "sheet"
+hosts = ["grid.corp.example"]
+name_box = "#ref-box"
+grid = "#cells"
+`, `
+[[apps]]
+name = "Wiki"
+kind = "doc"
+marker = ".wiki-editor"
+editor = ".wiki-editor [contenteditable]"
+`)
+	c, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Apps) != 2 || c.Apps[0].Name != "Team grid" || c.Apps[0].NameBox != "#ref-box" || c.Apps[1].Editor != ".wiki-editor [contenteditable]" {
+		t.Fatalf("apps = %+v", c.Apps)
+	}
+	for _, bad := range []struct{ text, want string }{
+		{"[[apps]]\nname = \"Bad\"\nkind = \"table\"\nhosts = [\"x\"]\n", `kind is "table"`},
+		{"[[apps]]\nname = \"Typo\"\nkind = \"sheet\"\nhosts = [\"x\"]\nname_bx = \"#n\"\n", "name_bx"},
+		{"[[apps]]\nname = \"Nowhere\"\nkind = \"sheet\"\nname_box = \"#n\"\n", "hosts"},
+	} {
+		if err := os.WriteFile(pp, []byte(bad.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(LoadOptions{Dir: opts.Dir}); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: %v", bad.text, err)
+		}
+	}
+}

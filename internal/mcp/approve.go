@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -156,6 +157,14 @@ func canElicit(r *sdk.CallToolRequest) bool {
 func describeApproval(a calls.Approval) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s on %s: it %s.", a.Action, a.Control, a.URL, strings.TrimPrefix(a.Why, "it "))
+	if len(a.Writes) > 0 {
+		// A sheet fill: each cell, what it holds now and what it gets.
+		b.WriteString("\nThe cells (now → written):")
+		for _, k := range slices.Sorted(maps.Keys(a.Writes)) {
+			fmt.Fprintf(&b, "\n  %s: %q → %q", k, a.Form[k], a.Writes[k])
+		}
+		return b.String()
+	}
 	if a.Sends != "" {
 		fmt.Fprintf(&b, "\nIt sends %s.", a.Sends)
 	} else if a.Target != "" {

@@ -89,6 +89,7 @@ func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.
 	if err != nil {
 		return failure(err), nil
 	}
+	t.appSeen(snap.App)
 	if req == lookRequest {
 		t.since(sessionID(r), snap.Text)
 	}
@@ -160,6 +161,7 @@ func (t *tools) look(ctx context.Context, r *sdk.CallToolRequest, head string) *
 	if err != nil {
 		return text(head + "\n(could not look at the page: " + err.Error() + ")")
 	}
+	t.appSeen(snap.App)
 	return text(head + "\n" + t.since(sessionID(r), snap.Text))
 }
 

@@ -39,6 +39,9 @@ type Options struct {
 	// names; opt-in like eval (and the tool list stays within its size
 	// budget without it, size_test.go).
 	AllowCapture bool
+	// Sheets registers the sheet tools from the start; without it they
+	// appear (tools/list_changed) once a look finds a spreadsheet.
+	Sheets bool
 	// Submits decides a click or key that would send, pay, delete or
 	// confirm when the client cannot ask its person (no elicitation):
 	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
@@ -104,6 +107,10 @@ func build(opts Options, cs clientSession) *server {
 	t.registerForms(srv)
 	if opts.AllowCapture {
 		t.registerCapture(srv) // capture.go
+	}
+	t.srv = srv
+	if opts.Sheets {
+		t.appSeen(sheetApp)
 	}
 	for _, add := range opts.Extra {
 		add(srv)

@@ -95,6 +95,11 @@ type tools struct {
 	// session ID ("" for stdio and in-memory transports).
 	mu    sync.Mutex
 	looks map[string]string
+
+	// srv is the server the tools are on, for the tools an application
+	// brings (apptools.go); apps are the kinds whose tools are on it.
+	srv  *sdk.Server
+	apps sync.Map
 }
 
 // maxLooks bounds the looks kept for HTTP clients, which may come and go

@@ -222,6 +222,12 @@ var sessionCalls = map[string]call{
 	// Network capture (driver/netcapture.go).
 	calls.MethodCaptureStart: typed(calls.Session.StartCapture),
 	calls.MethodCaptureStop:  typed(calls.Session.StopCapture),
+
+	// Spreadsheets (driver/sheet.go).
+	calls.MethodSheetRead:  typed(calls.Session.SheetRead),
+	calls.MethodSheetDump:  typed(calls.Session.SheetDump),
+	calls.MethodSheetWrite: typed(calls.Session.SheetWrite),
+	calls.MethodSheetFill:  typed(calls.Session.SheetFill),
 }
 
 var _ calls.Caller = (*Manager)(nil)

@@ -1,0 +1,312 @@
+package driver
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/apps"
+	"github.com/waymark-dev/waymark/internal/hand"
+	"github.com/waymark-dev/waymark/internal/keys"
+	"github.com/waymark-dev/waymark/secret"
+	"github.com/waymark-dev/waymark/sheet"
+)
+
+// Writing cells: a cell is gone to, its value typed (with the hand's
+// cadence when asked) and committed with Enter, then read back through
+// the clipboard. One cell is a write; several are a fill, which is
+// approved like a submit: the unapproved call shows what the cells hold
+// and writes nothing, and the approval it gives (bound to the page load,
+// used once, and to these very cells and values) writes only while the
+// cells still hold what was shown.
+
+// SheetWrite types one cell and reads it back.
+func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (_ *calls.SheetWriteResult, err error) {
+	at, err := parseCell(req.Cell)
+	if err != nil {
+		return nil, err
+	}
+	if err := typable(req.Cell, req.Value); err != nil {
+		return nil, err
+	}
+	t, ctx, end, err := s.enter(ctx, usePage)
+	if err != nil {
+		return nil, err
+	}
+	defer end(&err)
+	app, err := s.sheetApp(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	h := t.handFor(req.Hand)
+	if req.Secret != "" {
+		s.rememberCellSecret(req.Secret, req.Value)
+	}
+	c, err := s.writeCell(ctx, t, app, at, req.Value, req.Secret != "", h)
+	if err != nil {
+		return nil, err
+	}
+	if req.Secret != "" {
+		c.After = secret.Mark(req.Secret)
+	}
+	if !c.ReadBack && strings.HasPrefix(req.Value, "=") && req.Secret == "" && c.After != "" {
+		// A formula shows its result, not what was typed: said, not failed.
+		c.Error = fmt.Sprintf("a formula: the cell shows %q", c.After)
+	} else if !c.ReadBack {
+		return nil, calls.Errorf(calls.ErrNotInteractable, "the app may have refused the value (a validation, a read-only cell): run waymark sheet read "+c.Cell,
+			"typed into %s but it shows %q", c.Cell, c.After)
+	}
+	return &calls.SheetWriteResult{URL: shownURL(t.url()), App: app.Label(), SheetCell: c}, nil
+}
+
+// writeCell reads a cell, types its value, commits it with Enter and
+// reads it back. A secret's value never reaches the result.
+func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet.Ref, value string, isSecret bool, h *hand.Hand) (calls.SheetCell, error) {
+	one := sheet.Range{From: at, To: at}
+	c := calls.SheetCell{Cell: at.String(), Secret: isSecret}
+	before, _, err := s.readRange(ctx, t, app, one, h != nil)
+	if err != nil {
+		return c, err
+	}
+	c.Before = s.maskCellSecrets(before.At(at).Value)
+	// The cell is selected by the read: typing opens its editor with
+	// what is typed in place of what it held.
+	if value == "" {
+		if err := pressKeys(ctx, t, "Delete"); err != nil {
+			return c, err
+		}
+	} else {
+		if h != nil {
+			err = t.typeCadenced(ctx, value, h)
+		} else {
+			err = keys.Send(ctx, t.sess, keys.Type(value))
+		}
+		if err != nil {
+			return c, err
+		}
+		if err := pressKeys(ctx, t, "Enter"); err != nil {
+			return c, err
+		}
+	}
+	after, _, err := s.readRange(ctx, t, app, one, h != nil)
+	if err != nil {
+		return c, err
+	}
+	got := after.At(at).Value
+	c.ReadBack = got == value
+	c.After = s.maskCellSecrets(got)
+	if isSecret {
+		c.Before = secret.Redact(c.Before)
+		c.After = secret.Masked
+	}
+	return c, nil
+}
+
+// SheetFill writes several cells once approved.
+func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (_ *calls.SheetFillResult, err error) {
+	cells, err := fillCells(req)
+	if err != nil {
+		return nil, err
+	}
+	t, ctx, end, err := s.enter(ctx, usePage)
+	if err != nil {
+		return nil, err
+	}
+	defer end(&err)
+	app, err := s.sheetApp(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if req.Approve != nil {
+		if err := t.approvalFresh(*req.Approve); err != nil {
+			return nil, err
+		}
+	}
+	now, err := s.readCells(ctx, t, app, cells, req.Hand)
+	if err != nil {
+		return nil, err
+	}
+	want := calls.Approval{Action: "write cells", URL: shownURL(t.url()), Control: cellList(cells),
+		Why: fmt.Sprintf("writes %d cells of the sheet", len(cells)), Form: now, Writes: fillWrites(cells), Sends: "cells " + fillDigest(cells)}
+	if req.Approve == nil {
+		var b strings.Builder
+		for _, c := range cells {
+			fmt.Fprintf(&b, "; %s holds %q", c.ref, now[c.ref.String()])
+		}
+		return nil, needsApproval(t.bind(want), fmt.Sprintf("writing %d cells needs approval; nothing was written%s", len(cells), b.String()))
+	}
+	a := *req.Approve
+	switch {
+	case a.URL != want.URL:
+		return nil, needsApprovalAgain(fmt.Sprintf("the approval was for %s, and the page is %s; nothing was written", a.URL, want.URL))
+	case a.Control != want.Control || a.Sends != want.Sends:
+		return nil, needsApprovalAgain("the approval was for other cells or other values; nothing was written")
+	}
+	for _, c := range cells {
+		k := c.ref.String()
+		if a.Form[k] != now[k] {
+			return nil, calls.Errorf(calls.ErrChanged, "run the fill again without the approval to see what the cells hold now, and approve that",
+				"%s holds %q now, not %q as approved; nothing was written", k, now[k], a.Form[k])
+		}
+	}
+	t.useApproval(a)
+	h := t.handFor(req.Hand)
+	out := &calls.SheetFillResult{URL: shownURL(t.url()), App: app.Label()}
+	for _, c := range cells {
+		if c.secret {
+			s.rememberCellSecret(c.ref.String(), c.value)
+		}
+		wc, err := s.writeCell(ctx, t, app, c.ref, c.value, c.secret, h)
+		if err != nil {
+			return nil, fmt.Errorf("%s (after %d of %d cells): %w", c.ref, len(out.Cells), len(cells), err)
+		}
+		if !wc.ReadBack && !wc.Secret {
+			wc.Error = fmt.Sprintf("it shows %q", wc.After)
+		} else if !wc.ReadBack {
+			wc.Error = "it does not show the secret typed"
+		}
+		out.Cells = append(out.Cells, wc)
+	}
+	return out, nil
+}
+
+// fillCell is one cell a fill writes.
+type fillCell struct {
+	ref    sheet.Ref
+	value  string
+	secret bool
+}
+
+// fillCells checks a fill's cells, in reading order.
+func fillCells(req calls.SheetFillRequest) ([]fillCell, error) {
+	var out []fillCell
+	seen := map[sheet.Ref]string{}
+	add := func(k, v string, isSecret bool) error {
+		r, err := parseCell(k)
+		if err != nil {
+			return err
+		}
+		if prev, dup := seen[r]; dup {
+			return calls.Errorf(calls.ErrBadInput, "give each cell one value", "%s is given twice (as %s and %s)", r, prev, k)
+		}
+		seen[r] = k
+		if err := typable(k, v); err != nil {
+			return err
+		}
+		out = append(out, fillCell{ref: r, value: v, secret: isSecret})
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(req.Cells)) {
+		if err := add(k, req.Cells[k], false); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(req.Secrets)) {
+		if err := add(k, req.Secrets[k], true); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case len(out) == 0:
+		return nil, calls.Errorf(calls.ErrBadInput, `give cells by reference: {"B2": "12", "C2": "paid"}`, "no cells to fill")
+	case len(out) > calls.SheetFillMax:
+		return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("fill at most %d cells at once: split the file", calls.SheetFillMax), "%d cells to fill", len(out))
+	}
+	slices.SortFunc(out, func(a, b fillCell) int {
+		if a.ref.Row != b.ref.Row {
+			return a.ref.Row - b.ref.Row
+		}
+		return a.ref.Col - b.ref.Col
+	})
+	return out, nil
+}
+
+// parseCell reads one cell's reference as a user's input.
+func parseCell(s string) (sheet.Ref, error) {
+	r, err := sheet.ParseRange(s)
+	if err != nil {
+		return sheet.Ref{}, calls.Errorf(calls.ErrBadInput, "give one cell like B2", "%v", err)
+	}
+	if r.From != r.To {
+		return sheet.Ref{}, calls.Errorf(calls.ErrBadInput, "give one cell like B2; waymark sheet fill writes several", "%q is a range, not one cell", s)
+	}
+	return r.From, nil
+}
+
+// typable refuses a value typing cannot put in one cell: a line break or
+// a tab would commit it or move to the next cell.
+func typable(cell, v string) error {
+	if strings.ContainsAny(v, "\r\n\t") {
+		return calls.Errorf(calls.ErrBadInput, "give the cell one line without tabs", "the value for %s holds a line break or a tab, which typing cannot put in one cell (it commits or moves on)", cell)
+	}
+	return nil
+}
+
+// readCells reads what the cells hold now, by reference, with what looks
+// secret masked: in one copy of the rectangle that holds them when it is
+// small, else cell by cell.
+func (s *Session) readCells(ctx context.Context, t *tab, app *apps.App, cells []fillCell, hand bool) (map[string]string, error) {
+	box := sheet.Range{From: cells[0].ref, To: cells[0].ref}
+	for _, c := range cells {
+		box.From.Row, box.From.Col = min(box.From.Row, c.ref.Row), min(box.From.Col, c.ref.Col)
+		box.To.Row, box.To.Col = max(box.To.Row, c.ref.Row), max(box.To.Col, c.ref.Col)
+	}
+	out := map[string]string{}
+	if box.Rows()*box.Cols() <= 4*len(cells)+16 {
+		g, _, err := s.readRange(ctx, t, app, box, hand)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cells {
+			out[c.ref.String()] = secret.Redact(s.maskCellSecrets(g.At(c.ref).Value))
+		}
+		return out, nil
+	}
+	for _, c := range cells {
+		g, _, err := s.readRange(ctx, t, app, sheet.Range{From: c.ref, To: c.ref}, hand)
+		if err != nil {
+			return nil, err
+		}
+		out[c.ref.String()] = secret.Redact(s.maskCellSecrets(g.At(c.ref).Value))
+	}
+	return out, nil
+}
+
+// cellList names the cells, in order: "B2, C2, D5".
+func cellList(cells []fillCell) string {
+	names := make([]string, len(cells))
+	for i, c := range cells {
+		names[i] = c.ref.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+// fillWrites are the values a fill writes, by cell, as the person
+// approving sees them: a secret masked, a value that looks secret
+// redacted.
+func fillWrites(cells []fillCell) map[string]string {
+	out := make(map[string]string, len(cells))
+	for _, c := range cells {
+		v := secret.Redact(c.value)
+		if c.secret {
+			v = secret.Masked
+		}
+		out[c.ref.String()] = v
+	}
+	return out
+}
+
+// fillDigest binds an approval to the values it writes without showing
+// them (secrets among them): a hash of every cell and value.
+func fillDigest(cells []fillCell) string {
+	h := sha256.New()
+	for _, c := range cells {
+		fmt.Fprintf(h, "%s\x00%s\x00", c.ref, c.value)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}

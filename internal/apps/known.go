@@ -1,0 +1,52 @@
+package apps
+
+// The built-in table. Google's and Microsoft's selectors come from the
+// structure their pages are documented and widely scripted with (the name
+// box's id, the grid's container), not from a check against the live
+// sites, which the tests cannot reach: they are Unverified until one
+// passes. The open-source apps are checked by the tests against the real
+// packages served on loopback (testdata/apps).
+
+// Known returns the built-in apps, most specific first (a fresh slice the
+// caller may change).
+func Known() []App {
+	return []App{
+		{Name: "Google Sheets", Kind: KindSheet, Hosts: []string{"docs.google.com"}, Paths: []string{"/spreadsheets/*"},
+			NameBox: "#t-name-box", Grid: "#waffle-grid-container", Editor: ".cell-input", Unverified: true},
+		{Name: "Google Docs", Kind: KindDoc, Hosts: []string{"docs.google.com"}, Paths: []string{"/document/*"},
+			Editor: ".kix-appview-editor", Unverified: true},
+		{Name: "Excel for the web", Kind: KindSheet,
+			Hosts:   []string{"excel.cloud.microsoft", "excel.office.com", "*.officeapps.live.com", "*.sharepoint.com", "onedrive.live.com"},
+			Marker:  "#m_excelWebRenderer_ewaCtl_NameBox, #FormulaBar-NameBox-input, [aria-label='Name Box']",
+			NameBox: "#FormulaBar-NameBox-input, #m_excelWebRenderer_ewaCtl_NameBox, [aria-label='Name Box']",
+			Grid:    "#m_excelWebRenderer_ewaCtl_sheetContentDiv, [role='grid']", Unverified: true},
+		{Name: "Airtable", Kind: KindSheet, Hosts: []string{"airtable.com", "*.airtable.com"},
+			Grid: ".gridView, [data-testid='grid-view']", Cell: "[data-rowindex='{row}'] [data-columnindex='{col}']", Unverified: true},
+		{Name: "Notion", Kind: KindDoc, Hosts: []string{"notion.so", "*.notion.so", "*.notion.site"},
+			Editor: ".notion-page-content", Unverified: true},
+		{Name: "Confluence", Kind: KindDoc, Hosts: []string{"*.atlassian.net"}, Paths: []string{"/wiki/*"},
+			Editor: "#ak-editor-textarea, .ProseMirror", Unverified: true},
+		// Open-source apps, anywhere: known by their structure.
+		{Name: "Jspreadsheet CE", Kind: KindSheet, Marker: ".jss_worksheet",
+			Grid: ".jss_worksheet", Cell: `.jss_worksheet td[data-x="{col}"][data-y="{row}"]`, Editor: ".jss_worksheet td.editor input, .jss_worksheet td.editor textarea, .jss_worksheet td.editor div[contenteditable]",
+			CopiesMarkup: true, Tested: true},
+		// The editors' doc adapters are s-doc's (issue 19 part 4): known
+		// here by their structure, marked Tested once their tests work them.
+		{Name: "Quill", Kind: KindDoc, Marker: ".ql-editor", Editor: ".ql-editor"},
+		{Name: "TipTap", Kind: KindDoc, Marker: ".tiptap.ProseMirror", Editor: ".tiptap.ProseMirror"},
+		{Name: "ProseMirror", Kind: KindDoc, Marker: ".ProseMirror", Editor: ".ProseMirror"},
+		{Name: "EasyMDE", Kind: KindDoc, Marker: ".EasyMDEContainer", Editor: ".EasyMDEContainer .CodeMirror"},
+		{Name: "CodeMirror", Kind: KindDoc, Marker: ".cm-editor, .CodeMirror", Editor: ".cm-content, .CodeMirror"},
+	}
+}
+
+// With is the table a session uses: the user's apps first (they may name
+// a host the built-in table also knows), then the built-in ones.
+func With(user []App) []App {
+	out := make([]App, 0, len(user)+16)
+	for _, a := range user {
+		a.User = true
+		out = append(out, a)
+	}
+	return append(out, Known()...)
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the real open-source web applications the sheet and doc tests
+# serve on loopback (testdata/apps/*/package.json, pinned by their
+# package-lock.json). Idempotent and offline-tolerant: a folder whose
+# node_modules is there already is skipped, and a failed install is
+# reported without failing the script (the tests then fail with a clear
+# message when WAYMARK_REQUIRE_BROWSER=1, and skip otherwise).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+for lock in testdata/apps/*/package-lock.json; do
+	dir=$(dirname "$lock")
+	if [ -d "$dir/node_modules" ]; then
+		continue
+	fi
+	if ! command -v npm >/dev/null; then
+		echo "install-testdata-apps: npm not found; $dir not installed" >&2
+		continue
+	fi
+	(cd "$dir" && npm ci --no-audit --no-fund --ignore-scripts) || echo "install-testdata-apps: npm ci failed in $dir" >&2
+done
