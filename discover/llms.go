@@ -13,7 +13,7 @@ type llmsLink struct {
 	URL, Name, Notes, Section string
 }
 
-var llmsItem = regexp.MustCompile(`^\s*[-*+]\s*\[([^\]]{0,300})\]\(([^)\s]{1,2000})\)\s*(?::\s*(.{0,1000}))?`)
+var llmsItem = regexp.MustCompile(`^\s*[-*+]\s*\[([^\]]{0,300})\]\(([^)\s]{1,1000})\)\s*(?::\s*(.{0,1000}))?`)
 
 // parseLLMs reads at most limit links from an llms.txt file, and its
 // title (the "# " line).
