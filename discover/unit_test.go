@@ -30,7 +30,7 @@ func TestActs(t *testing.T) {
 func TestFromMarkupPlatforms(t *testing.T) {
 	cases := []struct {
 		name, page, markup string
-		want                []string
+		want               []string
 	}{
 		{"woocommerce", "https://s.example/shop/", `<meta name="generator" content="WooCommerce 9.1"><body class="home woocommerce-page">`,
 			[]string{"https://s.example/wp-json/wc/store/v1/products"}},
