@@ -303,7 +303,7 @@ Try "waymark demo" for a tour.`,
 		cmds      []*cobra.Command
 	}{
 		{"nav", "Navigate:", []*cobra.Command{NewCmdOpen(f, nil), NewCmdBack(f, nil), NewCmdForward(f, nil), NewCmdReload(f, nil), NewCmdTab(f, nil)}},
-		{"look", "Look and read:", []*cobra.Command{NewCmdSnapshot(f, nil), NewCmdGet(f, nil), NewCmdWait(f, nil), NewCmdEval(f, nil), NewCmdScreenshot(f, nil), NewCmdPDF(f, nil), NewCmdLocate(f, nil), NewCmdFind(f, nil), NewCmdConsole(f, nil), NewCmdNetwork(f, nil), NewCmdCapture(f, nil)}},
+		{"look", "Look and read:", []*cobra.Command{NewCmdSnapshot(f, nil), NewCmdGet(f, nil), NewCmdWait(f, nil), NewCmdEval(f, nil), NewCmdScreenshot(f, nil), NewCmdPDF(f, nil), NewCmdLocate(f, nil), NewCmdFind(f, nil), NewCmdConsole(f, nil), NewCmdNetwork(f, nil), NewCmdCapture(f, nil), NewCmdSitemap(f, nil)}},
 		{"pilot", "Say what you want (a model picks the element):", []*cobra.Command{NewCmdAct(f, nil), NewCmdObserve(f, nil), NewCmdExtract(f, nil), NewCmdRun(f, nil)}},
 		{"routine", "Routines (replay with no model):", []*cobra.Command{NewCmdRecord(f, nil), NewCmdReplay(f, nil), NewCmdDrift(f, nil), NewCmdBatch(f, nil), NewCmdWorker(f, nil), NewCmdTrace(f, nil)}},
 		{"act", "Act on elements:", []*cobra.Command{
