@@ -180,7 +180,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 		return nil, err
 	}
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "[page] %s — %s\n", info.Title, info.URL)
+	fmt.Fprintf(&buf, "[page] %s — %s%s\n", info.Title, info.URL, t.toolsHeader(ctx))
 	// Notices first: what stands in the way, recognised, never solved.
 	notices := t.notices(root, info)
 	for _, n := range notices {

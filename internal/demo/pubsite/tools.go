@@ -1,15 +1,17 @@
 package pubsite
 
 // toolsPage offers two tools to agents with the WebMCP API
-// (navigator.modelContext.registerTool): a read-only search, and an
-// add-to-cart that acts (it POSTs to the site). Where the browser has no
-// native API, the page does nothing: it does not polyfill.
+// (document.modelContext.registerTool in Chromium, navigator.modelContext
+// in the explainer): a read-only search, and an add-to-cart that acts (it
+// POSTs to the site). Where the browser has no API, the page does
+// nothing: it does not polyfill.
 const toolsPage = `<!doctype html><html><head><title>Tools</title></head><body>
 <h1>Lamp finder</h1>
 <p id="status">no tools</p>
 <script>
-if (navigator.modelContext && navigator.modelContext.registerTool) {
-  navigator.modelContext.registerTool({
+const mc = document.modelContext || navigator.modelContext;
+if (mc && mc.registerTool) {
+  mc.registerTool({
     name: "search_products",
     description: "Search the lamps and chairs by words.",
     inputSchema: {type: "object", properties: {query: {type: "string"}}, required: ["query"]},
@@ -19,7 +21,7 @@ if (navigator.modelContext && navigator.modelContext.registerTool) {
       return {content: [{type: "text", text: JSON.stringify(names)}]};
     },
   });
-  navigator.modelContext.registerTool({
+  mc.registerTool({
     name: "add_to_cart",
     description: "Add a product to the cart.",
     inputSchema: {type: "object", properties: {handle: {type: "string"}, quantity: {type: "integer"}}, required: ["handle"]},
