@@ -63,6 +63,8 @@ var toolNotes = sync.OnceValue(func() map[string]toolNote {
 		"replay":     {title: "Replay a routine", destructive: true},
 		"form":       {title: "Read the form", readOnly: true},
 		"form_fill":  {title: "Fill the form", idempotent: true}, // never submits: the page's own sends are stopped
+		"sitemap":    {title: "List a site's pages", readOnly: true, idempotent: true},
+		"page_tool":  {title: "Call a page's tool", destructive: true}, // one that may act is put to the person first
 	}
 })
 

@@ -39,6 +39,8 @@ type Options struct {
 	// names; opt-in like eval (and the tool list stays within its size
 	// budget without it, size_test.go).
 	AllowCapture bool
+	// SiteTools registers the sitemap tool (discover.go).
+	SiteTools bool
 	// Submits decides a click or key that would send, pay, delete or
 	// confirm when the client cannot ask its person (no elicitation):
 	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
@@ -99,8 +101,11 @@ func build(opts Options, cs clientSession) *server {
 		c = opts.Caller
 	}
 	sv := &server{srv: srv, cs: cs, caller: opts.Caller, log: opts.Logger, left: make(chan struct{})}
-	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
+	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}, pageTool: &pageToolOffer{srv: srv}}
 	t.register(srv, opts.AllowEval)
+	if opts.SiteTools {
+		t.registerSitemap(srv)
+	}
 	t.registerForms(srv)
 	if opts.AllowCapture {
 		t.registerCapture(srv) // capture.go

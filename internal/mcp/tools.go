@@ -95,6 +95,8 @@ type tools struct {
 	// session ID ("" for stdio and in-memory transports).
 	mu    sync.Mutex
 	looks map[string]string
+
+	pageTool *pageToolOffer // adds page_tool once a look shows page tools (discover.go)
 }
 
 // maxLooks bounds the looks kept for HTTP clients, which may come and go
