@@ -55,10 +55,12 @@ func TestSitemapPublished(t *testing.T) {
 	site, srv := pubServer(t, pubsite.Options{})
 	s, ctx := newSession(t)
 	onSite(t, ctx, s, srv.URL)
+	start := time.Now()
 	m, err := discover.Sitemap(ctx, s, srv.URL, discover.Options{Query: "lamps", Limit: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%d pages from %d requests in %s", m.Found, m.Requests, time.Since(start).Round(time.Millisecond))
 	want := []string{srv.URL + "/sitemap_index.xml", srv.URL + "/sitemaps/pages.xml", srv.URL + "/sitemaps/products.xml.gz", srv.URL + "/llms.txt"}
 	if !slices.Equal(m.Sources, want) {
 		t.Errorf("sources %q, want %q", m.Sources, want)
@@ -100,10 +102,12 @@ func TestSitemapCrawl(t *testing.T) {
 	s, ctx := newSession(t)
 	onSite(t, ctx, s, srv.URL)
 	before := site.Total() - site.Hits("/favicon.ico") // the tab's own document
+	start := time.Now()
 	m, err := discover.Sitemap(ctx, s, srv.URL, discover.Options{Query: "desk lamp", CrawlDepth: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("crawl: %d pages from %d requests in %s", m.Found, m.Requests, time.Since(start).Round(time.Millisecond))
 	got := urls(m.Pages)
 	if len(got) == 0 || got[0] != srv.URL+"/lamps/desk" {
 		t.Fatalf("crawl ranked for %q: %q, want /lamps/desk first", "desk lamp", got)
