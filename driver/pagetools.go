@@ -314,12 +314,16 @@ func (s *Session) invokeTool(ctx context.Context, t *tab, pt *pageTools, name st
 	if err != nil {
 		return nil, err
 	}
+	id := res.InvocationID
+	stop := func() {
+		_, _ = call(context.WithoutCancel(ctx), t, webmcp.CancelInvocation, webmcp.CancelInvocationParams{InvocationID: id})
+	}
 	deadline := time.NewTimer(ttl)
 	defer deadline.Stop()
 	for {
 		pt.mu.Lock()
-		ev := pt.responded[res.InvocationID]
-		delete(pt.responded, res.InvocationID)
+		ev := pt.responded[id]
+		delete(pt.responded, id)
 		changed := pt.changed
 		pt.mu.Unlock()
 		if ev != nil {
@@ -328,10 +332,10 @@ func (s *Session) invokeTool(ctx context.Context, t *tab, pt *pageTools, name st
 		select {
 		case <-changed:
 		case <-deadline.C:
-			_, _ = call(context.WithoutCancel(ctx), t, webmcp.CancelInvocation, webmcp.CancelInvocationParams{InvocationID: res.InvocationID})
+			stop()
 			return nil, calls.Errorf(calls.ErrTimeout, "pass a longer timeout, or look at the page", "the page's tool %s did not answer within %s", name, ttl)
 		case <-ctx.Done():
-			_, _ = call(context.WithoutCancel(ctx), t, webmcp.CancelInvocation, webmcp.CancelInvocationParams{InvocationID: res.InvocationID})
+			stop()
 			return nil, ctx.Err()
 		}
 	}
