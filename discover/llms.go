@@ -3,8 +3,9 @@ package discover
 import (
 	"bufio"
 	"bytes"
-	"regexp"
 	"strings"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // llmsLink is one link of an llms.txt file (llmstxt.org): a markdown list
@@ -13,7 +14,7 @@ type llmsLink struct {
 	URL, Name, Notes, Section string
 }
 
-var llmsItem = regexp.MustCompile(`^\s*[-*+]\s*\[([^\]]{0,300})\]\(([^)\s]{1,1000})\)\s*(?::\s*(.{0,1000}))?`)
+var llmsItem = lazyre.New(`^\s*[-*+]\s*\[([^\]]{0,300})\]\(([^)\s]{1,1000})\)\s*(?::\s*(.{0,1000}))?`)
 
 // parseLLMs reads at most limit links from an llms.txt file, and its
 // title (the "# " line).

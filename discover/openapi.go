@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // maxEndpoints bounds the endpoints taken from one OpenAPI description.
@@ -112,7 +113,7 @@ type openAPIOp struct {
 	} `json:"responses"`
 }
 
-var pathParam = regexp.MustCompile(`\{([^}/]{1,100})\}`)
+var pathParam = lazyre.New(`\{([^}/]{1,100})\}`)
 
 func parseOpenAPI(c *client, at *url.URL, b []byte) ([]Candidate, error) {
 	var doc openAPIDoc

@@ -3,8 +3,9 @@ package discover
 import (
 	"encoding/json"
 	"net/url"
-	"regexp"
 	"strings"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // platform is a known site platform: how its markup shows it, and the
@@ -161,7 +162,7 @@ type nextData struct {
 	Page    string `json:"page"`
 }
 
-var buildIDShape = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+var buildIDShape = lazyre.New(`^[A-Za-z0-9_.-]{1,100}$`)
 
 func (p *page) nextData() (nextData, bool) {
 	for _, s := range p.Scripts {

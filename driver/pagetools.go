@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/schemacheck"
 )
 
@@ -51,7 +51,7 @@ const (
 )
 
 // pageToolName is what a tool's name must be to be listed.
-var pageToolName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
+var pageToolName = lazyre.New(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
 
 // pageTools is a tab's view of its page's tools, kept by a listener on the
 // tab's WebMCP events from the first look or call on.
