@@ -148,3 +148,24 @@ document.getElementById("s").textContent = ok + " " + threw;
 		t.Errorf("the tool named fine: %+v", list.Tools)
 	}
 }
+
+// TestPageToolsFollowNavigation: the tools named are the current page's:
+// gone on a page without tools, back on a page of another site (another
+// renderer) that registers them.
+func TestPageToolsFollowNavigation(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(pubsite.New(pubsite.Options{}))
+	defer srv.Close()
+	other := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	s, ctx := newSession(t)
+	for _, step := range []struct {
+		url   string
+		tools bool
+	}{{srv.URL + "/tools", true}, {srv.URL + "/about", false}, {other + "/tools", true}, {srv.URL + "/about", false}} {
+		open(t, s, ctx, step.url)
+		first, _, _ := strings.Cut(snapshot(t, s, ctx, calls.SnapshotRequest{}), "\n")
+		if has := strings.Contains(first, "[tools: add_to_cart, search_products (read-only)]"); has != step.tools {
+			t.Errorf("%s: first line %q", step.url, first)
+		}
+	}
+}
