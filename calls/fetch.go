@@ -27,6 +27,13 @@ type FetchRequest struct {
 	TimeoutMS int `json:"timeout_ms,omitempty"`
 	// MaxBytes bounds the body read; zero means 10 MB.
 	MaxBytes int `json:"max_bytes,omitempty"`
+	// Redirect is "" (a redirect fails the call) or "manual": a redirect
+	// is returned as the result, its status 3xx and its Location set, for
+	// the caller to check the next hop against the policy and call it.
+	Redirect string `json:"redirect,omitempty"`
+	// Base64 returns the body base64-encoded, bytes as sent (a gzipped
+	// sitemap, an image), instead of as UTF-8 text.
+	Base64 bool `json:"base64,omitempty"`
 }
 
 // FetchResult is the site's answer. A network error is an error of the
@@ -36,7 +43,12 @@ type FetchResult struct {
 	StatusText string   `json:"status_text,omitempty"`
 	URL        string   `json:"url"`
 	Headers    []Header `json:"headers"` // those the page may read (CORS)
-	Body       string   `json:"body"`    // as UTF-8 text
+	Body       string   `json:"body"`    // as UTF-8 text, or base64 (Base64)
+	// Base64 says Body is base64-encoded (FetchRequest.Base64).
+	Base64 bool `json:"base64,omitempty"`
+	// Location is where a redirect goes (FetchRequest.Redirect "manual"),
+	// absolute; "" otherwise.
+	Location string `json:"location,omitempty"`
 }
 
 // Header is one response header.

@@ -41,6 +41,7 @@ type Session interface {
 	FormReview(ctx context.Context, req FormReviewRequest) (*FormReview, error)
 	NetLog(ctx context.Context, req NetLogRequest) (*NetLogResult, error)
 	Fetch(ctx context.Context, req FetchRequest) (*FetchResult, error)
+	PageTool(ctx context.Context, req PageToolRequest) (*PageToolResult, error)
 	// What the pages logged and requested (pagelog in the driver).
 	Console(ctx context.Context, req ConsoleRequest) (*ConsoleLog, error)
 	Network(ctx context.Context, req NetworkRequest) (*NetworkLog, error)
@@ -209,6 +210,11 @@ func (r Remote) Downloads(ctx context.Context) (*DownloadList, error) {
 // Fetch makes an HTTP request from the page, as the browser's own.
 func (r Remote) Fetch(ctx context.Context, req FetchRequest) (*FetchResult, error) {
 	return remote[FetchResult](ctx, r, MethodFetch, req)
+}
+
+// PageTool lists or calls the tools the page offers to agents (WebMCP).
+func (r Remote) PageTool(ctx context.Context, req PageToolRequest) (*PageToolResult, error) {
+	return remote[PageToolResult](ctx, r, MethodPageTool, req)
 }
 
 // NetLog sums up the browser's NetLog over a span of time.

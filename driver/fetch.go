@@ -45,6 +45,9 @@ func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (_ *calls.F
 	default:
 		return nil, calls.Errorf(calls.ErrBadInput, "use include, same-origin or omit", "unknown credentials %q", req.Credentials)
 	}
+	if req.Redirect != "" && req.Redirect != "manual" {
+		return nil, calls.Errorf(calls.ErrBadInput, `leave it empty (a redirect fails the call) or pass "manual" (it is returned)`, "unknown redirect mode %q", req.Redirect)
+	}
 	if (method == "GET" || method == "HEAD") && req.Body != "" {
 		return nil, calls.Errorf(calls.ErrBadInput, "send a body with POST, PUT or PATCH", "a %s request has no body", method)
 	}
@@ -75,6 +78,7 @@ func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (_ *calls.F
 	arg, err := json.Marshal(map[string]any{
 		"method": method, "url": u, "headers": req.Headers, "body": req.Body,
 		"credentials": creds, "timeout_ms": timeout.Milliseconds(), "max_bytes": maxBytes,
+		"base64": req.Base64,
 	})
 	if err != nil {
 		return nil, err
@@ -83,6 +87,13 @@ func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (_ *calls.F
 	// bounds the call, a little later, in case the page does not answer.
 	cctx, cancel := context.WithTimeout(ctx, timeout+5*time.Second)
 	defer cancel()
+	var rw *redirectWatch
+	if req.Redirect == "manual" {
+		if rw, err = t.watchRedirect(ctx, u); err != nil {
+			return nil, err
+		}
+		defer rw.cancel()
+	}
 	var r fetchReply
 	if err := t.evalWorld(cctx, t.sess, t.mainFrame(), "("+jsFetch+")("+string(arg)+")", &r); err != nil {
 		if cctx.Err() != nil && ctx.Err() == nil {
@@ -98,6 +109,12 @@ func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (_ *calls.F
 		// error, a CORS refusal or a blocked request look alike to it.
 		return nil, calls.Errorf(calls.ErrNavigation, "a network error or a refusal by the browser (CORS, mixed content): the NetLog (waymark --netlog) or the console says which",
 			"%s %s failed in the page: %s", method, u, r.Error)
+	case r.Redirected && rw != nil:
+		loc, status := rw.location(2 * time.Second)
+		if loc == "" {
+			return nil, calls.Errorf(calls.ErrNavigation, "open the URL in the tab to see where it goes", "%s %s answered with a redirect whose Location the browser did not report", method, u)
+		}
+		return &calls.FetchResult{Status: status, URL: u, Headers: []calls.Header{{Name: "location", Value: loc}}, Body: "", Location: loc}, nil
 	case r.Redirected:
 		return nil, calls.Errorf(calls.ErrNavigation, "call the URL it redirects to, which the policy then checks",
 			"%s %s answered with a redirect, which an in-tab call does not follow", method, u)
@@ -107,7 +124,7 @@ func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (_ *calls.F
 	if r.Headers == nil {
 		r.Headers = []calls.Header{}
 	}
-	return &calls.FetchResult{Status: r.Status, StatusText: r.StatusText, URL: shownURL(r.URL), Headers: r.Headers, Body: r.Body}, nil
+	return &calls.FetchResult{Status: r.Status, StatusText: r.StatusText, URL: shownURL(r.URL), Headers: r.Headers, Body: r.Body, Base64: req.Base64}, nil
 }
 
 // fetchURL resolves raw against the page's URL and checks it is http(s).

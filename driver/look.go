@@ -187,6 +187,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 		// with its title; its name is ours or the user's, never the page's.
 		fmt.Fprintf(&buf, " [app: %s]", app.Label())
 	}
+	buf.WriteString(t.toolsHeader(ctx))
 	buf.WriteByte('\n')
 	// Notices first: what stands in the way, recognised, never solved.
 	notices := t.notices(root, info)

@@ -87,6 +87,8 @@ type tab struct {
 	approvalSeq   int
 	usedApprovals map[string]bool
 
+	tools *pageTools // the page's WebMCP tools, from the first look on (pagetools.go)
+
 	// bannersSeq is navSeq+1 once the first action on the page has
 	// answered the cookie banners there at load (popup.go); 0 before.
 	bannersSeq int

@@ -37,7 +37,18 @@ async function (req) {
     if (buf.byteLength > req.max_bytes) {
       return { status: res.status, too_big: buf.byteLength };
     }
-    body = new TextDecoder().decode(buf);
+    if (req.base64) {
+      // Bytes as sent (a gzipped sitemap): base64 in chunks, as
+      // String.fromCharCode takes a bounded number of arguments.
+      const u8 = new Uint8Array(buf);
+      let bin = '';
+      for (let i = 0; i < u8.length; i += 0x8000) {
+        bin += String.fromCharCode.apply(null, u8.subarray(i, i + 0x8000));
+      }
+      body = btoa(bin);
+    } else {
+      body = new TextDecoder().decode(buf);
+    }
   } catch (e) {
     return { error: e && e.name === 'AbortError' ? 'timeout' : String(e) };
   } finally {

@@ -35,6 +35,11 @@ func Flags(execPath string, headless bool, extra ...chromedp.ExecAllocatorOption
 		// WebUIOmnibox*Popup: this Chromium starts a ~42 MB renderer for the
 		// omnibox popup of every window, and each session opens a window.
 		chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,OptimizationGuideModelDownloading,InterestFeedContentSuggestions,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
+		// WebMCP: a page's document.modelContext.registerTool reaches
+		// DevTools (the WebMCP domain), so its tools are read and called
+		// without running anything in the page (driver/pagetools.go).
+		// A user's own --enable-features replaces it.
+		chromedp.Flag("enable-features", "WebMCP"),
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("disable-field-trial-config", true),
 		chromedp.Flag("no-pings", true),

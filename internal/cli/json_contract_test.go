@@ -334,6 +334,8 @@ func TestJSONContract(t *testing.T) {
 		"trace show":            {{args: []string{"trace", "show", traceFile, filepath.Join(dir, "shown.html")}, wantOK: true}, {args: []string{"trace", "show", routineFile}}},
 		"console":               {{args: []string{"console", "--errors"}, wantOK: true}, {args: []string{"console"}, reply: fail}, {args: []string{"console", "--last", "-1"}}},
 		"network":               {{args: []string{"network", "--failed"}, wantOK: true}, {args: []string{"network"}, reply: fail}, {args: []string{"network", "--last", "-1"}}},
+		"tool":                  {{args: []string{"tool"}, wantOK: true}, {args: []string{"tool", "search", "--args", "{"}}, {args: []string{"tool", "search", "--args", `{"q":1}`}, reply: fail}},
+		"sitemap":               {{args: []string{"sitemap", "http://shop.test", "--query", "lamp"}, wantOK: true}, {args: []string{"sitemap", "ftp://shop.test"}}, {args: []string{"sitemap", "http://shop.test"}, reply: fail}},
 	}
 	// Cases covered elsewhere: doctor's success needs a browser (doctor
 	// --json is checked in doctor_test.go), demo and mcp serve until

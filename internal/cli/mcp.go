@@ -23,6 +23,7 @@ type MCPOptions struct {
 	HTTP      string // --http: serve streamable HTTP on this loopback address; empty: stdio
 	AllowEval bool   // --allow-eval: offer the eval tool
 	Sheets    bool   // --sheets: list the sheet tools from the start
+	SiteTools bool   // --site-tools: offer the sitemap tool
 	Model     ModelFlags
 	Version   string
 	// AllowCapture (--allow-capture) offers the capture tool.
@@ -89,6 +90,7 @@ by hand, while the page is as it was then.`,
 	cmd.Flags().BoolVar(&opts.AllowEval, "allow-eval", false, "offer the eval tool, which runs JavaScript in the page")
 	cmd.Flags().BoolVar(&opts.AllowCapture, "allow-capture", false, "offer the capture tool, which writes the session's network (redacted) to files the client names")
 	cmd.Flags().BoolVar(&opts.Sheets, "sheets", false, "list the spreadsheet tools from the start (else they appear once a look finds a spreadsheet)")
+	cmd.Flags().BoolVar(&opts.SiteTools, "site-tools", false, "offer the sitemap tool, which lists a site's pages without browsing them")
 	cmd.Flags().StringVar(&opts.Model.Model, "model", "", `the model of act, observe, extract and run: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
 	cmd.Flags().StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
 	return cmd
@@ -113,6 +115,7 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		Session:   session,
 		AllowEval: opts.AllowEval,
 		Sheets:    opts.Sheets,
+		SiteTools: opts.SiteTools,
 		Submits:   cfg.MCP.Submits,
 		Version:   opts.Version,
 		Timeout:   opts.Timeout,

@@ -8,10 +8,12 @@
 // makes the same calls) for one waymark session.
 //
 //	navigate back snapshot click fill type press select check uncheck hover
-//	scroll upload drag wait screenshot tabs dialog [eval]
+//	scroll upload drag wait screenshot tabs dialog console network [eval] [sitemap] [page_tool]
 //
 // eval is registered only with [Options.AllowEval], capture only with
-// [Options.AllowCapture]. The pilot's tools (act,
+// [Options.AllowCapture], sitemap only with [Options.SiteTools];
+// page_tool is added when a look first shows a page that offers tools
+// (discover.go). The pilot's tools (act,
 // observe, extract, run, replay) are added by whoever builds the server,
 // through [Options.Extra], with [PilotTools].
 //

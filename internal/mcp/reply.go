@@ -93,6 +93,7 @@ func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.
 	if req == lookRequest {
 		t.since(sessionID(r), snap.Text)
 	}
+	t.offerPageTool(snap.Text)
 	res := text(snap.Text)
 	res.StructuredContent = map[string]string{"url": snap.URL, "title": snap.Title, "outline": snap.Text}
 	return res, nil
@@ -162,6 +163,7 @@ func (t *tools) look(ctx context.Context, r *sdk.CallToolRequest, head string) *
 		return text(head + "\n(could not look at the page: " + err.Error() + ")")
 	}
 	t.appSeen(snap.App)
+	t.offerPageTool(snap.Text)
 	return text(head + "\n" + t.since(sessionID(r), snap.Text))
 }
 

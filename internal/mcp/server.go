@@ -42,6 +42,8 @@ type Options struct {
 	// Sheets registers the sheet tools from the start; without it they
 	// appear (tools/list_changed) once a look finds a spreadsheet.
 	Sheets bool
+	// SiteTools registers the sitemap tool (discover.go).
+	SiteTools bool
 	// Submits decides a click or key that would send, pay, delete or
 	// confirm when the client cannot ask its person (no elicitation):
 	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
@@ -64,7 +66,8 @@ type Options struct {
 const instructions = `waymark drives a browser. Call snapshot to see the page as an outline; elements you can act on carry [ref=eN].
 A target is a ref ("e12") or a locator: role=button[name="Pay"], text=Continue, label=Email, placeholder=Search, testid=submit, css=#go.
 Actions reply with the outcome and the changes since your last look ("+" added, "-" removed, "~" changed lines), or the whole outline.
-A click or key that would send, pay, delete or confirm is put to the person (the client asks them); it is done only if they accept. You cannot approve it yourself.`
+A click or key that would send, pay, delete or confirm is put to the person (the client asks them); it is done only if they accept. You cannot approve it yourself.
+Tools a page offers agents are named on the outline's first line ([tools: …]); call them with page_tool (offered once such a page is seen).`
 
 // New builds the MCP server with the browser tools registered, for one
 // client's session (see sessions.go). It starts nothing: run it with
@@ -102,8 +105,11 @@ func build(opts Options, cs clientSession) *server {
 		c = opts.Caller
 	}
 	sv := &server{srv: srv, cs: cs, caller: opts.Caller, log: opts.Logger, left: make(chan struct{})}
-	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}}
+	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}, pageTool: &pageToolOffer{srv: srv}}
 	t.register(srv, opts.AllowEval)
+	if opts.SiteTools {
+		t.registerSitemap(srv)
+	}
 	t.registerForms(srv)
 	if opts.AllowCapture {
 		t.registerCapture(srv) // capture.go

@@ -98,8 +98,9 @@ type tools struct {
 
 	// srv is the server the tools are on, for the tools an application
 	// brings (apptools.go); apps are the kinds whose tools are on it.
-	srv  *sdk.Server
-	apps sync.Map
+	srv      *sdk.Server
+	apps     sync.Map
+	pageTool *pageToolOffer // adds page_tool once a look shows page tools (discover.go)
 }
 
 // maxLooks bounds the looks kept for HTTP clients, which may come and go

@@ -216,6 +216,7 @@ var sessionCalls = map[string]call{
 	calls.MethodFormReview: typed(calls.Session.FormReview),
 	calls.MethodNetLog:     typed(calls.Session.NetLog),
 	calls.MethodFetch:      typed(calls.Session.Fetch),
+	calls.MethodPageTool:   typed(calls.Session.PageTool),
 	calls.MethodConsole:    typed(calls.Session.Console),
 	calls.MethodNetwork:    typed(calls.Session.Network),
 
