@@ -110,7 +110,11 @@ func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (_ *calls.F
 		return nil, calls.Errorf(calls.ErrNavigation, "a network error or a refusal by the browser (CORS, mixed content): the NetLog (waymark --netlog) or the console says which",
 			"%s %s failed in the page: %s", method, u, r.Error)
 	case r.Redirected && rw != nil:
-		loc, status := rw.location(2 * time.Second)
+		// The events come from the browser process, the script's answer from
+		// the renderer: on a loaded machine the events can trail by seconds
+		// (2 s was seen to fall short at load 30), and an answer that says
+		// "redirected" means they are coming.
+		loc, status := rw.location(ctx, 10*time.Second)
 		if loc == "" {
 			return nil, calls.Errorf(calls.ErrNavigation, "open the URL in the tab to see where it goes", "%s %s answered with a redirect whose Location the browser did not report", method, u)
 		}

@@ -78,11 +78,14 @@ func (w *redirectWatch) set(loc string, status int) {
 
 // location waits a little for the Location (the network events and the
 // script's answer come by different roads) and stops listening.
-func (w *redirectWatch) location(wait time.Duration) (string, int) {
+func (w *redirectWatch) location(ctx context.Context, wait time.Duration) (string, int) {
 	defer w.cancel()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
 	select {
 	case <-w.found:
-	case <-time.After(wait):
+	case <-timer.C:
+	case <-ctx.Done():
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
