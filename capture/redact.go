@@ -567,7 +567,9 @@ func (r *Redactor) redactFile(f *File) *File {
 		e := &out.Exchanges[i]
 		e.URL, e.Page, e.Frame, e.RedirectedTo = r.URL(e.URL), r.URL(e.Page), r.URL(e.Frame), r.URL(e.RedirectedTo)
 		e.Initiator = r.Text(e.Initiator, true)
-		e.RequestBody = r.Body(headerValue(e.RequestHeaders, "content-type"), e.RequestBody, true)
+		// The body's type as sent: a multipart boundary is a marker in
+		// the redacted header.
+		e.RequestBody = r.Body(headerValue(f.Exchanges[i].RequestHeaders, "content-type"), e.RequestBody, true)
 		e.ResponseBody = r.Body(e.MimeType, e.ResponseBody, false)
 		e.Failed = r.Text(e.Failed, true)
 	}

@@ -1,0 +1,184 @@
+package driver_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/capture"
+)
+
+// Secrets a hostile site tries to carry into the capture file.
+const (
+	hosTok           = "tok_H0stile9Zq8xW3pL0vN7kR2" // the bearer token, from local storage
+	hosBasic         = "swordfish-battery-42"        // a Basic password, echoed by the site
+	hosSess          = "kxqzvbwmtrpl"                // a redirect's session parameter: letters only
+	hosMulti         = "correct horse battery"       // a password field in a multipart body
+	hosPlain         = "swordfishes"                 // a password in a text/plain form
+	hosCookie        = "a8F3%2Fk2m9x1%3D%3D"         // a quoted, URL-encoded cookie value
+	hosCookieDecoded = "a8F3/k2m9x1=="
+)
+
+// hosPage loads hosApp: a script's body is not kept, so the secrets it
+// holds reach the capture only the ways under test.
+const hosPage = `<!doctype html><html><body><div id="s">go</div>
+<img src="/api/imgtext" alt=""><link rel="prefetch" href="/api/imgtext?p"><img src="/api/imgtext?u16" alt=""><link rel="prefetch" href="/api/imgtext?u16p">
+<script src="/app.js"></script></body></html>`
+
+const hosApp = `localStorage.setItem('token', '` + hosTok + `');
+const auth = {headers: {'Authorization': 'Bearer ` + hosTok + `'}};
+(async () => {
+  const steps = [
+    () => fetch('/api/basic', {headers: {'Authorization': 'Basic ' + btoa('ann:` + hosBasic + `')}}).then(r => r.text()),
+    () => fetch('/login').then(r => r.text()),
+    () => { const f = new FormData(); f.append('user', 'ann'); f.append('password', '` + hosMulti + `');
+            return fetch('/api/upload', {method: 'POST', body: f}).then(r => r.text()); },
+    () => fetch('/api/plain', {method: 'POST', headers: {'Content-Type': 'text/plain'}, body: 'user=ann\r\npassword=` + hosPlain + `\r\n'}).then(r => r.text()),
+    () => fetch('/api/utf16', auth).then(r => r.text()),
+    () => fetch('/api/latin1', auth).then(r => r.text()),
+    () => fetch('/api/gz', auth).then(r => r.text()),
+    () => fetch('/api/err', auth).then(r => r.text()),
+    () => { const v = document.cookie.split('; ').find(c => c.startsWith('qs=')).slice(3);
+            const d = decodeURIComponent(v.replace(/"/g, ''));
+            return fetch('/api/echo?v=' + encodeURIComponent(d), {headers: {'X-Client-Context': d}}).then(r => r.text()); },
+    () => new Promise(res => { const es = new EventSource('/events'); es.addEventListener('ev-` + hosTok + `', () => { es.close(); res(); }); }),
+  ];
+  for (const s of steps) await s();
+  document.getElementById('s').textContent = 'HOSTILEDONE';
+})();`
+
+func newHostileSite(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Add("Set-Cookie", `qs="`+hosCookie+`"; Path=/; SameSite=Lax`)
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, hosPage)
+		case "/app.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			io.WriteString(w, hosApp)
+		case "/api/basic":
+			_, pw, _ := r.BasicAuth()
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<p>Hello ann, your password is "+pw+"</p>")
+		case "/login":
+			http.Redirect(w, r, "/next?session="+hosSess, http.StatusFound)
+		case "/next":
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"ok":true}`)
+		case "/api/upload", "/api/plain":
+			b, _ := io.ReadAll(r.Body)
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "got "+string(rune('0'+len(b)%10)))
+		case "/api/utf16":
+			// The token as UTF-16: neither its bytes nor its base64 are
+			// any spelling the redactor knows.
+			u := utf16.Encode([]rune(`{"echo":"` + r.Header.Get("Authorization") + `"}`))
+			var b bytes.Buffer
+			b.Write([]byte{0xff, 0xfe})
+			_ = binary.Write(&b, binary.LittleEndian, u)
+			w.Header().Set("Content-Type", "application/json; charset=utf-16")
+			w.Write(b.Bytes())
+		case "/api/imgtext":
+			// Text where an image or a prefetch was asked for: the
+			// browser gives its body as base64, which spells the token
+			// at any offset; as UTF-16 its bytes hold it between NULs.
+			w.Header().Set("Content-Type", "text/plain")
+			if strings.HasPrefix(r.URL.RawQuery, "u16") {
+				_ = binary.Write(w, binary.LittleEndian, utf16.Encode([]rune("xy token "+hosTok)))
+				return
+			}
+			io.WriteString(w, "xy token "+hosTok+" and more")
+		case "/api/latin1":
+			w.Header().Set("Content-Type", "text/plain; charset=iso-8859-1")
+			w.Write([]byte("caf\xe9 " + r.Header.Get("Authorization")))
+		case "/api/gz":
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Encoding", "gzip")
+			gz := gzip.NewWriter(w)
+			io.WriteString(gz, `{"echo":"`+r.Header.Get("Authorization")+`"}`)
+			gz.Close()
+		case "/api/err":
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusInternalServerError)
+			io.WriteString(w, "<h1>500</h1><pre>Authorization: "+r.Header.Get("Authorization")+"</pre>")
+		case "/api/echo":
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "you sent "+r.Header.Get("X-Client-Context"))
+		case "/events":
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "event: ev-"+hosTok+"\ndata: x\n\n")
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// utf16Spellings are the forms of v as UTF-16LE bytes and their base64.
+func utf16Spellings(v string) []string {
+	var b bytes.Buffer
+	_ = binary.Write(&b, binary.LittleEndian, utf16.Encode([]rune(v)))
+	return []string{b.String(), base64.StdEncoding.EncodeToString(b.Bytes())[:len(v)]}
+}
+
+// A hostile site tries every way we thought of to carry a secret into the
+// capture and the HAR: none may hold any spelling of one.
+func TestCaptureHostileSiteLeaksNothing(t *testing.T) {
+	s, ctx := newSession(t)
+	srv := newHostileSite(t)
+	if _, err := s.StartCapture(ctx, calls.CaptureStartRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	open(t, s, ctx, srv.URL+"/")
+	if _, err := s.Wait(ctx, calls.WaitRequest{Text: "HOSTILEDONE"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.StopCapture(ctx, calls.CaptureStopRequest{HAR: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Verbose() {
+		t.Logf("capture:\n%s", res.Capture)
+	}
+	for name, raw := range map[string][]byte{"capture": res.Capture, "har": res.HAR} {
+		for _, v := range []string{hosTok, hosBasic, hosSess, hosMulti, hosPlain, hosCookie, hosCookieDecoded} {
+			for _, sp := range append(spellings(v), utf16Spellings(v)...) {
+				if strings.Contains(string(raw), sp) {
+					t.Errorf("%s holds %q (a spelling of %q)", name, sp, v)
+				}
+			}
+		}
+	}
+	var f capture.File
+	if err := json.Unmarshal(res.Capture, &f); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range f.Exchanges {
+		// No body holds a secret once decoded, or between NULs.
+		body := e.ResponseBody
+		if b, err := base64.StdEncoding.DecodeString(body); err == nil {
+			body = string(b)
+		}
+		body = strings.ReplaceAll(body, "\x00", "")
+		if strings.Contains(body, hosTok) {
+			t.Errorf("%s (%s): the body spells the token: %q", e.URL, e.Kind, e.ResponseBody)
+		}
+		if strings.HasSuffix(e.URL, "/api/gz") && !strings.Contains(e.ResponseBody, `"echo":"Bearer «redacted:`) {
+			t.Errorf("the gzip body, decoded and redacted: %q (%s)", e.ResponseBody, e.BodyOmitted)
+		}
+	}
+	checkHAR(t, res.HAR, len(f.Exchanges))
+}
