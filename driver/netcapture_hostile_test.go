@@ -182,3 +182,52 @@ func TestCaptureHostileSiteLeaksNothing(t *testing.T) {
 	}
 	checkHAR(t, res.HAR, len(f.Exchanges))
 }
+
+// A site that answers with huge headers, or fills local storage with
+// thousands of empty values under long names, stays within the
+// capture's byte limit: headers, URLs and state names count as bodies do.
+func TestCaptureBoundedHeadersAndState(t *testing.T) {
+	s, ctx := newSession(t)
+	pad := strings.Repeat("p", 10<<10)
+	page := `<div id="s">go</div><script>
+for (let i = 0; i < 4000; i++) localStorage.setItem('k' + i + '-' + 'x'.repeat(60), '');
+(async () => {
+  for (let i = 0; i < 40; i++) await fetch('/h?i=' + i).then(r => r.text());
+  document.getElementById('s').textContent = 'HEADERSDONE';
+})();
+</script>`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, page)
+		case "/h":
+			for i := 0; i < 8; i++ { // 80 KiB of headers an answer
+				w.Header().Set("X-Pad-"+string(rune('a'+i)), pad)
+			}
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"ok":1}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	const limit = 512 << 10
+	if _, err := s.StartCapture(ctx, calls.CaptureStartRequest{MaxTotalBytes: limit}); err != nil {
+		t.Fatal(err)
+	}
+	open(t, s, ctx, srv.URL+"/")
+	if _, err := s.Wait(ctx, calls.WaitRequest{Text: "HEADERSDONE"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.StopCapture(ctx, calls.CaptureStopRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("capture %d KiB, %d exchanges, %d state values, %d dropped", len(res.Capture)>>10, res.Exchanges, res.State, res.Dropped)
+	// The file's JSON adds names and quotes around what is counted: twice
+	// the limit is room enough.
+	if len(res.Capture) > 2*limit || res.Dropped == 0 {
+		t.Errorf("the capture is %d KiB with a limit of %d KiB, %d dropped", len(res.Capture)>>10, limit>>10, res.Dropped)
+	}
+}
