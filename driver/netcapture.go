@@ -106,6 +106,9 @@ func cmpOr(v, def int) int {
 // StopCapture ends the session's capture (or reads it so far, with Keep)
 // and returns it redacted.
 func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest) (*calls.CaptureStopResult, error) {
+	if err := s.captureGone(); err != nil {
+		return nil, err
+	}
 	c := s.log.capturing()
 	if c == nil {
 		return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark capture start, then use the pages, then waymark capture stop FILE",
@@ -122,6 +125,9 @@ func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest)
 		}
 	}
 	cancel()
+	if err := s.captureGone(); err != nil {
+		return nil, err
+	}
 	if !req.Keep {
 		if !s.log.capture.CompareAndSwap(c, nil) {
 			return nil, calls.Errorf(calls.ErrBadInput, "", "session %q stopped capturing meanwhile", s.name)
@@ -145,6 +151,18 @@ func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest)
 		}
 	}
 	return out, nil
+}
+
+// captureGone ends the capture of a session whose browser died, and says
+// so: its bodies and state may be cut short anywhere, so nothing is given
+// to write.
+func (s *Session) captureGone() error {
+	if s.browser.Alive() {
+		return nil
+	}
+	s.stopCapture()
+	return &calls.Error{Kind: calls.ErrBrowserGone, Msg: "the browser is gone (it crashed or was killed): a capture ends with it, unwritten",
+		Hint: "capture again in a new browser: waymark capture start, then the pages, then waymark capture stop FILE"}
 }
 
 // indentJSON marshals v for a person to read: indented, and the bodies'

@@ -3,18 +3,24 @@ package driver_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/capture"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
 )
 
 // Secrets a hostile site tries to carry into the capture file.
@@ -229,5 +235,46 @@ for (let i = 0; i < 4000; i++) localStorage.setItem('k' + i + '-' + 'x'.repeat(6
 	// the limit is room enough.
 	if len(res.Capture) > 2*limit || res.Dropped == 0 {
 		t.Errorf("the capture is %d KiB with a limit of %d KiB, %d dropped", len(res.Capture)>>10, limit>>10, res.Dropped)
+	}
+}
+
+// Stopping the capture of a session whose browser died says so
+// (browser_gone) and gives no capture to write: what it held may be cut
+// short anywhere.
+func TestCaptureStopAfterBrowserDied(t *testing.T) {
+	path := browsertest.Chrome(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s, err := b.Session(ctx, "dies")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, map[string]string{"/": `<title>A</title><p>page</p>`})
+	if _, err := s.StartCapture(ctx, calls.CaptureStartRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	open(t, s, ctx, srv.URL+"/")
+	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-b.Gone():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the browser is not gone 10 s after its kill")
+	}
+	for _, keep := range []bool{true, false} {
+		start := time.Now()
+		res, err := s.StopCapture(ctx, calls.CaptureStopRequest{Keep: keep, HAR: true})
+		if !errors.Is(err, calls.ErrBrowserGone) || res != nil {
+			t.Errorf("stop (keep %v) after the browser died: %v (code %s), result %v; want browser_gone and nothing", keep, err, calls.Code(err), res != nil)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("stop (keep %v) took %v", keep, d)
+		}
 	}
 }
