@@ -8,14 +8,18 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 	"unicode/utf16"
+
+	"golang.org/x/net/websocket"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/capture"
@@ -276,5 +280,114 @@ func TestCaptureStopAfterBrowserDied(t *testing.T) {
 		if d := time.Since(start); d > 3*time.Second {
 			t.Errorf("stop (keep %v) took %v", keep, d)
 		}
+	}
+}
+
+// Volume: 50 iframes, a redirect chain to the browser's limit, a stream
+// of thousands of WebSocket frames and an event stream that never ends,
+// all still running when the capture stops. Stop answers promptly, the
+// file keeps to its bounds, and the session goes on.
+func TestCaptureHostileVolume(t *testing.T) {
+	s, ctx := newSession(t)
+	var iframes strings.Builder
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&iframes, `<iframe src="/frame?i=%d" width="10" height="10"></iframe>`, i)
+	}
+	page := `<div id="s">go</div>` + iframes.String() + `<script>
+const ws = new WebSocket('ws://' + location.host + '/flood');
+let n = 0;
+ws.onmessage = () => { if (++n === 3000) document.getElementById('s').textContent = 'FLOODING'; };
+new EventSource('/endless');
+fetch('/r?n=0').catch(() => {});
+</script>`
+	quit := make(chan struct{}) // ends the endless stream before the server closes
+	wsh := websocket.Handler(func(c *websocket.Conn) {
+		frame := strings.Repeat("f", 1<<10)
+		for i := 0; i < 20000; i++ {
+			if websocket.Message.Send(c, frame) != nil {
+				return
+			}
+		}
+	})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, page)
+		case "/frame":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, `<p>frame</p><script>fetch('/api?f=`+r.URL.Query().Get("i")+`')</script>`)
+		case "/api":
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"ok":1}`)
+		case "/r":
+			n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+			http.Redirect(w, r, fmt.Sprintf("/r?n=%d", n+1), http.StatusFound)
+		case "/flood":
+			wsh.ServeHTTP(w, r)
+		case "/endless":
+			w.Header().Set("Content-Type", "text/event-stream")
+			for {
+				if _, err := io.WriteString(w, "data: tick\n\n"); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-quit:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(quit) })
+	if _, err := s.StartCapture(ctx, calls.CaptureStartRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	open(t, s, ctx, srv.URL+"/")
+	if _, err := s.Wait(ctx, calls.WaitRequest{Text: "FLOODING"}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := s.StopCapture(ctx, calls.CaptureStopRequest{HAR: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	t.Logf("stop took %v: %d exchanges, %d messages, %d dropped, %d KiB", took, res.Exchanges, res.Messages, res.Dropped, len(res.Capture)>>10)
+	if took > 10*time.Second {
+		t.Errorf("stop took %v", took)
+	}
+	if res.Messages > 2000 || len(res.Capture) > 40<<20 {
+		t.Errorf("%d messages, %d bytes: over the bounds", res.Messages, len(res.Capture))
+	}
+	var f capture.File
+	if err := json.Unmarshal(res.Capture, &f); err != nil {
+		t.Fatal(err)
+	}
+	frames, hops := 0, 0
+	for _, e := range f.Exchanges {
+		if strings.Contains(e.URL, "/api?f=") {
+			frames++
+		}
+		if strings.Contains(e.URL, "/r?n=") {
+			hops++
+		}
+	}
+	if frames != 50 || hops == 0 {
+		t.Errorf("%d of the 50 frames' requests and %d redirect hops captured", frames, hops)
+	}
+	checkHAR(t, res.HAR, len(f.Exchanges))
+	// The session goes on, and captures again.
+	if _, err := s.StartCapture(ctx, calls.CaptureStartRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.StopCapture(ctx, calls.CaptureStopRequest{}); err != nil {
+		t.Fatal(err)
 	}
 }
