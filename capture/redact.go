@@ -498,10 +498,13 @@ func (r *Redactor) JSON(s string, entropy bool) (string, bool) {
 func (r *Redactor) walk(v any, name string, entropy bool) any {
 	switch v := v.(type) {
 	case map[string]any:
+		out := make(map[string]any, len(v))
 		for k, x := range v {
-			v[k] = r.walk(x, k, entropy)
+			// A key may be a secret itself (an object keyed by session
+			// token): named by its raw text, written redacted.
+			out[r.Text(k, entropy)] = r.walk(x, k, entropy)
 		}
-		return v
+		return out
 	case []any:
 		for i, x := range v {
 			v[i] = r.walk(x, name, entropy)
@@ -560,6 +563,7 @@ func (r *Redactor) redactFile(f *File) *File {
 	out.State = make([]StateValue, len(f.State))
 	for i, s := range f.State {
 		s.Value = r.State(s.Source, s.Value)
+		s.Source = r.Text(s.Source, true) // a key may hold one (Firebase's holds its API key)
 		s.Page = r.URL(s.Page)
 		out.State[i] = s
 	}

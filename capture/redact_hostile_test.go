@@ -171,3 +171,22 @@ func TestRedactorManyKnownValuesStaysFast(t *testing.T) {
 		t.Fatal("redacting took more than a minute")
 	}
 }
+
+// A secret where a name goes: a JSON object keyed by a token, a
+// storage key holding an API key (Firebase's
+// "firebase:authUser:API_KEY:[DEFAULT]"), a script URL with a token.
+func TestRedactorSecretsInNames(t *testing.T) {
+	const tok = "Zq8xW3pL0vN7kR2mT5yB9cF4"
+	const gkey = "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"
+	f := &File{Format: Format,
+		Exchanges: []Exchange{{ID: "e1", URL: "https://x.test/api", MimeType: "application/json",
+			Initiator:      "https://x.test/app.js?token=shortie:1:2",
+			RequestHeaders: []Header{{"Authorization", "Bearer " + tok}},
+			ResponseBody:   `{"sessions":{"` + tok + `":{"user":"ann"}}}`}},
+		State: []StateValue{{Source: "localStorage:firebase:authUser:" + gkey + ":[DEFAULT]", Value: `{"uid":"u1"}`}}}
+	raw, _ := json.Marshal(NewRedactor(NewKey()).File(f))
+	leaks(t, "capture", string(raw), tok, gkey, "shortie")
+	if !strings.Contains(string(raw), `\"user\":\"ann\"`) && !strings.Contains(string(raw), `"user":"ann"`) {
+		t.Errorf("the keyed object lost its content: %s", raw)
+	}
+}
