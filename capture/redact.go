@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"html"
+	"mime"
 	"net/url"
 	"regexp"
 	"slices"
@@ -33,23 +35,35 @@ func NewKey() []byte {
 // the capture's key. A value found as a secret somewhere (an
 // Authorization header, a cookie, a secret-named field, a JWT) becomes
 // known, and is replaced wherever else it appears, in its URL-encoded,
-// JSON-escaped and base64 forms too, by the same marker. [Redactor.File]
-// reads the whole capture twice so that a value found late is replaced
-// early too. A Redactor is safe for concurrent use.
+// JSON-escaped, HTML-escaped and base64 forms too, by the same marker.
+// [Redactor.File] reads the whole capture twice so that a value found
+// late is replaced early too. A Redactor is safe for concurrent use.
 type Redactor struct {
 	key []byte
 	mu  sync.Mutex
 	// known are the secret values found or given, by value, with the
 	// kind they were first found as.
 	known map[string]string
-	forms []knownForm // every encoding of every known value, longest first; nil when stale
+	// long and short are every form of every known value, by their first
+	// 8 (forms of 8 bytes or more) or 4 bytes, longest first: a text is
+	// read once whatever the number of known values (a site that turns
+	// a cookie over on every response makes thousands known).
+	long, short map[string][]knownForm
+	first       [256]bool // the first bytes of the forms
 }
 
-type knownForm struct{ text, value, kind string }
+type knownForm struct{ text, marker string }
+
+// Prefix lengths of the forms' index; no form is shorter than shortForm
+// (secret.MinKnown ≤ minKnown).
+const (
+	longForm  = 8
+	shortForm = 4
+)
 
 // NewRedactor returns a redactor under key (see [NewKey]).
 func NewRedactor(key []byte) *Redactor {
-	return &Redactor{key: key, known: map[string]string{}}
+	return &Redactor{key: key, known: map[string]string{}, long: map[string][]knownForm{}, short: map[string][]knownForm{}}
 }
 
 // Secret makes value known as a secret of kind and returns its marker.
@@ -58,14 +72,34 @@ func (r *Redactor) Secret(kind, value string) string {
 		return ""
 	}
 	if kind == "secret" && len(value) >= secret.MinKnown || tokenLike(value) {
-		r.mu.Lock()
-		if _, ok := r.known[value]; !ok {
-			r.known[value] = kind
-			r.forms = nil
-		}
-		r.mu.Unlock()
+		r.learn(kind, value)
 	}
 	return Marker(r.key, kind, value)
+}
+
+// learn makes value known, indexing its forms.
+func (r *Redactor) learn(kind, value string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.known[value]; ok {
+		return
+	}
+	r.known[value] = kind
+	m := Marker(r.key, kind, value)
+	for _, f := range encodings(value) {
+		idx, n := r.long, longForm
+		if len(f) < longForm {
+			idx, n = r.short, shortForm
+		}
+		if len(f) < n {
+			continue
+		}
+		p := f[:n]
+		list := append(idx[p], knownForm{f, m})
+		slices.SortStableFunc(list, func(a, b knownForm) int { return cmp.Compare(len(b.text), len(a.text)) })
+		idx[p] = list
+		r.first[f[0]] = true
+	}
 }
 
 // tokenLike reports whether a value found as a secret is looked for
@@ -81,38 +115,73 @@ func tokenLike(v string) bool {
 	return strings.ContainsAny(v, "0123456789")
 }
 
-// knownForms returns every form of the known values, longest first.
-func (r *Redactor) knownForms() []knownForm {
+// replaceKnown replaces every form of the known values in s by its
+// marker, the longest form first where several start at one place.
+func (r *Redactor) replaceKnown(s string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.forms != nil {
-		return r.forms
+	if len(r.known) == 0 || len(s) < shortForm {
+		return s
 	}
-	forms := []knownForm{}
-	for v, kind := range r.known {
-		for _, f := range encodings(v) {
-			forms = append(forms, knownForm{f, v, kind})
+	var b strings.Builder
+	last := 0
+	for i := 0; i+shortForm <= len(s); {
+		if !r.first[s[i]] {
+			i++
+			continue
 		}
+		f, ok := knownFormAt(r.long, s, i, longForm)
+		if !ok {
+			f, ok = knownFormAt(r.short, s, i, shortForm)
+		}
+		if !ok {
+			i++
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(f.marker)
+		i += len(f.text)
+		last = i
 	}
-	slices.SortFunc(forms, func(a, b knownForm) int {
-		if c := cmp.Compare(len(b.text), len(a.text)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.text, b.text)
-	})
-	r.forms = forms
-	return forms
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
-// encodings returns value as it is and as URLs, JSON strings and base64
-// spell it.
+func knownFormAt(idx map[string][]knownForm, s string, i, n int) (knownForm, bool) {
+	if i+n > len(s) {
+		return knownForm{}, false
+	}
+	for _, f := range idx[s[i:i+n]] {
+		if strings.HasPrefix(s[i:], f.text) {
+			return f, true
+		}
+	}
+	return knownForm{}, false
+}
+
+// encodings returns value as it is and as URLs, JSON strings (Go's, which
+// escapes <, > and &, and JavaScript's, which does not; with "/" as "\/"
+// as PHP writes it), HTML text and base64 spell it.
 func encodings(v string) []string {
 	out := []string{v, url.QueryEscape(v), url.PathEscape(v),
 		base64.StdEncoding.EncodeToString([]byte(v)), base64.RawStdEncoding.EncodeToString([]byte(v)),
 		base64.URLEncoding.EncodeToString([]byte(v)), base64.RawURLEncoding.EncodeToString([]byte(v))}
-	if b, err := json.Marshal(v); err == nil {
-		out = append(out, string(b[1:len(b)-1]))
+	for _, escHTML := range []bool{true, false} {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(escHTML)
+		if enc.Encode(v) == nil {
+			j := strings.TrimSuffix(b.String(), "\n")
+			j = j[1 : len(j)-1]
+			out = append(out, j, strings.ReplaceAll(j, "/", `\/`))
+		}
 	}
+	h := html.EscapeString(v) // &#39; and &#34;
+	out = append(out, h, strings.ReplaceAll(h, "&#34;", "&quot;"),
+		strings.NewReplacer("&#34;", "&quot;", "&#39;", "&#039;").Replace(h))
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -125,11 +194,7 @@ func (r *Redactor) Text(s string, entropy bool) string {
 	if s == "" {
 		return s
 	}
-	for _, f := range r.knownForms() {
-		if strings.Contains(s, f.text) {
-			s = strings.ReplaceAll(s, f.text, Marker(r.key, f.kind, f.value))
-		}
-	}
+	s = r.replaceKnown(s)
 	finds := secret.Detect(s)
 	if len(finds) == 0 {
 		return s
@@ -186,12 +251,18 @@ func overlaps(spans [][]int, start, end int) bool {
 // session, auth… ("author" and "authority" are not).
 func SecretName(name string) bool {
 	n := strings.ToLower(name)
-	n = strings.NewReplacer("authority", "", "authors", "", "author_", "", "author-", "").Replace(n)
+	n = notAuth().Replace(n)
 	if strings.HasSuffix(n, "author") || strings.Contains(n, "author") && !strings.Contains(n, "authoriz") {
 		n = strings.ReplaceAll(n, "author", "")
 	}
 	return secretNameRE().MatchString(n)
 }
+
+// notAuth removes the words that hold "auth" without being about it;
+// built once, SecretName runs for every field of every body.
+var notAuth = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("authority", "", "authors", "", "author_", "", "author-", "")
+})
 
 var secretNameRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`token|secret|passw|passphrase|(?:^|[^a-z])pwd(?:[^a-z]|$)|api[-_]?key|access[-_]?key|private[-_]?key|csrf|xsrf|session|sessid|(?:^|[^a-z])sid(?:[^a-z]|$)|auth|credential|signature|cookie`)
@@ -202,9 +273,25 @@ func (r *Redactor) Header(name, value string) string {
 	switch n := strings.ToLower(name); {
 	case n == "authorization" || n == "proxy-authorization":
 		if scheme, rest, ok := strings.Cut(value, " "); ok && rest != "" {
-			return scheme + " " + r.Secret("authorization", strings.TrimSpace(rest))
+			rest = strings.TrimSpace(rest)
+			if strings.EqualFold(scheme, "basic") {
+				// base64 of user:password: the password is a secret of
+				// its own wherever the site echoes it.
+				if b, err := base64.StdEncoding.DecodeString(rest); err == nil {
+					if _, pw, ok := strings.Cut(string(b), ":"); ok {
+						r.Secret("secret", pw)
+					}
+				}
+			}
+			return scheme + " " + r.Secret("authorization", rest)
 		}
 		return r.Secret("authorization", value)
+	case n == "location" || n == "content-location" || n == "referer":
+		return r.URL(value) // secret-named parameters, as in the exchange's URL
+	case n == "refresh":
+		if i := strings.Index(strings.ToLower(value), "url="); i >= 0 {
+			return r.Text(value[:i+4], true) + r.URL(value[i+4:])
+		}
 	case n == "cookie":
 		return r.cookies(value, "; ")
 	case n == "set-cookie":
@@ -217,7 +304,9 @@ func (r *Redactor) Header(name, value string) string {
 			}
 		}
 		return strings.Join(lines, "\n")
-	case SecretName(n) || strings.Contains(n, "api-key") || n == "x-api-key":
+	case SecretName(n) || strings.HasSuffix(n, "key"):
+		// A header named …-Key holds one (Ocp-Apim-Subscription-Key,
+		// X-Client-Key); the nonces so named lose nothing as markers.
 		return r.Secret("token", value)
 	}
 	return r.Text(value, true)
@@ -235,6 +324,14 @@ func (r *Redactor) cookies(s, sep string) string {
 			continue
 		}
 		if v != "" {
+			// A script reading document.cookie may send the value
+			// unquoted or decoded: those are known too.
+			if u := strings.Trim(v, `"`); u != v && u != "" {
+				r.Secret("cookie", u)
+			}
+			if d, err := url.QueryUnescape(strings.Trim(v, `"`)); err == nil && d != strings.Trim(v, `"`) {
+				r.Secret("cookie", d)
+			}
 			v = r.Secret("cookie", v)
 		}
 		parts[i] = name + "=" + v
@@ -301,10 +398,82 @@ func (r *Redactor) Body(mime, body string, entropy bool) string {
 			return out
 		}
 	}
-	if strings.Contains(m, "x-www-form-urlencoded") {
+	switch {
+	case strings.Contains(m, "x-www-form-urlencoded"):
 		return r.Form(body)
+	case strings.HasPrefix(m, "multipart/form-data"):
+		if out, ok := r.multipart(mime, body, entropy); ok {
+			return out
+		}
+	case strings.HasPrefix(m, "text/plain") && strings.Contains(body, "="):
+		return r.plainForm(body, entropy)
 	}
 	return r.Text(body, entropy)
+}
+
+// multipart redacts a multipart/form-data body part by part: a
+// secret-named part's content is a marker. false when the body is not
+// multipart under mime's boundary.
+func (r *Redactor) multipart(mimeType, body string, entropy bool) (string, bool) {
+	_, params, err := mime.ParseMediaType(mimeType)
+	if err != nil || params["boundary"] == "" {
+		return "", false
+	}
+	delim := "--" + params["boundary"]
+	parts := strings.Split(body, delim)
+	if len(parts) < 2 {
+		return "", false
+	}
+	for i := 1; i < len(parts); i++ {
+		p := parts[i]
+		head, content, ok := strings.Cut(p, "\r\n\r\n")
+		if !ok {
+			continue // the closing "--\r\n"
+		}
+		tail := ""
+		if c, ok := strings.CutSuffix(content, "\r\n"); ok {
+			content, tail = c, "\r\n"
+		}
+		name := ""
+		if _, ps, err := mime.ParseMediaType(headerLine(head, "content-disposition")); err == nil {
+			name = ps["name"]
+		}
+		if SecretName(name) && content != "" {
+			content = r.Secret("token", content)
+		} else {
+			content = r.Text(content, entropy)
+		}
+		parts[i] = head + "\r\n\r\n" + content + tail
+	}
+	return strings.Join(parts, delim), true
+}
+
+// headerLine returns the line of a MIME part's head that names header
+// (case-insensitive), or "".
+func headerLine(head, header string) string {
+	for _, l := range strings.Split(head, "\r\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.EqualFold(strings.TrimSpace(k), header) {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// plainForm redacts a text/plain body line by line: a line
+// "name=value" with a secret name (a form sent with
+// enctype="text/plain") has its value as a marker.
+func (r *Redactor) plainForm(body string, entropy bool) string {
+	lines := strings.SplitAfter(body, "\n")
+	for i, l := range lines {
+		text := strings.TrimRight(l, "\r\n")
+		k, v, ok := strings.Cut(text, "=")
+		if ok && v != "" && !strings.ContainsAny(k, " \t") && SecretName(k) {
+			lines[i] = k + "=" + r.Secret("token", v) + l[len(text):]
+			continue
+		}
+		lines[i] = r.Text(text, entropy) + l[len(text):]
+	}
+	return strings.Join(lines, "")
 }
 
 // JSON redacts a JSON document field by field; false when s is not JSON.
@@ -329,10 +498,13 @@ func (r *Redactor) JSON(s string, entropy bool) (string, bool) {
 func (r *Redactor) walk(v any, name string, entropy bool) any {
 	switch v := v.(type) {
 	case map[string]any:
+		out := make(map[string]any, len(v))
 		for k, x := range v {
-			v[k] = r.walk(x, k, entropy)
+			// A key may be a secret itself (an object keyed by session
+			// token): named by its raw text, written redacted.
+			out[r.Text(k, entropy)] = r.walk(x, k, entropy)
 		}
-		return v
+		return out
 	case []any:
 		for i, x := range v {
 			v[i] = r.walk(x, name, entropy)
@@ -391,6 +563,7 @@ func (r *Redactor) redactFile(f *File) *File {
 	out.State = make([]StateValue, len(f.State))
 	for i, s := range f.State {
 		s.Value = r.State(s.Source, s.Value)
+		s.Source = r.Text(s.Source, true) // a key may hold one (Firebase's holds its API key)
 		s.Page = r.URL(s.Page)
 		out.State[i] = s
 	}
@@ -398,13 +571,16 @@ func (r *Redactor) redactFile(f *File) *File {
 		e := &out.Exchanges[i]
 		e.URL, e.Page, e.Frame, e.RedirectedTo = r.URL(e.URL), r.URL(e.Page), r.URL(e.Frame), r.URL(e.RedirectedTo)
 		e.Initiator = r.Text(e.Initiator, true)
-		e.RequestBody = r.Body(headerValue(e.RequestHeaders, "content-type"), e.RequestBody, true)
+		// The body's type as sent: a multipart boundary is a marker in
+		// the redacted header.
+		e.RequestBody = r.Body(headerValue(f.Exchanges[i].RequestHeaders, "content-type"), e.RequestBody, true)
 		e.ResponseBody = r.Body(e.MimeType, e.ResponseBody, false)
 		e.Failed = r.Text(e.Failed, true)
 	}
 	out.Messages = make([]Message, len(f.Messages))
 	for i, m := range f.Messages {
 		m.Data = r.Body("", m.Data, true)
+		m.Event = r.Text(m.Event, true)
 		out.Messages[i] = m
 	}
 	return &out

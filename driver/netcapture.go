@@ -106,6 +106,9 @@ func cmpOr(v, def int) int {
 // StopCapture ends the session's capture (or reads it so far, with Keep)
 // and returns it redacted.
 func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest) (*calls.CaptureStopResult, error) {
+	if err := s.captureGone(); err != nil {
+		return nil, err
+	}
 	c := s.log.capturing()
 	if c == nil {
 		return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark capture start, then use the pages, then waymark capture stop FILE",
@@ -122,6 +125,9 @@ func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest)
 		}
 	}
 	cancel()
+	if err := s.captureGone(); err != nil {
+		return nil, err
+	}
 	if !req.Keep {
 		if !s.log.capture.CompareAndSwap(c, nil) {
 			return nil, calls.Errorf(calls.ErrBadInput, "", "session %q stopped capturing meanwhile", s.name)
@@ -145,6 +151,18 @@ func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest)
 		}
 	}
 	return out, nil
+}
+
+// captureGone ends the capture of a session whose browser died, and says
+// so: its bodies and state may be cut short anywhere, so nothing is given
+// to write.
+func (s *Session) captureGone() error {
+	if s.browser.Alive() {
+		return nil
+	}
+	s.stopCapture()
+	return &calls.Error{Kind: calls.ErrBrowserGone, Msg: "the browser is gone (it crashed or was killed): a capture ends with it, unwritten",
+		Hint: "capture again in a new browser: waymark capture start, then the pages, then waymark capture stop FILE"}
 }
 
 // indentJSON marshals v for a person to read: indented, and the bodies'
@@ -217,9 +235,9 @@ func (c *netCapture) onEvent(t *tab, sess cdp.Session, docURL string, main cdp.F
 		c.mu.Lock()
 		k := capKey{sess, ev.RequestID}
 		if x := c.live[k]; x != nil && x.ex.Status == 0 {
-			x.ex.RequestHeaders = capHeaders(ev.Headers)
+			x.ex.RequestHeaders = c.keepHeaders(x.ex.RequestHeaders, ev.Headers)
 		} else if len(c.extraReq) < maxInflight {
-			c.extraReq[k] = capHeaders(ev.Headers)
+			c.extraReq[k] = c.keepHeaders(c.extraReq[k], ev.Headers)
 		}
 		c.mu.Unlock()
 	case *network.EventResponseReceived:
@@ -229,10 +247,11 @@ func (c *netCapture) onEvent(t *tab, sess cdp.Session, docURL string, main cdp.F
 			r := ev.Response
 			x.ex.Status, x.ex.StatusText, x.ex.MimeType = int(r.Status), r.StatusText, r.MimeType
 			if h, ok := c.extraResp[k]; ok {
-				x.ex.ResponseHeaders = h
+				c.total -= headersSize(x.ex.ResponseHeaders)
+				x.ex.ResponseHeaders = h // counted already
 				delete(c.extraResp, k)
 			} else {
-				x.ex.ResponseHeaders = capHeaders(r.Headers)
+				x.ex.ResponseHeaders = c.keepHeaders(x.ex.ResponseHeaders, r.Headers)
 			}
 		}
 		c.mu.Unlock()
@@ -240,9 +259,9 @@ func (c *netCapture) onEvent(t *tab, sess cdp.Session, docURL string, main cdp.F
 		c.mu.Lock()
 		k := capKey{sess, ev.RequestID}
 		if x := c.live[k]; x != nil && x.ex.Status != 0 {
-			x.ex.ResponseHeaders = capHeaders(ev.Headers)
+			x.ex.ResponseHeaders = c.keepHeaders(x.ex.ResponseHeaders, ev.Headers)
 		} else if len(c.extraResp) < maxInflight {
-			c.extraResp[k] = capHeaders(ev.Headers)
+			c.extraResp[k] = c.keepHeaders(c.extraResp[k], ev.Headers)
 		}
 		c.mu.Unlock()
 	case *network.EventDataReceived:
@@ -276,16 +295,17 @@ func (c *netCapture) onEvent(t *tab, sess cdp.Session, docURL string, main cdp.F
 	case *network.EventWebSocketWillSendHandshakeRequest:
 		c.mu.Lock()
 		if x := c.live[capKey{sess, ev.RequestID}]; x != nil && ev.Request != nil {
-			x.ex.RequestHeaders = capHeaders(ev.Request.Headers)
+			x.ex.RequestHeaders = c.keepHeaders(x.ex.RequestHeaders, ev.Request.Headers)
 		}
 		c.mu.Unlock()
 	case *network.EventWebSocketHandshakeResponseReceived:
 		c.mu.Lock()
 		if x := c.live[capKey{sess, ev.RequestID}]; x != nil && ev.Response != nil {
 			r := ev.Response
-			x.ex.Status, x.ex.StatusText, x.ex.ResponseHeaders = int(r.Status), r.StatusText, capHeaders(r.Headers)
+			x.ex.Status, x.ex.StatusText = int(r.Status), r.StatusText
+			x.ex.ResponseHeaders = c.keepHeaders(x.ex.ResponseHeaders, r.Headers)
 			if len(r.RequestHeaders) > 0 {
-				x.ex.RequestHeaders = capHeaders(r.RequestHeaders)
+				x.ex.RequestHeaders = c.keepHeaders(x.ex.RequestHeaders, r.RequestHeaders)
 			}
 		}
 		c.mu.Unlock()
@@ -340,10 +360,11 @@ func (c *netCapture) request(sess cdp.Session, page string, main cdp.FrameID, ev
 		r := ev.RedirectResponse
 		prev.ex.Status, prev.ex.StatusText, prev.ex.MimeType = int(r.Status), r.StatusText, r.MimeType
 		if h, ok := c.extraResp[k]; ok {
-			prev.ex.ResponseHeaders = h
+			c.total -= headersSize(prev.ex.ResponseHeaders)
+			prev.ex.ResponseHeaders = h // counted already
 			delete(c.extraResp, k)
 		} else {
-			prev.ex.ResponseHeaders = capHeaders(r.Headers)
+			prev.ex.ResponseHeaders = c.keepHeaders(prev.ex.ResponseHeaders, r.Headers)
 		}
 		prev.ex.RedirectedTo = ev.Request.URL
 		prev.ex.DurationMS = msSince(prev.start)
@@ -357,7 +378,7 @@ func (c *netCapture) request(sess cdp.Session, page string, main cdp.FrameID, ev
 	}
 	r := ev.Request
 	e := &capture.Exchange{ID: id, Kind: strings.ToLower(string(ev.Type)), Method: r.Method, URL: r.URL + r.URLFragment,
-		Page: page, Initiator: initiatorOf(ev.Initiator), RequestHeaders: capHeaders(r.Headers), Sent: time.Now()}
+		Page: page, Initiator: initiatorOf(ev.Initiator), Sent: time.Now()}
 	if e.Kind == "" {
 		e.Kind = "other"
 	}
@@ -371,6 +392,12 @@ func (c *netCapture) request(sess cdp.Session, page string, main cdp.FrameID, ev
 	if len(e.URL) > capMaxURL {
 		e.URL = e.URL[:capMaxURL] + "…" // a data: URL, an image inlined
 	}
+	// Kept first, so that a dropped exchange counts no bytes.
+	x := c.add(k, e)
+	if x == nil {
+		return
+	}
+	x.hops = hops
 	var body strings.Builder
 	for _, p := range r.PostDataEntries {
 		body.Write(p.Bytes)
@@ -383,22 +410,21 @@ func (c *netCapture) request(sess cdp.Session, page string, main cdp.FrameID, ev
 		c.total += n
 	}
 	if h, ok := c.extraReq[k]; ok {
-		e.RequestHeaders = h
+		e.RequestHeaders = h // counted already
 		delete(c.extraReq, k)
-	}
-	x := c.add(k, e)
-	if x != nil {
-		x.hops = hops
+	} else {
+		e.RequestHeaders = c.keepHeaders(nil, r.Headers)
 	}
 }
 
 // add keeps a new exchange and follows it; mu is held. It returns nil
 // when the count limit is reached (the exchange is counted as dropped).
 func (c *netCapture) add(k capKey, e *capture.Exchange) *capEx {
-	if c.stopped != 0 || len(c.exchanges) >= c.maxEx || len(c.live) >= maxInflight {
+	if c.stopped != 0 || len(c.exchanges) >= c.maxEx || len(c.live) >= maxInflight || c.total+len(e.URL) > c.maxTotal {
 		c.dropped++
 		return nil
 	}
+	c.total += len(e.URL)
 	c.seq++
 	if e.ID == "" {
 		e.ID = "e" + strconv.Itoa(c.seq)
@@ -411,6 +437,7 @@ func (c *netCapture) add(k capKey, e *capture.Exchange) *capEx {
 
 // forget stops following an exchange; mu is held.
 func (c *netCapture) forget(k capKey) {
+	c.total -= headersSize(c.extraReq[k]) + headersSize(c.extraResp[k])
 	delete(c.live, k)
 	delete(c.extraReq, k)
 	delete(c.extraResp, k)
@@ -530,6 +557,29 @@ func (c *netCapture) message(m capture.Message) {
 	c.messages = append(c.messages, m)
 }
 
+// keepHeaders returns h as headers in place of old, counting them in the
+// capture's bytes (a site can answer with 250 KiB of headers every
+// time); nil, counted as dropped, past the limit. mu is held.
+func (c *netCapture) keepHeaders(old []capture.Header, h network.Headers) []capture.Header {
+	c.total -= headersSize(old)
+	hs := capHeaders(h)
+	n := headersSize(hs)
+	if c.total+n > c.maxTotal {
+		c.dropped++
+		return nil
+	}
+	c.total += n
+	return hs
+}
+
+func headersSize(hs []capture.Header) int {
+	n := 0
+	for _, h := range hs {
+		n += len(h.Name) + len(h.Value)
+	}
+	return n
+}
+
 // capHeaders turns CDP's header map into headers, sorted by name.
 func capHeaders(h network.Headers) []capture.Header {
 	out := make([]capture.Header, 0, len(h))
@@ -615,16 +665,19 @@ func (c *netCapture) readState(ctx context.Context, t *tab) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range pairs {
+		// The name and page count as the value does: thousands of
+		// empty values under long names are not free.
 		k := url + "\x00" + p[0]
 		old, had := c.state[k]
-		if len(p[1]) > capMaxState || !had && c.total+len(p[1]) > c.maxTotal {
+		size, oldSize := len(k)+len(p[1]), 0
+		if had {
+			oldSize = len(k) + len(old.Value)
+		}
+		if len(p[1]) > capMaxState || c.total-oldSize+size > c.maxTotal {
 			c.dropped++
 			continue
 		}
-		if had {
-			c.total -= len(old.Value)
-		}
-		c.total += len(p[1])
+		c.total += size - oldSize
 		c.state[k] = capture.StateValue{Source: p[0], Page: url, Value: p[1]}
 	}
 }
