@@ -47,6 +47,10 @@ type Session interface {
 	// Network capture (capture.go).
 	StartCapture(ctx context.Context, req CaptureStartRequest) (*CaptureStarted, error)
 	StopCapture(ctx context.Context, req CaptureStopRequest) (*CaptureStopResult, error)
+	// The document calls (document.go).
+	DocRead(ctx context.Context, req DocReadRequest) (*Doc, error)
+	DocFind(ctx context.Context, req DocFindRequest) (*DocFound, error)
+	DocInsert(ctx context.Context, req DocInsertRequest) (*DocInserted, error)
 }
 
 // Caller sends one call of a session, JSON in and out, and decodes the

@@ -222,6 +222,9 @@ var sessionCalls = map[string]call{
 	// Network capture (driver/netcapture.go).
 	calls.MethodCaptureStart: typed(calls.Session.StartCapture),
 	calls.MethodCaptureStop:  typed(calls.Session.StopCapture),
+	calls.MethodDocRead:      typed(calls.Session.DocRead),
+	calls.MethodDocFind:      typed(calls.Session.DocFind),
+	calls.MethodDocInsert:    typed(calls.Session.DocInsert),
 }
 
 var _ calls.Caller = (*Manager)(nil)
