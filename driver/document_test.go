@@ -17,7 +17,7 @@ import (
 )
 
 // The document editors the tests drive are the real ones from npm
-// (testdata/apps/docs, installed by scripts/install-test-apps.sh), served
+// (testdata/apps/docs, installed by scripts/install-doc-apps.sh), served
 // on loopback with pages of ours around them.
 
 // docModules is where npm ci put the editors.
@@ -36,9 +36,9 @@ func docServer(t testing.TB, content docContent, extra map[string]string) *httpt
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(docModules, "quill", "dist", "quill.js")); err != nil {
 		if os.Getenv("WAYMARK_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("the editors are not installed (%v): run scripts/install-test-apps.sh", err)
+			t.Fatalf("the editors are not installed (%v): run scripts/install-doc-apps.sh", err)
 		}
-		t.Skipf("the editors are not installed: run scripts/install-test-apps.sh")
+		t.Skipf("the editors are not installed: run scripts/install-doc-apps.sh")
 	}
 	c, err := json.Marshal(content)
 	if err != nil {
