@@ -232,6 +232,7 @@ type docPlaceReply struct {
 	Placed bool     `json:"placed"`
 	First  *point   `json:"first"`
 	Last   *point   `json:"last"`
+	Key    string   `json:"key"` // the key that puts the caret there (CodeMirror 5's end)
 }
 
 // DocInsert types text into the editor at one place (see
@@ -403,7 +404,7 @@ func docLineAt(want, mode, before, words string) int {
 }
 
 // placeCaret puts the editor's caret (or selection) at the place: the
-// end of the document by Control+End, or the words' place.
+// words' place, or the end of the document.
 func (s *Session) placeCaret(ctx context.Context, t *tab, d *docEd, mode, words string) error {
 	var focused bool
 	if err := d.el.callOn(ctx, jsDocFocus, &focused); err != nil {
@@ -411,9 +412,6 @@ func (s *Session) placeCaret(ctx context.Context, t *tab, d *docEd, mode, words 
 	}
 	if !focused {
 		return calls.Errorf(calls.ErrNotInteractable, "close what covers the editor, or name it with --editor", "the editor (%s) does not take the focus", d.name())
-	}
-	if mode == "end" {
-		return pressKeys(ctx, t, "Control+End")
 	}
 	var r docPlaceReply
 	if err := d.el.callOn(ctx, jsDocPlace, &r, mode, words); err != nil {
@@ -427,6 +425,8 @@ func (s *Session) placeCaret(ctx context.Context, t *tab, d *docEd, mode, words 
 		return calls.Errorf(calls.ErrAmbiguous, "give more words, so that they name one place", "the editor shows %q %d times; nothing was typed", words, r.Count)
 	case r.Placed:
 		return nil
+	case r.Key != "":
+		return pressKeys(ctx, t, r.Key)
 	case r.First == nil || r.Last == nil:
 		return calls.Errorf(calls.ErrNotInteractable, "try again once the document settles", "could not place the caret at %q", words)
 	}

@@ -1,7 +1,7 @@
 async function (mode, words) {
   // Finds words in what the editor shows and puts the caret there: right
   // after them ("after"), or over them when they are a whole line
-  // ("replace"). A rich-text editor takes a selection placed here (it
+  // ("replace"), or at the end ("end"). A rich-text editor takes a selection placed here (it
   // follows selectionchange); a CodeMirror 5 editor keeps its own, so
   // for it the places to click are returned instead. Nothing of the
   // page's is changed. Returns {count, places, placed, first, last}.
@@ -38,6 +38,22 @@ async function (mode, words) {
       text += ch === '\u00a0' ? ' ' : ch;
       at.push([n, i]);
     }
+  }
+  if (mode === 'end') {
+    // The end of the document: after its last character.
+    if (cm5) return { count: 1, places: [], placed: false, key: 'Control+End' };
+    let k = at.length - 1;
+    while (k >= 0 && !at[k]) k--;
+    const sel = getSelection();
+    const changed = new Promise(resolve => {
+      document.addEventListener('selectionchange', resolve, { once: true });
+      setTimeout(resolve, 200);
+    });
+    if (k < 0) sel.setBaseAndExtent(el, 0, el, 0);
+    else sel.setBaseAndExtent(at[k][0], at[k][1] + 1, at[k][0], at[k][1] + 1);
+    await changed;
+    await new Promise(resolve => setTimeout(resolve, 0));
+    return { count: 1, places: [], placed: true };
   }
   let hay = text.toLowerCase(), needle = words.replace(/\u00a0/g, ' ').toLowerCase();
   if (hay.length !== text.length || needle.length !== words.length) { hay = text; needle = words; }
