@@ -22,6 +22,7 @@ type MCPOptions struct {
 	Common
 	HTTP      string // --http: serve streamable HTTP on this loopback address; empty: stdio
 	AllowEval bool   // --allow-eval: offer the eval tool
+	Apps      bool   // --apps: offer the document tools
 	Model     ModelFlags
 	Version   string
 	// AllowCapture (--allow-capture) offers the capture tool.
@@ -87,6 +88,7 @@ by hand, while the page is as it was then.`,
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8931) instead of stdio")
 	cmd.Flags().BoolVar(&opts.AllowEval, "allow-eval", false, "offer the eval tool, which runs JavaScript in the page")
 	cmd.Flags().BoolVar(&opts.AllowCapture, "allow-capture", false, "offer the capture tool, which writes the session's network (redacted) to files the client names")
+	cmd.Flags().BoolVar(&opts.Apps, "apps", false, "offer the document tools (doc_read, doc_find, doc_insert)")
 	cmd.Flags().StringVar(&opts.Model.Model, "model", "", `the model of act, observe, extract and run: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
 	cmd.Flags().StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
 	return cmd
@@ -110,6 +112,7 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		Caller:    caller,
 		Session:   session,
 		AllowEval: opts.AllowEval,
+		Apps:      opts.Apps,
 		Submits:   cfg.MCP.Submits,
 		Version:   opts.Version,
 		Timeout:   opts.Timeout,

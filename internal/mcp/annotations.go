@@ -63,6 +63,9 @@ var toolNotes = sync.OnceValue(func() map[string]toolNote {
 		"replay":     {title: "Replay a routine", destructive: true},
 		"form":       {title: "Read the form", readOnly: true},
 		"form_fill":  {title: "Fill the form", idempotent: true}, // never submits: the page's own sends are stopped
+		"doc_read":   {title: "Read the document", readOnly: true},
+		"doc_find":   {title: "Find words in the document", readOnly: true},
+		"doc_insert": {title: "Type into the document"}, // types text; never submits
 	}
 })
 
@@ -99,6 +102,13 @@ var fieldDocs = sync.OnceValue(func() map[string]string {
 		"capture.action":      "stop writes file",
 		"capture.file":        "capture path",
 		"capture.har":         "HAR 1.2 path",
+		"editor":              "the editor: ref or locator; default: the focused or largest",
+		"doc_read.html":       "the clipboard's HTML, not its text",
+		"doc_find.text":       "the words, any case",
+		"doc_insert.text":     "typed as is; a line break starts a paragraph",
+		"doc_insert.after":    "type right after these words (once in the document)",
+		"doc_insert.replace":  "type over this whole line (at most 200 characters)",
+		"doc_insert.end":      "type on a new line at the end",
 	}
 })
 

@@ -39,6 +39,10 @@ type Options struct {
 	// names; opt-in like eval (and the tool list stays within its size
 	// budget without it, size_test.go).
 	AllowCapture bool
+	// Apps registers the tools of applications the outline cannot show
+	// (doc_read, doc_find, doc_insert): opt-in, so that the tool list
+	// every client sends its model on every turn stays short.
+	Apps bool
 	// Submits decides a click or key that would send, pay, delete or
 	// confirm when the client cannot ask its person (no elicitation):
 	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
@@ -104,6 +108,9 @@ func build(opts Options, cs clientSession) *server {
 	t.registerForms(srv)
 	if opts.AllowCapture {
 		t.registerCapture(srv) // capture.go
+	}
+	if opts.Apps {
+		t.registerDocs(srv) // document.go
 	}
 	for _, add := range opts.Extra {
 		add(srv)
