@@ -329,6 +329,9 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 	if err := c.answers(s, here, eachDepth); err != nil {
 		return err
 	}
+	if err := c.doc(s, here, eachDepth); err != nil { // doc.go
+		return err
+	}
 	if s.Check != nil {
 		if err := c.text(s.Check.Text, here+".check.text", eachDepth); err != nil {
 			return err

@@ -104,6 +104,10 @@ type Step struct {
 	// never submits (calls.FormFillRequest).
 	Answers map[string]*Value `json:"answers,omitempty"`
 
+	// doc_insert, doc_read: the editor and the place (doc.go); an insert
+	// types Value there, a read keeps the text under Into.
+	Doc *DocStep `json:"doc,omitempty"`
+
 	// if
 	Then []Step `json:"then,omitempty"`
 	Else []Step `json:"else,omitempty"`
