@@ -40,6 +40,8 @@ var (
 	jsDocPlace string
 	//go:embed js/doc_clipboard.js
 	jsDocClipboard string
+	//go:embed js/doc_view.js
+	jsDocView string
 )
 
 // docEditorState is what js/doc_state.js says of an editor.
@@ -291,7 +293,11 @@ func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (_ 
 	} else {
 		want = before + "\n" + req.Text
 	}
-	if err := s.placeCaret(ctx, t, d, mode, words); err != nil {
+	line := 0
+	if len(at) == 1 {
+		line = at[0].Line
+	}
+	if err := s.placeCaret(ctx, t, d, mode, words, before, line); err != nil {
 		return nil, err
 	}
 	if mode == "end" {
@@ -405,7 +411,7 @@ func docLineAt(want, mode, before, words string) int {
 
 // placeCaret puts the editor's caret (or selection) at the place: the
 // words' place, or the end of the document.
-func (s *Session) placeCaret(ctx context.Context, t *tab, d *docEd, mode, words string) error {
+func (s *Session) placeCaret(ctx context.Context, t *tab, d *docEd, mode, words, text string, line int) error {
 	var focused bool
 	if err := d.el.callOn(ctx, jsDocFocus, &focused); err != nil {
 		return err
@@ -416,6 +422,19 @@ func (s *Session) placeCaret(ctx context.Context, t *tab, d *docEd, mode, words 
 	var r docPlaceReply
 	if err := d.el.callOn(ctx, jsDocPlace, &r, mode, words); err != nil {
 		return err
+	}
+	if r.Count == 0 && line > 0 {
+		// An editor that draws only the lines near the view (CodeMirror)
+		// is scrolled to the line, and the words looked for again.
+		drawn, err := d.scrollToLine(ctx, strings.Split(text, "\n"), line-1)
+		if err != nil {
+			return err
+		}
+		if drawn {
+			if err := d.el.callOn(ctx, jsDocPlace, &r, mode, words); err != nil {
+				return err
+			}
+		}
 	}
 	switch {
 	case r.Count == 0:
@@ -494,4 +513,68 @@ func (s *Session) typeDoc(ctx context.Context, t *tab, d *docEd, req calls.DocIn
 		}
 	}
 	return nil
+}
+
+// docView is what js/doc_view.js says of an editor that draws only part
+// of its document.
+type docView struct {
+	Top   float64  `json:"top"`
+	Max   float64  `json:"max"`
+	Lines []string `json:"lines"`
+}
+
+// scrollToLine scrolls an editor that draws only the lines near the view
+// until it draws line (from 0) of doc, the document's text by lines,
+// halving the scroller's range by where the drawn lines sit in doc. It
+// reports false for an editor that draws everything, or when the drawn
+// lines cannot be placed in doc.
+func (d *docEd) scrollToLine(ctx context.Context, doc []string, line int) (bool, error) {
+	var v *docView
+	if err := d.el.callOn(ctx, jsDocView, &v, nil); err != nil || v == nil {
+		return false, err
+	}
+	lo, hi := 0.0, v.Max
+	next := v.Max * float64(line) / float64(max(1, len(doc)-1))
+	for range 24 {
+		var nv *docView
+		if err := d.el.callOn(ctx, jsDocView, &nv, next); err != nil || nv == nil {
+			return false, err
+		}
+		a, b, ok := drawnAt(doc, nv.Lines)
+		switch {
+		case !ok:
+			return false, nil
+		case line >= a && line < b:
+			return true, nil
+		case line < a:
+			hi = nv.Top
+		default:
+			lo = nv.Top
+		}
+		if hi-lo < 1 {
+			return false, nil
+		}
+		next = (lo + hi) / 2
+	}
+	return false, nil
+}
+
+// drawnAt finds the drawn lines as a run of doc's lines: [a, b).
+func drawnAt(doc, drawn []string) (a, b int, ok bool) {
+	if len(drawn) == 0 {
+		return 0, 0, false
+	}
+	for i := 0; i+len(drawn) <= len(doc); i++ {
+		match := true
+		for k, l := range drawn {
+			if strings.TrimRight(doc[i+k], " ") != strings.TrimRight(l, " ") {
+				match = false
+				break
+			}
+		}
+		if match {
+			return i, i + len(drawn), true
+		}
+	}
+	return 0, 0, false
 }
