@@ -7,6 +7,7 @@ async function (mode, words) {
   // instead (or the key for the end). Nothing of the page's is changed.
   // Returns {count, places, placed, first, last, key}.
   const el = this;
+  words = words || '';
   const cm5 = el.classList.contains('CodeMirror');
   const root = cm5 ? (el.querySelector('.CodeMirror-code') || el) : el;
   const scan = () => {
