@@ -31,10 +31,11 @@ type docContent struct {
 }
 
 // docServer serves the editors' pages, each with content as JSON, and
-// the npm modules under /nm/. extra pages are served as they are.
+// the npm modules under /nm/. extra pages are served as they are; a
+// server of extra pages alone needs no editor installed.
 func docServer(t testing.TB, content docContent, extra map[string]string) *httptest.Server {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(docModules, "quill", "dist", "quill.js")); err != nil {
+	if _, err := os.Stat(filepath.Join(docModules, "quill", "dist", "quill.js")); err != nil && extra == nil {
 		if os.Getenv("WAYMARK_REQUIRE_BROWSER") == "1" {
 			t.Fatalf("the editors are not installed (%v): run scripts/install-doc-apps.sh", err)
 		}
@@ -248,6 +249,11 @@ func TestDocHostilePages(t *testing.T) {
 		"/blocked": `<div contenteditable="true"><p>Secret plans</p></div>
 <script>document.addEventListener('copy', e => e.preventDefault(), true);</script>`,
 		"/none": `<p>Just text</p>`,
+		"/fake": `<div contenteditable="true"><p>Real words</p></div>
+<script>
+const fake = { read: async () => [new ClipboardItem({'text/plain': new Blob(['FAKE'], {type: 'text/plain'})})], readText: async () => 'FAKE', writeText: async () => {} };
+Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => fake });
+</script>`,
 	})
 	s, ctx := newSession(t)
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/blocked"}); err != nil {
@@ -261,6 +267,27 @@ func TestDocHostilePages(t *testing.T) {
 	}
 	if _, err := s.DocRead(ctx, calls.DocReadRequest{}); !errors.Is(err, calls.ErrNoMatch) {
 		t.Errorf("no editor: %v", err)
+	}
+	// The page's own clipboard API is not ours: replacing it in the
+	// page's world changes nothing of what we read.
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/fake"}); err != nil {
+		t.Fatal(err)
+	}
+	if doc, err := s.DocRead(ctx, calls.DocReadRequest{}); err != nil || strings.TrimSpace(doc.Text) != "Real words" {
+		t.Errorf("a page faking the clipboard: %v %+v", err, doc)
+	}
+	// A site whose permissions policy forbids the clipboard is told.
+	policy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Permissions-Policy", "clipboard-read=(), clipboard-write=()")
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<div contenteditable="true"><p>Words</p></div>`))
+	}))
+	defer policy.Close()
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: policy.URL}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DocRead(ctx, calls.DocReadRequest{}); !errors.Is(err, calls.ErrUnavailable) || !strings.Contains(err.Error(), "clipboard") {
+		t.Errorf("a policy that forbids the clipboard: %v", err)
 	}
 }
 
