@@ -73,10 +73,14 @@ func TestDocInsertMode(t *testing.T) {
 
 func TestDrawnAt(t *testing.T) {
 	doc := []string{"# A", "", "x", "", "# B", "", "x", "y"}
-	if a, b, ok := drawnAt(doc, []string{"", "x", "y"}); !ok || a != 5 || b != 8 {
-		t.Errorf("drawnAt = %d %d %v", a, b, ok)
+	if a, b, in, ok := drawnAt(doc, []string{"", "x", "y"}, 6); !ok || !in || a != 5 || b != 8 {
+		t.Errorf("drawnAt = %d %d %v %v", a, b, in, ok)
 	}
-	if _, _, ok := drawnAt(doc, []string{"z"}); ok {
+	// Two runs apart: the caret's line at the top, the view further down.
+	if a, b, in, ok := drawnAt(doc, []string{"# A", "# B", "", "x", "y"}, 2); !ok || in || a != 4 || b != 8 {
+		t.Errorf("drawnAt of two runs = %d %d %v %v", a, b, in, ok)
+	}
+	if _, _, _, ok := drawnAt(doc, []string{"z"}, 0); ok {
 		t.Error("lines not in the document placed")
 	}
 }

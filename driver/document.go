@@ -540,12 +540,12 @@ func (d *docEd) scrollToLine(ctx context.Context, doc []string, line int) (bool,
 		if err := d.el.callOn(ctx, jsDocView, &nv, next); err != nil || nv == nil {
 			return false, err
 		}
-		a, b, ok := drawnAt(doc, nv.Lines)
+		a, _, in, ok := drawnAt(doc, nv.Lines, line)
 		switch {
+		case in:
+			return true, nil
 		case !ok:
 			return false, nil
-		case line >= a && line < b:
-			return true, nil
 		case line < a:
 			hi = nv.Top
 		default:
@@ -559,22 +559,47 @@ func (d *docEd) scrollToLine(ctx context.Context, doc []string, line int) (bool,
 	return false, nil
 }
 
-// drawnAt finds the drawn lines as a run of doc's lines: [a, b).
-func drawnAt(doc, drawn []string) (a, b int, ok bool) {
-	if len(drawn) == 0 {
-		return 0, 0, false
-	}
-	for i := 0; i+len(drawn) <= len(doc); i++ {
-		match := true
-		for k, l := range drawn {
-			if strings.TrimRight(doc[i+k], " ") != strings.TrimRight(l, " ") {
-				match = false
-				break
+// drawnAt places the drawn lines in doc: the run [a, b) of doc's lines
+// the most of them make (the view), and whether line is drawn at all.
+// An editor may draw runs apart (CodeMirror 6 keeps the caret's lines
+// drawn besides the view), so the drawn lines are matched run by run,
+// in order.
+func drawnAt(doc, drawn []string, line int) (a, b int, in, ok bool) {
+	same := func(x, y string) bool { return strings.TrimRight(x, " ") == strings.TrimRight(y, " ") }
+	from := 0
+	for k := 0; k < len(drawn); {
+		// The next run starts where three drawn lines match in a row, else
+		// (a run of one or two lines) where its first line, not empty, does.
+		start, alone := -1, -1
+		for i := from; i < len(doc) && start < 0; i++ {
+			n := 0
+			for n < 3 && k+n < len(drawn) && i+n < len(doc) && same(doc[i+n], drawn[k+n]) {
+				n++
+			}
+			switch {
+			case n == min(3, len(drawn)-k):
+				start = i
+			case n > 0 && alone < 0 && strings.TrimSpace(drawn[k]) != "":
+				alone = i
 			}
 		}
-		if match {
-			return i, i + len(drawn), true
+		if start < 0 {
+			start = alone
 		}
+		if start < 0 {
+			return a, b, in, ok
+		}
+		end := start
+		for k < len(drawn) && end < len(doc) && same(doc[end], drawn[k]) {
+			end, k = end+1, k+1
+		}
+		if line >= start && line < end {
+			in = true
+		}
+		if end-start > b-a {
+			a, b, ok = start, end, true
+		}
+		from = end
 	}
-	return 0, 0, false
+	return a, b, in, ok
 }

@@ -55,6 +55,7 @@ func TestDocFiftyPages(t *testing.T) {
 		{"quill", "/quill.html", docContent{HTML: html}, text},
 		{"prosemirror", "/prosemirror.html", docContent{HTML: html}, text},
 		{"easymde", "/easymde.html", docContent{Markdown: markdown}, shape(markdown)},
+		{"codemirror6", "/codemirror6.html", docContent{Markdown: markdown}, shape(markdown)},
 	} {
 		t.Run(ed.name, func(t *testing.T) {
 			srv := docServer(t, ed.content, nil)
