@@ -306,6 +306,12 @@ func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (_ 
 	if err == nil {
 		err = s.typeDoc(ctx, t, d, req)
 	}
+	if err == nil {
+		// An editor may take typed text in a little later (CodeMirror 6
+		// reads the DOM's changes on its own clock): a read-back's
+		// select-all before then would be typed over.
+		err = t.drawn(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -602,4 +608,10 @@ func drawnAt(doc, drawn []string, line int) (a, b int, in, ok bool) {
 		from = end
 	}
 	return a, b, in, ok
+}
+
+// drawn waits for the page to draw two frames and run its timers once:
+// what an editor deferred from the last key is done by then.
+func (t *tab) drawn(ctx context.Context) error {
+	return t.evalWorld(ctx, t.sess, t.mainFrame(), "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))", nil)
 }

@@ -82,7 +82,8 @@ func TestDocFiftyPages(t *testing.T) {
 			}
 			t.Logf("%s: 50 pages (%d chars): doc read %s (best of 3); insert near the end %s", ed.name, len(ed.text), best.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 			if model := modelText(t, s, ctx); strings.Count(model, "Item 49.2 (checked)") != 1 {
-				t.Errorf("the insert did not land once")
+				i := strings.Index(model, "Item 49")
+				t.Errorf("the insert did not land once: %q", model[max(0, i-20):min(len(model), i+80)])
 			}
 		})
 	}
