@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -49,9 +50,21 @@ func (s *Session) copySelection(ctx context.Context) (text, html string, err err
 	}
 	clipboardMu.Lock()
 	defer clipboardMu.Unlock()
-	if err := s.grantClipboard(ctx, t); err != nil {
+	if err := s.grantClipboard(ctx, t, browser.PermissionSettingGranted); err != nil {
 		return "", "", err
 	}
+	// The read needs a focused page, which a tab of another session in
+	// front would not be; and what was copied must not stay for a page
+	// (of any session: the clipboard is the browser's) to read later, nor
+	// the permission for the site to read what others copy.
+	_, _ = call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = t.clipboard(cctx, "mark", "", nil)
+		_ = s.grantClipboard(cctx, t, browser.PermissionSettingPrompt)
+		_, _ = call(cctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: false})
+	}()
 	var mark [12]byte
 	_, _ = rand.Read(mark[:])
 	sentinel := "waymark-clipboard-" + hex.EncodeToString(mark[:])
@@ -105,10 +118,11 @@ func (t *tab) clipboard(ctx context.Context, op, sentinel string, out *clipboard
 	return nil
 }
 
-// grantClipboard lets the page's origin read and write the clipboard in
-// the session's browser context (our isolated world shares the page's
-// origin, and so its permissions).
-func (s *Session) grantClipboard(ctx context.Context, t *tab) error {
+// grantClipboard sets whether the page's origin may read and write the
+// clipboard in the session's browser context (our isolated world shares
+// the page's origin, and so its permissions): granted for a read,
+// back to prompt (refused without a person) after.
+func (s *Session) grantClipboard(ctx context.Context, t *tab, setting browser.PermissionSetting) error {
 	info, err := s.pageInfo(ctx, t)
 	if err != nil {
 		return err
@@ -123,7 +137,7 @@ func (s *Session) grantClipboard(ctx context.Context, t *tab) error {
 	for _, name := range []string{"clipboard-read", "clipboard-write"} {
 		_, err = chromedp.CallBrowser(bctx, browser.SetPermission, browser.SetPermissionParams{
 			Permission:       &browser.PermissionDescriptor{Name: name},
-			Setting:          browser.PermissionSettingGranted,
+			Setting:          setting,
 			Origin:           u.Scheme + "://" + u.Host,
 			BrowserContextID: s.bcid,
 		})

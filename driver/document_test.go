@@ -383,3 +383,25 @@ func TestDocInsertSecretAndHand(t *testing.T) {
 		t.Errorf("model after the hand typed:\n%s", model)
 	}
 }
+
+// TestDocReadLeavesNoClipboard: after a read, the site may no longer
+// read the clipboard, and the document's text is not on it.
+func TestDocReadLeavesNoClipboard(t *testing.T) {
+	srv := docServer(t, docContent{}, map[string]string{"/doc": `<div contenteditable="true"><p>Private words</p></div>`})
+	s, ctx := newSession(t)
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/doc"}); err != nil {
+		t.Fatal(err)
+	}
+	if doc, err := s.DocRead(ctx, calls.DocReadRequest{}); err != nil || strings.TrimSpace(doc.Text) != "Private words" {
+		t.Fatalf("read: %v %+v", err, doc)
+	}
+	r, err := s.Eval(ctx, calls.EvalRequest{Expression: `Promise.race([
+  navigator.clipboard.readText().then(t => 'read:' + t, e => 'refused:' + e.name),
+  new Promise(r => setTimeout(() => r('no answer'), 1000))])`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(r.Value); strings.Contains(got, "Private") || strings.HasPrefix(got, `"read:`) {
+		t.Errorf("after the read the page reads the clipboard: %s", got)
+	}
+}
