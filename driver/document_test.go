@@ -405,3 +405,36 @@ func TestDocReadLeavesNoClipboard(t *testing.T) {
 		t.Errorf("after the read the page reads the clipboard: %s", got)
 	}
 }
+
+// TestDocEditorChoice: the largest editor by default, the focused one
+// when the focus is in one, the one --editor names; an empty one reads
+// as empty.
+func TestDocEditorChoice(t *testing.T) {
+	srv := docServer(t, docContent{}, map[string]string{"/two": `
+<div id="small" contenteditable="true" style="width:200px;height:40px"><p>Small note</p></div>
+<div id="big" contenteditable="true" style="width:600px;height:400px"><p>The big document</p></div>
+<div id="empty" contenteditable="true" style="width:100px;height:20px"></div>`})
+	s, ctx := newSession(t)
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/two"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ editor, want string }{
+		{"", "The big document"},
+		{"css=#small", "Small note"},
+		{"css=#empty", ""},
+	} {
+		doc, err := s.DocRead(ctx, calls.DocReadRequest{Editor: c.editor})
+		if err != nil || strings.TrimSpace(doc.Text) != c.want {
+			t.Errorf("editor %q: %v %+v", c.editor, err, doc)
+		}
+	}
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#small"}); err != nil {
+		t.Fatal(err)
+	}
+	if doc, err := s.DocRead(ctx, calls.DocReadRequest{}); err != nil || strings.TrimSpace(doc.Text) != "Small note" {
+		t.Errorf("the focused editor: %v %+v", err, doc)
+	}
+	if _, err := s.DocRead(ctx, calls.DocReadRequest{Editor: "css=#none"}); !errors.Is(err, calls.ErrNoMatch) {
+		t.Errorf("a missing editor: %v", err)
+	}
+}
