@@ -53,6 +53,10 @@ type Session interface {
 	SheetDump(ctx context.Context, req SheetDumpRequest) (*SheetGrid, error)
 	SheetWrite(ctx context.Context, req SheetWriteRequest) (*SheetWriteResult, error)
 	SheetFill(ctx context.Context, req SheetFillRequest) (*SheetFillResult, error)
+	// The document calls (document.go).
+	DocRead(ctx context.Context, req DocReadRequest) (*Doc, error)
+	DocFind(ctx context.Context, req DocFindRequest) (*DocFound, error)
+	DocInsert(ctx context.Context, req DocInsertRequest) (*DocInserted, error)
 }
 
 // Caller sends one call of a session, JSON in and out, and decodes the

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
@@ -26,10 +27,23 @@ import (
 // prior text and HTML are put back afterwards. Only text and HTML are
 // kept: an image on the clipboard before is lost (the async clipboard API
 // writes back only what it read, and we read only those two).
+//
+// One browser has one clipboard, which its sessions share: copies are
+// serialized across the process (clipboardMu), and after each the
+// permission goes back to "prompt" (refused with no person), so neither
+// this page nor another session's can read what was copied or what others
+// copy later.
+
+// clipboardMu serializes copies: two at once would read each other's.
+var clipboardMu sync.Mutex
 
 // copyWait bounds the wait for an app's copy to reach the clipboard (some
 // apps copy in a task of their own).
 const copyWait = 3 * time.Second
+
+// blockedGrace is how long a copy the page prevented may still reach the
+// clipboard from the app's own task before it counts as blocked.
+const blockedGrace = 300 * time.Millisecond
 
 // clipData is what a clipboard read found.
 type clipData struct {
@@ -103,9 +117,17 @@ func (s *Session) copySelection(ctx context.Context) (text, html string, err err
 
 // copyTab copies the tab's selection (copySelection on the current tab).
 func (s *Session) copyTab(ctx context.Context, t *tab) (text, html string, err error) {
-	if err := s.grantClipboard(ctx, t); err != nil {
+	clipboardMu.Lock()
+	defer clipboardMu.Unlock()
+	if err := s.grantClipboard(ctx, t, browser.PermissionSettingGranted); err != nil {
 		return "", "", err
 	}
+	defer func() {
+		// Runs last: the prior content is back before the permission goes.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = s.grantClipboard(cctx, t, browser.PermissionSettingPrompt)
+	}()
 	// A headless page is not focused unless it says so, and the
 	// clipboard answers only a focused document.
 	if _, err := call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
@@ -118,7 +140,9 @@ func (s *Session) copyTab(ctx context.Context, t *tab) (text, html string, err e
 	}
 	defer func() {
 		// Put back what was there (an empty text when nothing was).
-		_ = t.clipWrite(context.WithoutCancel(ctx), prior.Text, prior.HTML)
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = t.clipWrite(cctx, prior.Text, prior.HTML)
 	}()
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -141,7 +165,7 @@ func (s *Session) copyTab(ctx context.Context, t *tab) (text, html string, err e
 		}
 	}
 	if err := keys.Dispatch(ctx, t.sess, evs); err != nil {
-		return "", "", err
+		return "", "", browserErr(err)
 	}
 	deadline := time.Now().Add(copyWait)
 	for {
@@ -158,9 +182,13 @@ func (s *Session) copyTab(ctx context.Context, t *tab) (text, html string, err e
 		if watch.emptyCopy() {
 			return "", "", nil
 		}
-		if time.Now().After(deadline) {
+		// A copy the page prevented with nothing put in its place is
+		// blocked: told after a short grace (an app may still write the
+		// clipboard from a task of its own), not after the whole wait.
+		blocked := watch.Fired && watch.Prevented && !watch.Data && time.Until(deadline) < copyWait-blockedGrace
+		if blocked || time.Now().After(deadline) {
 			return "", "", calls.Errorf(calls.ErrNotInteractable, "the page may block copying; read it another way (waymark get text, or the app's export)",
-				"the app put nothing on the clipboard in %s after Control+C", copyWait)
+				"the page blocked the copy: nothing reached the clipboard after Control+C")
 		}
 		if err := sleep(ctx, 30*time.Millisecond); err != nil {
 			return "", "", err
@@ -196,22 +224,42 @@ func (t *tab) clipWrite(ctx context.Context, text, html string) error {
 	return nil
 }
 
-// grantClipboard lets the page's origin read and write the clipboard, in
-// the session's browser context only.
-func (s *Session) grantClipboard(ctx context.Context, t *tab) error {
+// grantClipboard sets whether the page's origin may read and write the
+// clipboard, in the session's browser context only (our isolated world
+// shares the page's origin, and so its permissions): granted for a copy,
+// back to prompt after.
+func (s *Session) grantClipboard(ctx context.Context, t *tab, setting browser.PermissionSetting) error {
 	u, err := url.Parse(t.url())
-	if err != nil || u.Host == "" {
-		return calls.Errorf(calls.ErrBadInput, "open the spreadsheet's page first", "the tab shows no web page (%s)", t.url())
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return calls.Errorf(calls.ErrBadInput, "open the spreadsheet's or document's page first", "the tab shows no web page with an origin (%s)", t.url())
 	}
 	origin := u.Scheme + "://" + u.Host
+	bctx, cancel := context.WithCancel(s.browser.ctx)
+	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
 	for _, p := range []*browser.PermissionDescriptor{
 		{Name: "clipboard-read"},
 		{Name: "clipboard-write", AllowWithoutSanitization: true},
 	} {
-		_, err = chromedp.CallBrowser(s.browser.ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: p, Setting: browser.PermissionSettingGranted, Origin: origin, BrowserContextID: s.bcid,
+		_, err = chromedp.CallBrowser(bctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: p, Setting: setting, Origin: origin, BrowserContextID: s.bcid,
 		})
 		if err != nil {
+			return browserErr(err)
+		}
+	}
+	return nil
+}
+
+// pressKeys presses each chord in turn with the hand's keys, on whatever
+// has the focus.
+func pressKeys(ctx context.Context, t *tab, chords ...string) error {
+	for _, c := range chords {
+		evs, err := keys.Press(c)
+		if err != nil {
+			return err
+		}
+		if err := keys.Dispatch(ctx, t.sess, evs); err != nil {
 			return browserErr(err)
 		}
 	}

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 )
 
@@ -13,7 +14,7 @@ func Clipboard(ctx context.Context, s *Session, set *string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := s.grantClipboard(ctx, t); err != nil {
+	if err := s.grantClipboard(ctx, t, browser.PermissionSettingGranted); err != nil {
 		return "", err
 	}
 	if _, err := call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {

@@ -259,12 +259,3 @@ func (s *Session) clickCell(ctx context.Context, t *tab, app *apps.App, at sheet
 	}
 	return nil
 }
-
-// pressKeys presses a key or chord on whatever has the focus.
-func pressKeys(ctx context.Context, t *tab, spec string) error {
-	evs, err := keys.Press(spec)
-	if err != nil {
-		return err
-	}
-	return keys.Dispatch(ctx, t.sess, evs)
-}

@@ -52,7 +52,7 @@ func TestSheetBlockedClipboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := s.SheetRead(ctx, calls.SheetReadRequest{Range: "A1:B1"})
-	if calls.Code(err) != "not_interactable" || !strings.Contains(err.Error(), "nothing on the clipboard") {
+	if calls.Code(err) != "not_interactable" || !strings.Contains(err.Error(), "blocked the copy") {
 		t.Fatalf("blocked copy: %v", err)
 	}
 	if got, err := driver.Clipboard(ctx, s, nil); err != nil || got != prior {

@@ -348,6 +348,8 @@ func (x *run) step(ctx context.Context, s *routine.Step, path string, rw *row) e
 		err = x.formStep(ctx, s, path, rw, &sr)
 	case routine.KindSheetRead, routine.KindSheetWrite, routine.KindSheetFill:
 		err = x.sheetStep(ctx, s, path, rw, &sr)
+	case routine.KindDocInsert, routine.KindDocRead:
+		err = x.docStep(ctx, s, path, rw, &sr) // doc.go
 	case routine.KindIf:
 		var ok bool
 		ok, sr.Detail, err = x.check(ctx, s.Check, path, rw, -1)

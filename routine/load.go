@@ -332,6 +332,9 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 	if err := c.sheetFields(s, here, eachDepth); err != nil {
 		return err
 	}
+	if err := c.doc(s, here, eachDepth); err != nil { // doc.go
+		return err
+	}
 	if s.Check != nil {
 		if err := c.text(s.Check.Text, here+".check.text", eachDepth); err != nil {
 			return err

@@ -109,6 +109,9 @@ type Step struct {
 	Range string            `json:"range,omitempty"`
 	Cell  string            `json:"cell,omitempty"`
 	Cells map[string]*Value `json:"cells,omitempty"`
+	// doc_insert, doc_read: the editor and the place (doc.go); an insert
+	// types Value there, a read keeps the text under Into.
+	Doc *DocStep `json:"doc,omitempty"`
 
 	// if
 	Then []Step `json:"then,omitempty"`

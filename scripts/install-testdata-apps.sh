@@ -7,6 +7,9 @@
 # message when WAYMARK_REQUIRE_BROWSER=1, and skip otherwise).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if ! command -v npm >/dev/null && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+	apt-get install -y --no-install-recommends npm >/dev/null || true
+fi
 for lock in testdata/apps/*/package-lock.json; do
 	dir=$(dirname "$lock")
 	if [ -d "$dir/node_modules" ]; then

@@ -22,8 +22,8 @@ type MCPOptions struct {
 	Common
 	HTTP      string // --http: serve streamable HTTP on this loopback address; empty: stdio
 	AllowEval bool   // --allow-eval: offer the eval tool
-	Sheets    bool   // --sheets: list the sheet tools from the start
 	SiteTools bool   // --site-tools: offer the sitemap tool
+	Apps      bool   // --apps: list the sheet and doc tools from the start
 	Model     ModelFlags
 	Version   string
 	// AllowCapture (--allow-capture) offers the capture tool.
@@ -89,8 +89,8 @@ by hand, while the page is as it was then.`,
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8931) instead of stdio")
 	cmd.Flags().BoolVar(&opts.AllowEval, "allow-eval", false, "offer the eval tool, which runs JavaScript in the page")
 	cmd.Flags().BoolVar(&opts.AllowCapture, "allow-capture", false, "offer the capture tool, which writes the session's network (redacted) to files the client names")
-	cmd.Flags().BoolVar(&opts.Sheets, "sheets", false, "list the spreadsheet tools from the start (else they appear once a look finds a spreadsheet)")
 	cmd.Flags().BoolVar(&opts.SiteTools, "site-tools", false, "offer the sitemap tool, which lists a site's pages without browsing them")
+	cmd.Flags().BoolVar(&opts.Apps, "apps", false, "list the spreadsheet and document tools from the start (else they appear once a look finds such an application)")
 	cmd.Flags().StringVar(&opts.Model.Model, "model", "", `the model of act, observe, extract and run: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
 	cmd.Flags().StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
 	return cmd
@@ -114,8 +114,8 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		Caller:    caller,
 		Session:   session,
 		AllowEval: opts.AllowEval,
-		Sheets:    opts.Sheets,
 		SiteTools: opts.SiteTools,
+		Apps:      opts.Apps,
 		Submits:   cfg.MCP.Submits,
 		Version:   opts.Version,
 		Timeout:   opts.Timeout,

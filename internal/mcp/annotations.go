@@ -69,6 +69,9 @@ var toolNotes = sync.OnceValue(func() map[string]toolNote {
 		"sheet_fill":  {title: "Write spreadsheet cells", destructive: true}, // the person approves (approve.go)
 		"sitemap":     {title: "List a site's pages", readOnly: true, idempotent: true},
 		"page_tool":   {title: "Call a page's tool", destructive: true}, // one that may act is put to the person first
+		"doc_read":    {title: "Read the document", readOnly: true},
+		"doc_find":    {title: "Find words in the document", readOnly: true},
+		"doc_insert":  {title: "Type into the document"}, // types text; never submits
 	}
 })
 
@@ -105,6 +108,13 @@ var fieldDocs = sync.OnceValue(func() map[string]string {
 		"capture.action":      "stop writes file",
 		"capture.file":        "capture path",
 		"capture.har":         "HAR 1.2 path",
+		"editor":              "the editor: ref or locator; default: the focused or largest",
+		"doc_read.html":       "the clipboard's HTML, not its text",
+		"doc_find.text":       "the words, any case",
+		"doc_insert.text":     "typed as is; a line break starts a paragraph",
+		"doc_insert.after":    "type right after these words (once in the document)",
+		"doc_insert.replace":  "type over this whole line (at most 200 characters)",
+		"doc_insert.end":      "type on a new line at the end",
 	}
 })
 

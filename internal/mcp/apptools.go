@@ -11,15 +11,20 @@ import (
 // spreadsheets (and documents) are not on the list until they can serve:
 // the first look that names such an application (the outline's "[app:
 // … (sheet)]") adds them, and the SDK tells the client the list changed.
-// Options.Sheets adds them from the start, for a client that does not
+// Options.Apps adds them all from the start, for a client that does not
 // follow list changes.
 
-// sheetApp is how a look names a spreadsheet, as its App field ends.
-const sheetApp = "(sheet"
+// sheetApp and docApp are how a look names a spreadsheet and a document
+// editor: its App field holds "NAME (sheet…)" or "NAME (doc…)".
+const (
+	sheetApp = "(sheet"
+	docApp   = "(doc"
+)
 
 // appTools registers a kind's tools, by the word a look's App holds.
 var appTools = map[string]func(t *tools, s *sdk.Server){
 	sheetApp: (*tools).registerSheets,
+	docApp:   (*tools).registerDocs, // document.go
 }
 
 // appSeen adds the tools of the application a look named, once.

@@ -39,11 +39,14 @@ type Options struct {
 	// names; opt-in like eval (and the tool list stays within its size
 	// budget without it, size_test.go).
 	AllowCapture bool
-	// Sheets registers the sheet tools from the start; without it they
-	// appear (tools/list_changed) once a look finds a spreadsheet.
-	Sheets bool
 	// SiteTools registers the sitemap tool (discover.go).
 	SiteTools bool
+	// Apps registers the tools of the applications the outline cannot show
+	// (spreadsheets, document editors) from the start; without it they
+	// appear (tools/list_changed) once a look names such an application
+	// (apptools.go), so the list every client sends its model on every
+	// turn stays short.
+	Apps bool
 	// Submits decides a click or key that would send, pay, delete or
 	// confirm when the client cannot ask its person (no elicitation):
 	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
@@ -115,8 +118,8 @@ func build(opts Options, cs clientSession) *server {
 		t.registerCapture(srv) // capture.go
 	}
 	t.srv = srv
-	if opts.Sheets {
-		t.appSeen(sheetApp)
+	if opts.Apps {
+		t.appSeen(sheetApp + docApp)
 	}
 	for _, add := range opts.Extra {
 		add(srv)

@@ -71,6 +71,7 @@ var recordedMethods = map[string]bool{
 	calls.MethodOpen: true, calls.MethodBack: true, calls.MethodForward: true, calls.MethodReload: true,
 	calls.MethodAct: true, calls.MethodTab: true, calls.MethodDialog: true, calls.MethodStateLoad: true,
 	calls.MethodCookies: true, calls.MethodStorage: true, calls.MethodFormFill: true,
+	calls.MethodDocInsert: true,
 }
 
 // recording reports whether the recorder handles the call: the record
@@ -216,6 +217,12 @@ func (rec *recording) handle(ctx context.Context, p page, method string, params 
 			return nil, err
 		}
 		return rec.formFill(ctx, p, req) // record_form.go
+	case calls.MethodDocInsert:
+		var req calls.DocInsertRequest
+		if err := decode(params, &req); err != nil {
+			return nil, err
+		}
+		return rec.docInsert(ctx, p, req) // record_doc.go
 	}
 	// Calls a routine has no step for: done, and noted when they changed
 	// something.

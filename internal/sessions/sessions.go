@@ -229,6 +229,9 @@ var sessionCalls = map[string]call{
 	calls.MethodSheetDump:  typed(calls.Session.SheetDump),
 	calls.MethodSheetWrite: typed(calls.Session.SheetWrite),
 	calls.MethodSheetFill:  typed(calls.Session.SheetFill),
+	calls.MethodDocRead:    typed(calls.Session.DocRead),
+	calls.MethodDocFind:    typed(calls.Session.DocFind),
+	calls.MethodDocInsert:  typed(calls.Session.DocInsert),
 }
 
 var _ calls.Caller = (*Manager)(nil)

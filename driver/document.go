@@ -1,0 +1,387 @@
+package driver
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// Documents (issue 19 part 4): an editor that draws its text in its own
+// structure is read as a person reads it (select all, copy, the
+// clipboard's text and HTML) and written with the hand's keys at a place
+// found by its words. Nothing of the page's DOM is set: the caret is put
+// with a selection in our isolated world (a rich-text editor follows it)
+// or with clicks (CodeMirror 5), and the text is typed.
+
+// In-page functions of the document calls, run in our isolated world.
+var (
+	//go:embed js/doc_editor.js
+	jsDocEditor string
+	//go:embed js/doc_state.js
+	jsDocState string
+	//go:embed js/doc_focus.js
+	jsDocFocus string
+	//go:embed js/doc_select.js
+	jsDocSelect string
+	//go:embed js/doc_release.js
+	jsDocRelease string
+	//go:embed js/doc_place.js
+	jsDocPlace string
+	//go:embed js/doc_view.js
+	jsDocView string
+)
+
+// docEditorState is what js/doc_state.js says of an editor.
+type docEditorState struct {
+	Kind     string `json:"kind"`
+	ReadOnly bool   `json:"read_only"`
+	Name     string `json:"name"`
+	Focused  bool   `json:"focused"`
+	Empty    bool   `json:"empty"`
+}
+
+// docEd is the editor a document call works on.
+type docEd struct {
+	el *element
+	st docEditorState
+}
+
+func (d *docEd) name() string { return d.st.Kind + " " + d.st.Name }
+
+// docEditor finds the editor: at or in the element target names, else
+// the focused editor, else the largest one shown. It is the one place
+// that says which editor a page's document is (the application table of
+// issue 19 part 1 can feed it a selector as target).
+func (s *Session) docEditor(ctx context.Context, t *tab, target string) (*docEd, error) {
+	var on *element
+	if strings.TrimSpace(target) != "" {
+		el, err := s.find(ctx, t, target, defaultActTimeout)
+		if err != nil {
+			return nil, err
+		}
+		on = el
+	}
+	node, err := t.worldNode(ctx, on, jsDocEditor)
+	if err != nil {
+		return nil, err
+	}
+	if node == 0 {
+		if on != nil {
+			return nil, calls.Errorf(calls.ErrNoMatch, "name the editing area itself (css=.ql-editor, css=.ProseMirror, css=.CodeMirror)", "%s holds no document editor", target)
+		}
+		return nil, calls.Errorf(calls.ErrNoMatch, "open the document first, or name its editor with --editor", "no document editor on the page (no contenteditable area, ProseMirror, Quill or CodeMirror editor)")
+	}
+	el := &element{tab: t, sess: t.sess, frame: t.mainFrame(), node: node, what: "the document editor", line: "the document editor"}
+	d := &docEd{el: el}
+	if err := el.callOn(ctx, jsDocState, &d.st); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// worldNode runs fn in the main frame's isolated world (on the element
+// on, or with no this) and returns the backend id of the element it
+// returns; zero for null.
+func (t *tab) worldNode(ctx context.Context, on *element, fn string) (cdp.BackendNodeID, error) {
+	frame := t.mainFrame()
+	id, err := t.world(ctx, t.sess, frame)
+	if err != nil {
+		return 0, err
+	}
+	defer cdp.Call(context.WithoutCancel(ctx), t.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+	var obj *runtime.RemoteObject
+	if on != nil {
+		o, err := cdp.Call(ctx, on.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: on.node, ExecutionContextID: id, ObjectGroup: objectGroup})
+		if err != nil || o.Object == nil {
+			return 0, on.gone(err)
+		}
+		res, err := call(ctx, t, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: fn, ObjectID: o.Object.ObjectID, ObjectGroup: objectGroup})
+		if err != nil {
+			return 0, err
+		}
+		if err := decodeResult(nil, res.ExceptionDetails, nil); err != nil {
+			return 0, err
+		}
+		obj = res.Result
+	} else {
+		res, err := call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: "(" + fn + ").call(null)", ContextID: id, ObjectGroup: objectGroup})
+		if err != nil {
+			return 0, err
+		}
+		if err := decodeResult(nil, res.ExceptionDetails, nil); err != nil {
+			return 0, err
+		}
+		obj = res.Result
+	}
+	if obj == nil || obj.ObjectID == "" || obj.Subtype != runtime.RemoteObjectSubtypeNode {
+		return 0, nil
+	}
+	d, err := call(ctx, t, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj.ObjectID})
+	if err != nil {
+		return 0, err
+	}
+	return d.Node.BackendNodeID, nil
+}
+
+// DocRead reads the document editor: the focus put in it, everything
+// selected with Control+A, copied with Control+C, and the clipboard's
+// text and HTML read; the selection is released after.
+func (s *Session) DocRead(ctx context.Context, req calls.DocReadRequest) (_ *calls.Doc, err error) {
+	t, ctx, end, err := s.enter(ctx, usePage)
+	if err != nil {
+		return nil, err
+	}
+	defer end(&err)
+	d, err := s.docEditor(ctx, t, req.Editor)
+	if err != nil {
+		return nil, err
+	}
+	text, html, err := s.readDoc(ctx, t, d)
+	if err != nil {
+		return nil, err
+	}
+	info, err := s.pageInfo(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	doc := &calls.Doc{URL: info.URL, Title: info.Title, Editor: d.name(), Text: cleanDoc(text), Lines: docLineCount(text)}
+	if req.HTML {
+		doc.HTML = html
+	}
+	return doc, nil
+}
+
+// DocFind reads the document and says where the words are.
+func (s *Session) DocFind(ctx context.Context, req calls.DocFindRequest) (*calls.DocFound, error) {
+	if strings.TrimSpace(req.Text) == "" {
+		return nil, calls.Errorf(calls.ErrBadInput, "give the words to look for", "no words to find")
+	}
+	doc, err := s.DocRead(ctx, calls.DocReadRequest{Editor: req.Editor})
+	if err != nil {
+		return nil, err
+	}
+	ms := docFind(doc.Text, req.Text)
+	if ms == nil {
+		ms = []calls.DocMatch{}
+	}
+	return &calls.DocFound{Editor: doc.Editor, Matches: ms}, nil
+}
+
+// readDoc selects all of the editor, copies it and releases the
+// selection, whatever the copy did.
+func (s *Session) readDoc(ctx context.Context, t *tab, d *docEd) (text, html string, err error) {
+	if d.st.Empty {
+		return "", "", nil // a copy of nothing leaves the clipboard as it was
+	}
+	focused := false
+	if !d.st.ReadOnly || d.st.Kind == "codemirror" {
+		if err := d.el.callOn(ctx, jsDocFocus, &focused); err != nil {
+			return "", "", err
+		}
+	}
+	if focused {
+		err = pressKeys(ctx, t, "Control+a")
+	} else {
+		// An editor that takes no focus (read-only) is selected as a
+		// drag over it would select it.
+		err = d.el.callOn(ctx, jsDocSelect, nil)
+	}
+	if err != nil {
+		return "", "", err
+	}
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		var done bool
+		if d.el.callOn(rctx, jsDocRelease, &done) == nil && !done {
+			_ = pressKeys(rctx, t, "ArrowLeft")
+		}
+	}()
+	return s.copySelection(ctx)
+}
+
+// DocInsert types text into the editor at one place (see
+// calls.DocInsertRequest), then reads the document back and checks the
+// text landed there, once.
+func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (_ *calls.DocInserted, err error) {
+	mode, words, err := docInsertMode(req)
+	if err != nil {
+		return nil, err
+	}
+	t, ctx, end, err := s.enter(ctx, usePage)
+	if err != nil {
+		return nil, err
+	}
+	defer end(&err)
+	d, err := s.docEditor(ctx, t, req.Editor)
+	if err != nil {
+		return nil, err
+	}
+	if d.st.ReadOnly {
+		return nil, calls.Errorf(calls.ErrNotInteractable, "the document is open for reading only: open it for editing (an Edit button, or your rights on it)", "the editor (%s) is read-only", d.name())
+	}
+	before, _, err := s.readDoc(ctx, t, d)
+	if err != nil {
+		return nil, err
+	}
+	before = cleanDoc(before)
+	// Where, in the read text: one place, or nothing is typed.
+	var at []calls.DocMatch
+	var want string
+	switch mode {
+	case "after":
+		at = docFind(before, words)
+	case "replace":
+		at = docLines(before, words)
+	}
+	if mode != "end" {
+		what := fmt.Sprintf("%q", words)
+		switch {
+		case len(at) == 0 && mode == "replace":
+			return nil, calls.Errorf(calls.ErrNoMatch, "give a whole line as the document has it (waymark doc find shows it)", "no line of the document is %s", what)
+		case len(at) == 0:
+			return nil, calls.Errorf(calls.ErrNoMatch, "waymark doc read shows the document's words", "the document does not hold %s", what)
+		case len(at) > 1:
+			return nil, calls.Errorf(calls.ErrAmbiguous, "give more words, so that they name one place", "the document holds %s %d times: %s; nothing was typed", what, len(at), placeDesc(at))
+		}
+		i, j, ok := docSpan(before, words, mode)
+		if !ok {
+			return nil, calls.Errorf(calls.ErrNoMatch, "waymark doc read shows the document's words", "the document does not hold %q as one run of text", words)
+		}
+		if mode == "after" {
+			want = before[:j] + req.Text + before[j:]
+		} else {
+			want = before[:i] + req.Text + before[j:]
+		}
+	} else {
+		want = before + "\n" + req.Text
+	}
+	line := 0
+	if len(at) == 1 {
+		line = at[0].Line
+	}
+	if err := s.placeCaret(ctx, t, d, mode, words, before, line); err != nil {
+		return nil, err
+	}
+	if mode == "end" {
+		err = pressKeys(ctx, t, "Enter")
+	}
+	if err == nil {
+		err = s.typeDoc(ctx, t, d, req)
+	}
+	if err == nil {
+		// An editor may take typed text in a little later (CodeMirror 6
+		// reads the DOM's changes on its own clock): a read-back's
+		// select-all before then would be typed over.
+		err = t.drawn(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if req.Secret != "" {
+		s.markSecret(d.el, req.Secret)
+	}
+	after, _, err := s.readDoc(ctx, t, d)
+	if err != nil {
+		return nil, err
+	}
+	after = cleanDoc(after)
+	if docShape(after) != docShape(want) {
+		shown := "what the document holds now: waymark doc read"
+		if req.Secret == "" {
+			if ms := docFind(after, firstLine(strings.TrimSpace(req.Text))); len(ms) > 0 {
+				shown = "it is at " + placeDesc(ms) + "; undo with Control+Z, or check with waymark doc read"
+			}
+		}
+		return nil, calls.Errorf(calls.ErrNotInteractable, shown, "the text did not land as asked %s: the editor changed it (a list carried on, quotes made curly, a shortcut) or put it elsewhere", docWhere(mode, words))
+	}
+	res := &calls.DocInserted{Editor: d.name(), Where: docWhere(mode, words), Lines: docLineCount(after)}
+	if req.Secret == "" {
+		res.Text = req.Text
+	}
+	res.Line = docLineAt(mode, before, words)
+	return res, nil
+}
+
+// docInsertMode checks an insert's request and says where it goes.
+func docInsertMode(req calls.DocInsertRequest) (mode, words string, err error) {
+	n := 0
+	if req.After != "" {
+		mode, words, n = "after", req.After, n+1
+	}
+	if req.Replace != "" {
+		mode, words, n = "replace", req.Replace, n+1
+	}
+	if req.End {
+		mode, n = "end", n+1
+	}
+	switch {
+	case n != 1:
+		return "", "", calls.Errorf(calls.ErrBadInput, "give one of --after WORDS, --replace LINE or --end", "say where the text goes, once")
+	case req.Text == "":
+		return "", "", calls.Errorf(calls.ErrBadInput, "give the text to type", "no text to insert")
+	case mode == "replace" && (len([]rune(strings.TrimSpace(words))) > calls.MaxDocReplace || len([]rune(req.Text)) > calls.MaxDocReplace):
+		return "", "", calls.Errorf(calls.ErrBadInput, fmt.Sprintf("replace one line of at most %d characters with at most %d; insert longer text with --after or --end", calls.MaxDocReplace, calls.MaxDocReplace),
+			"a replace is one line of at most %d characters, with text of at most %d; this one is %d over %d", calls.MaxDocReplace, calls.MaxDocReplace, len([]rune(req.Text)), len([]rune(strings.TrimSpace(words))))
+	case mode == "replace" && strings.ContainsAny(words, "\n\r"):
+		return "", "", calls.Errorf(calls.ErrBadInput, "name one line", "a replace names one line, not several")
+	}
+	return mode, words, nil
+}
+
+// docWhere names the place of an insert.
+func docWhere(mode, words string) string {
+	switch mode {
+	case "after":
+		return "after " + quoteShort(words)
+	case "replace":
+		return "over the line " + quoteShort(words)
+	}
+	return "at the end"
+}
+
+// docSpan returns the byte span of the one place of words in text
+// (case-insensitive, a whole line for a replace).
+func docSpan(text, words, mode string) (i, j int, ok bool) {
+	words = strings.TrimSpace(strings.ReplaceAll(words, "\u00a0", " "))
+	if mode == "replace" {
+		off := 0
+		for _, l := range strings.SplitAfter(text, "\n") {
+			body := strings.TrimRight(l, "\n")
+			if strings.TrimSpace(body) == words {
+				k := strings.Index(body, words)
+				return off + k, off + k + len(words), true
+			}
+			off += len(l)
+		}
+		return 0, 0, false
+	}
+	hay, needle := strings.ToLower(text), strings.ToLower(words)
+	if len(hay) != len(text) || len(needle) != len(words) {
+		hay, needle = text, words
+	}
+	k := strings.Index(hay, needle)
+	if k < 0 {
+		return 0, 0, false
+	}
+	return k, k + len(needle), true
+}
+
+// docLineAt is the line of the read text an insert's text starts on.
+func docLineAt(mode, before, words string) int {
+	switch mode {
+	case "end":
+		return docLineCount(before) + 1
+	default:
+		i, _, _ := docSpan(before, words, mode)
+		return strings.Count(before[:i], "\n") + 1
+	}
+}

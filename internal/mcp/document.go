@@ -1,0 +1,75 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/pilot"
+)
+
+// The document tools (issue 19): read a document editor, find words in
+// it, type text into it at one place. A document's text is page data: it
+// comes back inside the fence a model reads page data in.
+
+type (
+	docReadIn struct {
+		Editor string `json:"editor,omitempty"`
+		HTML   bool   `json:"html,omitempty"`
+	}
+	docFindIn struct {
+		Text   string `json:"text"`
+		Editor string `json:"editor,omitempty"`
+	}
+	docInsertIn struct {
+		Text    string `json:"text"`
+		After   string `json:"after,omitempty"`
+		Replace string `json:"replace,omitempty"`
+		End     bool   `json:"end,omitempty"`
+		Editor  string `json:"editor,omitempty"`
+	}
+)
+
+// registerDocs adds doc_read, doc_find and doc_insert.
+func (t *tools) registerDocs(s *sdk.Server) {
+	add(s, "doc_read", "Document editor's text (select all, copy).", func(ctx context.Context, r *sdk.CallToolRequest, in docReadIn) (*sdk.CallToolResult, error) {
+		d, err := t.s.DocRead(ctx, calls.DocReadRequest{Editor: in.Editor, HTML: in.HTML})
+		if err != nil {
+			return failure(err), nil
+		}
+		body := d.Text
+		if in.HTML {
+			body = d.HTML
+		}
+		return text(fmt.Sprintf("%s — %s, %s, %d lines:\n%s", d.Title, d.URL, d.Editor, d.Lines, pilot.Fence(body))), nil
+	})
+	add(s, "doc_find", "Where words are in the document.", func(ctx context.Context, r *sdk.CallToolRequest, in docFindIn) (*sdk.CallToolResult, error) {
+		f, err := t.s.DocFind(ctx, calls.DocFindRequest{Editor: in.Editor, Text: in.Text})
+		if err != nil {
+			return failure(err), nil
+		}
+		if len(f.Matches) == 0 {
+			return text(fmt.Sprintf("%q is not in the document", in.Text)), nil
+		}
+		var b strings.Builder
+		for _, m := range f.Matches {
+			fmt.Fprintf(&b, "line %d (paragraph %d, column %d)\n", m.Line, m.Paragraph, m.Column)
+		}
+		var lines []string
+		for _, m := range f.Matches {
+			lines = append(lines, m.Context)
+		}
+		b.WriteString("the lines:\n" + pilot.Fence(strings.Join(lines, "\n")))
+		return text(b.String()), nil
+	})
+	add(s, "doc_insert", "Type text into the document at one place.", func(ctx context.Context, r *sdk.CallToolRequest, in docInsertIn) (*sdk.CallToolResult, error) {
+		res, err := t.s.DocInsert(ctx, calls.DocInsertRequest{Editor: in.Editor, Text: in.Text, After: in.After, Replace: in.Replace, End: in.End})
+		if err != nil {
+			return failure(err), nil
+		}
+		return text(fmt.Sprintf("typed %s (line %d; the document has %d lines)", res.Where, res.Line, res.Lines)), nil
+	})
+}
