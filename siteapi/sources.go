@@ -43,7 +43,9 @@ func readState(ctx context.Context, s Session, params []Param) (*pageState, erro
 	js := `((w) => {
   const pick = (keys, f) => { const o = {}; for (const k of keys || []) { try { o[k] = f(k); } catch (e) { o[k] = null; } } return o; };
   const jar = {};
-  for (const part of document.cookie.split(';')) { const i = part.indexOf('='); if (i > 0) jar[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim()); }
+  let raw = '';
+  try { raw = document.cookie; } catch (e) { /* about:blank, a sandboxed page */ }
+  for (const part of raw.split(';')) { const i = part.indexOf('='); if (i > 0) jar[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim()); }
   return {
     url: location.href,
     meta: pick(w.meta, (k) => { const m = document.querySelector('meta[name="' + CSS.escape(k) + '"], meta[property="' + CSS.escape(k) + '"]'); return m ? m.getAttribute('content') : null; }),
