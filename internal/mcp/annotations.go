@@ -68,7 +68,8 @@ var toolNotes = sync.OnceValue(func() map[string]toolNote {
 		"sheet_write": {title: "Write one spreadsheet cell", idempotent: true},
 		"sheet_fill":  {title: "Write spreadsheet cells", destructive: true}, // the person approves (approve.go)
 		"sitemap":     {title: "List a site's pages", readOnly: true, idempotent: true},
-		"page_tool":   {title: "Call a page's tool", destructive: true}, // one that may act is put to the person first
+		"page_tool":   {title: "Call a page's tool", destructive: true},         // one that may act is put to the person first
+		"api_call":    {title: "Read a list from a site API", idempotent: true}, // GETs the recipe's list; may open its page
 	}
 })
 
