@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/siteapi"
 )
 
 // Format is the version string of the current format.
@@ -48,6 +49,7 @@ const (
 	KindIf      = "if"
 	KindEach    = "each"
 	KindForm    = "form"
+	KindAPI     = "api"
 )
 
 // Step is one step. Kind says which fields are used.
@@ -109,6 +111,13 @@ type Step struct {
 	Range string            `json:"range,omitempty"`
 	Cell  string            `json:"cell,omitempty"`
 	Cells map[string]*Value `json:"cells,omitempty"`
+	// api: API is the site API recipe (package siteapi, waymark.api/1)
+	// the step reads its list by, into Into (list.pages bounds the pages).
+	// Fallback are the browser steps it stands for (a goto and an
+	// extract): a replay runs them only when the API has changed, then
+	// learns the API again from what they read (a heal of kind api).
+	API      *siteapi.Recipe `json:"api,omitempty"`
+	Fallback []Step          `json:"fallback,omitempty"`
 
 	// if
 	Then []Step `json:"then,omitempty"`
