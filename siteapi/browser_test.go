@@ -27,7 +27,7 @@ const listSchema = `{"type":"array","items":{"type":"object","properties":{"name
 // browserRows opens a page of the shop and reads its list as the browser
 // shows it, by a recipe (package recipe) learned from the shop's own
 // products: the rows `waymark extract` would give.
-func browserRows(t *testing.T, ctx context.Context, s *driver.Session, shop *apishop.Shop, u string, r *recipe.Recipe) ([]map[string]any, *recipe.Recipe) {
+func browserRows(t testing.TB, ctx context.Context, s *driver.Session, shop *apishop.Shop, u string, r *recipe.Recipe) ([]map[string]any, *recipe.Recipe) {
 	t.Helper()
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: u}); err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func browserRows(t *testing.T, ctx context.Context, s *driver.Session, shop *api
 // learnShop reads the shop's first pages in the browser (page is how
 // many), learns the API behind them from the capture of those calls, and
 // returns the recipe and the rows the browser read.
-func learnShop(t *testing.T, ctx context.Context, s *driver.Session, shop *apishop.Shop, pages int) (*siteapi.Recipe, []map[string]any) {
+func learnShop(t testing.TB, ctx context.Context, s *driver.Session, shop *apishop.Shop, pages int) (*siteapi.Recipe, []map[string]any, *recipe.Recipe) {
 	t.Helper()
 	var rows []map[string]any
 	var dom *recipe.Recipe
@@ -82,7 +82,7 @@ func learnShop(t *testing.T, ctx context.Context, s *driver.Session, shop *apish
 		b, _ := json.MarshalIndent(rep, "", " ")
 		t.Fatalf("learn: %v\n%s", err, b)
 	}
-	return r, rows
+	return r, rows, dom
 }
 
 // TestLearnAndCall: the recipe learned from two captured pages traces each
@@ -93,7 +93,7 @@ func TestLearnAndCall(t *testing.T) {
 	s, ctx := drivertest.Session(t, "learn", 120*time.Second)
 	shop := apishop.Start(apishop.Options{})
 	defer shop.Close()
-	r, rows := learnShop(t, ctx, s, shop, 2)
+	r, rows, _ := learnShop(t, ctx, s, shop, 2)
 
 	src := map[string]siteapi.Param{}
 	for _, p := range append(r.Request.Headers, r.Request.Query...) {
@@ -189,7 +189,7 @@ func TestCallHostile(t *testing.T) {
 	// the first of the direct call below: answered 429.
 	shop := apishop.Start(apishop.Options{RateLimitAt: 5})
 	defer shop.Close()
-	r, _ := learnShop(t, ctx, s, shop, 2)
+	r, _, _ := learnShop(t, ctx, s, shop, 2)
 
 	t.Run("429", func(t *testing.T) {
 		before := shop.Hits("/api/products")
