@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/capture"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/apishop"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
@@ -189,7 +190,7 @@ func TestCallHostile(t *testing.T) {
 	// the first of the direct call below: answered 429.
 	shop := apishop.Start(apishop.Options{RateLimitAt: 5})
 	defer shop.Close()
-	r, _, _ := learnShop(t, ctx, s, shop, 2)
+	r, rows, _ := learnShop(t, ctx, s, shop, 2)
 
 	t.Run("429", func(t *testing.T) {
 		before := shop.Hits("/api/products")
@@ -257,6 +258,25 @@ func TestCallHostile(t *testing.T) {
 		_, err := siteapi.Call(ctx, s, &f, siteapi.CallOptions{Fresh: true, MaxBytes: 1 << 20})
 		if siteapi.KindOf(err) != siteapi.KindChanged || !strings.Contains(err.Error(), "over the") {
 			t.Errorf("a huge answer: %v, want changed (over the bound)", err)
+		}
+	})
+	t.Run("candidate", func(t *testing.T) {
+		// Nothing captured: the rows are found in what the site publishes
+		// (discover's candidates); a candidate whose path acts is never
+		// fetched.
+		f := &capture.File{Format: capture.Format}
+		r, rep, err := siteapi.LearnCall(ctx, s, f, rows[:10], siteapi.LearnOptions{Page: shop.URL + "/", Candidates: []siteapi.Candidate{
+			{URL: shop.URL + "/account/logout.json", Source: "guess"},
+			{URL: shop.URL + "/products.json", Source: "shopify"},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Request.URL != shop.URL+"/products.json" || rep.Ranked[0].Source != "shopify" || !r.Learned.Verified {
+			t.Errorf("learned %s from %+v", r.Request.URL, rep.Ranked)
+		}
+		if n := shop.Hits("/account/logout.json"); n != 0 {
+			t.Errorf("a path that logs out was fetched %d times", n)
 		}
 	})
 	t.Run("signed out", func(t *testing.T) {

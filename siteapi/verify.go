@@ -2,6 +2,7 @@ package siteapi
 
 import (
 	"context"
+	"net/url"
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -76,6 +77,9 @@ func rowWords(row map[string]any, fields []Field) string {
 // the pages the capture holds).
 func LearnCall(ctx context.Context, s Session, f *capture.File, rows []map[string]any, opts LearnOptions) (*Recipe, *Report, error) {
 	for _, c := range opts.Candidates {
+		if !probeable(c.URL, opts.Page) {
+			continue
+		}
 		res, err := s.Fetch(ctx, calls.FetchRequest{URL: c.URL, Redirect: "manual", Credentials: "same-origin"})
 		if err != nil || res.Status != 200 {
 			continue
@@ -90,4 +94,31 @@ func LearnCall(ctx context.Context, s Session, f *capture.File, rows []map[strin
 		return nil, rep, err
 	}
 	return r, rep, nil
+}
+
+// probeable reports whether a candidate may be fetched to rank it: a GET
+// on the page's site whose path names no action (a probe must not log
+// out, pay or delete).
+func probeable(u, page string) bool {
+	o, err := originOf(u)
+	if err != nil {
+		return false
+	}
+	if po, err := originOf(page); err != nil || po != o {
+		return false
+	}
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(p.Path+" "+p.RawQuery), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z')
+	})
+	for _, w := range words {
+		switch w {
+		case "delete", "remove", "logout", "signout", "logoff", "pay", "checkout", "purchase", "order", "unsubscribe", "cancel", "destroy", "confirm", "submit", "send":
+			return false
+		}
+	}
+	return true
 }

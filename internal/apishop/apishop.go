@@ -214,6 +214,18 @@ func (s *Shop) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Location", s.Other+"/api/featured")
 		s.write(w, r, http.StatusFound, "", "")
+	case "/products.json":
+		// A platform's public JSON view of the list (as Shopify gives):
+		// no credential needed.
+		items := []map[string]any{}
+		for i := range s.opts.PageSize {
+			it := item(i)
+			items = append(items, map[string]any{"id": it.id, "title": it.title, "price": map[string]any{"amount": it.price, "currency": "EUR"}, "stock": it.stock})
+		}
+		b, _ := json.Marshal(map[string]any{"products": items})
+		s.write(w, r, 200, "application/json", string(b))
+	case "/account/logout.json":
+		s.write(w, r, 200, "application/json", `{"products":[]}`)
 	case "/api/notjson":
 		s.write(w, r, 200, "text/html", "<html><body>Maintenance</body></html>")
 	case "/api/huge":
