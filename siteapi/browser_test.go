@@ -244,6 +244,26 @@ func TestCallHostile(t *testing.T) {
 			t.Errorf("a recipe calling a private address: %v, want blocked-url", err)
 		}
 	})
+	t.Run("redirect to a private address", func(t *testing.T) {
+		f := *r
+		f.Request.URL = shop.URL + "/api/private"
+		_, err := siteapi.Call(ctx, s, &f, siteapi.CallOptions{Fresh: true})
+		if siteapi.KindOf(err) != siteapi.KindBlockedURL || !strings.Contains(err.Error(), "10.9.8.7") {
+			t.Errorf("a hop to a private address: %v, want blocked-url naming it", err)
+		}
+		if strings.Contains(err.Error(), shop.Token) || strings.Contains(err.Error(), shop.CSRF) {
+			t.Errorf("the error repeats a secret: %v", err)
+		}
+	})
+	t.Run("no error repeats a token", func(t *testing.T) {
+		f := *r
+		f.Request.URL = shop.URL + "/api/gone"
+		f.Request.Query = append([]siteapi.Param{{Name: "access_token", Source: siteapi.Source{From: siteapi.FromLocal, Key: "token"}}}, r.Request.Query...)
+		_, err := siteapi.Call(ctx, s, &f, siteapi.CallOptions{Fresh: true})
+		if siteapi.KindOf(err) != siteapi.KindChanged || strings.Contains(err.Error(), shop.Token) || !strings.Contains(err.Error(), "/api/gone") {
+			t.Errorf("a 404 of a URL holding the token: %v, want changed, the token masked", err)
+		}
+	})
 	t.Run("not JSON", func(t *testing.T) {
 		f := *r
 		f.Request.URL = shop.URL + "/api/notjson"

@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/schemacheck"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Bounds of a call.
@@ -98,6 +99,9 @@ type caller struct {
 	answers map[string]any
 	res     *Result
 	check   *schemacheck.Checker
+	// known are the values read from the page (tokens, CSRF values), so
+	// no error repeats one (a query built from local storage).
+	known secret.Set
 }
 
 // Call makes the recipe's request from a tab on its site (opening the
@@ -131,12 +135,30 @@ func Call(ctx context.Context, s Session, r *Recipe, opts CallOptions) (*Result,
 		c.check = chk
 	}
 	if err := c.onSite(ctx); err != nil {
-		return nil, c.deadline(ctx, err)
+		return nil, c.masked(c.deadline(ctx, err))
 	}
 	if err := c.pages(ctx); err != nil {
-		return nil, c.deadline(ctx, err)
+		return nil, c.masked(c.deadline(ctx, err))
 	}
 	return c.res, nil
+}
+
+// masked writes the values read from the page out of an error.
+func (c *caller) masked(err error) error {
+	var e *calls.Error
+	if errors.As(err, &e) {
+		m := c.known.Redact(e.Msg)
+		if m != e.Msg {
+			cp := *e
+			cp.Msg = m
+			return &cp
+		}
+		return err
+	}
+	if m := c.known.Redact(err.Error()); m != err.Error() {
+		return errors.New(m)
+	}
+	return err
 }
 
 // deadline turns the call's own deadline into a network failure with

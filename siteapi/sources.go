@@ -98,6 +98,7 @@ func (c *caller) value(ctx context.Context, p Param) (string, error) {
 		if !ok || text(v) == "" {
 			return "", newError(KindChanged, "learn the recipe again", "%s: the earlier answer of %s has nothing at %s", p.Name, p.URL, p.Path)
 		}
+		c.known.Add(p.Name, text(v))
 		return p.Prefix + text(v), nil
 	}
 	if raw == nil {
@@ -115,6 +116,7 @@ func (c *caller) value(ctx context.Context, p Param) (string, error) {
 		}
 		v = text(x)
 	}
+	c.known.Add(p.Name, v)
 	return p.Prefix + v, nil
 }
 

@@ -226,6 +226,10 @@ func (s *Shop) serve(w http.ResponseWriter, r *http.Request) {
 		s.write(w, r, 200, "application/json", string(b))
 	case "/account/logout.json":
 		s.write(w, r, 200, "application/json", `{"products":[]}`)
+	case "/api/private":
+		// A hop into the private network, which the policy refuses.
+		w.Header().Set("Location", "http://10.9.8.7:8080/api/products")
+		s.write(w, r, http.StatusFound, "", "")
 	case "/api/notjson":
 		s.write(w, r, 200, "text/html", "<html><body>Maintenance</body></html>")
 	case "/api/huge":
