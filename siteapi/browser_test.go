@@ -158,6 +158,15 @@ func TestLearnAndCall(t *testing.T) {
 		}
 	}
 
+	// The session's own call (what the daemon serves): the recipe's JSON in.
+	got, err := s.CallAPI(ctx, calls.APICallRequest{Recipe: b, Pages: 3, Fresh: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rows) != 30 || got.Pages != 3 || got.ETag == "" {
+		t.Errorf("CallAPI: %d rows over %d pages, etag %q; want 30 over 3", len(got.Rows), got.Pages, got.ETag)
+	}
+
 	// Unchanged: the validators go back, one request, no rows.
 	r.Validators = res.Validators
 	if r.Validators == nil || r.Validators.ETag == "" {
