@@ -149,3 +149,25 @@ func TestParseRefusesSecrets(t *testing.T) {
 		t.Errorf("a request to another site: %v, want blocked-url", err)
 	}
 }
+
+// TestLearnPostBody: a POST's JSON body is kept field by field, each with
+// its source (a number stays a number when called).
+func TestLearnPostBody(t *testing.T) {
+	key := []byte("k")
+	f := pages(1, func(int) string { return "https://shop.example/graphql" }, func(int) string { return `{"data":{"search":{"nodes":` + items(0, 3) + `}}}` })
+	f.Exchanges[0].Method = "POST"
+	f.Exchanges[0].RequestBody = `{"query":"query Search($q: String!) { search(q: $q) { nodes { name } } }","variables":{"q":"lamp","first":3},"csrf":"` + capture.Marker(key, "token", "csrf-99887766") + `"}`
+	f.State = []capture.StateValue{{Source: "meta:csrf-token", Value: capture.Marker(key, "token", "csrf-99887766")}}
+	r, _, err := siteapi.Learn(f, shown(0, 3), siteapi.LearnOptions{Vars: map[string]string{"q": "lamp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]siteapi.Source{}
+	for _, p := range r.Request.Body {
+		got[p.Name] = p.Source
+	}
+	if got["/variables/q"] != (siteapi.Source{From: siteapi.FromVar, Key: "q"}) || got["/csrf"] != (siteapi.Source{From: siteapi.FromMeta, Key: "csrf-token"}) ||
+		got["/variables/first"] != (siteapi.Source{From: siteapi.FromConst, Value: "3"}) || r.Request.Method != "POST" || r.Rows != "/data/search/nodes" {
+		t.Errorf("body %+v rows %s", got, r.Rows)
+	}
+}
