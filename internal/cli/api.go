@@ -118,9 +118,14 @@ func readRows(path string) ([]map[string]any, error) {
 	if err != nil {
 		return nil, calls.Errorf(calls.ErrBadInput, "give the file waymark extract … --json wrote", "%v", err)
 	}
+	return rowsOf(path, b)
+}
+
+// rowsOf reads rows from JSON (see readRows); name names it in errors.
+func rowsOf(name string, b []byte) ([]map[string]any, error) {
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
-		return nil, calls.Errorf(calls.ErrBadInput, "the rows are JSON: an array of objects", "%s: %v", path, err)
+		return nil, calls.Errorf(calls.ErrBadInput, "the rows are JSON: an array of objects", "%s: %v", name, err)
 	}
 	for range 3 {
 		m, ok := v.(map[string]any)
@@ -128,6 +133,10 @@ func readRows(path string) ([]map[string]any, error) {
 			break
 		}
 		if d, ok := m["data"]; ok {
+			v = d
+			continue
+		}
+		if d, ok := m["value"]; ok { // extract --json's data
 			v = d
 			continue
 		}
@@ -144,7 +153,7 @@ func readRows(path string) ([]map[string]any, error) {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		return nil, calls.Errorf(calls.ErrBadInput, "give an array of objects, or an object holding one", "%s holds no list of rows", path)
+		return nil, calls.Errorf(calls.ErrBadInput, "give an array of objects, or an object holding one", "%s holds no list of rows", name)
 	}
 	var rows []map[string]any
 	for _, it := range arr {
