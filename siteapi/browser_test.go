@@ -59,10 +59,9 @@ func browserRows(t testing.TB, ctx context.Context, s *driver.Session, shop *api
 	return got.Rows, r
 }
 
-// learnShop reads the shop's first pages in the browser (page is how
-// many), learns the API behind them from the capture of those calls, and
-// returns the recipe and the rows the browser read.
-func learnShop(t testing.TB, ctx context.Context, s *driver.Session, shop *apishop.Shop, pages int) (*siteapi.Recipe, []map[string]any, *recipe.Recipe) {
+// readPages reads the shop's first pages in the browser, following its
+// next link, and returns the rows and the page recipe that read them.
+func readPages(t testing.TB, ctx context.Context, s *driver.Session, shop *apishop.Shop, pages int) ([]map[string]any, *recipe.Recipe) {
 	t.Helper()
 	var rows []map[string]any
 	var dom *recipe.Recipe
@@ -77,6 +76,16 @@ func learnShop(t testing.TB, ctx context.Context, s *driver.Session, shop *apish
 		}
 		u = shop.URL + next.Value
 	}
+	return rows, dom
+}
+
+// learnShop reads the shop's first pages in the browser (page is how
+// many), learns the API behind them from the capture of those calls (the
+// shop's own account of them: see apishop.Shop.Capture), and returns the
+// recipe, the rows the browser read and the page recipe.
+func learnShop(t testing.TB, ctx context.Context, s *driver.Session, shop *apishop.Shop, pages int) (*siteapi.Recipe, []map[string]any, *recipe.Recipe) {
+	t.Helper()
+	rows, dom := readPages(t, ctx, s, shop, pages)
 	f := shop.Capture([]byte("test key"))
 	r, rep, err := siteapi.LearnCall(ctx, s, f, rows, siteapi.LearnOptions{Page: shop.URL + "/"})
 	if err != nil {
