@@ -473,6 +473,7 @@ func (c *caller) send(ctx context.Context, req calls.FetchRequest, secret map[st
 			}
 			if res.Status == 303 || (res.Status <= 302 && req.Method == "POST") {
 				req.Method, req.Body = "GET", ""
+				delete(req.Headers, "content-type")
 			}
 			req.URL = next.String()
 			continue
@@ -483,11 +484,17 @@ func (c *caller) send(ctx context.Context, req calls.FetchRequest, secret map[st
 
 // fetchErr gives a transport failure its kind.
 func fetchErr(err error) error {
+	hint := func(def string) string {
+		if h := calls.Hint(err); h != "" {
+			return h
+		}
+		return def
+	}
 	switch {
 	case errors.Is(err, calls.ErrBlockedURL):
-		return newError(KindBlockedURL, calls.Hint(err), "%v", err)
+		return newError(KindBlockedURL, hint("change the allow and block lists of [policy] in waymark.toml"), "%v", err)
 	case errors.Is(err, calls.ErrNavigation), errors.Is(err, calls.ErrTimeout):
-		return newError(KindNetwork, calls.Hint(err), "%v", err)
+		return newError(KindNetwork, hint("check the site is up, and the network"), "%v", err)
 	case errors.Is(err, calls.ErrBadInput) && strings.Contains(err.Error(), "bytes, over"):
 		return newError(KindChanged, "the answer is larger than a list should be: learn the recipe again, or raise the bound", "%v", err)
 	}

@@ -78,7 +78,7 @@ func (c *caller) value(ctx context.Context, p Param) (string, error) {
 		if !ok {
 			return "", calls.Errorf(calls.ErrBadInput, "pass it with --var "+p.Key+"=…", "no value for the variable %q", p.Key)
 		}
-		return v, nil
+		return p.Prefix + v, nil
 	case FromMeta:
 		raw = c.state.Meta[p.Key]
 	case FromLocal:
