@@ -150,6 +150,14 @@ func TestLearnAndCall(t *testing.T) {
 	if len(res.Rows) != 100 || res.Pages != 10 || res.Ended != "last page" {
 		t.Fatalf("%d rows over %d pages (ended %s), want 100 over 10", len(res.Rows), res.Pages, res.Ended)
 	}
+	// The page the person was on stays; the call went from a new tab.
+	tabs, err := s.Tab(ctx, calls.TabRequest{Op: "list"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tabs.Tabs) != 2 || tabs.Tabs[0].URL != "about:blank" || !tabs.Tabs[1].Current {
+		t.Errorf("tabs %+v, want the blank page kept and a new current tab on the shop", tabs.Tabs)
+	}
 	// The page's own load made one call; the direct call one a page.
 	if n := shop.Hits("/api/products"); n != 1+10 {
 		t.Errorf("the shop answered %d API calls, want 11 (the page's and 10 pages)", n)

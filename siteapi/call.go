@@ -179,7 +179,7 @@ func (c *caller) onSite(ctx context.Context) error {
 		return err
 	}
 	if o, err := originOf(st.URL); err != nil || o != c.r.Site {
-		if _, err := c.s.Open(ctx, calls.OpenRequest{URL: c.r.Page}); err != nil {
+		if err := c.toSite(ctx); err != nil {
 			return err
 		}
 		if st, err = readState(ctx, c.s, all); err != nil {
@@ -188,6 +188,34 @@ func (c *caller) onSite(ctx context.Context) error {
 	}
 	c.state = st
 	return nil
+}
+
+// tabber is a session with tabs (calls.Session).
+type tabber interface {
+	Tab(ctx context.Context, req calls.TabRequest) (*calls.TabList, error)
+}
+
+// toSite makes a tab on the recipe's site current: one already open, else
+// a new tab on the recipe's page (the person's page stays as it was), or,
+// in a session without tabs, the page opened in the current one.
+func (c *caller) toSite(ctx context.Context) error {
+	tb, ok := c.s.(tabber)
+	if !ok {
+		_, err := c.s.Open(ctx, calls.OpenRequest{URL: c.r.Page})
+		return err
+	}
+	list, err := tb.Tab(ctx, calls.TabRequest{Op: "list"})
+	if err != nil {
+		return err
+	}
+	for _, t := range list.Tabs {
+		if o, err := originOf(t.URL); err == nil && o == c.r.Site {
+			_, err := tb.Tab(ctx, calls.TabRequest{Op: "switch", Index: t.Index})
+			return err
+		}
+	}
+	_, err = tb.Tab(ctx, calls.TabRequest{Op: "new", URL: c.r.Page})
+	return err
 }
 
 // pages reads the list page by page.
