@@ -263,8 +263,8 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 	})
 }
 
-// apiError is a failed call with its kind, which --json reports beside
-// the error's code.
+// apiError is a failed call with its kind, which --json reports as the
+// envelope's data ({"api_failure": "auth"}) beside the error's code.
 type apiError struct {
 	err  error
 	kind siteapi.Kind
@@ -272,6 +272,9 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.err.Error() }
 func (e *apiError) Unwrap() error { return e.err }
+
+// ErrorData is the envelope's data with --json.
+func (e *apiError) ErrorData() any { return map[string]string{"api_failure": string(e.kind)} }
 
 // Hint says what to do next; the kind leads it.
 func (e *apiError) Hint() string {
