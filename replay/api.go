@@ -58,8 +58,12 @@ func (x *run) apiStep(ctx context.Context, s *routine.Step, path string, rw *row
 	}
 	changed := err.Error()
 	var stop func(context.Context) (*capture.File, error)
-	if x.opts.Capture != nil {
-		if stop, err = x.opts.Capture(ctx); err != nil {
+	capt := x.opts.Capture
+	if capt == nil {
+		capt = driverCapture(x.d)
+	}
+	if capt != nil {
+		if stop, err = capt(ctx); err != nil {
 			return stopf(CauseFailed, "%s: the API changed (%s), and the capture to learn it again did not start: %v", stepName(s, path), changed, err)
 		}
 	}

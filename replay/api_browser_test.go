@@ -1,13 +1,11 @@
 package replay
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/capture"
 	"github.com/waymark-dev/waymark/internal/apishop"
 	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/routine"
@@ -47,8 +45,7 @@ func TestReplayAPIStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := []byte("replay test")
-	api, _, err := siteapi.LearnCall(ctx, s, shop.Capture(key), want, siteapi.LearnOptions{Page: shop.URL + "/"})
+	api, _, err := siteapi.LearnCall(ctx, s, shop.Capture([]byte("replay test")), want, siteapi.LearnOptions{Page: shop.URL + "/"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,20 +85,19 @@ func TestReplayAPIStep(t *testing.T) {
 		t.Errorf("the shop served %d page(s) and %d API call(s), heals %v: want the API alone, once", shop.Hits("/"), shop.Hits("/api/products"), res.Heals)
 	}
 
-	// The API changed its field names: the browser steps run, captured.
+	// The API changed its field names: the browser steps run, captured
+	// by the session's own capture (started and stopped by the replay).
 	shop.Rename(true)
 	shop.Reset()
-	captured := false
-	capt := func(ctx context.Context) (func(context.Context) (*capture.File, error), error) {
-		shop.Reset()
-		return func(context.Context) (*capture.File, error) { captured = true; return shop.Capture(key), nil }, nil
-	}
-	res, err = Run(ctx, s, r, Options{Capture: capt, KeepHeals: KeepAlways})
+	res, err = Run(ctx, s, r, Options{KeepHeals: KeepAlways})
 	if err != nil || res.Status != StatusOK {
 		t.Fatalf("replay after the change: %v %+v", err, res)
 	}
-	if !captured || shop.Hits("/") != 1 {
-		t.Errorf("captured %v, pages served %d: the browser steps should have run once, captured", captured, shop.Hits("/"))
+	if shop.Hits("/") != 1 {
+		t.Errorf("pages served %d: the browser steps should have run once", shop.Hits("/"))
+	}
+	if _, err := s.StopCapture(ctx, calls.CaptureStopRequest{}); err == nil {
+		t.Error("the replay left its capture running")
 	}
 	if len(res.Heals) != 1 || res.Heals[0].How != HealAPI || !strings.Contains(res.Heals[0].After, "/label") {
 		t.Fatalf("heals %+v, want one of kind api to the new fields", res.Heals)

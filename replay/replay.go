@@ -90,8 +90,11 @@ type Options struct {
 	NetLog func(ctx context.Context, since, until time.Time) (string, error)
 	// Capture, when set, records the session's network while the browser
 	// steps of an api step whose API changed run, so the API is learned
-	// again from what they read (a heal of kind api). Nil means a changed
-	// API is read by the browser steps and not learned again.
+	// again from what they read (a heal of kind api). Nil means the
+	// driver's own capture (calls.Session's StartCapture and StopCapture;
+	// a capture the person runs already is read and left running); with a
+	// driver that has none, a changed API is read by the browser steps and
+	// not learned again.
 	Capture CaptureFunc
 }
 

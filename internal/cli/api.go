@@ -165,13 +165,9 @@ func rowsOf(name string, b []byte) ([]map[string]any, error) {
 }
 
 func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
-	b, err := os.ReadFile(opts.Capture)
+	f, err := capture.ReadFile(opts.Capture)
 	if err != nil {
 		return calls.Errorf(calls.ErrBadInput, "give the file waymark capture stop wrote", "%v", err)
-	}
-	var f capture.File
-	if err := json.Unmarshal(b, &f); err != nil || f.Format != capture.Format {
-		return calls.Errorf(calls.ErrBadInput, "give the file waymark capture stop wrote", "%s is not a capture (format %s)", opts.Capture, capture.Format)
 	}
 	rows, err := readRows(opts.Rows)
 	if err != nil {
@@ -189,7 +185,7 @@ func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
 		}
 		lo.Candidates = append(lo.Candidates, siteapi.Candidate{URL: u, Source: src})
 	}
-	r, rep, err := siteapi.LearnCall(ctx, opts.session(), &f, rows, lo)
+	r, rep, err := siteapi.LearnCall(ctx, opts.session(), f, rows, lo)
 	if err != nil {
 		return err
 	}
