@@ -7,6 +7,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/capture"
+	"github.com/waymark-dev/waymark/discover"
 )
 
 // Verify calls a learned recipe and keeps it only when the call returns
@@ -98,7 +99,7 @@ func LearnCall(ctx context.Context, s Session, f *capture.File, rows []map[strin
 
 // probeable reports whether a candidate may be fetched to rank it: a GET
 // on the page's site whose path names no action (a probe must not log
-// out, pay or delete).
+// out, pay or delete: discover.Acts decides).
 func probeable(u, page string) bool {
 	o, err := originOf(u)
 	if err != nil {
@@ -108,17 +109,5 @@ func probeable(u, page string) bool {
 		return false
 	}
 	p, err := url.Parse(u)
-	if err != nil {
-		return false
-	}
-	words := strings.FieldsFunc(strings.ToLower(p.Path+" "+p.RawQuery), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z')
-	})
-	for _, w := range words {
-		switch w {
-		case "delete", "remove", "logout", "signout", "logoff", "pay", "checkout", "purchase", "order", "unsubscribe", "cancel", "destroy", "confirm", "submit", "send":
-			return false
-		}
-	}
-	return true
+	return err == nil && discover.Acts(p) == ""
 }
