@@ -42,6 +42,8 @@ type Session interface {
 	NetLog(ctx context.Context, req NetLogRequest) (*NetLogResult, error)
 	Fetch(ctx context.Context, req FetchRequest) (*FetchResult, error)
 	PageTool(ctx context.Context, req PageToolRequest) (*PageToolResult, error)
+	// CallAPI calls a site's API by a recipe (api.go).
+	CallAPI(ctx context.Context, req APICallRequest) (*APICallResult, error)
 	// What the pages logged and requested (pagelog in the driver).
 	Console(ctx context.Context, req ConsoleRequest) (*ConsoleLog, error)
 	Network(ctx context.Context, req NetworkRequest) (*NetworkLog, error)
@@ -219,6 +221,11 @@ func (r Remote) Fetch(ctx context.Context, req FetchRequest) (*FetchResult, erro
 // PageTool lists or calls the tools the page offers to agents (WebMCP).
 func (r Remote) PageTool(ctx context.Context, req PageToolRequest) (*PageToolResult, error) {
 	return remote[PageToolResult](ctx, r, MethodPageTool, req)
+}
+
+// CallAPI calls a site's API by a recipe, from a tab of the site.
+func (r Remote) CallAPI(ctx context.Context, req APICallRequest) (*APICallResult, error) {
+	return remote[APICallResult](ctx, r, MethodAPICall, req)
 }
 
 // NetLog sums up the browser's NetLog over a span of time.

@@ -42,6 +42,14 @@ func (t *tab) watchRedirect(ctx context.Context, u string) (*redirectWatch, erro
 		}
 		switch ev := ev.(type) {
 		case *network.EventRequestWillBeSent:
+			// The hop after a redirect names the answer it follows: its
+			// URL is the Location, whatever order the ExtraInfo events
+			// came in (they may come before the request they are about,
+			// and did under -race, leaving the Location unread).
+			if r := ev.RedirectResponse; r != nil && ev.Request != nil && sameURL(r.URL, w.url) && r.Status >= 300 && r.Status < 400 {
+				w.set(ev.Request.URL, int(r.Status))
+				return
+			}
 			if ev.Request != nil && sameURL(ev.Request.URL, w.url) {
 				w.ids[ev.RequestID] = true
 			}

@@ -24,11 +24,13 @@ func TestFetchChecksBeforeSending(t *testing.T) {
 	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var blockedHits atomic.Int32
+	var blockedHits, elsewhere atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/admin/x":
 			blockedHits.Add(1)
+		case "/elsewhere":
+			elsewhere.Add(1)
 		case "/hop":
 			http.Redirect(w, r, "/elsewhere", http.StatusFound)
 			return
@@ -69,6 +71,18 @@ func TestFetchChecksBeforeSending(t *testing.T) {
 	}
 	if _, err := s.Fetch(ctx, calls.FetchRequest{URL: "/hop"}); !errors.Is(err, calls.ErrNavigation) {
 		t.Errorf("a redirect: %v, want a navigation error (not followed)", err)
+	}
+	// Redirect manual: the hop is the answer, with its Location, and the
+	// next hop is not sent.
+	hop, err := s.Fetch(ctx, calls.FetchRequest{URL: "/hop", Redirect: "manual"})
+	if err != nil {
+		t.Fatalf("a manual redirect: %v", err)
+	}
+	if hop.Status != http.StatusFound || hop.Location != srv.URL+"/elsewhere" {
+		t.Errorf("a manual redirect: status %d location %q, want 302 %s/elsewhere", hop.Status, hop.Location, srv.URL)
+	}
+	if n := elsewhere.Load(); n != 0 {
+		t.Errorf("the next hop was sent %d times", n)
 	}
 	res, err := s.Fetch(ctx, calls.FetchRequest{Method: "post", URL: srv.URL + "/echo", Body: `{"q":"lamp"}`, Headers: map[string]string{"Content-Type": "application/json"}})
 	if err != nil {

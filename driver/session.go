@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/siteapi"
 )
 
 // Session is a named browser context: its own cookies, storage, tabs and
@@ -40,6 +41,9 @@ type Session struct {
 	// cellSecrets are the secrets typed into spreadsheet cells, masked in
 	// every look and read of the session (sheet_secret.go).
 	cellSecrets []cellSecret
+	// apiBackoff is when each host a site API call got a 429 from may be
+	// called again (api.go).
+	apiBackoff siteapi.Backoff
 }
 
 // A Session answers every call of calls.Session, the API the daemon serves

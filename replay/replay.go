@@ -88,6 +88,14 @@ type Options struct {
 	// that may have sent something could send it twice. Nil means no
 	// such evidence.
 	NetLog func(ctx context.Context, since, until time.Time) (string, error)
+	// Capture, when set, records the session's network while the browser
+	// steps of an api step whose API changed run, so the API is learned
+	// again from what they read (a heal of kind api). Nil means the
+	// driver's own capture (calls.Session's StartCapture and StopCapture;
+	// a capture the person runs already is read and left running); with a
+	// driver that has none, a changed API is read by the browser steps and
+	// not learned again.
+	Capture CaptureFunc
 }
 
 // Result is what a replay did.
@@ -206,6 +214,8 @@ func Run(ctx context.Context, d pilot.Driver, r *routine.Routine, opts Options) 
 				note = "healed: chosen by one model call"
 			case HealRecipe:
 				note = "healed: the recipe no longer fitted (" + h.Reason + "); learned again with one model call"
+			case HealAPI:
+				note = "healed: the site's API changed (" + h.Reason + "); learned again from what the browser steps read"
 			}
 			next.History = append(next.History, routine.Change{Version: next.Version, At: at, Note: note, Step: h.Step, Before: h.Before, After: h.After})
 		}
@@ -350,6 +360,8 @@ func (x *run) step(ctx context.Context, s *routine.Step, path string, rw *row) e
 		err = x.sheetStep(ctx, s, path, rw, &sr)
 	case routine.KindDocInsert, routine.KindDocRead:
 		err = x.docStep(ctx, s, path, rw, &sr) // doc.go
+	case routine.KindAPI:
+		err = x.apiStep(ctx, s, path, rw, &sr)
 	case routine.KindIf:
 		var ok bool
 		ok, sr.Detail, err = x.check(ctx, s.Check, path, rw, -1)

@@ -48,6 +48,6 @@ func ExampleParse_invalid() {
 	_, err := routine.Parse([]byte(`{"format": "waymark.routine/1", "name": "x", "version": 1, "steps": [{"kind": "jump"}]}`))
 	fmt.Println(err)
 	// Output:
-	// routine: steps[0].kind: value must be one of 'goto', 'act', 'verify', 'extract', 'if', 'each', 'form', 'sheet_read', 'sheet_write', 'sheet_fill', 'doc_insert', 'doc_read'
+	// routine: steps[0].kind: value must be one of 'goto', 'act', 'verify', 'extract', 'if', 'each', 'form', 'sheet_read', 'sheet_write', 'sheet_fill', 'doc_insert', 'doc_read', 'api'
 
 }

@@ -236,7 +236,7 @@ func place(doc any, loc []string) string {
 }
 
 // stepLists are the fields that hold steps.
-var stepLists = map[string]bool{"steps": true, "then": true, "else": true, "do": true}
+var stepLists = map[string]bool{"steps": true, "then": true, "else": true, "do": true, "fallback": true}
 
 func index(node any, i int) any {
 	if a, ok := node.([]any); ok && i >= 0 && i < len(a) {
@@ -354,7 +354,17 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 			return &LoadError{Where: here + ".recipe", Msg: err.Error(), Hint: "see routine/FORMAT.md, section Recipes"}
 		}
 	}
-	if s.List != nil {
+	if s.API != nil && s.Kind != KindAPI {
+		return &LoadError{Where: here + ".api", Msg: fmt.Sprintf("an API recipe belongs to an api step; this is a %s step", s.Kind)}
+	}
+	if len(s.Fallback) > 0 && s.Kind != KindAPI {
+		return &LoadError{Where: here + ".fallback", Msg: fmt.Sprintf("fallback steps belong to an api step; this is a %s step", s.Kind)}
+	}
+	if s.List != nil && s.Kind == KindAPI {
+		if *s.List != (ListRead{Pages: s.List.Pages}) {
+			return &LoadError{Where: here + ".list", Msg: "an api step's list says only how many pages it reads", Hint: `keep "pages" alone`}
+		}
+	} else if s.List != nil {
 		if s.Kind != KindExtract || s.Recipe == nil {
 			return &LoadError{Where: here + ".list", Msg: "list says how an extract with a recipe reads over pages; this step has none",
 				Hint: `remove "list", or give the extract its "recipe"`}
@@ -372,6 +382,17 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 		if s.Into != "" {
 			c.extracts[s.Into] = true
 		}
+	case KindAPI:
+		if s.API == nil {
+			return &LoadError{Where: here + ".api", Msg: "an api step needs its recipe (waymark api learn writes one)"}
+		}
+		if err := s.API.Validate(); err != nil {
+			return &LoadError{Where: here + ".api", Msg: err.Error(), Hint: calls.Hint(err)}
+		}
+		if s.Into != "" {
+			c.extracts[s.Into] = true
+		}
+		return c.steps(s.Fallback, here+".fallback", eachDepth)
 	case KindIf:
 		if err := c.steps(s.Then, here+".then", eachDepth); err != nil {
 			return err

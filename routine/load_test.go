@@ -27,10 +27,11 @@ func TestParseEveryKind(t *testing.T) {
 			walk(s.Then)
 			walk(s.Else)
 			walk(s.Do)
+			walk(s.Fallback)
 		}
 	}
 	walk(r.Steps)
-	for _, k := range []string{KindGoto, KindAct, KindVerify, KindExtract, KindIf, KindEach} {
+	for _, k := range []string{KindGoto, KindAct, KindVerify, KindExtract, KindIf, KindEach, KindAPI} {
 		if !kinds[k] {
 			t.Errorf("kind %s not loaded", k)
 		}
@@ -42,6 +43,27 @@ func TestParseEveryKind(t *testing.T) {
 	if orders.Recipe == nil || orders.Recipe.Fields[1].Format != "date" || rows.Recipe == nil || rows.Over != "" ||
 		rows.Do[0].Target.Place != "td:nth-of-type(3) > button:nth-of-type(1)" {
 		t.Errorf("recipes and places lost: %+v %+v", orders, rows)
+	}
+	if api := r.Steps[12]; api.API == nil || api.API.Request.Headers[0].From != "localStorage" || len(api.Fallback) != 2 || api.Fallback[1].Recipe == nil {
+		t.Errorf("the api step lost: %+v", api)
+	}
+}
+
+// TestAPIStepRefused: an API recipe only on an api step, fallback steps
+// only there, and no recipe that holds a secret.
+func TestAPIStepRefused(t *testing.T) {
+	api := `{"format": "waymark.api/1", "site": "https://shop.example", "page": "https://shop.example/",
+"request": {"method": "GET", "url": "https://shop.example/api/items", "headers": [%s]}, "rows": "/items", "fields": [{"name": "name", "path": "/title"}]}`
+	for _, tc := range []struct{ steps, where string }{
+		{`[{"kind": "api", "api": ` + fmt.Sprintf(api, `{"name": "authorization", "from": "const", "value": "Bearer tok-7f3a9c2e51b84d06a1e2"}`) + `}]`, "steps[0].api"},
+		{`[{"kind": "goto", "url": "https://shop.example/", "api": ` + fmt.Sprintf(api, "") + `}]`, "steps[0].api"},
+		{`[{"kind": "goto", "url": "https://shop.example/", "fallback": [{"kind": "goto", "url": "https://shop.example/"}]}]`, "steps[0].fallback"},
+		{`[{"kind": "api", "api": ` + fmt.Sprintf(api, "") + `, "list": {"pages": 2, "scroll": true}}]`, "steps[0].list"},
+	} {
+		le := loadErr(t, `{"format": "waymark.routine/1", "name": "x", "version": 1, "steps": `+tc.steps+`}`)
+		if le.Where != tc.where {
+			t.Errorf("%s: refused at %s (%s), want %s", tc.steps, le.Where, le.Msg, tc.where)
+		}
 	}
 }
 

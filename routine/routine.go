@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/siteapi"
 )
 
 // Format is the version string of the current format.
@@ -48,6 +49,7 @@ const (
 	KindIf      = "if"
 	KindEach    = "each"
 	KindForm    = "form"
+	KindAPI     = "api"
 )
 
 // Step is one step. Kind says which fields are used.
@@ -112,6 +114,13 @@ type Step struct {
 	// doc_insert, doc_read: the editor and the place (doc.go); an insert
 	// types Value there, a read keeps the text under Into.
 	Doc *DocStep `json:"doc,omitempty"`
+	// api: API is the site API recipe (package siteapi, waymark.api/1)
+	// the step reads its list by, into Into (list.pages bounds the pages).
+	// Fallback are the browser steps it stands for (a goto and an
+	// extract): a replay runs them only when the API has changed, then
+	// learns the API again from what they read (a heal of kind api).
+	API      *siteapi.Recipe `json:"api,omitempty"`
+	Fallback []Step          `json:"fallback,omitempty"`
 
 	// if
 	Then []Step `json:"then,omitempty"`

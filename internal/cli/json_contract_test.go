@@ -154,6 +154,19 @@ func pageReply(method string, params any) (any, error) {
 	return calls.Empty{}, nil
 }
 
+// apiReply answers like a daemon whose page's list comes from its API.
+func apiReply(method string, params any) (any, error) {
+	switch method {
+	case calls.MethodEval:
+		return calls.EvalResult{Value: json.RawMessage(`{"url":"http://shop.test/"}`)}, nil
+	case calls.MethodFetch:
+		return calls.FetchResult{Status: 200, URL: "http://shop.test/api/items", Headers: []calls.Header{{Name: "etag", Value: `"v1"`}}, Body: `{"items":[{"title":"Go"}]}`}, nil
+	case calls.MethodAPICall:
+		return calls.APICallResult{Rows: []map[string]any{{"title": "Go"}}, Pages: 1, Requests: 1, Bytes: 26, Ended: "last page", ETag: `"v1"`}, nil
+	}
+	return pageReply(method, params)
+}
+
 // restartReply answers like a daemon that stops when asked, and a new one
 // that starts.
 func restartReply() func(string, any) (any, error) {
@@ -220,6 +233,9 @@ func TestJSONContract(t *testing.T) {
 	answersFile := write("answers.json", `{"email": "ann@example.com", "remote": true}`)
 	rowsFile := write("rows.jsonl", `{"email":"a@b.c","password":{"secret":"env:PW"}}`+"\n")
 	netlogFile := write("netlog.json", cliNetlog)
+	captureFile := write("shop.capture.json", `{"format":"waymark.capture/1","started":"2026-12-01T00:00:00Z","stopped":"2026-12-01T00:01:00Z","exchanges":[{"id":"1","kind":"fetch","method":"GET","url":"http://shop.test/api/items","page":"http://shop.test/","status":200,"response_body":"{\"items\":[{\"title\":\"Go\"}]}","sent":"2026-12-01T00:00:01Z"}]}`)
+	apiRowsFile := write("api-rows.json", `[{"title":"Go"}]`)
+	apiRecipeFile := write("shop.api.json", `{"format":"waymark.api/1","site":"http://shop.test","page":"http://shop.test/","request":{"method":"GET","url":"http://shop.test/api/items"},"rows":"/items","fields":[{"name":"title","path":"/title"}]}`)
 	traceFile := write("trace.json", `{"format":"`+calls.TraceFormat+`","session":"s","started_ms":1,"duration_ms":2,"entries":[{"index":1,"method":"open","params":{"url":"http://shop.test/"},"started_ms":1,"duration_ms":1,"ok":true}]}`)
 	var decided atomic.Int32
 	model := fakeOpenAI(t, func(system string) string {
@@ -339,6 +355,9 @@ func TestJSONContract(t *testing.T) {
 		"network":               {{args: []string{"network", "--failed"}, wantOK: true}, {args: []string{"network"}, reply: fail}, {args: []string{"network", "--last", "-1"}}},
 		"tool":                  {{args: []string{"tool"}, wantOK: true}, {args: []string{"tool", "search", "--args", "{"}}, {args: []string{"tool", "search", "--args", `{"q":1}`}, reply: fail}},
 		"sitemap":               {{args: []string{"sitemap", "http://shop.test", "--query", "lamp"}, wantOK: true}, {args: []string{"sitemap", "ftp://shop.test"}}, {args: []string{"sitemap", "http://shop.test"}, reply: fail}},
+		"api learn": {{args: []string{"api", "learn", "--capture", captureFile, "--rows", apiRowsFile, "--out", filepath.Join(dir, "learned.api.json")}, reply: apiReply, wantOK: true},
+			{args: []string{"api", "learn", "--capture", captureFile, "--rows", apiRowsFile}, reply: fail}, {args: []string{"api", "learn", "--capture", captureFile}}},
+		"api call": {{args: []string{"api", "call", apiRecipeFile, "--pages", "2"}, reply: apiReply, wantOK: true}, {args: []string{"api", "call", apiRecipeFile}, reply: fail}, {args: []string{"api", "call", routineFile}}},
 	}
 	// Cases covered elsewhere: doctor's success needs a browser (doctor
 	// --json is checked in doctor_test.go), demo and mcp serve until

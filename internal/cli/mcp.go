@@ -120,6 +120,7 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		Version:   opts.Version,
 		Timeout:   opts.Timeout,
 		Extra:     []func(*sdk.Server){tools},
+		APICall:   true,
 	}
 	so.AllowCapture = opts.AllowCapture
 	if opts.HTTP == "" {

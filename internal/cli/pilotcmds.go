@@ -290,6 +290,10 @@ type ExtractOptions struct {
 	// a date.
 	UntilField string
 	SeenFile   string
+	// LearnAPI, after the extract, learns the site API call behind the
+	// rows from the session's capture and writes its recipe there
+	// (extract_api.go).
+	LearnAPI string
 }
 
 // NewCmdExtract builds `waymark extract INSTRUCTION --schema FILE`.
@@ -331,6 +335,7 @@ longer fits, it says so and, with a model, learns it again (a heal).`,
 	cmd.Flags().StringVar(&opts.Until, "until", "", `stop at the first row older than this date ("2026-11-01", "3 days ago")`)
 	cmd.Flags().StringVar(&opts.UntilField, "until-field", "", "with --until: the field holding each row's date (default: the schema's date field, else the first that reads as a date)")
 	cmd.Flags().StringVar(&opts.SeenFile, "seen", "", "with --key: leave out rows whose keys are in FILE, and add this run's keys to it")
+	cmd.Flags().StringVar(&opts.LearnAPI, "learn-api", "", "then learn the site's API call behind the rows from the session's capture (waymark capture start first) and write its recipe (waymark.api/1) to FILE")
 	return cmd
 }
 
@@ -363,6 +368,17 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	}
 	if err := opts.saveSeen(xo.List.Seen, res.Keys); err != nil {
 		return err
+	}
+	if opts.LearnAPI != "" && res.OK {
+		if err := opts.learnAPI(ctx, res.Data, opts.LearnAPI); err != nil {
+			// The rows were read: they are printed, and the failure to
+			// learn the API is the command's error.
+			if !opts.JSON {
+				fmt.Fprintln(opts.IO.Out, string(res.Data))
+			}
+			return &withData{err: err, data: extractJSON{Value: res.Data, Fits: true, Rows: res.Rows, Source: res.Source}}
+		}
+		opts.note("the API behind the rows: %s", opts.LearnAPI)
 	}
 	if res.Ended != "" {
 		opts.note("%d pages, %d rows, %d duplicates; ended: %s", res.Pages, res.Rows, res.Duplicates, res.Ended)

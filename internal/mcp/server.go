@@ -63,6 +63,9 @@ type Options struct {
 	// Extra adds more tools (the pilot's act, observe, extract, run,
 	// replay) after the browser tools; nil adds none.
 	Extra []func(*sdk.Server)
+	// APICall offers the api_call tool (api.go): a list read by a site
+	// API recipe. waymark mcp sets it.
+	APICall bool
 }
 
 // instructions explain once what the tool descriptions leave out.
@@ -120,6 +123,9 @@ func build(opts Options, cs clientSession) *server {
 	t.srv = srv
 	if opts.Apps {
 		t.appSeen(sheetApp + docApp)
+	}
+	if opts.APICall {
+		t.registerAPI(srv)
 	}
 	for _, add := range opts.Extra {
 		add(srv)

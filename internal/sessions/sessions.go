@@ -217,6 +217,7 @@ var sessionCalls = map[string]call{
 	calls.MethodNetLog:     typed(calls.Session.NetLog),
 	calls.MethodFetch:      typed(calls.Session.Fetch),
 	calls.MethodPageTool:   typed(calls.Session.PageTool),
+	calls.MethodAPICall:    typed(calls.Session.CallAPI),
 	calls.MethodConsole:    typed(calls.Session.Console),
 	calls.MethodNetwork:    typed(calls.Session.Network),
 

@@ -1,0 +1,41 @@
+package calls
+
+import "encoding/json"
+
+// MethodAPICall calls a site's API by a recipe (package siteapi): the
+// request made with fetch() from the isolated world of a tab on the
+// recipe's site, each source read fresh, each hop checked by the URL
+// policy. A failure's Data says its kind ({"api_failure":"auth"}: auth,
+// changed, rate, network, blocked-url; siteapi.KindOf reads it).
+const MethodAPICall = "api_call"
+
+// APICallRequest is one call by an API recipe.
+type APICallRequest struct {
+	// Recipe is the recipe file's JSON (format waymark.api/1).
+	Recipe json.RawMessage `json:"recipe"`
+	// Vars are the values of the recipe's variables.
+	Vars map[string]string `json:"vars,omitempty"`
+	// Pages is how many pages to read; zero means every page (up to 100).
+	Pages int `json:"pages,omitempty"`
+	// Fresh reads the list even when the recipe's validators say it has
+	// not changed.
+	Fresh bool `json:"fresh,omitempty"`
+	// TimeoutMS bounds the call; zero means 2 minutes.
+	TimeoutMS int `json:"timeout_ms,omitempty"`
+}
+
+// APICallResult is what the call read.
+type APICallResult struct {
+	Rows []map[string]any `json:"rows"`
+	// Unchanged: the site said the list has not changed since the
+	// recipe's validators; no rows.
+	Unchanged bool   `json:"unchanged,omitempty"`
+	Pages     int    `json:"pages"`
+	Requests  int    `json:"requests"`
+	Bytes     int    `json:"bytes"`
+	Ended     string `json:"ended"`
+	// ETag and LastModified are the first page's, to keep in the recipe.
+	ETag         string `json:"etag,omitempty"`
+	LastModified string `json:"last_modified,omitempty"`
+	WaitedMS     int64  `json:"waited_ms,omitempty"`
+}

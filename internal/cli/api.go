@@ -1,0 +1,278 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/capture"
+	"github.com/waymark-dev/waymark/siteapi"
+)
+
+// APILearnOptions are the flags of `waymark api learn`.
+type APILearnOptions struct {
+	Common
+	Capture    string
+	Rows       string
+	Out        string
+	Page       string
+	VarArgs    []string
+	Candidates []string
+}
+
+// APICallOptions are the flags of `waymark api call`.
+type APICallOptions struct {
+	Common
+	Recipe  string
+	VarArgs []string
+	Pages   int
+	Fresh   bool
+	Timeout time.Duration
+}
+
+// NewCmdAPI builds `waymark api learn|call`.
+func NewCmdAPI(f *Factory, learnF func(context.Context, *APILearnOptions) error, callF func(context.Context, *APICallOptions) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "api learn|call",
+		Short: "Learn the site's JSON call behind a list, and call it from the tab",
+		Long: `Most lists a page shows came from a JSON call the page made. api learn finds
+it in a capture (waymark capture start / stop) and writes a recipe
+(waymark.api/1) that names where each value of the request comes from —
+never the value — and keeps it only when a direct call returns the rows the
+browser read. api call makes the call again from a tab of the site: the
+browser's own request, each hop checked by the URL policy.`,
+		Example: `  waymark api learn --capture shop.capture.json --rows rows.json --out lamps.api.json
+  waymark api call lamps.api.json --pages 10`,
+		Args: cobra.ArbitraryArgs,
+		RunE: groupRunE,
+	}
+	lo := &APILearnOptions{}
+	learn := &cobra.Command{
+		Use:   "learn --capture FILE --rows FILE",
+		Short: "Learn the call behind the rows the browser read from a capture",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lo.Common = f.common()
+			if lo.Capture == "" || lo.Rows == "" {
+				return usageErrorf("pass --capture FILE (waymark capture stop FILE) and --rows FILE (waymark extract … --json)", "api learn needs a capture and the rows")
+			}
+			if learnF != nil {
+				return learnF(cmd.Context(), lo)
+			}
+			return apiLearnRun(cmd.Context(), lo)
+		},
+	}
+	learn.Flags().StringVar(&lo.Capture, "capture", "", "the capture file (waymark.capture/1)")
+	learn.Flags().StringVar(&lo.Rows, "rows", "", "the rows the browser read: a JSON array of objects, or waymark extract's --json output")
+	learn.Flags().StringVar(&lo.Out, "out", "", "write the recipe here (default: print it)")
+	learn.Flags().StringVar(&lo.Page, "page", "", "the page the rows were read on (default: the page that made the call)")
+	learn.Flags().StringArrayVar(&lo.VarArgs, "var", nil, "a value the person gave (a search's words): name=value; the request's value equal to it becomes %name% (repeatable)")
+	learn.Flags().StringArrayVar(&lo.Candidates, "candidate", nil, "a URL the site publishes that may hold the rows (a feed, a JSON view): SOURCE=URL or URL (repeatable)")
+
+	co := &APICallOptions{}
+	call := &cobra.Command{
+		Use:   "call RECIPE",
+		Short: "Read the list by an API recipe, from a tab of the site",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			co.Common = f.common()
+			co.Recipe = args[0]
+			if callF != nil {
+				return callF(cmd.Context(), co)
+			}
+			return apiCallRun(cmd.Context(), co)
+		},
+	}
+	call.Flags().StringArrayVar(&co.VarArgs, "var", nil, "a value of the recipe's variables: name=value (repeatable)")
+	call.Flags().IntVar(&co.Pages, "pages", 0, "read this many pages (default: every page, up to 100)")
+	call.Flags().BoolVar(&co.Fresh, "fresh", false, "read the list even if the site says it has not changed since the last call")
+	call.Flags().DurationVar(&co.Timeout, "timeout", 0, "bound the whole call (default 2m)")
+	cmd.AddCommand(learn, call)
+	return cmd
+}
+
+// keyValues reads name=value flags.
+func keyValues(flag string, args []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, a := range args {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok || name == "" {
+			return nil, usageErrorf("write "+flag+" name=value", "bad %s %q", flag, a)
+		}
+		out[name] = val
+	}
+	return out, nil
+}
+
+// readRows reads the rows the browser read: an array of objects, an
+// object holding one (an extract's answer), or waymark's --json envelope
+// around either.
+func readRows(path string) ([]map[string]any, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, calls.Errorf(calls.ErrBadInput, "give the file waymark extract … --json wrote", "%v", err)
+	}
+	return rowsOf(path, b)
+}
+
+// rowsOf reads rows from JSON (see readRows); name names it in errors.
+func rowsOf(name string, b []byte) ([]map[string]any, error) {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, calls.Errorf(calls.ErrBadInput, "the rows are JSON: an array of objects", "%s: %v", name, err)
+	}
+	for range 3 {
+		m, ok := v.(map[string]any)
+		if !ok {
+			break
+		}
+		if d, ok := m["data"]; ok {
+			v = d
+			continue
+		}
+		if d, ok := m["value"]; ok { // extract --json's data
+			v = d
+			continue
+		}
+		var lists []any
+		for _, x := range m {
+			if _, ok := x.([]any); ok {
+				lists = append(lists, x)
+			}
+		}
+		if len(lists) != 1 {
+			break
+		}
+		v = lists[0]
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, calls.Errorf(calls.ErrBadInput, "give an array of objects, or an object holding one", "%s holds no list of rows", name)
+	}
+	var rows []map[string]any
+	for _, it := range arr {
+		if m, ok := it.(map[string]any); ok {
+			rows = append(rows, m)
+		}
+	}
+	return rows, nil
+}
+
+func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
+	f, err := capture.ReadFile(opts.Capture)
+	if err != nil {
+		return calls.Errorf(calls.ErrBadInput, "give the file waymark capture stop wrote", "%v", err)
+	}
+	rows, err := readRows(opts.Rows)
+	if err != nil {
+		return err
+	}
+	vars, err := keyValues("--var", opts.VarArgs)
+	if err != nil {
+		return err
+	}
+	lo := siteapi.LearnOptions{Page: opts.Page, Vars: vars}
+	for _, c := range opts.Candidates {
+		src, u, ok := strings.Cut(c, "=")
+		if !ok || strings.Contains(src, "/") {
+			src, u = "given", c
+		}
+		lo.Candidates = append(lo.Candidates, siteapi.Candidate{URL: u, Source: src})
+	}
+	r, rep, err := siteapi.LearnCall(ctx, opts.session(), f, rows, lo)
+	if err != nil {
+		return err
+	}
+	out, err := r.Marshal()
+	if err != nil {
+		return err
+	}
+	if opts.Out != "" {
+		if err := writeFileAtomic(opts.Out, out, 0o644); err != nil {
+			return err
+		}
+	}
+	return opts.emit(map[string]any{"recipe": json.RawMessage(out), "report": rep, "path": opts.Out}, func() error {
+		best := rep.Ranked[0]
+		opts.note("learned %s %s: %d of %d rows at %q, %d field(s); verified by a direct call", best.Method, best.URL, best.Rows, best.Of, best.List, best.Fields)
+		if len(rep.Unmapped) > 0 {
+			opts.note("not in the answer (a call does not return them): %s", strings.Join(rep.Unmapped, ", "))
+		}
+		if opts.Out != "" {
+			opts.said("%s", opts.Out)
+			return nil
+		}
+		_, err := opts.IO.Out.Write(out)
+		return err
+	})
+}
+
+func apiCallRun(ctx context.Context, opts *APICallOptions) error {
+	r, err := siteapi.Load(opts.Recipe)
+	if err != nil {
+		return err
+	}
+	vars, err := keyValues("--var", opts.VarArgs)
+	if err != nil {
+		return err
+	}
+	raw, err := r.Marshal()
+	if err != nil {
+		return err
+	}
+	res, err := opts.session().CallAPI(ctx, calls.APICallRequest{Recipe: raw, Vars: vars, Pages: opts.Pages, Fresh: opts.Fresh, TimeoutMS: int(opts.Timeout.Milliseconds())})
+	if err != nil {
+		if k := siteapi.KindOf(err); k != "" {
+			return &apiError{err: err, kind: k}
+		}
+		return err
+	}
+	// The validators go back into the recipe, so the next call of an
+	// unchanged list costs one request.
+	if v := (siteapi.Validators{ETag: res.ETag, LastModified: res.LastModified}); !res.Unchanged && v != (siteapi.Validators{}) && (r.Validators == nil || *r.Validators != v) {
+		r.Validators = &v
+		if b, err := r.Marshal(); err == nil {
+			if err := writeFileAtomic(opts.Recipe, b, 0o644); err != nil {
+				opts.note("the validators were not kept: %v", err)
+			}
+		}
+	}
+	return opts.emit(res, func() error {
+		if res.Unchanged {
+			opts.said("unchanged: the list is as at the last call (1 request, no rows)")
+			return nil
+		}
+		enc := json.NewEncoder(opts.IO.Out)
+		for _, row := range res.Rows {
+			if err := enc.Encode(row); err != nil {
+				return err
+			}
+		}
+		opts.note("%d row(s) from %d page(s) in %d request(s), %d bytes; ended: %s", len(res.Rows), res.Pages, res.Requests, res.Bytes, res.Ended)
+		return nil
+	})
+}
+
+// apiError is a failed call with its kind, which --json reports as the
+// envelope's data ({"api_failure": "auth"}) beside the error's code.
+type apiError struct {
+	err  error
+	kind siteapi.Kind
+}
+
+func (e *apiError) Error() string { return e.err.Error() }
+func (e *apiError) Unwrap() error { return e.err }
+
+// ErrorData is the envelope's data with --json.
+func (e *apiError) ErrorData() any { return map[string]string{"api_failure": string(e.kind)} }
+
+// Hint says what to do next; the kind leads it.
+func (e *apiError) Hint() string {
+	return fmt.Sprintf("(%s) %s", e.kind, calls.Hint(e.err))
+}

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/siteapi"
+)
+
+// TestAPICallKeepsValidators: the first call's ETag goes into the recipe
+// file and is sent by the next call, whose answer of unchanged prints no
+// rows.
+func TestAPICallKeepsValidators(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shop.api.json")
+	if err := os.WriteFile(path, []byte(`{"format":"waymark.api/1","site":"http://shop.test","page":"http://shop.test/","request":{"method":"GET","url":"http://shop.test/api/items"},"rows":"/items","fields":[{"name":"title","path":"/title"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var sent []siteapi.Validators
+	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+		req := params.(calls.APICallRequest)
+		r, err := siteapi.Parse(req.Recipe)
+		if err != nil {
+			return nil, err
+		}
+		var v siteapi.Validators
+		if r.Validators != nil {
+			v = *r.Validators
+		}
+		sent = append(sent, v)
+		if v.ETag == `"v1"` {
+			return calls.APICallResult{Rows: []map[string]any{}, Unchanged: true, Requests: 1, Ended: "unchanged"}, nil
+		}
+		return calls.APICallResult{Rows: []map[string]any{{"title": "Lamp"}}, Pages: 1, Requests: 1, ETag: `"v1"`, Ended: "last page"}, nil
+	}}
+	run := func() string {
+		c, out, _ := testCommon(fc, false, false)
+		if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if out := run(); !strings.Contains(out, `"title":"Lamp"`) {
+		t.Errorf("first call printed %q", out)
+	}
+	if out := run(); !strings.Contains(out, "unchanged") || strings.Contains(out, "Lamp") {
+		t.Errorf("second call printed %q", out)
+	}
+	if len(sent) != 2 || sent[0].ETag != "" || sent[1].ETag != `"v1"` {
+		t.Errorf("validators sent %+v", sent)
+	}
+}
+
+// TestExtractLearnAPI: extract --learn-api learns from the session's
+// capture (read and left running, Keep) and writes the recipe; with no
+// capture running it says how to get one.
+func TestExtractLearnAPI(t *testing.T) {
+	capt := `{"format":"waymark.capture/1","started":"2026-12-01T00:00:00Z","stopped":"2026-12-01T00:01:00Z","exchanges":[{"id":"1","kind":"fetch","method":"GET","url":"http://shop.test/api/items","page":"http://shop.test/","status":200,"response_body":"{\"items\":[{\"title\":\"Go\"}]}","sent":"2026-12-01T00:00:01Z"}]}`
+	var keep []bool
+	capturing := true
+	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+		if method == calls.MethodCaptureStop {
+			if !capturing {
+				return nil, calls.Errorf(calls.ErrBadInput, "", "session does not capture")
+			}
+			keep = append(keep, params.(calls.CaptureStopRequest).Keep)
+			return calls.CaptureStopResult{Capture: []byte(capt)}, nil
+		}
+		return apiReply(method, params)
+	}}
+	c, _, _ := testCommon(fc, false, false)
+	opts := &ExtractOptions{PilotOptions: PilotOptions{Common: c}}
+	path := filepath.Join(t.TempDir(), "items.api.json")
+	if err := opts.learnAPI(context.Background(), []byte(`[{"title":"Go"}]`), path); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := siteapi.Load(path); err != nil || r.Request.URL != "http://shop.test/api/items" || !r.Learned.Verified {
+		t.Errorf("recipe %+v, %v", r, err)
+	}
+	if len(keep) != 1 || !keep[0] {
+		t.Errorf("capture stop calls with keep %v, want one that keeps it running", keep)
+	}
+	capturing = false
+	err := opts.learnAPI(context.Background(), []byte(`[{"title":"Go"}]`), path)
+	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "waymark capture start") {
+		t.Errorf("no capture: %v (hint %q)", err, calls.Hint(err))
+	}
+}

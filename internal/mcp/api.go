@@ -1,0 +1,44 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/siteapi"
+)
+
+// The site API tool (issue 18): call the JSON API behind a list by a
+// recipe `waymark api learn` wrote, from a tab of the site.
+
+type apiCallIn struct {
+	Recipe string            `json:"recipe" jsonschema:"path of a waymark.api/1 recipe file, or its JSON"`
+	Vars   map[string]string `json:"vars,omitempty" jsonschema:"values of the recipe's variables"`
+	Pages  int               `json:"pages,omitempty" jsonschema:"pages to read; default every page (up to 100)"`
+}
+
+// registerAPI adds the api_call tool.
+func (t *tools) registerAPI(s *sdk.Server) {
+	add(s, "api_call", "Read a list from the site's own JSON API by a recipe (waymark api learn): no page reading.", func(ctx context.Context, r *sdk.CallToolRequest, in apiCallIn) (*sdk.CallToolResult, error) {
+		raw := []byte(in.Recipe)
+		if !strings.HasPrefix(strings.TrimSpace(in.Recipe), "{") {
+			b, err := os.ReadFile(in.Recipe)
+			if err != nil {
+				return failure(calls.Errorf(calls.ErrBadInput, "give the path of a recipe `waymark api learn` wrote, or its JSON", "%v", err)), nil
+			}
+			raw = b
+		}
+		if _, err := siteapi.Parse(raw); err != nil {
+			return failure(err), nil
+		}
+		res, err := t.s.CallAPI(ctx, calls.APICallRequest{Recipe: json.RawMessage(raw), Vars: in.Vars, Pages: in.Pages, Fresh: true})
+		if err != nil {
+			return failure(err), nil
+		}
+		return jsonText(res)
+	})
+}

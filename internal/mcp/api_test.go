@@ -1,0 +1,50 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// TestAPICall: api_call sends the recipe to the session's CallAPI and
+// answers with its rows; a recipe holding a secret is refused before any
+// call.
+func TestAPICall(t *testing.T) {
+	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+		return calls.APICallResult{Rows: []map[string]any{{"name": "Brass lamp"}}, Pages: 1, Requests: 1}, nil
+	}}
+	cs := connect(t, Options{Caller: fc, APICall: true})
+	rec := `{"format":"waymark.api/1","site":"https://shop.example","page":"https://shop.example/","request":{"method":"GET","url":"https://shop.example/api/items","headers":[%s]},"rows":"/items","fields":[{"name":"name","path":"/title"}]}`
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "api_call", Arguments: map[string]any{"recipe": strings.Replace(rec, "%s", "", 1), "pages": 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "Brass lamp") {
+		t.Fatalf("api_call: %+v", res.Content[0])
+	}
+	var sent calls.APICallRequest
+	for _, c := range fc.calls {
+		if c.Method == calls.MethodAPICall {
+			if err := json.Unmarshal([]byte(c.Params), &sent); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if sent.Pages != 2 || !strings.Contains(string(sent.Recipe), "/api/items") {
+		t.Errorf("sent %+v", sent)
+	}
+	n := len(fc.calls)
+	res, err = cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "api_call", Arguments: map[string]any{
+		"recipe": strings.Replace(rec, "%s", `{"name":"authorization","from":"const","value":"Bearer tok-7f3a9c2e51b84d06a1e2"}`, 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || len(fc.calls) != n {
+		t.Errorf("a recipe holding a token: error %v, %d calls made", res.IsError, len(fc.calls)-n)
+	}
+}
