@@ -19,6 +19,7 @@ import (
 	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
+	"github.com/waymark-dev/waymark/sheet"
 )
 
 // PilotOptions are the flags shared by act, observe and extract: the model,
@@ -290,6 +291,9 @@ type ExtractOptions struct {
 	// a date.
 	UntilField string
 	SeenFile   string
+	// SheetOf, when set, says whether the page is a spreadsheet and how
+	// to dump it (nil: it is not); unset, the session is asked.
+	SheetOf func(ctx context.Context) (pilot.SheetDump, error)
 }
 
 // NewCmdExtract builds `waymark extract INSTRUCTION --schema FILE`.
@@ -346,7 +350,12 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if xo.List, err = opts.listOptions(); err != nil {
 		return err
 	}
-	opts.noRules = xo.Recipe != nil // the rules model reads no lists: a misfit says a model is needed
+	if xo.Sheet, err = opts.sheetOf(ctx); err != nil {
+		return err
+	}
+	// The rules model reads no lists nor sheets: a misfit says a model
+	// is needed, and a sheet's unplaced fields stay null.
+	opts.noRules = xo.Recipe != nil || xo.Sheet != nil
 	p, _, _, err := opts.pilot(ctx)
 	if err != nil {
 		return err
@@ -358,6 +367,9 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if err := opts.saveRecipe(res, xo.Recipe); err != nil {
 		return err
 	}
+	if err := opts.saveGrid(res, xo.Grid); err != nil {
+		return err
+	}
 	if res.OK {
 		opts.record(ctx, schema, res.Recipe)
 	}
@@ -367,7 +379,10 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if res.Ended != "" {
 		opts.note("%d pages, %d rows, %d duplicates; ended: %s", res.Pages, res.Rows, res.Duplicates, res.Ended)
 	}
-	data := extractJSON{Value: res.Data, Fits: res.OK, Problems: res.Problems, Dropped: res.Dropped, Chunks: res.Chunks, Parts: res.Parts, Note: res.Note, Usage: res.Usage,
+	if res.Table != "" {
+		opts.note("read from the sheet's table %s", res.Table)
+	}
+	data := extractJSON{Table: res.Table, Grid: res.Grid, Value: res.Data, Fits: res.OK, Problems: res.Problems, Dropped: res.Dropped, Chunks: res.Chunks, Parts: res.Parts, Note: res.Note, Usage: res.Usage,
 		Source: res.Source, Rows: res.Rows, Recipe: res.Recipe, RecipeNote: res.RecipeNote, Heal: res.Heal, Pages: res.Pages, Duplicates: res.Duplicates, Ended: res.Ended, Keys: res.Keys}
 	if !res.OK {
 		// One envelope: ok false, the error, and what was read as its data.
@@ -409,6 +424,9 @@ type extractJSON struct {
 	Duplicates int               `json:"duplicates,omitempty"`
 	Ended      string            `json:"ended,omitempty"`
 	Keys       []string          `json:"keys,omitempty"`
+	// From a sheet: the table read, and its grid recipe.
+	Table string        `json:"table,omitempty"`
+	Grid  *sheet.Recipe `json:"grid,omitempty"`
 }
 
 // extractOptions reads --recipe: a recipe to read by, or a file to learn
@@ -416,6 +434,9 @@ type extractJSON struct {
 func (o *ExtractOptions) extractOptions() (pilot.ExtractOptions, error) {
 	if o.RecipeFile == "" {
 		return pilot.ExtractOptions{}, nil
+	}
+	if g, ok, err := gridRecipeFile(o.RecipeFile); ok || err != nil {
+		return pilot.ExtractOptions{Grid: g}, err
 	}
 	b, err := os.ReadFile(o.RecipeFile)
 	if errors.Is(err, os.ErrNotExist) {
