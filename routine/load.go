@@ -351,6 +351,9 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 			return &LoadError{Where: here + ".recipe", Msg: err.Error(), Hint: "see routine/FORMAT.md, section Recipes"}
 		}
 	}
+	if err := gridStep(s, here); err != nil {
+		return err
+	}
 	if s.List != nil {
 		if s.Kind != KindExtract || s.Recipe == nil {
 			return &LoadError{Where: here + ".list", Msg: "list says how an extract with a recipe reads over pages; this step has none",

@@ -35,6 +35,21 @@ func sheetDumpOf(context.Context, calls.Session) (pilot.SheetDump, error) {
 	return nil, nil
 }
 
+// sheetAtStep dumps the sheet the page shows when a replay's extract step
+// with a grid recipe asks: the page is the step's, not the replay's first.
+func sheetAtStep(s calls.Session) pilot.SheetDump {
+	return func(ctx context.Context) (*sheet.Grid, error) {
+		dump, err := sheetDumpOf(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		if dump == nil {
+			return nil, &calls.Error{Kind: calls.ErrNoMatch, Msg: "the page is not a spreadsheet waymark knows", Hint: "open the sheet the grid recipe was learned on; add its application under [[apps]] in the config"}
+		}
+		return dump(ctx)
+	}
+}
+
 // gridRecipeFile reads --recipe FILE when it holds a grid recipe: ok is
 // false for any other file (a page recipe, or none yet).
 func gridRecipeFile(path string) (r *sheet.Recipe, ok bool, err error) {

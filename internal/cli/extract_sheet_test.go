@@ -59,7 +59,10 @@ func TestExtractOnASheet(t *testing.T) {
 	}
 	// The page is not read: only the recording is told.
 	if m := fc.methods(); len(m) != 1 || m[0] != calls.MethodRecordExtract {
-		t.Errorf("calls %v", m)
+		t.Fatalf("calls %v", m)
+	}
+	if req, ok := fc.calls[0].Params.(calls.RecordExtractRequest); !ok || !strings.Contains(string(req.Grid), `"header":"Amount"`) || req.Recipe != nil {
+		t.Errorf("recorded %+v", fc.calls[0].Params)
 	}
 
 	// Columns swapped and a row added above: read by the grid recipe.

@@ -371,7 +371,7 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 		return err
 	}
 	if res.OK {
-		opts.record(ctx, schema, res.Recipe)
+		opts.record(ctx, schema, res.Recipe, res.Grid)
 	}
 	if err := opts.saveSeen(xo.List.Seen, res.Keys); err != nil {
 		return err
@@ -487,8 +487,11 @@ func (o *ExtractOptions) saveRecipe(res *pilot.ExtractResult, used *recipe.Recip
 
 // record adds the extract to the session's recording, when it records:
 // a list with its recipe, so the routine reads it with no model.
-func (o *ExtractOptions) record(ctx context.Context, schema []byte, r *recipe.Recipe) {
+func (o *ExtractOptions) record(ctx context.Context, schema []byte, r *recipe.Recipe, g *sheet.Recipe) {
 	req := calls.RecordExtractRequest{Instruction: o.Instruction, Schema: schema}
+	if g != nil {
+		req.Grid, _ = json.Marshal(g)
+	}
 	if r != nil {
 		b, err := r.Marshal()
 		if err != nil {
