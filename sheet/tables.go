@@ -3,6 +3,7 @@ package sheet
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Table is a table found in a grid by its shape. Every reference is the
@@ -123,8 +124,8 @@ func Tables(g *Grid) []Table {
 	var tables []Table
 	var lone []Ref // grid-relative lone cells: titles for the tables below
 	for _, b := range s.blocks() {
-		if s.count(b) == 1 {
-			lone = append(lone, Ref{Row: b.r0, Col: b.c0})
+		if cells := s.loneCells(b); cells != nil {
+			lone = append(lone, cells...)
 			continue
 		}
 		if t, ok := s.table(b, -1); ok {
@@ -135,20 +136,49 @@ func Tables(g *Grid) []Table {
 	return tables
 }
 
+// loneCells are the cells of a block that holds no table but lines of
+// one cell each (a title over a subtitle, or cells set diagonally that no
+// empty row or column parts): titles for the tables below. nil for a
+// block that may hold a table.
+func (s *scan) loneCells(b rect) []Ref {
+	rows := b.r1 - b.r0 + 1
+	if rows > 3 || b.c0 == b.c1 && rows == 3 || s.count(b) != rows {
+		return nil
+	}
+	var out []Ref
+	for r := b.r0; r <= b.r1; r++ {
+		if s.rowCount(b, r) != 1 {
+			return nil
+		}
+		for c := b.c0; c <= b.c1; c++ {
+			if s.at(r, c) != "" {
+				out = append(out, Ref{Row: r, Col: c})
+			}
+		}
+	}
+	return out
+}
+
 // titles gives each untitled table the nearest lone cell at most three
-// rows above its first row, within its columns.
+// rows above its first row, within its columns; a cell titles one table.
 func (s *scan) titles(tables []Table, lone []Ref) {
-	for _, l := range lone {
-		at := Ref{Row: l.Row + s.g.Origin.Row, Col: l.Col + s.g.Origin.Col}
+	used := make([]bool, len(lone))
+	for i := range tables {
+		t := &tables[i]
+		if t.Title != "" {
+			continue
+		}
 		best, gap := -1, 4
-		for i, t := range tables {
-			d := t.Range.From.Row - at.Row
-			if t.Title == "" && d >= 1 && d < gap && at.Col >= t.Range.From.Col && at.Col <= t.Range.To.Col {
-				best, gap = i, d
+		for j, l := range lone {
+			at := Ref{Row: l.Row + s.g.Origin.Row, Col: l.Col + s.g.Origin.Col}
+			if d := t.Range.From.Row - at.Row; !used[j] && d >= 1 && d < gap && at.Col >= t.Range.From.Col && at.Col <= t.Range.To.Col {
+				best, gap = j, d
 			}
 		}
 		if best >= 0 {
-			tables[best].Title, tables[best].TitleAt = s.at(l.Row, l.Col), &at
+			l := lone[best]
+			used[best] = true
+			t.Title, t.TitleAt = s.at(l.Row, l.Col), &Ref{Row: l.Row + s.g.Origin.Row, Col: l.Col + s.g.Origin.Col}
 		}
 	}
 }
@@ -317,10 +347,13 @@ var totalWords = []string{"total", "totals", "sum", "grand total", "subtotal", "
 func (s *scan) isTotal(b rect, first, last int) bool {
 	for c := b.c0; c <= b.c1; c++ {
 		if v := s.at(last, c); v != "" {
-			low := strings.ToLower(strings.TrimRight(v, ":"))
+			low := strings.ToLower(v)
 			for _, w := range totalWords {
-				if low == w || strings.HasPrefix(low, w+" ") {
-					return true
+				// "Total", "Total:", "Total (USD)", "Sum 2026"; not "Total Gym".
+				if rest, ok := strings.CutPrefix(low, w); ok {
+					if rest = strings.TrimSpace(rest); rest == "" || !unicode.IsLetter([]rune(rest)[0]) {
+						return true
+					}
 				}
 			}
 			break

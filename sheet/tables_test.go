@@ -241,3 +241,27 @@ func TestView(t *testing.T) {
 		t.Errorf("view of %d lines:\n%s", n, v)
 	}
 }
+
+// Tables stacked one over another, each under its own title; the title
+// nearest a table is its own, whatever comes first.
+func TestStackedTables(t *testing.T) {
+	g := build(
+		"Report",
+		"|Orders",
+		"",
+		"Item|Units",
+		"Bolt|10",
+		"Nut|20",
+		"",
+		"",
+		"Staff",
+		"*Name|*Team",
+		"Kim|Red",
+		"Lee|Blue",
+		"Total Gym|x",
+	)
+	wantTables(t, g,
+		"A4:B6 'Orders': 2 rows; Item, Units (number)",
+		"A10:B13 'Staff': 3 rows; Name, Team",
+	)
+}
