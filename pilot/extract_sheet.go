@@ -73,7 +73,7 @@ func (p *Pilot) ExtractSheet(ctx context.Context, g *sheet.Grid, instruction str
 		}
 		heal = &RecipeHeal{Misfit: misfit}
 	}
-	plan, err := sheet.PlanFor(sheet.Tables(g), instruction, list.Fields)
+	plan, err := sheet.PlanFor(sheet.Tables(g), instruction, sheetFields(list))
 	if err != nil {
 		return nil, &calls.Error{Kind: calls.ErrNoMatch, Msg: err.Error(), Hint: "check the page is the sheet you mean, and that its table has a header row"}
 	}
@@ -161,6 +161,15 @@ func (p *Pilot) placeColumns(ctx context.Context, g *sheet.Grid, instruction str
 	}
 	res.Note = fmt.Sprintf("the model placed no usable column for %s: null", strings.Join(plan.Unplaced, ", "))
 	return nil
+}
+
+// sheetFields are a list's fields as a sheet reads them.
+func sheetFields(l *recipe.List) []sheet.Field {
+	out := make([]sheet.Field, len(l.Fields))
+	for i, f := range l.Fields {
+		out[i] = sheet.Field{Name: f.Name, Type: f.Type, Format: f.Format}
+	}
+	return out
 }
 
 func fieldNamed(l *recipe.List, name string) recipe.Field {

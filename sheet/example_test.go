@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/sheet"
 )
 
@@ -48,7 +47,7 @@ func ExampleTables() {
 // A grid recipe reads the table again with no model wherever its columns
 // went.
 func ExampleRecipe_Read() {
-	fields := []recipe.Field{{Name: "client", Type: "string"}, {Name: "amount", Type: "number"}}
+	fields := []sheet.Field{{Name: "client", Type: "string"}, {Name: "amount", Type: "number"}}
 	p, _ := sheet.PlanFor(sheet.Tables(grid("Customer|Amount", "Ann|$12.50", "Bob|$3")), "every order", fields)
 	r, _ := p.Recipe("", 2)
 	moved := grid("Report", "", "Amount|Paid|Customer", "$12.50|yes|Ann", "$3|no|Bob")

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/internal/lazyre"
-	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/internal/written"
 )
 
 // Kind is what a cell's text is: a number, a date, yes/no, text… A
@@ -68,7 +68,7 @@ func KindOf(v string) Kind {
 		if slashedDate.MatchString(t) {
 			return KindDate
 		}
-		if _, ok := recipe.ParseDate(t, kindNow); ok {
+		if _, ok := written.ParseDate(t, kindNow); ok {
 			return KindDate
 		}
 	}
@@ -115,7 +115,7 @@ func Number(v string) (float64, bool) {
 	if !ok || !k.numeric() {
 		return 0, false
 	}
-	n, ok := recipe.ParseNumber(t, "")
+	n, ok := written.ParseNumber(t, "")
 	if !ok {
 		return 0, false
 	}

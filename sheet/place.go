@@ -6,16 +6,23 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-
-	"github.com/waymark-dev/waymark/recipe"
 )
+
+// Field is one field of a list read from a sheet: its name, and the
+// schema's type (string, number, integer or boolean) and format (date or
+// date-time, for a string).
+type Field struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Format string `json:"format,omitempty"`
+}
 
 // Plan is where a list's fields are in a sheet: the table chosen and the
 // column of each field its header places. Unplaced fields are for a model
 // to place over the table's [Table.View] ([Plan.Assign]), or stay null.
 type Plan struct {
 	Table  Table
-	Fields []recipe.Field
+	Fields []Field
 	// Columns holds each placed field's sheet column.
 	Columns  map[string]int
 	Unplaced []string
@@ -32,7 +39,7 @@ type Plan struct {
 // words ("amount" and "Amount (USD)"); two headers that fit a field
 // equally well place it nowhere rather than guess, and a column holds
 // one field. An error when the grid has no table.
-func PlanFor(tables []Table, instruction string, fields []recipe.Field) (*Plan, error) {
+func PlanFor(tables []Table, instruction string, fields []Field) (*Plan, error) {
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("the sheet has no table: no block of at least two rows")
 	}
@@ -59,7 +66,7 @@ func PlanFor(tables []Table, instruction string, fields []recipe.Field) (*Plan, 
 }
 
 // place places fields on a table's columns by their headers.
-func place(t Table, fields []recipe.Field) *Plan {
+func place(t Table, fields []Field) *Plan {
 	p := &Plan{Table: t, Fields: fields, Columns: map[string]int{}}
 	type fit struct {
 		field, col, score int
@@ -105,7 +112,7 @@ func place(t Table, fields []recipe.Field) *Plan {
 // error says why it cannot be (a column outside the table, one that
 // holds another field, a field the plan has not).
 func (p *Plan) Assign(field, letters string) error {
-	if !slices.ContainsFunc(p.Fields, func(f recipe.Field) bool { return f.Name == field }) {
+	if !slices.ContainsFunc(p.Fields, func(f Field) bool { return f.Name == field }) {
 		return fmt.Errorf("%s is not a field of the schema", field)
 	}
 	r, err := ParseRef(strings.TrimSpace(letters) + "1")

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/internal/written"
 )
 
 // RecipeFormat names the grid recipe's file format; older versions keep
@@ -106,7 +106,7 @@ func (r *Recipe) Check() error {
 			return fmt.Errorf("a field has no name")
 		case !slices.Contains([]string{"string", "number", "integer", "boolean"}, f.Type):
 			return fmt.Errorf("field %s: type %q: a grid recipe reads strings, numbers and booleans", f.Name, f.Type)
-		case f.Format != "" && (f.Type != "string" || f.Format != recipe.FormatDate && f.Format != recipe.FormatDateTime):
+		case f.Format != "" && (f.Type != "string" || f.Format != written.FormatDate && f.Format != written.FormatDateTime):
 			return fmt.Errorf("field %s: format %q: a grid recipe reads date and date-time strings", f.Name, f.Format)
 		case strings.TrimSpace(f.Header) == "":
 			return fmt.Errorf("field %s has no header", f.Name)
@@ -136,10 +136,10 @@ func (r *Recipe) Marshal() ([]byte, error) {
 }
 
 // fieldsOf are the recipe's fields as a list's.
-func (r *Recipe) fieldsOf() []recipe.Field {
-	out := make([]recipe.Field, len(r.Fields))
+func (r *Recipe) fieldsOf() []Field {
+	out := make([]Field, len(r.Fields))
 	for i, f := range r.Fields {
-		out[i] = recipe.Field{Name: f.Name, Type: f.Type, Format: f.Format}
+		out[i] = Field{Name: f.Name, Type: f.Type, Format: f.Format}
 	}
 	return out
 }

@@ -10,12 +10,11 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/internal/schemacheck"
-	"github.com/waymark-dev/waymark/recipe"
 )
 
 var now = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 
-var orderFields = []recipe.Field{
+var orderFields = []Field{
 	{Name: "date", Type: "string", Format: "date"},
 	{Name: "client", Type: "string"},
 	{Name: "amounts", Type: "number"},
@@ -59,7 +58,7 @@ func TestPlanByHeaders(t *testing.T) {
 	if p.Table.Title != "Orders 2026" || p.Named {
 		t.Errorf("unnamed: chose %s", p.Table.String())
 	}
-	p, _ = PlanFor(tables, "the returns", []recipe.Field{{Name: "date", Type: "string"}, {Name: "reasons", Type: "string"}})
+	p, _ = PlanFor(tables, "the returns", []Field{{Name: "date", Type: "string"}, {Name: "reasons", Type: "string"}})
 	if p.Table.Title != "Returns" || p.Columns["reasons"] != 2 {
 		t.Errorf("returns: %s %v", p.Table.String(), p.Columns)
 	}
@@ -104,7 +103,7 @@ func TestHeaderFit(t *testing.T) {
 	}
 	// Two headers that hold a field's word as well: placed on neither.
 	tb := Tables(build("Order date|Ship date|Order", "2026-01-01|2026-01-02|1"))
-	p, _ := PlanFor(tb, "", []recipe.Field{{Name: "date", Type: "string"}, {Name: "order", Type: "number"}})
+	p, _ := PlanFor(tb, "", []Field{{Name: "date", Type: "string"}, {Name: "order", Type: "number"}})
 	if _, ok := p.Columns["date"]; ok || p.Columns["order"] != 2 {
 		t.Errorf("ambiguous: %v", p.Columns)
 	}

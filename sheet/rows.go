@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/internal/written"
 )
 
 // Rows reads the plan's table: an object per data row holding each field
@@ -56,7 +56,7 @@ func (p *Plan) Rows(g *Grid, now time.Time) (rows []map[string]any, dropped []st
 
 // cellValue is a cell's text as a field's type; ok is false when the text
 // does not read so (the value is then null).
-func cellValue(text string, f recipe.Field, order string, now time.Time) (any, bool) {
+func cellValue(text string, f Field, order string, now time.Time) (any, bool) {
 	t := strings.TrimSpace(text)
 	if t == "" {
 		return nil, true
@@ -66,7 +66,7 @@ func cellValue(text string, f recipe.Field, order string, now time.Time) (any, b
 		if n, ok := Number(t); ok {
 			return n, true
 		}
-		return recipe.Value(&t, f.Type, "")
+		return written.Value(&t, f.Type, "")
 	case f.Format != "":
 		lang := ""
 		if order != "" {
@@ -75,9 +75,9 @@ func cellValue(text string, f recipe.Field, order string, now time.Time) (any, b
 				t = swapSlashed(t)
 			}
 		}
-		return recipe.ValueAt(&t, f, lang, now)
+		return written.ValueAt(&t, f.Type, f.Format, lang, now)
 	}
-	return recipe.Value(&t, f.Type, "")
+	return written.Value(&t, f.Type, "")
 }
 
 // dateOrder tells how a column writes a/b/yyyy dates: "day" first,
@@ -112,7 +112,7 @@ func swapSlashed(t string) string {
 // parseDate reads a cell as a date for ordering a column (a/b/yyyy
 // month first when it reads either way).
 func parseDate(t string) (time.Time, bool) {
-	return recipe.ParseDateIn(t, "en-US", kindNow)
+	return written.ParseDateIn(t, "en-US", kindNow)
 }
 
 func pointerKey(k string) string {
