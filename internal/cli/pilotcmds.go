@@ -310,7 +310,12 @@ With --recipe FILE and a list schema (an array of objects, or an object
 holding one), the model's rows are found in the page and the way to read
 them is saved to FILE (waymark.recipe/1); the next extract with --recipe
 FILE reads the list with no model. When the page changed so the recipe no
-longer fits, it says so and, with a model, learns it again (a heal).`,
+longer fits, it says so and, with a model, learns it again (a heal).
+
+On a spreadsheet a list is read from the sheet's tables: each field from
+the column its header names, a model only for fields no header names (it
+answers with column letters); --recipe FILE then holds a grid recipe
+(waymark.grid/1) that finds the table again by its header row.`,
 		Example: "  waymark extract 'every product with its price' --schema products.json\n  waymark extract 'every product' --schema products.json --recipe products.recipe.json",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
