@@ -27,14 +27,73 @@ const (
 // numeric reports whether a kind is read as a number.
 func (k Kind) numeric() bool { return k == KindNumber || k == KindCurrency || k == KindPercent }
 
-var (
-	// plainNumber is a number written whole: grouped by thousands with
-	// commas, dots, apostrophes or spaces, decimals after a point or a
-	// comma ("1,234.50", "1.234,50", "12", "0.5"). "Order 12" is text.
-	plainNumber = lazyre.New(`^[-−+]?(?:\d{1,3}(?:[.,' \x{00a0}\x{202f}]\d{3})+|\d+)(?:[.,]\d+)?$`)
-	// slashedDate is 03/04/2012 or 3/4/26: a date whichever way it reads.
-	slashedDate = lazyre.New(`^\d{1,2}/\d{1,2}/(?:\d{2}|\d{4})$`)
-)
+// slashedDate is 03/04/2012 or 3/4/26: a date whichever way it reads.
+var slashedDate = lazyre.New(`^\d{1,2}/\d{1,2}/(?:\d{2}|\d{4})$`)
+
+// plainNumber reports whether t is a number written whole: digits grouped
+// by thousands with commas, dots, apostrophes or spaces, decimals after a
+// point or a comma ("1,234.50", "1.234,50", "12", "0.5"); "Order 12" is
+// text. Written by hand, not as a regular expression: it runs on every
+// cell of a sheet.
+func plainNumber(t string) bool {
+	if strings.HasPrefix(t, "−") {
+		t = t[len("−"):]
+	} else if t != "" && (t[0] == '-' || t[0] == '+') {
+		t = t[1:]
+	}
+	lead := digits(t)
+	if lead == 0 {
+		return false
+	}
+	if decimalTail(t[lead:]) {
+		return true // 12, 0.5, 1234,50
+	}
+	if lead > 3 {
+		return false
+	}
+	rest := t[lead:]
+	for groups := 0; ; groups++ {
+		if groups > 0 && (rest == "" || decimalTail(rest)) {
+			return true
+		}
+		n := groupSep(rest)
+		if n == 0 || digits(rest[n:]) < 3 || len(rest) > n+3 && isDigit(rest[n+3]) {
+			return false
+		}
+		rest = rest[n+3:]
+	}
+}
+
+// decimalTail reports whether s is empty or a point or comma and digits.
+func decimalTail(s string) bool {
+	return s == "" || (s[0] == '.' || s[0] == ',') && len(s) > 1 && digits(s[1:]) == len(s)-1
+}
+
+// groupSep is the length of the thousands mark s starts with, or 0.
+func groupSep(s string) int {
+	switch {
+	case s == "":
+		return 0
+	case s[0] == ',' || s[0] == '.' || s[0] == '\'' || s[0] == ' ':
+		return 1
+	case strings.HasPrefix(s, "\u00a0"):
+		return len("\u00a0")
+	case strings.HasPrefix(s, "\u202f"):
+		return len("\u202f")
+	}
+	return 0
+}
+
+// digits counts the ASCII digits s starts with.
+func digits(s string) int {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // currencies are the signs and codes a currency amount is written with,
 // before or after the number.
@@ -87,7 +146,7 @@ func numberKind(t string) (Kind, bool) {
 	} else if s, ok := trimCurrency(t); ok {
 		t, kind = s, KindCurrency
 	}
-	if !hasDigit(t) || !plainNumber.MatchString(t) {
+	if !plainNumber(t) {
 		return "", false
 	}
 	return kind, true

@@ -23,7 +23,8 @@ type scan struct {
 	rows, cols int
 	cut        bool     // the grid had more cells than MaxCells
 	text       []string // rows*cols, trimmed
-	kind       []Kind   // rows*cols, told when first asked (kindAt)
+	kind       []Kind    // rows*cols, told when first asked (kindAt)
+	num        []float64 // rows*cols: a numeric cell's number, read with its kind
 	told       []bool
 	pre        []int32 // (rows+1)*(cols+1): non-empty cells above and left
 }
@@ -42,6 +43,7 @@ func newScan(g *Grid) *scan {
 	n := s.rows * s.cols
 	s.text = make([]string, n)
 	s.kind = make([]Kind, n)
+	s.num = make([]float64, n)
 	s.told = make([]bool, n)
 	s.pre = make([]int32, (s.rows+1)*(s.cols+1))
 	w := s.cols + 1
@@ -77,8 +79,23 @@ func (s *scan) kindAt(r, c int) Kind {
 	i := r*s.cols + c
 	if !s.told[i] {
 		s.kind[i], s.told[i] = KindOf(s.text[i]), true
+		if s.kind[i].numeric() {
+			n, ok := Number(s.text[i])
+			if !ok {
+				s.kind[i] = KindText // a number no reading takes: not one
+			}
+			s.num[i] = n
+		}
 	}
 	return s.kind[i]
+}
+
+// numAt is a cell's number, when it is one.
+func (s *scan) numAt(r, c int) (float64, bool) {
+	if !s.kindAt(r, c).numeric() {
+		return 0, false
+	}
+	return s.num[r*s.cols+c], true
 }
 
 // count is how many cells of a rectangle (corners included) are not

@@ -30,6 +30,10 @@ type Table struct {
 	// the sums of the columns above.
 	Total   int      `json:"total"`
 	Columns []Column `json:"columns"`
+	// shifts are the first data rows (past the ends a view shows) that
+	// hold a cell not of its column's kind, found with the kinds the scan
+	// told; nil when the table was not found by a scan.
+	shifts []int
 }
 
 // Column is one column of a table, typed by its cells' majority.
@@ -227,9 +231,22 @@ func (s *scan) table(b rect, header int) (Table, bool) {
 		}
 		t.Columns = append(t.Columns, col)
 	}
+	t.shifts = []int{}
+	for r := first + viewEnds; r <= last-viewEnds && len(t.shifts) < viewShifts; r++ {
+		for i, col := range t.Columns {
+			if k := s.kindAt(r, b.c0+i); k != KindEmpty && shifted(k, col.Kind) {
+				t.shifts = append(t.shifts, r)
+				break
+			}
+		}
+	}
 	t.shift(s.g.Origin)
 	return t, true
 }
+
+// shifted reports whether a cell of kind k stands out in a column of kind
+// col (a currency amount in a column of numbers does not).
+func shifted(k, col Kind) bool { return k != col && !(col == KindNumber && k.numeric()) }
 
 // shift makes a table's grid-relative rows and columns the sheet's.
 func (t *Table) shift(o Ref) {
@@ -239,6 +256,9 @@ func (t *Table) shift(o Ref) {
 	t.Range.To.Col += o.Col
 	t.First += o.Row
 	t.Last += o.Row
+	for i := range t.shifts {
+		t.shifts[i] += o.Row
+	}
 	if t.Total >= 0 {
 		t.Total += o.Row
 	}
@@ -365,7 +385,7 @@ func (s *scan) isTotal(b rect, first, last int) bool {
 		if v == "" {
 			continue
 		}
-		n, ok := Number(v)
+		n, ok := s.numAt(last, c)
 		if !ok {
 			if s.kindAt(last, c) != KindText {
 				return false
@@ -374,7 +394,7 @@ func (s *scan) isTotal(b rect, first, last int) bool {
 		}
 		sum := 0.0
 		for r := first; r < last; r++ {
-			if x, ok := Number(s.at(r, c)); ok {
+			if x, ok := s.numAt(r, c); ok {
 				sum += x
 			}
 		}
@@ -427,7 +447,7 @@ func (s *scan) order(r, c int, k Kind) (float64, bool) {
 	}
 	switch {
 	case k.numeric():
-		return Number(s.at(r, c))
+		return s.numAt(r, c)
 	case k == KindDate:
 		if d, ok := parseDate(s.at(r, c)); ok {
 			return float64(d.Unix()), true

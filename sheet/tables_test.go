@@ -174,7 +174,9 @@ func TestHostileGrids(t *testing.T) {
 		start := time.Now()
 		tables := Tables(g)
 		d := time.Since(start)
-		if d > 5*time.Second {
+		// About 0.1 s each on an idle machine; the bound leaves room for
+		// the race detector on a loaded one, and still catches a hang.
+		if d > 20*time.Second {
 			t.Errorf("%s: %v", name, d)
 		}
 		for _, tb := range tables {
@@ -197,7 +199,8 @@ func TestKindOf(t *testing.T) {
 		"(1,200)": KindNumber, "$14.50": KindCurrency, "12,00 €": KindCurrency, "USD 5": KindCurrency, "12.5%": KindPercent,
 		"2026-11-01": KindDate, "1 Nov 2026": KindDate, "03/04/2012": KindDate, "01.11.2026": KindDate,
 		"yes": KindYesNo, "FALSE": KindYesNo, "✓": KindYesNo, "Order 12": KindText, "12 apples": KindText, "Total": KindText,
-		"1.2.3": KindText, "$": KindText, "%": KindText,
+		"1.2.3": KindText, "$": KindText, "%": KindText, "1.234.5678": KindNumber, "12,34,567": KindText, "1 234,50": KindNumber,
+		"1,23": KindNumber, "1,234,567.89": KindNumber, "1234,567": KindNumber, "-": KindText, "+5": KindNumber, "−5": KindNumber, "5-": KindText,
 	} {
 		if got := KindOf(v); got != want {
 			t.Errorf("KindOf(%q) = %q, want %q", v, got, want)

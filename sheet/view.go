@@ -64,32 +64,29 @@ func (t *Table) View(g *Grid) string {
 	return b.String()
 }
 
-// shownRows are the data rows a view shows, top to bottom.
+// shownRows are the data rows a view shows, top to bottom: the ends, and
+// between them the rows where a column changes kind.
 func (t *Table) shownRows(g *Grid) []int {
+	shifts := t.shifts
+	if shifts == nil { // a table not found by a scan: tell the kinds now
+		for r := t.First + viewEnds; r <= t.Last-viewEnds && len(shifts) < viewShifts; r++ {
+			for _, c := range t.Columns {
+				if k := KindOf(g.At(Ref{Row: r, Col: c.Col}).Value); k != KindEmpty && shifted(k, c.Kind) {
+					shifts = append(shifts, r)
+					break
+				}
+			}
+		}
+	}
 	var out []int
-	shifts := 0
-	for r := t.First; r <= t.Last; r++ {
-		if r < t.First+viewEnds || r > t.Last-viewEnds {
-			out = append(out, r)
-			continue
-		}
-		if shifts < viewShifts && t.shifts(g, r) {
-			out = append(out, r)
-			shifts++
-		}
+	for r := t.First; r < t.First+viewEnds && r <= t.Last; r++ {
+		out = append(out, r)
+	}
+	out = append(out, shifts...)
+	for r := max(t.Last-viewEnds+1, t.First+viewEnds); r <= t.Last; r++ {
+		out = append(out, r)
 	}
 	return out
-}
-
-// shifts reports whether a row holds a cell not of its column's kind.
-func (t *Table) shifts(g *Grid, r int) bool {
-	for _, c := range t.Columns {
-		k := KindOf(g.At(Ref{Row: r, Col: c.Col}).Value)
-		if k != KindEmpty && k != c.Kind && !(c.Kind == KindNumber && k.numeric()) {
-			return true
-		}
-	}
-	return false
 }
 
 func (t *Table) writeRow(b *strings.Builder, g *Grid, r int, label string) {

@@ -27,10 +27,20 @@ func (o *ExtractOptions) sheetOf(ctx context.Context) (pilot.SheetDump, error) {
 	return sheetDumpOf(ctx, o.session())
 }
 
-// sheetDumpOf is the one place that connects extract to the sheet
-// commands: it returns the dump of the session's page when the page is a
-// known spreadsheet application, else nil. Until those calls are in the
-// calls.Session interface it says no page is a sheet.
+// sheetDumpOf is the one place that connects extract (CLI and MCP, and
+// the replays of both) to the sheet commands: it returns the dump of the
+// session's page when the page is a known spreadsheet application, else
+// nil. Until the sheet calls are in the calls.Session interface it says
+// no page is a sheet. With them it is, in substance:
+//
+//	g, err := s.SheetDump(ctx, calls.SheetDumpRequest{})
+//	if errors.Is(err, calls.ErrNoMatch) { // no spreadsheet application on the page
+//		return nil, nil
+//	}
+//	if err != nil {
+//		return nil, err
+//	}
+//	return func(context.Context) (*sheet.Grid, error) { return &g.Grid, nil }, nil
 func sheetDumpOf(context.Context, calls.Session) (pilot.SheetDump, error) {
 	return nil, nil
 }

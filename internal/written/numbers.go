@@ -9,6 +9,10 @@ import (
 	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
+// unspaced takes out the marks that group digits by thousands but never
+// mark decimals. Built once: a sheet reads every cell with it.
+var unspaced = strings.NewReplacer("'", "", " ", "", "\u00a0", "", "\u202f", "")
+
 var numberToken = lazyre.New(`[-−]?\d[\d.,'\x{00a0}\x{202f} ]*`)
 
 // commaDecimal holds the languages that write 1.299,00 (a comma before
@@ -29,7 +33,7 @@ func ParseNumber(s, lang string) (float64, bool) {
 	}
 	neg := strings.HasPrefix(tok, "-") || strings.HasPrefix(tok, "−")
 	tok = strings.TrimLeft(tok, "-−")
-	tok = strings.NewReplacer("'", "", " ", "", "\u00a0", "", "\u202f", "").Replace(tok)
+	tok = unspaced.Replace(tok)
 	dot, comma := strings.LastIndexByte(tok, '.'), strings.LastIndexByte(tok, ',')
 	decimal := byte('.')
 	switch {
