@@ -21,8 +21,8 @@ const maxCuts = 64
 type scan struct {
 	g          *Grid
 	rows, cols int
-	cut        bool     // the grid had more cells than MaxCells
-	text       []string // rows*cols, trimmed
+	cut        bool      // the grid had more cells than MaxCells
+	text       []string  // rows*cols, trimmed
 	kind       []Kind    // rows*cols, told when first asked (kindAt)
 	num        []float64 // rows*cols: a numeric cell's number, read with its kind
 	told       []bool
