@@ -21,7 +21,6 @@ const maxCuts = 64
 type scan struct {
 	g          *Grid
 	rows, cols int
-	cut        bool      // the grid had more cells than MaxCells
 	text       []string  // rows*cols, trimmed
 	kind       []Kind    // rows*cols, told when first asked (kindAt)
 	num        []float64 // rows*cols: a numeric cell's number, read with its kind
@@ -35,7 +34,7 @@ func newScan(g *Grid) *scan {
 		s.cols = max(s.cols, len(row))
 	}
 	if s.cols > 0 && s.rows*s.cols > MaxCells {
-		s.rows, s.cut = MaxCells/s.cols, true
+		s.rows = MaxCells / s.cols
 		if s.rows == 0 { // a single row wider than the budget
 			s.rows, s.cols = 1, MaxCells
 		}
