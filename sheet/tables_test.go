@@ -268,3 +268,35 @@ func TestStackedTables(t *testing.T) {
 		"A10:B13 'Staff': 3 rows; Name, Team",
 	)
 }
+
+// BenchmarkTables finds the tables of a 1,000 × 26 sheet of orders and
+// writes its view.
+func BenchmarkTables(b *testing.B) {
+	g := &Grid{}
+	head := make([]Cell, 26)
+	for j := range head {
+		head[j] = Cell{Value: fmt.Sprintf("Column %d", j), Bold: true}
+	}
+	g.Rows = append(g.Rows, head)
+	for i := 1; i < 1000; i++ {
+		row := make([]Cell, 26)
+		for j := range row {
+			switch j % 4 {
+			case 0:
+				row[j] = Cell{Value: fmt.Sprintf("2026-%02d-%02d", i%12+1, i%28+1)}
+			case 1:
+				row[j] = Cell{Value: fmt.Sprintf("Customer %d", i%97)}
+			case 2:
+				row[j] = Cell{Value: fmt.Sprintf("$%d.%02d", i*7%5000, i%100)}
+			default:
+				row[j] = Cell{Value: []string{"yes", "no"}[i%2]}
+			}
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	for b.Loop() {
+		for _, t := range Tables(g) {
+			_ = t.View(g)
+		}
+	}
+}
