@@ -5,20 +5,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/waymark-dev/waymark/internal/written"
+	"github.com/waymark-dev/waymark/sheet"
 )
 
 // ParseNumber reads the first number written in s: "£1,299.00" is 1299,
 // and so is "1.299,00 €" in a page whose language (lang, its BCP 47 tag)
 // writes a comma before the decimals. When both marks appear the last one
 // is the decimal one whatever the language.
-func ParseNumber(s, lang string) (float64, bool) { return written.ParseNumber(s, lang) }
+func ParseNumber(s, lang string) (float64, bool) { return sheet.ParseNumber(s, lang) }
 
 // Value turns a field's text as the page shows it into the schema's type:
 // a number for number and integer, true/false for boolean, the text with
 // its spaces collapsed for a string. No text is null. ok is false when
 // the text does not read as the type.
-func Value(text *string, typ, lang string) (v any, ok bool) { return written.Value(text, typ, lang) }
+func Value(text *string, typ, lang string) (v any, ok bool) { return sheet.Value(text, typ, lang) }
 
 // Same reports whether a value read from the page equals the model's, after
 // the schema's normalisation: spaces collapsed, "" is null, numbers by value.
@@ -45,7 +45,7 @@ func normal(v any) any {
 // Shown reports whether text writes the number n anywhere, in either way
 // of marking decimals: a model's number the page does not show is refused.
 func Shown(n float64, text string) bool {
-	for _, tok := range written.Numbers(text) {
+	for _, tok := range sheet.Numbers(text) {
 		for _, lang := range []string{"en", "de"} {
 			if f, ok := ParseNumber(tok, lang); ok && (f == n || f == -n) {
 				return true
@@ -60,7 +60,7 @@ func Shown(n float64, text string) bool {
 // relative ones against now), given in ISO 8601; ok is false when it
 // reads as no date.
 func ValueAt(text *string, f Field, lang string, now time.Time) (v any, ok bool) {
-	return written.ValueAt(text, f.Type, f.Format, lang, now)
+	return sheet.ValueAt(text, f.Type, f.Format, lang, now)
 }
 
 // NormalDates gives the dates of rows (their fields of format date or

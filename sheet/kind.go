@@ -3,9 +3,6 @@ package sheet
 import (
 	"strings"
 	"time"
-
-	"github.com/waymark-dev/waymark/internal/lazyre"
-	"github.com/waymark-dev/waymark/internal/written"
 )
 
 // Kind is what a cell's text is: a number, a date, yes/no, text… A
@@ -28,7 +25,7 @@ const (
 func (k Kind) numeric() bool { return k == KindNumber || k == KindCurrency || k == KindPercent }
 
 // slashedDate is 03/04/2012 or 3/4/26: a date whichever way it reads.
-var slashedDate = lazyre.New(`^\d{1,2}/\d{1,2}/(?:\d{2}|\d{4})$`)
+var slashedDate = lazyRE(`^\d{1,2}/\d{1,2}/(?:\d{2}|\d{4})$`)
 
 // plainNumber reports whether t is a number written whole: digits grouped
 // by thousands with commas, dots, apostrophes or spaces, decimals after a
@@ -127,7 +124,7 @@ func KindOf(v string) Kind {
 		if slashedDate.MatchString(t) {
 			return KindDate
 		}
-		if _, ok := written.ParseDate(t, kindNow); ok {
+		if _, ok := ParseDate(t, kindNow); ok {
 			return KindDate
 		}
 	}
@@ -174,7 +171,7 @@ func Number(v string) (float64, bool) {
 	if !ok || !k.numeric() {
 		return 0, false
 	}
-	n, ok := written.ParseNumber(t, "")
+	n, ok := ParseNumber(t, "")
 	if !ok {
 		return 0, false
 	}

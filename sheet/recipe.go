@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/waymark-dev/waymark/internal/written"
 )
 
 // RecipeFormat names the grid recipe's file format; older versions keep
@@ -106,7 +104,7 @@ func (r *Recipe) Check() error {
 			return fmt.Errorf("a field has no name")
 		case !slices.Contains([]string{"string", "number", "integer", "boolean"}, f.Type):
 			return fmt.Errorf("field %s: type %q: a grid recipe reads strings, numbers and booleans", f.Name, f.Type)
-		case f.Format != "" && (f.Type != "string" || f.Format != written.FormatDate && f.Format != written.FormatDateTime):
+		case f.Format != "" && (f.Type != "string" || f.Format != FormatDate && f.Format != FormatDateTime):
 			return fmt.Errorf("field %s: format %q: a grid recipe reads date and date-time strings", f.Name, f.Format)
 		case strings.TrimSpace(f.Header) == "":
 			return fmt.Errorf("field %s has no header", f.Name)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/waymark-dev/waymark/internal/written"
 )
 
 // Rows reads the plan's table: an object per data row holding each field
@@ -66,7 +64,7 @@ func cellValue(text string, f Field, order string, now time.Time) (any, bool) {
 		if n, ok := Number(t); ok {
 			return n, true
 		}
-		return written.Value(&t, f.Type, "")
+		return Value(&t, f.Type, "")
 	case f.Format != "":
 		lang := ""
 		if order != "" {
@@ -75,9 +73,9 @@ func cellValue(text string, f Field, order string, now time.Time) (any, bool) {
 				t = swapSlashed(t)
 			}
 		}
-		return written.ValueAt(&t, f.Type, f.Format, lang, now)
+		return ValueAt(&t, f.Type, f.Format, lang, now)
 	}
-	return written.Value(&t, f.Type, "")
+	return Value(&t, f.Type, "")
 }
 
 // dateOrder tells how a column writes a/b/yyyy dates: "day" first,
@@ -112,7 +110,7 @@ func swapSlashed(t string) string {
 // parseDate reads a cell as a date for ordering a column (a/b/yyyy
 // month first when it reads either way).
 func parseDate(t string) (time.Time, bool) {
-	return written.ParseDateIn(t, "en-US", kindNow)
+	return ParseDateIn(t, "en-US", kindNow)
 }
 
 func pointerKey(k string) string {

@@ -1,7 +1,11 @@
-package written
+package sheet
+
+// Values as pages and sheets write them: dates here, numbers and typed
+// values in written_numbers.go. Package sheet is their one owner (it
+// stays on the standard library, so calls may speak its cells); package
+// recipe reads a page's lists with them too.
 
 import (
-	"github.com/waymark-dev/waymark/internal/lazyre"
 	"strconv"
 	"strings"
 	"time"
@@ -9,8 +13,8 @@ import (
 
 var (
 	// slashed is a date of numbers with slashes: 06/24/2012, 24/6/2012.
-	slashed = lazyre.New(`^(\d{1,2})/(\d{1,2})/(\d{4})$`)
-	agoRE   = lazyre.New(`(?i)\b(an?|\d+)\s*(second|sec|minute|min|hour|hr|day|week|month|year)s?\s+ago\b`)
+	slashed = lazyRE(`^(\d{1,2})/(\d{1,2})/(\d{4})$`)
+	agoRE   = lazyRE(`(?i)\b(an?|\d+)\s*(second|sec|minute|min|hour|hr|day|week|month|year)s?\s+ago\b`)
 	layout  = []string{"2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02",
 		"2 January 2006", "2 Jan 2006", "January 2, 2006", "Jan 2, 2006", "January 2 2006", "Jan 2 2006", "Mon, 2 Jan 2006", "Monday, January 2, 2006", "02.01.2006"}
 )

@@ -1,19 +1,17 @@
-package written
+package sheet
 
 import (
 	"math"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // unspaced takes out the marks that group digits by thousands but never
 // mark decimals. Built once: a sheet reads every cell with it.
 var unspaced = strings.NewReplacer("'", "", " ", "", "\u00a0", "", "\u202f", "")
 
-var numberToken = lazyre.New(`[-−]?\d[\d.,'\x{00a0}\x{202f} ]*`)
+var numberToken = lazyRE(`[-−]?\d[\d.,'\x{00a0}\x{202f} ]*`)
 
 // commaDecimal holds the languages that write 1.299,00 (a comma before
 // the decimals); regions that write 1,299.00 are named apart.
@@ -79,7 +77,7 @@ func writesComma(lang string) bool {
 	return commaDecimal[base]
 }
 
-// Numbers returns the numbers written in text, as written.
+// Numbers returns the numbers written in text, as
 func Numbers(text string) []string { return numberToken.FindAllString(text, -1) }
 
 // Value turns a field's text as the page shows it into the schema's type:
