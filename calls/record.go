@@ -105,6 +105,9 @@ type RecordExtractRequest struct {
 	// List is how it read the list over pages, as the routine's
 	// waymark.routine/1 "list" object; nil: one page.
 	List json.RawMessage `json:"list,omitempty"`
+	// Grid is the grid recipe (waymark.grid/1) a list read from a
+	// spreadsheet was learned or read by.
+	Grid json.RawMessage `json:"grid,omitempty"`
 }
 
 // RecordExtract adds an extract step to the session's recording, if it

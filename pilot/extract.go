@@ -9,6 +9,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/verify"
 	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/sheet"
 )
 
 // ExtractResult is data read from the page.
@@ -42,6 +43,11 @@ type ExtractResult struct {
 	Duplicates int      `json:"duplicates,omitempty"`
 	Ended      string   `json:"ended,omitempty"`
 	Keys       []string `json:"keys,omitempty"`
+	// From a sheet (Source "sheet", or "recipe" by a grid recipe): the
+	// table read, in one line, and the grid recipe that reads it again
+	// with no model.
+	Table string        `json:"table,omitempty"`
+	Grid  *sheet.Recipe `json:"grid,omitempty"`
 }
 
 const extractSystem = `You read data from a web page for a user. You get an instruction, a JSON Schema for the answer, and the page (or one part of it) as an outline. Answer with JSON that fits the schema, taking every value from the page as written. A value the page does not show is null: never guess or make one up. When you see only part of a page, answer with what this part shows.`

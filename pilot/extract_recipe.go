@@ -8,6 +8,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/sheet"
 )
 
 // ExtractOptions say how [Pilot.ExtractWith] reads a list: a schema that is
@@ -29,6 +30,14 @@ type ExtractOptions struct {
 	// from, in values of format date or date-time and in List.Until; zero
 	// is time.Now.
 	Now time.Time
+	// Sheet, when set, says the page is a spreadsheet and gives its grid:
+	// a list is then read from the sheet's tables ([Pilot.ExtractSheet]);
+	// a schema that is no list reads the page as usual.
+	Sheet SheetDump
+	// Grid reads the sheet's list by a grid recipe with no model (with
+	// Sheet); when it no longer fits, a model places the columns again and
+	// the recipe is learned again (a heal). Learn, with Sheet, learns one.
+	Grid *sheet.Recipe
 }
 
 func (o ExtractOptions) now() time.Time {
@@ -58,6 +67,13 @@ const (
 // recipe is checked against the page in the driver's isolated world, so
 // the driver must run scripts (calls.Session does).
 func (p *Pilot) ExtractWith(ctx context.Context, instruction string, schema json.RawMessage, o ExtractOptions) (*ExtractResult, error) {
+	if o.Sheet != nil {
+		if res, ok, err := p.extractSheet(ctx, instruction, schema, o); ok {
+			return res, err
+		}
+	} else if o.Grid != nil {
+		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: "a grid recipe reads a spreadsheet, and this page is not one", Hint: "open the sheet the recipe was learned on, or give a page recipe"}
+	}
 	if o.overPages() {
 		return p.extractPages(ctx, instruction, schema, o)
 	}

@@ -93,7 +93,7 @@ func typeOf(t any) string {
 	return ""
 }
 
-// ordered returns an object's keys in the order written.
+// ordered returns an object's keys in the order sheet.
 func ordered(raw json.RawMessage) ([]string, map[string]json.RawMessage, error) {
 	m := map[string]json.RawMessage{}
 	if err := json.Unmarshal(raw, &m); err != nil {

@@ -2,110 +2,23 @@ package recipe
 
 import (
 	"context"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/waymark-dev/waymark/internal/lazyre"
-)
-
-var numberToken = lazyre.New(`[-−]?\d[\d.,'\x{00a0}\x{202f} ]*`)
-
-// commaDecimal holds the languages that write 1.299,00 (a comma before
-// the decimals); regions that write 1,299.00 are named apart.
-var (
-	commaDecimal  = map[string]bool{"de": true, "fr": true, "es": true, "it": true, "nl": true, "pt": true, "ru": true, "pl": true, "cs": true, "sk": true, "sv": true, "da": true, "nb": true, "no": true, "nn": true, "fi": true, "tr": true, "el": true, "hu": true, "ro": true, "bg": true, "uk": true, "id": true, "vi": true, "hr": true, "sl": true, "sr": true, "lt": true, "lv": true, "et": true, "ca": true, "is": true}
-	pointExcepted = map[string]bool{"es-mx": true, "es-us": true, "de-ch": true, "it-ch": true, "de-li": true}
+	"github.com/waymark-dev/waymark/sheet"
 )
 
 // ParseNumber reads the first number written in s: "£1,299.00" is 1299,
 // and so is "1.299,00 €" in a page whose language (lang, its BCP 47 tag)
 // writes a comma before the decimals. When both marks appear the last one
 // is the decimal one whatever the language.
-func ParseNumber(s, lang string) (float64, bool) {
-	tok := strings.TrimRight(numberToken.FindString(s), ".,' \u00a0\u202f")
-	if tok == "" {
-		return 0, false
-	}
-	neg := strings.HasPrefix(tok, "-") || strings.HasPrefix(tok, "−")
-	tok = strings.TrimLeft(tok, "-−")
-	tok = strings.NewReplacer("'", "", " ", "", "\u00a0", "", "\u202f", "").Replace(tok)
-	dot, comma := strings.LastIndexByte(tok, '.'), strings.LastIndexByte(tok, ',')
-	decimal := byte('.')
-	switch {
-	case dot >= 0 && comma >= 0:
-		if comma > dot {
-			decimal = ','
-		}
-	case comma >= 0:
-		// One comma followed by exactly three digits is a thousands mark
-		// unless the language says otherwise.
-		if writesComma(lang) || strings.Count(tok, ",") == 1 && len(tok)-comma-1 != 3 {
-			decimal = ','
-		}
-	case dot >= 0:
-		if writesComma(lang) && (strings.Count(tok, ".") > 1 || len(tok)-dot-1 == 3) {
-			decimal = ','
-		} else if strings.Count(tok, ".") > 1 {
-			decimal = ','
-		}
-	}
-	group := ","
-	if decimal == ',' {
-		group = "."
-	}
-	tok = strings.ReplaceAll(tok, group, "")
-	tok = strings.Replace(tok, string(decimal), ".", 1)
-	f, err := strconv.ParseFloat(tok, 64)
-	if err != nil || math.IsInf(f, 0) {
-		return 0, false
-	}
-	if neg {
-		f = -f
-	}
-	return f, true
-}
-
-func writesComma(lang string) bool {
-	l := strings.ToLower(strings.ReplaceAll(lang, "_", "-"))
-	if pointExcepted[l] {
-		return false
-	}
-	base, _, _ := strings.Cut(l, "-")
-	return commaDecimal[base]
-}
+func ParseNumber(s, lang string) (float64, bool) { return sheet.ParseNumber(s, lang) }
 
 // Value turns a field's text as the page shows it into the schema's type:
 // a number for number and integer, true/false for boolean, the text with
 // its spaces collapsed for a string. No text is null. ok is false when
 // the text does not read as the type.
-func Value(text *string, typ, lang string) (v any, ok bool) {
-	if text == nil {
-		return nil, true
-	}
-	t := strings.Join(strings.Fields(*text), " ")
-	if t == "" {
-		return nil, true
-	}
-	switch typ {
-	case "number", "integer":
-		n, ok := ParseNumber(t, lang)
-		if !ok {
-			return nil, false
-		}
-		return n, true
-	case "boolean":
-		switch strings.ToLower(t) {
-		case "true", "yes", "✓", "✔":
-			return true, true
-		case "false", "no", "✗", "✘":
-			return false, true
-		}
-		return nil, false
-	}
-	return t, true
-}
+func Value(text *string, typ, lang string) (v any, ok bool) { return sheet.Value(text, typ, lang) }
 
 // Same reports whether a value read from the page equals the model's, after
 // the schema's normalisation: spaces collapsed, "" is null, numbers by value.
@@ -132,7 +45,7 @@ func normal(v any) any {
 // Shown reports whether text writes the number n anywhere, in either way
 // of marking decimals: a model's number the page does not show is refused.
 func Shown(n float64, text string) bool {
-	for _, tok := range numberToken.FindAllString(text, -1) {
+	for _, tok := range sheet.Numbers(text) {
 		for _, lang := range []string{"en", "de"} {
 			if f, ok := ParseNumber(tok, lang); ok && (f == n || f == -n) {
 				return true
@@ -147,16 +60,7 @@ func Shown(n float64, text string) bool {
 // relative ones against now), given in ISO 8601; ok is false when it
 // reads as no date.
 func ValueAt(text *string, f Field, lang string, now time.Time) (v any, ok bool) {
-	v, ok = Value(text, f.Type, lang)
-	s, isString := v.(string)
-	if f.Format == "" || !ok || !isString {
-		return v, ok
-	}
-	d, ok := ParseDateIn(s, lang, now)
-	if !ok {
-		return nil, false
-	}
-	return ISODate(d, f.Format), true
+	return sheet.ValueAt(text, f.Type, f.Format, lang, now)
 }
 
 // NormalDates gives the dates of rows (their fields of format date or

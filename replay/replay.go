@@ -66,6 +66,9 @@ type Options struct {
 	Approve func(ctx context.Context, step string, a calls.Approval) (bool, error)
 	// Progress, when set, is called after each step, in order.
 	Progress func(StepEvent)
+	// Sheet dumps the grid of the spreadsheet the page shows, for extract
+	// steps with a grid recipe; nil: such a step stops as failed.
+	Sheet pilot.SheetDump
 	// Now is the clock for history entries and for the relative dates
 	// ("3 hours ago") of lists read by a recipe; nil means time.Now.
 	Now func() time.Time

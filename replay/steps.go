@@ -368,7 +368,13 @@ func (x *run) checkOnce(ctx context.Context, c *routine.Check, rw *row) (bool, s
 // with one model call, a heal), else with the model.
 func (x *run) extractStep(ctx context.Context, s *routine.Step, path string, sr *StepResult) error {
 	var data []byte
-	if s.Recipe != nil {
+	if s.Grid != nil {
+		res, err := x.readGrid(ctx, s, path, sr)
+		if err != nil {
+			return err
+		}
+		data = res.Data
+	} else if s.Recipe != nil {
 		res, err := x.readList(ctx, s, path, s.Schema, x.now(), sr)
 		if err != nil {
 			return err
@@ -394,7 +400,7 @@ func (x *run) extractStep(ctx context.Context, s *routine.Step, path string, sr 
 	}
 	x.res.Data[key] = data
 	detail := fmt.Sprintf("%d bytes into %s", len(data), key)
-	if s.Recipe != nil && sr.Detail != "" {
+	if (s.Recipe != nil || s.Grid != nil) && sr.Detail != "" {
 		detail = sr.Detail + "; " + detail
 	}
 	sr.Detail = detail

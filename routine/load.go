@@ -354,6 +354,9 @@ func (c *checker) step(s *Step, w string, eachDepth int) error {
 			return &LoadError{Where: here + ".recipe", Msg: err.Error(), Hint: "see routine/FORMAT.md, section Recipes"}
 		}
 	}
+	if err := gridStep(s, here); err != nil {
+		return err
+	}
 	if s.API != nil && s.Kind != KindAPI {
 		return &LoadError{Where: here + ".api", Msg: fmt.Sprintf("an API recipe belongs to an api step; this is a %s step", s.Kind)}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/sheet"
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
@@ -97,6 +98,10 @@ type Step struct {
 	// an each with one reads its rows from the page by it each time round
 	// instead of going over a variable or an extract.
 	Recipe *recipe.Recipe `json:"recipe,omitempty"`
+	// Grid (extract) reads the list from the spreadsheet the page shows
+	// by a grid recipe (waymark.grid/1, package sheet): the table found by
+	// its header row, with no model.
+	Grid *sheet.Recipe `json:"grid,omitempty"`
 	// List (extract with a recipe) reads the list over pages, as it was
 	// read when recorded.
 	List *ListRead `json:"list,omitempty"`

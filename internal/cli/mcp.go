@@ -159,7 +159,12 @@ func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, 
 	}
 	replayer := func(ctx context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		o.Model = heal
-		return replay.Run(ctx, calls.Remote{Caller: caller, Session: session}, r, o)
+		s := calls.Remote{Caller: caller, Session: session}
+		o.Sheet = sheetAtStep(s)
+		return replay.Run(ctx, s, r, o)
 	}
-	return mcp.PilotTools(newPilot, replayer, mcp.PilotOptions{Session: opts.Session, ActOnly: isRules}), desc, nil
+	sheetOf := func(ctx context.Context, session string) (pilot.SheetDump, error) {
+		return sheetDumpOf(ctx, calls.Remote{Caller: caller, Session: session})
+	}
+	return mcp.PilotTools(newPilot, replayer, mcp.PilotOptions{Session: opts.Session, ActOnly: isRules, Sheet: sheetOf}), desc, nil
 }

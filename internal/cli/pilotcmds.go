@@ -19,6 +19,7 @@ import (
 	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
+	"github.com/waymark-dev/waymark/sheet"
 )
 
 // PilotOptions are the flags shared by act, observe and extract: the model,
@@ -294,6 +295,9 @@ type ExtractOptions struct {
 	// rows from the session's capture and writes its recipe there
 	// (extract_api.go).
 	LearnAPI string
+	// SheetOf, when set, says whether the page is a spreadsheet and how
+	// to dump it (nil: it is not); unset, the session is asked.
+	SheetOf func(ctx context.Context) (pilot.SheetDump, error)
 }
 
 // NewCmdExtract builds `waymark extract INSTRUCTION --schema FILE`.
@@ -310,7 +314,12 @@ With --recipe FILE and a list schema (an array of objects, or an object
 holding one), the model's rows are found in the page and the way to read
 them is saved to FILE (waymark.recipe/1); the next extract with --recipe
 FILE reads the list with no model. When the page changed so the recipe no
-longer fits, it says so and, with a model, learns it again (a heal).`,
+longer fits, it says so and, with a model, learns it again (a heal).
+
+On a spreadsheet a list is read from the sheet's tables: each field from
+the column its header names, a model only for fields no header names (it
+answers with column letters); --recipe FILE then holds a grid recipe
+(waymark.grid/1) that finds the table again by its header row.`,
 		Example: "  waymark extract 'every product with its price' --schema products.json\n  waymark extract 'every product' --schema products.json --recipe products.recipe.json",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -351,7 +360,12 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if xo.List, err = opts.listOptions(); err != nil {
 		return err
 	}
-	opts.noRules = xo.Recipe != nil // the rules model reads no lists: a misfit says a model is needed
+	if xo.Sheet, err = opts.sheetOf(ctx); err != nil {
+		return err
+	}
+	// The rules model reads no lists nor sheets: a misfit says a model
+	// is needed, and a sheet's unplaced fields stay null.
+	opts.noRules = xo.Recipe != nil || xo.Sheet != nil
 	p, _, _, err := opts.pilot(ctx)
 	if err != nil {
 		return err
@@ -363,8 +377,11 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if err := opts.saveRecipe(res, xo.Recipe); err != nil {
 		return err
 	}
+	if err := opts.saveGrid(res, xo.Grid); err != nil {
+		return err
+	}
 	if res.OK {
-		opts.record(ctx, schema, res.Recipe)
+		opts.record(ctx, schema, res.Recipe, res.Grid)
 	}
 	if err := opts.saveSeen(xo.List.Seen, res.Keys); err != nil {
 		return err
@@ -383,7 +400,10 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if res.Ended != "" {
 		opts.note("%d pages, %d rows, %d duplicates; ended: %s", res.Pages, res.Rows, res.Duplicates, res.Ended)
 	}
-	data := extractJSON{Value: res.Data, Fits: res.OK, Problems: res.Problems, Dropped: res.Dropped, Chunks: res.Chunks, Parts: res.Parts, Note: res.Note, Usage: res.Usage,
+	if res.Table != "" {
+		opts.note("read from the sheet's table %s", res.Table)
+	}
+	data := extractJSON{Table: res.Table, Grid: res.Grid, Value: res.Data, Fits: res.OK, Problems: res.Problems, Dropped: res.Dropped, Chunks: res.Chunks, Parts: res.Parts, Note: res.Note, Usage: res.Usage,
 		Source: res.Source, Rows: res.Rows, Recipe: res.Recipe, RecipeNote: res.RecipeNote, Heal: res.Heal, Pages: res.Pages, Duplicates: res.Duplicates, Ended: res.Ended, Keys: res.Keys}
 	if !res.OK {
 		// One envelope: ok false, the error, and what was read as its data.
@@ -425,6 +445,9 @@ type extractJSON struct {
 	Duplicates int               `json:"duplicates,omitempty"`
 	Ended      string            `json:"ended,omitempty"`
 	Keys       []string          `json:"keys,omitempty"`
+	// From a sheet: the table read, and its grid recipe.
+	Table string        `json:"table,omitempty"`
+	Grid  *sheet.Recipe `json:"grid,omitempty"`
 }
 
 // extractOptions reads --recipe: a recipe to read by, or a file to learn
@@ -432,6 +455,9 @@ type extractJSON struct {
 func (o *ExtractOptions) extractOptions() (pilot.ExtractOptions, error) {
 	if o.RecipeFile == "" {
 		return pilot.ExtractOptions{}, nil
+	}
+	if g, ok, err := gridRecipeFile(o.RecipeFile); ok || err != nil {
+		return pilot.ExtractOptions{Grid: g}, err
 	}
 	b, err := os.ReadFile(o.RecipeFile)
 	if errors.Is(err, os.ErrNotExist) {
@@ -482,8 +508,11 @@ func (o *ExtractOptions) saveRecipe(res *pilot.ExtractResult, used *recipe.Recip
 
 // record adds the extract to the session's recording, when it records:
 // a list with its recipe, so the routine reads it with no model.
-func (o *ExtractOptions) record(ctx context.Context, schema []byte, r *recipe.Recipe) {
+func (o *ExtractOptions) record(ctx context.Context, schema []byte, r *recipe.Recipe, g *sheet.Recipe) {
 	req := calls.RecordExtractRequest{Instruction: o.Instruction, Schema: schema}
+	if g != nil {
+		req.Grid, _ = json.Marshal(g)
+	}
 	if r != nil {
 		b, err := r.Marshal()
 		if err != nil {

@@ -43,6 +43,10 @@ func extractList(v any, now time.Time) (pilot.ExtractOptions, error) {
 	if err := dec.Decode(&in); err != nil {
 		return xo, calls.Errorf(calls.ErrBadInput, listHint, "list: %v", err)
 	}
+	if g, ok, err := gridRecipe(in.Recipe); ok || err != nil {
+		xo.Grid = g
+		return xo, err
+	}
 	if len(in.Recipe) > 0 && string(in.Recipe) != "null" {
 		r, err := recipe.Parse(in.Recipe)
 		if err != nil {

@@ -35,6 +35,10 @@ type PilotOptions struct {
 	// ActOnly offers act and no observe, extract or run: the model is the
 	// rules model, which needs no key and does plain instructions only.
 	ActOnly bool
+	// Sheet, when set, says whether a session's page is a spreadsheet and
+	// how to dump it (nil: it is not): extract then reads the sheet's
+	// tables (extract_sheet.go).
+	Sheet func(ctx context.Context, session string) (pilot.SheetDump, error)
 }
 
 // The pilot tools' inputs.
@@ -74,7 +78,7 @@ func PilotTools(newPilot NewPilot, replayer Replayer, opts PilotOptions) func(*s
 	if opts.Session == "" {
 		opts.Session = "default"
 	}
-	pt := pilotTools{newPilot: newPilot, replayer: replayer, session: opts.Session}
+	pt := pilotTools{newPilot: newPilot, replayer: replayer, session: opts.Session, sheet: opts.Sheet}
 	return func(s *sdk.Server) {
 		if newPilot != nil {
 			add(s, "act", "Do one step described in words.", pt.act)
@@ -94,6 +98,7 @@ type pilotTools struct {
 	newPilot NewPilot
 	replayer Replayer
 	session  string
+	sheet    func(ctx context.Context, session string) (pilot.SheetDump, error)
 }
 
 func (pt pilotTools) pilot(ctx context.Context) (*pilot.Pilot, error) {
@@ -191,6 +196,9 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 		return failure(err), nil
 	}
 	xo.Learn = notList == nil
+	if xo.Sheet, err = pt.sheetOf(ctx); err != nil {
+		return failure(err), nil
+	}
 	p, err := pt.pilot(ctx)
 	if err != nil {
 		return failure(err), nil
@@ -199,7 +207,7 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	if err != nil {
 		return failure(err), nil
 	}
-	s := string(res.Data)
+	s := string(res.Data) + sheetNotes(res, xo)
 	if len(res.Dropped) > 0 {
 		s += "\nnot on the page, set to null: " + strings.Join(res.Dropped, ", ")
 	}

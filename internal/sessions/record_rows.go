@@ -8,6 +8,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/sheet"
 )
 
 // A loop over a list's rows, recorded by hand: record rows start reads the
@@ -182,6 +183,13 @@ func (m *Manager) recordExtract(session string, params json.RawMessage) (any, er
 			}
 			st.List = &l
 		}
+	}
+	if len(req.Grid) > 0 && string(req.Grid) != "null" {
+		g, err := sheet.ParseRecipe(req.Grid)
+		if err != nil {
+			return nil, calls.Errorf(calls.ErrBadInput, "give the grid recipe the extract learned or read by, unchanged", "%v", err)
+		}
+		st.Grid = g
 	}
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
