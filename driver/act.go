@@ -71,7 +71,9 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	}
 	s.keepFormPage(ctx, t, req.Kind) // a form page as it is when a click may leave it (form_review.go)
 	dl := s.downloads.mark()         // downloads that begin from here on are this action's
-	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind))
+	// A watched step waits here for all it sends; others leave the rest
+	// of their settle to the next command (pending.go).
+	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind), stop == nil)
 	if stop != nil {
 		if held := stop(); len(held) > 0 {
 			return nil, t.heldErr(actionName(req), t.url(), targetName(req), held)
@@ -310,7 +312,10 @@ func checkFiles(files, roots []string) ([]string, error) {
 // perform runs the action, reporting a dialog that opens during it at
 // once: a dialog blocks the page, so the input call would not return until
 // someone answers it.
-func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error, dl int, p pace) (*calls.Outcome, error) {
+//
+// With early set, it answers once what the action did is known and leaves
+// the rest of the wait to the tab's pending settle (pending.go).
+func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error, dl int, p pace, early bool) (*calls.Outcome, error) {
 	before := t.mark()
 	tabsBefore := s.tabCount()
 	_ = t.takeBlocked()
@@ -324,17 +329,28 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 			if err != nil {
 				return nil, err
 			}
-			if err := t.settle(ctx, before, p); err != nil {
+			later, saw, err := t.settleUntil(ctx, before, p, early, false)
+			if err != nil {
 				return nil, err
 			}
 			if blocked := t.takeBlocked(); blocked != nil {
 				t.undoBlocked(ctx, entry)
 				return nil, blocked
 			}
+			if later {
+				t.settleLater(before, p, saw, entry)
+			}
 			if t.mark().openSeq != before.openSeq {
 				s.awaitOpened(ctx, t, dl)
 			}
-			return s.outcome(ctx, t, before, tabsBefore)
+			out, err := s.outcome(ctx, t, before, tabsBefore)
+			if out != nil && later && t.isLoading() && s.currentTab() == t {
+				// The new page is still loading: the browser's record of the
+				// target may not have caught up with its URL, and its title
+				// is not read yet (the next look has it).
+				out.URL, out.Title = shownURL(t.landed()), ""
+			}
+			return out, err
 		case <-changed:
 			if d := t.pendingDialog(); d != nil {
 				out, err := s.outcome(ctx, t, before, tabsBefore)

@@ -262,3 +262,11 @@ func browserErr(err error) error {
 	}
 	return err
 }
+
+// currentTab returns the current tab as it is, without adopting or
+// dropping any (current does).
+func (s *Session) currentTab() *tab {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}

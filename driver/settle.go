@@ -86,24 +86,44 @@ func paceOf(kind string) pace {
 // happened means there was nothing else to wait for. A timer set for later
 // than that (a search box's 200 ms debounce) is not waited for.
 func (t *tab) settle(ctx context.Context, before mark, p pace) error {
+	_, _, err := t.settleUntil(ctx, before, p, false, false)
+	return err
+}
+
+// settleUntil is settle; with early set it returns later as soon as
+// what the action did is known but the page is not settled yet: its
+// navigation committed and is loading, or the work its handlers queued
+// has run and only requests it started (and the quiet after them) are
+// left. The caller hands what is left to the next command (pending.go),
+// calling settleUntil again with sawRequests as it returned (whether the
+// action set requests going, whose responses may render over several
+// tasks).
+func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRequests bool) (later, saw bool, err error) {
 	pctx, pcancel := context.WithCancel(ctx)
 	defer pcancel()
 	var probe <-chan error         // the running settledDOM, if any
 	var probeSince <-chan struct{} // the tab's change channel when it started
 	first := p                     // the grace is the first probe's; a later one (on the page a click opened) needs none
 	startProbe := func() {
+		if sawRequests || t.mark().startSeq != before.startSeq {
+			// Not a download, which the grace is for: the page asked for
+			// something else first.
+			first.grace = 0
+		}
 		ch := make(chan error, 1)
 		probe, probeSince = ch, t.watch()
 		go func(p pace) { ch <- t.settledDOM(pctx, p) }(first)
 		first.grace = 0
 	}
-	sawRequests := false
-	done := func() error {
+	done := func() (bool, bool, error) {
 		if sawRequests {
+			if early {
+				return true, true, nil
+			}
 			// Responses that may change the page over several tasks.
-			return t.quiet(ctx, p.still)
+			return false, true, t.quiet(ctx, p.still)
 		}
-		return nil
+		return false, false, nil
 	}
 	var navStartAt time.Time
 	var reqDeadline, navStartDeadline <-chan time.Time
@@ -116,11 +136,16 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 		inflight := len(t.inflight)
 		dialog := t.dialog != nil
 		changed := t.changed
+		committed := t.navSeq != before.navSeq
 		t.mu.Unlock()
 		if dialog {
-			return nil
+			return false, sawRequests, nil
 		}
 		switch {
+		case loading && early && committed:
+			// It navigated, and the new document is loading: the load is
+			// the next command's to wait for.
+			return true, sawRequests, nil
 		case loading:
 			// A navigation is under way: wait for its load.
 		case requested && navStartDeadline != nil && time.Now().After(navStartAt):
@@ -139,6 +164,10 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 			if reqDeadline == nil {
 				reqDeadline = time.After(settleRequests)
 			}
+			if early && probe == nil {
+				// What the handlers queued may still ask to navigate.
+				startProbe()
+			}
 		default:
 			// Nothing under way outside the page: ask the page.
 			if probe == nil {
@@ -150,7 +179,7 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 		case <-probe:
 			probe = nil
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return false, sawRequests, ctx.Err()
 			}
 			select {
 			case <-probeSince:
@@ -165,12 +194,12 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 			return done()
 		case <-navStartDeadline:
 		case <-loadDeadline.C:
-			return calls.Errorf(calls.ErrTimeout, "the page may still be loading; run waymark wait --load or take a snapshot",
+			return false, sawRequests, calls.Errorf(calls.ErrTimeout, "the page may still be loading; run waymark wait --load or take a snapshot",
 				"the page did not finish loading within %s", settleLoad)
 		case <-t.gone:
-			return nil // the action closed its own tab
+			return false, sawRequests, nil // the action closed its own tab
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, sawRequests, ctx.Err()
 		}
 	}
 }
