@@ -48,6 +48,13 @@ type pace struct {
 	// frames the page draws before settledDOM's rounds: a wheel scroll
 	// reaches the page's scroll offsets at a frame.
 	frames int
+	// later: an action that answers early (settleUntil) leaves even the
+	// in-page probe to the next command when nothing else is under way.
+	// For typing, choosing and checking: what their handlers do in the page
+	// (a field's suggestions drawn) is the next look's to wait for, while a
+	// navigation or a new tab they ask for synchronously is seen before the
+	// input call returns.
+	later bool
 }
 
 var (
@@ -55,7 +62,7 @@ var (
 	paceClick = pace{still: 30 * time.Millisecond, grace: 30 * time.Millisecond}
 	// paceEdit is for typing, choosing and checking, whose requests (a
 	// search box's suggestions) are smaller.
-	paceEdit = pace{still: 15 * time.Millisecond}
+	paceEdit = pace{still: 15 * time.Millisecond, later: true}
 	// paceScroll is for scrolls.
 	paceScroll = pace{still: 30 * time.Millisecond, frames: 2}
 )
@@ -168,6 +175,10 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 				// What the handlers queued may still ask to navigate.
 				startProbe()
 			}
+		case early && p.later && probe == nil && !sawRequests:
+			// Nothing under way outside the page: the in-page probe is the
+			// next command's.
+			return true, false, nil
 		default:
 			// Nothing under way outside the page: ask the page.
 			if probe == nil {
