@@ -327,6 +327,7 @@ func checkFiles(files, roots []string) ([]string, error) {
 func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error, dl int, p pace, entry int64, early bool) (*calls.Outcome, error) {
 	before := t.mark()
 	tabsBefore := s.tabCount()
+	from := shownURL(t.landed())
 	_ = t.takeBlocked()
 	done := make(chan error, 1)
 	go func() { done <- do(ctx) }()
@@ -352,6 +353,9 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 				s.awaitOpened(ctx, t, dl)
 			}
 			out, err := s.outcome(ctx, t, before, tabsBefore)
+			if out != nil && out.Navigated {
+				out.From = from
+			}
 			if out != nil && later && t.isLoading() && s.currentTab() == t {
 				// The new page is still loading: the browser's record of the
 				// target may not have caught up with its URL, and its title
