@@ -99,9 +99,8 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 
 // settleUntil is settle; with early set it returns later as soon as
 // what the action did is known but the page is not settled yet: its
-// navigation committed and is loading, or the work its handlers queued
-// has run and only requests it started (and the quiet after them) are
-// left. The caller hands what is left to the next command (pending.go),
+// navigation committed and is loading, or it set requests going (their
+// end, the quiet after them and the work the page then does are left). The caller hands what is left to the next command (pending.go),
 // calling settleUntil again with sawRequests as it returned (whether the
 // action set requests going, whose responses may render over several
 // tasks).
@@ -111,6 +110,12 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 	var probe <-chan error         // the running settledDOM, if any
 	var probeSince <-chan struct{} // the tab's change channel when it started
 	first := p                     // the grace is the first probe's; a later one (on the page a click opened) needs none
+	// stopGrace ends the running probe while it waits out its grace, once
+	// the page asked for something (a request, a navigation): that is
+	// not a download, and the grace is not worth waiting for. cut says
+	// the probe was ended so.
+	var stopGrace context.CancelFunc
+	cut := false
 	startProbe := func() {
 		if sawRequests || t.mark().startSeq != before.startSeq {
 			// Not a download, which the grace is for: the page asked for
@@ -119,7 +124,12 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 		}
 		ch := make(chan error, 1)
 		probe, probeSince = ch, t.watch()
-		go func(p pace) { ch <- t.settledDOM(pctx, p) }(first)
+		gctx, gcancel := context.WithCancel(pctx)
+		stopGrace, cut = nil, false
+		if first.grace > 0 {
+			stopGrace = gcancel
+		}
+		go func(p pace) { ch <- t.settledDOM(gctx, p); gcancel() }(first)
 		first.grace = 0
 	}
 	done := func() (bool, bool, error) {
@@ -148,6 +158,10 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 		if dialog {
 			return false, sawRequests, nil
 		}
+		if stopGrace != nil && (loading || requested || inflight > 0) {
+			stopGrace()
+			stopGrace, cut = nil, true
+		}
 		switch {
 		case loading && early && committed:
 			// It navigated, and the new document is loading: the load is
@@ -171,9 +185,11 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 			if reqDeadline == nil {
 				reqDeadline = time.After(settleRequests)
 			}
-			if early && probe == nil {
-				// What the handlers queued may still ask to navigate.
-				startProbe()
+			if early {
+				// It set requests going and asked for no navigation while
+				// its handlers ran: the requests' end, and what the page
+				// does then, are the next command's to wait for.
+				return true, true, nil
 			}
 		case early && p.later && probe == nil && !sawRequests:
 			// Nothing under way outside the page: the in-page probe is the
@@ -188,9 +204,13 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 		select {
 		case <-changed:
 		case <-probe:
-			probe = nil
+			probe, stopGrace = nil, nil
 			if ctx.Err() != nil {
 				return false, sawRequests, ctx.Err()
+			}
+			if cut {
+				cut = false
+				continue // ended in its grace: look again, and probe anew
 			}
 			select {
 			case <-probeSince:
