@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -132,5 +133,45 @@ func TestAPendingSettleStaysWithItsTab(t *testing.T) {
 	}
 	if o := snapshot(t, s, ctx, calls.SnapshotRequest{Full: true}); !strings.Contains(o, "second half") {
 		t.Errorf("back on the tab of the click, the look does not show its page drawn:\n%s", o)
+	}
+}
+
+// A session closed right after an action whose request is still under way
+// (a program's last step) lets the request reach its server first.
+func TestClosingASessionLetsTheLastActionsRequestsEnd(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	got := 0
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<!doctype html><title>Send</title><button onclick="fetch('/send', {method: 'POST', body: 'x'}).then(() => { document.title = 'sent'; })">Send</button>`)
+	})
+	mux.HandleFunc("/send", func(w http.ResponseWriter, r *http.Request) {
+		// A slow server: a send cut off by the session's end does not
+		// count.
+		select {
+		case <-time.After(300 * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		mu.Lock()
+		got++
+		mu.Unlock()
+		io.WriteString(w, `{}`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	b := drivertest.Driver(t)
+	s, ctx := drivertest.Session(t, t.Name(), 60*time.Second)
+	open(t, s, ctx, srv.URL+"/")
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Send"]`})
+	if err := b.CloseSession(t.Name()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got != 1 {
+		t.Errorf("the server answered %d sends of the last click before its session closed, want 1", got)
 	}
 }

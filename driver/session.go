@@ -223,6 +223,11 @@ func (s *Session) Close() error {
 	s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.browser.ctx), probeTimeout+crashWait)
 	defer cancel()
+	// What the last actions left to settle (pending.go) ends first: the
+	// requests they set going reach their server before the context goes.
+	for _, t := range tabs {
+		_ = t.awaitPending(ctx)
+	}
 	for _, t := range tabs {
 		t.closeStuck(ctx)
 	}
