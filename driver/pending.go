@@ -108,3 +108,25 @@ func (t *tab) isLoading() bool {
 	defer t.mu.Unlock()
 	return t.loading
 }
+
+// settledLogs waits, as a read of what the pages logged or downloaded does,
+// for the current tab's pending settle to end, leaving what it found wrong
+// to the next command on the tab: the requests the last action set going
+// are then listed answered, as they were when actions waited for them.
+func (s *Session) settledLogs(ctx context.Context) {
+	t := s.currentTab()
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	ps := t.pending
+	t.mu.Unlock()
+	if ps == nil {
+		return
+	}
+	select {
+	case <-ps.done:
+	case <-t.gone:
+	case <-ctx.Done():
+	}
+}

@@ -175,3 +175,43 @@ func TestClosingASessionLetsTheLastActionsRequestsEnd(t *testing.T) {
 		t.Errorf("the server answered %d sends of the last click before its session closed, want 1", got)
 	}
 }
+
+// The request log read right after an action lists its requests answered,
+// as it did when the action itself waited for them.
+func TestTheNetworkLogAfterAnActionListsItsRequestsAnswered(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<!doctype html><title>Send</title><button onclick="fetch('/slow-send', {method: 'POST'})">Send</button>`)
+	})
+	mux.HandleFunc("/slow-send", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(200 * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		io.WriteString(w, `{}`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	open(t, s, ctx, srv.URL+"/")
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Send"]`})
+	log, err := s.Network(ctx, calls.NetworkRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range log.Requests {
+		if strings.HasSuffix(r.URL, "/slow-send") {
+			found = true
+			if r.Pending || r.Status != 200 {
+				t.Errorf("the click's request read right after it: %+v", r)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the click's request is not in the log: %+v", log.Requests)
+	}
+}
