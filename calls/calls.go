@@ -176,11 +176,14 @@ type Approval struct {
 
 // Outcome is what an action did.
 type Outcome struct {
-	URL       string    `json:"url"`
-	Title     string    `json:"title"`
-	Navigated bool      `json:"navigated,omitempty"`
-	NewTabs   []TabInfo `json:"new_tabs,omitempty"`
-	Dialog    *Dialog   `json:"dialog,omitempty"` // a JavaScript dialog that opened and waits for an answer
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Navigated bool   `json:"navigated,omitempty"`
+	// From is the URL of the page the action was on, when it navigated:
+	// a front may show where it went relative to it.
+	From    string    `json:"from,omitempty"`
+	NewTabs []TabInfo `json:"new_tabs,omitempty"`
+	Dialog  *Dialog   `json:"dialog,omitempty"` // a JavaScript dialog that opened and waits for an answer
 	// Closed says what was closed without asking before the action: a
 	// cookie banner by its least-tracking answer, an app banner by its
 	// own "not now".

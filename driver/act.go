@@ -42,9 +42,18 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	if err != nil {
 		return nil, err
 	}
+	// The history entry to go back to if the guard refuses where the
+	// action leads (guard.go), read while the popups are checked: one
+	// round trip fewer. Read again if answering a popup may have moved it.
+	entryC := make(chan int64, 1)
+	go func() { entryC <- t.entry(ctx) }()
 	closed, err := s.checkPopups(ctx, t, req.Target)
+	entry := <-entryC
 	if err != nil {
 		return nil, err
+	}
+	if len(closed) > 0 {
+		entry = t.entry(ctx)
 	}
 	// A step that needs approval for submits is watched as it runs: what
 	// the check before acting missed is held at the point of sending.
@@ -71,7 +80,9 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outco
 	}
 	s.keepFormPage(ctx, t, req.Kind) // a form page as it is when a click may leave it (form_review.go)
 	dl := s.downloads.mark()         // downloads that begin from here on are this action's
-	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind))
+	// A watched step waits here for all it sends; others leave the rest
+	// of their settle to the next command (pending.go).
+	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind), entry, stop == nil)
 	if stop != nil {
 		if held := stop(); len(held) > 0 {
 			return nil, t.heldErr(actionName(req), t.url(), targetName(req), held)
@@ -310,11 +321,14 @@ func checkFiles(files, roots []string) ([]string, error) {
 // perform runs the action, reporting a dialog that opens during it at
 // once: a dialog blocks the page, so the input call would not return until
 // someone answers it.
-func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error, dl int, p pace) (*calls.Outcome, error) {
+//
+// With early set, it answers once what the action did is known and leaves
+// the rest of the wait to the tab's pending settle (pending.go).
+func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) error, dl int, p pace, entry int64, early bool) (*calls.Outcome, error) {
 	before := t.mark()
 	tabsBefore := s.tabCount()
+	from := shownURL(t.landed())
 	_ = t.takeBlocked()
-	entry := t.entry(ctx)
 	done := make(chan error, 1)
 	go func() { done <- do(ctx) }()
 	for {
@@ -324,17 +338,31 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 			if err != nil {
 				return nil, err
 			}
-			if err := t.settle(ctx, before, p); err != nil {
+			later, saw, err := t.settleUntil(ctx, before, p, early, false)
+			if err != nil {
 				return nil, err
 			}
 			if blocked := t.takeBlocked(); blocked != nil {
 				t.undoBlocked(ctx, entry)
 				return nil, blocked
 			}
+			if later {
+				t.settleLater(before, p, saw, entry)
+			}
 			if t.mark().openSeq != before.openSeq {
 				s.awaitOpened(ctx, t, dl)
 			}
-			return s.outcome(ctx, t, before, tabsBefore)
+			out, err := s.outcome(ctx, t, before, tabsBefore)
+			if out != nil && out.Navigated {
+				out.From = from
+			}
+			if out != nil && later && t.isLoading() && s.currentTab() == t {
+				// The new page is still loading: the browser's record of the
+				// target may not have caught up with its URL, and its title
+				// is not read yet (the next look has it).
+				out.URL, out.Title = shownURL(t.landed()), ""
+			}
+			return out, err
 		case <-changed:
 			if d := t.pendingDialog(); d != nil {
 				out, err := s.outcome(ctx, t, before, tabsBefore)
@@ -356,7 +384,10 @@ func (s *Session) outcome(ctx context.Context, t *tab, before mark, tabsBefore i
 		return nil, err
 	}
 	out := &calls.Outcome{URL: info.URL, Title: info.Title, Navigated: t.mark().navSeq != before.navSeq}
-	all, _ := s.adoptNewTabs(ctx, t.id)
+	var all []*tab
+	if t.mark().openSeq != before.openSeq || s.browser.unadoptedPages(s.bcid) {
+		all, _ = s.adoptNewTabs(ctx, t.id)
+	}
 	// Only a tab this action opened becomes current (issue 7): one whose
 	// opener is the tab acted on. Others are listed and left alone. Each
 	// it opened is judged once loaded, where its redirects ended; one on a

@@ -98,6 +98,7 @@ type Browser struct {
 	// main frame (= target) id, with their opener; refusedNew are the
 	// first requests of new tabs refused or held (newtabs.go).
 	fresh      map[cdp.FrameID]target.ID
+	freshCtx   map[cdp.FrameID]cdp.BrowserContextID // the browser context of each of fresh
 	refusedNew map[cdp.FrameID]error
 	// frameParent are the out-of-process frames' parent targets.
 	frameParent map[target.ID]target.ID

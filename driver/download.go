@@ -545,6 +545,7 @@ func (d *downloads) notices() []calls.Notice {
 // with where each landed or why it was stopped. The ended ones count as
 // reported: a later look does not tell them again.
 func (s *Session) Downloads(ctx context.Context) (*calls.DownloadList, error) {
+	s.settledLogs(ctx)
 	return &calls.DownloadList{Downloads: s.downloads.all()}, nil
 }
 

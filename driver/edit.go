@@ -38,11 +38,9 @@ func (el *element) focus(ctx context.Context) error {
 // which take no typed text, get their value set with input and change
 // events.
 func (el *element) fill(ctx context.Context, value string, timeout time.Duration, h *hand.Hand) error {
-	if _, err := el.actionable(ctx, checkVisible|checkEnabled, timeout); err != nil {
-		return err
-	}
+	// Checked, then prepared (focused, its text selected), in one call.
 	var how string
-	if err := el.callOn(ctx, jsPrepareFill, &how); err != nil {
+	if _, err := el.actionableThen(ctx, checkVisible|checkEnabled, timeout, jsPrepareFill, &how); err != nil {
 		return err
 	}
 	switch {

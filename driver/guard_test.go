@@ -87,15 +87,25 @@ func TestGuardRefusesWhereThePageMayNotGo(t *testing.T) {
 	defer cancel()
 
 	var srvURL string
+	apiRelease := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/hop":
 			http.Redirect(w, r, "http://intranet.test:"+r.URL.Query().Get("port")+"/secret", http.StatusFound)
 		case "/ads":
 			http.Redirect(w, r, "http://ads.blocked.test:"+r.URL.Query().Get("port")+"/", http.StatusFound)
+		case "/api":
+			select { // answered once the click that asked has returned
+			case <-apiRelease:
+			case <-r.Context().Done():
+				return
+			}
+			io.WriteString(w, `{}`)
 		default:
 			w.Header().Set("Content-Type", "text/html")
-			io.WriteString(w, `<title>Start</title><a id=l href="/hop?port=`+r.URL.Query().Get("port")+`">Intranet</a>`)
+			p := r.URL.Query().Get("port")
+			io.WriteString(w, `<title>Start</title><a id=l href="/hop?port=`+p+`">Intranet</a>`+
+				`<button id=b onclick="fetch('/api').then(() => { location.href = '/hop?port=`+p+`' })">Later</button>`)
 		}
 	}))
 	defer srv.Close()
@@ -148,6 +158,27 @@ func TestGuardRefusesWhereThePageMayNotGo(t *testing.T) {
 	}
 	if info, _ := s.PageInfo(ctx); info.URL != start {
 		t.Fatalf("after the blocked redirect the tab is on %s", info.URL)
+	}
+	// A navigation the page starts once the click's request is answered is
+	// judged while the next command waits for the click's settle
+	// (pending.go): that command tells the refusal, as coming from the
+	// click, and the page is back where it was.
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: start}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}); err != nil || out.Navigated {
+		t.Fatalf("a click whose request is not answered yet: %+v, %v", out, err)
+	}
+	close(apiRelease)
+	_, err = s.Snapshot(ctx, calls.SnapshotRequest{})
+	if !errors.Is(err, calls.ErrBlockedURL) || !strings.Contains(err.Error(), "after the last action") || !strings.Contains(err.Error(), "intranet.test") {
+		t.Fatalf("the look after a click whose later navigation was refused: %v", err)
+	}
+	if info, _ := s.PageInfo(ctx); info.URL != start {
+		t.Fatalf("after the later refusal the tab is on %s", info.URL)
+	}
+	if _, err := s.Snapshot(ctx, calls.SnapshotRequest{}); err != nil {
+		t.Fatalf("the refusal is told once; the next look: %v", err)
 	}
 }
 

@@ -150,6 +150,11 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 			}
 		}
 	}
+	// The last action's settle, left to this command (pending.go).
+	if err := t.awaitPending(cctx); err != nil {
+		end(&err)
+		return nil, ctx, func(*error) {}, err
+	}
 	return t, cctx, end, nil
 }
 

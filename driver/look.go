@@ -360,7 +360,7 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 	case d == "":
 		snap.Text = "[no changes since your last look]\n"
 	case len(d) < len(snap.Text):
-		snap.Text = "[changes since your last look; ~ changed]\n" + d + "\n"
+		snap.Text = "[changes since your last look]\n" + d + "\n" // "~": the element of that ref now reads so (snapshot --help)
 	default:
 		return
 	}

@@ -109,6 +109,7 @@ func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest)
 	if err := s.captureGone(); err != nil {
 		return nil, err
 	}
+	s.settledLogs(ctx) // the last action's requests answered (pending.go)
 	c := s.log.capturing()
 	if c == nil {
 		return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark capture start, then use the pages, then waymark capture stop FILE",

@@ -23,6 +23,7 @@ import (
 // calls.MethodNetLog). The log is the browser's, not the session's: a
 // request of another session in the same span is in it too.
 func (s *Session) NetLog(ctx context.Context, req calls.NetLogRequest) (*calls.NetLogResult, error) {
+	s.settledLogs(ctx)
 	return s.browser.netLog(ctx, req)
 }
 

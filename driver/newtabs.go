@@ -32,6 +32,7 @@ func (b *Browser) guardNewTabs(ctx context.Context) error {
 		return errors.New("no browser connection")
 	}
 	b.fresh = map[cdp.FrameID]target.ID{}
+	b.freshCtx = map[cdp.FrameID]cdp.BrowserContextID{}
 	b.refusedNew = map[cdp.FrameID]error{}
 	b.frameParent = map[target.ID]target.ID{}
 	b.fetchPatterns = docPatterns
@@ -46,6 +47,7 @@ func (b *Browser) guardNewTabs(ctx context.Context) error {
 			case in == nil:
 			case in.Type == "page":
 				b.fresh[cdp.FrameID(in.TargetID)] = in.OpenerID
+				b.freshCtx[cdp.FrameID(in.TargetID)] = in.BrowserContextID
 			case in.Type == "iframe":
 				b.frameParent[in.TargetID] = in.ParentID
 			}
@@ -59,6 +61,7 @@ func (b *Browser) guardNewTabs(ctx context.Context) error {
 		case *target.EventTargetDestroyed:
 			b.mu.Lock()
 			delete(b.fresh, cdp.FrameID(ev.TargetID))
+			delete(b.freshCtx, cdp.FrameID(ev.TargetID))
 			delete(b.refusedNew, cdp.FrameID(ev.TargetID))
 			delete(b.frameParent, ev.TargetID)
 			b.mu.Unlock()
@@ -124,10 +127,28 @@ func (b *Browser) decideNew(br *chromedp.Browser, ev fetch.EventRequestPaused) {
 	_, _ = cdp.Call(ctx, br, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
 }
 
+// unadoptedPages reports whether a page target of the browser context may
+// exist that no session has adopted yet (one a page opened): when not,
+// there is nothing to look for among the browser's targets.
+func (b *Browser) unadoptedPages(bcid cdp.BrowserContextID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fresh == nil {
+		return true // not watched: look
+	}
+	for _, c := range b.freshCtx {
+		if c == bcid {
+			return true
+		}
+	}
+	return false
+}
+
 // adopted says a session holds the tab now: its own guard judges it.
 func (b *Browser) adopted(id target.ID) {
 	b.mu.Lock()
 	delete(b.fresh, cdp.FrameID(id))
+	delete(b.freshCtx, cdp.FrameID(id))
 	b.mu.Unlock()
 }
 

@@ -230,6 +230,7 @@ func (s *Session) Console(ctx context.Context, req calls.ConsoleRequest) (*calls
 	if req.Last < 0 || req.Since < 0 {
 		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: "last and since must be 0 or more", Hint: "leave them out to read every message kept"}
 	}
+	s.settledLogs(ctx)
 	l := s.log
 	l.mu.Lock()
 	out := &calls.ConsoleLog{Messages: []calls.ConsoleMessage{}, Dropped: l.consoleDropped, Next: l.seq}
@@ -260,6 +261,7 @@ func (s *Session) Network(ctx context.Context, req calls.NetworkRequest) (*calls
 	if req.Last < 0 || req.Since < 0 {
 		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: "last and since must be 0 or more", Hint: "leave them out to read every request kept"}
 	}
+	s.settledLogs(ctx)
 	typ := strings.ToLower(req.Type)
 	l := s.log
 	l.mu.Lock()

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -44,13 +45,21 @@ const coverPatience = time.Second
 // are waited out until the timeout; a cover that stays coverPatience
 // fails the action then, naming what covers it.
 func (el *element) actionable(ctx context.Context, checks int, timeout time.Duration) (point, error) {
+	return el.actionableThen(ctx, checks, timeout, "", nil)
+}
+
+// actionableThen is actionable that, once the element passes, calls then (a
+// function of this element, as for callOn, with no arguments) in the same
+// round trip, decoding its result into out: a fill's preparation, one call
+// instead of two.
+func (el *element) actionableThen(ctx context.Context, checks int, timeout time.Duration, then string, out any) (point, error) {
 	deadline := time.Now().Add(timeout)
 	// coverBy is what covered the element at the last try, and
 	// coveredSince when it began to; zero when it was not covered.
 	var coverBy string
 	var coveredSince time.Time
 	for {
-		p, err := el.tryActionable(ctx, checks)
+		p, err := el.tryActionable(ctx, checks, then, out)
 		if err == nil {
 			return p, nil
 		}
@@ -78,7 +87,7 @@ func (el *element) actionable(ctx context.Context, checks int, timeout time.Dura
 // errUnstable marks a box that moved over a frame; it is tried again.
 var errUnstable = errors.New("element is still moving")
 
-func (el *element) tryActionable(ctx context.Context, checks int) (point, error) {
+func (el *element) tryActionable(ctx context.Context, checks int, then string, out any) (point, error) {
 	if el.hand != nil && el.tid == "" && el.frame == el.tab.mainFrame() {
 		if err := el.wheelIntoView(ctx); err != nil {
 			return point{}, err
@@ -97,9 +106,16 @@ func (el *element) tryActionable(ctx context.Context, checks int) (point, error)
 		W     float64 `json:"w"`
 		H     float64 `json:"h"`
 		Y     float64 `json:"y"`
+		// Then is what then returned, when the element passed.
+		Then json.RawMessage `json:"then"`
 	}
 	args := map[string]bool{"enabled": checks&checkEnabled != 0, "hit": checks&checkHit != 0}
-	if err := el.callOn(ctx, jsActionable, &probe, args); err != nil {
+	fn := jsActionable
+	if then != "" {
+		fn = "async function (checks) { const r = await (" + jsActionable + ").call(this, checks); " +
+			"if (r.state === 'ok') r.then = (" + then + ").call(this); return r; }"
+	}
+	if err := el.callOn(ctx, fn, &probe, args); err != nil {
 		return point{}, err
 	}
 	switch probe.State {
@@ -116,6 +132,11 @@ func (el *element) tryActionable(ctx context.Context, checks int) (point, error)
 		return point{}, &calls.CoveredError{Target: el.what, By: probe.By}
 	default:
 		return point{}, fmt.Errorf("actionability probe of %s said %q", el.what, probe.State)
+	}
+	if then != "" && out != nil && len(probe.Then) > 0 {
+		if err := json.Unmarshal(probe.Then, out); err != nil {
+			return point{}, err
+		}
 	}
 	// The probe saw its own frame's viewport: add where that frame sits in
 	// its target, then where the target sits in the page.

@@ -227,6 +227,11 @@ func (s *Session) Close() error {
 	s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.browser.ctx), probeTimeout+crashWait)
 	defer cancel()
+	// What the last actions left to settle (pending.go) ends first: the
+	// requests they set going reach their server before the context goes.
+	for _, t := range tabs {
+		_ = t.awaitPending(ctx)
+	}
 	for _, t := range tabs {
 		t.closeStuck(ctx)
 	}
@@ -265,4 +270,12 @@ func browserErr(err error) error {
 		return &calls.Error{Kind: calls.ErrBrowserGone, Msg: fmt.Sprintf("the browser is gone: %v", err), Hint: "run the command again: a new browser starts"}
 	}
 	return err
+}
+
+// currentTab returns the current tab as it is, without adopting or
+// dropping any (current does).
+func (s *Session) currentTab() *tab {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
 }

@@ -48,6 +48,13 @@ type pace struct {
 	// frames the page draws before settledDOM's rounds: a wheel scroll
 	// reaches the page's scroll offsets at a frame.
 	frames int
+	// later: an action that answers early (settleUntil) leaves even the
+	// in-page probe to the next command when nothing else is under way.
+	// For typing, choosing and checking: what their handlers do in the page
+	// (a field's suggestions drawn) is the next look's to wait for, while a
+	// navigation or a new tab they ask for synchronously is seen before the
+	// input call returns.
+	later bool
 }
 
 var (
@@ -55,7 +62,7 @@ var (
 	paceClick = pace{still: 30 * time.Millisecond, grace: 30 * time.Millisecond}
 	// paceEdit is for typing, choosing and checking, whose requests (a
 	// search box's suggestions) are smaller.
-	paceEdit = pace{still: 15 * time.Millisecond}
+	paceEdit = pace{still: 15 * time.Millisecond, later: true}
 	// paceScroll is for scrolls.
 	paceScroll = pace{still: 30 * time.Millisecond, frames: 2}
 )
@@ -86,24 +93,54 @@ func paceOf(kind string) pace {
 // happened means there was nothing else to wait for. A timer set for later
 // than that (a search box's 200 ms debounce) is not waited for.
 func (t *tab) settle(ctx context.Context, before mark, p pace) error {
+	_, _, err := t.settleUntil(ctx, before, p, false, false)
+	return err
+}
+
+// settleUntil is settle; with early set it returns later as soon as
+// what the action did is known but the page is not settled yet: its
+// navigation committed and is loading, or it set requests going (their
+// end, the quiet after them and the work the page then does are left). The caller hands what is left to the next command (pending.go),
+// calling settleUntil again with sawRequests as it returned (whether the
+// action set requests going, whose responses may render over several
+// tasks).
+func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRequests bool) (later, saw bool, err error) {
 	pctx, pcancel := context.WithCancel(ctx)
 	defer pcancel()
 	var probe <-chan error         // the running settledDOM, if any
 	var probeSince <-chan struct{} // the tab's change channel when it started
 	first := p                     // the grace is the first probe's; a later one (on the page a click opened) needs none
+	// stopGrace ends the running probe while it waits out its grace, once
+	// the page asked for something (a request, a navigation): that is
+	// not a download, and the grace is not worth waiting for. cut says
+	// the probe was ended so.
+	var stopGrace context.CancelFunc
+	cut := false
 	startProbe := func() {
+		if sawRequests || t.mark().startSeq != before.startSeq {
+			// Not a download, which the grace is for: the page asked for
+			// something else first.
+			first.grace = 0
+		}
 		ch := make(chan error, 1)
 		probe, probeSince = ch, t.watch()
-		go func(p pace) { ch <- t.settledDOM(pctx, p) }(first)
+		gctx, gcancel := context.WithCancel(pctx)
+		stopGrace, cut = nil, false
+		if first.grace > 0 {
+			stopGrace = gcancel
+		}
+		go func(p pace) { ch <- t.settledDOM(gctx, p); gcancel() }(first)
 		first.grace = 0
 	}
-	sawRequests := false
-	done := func() error {
+	done := func() (bool, bool, error) {
 		if sawRequests {
+			if early {
+				return true, true, nil
+			}
 			// Responses that may change the page over several tasks.
-			return t.quiet(ctx, p.still)
+			return false, true, t.quiet(ctx, p.still)
 		}
-		return nil
+		return false, false, nil
 	}
 	var navStartAt time.Time
 	var reqDeadline, navStartDeadline <-chan time.Time
@@ -116,11 +153,20 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 		inflight := len(t.inflight)
 		dialog := t.dialog != nil
 		changed := t.changed
+		committed := t.navSeq != before.navSeq
 		t.mu.Unlock()
 		if dialog {
-			return nil
+			return false, sawRequests, nil
+		}
+		if stopGrace != nil && (loading || requested || inflight > 0) {
+			stopGrace()
+			stopGrace, cut = nil, true
 		}
 		switch {
+		case loading && early && committed:
+			// It navigated, and the new document is loading: the load is
+			// the next command's to wait for.
+			return true, sawRequests, nil
 		case loading:
 			// A navigation is under way: wait for its load.
 		case requested && navStartDeadline != nil && time.Now().After(navStartAt):
@@ -139,6 +185,16 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 			if reqDeadline == nil {
 				reqDeadline = time.After(settleRequests)
 			}
+			if early {
+				// It set requests going and asked for no navigation while
+				// its handlers ran: the requests' end, and what the page
+				// does then, are the next command's to wait for.
+				return true, true, nil
+			}
+		case early && p.later && probe == nil && !sawRequests:
+			// Nothing under way outside the page: the in-page probe is the
+			// next command's.
+			return true, false, nil
 		default:
 			// Nothing under way outside the page: ask the page.
 			if probe == nil {
@@ -148,9 +204,13 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 		select {
 		case <-changed:
 		case <-probe:
-			probe = nil
+			probe, stopGrace = nil, nil
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return false, sawRequests, ctx.Err()
+			}
+			if cut {
+				cut = false
+				continue // ended in its grace: look again, and probe anew
 			}
 			select {
 			case <-probeSince:
@@ -165,12 +225,12 @@ func (t *tab) settle(ctx context.Context, before mark, p pace) error {
 			return done()
 		case <-navStartDeadline:
 		case <-loadDeadline.C:
-			return calls.Errorf(calls.ErrTimeout, "the page may still be loading; run waymark wait --load or take a snapshot",
+			return false, sawRequests, calls.Errorf(calls.ErrTimeout, "the page may still be loading; run waymark wait --load or take a snapshot",
 				"the page did not finish loading within %s", settleLoad)
 		case <-t.gone:
-			return nil // the action closed its own tab
+			return false, sawRequests, nil // the action closed its own tab
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, sawRequests, ctx.Err()
 		}
 	}
 }

@@ -86,7 +86,8 @@ func TestALookRightAfterAnActionSeesTheFinalState(t *testing.T) {
 		t.Errorf("after a click that opens a tab: tabs %+v", list.Tabs)
 	}
 	out = act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=link[name="Next"]`})
-	if !out.Navigated || !strings.HasSuffix(out.URL, "/next") || out.Title != "Next" {
+	// Its title is the next look's to tell when the page is still loading.
+	if !out.Navigated || !strings.HasSuffix(out.URL, "/next") || (out.Title != "Next" && out.Title != "") {
 		t.Errorf("a click that navigates: outcome %+v", out)
 	}
 	if got := getText(t, s, ctx, "css=#out"); got != "next page drawn" {

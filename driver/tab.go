@@ -89,6 +89,11 @@ type tab struct {
 
 	tools *pageTools // the page's WebMCP tools, from the first look on (pagetools.go)
 
+	// pending is the rest of the last action's settle, running in the
+	// background until the next command on the tab waits for it
+	// (pending.go); nil when none.
+	pending *pendingSettle
+
 	// bannersSeq is navSeq+1 once the first action on the page has
 	// answered the cookie banners there at load (popup.go); 0 before.
 	bannersSeq int

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -22,6 +25,28 @@ const worldName = "waymark"
 // objectGroup holds the remote objects one action resolves; releasing the
 // group frees them all at once.
 const objectGroup = "waymark"
+
+// callGroups numbers the object groups of callOn.
+var callGroups atomic.Int64
+
+// callGroup returns an object group of its own for one call on an element:
+// releasing it cannot free what another call still uses, so it can be
+// released without waiting (releaseLater).
+func callGroup() string {
+	return objectGroup + "-" + strconv.FormatInt(callGroups.Add(1), 10)
+}
+
+// releaseLater releases an object group without waiting for the answer: the
+// call that used it has its result, and a round trip per call on an
+// element is a tenth of a fill's time on a busy machine. An error (the
+// page went away, and the objects with it) does not matter.
+func releaseLater(ctx context.Context, sess cdp.Session, group string) {
+	go func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_, _ = cdp.Call(rctx, sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	}()
+}
 
 // isolatedWorld is a frame's world: ready is closed once id (or err) is
 // set.
@@ -159,8 +184,9 @@ func (el *element) callOn(ctx context.Context, fn string, out any, args ...any) 
 		if err != nil {
 			return err
 		}
+		group := callGroup()
 		obj, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{
-			BackendNodeID: el.node, ExecutionContextID: id, ObjectGroup: objectGroup,
+			BackendNodeID: el.node, ExecutionContextID: id, ObjectGroup: group,
 		})
 		if contextGone(err) && attempt == 0 {
 			el.tab.forgetWorld(el.frame)
@@ -181,7 +207,7 @@ func (el *element) callOn(ctx context.Context, fn string, out any, args ...any) 
 			FunctionDeclaration: fn, ObjectID: obj.Object.ObjectID, Arguments: cargs,
 			ReturnByValue: new(true), AwaitPromise: new(true),
 		})
-		_, _ = cdp.Call(ctx, el.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+		releaseLater(ctx, el.sess, group)
 		if err != nil {
 			return browserErr(err)
 		}

@@ -43,10 +43,10 @@ const tokens = (s) => enc.o200k(s);
 const LOOK = 'look', CLICK = 'click', FILL = 'fill', OPEN = 'open';
 
 // cli: a tool driven by a command-line program, one process per command.
-function cli(bin, look) {
+function cli(bin, look, env) {
   return {
     async call(args) {
-      const r = run(bin, ['--session', S, ...args], { timeoutMs: 60000 });
+      const r = run(bin, ['--session', S, ...args], { timeoutMs: 60000, env });
       if (r.code !== 0) throw new Error(`${args.join(' ')}: exit ${r.code ?? r.signal}: ${(r.stderr || r.stdout).trim().slice(0, 300)}`);
       return { ms: r.ms, text: r.stdout + r.stderr };
     },
@@ -121,6 +121,12 @@ if (TOOLS.includes('waymark')) {
   if (wmBin) tools.waymark = cli(wmBin, WM_CHANGES ? ['snapshot', '-i', '--changes'] : ['snapshot', '-i']);
   else notes.push('waymark not built: no bin/waymark (WAYMARK_BIN) and no waymark on PATH; its column is empty');
 }
+// WAYMARK_BASE_BIN: another build of waymark (the one before a change), run
+// as the tool "waymark-base" on a daemon of its own, so that a change's
+// before and after are measured in the same interleaved run.
+const baseBin = process.env.WAYMARK_BASE_BIN;
+const baseEnv = baseBin ? { WAYMARK_SOCKET: join(TMP_DIR, 'flow-base.sock') } : undefined;
+if (baseBin) tools['waymark-base'] = cli(baseBin, WM_CHANGES ? ['snapshot', '-i', '--changes'] : ['snapshot', '-i'], baseEnv);
 if (TOOLS.includes('agent-browser')) tools['agent-browser'] = cli(AB_BIN, AB_DELTA ? ['snapshot', '-i', '--delta'] : ['snapshot', '-i']);
 if (TOOLS.includes('playwright-mcp')) {
   const mcpConfig = join(TMP_DIR, 'mcp-config.json');
@@ -159,6 +165,10 @@ try {
   if (tools['agent-browser']) abClose(S);
   if (mcp) await mcp.close();
   if (tools.waymark) { wmClose(wmBin, S); wmStopDaemon(wmBin); }
+  if (baseBin) {
+    run(baseBin, ['--session', S, 'close'], { timeoutMs: 20000, env: baseEnv });
+    run(baseBin, ['daemon', 'stop'], { timeoutMs: 20000, env: baseEnv });
+  }
 }
 
 // Per tool: medians of the whole flow and of each kind of step.
@@ -179,8 +189,10 @@ const keys = [['ms', 'flow wall time (ms)', 0], ['tokens', 'flow tokens (o200k)'
 const ab_ = 'agent-browser', pw = 'playwright-mcp';
 console.log(`13-step shop flow on the demo shop, median of ${RUNS} interleaved runs (per-step rows: median over every such step)`);
 console.log(`looks: waymark snapshot -i${WM_CHANGES ? ' --changes' : ''}, agent-browser snapshot -i${AB_DELTA ? ' --delta' : ''}; load average at the end ${machine().loadavg_1_5_15.join(' ')}`);
-console.log(table(['', ...names, 'waymark ÷ agent-browser', 'waymark ÷ Playwright MCP'],
-  keys.map(([k, label, d]) => [label, ...names.map(n => col(n, k, d)), ratio(k, 'waymark', ab_), ratio(k, 'waymark', pw)])));
+const baseCols = baseBin ? ['waymark-base ÷ agent-browser'] : [];
+console.log(table(['', ...names, 'waymark ÷ agent-browser', 'waymark ÷ Playwright MCP', ...baseCols],
+  keys.map(([k, label, d]) => [label, ...names.map(n => col(n, k, d)), ratio(k, 'waymark', ab_), ratio(k, 'waymark', pw),
+    ...(baseBin ? [ratio(k, 'waymark-base', ab_)] : [])])));
 for (const n of notes) console.log('note: ' + n);
 console.log('texts of the first run in ' + OUT);
 console.log('wrote ' + writeResult('flow.json', { machine: machine(), runs: RUNS, ab_delta: AB_DELTA, wm_changes: WM_CHANGES, tokenizer: 'gpt-tokenizer 4.0.0 o200k_base', stats, flows, geturl, notes }));

@@ -151,7 +151,9 @@ func TestChangesThatLeaveThePage(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (code %s), want the navigation as the outcome", err, calls.Code(err))
 			}
-			if !out.Navigated || out.Title != "Sent" {
+			// Where it went; the new page's title is the next look's to
+			// tell while the page loads (driver/pending.go).
+			if !out.Navigated || !strings.Contains(out.URL, "/sent") || (out.Title != "Sent" && out.Title != "") {
 				t.Errorf("outcome %+v, want it to say the page went to /sent", out)
 			}
 			if n := srv.Count("", "/sent"); n != 1 {

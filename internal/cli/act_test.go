@@ -278,3 +278,23 @@ func TestActRefusals(t *testing.T) {
 		t.Errorf("press: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// An action that navigated names where it went; on the same origin as the
+// page it left, by its path only (the origin is what the reader knows).
+func TestDescribeOutcomeNamesTheNewPageByItsPathOnTheSameSite(t *testing.T) {
+	req := calls.ActRequest{Kind: calls.ActClick, Target: "@e7"}
+	for _, tt := range []struct {
+		from, to, want string
+	}{
+		{"http://127.0.0.1:8080/products", "http://127.0.0.1:8080/products/1", "clicked @e7 → /products/1"},
+		{"http://127.0.0.1:8080/products", "http://127.0.0.1:8080/search?q=mug#top", "clicked @e7 → /search?q=mug#top"},
+		{"http://127.0.0.1:8080/products", "http://localhost:8080/login", "clicked @e7 → http://localhost:8080/login"},
+		{"http://shop.test/", "https://shop.test/pay", "clicked @e7 → https://shop.test/pay"},
+		{"", "http://shop.test/pay", "clicked @e7 → http://shop.test/pay"},
+	} {
+		got := describeOutcome(req, calls.Outcome{URL: tt.to, From: tt.from, Navigated: true})
+		if got != tt.want {
+			t.Errorf("from %s to %s: %q, want %q", tt.from, tt.to, got, tt.want)
+		}
+	}
+}

@@ -184,7 +184,7 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 			opts.said("locator: %s", res.Evidence.Chosen)
 		}
 		if res.Outcome != nil {
-			opts.said("→ %s %q", res.Outcome.URL, res.Outcome.Title)
+			opts.said("→ %s", describePage(calls.PageInfo{URL: res.Outcome.URL, Title: res.Outcome.Title}))
 		}
 		return nil
 	})

@@ -13,8 +13,9 @@ const (
 // of b new since a as "+ line", in page order; "" when a and b are equal.
 // An element line whose ref is on both sides but whose text changed (a
 // value typed, a count in a link) is said once, as "~ line" with its new
-// text: the old text is what the reader saw last time, and repeating it
-// costs an agent tokens for nothing.
+// text and without its indent: the old text and the place are what the
+// reader saw last time, and repeating them costs an agent tokens for
+// nothing.
 // It reports false when more than maxDiffLines lines changed or the
 // changed middle is too big to compare.
 func Diff(a, b string) (string, bool) {
@@ -95,7 +96,9 @@ func pairByRef(out []string) []string {
 		}
 		if j, ok := removed[p.Ref]; ok && !drop[j] {
 			drop[j] = true
-			out[i] = "~ " + rest
+			// Said without its indent and bullet: the reader saw the
+			// element at its place last time, and its ref names it.
+			out[i] = "~ " + strings.TrimPrefix(strings.TrimLeft(rest, " "), "- ")
 		}
 	}
 	kept := out[:0]

@@ -23,10 +23,10 @@ func TestDiff(t *testing.T) {
 		{"changed", "a\nb\nc", "a\nB\nc", "- b\n+ B", true},
 		{"two places", "a\nb\nc\nd\ne", "a\nB\nc\nd\ne\nf", "- b\n+ B\n+ f", true},
 		{"from empty", "", "a", "- \n+ a", true},
-		{"same ref changed", "a\n- link \"Cart (0)\" [ref=e5]\nc", "a\n- link \"Cart (2)\" [ref=e5]\nc", "~ - link \"Cart (2)\" [ref=e5]", true},
+		{"same ref changed", "a\n- link \"Cart (0)\" [ref=e5]\nc", "a\n- link \"Cart (2)\" [ref=e5]\nc", "~ link \"Cart (2)\" [ref=e5]", true},
 		{"fields typed", "- form:\n  - textbox \"Name\" [ref=e1]\n  - textbox \"Email\" [ref=e2]\n- x", "- form:\n  - textbox \"Name\" [ref=e1] value=\"Ann\"\n  - textbox \"Email\" [ref=e2] value=\"a@b\"\n- x",
-			"~   - textbox \"Name\" [ref=e1] value=\"Ann\"\n~   - textbox \"Email\" [ref=e2] value=\"a@b\"", true},
-		{"ref moved to another element line", "- link \"A\" [ref=e1]\n- b", "- b\n- button \"A\" [ref=e1]", "~ - button \"A\" [ref=e1]", true},
+			"~ textbox \"Name\" [ref=e1] value=\"Ann\"\n~ textbox \"Email\" [ref=e2] value=\"a@b\"", true},
+		{"ref moved to another element line", "- link \"A\" [ref=e1]\n- b", "- b\n- button \"A\" [ref=e1]", "~ button \"A\" [ref=e1]", true},
 		{"different refs stay apart", "- link \"A\" [ref=e1]", "- link \"A\" [ref=e2]", "- - link \"A\" [ref=e1]\n+ - link \"A\" [ref=e2]", true},
 		{"too many changes", strings.Join(long[:100], "\n"), strings.Join(long[100:], "\n"), "", false},
 	}
