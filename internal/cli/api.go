@@ -24,6 +24,8 @@ type APILearnOptions struct {
 	Page       string
 	VarArgs    []string
 	Candidates []string
+	// NoDiscover skips asking the site what it publishes (discover).
+	NoDiscover bool
 }
 
 // APICallOptions are the flags of `waymark api call`.
@@ -73,6 +75,7 @@ browser's own request, each hop checked by the URL policy.`,
 	learn.Flags().StringVar(&lo.Out, "out", "", "write the recipe here (default: print it)")
 	learn.Flags().StringVar(&lo.Page, "page", "", "the page the rows were read on (default: the page that made the call)")
 	learn.Flags().StringArrayVar(&lo.VarArgs, "var", nil, "a value the person gave (a search's words): name=value; the request's value equal to it becomes %name% (repeatable)")
+	learn.Flags().BoolVar(&lo.NoDiscover, "no-discover", false, "do not ask the site what it publishes (its feeds, its platform's JSON view, its OpenAPI endpoints)")
 	learn.Flags().StringArrayVar(&lo.Candidates, "candidate", nil, "a URL the site publishes that may hold the rows (a feed, a JSON view): SOURCE=URL or URL (repeatable)")
 
 	co := &APICallOptions{}
@@ -184,6 +187,17 @@ func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
 			src, u = "given", c
 		}
 		lo.Candidates = append(lo.Candidates, siteapi.Candidate{URL: u, Source: src})
+	}
+	if !opts.NoDiscover {
+		page := learnPage(opts.Page, f)
+		found, note := publishedCandidates(ctx, opts.session(), page)
+		if note != "" {
+			opts.note("%s", note)
+		}
+		if len(found) > 0 && lo.Page == "" {
+			lo.Page = page // a candidate is probed only on the page's own site
+		}
+		lo.Candidates = append(lo.Candidates, found...)
 	}
 	r, rep, err := siteapi.LearnCall(ctx, opts.session(), f, rows, lo)
 	if err != nil {
