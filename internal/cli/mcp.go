@@ -22,7 +22,7 @@ type MCPOptions struct {
 	Common
 	HTTP      string // --http: serve streamable HTTP on this loopback address; empty: stdio
 	AllowEval bool   // --allow-eval: offer the eval tool
-	SiteTools bool   // --site-tools: offer the sitemap tool
+	SiteTools bool   // --site-tools: offer sitemap and api_call
 	Apps      bool   // --apps: list the sheet and doc tools from the start
 	Model     ModelFlags
 	Version   string
@@ -89,7 +89,7 @@ by hand, while the page is as it was then.`,
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8931) instead of stdio")
 	cmd.Flags().BoolVar(&opts.AllowEval, "allow-eval", false, "offer the eval tool, which runs JavaScript in the page")
 	cmd.Flags().BoolVar(&opts.AllowCapture, "allow-capture", false, "offer the capture tool, which writes the session's network (redacted) to files the client names")
-	cmd.Flags().BoolVar(&opts.SiteTools, "site-tools", false, "offer the sitemap tool, which lists a site's pages without browsing them")
+	cmd.Flags().BoolVar(&opts.SiteTools, "site-tools", false, "offer the sitemap and api_call tools, which read a site's page list and its own JSON API without browsing")
 	cmd.Flags().BoolVar(&opts.Apps, "apps", false, "list the spreadsheet and document tools from the start (else they appear once a look finds such an application)")
 	cmd.Flags().StringVar(&opts.Model.Model, "model", "", `the model of act, observe, extract and run: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
 	cmd.Flags().StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
@@ -120,7 +120,6 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		Version:   opts.Version,
 		Timeout:   opts.Timeout,
 		Extra:     []func(*sdk.Server){tools},
-		APICall:   true,
 	}
 	so.AllowCapture = opts.AllowCapture
 	if opts.HTTP == "" {

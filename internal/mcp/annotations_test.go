@@ -22,7 +22,7 @@ func TestEveryToolDescribed(t *testing.T) {
 	replayer := func(context.Context, string, *routine.Routine, replay.Options) (*replay.Result, error) {
 		return nil, nil
 	}
-	cs := connect(t, Options{Caller: &fakeCaller{}, AllowEval: true, AllowCapture: true, APICall: true, Extra: []func(*sdk.Server){PilotTools(newPilot, replayer, PilotOptions{})}})
+	cs := connect(t, Options{Caller: &fakeCaller{}, AllowEval: true, AllowCapture: true, SiteTools: true, Apps: true, Extra: []func(*sdk.Server){PilotTools(newPilot, replayer, PilotOptions{})}})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ func TestAPICall(t *testing.T) {
 	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
 		return calls.APICallResult{Rows: []map[string]any{{"name": "Brass lamp"}}, Pages: 1, Requests: 1}, nil
 	}}
-	cs := connect(t, Options{Caller: fc, APICall: true})
+	cs := connect(t, Options{Caller: fc, SiteTools: true})
 	rec := `{"format":"waymark.api/1","site":"https://shop.example","page":"https://shop.example/","request":{"method":"GET","url":"https://shop.example/api/items","headers":[%s]},"rows":"/items","fields":[{"name":"name","path":"/title"}]}`
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "api_call", Arguments: map[string]any{"recipe": strings.Replace(rec, "%s", "", 1), "pages": 2}})
 	if err != nil {

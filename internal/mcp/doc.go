@@ -8,10 +8,12 @@
 // makes the same calls) for one waymark session.
 //
 //	navigate back snapshot click fill type press select check uncheck hover
-//	scroll upload drag wait screenshot tabs dialog console network [eval] [sitemap] [page_tool]
+//	scroll upload drag wait screenshot tabs dialog console network [eval] [capture] [sitemap api_call] [page_tool]
+//	and, once a look names a spreadsheet or an editor (or with [Options.Apps]):
+//	sheet_read sheet_dump sheet_write sheet_fill doc_read doc_find doc_insert
 //
 // eval is registered only with [Options.AllowEval], capture only with
-// [Options.AllowCapture], sitemap only with [Options.SiteTools];
+// [Options.AllowCapture], sitemap and api_call only with [Options.SiteTools];
 // page_tool is added when a look first shows a page that offers tools
 // (discover.go). The pilot's tools (act,
 // observe, extract, run, replay) are added by whoever builds the server,

@@ -39,7 +39,10 @@ type Options struct {
 	// names; opt-in like eval (and the tool list stays within its size
 	// budget without it, size_test.go).
 	AllowCapture bool
-	// SiteTools registers the sitemap tool (discover.go).
+	// SiteTools registers the tools that read a site's data rather than
+	// its pages: sitemap (discover.go) and api_call (api.go). Opt-in, like
+	// eval and capture, so the list every client sends its model on every
+	// turn stays within its budget (size_test.go).
 	SiteTools bool
 	// Apps registers the tools of the applications the outline cannot show
 	// (spreadsheets, document editors) from the start; without it they
@@ -63,9 +66,6 @@ type Options struct {
 	// Extra adds more tools (the pilot's act, observe, extract, run,
 	// replay) after the browser tools; nil adds none.
 	Extra []func(*sdk.Server)
-	// APICall offers the api_call tool (api.go): a list read by a site
-	// API recipe. waymark mcp sets it.
-	APICall bool
 }
 
 // instructions explain once what the tool descriptions leave out.
@@ -114,7 +114,8 @@ func build(opts Options, cs clientSession) *server {
 	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}, pageTool: &pageToolOffer{srv: srv}}
 	t.register(srv, opts.AllowEval)
 	if opts.SiteTools {
-		t.registerSitemap(srv)
+		t.registerSitemap(srv) // discover.go
+		t.registerAPI(srv)     // api.go
 	}
 	t.registerForms(srv)
 	if opts.AllowCapture {
@@ -123,9 +124,6 @@ func build(opts Options, cs clientSession) *server {
 	t.srv = srv
 	if opts.Apps {
 		t.appSeen(sheetApp + docApp)
-	}
-	if opts.APICall {
-		t.registerAPI(srv)
 	}
 	for _, add := range opts.Extra {
 		add(srv)
