@@ -76,22 +76,8 @@ func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet
 	c.Before = s.maskCellSecrets(before.At(at).Value)
 	// The cell is selected by the read: typing opens its editor with
 	// what is typed in place of what it held.
-	if value == "" {
-		if err := pressKeys(ctx, t, "Delete"); err != nil {
-			return c, err
-		}
-	} else {
-		if h != nil {
-			err = t.typeCadenced(ctx, value, h)
-		} else {
-			err = keys.Send(ctx, t.sess, keys.Type(value))
-		}
-		if err != nil {
-			return c, err
-		}
-		if err := pressKeys(ctx, t, "Enter"); err != nil {
-			return c, err
-		}
+	if err := s.withoutSubmits(ctx, t, at, func() error { return typeCell(ctx, t, value, h) }); err != nil {
+		return c, err
 	}
 	after, _, err := s.readRange(ctx, t, app, one, h != nil)
 	if err != nil {
@@ -309,4 +295,54 @@ func fillDigest(cells []fillCell) string {
 		fmt.Fprintf(h, "%s\x00%s\x00", c.ref, c.value)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// typeCell types a value into the selected cell and commits it with
+// Enter, or deletes what it holds.
+func typeCell(ctx context.Context, t *tab, value string, h *hand.Hand) (err error) {
+	if value == "" {
+		if err := pressKeys(ctx, t, "Delete"); err != nil {
+			return err
+		}
+	} else {
+		if h != nil {
+			err = t.typeCadenced(ctx, value, h)
+		} else {
+			err = keys.Send(ctx, t.sess, keys.Type(value))
+		}
+		if err != nil {
+			return err
+		}
+		if err := pressKeys(ctx, t, "Enter"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withoutSubmits runs a cell's typing with the tab's form submissions and
+// non-GET navigations held (sendgate.go): a cell write needs no approval,
+// and a page dressed as a spreadsheet (its marker is a class any page can
+// have) must not get a form sent by the Enter that commits the cell. The
+// app's own saves, by fetch or XHR, go.
+func (s *Session) withoutSubmits(ctx context.Context, t *tab, at sheet.Ref, do func() error) error {
+	stop, err := t.watchSends(ctx, "", func() bool { return s.browser.hasFrames(t.id) })
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.sends.docsOnly = true
+	t.mu.Unlock()
+	if err := s.browser.watchAll(ctx, +1); err != nil {
+		stop()
+		return err
+	}
+	defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
+	err = do()
+	if held := stop(); len(held) > 0 {
+		h := held[0]
+		return calls.Errorf(calls.ErrNotInteractable, "the page may be a form dressed as a spreadsheet: run waymark snapshot; a form is sent with waymark click or press, which ask for approval",
+			"writing %s would send %s (%s %s); it was stopped before it left the browser, and nothing was sent", at, h.kind, h.method, shortURL(h.url))
+	}
+	return err
 }
