@@ -1,6 +1,7 @@
 package driver_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/apps/apptest"
 )
 
 // TestSheetWriteFakeSheetLoginForm: a page that dresses a login form as
@@ -44,5 +46,33 @@ func TestSheetWriteFakeSheetLoginForm(t *testing.T) {
 	}
 	if calls.Code(err) != "not_interactable" || !strings.Contains(err.Error(), "a form submission (POST") {
 		t.Fatalf("sheet write into a form's field: %v", err)
+	}
+}
+
+// TestSheetFillChangedDuringFill: the page changes a cell the fill has
+// not reached yet while it writes an earlier one. What was approved was
+// what the cells held; a cell that holds something else by the time it is
+// written is not overwritten (changed), whatever was read at the start.
+func TestSheetFillChangedDuringFill(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"", ""}},
+		Script: `const iv = setInterval(() => {
+  if (window.sheet && window.sheet.getValueFromCoords(0, 0) === "one") {
+    clearInterval(iv); window.sheet.setValueFromCoords(1, 0, "the page's own");
+  }
+}, 5);`})
+	req := calls.SheetFillRequest{Cells: map[string]string{"A1": "one", "B1": "two"}}
+	_, err := s.SheetFill(ctx, req)
+	var a calls.Approval
+	if err := json.Unmarshal(calls.DataOf(err), &a); err != nil {
+		t.Fatalf("unapproved fill: %v", err)
+	}
+	req.Approve = &a
+	_, err = s.SheetFill(ctx, req)
+	if b := appValue(t, s, ctx, 1, 0); b != "the page's own" {
+		t.Fatalf("B1 holds %q: the fill overwrote a cell that changed after it was approved (err %v)", b, err)
+	}
+	if calls.Code(err) != "changed" || !strings.Contains(err.Error(), "B1") {
+		t.Fatalf("fill over a changed cell: %v", err)
 	}
 }

@@ -47,7 +47,7 @@ func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (
 	if req.Secret != "" {
 		s.rememberCellSecret(req.Secret, req.Value)
 	}
-	c, err := s.writeCell(ctx, t, app, at, req.Value, req.Secret != "", h)
+	c, err := s.writeCell(ctx, t, app, at, req.Value, req.Secret != "", h, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -65,8 +65,12 @@ func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (
 }
 
 // writeCell reads a cell, types its value, commits it with Enter and
-// reads it back. A secret's value never reaches the result.
-func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet.Ref, value string, isSecret bool, h *hand.Hand) (calls.SheetCell, error) {
+// reads it back. A secret's value never reaches the result. approved,
+// when not nil, is what the cell held as approved (as readCells shows
+// it): a cell that holds something else now is not written (changed), so
+// a page that changes a cell while the fill writes the ones before it
+// does not have it overwritten.
+func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet.Ref, value string, isSecret bool, h *hand.Hand, approved *string) (calls.SheetCell, error) {
 	one := sheet.Range{From: at, To: at}
 	c := calls.SheetCell{Cell: at.String(), Secret: isSecret}
 	before, _, err := s.readRange(ctx, t, app, one, h != nil)
@@ -74,6 +78,12 @@ func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet
 		return c, err
 	}
 	c.Before = s.maskCellSecrets(before.At(at).Value)
+	if approved != nil {
+		if now := secret.Redact(c.Before); now != *approved {
+			return c, calls.Errorf(calls.ErrChanged, "run the fill again without the approval to see what the cells hold now, and approve that",
+				"%s holds %q now, not %q as approved; it was not written", at, now, *approved)
+		}
+	}
 	// The cell is selected by the read: typing opens its editor with
 	// what is typed in place of what it held.
 	if err := s.withoutSubmits(ctx, t, at, func() error { return typeCell(ctx, t, value, h) }); err != nil {
@@ -144,10 +154,14 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (_ 
 	h := t.handFor(req.Hand)
 	out := &calls.SheetFillResult{URL: shownURL(t.url()), App: app.Label()}
 	for _, c := range cells {
+		// A secret is remembered (and masked in every later read) once
+		// its cell was compared with the approval, which showed the cell
+		// unmasked by it.
+		was := a.Form[c.ref.String()]
+		wc, err := s.writeCell(ctx, t, app, c.ref, c.value, c.secret, h, &was)
 		if c.secret {
 			s.rememberCellSecret(c.ref.String(), c.value)
 		}
-		wc, err := s.writeCell(ctx, t, app, c.ref, c.value, c.secret, h)
 		if err != nil {
 			return nil, fmt.Errorf("%s (after %d of %d cells): %w", c.ref, len(out.Cells), len(cells), err)
 		}
