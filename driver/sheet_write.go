@@ -34,6 +34,9 @@ func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (
 	if err := typable(req.Cell, req.Value); err != nil {
 		return nil, err
 	}
+	if err := unapprovedFormula(req.Cell, req.Value); err != nil {
+		return nil, err
+	}
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
