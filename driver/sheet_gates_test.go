@@ -77,7 +77,6 @@ func TestSheetFillChangedDuringFill(t *testing.T) {
 	}
 }
 
-
 // TestSheetWriteFetchingFormula: a formula that makes the app fetch a URL
 // (Google Sheets' IMPORTXML sends any cell's data to any URL) is a send,
 // and one cell's write has no approval: it is refused before the page is
