@@ -107,3 +107,55 @@ func TestSheetWriteFetchingFormula(t *testing.T) {
 		t.Fatalf("B1 holds %q", got)
 	}
 }
+
+// TestSheetFillOtherWorksheet: a spreadsheet of two worksheets (tabs).
+// The cells are the open worksheet's (a hidden one's cells match the
+// app's cell selector too), and an approval given for cells of one
+// worksheet, replayed after the page (or anyone) switched to another
+// whose cells hold the same empty values — same URL, same page load,
+// same cells and values — asks again: the approval names the worksheet.
+func TestSheetFillOtherWorksheet(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"", ""}},
+		Script: `const iv = setInterval(() => {
+  if (!window.sheet) return;
+  clearInterval(iv);
+  window.sheet.createWorksheet({worksheetName: "Payroll", minDimensions: [2, 2]});
+  window.sheet.openWorksheet(0);
+}, 5);`})
+	if _, err := s.Wait(ctx, calls.WaitRequest{Text: "Payroll"}); err != nil {
+		t.Fatal(err)
+	}
+	req := calls.SheetFillRequest{Cells: map[string]string{"A1": "one", "B1": "two"}}
+	_, err := s.SheetFill(ctx, req)
+	var a calls.Approval
+	if jerr := json.Unmarshal(calls.DataOf(err), &a); jerr != nil {
+		t.Fatalf("unapproved fill: %v", err)
+	}
+	if !strings.Contains(a.Why, `"Sheet1"`) {
+		t.Errorf("the approval does not name the worksheet: %+v", a)
+	}
+	if _, err := s.Eval(ctx, calls.EvalRequest{Expression: `window.sheet.openWorksheet(1)`, MainWorld: true}); err != nil {
+		t.Fatal(err)
+	}
+	req.Approve = &a
+	_, err = s.SheetFill(ctx, req)
+	res, _ := s.Eval(ctx, calls.EvalRequest{Expression: `(() => { const w = document.getElementById('sheet').spreadsheet.worksheets; return w[0].getValueFromCoords(0, 0) + "|" + w[1].getValueFromCoords(0, 0); })()`, MainWorld: true})
+	if calls.Code(err) != "needs_approval" || string(res.Value) != `"|"` {
+		t.Fatalf("an approval for Sheet1 replayed on Payroll: %v (A1 of Sheet1|Payroll: %s)", err, res.Value)
+	}
+	// Approved on the worksheet that is open, it writes there.
+	req.Approve = nil
+	_, err = s.SheetFill(ctx, req)
+	if jerr := json.Unmarshal(calls.DataOf(err), &a); jerr != nil {
+		t.Fatalf("unapproved fill: %v", err)
+	}
+	req.Approve = &a
+	if _, err := s.SheetFill(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	res, _ = s.Eval(ctx, calls.EvalRequest{Expression: `(() => { const w = document.getElementById('sheet').spreadsheet.worksheets; return w[0].getValueFromCoords(0, 0) + "|" + w[1].getValueFromCoords(0, 0); })()`, MainWorld: true})
+	if string(res.Value) != `"|one"` {
+		t.Fatalf("A1 of Sheet1|Payroll: %s", res.Value)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -130,8 +131,16 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (_ 
 	if err != nil {
 		return nil, err
 	}
+	tabName, err := s.sheetTab(ctx, t, app)
+	if err != nil {
+		return nil, err
+	}
+	why := fmt.Sprintf("writes %d cells of the sheet", len(cells))
+	if tabName != "" {
+		why += fmt.Sprintf(" %q", tabName)
+	}
 	want := calls.Approval{Action: "write cells", URL: shownURL(t.url()), Control: cellList(cells),
-		Why: fmt.Sprintf("writes %d cells of the sheet", len(cells)), Form: now, Writes: fillWrites(cells), Sends: "cells " + fillDigest(cells)}
+		Why: why, Form: now, Writes: fillWrites(cells), Sends: "cells " + fillDigest(cells)}
 	if req.Approve == nil {
 		var b strings.Builder
 		for _, c := range cells {
@@ -143,6 +152,8 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (_ 
 	switch {
 	case a.URL != want.URL:
 		return nil, needsApprovalAgain(fmt.Sprintf("the approval was for %s, and the page is %s; nothing was written", a.URL, want.URL))
+	case a.Why != want.Why:
+		return nil, needsApprovalAgain(fmt.Sprintf("the approval %s, and the page's open sheet is %q; nothing was written", a.Why, tabName))
 	case a.Control != want.Control || a.Sends != want.Sends:
 		return nil, needsApprovalAgain("the approval was for other cells or other values; nothing was written")
 	}
@@ -362,4 +373,19 @@ func (s *Session) withoutSubmits(ctx context.Context, t *tab, at sheet.Ref, do f
 			"writing %s would send %s (%s %s); it was stopped before it left the browser, and nothing was sent", at, h.kind, h.method, shortURL(h.url))
 	}
 	return err
+}
+
+// sheetTab names the open sheet (tab) of a spreadsheet of several, by
+// the app's Tab selector; "" when the app names none. Read in our world.
+func (s *Session) sheetTab(ctx context.Context, t *tab, app *apps.App) (string, error) {
+	if app.Tab == "" {
+		return "", nil
+	}
+	sel, _ := json.Marshal(app.Tab)
+	var name string
+	expr := fmt.Sprintf(`(() => { const e = document.querySelector(%s); return e ? e.textContent.replace(/\s+/g, " ").trim().slice(0, 100) : ""; })()`, sel)
+	if err := t.evalWorld(ctx, t.sess, t.mainFrame(), expr, &name); err != nil {
+		return "", err
+	}
+	return name, nil
 }
