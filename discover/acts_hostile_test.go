@@ -1,7 +1,9 @@
 package discover
 
 import (
+	"context"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +33,21 @@ func TestActsHostileSpellings(t *testing.T) {
 		}
 		if got := Acts(u); got != want {
 			t.Errorf("Acts(%s) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// TestCandidatesPageActs: Candidates fetches the page it is given when
+// no markup comes with it; a page whose path acts is not requested (the
+// URL is the model's proposal as much as a crawled link is).
+func TestCandidatesPageActs(t *testing.T) {
+	for _, page := range []string{"https://api.example/account/logout", "https://api.example/p?action=delete"} {
+		site := &fakeSite{pages: map[string]string{}}
+		_, err := Candidates(context.Background(), site, page, nil, Options{})
+		for _, a := range site.asked {
+			if a == strings.TrimPrefix(page, "https://api.example") {
+				t.Errorf("Candidates requested the acting page %s (err %v)", page, err)
+			}
 		}
 	}
 }
