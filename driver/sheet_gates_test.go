@@ -1,7 +1,10 @@
 package driver_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -157,5 +160,28 @@ func TestSheetFillOtherWorksheet(t *testing.T) {
 	res, _ = s.Eval(ctx, calls.EvalRequest{Expression: `(() => { const w = document.getElementById('sheet').spreadsheet.worksheets; return w[0].getValueFromCoords(0, 0) + "|" + w[1].getValueFromCoords(0, 0); })()`, MainWorld: true})
 	if string(res.Value) != `"|one"` {
 		t.Fatalf("A1 of Sheet1|Payroll: %s", res.Value)
+	}
+}
+
+// TestSheetFillDigestHidesSecret: the approval binds the values by a
+// digest, and the approval is shown (to the model when the client cannot
+// ask its person, in --json). A PIN among the values must not be found
+// from it by trying every PIN: the digest is keyed by the session.
+func TestSheetFillDigestHidesSecret(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"user", "pin"}, {"", ""}}})
+	const pin = "4821"
+	_, err := s.SheetFill(ctx, calls.SheetFillRequest{Cells: map[string]string{"A2": "bob"}, Secrets: map[string]string{"B2": pin}})
+	var a calls.Approval
+	if jerr := json.Unmarshal(calls.DataOf(err), &a); jerr != nil {
+		t.Fatalf("unapproved fill: %v", err)
+	}
+	for i := range 10000 {
+		guess := fmt.Sprintf("%04d", i)
+		h := sha256.New()
+		fmt.Fprintf(h, "A2\x00bob\x00B2\x00%s\x00", guess)
+		if "cells "+hex.EncodeToString(h.Sum(nil))[:16] == a.Sends {
+			t.Fatalf("the approval's digest %q gives the secret PIN away: %s", a.Sends, guess)
+		}
 	}
 }

@@ -315,11 +315,19 @@ func fillWrites(cells []fillCell) map[string]string {
 	return out
 }
 
-// fillDigest binds an approval to the values it writes without showing
-// them (secrets among them): a hash of every cell and value.
+// fillDigest binds an approval to the values it writes: a hash of every
+// cell and value, but a secret's value is left out. The approval is
+// shown (to the model when the client cannot ask its person, and in
+// --json), and a hash of a PIN is the PIN to anyone who tries the ten
+// thousand of them; the person approved the secret cell masked, so any
+// secret value fits what they approved.
 func fillDigest(cells []fillCell) string {
 	h := sha256.New()
 	for _, c := range cells {
+		if c.secret {
+			fmt.Fprintf(h, "%s\x00\x01secret\x00", c.ref)
+			continue
+		}
 		fmt.Fprintf(h, "%s\x00%s\x00", c.ref, c.value)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
