@@ -185,3 +185,14 @@ func TestSheetFillDigestHidesSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestSheetFillSecretFormula: a secret is approved masked ("••••"), so a
+// secret that is a fetching formula would send unseen: refused.
+func TestSheetFillSecretFormula(t *testing.T) {
+	s, ctx := newSession(t)
+	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"a", ""}}})
+	_, err := s.SheetFill(ctx, calls.SheetFillRequest{Secrets: map[string]string{"B1": `=IMPORTDATA("http://127.0.0.1:1/"&A1)`}})
+	if calls.Code(err) != "bad_input" {
+		t.Fatalf("a fetching formula as a secret: %v", err)
+	}
+}

@@ -212,6 +212,11 @@ func fillCells(req calls.SheetFillRequest) ([]fillCell, error) {
 		if err := typable(k, v); err != nil {
 			return err
 		}
+		if f := sendingFormula(v); f != "" && isSecret {
+			// The person approves a secret masked: a send must be seen.
+			return calls.Errorf(calls.ErrBadInput, "give the formula as a cell's value, which the approval shows",
+				"the secret for %s is a formula that makes the app fetch a URL (%s), and a secret is approved unseen", k, f)
+		}
 		out = append(out, fillCell{ref: r, value: v, secret: isSecret})
 		return nil
 	}
