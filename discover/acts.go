@@ -2,6 +2,7 @@ package discover
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -48,9 +49,17 @@ func Acts(u *url.URL) string {
 	return ""
 }
 
-// splitWords lower-cases s's words, after unescaping it.
+// splitWords lower-cases s's words, after unescaping it. Unescaping is
+// by escape, not all or nothing (url.PathUnescape refuses the whole string
+// at one bad escape, so "/log%6Fut?q=100%" kept its acting word escaped),
+// and repeated while it changes (a word escaped twice). Words also split
+// between letters and digits ("delete2").
 func splitWords(s string) []string {
-	if u, err := url.PathUnescape(s); err == nil {
+	for range 4 {
+		u := unescapeLoose(s)
+		if u == s {
+			break
+		}
 		s = u
 	}
 	var words []string
@@ -65,7 +74,7 @@ func splitWords(s string) []string {
 	for _, r := range s {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			if unicode.IsUpper(r) && unicode.IsLower(prev) || unicode.IsDigit(r) != unicode.IsDigit(prev) && len(cur) > 0 {
 				flush()
 			}
 			cur = append(cur, r)
@@ -76,4 +85,27 @@ func splitWords(s string) []string {
 	}
 	flush()
 	return words
+}
+
+// unescapeLoose decodes every valid %XX of s and leaves anything else as
+// it is.
+func unescapeLoose(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			v, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			b.WriteByte(byte(v))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

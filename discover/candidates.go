@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/url"
 	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // Candidate is a machine-readable view of a page the site publishes
@@ -46,6 +48,12 @@ func Candidates(ctx context.Context, f Fetcher, pageURL string, markup []byte, o
 		return nil, err
 	}
 	if markup == nil {
+		// The page is requested as any other of discovery's: never one
+		// whose path acts, whoever named it.
+		if w := Acts(base); w != "" {
+			return nil, calls.Errorf(calls.ErrBadInput, "give the page's markup, or a page that only shows",
+				"%s: its path acts (%q), and discovery never requests such a page", base, w)
+		}
 		d, err := c.get(ctx, base)
 		if err := fatal(ctx, err); err != nil {
 			return nil, err

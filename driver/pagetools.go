@@ -248,21 +248,26 @@ func (s *Session) PageTool(ctx context.Context, req calls.PageToolRequest) (_ *c
 	if err != nil {
 		return nil, err
 	}
-	if !tool.ReadOnly {
-		a := calls.Approval{Action: "tool " + tool.Name, URL: info.URL, Control: "page tool " + tool.Name,
-			Why: "the page's tool is not marked read-only: it may act", Form: args}
-		switch {
-		case req.Approve != nil:
-			if err := t.approvalFresh(*req.Approve); err != nil {
-				return nil, err
-			}
-			if d := approvalDiff(*req.Approve, a); d != "" {
-				return nil, needsApprovalAgain("the page is not as approved: " + d + "; nothing was called")
-			}
-			t.useApproval(*req.Approve)
-		case req.Submits == "ask":
-			return nil, needsApproval(t.bind(a), fmt.Sprintf("the page's tool %s is not marked read-only; it was not called", tool.Name))
+	a := calls.Approval{Action: "tool " + tool.Name, URL: info.URL, Control: "page tool " + tool.Name,
+		Why: "the page's tool is not marked read-only: it may act", Form: args}
+	switch {
+	case req.Approve != nil:
+		if err := t.approvalFresh(*req.Approve); err != nil {
+			return nil, err
 		}
+		if d := approvalDiff(*req.Approve, a); d != "" {
+			return nil, needsApprovalAgain("the page is not as approved: " + d + "; nothing was called")
+		}
+		t.useApproval(*req.Approve)
+		if tool.ReadOnly && req.Approve.Sends != "" {
+			// Approved after it was held sending: that send, once.
+			return s.invokeWatched(ctx, t, pt, tool, input, req.TimeoutMS, info.URL, a, req.Approve.Sends)
+		}
+	case !tool.ReadOnly && req.Submits == "ask":
+		return nil, needsApproval(t.bind(a), fmt.Sprintf("the page's tool %s is not marked read-only; it was not called", tool.Name))
+	case req.Submits == "ask":
+		// Read-only is the page's word: held to it (pagetools_sends.go).
+		return s.invokeWatched(ctx, t, pt, tool, input, req.TimeoutMS, info.URL, a, "")
 	}
 	return s.invokeTool(ctx, t, pt, tool.Name, input, req.TimeoutMS, info.URL)
 }

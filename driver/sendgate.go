@@ -40,6 +40,10 @@ type sendWatch struct {
 	// request has not been seen yet: a submission is a task of its own,
 	// and may start after the action's input and settle are done.
 	pending int
+	// docsOnly holds only documents (a form submission, a navigation
+	// with a non-GET method) and lets the page's fetch, XHR and beacons
+	// go: a sheet's cell write, which the app saves by fetch.
+	docsOnly bool
 }
 
 // heldSend is one refused request.
@@ -152,6 +156,9 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		kind = "a beacon"
 	default:
 		kind = "a " + strings.ToLower(string(ev.ResourceType)) + " request"
+	}
+	if w.docsOnly && ev.ResourceType != network.ResourceTypeDocument && !strings.HasPrefix(kind, "a form submission") {
+		return false
 	}
 	what := method + " " + ev.Request.URL
 	if w.allow != "" && !w.used && what == w.allow {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -34,6 +35,9 @@ func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (
 	if err := typable(req.Cell, req.Value); err != nil {
 		return nil, err
 	}
+	if err := unapprovedFormula(req.Cell, req.Value); err != nil {
+		return nil, err
+	}
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
@@ -47,7 +51,7 @@ func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (
 	if req.Secret != "" {
 		s.rememberCellSecret(req.Secret, req.Value)
 	}
-	c, err := s.writeCell(ctx, t, app, at, req.Value, req.Secret != "", h)
+	c, err := s.writeCell(ctx, t, app, at, req.Value, req.Secret != "", h, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -65,8 +69,12 @@ func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (
 }
 
 // writeCell reads a cell, types its value, commits it with Enter and
-// reads it back. A secret's value never reaches the result.
-func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet.Ref, value string, isSecret bool, h *hand.Hand) (calls.SheetCell, error) {
+// reads it back. A secret's value never reaches the result. approved,
+// when not nil, is what the cell held as approved (as readCells shows
+// it): a cell that holds something else now is not written (changed), so
+// a page that changes a cell while the fill writes the ones before it
+// does not have it overwritten.
+func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet.Ref, value string, isSecret bool, h *hand.Hand, approved *string) (calls.SheetCell, error) {
 	one := sheet.Range{From: at, To: at}
 	c := calls.SheetCell{Cell: at.String(), Secret: isSecret}
 	before, _, err := s.readRange(ctx, t, app, one, h != nil)
@@ -74,24 +82,16 @@ func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet
 		return c, err
 	}
 	c.Before = s.maskCellSecrets(before.At(at).Value)
+	if approved != nil {
+		if now := secret.Redact(c.Before); now != *approved {
+			return c, calls.Errorf(calls.ErrChanged, "run the fill again without the approval to see what the cells hold now, and approve that",
+				"%s holds %q now, not %q as approved; it was not written", at, now, *approved)
+		}
+	}
 	// The cell is selected by the read: typing opens its editor with
 	// what is typed in place of what it held.
-	if value == "" {
-		if err := pressKeys(ctx, t, "Delete"); err != nil {
-			return c, err
-		}
-	} else {
-		if h != nil {
-			err = t.typeCadenced(ctx, value, h)
-		} else {
-			err = keys.Send(ctx, t.sess, keys.Type(value))
-		}
-		if err != nil {
-			return c, err
-		}
-		if err := pressKeys(ctx, t, "Enter"); err != nil {
-			return c, err
-		}
+	if err := s.withoutSubmits(ctx, t, at, func() error { return typeCell(ctx, t, value, h) }); err != nil {
+		return c, err
 	}
 	after, _, err := s.readRange(ctx, t, app, one, h != nil)
 	if err != nil {
@@ -131,8 +131,16 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (_ 
 	if err != nil {
 		return nil, err
 	}
+	tabName, err := s.sheetTab(ctx, t, app)
+	if err != nil {
+		return nil, err
+	}
+	why := fmt.Sprintf("writes %d cells of the sheet", len(cells))
+	if tabName != "" {
+		why += fmt.Sprintf(" %q", tabName)
+	}
 	want := calls.Approval{Action: "write cells", URL: shownURL(t.url()), Control: cellList(cells),
-		Why: fmt.Sprintf("writes %d cells of the sheet", len(cells)), Form: now, Writes: fillWrites(cells), Sends: "cells " + fillDigest(cells)}
+		Why: why, Form: now, Writes: fillWrites(cells), Sends: "cells " + fillDigest(cells)}
 	if req.Approve == nil {
 		var b strings.Builder
 		for _, c := range cells {
@@ -144,6 +152,8 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (_ 
 	switch {
 	case a.URL != want.URL:
 		return nil, needsApprovalAgain(fmt.Sprintf("the approval was for %s, and the page is %s; nothing was written", a.URL, want.URL))
+	case a.Why != want.Why:
+		return nil, needsApprovalAgain(fmt.Sprintf("the approval %s, and the page's open sheet is %q; nothing was written", a.Why, tabName))
 	case a.Control != want.Control || a.Sends != want.Sends:
 		return nil, needsApprovalAgain("the approval was for other cells or other values; nothing was written")
 	}
@@ -158,10 +168,14 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (_ 
 	h := t.handFor(req.Hand)
 	out := &calls.SheetFillResult{URL: shownURL(t.url()), App: app.Label()}
 	for _, c := range cells {
+		// A secret is remembered (and masked in every later read) once
+		// its cell was compared with the approval, which showed the cell
+		// unmasked by it.
+		was := a.Form[c.ref.String()]
+		wc, err := s.writeCell(ctx, t, app, c.ref, c.value, c.secret, h, &was)
 		if c.secret {
 			s.rememberCellSecret(c.ref.String(), c.value)
 		}
-		wc, err := s.writeCell(ctx, t, app, c.ref, c.value, c.secret, h)
 		if err != nil {
 			return nil, fmt.Errorf("%s (after %d of %d cells): %w", c.ref, len(out.Cells), len(cells), err)
 		}
@@ -197,6 +211,11 @@ func fillCells(req calls.SheetFillRequest) ([]fillCell, error) {
 		seen[r] = k
 		if err := typable(k, v); err != nil {
 			return err
+		}
+		if f := sendingFormula(v); f != "" && isSecret {
+			// The person approves a secret masked: a send must be seen.
+			return calls.Errorf(calls.ErrBadInput, "give the formula as a cell's value, which the approval shows",
+				"the secret for %s is a formula that makes the app fetch a URL (%s), and a secret is approved unseen", k, f)
 		}
 		out = append(out, fillCell{ref: r, value: v, secret: isSecret})
 		return nil
@@ -301,12 +320,85 @@ func fillWrites(cells []fillCell) map[string]string {
 	return out
 }
 
-// fillDigest binds an approval to the values it writes without showing
-// them (secrets among them): a hash of every cell and value.
+// fillDigest binds an approval to the values it writes: a hash of every
+// cell and value, but a secret's value is left out. The approval is
+// shown (to the model when the client cannot ask its person, and in
+// --json), and a hash of a PIN is the PIN to anyone who tries the ten
+// thousand of them; the person approved the secret cell masked, so any
+// secret value fits what they approved.
 func fillDigest(cells []fillCell) string {
 	h := sha256.New()
 	for _, c := range cells {
+		if c.secret {
+			fmt.Fprintf(h, "%s\x00\x01secret\x00", c.ref)
+			continue
+		}
 		fmt.Fprintf(h, "%s\x00%s\x00", c.ref, c.value)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// typeCell types a value into the selected cell and commits it with
+// Enter, or deletes what it holds.
+func typeCell(ctx context.Context, t *tab, value string, h *hand.Hand) (err error) {
+	if value == "" {
+		if err := pressKeys(ctx, t, "Delete"); err != nil {
+			return err
+		}
+	} else {
+		if h != nil {
+			err = t.typeCadenced(ctx, value, h)
+		} else {
+			err = keys.Send(ctx, t.sess, keys.Type(value))
+		}
+		if err != nil {
+			return err
+		}
+		if err := pressKeys(ctx, t, "Enter"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withoutSubmits runs a cell's typing with the tab's form submissions and
+// non-GET navigations held (sendgate.go): a cell write needs no approval,
+// and a page dressed as a spreadsheet (its marker is a class any page can
+// have) must not get a form sent by the Enter that commits the cell. The
+// app's own saves, by fetch or XHR, go.
+func (s *Session) withoutSubmits(ctx context.Context, t *tab, at sheet.Ref, do func() error) error {
+	stop, err := t.watchSends(ctx, "", func() bool { return s.browser.hasFrames(t.id) })
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.sends.docsOnly = true
+	t.mu.Unlock()
+	if err := s.browser.watchAll(ctx, +1); err != nil {
+		stop()
+		return err
+	}
+	defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
+	err = do()
+	if held := stop(); len(held) > 0 {
+		h := held[0]
+		return calls.Errorf(calls.ErrNotInteractable, "the page may be a form dressed as a spreadsheet: run waymark snapshot; a form is sent with waymark click or press, which ask for approval",
+			"writing %s would send %s (%s %s); it was stopped before it left the browser, and nothing was sent", at, h.kind, h.method, shortURL(h.url))
+	}
+	return err
+}
+
+// sheetTab names the open sheet (tab) of a spreadsheet of several, by
+// the app's Tab selector; "" when the app names none. Read in our world.
+func (s *Session) sheetTab(ctx context.Context, t *tab, app *apps.App) (string, error) {
+	if app.Tab == "" {
+		return "", nil
+	}
+	sel, _ := json.Marshal(app.Tab)
+	var name string
+	expr := fmt.Sprintf(`(() => { const e = document.querySelector(%s); return e ? e.textContent.replace(/\s+/g, " ").trim().slice(0, 100) : ""; })()`, sel)
+	if err := t.evalWorld(ctx, t.sess, t.mainFrame(), expr, &name); err != nil {
+		return "", err
+	}
+	return name, nil
 }

@@ -54,6 +54,10 @@ type App struct {
 	// ('td[data-x="{col}"][data-y="{row}"]'), for apps without a name
 	// box: the first cell is clicked, the last shift-clicked.
 	Cell string `json:"cell,omitempty" toml:"cell"`
+	// Tab is the open sheet's tab (sheets of several tabs): its text
+	// names the sheet in a fill's approval, so an approval given for one
+	// tab is not used on another whose cells hold the same values.
+	Tab string `json:"tab,omitempty" toml:"tab"`
 	// Editor is the document editor's editable element (docs), or the
 	// cell editor that opens while a cell is typed into (sheets).
 	Editor string `json:"editor,omitempty" toml:"editor"`

@@ -12,7 +12,7 @@ package apps
 func Known() []App {
 	return []App{
 		{Name: "Google Sheets", Kind: KindSheet, Hosts: []string{"docs.google.com"}, Paths: []string{"/spreadsheets/*"},
-			NameBox: "#t-name-box", Grid: "#waffle-grid-container", Editor: ".cell-input", Unverified: true},
+			NameBox: "#t-name-box", Grid: "#waffle-grid-container", Editor: ".cell-input", Tab: ".docs-sheet-active-tab .docs-sheet-tab-name", Unverified: true},
 		{Name: "Google Docs", Kind: KindDoc, Hosts: []string{"docs.google.com"}, Paths: []string{"/document/*"},
 			Editor: ".kix-appview-editor", Unverified: true},
 		{Name: "Excel for the web", Kind: KindSheet,
@@ -27,8 +27,11 @@ func Known() []App {
 		{Name: "Confluence", Kind: KindDoc, Hosts: []string{"*.atlassian.net"}, Paths: []string{"/wiki/*"},
 			Editor: "#ak-editor-textarea, .ProseMirror", Unverified: true},
 		// Open-source apps, anywhere: known by their structure.
+		// Each worksheet (tab) is a table of its own: the cells are the
+		// open one's, not a hidden tab's.
 		{Name: "Jspreadsheet CE", Kind: KindSheet, Marker: ".jss_worksheet",
-			Grid: ".jss_worksheet", Cell: `.jss_worksheet td[data-x="{col}"][data-y="{row}"]`, Editor: ".jss_worksheet td.editor input, .jss_worksheet td.editor textarea, .jss_worksheet td.editor div[contenteditable]",
+			Grid: ".jss_worksheet", Cell: `.jss_worksheet:not(.jtabs-content > :not(.jtabs-selected) *) td[data-x="{col}"][data-y="{row}"]`,
+			Tab: ".jtabs-headers > .jtabs-selected", Editor: ".jss_worksheet td.editor input, .jss_worksheet td.editor textarea, .jss_worksheet td.editor div[contenteditable]",
 			CopiesMarkup: true, Tested: true},
 		// The editors' doc adapters are s-doc's (issue 19 part 4): known
 		// here by their structure, marked Tested once their tests work them.

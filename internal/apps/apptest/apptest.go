@@ -47,6 +47,9 @@ type SheetOptions struct {
 	BlockCopy bool
 	// Title is the page's title.
 	Title string
+	// Script is the page's own script, run after the sheet is made (a
+	// hostile page's: window.sheet is there once window.sheetReady).
+	Script string
 }
 
 // Sheet serves Jspreadsheet CE with the data at / on 127.0.0.1; the page
@@ -82,6 +85,7 @@ document.addEventListener('keydown', e => { if ((e.ctrlKey || e.metaKey) && e.ke
 const data = ` + string(data) + `;
 jspreadsheet(document.getElementById('sheet'), {worksheets: [{data, minDimensions: [` + fmt.Sprint(max(cols, 1)) + `, ` + fmt.Sprint(max(len(o.Data), 1)) + `], style: ` + string(style) + `, allowInsertRow: false, allowInsertColumn: false, defaultColWidth: 90}],
   onload: () => { window.sheet = document.getElementById('sheet').spreadsheet.worksheets[0]; window.sheetReady = true; }});
+` + o.Script + `
 </script></body></html>`
 	mux := http.NewServeMux()
 	mux.Handle("/jss/", http.StripPrefix("/jss/", http.FileServer(http.Dir(filepath.Join(dir, "node_modules", "jspreadsheet-ce", "dist")))))
