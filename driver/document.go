@@ -271,12 +271,14 @@ func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (_ 
 	if err := s.placeCaret(ctx, t, d, mode, words, before, line); err != nil {
 		return nil, err
 	}
-	if mode == "end" {
-		err = pressKeys(ctx, t, "Enter")
-	}
-	if err == nil {
-		err = s.typeDoc(ctx, t, d, req)
-	}
+	err = s.withoutSubmits(ctx, t, "typing into the document", func() error {
+		if mode == "end" {
+			if err := pressKeys(ctx, t, "Enter"); err != nil {
+				return err
+			}
+		}
+		return s.typeDoc(ctx, t, d, req)
+	})
 	if err == nil {
 		// An editor may take typed text in a little later (CodeMirror 6
 		// reads the DOM's changes on its own clock): a read-back's

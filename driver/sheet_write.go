@@ -90,7 +90,7 @@ func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet
 	}
 	// The cell is selected by the read: typing opens its editor with
 	// what is typed in place of what it held.
-	if err := s.withoutSubmits(ctx, t, at, func() error { return typeCell(ctx, t, value, h) }); err != nil {
+	if err := s.withoutSubmits(ctx, t, "writing "+at.String(), func() error { return typeCell(ctx, t, value, h) }); err != nil {
 		return c, err
 	}
 	after, _, err := s.readRange(ctx, t, app, one, h != nil)
@@ -361,12 +361,14 @@ func typeCell(ctx context.Context, t *tab, value string, h *hand.Hand) (err erro
 	return nil
 }
 
-// withoutSubmits runs a cell's typing with the tab's form submissions and
-// non-GET navigations held (sendgate.go): a cell write needs no approval,
-// and a page dressed as a spreadsheet (its marker is a class any page can
-// have) must not get a form sent by the Enter that commits the cell. The
-// app's own saves, by fetch or XHR, go.
-func (s *Session) withoutSubmits(ctx context.Context, t *tab, at sheet.Ref, do func() error) error {
+// withoutSubmits runs typing that needs no approval (a cell's write, a
+// document's insert) with the tab's form submissions and non-GET
+// navigations held (sendgate.go): a page dressed as a spreadsheet or an
+// editor (their markers are classes any page can have) must not get a
+// form sent by the Enter that commits a cell or starts a line. The app's
+// own saves, by fetch or XHR, go. what names the typing in the error
+// ("writing B2").
+func (s *Session) withoutSubmits(ctx context.Context, t *tab, what string, do func() error) error {
 	stop, err := t.watchSends(ctx, "", func() bool { return s.browser.hasFrames(t.id) })
 	if err != nil {
 		return err
@@ -382,8 +384,8 @@ func (s *Session) withoutSubmits(ctx context.Context, t *tab, at sheet.Ref, do f
 	err = do()
 	if held := stop(); len(held) > 0 {
 		h := held[0]
-		return calls.Errorf(calls.ErrNotInteractable, "the page may be a form dressed as a spreadsheet: run waymark snapshot; a form is sent with waymark click or press, which ask for approval",
-			"writing %s would send %s (%s %s); it was stopped before it left the browser, and nothing was sent", at, h.kind, h.method, shortURL(h.url))
+		return calls.Errorf(calls.ErrNotInteractable, "the page may be a form dressed as a spreadsheet or an editor: run waymark snapshot; a form is sent with waymark click or press, which ask for approval",
+			"%s would send %s (%s %s); it was stopped before it left the browser, and nothing was sent", what, h.kind, h.method, shortURL(h.url))
 	}
 	return err
 }
