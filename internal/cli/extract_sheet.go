@@ -19,8 +19,7 @@ import (
 
 // sheetOf says whether the session's page is a spreadsheet and, when it
 // is, how to dump its grid; nil when it is not. o.SheetOf decides when
-// set (tests); otherwise no page is one yet: application detection and
-// the sheet dump call are the sheet commands' (see sheetDumpOf).
+// set (tests); otherwise sheetDumpOf.
 func (o *ExtractOptions) sheetOf(ctx context.Context) (pilot.SheetDump, error) {
 	if o.SheetOf != nil {
 		return o.SheetOf(ctx)
