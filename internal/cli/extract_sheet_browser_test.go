@@ -90,6 +90,11 @@ func TestExtractOnARealSheet(t *testing.T) {
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: page.URL + "/"}); err != nil {
 		t.Fatal(err)
 	}
+	start := time.Now()
+	if dump, err := sheetDumpOf(ctx, s); err != nil || dump != nil {
+		t.Fatalf("an ordinary page is a sheet: %v", err)
+	}
+	t.Logf("an ordinary page is told from a sheet in %s", time.Since(start))
 	rec.methods = nil
 	if err := extractRun(ctx, opts); err == nil {
 		t.Error("an ordinary page was read with no model")
