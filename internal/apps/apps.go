@@ -87,6 +87,21 @@ func (a *App) Label() string {
 	return s + ")"
 }
 
+// LabelKind is the kind a [App.Label] names ("Google Sheets (sheet,
+// unverified)" → KindSheet), or "" when label is none: the reverse of
+// Label, for those that see an app only as a snapshot's App.
+func LabelKind(label string) string {
+	i := strings.LastIndex(label, " (")
+	if i < 0 || !strings.HasSuffix(label, ")") {
+		return ""
+	}
+	kind, _, _ := strings.Cut(label[i+2:len(label)-1], ",")
+	if kind != KindSheet && kind != KindDoc {
+		return ""
+	}
+	return kind
+}
+
 // CellSelector is the Cell selector for one cell, zero-based.
 func (a *App) CellSelector(row, col int) string {
 	r := strings.NewReplacer("{row}", fmt.Sprint(row), "{col}", fmt.Sprint(col))

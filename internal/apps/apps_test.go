@@ -57,3 +57,20 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestLabelKind(t *testing.T) {
+	for _, a := range []App{
+		{Name: "Jspreadsheet (CE)", Kind: KindSheet, Tested: true},
+		{Name: "Google Docs", Kind: KindDoc, Unverified: true},
+		{Name: "Our grid", Kind: KindSheet, User: true},
+	} {
+		if got := LabelKind(a.Label()); got != a.Kind {
+			t.Errorf("LabelKind(%q) = %q; want %q", a.Label(), got, a.Kind)
+		}
+	}
+	for _, l := range []string{"", "Something (else)", "no parens"} {
+		if got := LabelKind(l); got != "" {
+			t.Errorf("LabelKind(%q) = %q; want none", l, got)
+		}
+	}
+}

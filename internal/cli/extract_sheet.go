@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/apps"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/sheet"
 )
@@ -18,8 +19,7 @@ import (
 
 // sheetOf says whether the session's page is a spreadsheet and, when it
 // is, how to dump its grid; nil when it is not. o.SheetOf decides when
-// set (tests); otherwise no page is one yet: application detection and
-// the sheet dump call are the sheet commands' (see sheetDumpOf).
+// set (tests); otherwise sheetDumpOf.
 func (o *ExtractOptions) sheetOf(ctx context.Context) (pilot.SheetDump, error) {
 	if o.SheetOf != nil {
 		return o.SheetOf(ctx)
@@ -30,19 +30,25 @@ func (o *ExtractOptions) sheetOf(ctx context.Context) (pilot.SheetDump, error) {
 // sheetDumpOf is the one place that connects extract (CLI and MCP, and
 // the replays of both) to the sheet commands: it returns the dump of the
 // session's page when the page is a known spreadsheet application, else
-// nil. Until the sheet calls are in the calls.Session interface it says
-// no page is a sheet. With them it is, in substance:
-//
-//	g, err := s.SheetDump(ctx, calls.SheetDumpRequest{})
-//	if errors.Is(err, calls.ErrNoMatch) { // no spreadsheet application on the page
-//		return nil, nil
-//	}
-//	if err != nil {
-//		return nil, err
-//	}
-//	return func(context.Context) (*sheet.Grid, error) { return &g.Grid, nil }, nil
-func sheetDumpOf(context.Context, calls.Session) (pilot.SheetDump, error) {
-	return nil, nil
+// nil. It decides from the App a look names (the driver detects the
+// application on every look), taken unseen and one level deep so it
+// costs little; only a page that is a sheet is dumped, so an ordinary
+// page costs no dump round trip.
+func sheetDumpOf(ctx context.Context, s calls.Session) (pilot.SheetDump, error) {
+	snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Depth: 1, Unseen: true})
+	if err != nil {
+		return nil, err
+	}
+	if apps.LabelKind(snap.App) != apps.KindSheet {
+		return nil, nil
+	}
+	return func(ctx context.Context) (*sheet.Grid, error) {
+		g, err := s.SheetDump(ctx, calls.SheetDumpRequest{})
+		if err != nil {
+			return nil, err
+		}
+		return &g.Grid, nil
+	}, nil
 }
 
 // sheetAtStep dumps the sheet the page shows when a replay's extract step

@@ -360,8 +360,11 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if xo.List, err = opts.listOptions(); err != nil {
 		return err
 	}
-	if xo.Sheet, err = opts.sheetOf(ctx); err != nil {
-		return err
+	// A page recipe says the page is no sheet: it is read with no look.
+	if xo.Recipe == nil {
+		if xo.Sheet, err = opts.sheetOf(ctx); err != nil {
+			return err
+		}
 	}
 	// The rules model reads no lists nor sheets: a misfit says a model
 	// is needed, and a sheet's unplaced fields stay null.

@@ -196,8 +196,11 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 		return failure(err), nil
 	}
 	xo.Learn = notList == nil
-	if xo.Sheet, err = pt.sheetOf(ctx); err != nil {
-		return failure(err), nil
+	// A page recipe says the page is no sheet: it is read with no look.
+	if xo.Recipe == nil {
+		if xo.Sheet, err = pt.sheetOf(ctx); err != nil {
+			return failure(err), nil
+		}
 	}
 	p, err := pt.pilot(ctx)
 	if err != nil {
