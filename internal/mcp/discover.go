@@ -33,7 +33,7 @@ type (
 	sitemapIn struct {
 		Origin string `json:"origin" jsonschema:"site URL"`
 		Query  string `json:"query,omitempty" jsonschema:"words to rank by"`
-		Limit  int    `json:"limit,omitempty"`
+		Limit  int    `json:"limit,omitempty" jsonschema:"pages returned; 0: 20"`
 	}
 	pageToolIn struct {
 		Name string         `json:"name" jsonschema:"as the outline's first line names it"`
