@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/waymark-dev/waymark/internal/apps"
+	"github.com/waymark-dev/waymark/apps"
 )
 
 // Knowing the application (issue 19): the apps the URL allows (the

@@ -22,7 +22,7 @@ import (
 	"github.com/chromedp/chromedp/remote"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/apps"
+	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/netguard"
 	"github.com/waymark-dev/waymark/policy"

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/apps/apptest"
+	"github.com/waymark-dev/waymark/internal/apptest"
 )
 
 // TestSheetWriteFakeSheetLoginForm: a page that dresses a login form as

@@ -7,7 +7,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/apps/apptest"
+	"github.com/waymark-dev/waymark/internal/apptest"
 )
 
 func TestSheetReadHugeRange(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/apps"
+	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
 	"github.com/waymark-dev/waymark/secret"

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/apps/apptest"
+	"github.com/waymark-dev/waymark/internal/apptest"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/waymark-dev/waymark/internal/apps"
+	"github.com/waymark-dev/waymark/apps"
 )
 
 // `waymark doctor --apps`: the applications waymark knows (the config's

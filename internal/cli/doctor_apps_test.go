@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/waymark-dev/waymark/internal/apps"
+	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/internal/config"
 )
 

@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/apps"
+	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/sheet"
 )

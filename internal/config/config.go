@@ -16,7 +16,7 @@ package config
 import (
 	"time"
 
-	"github.com/waymark-dev/waymark/internal/apps"
+	"github.com/waymark-dev/waymark/apps"
 )
 
 // Engine is how waymark gets a browser.

@@ -9,7 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/apps/apptest"
+	"github.com/waymark-dev/waymark/internal/apptest"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
