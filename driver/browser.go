@@ -21,8 +21,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
-	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/apps"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/netguard"
 	"github.com/waymark-dev/waymark/policy"

@@ -8,8 +8,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 
-	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/apps"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
 	"github.com/waymark-dev/waymark/internal/sheetclip"

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 )
 

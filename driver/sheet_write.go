@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/apps"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
 	"github.com/waymark-dev/waymark/secret"

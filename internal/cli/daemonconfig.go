@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/apps"
+	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/rpc"

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/apps"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/sheet"
 )
