@@ -19,7 +19,7 @@ import (
 // SheetsDir is testdata/apps/sheets of the module.
 func SheetsDir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "apps", "sheets")
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "apps", "sheets")
 }
 
 // need fails (WAYMARK_REQUIRE_BROWSER=1) or skips the test when the npm
