@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/pilot"
 )
 
 // The sheet tools (issue 19): a spreadsheet read and written as a hand
@@ -89,12 +90,10 @@ func (t *tools) registerSheets(s *sdk.Server) {
 // own.
 func gridText(g *calls.SheetGrid) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[sheet] %s of %s — %s", g.Range, g.App, g.URL)
-	if g.Cut != "" {
-		fmt.Fprintf(&b, " (cut: %s)", g.Cut)
-	}
-	for _, row := range g.Grid.Rows {
-		b.WriteByte('\n')
+	for i, row := range g.Grid.Rows {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
 		for j, c := range row {
 			if j > 0 {
 				b.WriteByte('\t')
@@ -109,5 +108,11 @@ func gridText(g *calls.SheetGrid) string {
 			b.WriteString(v)
 		}
 	}
-	return b.String()
+	head := fmt.Sprintf("[sheet] %s of %s — %s", g.Range, g.App, g.URL)
+	if g.Cut != "" {
+		head += fmt.Sprintf(" (cut: %s)", g.Cut)
+	}
+	// The cells are the page's words (invariant 3): fenced as data, as
+	// doc_read and page_tool give theirs.
+	return head + "\n" + pilot.FenceNote + "\n" + pilot.Fence(b.String())
 }

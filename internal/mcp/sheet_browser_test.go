@@ -64,14 +64,14 @@ func TestBrowserSheetTools(t *testing.T) {
 		t.Fatalf("sheet tools after the look: %v %v", r, f)
 	}
 	got, isErr := call("sheet_read", map[string]any{"range": "A1:B3"})
-	if isErr || !strings.HasSuffix(got, "Item\tQty\nlamp\t3\ndesk\t\"tab\\there\"") {
+	if isErr || !strings.Contains(got, "<page_content>\nItem\tQty\nlamp\t3\ndesk\t\"tab\\there\"\n</page_content>") {
 		t.Fatalf("sheet_read:\n%s", got)
 	}
 	got, isErr = call("sheet_fill", map[string]any{"cells": map[string]any{"B2": "4", "B3": "5"}})
 	if !isErr || len(p.asked) != 1 || !strings.Contains(p.asked[0], `B2: "3" → "4"`) {
 		t.Fatalf("declined fill: %v %q\n%s", isErr, p.asked, got)
 	}
-	if got, _ := call("sheet_read", map[string]any{"range": "B2"}); !strings.HasSuffix(got, "\n3") {
+	if got, _ := call("sheet_read", map[string]any{"range": "B2"}); !strings.HasSuffix(got, "\n3\n</page_content>") {
 		t.Fatalf("a declined fill wrote:\n%s", got)
 	}
 	p.answer = "accept"
