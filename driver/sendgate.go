@@ -264,3 +264,32 @@ func needsApprovalAgain(msg string) error {
 	return &calls.Error{Kind: calls.ErrNeedsApproval, Msg: msg,
 		Hint: "run the action again without the approval to get a fresh one for the page as it is"}
 }
+
+// withoutSubmits runs typing that needs no approval (a cell's write, a
+// document's insert) with the tab's form submissions and non-GET
+// navigations held (sendgate.go): a page dressed as a spreadsheet or an
+// editor (their markers are classes any page can have) must not get a
+// form sent by the Enter that commits a cell or starts a line. The app's
+// own saves, by fetch or XHR, go. what names the typing in the error
+// ("writing B2").
+func (s *Session) withoutSubmits(ctx context.Context, t *tab, what string, do func() error) error {
+	stop, err := t.watchSends(ctx, "", func() bool { return s.browser.hasFrames(t.id) })
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.sends.docsOnly = true
+	t.mu.Unlock()
+	if err := s.browser.watchAll(ctx, +1); err != nil {
+		stop()
+		return err
+	}
+	defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
+	err = do()
+	if held := stop(); len(held) > 0 {
+		h := held[0]
+		return calls.Errorf(calls.ErrNotInteractable, "the page may be a form dressed as a spreadsheet or an editor: run waymark snapshot; a form is sent with waymark click or press, which ask for approval",
+			"%s would send %s (%s %s); it was stopped before it left the browser, and nothing was sent", what, h.kind, h.method, shortURL(h.url))
+	}
+	return err
+}
