@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/notice"
 	"github.com/waymark-dev/waymark/internal/outline"
@@ -173,15 +174,20 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 			return nil, err
 		}
 	}
+	// Which application the page is (one call into the page) is asked
+	// while the browser is asked for the title: every look pays for it,
+	// so it overlaps the round trip the header needs anyway.
+	appc := make(chan *apps.App, 1)
+	go func() { appc <- s.detectApp(ctx, t) }()
 	// The browser may go away between the look and this (a crash, a
 	// closing daemon): say so rather than write a header from nothing.
 	info, err := s.pageInfo(ctx, t)
+	app := <-appc
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "[page] %s — %s", info.Title, info.URL)
-	app := s.detectApp(ctx, t)
 	if app != nil {
 		// The app is named after the URL, which the page cannot spoof
 		// with its title; its name is ours or the user's, never the page's.
