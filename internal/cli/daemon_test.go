@@ -48,12 +48,12 @@ func TestIOStreamsTest(t *testing.T) {
 	if ios.IsStdinTTY() || ios.IsStdoutTTY() || ios.IsStderrTTY() {
 		t.Error("test streams claim a terminal")
 	}
-	ios.SetStdoutTTY(true)
-	if !ios.IsStdoutTTY() {
-		t.Error("SetStdoutTTY did not stick")
-	}
 	if ios.In != in || ios.Out != out || ios.ErrOut != errOut {
 		t.Error("streams are not the returned buffers")
+	}
+	ios.SetStdoutTTY(true) // Out now writes control characters visibly, to out
+	if !ios.IsStdoutTTY() {
+		t.Error("SetStdoutTTY did not stick")
 	}
 }
 

@@ -190,6 +190,19 @@ func TestGetRun(t *testing.T) {
 			wantStdout: "\n",
 		},
 		{
+			name:       "a page's escape sequence on a terminal",
+			tty:        true,
+			results:    map[string]any{calls.MethodGet: calls.GetResult{Value: "Sh\x1b[2Jop\x1b]52;c;aGk=\x07\u009b\n\tend"}},
+			run:        get(calls.GetRequest{What: "text", Target: "e1"}),
+			wantStdout: `Sh\x1b[2Jop\x1b]52;c;aGk=\x07\x9b` + "\n\tend\n",
+		},
+		{
+			name:       "the same bytes to a pipe",
+			results:    map[string]any{calls.MethodGet: calls.GetResult{Value: "Sh\x1b[2Jop"}},
+			run:        get(calls.GetRequest{What: "text", Target: "e1"}),
+			wantStdout: "Sh\x1b[2Jop\n",
+		},
+		{
 			name:       "json",
 			results:    map[string]any{calls.MethodGet: calls.GetResult{Value: "/cart", Found: true}},
 			json:       true,

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // maxName caps names and values in rendered lines; JSON keeps them whole.
@@ -223,7 +225,7 @@ func appendLine(buf []byte, l line, parent bool, url func(*Node, string) string)
 	buf = append(buf, n.Role...)
 	if n.Role == "text" {
 		buf = append(buf, ": "...)
-		buf = append(buf, n.Name...)
+		buf = appendPlain(buf, n.Name)
 		return append(buf, '\n')
 	}
 	if n.Name != "" && !(parent && cellRoles[n.Role]) {
@@ -284,11 +286,30 @@ func appendLine(buf []byte, l line, parent bool, url func(*Node, string) string)
 	switch {
 	case l.inline != "":
 		buf = append(buf, ": "...)
-		buf = append(buf, l.inline...)
+		buf = appendPlain(buf, l.inline)
 	case parent:
 		buf = append(buf, ':')
 	}
 	return append(buf, '\n')
+}
+
+// appendPlain appends page text that is printed unquoted (a text line, a
+// line's inline text) with every control character as a space. Names and
+// values are quoted, which escapes them; this text is not, and a page's
+// escape sequence (\x1b[2J clears the reader's terminal, \x1b]52 writes
+// their clipboard) or bell would otherwise reach the terminal of the person
+// reading the outline as is.
+func appendPlain(buf []byte, s string) []byte {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return append(buf, s...)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			r = ' '
+		}
+		buf = utf8.AppendRune(buf, r)
+	}
+	return buf
 }
 
 // cellRoles are the roles whose name, taken from their content, is left out

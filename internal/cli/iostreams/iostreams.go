@@ -22,15 +22,16 @@ type IOStreams struct {
 
 // System wraps the process's streams, detecting which of them are terminals.
 func System(in io.Reader, out, errOut io.Writer) *IOStreams {
-	return &IOStreams{
+	s := &IOStreams{
 		In:        in,
 		Out:       out,
 		ErrOut:    errOut,
 		stdinTTY:  isTerminal(in),
-		stdoutTTY: isTerminal(out),
 		stderrTTY: isTerminal(errOut),
 		noColor:   noColor(os.Getenv),
 	}
+	s.SetStdoutTTY(isTerminal(out))
+	return s
 }
 
 // noColor reports whether the environment asks for no colour: NO_COLOR
@@ -65,8 +66,19 @@ func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
 // SetStdinTTY overrides the detection, for tests.
 func (s *IOStreams) SetStdinTTY(v bool) { s.stdinTTY = v }
 
-// SetStdoutTTY overrides the detection, for tests.
-func (s *IOStreams) SetStdoutTTY(v bool) { s.stdoutTTY = v }
+// SetStdoutTTY says whether stdout is a terminal (System detects it; tests
+// and a run for another process say so). On a terminal, Out writes a
+// page's control characters as visible escapes (see terminalSafe).
+func (s *IOStreams) SetStdoutTTY(v bool) {
+	s.stdoutTTY = v
+	safe, wrapped := s.Out.(*terminalSafe)
+	switch {
+	case v && !wrapped:
+		s.Out = &terminalSafe{w: s.Out}
+	case !v && wrapped:
+		s.Out = safe.w
+	}
+}
 
 // SetStderrTTY overrides the detection, for tests.
 func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
