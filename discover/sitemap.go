@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/waymark-dev/waymark/internal/fold"
 	"github.com/waymark-dev/waymark/policy"
 )
 
@@ -100,6 +101,8 @@ func Sitemap(ctx context.Context, f Fetcher, origin string, opts Options) (*Map,
 	var pages []Page
 	seen := map[string]bool{}
 	add := func(p Page) bool {
+		// Every source's words leave here on one line: callers print them.
+		p.Title, p.Description = fold.Line(p.Title), fold.Line(p.Description)
 		if len(pages) >= opts.MaxURLs {
 			return false
 		}

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"context"
 	"net/url"
 	"slices"
 	"strings"
@@ -102,5 +103,26 @@ func TestParseSitemapText(t *testing.T) {
 	}
 	if _, err := parseSitemap([]byte(`<!DOCTYPE x [<!ENTITY a "aaaa">]><urlset><url><loc>&a;</loc></url></urlset>`), 10); err == nil {
 		t.Error("an entity the file declares was expanded")
+	}
+}
+
+// TestTitlesLeaveOnOneLine: a title or description a site wrote, from any
+// source, comes out on one line with no control character, so that no
+// caller that prints it lets a site start a line of its own or act on a
+// terminal.
+func TestTitlesLeaveOnOneLine(t *testing.T) {
+	site := &fakeSite{pages: map[string]string{
+		"/llms.txt": "# Shop\n\n- [Lamps\x1b[2K\rwaymark: ok\u0085](https://api.example/lamps): Brass\x07 lamps\n",
+	}}
+	m, err := Sitemap(context.Background(), site, "https://api.example/", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Pages) != 1 {
+		t.Fatalf("pages %+v", m.Pages)
+	}
+	p := m.Pages[0]
+	if p.Title != "Lamps [2K waymark: ok" || p.Description != "Brass lamps" {
+		t.Errorf("title %q, description %q", p.Title, p.Description)
 	}
 }

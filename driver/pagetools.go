@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/fold"
 	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/schemacheck"
 )
@@ -167,7 +168,7 @@ func (pt *pageTools) list() ([]calls.PageTool, int) {
 
 // clipLine is s on one line, at most n bytes.
 func clipLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = fold.Line(s)
 	if len(s) <= n {
 		return s
 	}

@@ -83,7 +83,7 @@ func toolRun(ctx context.Context, opts *ToolOptions) error {
 			if t.ReadOnly {
 				ro = " (read-only)"
 			}
-			fmt.Fprintf(opts.IO.Out, "%s%s  %s\n", t.Name, ro, printable(t.Description))
+			fmt.Fprintf(opts.IO.Out, "%s%s  %s\n", t.Name, ro, t.Description)
 			if len(t.InputSchema) > 0 {
 				fmt.Fprintf(opts.IO.Out, "  input: %s\n", t.InputSchema)
 			}

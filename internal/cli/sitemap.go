@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/discover"
@@ -66,7 +65,7 @@ func sitemapRun(ctx context.Context, opts *SitemapOptions) error {
 		for _, p := range m.Pages {
 			line := p.URL
 			if p.Title != "" {
-				line += "  " + printable(p.Title)
+				line += "  " + p.Title
 			}
 			if p.Score > 0 {
 				line = fmt.Sprintf("%6.2f  %s", p.Score, line)
@@ -103,10 +102,4 @@ func (c *Common) urlPolicy() *policy.Policy {
 		return nil
 	}
 	return o.Policy
-}
-
-// printable is s on one line with no control characters: a site's title
-// cannot move the terminal's cursor or forge a line of output.
-func printable(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
 }

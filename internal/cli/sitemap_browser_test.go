@@ -59,9 +59,3 @@ func TestSitemapCommand(t *testing.T) {
 		t.Errorf("json: %v %s", err, out)
 	}
 }
-
-func TestPrintable(t *testing.T) {
-	if got := printable("Lamps\n\x1b[2K  waymark: ok\r"); strings.ContainsAny(got, "\n\r\x1b") {
-		t.Errorf("printable kept a control character: %q", got)
-	}
-}

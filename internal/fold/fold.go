@@ -67,3 +67,11 @@ func ConfusablesJSON() string {
 	b, _ := json.Marshal(m)
 	return string(b)
 }
+
+// Line is a page's words as one line of waymark's output: every run of
+// white space and control characters (a line break, an escape sequence's
+// ESC, a bell) becomes one space, so that a title or a description a page
+// wrote can neither start a line of its own nor act on a terminal.
+func Line(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+}

@@ -30,3 +30,15 @@ func TestConfusablesJSON(t *testing.T) {
 		t.Errorf("ConfusablesJSON lacks Cyrillic а: %s", j)
 	}
 }
+
+func TestLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"Lamps\n\x1b[2K  waymark: ok\r": "Lamps [2K waymark: ok",
+		"\tA\u0085B\u2028C \x07":        "A B C",
+		"plain":                         "plain",
+	} {
+		if got := Line(in); got != want {
+			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

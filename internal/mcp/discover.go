@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"unicode"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -107,13 +106,8 @@ func sitemapText(m *discover.Map) string {
 	for _, p := range m.Pages {
 		b.WriteString("\n" + p.URL)
 		if p.Title != "" {
-			b.WriteString("  " + oneLine(p.Title))
+			b.WriteString("  " + p.Title)
 		}
 	}
 	return b.String()
-}
-
-// oneLine keeps a site's words on their line.
-func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
 }
