@@ -84,18 +84,23 @@ function mcpTool() {
 // flow runs the 13 steps once; returns the steps with their time and text.
 async function flow(tool) {
   const steps = [];
-  let last = '';
+  const looks = [];
   const step = async (kind, what, argv) => {
     const r = await tool.call(argv);
     steps.push({ kind, what, ms: r.ms, tokens: tokens(r.text), chars: r.text.length, text: r.text });
-    if (kind === LOOK) last = r.text;
+    if (kind === LOOK) looks.push(r.text);
     return r.text;
   };
+  // ref finds a ref as an agent does, in the looks it read so far, the last
+  // first: a look that prints only what changed (or, for waymark, a region
+  // of a new page as unchanged) leaves the other refs where the agent read
+  // them. A ref that is no longer valid fails the next command.
   const ref = (needle) => {
-    const line = last.split("\n").find(l => l.includes(needle) && /\bref=\w+/.test(l));
-    const r = line && "@" + line.match(/\bref=(\w+)/)[1];
-    if (!r) throw new Error(`no ref for ${needle} in the last look:\n${last.slice(0, 2000)}`);
-    return r;
+    for (const look of looks.toReversed()) {
+      const line = look.split("\n").find(l => l.includes(needle) && /\bref=\w+/.test(l));
+      if (line) return "@" + line.match(/\bref=(\w+)/)[1];
+    }
+    throw new Error(`no ref for ${needle} in the looks:\n${looks.at(-1)?.slice(0, 2000)}`);
   };
   await step(OPEN, 'open /products', tool.open(BASE_URL + '/products'));
   await step(LOOK, 'look', tool.look());
