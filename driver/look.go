@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -214,7 +215,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 		snap.App = app.Label()
 	}
 	t.rememberOverlays(ctx)
-	s.changesSince(t, req, snap)
+	s.changesSince(t, req, snap, root)
 	root.Walk(func(n *outline.Node, _ int) bool {
 		if n.Ref != "" {
 			snap.Refs++
@@ -342,19 +343,46 @@ func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 }
 
 // changesSince keeps the tab's last look per set of options and, when the
-// caller asks for changes and the page is the same, replaces the outline by
-// the lines that changed since, if that is shorter (DESIGN: a look of the
-// same page carries the changes).
-func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Snapshot) {
+// caller asks for changes, replaces the outline: on the same page, by the
+// lines that changed since, if that is shorter (DESIGN: a look of the same
+// page carries the changes); on a new page, by the outline whose regions
+// that read as the last page's (banner, navigation, footer) are one line
+// each and keep the refs the caller read there (outline.Carry); root's
+// refs are renamed to match.
+func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Snapshot, root *outline.Node) {
 	key := fmt.Sprintf("%v|%v|%s|%d|%v|%v", req.Interactive, req.Compact, req.Scope, req.Depth, req.Full, req.URLs)
 	t.mu.Lock()
 	prev, ok := t.looks[key]
-	if t.looks == nil {
-		t.looks = map[string]look{}
-	}
-	t.looks[key] = look{url: snap.URL, text: snap.Text}
 	t.mu.Unlock()
-	if !req.Changes || !ok || prev.url != snap.URL {
+	full := snap.Text
+	defer func() {
+		t.mu.Lock()
+		if t.looks == nil {
+			t.looks = map[string]look{}
+		}
+		t.looks[key] = look{url: snap.URL, text: full}
+		t.mu.Unlock()
+	}()
+	if !req.Changes || !ok {
+		return
+	}
+	if prev.url != snap.URL {
+		renamed := map[string]string{}
+		full, snap.Text = outline.Carry(prev.text, snap.Text, func(m map[string]string) bool {
+			if !s.refs.carry(t, m) {
+				return false
+			}
+			maps.Copy(renamed, m)
+			return true
+		})
+		if len(renamed) > 0 {
+			root.Walk(func(n *outline.Node, _ int) bool {
+				if old, ok := renamed[n.Ref]; ok {
+					n.Ref = old
+				}
+				return true
+			})
+		}
 		return
 	}
 	d, fits := outline.Diff(prev.text, snap.Text)

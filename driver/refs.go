@@ -75,7 +75,8 @@ func (r *refTable) assign(t *tab, tid target.ID, frame cdp.FrameID, node cdp.Bac
 // frame navigated), else the document of that frame (it navigated). The
 // refs stay, and name the gone elements (a use is refused as stale): a
 // new document may run in another renderer, whose node ids start again,
-// and its elements must get refs of their own, never an old one.
+// and its elements must get refs of their own, never an old one by
+// chance (only carry hands one on, on purpose).
 func (r *refTable) forget(t *tab, frame cdp.FrameID) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -84,6 +85,40 @@ func (r *refTable) forget(t *tab, frame cdp.FrameID) {
 			delete(r.byKey, k)
 		}
 	}
+}
+
+// carry gives elements of tab t's new document the refs elements of its
+// last document had, as m says (new ref → old ref): a region of the new
+// page that reads as the last page's keeps the refs the agent read there
+// (outline.Carry). It refuses, changing nothing, unless every new ref is
+// the tab's and every old ref names a gone element of the tab (never one
+// still on the page). The new refs are dropped: nobody was shown them.
+func (r *refTable) carry(t *tab, m map[string]string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for now, old := range m {
+		if now == old {
+			continue
+		}
+		ne, ok1 := r.byRef[now]
+		oe, ok2 := r.byRef[old]
+		if !ok1 || !ok2 || ne.tab != t || oe.tab != t {
+			return false
+		}
+		if ref, live := r.byKey[oe.key]; live && ref == old {
+			return false
+		}
+	}
+	for now, old := range m {
+		if now == old {
+			continue
+		}
+		e := r.byRef[now]
+		r.byKey[e.key] = old
+		r.byRef[old] = e
+		delete(r.byRef, now)
+	}
+	return true
 }
 
 // describe records what a ref showed: its outline line, for messages, and

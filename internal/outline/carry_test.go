@@ -1,0 +1,81 @@
+package outline
+
+import (
+	"maps"
+	"testing"
+)
+
+func TestCarry(t *testing.T) {
+	prev := `[page] Products — http://shop/products
+- banner:
+  - link "Shop" [ref=e1]
+  - navigation "Main":
+    - link "Cart (2)" [ref=e2]
+- main:
+  - heading "Products" [level=1]
+  - link "Trail Mug" [ref=e3]
+- contentinfo:
+  - link "[ref=e9]" [ref=e4]`
+	now := `[page] Trail Mug — http://shop/products/1
+- banner:
+  - link "Shop" [ref=e11]
+  - navigation "Main":
+    - link "Cart (2)" [ref=e12]
+- main:
+  - heading "Trail Mug" [level=1]
+  - button "Add to cart" [ref=e13]
+- contentinfo:
+  - link "[ref=e9]" [ref=e14]`
+	var offered []map[string]string
+	full, shown := Carry(prev, now, func(m map[string]string) bool {
+		offered = append(offered, maps.Clone(m))
+		return true
+	})
+	wantFull := `[page] Trail Mug — http://shop/products/1
+- banner:
+  - link "Shop" [ref=e1]
+  - navigation "Main":
+    - link "Cart (2)" [ref=e2]
+- main:
+  - heading "Trail Mug" [level=1]
+  - button "Add to cart" [ref=e13]
+- contentinfo:
+  - link "[ref=e9]" [ref=e4]`
+	wantShown := `[page] Trail Mug — http://shop/products/1
+- banner: (unchanged)
+- main:
+  - heading "Trail Mug" [level=1]
+  - button "Add to cart" [ref=e13]
+- contentinfo: (unchanged)`
+	if full != wantFull {
+		t.Errorf("full:\n%s\nwant:\n%s", full, wantFull)
+	}
+	if shown != wantShown {
+		t.Errorf("shown:\n%s\nwant:\n%s", shown, wantShown)
+	}
+	want := []map[string]string{{"e11": "e1", "e12": "e2"}, {"e14": "e4"}}
+	if len(offered) != 2 || !maps.Equal(offered[0], want[0]) || !maps.Equal(offered[1], want[1]) {
+		t.Errorf("offered %v, want %v", offered, want)
+	}
+
+	// A region keep refuses is written whole, with its own refs.
+	full, shown = Carry(prev, now, func(m map[string]string) bool { return m["e14"] == "" })
+	if full == wantFull || shown != `[page] Trail Mug — http://shop/products/1
+- banner: (unchanged)
+- main:
+  - heading "Trail Mug" [level=1]
+  - button "Add to cart" [ref=e13]
+- contentinfo:
+  - link "[ref=e9]" [ref=e14]` {
+		t.Errorf("refused region:\n%s", shown)
+	}
+
+	// A region that changed (a count, a state) is written whole.
+	changed := `- banner:
+  - link "Shop" [ref=e11]
+  - navigation "Main":
+    - link "Cart (3)" [ref=e12]`
+	if full, shown := Carry(prev, changed, func(map[string]string) bool { return true }); full != changed || shown != changed {
+		t.Errorf("a changed region was folded:\n%s", shown)
+	}
+}
