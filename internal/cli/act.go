@@ -169,12 +169,14 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	return b.String()
 }
 
-// describeAct says what was done, in the past tense. Typed values are not
-// repeated: they may be passwords.
+// describeAct says what was done, in the past tense. It does not repeat
+// the target: the agent just wrote it, on the line above, and it costs
+// tokens on every action. Typed values are not repeated either: they may
+// be passwords.
 func describeAct(r calls.ActRequest) string {
 	switch r.Kind {
 	case calls.ActClick:
-		s := "clicked " + r.Target
+		s := "clicked"
 		if r.Button != "" && r.Button != "left" {
 			s = r.Button + "-" + s
 		}
@@ -183,32 +185,29 @@ func describeAct(r calls.ActRequest) string {
 		}
 		return s
 	case calls.ActDblClick:
-		return "double-clicked " + r.Target
+		return "double-clicked"
 	case calls.ActHover:
-		return "hovered " + r.Target
+		return "hovered"
 	case calls.ActFocus:
-		return "focused " + r.Target
+		return "focused"
 	case calls.ActFill:
-		return "filled " + r.Target
+		return "filled"
 	case calls.ActType:
-		return "typed into " + r.Target
+		return "typed"
 	case calls.ActPress:
-		if r.Target != "" {
-			return "pressed " + r.Key + " on " + r.Target
-		}
 		return "pressed " + r.Key
 	case calls.ActSelect:
-		return fmt.Sprintf("selected %s in %s", quoteAll(r.Values), r.Target)
+		return "selected " + quoteAll(r.Values)
 	case calls.ActCheck:
-		return "checked " + r.Target
+		return "checked"
 	case calls.ActUncheck:
-		return "unchecked " + r.Target
+		return "unchecked"
 	case calls.ActScroll:
 		return describeScroll(r)
 	case calls.ActUpload:
-		return fmt.Sprintf("uploaded %d file(s) to %s", len(r.Files), r.Target)
+		return fmt.Sprintf("uploaded %d file(s)", len(r.Files))
 	case calls.ActDrag:
-		return "dragged " + r.Target + " to " + r.To
+		return "dragged"
 	}
 	return r.Kind + " " + r.Target
 }

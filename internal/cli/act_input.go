@@ -196,13 +196,9 @@ func parseScroll(cmd *cobra.Command, args []string, req *calls.ActRequest) error
 
 func describeScroll(r calls.ActRequest) string {
 	if r.Direction == "into-view" {
-		return "scrolled " + r.Target + " into view"
+		return "scrolled into view"
 	}
-	s := "scrolled"
-	if r.Target != "" {
-		s += " " + r.Target
-	}
-	s += " " + r.Direction
+	s := "scrolled " + r.Direction
 	if r.Pixels > 0 {
 		s += fmt.Sprintf(" %dpx", r.Pixels)
 	}

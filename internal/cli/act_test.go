@@ -149,14 +149,14 @@ func TestActRun(t *testing.T) {
 			name:    "click navigates",
 			req:     calls.ActRequest{Kind: "click", Target: "e12", Button: "left", Count: 1},
 			result:  calls.Outcome{URL: "https://shop.test/cart", Title: "Cart", Navigated: true},
-			wantOut: "clicked e12 → https://shop.test/cart \"Cart\"\n",
+			wantOut: "clicked → https://shop.test/cart \"Cart\"\n",
 		},
 		{
 			name: "new tab and dialog",
 			req:  calls.ActRequest{Kind: "click", Target: "e3", Button: "middle"},
 			result: calls.Outcome{URL: "https://a.test/", NewTabs: []calls.TabInfo{{Index: 1, URL: "https://b.test/", Title: "B"}},
 				Dialog: &calls.Dialog{Type: "confirm", Message: "Sure?"}},
-			wantOut: "middle-clicked e3\n" +
+			wantOut: "middle-clicked\n" +
 				"new tab [1] https://b.test/ \"B\" — switch with \"waymark tab switch 1\"\n" +
 				"a confirm dialog is open: \"Sure?\" — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"\n",
 		},
@@ -165,7 +165,7 @@ func TestActRun(t *testing.T) {
 			req:  calls.ActRequest{Kind: "click", Target: "e7", Button: "left", Count: 1},
 			result: calls.Outcome{URL: "https://a.test/files", Closed: `closed the cookie banner by "Reject all"`,
 				Downloads: []calls.Download{{Name: "report.csv", Path: "/tmp/d/report.csv", Bytes: 100, State: calls.DownloadCompleted}}},
-			wantOut: "clicked e7\n" +
+			wantOut: "clicked\n" +
 				"before acting, closed the cookie banner by \"Reject all\"\n" +
 				"downloaded report.csv (100 bytes) to /tmp/d/report.csv\n",
 		},
@@ -173,7 +173,7 @@ func TestActRun(t *testing.T) {
 			name:    "fill does not echo the value",
 			req:     calls.ActRequest{Kind: "fill", Target: "e5", Value: "hunter2"},
 			result:  calls.Outcome{URL: "https://a.test/login"},
-			wantOut: "filled e5\n",
+			wantOut: "filled\n",
 		},
 		{
 			name:    "press on focused",
@@ -279,18 +279,19 @@ func TestActRefusals(t *testing.T) {
 	}
 }
 
-// An action that navigated names where it went; on the same origin as the
+// An action that navigated names where it went (not what it acted on: the
+// agent wrote that on the line above); on the same origin as the
 // page it left, by its path only (the origin is what the reader knows).
 func TestDescribeOutcomeNamesTheNewPageByItsPathOnTheSameSite(t *testing.T) {
 	req := calls.ActRequest{Kind: calls.ActClick, Target: "@e7"}
 	for _, tt := range []struct {
 		from, to, want string
 	}{
-		{"http://127.0.0.1:8080/products", "http://127.0.0.1:8080/products/1", "clicked @e7 → /products/1"},
-		{"http://127.0.0.1:8080/products", "http://127.0.0.1:8080/search?q=mug#top", "clicked @e7 → /search?q=mug#top"},
-		{"http://127.0.0.1:8080/products", "http://localhost:8080/login", "clicked @e7 → http://localhost:8080/login"},
-		{"http://shop.test/", "https://shop.test/pay", "clicked @e7 → https://shop.test/pay"},
-		{"", "http://shop.test/pay", "clicked @e7 → http://shop.test/pay"},
+		{"http://127.0.0.1:8080/products", "http://127.0.0.1:8080/products/1", "clicked → /products/1"},
+		{"http://127.0.0.1:8080/products", "http://127.0.0.1:8080/search?q=mug#top", "clicked → /search?q=mug#top"},
+		{"http://127.0.0.1:8080/products", "http://localhost:8080/login", "clicked → http://localhost:8080/login"},
+		{"http://shop.test/", "https://shop.test/pay", "clicked → https://shop.test/pay"},
+		{"", "http://shop.test/pay", "clicked → http://shop.test/pay"},
 	} {
 		got := describeOutcome(req, calls.Outcome{URL: tt.to, From: tt.from, Navigated: true})
 		if got != tt.want {

@@ -75,7 +75,7 @@ func TestMainExitCodes(t *testing.T) {
 			name:       "ok",
 			args:       []string{"click", "e1"},
 			wantCode:   0,
-			wantStdout: "clicked e1\n",
+			wantStdout: "clicked\n",
 		},
 		{
 			name:       "stale ref prints the hint",
