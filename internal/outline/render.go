@@ -50,6 +50,21 @@ type line struct {
 	depth  int
 	inline string // text printed after ": " instead of a child line
 	on     int8   // on screen: 1 yes, 0 no, -1 unknown (no box)
+	// unnamed leaves the name out: its one child line says it.
+	unnamed bool
+}
+
+// saysItsChild reports whether l is a heading whose one child line has its
+// name: a heading that holds only a link (a product, a story, a search
+// result) is written `heading [level=2]:` over the link, rather than the
+// same words twice. rest are the lines after l.
+func saysItsChild(l line, rest []line) bool {
+	n := l.n
+	if n.Role != "heading" || n.Ref != "" || n.Name == "" || l.inline != "" || len(rest) == 0 ||
+		rest[0].depth != l.depth+1 || rest[0].n.Name != n.Name || rest[0].n.Role == "text" {
+		return false
+	}
+	return len(rest) == 1 || rest[1].depth <= l.depth
 }
 
 type renderer struct {
@@ -74,8 +89,10 @@ type renderer struct {
 // A value is written as value="…" after the flags, so that it cannot be
 // taken for text content, which follows a colon. Names and values are quoted
 // with Go escaping and capped at 100 characters. A line whose element has
-// child lines ends with a colon. The root itself is not written: the caller
-// writes the page's header. Render returns the number of lines written.
+// child lines ends with a colon; a heading whose one child line bears its
+// name (a link) leaves the name to that line. The root itself is not
+// written: the caller writes the page's header. Render returns the number
+// of lines written.
 func Render(w io.Writer, root *Node, opts RenderOptions) (int, error) {
 	if root == nil {
 		return 0, nil
@@ -99,7 +116,11 @@ func Render(w io.Writer, root *Node, opts RenderOptions) (int, error) {
 		count++
 	}
 	for k, l := range lines {
-		buf = appendLine(buf, l, k+1 < len(lines) && lines[k+1].depth > l.depth, opts.URL)
+		parent := k+1 < len(lines) && lines[k+1].depth > l.depth
+		if parent && saysItsChild(l, lines[k+1:]) {
+			l.unnamed = true
+		}
+		buf = appendLine(buf, l, parent, opts.URL)
 		count++
 	}
 	if len(below) > 0 {
@@ -228,7 +249,7 @@ func appendLine(buf []byte, l line, parent bool, url func(*Node, string) string)
 		buf = appendPlain(buf, n.Name)
 		return append(buf, '\n')
 	}
-	if n.Name != "" && !(parent && cellRoles[n.Role]) {
+	if n.Name != "" && !(parent && cellRoles[n.Role]) && !l.unnamed {
 		buf = append(buf, ' ')
 		buf = strconv.AppendQuote(buf, Truncate(n.Name, maxName))
 	} else if n.Name == "" && n.Inferred != "" {

@@ -40,3 +40,37 @@ func TestRenderKeepsThePagesControlCharactersOffTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// A heading that holds only a link of the same words leaves its name to the
+// link; a heading that says more, or holds more, keeps it.
+func TestAHeadingLeavesItsNameToItsOneLink(t *testing.T) {
+	link := func(name, ref string) *Node { return &Node{Role: "link", Name: name, Ref: ref} }
+	root := &Node{Role: "document", Children: []*Node{
+		{Role: "heading", Name: "Trail Mug", Level: 2, Children: []*Node{link("Trail Mug", "e1")}},
+		{Role: "heading", Name: "Desk Lamp $30", Level: 2, Children: []*Node{link("Desk Lamp", "e2")}},
+		{Role: "heading", Name: "Pens", Level: 2, Children: []*Node{link("Pens", "e3"), link("more", "e4")}},
+		{Role: "heading", Name: "Socks", Level: 2, Ref: "e5", Children: []*Node{link("Socks", "e6")}},
+		{Role: "heading", Name: "Tote", Level: 2, Children: []*Node{link("Tote", "e7")}},
+	}}
+	want := `- heading [level=2]:
+  - link "Trail Mug" [ref=e1]
+- heading "Desk Lamp $30" [level=2]:
+  - link "Desk Lamp" [ref=e2]
+- heading "Pens" [level=2]:
+  - link "Pens" [ref=e3]
+  - link "more" [ref=e4]
+- heading "Socks" [level=2] [ref=e5]:
+  - link "Socks" [ref=e6]
+- heading [level=2]:
+  - link "Tote" [ref=e7]
+`
+	for _, opts := range []RenderOptions{{Full: true}, {Full: true, Interactive: true}} {
+		var b strings.Builder
+		if _, err := Render(&b, root, opts); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != want {
+			t.Errorf("%+v:\n%s\nwant:\n%s", opts, b.String(), want)
+		}
+	}
+}
