@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -149,7 +148,7 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	// page it acted on, and repeating it costs tokens on every fill.
 	if out.Navigated && out.URL != "" {
 		b.WriteString(" → ")
-		b.WriteString(describePage(calls.PageInfo{URL: sameSitePath(out.From, out.URL), Title: out.Title}))
+		b.WriteString(describePage(calls.PageInfo{URL: calls.ShortURL(out.From, out.URL), Title: out.Title}))
 	}
 	if out.Closed != "" { // what was in the way, closed without asking (issue 7)
 		b.WriteString("\nbefore acting, " + out.Closed)
@@ -284,20 +283,4 @@ func NewCmdDrag(f *Factory, runF func(context.Context, *ActOptions) error) *cobr
 			return nil
 		},
 	})
-}
-
-// sameSitePath is to as a path ("/products/1?page=2") when it is on the
-// origin of from, which the reader knows: the origin again is a dozen
-// tokens that tell nothing. Else to as it is.
-func sameSitePath(from, to string) string {
-	f, err1 := url.Parse(from)
-	u, err2 := url.Parse(to)
-	if err1 != nil || err2 != nil || from == "" || f.Scheme != u.Scheme || f.Host != u.Host || u.Host == "" || u.Opaque != "" {
-		return to
-	}
-	p := u.RequestURI()
-	if u.Fragment != "" {
-		p += "#" + u.EscapedFragment()
-	}
-	return p
 }
