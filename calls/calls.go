@@ -61,7 +61,8 @@ type SnapshotRequest struct {
 	Changes bool `json:"changes,omitempty"`
 	// Unseen marks a look the caller takes for its own checks (a replay's
 	// sign-in check, a recorder's), shown to no person or model: it
-	// leaves the session's untold downloads for a look that is seen.
+	// leaves the session's untold downloads for a look that is seen, and
+	// a later look's changes are counted from the last look seen.
 	Unseen bool `json:"unseen,omitempty"`
 }
 

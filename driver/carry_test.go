@@ -68,3 +68,44 @@ func TestANewPageCarriesTheRegionsThatReadAsBefore(t *testing.T) {
 		t.Errorf("a ref of the page before: %v, want stale", err)
 	}
 }
+
+// A look with other options between the last -i look and the new page's
+// showed the agent other refs for the banner last: the new page is written
+// whole, with refs of its own, rather than carry refs the agent read
+// before that.
+func TestANewPageCarriesNothingAfterALookWithOtherOptions(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><a href="/">Shop</a> <a href="/b">Page B</a></header>`
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title>` + banner + `<main><h1>A</h1></main>`,
+		"/b": `<!doctype html><title>B</title>` + banner + `<main><h1>B</h1></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	snapshot(t, s, ctx, calls.SnapshotRequest{Full: true})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Page B"`)})
+	second := snapshot(t, s, ctx, req)
+	if strings.Contains(second, "(unchanged)") || refOf(t, second, `link "Page B"`) == refOf(t, first, `link "Page B"`) {
+		t.Fatalf("a banner carried past a look with other options:\n%s", second)
+	}
+}
+
+// A look nobody reads (a recorder's or a replay's own check) is not what
+// the next look's changes are counted from.
+func TestAnUnseenLookIsNotTheLastLook(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>A</title><button id=b>Count 0</button>`})
+	open(t, s, ctx, srv.URL)
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	snapshot(t, s, ctx, req)
+	evalString(t, s, ctx, `document.getElementById('b').textContent = 'Count 1'`)
+	if _, err := s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Unseen: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := snapshot(t, s, ctx, req); !strings.Contains(got, `~ button "Count 1"`) {
+		t.Fatalf("the change since the last look read is not said:\n%s", got)
+	}
+}

@@ -352,8 +352,15 @@ func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 // path when it is on the last page's origin.
 func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Snapshot, root *outline.Node) {
 	key := fmt.Sprintf("%v|%v|%s|%d|%v|%v", req.Interactive, req.Compact, req.Scope, req.Depth, req.Full, req.URLs)
+	if req.Unseen {
+		// Nobody reads it: the next look is compared with what the
+		// caller saw last, not with this.
+		return
+	}
 	t.mu.Lock()
 	prev, ok := t.looks[key]
+	t.lookSeq++
+	seq := t.lookSeq
 	t.mu.Unlock()
 	full := snap.Text
 	defer func() {
@@ -361,13 +368,18 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 		if t.looks == nil {
 			t.looks = map[string]look{}
 		}
-		t.looks[key] = look{url: snap.URL, text: full}
+		t.looks[key] = look{url: snap.URL, text: full, seq: seq}
 		t.mu.Unlock()
 	}()
 	if !req.Changes || !ok {
 		return
 	}
 	if prev.url != snap.URL {
+		if prev.seq != seq-1 {
+			// A look with other options came between: the caller read
+			// the refs of this page's regions there last, not in prev.
+			return
+		}
 		renamed := map[string]string{}
 		full, snap.Text = outline.Carry(prev.text, snap.Text, func(m map[string]string) bool {
 			if !s.refs.carry(t, m) {
@@ -411,4 +423,7 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 }
 
 // look is a tab's last outline for one set of options.
-type look struct{ url, text string }
+type look struct {
+	url, text string
+	seq       int // its place among the tab's looks (tab.lookSeq)
+}

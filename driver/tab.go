@@ -53,6 +53,7 @@ type tab struct {
 	// (nil before the first), so that one appearing since is caught.
 	lookedOverlays map[string]bool
 	looks          map[string]look // the last outline per set of options, for changes (look.go)
+	lookSeq        int             // looks seen on the tab so far (look.go)
 	dialog         *calls.Dialog
 	dialogSess     *chromedp.Target                // the cross-site frame that shows dialog; nil: the page
 	dialogURL      string                          // the URL of the document that opened dialog
