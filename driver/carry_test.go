@@ -109,3 +109,26 @@ func TestAnUnseenLookIsNotTheLastLook(t *testing.T) {
 		t.Fatalf("the change since the last look read is not said:\n%s", got)
 	}
 }
+
+// An open starts a new reading of the tab (a new task, maybe another
+// agent): the look after it is whole, neither changes nor "(unchanged)".
+func TestTheLookAfterAnOpenIsWhole(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><a href="/">Shop</a> <a href="/b">Page B</a></header>`
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title>` + banner + `<main><h1>A</h1></main>`,
+		"/b": `<!doctype html><title>B</title>` + banner + `<main><h1>B</h1></main>`,
+	})
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	open(t, s, ctx, srv.URL+"/a")
+	snapshot(t, s, ctx, req)
+	open(t, s, ctx, srv.URL+"/b")
+	if got := snapshot(t, s, ctx, req); strings.Contains(got, "(unchanged)") || !strings.HasPrefix(got, "[page] B — "+srv.URL+"/b\n") {
+		t.Fatalf("the look after opening another page:\n%s", got)
+	}
+	open(t, s, ctx, srv.URL+"/b")
+	if got := snapshot(t, s, ctx, req); strings.Contains(got, "changes") || !strings.Contains(got, `link "Page B"`) {
+		t.Fatalf("the look after opening the same page again:\n%s", got)
+	}
+}

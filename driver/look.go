@@ -422,6 +422,16 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 	snap.Changed = true
 }
 
+// forgetLooks makes the tab's next look whole: an open starts a new
+// reading of the tab (often a new task, or another agent on the session),
+// whose reader may never have read the looks before it, so a look after it
+// says neither "changes since your last look" nor "(unchanged)".
+func (t *tab) forgetLooks() {
+	t.mu.Lock()
+	t.looks = nil
+	t.mu.Unlock()
+}
+
 // look is a tab's last outline for one set of options.
 type look struct {
 	url, text string

@@ -68,6 +68,7 @@ func (s *Session) Open(ctx context.Context, req calls.OpenRequest) (_ *calls.Pag
 	if err := s.allowed(ctx, u); err != nil {
 		return nil, err
 	}
+	t.forgetLooks()
 	return s.navigate(ctx, t, req.TimeoutMS, chromedp.Navigate(u), u)
 }
 
