@@ -11,8 +11,8 @@
 // `snapshot -i`) and Playwright MCP `browser_snapshot`: each tool's
 // cheapest whole look, the two CLIs printing only what changed since the
 // last look when the page is the same.
-// Every step takes the refs it needs from the text the tool last returned, as
-// an agent would. Wall time is the sum of the 13 steps (whole process for the
+// Every step takes the refs it needs from the looks the tool returned in the
+// flow, the last first, as an agent would. Wall time is the sum of the 13 steps (whole process for the
 // CLIs, the tool call's round trip for MCP); the agent's own thinking time
 // is not in it. Tokens are o200k (gpt-tokenizer, as outline_size.mjs) of all
 // the text each step returned: stdout and stderr for the CLIs, the text
