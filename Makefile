@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
 # The release binary: no symbol table or DWARF (-s -w) and no build paths
 # (-trimpath); panics still print file:line from the runtime's tables.
-LDFLAGS := -s -w -X github.com/waymark-dev/waymark/internal/cli.version=$(VERSION)
+LDFLAGS := -s -w -X github.com/waymark-dev/waymark/internal/version.stamp=$(VERSION)
 
 .PHONY: build release test test-short vet bench clean
 

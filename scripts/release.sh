@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 GO=${GO:-go}
 VERSION=${VERSION:-$(git describe --always --dirty 2>/dev/null || echo devel)}
 PLATFORMS=${PLATFORMS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64"}
-LDFLAGS="-s -w -X github.com/waymark-dev/waymark/internal/cli.version=$VERSION"
+LDFLAGS="-s -w -X github.com/waymark-dev/waymark/internal/version.stamp=$VERSION"
 
 rm -rf dist
 mkdir -p dist

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -17,17 +16,14 @@ import (
 	"github.com/waymark-dev/waymark/internal/daemon/client"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/internal/version"
 	"github.com/waymark-dev/waymark/secret"
 )
-
-// version is set at build time (see the Makefile); a plain go build leaves
-// it empty and [buildVersion] makes one from the executable.
-var version string
 
 // DefaultDeps returns the dependencies [Main] runs with: the daemon client,
 // the daemon itself and the demo site.
 func DefaultDeps() Deps {
-	v := buildVersion()
+	v := version.Self()
 	return Deps{
 		Dial: func(ctx context.Context, g GlobalOptions, cfg *config.Config, start bool) (Caller, error) {
 			return dialDaemon(g, cfg, start, v)
@@ -101,23 +97,4 @@ func serveDemo(ctx context.Context, addr string, ready func(url string)) error {
 		_ = srv.Shutdown(sctx)
 		return nil
 	}
-}
-
-// buildVersion is the version stamped at build time, or, for a development
-// build, one made from the executable's size and time, so that a rebuilt
-// binary replaces a daemon started by the old one.
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	v := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		v = bi.Main.Version
-	}
-	if exe, err := os.Executable(); err == nil {
-		if fi, err := os.Stat(exe); err == nil {
-			v += fmt.Sprintf("+%x.%x", fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
-	return v
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/waymark-dev/waymark/internal/daemon/daemonpath"
 )
 
 // ErrAlreadyRunning says another daemon answers on the socket.
@@ -29,14 +31,14 @@ func Listen(p Paths) (net.Listener, error) {
 		if fi.Mode().Type() != fs.ModeSocket {
 			return nil, fmt.Errorf("%s exists and is not a socket; remove it or choose another path", p.Socket)
 		}
-		if err := checkOwner(p.Socket); err != nil {
+		if err := daemonpath.CheckFileOwner(p.Socket); err != nil {
 			return nil, err
 		}
 		if err := os.Remove(p.Socket); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("remove the stale socket: %w", err)
 		}
 	}
-	if !p.private {
+	if !p.Private() {
 		return bindAside(p.Socket)
 	}
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: p.Socket, Net: "unix"})
@@ -64,9 +66,9 @@ func bindAside(path string) (net.Listener, error) {
 	}
 	defer os.RemoveAll(dir)
 	tmp := filepath.Join(dir, "s")
-	if len(tmp) > maxSocketPath {
+	if len(tmp) > daemonpath.MaxSocket {
 		return nil, fmt.Errorf("socket path %s is too long to bind privately beside (%d bytes, over %d); set WAYMARK_SOCKET to a shorter path",
-			path, len(tmp), maxSocketPath)
+			path, len(tmp), daemonpath.MaxSocket)
 	}
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: tmp, Net: "unix"})
 	if err != nil {

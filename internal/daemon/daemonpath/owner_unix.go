@@ -1,6 +1,6 @@
 //go:build unix
 
-package daemon
+package daemonpath
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"syscall"
 )
 
-// checkOwner returns an error if path belongs to another user.
-func checkOwner(path string) error {
+// CheckFileOwner returns an error if path belongs to another user.
+func CheckFileOwner(path string) error {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package daemon
+package daemonpath
 
 import (
 	"io/fs"
@@ -50,7 +50,7 @@ func TestDefaultPathsWithoutHome(t *testing.T) {
 	t.Setenv("HOME", "")
 	t.Setenv("XDG_CACHE_HOME", "")
 	t.Setenv("XDG_RUNTIME_DIR", "/run/user/test")
-	p, err := DefaultPaths()
+	p, err := Default()
 	if err != nil {
 		t.Fatal(err)
 	}
