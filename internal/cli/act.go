@@ -31,6 +31,10 @@ type actSpec struct {
 	// into the request after flag parsing.
 	flags func(cmd *cobra.Command, req *calls.ActRequest)
 	parse func(cmd *cobra.Command, args []string, req *calls.ActRequest) error
+	// readsFiles says the command reads files named relative to the
+	// working folder (upload): it runs in the calling process, never in
+	// the daemon for the thin front (see [remoteSafe]).
+	readsFiles bool
 }
 
 const targetHelp = `TARGET is a ref from "waymark snapshot" (@e12 or e12) or a locator:
@@ -93,6 +97,9 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 		cmd.Flags().BoolVar(&askSubmit, "ask-submit", false, "refuse, with what it would press, if this sends a form, pays, deletes or confirms")
 		cmd.Flags().BoolVar(&allowSubmit, "allow-submit", false, `let this send a form, pay, delete or confirm when the config file says submits = "ask"`)
 		cmd.MarkFlagsMutuallyExclusive("ask-submit", "allow-submit")
+	}
+	if !s.readsFiles {
+		runsInDaemon(cmd)
 	}
 	return cmd
 }

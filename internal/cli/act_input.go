@@ -97,11 +97,12 @@ func NewCmdSelect(f *Factory, runF func(context.Context, *ActOptions) error) *co
 // was well formed.
 func NewCmdUpload(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
-		kind:    calls.ActUpload,
-		use:     "upload TARGET FILE...",
-		short:   "Set the files of a file input",
-		example: "  waymark upload @e14 ./cv.pdf",
-		args:    argsRange(2, -1),
+		kind:       calls.ActUpload,
+		use:        "upload TARGET FILE...",
+		short:      "Set the files of a file input",
+		example:    "  waymark upload @e14 ./cv.pdf",
+		args:       argsRange(2, -1),
+		readsFiles: true,
 		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 			req.Target = args[0]
 			files, err := absFiles(args[1:])

@@ -15,6 +15,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
 	"github.com/waymark-dev/waymark/internal/demo"
+	"github.com/waymark-dev/waymark/internal/rpc"
 	"github.com/waymark-dev/waymark/internal/sessions"
 	"github.com/waymark-dev/waymark/internal/version"
 	"github.com/waymark-dev/waymark/secret"
@@ -74,7 +75,8 @@ func runDaemon(v string) func(ctx context.Context, g GlobalOptions, cfg *config.
 		}
 		m := sessions.New(opts)
 		h := batchHandler(ctx, g, cfg, m, opts, log)
-		return daemon.Main(ctx, daemon.Options{Socket: g.Socket, Handler: h, Logger: log, Version: v, Settings: cfg.DaemonSettings(), IdleTimeout: cfg.Daemon.Idle})
+		return daemon.Main(ctx, daemon.Options{Socket: g.Socket, Handler: h, Logger: log, Version: v, Settings: cfg.DaemonSettings(), IdleTimeout: cfg.Daemon.Idle,
+			Unqueued: map[string]daemon.UnqueuedFunc{rpc.MethodCLIRun: frontRunner(v)}})
 	}
 }
 

@@ -51,7 +51,7 @@ func NewCmdGet(f *Factory, runF func(context.Context, *GetOptions) error) *cobra
 
 func newGetCmd(f *Factory, runF func(context.Context, *GetOptions) error, s getSpec) *cobra.Command {
 	opts := &GetOptions{}
-	return &cobra.Command{
+	return runsInDaemon(&cobra.Command{
 		Use:   s.what + s.args,
 		Short: "Print " + s.short,
 		Args:  exactArgs(s.n),
@@ -69,7 +69,7 @@ func newGetCmd(f *Factory, runF func(context.Context, *GetOptions) error, s getS
 			}
 			return getRun(cmd.Context(), opts)
 		},
-	}
+	})
 }
 
 func getRun(ctx context.Context, opts *GetOptions) error {

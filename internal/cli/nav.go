@@ -41,7 +41,7 @@ func NewCmdOpen(f *Factory, runF func(context.Context, *OpenOptions) error) *cob
 		},
 	}
 	addTimeoutFlag(cmd, &timeout, "the page to load")
-	return cmd
+	return runsInDaemon(cmd)
 }
 
 func openRun(ctx context.Context, opts *OpenOptions) error {
@@ -91,7 +91,7 @@ func NewCmdReload(f *Factory, runF func(context.Context, *HistoryOptions) error)
 
 func newHistoryCmd(f *Factory, runF func(context.Context, *HistoryOptions) error, method, use, short string) *cobra.Command {
 	opts := &HistoryOptions{Method: method}
-	return &cobra.Command{
+	return runsInDaemon(&cobra.Command{
 		Use:   use,
 		Short: short,
 		Args:  exactArgs(0),
@@ -102,7 +102,7 @@ func newHistoryCmd(f *Factory, runF func(context.Context, *HistoryOptions) error
 			}
 			return historyRun(cmd.Context(), opts)
 		},
-	}
+	})
 }
 
 var historyVerbs = map[string]string{

@@ -36,7 +36,7 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionListOptions) e
 		RunE:    groupRunE,
 	}
 	opts := &SessionListOptions{}
-	cmd.AddCommand(&cobra.Command{
+	cmd.AddCommand(runsInDaemon(&cobra.Command{
 		Use:   "list",
 		Short: "List the open sessions",
 		Args:  exactArgs(0),
@@ -48,7 +48,7 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionListOptions) e
 			}
 			return sessionListRun(cmd.Context(), opts)
 		},
-	})
+	}))
 	return cmd
 }
 

@@ -49,7 +49,7 @@ With --json, data holds the outline text and the tree.`,
 	fl.StringVar(&opts.Request.Scope, "scope", "", "only the subtree of a ref or CSS selector")
 	fl.IntVar(&opts.Request.Depth, "depth", 0, "at most this many levels (0: no limit)")
 	fl.BoolVar(&opts.Request.Full, "full", false, "the whole page, not only what is on screen")
-	return cmd
+	return runsInDaemon(cmd)
 }
 
 func snapshotRun(ctx context.Context, opts *SnapshotOptions) error {

@@ -91,6 +91,10 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 			return run(cmd, closeOpts)
 		},
 	}
+	// Every form is one call on the session's tabs.
+	for _, c := range []*cobra.Command{cmd, list, newTab, switchTab, closeTab} {
+		runsInDaemon(c)
+	}
 	cmd.AddCommand(list, newTab, switchTab, closeTab)
 	return cmd
 }

@@ -70,7 +70,7 @@ to load. With none, wait MS milliseconds (or a duration such as 2s).`,
 	fl.StringVar(&opts.Request.URL, "url", "", "wait until the URL matches a glob (* any run, slashes too; ? one character; a glob starting with / matches the path)")
 	fl.BoolVar(&opts.Request.Load, "load", false, "wait until the document has loaded")
 	addTimeoutFlag(cmd, &timeout, "the condition (default 30s)")
-	return cmd
+	return runsInDaemon(cmd)
 }
 
 // parseWaitTime reads milliseconds ("500") or a Go duration ("2s").

@@ -130,16 +130,28 @@ func (c *conn) dispatch(ctx context.Context, m *rpc.Message) {
 	c.inflight[m.ID] = cancel
 	c.mu.Unlock()
 
-	t := c.s.lanes.join(m.Session)
+	handle := func(ctx context.Context) (any, error) { return c.s.h.Handle(ctx, m.Session, m.Method, m.Params) }
+	var t *ticket // nil: an unqueued method, in no lane
+	if fn, ok := c.s.opts.Unqueued[m.Method]; ok {
+		handle = func(ctx context.Context) (any, error) {
+			dial := func(context.Context) (net.Conn, error) { return c.s.pipe(ctx), nil }
+			return fn(ctx, dial, m.Params)
+		}
+	} else {
+		t = c.s.lanes.join(m.Session)
+	}
 	c.wg.Add(1)
 	go func() { // exits when the handler returns (its context ends with the connection)
 		defer c.wg.Done()
 		defer c.s.end()
 		start := time.Now()
 		var res any
-		err := t.wait(rctx)
+		var err error
+		if t != nil {
+			err = t.wait(rctx)
+		}
 		if err == nil {
-			res, err = c.s.call(rctx, m)
+			res, err = c.s.call(rctx, m, handle)
 		}
 		c.mu.Lock()
 		delete(c.inflight, m.ID)
@@ -155,7 +167,9 @@ func (c *conn) dispatch(ctx context.Context, m *rpc.Message) {
 		}
 		// The session's next call starts after this one's log line, so the
 		// log reads in the order the calls ran.
-		t.done()
+		if t != nil {
+			t.done()
+		}
 	}()
 }
 
@@ -167,9 +181,9 @@ func (c *conn) cancel(id uint64) {
 	}
 }
 
-// call runs the handler, turning a panic into an "internal" error for this
-// request alone.
-func (s *Server) call(ctx context.Context, m *rpc.Message) (res any, err error) {
+// call runs handle, the Handler or an unqueued method, turning a panic
+// into an "internal" error for this request alone.
+func (s *Server) call(ctx context.Context, m *rpc.Message, handle func(context.Context) (any, error)) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("handler panic", "session", m.Session, "method", m.Method,
@@ -178,7 +192,15 @@ func (s *Server) call(ctx context.Context, m *rpc.Message) (res any, err error) 
 				"internal error in the waymark daemon while handling %s: %v", m.Method, p)
 		}
 	}()
-	return s.h.Handle(ctx, m.Session, m.Method, m.Params)
+	return handle(ctx)
+}
+
+// pipe returns a connection to s made in memory and served as a client's
+// connection is, until ctx is done or the caller closes it.
+func (s *Server) pipe(ctx context.Context) net.Conn {
+	client, server := net.Pipe()
+	go s.ServeConn(ctx, server) // exits when either end closes or ctx is done
+	return client
 }
 
 // reply sends the result or error of request id and returns the size of the

@@ -63,7 +63,20 @@ type Options struct {
 	// Grace is how long requests under way may go on once the server
 	// stops, before their contexts are canceled; zero means 5 s.
 	Grace time.Duration
+	// Unqueued answers the methods it names, each request at once, in no
+	// session's lane: a method that makes calls of its own through this
+	// server (rpc.MethodCLIRun runs a CLI command in the daemon, and the
+	// command's calls queue in their session's lane) would otherwise wait
+	// behind itself. Such a request is canceled, like any other, when its
+	// client cancels it or hangs up.
+	Unqueued map[string]UnqueuedFunc
 }
+
+// UnqueuedFunc answers a request of [Options].Unqueued. dial connects to
+// this server in memory, a connection served as a client's is (a hello
+// each way, then requests in their sessions' lanes) without the socket;
+// it closes when the request ends.
+type UnqueuedFunc func(ctx context.Context, dial func(context.Context) (net.Conn, error), params json.RawMessage) (any, error)
 
 // Server is the daemon's socket server. It owns its socket file; the
 // browser belongs to the Handler.

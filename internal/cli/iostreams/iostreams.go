@@ -22,15 +22,26 @@ type IOStreams struct {
 
 // System wraps the process's streams, detecting which of them are terminals.
 func System(in io.Reader, out, errOut io.Writer) *IOStreams {
+	return New(in, out, errOut, Terminals{Stdin: IsTerminal(in), Stdout: IsTerminal(out), Stderr: IsTerminal(errOut)}, os.Getenv)
+}
+
+// Terminals says which of a process's standard streams are terminals.
+type Terminals struct{ Stdin, Stdout, Stderr bool }
+
+// New wraps streams that stand for another process's (a command the daemon
+// runs for the thin front writes into buffers the front prints): tty says
+// which of that process's streams are terminals, and getenv is its
+// environment, where NO_COLOR and TERM are read.
+func New(in io.Reader, out, errOut io.Writer, tty Terminals, getenv func(string) string) *IOStreams {
 	s := &IOStreams{
 		In:        in,
 		Out:       out,
 		ErrOut:    errOut,
-		stdinTTY:  isTerminal(in),
-		stderrTTY: isTerminal(errOut),
-		noColor:   noColor(os.Getenv),
+		stdinTTY:  tty.Stdin,
+		stderrTTY: tty.Stderr,
+		noColor:   noColor(getenv),
 	}
-	s.SetStdoutTTY(isTerminal(out))
+	s.SetStdoutTTY(tty.Stdout)
 	return s
 }
 
@@ -83,10 +94,10 @@ func (s *IOStreams) SetStdoutTTY(v bool) {
 // SetStderrTTY overrides the detection, for tests.
 func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
 
-// isTerminal reports whether v is an *os.File on a character device. That
+// IsTerminal reports whether v is an *os.File on a character device. That
 // also counts /dev/null, which only makes output a little friendlier there;
 // it avoids a dependency on golang.org/x/term for an ioctl.
-func isTerminal(v any) bool {
+func IsTerminal(v any) bool {
 	f, ok := v.(*os.File)
 	if !ok || f == nil {
 		return false

@@ -1,0 +1,130 @@
+// Command waymark-front is the thin front installed as "waymark": a small
+// program that starts in about a millisecond and has the resident daemon
+// run the command, where the whole CLI is already loaded. A Go program runs
+// the init of every package it links before main, and the complete CLI
+// (cmd/waymark, installed beside the front as "waymark-full") links them
+// all: 7 ms and more before it does anything, on each of an agent's
+// commands (issue 15).
+//
+// The front knows no command. It sends its command line, environment,
+// working folder and which of its streams are terminals to the daemon
+// (rpc.MethodCLIRun); the daemon runs internal/cli as waymark-full would
+// have, or, for a command that must run in the calling process (it reads
+// stdin or files, starts the daemon, …: internal/cli decides), answers that
+// it did not. The front then replaces itself with waymark-full, with the
+// same arguments and environment, as it does when no daemon answers or the
+// daemon was started by another waymark-full than the one beside it; that
+// starts or restarts the daemon as the complete CLI always has.
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// fullName is the complete CLI's file name beside the front.
+const fullName = "waymark-full"
+
+// Exit statuses the front gives itself, as internal/cli gives them
+// (cli.ExitUsage, cli.ExitUnavailable, cli.ExitCanceled); the tests check
+// that they agree.
+const (
+	exitUsage       = 2
+	exitUnavailable = 3
+	exitCanceled    = 130
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run runs the command of args and returns its exit status; a command
+// waymark-full runs does not return.
+func run(args []string) int {
+	full, err := findFull()
+	if err != nil {
+		return fail(args, exitUsage, "usage", err.Error(),
+			`build both binaries: "make build" (bin/waymark and bin/waymark-full), or "go install ./cmd/..."`)
+	}
+	if code, ok := runInDaemon(full, args); ok {
+		return code
+	}
+	return runFull(full, args)
+}
+
+// findFull finds waymark-full beside the front's own executable (symbolic
+// links resolved). A front installed by "go install ./cmd/..." is named
+// waymark-front and finds the complete CLI named waymark.
+func findFull() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	dir, self := filepath.Dir(exe), filepath.Base(exe)
+	ext := ""
+	if runtime.GOOS == "windows" {
+		ext = ".exe"
+	}
+	want := filepath.Join(dir, fullName+ext)
+	names := []string{want}
+	if self != "waymark"+ext {
+		names = append(names, filepath.Join(dir, "waymark"+ext))
+	}
+	for _, p := range names {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	return "", &missingError{want}
+}
+
+type missingError struct{ path string }
+
+func (e *missingError) Error() string {
+	return "no " + e.path + ": waymark is two programs, this small front and the complete CLI beside it"
+}
+
+// fail reports an error of the front itself as internal/cli reports one
+// (printError): "error: …" and "hint: …" on stderr, or with --json the
+// envelope on stdout.
+func fail(args []string, code int, kind, msg, hint string) int {
+	if wantsJSON(args) {
+		type body struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+			Hint    string `json:"hint,omitempty"`
+		}
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetEscapeHTML(false) // as internal/cli writes it
+		_ = enc.Encode(struct {
+			OK    bool `json:"ok"`
+			Error body `json:"error"`
+		}{Error: body{kind, msg, hint}})
+		return code
+	}
+	s := "error: " + msg + "\n"
+	if hint != "" {
+		s += "hint: " + hint + "\n"
+	}
+	os.Stderr.WriteString(s)
+	return code
+}
+
+// wantsJSON reports whether --json is among the flags of args, as
+// internal/cli's wantsJSON does.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "--json=true" {
+			return true
+		}
+	}
+	return false
+}

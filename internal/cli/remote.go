@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/internal/daemon"
+	"github.com/waymark-dev/waymark/internal/daemon/client"
+	"github.com/waymark-dev/waymark/internal/rpc"
+)
+
+// remoteSafe marks a command the daemon may run for the thin front
+// (cmd/waymark-front, which sends it rpc.MethodCLIRun): everything it reads
+// of the calling process comes through [Deps] (the environment, the config
+// files of the caller's folder) and the TTY flags of its [iostreams.IOStreams].
+// Such a command reads no stdin, resolves no path against the working
+// folder (upload FILE, screenshot FILE, state save, eval - are not safe),
+// prompts for nothing, and does nothing but its calls and its printing (no
+// model, no server, no daemon of its own). A command not marked runs in the
+// calling process, as waymark-full.
+const remoteSafe = "waymark/remote-safe"
+
+// runsInDaemon marks cmd [remoteSafe] and returns it.
+func runsInDaemon(cmd *cobra.Command) *cobra.Command {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[remoteSafe] = "yes"
+	return cmd
+}
+
+// frontGlobals are the global flags a command run for the front may set:
+// the others (--headed, --cdp, --socket, --browser-arg, …) say how the
+// daemon is started or reached, which only waymark-full's own dial judges.
+var frontGlobals = map[string]bool{"session": true, "json": true}
+
+// remoteRefusal says why the command of args must not run in the daemon,
+// or "" when it may. It is decided before anything runs, on a command tree
+// of its own: a refused command is run by waymark-full, and nothing may run
+// twice.
+func remoteRefusal(args []string) string {
+	streams, _, _, _ := iostreams.Test()
+	root := NewCmdRoot(&Factory{IO: streams}, &GlobalOptions{})
+	cmd, rest, err := root.Find(args)
+	switch {
+	case err != nil:
+		return "no such command"
+	case cmd.Annotations[remoteSafe] == "":
+		return cmd.CommandPath() + " runs in the calling process"
+	}
+	if err := cmd.ParseFlags(rest); err != nil {
+		return "flags: " + err.Error() // waymark-full says what is wrong
+	}
+	globals := root.PersistentFlags()
+	var why string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		switch {
+		case why != "":
+		case f.Name == "help":
+			why = "--help"
+		case globals.Lookup(f.Name) != nil && !frontGlobals[f.Name]:
+			why = "--" + f.Name + " is for the daemon's start"
+		}
+	})
+	return why
+}
+
+// frontRunner is the daemon's answer to rpc.MethodCLIRun: it runs the
+// front's command with [MainWith] as the front's own process would have,
+// with the front's environment, working folder, config folder and
+// terminals, and calls this daemon in memory (dial) with version v. What
+// the command prints is gathered and sent back with its exit status.
+func frontRunner(v string) daemon.UnqueuedFunc {
+	return func(ctx context.Context, dial func(context.Context) (net.Conn, error), params json.RawMessage) (any, error) {
+		var req rpc.CLIRunRequest
+		if err := json.Unmarshal(params, &req); err != nil {
+			return nil, calls.Errorf(calls.ErrBadInput, "", "bad %s request: %v", rpc.MethodCLIRun, err)
+		}
+		if why := remoteRefusal(req.Args); why != "" {
+			return rpc.CLIRunResult{Reason: why}, nil
+		}
+		getenv := envLookup(req.Env) // this run's alone; never logged
+		out := &outputLog{}
+		stdout, stderr := out.stream(1), out.stream(2)
+		streams := iostreams.New(strings.NewReader(""), stdout, stderr,
+			iostreams.Terminals{Stdin: req.StdinTTY, Stdout: req.StdoutTTY, Stderr: req.StderrTTY}, getenv)
+		deps := Deps{
+			Dial: func(ctx context.Context, g GlobalOptions, cfg *config.Config, start bool) (Caller, error) {
+				// This daemon is up and of this version: nothing to
+				// start, and the hello's settings are judged as any
+				// client's are.
+				c := client.New(client.Options{Socket: g.Socket, Dial: dial, Version: v,
+					CheckHello: checkDaemonSettings(cfg, stderr, start)})
+				if start {
+					return c, nil
+				}
+				return noStartCaller{c}, nil
+			},
+			RunDaemon: func(context.Context, GlobalOptions, *config.Config) error { return errNotInDaemon },
+			ServeDemo: func(context.Context, string, func(string)) error { return errNotInDaemon },
+			Version:   v,
+			Getenv:    getenv,
+			Config: func(flags []config.Flag) (*config.Config, error) {
+				return config.Load(config.LoadOptions{Getenv: getenv, Dir: req.Dir, UserDir: req.ConfigDir, Flags: flags})
+			},
+		}
+		code := MainWith(ctx, req.Args, streams, deps)
+		return rpc.CLIRunResult{Ran: true, Output: out.writes, Exit: code}, nil
+	}
+}
+
+// errNotInDaemon is what a part the daemon does not lend a command run for
+// the front says; [remoteRefusal] keeps every command that needs one out.
+var errNotInDaemon = errors.New("not available to a command the daemon runs for the front")
+
+// envLookup is the lookup of an environment given as KEY=VALUE lines; the
+// first of a repeated key wins, as in os.Getenv on Unix.
+func envLookup(env []string) func(string) string {
+	m := make(map[string]string, len(env))
+	for _, kv := range env {
+		k, val, ok := strings.Cut(kv, "=")
+		if _, seen := m[k]; ok && !seen {
+			m[k] = val
+		}
+	}
+	return func(k string) string { return m[k] }
+}
+
+// outputLog gathers what a command run for the front writes to its two
+// streams, in order.
+type outputLog struct {
+	mu     sync.Mutex // guards writes
+	writes []rpc.CLIWrite
+}
+
+// stream is the writer of stream fd.
+func (o *outputLog) stream(fd int) io.Writer { return outputStream{o, fd} }
+
+type outputStream struct {
+	o  *outputLog
+	fd int
+}
+
+func (s outputStream) Write(p []byte) (int, error) {
+	s.o.mu.Lock()
+	defer s.o.mu.Unlock()
+	if n := len(s.o.writes); n > 0 && s.o.writes[n-1].FD == s.fd {
+		s.o.writes[n-1].Data = append(s.o.writes[n-1].Data, p...)
+	} else {
+		s.o.writes = append(s.o.writes, rpc.CLIWrite{FD: s.fd, Data: append([]byte(nil), p...)})
+	}
+	return len(p), nil
+}
