@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/waymark-dev/waymark/internal/cli"
+)
+
+// The front's own failures exit as internal/cli's do.
+func TestExitCodesAgree(t *testing.T) {
+	if exitUsage != cli.ExitUsage || exitUnavailable != cli.ExitUnavailable || exitCanceled != cli.ExitCanceled {
+		t.Errorf("front exits %d %d %d, cli %d %d %d", exitUsage, exitUnavailable, exitCanceled, cli.ExitUsage, cli.ExitUnavailable, cli.ExitCanceled)
+	}
+}
+
+// frontLinks are the only waymark packages the front may link: it starts
+// on every command, and every package it links runs its init first (issue
+// 15: the complete CLI's inits cost 7 ms a command).
+var frontLinks = map[string]bool{
+	"github.com/waymark-dev/waymark/cmd/waymark-front":          true,
+	"github.com/waymark-dev/waymark/internal/cli/iostreams":     true, // which streams are terminals
+	"github.com/waymark-dev/waymark/internal/daemon/daemonpath": true, // where the daemon is
+	"github.com/waymark-dev/waymark/internal/rpc":               true, // the wire
+	"github.com/waymark-dev/waymark/internal/version":           true, // waymark-full's version
+	"github.com/waymark-dev/waymark/calls":                      true, // rpc's errors
+	"github.com/waymark-dev/waymark/sheet":                      true, // calls' cell types
+}
+
+// noLinks are standard packages the front must not link: net brings the C
+// resolver and with it the dynamic loader (a millisecond a start), os/user
+// the same.
+var noLinks = []string{"net", "os/user", "runtime/cgo", "os/exec"}
+
+func TestFrontLinksLittle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		deps[p] = true
+		if strings.HasPrefix(p, "github.com/") && !frontLinks[p] {
+			t.Errorf("the front links %s: keep it to the standard library and the packages of frontLinks", p)
+		}
+	}
+	for _, p := range noLinks {
+		if deps[p] {
+			t.Errorf("the front links %s", p)
+		}
+	}
+}
+
+// BenchmarkFrontStart is the front's start and exit, alone (no
+// waymark-full beside it: it fails at once).
+func BenchmarkFrontStart(b *testing.B) {
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "waymark")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		cmd := exec.Command(bin, "get", "url")
+		cmd.Env = append(os.Environ(), "WAYMARK_SOCKET="+filepath.Join(dir, "none.sock"))
+		if err := cmd.Run(); err == nil {
+			b.Fatal("the front ran with no waymark-full")
+		}
+	}
+}
