@@ -7,8 +7,12 @@ LDFLAGS := -s -w -X github.com/waymark-dev/waymark/internal/version.stamp=$(VERS
 
 .PHONY: build release test test-short vet bench clean
 
+# Two programs, one version: bin/waymark is the thin front (cmd/waymark-front,
+# about 1 ms a start), which has the daemon run a command or hands it to the
+# complete CLI beside it, bin/waymark-full (cmd/waymark).
 build:
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/waymark ./cmd/waymark
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/waymark-full ./cmd/waymark
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/waymark ./cmd/waymark-front
 
 # Stripped binaries for Linux and macOS (amd64, arm64) and Windows (amd64)
 # in dist/, with dist/SHA256SUMS.

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Cross-builds waymark's release binaries into dist/: stripped (-s -w), no
 # build paths (-trimpath), no cgo, for Linux and macOS on amd64 and arm64
-# and Windows on amd64, named waymark-VERSION-OS-ARCH[.exe], with their
-# SHA-256 sums in dist/SHA256SUMS (check with: sha256sum -c SHA256SUMS).
+# and Windows on amd64, with their SHA-256 sums in dist/SHA256SUMS (check
+# with: sha256sum -c SHA256SUMS).
+#
+# On Linux and macOS waymark is two programs of one version, installed side
+# by side as "waymark" and "waymark-full": waymark-VERSION-OS-ARCH is the
+# thin front (cmd/waymark-front), waymark-full-VERSION-OS-ARCH the complete
+# CLI (cmd/waymark). On Windows, where the front has no fast path (it talks
+# to the daemon's Unix socket only on Unix), waymark-VERSION-windows-amd64.exe
+# is the complete CLI alone.
 #
 # Environment: GO (default go), VERSION (default git describe), PLATFORMS.
 set -euo pipefail
@@ -18,9 +25,16 @@ mkdir -p dist
 for p in $PLATFORMS; do
   os=${p%/*} arch=${p#*/} ext=""
   [ "$os" = windows ] && ext=.exe
-  out=dist/waymark-$VERSION-$os-$arch$ext
-  echo "release: $out" >&2
-  CGO_ENABLED=0 GOOS=$os GOARCH=$arch "$GO" build -trimpath -ldflags "$LDFLAGS" -o "$out" ./cmd/waymark
+  build() { # build OUT PKG
+    echo "release: $1" >&2
+    CGO_ENABLED=0 GOOS=$os GOARCH=$arch "$GO" build -trimpath -ldflags "$LDFLAGS" -o "$1" "$2"
+  }
+  if [ "$os" = windows ]; then
+    build "dist/waymark-$VERSION-$os-$arch$ext" ./cmd/waymark
+  else
+    build "dist/waymark-full-$VERSION-$os-$arch" ./cmd/waymark
+    build "dist/waymark-$VERSION-$os-$arch" ./cmd/waymark-front
+  fi
 done
 cd dist
 if command -v sha256sum >/dev/null 2>&1; then

@@ -55,7 +55,10 @@ WAYMARK_BROWSER_ARGS="$(printf '%s\n' "${CHROME_FLAGS[@]}")"
 export WAYMARK_BROWSER_ARGS
 mkdir -p "$(dirname "$WAYMARK_SOCKET")"
 
-# waymark: resolved from WAYMARK_BIN, else from PATH.
+# waymark: resolved from WAYMARK_BIN, else from PATH. "make build" makes
+# bin/waymark, the thin front, and bin/waymark-full beside it, which the
+# front needs; a single complete binary (go build ./cmd/waymark, an old
+# build for WAYMARK_BASE_BIN) works alone.
 waymark_path() {
   if [ -x "$WAYMARK_BIN" ]; then echo "$WAYMARK_BIN"; return 0; fi
   if command -v waymark >/dev/null 2>&1; then command -v waymark; return 0; fi
