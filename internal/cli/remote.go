@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
@@ -46,34 +45,54 @@ func runsInDaemon(cmd *cobra.Command) *cobra.Command {
 var frontGlobals = map[string]bool{"session": true, "json": true}
 
 // remoteRefusal says why the command of args must not run in the daemon,
-// or "" when it may. It is decided before anything runs, on a command tree
-// of its own: a refused command is run by waymark-full, and nothing may run
-// twice.
+// or "" when it may. It is decided before anything runs: a refused command
+// is run by waymark-full, and nothing may run twice. A command line the CLI
+// would refuse (an unknown flag, a missing argument) may run: the daemon
+// prints the same usage error waymark-full would.
 func remoteRefusal(args []string) string {
-	streams, _, _, _ := iostreams.Test()
-	root := NewCmdRoot(&Factory{IO: streams}, &GlobalOptions{})
-	cmd, rest, err := root.Find(args)
+	t := frontTree()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cmd, _, err := t.root.Find(args)
 	switch {
 	case err != nil:
 		return "no such command"
 	case cmd.Annotations[remoteSafe] == "":
 		return cmd.CommandPath() + " runs in the calling process"
 	}
-	if err := cmd.ParseFlags(rest); err != nil {
-		return "flags: " + err.Error() // waymark-full says what is wrong
-	}
-	globals := root.PersistentFlags()
-	var why string
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		switch {
-		case why != "":
-		case f.Name == "help":
-			why = "--help"
-		case globals.Lookup(f.Name) != nil && !frontGlobals[f.Name]:
-			why = "--" + f.Name + " is for the daemon's start"
+	for _, a := range args {
+		if a == "--" {
+			break
 		}
-	})
-	return why
+		name, ok := strings.CutPrefix(a, "--")
+		if !ok {
+			if a == "-h" {
+				return "-h"
+			}
+			continue // arguments, and short flags: no global flag has one
+		}
+		name, _, _ = strings.Cut(name, "=")
+		switch {
+		case name == "help":
+			return "--help"
+		case t.root.PersistentFlags().Lookup(name) != nil && !frontGlobals[name]:
+			return "--" + name + " is for the daemon's start"
+		}
+	}
+	return ""
+}
+
+// frontTree is the command tree remoteRefusal finds commands in: built
+// once, as building one costs more than the rest of a short command. Find
+// only reads it (and merges the persistent flags once), under mu.
+var frontTree = sync.OnceValue(func() *cmdTree {
+	streams, _, _, _ := iostreams.Test()
+	return &cmdTree{root: NewCmdRoot(&Factory{IO: streams}, &GlobalOptions{})}
+})
+
+type cmdTree struct {
+	mu   sync.Mutex // guards root
+	root *cobra.Command
 }
 
 // frontRunner is the daemon's answer to rpc.MethodCLIRun: it runs the

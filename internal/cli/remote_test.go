@@ -29,22 +29,25 @@ func TestRemoteRefusal(t *testing.T) {
 		{[]string{"tab", "switch", "1"}, true},
 		{[]string{"tab"}, true},
 		{[]string{"session", "list"}, true},
+		{[]string{"click", "@e3", "--nosuch"}, true}, // the daemon prints waymark-full's usage error
+		{[]string{"click"}, true},
+		{[]string{"fill", "@e3", "--", "--headed"}, true}, // text, not a flag
 
-		{nil, false},                                  // help
-		{[]string{"--version"}, false},                // the root
-		{[]string{"get"}, false},                      // a group: its usage
-		{[]string{"nosuch"}, false},                   // an unknown command
-		{[]string{"upload", "@e1", "cv.pdf"}, false},  // a file of the working folder
-		{[]string{"eval", "-"}, false},                // stdin
-		{[]string{"screenshot", "shot.png"}, false},   // writes a file
-		{[]string{"state", "save", "s.json"}, false},  // writes a file
-		{[]string{"daemon"}, false},                   // runs a daemon
-		{[]string{"daemon", "stop"}, false},           // stops this one
-		{[]string{"mcp"}, false},                      // a server
-		{[]string{"batch", "rows.jsonl"}, false},      // a file
-		{[]string{"act", "click the button"}, false},  // a model
-		{[]string{"click", "@e3", "--help"}, false},   // help
-		{[]string{"click", "@e3", "--nosuch"}, false}, // a usage error: waymark-full says it
+		{nil, false},                                 // help
+		{[]string{"--version"}, false},               // the root
+		{[]string{"get"}, false},                     // a group: its usage
+		{[]string{"nosuch"}, false},                  // an unknown command
+		{[]string{"upload", "@e1", "cv.pdf"}, false}, // a file of the working folder
+		{[]string{"eval", "-"}, false},               // stdin
+		{[]string{"screenshot", "shot.png"}, false},  // writes a file
+		{[]string{"state", "save", "s.json"}, false}, // writes a file
+		{[]string{"daemon"}, false},                  // runs a daemon
+		{[]string{"daemon", "stop"}, false},          // stops this one
+		{[]string{"mcp"}, false},                     // a server
+		{[]string{"batch", "rows.jsonl"}, false},     // a file
+		{[]string{"act", "click the button"}, false}, // a model
+		{[]string{"click", "@e3", "--help"}, false},  // help
+		{[]string{"click", "-h"}, false},
 		{[]string{"--headed", "click", "@e3"}, false}, // a daemon's setting
 		{[]string{"get", "url", "--cdp", "9222"}, false},
 		{[]string{"get", "url", "--socket", "/tmp/s"}, false},
