@@ -5,7 +5,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -20,8 +19,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/version"
 )
 
-// helloTimeout bounds the wait for the daemon's hello: a daemon that does
-// not answer is left to waymark-full, which reports it.
+// helloTimeout bounds the wait for the daemon's hello.
 const helloTimeout = 5 * time.Second
 
 // runFull replaces the front with waymark-full, same arguments, same
@@ -41,34 +39,55 @@ func runInDaemon(full string, args []string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	fd, err := dial(socket)
+	want := version.Of(full)
+	req, err := request(want, args)
 	if err != nil {
 		return 0, false
 	}
-	f := os.NewFile(uintptr(fd), "waymark daemon")
+	f, err := dial(socket)
+	if err != nil {
+		return 0, false
+	}
 	defer f.Close()
-	r := rpc.NewReader(f, 0)
-	if !handshake(f, fd, r, version.Of(full)) {
-		return 0, false
-	}
-	req, err := request(args)
+	// The hello and the request go in one write, and the daemon's hello
+	// and answer come back in one round trip: a daemon of another
+	// version declines the request (CLIRunRequest.Version).
+	hello, err := rpc.AppendMessage(nil, &rpc.Message{V: rpc.Version, Hello: &rpc.Hello{Binary: want, PID: os.Getpid()}})
 	if err != nil {
 		return 0, false
 	}
-	line, err := rpc.AppendMessage(nil, &rpc.Message{V: rpc.Version, ID: 1, Method: rpc.MethodCLIRun, Params: req})
+	line, err := rpc.AppendMessage(hello, &rpc.Message{V: rpc.Version, ID: 1, Method: rpc.MethodCLIRun, Params: req})
 	if err != nil {
 		return 0, false
 	}
-	if _, err := f.Write(line); err != nil {
+	in := watchInterrupts(f)
+	defer in.stop()
+	if err := in.send(line); err != nil {
+		if errors.Is(err, errInterrupted) {
+			return exitCanceled, true
+		}
 		return 0, false // not sent: nothing ran
 	}
-	stop := cancelOnSignal(f)
-	defer stop()
+	r := rpc.NewReader(f, 0)
+	_ = f.SetReadDeadline(time.Now().Add(helloTimeout))
+	m, err := r.Read()
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The request is sent: whether the daemon will take it, the
+		// front cannot tell, so it does not hand it over.
+		return fail(args, exitUnavailable, "unavailable", "the waymark daemon on "+socket+" did not answer in "+helloTimeout.String(),
+			`see its log, or restart it: "waymark daemon restart"`), true
+	case err != nil || m.Hello == nil || m.V != rpc.Version || m.Hello.Binary != want:
+		// No hello: the daemon closed before it read a request. Another
+		// version: it declines the request (or knows no cli.run).
+		return 0, false
+	}
+	_ = f.SetReadDeadline(time.Time{}) // a command may take long
 	for {
 		m, err := r.Read()
 		switch {
 		case err != nil:
-			if stop() {
+			if in.stop() {
 				return exitCanceled, true
 			}
 			return fail(args, exitUnavailable, "unavailable", "the waymark daemon stopped while running the command: "+err.Error(),
@@ -130,40 +149,27 @@ func socketPath(args []string) (string, bool) {
 
 // dial connects to the Unix socket. It uses the system calls rather than
 // package net, which alone would double the front's start (it links the
-// C resolver, and with it the dynamic loader).
-func dial(socket string) (int, error) {
+// C resolver, and with it the dynamic loader). The socket is non-blocking,
+// so that os.File waits for it in the runtime's poller, with deadlines.
+func dial(socket string) (*os.File, error) {
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
 	syscall.CloseOnExec(fd) // not into waymark-full
 	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: socket}); err != nil {
 		syscall.Close(fd)
-		return -1, err
+		return nil, err
 	}
-	return fd, nil
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), "waymark daemon"), nil
 }
 
-// handshake sends the front's hello and reads the daemon's: it reports
-// whether the daemon speaks this protocol and was started by the
-// waymark-full of version want.
-func handshake(w io.Writer, fd int, r *rpc.Reader, want string) bool {
-	line, err := rpc.AppendMessage(nil, &rpc.Message{V: rpc.Version, Hello: &rpc.Hello{Binary: want, PID: os.Getpid()}})
-	if err != nil {
-		return false
-	}
-	if _, err := w.Write(line); err != nil {
-		return false
-	}
-	tv := syscall.NsecToTimeval(helloTimeout.Nanoseconds())
-	_ = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
-	m, err := r.Read()
-	_ = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &syscall.Timeval{}) // a command may take long
-	return err == nil && m.Hello != nil && m.V == rpc.Version && m.Hello.Binary == want
-}
-
-// request is the front's rpc.CLIRunRequest.
-func request(args []string) (json.RawMessage, error) {
+// request is the front's rpc.CLIRunRequest, for a daemon of version v.
+func request(v string, args []string) (json.RawMessage, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return nil, err // waymark-full says what is wrong
@@ -173,47 +179,78 @@ func request(args []string) (json.RawMessage, error) {
 		args = []string{}
 	}
 	return json.Marshal(rpc.CLIRunRequest{
-		Args: args, Env: os.Environ(), Dir: dir, ConfigDir: cfg,
+		Version: v, Args: args, Env: os.Environ(), Dir: dir, ConfigDir: cfg,
 		StdinTTY:  iostreams.IsTerminal(os.Stdin),
 		StdoutTTY: iostreams.IsTerminal(os.Stdout),
 		StderrTTY: iostreams.IsTerminal(os.Stderr),
 	})
 }
 
-// cancelOnSignal asks the daemon to cancel the command at the first SIGINT
-// or SIGTERM, as waymark-full's command stops at its first: the daemon then
-// answers with what the command says when stopped. A second signal ends
-// the front the usual way. The returned stop ends the watch and reports
-// whether a signal came.
-func cancelOnSignal(f *os.File) func() bool {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	var mu sync.Mutex // guards got
-	got := false
-	go func() { // exits at the first signal or when stop is called
+// interrupts watches SIGINT and SIGTERM while the command runs in the
+// daemon: at the first, the front asks the daemon to cancel the command, as
+// waymark-full's command stops at its first, and the daemon answers with
+// what the command says when stopped; a second ends the front the usual
+// way. A signal before the request is sent keeps it from being sent.
+type interrupts struct {
+	sigs chan os.Signal
+	done chan struct{}
+
+	mu   sync.Mutex // guards the fields below; held while writing
+	f    *os.File
+	sent bool // the request went out
+	got  bool // a signal came
+}
+
+// errInterrupted says a signal came before the request was sent.
+var errInterrupted = errors.New("interrupted")
+
+func watchInterrupts(f *os.File) *interrupts {
+	in := &interrupts{sigs: make(chan os.Signal, 1), done: make(chan struct{}), f: f}
+	signal.Notify(in.sigs, os.Interrupt, syscall.SIGTERM)
+	go func() { // exits at the first signal or at stop
 		select {
-		case <-sigs:
-		case <-done:
+		case <-in.sigs:
+		case <-in.done:
 			return
 		}
 		signal.Reset(os.Interrupt, syscall.SIGTERM)
-		mu.Lock()
-		got = true
-		mu.Unlock()
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		in.got = true
+		if !in.sent {
+			return
+		}
 		line, _ := rpc.AppendMessage(nil, &rpc.Message{ID: 1, Cancel: true})
-		if _, err := f.Write(line); err != nil && !errors.Is(err, os.ErrClosed) {
-			f.Close() // the daemon cancels what a closed connection asked
+		if _, err := in.f.Write(line); err != nil {
+			in.f.Close() // the daemon cancels what a closed connection asked
 		}
 	}()
-	var once sync.Once
-	return func() bool {
-		once.Do(func() {
-			signal.Stop(sigs)
-			close(done)
-		})
-		mu.Lock()
-		defer mu.Unlock()
-		return got
+	return in
+}
+
+// send writes the request, unless a signal came first.
+func (in *interrupts) send(line []byte) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.got {
+		return errInterrupted
 	}
+	if _, err := in.f.Write(line); err != nil {
+		return err
+	}
+	in.sent = true
+	return nil
+}
+
+// stop ends the watch and reports whether a signal came.
+func (in *interrupts) stop() bool {
+	select {
+	case <-in.done:
+	default:
+		signal.Stop(in.sigs)
+		close(in.done)
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.got
 }

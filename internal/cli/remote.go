@@ -106,6 +106,9 @@ func frontRunner(v string) daemon.UnqueuedFunc {
 		if err := json.Unmarshal(params, &req); err != nil {
 			return nil, calls.Errorf(calls.ErrBadInput, "", "bad %s request: %v", rpc.MethodCLIRun, err)
 		}
+		if req.Version != v {
+			return rpc.CLIRunResult{Reason: "the daemon is of version " + v + ", the front's waymark-full of " + req.Version}, nil
+		}
 		if why := remoteRefusal(req.Args); why != "" {
 			return rpc.CLIRunResult{Reason: why}, nil
 		}

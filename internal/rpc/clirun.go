@@ -11,7 +11,12 @@ const MethodCLIRun = "cli.run"
 // reads of the process it runs in, so that the command runs in the daemon
 // as it would have run in the front.
 type CLIRunRequest struct {
-	Args []string `json:"args"` // the command line, without the program's name
+	// Version is the version of the waymark-full beside the front: a
+	// daemon of another version declines, and waymark-full restarts it.
+	// (The front sends its request with its hello, before it reads the
+	// daemon's.)
+	Version string   `json:"version"`
+	Args    []string `json:"args"` // the command line, without the program's name
 	// Env is the front's environment (KEY=VALUE). It may hold secrets: the
 	// daemon holds it for this run only and never logs it.
 	Env []string `json:"env"`
