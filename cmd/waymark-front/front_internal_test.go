@@ -74,3 +74,42 @@ func BenchmarkFrontStart(b *testing.B) {
 		}
 	}
 }
+
+// A front with no waymark-full beside it says where it looked and how to
+// build both, as a usage error (exit 2), in the envelope with --json.
+func TestFrontWithoutFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the front")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "waymark")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	for _, json := range []bool{false, true} {
+		args := []string{"get", "url"}
+		if json {
+			args = append(args, "--json")
+		}
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "WAYMARK_SOCKET="+filepath.Join(dir, "none.sock"))
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		ee, _ := err.(*exec.ExitError)
+		if ee == nil || ee.ExitCode() != cli.ExitUsage {
+			t.Errorf("--json=%v: %v, want exit %d", json, err, cli.ExitUsage)
+		}
+		want := filepath.Join(dir, "waymark-full")
+		got := stderr.String()
+		if json {
+			got = stdout.String()
+			if !strings.HasPrefix(got, `{"ok":false,"error":{"code":"usage","message":`) {
+				t.Errorf("--json: stdout %q", got)
+			}
+		}
+		if !strings.Contains(got, want) || !strings.Contains(got, "make build") {
+			t.Errorf("--json=%v: %q does not name %s and how to build it", json, got, want)
+		}
+	}
+}
