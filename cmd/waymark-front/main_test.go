@@ -150,17 +150,6 @@ func (c *cli) runBin(bin string, args ...string) result {
 func (c *cli) front(args ...string) result { c.t.Helper(); return c.runBin(c.in.front, args...) }
 func (c *cli) full(args ...string) result  { c.t.Helper(); return c.runBin(c.in.full, args...) }
 
-// ok runs a command through the front that must succeed, and returns its
-// stdout.
-func (c *cli) ok(args ...string) string {
-	c.t.Helper()
-	r := c.front(args...)
-	if r.code != 0 {
-		c.t.Fatalf("waymark %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
-	}
-	return r.stdout
-}
-
 // fullRuns is the command lines the stamped install's waymark-full ran
 // with for this cli's daemon (the tests run in parallel, each with its own).
 func (c *cli) fullRuns() []string {
