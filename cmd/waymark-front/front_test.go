@@ -53,7 +53,7 @@ func TestSameOutputThroughTheFront(t *testing.T) {
 	nav := []string{"click", refOn(t, outline, "Next page")}
 	a, b := viaFront.inDaemon(nav...), viaFull.full(nav...)
 	untitled := func(r result) result { r.stdout = strings.Replace(r.stdout, ` "Next"`, "", 1); return r }
-	if untitled(a) != untitled(b) || a.code != 0 || !strings.HasPrefix(a.stdout, "clicked "+nav[1]+" → /next") {
+	if untitled(a) != untitled(b) || a.code != 0 || !strings.Contains(a.stdout, "→ /next") {
 		t.Errorf("a navigating click: front %+v, full %+v", a, b)
 	}
 	step("get", "url")
