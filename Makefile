@@ -9,10 +9,12 @@ LDFLAGS := -s -w -X github.com/waymark-dev/waymark/internal/version.stamp=$(VERS
 
 # Two programs, one version: bin/waymark is the thin front (cmd/waymark-front,
 # about 1 ms a start), which has the daemon run a command or hands it to the
-# complete CLI beside it, bin/waymark-full (cmd/waymark).
+# complete CLI beside it, bin/waymark-full (cmd/waymark). No cgo, as in the
+# release: package net with cgo links the dynamic loader, a millisecond on
+# every start of waymark-full.
 build:
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/waymark-full ./cmd/waymark
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/waymark ./cmd/waymark-front
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/waymark-full ./cmd/waymark
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/waymark ./cmd/waymark-front
 
 # Stripped binaries for Linux and macOS (amd64, arm64) and Windows (amd64)
 # in dist/, with dist/SHA256SUMS.
