@@ -113,3 +113,25 @@ func TestFrontWithoutFull(t *testing.T) {
 		}
 	}
 }
+
+// "go install ./cmd/..." installs the front as waymark-front beside the
+// complete CLI as waymark: the front runs that one.
+func TestFrontInstalledByGoInstall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the front")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "waymark-front")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "waymark"), []byte("#!/bin/sh\necho complete \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "get", "url")
+	cmd.Env = append(os.Environ(), "WAYMARK_SOCKET="+filepath.Join(dir, "none.sock")) // no daemon: the complete CLI runs it
+	out, err := cmd.CombinedOutput()
+	if err != nil || string(out) != "complete get url\n" {
+		t.Errorf("waymark-front get url: %v, %q; want the complete CLI beside it run", err, out)
+	}
+}
