@@ -4,7 +4,8 @@
 # finds a Go toolchain that builds waymark (scripts/go-toolchain.sh: the Go
 # on PATH when it is 1.21 or later, else the toolchain go.mod names,
 # fetched from the Go module proxy and checked against the checksum
-# database: Debian 12's Go 1.19 cannot read go.mod), builds bin/waymark,
+# database: Debian 12's Go 1.19 cannot read go.mod), builds bin/waymark
+# (the thin front) and bin/waymark-full,
 # and runs the demo against the demo site that waymark serves itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
