@@ -5,7 +5,8 @@
 //   agent-browser (peer figure): one daemon + one Chromium per --session
 // Counted: the daemon(s) and every process below them (Chromium's browser,
 // zygotes, GPU, network and storage utilities, renderers, the spare
-// renderer), measured by treemem.mjs: tree PSS (each physical page counted
+// renderer) and Chromium's crash handlers, which detach (treemem.mjs),
+// measured by treemem.mjs: tree PSS (each physical page counted
 // once, not diluted by other programs on the machine: the headline, needs
 // root), its anonymous part, and the kernel's PSS (diluted by every other
 // Chromium running: it moves with the machine's load). The 1-session figure

@@ -15,7 +15,7 @@
 //   PSS        the kernel's: sum of Pss in /proc/PID/smaps_rollup (any user).
 //
 // Without root the tree figures are null and PSS stands alone.
-import { readFileSync, readdirSync, openSync, readSync, closeSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, openSync, readSync, closeSync } from 'node:fs';
 
 const PAGE = 4096;
 const MB = 1024 * 1024;
@@ -34,11 +34,32 @@ function children() {
   return kids;
 }
 
-// descendants: the roots and every process below them.
+// outPipes: the pipes a process writes its stdout and stderr to.
+function outPipes(pid) {
+  const out = [];
+  for (const fd of [1, 2]) {
+    try {
+      const l = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (l.startsWith('pipe:')) out.push(l);
+    } catch {}
+  }
+  return out;
+}
+
+// descendants: the roots and every process below them, and Chromium's
+// crash handlers (chrome_crashpad_handler detaches itself: its parent is
+// init), recognised by the stderr pipe they inherit from their browser.
 export function descendants(roots) {
   const kids = children();
   const out = [...roots];
   for (let i = 0; i < out.length; i++) out.push(...(kids.get(out[i]) || []));
+  const pipes = new Set(out.flatMap(outPipes));
+  const seen = new Set(out);
+  for (const pid of kids.get(1) || []) {
+    let comm = '';
+    try { comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch {}
+    if (!seen.has(pid) && comm.startsWith('chrome_crashpad') && outPipes(pid).some((p) => pipes.has(p))) out.push(pid);
+  }
   return out;
 }
 
@@ -51,6 +72,7 @@ export function kind(pid) {
   const type = args.find((a) => a.startsWith('--type='));
   if (!type) {
     const comm = (() => { try { return readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { return '?'; } })();
+    if (comm.startsWith('chrome_crashpad')) return 'crashpad-handler';
     return /chrom/i.test(args[0] || '') || /chrom/i.test(comm) ? 'browser' : comm;
   }
   let k = type.slice('--type='.length);
