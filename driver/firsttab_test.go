@@ -23,18 +23,27 @@ func TestAStartedBrowserKeepsNoTabOfItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	// pages waits up to 5 s for want page targets: Chromium answers
+	// Target.closeTarget before the target is gone from its list.
 	pages := func(want int) {
 		t.Helper()
-		ps, err := driver.PageTargets(ctx, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(ps) != want {
-			var urls []string
-			for _, p := range ps {
-				urls = append(urls, string(p.BrowserContextID)+" "+p.URL)
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			ps, err := driver.PageTargets(ctx, b)
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Fatalf("%d page targets %q, want %d", len(ps), urls, want)
+			if len(ps) == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				var urls []string
+				for _, p := range ps {
+					urls = append(urls, string(p.BrowserContextID)+" "+p.URL)
+				}
+				t.Fatalf("%d page targets %q after 5 s, want %d", len(ps), urls, want)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
 	pages(0)
