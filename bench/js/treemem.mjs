@@ -15,7 +15,7 @@
 //   PSS        the kernel's: sum of Pss in /proc/PID/smaps_rollup (any user).
 //
 // Without root the tree figures are null and PSS stands alone.
-import { readFileSync, readdirSync, readlinkSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, openSync, readSync, closeSync } from 'node:fs';
 
 const PAGE = 4096;
 const MB = 1024 * 1024;
@@ -89,8 +89,9 @@ function rollup(pid) {
   } catch { return { rss: 0, pss: 0 }; }
 }
 
-// frames: the physical page numbers a process has resident, or null when
-// they cannot be read (not root: the kernel hides PFNs, reads them as 0).
+// frames: the physical page numbers a process has resident (none for a
+// process that has ended), or null when they cannot be read (not root: the
+// kernel hides PFNs, reads them as 0).
 function frames(pid) {
   let fd;
   try {
@@ -113,7 +114,11 @@ function frames(pid) {
       }
     }
     return out;
-  } catch { return null; } finally { if (fd !== undefined) closeSync(fd); }
+  } catch {
+    // A process that ended while it was read (a spare renderer replaced)
+    // holds nothing any more; any other failure (not root) hides them all.
+    return existsSync(`/proc/${pid}`) ? null : [];
+  } finally { if (fd !== undefined) closeSync(fd); }
 }
 
 // swapBacked: whether each page frame is anonymous or shared memory
