@@ -201,6 +201,12 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	if err != nil {
 		gone = bctx.Done()
 	}
+	if !b.attached && !opts.Headed {
+		if gone, err = b.dropFirstTab(ctx); err != nil {
+			b.cancel()
+			return nil, fmt.Errorf("close the browser's first tab: %w", err)
+		}
+	}
 	b.gone = mergeDone(gone, bctx.Done())
 	if err := b.startProxy(); err != nil {
 		b.cancel()
