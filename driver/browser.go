@@ -169,7 +169,11 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		extra = append(extra, chromedp.UserDataDir(prof))
 		actx, acancel = chromedp.NewExecAllocator(context.Background(), browser.Flags(path, !opts.Headed, extra...)...)
 	}
-	bctx, bcancel := chromedp.NewContext(actx)
+	var copts []chromedp.ContextOption
+	if cdpTrace != nil {
+		copts = append(copts, chromedp.WithDebugf(cdpTrace))
+	}
+	bctx, bcancel := chromedp.NewContext(actx, copts...)
 	b.ctx = bctx
 	b.cancel = func() {
 		bcancel()
@@ -368,3 +372,7 @@ func (b *Browser) PID() int {
 	}
 	return 0
 }
+
+// cdpTrace, when set (by the driver's tests only: trace_test.go), is given
+// every CDP message the browser connection sends and receives.
+var cdpTrace func(string, ...any)

@@ -1,0 +1,107 @@
+package driver_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
+	"github.com/waymark-dev/waymark/internal/demo"
+)
+
+// BenchmarkShopFlow runs bench/flow.sh's 13 steps on the demo shop in the
+// driver, without the CLI's processes: the daemon's own time per step,
+// reported as the median over the iterations (ms/<step>). A look takes
+// what bench/flow.sh's `snapshot -i --changes` takes.
+//
+//	go test -run '^$' -bench ShopFlow -benchtime 15x ./driver/
+func BenchmarkShopFlow(b *testing.B) {
+	s, ctx := drivertest.Session(b, b.Name(), 10*time.Minute)
+	srv := httptest.NewServer(demo.New(nil))
+	b.Cleanup(srv.Close)
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {
+		b.Fatal(err)
+	}
+	var names []string
+	times := map[string][]time.Duration{}
+	for b.Loop() {
+		for _, st := range shopFlow(b, ctx, s, srv.URL) {
+			if _, ok := times[st.name]; !ok {
+				names = append(names, st.name)
+			}
+			times[st.name] = append(times[st.name], st.d)
+		}
+	}
+	for _, n := range names {
+		ds := times[n]
+		slices.Sort(ds)
+		b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "ms/"+n)
+	}
+}
+
+type flowStep struct {
+	name string
+	d    time.Duration
+}
+
+// shopFlow runs the flow once, taking refs from the last look as an agent
+// would.
+func shopFlow(b *testing.B, ctx context.Context, s *driver.Session, base string) []flowStep {
+	var out []flowStep
+	last := ""
+	timed := func(name string, f func() error) {
+		driver.TraceMark(name)
+		start := time.Now()
+		if err := f(); err != nil {
+			b.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, flowStep{name, time.Since(start)})
+	}
+	look := func(name string) {
+		timed(name, func() error {
+			snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Changes: true})
+			if err == nil && !snap.Changed {
+				last = snap.Text
+			}
+			return err
+		})
+	}
+	ref := func(words ...string) string {
+		for _, line := range strings.Split(last, "\n") {
+			ok := true
+			for _, w := range words {
+				ok = ok && strings.Contains(line, w)
+			}
+			if i := strings.Index(line, "[ref="); ok && i >= 0 {
+				rest := line[i+5:]
+				return "@" + rest[:strings.IndexByte(rest, ']')]
+			}
+		}
+		b.Fatalf("no ref for %q in:\n%s", words, last)
+		return ""
+	}
+	do := func(name string, req calls.ActRequest) {
+		timed(name, func() error { _, err := s.Act(ctx, req); return err })
+	}
+	timed("open", func() error { _, err := s.Open(ctx, calls.OpenRequest{URL: base + "/products"}); return err })
+	look("look1")
+	do("clickMug", calls.ActRequest{Kind: calls.ActClick, Target: ref(`link "Trail Mug"`)})
+	look("look2")
+	qty, add, checkout := ref(`spinbutton "Quantity"`), ref(`button "Add to cart"`), ref(`link "Checkout"`)
+	do("fillQty", calls.ActRequest{Kind: calls.ActFill, Target: qty, Value: "2"})
+	do("clickAdd", calls.ActRequest{Kind: calls.ActClick, Target: add})
+	look("look3")
+	do("clickCheckout", calls.ActRequest{Kind: calls.ActClick, Target: checkout})
+	look("look4")
+	name, email, pw := ref(`textbox "Full name"`), ref(`textbox "Email"`), ref(`textbox "Account password"`)
+	do("fillName", calls.ActRequest{Kind: calls.ActFill, Target: name, Value: "Ann Example"})
+	do("fillEmail", calls.ActRequest{Kind: calls.ActFill, Target: email, Value: "ann@example.com"})
+	do("fillPassword", calls.ActRequest{Kind: calls.ActFill, Target: pw, Value: "demo-pass-123"})
+	look("look5")
+	return out
+}
