@@ -51,6 +51,10 @@ func (t *tab) attachFrame(ctx context.Context, id, parent target.ID) (*frameTarg
 		return nil, err
 	}
 	ft = &frameTarget{id: id, parent: parent, ctx: fctx, cancel: cancel, sess: chromedp.FromContext(fctx).Target}
+	if err := untrackDOM(ctx, ft.sess); err != nil {
+		cancel()
+		return nil, err
+	}
 	t.mu.Lock()
 	t.frames[id] = ft
 	t.mu.Unlock()

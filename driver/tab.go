@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -125,7 +127,27 @@ func (t *tab) start() error {
 	t.unreachable = tree.FrameTree.Frame.UnreachableURL
 	t.loader = tree.FrameTree.Frame.LoaderID
 	t.mu.Unlock()
+	if err := untrackDOM(t.ctx, t.sess); err != nil {
+		return err
+	}
 	return chromedp.Listen(t.ctx, t.onEvent)
+}
+
+// untrackDOM turns off the DOM and CSS domains chromedp enables on every
+// target it attaches: with them on, the renderer reports each stylesheet
+// and each new document, and chromedp answers every DOM.documentUpdated
+// with a DOM.getDocument, two walks of the new page on its main thread
+// while it loads (~10 ms each on the demo shop). waymark reads the page
+// by backend node ids, DOMSnapshot and its own scripts, none of which
+// needs either domain on.
+func untrackDOM(ctx context.Context, sess cdp.Session) error {
+	if _, err := cdp.Call(ctx, sess, dom.Disable, cdp.Empty{}); err != nil {
+		return browserErr(err)
+	}
+	if _, err := cdp.Call(ctx, sess, css.Disable, cdp.Empty{}); err != nil {
+		return browserErr(err)
+	}
+	return nil
 }
 
 // onEvent runs in chromedp's read loop: it must return fast and send no
