@@ -151,7 +151,10 @@ func untrackDOM(ctx context.Context, sess cdp.Session) error {
 }
 
 // onEvent runs in chromedp's read loop: it must return fast and send no
-// command.
+// command. It wakes the tab's watchers only when something they read
+// changed: a subresource's request or a subframe's load is no news to
+// them, and waking a settle's in-page probe for it would run the probe
+// again (settle.go).
 func (t *tab) onEvent(ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -159,6 +162,7 @@ func (t *tab) onEvent(ev any) {
 	if c := t.log.capturing(); c != nil {
 		c.onEvent(t, t.sess, t.docURL, t.frameID, ev) // a network capture runs (netcapture.go)
 	}
+	wake := true
 	switch ev := ev.(type) {
 	case *inspector.EventTargetCrashed:
 		t.setSickLocked(true, false)
@@ -171,7 +175,8 @@ func (t *tab) onEvent(ev any) {
 	case *page.EventJavascriptDialogClosed:
 		t.dialog, t.dialogSess = nil, nil
 	case *page.EventFrameStartedLoading:
-		if ev.FrameID == t.frameID {
+		wake = ev.FrameID == t.frameID
+		if wake {
 			if !t.loading && !t.requested {
 				t.navStart = time.Now()
 			}
@@ -181,12 +186,14 @@ func (t *tab) onEvent(ev any) {
 	case *page.EventFrameRequestedNavigation:
 		// Sent while the click that asks for it is still being handled, so
 		// settle sees the navigation coming before the input call returns.
+		wake = false
 		if ev.FrameID == t.frameID && ev.Disposition == page.ClientNavigationDispositionCurrentTab {
 			if !t.loading && !t.requested {
 				t.navStart = time.Now()
 			}
 			t.startSeq++
 			t.requested = true
+			wake = true
 		}
 		if t.sends != nil && (ev.Reason == page.ClientNavigationReasonFormSubmissionGet || ev.Reason == page.ClientNavigationReasonFormSubmissionPost) {
 			if ev.Disposition == page.ClientNavigationDispositionCurrentTab {
@@ -197,6 +204,7 @@ func (t *tab) onEvent(ev any) {
 			} else {
 				t.formNav[newWindow] = true
 			}
+			wake = true
 		}
 	case *page.EventFrameNavigated:
 		// A new document: its elements get refs of their own (refs.go).
@@ -225,34 +233,43 @@ func (t *tab) onEvent(ev any) {
 		t.openSeq++
 		t.openURL = ev.URL
 	case *page.EventNavigatedWithinDocument:
-		if ev.FrameID == t.frameID {
+		wake = ev.FrameID == t.frameID
+		if wake {
 			t.docURL = ev.URL
 			t.sameDocSeq++
 		}
 	case *page.EventLoadEventFired:
+		wake = t.loading
 		t.loading = false
 	case *page.EventFrameStoppedLoading:
+		wake = ev.FrameID == t.frameID && (t.loading || t.requested)
 		if ev.FrameID == t.frameID {
 			t.loading, t.requested = false, false
 		}
 	case *network.EventResponseReceived:
-		if ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frameID && ev.Response != nil {
+		wake = ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frameID && ev.Response != nil
+		if wake {
 			t.status = int(ev.Response.Status)
 			t.headers = headerOf(ev.Response.Headers)
 		}
 	case *network.EventRequestWillBeSent:
-		if ev.Type == network.ResourceTypeFetch || ev.Type == network.ResourceTypeXHR {
+		wake = ev.Type == network.ResourceTypeFetch || ev.Type == network.ResourceTypeXHR
+		if wake {
 			t.inflight[ev.RequestID] = time.Now()
 		}
 	case *network.EventLoadingFinished:
+		_, wake = t.inflight[ev.RequestID]
 		delete(t.inflight, ev.RequestID)
 	case *network.EventLoadingFailed:
+		_, wake = t.inflight[ev.RequestID]
 		delete(t.inflight, ev.RequestID)
 	default:
-		return
+		wake = false
 	}
-	close(t.changed)
-	t.changed = make(chan struct{})
+	if wake {
+		close(t.changed)
+		t.changed = make(chan struct{})
+	}
 }
 
 // watch returns a channel closed at the next tracked change.
