@@ -352,15 +352,19 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 			if t.mark().openSeq != before.openSeq {
 				s.awaitOpened(ctx, t, dl)
 			}
-			out, err := s.outcome(ctx, t, before, tabsBefore)
+			var out *calls.Outcome
+			if later && t.isLoading() {
+				// The new page is still loading: the browser's record of the
+				// target may not have caught up with its URL (and, busy
+				// committing the page, answers late), and its title is not
+				// read yet (the next look has it). The tab's own record
+				// says where it is.
+				out, err = s.outcomeOn(ctx, t, before, tabsBefore, &calls.PageInfo{URL: shownURL(t.landed())})
+			} else {
+				out, err = s.outcome(ctx, t, before, tabsBefore)
+			}
 			if out != nil && out.Navigated {
 				out.From = from
-			}
-			if out != nil && later && t.isLoading() && s.currentTab() == t {
-				// The new page is still loading: the browser's record of the
-				// target may not have caught up with its URL, and its title
-				// is not read yet (the next look has it).
-				out.URL, out.Title = shownURL(t.landed()), ""
 			}
 			return out, err
 		case <-changed:
@@ -379,9 +383,17 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 }
 
 func (s *Session) outcome(ctx context.Context, t *tab, before mark, tabsBefore int) (*calls.Outcome, error) {
-	info, err := s.pageInfo(ctx, t)
-	if err != nil {
-		return nil, err
+	return s.outcomeOn(ctx, t, before, tabsBefore, nil)
+}
+
+// outcomeOn is outcome with the acting tab's page as info says, or as the
+// browser says when info is nil.
+func (s *Session) outcomeOn(ctx context.Context, t *tab, before mark, tabsBefore int, info *calls.PageInfo) (*calls.Outcome, error) {
+	if info == nil {
+		var err error
+		if info, err = s.pageInfo(ctx, t); err != nil {
+			return nil, err
+		}
 	}
 	out := &calls.Outcome{URL: info.URL, Title: info.Title, Navigated: t.mark().navSeq != before.navSeq}
 	var all []*tab
