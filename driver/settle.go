@@ -2,6 +2,8 @@ package driver
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,12 +14,38 @@ import (
 // mark is what the tab's listener knew just before an action.
 type mark struct {
 	navSeq, sameDocSeq, openSeq, startSeq int
+	answeredSeq, failedSeq                int
 }
 
 func (t *tab) mark() mark {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return mark{navSeq: t.navSeq, sameDocSeq: t.sameDocSeq, openSeq: t.openSeq, startSeq: t.startSeq}
+	return mark{navSeq: t.navSeq, sameDocSeq: t.sameDocSeq, openSeq: t.openSeq, startSeq: t.startSeq,
+		answeredSeq: t.answeredSeq, failedSeq: t.failedSeq}
+}
+
+// request is a fetch/XHR request of the page: the URL it asked for, and
+// when the browser told of it.
+type request struct {
+	url string
+	at  time.Time
+}
+
+// maxAnswered is how many answered requests a tab remembers: more since
+// one action than that, and settle waits as if it knew none (quiet).
+const maxAnswered = 16
+
+// answeredSince returns the requests answered since before, and whether
+// they are all there is to know: none failed (a failure leaves no record
+// in the page to wait for) and none was forgotten.
+func (t *tab) answeredSince(before mark) ([]request, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := t.answeredSeq - before.answeredSeq
+	if t.failedSeq != before.failedSeq || n > len(t.answered) {
+		return nil, false
+	}
+	return slices.Clone(t.answered[len(t.answered)-n:]), true
 }
 
 // leftPage reports whether the main frame has navigated, or begun to, since
@@ -116,11 +144,23 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 	// the probe was ended so.
 	var stopGrace context.CancelFunc
 	cut := false
+	// anchored says the running probe waited for the page's own record
+	// of every request the action set going that was answered (a
+	// request's response may reach the page well after the browser told
+	// of its end, and render over several tasks and a frame); when it
+	// could not (one failed, or too many), the DOM must then stay still
+	// for p.still, as a response's handlers may still be at work.
+	anchored := false
 	startProbe := func() {
 		if sawRequests || t.mark().startSeq != before.startSeq {
 			// Not a download, which the grace is for: the page asked for
 			// something else first.
 			first.grace = 0
+		}
+		var answered []request
+		anchored = false
+		if sawRequests {
+			answered, anchored = t.answeredSince(before)
 		}
 		ch := make(chan error, 1)
 		probe, probeSince = ch, t.watch()
@@ -129,7 +169,7 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 		if first.grace > 0 {
 			stopGrace = gcancel
 		}
-		go func(p pace) { ch <- t.settledDOM(gctx, p); gcancel() }(first)
+		go func(p pace) { ch <- t.settledDOM(gctx, p, answered); gcancel() }(first)
 		first.grace = 0
 	}
 	done := func() (bool, bool, error) {
@@ -137,8 +177,11 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 			if early {
 				return true, true, nil
 			}
-			// Responses that may change the page over several tasks.
-			return false, true, t.quiet(ctx, p.still)
+			if !anchored {
+				// Responses that may change the page over several tasks.
+				return false, true, t.quiet(ctx, p.still)
+			}
+			return false, true, nil
 		}
 		return false, false, nil
 	}
@@ -235,11 +278,34 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 	}
 }
 
-// settledDOM waits, in the page, for p.frames frames to be drawn, then for
-// the tasks queued so far to run out with the DOM still, the first round
-// lasting p.grace (js/settled_dom.js; at most 1 s).
-func (t *tab) settledDOM(ctx context.Context, p pace) error {
-	expr := strings.NewReplacer("FRAMES", strconv.Itoa(p.frames), "FIRST_HOP_MS", strconv.FormatInt(p.grace.Milliseconds(), 10)).Replace(jsSettledDOM)
+// settledDOM waits, in the page, for the page's own record (its resource
+// timing entries) of the answered requests, then for p.frames frames to be
+// drawn (at least one after answered requests: a response's render is
+// often left to the next frame), then for the tasks queued so far to run
+// out with the DOM still, the first round lasting p.grace
+// (js/settled_dom.js; at most 1 s). When the page's record of a request
+// does not show within p.still (a page that clears its resource timings,
+// or has filled their buffer), it waits instead for the DOM to stay still
+// for p.still.
+func (t *tab) settledDOM(ctx context.Context, p pace, answered []request) error {
+	frames := p.frames
+	if len(answered) > 0 {
+		frames = max(frames, 1)
+	}
+	type req struct {
+		URL string  `json:"url"`
+		Ago float64 `json:"ago"` // ms since the browser told of it
+	}
+	reqs := make([]req, len(answered))
+	for i, r := range answered {
+		reqs[i] = req{URL: r.url, Ago: float64(time.Since(r.at).Microseconds()) / 1000}
+	}
+	list, err := json.Marshal(reqs)
+	if err != nil {
+		return err
+	}
+	expr := strings.NewReplacer("FRAMES", strconv.Itoa(frames), "FIRST_HOP_MS", strconv.FormatInt(p.grace.Milliseconds(), 10),
+		"ANSWERED", string(list), "STILL_MS", strconv.FormatInt(p.still.Milliseconds(), 10)).Replace(jsSettledDOM)
 	return t.evalWorld(ctx, t.sess, t.mainFrame(), expr, nil)
 }
 

@@ -99,3 +99,60 @@ func TestALookRightAfterAnActionSeesTheFinalState(t *testing.T) {
 		t.Errorf("a fill: outcome %+v", out)
 	}
 }
+
+// answerPage draws what a fetch answers in the ways that reach the page
+// after the browser has told of the response's end: at the next frame,
+// while the page's main thread is busy when it arrives, in two parts, and
+// after the page cleared its resource timings (the record settle waits
+// for) with a 20 ms timer; /answer answers after 100 ms.
+const answerPage = `<!doctype html><title>Answers</title>
+<p id=out>start</p>
+<button onclick="fetch('/answer?frame').then(r => r.text()).then(t => requestAnimationFrame(() => { out.textContent = 'framed ' + t; }))">Frame</button>
+<button onclick="setTimeout(() => { const end = performance.now() + 150; while (performance.now() < end); }, 70); fetch('/answer?busy').then(r => r.text()).then(t => setTimeout(() => { out.textContent = 'busy ' + t; }, 0))">Busy</button>
+<button onclick="fetch('/answer?parts').then(async r => { const rd = r.body.getReader(), dec = new TextDecoder(); let s = ''; for (;;) { const {done, value} = await rd.read(); if (done) break; s += dec.decode(value); out.textContent = 'part ' + s; } out.textContent = 'parts ' + s; })">Parts</button>
+<button onclick="fetch('/answer?cleared').then(r => r.text()).then(t => { performance.clearResourceTimings(); setTimeout(() => { out.textContent = 'cleared ' + t; }, 20); })">Cleared</button>`
+
+// A look right after a click whose fetch is answered shows what the page
+// drew of the answer, however it reached the page: settle waits for the
+// page's own record of the response, then a frame, then quiet tasks; a
+// page without the record is waited on until its DOM stays still.
+func TestALookAfterAFetchSeesWhatItsAnswerDrew(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(answerPage))
+	})
+	mux.HandleFunc("/answer", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(100 * time.Millisecond)
+		if r.URL.RawQuery == "parts" {
+			w.Write([]byte("one "))
+			w.(http.Flusher).Flush()
+			time.Sleep(60 * time.Millisecond)
+		}
+		w.Write([]byte("ok"))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	open(t, s, ctx, srv.URL+"/")
+	for _, tt := range []struct {
+		button, want string
+	}{
+		{"Frame", "framed ok"},
+		{"Busy", "busy ok"},
+		{"Parts", "parts one ok"},
+		{"Cleared", "cleared ok"},
+	} {
+		// A frame comes at its own pace: a few tries, so a wait that
+		// misses it is caught.
+		for range 4 {
+			evalString(t, s, ctx, `out.textContent = 'start'; 'ok'`)
+			act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="` + tt.button + `"]`})
+			if out := snapshot(t, s, ctx, calls.SnapshotRequest{Full: true}); !strings.Contains(out, tt.want) {
+				t.Errorf("a look right after clicking %s does not show %q:\n%s", tt.button, tt.want, out)
+				break
+			}
+		}
+	}
+}

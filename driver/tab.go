@@ -57,19 +57,24 @@ type tab struct {
 	looks          map[string]look // the last outline per set of options, for changes (look.go)
 	lookSeq        int             // looks seen on the tab so far (look.go)
 	dialog         *calls.Dialog
-	dialogSess     *chromedp.Target                // the cross-site frame that shows dialog; nil: the page
-	dialogURL      string                          // the URL of the document that opened dialog
-	replacedURL    string                          // set on a tab that replaced one a frame's dialog held (health.go): where that one was
-	inflight       map[network.RequestID]time.Time // fetch/XHR requests
-	loading        bool                            // main frame between startedLoading and load
-	requested      bool                            // the main frame asked to navigate; loading has not started yet
-	navSeq         int                             // bumped at each main-frame navigation
-	sameDocSeq     int                             // bumped at each same-document navigation (history API, fragment)
-	openSeq        int                             // bumped each time the page asks for a new tab or window
-	openURL        string                          // the URL of the last one asked for
-	changed        chan struct{}                   // closed and replaced on every tracked change
-	isolated       map[cdp.FrameID]*isolatedWorld  // execution contexts of our isolated worlds (world.go)
-	frames         map[target.ID]*frameTarget      // attached out-of-process iframes
+	dialogSess     *chromedp.Target              // the cross-site frame that shows dialog; nil: the page
+	dialogURL      string                        // the URL of the document that opened dialog
+	replacedURL    string                        // set on a tab that replaced one a frame's dialog held (health.go): where that one was
+	inflight       map[network.RequestID]request // fetch/XHR requests
+	// answered are the last fetch/XHR requests the browser saw answered
+	// (settle.go: the renderer's own record of them is waited for);
+	// answeredSeq counts all ever, failedSeq those that failed.
+	answered               []request
+	answeredSeq, failedSeq int
+	loading                bool                           // main frame between startedLoading and load
+	requested              bool                           // the main frame asked to navigate; loading has not started yet
+	navSeq                 int                            // bumped at each main-frame navigation
+	sameDocSeq             int                            // bumped at each same-document navigation (history API, fragment)
+	openSeq                int                            // bumped each time the page asks for a new tab or window
+	openURL                string                         // the URL of the last one asked for
+	changed                chan struct{}                  // closed and replaced on every tracked change
+	isolated               map[cdp.FrameID]*isolatedWorld // execution contexts of our isolated worlds (world.go)
+	frames                 map[target.ID]*frameTarget     // attached out-of-process iframes
 	// crashed: the renderer died (Inspector.targetCrashed) and no page
 	// has loaded since; hung: it did not answer a probe (health.go).
 	// sickC is closed while either holds.
@@ -103,7 +108,7 @@ type tab struct {
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc) *tab {
-	return &tab{ctx: ctx, cancel: cancel, inflight: map[network.RequestID]time.Time{},
+	return &tab{ctx: ctx, cancel: cancel, inflight: map[network.RequestID]request{},
 		changed: make(chan struct{}), isolated: map[cdp.FrameID]*isolatedWorld{},
 		sickC: make(chan struct{})}
 }
@@ -254,15 +259,26 @@ func (t *tab) onEvent(ev any) {
 		}
 	case *network.EventRequestWillBeSent:
 		wake = ev.Type == network.ResourceTypeFetch || ev.Type == network.ResourceTypeXHR
-		if wake {
-			t.inflight[ev.RequestID] = time.Now()
+		if _, redirect := t.inflight[ev.RequestID]; wake && !redirect && ev.Request != nil {
+			// A redirect keeps the first URL: the page's record of the
+			// request is under the URL it asked for.
+			t.inflight[ev.RequestID] = request{url: ev.Request.URL, at: time.Now()}
 		}
 	case *network.EventLoadingFinished:
-		_, wake = t.inflight[ev.RequestID]
-		delete(t.inflight, ev.RequestID)
+		var r request
+		if r, wake = t.inflight[ev.RequestID]; wake {
+			delete(t.inflight, ev.RequestID)
+			t.answeredSeq++
+			t.answered = append(t.answered, r)
+			if len(t.answered) > maxAnswered {
+				t.answered = t.answered[1:]
+			}
+		}
 	case *network.EventLoadingFailed:
-		_, wake = t.inflight[ev.RequestID]
-		delete(t.inflight, ev.RequestID)
+		if _, wake = t.inflight[ev.RequestID]; wake {
+			delete(t.inflight, ev.RequestID)
+			t.failedSeq++
+		}
 	default:
 		wake = false
 	}
