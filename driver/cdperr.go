@@ -41,6 +41,10 @@ func contextGone(err error) bool {
 	return cdpSays(err, "Cannot find context", "Execution context was destroyed", "No frame for given id")
 }
 
+// objectGone: a remote object id no longer names an object (its group
+// was released).
+func objectGone(err error) bool { return cdpSays(err, "Could not find object with given id") }
+
 // badSelector: querySelector refused a CSS selector.
 func badSelector(err error) bool { return cdpSays(err, "not a valid selector") }
 

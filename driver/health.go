@@ -132,6 +132,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		cancel(errCallDone)
 		close(quit)
 		<-watched
+		t.releaseHeld(ctx)
 		cause := context.Cause(cctx)
 		if *errp == nil {
 			return

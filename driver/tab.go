@@ -97,6 +97,10 @@ type tab struct {
 
 	tools *pageTools // the page's WebMCP tools, from the first look on (pagetools.go)
 
+	// held are the element handles the current call resolved, released
+	// when it ends (world.go).
+	held map[heldKey]held
+
 	// pending is the rest of the last action's settle, running in the
 	// background until the next command on the tab waits for it
 	// (pending.go); nil when none.

@@ -178,39 +178,115 @@ func firstLine(s string) string {
 
 // callOn calls a function with the element as this, in the element's
 // frame's isolated world, with JSON arguments, and decodes the result.
+// The node's handle in that world is resolved once and kept by the tab
+// for the rest of the call (an action calls several functions on its
+// element, found anew by some steps: one round trip each instead of two);
+// it is released when the call ends (releaseHeld).
 func (el *element) callOn(ctx context.Context, fn string, out any, args ...any) error {
-	for attempt := 0; ; attempt++ {
+	var cargs []*runtime.CallArgument
+	for _, a := range args {
+		b, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		cargs = append(cargs, &runtime.CallArgument{Value: jsonv2.Value(b)})
+	}
+	// Once each: the world went with its document (made anew), a kept
+	// handle went (resolved anew).
+	worldAgain, heldAgain := false, false
+	for {
 		id, err := el.tab.world(ctx, el.sess, el.frame)
 		if err != nil {
 			return err
 		}
-		group := callGroup()
-		obj, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{
-			BackendNodeID: el.node, ExecutionContextID: id, ObjectGroup: group,
-		})
-		if contextGone(err) && attempt == 0 {
-			el.tab.forgetWorld(el.frame)
-			continue
-		}
-		if err != nil || obj.Object == nil || obj.Object.ObjectID == "" {
-			return el.gone(err)
-		}
-		var cargs []*runtime.CallArgument
-		for _, a := range args {
-			b, err := json.Marshal(a)
-			if err != nil {
-				return err
+		key := heldKey{sess: el.sess, world: id, node: el.node}
+		objID, kept := el.tab.heldObject(key)
+		if !kept {
+			group := callGroup()
+			obj, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{
+				BackendNodeID: el.node, ExecutionContextID: id, ObjectGroup: group,
+			})
+			if contextGone(err) && !worldAgain {
+				worldAgain = true
+				el.tab.forgetWorld(el.frame)
+				continue
 			}
-			cargs = append(cargs, &runtime.CallArgument{Value: jsonv2.Value(b)})
+			if err != nil || obj.Object == nil || obj.Object.ObjectID == "" {
+				return el.gone(err)
+			}
+			objID = obj.Object.ObjectID
+			el.tab.hold(key, objID, group)
 		}
 		res, err := cdp.Call(ctx, el.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: fn, ObjectID: obj.Object.ObjectID, Arguments: cargs,
+			FunctionDeclaration: fn, ObjectID: objID, Arguments: cargs,
 			ReturnByValue: new(true), AwaitPromise: new(true),
 		})
-		releaseLater(ctx, el.sess, group)
+		if (contextGone(err) || objectGone(err)) && kept && !heldAgain {
+			// A kept handle: the world went with its document, or the
+			// handle was released. Resolve the node again.
+			heldAgain = true
+			el.tab.unhold(key)
+			if contextGone(err) {
+				el.tab.forgetWorld(el.frame)
+			}
+			continue
+		}
 		if err != nil {
 			return browserErr(err)
 		}
 		return decodeResult(res.Result, res.ExceptionDetails, out)
+	}
+}
+
+// heldKey names a node's handle in an isolated world of a session.
+type heldKey struct {
+	sess  cdp.Session
+	world runtime.ExecutionContextID
+	node  cdp.BackendNodeID
+}
+
+// held is a handle the tab keeps for the rest of a call, and the object
+// group that releases it.
+type held struct {
+	id    runtime.RemoteObjectID
+	group string
+}
+
+// heldObject returns the handle kept for key, if any.
+func (t *tab) heldObject(key heldKey) (runtime.RemoteObjectID, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	h, ok := t.held[key]
+	return h.id, ok
+}
+
+// hold keeps a handle for the rest of the call.
+func (t *tab) hold(key heldKey, id runtime.RemoteObjectID, group string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.held == nil {
+		t.held = map[heldKey]held{}
+	}
+	if old, ok := t.held[key]; ok {
+		releaseLater(t.ctx, key.sess, old.group)
+	}
+	t.held[key] = held{id: id, group: group}
+}
+
+// unhold forgets a handle that no longer works.
+func (t *tab) unhold(key heldKey) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.held, key)
+}
+
+// releaseHeld releases the handles the call kept, without waiting.
+func (t *tab) releaseHeld(ctx context.Context) {
+	t.mu.Lock()
+	kept := t.held
+	t.held = nil
+	t.mu.Unlock()
+	for key, h := range kept {
+		releaseLater(ctx, key.sess, h.group)
 	}
 }
