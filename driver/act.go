@@ -140,11 +140,11 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			return nil, err
 		}
 		return func(ctx context.Context) error {
-			p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, timeout)
+			p, err := el.reach(ctx, checkVisible|checkEnabled|checkHit, timeout, h)
 			if err != nil {
 				return err
 			}
-			return t.press(ctx, p, button, count, h)
+			return t.clickAt(ctx, p, button, count, h)
 		}, nil
 	case calls.ActHover:
 		el, err := needTarget()
@@ -152,11 +152,8 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			return nil, err
 		}
 		return func(ctx context.Context) error {
-			p, err := el.actionable(ctx, checkVisible|checkHit, timeout)
-			if err != nil {
-				return err
-			}
-			return t.moveTo(ctx, p, h)
+			_, err := el.reach(ctx, checkVisible|checkHit, timeout, h)
+			return err
 		}, nil
 	case calls.ActFocus:
 		el, err := needTarget()

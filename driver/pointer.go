@@ -31,7 +31,22 @@ const (
 	checkVisible = 1 << iota
 	checkEnabled
 	checkHit
+	// checkMoved: the mouse is moved onto the element between two checks
+	// (reach), so the check waits for no frame.
+	checkMoved
+	// checkAgain: the second of those checks, which compares the element's
+	// box with the first's and does not scroll.
+	checkAgain
 )
+
+// probeBox is where a check found the element: its centre and size in its
+// frame's viewport.
+type probeBox struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
 
 // coverPatience is how long an element may stay covered by the same
 // thing before the action gives up: long enough for a toast to fade or a
@@ -53,13 +68,50 @@ func (el *element) actionable(ctx context.Context, checks int, timeout time.Dura
 // round trip, decoding its result into out: a fill's preparation, one call
 // instead of two.
 func (el *element) actionableThen(ctx context.Context, checks int, timeout time.Duration, then string, out any) (point, error) {
+	return el.actionableLoop(ctx, checks, timeout, func() (point, error) { return el.tryActionable(ctx, checks, then, out, nil) })
+}
+
+// reach is actionable for a pointer action, with the mouse moved onto the
+// element: at once, or along a hand's path. Without a hand, the element is
+// checked, the mouse moved to it, and the element checked again where it
+// was: the move, which the browser hands to the page at its next frame,
+// stands for the frame actionable waits to see the element still (one
+// frame's wait instead of two), and the second check sees it on top after
+// the hover, too.
+func (el *element) reach(ctx context.Context, checks int, timeout time.Duration, h *hand.Hand) (point, error) {
+	if h != nil || checks&checkHit == 0 {
+		p, err := el.actionable(ctx, checks, timeout)
+		if err != nil {
+			return p, err
+		}
+		return p, el.tab.moveTo(ctx, p, h)
+	}
+	return el.actionableLoop(ctx, checks, timeout, func() (point, error) {
+		var at probeBox
+		p, err := el.tryActionable(ctx, checks|checkMoved, "", nil, &at)
+		if err != nil {
+			return p, err
+		}
+		if err := el.tab.moveTo(ctx, p, nil); err != nil {
+			return p, err
+		}
+		if _, err := el.tryActionable(ctx, checks|checkMoved|checkAgain, "", nil, &at); err != nil {
+			return p, err
+		}
+		return p, nil
+	})
+}
+
+// actionableLoop tries the checks until they pass, the element is gone,
+// it stays covered coverPatience, or the timeout ends.
+func (el *element) actionableLoop(ctx context.Context, checks int, timeout time.Duration, try func() (point, error)) (point, error) {
 	deadline := time.Now().Add(timeout)
 	// coverBy is what covered the element at the last try, and
 	// coveredSince when it began to; zero when it was not covered.
 	var coverBy string
 	var coveredSince time.Time
 	for {
-		p, err := el.tryActionable(ctx, checks, then, out)
+		p, err := try()
 		if err == nil {
 			return p, nil
 		}
@@ -87,17 +139,21 @@ func (el *element) actionableThen(ctx context.Context, checks int, timeout time.
 // errUnstable marks a box that moved over a frame; it is tried again.
 var errUnstable = errors.New("element is still moving")
 
-func (el *element) tryActionable(ctx context.Context, checks int, then string, out any) (point, error) {
-	if el.hand != nil && el.tid == "" && el.frame == el.tab.mainFrame() {
+// tryActionable checks the element once. at, when set, gets where it was
+// found (checkMoved), or is where an earlier check found it (checkAgain).
+func (el *element) tryActionable(ctx context.Context, checks int, then string, out any, at *probeBox) (point, error) {
+	if el.hand != nil && el.tid == "" && el.frame == el.tab.mainFrame() && checks&checkAgain == 0 {
 		if err := el.wheelIntoView(ctx); err != nil {
 			return point{}, err
 		}
 	}
-	if _, err := cdp.Call(ctx, el.sess, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: el.node}); err != nil {
-		if noBox(err) {
-			return point{}, el.notVisible()
+	if checks&checkAgain == 0 {
+		if _, err := cdp.Call(ctx, el.sess, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: el.node}); err != nil {
+			if noBox(err) {
+				return point{}, el.notVisible()
+			}
+			return point{}, el.gone(browserErr(err))
 		}
-		return point{}, el.gone(browserErr(err))
 	}
 	var probe struct {
 		State string  `json:"state"`
@@ -109,7 +165,10 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 		// Then is what then returned, when the element passed.
 		Then json.RawMessage `json:"then"`
 	}
-	args := map[string]bool{"enabled": checks&checkEnabled != 0, "hit": checks&checkHit != 0}
+	args := map[string]any{"enabled": checks&checkEnabled != 0, "hit": checks&checkHit != 0, "moved": checks&checkMoved != 0}
+	if checks&checkAgain != 0 && at != nil {
+		args["was"] = at
+	}
 	fn := jsActionable
 	if then != "" {
 		fn = "async function (checks) { const r = await (" + jsActionable + ").call(this, checks); " +
@@ -132,6 +191,9 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 		return point{}, &calls.CoveredError{Target: el.what, By: probe.By}
 	default:
 		return point{}, fmt.Errorf("actionability probe of %s said %q", el.what, probe.State)
+	}
+	if at != nil && checks&checkAgain == 0 {
+		*at = probeBox{X: probe.X, Y: probe.Y, W: probe.W, H: probe.H}
 	}
 	if then != "" && out != nil && len(probe.Then) > 0 {
 		if err := json.Unmarshal(probe.Then, out); err != nil {
@@ -200,11 +262,16 @@ func (el *element) frameViewportOrigin(ctx context.Context) (x, y float64, err e
 
 // press moves the mouse to p and clicks count times with the button.
 func (t *tab) press(ctx context.Context, p point, button input.MouseButton, count int, h *hand.Hand) error {
-	if count < 1 {
-		count = 1
-	}
 	if err := t.moveTo(ctx, p, h); err != nil {
 		return err
+	}
+	return t.clickAt(ctx, p, button, count, h)
+}
+
+// clickAt clicks count times with the button where the mouse is, at p.
+func (t *tab) clickAt(ctx context.Context, p point, button input.MouseButton, count int, h *hand.Hand) error {
+	if count < 1 {
+		count = 1
 	}
 	for i := 1; i <= count; i++ {
 		if h != nil {

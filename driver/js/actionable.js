@@ -17,12 +17,17 @@ async function (checks) {
   const first = box();
   if (!first || style.visibility === 'hidden' || style.visibility === 'collapse') return { state: 'hidden' };
   // Stability matters where the pointer lands; keys go to the element
-  // wherever it is, so a typing action skips the frame's wait.
-  if (checks.hit) await new Promise(r => requestAnimationFrame(() => r()));
+  // wherever it is, so a typing action skips the frame's wait. A pointer
+  // action that moves the mouse onto the element first (pointer.go) lets
+  // the move stand for the frame (the browser hands a mouse move to the
+  // page at a frame), and checks.was is where this found it before.
+  if (checks.hit && !checks.moved) await new Promise(r => requestAnimationFrame(() => r()));
   const b = box();
   if (!b) return { state: 'hidden' };
   if (b.x !== first.x || b.y !== first.y || b.w !== first.w || b.h !== first.h) return { state: 'moving' };
   const x = b.x + b.w / 2, y = b.y + b.h / 2;
+  const was = checks.was;
+  if (was && (was.x !== x || was.y !== y || was.w !== b.w || was.h !== b.h)) return { state: 'moving' };
   if (checks.enabled) {
     let disabled = el.disabled === true;
     const fs = !disabled && el.closest && el.closest('fieldset[disabled]');
