@@ -31,17 +31,32 @@ func (s *Session) look(ctx context.Context, t *tab) (*outline.Node, error) {
 	return root, err
 }
 
-// lookWithViewport is look that also returns the visible area it measured.
+// lookWithViewport is look that also returns the visible area it measured
+// (asked for while the page is captured: one round trip fewer).
 func (s *Session) lookWithViewport(ctx context.Context, t *tab) (*outline.Node, outline.Rect, error) {
-	metrics, err := call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
-	if err != nil {
-		return nil, outline.Rect{}, fmt.Errorf("layout metrics: %w", err)
+	type viewport struct {
+		vp  outline.Rect
+		err error
 	}
+	vpc := make(chan viewport, 1)
+	go func() {
+		metrics, err := call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			vpc <- viewport{err: fmt.Errorf("layout metrics: %w", err)}
+			return
+		}
+		var vp outline.Rect
+		if v := metrics.CSSVisualViewport; v != nil {
+			vp = outline.Rect{X: v.PageX, Y: v.PageY, W: v.ClientWidth, H: v.ClientHeight}
+		}
+		vpc <- viewport{vp: vp}
+	}()
 	var vp outline.Rect
-	if v := metrics.CSSVisualViewport; v != nil {
-		vp = outline.Rect{X: v.PageX, Y: v.PageY, W: v.ClientWidth, H: v.ClientHeight}
-	}
-	root, err := s.lookTarget(ctx, t, "", vp)
+	root, err := s.lookTargetIn(ctx, t, "", func() (outline.Rect, error) {
+		got := <-vpc
+		vp = got.vp
+		return got.vp, got.err
+	})
 	if err != nil {
 		return nil, outline.Rect{}, err
 	}
@@ -124,6 +139,12 @@ func (s *Session) graftFrames(ctx context.Context, t *tab, tree *outline.Node, t
 
 // lookTarget captures one target's documents and builds their tree.
 func (s *Session) lookTarget(ctx context.Context, t *tab, id target.ID, vp outline.Rect) (*outline.Node, error) {
+	return s.lookTargetIn(ctx, t, id, func() (outline.Rect, error) { return vp, nil })
+}
+
+// lookTargetIn is lookTarget with the visible area given once the capture
+// is in.
+func (s *Session) lookTargetIn(ctx context.Context, t *tab, id target.ID, viewport func() (outline.Rect, error)) (*outline.Node, error) {
 	sess, err := t.session(id)
 	if err != nil {
 		return nil, err
@@ -131,8 +152,12 @@ func (s *Session) lookTarget(ctx context.Context, t *tab, id target.ID, vp outli
 	busy := t.busy() // a capture of a big page holds the renderer (health.go)
 	snap, err := cdp.Call(ctx, sess, domsnapshot.CaptureSnapshot, build.Params())
 	busy()
+	vp, verr := viewport()
 	if err != nil {
 		return nil, fmt.Errorf("capture snapshot: %w", browserErr(err))
+	}
+	if verr != nil {
+		return nil, verr
 	}
 	tid := id
 	return build.Outline(&snap, build.Options{
@@ -163,6 +188,22 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 		}
 		return snap, nil
 	}
+	// What the look says besides the outline (the page's URL and title,
+	// which application it is, the overlays over it) is asked for while
+	// the page is captured: the same page, a round trip or three fewer.
+	type pageInfo struct {
+		info *calls.PageInfo
+		err  error
+	}
+	infoc := make(chan pageInfo, 1)
+	go func() {
+		info, err := s.pageInfo(ctx, t)
+		infoc <- pageInfo{info, err}
+	}()
+	appc := make(chan *apps.App, 1)
+	go func() { appc <- s.detectApp(ctx, t) }()
+	overlaysc := make(chan func(), 1)
+	go func() { overlaysc <- t.readOverlays(ctx) }()
 	root, vp, err := s.lookWithViewport(ctx, t)
 	if err != nil {
 		return nil, err
@@ -175,14 +216,10 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 			return nil, err
 		}
 	}
-	// Which application the page is (one call into the page) is asked
-	// while the browser is asked for the title: every look pays for it,
-	// so it overlaps the round trip the header needs anyway.
-	appc := make(chan *apps.App, 1)
-	go func() { appc <- s.detectApp(ctx, t) }()
-	// The browser may go away between the look and this (a crash, a
-	// closing daemon): say so rather than write a header from nothing.
-	info, err := s.pageInfo(ctx, t)
+	// The browser may go away meanwhile (a crash, a closing daemon): say
+	// so rather than write a header from nothing.
+	pi := <-infoc
+	info, err := pi.info, pi.err
 	app := <-appc
 	if err != nil {
 		return nil, err
@@ -214,7 +251,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 	if app != nil {
 		snap.App = app.Label()
 	}
-	t.rememberOverlays(ctx)
+	(<-overlaysc)()
 	s.changesSince(t, req, snap, root)
 	root.Walk(func(n *outline.Node, _ int) bool {
 		if n.Ref != "" {

@@ -32,20 +32,24 @@ func (t *tab) overlays(ctx context.Context) ([]overlay, error) {
 	return out, err
 }
 
-// rememberOverlays records what was over the page at a look, so that the
-// check before an action can tell what appeared since.
-func (t *tab) rememberOverlays(ctx context.Context) {
+// readOverlays reads the overlays over the page at a look and returns the
+// func that remembers them, so that the next action catches one appearing
+// since (a look reads them while it captures the page, and remembers them
+// once it has the outline).
+func (t *tab) readOverlays(ctx context.Context) func() {
 	ovs, err := t.overlays(ctx)
 	if err != nil {
-		return
+		return func() {}
 	}
 	seen := map[string]bool{}
 	for _, o := range ovs {
 		seen[o.Sig] = true
 	}
-	t.mu.Lock()
-	t.lookedOverlays = seen
-	t.mu.Unlock()
+	return func() {
+		t.mu.Lock()
+		t.lookedOverlays = seen
+		t.mu.Unlock()
+	}
 }
 
 // checkPopups runs right before an action: an overlay that appeared since
