@@ -144,6 +144,9 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			if err != nil {
 				return err
 			}
+			if !p.download {
+				t.graceLater()
+			}
 			return t.clickAt(ctx, p, button, count, h)
 		}, nil
 	case calls.ActHover:
@@ -326,6 +329,7 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 	tabsBefore := s.tabCount()
 	from := shownURL(t.landed())
 	_ = t.takeBlocked()
+	_ = t.takeGraceLater()
 	done := make(chan error, 1)
 	go func() { done <- do(ctx) }()
 	for {
@@ -335,7 +339,12 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 			if err != nil {
 				return nil, err
 			}
-			later, saw, err := t.settleUntil(ctx, before, p, early, false)
+			now := p
+			graceLater := early && t.takeGraceLater() && p.grace > 0
+			if graceLater {
+				now.grace = 0
+			}
+			later, saw, err := t.settleUntil(ctx, before, now, early, false)
 			if err != nil {
 				return nil, err
 			}
@@ -343,8 +352,13 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 				t.undoBlocked(ctx, entry)
 				return nil, blocked
 			}
-			if later {
-				t.settleLater(before, p, saw, entry)
+			switch {
+			case graceLater && !later && !saw:
+				// Its grace, in the background.
+				t.settleLater(before, p, false, entry)
+			case later:
+				now.grace = 0 // waited for already, or cut by what the click started
+				t.settleLater(before, now, saw, entry)
 			}
 			if t.mark().openSeq != before.openSeq {
 				s.awaitOpened(ctx, t, dl)

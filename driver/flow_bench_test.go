@@ -105,3 +105,31 @@ func shopFlow(b *testing.B, ctx context.Context, s *driver.Session, base string)
 	look("look5")
 	return out
 }
+
+// BenchmarkClickThatStartsNothing clicks a button whose handler only
+// changes a text (no request, no navigation, no download): the click's own
+// time, with a look after it (which waits for what the click left).
+func BenchmarkClickThatStartsNothing(b *testing.B) {
+	s, ctx := drivertest.Session(b, b.Name(), 10*time.Minute)
+	srv := serve(b, map[string]string{"/": `<!doctype html><title>Toggle</title><p id=out>0</p>
+<button onclick="out.textContent = Number(out.textContent) + 1">Toggle</button>`})
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL}); err != nil {
+		b.Fatal(err)
+	}
+	var click, look []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Toggle"]`}); err != nil {
+			b.Fatal(err)
+		}
+		mid := time.Now()
+		if _, err := s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true}); err != nil {
+			b.Fatal(err)
+		}
+		click, look = append(click, mid.Sub(start)), append(look, time.Since(mid))
+	}
+	for name, ds := range map[string][]time.Duration{"click": click, "look": look} {
+		slices.Sort(ds)
+		b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "ms/"+name)
+	}
+}

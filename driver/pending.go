@@ -32,6 +32,10 @@ type pendingSettle struct {
 // point where it returned early) in the background as the tab's pending
 // settle. entry is the history entry before the action, for a refused
 // navigation to go back to.
+//
+// The grace of p, if any, is waited for there (a click on what cannot start
+// a download left it to the background: graceLater); an action that
+// answered early after waiting it passes none.
 func (t *tab) settleLater(before mark, p pace, sawRequests bool, entry int64) {
 	ps := &pendingSettle{done: make(chan struct{})}
 	t.mu.Lock()
@@ -43,7 +47,6 @@ func (t *tab) settleLater(before mark, p pace, sawRequests bool, entry int64) {
 	go func() {
 		defer close(ps.done)
 		defer cancel()
-		p.grace = 0 // the action's own answer waited for it already
 		_, _, err := t.settleUntil(ctx, before, p, false, sawRequests)
 		if blocked := t.takeBlocked(); blocked != nil {
 			t.undoBlocked(ctx, entry)
@@ -58,6 +61,27 @@ func (t *tab) settleLater(before mark, p pace, sawRequests bool, entry int64) {
 		}
 		ps.err = err
 	}()
+}
+
+// graceLater says the action under way pressed something that cannot
+// start a download (not a link, not a form's submit control): its click
+// answers without the grace settle waits for one (a download is the
+// browser's to announce, unseen by the page), which is left to the tab's
+// pending settle. A download such a press starts anyway (a script's) is
+// told by the next look, as one that begins between commands is.
+func (t *tab) graceLater() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.deferGrace = true
+}
+
+// takeGraceLater returns and clears what graceLater set.
+func (t *tab) takeGraceLater() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	d := t.deferGrace
+	t.deferGrace = false
+	return d
 }
 
 // awaitPending waits for the tab's pending settle, if any, and returns

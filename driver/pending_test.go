@@ -215,3 +215,50 @@ func TestTheNetworkLogAfterAnActionListsItsRequestsAnswered(t *testing.T) {
 		t.Errorf("the click's request is not in the log: %+v", log.Requests)
 	}
 }
+
+// graceLaterPage has a button whose handler goes to /next after 20 ms,
+// and one that asks nothing of anyone.
+const graceLaterPage = `<!doctype html><title>Start</title>
+<p id=out>start</p>
+<button onclick="setTimeout(() => { location.href = '/next'; }, 20)">Later</button>
+<button onclick="out.textContent = 'toggled'">Toggle</button>`
+
+// A click on what cannot start a download (a button outside a form) leaves
+// the grace settle waits for a download to the next command: what the
+// click starts in that time (a navigation from a 20 ms timer) is still
+// waited for by a look right after, which sees the new page loaded; a
+// click on a link still waits for its download within the click.
+func TestAClickOnAButtonLeavesItsGraceToTheNextCommand(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, graceLaterPage)
+	})
+	mux.HandleFunc("/next", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<!doctype html><title>Next</title><p id=out>next page</p>
+<script>setTimeout(() => { out.textContent = 'next page drawn'; }, 0)</script>`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	for range 3 {
+		open(t, s, ctx, srv.URL+"/")
+		act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Later"]`})
+		snap, err := s.Snapshot(ctx, calls.SnapshotRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.Title != "Next" || !strings.Contains(snap.Text, "next page drawn") {
+			t.Fatalf("a look right after the click shows %q:\n%s", snap.Title, snap.Text)
+		}
+	}
+	open(t, s, ctx, srv.URL+"/")
+	if out := act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Toggle"]`}); out.Navigated {
+		t.Errorf("a click that changes nothing but text: outcome %+v", out)
+	}
+	if got := getText(t, s, ctx, "css=#out"); got != "toggled" {
+		t.Errorf("after the toggle the page says %q", got)
+	}
+}

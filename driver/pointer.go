@@ -21,6 +21,9 @@ import (
 type point struct {
 	X, Y float64
 	W, H float64 // the size of the element pressed there, for a hand's aim; may be zero
+	// download: a press on the element there may start a download (a
+	// link, a form's submit control), when the checks read it.
+	download bool
 }
 
 // Checks an element passes before a pointer action, modelled on rod's
@@ -162,6 +165,7 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 		W     float64 `json:"w"`
 		H     float64 `json:"h"`
 		Y     float64 `json:"y"`
+		DL    bool    `json:"dl"`
 		// Then is what then returned, when the element passed.
 		Then json.RawMessage `json:"then"`
 	}
@@ -210,7 +214,7 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 	if err != nil {
 		return point{}, el.gone(err)
 	}
-	return point{X: probe.X + fx + dx, Y: probe.Y + fy + dy, W: probe.W, H: probe.H}, nil
+	return point{X: probe.X + fx + dx, Y: probe.Y + fy + dy, W: probe.W, H: probe.H, download: probe.DL}, nil
 }
 
 func (el *element) notVisible() error {

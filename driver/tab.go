@@ -105,6 +105,9 @@ type tab struct {
 	// background until the next command on the tab waits for it
 	// (pending.go); nil when none.
 	pending *pendingSettle
+	// deferGrace: the action under way leaves its grace to the pending
+	// settle (graceLater).
+	deferGrace bool
 
 	// bannersSeq is navSeq+1 once the first action on the page has
 	// answered the cookie banners there at load (popup.go); 0 before.

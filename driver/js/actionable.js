@@ -62,5 +62,10 @@ async function (checks) {
       return { state: 'covered', by, x, y };
     }
   }
-  return { state: 'ok', x, y, w: b.w, h: b.h };
+  // Whether a press on it may start a download, which the browser, not
+  // the page, announces (settle.go waits a moment for one): a link, or a
+  // control that submits a form.
+  const link = el.closest && el.closest('a[href], area[href]');
+  const submits = el.form && (el.type === 'submit' || el.type === 'image');
+  return { state: 'ok', x, y, w: b.w, h: b.h, dl: !!(link || submits) };
 }
