@@ -139,10 +139,10 @@ func (t *tab) start() error {
 	t.unreachable = tree.FrameTree.Frame.UnreachableURL
 	t.loader = tree.FrameTree.Frame.LoaderID
 	t.mu.Unlock()
-	if err := untrackDOM(t.ctx, t.sess); err != nil {
+	if err := chromedp.Listen(t.ctx, t.onEvent); err != nil {
 		return err
 	}
-	return chromedp.Listen(t.ctx, t.onEvent)
+	return untrackDOM(t.ctx, t.sess) // after the listener is on: it misses no event meanwhile
 }
 
 // untrackDOM turns off the DOM and CSS domains chromedp enables on every
