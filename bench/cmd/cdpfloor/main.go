@@ -55,7 +55,7 @@ var benchFlags = []string{
 
 func main() {
 	runs := flag.Int("runs", 11, "runs of the flow per mode")
-	modes := flag.String("modes", "plain", "comma-separated modes, run in turn: plain (the floor), fetch (document requests paused and let go, on the tab and browser-wide, as waymark's guards do), lean (chromedp's DOM and CSS domains disabled after attach), lean+fetch")
+	modes := flag.String("modes", "plain", "comma-separated modes, run in turn: plain (the floor), fetch (document requests paused and let go, on the tab and browser-wide, as waymark's guards do), fetch1 (browser-wide only), lean (chromedp's DOM and CSS domains disabled after attach), lean+fetch")
 	chromium := flag.String("chromium", os.Getenv("CHROMIUM"), "the browser (default: as waymark finds it)")
 	flag.Parse()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -133,11 +133,15 @@ func main() {
 // docPatterns are waymark's guard's: documents only (driver/sendgate.go).
 var docPatterns = []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest}}
 
-// pauseDocuments pauses document requests on the tab and on the browser
-// target and lets each go at once, as waymark's tab guard and its
-// browser-wide guard of new tabs do (with a policy that allows all).
+// pauseDocuments pauses document requests on the tab (unless tab is nil)
+// and on the browser target and lets each go at once, as waymark's tab
+// guard and its browser-wide guard of new tabs do (with a policy that
+// allows all).
 func pauseDocuments(ctx context.Context, tab, br cdp.Session) error {
 	for _, s := range []cdp.Session{tab, br} {
+		if s == nil {
+			continue
+		}
 		var events iter.Seq2[fetch.EventRequestPaused, error]
 		if s == br {
 			events = chromedp.BrowserEvents(ctx, fetch.RequestPaused)
@@ -264,7 +268,11 @@ func newTab(path, mode string) (*tab, func(), error) {
 		}
 	}
 	if strings.Contains(mode, "fetch") {
-		if err := pauseDocuments(tctx, t.sess, c.Browser); err != nil {
+		var tabSess cdp.Session = t.sess
+		if strings.Contains(mode, "fetch1") {
+			tabSess = nil // the browser-wide pause alone
+		}
+		if err := pauseDocuments(tctx, tabSess, c.Browser); err != nil {
 			stop()
 			return nil, nil, err
 		}
