@@ -1,11 +1,15 @@
 package calls
 
-import "net/url"
+import (
+	"net/url"
+	"strings"
+)
 
 // ShortURL is to as its path ("/products/1?page=2#top") when it is on the
 // origin of from, which the reader of both knows: the origin again is a
 // dozen tokens that tell nothing. Else to as it is. A navigating action's
-// reply and a look of the page it led to name the page so.
+// reply and a look of the page it led to name the page so. A path that
+// reads as an address on another site is not shortened.
 func ShortURL(from, to string) string {
 	f, err1 := url.Parse(from)
 	u, err2 := url.Parse(to)
@@ -13,6 +17,11 @@ func ShortURL(from, to string) string {
 		return to
 	}
 	p := u.RequestURI()
+	if strings.HasPrefix(p, "//") {
+		// "//bank.example/login" reads as another site (a
+		// scheme-relative address), and a page may pick its own path.
+		return to
+	}
 	if u.Fragment != "" {
 		p += "#" + u.EscapedFragment()
 	}

@@ -292,6 +292,8 @@ func TestDescribeOutcomeNamesTheNewPageByItsPathOnTheSameSite(t *testing.T) {
 		{"http://127.0.0.1:8080/products", "http://localhost:8080/login", "clicked → http://localhost:8080/login"},
 		{"http://shop.test/", "https://shop.test/pay", "clicked → https://shop.test/pay"},
 		{"", "http://shop.test/pay", "clicked → http://shop.test/pay"},
+		// A path that reads as another site's address is not shortened.
+		{"http://forum.test/t/1", "http://forum.test//bank.test/login", "clicked → http://forum.test//bank.test/login"},
 	} {
 		got := describeOutcome(req, calls.Outcome{URL: tt.to, From: tt.from, Navigated: true})
 		if got != tt.want {
