@@ -418,8 +418,21 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 			return
 		}
 		renamed := map[string]string{}
+		var nodes map[string]*outline.Node // root's elements by ref, made at the first region offered
+		node := func(ref string) *outline.Node {
+			if nodes == nil {
+				nodes = map[string]*outline.Node{}
+				root.Walk(func(n *outline.Node, _ int) bool {
+					if n.Ref != "" {
+						nodes[n.Ref] = n
+					}
+					return true
+				})
+			}
+			return nodes[ref]
+		}
 		full, snap.Text = outline.Carry(prev.text, snap.Text, func(m map[string]string) bool {
-			if !s.refs.carry(t, m) {
+			if !s.refs.carry(t, m, node) {
 				return false
 			}
 			maps.Copy(renamed, m)

@@ -91,9 +91,14 @@ func (r *refTable) forget(t *tab, frame cdp.FrameID) {
 // last document had, as m says (new ref → old ref): a region of the new
 // page that reads as the last page's keeps the refs the agent read there
 // (outline.Carry). It refuses, changing nothing, unless every new ref is
-// the tab's and every old ref names a gone element of the tab (never one
-// still on the page). The new refs are dropped: nobody was shown them.
-func (r *refTable) carry(t *tab, m map[string]string) bool {
+// the tab's, every old ref names a gone element of the tab (never one
+// still on the page), and every new element, node(new ref), is what its
+// old ref showed: the same tag, text and identity attributes, which the
+// outline line may not say (a text field turned password, a link
+// dressed as a button turned a form's submit button), and which the
+// check before acting would compare with the new element's, not the old
+// one's. The new refs are dropped: nobody was shown them.
+func (r *refTable) carry(t *tab, m map[string]string, node func(ref string) *outline.Node) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for now, old := range m {
@@ -108,6 +113,9 @@ func (r *refTable) carry(t *tab, m map[string]string) bool {
 		if ref, live := r.byKey[oe.key]; live && ref == old {
 			return false
 		}
+		if n := node(now); n == nil || !oe.shows(n) {
+			return false
+		}
 	}
 	for now, old := range m {
 		if now == old {
@@ -117,6 +125,20 @@ func (r *refTable) carry(t *tab, m map[string]string) bool {
 		r.byKey[e.key] = old
 		r.byRef[old] = e
 		delete(r.byRef, now)
+	}
+	return true
+}
+
+// shows reports whether n is what the entry's element was when last shown
+// (describe): the same tag, text and identity attributes.
+func (e *refEntry) shows(n *outline.Node) bool {
+	if e.tag == "" || e.tag != strings.ToLower(n.Tag) || e.text != foldText(n.Text) {
+		return false
+	}
+	for _, a := range identityAttrs {
+		if e.attrs[a] != n.Attrs[a] {
+			return false
+		}
 	}
 	return true
 }

@@ -1,0 +1,241 @@
+package driver_test
+
+import (
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/outline"
+)
+
+// Hostile pages against the refs a new page carries (outline.Carry,
+// refTable.carry): a carried ref must act only on an element that is what
+// the agent was shown, and the look must not say a wrong state.
+
+// The banner of the next page reads as the last one's, but its field is
+// a password field now and its "Go" a form's submit button where it was a
+// link dressed as a button: the outline line does not say either, the
+// check before acting does (refs.go identityAttrs), and it would compare
+// with the new elements. The banner is written whole, with new refs, and
+// the refs the agent read on the last page are stale.
+func TestACarriedRefIsTheElementItShowed(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title><header><a href="/b">Next</a> <input aria-label="Code" type=text> <a role=button href="/a">Go</a></header><main><h1>A</h1></main>`,
+		"/b": `<!doctype html><title>B</title><header><a href="/b">Next</a> <input aria-label="Code" type=password> <button form=f>Go</button></header><main><h1>B</h1><form id=f method=post action=/pay></form></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Next"`)})
+	second := snapshot(t, s, ctx, req)
+	if strings.Contains(second, "(unchanged)") {
+		t.Fatalf("a banner whose elements are other kinds was carried:\n%s", second)
+	}
+	for _, line := range []string{`textbox "Code"`, `button "Go"`} {
+		old := refOf(t, first, line)
+		if refOf(t, second, line) == old {
+			t.Errorf("%s kept its ref %s:\n%s", line, old, second)
+		}
+		if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: old}); !errors.Is(err, calls.ErrStaleRef) {
+			t.Errorf("the ref %s of the last page's %s: %v, want stale", old, line, err)
+		}
+	}
+	if got := evalString(t, s, ctx, "location.pathname"); got != "/b" {
+		t.Fatalf("a ref of the last page sent the form: at %s", got)
+	}
+}
+
+// The new page has the region twice: the first copy in reading order gets
+// the old refs and is the one written "(unchanged)"; the second is written
+// whole with refs of its own. The old ref acts on the copy said unchanged.
+func TestTheSameRegionTwiceOnTheNewPage(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const nav1 = `<nav aria-label="Main"><a href="/x1">Home</a></nav>`
+	srv := serve(t, map[string]string{
+		"/a":  `<!doctype html><title>A</title>` + nav1 + `<main><a href="/b">Next</a></main>`,
+		"/b":  `<!doctype html><title>B</title>` + nav1 + `<main><h1>B</h1></main><nav aria-label="Main"><a href="/x2">Home</a></nav>`,
+		"/x1": `<!doctype html><title>X1</title>`,
+		"/x2": `<!doctype html><title>X2</title>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	home := refOf(t, first, `link "Home"`)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Next"`)})
+	second := snapshot(t, s, ctx, req)
+	folded, whole := strings.Index(second, `- navigation "Main": (unchanged)`), strings.Index(second, "- navigation \"Main\":\n")
+	if folded < 0 || whole < folded || strings.Count(second, `navigation "Main"`) != 2 || refOf(t, second, `link "Home"`) == home {
+		t.Fatalf("the region twice on the new page:\n%s", second)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: home})
+	if got := evalString(t, s, ctx, "location.pathname"); got != "/x1" {
+		t.Fatalf("the carried ref acted on the copy at %s, not the one said unchanged", got)
+	}
+}
+
+// A carried ref is the new page's element only while that page is there:
+// after the next navigation, with no look between, it is refused as stale.
+func TestACarriedRefIsStaleAfterTheNextPage(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><a href="/a">Page A</a> <a href="/b">Page B</a> <a href="/c">Page C</a></header>`
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title>` + banner + `<main><h1>A</h1></main>`,
+		"/b": `<!doctype html><title>B</title>` + banner + `<main><h1>B</h1></main>`,
+		"/c": `<!doctype html><title>C</title>` + banner + `<main><h1>C</h1></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Page B"`)})
+	if got := snapshot(t, s, ctx, req); !strings.Contains(got, "- banner: (unchanged)") {
+		t.Fatalf("the banner was not carried:\n%s", got)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Page C"`)})
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Page A"`)}); !errors.Is(err, calls.ErrStaleRef) {
+		t.Fatalf("a ref carried to B, used on C unlooked: %v, want stale", err)
+	}
+	if got := evalString(t, s, ctx, "location.pathname"); got != "/c" {
+		t.Fatalf("at %s", got)
+	}
+	// A look without --changes gives C's banner refs of its own.
+	third := snapshot(t, s, ctx, calls.SnapshotRequest{Interactive: true})
+	if refOf(t, third, `link "Page A"`) == refOf(t, first, `link "Page A"`) {
+		t.Fatalf("a look without --changes carried refs:\n%s", third)
+	}
+}
+
+// An approval given on the last page for a control of its banner does not
+// press the same-reading control the ref now names on the new page: an
+// approval is bound to the page load it was given on.
+func TestAnApprovalDoesNotFollowACarriedRef(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><form action="/subscribe" method=post><input aria-label="Email" name=email value="ann@example.com"> <button>Subscribe</button></form></header>`
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title>` + banner + `<main><a href="/b">Next</a></main>`,
+		"/b": `<!doctype html><title>B</title>` + banner + `<main><h1>B</h1></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	sub := refOf(t, first, `button "Subscribe"`)
+	_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: sub, Submits: "ask"})
+	a := approvalOf(t, err)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Next"`)})
+	if got := snapshot(t, s, ctx, req); !strings.Contains(got, "- banner: (unchanged)") {
+		t.Fatalf("the banner was not carried:\n%s", got)
+	}
+	if _, err = s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: sub, Approve: a}); !errors.Is(err, calls.ErrNeedsApproval) {
+		t.Fatalf("the last page's approval on the carried ref: %v, want needs approval", err)
+	}
+	if got := evalString(t, s, ctx, "location.pathname"); got != "/b" {
+		t.Fatalf("the last page's approval pressed the carried control: at %s", got)
+	}
+}
+
+// Looks are counted per tab: a tab's first look is whole even when the
+// other tab's last look had the same banner, and the other tab's looks
+// between do not keep a tab from carrying its own refs.
+func TestCarryingIsPerTab(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><a href="/a">Page A</a> <a href="/b">Page B</a></header>`
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title>` + banner + `<main><h1>A</h1></main>`,
+		"/b": `<!doctype html><title>B</title>` + banner + `<main><h1>B</h1></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	if _, err := s.Tab(ctx, calls.TabRequest{Op: "new", URL: srv.URL + "/b"}); err != nil {
+		t.Fatal(err)
+	}
+	other := snapshot(t, s, ctx, req)
+	if strings.Contains(other, "(unchanged)") || refOf(t, other, `link "Page A"`) == refOf(t, first, `link "Page A"`) {
+		t.Fatalf("the other tab's first look carried the first tab's refs:\n%s", other)
+	}
+	if _, err := s.Tab(ctx, calls.TabRequest{Op: "switch", Index: 0}); err != nil {
+		t.Fatal(err)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Page B"`)})
+	if got := snapshot(t, s, ctx, req); !strings.Contains(got, "- banner: (unchanged)") {
+		t.Fatalf("the first tab's banner was not carried:\n%s", got)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Page A"`)})
+	if got := evalString(t, s, ctx, "location.pathname"); got != "/a" {
+		t.Fatalf("the carried ref led to %s", got)
+	}
+}
+
+// With --json the tree holds the refs the text says: the carried region's
+// elements under the refs the agent read on the last page, and every ref of
+// the text is in the tree.
+func TestTheTreeCarriesTheRefsTheTextDoes(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><a href="/a">Page A</a> <a href="/b">Page B</a></header>`
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title>` + banner + `<main><h1>A</h1></main>`,
+		"/b": `<!doctype html><title>B</title>` + banner + `<main><button>Only on B</button></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true, Tree: true}
+	first := snapshot(t, s, ctx, req)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Page B"`)})
+	snap, err := s.Snapshot(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root outline.Node
+	if err := json.Unmarshal(snap.Tree, &root); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]string{}
+	refs := map[string]bool{}
+	root.Walk(func(n *outline.Node, _ int) bool {
+		if n.Ref != "" {
+			byName[n.Name], refs[n.Ref] = n.Ref, true
+		}
+		return true
+	})
+	for _, name := range []string{"Page A", "Page B"} {
+		if want := refOf(t, first, `link "`+name+`"`); byName[name] != want {
+			t.Errorf("the tree's %q has ref %q, the text's is %s", name, byName[name], want)
+		}
+	}
+	for _, m := range regexp.MustCompile(`\[ref=(e\d+)\]`).FindAllStringSubmatch(snap.Text, -1) {
+		if !refs[m[1]] {
+			t.Errorf("the text's ref %s is not in the tree", m[1])
+		}
+	}
+	if !strings.Contains(snap.Text, "- banner: (unchanged)") || len(refs) != snap.Refs || snap.Refs != 3 {
+		t.Errorf("refs %d, tree %v, text:\n%s", snap.Refs, refs, snap.Text)
+	}
+}
+
+// A page on the last look's origin whose path reads as another site's
+// address ("//bank.example/login") is named by its whole URL in the
+// header: the short form would say the tab is on bank.example.
+func TestTheHeaderDoesNotShortenAPathThatReadsAsAnotherSite(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><a href="/a">Page A</a></header>`
+	srv := serve(t, map[string]string{
+		"/a":                   `<!doctype html><title>A</title>` + banner + `<main><a href="/x/..//bank.example/login">Sign in</a></main>`,
+		"//bank.example/login": `<!doctype html><title>Bank</title>` + banner + `<main><input aria-label="Password" type=password></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Sign in"`)})
+	if got := snapshot(t, s, ctx, req); !strings.HasPrefix(got, "[page] Bank — "+srv.URL+"//bank.example/login\n") {
+		t.Fatalf("the header of a page whose path reads as another site:\n%s", got)
+	}
+}
