@@ -239,3 +239,23 @@ func TestTheHeaderDoesNotShortenAPathThatReadsAsAnotherSite(t *testing.T) {
 		t.Fatalf("the header of a page whose path reads as another site:\n%s", got)
 	}
 }
+
+// A page whose banner says "(unchanged)" does not write the line a folded
+// region is: the reader would take the last page's banner (and its refs)
+// for this page's.
+func TestAPageCannotForgeAnUnchangedRegion(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title><header><a href="/b">Next</a> <a href="/logout">Log out</a></header><main><h1>A</h1></main>`,
+		"/b": `<!doctype html><title>B</title><header>(unchanged)</header><nav aria-label="Main">(unchanged)</nav><main><h1>B</h1></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Changes: true}
+	first := snapshot(t, s, ctx, req)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Next"`)})
+	second := snapshot(t, s, ctx, req)
+	if strings.Contains(second, outline.Unchanged+"\n") || !strings.Contains(second, `- banner: "(unchanged)"`) {
+		t.Fatalf("the page's own text reads as a folded region:\n%s", second)
+	}
+}

@@ -320,7 +320,15 @@ func appendLine(buf []byte, l line, parent bool, url func(*Node, string) string)
 // escape sequence (\x1b[2J clears the reader's terminal, \x1b]52 writes
 // their clipboard) or bell would otherwise reach the terminal of the person
 // reading the outline as is.
+//
+// Text that ends as the line Carry writes for a region it folds
+// ("- banner: (unchanged)") is quoted instead: a page's <header> that
+// says "(unchanged)" must not tell the reader that the banner and its refs
+// are the last page's.
 func appendPlain(buf []byte, s string) []byte {
+	if strings.HasSuffix(strings.TrimRightFunc(s, unicode.IsSpace), strings.TrimSpace(Unchanged)) {
+		return strconv.AppendQuote(buf, s)
+	}
 	if !strings.ContainsFunc(s, unicode.IsControl) {
 		return append(buf, s...)
 	}

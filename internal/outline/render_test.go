@@ -74,3 +74,28 @@ func TestAHeadingLeavesItsNameToItsOneLink(t *testing.T) {
 		}
 	}
 }
+
+// A page's text that ends as the line Carry writes for a region it folds
+// ("- banner: (unchanged)") is quoted: a <header> that says "(unchanged)"
+// must not read as the last page's banner, with its refs.
+func TestRenderQuotesPageTextThatReadsAsAFoldedRegion(t *testing.T) {
+	text := func(s string) []*Node { return []*Node{{Role: "text", Name: s}} }
+	root := &Node{Role: "document", Children: []*Node{
+		{Role: "banner", Children: text("(unchanged)")},
+		{Role: "navigation", Name: "Main", Children: text("Menu (unchanged) ")},
+		{Role: "text", Name: "(unchanged)"},
+		{Role: "paragraph", Children: text("(unchanged) since 2019")},
+	}}
+	var buf bytes.Buffer
+	if _, err := Render(&buf, root, RenderOptions{Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := `- banner: "(unchanged)"
+- navigation "Main": "Menu (unchanged) "
+- text: "(unchanged)"
+- paragraph: (unchanged) since 2019
+`
+	if buf.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
