@@ -259,3 +259,55 @@ func TestAPageCannotForgeAnUnchangedRegion(t *testing.T) {
 		t.Fatalf("the page's own text reads as a folded region:\n%s", second)
 	}
 }
+
+// What a recorder stores of a carried ref is the new page's element (its
+// own id), not the last page's, and after going back to the last page the
+// ref names neither: it is refused as stale.
+func TestACarriedRefIsLocatedOnTheNewPageOnly(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title><header><a id=home-a href="/a">Home</a> <a href="/b">Next</a></header><main><h1>A</h1></main>`,
+		"/b": `<!doctype html><title>B</title><header><a id=home-b href="/a">Home</a> <a href="/b">Next</a></header><main><h1>B</h1></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	home := refOf(t, first, `link "Home"`)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Next"`)})
+	if got := snapshot(t, s, ctx, req); !strings.Contains(got, "- banner: (unchanged)") {
+		t.Fatalf("the banner was not carried:\n%s", got)
+	}
+	ev, err := s.Locate(ctx, calls.LocateRequest{Target: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Fingerprint.ID != "home-b" || !strings.Contains(ev.Chosen, "Home") {
+		t.Fatalf("the carried ref is located as %+v", ev)
+	}
+	if _, err := s.Back(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: home}); !errors.Is(err, calls.ErrStaleRef) {
+		t.Fatalf("the carried ref after going back: %v, want stale", err)
+	}
+}
+
+// A link whose words differ only past the 100 characters a line shows
+// reads the same on both pages, but is not the same link: not carried.
+func TestALongNameThatDiffersPastTheLineIsNotCarried(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	long := "Send the monthly report to " + strings.Repeat("the whole team and ", 5)
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title><header><a href="/b">Next</a> <a href="/a">` + long + `Alice</a></header><main><h1>A</h1></main>`,
+		"/b": `<!doctype html><title>B</title><header><a href="/b">Next</a> <a href="/b">` + long + `Mallory</a></header><main><h1>B</h1></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Next"`)})
+	if got := snapshot(t, s, ctx, req); strings.Contains(got, "(unchanged)") {
+		t.Fatalf("a link that says another name past the line was carried:\n%s", got)
+	}
+}
