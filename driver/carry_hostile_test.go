@@ -311,3 +311,64 @@ func TestALongNameThatDiffersPastTheLineIsNotCarried(t *testing.T) {
 		t.Fatalf("a link that says another name past the line was carried:\n%s", got)
 	}
 }
+
+// A page of another origin that copies the last page's banner (a
+// look-alike the tab was sent to) is written whole: its banner is not
+// "unchanged", and the refs read on the last site do not act on it.
+func TestAnotherOriginCarriesNothing(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><a href="/a">Home</a> <a href="/account">Account</a></header>`
+	srv := serve(t, map[string]string{
+		"/a":     `<!doctype html><title>A</title>` + banner + `<main><a href="{{other}}/clone">Statements</a></main>`,
+		"/clone": `<!doctype html><title>Clone</title>` + banner + `<main><input aria-label="Password" type=password></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Statements"`)})
+	second := snapshot(t, s, ctx, req)
+	if strings.Contains(second, "(unchanged)") || refOf(t, second, `link "Account"`) == refOf(t, first, `link "Account"`) {
+		t.Fatalf("another origin's copy of the banner was carried:\n%s", second)
+	}
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Account"`)}); !errors.Is(err, calls.ErrStaleRef) {
+		t.Fatalf("the last site's ref on another origin: %v, want stale", err)
+	}
+}
+
+// A page of another site runs in another renderer, whose node ids start
+// again: a look-alike with the same structure has, under the node id of
+// the last page's "Account" link, its own "Account" link. A ref read on
+// the last page (carried there or not) is stale on it, not pressed, also
+// once a look gave that link a ref of its own.
+func TestARefOfTheLastSiteIsStaleOnALookAlike(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><a href="/a">Home</a> <a href="/account">Account</a></header>`
+	srv := serve(t, map[string]string{
+		"/a":       `<!doctype html><title>A</title>` + banner + `<main><a href="/b">Next</a> <a href="{{other}}/a">Elsewhere</a></main>`,
+		"/b":       `<!doctype html><title>B</title>` + banner + `<main><a href="/b">Next</a> <a href="{{other}}/b">Elsewhere</a></main>`,
+		"/account": `<!doctype html><title>Account</title>`,
+	})
+	for _, carry := range []bool{false, true} {
+		open(t, s, ctx, srv.URL+"/a")
+		req := calls.SnapshotRequest{Interactive: true, Changes: true}
+		first := snapshot(t, s, ctx, req)
+		account, elsewhere := refOf(t, first, `link "Account"`), refOf(t, first, `link "Elsewhere"`)
+		if carry {
+			act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Next"`)})
+			second := snapshot(t, s, ctx, req)
+			if !strings.Contains(second, "- banner: (unchanged)") {
+				t.Fatalf("the banner was not carried:\n%s", second)
+			}
+		}
+		act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: elsewhere})
+		// A look of the look-alike, whose elements get refs of their own.
+		if got := snapshot(t, s, ctx, req); refOf(t, got, `link "Account"`) == account {
+			t.Fatalf("the look-alike's Account link has the last site's ref:\n%s", got)
+		}
+		if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: account}); !errors.Is(err, calls.ErrStaleRef) {
+			t.Errorf("carried=%v: a ref of the last site on a look-alike: %v, want stale (now at %s)", carry, err, evalString(t, s, ctx, "location.href"))
+		}
+	}
+}

@@ -117,6 +117,9 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 		return nil, calls.Errorf(calls.ErrStaleRef, "switch to that tab with waymark tab switch, or take a new snapshot",
 			"[ref=%s] belongs to another tab", ref)
 	}
+	if !s.refs.current(ref) {
+		return nil, staleRef(ref, e.line)
+	}
 	sess, err := t.session(e.target)
 	if err != nil {
 		return nil, staleRef(ref, e.line)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -382,7 +383,7 @@ func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 // changesSince keeps the tab's last look per set of options and, when the
 // caller asks for changes, replaces the outline: on the same page, by the
 // lines that changed since, if that is shorter (DESIGN: a look of the same
-// page carries the changes); on a new page, by the outline whose regions
+// page carries the changes); on a new page of the same origin, by the outline whose regions
 // that read as the last page's (banner, navigation, footer) are one line
 // each and keep the refs the caller read there (outline.Carry; root's
 // refs are renamed to match), under a header that names the page by its
@@ -415,6 +416,13 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 		if prev.seq != seq-1 {
 			// A look with other options came between: the caller read
 			// the refs of this page's regions there last, not in prev.
+			return
+		}
+		if !sameOrigin(prev.url, snap.URL) {
+			// Another site that copies the last one's banner (a
+			// look-alike the tab was sent to) is not "unchanged", and
+			// the refs the caller read on the last site do not act on
+			// its elements.
 			return
 		}
 		renamed := map[string]string{}
@@ -470,6 +478,14 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 		return
 	}
 	snap.Changed = true
+}
+
+// sameOrigin reports whether two page addresses are on one origin
+// (scheme, host and port).
+func sameOrigin(a, b string) bool {
+	u, err1 := url.Parse(a)
+	v, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && u.Host != "" && u.Scheme == v.Scheme && u.Host == v.Host
 }
 
 // forgetLooks makes the tab's next look whole: an open starts a new

@@ -168,6 +168,18 @@ func foldText(s string) string {
 	return s
 }
 
+// current reports whether ref still names an element of a document that
+// is there. forget drops the keys of gone documents, and a new document in
+// another renderer, whose node ids start again, may hold an element under
+// the node id of a gone one: a look gives it a ref of its own, and a
+// look-alike page's element at that id must not be pressed for the old ref.
+func (r *refTable) current(ref string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.byRef[ref]
+	return ok && r.byKey[e.key] == ref
+}
+
 // lookup returns the entry of a ref.
 func (r *refTable) lookup(ref string) (refEntry, bool) {
 	r.mu.Lock()
