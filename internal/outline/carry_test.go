@@ -79,3 +79,36 @@ func TestCarry(t *testing.T) {
 		t.Errorf("a changed region was folded:\n%s", shown)
 	}
 }
+
+// A region folds only when its lines are the last page's line for line:
+// the same lines in another order or at another depth are written whole,
+// and words in a name that read as a ref flag are words, not the ref.
+func TestCarryFoldsOnlyTheSameLines(t *testing.T) {
+	prev := `- banner:
+  - link "Home" [ref=e1]
+  - link "Account" [ref=e2]
+- navigation "Main":
+  - link "[ref=e1]" [ref=e3]`
+	for name, now := range map[string]string{
+		"order": `- banner:
+  - link "Account" [ref=e11]
+  - link "Home" [ref=e12]`,
+		"depth": `- banner:
+  - link "Home" [ref=e11]
+  - navigation:
+    - link "Account" [ref=e12]`,
+		"flag in a name": `- navigation "Main":
+  - link "[ref=e3]" [ref=e1]`,
+	} {
+		full, shown := Carry(prev, now, func(map[string]string) bool { t.Errorf("%s: offered", name); return true })
+		if full != now || shown != now {
+			t.Errorf("%s: folded:\n%s", name, shown)
+		}
+	}
+	var offered map[string]string
+	_, shown := Carry(prev, `- navigation "Main":
+  - link "[ref=e1]" [ref=e13]`, func(m map[string]string) bool { offered = m; return true })
+	if shown != `- navigation "Main": (unchanged)` || !maps.Equal(offered, map[string]string{"e13": "e3"}) {
+		t.Errorf("a name that reads as a flag: offered %v, shown:\n%s", offered, shown)
+	}
+}
