@@ -372,3 +372,31 @@ func TestARefOfTheLastSiteIsStaleOnALookAlike(t *testing.T) {
 		}
 	}
 }
+
+// A ref the new page's element was shown under before the look that
+// carries its region (a locate, a form review, another agent's look at
+// the same time) still names it: the carried ref and it are one element.
+func TestARefShownBeforeTheCarryingLookStillWorks(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><a href="/a">Page A</a> <a href="/b">Page B</a></header>`
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title>` + banner + `<main><h1>A</h1></main>`,
+		"/b": `<!doctype html><title>B</title>` + banner + `<main><h1>B</h1></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Page B"`)})
+	ev, err := s.Locate(ctx, calls.LocateRequest{Target: `role=link[name="Page A"]`})
+	if err != nil || ev.Ref == "" || ev.Ref == refOf(t, first, `link "Page A"`) {
+		t.Fatalf("locate on the new page: %+v, %v", ev, err)
+	}
+	if got := snapshot(t, s, ctx, req); !strings.Contains(got, "- banner: (unchanged)") {
+		t.Fatalf("the banner was not carried:\n%s", got)
+	}
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: ev.Ref})
+	if got := evalString(t, s, ctx, "location.pathname"); got != "/a" {
+		t.Fatalf("the located ref led to %s", got)
+	}
+}

@@ -97,7 +97,9 @@ func (r *refTable) forget(t *tab, frame cdp.FrameID) {
 // outline line may not say (a text field turned password, a link
 // dressed as a button turned a form's submit button), and which the
 // check before acting would compare with the new element's, not the old
-// one's. The new refs are dropped: nobody was shown them.
+// one's. A new ref stays a name of its element beside the old one: a
+// look at the same time (another agent's), a form review or a locate
+// may have shown it.
 func (r *refTable) carry(t *tab, m map[string]string, node func(ref string) *outline.Node) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -107,11 +109,11 @@ func (r *refTable) carry(t *tab, m map[string]string, node func(ref string) *out
 		}
 		ne, ok1 := r.byRef[now]
 		oe, ok2 := r.byRef[old]
-		if !ok1 || !ok2 || ne.tab != t || oe.tab != t {
+		if !ok1 || !ok2 || ne.tab != t || oe.tab != t || ne == oe {
 			return false
 		}
-		if ref, live := r.byKey[oe.key]; live && ref == old {
-			return false
+		if r.byRef[r.byKey[oe.key]] == oe {
+			return false // the old element is still there
 		}
 		if n := node(now); n == nil || !oe.shows(n) {
 			return false
@@ -124,7 +126,6 @@ func (r *refTable) carry(t *tab, m map[string]string, node func(ref string) *out
 		e := r.byRef[now]
 		r.byKey[e.key] = old
 		r.byRef[old] = e
-		delete(r.byRef, now)
 	}
 	return true
 }
@@ -177,7 +178,7 @@ func (r *refTable) current(ref string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e, ok := r.byRef[ref]
-	return ok && r.byKey[e.key] == ref
+	return ok && r.byRef[r.byKey[e.key]] == e // its own, or carried to the ref it is known by now
 }
 
 // lookup returns the entry of a ref.
