@@ -383,11 +383,11 @@ func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 // changesSince keeps the tab's last look per set of options and, when the
 // caller asks for changes, replaces the outline: on the same page, by the
 // lines that changed since, if that is shorter (DESIGN: a look of the same
-// page carries the changes); on a new page of the same origin, by the outline whose regions
-// that read as the last page's (banner, navigation, footer) are one line
-// each and keep the refs the caller read there (outline.Carry; root's
-// refs are renamed to match), under a header that names the page by its
-// path when it is on the last page's origin.
+// page carries the changes); on a new page of the last page's origin, by
+// the outline whose regions that read as the last page's (banner,
+// navigation, footer) are one line each and keep the refs the caller read
+// there (outline.Carry; root's refs are renamed to match), under a header
+// that names the page by its path.
 func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Snapshot, root *outline.Node) {
 	key := fmt.Sprintf("%v|%v|%s|%d|%v|%v", req.Interactive, req.Compact, req.Scope, req.Depth, req.Full, req.URLs)
 	if req.Unseen {
