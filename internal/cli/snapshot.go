@@ -44,7 +44,7 @@ With --json, data holds the outline text and the tree.`,
 	fl := cmd.Flags()
 	fl.BoolVarP(&opts.Request.Interactive, "interactive", "i", false, "only elements with refs, and the structure that holds them")
 	fl.BoolVar(&opts.Request.URLs, "urls", false, `links show where they go: url="…" (resolved, secrets masked)`)
-	fl.BoolVar(&opts.Request.Changes, "changes", false, "when the page is the one of your last look, print only the lines that changed since (+ added, - removed, ~ changed: the element of that ref now reads so); on a new page, a region that reads as on the last page is one line, \"- banner: (unchanged)\", and keeps the refs you read there; the first look after open is whole")
+	fl.BoolVar(&opts.Request.Changes, "changes", false, "when the page is the one of your last look, print only the lines that changed since (+ added, - removed, ~ changed: the element of that ref now reads so); on a new page of the same origin, a region that reads as on the last page is one line, \"- banner: (unchanged)\", and keeps the refs you read there; the first look after open is whole")
 	fl.BoolVarP(&opts.Request.Compact, "compact", "c", false, "leave out empty structural lines")
 	fl.StringVar(&opts.Request.Scope, "scope", "", "only the subtree of a ref or CSS selector")
 	fl.IntVar(&opts.Request.Depth, "depth", 0, "at most this many levels (0: no limit)")
