@@ -49,11 +49,13 @@ type flowStep struct {
 	d    time.Duration
 }
 
-// shopFlow runs the flow once, taking refs from the last look as an agent
-// would.
+// shopFlow runs the flow once, taking each ref from the looks read so
+// far, the last first, as an agent would (a --changes look prints only
+// what changed and folds the regions that read as before; their refs are
+// where the agent read them).
 func shopFlow(b *testing.B, ctx context.Context, s *driver.Session, base string) []flowStep {
 	var out []flowStep
-	last := ""
+	var looks []string
 	timed := func(name string, f func() error) {
 		driver.TraceMark(name)
 		start := time.Now()
@@ -65,24 +67,26 @@ func shopFlow(b *testing.B, ctx context.Context, s *driver.Session, base string)
 	look := func(name string) {
 		timed(name, func() error {
 			snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Changes: true})
-			if err == nil && !snap.Changed {
-				last = snap.Text
+			if err == nil {
+				looks = append(looks, snap.Text)
 			}
 			return err
 		})
 	}
 	ref := func(words ...string) string {
-		for _, line := range strings.Split(last, "\n") {
-			ok := true
-			for _, w := range words {
-				ok = ok && strings.Contains(line, w)
-			}
-			if i := strings.Index(line, "[ref="); ok && i >= 0 {
-				rest := line[i+5:]
-				return "@" + rest[:strings.IndexByte(rest, ']')]
+		for k := len(looks) - 1; k >= 0; k-- {
+			for _, line := range strings.Split(looks[k], "\n") {
+				ok := true
+				for _, w := range words {
+					ok = ok && strings.Contains(line, w)
+				}
+				if i := strings.Index(line, "[ref="); ok && i >= 0 {
+					rest := line[i+5:]
+					return "@" + rest[:strings.IndexByte(rest, ']')]
+				}
 			}
 		}
-		b.Fatalf("no ref for %q in:\n%s", words, last)
+		b.Fatalf("no ref for %q in:\n%s", words, strings.Join(looks, "\n"))
 		return ""
 	}
 	do := func(name string, req calls.ActRequest) {
