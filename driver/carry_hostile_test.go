@@ -224,6 +224,9 @@ func TestTheTreeCarriesTheRefsTheTextDoes(t *testing.T) {
 // address ("//bank.example/login") is named by its whole URL in the
 // header: the short form would say the tab is on bank.example.
 func TestTheHeaderDoesNotShortenAPathThatReadsAsAnotherSite(t *testing.T) {
+	// Kept though the header no longer shortens at all (see
+	// TestTheHeaderNamesTheSiteWhateverTheTitleSays): a path such as this
+	// must never be written alone.
 	t.Parallel()
 	s, ctx := newSession(t)
 	const banner = `<header><a href="/a">Page A</a></header>`
@@ -398,5 +401,26 @@ func TestARefShownBeforeTheCarryingLookStillWorks(t *testing.T) {
 	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: ev.Ref})
 	if got := evalString(t, s, ctx, "location.pathname"); got != "/a" {
 		t.Fatalf("the located ref led to %s", got)
+	}
+}
+
+// The header of a new page's look names its site in full, whatever its
+// title says: a title that reads as another site's address before a bare
+// path would leave that the only site on the line.
+func TestTheHeaderNamesTheSiteWhateverTheTitleSays(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	const banner = `<header><a href="/a">Home</a></header>`
+	srv := serve(t, map[string]string{
+		"/a":     `<!doctype html><title>A</title>` + banner + `<main><a href="/phish">Sign in</a></main>`,
+		"/phish": `<!doctype html><title>Sign in — https://bank.example/login</title>` + banner + `<main><input aria-label="Password" type=password></main>`,
+	})
+	open(t, s, ctx, srv.URL+"/a")
+	req := calls.SnapshotRequest{Interactive: true, Changes: true}
+	first := snapshot(t, s, ctx, req)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: refOf(t, first, `link "Sign in"`)})
+	got := snapshot(t, s, ctx, req)
+	if head, _, _ := strings.Cut(got, "\n"); !strings.HasSuffix(head, " — "+srv.URL+"/phish") {
+		t.Fatalf("the header does not name the tab's site:\n%s", got)
 	}
 }

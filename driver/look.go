@@ -386,8 +386,11 @@ func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 // page carries the changes); on a new page of the last page's origin, by
 // the outline whose regions that read as the last page's (banner,
 // navigation, footer) are one line each and keep the refs the caller read
-// there (outline.Carry; root's refs are renamed to match), under a header
-// that names the page by its path.
+// there (outline.Carry; root's refs are renamed to match). The header
+// keeps the whole URL: it is where the reader learns which site the tab
+// is on, and the title before it is the page's own words (a title that
+// reads "Sign in — https://bank.example/login" before a bare path would
+// leave that the only site on the line).
 func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Snapshot, root *outline.Node) {
 	key := fmt.Sprintf("%v|%v|%s|%d|%v|%v", req.Interactive, req.Compact, req.Scope, req.Depth, req.Full, req.URLs)
 	if req.Unseen {
@@ -446,14 +449,6 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 			maps.Copy(renamed, m)
 			return true
 		})
-		// The header names the page by its path when it is on the
-		// origin of the last look, as the click that led here did.
-		if short := calls.ShortURL(prev.url, snap.URL); short != snap.URL {
-			head := "[page] " + snap.Title + " — "
-			if rest, ok := strings.CutPrefix(snap.Text, head+snap.URL); ok {
-				snap.Text = head + short + rest
-			}
-		}
 		if len(renamed) > 0 {
 			root.Walk(func(n *outline.Node, _ int) bool {
 				if old, ok := renamed[n.Ref]; ok {
