@@ -30,7 +30,7 @@ func TestANewPageCarriesTheRegionsThatReadAsBefore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if second.Changed || !strings.HasPrefix(second.Text, "[page] B — "+srv.URL+"/b\n") || !strings.Contains(second.Text, "- banner: (unchanged)\n") ||
+	if second.Changed || !strings.HasPrefix(second.Text, "[page] "+srv.URL+"/b \"B\"\n") || !strings.Contains(second.Text, "- banner: (unchanged)\n") ||
 		strings.Contains(second.Text, `"Page A"`) || !strings.Contains(second.Text, `textbox "Only on B"`) {
 		t.Fatalf("the look of the new page does not fold its banner:\n%s", second.Text)
 	}
@@ -122,7 +122,7 @@ func TestTheLookAfterAnOpenIsWhole(t *testing.T) {
 	open(t, s, ctx, srv.URL+"/a")
 	snapshot(t, s, ctx, req)
 	open(t, s, ctx, srv.URL+"/b")
-	if got := snapshot(t, s, ctx, req); strings.Contains(got, "(unchanged)") || !strings.HasPrefix(got, "[page] B — "+srv.URL+"/b\n") {
+	if got := snapshot(t, s, ctx, req); strings.Contains(got, "(unchanged)") || !strings.HasPrefix(got, "[page] "+srv.URL+"/b \"B\"\n") {
 		t.Fatalf("the look after opening another page:\n%s", got)
 	}
 	open(t, s, ctx, srv.URL+"/b")

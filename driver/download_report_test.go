@@ -86,10 +86,10 @@ func TestTellDownloads(t *testing.T) {
 		after      int
 		want       string
 	}{
-		{"after the page line", "[page] A — u\n- main\n", 1, "[page] A — u\n[download] a.csv refused: no\n- main\n"},
-		{"after the page's notices", "[page] A — u\n[sign-in] form\n- main\n", 2, "[page] A — u\n[sign-in] form\n[download] a.csv refused: no\n- main\n"},
-		{"past the end", "[page] A — u\n", 3, "[page] A — u\n[download] a.csv refused: no\n"},
-		{"no final newline", "[page] A — u", 1, "[page] A — u\n[download] a.csv refused: no\n"},
+		{"after the page line", "[page] u \"A\"\n- main\n", 1, "[page] u \"A\"\n[download] a.csv refused: no\n- main\n"},
+		{"after the page's notices", "[page] u \"A\"\n[sign-in] form\n- main\n", 2, "[page] u \"A\"\n[sign-in] form\n[download] a.csv refused: no\n- main\n"},
+		{"past the end", "[page] u \"A\"\n", 3, "[page] u \"A\"\n[download] a.csv refused: no\n"},
+		{"no final newline", "[page] u \"A\"", 1, "[page] u \"A\"\n[download] a.csv refused: no\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,9 +106,9 @@ func TestTellDownloads(t *testing.T) {
 	}
 	// Nothing to tell leaves the look alone.
 	s := &Session{}
-	snap := &calls.Snapshot{Text: "[page] A — u\n"}
+	snap := &calls.Snapshot{Text: "[page] u \"A\"\n"}
 	s.tellDownloads(snap, 1)
-	if snap.Text != "[page] A — u\n" || snap.Notices != nil {
+	if snap.Text != "[page] u \"A\"\n" || snap.Notices != nil {
 		t.Errorf("a look with no downloads: %+v", snap)
 	}
 }

@@ -359,7 +359,7 @@ func TestDownloadsOutsideActions(t *testing.T) {
 		t.Fatalf("the file %s: %d bytes, %v", n.Detail["path"], len(data), err)
 	}
 	line := "[download] later.csv downloaded (10 bytes) to " + n.Detail["path"] + "\n"
-	if strings.Count(snap.Text, "[download]") != 1 || !strings.Contains(snap.Text, line) || !strings.HasPrefix(snap.Text, "[page] Later") {
+	if strings.Count(snap.Text, "[download]") != 1 || !strings.Contains(snap.Text, line) || !strings.HasPrefix(snap.Text, "[page] ") || !strings.Contains(snap.Text, `"Later"`) {
 		t.Fatalf("look text:\n%s", snap.Text)
 	}
 	dir := filepath.Dir(n.Detail["path"])

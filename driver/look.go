@@ -182,7 +182,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 		if err != nil {
 			return nil, err
 		}
-		text := fmt.Sprintf("[page] %s — %s\n[dialog] %s %q is open — answer it with: waymark dialog accept|dismiss\n", info.Title, info.URL, d.Type, d.Message)
+		text := fmt.Sprintf("[page] %s\n[dialog] %s %q is open — answer it with: waymark dialog accept|dismiss\n", calls.PageName(info.URL, info.Title), d.Type, d.Message)
 		snap := &calls.Snapshot{URL: info.URL, Title: info.Title, Text: text}
 		if !req.Unseen {
 			s.tellDownloads(snap, 2)
@@ -226,7 +226,7 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *c
 		return nil, err
 	}
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "[page] %s — %s", info.Title, info.URL)
+	buf.WriteString("[page] " + calls.PageName(info.URL, info.Title))
 	if app != nil {
 		// The app is named after the URL, which the page cannot spoof
 		// with its title; its name is ours or the user's, never the page's.
@@ -388,9 +388,8 @@ func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 // navigation, footer) are one line each and keep the refs the caller read
 // there (outline.Carry; root's refs are renamed to match). The header
 // keeps the whole URL: it is where the reader learns which site the tab
-// is on, and the title before it is the page's own words (a title that
-// reads "Sign in — https://bank.example/login" before a bare path would
-// leave that the only site on the line).
+// is on (a bare path would leave a title that reads "Sign in —
+// https://bank.example/login" the only site on the line, quoted or not).
 func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Snapshot, root *outline.Node) {
 	key := fmt.Sprintf("%v|%v|%s|%d|%v|%v", req.Interactive, req.Compact, req.Scope, req.Depth, req.Full, req.URLs)
 	if req.Unseen {

@@ -51,7 +51,7 @@ func (d *fakeDriver) Find(context.Context, calls.FindRequest) (*calls.Resolution
 	return &calls.Resolution{Status: calls.Found}, nil
 }
 
-const signIn = `[page] Sign in — https://shop.example/login
+const signIn = `[page] https://shop.example/login "Sign in"
 - heading "Sign in" [level=1]
 - textbox "Email" [ref=e3]
 - textbox "Password" [ref=e4]
@@ -178,7 +178,7 @@ func TestObserveDropsRefsNotOnThePage(t *testing.T) {
 	}
 }
 
-const products = `[page] Products — https://shop.example/products
+const products = `[page] https://shop.example/products "Products"
 - heading "Products" [level=1]
 - listitem: Trail Mug — $14.50
 - listitem: Canvas Tote — $22.00`

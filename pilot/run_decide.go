@@ -150,7 +150,7 @@ func (r *run) prompt(ctx context.Context, obs *observation) (Message, error) {
 	// as the page does) and what went wrong (which quotes the page) are
 	// page words too: they go in a fence of their own (invariant 3).
 	var h strings.Builder
-	fmt.Fprintf(&h, "Page: %s — %s\n", obs.url, obs.snap.Title)
+	fmt.Fprintf(&h, "Page: %s\n", calls.PageName(obs.url, obs.snap.Title))
 	h.WriteString("\nSteps done so far:\n")
 	if len(r.lines) == 0 {
 		h.WriteString("(none)\n")

@@ -103,7 +103,7 @@ func field(s *site, line, ref string) string {
 
 func (s *site) outline() string {
 	p := s.pages[s.cur]
-	return fmt.Sprintf("[page] %s — %s\n%s", p.title, s.cur, strings.Join(p.lines(s), "\n"))
+	return fmt.Sprintf("[page] %s\n%s", calls.PageName(s.cur, p.title), strings.Join(p.lines(s), "\n"))
 }
 
 func (s *site) Open(_ context.Context, r calls.OpenRequest) (*calls.PageInfo, error) {

@@ -6,7 +6,7 @@ import (
 )
 
 func TestInstruction(t *testing.T) {
-	const outline = "[page] Sign in — https://shop.test/login\n- textbox \"Email\" [ref=e3]\n- button \"Sign in\" [ref=e5]"
+	const outline = "[page] https://shop.test/login \"Sign in\"\n- textbox \"Email\" [ref=e3]\n- button \"Sign in\" [ref=e5]"
 	for _, tc := range []struct{ name, thought, want string }{
 		{"plain", "sign in to the shop", "sign in to the shop"},
 		{"lines", "type the email\n\n  then go on", "type the email then go on"},

@@ -109,7 +109,7 @@ func formRun(ctx context.Context, opts *FormOptions) error {
 				opts.note("no form pages read or filled in session %q yet", opts.Session)
 			}
 			for i, p := range res.Pages {
-				fmt.Fprintf(opts.IO.Out, "[page %d] %s — %s\n", i+1, p.Title, p.URL)
+				fmt.Fprintf(opts.IO.Out, "[page %d] %s\n", i+1, calls.PageName(p.URL, p.Title))
 				printFields(opts.IO.Out, p.Fields)
 			}
 			return nil
@@ -120,7 +120,7 @@ func formRun(ctx context.Context, opts *FormOptions) error {
 		return err
 	}
 	return opts.emit(res, func() error {
-		fmt.Fprintf(opts.IO.Out, "[page] %s — %s\n", res.Title, res.URL)
+		fmt.Fprintf(opts.IO.Out, "[page] %s\n", calls.PageName(res.URL, res.Title))
 		printFields(opts.IO.Out, res.Fields)
 		for _, e := range res.Errors {
 			fmt.Fprintf(opts.IO.Out, "[unread frame] %s: %s\n", e.Frame, e.Error)

@@ -58,10 +58,7 @@ func openRun(ctx context.Context, opts *OpenOptions) error {
 // describePage is `https://… "Title"`, with the HTTP status when it is an
 // error, which agents otherwise miss.
 func describePage(p calls.PageInfo) string {
-	s := p.URL
-	if p.Title != "" {
-		s += fmt.Sprintf(" %q", p.Title)
-	}
+	s := calls.PageName(p.URL, p.Title)
 	if p.Status >= 400 {
 		s += fmt.Sprintf(" (HTTP %d)", p.Status)
 	}

@@ -45,7 +45,7 @@ func pageCaller() *fakeCaller {
 	return &fakeCaller{reply: func(method string, params any) (any, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		text := "[page] Go — https://go.test/\n- button \"Go\" [ref=e1]"
+		text := "[page] https://go.test/ \"Go\"\n- button \"Go\" [ref=e1]"
 		if pressed {
 			text += "\n- text: Done!"
 		}

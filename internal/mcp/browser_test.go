@@ -61,7 +61,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	}
 
 	got, _ = call("click", map[string]any{"target": ref[1]})
-	if !strings.Contains(got, "now at Trail Mug") || !strings.Contains(got, `button "Add to cart"`) {
+	if !strings.Contains(got, `/products/1 "Trail Mug`) || !strings.Contains(got, `button "Add to cart"`) {
 		t.Fatalf("click reply:\n%s", got)
 	}
 	t.Logf("click reply (%d chars):\n%s", len(got), got)

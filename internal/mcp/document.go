@@ -44,7 +44,7 @@ func (t *tools) registerDocs(s *sdk.Server) {
 		if in.HTML {
 			body = d.HTML
 		}
-		return text(fmt.Sprintf("%s — %s, %s, %d lines:\n%s", d.Title, d.URL, d.Editor, d.Lines, pilot.Fence(body))), nil
+		return text(fmt.Sprintf("%s, %s, %d lines:\n%s", calls.PageName(d.URL, d.Title), d.Editor, d.Lines, pilot.Fence(body))), nil
 	})
 	add(s, "doc_find", "Where words are in the document.", func(ctx context.Context, r *sdk.CallToolRequest, in docFindIn) (*sdk.CallToolResult, error) {
 		f, err := t.s.DocFind(ctx, calls.DocFindRequest{Editor: in.Editor, Text: in.Text})

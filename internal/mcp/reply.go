@@ -206,10 +206,7 @@ func sessionID(r *sdk.CallToolRequest) string {
 }
 
 func describePage(p calls.PageInfo) string {
-	s := p.URL
-	if p.Title != "" {
-		s = p.Title + " — " + p.URL
-	}
+	s := calls.PageName(p.URL, p.Title)
 	if p.Status >= 400 {
 		s += fmt.Sprintf(" (HTTP %d)", p.Status)
 	}

@@ -75,7 +75,7 @@ func (p *page) reply(method string, params any) (any, error) {
 }
 
 func fakeOutline(n int, extra ...string) string {
-	lines := []string{"[page] Shop — http://shop.test/"}
+	lines := []string{"[page] http://shop.test/ \"Shop\""}
 	for i := range n {
 		lines = append(lines, fmt.Sprintf(`- link "Product %c" [ref=e%02d]`, 'A'+i, i))
 	}
@@ -88,7 +88,7 @@ func TestActionRepliesWithChangesSinceLastLook(t *testing.T) {
 
 	// No last look yet: the whole outline.
 	got, _, _ := callTool(t, cs, "click", map[string]any{"target": "e01"})
-	if !strings.HasPrefix(got, "click e01: done\n[page] Shop") {
+	if !strings.HasPrefix(got, "click e01: done\n[page] http://shop.test/ \"Shop\"") {
 		t.Errorf("first reply:\n%s", got)
 	}
 
@@ -107,7 +107,7 @@ func TestActionRepliesWithChangesSinceLastLook(t *testing.T) {
 	}
 
 	// A different page: the whole outline is shorter than the diff.
-	p.outline = "[page] Cart — http://shop.test/cart\n- button \"Pay\" [ref=e100]"
+	p.outline = "[page] http://shop.test/cart \"Cart\"\n- button \"Pay\" [ref=e100]"
 	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e99"})
 	if want := "click e99: done\n" + p.outline; got != want {
 		t.Errorf("fourth reply %q, want %q", got, want)
@@ -120,7 +120,7 @@ func TestSnapshotSetsLastLook(t *testing.T) {
 	// A look that is not the interactive whole page is no base for a diff.
 	callTool(t, cs, "snapshot", map[string]any{"full": true})
 	got, _, _ := callTool(t, cs, "click", map[string]any{"target": "e01"})
-	if !strings.Contains(got, "[page] Shop") {
+	if !strings.Contains(got, "[page] http://shop.test/ \"Shop\"") {
 		t.Errorf("after a full snapshot: %q", got)
 	}
 	got, _, _ = callTool(t, cs, "snapshot", map[string]any{"interactive": true})
@@ -140,8 +140,8 @@ func TestDescribeOutcome(t *testing.T) {
 		NewTabs: []calls.TabInfo{{Index: 1, URL: "http://shop.test/y", Title: "Y"}},
 		Dialog:  &calls.Dialog{Type: "confirm", Message: "Sure?"},
 	})
-	want := "click e4: done; now at X — http://shop.test/x\n" +
-		"new tab 1: Y — http://shop.test/y (tabs op=switch to use it)\n" +
+	want := "click e4: done; now at http://shop.test/x \"X\"\n" +
+		"new tab 1: http://shop.test/y \"Y\" (tabs op=switch to use it)\n" +
 		`a confirm dialog is open and waits for an answer: "Sure?"`
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
@@ -179,7 +179,7 @@ func TestActionReplyTellsOfDownloads(t *testing.T) {
 			return calls.Outcome{URL: "http://shop.test/files", Closed: `closed the app banner by "Not now"`,
 				Downloads: []calls.Download{{Name: "report.csv", Path: "/tmp/d/report.csv", Bytes: 100, State: calls.DownloadCompleted}}}, nil
 		case calls.MethodSnapshot:
-			return calls.Snapshot{Text: "[page] Files — http://shop.test/files"}, nil
+			return calls.Snapshot{Text: "[page] http://shop.test/files \"Files\""}, nil
 		}
 		return nil, nil
 	}}

@@ -6,7 +6,7 @@ import (
 )
 
 func TestCarry(t *testing.T) {
-	prev := `[page] Products — http://shop/products
+	prev := `[page] http://shop/products "Products"
 - banner:
   - link "Shop" [ref=e1]
   - navigation "Main":
@@ -16,7 +16,7 @@ func TestCarry(t *testing.T) {
   - link "Trail Mug" [ref=e3]
 - contentinfo:
   - link "[ref=e9]" [ref=e4]`
-	now := `[page] Trail Mug — http://shop/products/1
+	now := `[page] http://shop/products/1 "Trail Mug"
 - banner:
   - link "Shop" [ref=e11]
   - navigation "Main":
@@ -31,7 +31,7 @@ func TestCarry(t *testing.T) {
 		offered = append(offered, maps.Clone(m))
 		return true
 	})
-	wantFull := `[page] Trail Mug — http://shop/products/1
+	wantFull := `[page] http://shop/products/1 "Trail Mug"
 - banner:
   - link "Shop" [ref=e1]
   - navigation "Main":
@@ -41,7 +41,7 @@ func TestCarry(t *testing.T) {
   - button "Add to cart" [ref=e13]
 - contentinfo:
   - link "[ref=e9]" [ref=e4]`
-	wantShown := `[page] Trail Mug — http://shop/products/1
+	wantShown := `[page] http://shop/products/1 "Trail Mug"
 - banner: (unchanged)
 - main:
   - heading "Trail Mug" [level=1]
@@ -60,7 +60,7 @@ func TestCarry(t *testing.T) {
 
 	// A region keep refuses is written whole, with its own refs.
 	full, shown = Carry(prev, now, func(m map[string]string) bool { return m["e14"] == "" })
-	if full == wantFull || shown != `[page] Trail Mug — http://shop/products/1
+	if full == wantFull || shown != `[page] http://shop/products/1 "Trail Mug"
 - banner: (unchanged)
 - main:
   - heading "Trail Mug" [level=1]

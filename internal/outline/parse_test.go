@@ -35,7 +35,7 @@ func TestParseLine(t *testing.T) {
 			Line{Role: "link", Name: "Trail Mug", Ref: "e7", URL: "https://shop.test/products/2", Text: "Trail Mug",
 				Raw: `link "Trail Mug" [ref=e7] url="https://shop.test/products/2": Trail Mug`}, true},
 		{`- textbox ~"broken [ref=e2]`, Line{}, false},
-		{`[page] Shop — https://shop.test/`, Line{}, false},
+		{`[page] https://shop.test/ "Shop"`, Line{}, false},
 		{`[sign-in] a sign-in form: "Email" [ref=e3]`, Line{}, false},
 		{`(40 more lines below: 32 links — scroll, or snapshot --full)`, Line{}, false},
 		{`- button "broken`, Line{}, false},

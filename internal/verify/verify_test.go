@@ -37,7 +37,7 @@ func (p *page) Get(_ context.Context, req calls.GetRequest) (*calls.GetResult, e
 func TestCheck(t *testing.T) {
 	shop := &page{
 		url:  "https://shop.example/orders/12?ref=mail",
-		text: "[page] Shop — https://shop.example/orders/12\n- heading \"Thank   you\"\n- text: Order \\\"WM-12\\\" placed\n- button \"Track\" [ref=e1]",
+		text: "[page] https://shop.example/orders/12 \"Shop\"\n- heading \"Thank   you\"\n- text: Order \\\"WM-12\\\" placed\n- button \"Track\" [ref=e1]",
 		find: map[string]calls.Resolution{"role=button[name=\"Track\"]": {Status: calls.Found, Ref: "e1"}, "text=Moved": {Status: calls.Moved, Ref: "e2"}},
 	}
 	track := &routine.Target{Locator: `role=button[name="Track"]`, Fingerprint: calls.Fingerprint{Role: "button", Name: "Track"}}
