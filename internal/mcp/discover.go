@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -64,7 +65,7 @@ func (t *tools) registerSitemap(s *sdk.Server) {
 // offerPageTool adds page_tool when outline's first line names page tools.
 func (t *tools) offerPageTool(outline string) {
 	first, _, _ := strings.Cut(outline, "\n")
-	if t.pageTool == nil || !strings.HasPrefix(first, "[page] ") || !strings.Contains(first, " [tools: ") {
+	if t.pageTool == nil || !strings.Contains(headerMarks(first), " [tools: ") {
 		return
 	}
 	t.pageTool.once.Do(func() {
@@ -110,4 +111,24 @@ func sitemapText(m *discover.Map) string {
 		}
 	}
 	return b.String()
+}
+
+// headerMarks is what a look's first line says past the page's name
+// (calls.PageName): waymark's own markers, " [app: …] [tools: …]". The
+// title is the page's words, quoted; a title that reads " [tools: x]"
+// names no tool. Empty when the line is no look's header.
+func headerMarks(first string) string {
+	rest, ok := strings.CutPrefix(first, "[page] ")
+	if !ok {
+		return ""
+	}
+	_, rest, _ = strings.Cut(rest, " ") // a URL holds no space
+	if strings.HasPrefix(rest, `"`) {
+		title, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return ""
+		}
+		rest = rest[len(title):]
+	}
+	return " " + strings.TrimPrefix(rest, " ")
 }
