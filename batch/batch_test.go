@@ -330,7 +330,11 @@ func TestResumesAfterARestart(t *testing.T) {
 		t.Fatalf("status = %+v", st)
 	}
 	for _, r := range res {
-		if n := f.pressed(fmt.Sprintf("row-%d", r.N)); n != 1 {
+		// An uncertain row's worker journaled the press and stopped: it
+		// may have stopped before pressing (the server went away between
+		// the journal and the press) — never after pressing twice.
+		n := f.pressed(fmt.Sprintf("row-%d", r.N))
+		if n > 1 || n == 0 && r.Status != StatusUncertain {
 			t.Errorf("row %d (%s) pressed %d times", r.N, r.Status, n)
 		}
 	}
