@@ -68,7 +68,8 @@ func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRe
 	if res != nil {
 		return res, nil
 	}
-	return t.look(ctx, r, describeOutcome(req, *out)), nil
+	head, nowAt := outcomeParts(req, *out)
+	return t.lookNaming(ctx, r, head, nowAt), nil
 }
 
 func (t *tools) wait(ctx context.Context, r *sdk.CallToolRequest, req calls.WaitRequest) (*sdk.CallToolResult, error) {
@@ -158,13 +159,33 @@ var lookRequest = calls.SnapshotRequest{Interactive: true}
 // when that is shorter or there was no last look. A failed look does not
 // fail the action: the action happened.
 func (t *tools) look(ctx context.Context, r *sdk.CallToolRequest, head string) *sdk.CallToolResult {
+	return t.lookNaming(ctx, r, head, "")
+}
+
+// lookNaming is look with where an action took the tab: nowAt goes into
+// head's first line unless the reply's outline starts by naming the page
+// itself (its [page] line), which would say it twice.
+func (t *tools) lookNaming(ctx context.Context, r *sdk.CallToolRequest, head, nowAt string) *sdk.CallToolResult {
 	snap, err := t.s.Snapshot(ctx, lookRequest)
 	if err != nil {
-		return text(head + "\n(could not look at the page: " + err.Error() + ")")
+		return text(withFirstLine(head, nowAt) + "\n(could not look at the page: " + err.Error() + ")")
 	}
 	t.appSeen(snap.App)
 	t.offerPageTool(snap.Text)
-	return text(head + "\n" + t.since(sessionID(r), snap.Text))
+	body := t.since(sessionID(r), snap.Text)
+	if !strings.HasPrefix(body, "[page] ") {
+		head = withFirstLine(head, nowAt)
+	}
+	return text(head + "\n" + body)
+}
+
+// withFirstLine puts s at the end of text's first line.
+func withFirstLine(text, s string) string {
+	first, rest, more := strings.Cut(text, "\n")
+	if !more {
+		return text + s
+	}
+	return first + s + "\n" + rest
 }
 
 // since records now as the session's last look and returns what the agent
@@ -217,6 +238,13 @@ func describePage(p calls.PageInfo) string {
 // tab went, a banner closed before it, new tabs, an open dialog, and the
 // downloads it started.
 func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
+	return withFirstLine(outcomeParts(req, out))
+}
+
+// outcomeParts is describeOutcome with where the tab went ("; now at …",
+// for the first line) apart: a reply whose outline names the page leaves
+// it out.
+func outcomeParts(req calls.ActRequest, out calls.Outcome) (head, nowAt string) {
 	var b strings.Builder
 	b.WriteString(req.Kind)
 	if req.Target != "" {
@@ -224,7 +252,7 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	}
 	b.WriteString(": done")
 	if out.Navigated {
-		b.WriteString("; now at " + describePage(calls.PageInfo{URL: out.URL, Title: out.Title}))
+		nowAt = "; now at " + describePage(calls.PageInfo{URL: out.URL, Title: out.Title})
 	}
 	if out.Closed != "" { // what was in the way, closed without asking (issue 7)
 		b.WriteString("\nbefore acting, " + out.Closed)
@@ -243,5 +271,5 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 			b.WriteString("; a later snapshot tells how it ends")
 		}
 	}
-	return b.String()
+	return b.String(), nowAt
 }

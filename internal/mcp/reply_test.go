@@ -134,6 +134,28 @@ func TestSnapshotSetsLastLook(t *testing.T) {
 	}
 }
 
+// A navigating action's reply names the page once: by "now at" when only
+// changes follow, by the outline's [page] line when the whole outline does.
+func TestANavigatingReplyNamesThePageOnce(t *testing.T) {
+	outline := "[page] http://shop.test/cart \"Cart\"\n" + strings.Join(strings.Split(fakeOutline(20), "\n")[1:], "\n")
+	p := &page{outline: outline}
+	cs := connect(t, Options{Caller: &fakeCaller{reply: func(method string, params any) (any, error) {
+		if method == calls.MethodAct {
+			return calls.Outcome{URL: "http://shop.test/cart", Title: "Cart", Navigated: true}, nil
+		}
+		return p.reply(method, params)
+	}}})
+	got, _, _ := callTool(t, cs, "click", map[string]any{"target": "e01"})
+	if want := "click e01: done\n" + outline; got != want {
+		t.Errorf("with the whole outline:\n%s\nwant:\n%s", got, want)
+	}
+	p.outline = outline + "\n- button \"Pay\" [ref=e99]"
+	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e02"})
+	if want := "click e02: done; now at http://shop.test/cart \"Cart\"\nchanges since your last look:\n+ - button \"Pay\" [ref=e99]"; got != want {
+		t.Errorf("with changes only:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestDescribeOutcome(t *testing.T) {
 	got := describeOutcome(calls.ActRequest{Kind: calls.ActClick, Target: "e4"}, calls.Outcome{
 		URL: "http://shop.test/x", Title: "X", Navigated: true,
