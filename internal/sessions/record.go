@@ -119,7 +119,7 @@ func (m *Manager) record(ctx context.Context, session, method string, params jso
 		m.log.Info("recording stopped", "session", session, "steps", len(rec.steps))
 		return rec.result(req.Name)
 	}
-	b, err := m.browserFor(ctx)
+	b, err := m.browserFor(ctx, session)
 	if err != nil {
 		return nil, err
 	}

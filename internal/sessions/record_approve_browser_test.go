@@ -97,7 +97,7 @@ func TestRecordedApprovalReplays(t *testing.T) {
 
 	replayIn := func(session string) *replay.Result {
 		t.Helper()
-		b, err := m.browserFor(ctx)
+		b, err := m.browserFor(ctx, session)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -101,7 +101,7 @@ func TestRecordBothWaysThenReplay(t *testing.T) {
 	}
 
 	// Through the agent loop.
-	b, err := m.browserFor(ctx)
+	b, err := m.browserFor(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

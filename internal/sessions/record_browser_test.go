@@ -136,7 +136,7 @@ func TestRecordDemoCheckoutThenReplay(t *testing.T) {
 	}
 
 	// Replay with other values in a fresh session, with no model.
-	b2, err := m.browserFor(ctx)
+	b2, err := m.browserFor(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,7 @@ func TestRecordFormFillThenReplay(t *testing.T) {
 	}
 
 	// Replayed with other values, in a session of its own.
-	b, err := m.browserFor(ctx)
+	b, err := m.browserFor(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

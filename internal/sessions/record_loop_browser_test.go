@@ -136,7 +136,7 @@ func TestRecordALoopOverRowsThenReplay(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	b, err := m.browserFor(ctx)
+	b, err := m.browserFor(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -161,7 +161,7 @@ func TestRecordRowsThenReplay(t *testing.T) {
 		t.Fatalf("row keys %q; routine:\n%s", keys, out.Routine)
 	}
 
-	b, err := m.browserFor(ctx)
+	b, err := m.browserFor(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

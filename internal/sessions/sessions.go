@@ -20,11 +20,12 @@ type Manager struct {
 	log    *slog.Logger
 	launch func(ctx context.Context, opts driver.Options) (*driver.Browser, error)
 
-	// mu guards browser and lostBrowser. It is held while a browser starts,
-	// so concurrent first requests start one browser.
+	// mu guards browser, lostBrowser and lost. It is held while a browser
+	// starts, so concurrent first requests start one browser.
 	mu          sync.Mutex
 	browser     *driver.Browser
-	lostBrowser bool // the last browser died; say so once on the next call
+	lostBrowser bool            // the last browser died with no session open; say so once on the next call
+	lost        map[string]bool // sessions the last browser took with it, each told once on its next call
 
 	rec recorder // recordings by hand in progress (record.go)
 	tr  tracer   // traces in progress (trace.go)
@@ -40,24 +41,37 @@ func New(opts driver.Options) *Manager {
 	return &Manager{opts: opts, log: log, launch: driver.Launch}
 }
 
-// browserFor returns a live browser, starting one when there is none and
-// replacing one that died. The first call after a death reports it.
-func (m *Manager) browserFor(ctx context.Context) (*driver.Browser, error) {
+// browserFor returns a live browser for session's call, starting one when
+// there is none and replacing one that died. Each session the dead browser
+// held is told of the death on its next call, once: a session that went
+// on silently in the new browser would act on a blank page with refs it
+// read in the old one (two rows of a batch, each on a session of its own,
+// saw one report between them).
+func (m *Manager) browserFor(ctx context.Context, session string) (*driver.Browser, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.browser != nil && !m.browser.Alive() {
 		m.log.Warn("browser died; starting a new one on the next call")
+		for _, s := range m.browser.Sessions() {
+			if m.lost == nil {
+				m.lost = map[string]bool{}
+			}
+			m.lost[s.Name()] = true
+		}
+		m.lostBrowser = len(m.lost) == 0
 		_ = m.browser.Close()
 		m.browser = nil
-		m.lostBrowser = true
 	}
-	if m.lostBrowser {
+	if m.lostBrowser || m.lost[session] {
 		m.lostBrowser = false
-		b, err := m.launch(ctx, m.opts)
-		if err != nil {
-			return nil, err
+		delete(m.lost, session)
+		if m.browser == nil {
+			b, err := m.launch(ctx, m.opts)
+			if err != nil {
+				return nil, err
+			}
+			m.browser = b
 		}
-		m.browser = b
 		return nil, calls.Errorf(calls.ErrBrowserGone, "a new browser is running now: open your page again and take a new snapshot",
 			"the browser had stopped (crashed or killed); its sessions and pages are gone")
 	}
@@ -150,7 +164,7 @@ func (m *Manager) handle(ctx context.Context, session, method string, params jso
 	if !ok {
 		return nil, calls.Errorf(calls.ErrBadInput, "update waymark: the CLI and the daemon may be of different versions", "unknown method %q", method)
 	}
-	b, err := m.browserFor(ctx)
+	b, err := m.browserFor(ctx, session)
 	if err != nil {
 		return nil, err
 	}

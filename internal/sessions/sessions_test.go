@@ -36,8 +36,10 @@ func TestBrowserDeathIsReportedThenReplaced(t *testing.T) {
 	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
 
-	if _, err := m.Handle(ctx, "a", calls.MethodOpen, params(t, calls.OpenRequest{URL: srv.URL})); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"a", "b"} {
+		if _, err := m.Handle(ctx, name, calls.MethodOpen, params(t, calls.OpenRequest{URL: srv.URL})); err != nil {
+			t.Fatal(err)
+		}
 	}
 	b := m.current()
 	pid := b.PID()
@@ -54,9 +56,25 @@ func TestBrowserDeathIsReportedThenReplaced(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the browser's death went unnoticed")
 	}
+	// Each session the browser took with it is told, once; a session it
+	// never held is not.
 	_, err := m.Handle(ctx, "a", calls.MethodOpen, params(t, calls.OpenRequest{URL: srv.URL}))
 	if !errors.Is(err, calls.ErrBrowserGone) {
 		t.Fatalf("the call after the death: %v, want browser gone", err)
+	}
+	if _, err := m.Handle(ctx, "c", calls.MethodGet, params(t, calls.GetRequest{What: "url"})); err != nil {
+		t.Fatalf("a session the dead browser never held: %v", err)
+	}
+	if _, err := m.Handle(ctx, "b", calls.MethodSnapshot, params(t, calls.SnapshotRequest{})); !errors.Is(err, calls.ErrBrowserGone) {
+		t.Fatalf("the other session's first call after the death: %v, want browser gone", err)
+	}
+	if _, err := m.Handle(ctx, "b", calls.MethodGet, params(t, calls.GetRequest{What: "url"})); err != nil {
+		t.Fatalf("b after its report: %v", err)
+	}
+	for _, name := range []string{"b", "c"} {
+		if _, err := m.Handle(ctx, name, rpc.MethodSessionClose, nil); err != nil {
+			t.Fatalf("closing %s: %v", name, err)
+		}
 	}
 	res, err := m.Handle(ctx, "a", calls.MethodOpen, params(t, calls.OpenRequest{URL: srv.URL}))
 	if err != nil {
