@@ -64,6 +64,11 @@ type SnapshotRequest struct {
 	// leaves the session's untold downloads for a look that is seen, and
 	// a later look's changes are counted from the last look seen.
 	Unseen bool `json:"unseen,omitempty"`
+	// Reader names who reads the look when several read one session (an
+	// MCP client beside a shell): Changes counts from this reader's last
+	// look, so no reader is told "no changes" of what only another saw.
+	// Empty: the session's one reader.
+	Reader string `json:"reader,omitempty"`
 }
 
 // Snapshot is the page as an outline.

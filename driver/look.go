@@ -391,7 +391,7 @@ func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 // is on (a bare path would leave a title that reads "Sign in —
 // https://bank.example/login" the only site on the line, quoted or not).
 func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Snapshot, root *outline.Node) {
-	key := fmt.Sprintf("%v|%v|%s|%d|%v|%v", req.Interactive, req.Compact, req.Scope, req.Depth, req.Full, req.URLs)
+	key := fmt.Sprintf("%v|%v|%s|%d|%v|%v|%s", req.Interactive, req.Compact, req.Scope, req.Depth, req.Full, req.URLs, req.Reader)
 	if req.Unseen {
 		// Nobody reads it: the next look is compared with what the
 		// caller saw last, not with this.
@@ -407,6 +407,17 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 		t.mu.Lock()
 		if t.looks == nil {
 			t.looks = map[string]look{}
+		}
+		if _, known := t.looks[key]; !known && len(t.looks) >= maxLooks {
+			// Readers come and go (MCP clients over HTTP): the one
+			// read longest ago gets a whole outline next time.
+			oldest := key
+			for k, l := range t.looks {
+				if oldest == key || l.seq < t.looks[oldest].seq {
+					oldest = k
+				}
+			}
+			delete(t.looks, oldest)
 		}
 		t.looks[key] = look{url: snap.URL, text: full, seq: seq}
 		t.mu.Unlock()
@@ -473,6 +484,10 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 	}
 	snap.Changed = true
 }
+
+// maxLooks bounds the looks a tab keeps for changes: one per set of
+// options and reader.
+const maxLooks = 32
 
 // sameOrigin reports whether two page addresses are on one origin
 // (scheme, host and port).

@@ -93,7 +93,7 @@ func TestBrowserPilotAct(t *testing.T) {
 	}
 	// Like click, act answers with the changes since the last look (the
 	// navigate's outline).
-	if !strings.Contains(got, "changes since your last look:") || !strings.Contains(got, `value="ann@example.com"`) {
+	if !strings.Contains(got, "[changes since your last look]") || !strings.Contains(got, `value="ann@example.com"`) {
 		t.Errorf("act reply lacks the page's changes:\n%s", got)
 	}
 	snap := mustOK(t, "snapshot", call("snapshot", map[string]any{"interactive": true}))

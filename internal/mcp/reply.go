@@ -8,7 +8,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 // noConnection is the Caller of a server started without one: every call
@@ -84,16 +83,15 @@ func (t *tools) wait(ctx context.Context, r *sdk.CallToolRequest, req calls.Wait
 }
 
 // snapshot answers with the whole outline asked for. An interactive look
-// of the whole page becomes the last look that later replies diff against.
+// of the whole page becomes the last look that later replies count their
+// changes from (the driver keeps it, by reader).
 func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.SnapshotRequest) (*sdk.CallToolResult, error) {
+	req.Reader = t.reader(r)
 	snap, err := t.s.Snapshot(ctx, req)
 	if err != nil {
 		return failure(err), nil
 	}
 	t.appSeen(snap.App)
-	if req == lookRequest {
-		t.since(sessionID(r), snap.Text)
-	}
 	t.offerPageTool(snap.Text)
 	res := text(snap.Text)
 	res.StructuredContent = map[string]string{"url": snap.URL, "title": snap.Title, "outline": snap.Text}
@@ -150,14 +148,20 @@ func (t *tools) eval(ctx context.Context, req calls.EvalRequest) (*sdk.CallToolR
 	return text(string(res.Value)), nil
 }
 
-// lookRequest is the look taken after an action, and the only kind of
-// snapshot a diff is made against.
-var lookRequest = calls.SnapshotRequest{Interactive: true}
+// reader is the name the driver keeps an MCP client's last look by: its
+// changes count from what this client read, not from a look of the shell
+// or of another client on the same session. A server's id tells apart
+// servers whose clients have no MCP session id (stdio, in memory).
+func (t *tools) reader(r *sdk.CallToolRequest) string {
+	return "mcp:" + t.id + ":" + sessionID(r)
+}
 
 // look takes an interactive snapshot after head's change and answers with
-// head and the changes since the agent's last look, or the whole outline
-// when that is shorter or there was no last look. A failed look does not
-// fail the action: the action happened.
+// head and what the driver's --changes gives: the changes since this
+// client's last look, or on a new page of the same site the outline with
+// the regions that read as before folded (their refs kept), or the whole
+// outline when that is shorter or there was no last look. A failed look
+// does not fail the action: the action happened.
 func (t *tools) look(ctx context.Context, r *sdk.CallToolRequest, head string) *sdk.CallToolResult {
 	return t.lookNaming(ctx, r, head, "")
 }
@@ -166,17 +170,17 @@ func (t *tools) look(ctx context.Context, r *sdk.CallToolRequest, head string) *
 // head's first line unless the reply's outline starts by naming the page
 // itself (its [page] line), which would say it twice.
 func (t *tools) lookNaming(ctx context.Context, r *sdk.CallToolRequest, head, nowAt string) *sdk.CallToolResult {
-	snap, err := t.s.Snapshot(ctx, lookRequest)
+	snap, err := t.s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Changes: true, Reader: t.reader(r)})
 	if err != nil {
 		return text(withFirstLine(head, nowAt) + "\n(could not look at the page: " + err.Error() + ")")
 	}
 	t.appSeen(snap.App)
 	t.offerPageTool(snap.Text)
-	body := t.since(sessionID(r), snap.Text)
+	body := snap.Text
 	if !strings.HasPrefix(body, "[page] ") {
 		head = withFirstLine(head, nowAt)
 	}
-	return text(head + "\n" + body)
+	return text(head + "\n" + strings.TrimSuffix(body, "\n"))
 }
 
 // withFirstLine puts s at the end of text's first line.
@@ -186,37 +190,6 @@ func withFirstLine(text, s string) string {
 		return text + s
 	}
 	return first + s + "\n" + rest
-}
-
-// since records now as the session's last look and returns what the agent
-// should read: the diff against the previous look when it is shorter than
-// the whole, else the whole outline.
-func (t *tools) since(id, now string) string {
-	t.mu.Lock()
-	prev, ok := t.looks[id]
-	if !ok && len(t.looks) >= maxLooks {
-		for k := range t.looks { // forget one; a new look costs one whole outline
-			delete(t.looks, k)
-			break
-		}
-	}
-	t.looks[id] = now
-	t.mu.Unlock()
-	if !ok {
-		return now
-	}
-	d, ok := outline.Diff(prev, now)
-	switch {
-	case !ok:
-		return now
-	case d == "":
-		return "no changes since your last look"
-	}
-	d = "changes since your last look:\n" + d
-	if len(d) >= len(now) {
-		return now
-	}
-	return d
 }
 
 func sessionID(r *sdk.CallToolRequest) string {

@@ -82,55 +82,37 @@ func fakeOutline(n int, extra ...string) string {
 	return strings.Join(append(lines, extra...), "\n")
 }
 
-func TestActionRepliesWithChangesSinceLastLook(t *testing.T) {
-	p := &page{outline: fakeOutline(20)}
-	cs := connect(t, Options{Caller: &fakeCaller{reply: p.reply}})
-
-	// No last look yet: the whole outline.
-	got, _, _ := callTool(t, cs, "click", map[string]any{"target": "e01"})
-	if !strings.HasPrefix(got, "click e01: done\n[page] http://shop.test/ \"Shop\"") {
-		t.Errorf("first reply:\n%s", got)
+// The look after an action is the driver's --changes for this client: the
+// reply is the action's line and what the driver gave, whatever it is
+// (the changes, "no changes", a new page's outline with regions folded).
+func TestActionRepliesWithTheDriversChanges(t *testing.T) {
+	var looks []calls.SnapshotRequest
+	answer := "[changes since your last look]\n+ - button \"Add to cart\" [ref=e99]\n"
+	c := &fakeCaller{reply: func(method string, params any) (any, error) {
+		if method == calls.MethodSnapshot {
+			looks = append(looks, params.(calls.SnapshotRequest))
+			return calls.Snapshot{Text: answer}, nil
+		}
+		return calls.Outcome{URL: "http://shop.test/", Title: "Shop"}, nil
+	}}
+	cs := connect(t, Options{Caller: c})
+	got, _, _ := callTool(t, cs, "click", map[string]any{"target": "e02"})
+	if want := "click e02: done\n" + strings.TrimSuffix(answer, "\n"); got != want {
+		t.Errorf("reply:\n%s\nwant:\n%s", got, want)
 	}
-
-	// The page gains a line: only that comes back.
-	p.outline = fakeOutline(20, `- button "Add to cart" [ref=e99]`)
-	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e02"})
-	want := "click e02: done\nchanges since your last look:\n+ - button \"Add to cart\" [ref=e99]"
-	if got != want {
-		t.Errorf("second reply:\n%s\nwant:\n%s", got, want)
+	callTool(t, cs, "snapshot", map[string]any{"interactive": true})
+	// A second server on the same session (another client, a shell's
+	// looks have no reader) reads under a reader of its own.
+	other := connect(t, Options{Caller: c})
+	callTool(t, other, "hover", map[string]any{"target": "e02"})
+	if len(looks) != 3 {
+		t.Fatalf("looks %+v", looks)
 	}
-
-	// Nothing changed.
-	got, _, _ = callTool(t, cs, "hover", map[string]any{"target": "e02"})
-	if want := "hover e02: done\nno changes since your last look"; got != want {
-		t.Errorf("third reply %q, want %q", got, want)
+	if !looks[0].Changes || looks[1].Changes || looks[0].Reader != looks[1].Reader || !strings.HasPrefix(looks[0].Reader, "mcp:") {
+		t.Errorf("an action's look and the client's snapshot: %+v, %+v (want the same reader, changes only after the action)", looks[0], looks[1])
 	}
-
-	// A different page: the whole outline is shorter than the diff.
-	p.outline = "[page] http://shop.test/cart \"Cart\"\n- button \"Pay\" [ref=e100]"
-	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e99"})
-	if want := "click e99: done\n" + p.outline; got != want {
-		t.Errorf("fourth reply %q, want %q", got, want)
-	}
-}
-
-func TestSnapshotSetsLastLook(t *testing.T) {
-	p := &page{outline: fakeOutline(20)}
-	cs := connect(t, Options{Caller: &fakeCaller{reply: p.reply}})
-	// A look that is not the interactive whole page is no base for a diff.
-	callTool(t, cs, "snapshot", map[string]any{"full": true})
-	got, _, _ := callTool(t, cs, "click", map[string]any{"target": "e01"})
-	if !strings.Contains(got, "[page] http://shop.test/ \"Shop\"") {
-		t.Errorf("after a full snapshot: %q", got)
-	}
-	got, _, _ = callTool(t, cs, "snapshot", map[string]any{"interactive": true})
-	if got != p.outline {
-		t.Errorf("snapshot = %q, want the whole outline", got)
-	}
-	p.outline = fakeOutline(19)
-	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e01"})
-	if !strings.HasSuffix(got, "- - link \"Product T\" [ref=e19]") {
-		t.Errorf("after interactive snapshot: %q", got)
+	if looks[2].Reader == looks[0].Reader || !strings.HasPrefix(looks[2].Reader, "mcp:") {
+		t.Errorf("two servers read under one reader: %q, %q", looks[0].Reader, looks[2].Reader)
 	}
 }
 
@@ -149,9 +131,9 @@ func TestANavigatingReplyNamesThePageOnce(t *testing.T) {
 	if want := "click e01: done\n" + outline; got != want {
 		t.Errorf("with the whole outline:\n%s\nwant:\n%s", got, want)
 	}
-	p.outline = outline + "\n- button \"Pay\" [ref=e99]"
+	p.outline = "[changes since your last look]\n+ - button \"Pay\" [ref=e99]"
 	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e02"})
-	if want := "click e02: done; now at http://shop.test/cart \"Cart\"\nchanges since your last look:\n+ - button \"Pay\" [ref=e99]"; got != want {
+	if want := "click e02: done; now at http://shop.test/cart \"Cart\"\n" + p.outline; got != want {
 		t.Errorf("with changes only:\n%s\nwant:\n%s", got, want)
 	}
 }

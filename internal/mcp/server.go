@@ -111,7 +111,7 @@ func build(opts Options, cs clientSession) *server {
 		c = opts.Caller
 	}
 	sv := &server{srv: srv, cs: cs, caller: opts.Caller, log: opts.Logger, left: make(chan struct{})}
-	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), looks: map[string]string{}, pageTool: &pageToolOffer{srv: srv}}
+	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), id: randomID(), pageTool: &pageToolOffer{srv: srv}}
 	t.register(srv, opts.AllowEval)
 	if opts.SiteTools {
 		t.registerSitemap(srv) // discover.go

@@ -39,9 +39,15 @@ func sessionOf(named string) clientSession {
 	if named != "" {
 		return clientSession{name: named}
 	}
+	return clientSession{name: "mcp-" + randomID(), owned: true}
+}
+
+// randomID is eight hex digits no other server or client is likely to
+// have.
+func randomID() string {
 	var b [4]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
-	return clientSession{name: "mcp-" + hex.EncodeToString(b[:]), owned: true}
+	return hex.EncodeToString(b[:])
 }
 
 // ownName matches the names sessionOf gives its clients' own sessions.

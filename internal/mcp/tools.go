@@ -90,11 +90,7 @@ type (
 type tools struct {
 	s         calls.Session // the waymark session the tools act on
 	timeoutMS int           // Options.Timeout in milliseconds; zero: the daemon's defaults
-
-	// mu guards looks: the text of each MCP session's last look, by MCP
-	// session ID ("" for stdio and in-memory transports).
-	mu    sync.Mutex
-	looks map[string]string
+	id        string        // this server, among readers of the session (reply.go)
 
 	// srv is the server the tools are on, for the tools an application
 	// brings (apptools.go); apps are the kinds whose tools are on it.
@@ -102,10 +98,6 @@ type tools struct {
 	apps     sync.Map
 	pageTool *pageToolOffer // adds page_tool once a look shows page tools (discover.go)
 }
-
-// maxLooks bounds the looks kept for HTTP clients, which may come and go
-// without saying so.
-const maxLooks = 64
 
 func (t *tools) register(s *sdk.Server, allowEval bool) {
 	add(s, "navigate", "Open a URL.", func(ctx context.Context, r *sdk.CallToolRequest, in navigateIn) (*sdk.CallToolResult, error) {

@@ -74,6 +74,15 @@ func TestToolsMapToCalls(t *testing.T) {
 				tt.params = req
 			}
 			want := fakeCall{Session: "s1", Method: tt.method, Params: mustJSON(t, tt.params)}
+			if tt.method == calls.MethodSnapshot {
+				// A look names its reader, this server's client.
+				var req calls.SnapshotRequest
+				if err := json.Unmarshal([]byte(got[0].Params), &req); err != nil || !strings.HasPrefix(req.Reader, "mcp:") {
+					t.Fatalf("snapshot params %s: no reader", got[0].Params)
+				}
+				req.Reader = ""
+				got[0].Params = mustJSON(t, req)
+			}
 			if d := cmp.Diff(want, got[0]); d != "" {
 				t.Errorf("first call (-want +got):\n%s", d)
 			}
@@ -96,8 +105,14 @@ func TestActionsLookAfter(t *testing.T) {
 	if want := []string{calls.MethodAct, calls.MethodSnapshot}; !slices.Equal(methods, want) {
 		t.Errorf("calls %v, want %v", methods, want)
 	}
-	if got, want := c.seen()[1].Params, mustJSON(t, calls.SnapshotRequest{Interactive: true}); got != want {
-		t.Errorf("look %s, want %s", got, want)
+	// The look after an action asks the driver for the changes since
+	// this client's last look.
+	var look calls.SnapshotRequest
+	if err := json.Unmarshal([]byte(c.seen()[1].Params), &look); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(look.Reader, "mcp:") || look != (calls.SnapshotRequest{Interactive: true, Changes: true, Reader: look.Reader}) {
+		t.Errorf("look %+v, want an interactive look of the changes for an mcp: reader", look)
 	}
 }
 
