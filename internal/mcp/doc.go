@@ -46,13 +46,16 @@
 // field descriptions, enums and output schemas are in annotations.go.
 //
 // An action (and navigate, back, wait, dialog) answers with its outcome and a look
-// at the page. The server keeps, per MCP session, the text of the agent's
-// last look: the last interactive, whole-page snapshot it was shown. After
-// an action it takes a new interactive snapshot and, when a line diff
-// against the last look is shorter than the whole outline, returns the diff
-// ("+ " added lines, "- " removed lines, at most [maxDiffLines] of them);
-// otherwise the whole outline. Either way the new snapshot becomes the last
-// look. The snapshot tool always returns the whole outline it was asked for.
+// at the page: the driver's --changes look (calls.SnapshotRequest.Changes)
+// for this client, whose last look the driver keeps by its reader name
+// (this server's id and the MCP session's), apart from the shell's and
+// other clients' on a shared session. On the same page that is the lines
+// changed since the client's last interactive whole-page look when shorter
+// ("+ " added, "- " removed, "~ " an element that now reads so); on a new
+// page of the same site, the outline with each region that reads as the
+// last page's (banner, navigation, footer) as one "(unchanged)" line whose
+// refs still act; otherwise the whole outline. The snapshot tool always
+// returns the whole outline it was asked for, and becomes the last look.
 //
 // An element action's outcome also names a cookie or app banner the driver
 // closed before acting, and each download the action started, with its path
