@@ -167,8 +167,8 @@ func (t *tools) look(ctx context.Context, r *sdk.CallToolRequest, head string) *
 }
 
 // lookNaming is look with where an action took the tab: nowAt goes into
-// head's first line unless the reply's outline starts by naming the page
-// itself (its [page] line), which would say it twice.
+// head's first line when the driver gave only the changes; an outline
+// names the page itself on its [page] line, and saying it twice costs tokens.
 func (t *tools) lookNaming(ctx context.Context, r *sdk.CallToolRequest, head, nowAt string) *sdk.CallToolResult {
 	snap, err := t.s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Changes: true, Reader: t.reader(r)})
 	if err != nil {
@@ -176,11 +176,10 @@ func (t *tools) lookNaming(ctx context.Context, r *sdk.CallToolRequest, head, no
 	}
 	t.appSeen(snap.App)
 	t.offerPageTool(snap.Text)
-	body := snap.Text
-	if !strings.HasPrefix(body, "[page] ") {
+	if snap.Changed { // only the changes: no [page] line names the page
 		head = withFirstLine(head, nowAt)
 	}
-	return text(head + "\n" + strings.TrimSuffix(body, "\n"))
+	return text(head + "\n" + strings.TrimSuffix(snap.Text, "\n"))
 }
 
 // withFirstLine puts s at the end of text's first line.

@@ -91,7 +91,7 @@ func TestActionRepliesWithTheDriversChanges(t *testing.T) {
 	c := &fakeCaller{reply: func(method string, params any) (any, error) {
 		if method == calls.MethodSnapshot {
 			looks = append(looks, params.(calls.SnapshotRequest))
-			return calls.Snapshot{Text: answer}, nil
+			return calls.Snapshot{Text: answer, Changed: true}, nil
 		}
 		return calls.Outcome{URL: "http://shop.test/", Title: "Shop"}, nil
 	}}
@@ -125,7 +125,7 @@ func TestANavigatingReplyNamesThePageOnce(t *testing.T) {
 		if method == calls.MethodAct {
 			return calls.Outcome{URL: "http://shop.test/cart", Title: "Cart", Navigated: true}, nil
 		}
-		return p.reply(method, params)
+		return calls.Snapshot{Text: p.outline, Changed: !strings.HasPrefix(p.outline, "[page] ")}, nil
 	}}})
 	got, _, _ := callTool(t, cs, "click", map[string]any{"target": "e01"})
 	if want := "click e01: done\n" + outline; got != want {
