@@ -61,19 +61,6 @@ func TestNoCaller(t *testing.T) {
 	}
 }
 
-// page is a fake browser: an outline that actions change.
-type page struct{ outline string }
-
-func (p *page) reply(method string, params any) (any, error) {
-	switch method {
-	case calls.MethodSnapshot:
-		return calls.Snapshot{Text: p.outline}, nil
-	case calls.MethodAct:
-		return calls.Outcome{URL: "http://shop.test/", Title: "Shop"}, nil
-	}
-	return nil, nil
-}
-
 func fakeOutline(n int, extra ...string) string {
 	lines := []string{"[page] http://shop.test/ \"Shop\""}
 	for i := range n {
@@ -120,20 +107,20 @@ func TestActionRepliesWithTheDriversChanges(t *testing.T) {
 // changes follow, by the outline's [page] line when the whole outline does.
 func TestANavigatingReplyNamesThePageOnce(t *testing.T) {
 	outline := "[page] http://shop.test/cart \"Cart\"\n" + strings.Join(strings.Split(fakeOutline(20), "\n")[1:], "\n")
-	p := &page{outline: outline}
+	current := outline // what the fake browser's look gives
 	cs := connect(t, Options{Caller: &fakeCaller{reply: func(method string, params any) (any, error) {
 		if method == calls.MethodAct {
 			return calls.Outcome{URL: "http://shop.test/cart", Title: "Cart", Navigated: true}, nil
 		}
-		return calls.Snapshot{Text: p.outline, Changed: !strings.HasPrefix(p.outline, "[page] ")}, nil
+		return calls.Snapshot{Text: current, Changed: !strings.HasPrefix(current, "[page] ")}, nil
 	}}})
 	got, _, _ := callTool(t, cs, "click", map[string]any{"target": "e01"})
 	if want := "click e01: done\n" + outline; got != want {
 		t.Errorf("with the whole outline:\n%s\nwant:\n%s", got, want)
 	}
-	p.outline = "[changes since your last look]\n+ - button \"Pay\" [ref=e99]"
+	current = "[changes since your last look]\n+ - button \"Pay\" [ref=e99]"
 	got, _, _ = callTool(t, cs, "click", map[string]any{"target": "e02"})
-	if want := "click e02: done; now at http://shop.test/cart \"Cart\"\n" + p.outline; got != want {
+	if want := "click e02: done; now at http://shop.test/cart \"Cart\"\n" + current; got != want {
 		t.Errorf("with changes only:\n%s\nwant:\n%s", got, want)
 	}
 }
