@@ -67,6 +67,11 @@ const (
 // recipe is checked against the page in the driver's isolated world, so
 // the driver must run scripts (calls.Session does).
 func (p *Pilot) ExtractWith(ctx context.Context, instruction string, schema json.RawMessage, o ExtractOptions) (*ExtractResult, error) {
+	// A schema that does not compile is the user's mistake, told before
+	// anything is read or any model is asked, whichever way the list is read.
+	if _, err := compileSchema(schema); err != nil {
+		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "check the schema file: it must be a JSON Schema"}
+	}
 	if o.Sheet != nil {
 		if res, ok, err := p.extractSheet(ctx, instruction, schema, o); ok {
 			return res, err

@@ -61,6 +61,9 @@ func Compile(raw []byte) (*Checker, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("the schema is not a JSON Schema: %v", err)
 	}
+	if err := checkTypes(&s); err != nil {
+		return nil, err
+	}
 	rs, err := s.Resolve(nil)
 	if err != nil {
 		return nil, fmt.Errorf("the schema does not compile: %v", err)

@@ -90,7 +90,11 @@ func TestProblemsNumbers(t *testing.T) {
 }
 
 func TestCompileErrors(t *testing.T) {
-	for _, raw := range []string{`{`, `{"type": 3}`, `{"$ref": "#/$defs/missing"}`} {
+	for _, raw := range []string{`{`, `{"type": 3}`, `{"$ref": "#/$defs/missing"}`,
+		`{"type": "nonsense"}`, `{"type": ["string", "nul"]}`,
+		`{"type": "object", "properties": {"price": {"type": "numbr"}}}`,
+		`{"type": "array", "items": {"anyOf": [{"type": "strin"}]}}`,
+		`{"$defs": {"p": {"type": "float"}}, "$ref": "#/$defs/p"}`} {
 		if _, err := Compile([]byte(raw)); err == nil {
 			t.Errorf("Compile(%s): no error", raw)
 		}
