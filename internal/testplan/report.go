@@ -288,15 +288,34 @@ func ms(d int64) string {
 
 // mdText makes text safe inside a Markdown table cell.
 func mdText(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
+	s = mdEscaper.Replace(s)
 	s = strings.ReplaceAll(s, "\r", "")
 	s = strings.ReplaceAll(s, "\n", "<br>")
 	s = strings.ReplaceAll(s, "<br><br>", "<br>")
 	return s
 }
 
-// mdCode makes text safe inside `code` in a table cell.
+// mdEscaper makes the page's words plain text in Markdown: an error or a
+// scenario's failure quotes the page, and a page could write HTML
+// (<img onerror=…>, <script>) or a link ([here](javascript:…)) into the
+// report a person opens. Entities and backslash escapes render as the
+// characters they stand for.
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	"\\", "\\\\", "|", `\|`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`,
+	"*", `\*`, "_", `\_`, "`", "\\`", "!", `\!`, "#", `\#`, "~", `\~`,
+)
+
+// mdCode makes text safe inside `code` in a table cell: HTML is inert in
+// a code span, but a new line would end the span and the table row, and
+// what followed it would be read as Markdown and HTML.
 func mdCode(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 {
+			return ' '
+		}
+		return r
+	}, s)
 	return strings.ReplaceAll(strings.ReplaceAll(s, "`", "'"), "|", `\|`)
 }
 
