@@ -277,6 +277,15 @@ func TestActRefusals(t *testing.T) {
 		!strings.Contains(stderr, "model: rules") || strings.Contains(stderr, "ArrowDown") {
 		t.Errorf("press: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+
+	// What waymark closed on the way is said in plain output too, as the
+	// element commands say it (it was only in --json).
+	closed := "closed the cookie banner by \"Reject non-essential\""
+	fc = &fakeCaller{results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL, Closed: closed}}}
+	code, stdout, _, _ = runMain(t, context.Background(), fc, nil, "act", "press ArrowDown", "--model", "rules")
+	if code != ExitOK || !strings.Contains(stdout, "before acting, "+closed) {
+		t.Errorf("act after closing a banner: exit %d, stdout %q", code, stdout)
+	}
 }
 
 // An action that navigated names where it went (not what it acted on: the

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -199,9 +200,14 @@ func printError(stdout, stderr io.Writer, jsonOut, color bool, err error) {
 		env := envelope{Error: &errorBody{Code: errorCode(err), Message: msg, Hint: hint}}
 		// A command whose failure has a result to show (doctor's checks)
 		// gives it as the envelope's data.
+		// An error of the session's that carries data (the approval of a
+		// needs_approval, to be saved and sent back with --approve) gives
+		// it, whichever command met it.
 		var withData interface{ ErrorData() any }
 		if errors.As(err, &withData) {
 			env.Data = withData.ErrorData()
+		} else if data := calls.DataOf(err); len(data) > 0 && json.Valid(data) {
+			env.Data = json.RawMessage(data)
 		}
 		_ = writeEnvelope(stdout, env)
 		return

@@ -185,6 +185,9 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 		}
 		if res.Outcome != nil {
 			opts.said("→ %s", describePage(calls.PageInfo{URL: res.Outcome.URL, Title: res.Outcome.Title}))
+			if res.Outcome.Closed != "" { // what was in the way, closed without asking, as the act commands say
+				opts.said("before acting, %s", res.Outcome.Closed)
+			}
 		}
 		return nil
 	})

@@ -56,6 +56,16 @@ func TestSheetFillApproval(t *testing.T) {
 	if req := fc.calls[0].Params.(calls.SheetFillRequest); req.Cells["B2"] != "12" || req.Cells["C2"] != "paid" {
 		t.Fatalf("cells sent: %+v", req.Cells)
 	}
+	// With --json the envelope's data is the approval, whole, to be saved
+	// and sent back with --approve: the documented flow for a program.
+	code, stdout, _, _ := runMain(t, context.Background(), &fakeCaller{reply: reply}, nil, "sheet", "fill", cells, "--json")
+	var env struct {
+		Data  calls.Approval `json:"data"`
+		Error struct{ Code string } `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &env); err != nil || code == 0 || env.Error.Code != "needs_approval" || env.Data.Token != "L.1" || env.Data.Control != "B2, C2" {
+		t.Fatalf("sheet fill --json: exit %d, %v, envelope %s", code, err, stdout)
+	}
 	// --allow-submit sends back the approval it was given, unchanged.
 	fc = &fakeCaller{reply: reply}
 	common, out, _ := testCommon(fc, false, false)
