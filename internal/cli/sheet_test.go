@@ -60,7 +60,7 @@ func TestSheetFillApproval(t *testing.T) {
 	// and sent back with --approve: the documented flow for a program.
 	code, stdout, _, _ := runMain(t, context.Background(), &fakeCaller{reply: reply}, nil, "sheet", "fill", cells, "--json")
 	var env struct {
-		Data  calls.Approval `json:"data"`
+		Data  calls.Approval        `json:"data"`
 		Error struct{ Code string } `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &env); err != nil || code == 0 || env.Error.Code != "needs_approval" || env.Data.Token != "L.1" || env.Data.Control != "B2, C2" {
