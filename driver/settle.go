@@ -15,13 +15,17 @@ import (
 type mark struct {
 	navSeq, sameDocSeq, openSeq, startSeq int
 	answeredSeq, failedSeq                int
+	// loading says the main frame's document was loading already: a load
+	// that never ends (an image that never answers) is not the action's
+	// to wait for when the action started no navigation of its own.
+	loading bool
 }
 
 func (t *tab) mark() mark {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return mark{navSeq: t.navSeq, sameDocSeq: t.sameDocSeq, openSeq: t.openSeq, startSeq: t.startSeq,
-		answeredSeq: t.answeredSeq, failedSeq: t.failedSeq}
+		answeredSeq: t.answeredSeq, failedSeq: t.failedSeq, loading: t.loading}
 }
 
 // request is a fetch/XHR request of the page: the URL it asked for, and
@@ -197,6 +201,14 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 		dialog := t.dialog != nil
 		changed := t.changed
 		committed := t.navSeq != before.navSeq
+		if loading && before.loading && !committed && !requested && t.startSeq == before.startSeq {
+			// The document was loading before the action, which asked
+			// for no navigation: what the action did is in the page now,
+			// and the rest of the load is nobody's to wait for here (a
+			// click on a page whose image never answers clicked; it
+			// failed as a timeout after 30 s).
+			loading = false
+		}
 		t.mu.Unlock()
 		if dialog {
 			return false, sawRequests, nil
