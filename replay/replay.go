@@ -67,7 +67,7 @@ type Options struct {
 	// Progress, when set, is called after each step, in order.
 	Progress func(StepEvent)
 	// Sheet dumps the grid of the spreadsheet the page shows, for extract
-	// steps with a grid recipe; nil: such a step stops as failed.
+	// steps with a grid recipe; nil means the session's SheetDump.
 	Sheet pilot.SheetDump
 	// Now is the clock for history entries and for the relative dates
 	// ("3 hours ago") of lists read by a recipe; nil means time.Now.
