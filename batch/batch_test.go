@@ -12,7 +12,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -83,7 +82,7 @@ func TestRetryPolicy(t *testing.T) {
 	var mu sync.Mutex
 	tries := map[string]int{}
 	timeout := &calls.Error{Kind: calls.ErrTimeout, Msg: "timed out"}
-	fake := func(ctx context.Context, d pilot.Driver, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+	fake := func(ctx context.Context, d calls.Session, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		id := o.Vars["id"]
 		mu.Lock()
 		tries[id]++
@@ -237,7 +236,7 @@ func TestSecretNeverStored(t *testing.T) {
 	const value = "Zq7-very-secret-pass-91"
 	var got string
 	var mu sync.Mutex
-	fake := func(ctx context.Context, d pilot.Driver, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+	fake := func(ctx context.Context, d calls.Session, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		mu.Lock()
 		got = o.Secrets["password"].Reveal()
 		mu.Unlock()

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/batch"
-	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -53,7 +53,7 @@ func Example() {
 	defer stop()
 	go e.Work(wctx, batch.WorkerOptions{Name: "w1", Parallel: 2, Pool: pool,
 		Getenv: func(string) string { return "s3cret-pass" }, // the worker's environment
-		Replay: func(ctx context.Context, d pilot.Driver, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+		Replay: func(ctx context.Context, d calls.Session, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 			return &replay.Result{Status: replay.StatusOK}, nil
 		}})
 

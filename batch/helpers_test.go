@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -109,8 +108,8 @@ func testRoutine(t testing.TB, secretVar bool) json.RawMessage {
 
 // fakeReplay presses "@submit" once for the row (with the row's id as
 // the value, so the fake counts presses by row), then calls after.
-func fakeReplay(after func(ctx context.Context, vars map[string]string) (*replay.Result, error)) func(context.Context, pilot.Driver, *routine.Routine, replay.Options) (*replay.Result, error) {
-	return func(ctx context.Context, d pilot.Driver, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+func fakeReplay(after func(ctx context.Context, vars map[string]string) (*replay.Result, error)) func(context.Context, calls.Session, *routine.Routine, replay.Options) (*replay.Result, error) {
+	return func(ctx context.Context, d calls.Session, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		if o.Progress != nil {
 			o.Progress(replay.StepEvent{N: 1, Of: 2})
 		}

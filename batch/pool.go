@@ -13,7 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
 // Endpoint is one browser the pool leases sessions of: the local browser
@@ -89,9 +89,32 @@ type Lease struct {
 // Endpoint names the browser the lease is on.
 func (l *Lease) Endpoint() string { return l.p.eps[l.s.ep].Name }
 
-// Driver is the lease's session.
-func (l *Lease) Driver() pilot.Driver {
-	return calls.Remote{Caller: l.p.eps[l.s.ep].Caller, Session: l.s.session}
+// Driver is the lease's session: every call a session answers, so a
+// row's routine runs every step it has (forms, sheets, documents, API
+// calls) whatever wraps it.
+func (l *Lease) Driver() calls.Session { return l.driver(nil) }
+
+// driver is the lease's session, telling note the outcome of every call
+// (nil: none) whichever call it was, so the worker's retry policy sees the
+// last error of a form fill or an API call as well as of a click.
+func (l *Lease) driver(note func(error)) calls.Session {
+	var c calls.Caller = l.p.eps[l.s.ep].Caller
+	if note != nil {
+		c = noting{c, note}
+	}
+	return calls.Remote{Caller: c, Session: l.s.session}
+}
+
+// noting is a Caller that tells each call's error (nil for none).
+type noting struct {
+	calls.Caller
+	note func(error)
+}
+
+func (n noting) Call(ctx context.Context, session, method string, params, result any) error {
+	err := n.Caller.Call(ctx, session, method, params, result)
+	n.note(err)
+	return err
 }
 
 // Release gives the session back. A broken one (its browser crashed) is
@@ -129,7 +152,7 @@ func (p *Pool) Acquire(ctx context.Context, routineHash string, keepCookies bool
 				s.session = p.sessionName(s)
 			}
 			if warm && !keepCookies {
-				err := p.eps[s.ep].Caller.Call(ctx, s.session, calls.MethodCookies, calls.CookieRequest{Op: "clear"}, nil)
+				_, err := calls.Remote{Caller: p.eps[s.ep].Caller, Session: s.session}.Cookies(ctx, calls.CookieRequest{Op: "clear"})
 				if err != nil {
 					p.drop(ctx, s)
 					continue
@@ -206,7 +229,7 @@ func (p *Pool) sessionName(s *slot) string {
 }
 
 func (p *Pool) closeSession(ctx context.Context, s *slot) {
-	_ = p.eps[s.ep].Caller.Call(ctx, s.session, "session.close", nil, nil)
+	_ = rpc.Daemon{Caller: p.eps[s.ep].Caller, Session: s.session}.CloseSession(ctx)
 }
 
 // drop closes a session and frees its lease.

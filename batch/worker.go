@@ -12,7 +12,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
@@ -37,7 +36,7 @@ type WorkerOptions struct {
 	// they are stopped and given back; zero stops them at once.
 	Grace time.Duration
 	// Replay runs one row; nil means replay.Run. Tests put a fake here.
-	Replay func(ctx context.Context, d pilot.Driver, r *routine.Routine, opts replay.Options) (*replay.Result, error)
+	Replay func(ctx context.Context, d calls.Session, r *routine.Routine, opts replay.Options) (*replay.Result, error)
 }
 
 // Work takes rows and runs them until ctx ends. Rows running when it ends
@@ -282,7 +281,8 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res 
 	for _, v := range secrets {
 		known.AddValue(v)
 	}
-	j := &journaling{Driver: lease.Driver(), w: w, r: l.r, key: rowKeyName(row.Batch, row.N), attempt: attempt}
+	j := &journaling{w: w, r: l.r, key: rowKeyName(row.Batch, row.N), attempt: attempt}
+	j.Session = lease.driver(j.note)
 	rr, err := w.opts.Replay(ctx, j, l.r, replay.Options{Vars: vars, Secrets: secrets, Submits: l.spec.Submits,
 		KeepHeals: replay.KeepNever, NoHand: !l.spec.Hand, Progress: j.progress})
 	broken := j.browserGone()
@@ -348,11 +348,13 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res 
 	return res, retry
 }
 
-// journaling is the row's driver: before an approved submit (or a held
-// non-GET request) goes, it writes the row's journal, and it notes the
-// last error's category for the retry policy.
+// journaling is the row's session: before an approved submit (or a held
+// non-GET request) goes, or approved cells are written, it writes the
+// row's journal. It embeds the whole session, so every call it does not
+// journal passes as it is; the lease's session tells it every call's
+// error (note), for the retry policy.
 type journaling struct {
-	pilot.Driver
+	calls.Session
 	w       *worker
 	r       *routine.Routine
 	key     string
@@ -390,7 +392,7 @@ func (j *journaling) browserGone() bool {
 
 // note keeps the category of the last call's error ("" for none), which
 // is what stopped a replay that stopped as failed.
-func (j *journaling) note(err error) error {
+func (j *journaling) note(err error) {
 	code := ""
 	if err != nil {
 		code = calls.Code(err)
@@ -398,32 +400,6 @@ func (j *journaling) note(err error) error {
 	j.mu.Lock()
 	j.code = code
 	j.mu.Unlock()
-	return err
-}
-
-func (j *journaling) Get(ctx context.Context, req calls.GetRequest) (*calls.GetResult, error) {
-	r, err := j.Driver.Get(ctx, req)
-	return r, j.note(err)
-}
-
-func (j *journaling) Locate(ctx context.Context, req calls.LocateRequest) (*calls.Evidence, error) {
-	r, err := j.Driver.Locate(ctx, req)
-	return r, j.note(err)
-}
-
-func (j *journaling) Find(ctx context.Context, req calls.FindRequest) (*calls.Resolution, error) {
-	r, err := j.Driver.Find(ctx, req)
-	return r, j.note(err)
-}
-
-func (j *journaling) Open(ctx context.Context, req calls.OpenRequest) (*calls.PageInfo, error) {
-	info, err := j.Driver.Open(ctx, req)
-	return info, j.note(err)
-}
-
-func (j *journaling) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*calls.Snapshot, error) {
-	s, err := j.Driver.Snapshot(ctx, req)
-	return s, j.note(err)
 }
 
 // Act asks first, with submits held, whenever the replay would press
@@ -432,19 +408,40 @@ func (j *journaling) Snapshot(ctx context.Context, req calls.SnapshotRequest) (*
 // after the journal says so.
 func (j *journaling) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome, error) {
 	if req.Submits != replay.SubmitsAllow || req.Approve != nil {
-		out, err := j.Driver.Act(ctx, req)
-		return out, j.note(err)
+		return j.Session.Act(ctx, req)
 	}
 	probe := req
 	probe.Submits = replay.SubmitsAsk
-	out, err := j.Driver.Act(ctx, probe)
+	out, err := j.Session.Act(ctx, probe)
 	if err == nil || !errors.Is(err, calls.ErrNeedsApproval) {
-		return out, j.note(err)
+		return out, err
 	}
 	var a calls.Approval
 	if json.Unmarshal(calls.DataOf(err), &a) != nil || a.Token == "" {
-		return out, j.note(err)
+		return out, err
 	}
+	if err := j.journal(ctx, a); err != nil {
+		return nil, err
+	}
+	req.Approve = &a
+	return j.Session.Act(ctx, req)
+}
+
+// SheetFill writes the journal before approved cells are written: they
+// are the row's commit, as a pressed submit is.
+func (j *journaling) SheetFill(ctx context.Context, req calls.SheetFillRequest) (*calls.SheetFillResult, error) {
+	if req.Approve != nil {
+		if err := j.journal(ctx, *req.Approve); err != nil {
+			return nil, err
+		}
+	}
+	return j.Session.SheetFill(ctx, req)
+}
+
+// journal writes the row's journal for an approved commit: the step, the
+// control and what it sends. No journal, no commit: a row that could not
+// say it pressed must not press.
+func (j *journaling) journal(ctx context.Context, a calls.Approval) error {
 	j.mu.Lock()
 	step := stepName(j.r, j.done)
 	j.mu.Unlock()
@@ -454,22 +451,19 @@ func (j *journaling) Act(ctx context.Context, req calls.ActRequest) (*calls.Outc
 	// in the delivery that journals first; the other stops here.
 	// A later press of the same delivery updates its own entry.
 	var rev uint64
+	var err error
 	if j.rev == 0 {
 		rev, err = j.w.e.journal.Create(ctx, j.key, entry)
 	} else {
 		rev, err = j.w.e.journal.Update(ctx, j.key, entry, j.rev)
 	}
 	if err != nil {
-		// No journal, no press: a row that could not say it pressed
-		// must not press.
-		return nil, calls.Errorf(calls.ErrUnavailable, "", "write the row's journal before a submit: %v", err)
+		return calls.Errorf(calls.ErrUnavailable, "", "write the row's journal before a submit: %v", err)
 	}
 	j.mu.Lock()
 	j.press, j.rev = true, rev
 	j.mu.Unlock()
-	req.Approve = &a
-	out, err = j.Driver.Act(ctx, req)
-	return out, j.note(err)
+	return nil
 }
 
 func marshalString(s string) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/capture"
@@ -24,14 +25,12 @@ const HealAPI = "api"
 // stops it and gives the capture (package capture).
 type CaptureFunc func(ctx context.Context) (stop func(ctx context.Context) (*capture.File, error), err error)
 
-// apiStep calls the step's API; when the API has changed it runs the
-// fallback steps (capturing them when Options.Capture is set), and learns
-// the API again from the rows they read.
+// apiStep calls the step's API through the session's CallAPI (the one
+// place a recipe runs: the session's backoff after a 429 holds across
+// steps and rows, as it does for `waymark api call`); when the API has
+// changed it runs the fallback steps, captured, and learns the API again
+// from the rows they read.
 func (x *run) apiStep(ctx context.Context, s *routine.Step, path string, rw *row, sr *StepResult) error {
-	sess, ok := x.d.(siteapi.Session)
-	if !ok {
-		return calls.Errorf(calls.ErrUnavailable, "use a calls.Session: the in-process driver or the daemon's", "this driver makes no in-tab calls, so it cannot call a site's API")
-	}
 	key := s.Into
 	if key == "" {
 		key = stepName(s, path)
@@ -40,7 +39,15 @@ func (x *run) apiStep(ctx context.Context, s *routine.Step, path string, rw *row
 	if s.List != nil {
 		pages = s.List.Pages
 	}
-	res, err := siteapi.Call(ctx, sess, s.API, siteapi.CallOptions{Vars: x.opts.Vars, Pages: pages, Fresh: true})
+	recipe, err := json.Marshal(s.API)
+	if err != nil {
+		return err
+	}
+	req := calls.APICallRequest{Recipe: recipe, Vars: x.opts.Vars, Pages: pages, Fresh: true}
+	if dl, ok := ctx.Deadline(); ok { // the caller's timeout, not the call's default
+		req.TimeoutMS = max(int(time.Until(dl).Milliseconds()), 1)
+	}
+	res, err := x.d.CallAPI(ctx, req)
 	if err == nil {
 		data, err := json.Marshal(res.Rows)
 		if err != nil {
@@ -60,12 +67,10 @@ func (x *run) apiStep(ctx context.Context, s *routine.Step, path string, rw *row
 	var stop func(context.Context) (*capture.File, error)
 	capt := x.opts.Capture
 	if capt == nil {
-		capt = driverCapture(x.d)
+		capt = sessionCapture(x.d)
 	}
-	if capt != nil {
-		if stop, err = capt(ctx); err != nil {
-			return stopf(CauseFailed, "%s: the API changed (%s), and the capture to learn it again did not start: %v", stepName(s, path), changed, err)
-		}
+	if stop, err = capt(ctx); err != nil {
+		return stopf(CauseFailed, "%s: the API changed (%s), and the capture to learn it again did not start: %v", stepName(s, path), changed, err)
 	}
 	if err := x.steps(ctx, s.Fallback, path+".fallback", rw); err != nil {
 		if stop != nil {
@@ -79,15 +84,11 @@ func (x *run) apiStep(ctx context.Context, s *routine.Step, path string, rw *row
 	}
 	x.res.Data[key] = x.res.Data[from]
 	sr.Detail = fmt.Sprintf("the API changed (%s); %d row(s) read by the browser steps", changed, len(rows))
-	if stop == nil {
-		sr.Detail += "; not learned again (no capture)"
-		return nil
-	}
 	f, err := stop(ctx)
 	if err != nil {
 		return stopf(CauseFailed, "%s: the API changed, and the capture of the browser steps failed: %v", stepName(s, path), err)
 	}
-	r, _, err := siteapi.LearnCall(ctx, sess, f, rows, siteapi.LearnOptions{Page: s.API.Page, Vars: x.opts.Vars, Now: x.opts.Now})
+	r, _, err := siteapi.LearnCall(ctx, x.d, f, rows, siteapi.LearnOptions{Page: s.API.Page, Vars: x.opts.Vars, Now: x.opts.Now})
 	if err != nil {
 		sr.Detail += "; not learned again: " + err.Error()
 		return nil

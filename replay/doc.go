@@ -10,21 +10,11 @@ import (
 	"github.com/waymark-dev/waymark/routine"
 )
 
-// docWriter is a driver that reads and types into document editors
-// (calls.Session does).
-type docWriter interface {
-	DocRead(ctx context.Context, req calls.DocReadRequest) (*calls.Doc, error)
-	DocInsert(ctx context.Context, req calls.DocInsertRequest) (*calls.DocInserted, error)
-}
-
 // docStep runs a doc_insert or doc_read step with no model. An insert
 // whose place the document no longer holds stops missing; one it holds
 // twice stops ambiguous, nothing typed.
 func (x *run) docStep(ctx context.Context, s *routine.Step, path string, rw *row, sr *StepResult) error {
-	dw, ok := x.d.(docWriter)
-	if !ok {
-		return stopf(CauseFailed, "%s: this driver cannot work document editors", stepName(s, path))
-	}
+	dw := x.d
 	d := s.Doc
 	if d == nil {
 		d = &routine.DocStep{}

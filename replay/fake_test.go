@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/pilot"
 )
 
 // fakePage is one page of the fake browser.
@@ -23,6 +22,9 @@ type fakePage struct {
 // fakeDriver is an in-memory browser: pages by URL, and what Find answers
 // for each locator scripted by the test.
 type fakeDriver struct {
+	// Session is nil: a call the fake does not script panics, so a test
+	// that reaches one says so.
+	calls.Session
 	mu     sync.Mutex
 	pages  map[string]fakePage
 	url    string
@@ -35,7 +37,7 @@ type fakeDriver struct {
 	log    []string
 }
 
-var _ pilot.Driver = (*fakeDriver)(nil)
+var _ calls.Session = (*fakeDriver)(nil)
 
 func (d *fakeDriver) record(s string) { d.log = append(d.log, s) }
 

@@ -10,21 +10,11 @@ import (
 	"github.com/waymark-dev/waymark/routine"
 )
 
-// formFiller is a driver that fills forms from answers (calls.Session
-// does); the pilot's narrower view of a driver does not need it.
-type formFiller interface {
-	FillForm(ctx context.Context, req calls.FormFillRequest) (*calls.FormFillResult, error)
-}
-
 // formStep fills a form from the step's answers with no model, and stops
 // naming the fields that no longer exist (missing) or no longer accept
 // their value (failed). Nothing is submitted: the driver stops the page's
 // own attempts to send, and they are told in the step's detail.
 func (x *run) formStep(ctx context.Context, s *routine.Step, path string, rw *row, sr *StepResult) error {
-	fd, ok := x.d.(formFiller)
-	if !ok {
-		return stopf(CauseFailed, "%s: this driver cannot fill forms", stepName(s, path))
-	}
 	req := calls.FormFillRequest{Answers: map[string]string{}, Secrets: map[string]string{}, Hand: !x.opts.NoHand}
 	for k, v := range s.Answers {
 		val, err := x.value(v, rw)
@@ -37,7 +27,7 @@ func (x *run) formStep(ctx context.Context, s *routine.Step, path string, rw *ro
 			req.Answers[k] = val
 		}
 	}
-	res, err := fd.FillForm(ctx, req)
+	res, err := x.d.FillForm(ctx, req)
 	if err != nil {
 		return err
 	}

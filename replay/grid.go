@@ -23,8 +23,15 @@ const HealGrid = "grid"
 // (recorded as a heal, the healed version holding the new grid recipe),
 // or a stop as needs-model when there is no model.
 func (x *run) readGrid(ctx context.Context, s *routine.Step, path string, sr *StepResult) (*pilot.ExtractResult, error) {
-	if x.opts.Sheet == nil {
-		return nil, stopf(CauseFailed, "%s: a grid recipe reads a spreadsheet, and this replay has no way to read one", stepName(s, path))
+	dump := x.opts.Sheet
+	if dump == nil { // the session's own dump: every runner reads a sheet
+		dump = func(ctx context.Context) (*sheet.Grid, error) {
+			g, err := x.d.SheetDump(ctx, calls.SheetDumpRequest{})
+			if err != nil { // not a sheet: no model would help
+				return nil, stopf(CauseFailed, "%s: %v", stepName(s, path), err)
+			}
+			return &g.Grid, nil
+		}
 	}
 	schema := s.Schema
 	instruction := s.Instruction
@@ -36,7 +43,7 @@ func (x *run) readGrid(ctx context.Context, s *routine.Step, path string, sr *St
 		m = x.model
 	}
 	p := pilot.New(x.d, m, &pilot.Options{Secrets: x.known})
-	res, err := p.ExtractWith(ctx, instruction, schema, pilot.ExtractOptions{Grid: s.Grid, Sheet: x.opts.Sheet, Now: x.now()})
+	res, err := p.ExtractWith(ctx, instruction, schema, pilot.ExtractOptions{Grid: s.Grid, Sheet: dump, Now: x.now()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/sheet"
@@ -72,9 +73,17 @@ func TestReplayGridStep(t *testing.T) {
 		t.Fatalf("next version's grid: %+v", g)
 	}
 
-	// No way to read a sheet: a stop that says so.
-	res, _ = Run(context.Background(), &fakeDriver{}, r, Options{CheckTimeout: -1})
-	if res.Cause != CauseFailed || !strings.Contains(res.Message, "no way to read one") {
+	// No sheet given: the session's own dump reads it, and a page that
+	// is no sheet stops the replay saying so.
+	res, _ = Run(context.Background(), &notSheet{}, r, Options{CheckTimeout: -1})
+	if res.Cause != CauseFailed || !strings.Contains(res.Message, "not a spreadsheet") {
 		t.Errorf("no sheet: %+v", res)
 	}
+}
+
+// notSheet is a session whose page is no spreadsheet.
+type notSheet struct{ fakeDriver }
+
+func (*notSheet) SheetDump(context.Context, calls.SheetDumpRequest) (*calls.SheetGrid, error) {
+	return nil, calls.Errorf(calls.ErrNoMatch, "open a spreadsheet", "the page is not a spreadsheet waymark knows (about:blank)")
 }

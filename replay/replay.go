@@ -67,7 +67,7 @@ type Options struct {
 	// Progress, when set, is called after each step, in order.
 	Progress func(StepEvent)
 	// Sheet dumps the grid of the spreadsheet the page shows, for extract
-	// steps with a grid recipe; nil: such a step stops as failed.
+	// steps with a grid recipe; nil means the session's SheetDump.
 	Sheet pilot.SheetDump
 	// Now is the clock for history entries and for the relative dates
 	// ("3 hours ago") of lists read by a recipe; nil means time.Now.
@@ -94,10 +94,8 @@ type Options struct {
 	// Capture, when set, records the session's network while the browser
 	// steps of an api step whose API changed run, so the API is learned
 	// again from what they read (a heal of kind api). Nil means the
-	// driver's own capture (calls.Session's StartCapture and StopCapture;
-	// a capture the person runs already is read and left running); with a
-	// driver that has none, a changed API is read by the browser steps and
-	// not learned again.
+	// session's own capture (StartCapture and StopCapture; a capture the
+	// person runs already is read and left running).
 	Capture CaptureFunc
 }
 
@@ -165,14 +163,19 @@ const (
 	HealModel = "model"
 )
 
-// Run replays a routine's steps through the driver alone. It calls the
+// Run replays a routine's steps through the session alone. It calls the
 // model only to heal a missing element (one call) and to read extract
 // steps; a routine of goto, act and verify steps on pages that still match
 // makes no model call. It stops at the first step it cannot do with
 // confidence and says why in the result's Cause. The error is for input
 // that cannot be replayed at all (a variable with no value); a stop is a
 // result, not an error.
-func Run(ctx context.Context, d pilot.Driver, r *routine.Routine, opts Options) (*Result, error) {
+//
+// The session is the whole contract ([calls.Session]): a routine's forms,
+// sheets, documents, API calls and recipe loops are calls of it, checked
+// by the compiler, so a wrapper around a session (the batch worker's
+// journal) keeps every step it does not override rather than hiding it.
+func Run(ctx context.Context, d calls.Session, r *routine.Routine, opts Options) (*Result, error) {
 	if err := routine.Validate(r); err != nil {
 		return nil, err
 	}
@@ -241,7 +244,7 @@ func stopf(c Cause, format string, args ...any) error {
 
 // run is one replay's state. It belongs to the goroutine that runs it.
 type run struct {
-	d      pilot.Driver
+	d      calls.Session
 	opts   Options
 	model  *countingModel // nil: no model
 	known  *secret.Set    // the secret values, to mask
@@ -255,7 +258,7 @@ type run struct {
 	onSignIn bool
 }
 
-func newRun(d pilot.Driver, r *routine.Routine, opts Options) (*run, error) {
+func newRun(d calls.Session, r *routine.Routine, opts Options) (*run, error) {
 	x := &run{d: d, opts: opts, known: new(secret.Set), vars: map[string]routine.Variable{}, lists: map[string][]any{},
 		res: &Result{Steps: []StepResult{}, Data: map[string]json.RawMessage{}}}
 	if opts.Model != nil {

@@ -10,21 +10,10 @@ import (
 	"github.com/waymark-dev/waymark/routine"
 )
 
-// sheetDriver is a driver that works spreadsheets (calls.Session does);
-// the pilot's narrower view of a driver does not need it.
-type sheetDriver interface {
-	SheetRead(ctx context.Context, req calls.SheetReadRequest) (*calls.SheetGrid, error)
-	SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (*calls.SheetWriteResult, error)
-	SheetFill(ctx context.Context, req calls.SheetFillRequest) (*calls.SheetFillResult, error)
-}
-
 // sheetStep runs a sheet_read, sheet_write or sheet_fill step with no
 // model.
 func (x *run) sheetStep(ctx context.Context, s *routine.Step, path string, rw *row, sr *StepResult) error {
-	sd, ok := x.d.(sheetDriver)
-	if !ok {
-		return stopf(CauseFailed, "%s: this driver cannot work spreadsheets", stepName(s, path))
-	}
+	sd := x.d
 	switch s.Kind {
 	case routine.KindSheetRead:
 		g, err := sd.SheetRead(ctx, calls.SheetReadRequest{Range: s.Range, Hand: !x.opts.NoHand})

@@ -1,0 +1,544 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/batch"
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/adversarial"
+	"github.com/waymark-dev/waymark/internal/apishop"
+	"github.com/waymark-dev/waymark/internal/batchd"
+	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/replay"
+	"github.com/waymark-dev/waymark/routine"
+	"github.com/waymark-dev/waymark/siteapi"
+)
+
+// The step × runner matrix (issue 27 item 6): one routine holding every
+// step kind of the web half runs on every runner (replay.Run over the
+// in-process driver, `waymark replay`, the MCP replay tool, a batch row
+// on the daemon's embedded engine, a batch row taken by `waymark worker`
+// from a three-node NATS cluster), all in one Chromium reached over its
+// DevTools port. Each cell is judged by what reached the loopback server
+// (the page tells it each value it is given), not by what the runner
+// says; reads (extract, the API's rows) by the data the runner returns.
+
+// matrixPage is the shop page: every control tells the server what it
+// got, by a GET (nothing the send gate holds).
+const matrixPage = `<!doctype html><html lang="en"><title>Shop</title><body><main><h1>Shop</h1>
+<label>Search <input id=q></label>
+<label>Size <select id=size><option>Small</option><option>Large</option></select></label>
+<button id=more>Show more</button> <button id=yes>Then</button> <button id=no>Else</button>
+<ul id=items><li><h2>Lamp</h2><button>Add</button></li><li><h2>Desk</h2><button>Add</button></li><li><h2>Sofa</h2><button>Add</button></li></ul>
+<p>Ready</p>
+<script>
+const tell = (k, v) => fetch('/seen?k=' + k + '&v=' + encodeURIComponent(v));
+q.addEventListener('change', () => tell('fill', q.value));
+q.addEventListener('keydown', e => { if (e.key === 'Enter') tell('press', q.value); });
+size.addEventListener('change', () => tell('select', size.value));
+more.addEventListener('click', () => tell('click', 'more'));
+yes.addEventListener('click', () => tell('if', 'then'));
+no.addEventListener('click', () => tell('if', 'else'));
+document.querySelectorAll('#items button').forEach(b => b.addEventListener('click', () => tell('add', b.closest('li').querySelector('h2').textContent)));
+</script></main></body></html>`
+
+// matrixForm is the form page: the form step fills it, and each change
+// is told.
+const matrixForm = `<!doctype html><html lang="en"><title>Sign up</title><body><form method=post action="/done">
+<label>Name <input name=name onchange="fetch('/seen?k=form&v='+encodeURIComponent(this.value))"></label>
+<label>Plan <select name=plan onchange="fetch('/seen?k=form&v='+encodeURIComponent(this.value))"><option>Basic</option><option>Pro</option></select></label>
+<button>Sign up</button></form></body></html>`
+
+// matrixRun is what a runner did: its status, its message and the data
+// the routine read.
+type matrixRun struct {
+	status string // ok, or what stopped it
+	msg    string
+	data   map[string]json.RawMessage
+}
+
+func TestEveryRunnerRunsEveryStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser and a NATS cluster")
+	}
+	start := time.Now()
+	port := devtoolsBrowser(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	m := sessions.New(driver.Options{CDP: port})
+	t.Cleanup(func() { _ = m.Close() })
+
+	site := adversarial.NewServer(t, map[string]string{"/shop": matrixPage, "/form": matrixForm, "/each": "<!doctype html><title>Each</title><p>each</p>", "/seen": ""})
+	shop := apishop.Start(apishop.Options{})
+	t.Cleanup(shop.Close)
+	r := matrixRoutine(t, ctx, m, site, shop)
+	raw, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "matrix.json")
+	if err := os.WriteFile(file, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"q": "brass lamp", "name": "Ann Matrix", "picks": `[{"name":"Lamp"},{"name":"Desk"}]`}
+
+	runners := []struct {
+		name string
+		run  func(t *testing.T) matrixRun
+	}{
+		{"go", func(t *testing.T) matrixRun {
+			b, err := driver.Launch(ctx, driver.Options{CDP: port})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			s, err := b.Session(ctx, "matrix-go")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := replay.Run(ctx, s, r, replay.Options{Vars: vars, NoHand: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return matrixOf(res)
+		}},
+		{"cli", func(t *testing.T) matrixRun { return cliReplay(t, ctx, m, file, vars) }},
+		{"mcp", func(t *testing.T) matrixRun { return mcpReplay(t, ctx, m, raw, vars) }},
+		{"batch", func(t *testing.T) matrixRun { return embeddedRow(t, ctx, m, raw, vars) }},
+		{"worker", func(t *testing.T) matrixRun { return clusterRow(t, ctx, port, raw, vars) }},
+	}
+	for _, rn := range runners {
+		t.Run(rn.name, func(t *testing.T) {
+			site.Reset()
+			shop.Reset()
+			took := time.Now()
+			got := rn.run(t)
+			t.Logf("%s: %s in %s", rn.name, got.status, time.Since(took).Round(time.Millisecond))
+			if got.status != replay.StatusOK {
+				t.Errorf("the routine stopped: %s: %s", got.status, got.msg)
+			}
+			matrixCells(t, site, shop, got)
+		})
+	}
+	t.Logf("the matrix took %s", time.Since(start).Round(time.Second))
+}
+
+// matrixCells judges each step kind of one runner.
+func matrixCells(t *testing.T, site *adversarial.Server, shop *apishop.Shop, got matrixRun) {
+	t.Helper()
+	told := func(k string) []string {
+		var out []string
+		for _, r := range site.Requests() {
+			if r.Path != "/seen" {
+				continue
+			}
+			q, _ := url.ParseQuery(r.Query)
+			if q.Get("k") == k {
+				out = append(out, q.Get("v"))
+			}
+		}
+		return out
+	}
+	has := func(k, v string) bool {
+		for _, x := range told(k) {
+			if x == v {
+				return true
+			}
+		}
+		return false
+	}
+	eventually := func(k, v string) bool { // a fetch the page started may land a moment later
+		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			if has(k, v) {
+				return true
+			}
+		}
+		return false
+	}
+	cell := func(step string, ok bool, format string, args ...any) {
+		t.Run(step, func(t *testing.T) {
+			if !ok {
+				t.Errorf(format, args...)
+			}
+		})
+	}
+	cell("goto", site.Count("GET", "/shop") >= 1 && site.Count("GET", "/form") >= 1, "the pages were not loaded: %d /shop, %d /form", site.Count("GET", "/shop"), site.Count("GET", "/form"))
+	cell("act_fill", eventually("fill", "brass lamp"), "the server was told %q for the search", told("fill"))
+	cell("act_press", eventually("press", "brass lamp"), "the server was told %q for Enter", told("press"))
+	cell("act_select", eventually("select", "Large"), "the server was told %q for the size", told("select"))
+	cell("act_click", eventually("click", "more"), "the server was told %q for Show more", told("click"))
+	cell("verify", got.status == replay.StatusOK, "the routine stopped: %s", got.msg)
+	cell("if", eventually("if", "then") && !has("if", "else"), "the server was told %q for the if", told("if"))
+	cell("extract_recipe", string(got.data["items"]) == `[{"name":"Lamp"},{"name":"Desk"},{"name":"Sofa"}]`, "items %s", got.data["items"])
+	adds := func() bool { return eventually("add", "Lamp") && eventually("add", "Desk") && eventually("add", "Sofa") && len(told("add")) == 3 }
+	cell("each_recipe", adds(), "the server was told %q for the rows' Add", told("add"))
+	each := map[string]int{}
+	for _, r := range site.Requests() {
+		if r.Path == "/each" {
+			q, _ := url.ParseQuery(r.Query)
+			each[q.Get("v")]++
+		}
+	}
+	cell("each_list", len(each) == 2 && each["Lamp"] == 1 && each["Desk"] == 1, "the server served /each for %v", each)
+	cell("form", eventually("form", "Ann Matrix") && eventually("form", "Pro") && site.Count("POST", "") == 0, "the server was told %q for the form, %d POST(s)", told("form"), site.Count("POST", ""))
+	var lamps []map[string]any
+	_ = json.Unmarshal(got.data["lamps"], &lamps)
+	// The recipe's call opens a tab on the shop, whose page calls the API
+	// once itself: the step's own call is the one beyond those.
+	calls, pages := shop.Hits("/api/products"), shop.Hits("/")
+	cell("api", calls-pages == 1 && len(lamps) == 10, "the API was called %d time(s) (%d page load(s)) for %d row(s)", calls, pages, len(lamps))
+}
+
+// matrixRoutine is the routine of every step kind of the web half. The
+// API recipe is learned from the shop's capture, as `api learn` does.
+func matrixRoutine(t *testing.T, ctx context.Context, m *sessions.Manager, site *adversarial.Server, shop *apishop.Shop) *routine.Routine {
+	t.Helper()
+	s := calls.Remote{Caller: m, Session: "matrix-learn"}
+	defer func() { _ = m.Call(context.WithoutCancel(ctx), s.Session, "session.close", calls.Empty{}, &calls.Empty{}) }()
+	first := shop.Products()[0].Name
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: shop.URL + "/"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Wait(ctx, calls.WaitRequest{Text: first}); err != nil {
+		t.Fatal(err)
+	}
+	var want []map[string]any
+	for _, p := range shop.Products()[:10] {
+		want = append(want, map[string]any{"name": p.Name, "price": p.Price, "stock": p.Stock})
+	}
+	api, _, err := siteapi.LearnCall(ctx, s, shop.Capture([]byte("matrix")), want, siteapi.LearnOptions{Page: shop.URL + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := &recipe.Recipe{Format: recipe.Format, Container: "ul#items", Row: "li", Learned: 3,
+		Fields: []recipe.Field{{Name: "name", Type: "string", By: recipe.ByTag, Select: ":scope > h2"}}}
+	target := func(loc, tag, role, name string) *routine.Target {
+		return &routine.Target{Locator: loc, Fingerprint: calls.Fingerprint{Tag: tag, Role: role, Name: name}}
+	}
+	r := &routine.Routine{Format: routine.Format, Name: "matrix", Version: 1,
+		Variables: []routine.Variable{{Name: "q"}, {Name: "name"}, {Name: "picks", List: true}},
+		Steps: []routine.Step{
+			{ID: "shop", Kind: routine.KindGoto, URL: site.URL("/shop")},
+			{ID: "search", Kind: routine.KindAct, Op: calls.ActFill, Target: target("label=Search", "input", "textbox", "search"), Value: &routine.Value{From: "input", Slot: "q"}},
+			{ID: "enter", Kind: routine.KindAct, Op: calls.ActPress, Target: target("label=Search", "input", "textbox", "search"), Key: "Enter"},
+			{ID: "size", Kind: routine.KindAct, Op: calls.ActSelect, Target: target("label=Size", "select", "combobox", "size"), Value: &routine.Value{Literal: "Large"}},
+			{ID: "more", Kind: routine.KindAct, Op: calls.ActClick, Target: target(`role=button[name="Show more"]`, "button", "button", "show more")},
+			{ID: "ready", Kind: routine.KindVerify, Check: &routine.Check{Text: "Ready"}},
+			{ID: "branch", Kind: routine.KindIf, Check: &routine.Check{Text: "Ready"},
+				Then: []routine.Step{{ID: "then", Kind: routine.KindAct, Op: calls.ActClick, Target: target(`role=button[name="Then"]`, "button", "button", "then")}},
+				Else: []routine.Step{{ID: "else", Kind: routine.KindAct, Op: calls.ActClick, Target: target(`role=button[name="Else"]`, "button", "button", "else")}}},
+			{ID: "read", Kind: routine.KindExtract, Instruction: "every item", Into: "items", Recipe: items,
+				Schema: json.RawMessage(`{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}`)},
+			{ID: "rows", Kind: routine.KindEach, Instruction: "every item", Recipe: items, Do: []routine.Step{
+				{ID: "add", Kind: routine.KindAct, Op: calls.ActClick, Target: &routine.Target{Positional: true, Place: "button:nth-of-type(1)",
+					Fingerprint: calls.Fingerprint{Tag: "button", Role: "button", Name: "add"}}},
+			}},
+			{ID: "picks", Kind: routine.KindEach, Over: "picks", Do: []routine.Step{
+				{ID: "pick", Kind: routine.KindGoto, URL: site.URL("/each?v=%row.name%")},
+			}},
+			{ID: "signup", Kind: routine.KindGoto, URL: site.URL("/form")},
+			{ID: "fill", Kind: routine.KindForm, Answers: map[string]*routine.Value{"name": {From: "input", Slot: "name"}, "plan": {Literal: "Pro"}}},
+			{ID: "lamps", Kind: routine.KindAPI, API: api, Into: "lamps", List: &routine.ListRead{Pages: 1}},
+		}}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err = routine.Parse(b); err != nil {
+		t.Fatalf("the matrix routine does not load: %v", err)
+	}
+	return r
+}
+
+func matrixOf(res *replay.Result) matrixRun {
+	st := res.Status
+	if st != replay.StatusOK {
+		st = string(res.Cause)
+	}
+	return matrixRun{status: st, msg: res.Message, data: res.Data}
+}
+
+// devtoolsBrowser starts the matrix's one Chromium with a DevTools port,
+// and returns the port.
+func devtoolsBrowser(t *testing.T) string {
+	t.Helper()
+	path := browsertest.Chrome(t)
+	dir := t.TempDir()
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
+		"--remote-debugging-port=0", "--user-data-dir=" + dir}, browsertest.GuardArgs...)
+	cmd := exec.Command(path, append(args, "about:blank")...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the browser and its helpers
+		_ = cmd.Wait()
+	})
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
+			if port := strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]); port != "" {
+				return port
+			}
+		}
+	}
+	t.Fatal("the browser wrote no DevToolsActivePort")
+	return ""
+}
+
+// mainDeps runs commands with no config file, dialing c.
+func mainDeps(c Caller, env map[string]string) Deps {
+	return Deps{
+		Config: func(flags []config.Flag) (*config.Config, error) {
+			return config.Load(config.LoadOptions{Getenv: func(k string) string { return env[k] }, Flags: flags})
+		},
+		Dial:    func(context.Context, GlobalOptions, *config.Config, bool) (Caller, error) { return c, nil },
+		Version: "v0.0.0-matrix",
+		Getenv:  func(k string) string { return env[k] },
+	}
+}
+
+// cliReplay runs `waymark replay FILE --json` over the session manager.
+func cliReplay(t *testing.T, ctx context.Context, m *sessions.Manager, file string, vars map[string]string) matrixRun {
+	args := []string{"replay", file, "--json", "--no-model", "--hand=false", "--session", "matrix-cli"}
+	for k, v := range vars {
+		args = append(args, "--var", k+"="+v)
+	}
+	ios, _, out, errOut := iostreams.Test()
+	code := MainWith(ctx, args, ios, mainDeps(noClose{m}, nil))
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	var env struct {
+		OK    bool `json:"ok"`
+		Data  replay.Result
+		Error *struct{ Code, Message string }
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &env); err != nil {
+		t.Fatalf("exit %d, no envelope: %v\n%s\n%s", code, err, out, errOut)
+	}
+	return matrixOf(&env.Data)
+}
+
+// noClose keeps MainWith from closing the shared manager (it closes a
+// Caller that is an io.Closer when the command ends).
+type noClose struct{ m *sessions.Manager }
+
+func (n noClose) Call(ctx context.Context, session, method string, params, result any) error {
+	return n.m.Call(ctx, session, method, params, result)
+}
+
+// mcpReplay calls the MCP server's replay tool with the routine inline.
+func mcpReplay(t *testing.T, ctx context.Context, m *sessions.Manager, raw json.RawMessage, vars map[string]string) matrixRun {
+	common, _, _ := testCommon(noClose{m}, false, false)
+	common.Getenv = func(string) string { return "" }
+	common.Session = "matrix-mcp"
+	cs := mcpClient(t, &MCPOptions{Common: common, NamedSession: true})
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		t.Fatal(err)
+	}
+	v := map[string]any{}
+	for k, s := range vars {
+		v[k] = s
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "replay", Arguments: map[string]any{"routine": obj, "vars": v}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*sdk.TextContent).Text
+	_, full, ok := strings.Cut(text, "\nresult: ")
+	if !ok {
+		t.Fatalf("the replay tool answered %q", text)
+	}
+	var rr replay.Result
+	if err := json.Unmarshal([]byte(full), &rr); err != nil {
+		t.Fatalf("%v: %s", err, full)
+	}
+	return matrixOf(&rr)
+}
+
+// rowOf is one batch row of vars: a list variable's rows as JSON.
+func rowOf(vars map[string]string) []map[string]json.RawMessage {
+	row := map[string]json.RawMessage{}
+	for k, v := range vars {
+		if strings.HasPrefix(v, "[") {
+			row[k] = json.RawMessage(v)
+			continue
+		}
+		b, _ := json.Marshal(v)
+		row[k] = b
+	}
+	return []map[string]json.RawMessage{row}
+}
+
+func rowMatrix(r batch.Result) matrixRun {
+	st := r.Status
+	if st != batch.StatusOK {
+		st = r.Status + " " + r.Cause + " at " + r.Step
+	}
+	return matrixRun{status: st, msg: r.Message, data: r.Data}
+}
+
+// embeddedRow runs one row on the daemon's batch service: its embedded
+// server, its worker, its local browser (the manager).
+func embeddedRow(t *testing.T, ctx context.Context, m *sessions.Manager, raw json.RawMessage, vars map[string]string) matrixRun {
+	svc := batchd.New(batchd.Options{Dir: t.TempDir(), Local: noClose{m}, Worker: "matrix", Getenv: func(string) string { return "" }})
+	defer func() { _ = svc.Close() }()
+	p, _ := json.Marshal(batchd.SubmitParams{Spec: batch.Spec{Routine: raw, Submits: replay.SubmitsAsk}, Rows: rowOf(vars), Parallel: 1})
+	st, err := svc.Handle(ctx, batchd.MethodSubmit, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := st.(*batch.Status).ID
+	for {
+		q, _ := json.Marshal(batchd.ResultsParams{ID: id})
+		got, err := svc.Handle(ctx, batchd.MethodResults, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep := got.(batchd.ResultsReply); rep.Status.State != batch.StateRunning && len(rep.Results) == 1 {
+			return rowMatrix(rep.Results[0])
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the row never ended")
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// clusterRow runs one row taken by `waymark worker` (the command, with
+// its own session manager attached to the browser's DevTools port) from
+// a three-node NATS cluster.
+func clusterRow(t *testing.T, ctx context.Context, port string, raw json.RawMessage, vars map[string]string) matrixRun {
+	urls := natsCluster(t)
+	e := clusterEngine(t, urls)
+	wctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	ios, _, _, errOut := iostreams.Test()
+	wg.Add(1)
+	go func() { // exits when stop is called
+		defer wg.Done()
+		MainWith(wctx, []string{"worker", "--nats", urls[1], "--cdp", port, "--parallel", "1", "--name", "matrix-worker"}, ios, mainDeps(nil, nil))
+	}()
+	defer func() {
+		stop()
+		wg.Wait()
+		if t.Failed() {
+			t.Logf("the worker said:\n%s", errOut)
+		}
+	}()
+	spec, err := e.Submit(ctx, batch.Spec{Routine: raw, Submits: replay.SubmitsAsk}, rowOf(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		st, err := e.Status(ctx, spec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.State != batch.StateRunning {
+			res, err := e.Results(ctx, spec.ID)
+			if err != nil || len(res) != 1 {
+				t.Fatalf("results %v %v", res, err)
+			}
+			return rowMatrix(res[0])
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the row never ended")
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// natsCluster starts three embedded servers as a cluster on loopback and
+// returns their client URLs.
+func natsCluster(t *testing.T) []string {
+	t.Helper()
+	routes := make([]string, 3)
+	for i := range routes {
+		routes[i] = "127.0.0.1:" + freePort(t)
+	}
+	urls := make([]string, 3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() { // a node waits for its routes
+			defer wg.Done()
+			var others []string
+			for j, r := range routes {
+				if j != i {
+					others = append(others, r)
+				}
+			}
+			srv, err := batch.StartServer(batch.ServerOptions{Dir: t.TempDir(), Name: fmt.Sprintf("m%d", i), Listen: "127.0.0.1:0",
+				Cluster: &batch.ClusterOptions{Name: "matrix", Listen: routes[i], Routes: others}})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			t.Cleanup(srv.Shutdown)
+			urls[i] = srv.ClientURL()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return urls
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, p, _ := strings.Cut(ln.Addr().String(), ":")
+	return p
+}
+
+// clusterEngine opens the engine once the cluster has elected a leader.
+func clusterEngine(t *testing.T, urls []string) *batch.Engine {
+	t.Helper()
+	nc, err := batchd.Connect(config.Batch{NATS: strings.Join(urls, ",")}, "matrix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	for end := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		e, err := batch.Open(ctx, nc, batch.EngineOptions{Replicas: 3})
+		cancel()
+		if err == nil {
+			return e
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the cluster never took the stream: %v", err)
+		}
+	}
+}
