@@ -121,7 +121,7 @@ func (a *Authority) Check(path string, raw []byte) *Trust {
 		return &Trust{why: "it does not load"}
 	}
 	t := &Trust{canon: canonOf(r), file: path}
-	if !hasApproved(r.Steps) {
+	if len(RecordedIn(r)) == 0 {
 		t.ok = true // nothing to trust
 		return t
 	}
@@ -198,16 +198,34 @@ func changed(rec *record, r *routine.Routine) string {
 	return b.String()
 }
 
-// hasApproved says whether any step of steps (or of their branches and
-// loops) records an approval.
-func hasApproved(steps []routine.Step) bool {
-	for i := range steps {
-		s := &steps[i]
-		if s.Approved != nil || hasApproved(s.Then) || hasApproved(s.Else) || hasApproved(s.Do) || hasApproved(s.Fallback) {
-			return true
+// Recorded is one approval a routine records: the step's id and place,
+// and what the person approved.
+type Recorded struct {
+	ID       string
+	Path     string // steps[2], steps[1].do[0]
+	Approved *routine.Approved
+}
+
+// RecordedIn lists the approvals r records, in its steps' order (inside
+// branches and loops too): what a person approves with the file.
+func RecordedIn(r *routine.Routine) []Recorded {
+	var out []Recorded
+	var walk func(steps []routine.Step, where string)
+	walk = func(steps []routine.Step, where string) {
+		for i := range steps {
+			s := &steps[i]
+			here := fmt.Sprintf("%s[%d]", where, i)
+			if s.Approved != nil {
+				out = append(out, Recorded{ID: s.ID, Path: here, Approved: s.Approved})
+			}
+			walk(s.Then, here+".then")
+			walk(s.Else, here+".else")
+			walk(s.Do, here+".do")
+			walk(s.Fallback, here+".fallback")
 		}
 	}
-	return false
+	walk(r.Steps, "steps")
+	return out
 }
 
 // canonical is path made absolute with its symlinks resolved: the one

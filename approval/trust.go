@@ -26,17 +26,31 @@ func (t *Trust) Holds(r *routine.Routine) bool {
 // Why says why r's recorded approvals are not a person's and what to do
 // about it, for the stop of a replay that asks again; "" when they are.
 func (t *Trust) Why(r *routine.Routine) string {
+	why := t.Reason(r)
+	switch {
+	case why == "":
+		return ""
+	case t == nil:
+		return why + "; save it by recording by hand, or approve its file with `waymark routine approve FILE`"
+	case t.ok:
+		return why + "; replay the file as saved"
+	case t.file == "":
+		return why
+	}
+	return why + "; check it, then approve it again with `waymark routine approve " + t.file + "`"
+}
+
+// Reason is [Trust.Why] without what to do about it.
+func (t *Trust) Reason(r *routine.Routine) string {
 	switch {
 	case t.Holds(r):
 		return ""
 	case t == nil:
-		return "the routine did not come from a file a person saved (an MCP client's or a program's own routine carries no approval); save it by recording by hand, or approve its file with `waymark routine approve FILE`"
+		return "the routine did not come from a file a person saved (an MCP client's or a program's own routine carries no approval)"
 	case t.ok: // approved as loaded, changed in memory since
-		return "the routine was changed after it was loaded from " + t.file + "; replay the file as saved"
-	case t.file == "":
-		return t.why
+		return "the routine was changed after it was loaded from " + t.file
 	}
-	return t.why + "; check it, then approve it again with `waymark routine approve " + t.file + "`"
+	return t.why
 }
 
 // Relayed is the trust a batch worker gives a routine on the word of the
