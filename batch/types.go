@@ -25,6 +25,14 @@ type Spec struct {
 	// Submits is replay's: "allow" presses approved submits (journaled
 	// first), "ask" stops a row before one as needs-approval.
 	Submits string `json:"submits"`
+	// Approved says the person's CLI that submitted the batch asked the
+	// approval authority (package approval) about the routine file and
+	// it said the file's recorded approvals are a person's: a worker
+	// presses them without asking (approval.Relayed) only then. A batch
+	// submitted otherwise, or from a file changed since it was saved,
+	// asks at each of them (with Submits "ask", the row stops
+	// needs-approval).
+	Approved bool `json:"approved,omitempty"`
 	// KeepCookies keeps a warm session's cookies and storage from one row
 	// to the next; by default each row starts with none.
 	KeepCookies bool `json:"keep_cookies,omitempty"`

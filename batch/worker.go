@@ -11,6 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
@@ -283,7 +284,7 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res 
 	}
 	j := &journaling{w: w, r: l.r, key: rowKeyName(row.Batch, row.N), attempt: attempt}
 	j.Session = lease.driver(j.note)
-	rr, err := w.opts.Replay(ctx, j, l.r, replay.Options{Vars: vars, Secrets: secrets, Submits: l.spec.Submits,
+	rr, err := w.opts.Replay(ctx, j, l.r, replay.Options{Vars: vars, Secrets: secrets, Submits: l.spec.Submits, Approvals: approval.Relayed(l.r, l.spec.Approved),
 		KeepHeals: replay.KeepNever, NoHand: !l.spec.Hand, Progress: j.progress})
 	broken := j.browserGone()
 	lease.Release(context.WithoutCancel(ctx), broken)

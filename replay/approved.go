@@ -10,9 +10,11 @@ import (
 )
 
 // A submit a person pressed while recording by hand ([routine.Approved])
-// is pressed without asking while the step resolved as recorded (found,
-// not moved, not healed) and the page still matches what they approved;
-// otherwise the replay asks, as for any submit.
+// is pressed without asking while the routine is the file the person
+// saved (the approval authority, package approval, says so through
+// [Options.Approvals]), the step resolved as recorded (found, not moved,
+// not healed) and the page still matches what they approved; otherwise
+// the replay asks, as for any submit.
 
 // pressApproved does an act step. For a step a person approved, when the
 // driver's gate asks, the approval it gives is compared with the person's
@@ -29,7 +31,7 @@ func (x *run) pressApproved(ctx context.Context, s *routine.Step, path string, r
 	if !ok {
 		return out, err
 	}
-	if s.Approved == nil || sr.Heal != nil || s.Approved.Differs(a) != "" {
+	if s.Approved == nil || x.untrusted != "" || sr.Heal != nil || s.Approved.Differs(a) != "" {
 		if x.opts.Approve == nil {
 			return out, err
 		}
@@ -50,9 +52,12 @@ func (x *run) pressApproved(ctx context.Context, s *routine.Step, path string, r
 
 // approvedNote says why a step a person approved asks again, for the
 // needs-approval stop; "" for a step no one approved.
-func approvedNote(s *routine.Step, sr *StepResult, err error) string {
+func (x *run) approvedNote(s *routine.Step, sr *StepResult, err error) string {
 	if s.Approved == nil {
 		return ""
+	}
+	if x.untrusted != "" {
+		return "; the step carries an approval, but no person's: " + x.untrusted
 	}
 	const head = "; you approved it when recording, but "
 	if sr.Heal != nil {

@@ -3,12 +3,15 @@ package replay
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
@@ -16,8 +19,35 @@ import (
 )
 
 // approvedCheckout is checkoutJSON with the Place order step approved by
-// the person who recorded it.
-func approvedCheckout(t *testing.T) *routine.Routine {
+// the person who recorded it, saved by them: the routine as loaded from
+// its file, and the approval authority's word on it.
+func approvedCheckout(t *testing.T) (*routine.Routine, *approval.Trust) {
+	t.Helper()
+	return savedByPerson(t, unsavedCheckout(t))
+}
+
+// savedByPerson saves r as a person's recording does (the file, and the
+// authority's record of it), and loads it back as a replay does.
+func savedByPerson(t *testing.T, r *routine.Routine) (*routine.Routine, *approval.Trust) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "checkout.json")
+	if err := routine.Save(file, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	auth := approval.New(t.TempDir())
+	if err := auth.Grant(file, "record stop"); err != nil {
+		t.Fatal(err)
+	}
+	r, trust, err := auth.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, trust
+}
+
+// unsavedCheckout is approvedCheckout's routine before it was saved: no
+// person's file.
+func unsavedCheckout(t *testing.T) *routine.Routine {
 	t.Helper()
 	src := strings.Replace(checkoutJSON, `"fingerprint": {"role": "button", "name": "Place order"}}},`,
 		`"fingerprint": {"role": "button", "name": "Place order"}},
@@ -48,7 +78,10 @@ func TestApprovedSubmitReplays(t *testing.T) {
 	t.Run("as recorded", func(t *testing.T) {
 		d := shop()
 		gate(d, onCheckout)
-		res, err := Run(context.Background(), d, approvedCheckout(t), opts())
+		r, trust := approvedCheckout(t)
+		o := opts()
+		o.Approvals = trust
+		res, err := Run(context.Background(), d, r, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +127,9 @@ func TestApprovedSubmitReplays(t *testing.T) {
 			if tt.name == "healed" {
 				o.Model = scripted.New(scripted.Data(pilot.PurposeHeal, `{"action":"click","ref":"e4"}`))
 			}
-			res, err := Run(context.Background(), d, approvedCheckout(t), o)
+			r, trust := approvedCheckout(t)
+			o.Approvals = trust
+			res, err := Run(context.Background(), d, r, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +182,70 @@ func TestReplayAsksPerson(t *testing.T) {
 		t.Error("asked about an approved step")
 		return false, nil
 	}
-	if res, err := Run(context.Background(), d, approvedCheckout(t), o); err != nil || res.Status != StatusOK {
+	r, trust := approvedCheckout(t)
+	o.Approvals = trust
+	if res, err := Run(context.Background(), d, r, o); err != nil || res.Status != StatusOK {
 		t.Errorf("approved step: %v %+v", err, res)
+	}
+}
+
+// TestApprovedNeedsAPersonsFile: a recorded approval is pressed without
+// asking only when the approval authority says the routine is the file a
+// person saved, as saved. A routine of no file, one changed in memory
+// after it was loaded, or a file edited since it was saved asks again,
+// saying why and how to approve it again.
+func TestApprovedNeedsAPersonsFile(t *testing.T) {
+	edited := func(t *testing.T) (*routine.Routine, *approval.Trust) {
+		file := filepath.Join(t.TempDir(), "checkout.json")
+		if err := routine.Save(file, unsavedCheckout(t), nil); err != nil {
+			t.Fatal(err)
+		}
+		auth := approval.New(t.TempDir())
+		if err := auth.Grant(file, "record stop"); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(file)
+		b = []byte(strings.Replace(string(b), `"literal": "United Kingdom"`, `"literal": "France"`, 1))
+		if err := os.WriteFile(file, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r, trust, err := auth.Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, trust
+	}
+	for _, tt := range []struct {
+		name string
+		load func(t *testing.T) (*routine.Routine, *approval.Trust)
+		want string
+	}{
+		{"no file", func(t *testing.T) (*routine.Routine, *approval.Trust) { return unsavedCheckout(t), nil }, "did not come from a file a person saved"},
+		{"changed in memory", func(t *testing.T) (*routine.Routine, *approval.Trust) {
+			r, trust := approvedCheckout(t)
+			r.Steps[3].Value.Literal = "France"
+			return r, trust
+		}, "changed after it was loaded"},
+		{"file edited", edited, "changed after it was saved: step country (steps[3]) changed; check it, then approve it again with `waymark routine approve "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := shop()
+			gate(d, onCheckout)
+			r, trust := tt.load(t)
+			o := opts()
+			o.Approvals = trust
+			res, err := Run(context.Background(), d, r, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Cause != CauseNeedsApproval || !strings.Contains(res.Message, tt.want) {
+				t.Fatalf("result %s %s %q, want needs-approval saying %q", res.Status, res.Cause, res.Message, tt.want)
+			}
+			for _, a := range d.acts {
+				if a.Kind == "click" {
+					t.Errorf("pressed: %+v", a)
+				}
+			}
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/pilot"
@@ -64,6 +65,12 @@ type Options struct {
 	// presses it, if the page still matches a; false, or an error, stops
 	// the replay as needs-approval. step is the step's id or path.
 	Approve func(ctx context.Context, step string, a calls.Approval) (bool, error)
+	// Approvals is the approval authority's word on the routine's recorded
+	// approvals (package approval: Authority.Load, or a batch's Relayed):
+	// a step a person approved when recording is pressed without asking
+	// only when it holds for the routine run. Nil: the routine's recorded
+	// approvals are no one's, and its submits ask like any other.
+	Approvals *approval.Trust
 	// Progress, when set, is called after each step, in order.
 	Progress func(StepEvent)
 	// Sheet dumps the grid of the spreadsheet the page shows, for extract
@@ -256,11 +263,14 @@ type run struct {
 	// onSignIn: the routine recorded the page as a sign-in page (the last
 	// goto's landed.sign_in) and no step since may have left it.
 	onSignIn bool
+	// untrusted says why the routine's recorded approvals are not a
+	// person's ("" when they are): [Options.Approvals].
+	untrusted string
 }
 
 func newRun(d calls.Session, r *routine.Routine, opts Options) (*run, error) {
 	x := &run{d: d, opts: opts, known: new(secret.Set), vars: map[string]routine.Variable{}, lists: map[string][]any{},
-		res: &Result{Steps: []StepResult{}, Data: map[string]json.RawMessage{}}}
+		res: &Result{Steps: []StepResult{}, Data: map[string]json.RawMessage{}}, untrusted: opts.Approvals.Why(r)}
 	if opts.Model != nil {
 		x.model = &countingModel{m: opts.Model}
 	}

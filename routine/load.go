@@ -82,16 +82,26 @@ func Formats() []string {
 // the routine comes back whole, or an error (a [*LoadError]) naming the
 // place.
 func Load(path string) (*Routine, error) {
+	r, _, err := LoadRaw(path)
+	return r, err
+}
+
+// LoadRaw is [Load], and the bytes the routine was read from: what the
+// approval authority (package approval) binds a person's approval to.
+func LoadRaw(path string) (*Routine, []byte, error) {
 	b, err := readRegular(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r, err := Parse(b)
 	var le *LoadError
 	if errors.As(err, &le) {
 		le.File = path
 	}
-	return r, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, b, nil
 }
 
 // Parse reads and checks a routine: JSON, a format this build loads

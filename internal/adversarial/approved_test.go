@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
@@ -44,8 +45,9 @@ func orderAt(token string, repl ...string) string {
 
 // approvedOrder records, as a person's press would (internal/sessions:
 // the gate's approval, then routine.ApprovedOf), the Place order step on
-// the page as served, and returns the routine.
-func approvedOrder(t *testing.T, srv *Server) *routine.Routine {
+// the page as served, saves it as record stop does, and returns the
+// routine as a replay loads it, with the approval authority's word.
+func approvedOrder(t *testing.T, srv *Server) (*routine.Routine, *approval.Trust) {
 	t.Helper()
 	s, ctx := session(t)
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/checkout")}); err != nil {
@@ -62,18 +64,18 @@ func approvedOrder(t *testing.T, srv *Server) *routine.Routine {
 	  {"id": "pay", "kind": "act", "op": "click",
 	   "target": {"locator": "role=button[name=\"Place order\"]", "fingerprint": {"role": "button", "name": "place order"}},
 	   "approved": %s}]}`, srv.URL("/checkout"), ap)
-	r, err := routine.Parse([]byte(rt))
-	if err != nil {
-		t.Fatal(err)
+	r, trust := savedByPerson(t, rt)
+	if !trust.Holds(r) {
+		t.Fatalf("the saved routine's approval is not the person's: %s", trust.Why(r))
 	}
-	return r
+	return r, trust
 }
 
 func TestApprovedSubmitAsksAgainWhenThePageChanged(t *testing.T) {
 	other := NewServerOn(t, "127.0.0.2:0", map[string]string{"/order": "<title>elsewhere</title>"})
 	srv := NewServer(t, map[string]string{"/checkout": orderAt("t0"), "/checkout2": orderAt("t2"), "/order": "<title>ordered</title>",
 		"/order-all": "<title>ordered</title>", "/delete-account": "<title>gone</title>"})
-	r := approvedOrder(t, srv)
+	r, trust := approvedOrder(t, srv)
 	if a := r.Steps[1].Approved; a.Target != "POST /order" || a.Fixed["amount"] != "10" || a.Fixed["csrf_token"] != "*" {
 		t.Fatalf("the approval keeps %+v, want where the form goes and its hidden values", a)
 	}
@@ -100,7 +102,7 @@ func TestApprovedSubmitAsksAgainWhenThePageChanged(t *testing.T) {
 			other.Reset()
 			s, ctx := session(t)
 			srv.Reset()
-			res, err := replay.Run(ctx, s, r, replay.Options{CheckTimeout: -1, Submits: replay.SubmitsAsk})
+			res, err := replay.Run(ctx, s, r, replay.Options{CheckTimeout: -1, Submits: replay.SubmitsAsk, Approvals: trust})
 			if err != nil {
 				t.Fatalf("replay: %v", err)
 			}

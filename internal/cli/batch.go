@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
 	"github.com/waymark-dev/waymark/replay"
@@ -118,8 +119,15 @@ func batchRun(ctx context.Context, opts *BatchOptions) error {
 	if err != nil {
 		return usageErrorf("name a routine file (waymark run … --record FILE makes one)", "read the routine: %v", err)
 	}
-	if _, err := routine.Parse(raw); err != nil {
+	r, err := routine.Parse(raw)
+	if err != nil {
 		return err
+	}
+	// The workers press the routine's recorded approvals only on this
+	// word: the approval authority's, on the file as it is read here.
+	approved := approval.Default(opts.getenv()).Check(opts.Routine, raw)
+	if len(approval.RecordedIn(r)) > 0 && !approved.Holds(r) {
+		opts.note("note: %s; its rows ask before each recorded submit", approved.Why(r))
 	}
 	in, err := os.Open(opts.Inputs)
 	if err != nil {
@@ -131,7 +139,7 @@ func batchRun(ctx context.Context, opts *BatchOptions) error {
 		return err
 	}
 	spec := batch.Spec{ID: opts.ID, Routine: raw, Name: filepath.Base(opts.Routine), Key: opts.Key, Retries: opts.Retries,
-		Submits: opts.Submits, KeepCookies: opts.KeepCookies, Hand: opts.Hand}
+		Submits: opts.Submits, KeepCookies: opts.KeepCookies, Hand: opts.Hand, Approved: approved.Holds(r)}
 	var st batch.Status
 	c := opts.daemonCalls()
 	if err := c.Call(ctx, opts.Session, batchd.MethodSubmit, batchd.SubmitParams{Spec: spec, Rows: rows, Parallel: opts.Parallel}, &st); err != nil {

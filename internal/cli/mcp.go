@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/mcp"
 	"github.com/waymark-dev/waymark/model/rules"
@@ -165,5 +166,6 @@ func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, 
 	sheetOf := func(ctx context.Context, session string) (pilot.SheetDump, error) {
 		return sheetDumpOf(ctx, calls.Remote{Caller: caller, Session: session})
 	}
-	return mcp.PilotTools(newPilot, replayer, mcp.PilotOptions{Session: opts.Session, ActOnly: isRules, Sheet: sheetOf}), desc, nil
+	return mcp.PilotTools(newPilot, replayer, mcp.PilotOptions{Session: opts.Session, ActOnly: isRules, Sheet: sheetOf,
+		Approvals: approval.Default(getenv)}), desc, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/routine"
@@ -185,6 +186,12 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 	}
 	data := recordStopJSON{File: opts.File, Name: r.Name, Steps: len(r.Steps), Variables: vars, Notes: res.Notes,
 		Approved: approvedSteps(&r), Replay: replayCommand(opts.File, r.Variables, res.Values)}
+	// The person saved what they pressed: the approval authority binds
+	// their approvals (top-level or inside a loop) to the file as written,
+	// for replays to trust.
+	if err := approval.Default(opts.getenv()).Grant(path, "record stop"); err != nil {
+		data.Notes = append(data.Notes, fmt.Sprintf("your approvals were not kept (%v): a replay will ask; approve the file with waymark routine approve %s", err, opts.File))
+	}
 	return opts.emit(data, func() error {
 		for _, v := range vars {
 			fmt.Fprintf(opts.IO.Out, "%s=%s\n", v.Name, v.Value)
@@ -194,8 +201,8 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 			opts.note("note: %s", n)
 		}
 		for _, a := range data.Approved {
-			opts.note("approved: step %d, %s %s on %s: you pressed this submit, so a replay presses it without asking while it is found where it was and the page matches; it asks again if it moved, was healed, or the page or form changed",
-				a.Step, a.Action, a.Control, a.Path)
+			opts.note("approved: step %d, %s %s on %s: you pressed this submit, so a replay presses it without asking while %s is as saved, it is found where it was and the page matches; it asks again if the file is edited (approve it again with waymark routine approve %s), the step moved or was healed, or the page or form changed",
+				a.Step, a.Action, a.Control, a.Path, opts.File, opts.File)
 		}
 		opts.note("replay with: %s", data.Replay)
 		return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/routine"
 
@@ -76,6 +77,7 @@ func TestRecordStartRun(t *testing.T) {
 }
 
 func TestRecordStopRunWritesRoutine(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the approvals record stop keeps
 	file := filepath.Join(t.TempDir(), "checkout.json")
 	c := recordCaller(recordedRoutine)
 	common, out, errOut := testCommon(c, false, true)
@@ -113,6 +115,7 @@ func TestRecordStopRunWritesRoutine(t *testing.T) {
 // TestRecordStopSaysApproved: record stop names the submits the person
 // pressed, which a replay presses without asking while the page matches.
 func TestRecordStopSaysApproved(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the approvals record stop keeps
 	approved := strings.Replace(recordedRoutine, `"value":{"from":"secret","slot":"password"}}`,
 		`"value":{"from":"secret","slot":"password"}},
   {"id":"place_order","kind":"act","op":"click","target":{"locator":"role=button[name=\"Place order\"]","fingerprint":{"role":"button","name":"Place order"}},
@@ -124,8 +127,14 @@ func TestRecordStopSaysApproved(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !asJSON {
-			if want := `approved: step 5, click button[type=submit] "Place order" on /checkout: you pressed this submit, so a replay presses it without asking`; !strings.Contains(errOut.String(), want) {
+			if want := `approved: step 5, click button[type=submit] "Place order" on /checkout: you pressed this submit, so a replay presses it without asking while ` + file + " is as saved"; !strings.Contains(errOut.String(), want) {
 				t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+			}
+			// The approval authority keeps the person's approval of the
+			// file as written.
+			r, trust, err := approval.Default(nil).Load(file)
+			if err != nil || !trust.Holds(r) {
+				t.Errorf("the saved file's approvals are not a person's: %v %s", err, trust.Why(r))
 			}
 			continue
 		}
@@ -143,6 +152,7 @@ func TestRecordStopSaysApproved(t *testing.T) {
 }
 
 func TestRecordStopRunJSON(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the approvals record stop keeps
 	file := filepath.Join(t.TempDir(), "checkout.json")
 	common, out, errOut := testCommon(recordCaller(recordedRoutine), true, false)
 	if err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: file}); err != nil {
@@ -165,6 +175,7 @@ func TestRecordStopRunJSON(t *testing.T) {
 }
 
 func TestRecordStopRunRefuses(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the approvals record stop keeps
 	dir := t.TempDir()
 	// A routine whose step holds the secret's value must not be written.
 	leaky := strings.Replace(recordedRoutine, `"title":"Checkout"`, `"title":"Checkout `+recordedPassword+`"`, 1)
@@ -220,6 +231,7 @@ func TestShellQuote(t *testing.T) {
 // good path writes the routine. It used to end the recording first and
 // lose it.
 func TestRecordStopUnwritableKeepsRecording(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the approvals record stop keeps
 	if _, err := os.Stat("/proc/self"); err != nil {
 		t.Skip("needs /proc for a folder that takes no file")
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
@@ -95,11 +96,13 @@ Each step acts with a person's pointer paths and typing pace;
 }
 
 func replayRun(ctx context.Context, opts *ReplayOptions) error {
-	r, err := routine.Load(opts.File)
+	getenv := opts.getenv()
+	// The approvals the file records are pressed without asking only if
+	// the approval authority says a person saved it as it is.
+	r, trust, err := approval.Default(getenv).Load(opts.File)
 	if err != nil {
 		return err
 	}
-	getenv := opts.getenv()
 	vars, err := opts.vars(getenv)
 	if err != nil {
 		return err
@@ -114,7 +117,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	}
 	d := calls.Remote{Caller: caller, Session: opts.Session}
 	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits, NoHand: !opts.Hand,
-		Sheet: sheetAtStep(d)}
+		Sheet: sheetAtStep(d), Approvals: trust}
 	if !opts.JSON && opts.IO.IsStdinTTY() && opts.IO.IsStderrTTY() {
 		ro.Approve = askOnTerminal(opts.IO) // replay_approve.go
 	}

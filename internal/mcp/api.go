@@ -26,7 +26,11 @@ func (t *tools) registerAPI(s *sdk.Server) {
 	add(s, "api_call", "Read a list from the site's own JSON API by a recipe (waymark api learn): no page reading.", func(ctx context.Context, r *sdk.CallToolRequest, in apiCallIn) (*sdk.CallToolResult, error) {
 		raw := []byte(in.Recipe)
 		if !strings.HasPrefix(strings.TrimSpace(in.Recipe), "{") {
-			b, err := os.ReadFile(in.Recipe)
+			file, err := hostFile(in.Recipe, "api_call") // files.go: the working and routines folders only
+			if err != nil {
+				return failure(err), nil
+			}
+			b, err := os.ReadFile(file)
 			if err != nil {
 				return failure(calls.Errorf(calls.ErrBadInput, "give the path of a recipe `waymark api learn` wrote, or its JSON", "%v", err)), nil
 			}

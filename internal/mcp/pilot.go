@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/recipe"
@@ -39,6 +40,11 @@ type PilotOptions struct {
 	// how to dump it (nil: it is not): extract then reads the sheet's
 	// tables (extract_sheet.go).
 	Sheet func(ctx context.Context, session string) (pilot.SheetDump, error)
+	// Approvals is the approval authority replay asks whether a routine
+	// file's recorded approvals are a person's (the CLI's is the user's,
+	// approval.Default); nil: no file's are. It is only read here: no
+	// tool approves anything.
+	Approvals *approval.Authority
 }
 
 // The pilot tools' inputs.
@@ -78,7 +84,7 @@ func PilotTools(newPilot NewPilot, replayer Replayer, opts PilotOptions) func(*s
 	if opts.Session == "" {
 		opts.Session = "default"
 	}
-	pt := pilotTools{newPilot: newPilot, replayer: replayer, session: opts.Session, sheet: opts.Sheet}
+	pt := pilotTools{newPilot: newPilot, replayer: replayer, session: opts.Session, sheet: opts.Sheet, approvals: opts.Approvals}
 	return func(s *sdk.Server) {
 		if newPilot != nil {
 			add(s, "act", "Do one step described in words.", pt.act)
@@ -97,8 +103,10 @@ func PilotTools(newPilot NewPilot, replayer Replayer, opts PilotOptions) func(*s
 type pilotTools struct {
 	newPilot NewPilot
 	replayer Replayer
-	session  string
-	sheet    func(ctx context.Context, session string) (pilot.SheetDump, error)
+	// approvals is [PilotOptions.Approvals].
+	approvals *approval.Authority
+	session   string
+	sheet     func(ctx context.Context, session string) (pilot.SheetDump, error)
 }
 
 func (pt pilotTools) pilot(ctx context.Context) (*pilot.Pilot, error) {
@@ -297,7 +305,7 @@ func runSummary(res *pilot.RunResult) string {
 }
 
 func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in replayIn) (*sdk.CallToolResult, error) {
-	r, err := routineArg(in.Routine)
+	r, trust, err := pt.routineArg(in.Routine)
 	if err != nil {
 		return failure(err), nil
 	}
@@ -305,8 +313,9 @@ func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in re
 	// Heals come back in the result as the routine's next version,
 	// pending: nothing is written.
 	// A submit the person approved when recording is pressed while the
-	// page matches; any other goes by the server's setting.
-	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: approverFrom(ctx).submits}
+	// page matches and the routine is the file they saved, as the approval
+	// authority says; any other goes by the server's setting.
+	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: approverFrom(ctx).submits, Approvals: trust}
 	if canAskNow(req) {
 		ro.Submits = SubmitsAsk // a person who can be asked is asked
 		// Any other submit is put to the person as the replay reaches it.
@@ -357,23 +366,36 @@ func varValues(m map[string]any) map[string]string {
 }
 
 // routineArg reads replay's routine argument: the routine as an object,
-// its JSON text, or the path of its file.
-func routineArg(v any) (*routine.Routine, error) {
+// its JSON text, or the path of its file in the working or routines folder
+// (files.go), with the approval authority's word on the approvals it
+// records. A routine the client gives as JSON is the client's own: it
+// carries no approval (nil), whatever its steps say.
+func (pt pilotTools) routineArg(v any) (*routine.Routine, *approval.Trust, error) {
 	switch x := v.(type) {
 	case map[string]any:
 		b, err := json.Marshal(x)
 		if err != nil {
-			return nil, calls.Errorf(calls.ErrBadInput, "", "routine: %v", err)
+			return nil, nil, calls.Errorf(calls.ErrBadInput, "", "routine: %v", err)
 		}
-		return routine.Parse(b)
+		r, err := routine.Parse(b)
+		return r, nil, err
 	case string:
 		if s := strings.TrimSpace(x); strings.HasPrefix(s, "{") {
-			return routine.Parse([]byte(s))
+			r, err := routine.Parse([]byte(s))
+			return r, nil, err
 		} else if s != "" {
-			return routine.Load(s)
+			file, err := hostFile(s, "replay")
+			if err != nil {
+				return nil, nil, err
+			}
+			if pt.approvals == nil {
+				r, err := routine.Load(file)
+				return r, nil, err
+			}
+			return pt.approvals.Load(file)
 		}
 	}
-	return nil, calls.Errorf(calls.ErrBadInput, "give the routine as an object, its JSON, or a file path", "no routine")
+	return nil, nil, calls.Errorf(calls.ErrBadInput, "give the routine as an object, its JSON, or a file path", "no routine")
 }
 
 // approvalText is the tool error of an action that needs approval: the

@@ -1,0 +1,80 @@
+package mcp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/daemon/daemonpath"
+)
+
+// Files on the host. A client names a file for replay (a routine) and
+// api_call (a recipe); the server reads it with the user's rights, so a
+// client that could name any path could read any of the user's files, or
+// learn what they hold from an error that quotes them (a routine's
+// "unknown format ..."). These tools read only the server's working folder
+// and the routines folder (daemonpath.RoutinesDir), with symbolic links
+// resolved: ../, an absolute path elsewhere and a link that leads out are
+// refused as bad input, and the refusal says nothing of the file.
+
+// hostFile is the file name names (relative to the working folder), with
+// its symbolic links resolved, when it lies in a folder the tools may
+// read; tool names the tool for the refusal.
+func hostFile(name, tool string) (string, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", calls.Errorf(calls.ErrBadInput, "give the JSON itself", "%s: the server has no working folder: %v", tool, err)
+	}
+	folders := []string{cwd}
+	if d := daemonpath.RoutinesDir(os.Getenv); d != "" {
+		folders = append(folders, d)
+	}
+	hint := fmt.Sprintf("give a file in the working folder (%s), or the JSON itself", cwd)
+	if len(folders) > 1 {
+		hint = fmt.Sprintf("give a file in the working folder (%s) or the routines folder (%s), or the JSON itself", cwd, folders[1])
+	}
+	refuse := func(why string) error {
+		return calls.Errorf(calls.ErrBadInput, hint, "%s: %s %s; it reads only the working folder and the routines folder", tool, name, why)
+	}
+	if strings.TrimSpace(name) == "" {
+		return "", refuse("is no file name")
+	}
+	abs := name
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, abs)
+	}
+	abs = filepath.Clean(abs)
+	var real []string // the folders, their links resolved
+	for _, f := range folders {
+		if r, err := filepath.EvalSymlinks(f); err == nil {
+			real = append(real, r)
+		}
+	}
+	if !within(abs, folders) && !within(abs, real) {
+		return "", refuse("is outside them")
+	}
+	file, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", refuse("cannot be read (no such file)")
+	}
+	if !within(file, real) {
+		return "", refuse("leads outside them (a symbolic link)")
+	}
+	if fi, err := os.Stat(file); err != nil || !fi.Mode().IsRegular() {
+		return "", refuse("is not a regular file")
+	}
+	return file, nil
+}
+
+// within says whether path lies in one of folders.
+func within(path string, folders []string) bool {
+	for _, f := range folders {
+		rel, err := filepath.Rel(f, path)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
+}
