@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -22,7 +22,7 @@ func TestWorkerTrustsApprovalsOnTheSubmittersWord(t *testing.T) {
 	ctx := context.Background()
 	var mu sync.Mutex
 	holds := map[string]bool{}
-	startWorker(t, e, "w1", eps, WorkerOptions{Parallel: 2, Replay: func(ctx context.Context, d pilot.Driver, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+	startWorker(t, e, "w1", eps, WorkerOptions{Parallel: 2, Replay: func(ctx context.Context, d calls.Session, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		mu.Lock()
 		holds[o.Vars["id"]] = o.Approvals.Holds(r)
 		mu.Unlock()
