@@ -517,3 +517,63 @@ func TestKeyMemorySurvivesAnEmptiedRuntimeFolder(t *testing.T) {
 		t.Errorf("second batch: %+v", r)
 	}
 }
+
+// The README's composition as users write it first: a routine around
+// `form fill --secret` (a form step whose PIN answer is the secret), run
+// as a batch with the PINs in the shell. The PIN reaches the page in the
+// order POST, and each row orders once.
+//
+// It depends on lane contract of issue 27 (item 6): the batch worker's
+// journaling wrapper hides the session's form calls today, so a form
+// step in a batch row stops with "this driver cannot fill forms". It
+// fails on this branch until that lane is merged; the act/fill routine
+// above (TestBatchEnvSecretsReachOnlyThePage) is this lane's part.
+func TestBatchFormStepWithEnvSecret(t *testing.T) {
+	u := newEnvUser(t)
+	srv := orderShop(t)
+	s, ctx := session(t)
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
+		t.Fatal(err)
+	}
+	form, err := s.Form(ctx, calls.FormRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := map[string]*routine.Value{}
+	for _, f := range form.Fields {
+		switch {
+		case strings.Contains(f.Key, "email"):
+			answers[f.Key] = &routine.Value{From: "input", Slot: "email"}
+		case strings.Contains(f.Key, "pin"):
+			answers[f.Key] = &routine.Value{From: "secret", Slot: "pin"}
+		}
+	}
+	if len(answers) != 2 {
+		t.Fatalf("form keys: %+v", form.Fields)
+	}
+	r := routine.Routine{Format: routine.Format, Name: "order-form", Version: 1,
+		Variables: []routine.Variable{{Name: "email"}, {Name: "pin", Secret: true}},
+		Steps: []routine.Step{{ID: "open", Kind: routine.KindGoto, URL: srv.URL("/")},
+			{ID: "ready", Kind: routine.KindVerify, Check: &routine.Check{Text: "Ready"}},
+			{ID: "form", Kind: routine.KindForm, Answers: answers}}}
+	r.Steps = append(r.Steps, recordStep(t, ctx, s, "place", calls.ActClick, "text=Place order", "", nil))
+	b, _ := json.Marshal(r)
+	if _, err := routine.Parse(b); err != nil {
+		t.Fatalf("the routine: %v\n%s", err, b)
+	}
+	rt := filepath.Join(u.home, "order-form.json")
+	if err := os.WriteFile(rt, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv.Reset()
+	rows, pins, env := writeRows(t, u.home, 2)
+	if r := u.runIn(u.front, env, "batch", rt, "--inputs", rows, "--allow-submit"); r.code != 0 {
+		t.Fatalf("batch: %+v", r)
+	}
+	for i, pin := range pins {
+		if c := ordersWith(srv, pin); c != 1 {
+			t.Errorf("row %d: %d orders with its PIN, want 1", i+1, c)
+		}
+		notInFiles(t, u.home, pin)
+	}
+}
