@@ -23,8 +23,13 @@
 //     skipped, so a batch submitted again runs only what is left.
 //
 // Secrets never enter the stream: a row names them, as
-// {"password": {"secret": "env:PW"}} or {"secret": "file:/run/pw"}, and the
-// worker that runs the row reads the value where it runs.
+// {"password": {"secret": "env:PW"}}, {"secret": "file:/run/pw"} or
+// {"secret": "prompt"} (secret.ParseRef), and the worker reads the value
+// from its [Secrets]: a `waymark worker` from its own environment and
+// files ([EnvSecrets]), the daemon from the [Vault] the submitting command
+// filled over its socket (in memory, for that batch only). A row whose
+// secret is not there is held as [StatusNeedsSecret], never failed, until
+// [Engine.Resume] puts it back.
 //
 // Browsers are leased per row from a [Pool] of endpoints, each with a
 // maximum of sessions; the leases live in a key-value bucket with a time to

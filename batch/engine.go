@@ -138,7 +138,7 @@ func (e *Engine) Submit(ctx context.Context, spec Spec, fields []map[string]json
 		return nil, calls.Errorf(calls.ErrBadInput, "give one JSON object a line, or a CSV file with a header", "the batch has no rows")
 	}
 	if spec.ID == "" {
-		spec.ID = newID()
+		spec.ID = NewID()
 	} else if !validID(spec.ID) {
 		return nil, calls.Errorf(calls.ErrBadInput, "use letters, digits and dashes", "bad batch id %q", spec.ID)
 	}
@@ -206,7 +206,8 @@ func (e *Engine) Submit(ctx context.Context, spec Spec, fields []map[string]json
 	return &spec, nil
 }
 
-func newID() string {
+// NewID returns a new batch id: the time and 8 random hex digits.
+func NewID() string {
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	return "b" + time.Now().UTC().Format("0102-1504") + "-" + hex.EncodeToString(b[:])
@@ -405,14 +406,18 @@ func statusOf(spec *Spec, res []Result, canceled bool, now time.Time) *Status {
 			st.Skipped++
 		case StatusCanceled:
 			st.Canceled++
+		case StatusNeedsSecret:
+			st.NeedsSecret++
 		}
-		if r.Status != StatusSkipped && r.Status != StatusCanceled {
+		if r.Status != StatusSkipped && r.Status != StatusCanceled && r.Status != StatusNeedsSecret {
 			ran++
 		}
 	}
 	switch {
 	case st.Done >= st.Total && canceled:
 		st.State = StateCanceled
+	case st.Done >= st.Total && st.NeedsSecret > 0:
+		st.State = StateNeedsSecret // until batch resume
 	case st.Done >= st.Total:
 		st.State = StateDone
 	}

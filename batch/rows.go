@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,7 +20,7 @@ import (
 // ReadRows reads input rows: one JSON object a line (JSON Lines; blank
 // lines skipped), or, when csv is true, a CSV file whose first line names
 // the fields. A CSV cell is a string; a cell like {"secret":"env:PW"} is a
-// secret reference.
+// secret reference ([secret.ParseRef]).
 func ReadRows(r io.Reader, csvFormat bool) ([]map[string]json.RawMessage, error) {
 	if csvFormat {
 		return readCSV(r)
@@ -107,11 +106,11 @@ func checkRow(r *routine.Routine, fields map[string]json.RawMessage) error {
 		ref, isRef := refOf(raw)
 		switch {
 		case v.Secret && !isRef:
-			return calls.Errorf(calls.ErrBadInput, fmt.Sprintf(`name the secret instead: {"%s": {"secret": "env:VAR"}} (or file:PATH); its value never goes on the stream`, v.Name),
+			return calls.Errorf(calls.ErrBadInput, fmt.Sprintf(`name the secret instead: {"%s": {"secret": "env:VAR"}} (or file:PATH, or prompt); its value never goes on the stream`, v.Name),
 				"%q is a secret and the row holds its value", v.Name)
 		case v.Secret:
-			if !strings.HasPrefix(ref, "env:") && !strings.HasPrefix(ref, "file:") {
-				return calls.Errorf(calls.ErrBadInput, "write env:VAR or file:PATH", "%q names its secret as %q", v.Name, ref)
+			if _, err := secret.ParseRef(ref); err != nil {
+				return calls.Errorf(calls.ErrBadInput, secret.RefHint, "%q names its secret badly: %v", v.Name, err)
 			}
 		case isRef:
 			return calls.Errorf(calls.ErrBadInput, "declare it secret in the routine, or give its value", "%q is not a secret variable of the routine", v.Name)
@@ -137,15 +136,13 @@ func rowKey(fields map[string]json.RawMessage, name string) (string, error) {
 	return "", fmt.Errorf("the field %q is not a string or a number", name)
 }
 
-// rowValues turns a row into replay's variables, reading each secret where
-// the worker runs. getenv nil means os.Getenv.
-func rowValues(r *routine.Routine, fields map[string]json.RawMessage, getenv func(string) string) (map[string]string, map[string]secret.Value, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+// rowValues turns a row into replay's variables, reading each secret from
+// src where the worker runs. A secret that is not there is an error
+// wrapping [secret.ErrUnset]: the row waits as needs_secret.
+func rowValues(r *routine.Routine, row Row, src Secrets) (map[string]string, map[string]secret.Value, error) {
 	vars, secrets := map[string]string{}, map[string]secret.Value{}
 	for _, v := range r.Variables {
-		raw := fields[v.Name]
+		raw := row.Fields[v.Name]
 		if !v.Secret {
 			var s string
 			if json.Unmarshal(raw, &s) == nil {
@@ -155,26 +152,16 @@ func rowValues(r *routine.Routine, fields map[string]json.RawMessage, getenv fun
 			}
 			continue
 		}
-		ref, _ := refOf(raw)
-		var val string
-		switch {
-		case strings.HasPrefix(ref, "env:"):
-			name := strings.TrimPrefix(ref, "env:")
-			if val = getenv(name); val == "" {
-				return nil, nil, calls.Errorf(calls.ErrBadInput, "set it where the worker runs", "the secret %q: %s is empty or not set on this worker", v.Name, name)
-			}
-		case strings.HasPrefix(ref, "file:"):
-			b, err := os.ReadFile(strings.TrimPrefix(ref, "file:"))
-			if err != nil {
-				return nil, nil, calls.Errorf(calls.ErrBadInput, "put the file where the worker runs", "the secret %q: %v", v.Name, err)
-			}
-			if val = strings.TrimRight(string(b), "\r\n"); val == "" {
-				return nil, nil, calls.Errorf(calls.ErrBadInput, "", "the secret %q: its file is empty", v.Name)
-			}
-		default:
-			return nil, nil, calls.Errorf(calls.ErrBadInput, "write env:VAR or file:PATH", "the secret %q is named as %q", v.Name, ref)
+		s, _ := refOf(raw)
+		ref, err := secret.ParseRef(s)
+		if err != nil {
+			return nil, nil, calls.Errorf(calls.ErrBadInput, secret.RefHint, "the secret %q: %v", v.Name, err)
 		}
-		secrets[v.Name] = secret.New(v.Name, val)
+		val, err := src.Resolve(row.Batch, ref, v.Name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the secret %q: %w", v.Name, err)
+		}
+		secrets[v.Name] = val
 	}
 	return vars, secrets, nil
 }

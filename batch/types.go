@@ -68,6 +68,7 @@ const (
 	StatusUncertain = "uncertain" // its worker died after pressing a submit; a person checks
 	StatusSkipped   = "skipped"   // its key was done already
 	StatusCanceled  = "canceled"  // the batch was canceled before it ran
+	// StatusNeedsSecret (secrets.go): held until its secret is handed over.
 )
 
 // Causes a batch adds to replay's.
@@ -102,17 +103,20 @@ type Result struct {
 
 // Status is a batch's progress.
 type Status struct {
-	ID        string    `json:"id"`
-	Name      string    `json:"name,omitempty"`
-	State     string    `json:"state"` // running, done, canceled
-	Total     int       `json:"total"`
-	Done      int       `json:"done"` // results written, every status
-	OK        int       `json:"ok"`
-	Failed    int       `json:"failed"`
-	Uncertain int       `json:"uncertain"`
-	Skipped   int       `json:"skipped"`
-	Canceled  int       `json:"canceled"`
-	Created   time.Time `json:"created"`
+	ID        string `json:"id"`
+	Name      string `json:"name,omitempty"`
+	State     string `json:"state"` // running, done, canceled
+	Total     int    `json:"total"`
+	Done      int    `json:"done"` // results written, every status
+	OK        int    `json:"ok"`
+	Failed    int    `json:"failed"`
+	Uncertain int    `json:"uncertain"`
+	Skipped   int    `json:"skipped"`
+	Canceled  int    `json:"canceled"`
+	// NeedsSecret counts rows held for a secret their worker could not
+	// read; they are not done until `waymark batch resume`.
+	NeedsSecret int       `json:"needs_secret,omitempty"`
+	Created     time.Time `json:"created"`
 	// RatePerMin counts rows finished (not skipped) a minute since the
 	// batch was created.
 	RatePerMin float64 `json:"rate_per_min"`
@@ -125,6 +129,7 @@ const (
 	StateRunning  = "running"
 	StateDone     = "done"
 	StateCanceled = "canceled"
+	// StateNeedsSecret (secrets.go): every row is done or held for a secret.
 )
 
 // journal is what a worker writes before it presses an approved submit.

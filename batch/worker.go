@@ -27,9 +27,12 @@ type WorkerOptions struct {
 	Parallel int
 	// Pool leases the sessions rows run in.
 	Pool *Pool
-	// Getenv reads the environment for secrets named env:VAR; nil means
-	// os.Getenv.
+	// Getenv reads the environment for secrets named env:VAR when Secrets
+	// is nil; nil means os.Getenv.
 	Getenv func(string) string
+	// Secrets reads the secrets rows name (see secrets.go); nil means
+	// EnvSecrets(Getenv): this process's environment and files.
+	Secrets Secrets
 	// Logger gets a line a row (never a secret value: it is redacted);
 	// nil discards.
 	Logger *slog.Logger
@@ -267,7 +270,14 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res 
 	res = Result{Batch: row.Batch, N: row.N, Key: row.Key, Worker: w.opts.Name}
 	start := time.Now()
 	defer func() { res.DurMS = time.Since(start).Milliseconds() }()
-	vars, secrets, err := rowValues(l.r, row.Fields, w.opts.Getenv)
+	vars, secrets, err := rowValues(l.r, row, w.secrets())
+	if isUnset(err) {
+		if herr := w.hold(ctx, row); herr != nil {
+			res.Status, res.Cause, res.Message = StatusFailed, CauseWorker, "hold the row for its secret: "+herr.Error()
+			return res, true
+		}
+		return needsSecret(res, err), false
+	}
 	if err != nil {
 		res.Status, res.Cause, res.Message, res.Hint = StatusFailed, CauseInput, err.Error(), calls.Hint(err)
 		return res, false

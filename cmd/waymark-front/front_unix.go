@@ -139,7 +139,7 @@ func socketPath(args []string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	// The request carries the environment, secrets and all: never to a
+	// The request carries the variables a --secret names: never to a
 	// socket of another user.
 	if err := p.CheckOwner(); err != nil {
 		return "", false
@@ -179,7 +179,10 @@ func request(v string, args []string) (json.RawMessage, error) {
 		args = []string{}
 	}
 	return json.Marshal(rpc.CLIRunRequest{
-		Version: v, Args: args, Env: os.Environ(), Dir: dir, ConfigDir: cfg,
+		// Waymark's settings and the variables the command names, never
+		// the whole environment: a model key or another secret's
+		// variable has no business in the daemon's memory.
+		Version: v, Args: args, Env: rpc.FrontEnv(os.Environ(), args), Dir: dir, ConfigDir: cfg,
 		StdinTTY:  iostreams.IsTerminal(os.Stdin),
 		StdoutTTY: iostreams.IsTerminal(os.Stdout),
 		StderrTTY: iostreams.IsTerminal(os.Stderr),

@@ -24,6 +24,7 @@ import (
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Methods of the batch service.
@@ -32,6 +33,8 @@ const (
 	MethodStatus  = "batch.status"  // IDParams → batch.Status; no id: StatusList
 	MethodResults = "batch.results" // ResultsParams → ResultsReply
 	MethodCancel  = "batch.cancel"  // IDParams → batch.Status
+	MethodHeld    = "batch.held"    // IDParams → HeldReply
+	MethodResume  = "batch.resume"  // ResumeParams → batch.Status
 )
 
 // SubmitParams start a batch.
@@ -39,6 +42,24 @@ type SubmitParams struct {
 	Spec     batch.Spec                   `json:"spec"`
 	Rows     []map[string]json.RawMessage `json:"rows"`
 	Parallel int                          `json:"parallel"`
+	// Secrets are the values of the references the rows name ("env:PIN"
+	// → its value), read by the submitting command where it runs. The
+	// daemon keeps them in memory for this batch only (batch.Vault):
+	// never on the stream, in a file or a log. A reference left out holds
+	// its rows as needs_secret.
+	Secrets map[string]string `json:"secrets,omitempty"`
+}
+
+// ResumeParams hand over the secrets of a batch's held rows and put the
+// rows back to run.
+type ResumeParams struct {
+	ID      string            `json:"id"`
+	Secrets map[string]string `json:"secrets,omitempty"`
+}
+
+// HeldReply names the references a batch's held rows need.
+type HeldReply struct {
+	Refs []string `json:"refs"`
 }
 
 // IDParams name a batch.
@@ -79,8 +100,6 @@ type Options struct {
 	Local calls.Caller
 	// Remote makes a session manager for a CDP endpoint of the pool.
 	Remote func(endpoint string) (calls.Caller, func() error)
-	// Getenv reads secrets named env:VAR; nil means os.Getenv.
-	Getenv func(string) string
 	Logger *slog.Logger
 	// Worker names the daemon's worker; empty means "daemon-HOST".
 	Worker string
@@ -101,6 +120,9 @@ type Service struct {
 	stopWork context.CancelFunc
 	workDone chan struct{}
 	pool     *batch.Pool
+	// vault holds the secrets submitters handed over; the daemon never
+	// reads its own environment for a row (it is clean: secret.Environ).
+	vault batch.Vault
 }
 
 // New returns a service; it starts nothing.
@@ -264,7 +286,7 @@ func (s *Service) work(e *batch.Engine, parallel int) error {
 	s.stopWork, s.workDone, s.pool, s.parallel = cancel, done, pool, min(parallel, total)
 	go func() { // exits when stopWork is called
 		defer close(done)
-		if err := e.Work(ctx, batch.WorkerOptions{Name: s.opts.Worker, Parallel: s.parallel, Pool: pool, Getenv: s.opts.Getenv, Logger: s.log,
+		if err := e.Work(ctx, batch.WorkerOptions{Name: s.opts.Worker, Parallel: s.parallel, Pool: pool, Secrets: &s.vault, Logger: s.log,
 			// A daemon stopping lets rows under way finish a little, so
 			// fewer come back uncertain.
 			Grace: 3 * time.Second}); err != nil {
@@ -340,18 +362,55 @@ func (s *Service) Handle(ctx context.Context, method string, params json.RawMess
 		if err := s.work(e, p.Parallel); err != nil {
 			return nil, err
 		}
+		// The values go in before the rows go out, under the id the
+		// rows will carry.
+		if p.Spec.ID == "" {
+			p.Spec.ID = batch.NewID()
+		}
+		if s.vault.Has(p.Spec.ID) {
+			return nil, calls.Errorf(calls.ErrBadInput, "choose another id", "batch %s is being submitted already", p.Spec.ID)
+		}
+		s.vault.Put(p.Spec.ID, values(p.Secrets))
 		spec, err := e.Submit(ctx, p.Spec, p.Rows)
+		if err != nil {
+			s.vault.Forget(p.Spec.ID)
+			return nil, err
+		}
+		return s.status(ctx, e, spec.ID)
+	case MethodHeld:
+		var p IDParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		refs, err := e.HeldRefs(ctx, p.ID)
 		if err != nil {
 			return nil, err
 		}
-		return e.Status(ctx, spec.ID)
+		out := HeldReply{Refs: []string{}}
+		for _, r := range refs {
+			out.Refs = append(out.Refs, r.String())
+		}
+		return out, nil
+	case MethodResume:
+		var p ResumeParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		if err := s.work(e, 0); err != nil {
+			return nil, err
+		}
+		s.vault.Put(p.ID, values(p.Secrets))
+		if _, err := e.Resume(ctx, p.ID); err != nil {
+			return nil, err
+		}
+		return s.status(ctx, e, p.ID)
 	case MethodStatus:
 		var p IDParams
 		if err := decode(params, &p); err != nil {
 			return nil, err
 		}
 		if p.ID != "" {
-			return e.Status(ctx, p.ID)
+			return s.status(ctx, e, p.ID)
 		}
 		ids, err := e.List(ctx)
 		if err != nil {
@@ -369,7 +428,7 @@ func (s *Service) Handle(ctx context.Context, method string, params json.RawMess
 		if err := decode(params, &p); err != nil {
 			return nil, err
 		}
-		st, err := e.Status(ctx, p.ID)
+		st, err := s.status(ctx, e, p.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -386,9 +445,29 @@ func (s *Service) Handle(ctx context.Context, method string, params json.RawMess
 		if err := decode(params, &p); err != nil {
 			return nil, err
 		}
+		s.vault.Forget(p.ID)
 		return e.Cancel(ctx, p.ID)
 	}
 	return nil, calls.Errorf(calls.ErrBadInput, "update waymark: the CLI and the daemon may be of different versions", "unknown method %q", method)
+}
+
+// status is a batch's status; once it is done or canceled, the secrets
+// handed over for it are dropped.
+func (s *Service) status(ctx context.Context, e *batch.Engine, id string) (*batch.Status, error) {
+	st, err := e.Status(ctx, id)
+	if err == nil && (st.State == batch.StateDone || st.State == batch.StateCanceled) {
+		s.vault.Forget(id)
+	}
+	return st, err
+}
+
+// values are secrets as the wire carries them, as secret values.
+func values(m map[string]string) map[string]secret.Value {
+	out := make(map[string]secret.Value, len(m))
+	for ref, v := range m {
+		out[ref] = secret.New(ref, v)
+	}
+	return out
 }
 
 func decode(params json.RawMessage, v any) error {

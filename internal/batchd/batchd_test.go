@@ -37,17 +37,27 @@ func TestParseEndpoint(t *testing.T) {
 }
 
 func TestDefaultDir(t *testing.T) {
+	run := t.TempDir()
 	env := func(k string) string {
-		if k == "XDG_STATE_HOME" {
+		switch k {
+		case "XDG_STATE_HOME":
 			return "/state"
+		case "XDG_RUNTIME_DIR":
+			return run
 		}
 		return ""
 	}
-	if got := DefaultDir("/tmp/x/d.sock", env); got != "/tmp/x/batch-d" {
-		t.Errorf("with a socket: %s", got)
-	}
-	if got := DefaultDir("", env); got != filepath.Join("/state", "waymark", "batch") {
-		t.Errorf("XDG_STATE_HOME: %s", got)
+	for _, c := range []struct{ socket, want string }{
+		{"", "/state/waymark/batch"},
+		{"/tmp/x/d.sock", "/tmp/x/batch-d"}, // named by hand, in a folder of its own
+		// The runtime folder is emptied at logout and reboot: the store
+		// of a daemon there goes to the state folder.
+		{filepath.Join(run, "waymark", "daemon.sock"), "/state/waymark/batch"},
+		{filepath.Join(run, "waymark", "second.sock"), "/state/waymark/batch-second"},
+	} {
+		if got := DefaultDir(c.socket, env); got != c.want {
+			t.Errorf("DefaultDir(%q) = %s, want %s", c.socket, got, c.want)
+		}
 	}
 }
 

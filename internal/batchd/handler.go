@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/waymark-dev/waymark/internal/daemon/daemonpath"
 )
 
 // Sessions is what the daemon's session manager answers.
@@ -43,18 +45,45 @@ func (h Handler) Close() error {
 	return errors.Join(h.Batches.Close(), h.Sessions.Close())
 }
 
-// DefaultDir is the embedded server's store: beside a socket named by
-// hand (a test's, or a second daemon's; batch-NAME for NAME.sock), else in the user's state folder
-// ($XDG_STATE_HOME/waymark/batch, ~/.local/state/waymark/batch).
+// DefaultDir is the embedded server's store, which holds the batches'
+// journals and the --key memory: in the user's state folder
+// ($XDG_STATE_HOME/waymark/batch, ~/.local/state/waymark/batch), never in
+// the runtime folder beside the default socket, which logout and reboot
+// empty (a --key row would then run, and order, twice). A daemon on a
+// socket named by hand in another folder (a test's, or a second
+// daemon's; batch-NAME for NAME.sock) keeps its store beside the socket;
+// one named by hand in the runtime folder keeps it in the state folder
+// as batch-NAME.
 func DefaultDir(socket string, getenv func(string) string) string {
-	if socket != "" { // one store a daemon: several may share a folder
-		return filepath.Join(filepath.Dir(socket), "batch-"+strings.TrimSuffix(filepath.Base(socket), filepath.Ext(socket)))
+	state := stateDir(getenv)
+	if socket == "" {
+		return filepath.Join(state, "batch")
 	}
+	abs, err := filepath.Abs(socket)
+	if err != nil {
+		abs = socket
+	}
+	name := strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))
+	dir := filepath.Dir(abs)
+	if dir != daemonpath.RuntimeDir(getenv, os.Getuid(), os.Stat) {
+		return filepath.Join(dir, "batch-"+name) // one store a daemon: several may share a folder
+	}
+	if name == "daemon" {
+		return filepath.Join(state, "batch")
+	}
+	return filepath.Join(state, "batch-"+name)
+}
+
+// stateDir is waymark's folder of the user's state folder.
+func stateDir(getenv func(string) string) string {
 	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "waymark", "batch")
+		return filepath.Join(d, "waymark")
+	}
+	if home := getenv("HOME"); home != "" && filepath.IsAbs(home) {
+		return filepath.Join(home, ".local", "state", "waymark")
 	}
 	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".local", "state", "waymark", "batch")
+		return filepath.Join(home, ".local", "state", "waymark")
 	}
-	return filepath.Join(os.TempDir(), "waymark-batch-"+sanitize(getenv("USER")))
+	return filepath.Join(os.TempDir(), "waymark-state-"+sanitize(getenv("USER")))
 }

@@ -52,7 +52,7 @@ survives this command: Ctrl-C stops following it, not the batch. Follow it
 again with "waymark batch status ID" and "waymark batch results ID".
 
 Each row's result goes to --out as a JSON line when it finishes: status (ok,
-failed, uncertain, skipped, canceled), cause, step, data, heals, dur_ms.
+failed, uncertain, skipped, canceled, needs_secret), cause, step, data, heals, dur_ms.
 
 A row stopped by the network, a timeout or a crashed browser runs again, up
 to --retries; one stopped by its page (replaced, verify, sign-in …) does not.
@@ -61,8 +61,12 @@ again: it comes back uncertain, with the step it reached, for a person to
 check. With --key FIELD, rows whose key is done already for this routine
 (in this batch or an earlier one) are skipped.
 
-A secret is named in the row, never given: {"password": {"secret": "env:PW"}}
-or {"secret": "file:/run/pw"}; the worker that runs the row reads it.
+A secret is named in the row, never given: {"password": {"secret": "env:PW"}},
+{"secret": "file:/run/pw"} or {"secret": "prompt"}. This command reads it
+(from this shell, this machine's files, this terminal) and hands it to the
+daemon, which keeps it in memory for this batch only; a "waymark worker"
+reads it where it runs. A row whose secret is not there waits as
+needs_secret until "waymark batch resume ID".
 
 On a terminal a progress bar shows on stderr; with --json each result is a
 JSON line ("type": "row") before the envelope.`,
@@ -110,7 +114,7 @@ JSON line ("type": "row") before the envelope.`,
 	cmd.Flags().BoolVar(&opts.KeepCookies, "keep-cookies", false, "keep cookies and storage from one row to the next in a warm session")
 	cmd.Flags().BoolVar(&opts.Hand, "hand", false, "act with a person's pointer paths and typing pace (for pages with hover menus and debounced fields); off, rows run at the browser's speed")
 	cmd.Flags().BoolVar(&opts.Detach, "detach", false, "start the batch and print its id; do not follow it")
-	cmd.AddCommand(newCmdBatchStatus(f), newCmdBatchResults(f), newCmdBatchCancel(f))
+	cmd.AddCommand(newCmdBatchStatus(f), newCmdBatchResults(f), newCmdBatchCancel(f), newCmdBatchResume(f))
 	return cmd
 }
 
@@ -138,13 +142,22 @@ func batchRun(ctx context.Context, opts *BatchOptions) error {
 	if err != nil {
 		return err
 	}
+	refs, err := batch.RowRefs(r, rows)
+	if err != nil {
+		return err
+	}
+	values, missing, err := batchSecrets(&opts.Common, refs)
+	if err != nil {
+		return err
+	}
 	spec := batch.Spec{ID: opts.ID, Routine: raw, Name: filepath.Base(opts.Routine), Key: opts.Key, Retries: opts.Retries,
 		Submits: opts.Submits, KeepCookies: opts.KeepCookies, Hand: opts.Hand, Approved: approved.Holds(r)}
 	var st batch.Status
 	c := opts.daemonCalls()
-	if err := c.Call(ctx, opts.Session, batchd.MethodSubmit, batchd.SubmitParams{Spec: spec, Rows: rows, Parallel: opts.Parallel}, &st); err != nil {
+	if err := c.Call(ctx, opts.Session, batchd.MethodSubmit, batchd.SubmitParams{Spec: spec, Rows: rows, Parallel: opts.Parallel, Secrets: values}, &st); err != nil {
 		return err
 	}
+	noteMissing(&opts.Common, st.ID, missing)
 	if opts.Detach {
 		return opts.emit(st, func() error {
 			fmt.Fprintln(opts.IO.Out, st.ID)
@@ -182,6 +195,8 @@ func rowExit(r batch.Result) int {
 		return ExitOK
 	case batch.StatusCanceled:
 		return ExitCanceled
+	case batch.StatusNeedsSecret:
+		return ExitUsage // an input to give, as a missing --secret is
 	}
 	switch r.Cause {
 	case batch.CauseBrowser:
@@ -257,18 +272,26 @@ func followBatch(ctx context.Context, opts *Common, id, out string, poll time.Du
 // batchEnd reports a finished batch: exit 0 when no row failed or is
 // uncertain.
 func batchEnd(opts *Common, st batch.Status) error {
-	ok := st.Failed == 0 && st.Uncertain == 0 && st.State == batch.StateDone
+	ok := st.Failed == 0 && st.Uncertain == 0 && st.NeedsSecret == 0 && st.State == batch.StateDone
 	msg := fmt.Sprintf("batch %s %s: %d ok, %d failed, %d uncertain, %d skipped, %d canceled", st.ID, st.State, st.OK, st.Failed, st.Uncertain, st.Skipped, st.Canceled)
+	hint := "read the rows that did not pass: waymark batch results " + st.ID
+	if st.NeedsSecret > 0 {
+		msg += fmt.Sprintf(", %d waiting for a secret", st.NeedsSecret)
+		hint = "set the secrets they name, then run: waymark batch resume " + st.ID
+	}
 	if opts.JSON {
 		env := envelope{OK: ok, Data: st}
 		if !ok {
-			env.Error = &errorBody{Code: "batch_incomplete", Message: msg, Hint: "read the rows that did not pass: waymark batch results " + st.ID}
+			env.Error = &errorBody{Code: "batch_incomplete", Message: msg, Hint: hint}
 		}
 		if err := writeEnvelope(opts.IO.Out, env); err != nil {
 			return err
 		}
 	} else {
 		fmt.Fprintln(opts.IO.ErrOut, msg)
+		if st.NeedsSecret > 0 {
+			fmt.Fprintln(opts.IO.ErrOut, "hint: "+hint)
+		}
 	}
 	if !ok {
 		return &ExitError{Code: ExitFailed, Msg: msg, Silent: true}

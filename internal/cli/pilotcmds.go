@@ -80,36 +80,45 @@ func (o *PilotOptions) vars(getenv func(string) string) (pilot.Vars, error) {
 		}
 		v.Values[name] = val
 	}
+	read := o.ReadSecret
+	if read == nil {
+		read = o.prompt
+	}
+	src := secret.Sources{Getenv: getenv, ReadFile: os.ReadFile, Prompt: read}
 	for _, a := range o.Secrets {
-		name, src, ok := strings.Cut(a, "=")
-		if !ok {
-			src = "prompt" // a bare name is typed at the prompt (issue 5: --secret name)
+		name, ref, err := secretFlag(a)
+		if err != nil {
+			return v, err
 		}
-		if name == "" {
-			return v, usageErrorf("write --secret name, --secret name=env:VAR or --secret name=prompt", "bad --secret %q", a)
-		}
+		val, err := ref.Resolve(src, name)
 		switch {
-		case strings.HasPrefix(src, "env:"):
-			val := getenv(strings.TrimPrefix(src, "env:"))
-			if val == "" {
-				return v, usageErrorf("set the variable first, e.g. export "+strings.TrimPrefix(src, "env:")+"=…", "--secret %s: %s is empty or not set", name, strings.TrimPrefix(src, "env:"))
-			}
-			v.Secrets[name] = secret.New(name, val)
-		case src == "prompt":
-			read := o.ReadSecret
-			if read == nil {
-				read = o.prompt
-			}
-			val, err := read(name)
-			if err != nil {
-				return v, err
-			}
-			v.Secrets[name] = secret.New(name, val)
-		default:
-			return v, usageErrorf("a secret never goes on the command line: use name=env:VAR, or name alone to type it", "--secret %s: unknown source", name)
+		case errors.Is(err, secret.ErrUnset) && ref.Kind == secret.RefEnv:
+			return v, usageErrorf("set the variable first, e.g. export "+ref.Name+"=…", "--secret %s: %v", name, err)
+		case errors.Is(err, secret.ErrUnset):
+			return v, usageErrorf("", "--secret %s: %v", name, err)
+		case err != nil:
+			return v, err
 		}
+		v.Secrets[name] = val
 	}
 	return v, nil
+}
+
+// secretFlag reads one --secret: name=REF, or a bare name, which is typed
+// at the prompt (issue 5: --secret name). REF is [secret.ParseRef]'s.
+func secretFlag(a string) (string, secret.Ref, error) {
+	name, src, ok := strings.Cut(a, "=")
+	if !ok {
+		src = string(secret.RefPrompt)
+	}
+	if name == "" {
+		return "", secret.Ref{}, usageErrorf("write --secret name, --secret name=env:VAR, --secret name=file:PATH or --secret name=prompt", "bad --secret %q", a)
+	}
+	ref, err := secret.ParseRef(src)
+	if err != nil {
+		return "", secret.Ref{}, usageErrorf("a secret never goes on the command line: use name=env:VAR or name=file:PATH, or name alone to type it", "--secret %s: %v", name, err)
+	}
+	return name, ref, nil
 }
 
 // prompt reads a secret from the terminal without echo.

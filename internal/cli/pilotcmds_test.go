@@ -31,6 +31,7 @@ func TestPilotVars(t *testing.T) {
 			wantSecrets: map[string]string{"pw": "s3cret"}, wantAsked: []string{"pw"}},
 		{name: "bare secret name prompts", secrets: []string{"pw", "pin"}, typed: map[string]string{"pw": "s3cret", "pin": "1234"},
 			wantSecrets: map[string]string{"pw": "s3cret", "pin": "1234"}, wantAsked: []string{"pw", "pin"}},
+		{name: "secret from a file", secrets: []string{"pw=file:testdata/nosuchfile"}, wantErr: "--secret pw: open testdata/nosuchfile"},
 		{name: "secret value on the command line", secrets: []string{"pw=hunter2"}, wantErr: "--secret pw: unknown source"},
 		{name: "secret with no name", secrets: []string{"=env:SHOP_PW"}, wantErr: `bad --secret "=env:SHOP_PW"`},
 	}

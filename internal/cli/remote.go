@@ -97,7 +97,7 @@ type cmdTree struct {
 
 // frontRunner is the daemon's answer to rpc.MethodCLIRun: it runs the
 // front's command with [MainWith] as the front's own process would have,
-// with the front's environment, working folder, config folder and
+// with the front's environment (as much as rpc.FrontEnv keeps), working folder, config folder and
 // terminals, and calls this daemon in memory (dial) with version v. What
 // the command prints is gathered and sent back with its exit status.
 func frontRunner(v string) daemon.UnqueuedFunc {
@@ -112,7 +112,10 @@ func frontRunner(v string) daemon.UnqueuedFunc {
 		if why := remoteRefusal(req.Args); why != "" {
 			return rpc.CLIRunResult{Reason: why}, nil
 		}
-		getenv := envLookup(req.Env) // this run's alone; never logged
+		// This run's alone, never logged, and never the daemon's own: a
+		// variable the front did not send is not set for the command, and
+		// one no front should send (FrontEnv) is dropped on arrival.
+		getenv := envLookup(rpc.FrontEnv(req.Env, req.Args))
 		out := &outputLog{}
 		stdout, stderr := out.stream(1), out.stream(2)
 		streams := iostreams.New(strings.NewReader(""), stdout, stderr,

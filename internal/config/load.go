@@ -57,6 +57,17 @@ var env = []struct{ name, key string }{
 	{"WAYMARK_MODEL", "model.model"},
 }
 
+// EnvNames are the environment variables Load reads: the thin front sends
+// them with a command run in the daemon (rpc.FrontEnv), except the model's
+// keys, which no command the daemon runs for it reads.
+func EnvNames() []string {
+	names := make([]string, 0, len(env)+3)
+	for _, e := range env {
+		names = append(names, e.name)
+	}
+	return append(names, "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL")
+}
+
 // Load merges the defaults, the user's file, the project's file, the
 // environment and the flags, in that order. A missing file is skipped; an
 // unreadable one, a syntax error, an unknown key ([UnknownKeyError]), a bad

@@ -17,8 +17,10 @@ type CLIRunRequest struct {
 	// daemon's.)
 	Version string   `json:"version"`
 	Args    []string `json:"args"` // the command line, without the program's name
-	// Env is the front's environment (KEY=VALUE). It may hold secrets: the
-	// daemon holds it for this run only and never logs it.
+	// Env is the part of the front's environment FrontEnv keeps
+	// (KEY=VALUE): waymark's settings and the variables the command line
+	// names. It may hold a secret a --secret names: the daemon holds it
+	// for this run only, never logs it, and reads nothing FrontEnv drops.
 	Env []string `json:"env"`
 	// Dir is the front's working folder, where a project's waymark.toml
 	// is found; ConfigDir is its user config folder ("": none).
