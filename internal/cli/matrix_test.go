@@ -401,7 +401,7 @@ func rowMatrix(r batch.Result) matrixRun {
 // embeddedRow runs one row on the daemon's batch service: its embedded
 // server, its worker, its local browser (the manager).
 func embeddedRow(t *testing.T, ctx context.Context, m *sessions.Manager, raw json.RawMessage, vars map[string]string) matrixRun {
-	svc := batchd.New(batchd.Options{Dir: t.TempDir(), Local: noClose{m}, Worker: "matrix", Getenv: func(string) string { return "" }})
+	svc := batchd.New(batchd.Options{Dir: t.TempDir(), Local: noClose{m}, Worker: "matrix"})
 	defer func() { _ = svc.Close() }()
 	p, _ := json.Marshal(batchd.SubmitParams{Spec: batch.Spec{Routine: raw, Submits: replay.SubmitsAsk}, Rows: rowOf(vars), Parallel: 1})
 	st, err := svc.Handle(ctx, batchd.MethodSubmit, p)
