@@ -62,7 +62,9 @@ type reqKey struct {
 	id network.RequestID
 }
 
-func newPageLog() *pageLog { return &pageLog{inflight: map[reqKey]*calls.Request{}, typed: new(secret.Set)} }
+func newPageLog() *pageLog {
+	return &pageLog{inflight: map[reqKey]*calls.Request{}, typed: new(secret.Set)}
+}
 
 func nowMS() int64 { return time.Now().UnixMilli() }
 

@@ -42,8 +42,8 @@ type tracer struct {
 
 // trace is one session's trace in progress.
 type trace struct {
-	mu      sync.Mutex // guards the fields below
-	t       calls.Trace
+	mu    sync.Mutex // guards the fields below
+	t     calls.Trace
 	shots int // bytes of screenshots kept
 }
 
