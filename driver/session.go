@@ -253,7 +253,7 @@ func (s *Session) Info() (tabs int, url string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cur != nil {
-		url = s.cur.url()
+		url = s.mask(s.cur.url()) // a page may echo a secret into its URL
 	}
 	return len(s.tabs), url
 }
