@@ -52,6 +52,7 @@ type index struct {
 	first       [256]bool         // the first bytes of all forms
 	seen        map[form]bool
 	all         []form
+	longest     int // the length of the longest form
 }
 
 // Prefix lengths of the index.
@@ -70,27 +71,42 @@ func (x *index) add(f form) bool {
 	x.seen[f] = true
 	x.all = append(x.all, f)
 	x.first[f.text[0]] = true
-	longest := func(list []form) []form {
-		slices.SortStableFunc(list, func(a, b form) int { return cmp.Compare(len(b.text), len(a.text)) })
-		return list
-	}
+	x.longest = max(x.longest, len(f.text))
 	switch n := len(f.text); {
 	case n >= longForm:
-		x.long[f.text[:longForm]] = longest(append(x.long[f.text[:longForm]], f))
+		x.long[f.text[:longForm]] = insertLongest(x.long[f.text[:longForm]], f)
 	case n >= shortForm:
-		x.short[f.text[:shortForm]] = longest(append(x.short[f.text[:shortForm]], f))
+		x.short[f.text[:shortForm]] = insertLongest(x.short[f.text[:shortForm]], f)
 	default:
-		x.tiny = longest(append(x.tiny, f))
+		x.tiny = insertLongest(x.tiny, f)
 	}
 	return true
+}
+
+// insertLongest puts f into list, kept longest first, after the forms of
+// its length: a bucket may hold thousands (the hex of values that start
+// alike), so it is not sorted again.
+func insertLongest(list []form, f form) []form {
+	i, _ := slices.BinarySearchFunc(list, len(f.text), func(e form, n int) int {
+		if len(e.text) >= n {
+			return -1
+		}
+		return 1
+	})
+	return slices.Insert(list, i, f)
 }
 
 // scan calls yield with every form found in text and where, overlapping
 // ones too, until yield returns false. A whole form is found only where
 // it stands alone.
 func (x *index) scan(text string, yield func(f form, at int) bool) {
+	x.scanFrom(text, 0, len(text), yield)
+}
+
+// scanFrom is scan for the forms that start in text[from:to].
+func (x *index) scanFrom(text string, from, to int, yield func(f form, at int) bool) bool {
 	if len(x.all) == 0 {
-		return
+		return true
 	}
 	try := func(list []form, at int) bool {
 		for _, f := range list {
@@ -102,20 +118,21 @@ func (x *index) scan(text string, yield func(f form, at int) bool) {
 		}
 		return true
 	}
-	for at := 0; at < len(text); at++ {
+	for at := from; at < to; at++ {
 		if !x.first[text[at]] {
 			continue
 		}
 		if at+longForm <= len(text) && !try(x.long[text[at:at+longForm]], at) {
-			return
+			return false
 		}
 		if at+shortForm <= len(text) && !try(x.short[text[at:at+shortForm]], at) {
-			return
+			return false
 		}
 		if !try(x.tiny, at) {
-			return
+			return false
 		}
 	}
+	return true
 }
 
 // Add makes value known as name: [Set.Redact] replaces it, and its
@@ -319,7 +336,10 @@ type span struct {
 
 func redact(text string, x *index, heuristic bool, mark func(string) string) string {
 	var spans []span
-	marks := markRE().FindAllStringIndex(text, -1)
+	var marks [][]int
+	if strings.Contains(text, "«secret") {
+		marks = markRE().FindAllStringIndex(text, -1)
+	}
 	x.scan(text, func(f form, at int) bool {
 		// A short value inside a mark ("1" in «secret:pin_1») is the
 		// mark's name, not the value.
@@ -398,15 +418,33 @@ func write(text string, spans []span, mark func(span) string) (string, [][]int) 
 }
 
 // leaks reports whether out still holds a known value: any occurrence of
-// a value's form, or a short value standing alone outside a mark.
+// a value's form, or a short value standing alone outside a mark. Every
+// occurrence in the text was inside a span, so one in out must overlap a
+// mark written or stand next to one: only the text around the marks is
+// read again.
 func leaks(out string, x *index, written [][]int) bool {
-	marks := append(markRE().FindAllStringIndex(out, -1), written...)
+	var marks [][]int
+	if strings.Contains(out, "«secret") {
+		marks = markRE().FindAllStringIndex(out, -1)
+	}
+	marks = append(marks, written...)
 	leak := false
-	x.scan(out, func(f form, at int) bool {
-		leak = !f.whole || !insideMark(marks, at, at+len(f.text))
-		return !leak
-	})
-	return leak
+	next := 0
+	for _, w := range written {
+		from, to := max(next, w[0]-x.longest), min(len(out), w[1]+1)
+		if from >= to {
+			continue
+		}
+		x.scanFrom(out, from, to, func(f form, at int) bool {
+			leak = !f.whole || !insideMark(marks, at, at+len(f.text))
+			return !leak
+		})
+		if leak {
+			return true
+		}
+		next = to
+	}
+	return false
 }
 
 // safeMark returns a one-character mark that no known form contains.
