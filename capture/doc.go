@@ -15,7 +15,7 @@
 // A [Redactor] decides what is a secret: Authorization and
 // Proxy-Authorization (the scheme is kept), Cookie and Set-Cookie values
 // (names and attributes kept), headers, query parameters, form and JSON
-// fields named like a secret ([SecretName]: token, secret, password, API
+// fields named like a secret ([secret.Name]: token, secret, password, API
 // key, CSRF, session, auth…), and anywhere in text what package secret's
 // heuristic finds (JWTs, key shapes such as sk-/ghp_/AKIA, card numbers
 // passing Luhn, high-entropy runs, except in response bodies, whose ids

@@ -2,15 +2,12 @@ package capture
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
-	"html"
 	"mime"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
@@ -33,37 +30,26 @@ func NewKey() []byte {
 
 // Redactor turns the secrets of one capture into markers ([Marker]) under
 // the capture's key. A value found as a secret somewhere (an
-// Authorization header, a cookie, a secret-named field, a JWT) becomes
-// known, and is replaced wherever else it appears, in its URL-encoded,
-// JSON-escaped, HTML-escaped and base64 forms too, by the same marker.
+// Authorization header, a cookie, a secret-named field, a JWT) or told by
+// the driver (a value typed as a secret) becomes known, and is replaced
+// wherever else it appears, in every form [secret.Set] knows (URL, JSON,
+// HTML, hex, base64 at any alignment), by the same marker.
 // [Redactor.File] reads the whole capture twice so that a value found
 // late is replaced early too. A Redactor is safe for concurrent use.
 type Redactor struct {
 	key []byte
-	mu  sync.Mutex
-	// known are the secret values found or given, by value, with the
-	// kind they were first found as.
-	known map[string]string
-	// long and short are every form of every known value, by their first
-	// 8 (forms of 8 bytes or more) or 4 bytes, longest first: a text is
-	// read once whatever the number of known values (a site that turns
-	// a cookie over on every response makes thousands known).
-	long, short map[string][]knownForm
-	first       [256]bool // the first bytes of the forms
+	// known are the secret values found or given, each under its marker:
+	// the one known-value matcher (package secret) writes the markers.
+	known secret.Set
+	mu    sync.Mutex
+	// kinds are the values known, by value, with the kind they were
+	// first found as; guarded by mu.
+	kinds map[string]string
 }
-
-type knownForm struct{ text, marker string }
-
-// Prefix lengths of the forms' index; no form is shorter than shortForm
-// (secret.MinKnown ≤ minKnown).
-const (
-	longForm  = 8
-	shortForm = 4
-)
 
 // NewRedactor returns a redactor under key (see [NewKey]).
 func NewRedactor(key []byte) *Redactor {
-	return &Redactor{key: key, known: map[string]string{}, long: map[string][]knownForm{}, short: map[string][]knownForm{}}
+	return &Redactor{key: key, kinds: map[string]string{}}
 }
 
 // Secret makes value known as a secret of kind and returns its marker.
@@ -77,29 +63,17 @@ func (r *Redactor) Secret(kind, value string) string {
 	return Marker(r.key, kind, value)
 }
 
-// learn makes value known, indexing its forms.
+// learn makes value known, under the marker of the kind it was first
+// found as.
 func (r *Redactor) learn(kind, value string) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, ok := r.known[value]; ok {
+	if _, ok := r.kinds[value]; ok {
+		r.mu.Unlock()
 		return
 	}
-	r.known[value] = kind
-	m := Marker(r.key, kind, value)
-	for _, f := range encodings(value) {
-		idx, n := r.long, longForm
-		if len(f) < longForm {
-			idx, n = r.short, shortForm
-		}
-		if len(f) < n {
-			continue
-		}
-		p := f[:n]
-		list := append(idx[p], knownForm{f, m})
-		slices.SortStableFunc(list, func(a, b knownForm) int { return cmp.Compare(len(b.text), len(a.text)) })
-		idx[p] = list
-		r.first[f[0]] = true
-	}
+	r.kinds[value] = kind
+	r.mu.Unlock()
+	r.known.Add(Marker(r.key, kind, value), value)
 }
 
 // tokenLike reports whether a value found as a secret is looked for
@@ -116,74 +90,9 @@ func tokenLike(v string) bool {
 }
 
 // replaceKnown replaces every form of the known values in s by its
-// marker, the longest form first where several start at one place.
+// marker.
 func (r *Redactor) replaceKnown(s string) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.known) == 0 || len(s) < shortForm {
-		return s
-	}
-	var b strings.Builder
-	last := 0
-	for i := 0; i+shortForm <= len(s); {
-		if !r.first[s[i]] {
-			i++
-			continue
-		}
-		f, ok := knownFormAt(r.long, s, i, longForm)
-		if !ok {
-			f, ok = knownFormAt(r.short, s, i, shortForm)
-		}
-		if !ok {
-			i++
-			continue
-		}
-		b.WriteString(s[last:i])
-		b.WriteString(f.marker)
-		i += len(f.text)
-		last = i
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
-func knownFormAt(idx map[string][]knownForm, s string, i, n int) (knownForm, bool) {
-	if i+n > len(s) {
-		return knownForm{}, false
-	}
-	for _, f := range idx[s[i:i+n]] {
-		if strings.HasPrefix(s[i:], f.text) {
-			return f, true
-		}
-	}
-	return knownForm{}, false
-}
-
-// encodings returns value as it is and as URLs, JSON strings (Go's, which
-// escapes <, > and &, and JavaScript's, which does not; with "/" as "\/"
-// as PHP writes it), HTML text and base64 spell it.
-func encodings(v string) []string {
-	out := []string{v, url.QueryEscape(v), url.PathEscape(v),
-		base64.StdEncoding.EncodeToString([]byte(v)), base64.RawStdEncoding.EncodeToString([]byte(v)),
-		base64.URLEncoding.EncodeToString([]byte(v)), base64.RawURLEncoding.EncodeToString([]byte(v))}
-	for _, escHTML := range []bool{true, false} {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(escHTML)
-		if enc.Encode(v) == nil {
-			j := strings.TrimSuffix(b.String(), "\n")
-			j = j[1 : len(j)-1]
-			out = append(out, j, strings.ReplaceAll(j, "/", `\/`))
-		}
-	}
-	h := html.EscapeString(v) // &#39; and &#34;
-	out = append(out, h, strings.ReplaceAll(h, "&#34;", "&quot;"),
-		strings.NewReplacer("&#34;", "&quot;", "&#39;", "&#039;").Replace(h))
-	slices.Sort(out)
-	return slices.Compact(out)
+	return r.known.MaskWith(s, func(marker string) string { return marker })
 }
 
 // Text redacts free text: the known values, then what the heuristic of
@@ -246,28 +155,6 @@ func overlaps(spans [][]int, start, end int) bool {
 	return false
 }
 
-// SecretName reports whether a header, field, query parameter or storage
-// key is named like a secret: token, secret, password, API key, CSRF,
-// session, auth… ("author" and "authority" are not).
-func SecretName(name string) bool {
-	n := strings.ToLower(name)
-	n = notAuth().Replace(n)
-	if strings.HasSuffix(n, "author") || strings.Contains(n, "author") && !strings.Contains(n, "authoriz") {
-		n = strings.ReplaceAll(n, "author", "")
-	}
-	return secretNameRE().MatchString(n)
-}
-
-// notAuth removes the words that hold "auth" without being about it;
-// built once, SecretName runs for every field of every body.
-var notAuth = sync.OnceValue(func() *strings.Replacer {
-	return strings.NewReplacer("authority", "", "authors", "", "author_", "", "author-", "")
-})
-
-var secretNameRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`token|secret|passw|passphrase|(?:^|[^a-z])pwd(?:[^a-z]|$)|api[-_]?key|access[-_]?key|private[-_]?key|csrf|xsrf|session|sessid|(?:^|[^a-z])sid(?:[^a-z]|$)|auth|credential|signature|cookie`)
-})
-
 // Header redacts one header's value.
 func (r *Redactor) Header(name, value string) string {
 	switch n := strings.ToLower(name); {
@@ -304,7 +191,7 @@ func (r *Redactor) Header(name, value string) string {
 			}
 		}
 		return strings.Join(lines, "\n")
-	case SecretName(n) || strings.HasSuffix(n, "key"):
+	case secret.Name(n) || strings.HasSuffix(n, "key"):
 		// A header named …-Key holds one (Ocp-Apim-Subscription-Key,
 		// X-Client-Key); the nonces so named lose nothing as markers.
 		return r.Secret("token", value)
@@ -371,7 +258,7 @@ func (r *Redactor) Form(q string) string {
 		if err != nil {
 			name = k
 		}
-		if SecretName(name) && v != "" {
+		if secret.Name(name) && v != "" {
 			val, err := url.QueryUnescape(v)
 			if err != nil {
 				val = v
@@ -438,7 +325,7 @@ func (r *Redactor) multipart(mimeType, body string, entropy bool) (string, bool)
 		if _, ps, err := mime.ParseMediaType(headerLine(head, "content-disposition")); err == nil {
 			name = ps["name"]
 		}
-		if SecretName(name) && content != "" {
+		if secret.Name(name) && content != "" {
 			content = r.Secret("token", content)
 		} else {
 			content = r.Text(content, entropy)
@@ -467,7 +354,7 @@ func (r *Redactor) plainForm(body string, entropy bool) string {
 	for i, l := range lines {
 		text := strings.TrimRight(l, "\r\n")
 		k, v, ok := strings.Cut(text, "=")
-		if ok && v != "" && !strings.ContainsAny(k, " \t") && SecretName(k) {
+		if ok && v != "" && !strings.ContainsAny(k, " \t") && secret.Name(k) {
 			lines[i] = k + "=" + r.Secret("token", v) + l[len(text):]
 			continue
 		}
@@ -511,12 +398,12 @@ func (r *Redactor) walk(v any, name string, entropy bool) any {
 		}
 		return v
 	case string:
-		if name != "" && SecretName(name) && v != "" {
+		if name != "" && secret.Name(name) && v != "" {
 			return r.Secret("token", v)
 		}
 		return r.Text(v, entropy)
 	case json.Number:
-		if name != "" && SecretName(name) {
+		if name != "" && secret.Name(name) {
 			return r.Secret("token", v.String())
 		}
 		if out := r.Text(v.String(), entropy); out != v.String() {
@@ -534,7 +421,7 @@ func (r *Redactor) State(source, value string) string {
 	switch {
 	case where == "cookie":
 		return r.Secret("cookie", value)
-	case SecretName(name):
+	case secret.Name(name):
 		return r.Secret("token", value)
 	}
 	if out, ok := r.JSON(value, true); ok {

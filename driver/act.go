@@ -19,7 +19,8 @@ const defaultActTimeout = 5 * time.Second
 
 // Act performs one element action on the current tab with real input
 // events, then waits for what it started to settle.
-func (s *Session) Act(ctx context.Context, req calls.ActRequest) (_ *calls.Outcome, err error) {
+func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.Outcome, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
@@ -171,7 +172,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		}
 		s.markSecret(el, req.Secret) // before typing: no look may show it half typed
 		if req.Secret != "" {
-			s.log.addTyped(req.Secret, req.Value) // what the pages echo of it is masked (pagelog.go)
+			s.register(req.Secret, req.Value) // every output masks it from now on (registry.go)
 		}
 		if req.Kind == calls.ActType && strings.ContainsAny(req.Value, "\r\n") {
 			// A line break is typed as Enter.

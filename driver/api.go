@@ -12,7 +12,8 @@ import (
 // session's current tab, through Fetch: each hop checked by the policy
 // as any in-tab call is. The session keeps the hosts backed off after a
 // 429 for its next calls.
-func (s *Session) CallAPI(ctx context.Context, req calls.APICallRequest) (*calls.APICallResult, error) {
+func (s *Session) CallAPI(ctx context.Context, req calls.APICallRequest) (reply *calls.APICallResult, err error) {
+	defer s.masked(&reply, &err)
 	r, err := siteapi.Parse(req.Recipe)
 	if err != nil {
 		return nil, err

@@ -148,7 +148,8 @@ func (s *Session) Viewport(ctx context.Context, req calls.ViewportRequest) (_ *c
 }
 
 // Dialog answers the open JavaScript dialog.
-func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (_ *calls.Outcome, err error) {
+func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (reply *calls.Outcome, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err

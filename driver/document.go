@@ -134,7 +134,8 @@ func (t *tab) worldNode(ctx context.Context, on *element, fn string) (cdp.Backen
 // DocRead reads the document editor: the focus put in it, everything
 // selected with Control+A, copied with Control+C, and the clipboard's
 // text and HTML read; the selection is released after.
-func (s *Session) DocRead(ctx context.Context, req calls.DocReadRequest) (_ *calls.Doc, err error) {
+func (s *Session) DocRead(ctx context.Context, req calls.DocReadRequest) (reply *calls.Doc, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
@@ -160,7 +161,8 @@ func (s *Session) DocRead(ctx context.Context, req calls.DocReadRequest) (_ *cal
 }
 
 // DocFind reads the document and says where the words are.
-func (s *Session) DocFind(ctx context.Context, req calls.DocFindRequest) (*calls.DocFound, error) {
+func (s *Session) DocFind(ctx context.Context, req calls.DocFindRequest) (reply *calls.DocFound, err error) {
+	defer s.masked(&reply, &err)
 	if strings.TrimSpace(req.Text) == "" {
 		return nil, calls.Errorf(calls.ErrBadInput, "give the words to look for", "no words to find")
 	}
@@ -211,7 +213,8 @@ func (s *Session) readDoc(ctx context.Context, t *tab, d *docEd) (text, html str
 // DocInsert types text into the editor at one place (see
 // calls.DocInsertRequest), then reads the document back and checks the
 // text landed there, once.
-func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (_ *calls.DocInserted, err error) {
+func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (reply *calls.DocInserted, err error) {
+	defer s.masked(&reply, &err)
 	mode, words, err := docInsertMode(req)
 	if err != nil {
 		return nil, err
@@ -267,6 +270,9 @@ func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (_ 
 	line := 0
 	if len(at) == 1 {
 		line = at[0].Line
+	}
+	if req.Secret != "" {
+		s.register(req.Secret, req.Text) // before the first key (registry.go)
 	}
 	if err := s.placeCaret(ctx, t, d, mode, words, before, line); err != nil {
 		return nil, err

@@ -32,7 +32,8 @@ type fetchReply struct {
 // on the page's origin, with its cookies, over its connections. The URL
 // is checked against the policy (and its addresses pinned for the
 // daemon's proxy) before anything is sent.
-func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (_ *calls.FetchResult, err error) {
+func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (reply *calls.FetchResult, err error) {
+	defer s.masked(&reply, &err)
 	method := strings.ToUpper(strings.TrimSpace(req.Method))
 	if method == "" {
 		method = "GET"

@@ -437,7 +437,8 @@ func shownValue(f *formField, v string) string {
 }
 
 // Form reads the current page's forms as fields.
-func (s *Session) Form(ctx context.Context, _ calls.FormRequest) (_ *calls.Form, err error) {
+func (s *Session) Form(ctx context.Context, _ calls.FormRequest) (reply *calls.Form, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err

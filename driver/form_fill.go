@@ -41,7 +41,8 @@ const defaultFormRounds = 4
 const optionWait = 3 * time.Second
 
 // FillForm fills the current page's fields from answers.
-func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (_ *calls.FormFillResult, err error) {
+func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (reply *calls.FormFillResult, err error) {
+	defer s.masked(&reply, &err)
 	var answers []answer
 	for k, v := range req.Answers {
 		answers = append(answers, answer{key: k, value: v})
@@ -56,6 +57,11 @@ func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (_ *c
 		return nil, calls.Errorf(calls.ErrBadInput, `give answers by key or label: {"email": "ann@example.com"} (waymark form lists the keys)`, "no answers given")
 	}
 	sort.Slice(answers, func(i, j int) bool { return answers[i].key < answers[j].key })
+	// Before the first key: every output masks them from now on
+	// (registry.go), whatever the page echoes of them.
+	for k, v := range req.Secrets {
+		s.register(k, v)
+	}
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err

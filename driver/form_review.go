@@ -42,7 +42,8 @@ func (s *Session) rememberFormPage(f *calls.Form) {
 
 // FormReview returns every form page the session read or filled, in the
 // order they were first seen, with their values (secrets hidden).
-func (s *Session) FormReview(ctx context.Context, _ calls.FormReviewRequest) (*calls.FormReview, error) {
+func (s *Session) FormReview(ctx context.Context, _ calls.FormReviewRequest) (reply *calls.FormReview, err error) {
+	defer s.masked(&reply, &err)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

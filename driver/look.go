@@ -170,7 +170,8 @@ func (s *Session) lookTargetIn(ctx context.Context, t *tab, id target.ID, viewpo
 }
 
 // Snapshot returns the outline of the current tab.
-func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (_ *calls.Snapshot, err error) {
+func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (reply *calls.Snapshot, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err

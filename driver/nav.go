@@ -55,7 +55,8 @@ func NormalizeURL(raw string) (string, error) {
 }
 
 // Open navigates the current tab and waits for the load.
-func (s *Session) Open(ctx context.Context, req calls.OpenRequest) (_ *calls.PageInfo, err error) {
+func (s *Session) Open(ctx context.Context, req calls.OpenRequest) (reply *calls.PageInfo, err error) {
+	defer s.masked(&reply, &err)
 	u, err := NormalizeURL(req.URL)
 	if err != nil {
 		return nil, err
@@ -85,7 +86,8 @@ func (s *Session) allowed(ctx context.Context, raw string) error {
 }
 
 // Back goes one step back in the tab's history.
-func (s *Session) Back(ctx context.Context) (_ *calls.PageInfo, err error) {
+func (s *Session) Back(ctx context.Context) (reply *calls.PageInfo, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, leavePage)
 	if err != nil {
 		return nil, err
@@ -95,7 +97,8 @@ func (s *Session) Back(ctx context.Context) (_ *calls.PageInfo, err error) {
 }
 
 // Forward goes one step forward in the tab's history.
-func (s *Session) Forward(ctx context.Context) (_ *calls.PageInfo, err error) {
+func (s *Session) Forward(ctx context.Context) (reply *calls.PageInfo, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, leavePage)
 	if err != nil {
 		return nil, err
@@ -105,7 +108,8 @@ func (s *Session) Forward(ctx context.Context) (_ *calls.PageInfo, err error) {
 }
 
 // Reload reloads the current tab.
-func (s *Session) Reload(ctx context.Context) (_ *calls.PageInfo, err error) {
+func (s *Session) Reload(ctx context.Context) (reply *calls.PageInfo, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, leavePage)
 	if err != nil {
 		return nil, err
@@ -239,7 +243,8 @@ func shownURL(raw string) string {
 }
 
 // Info returns where the current tab is.
-func (s *Session) PageInfo(ctx context.Context) (_ *calls.PageInfo, err error) {
+func (s *Session) PageInfo(ctx context.Context) (reply *calls.PageInfo, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, anyPage)
 	if err != nil {
 		return nil, err

@@ -137,7 +137,7 @@ func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest)
 	}
 	f := c.file(s.name)
 	r := capture.NewRedactor(c.key)
-	for _, v := range s.log.typedValues() {
+	for _, v := range s.typedValues() {
 		r.Secret("secret", v)
 	}
 	red := r.File(f)

@@ -40,32 +40,21 @@ type pageLog struct {
 	requestDropped int
 	// inflight are the requests waiting for their outcome, by tab and id.
 	inflight map[reqKey]*calls.Request
-	// typed holds the secrets typed into the session's fields, to mask
-	// them in what the pages echo (a console.log of a form, a query).
-	typed secret.Set
-	// typedVals are the same secrets' values, for a capture's markers
-	// (netcapture.go); guarded by mu.
-	typedVals []string
+	// typed is the session's secret registry (registry.go): every value
+	// typed as a secret, to mask in what the pages echo (a console.log
+	// of a form, a query) and in every other output.
+	typed *secret.Set
 	// capture is the network capture running, or nil (netcapture.go).
 	capture captureHook
 }
 
-// addTyped makes a value typed as a secret known to what masks the pages'
-// echoes and to a capture's redaction.
-func (l *pageLog) addTyped(name, value string) {
-	l.typed.Add(name, value)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if value != "" && len(l.typedVals) < 1000 {
-		l.typedVals = append(l.typedVals, value)
-	}
-}
-
 // typedValues returns the values typed as secrets in the session.
 func (l *pageLog) typedValues() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.typedVals...)
+	var out []string
+	for _, v := range l.typed.Values() {
+		out = append(out, v.Reveal())
+	}
+	return out
 }
 
 type reqKey struct {
@@ -73,7 +62,9 @@ type reqKey struct {
 	id network.RequestID
 }
 
-func newPageLog() *pageLog { return &pageLog{inflight: map[reqKey]*calls.Request{}} }
+func newPageLog() *pageLog {
+	return &pageLog{inflight: map[reqKey]*calls.Request{}, typed: new(secret.Set)}
+}
 
 func nowMS() int64 { return time.Now().UnixMilli() }
 

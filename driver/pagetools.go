@@ -211,7 +211,8 @@ func (t *tab) toolsHeader(ctx context.Context) string {
 
 // PageTool lists the current page's tools, or calls one (see
 // calls.MethodPageTool).
-func (s *Session) PageTool(ctx context.Context, req calls.PageToolRequest) (_ *calls.PageToolResult, err error) {
+func (s *Session) PageTool(ctx context.Context, req calls.PageToolRequest) (reply *calls.PageToolResult, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,8 @@ import (
 // Problems returns the console errors and failed requests of the
 // session's pages (its page log, pagelog.go), oldest first, and forgets
 // every message and request kept when Clear is set.
-func (s *Session) Problems(ctx context.Context, req calls.ProblemsRequest) (*calls.Problems, error) {
+func (s *Session) Problems(ctx context.Context, req calls.ProblemsRequest) (reply *calls.Problems, err error) {
+	defer s.masked(&reply, &err)
 	if _, err := s.current(ctx); err != nil {
 		return nil, err
 	}

@@ -14,7 +14,8 @@ import (
 )
 
 // Get reads one thing from the page.
-func (s *Session) Get(ctx context.Context, req calls.GetRequest) (_ *calls.GetResult, err error) {
+func (s *Session) Get(ctx context.Context, req calls.GetRequest) (reply *calls.GetResult, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
@@ -85,7 +86,8 @@ func (s *Session) Get(ctx context.Context, req calls.GetRequest) (_ *calls.GetRe
 
 // Eval runs JavaScript in the page: in an isolated world unless the caller
 // opts into the page's own world.
-func (s *Session) Eval(ctx context.Context, req calls.EvalRequest) (_ *calls.EvalResult, err error) {
+func (s *Session) Eval(ctx context.Context, req calls.EvalRequest) (reply *calls.EvalResult, err error) {
+	defer s.masked(&reply, &err)
 	if strings.TrimSpace(req.Expression) == "" {
 		return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark eval 'document.title'", "no expression given")
 	}
@@ -117,7 +119,8 @@ func (s *Session) Eval(ctx context.Context, req calls.EvalRequest) (_ *calls.Eva
 const defaultWaitTimeout = 30 * time.Second
 
 // Wait waits for one condition on the page.
-func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (_ *calls.PageInfo, err error) {
+func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (reply *calls.PageInfo, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err

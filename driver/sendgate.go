@@ -165,13 +165,16 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		w.used = true
 		return false
 	}
-	w.held = append(w.held, heldSend{method: method, url: ev.Request.URL, kind: kind, form: formOf(ev.Request)})
+	w.held = append(w.held, heldSend{method: method, url: ev.Request.URL, kind: kind, form: formOf(ev.Request, t.log.typed)})
 	return true
 }
 
 // formOf reads the fields a request would send: a form's urlencoded body
-// or a GET form's query. Values that look secret are masked.
-func formOf(r *network.Request) map[string]string {
+// or a GET form's query. As in a submit's approval (submit.go), no secret
+// is shown: a field secret.Field or secret.Name calls secret is
+// secret.Masked, a value typed as a secret in the session is its mark,
+// and anything else the heuristic takes for a secret is masked.
+func formOf(r *network.Request, typed *secret.Set) map[string]string {
 	var body strings.Builder
 	for _, e := range r.PostDataEntries {
 		body.Write(e.Bytes)
@@ -189,10 +192,10 @@ func formOf(r *network.Request) map[string]string {
 	out := make(map[string]string, len(vals))
 	for k, vs := range vals {
 		v := strings.Join(vs, ",")
-		if l := strings.ToLower(k); strings.Contains(l, "pass") || strings.Contains(l, "pin") || strings.Contains(l, "cvc") || strings.Contains(l, "cvv") {
-			v = "••••"
+		if v != "" && (secret.Name(k) || secret.Field{Words: k}.Secret()) {
+			v = secret.Masked
 		}
-		out[k] = secret.Redact(v)
+		out[k] = typed.Redact(v)
 	}
 	return out
 }

@@ -38,9 +38,6 @@ type Session struct {
 	// formPages are the form pages the session read or filled, for a
 	// review of a multi-step form (form_review.go).
 	formPages []calls.FormPage
-	// cellSecrets are the secrets typed into spreadsheet cells, masked in
-	// every look and read of the session (sheet_secret.go).
-	cellSecrets []cellSecret
 	// apiBackoff is when each host a site API call got a 429 from may be
 	// called again (api.go).
 	apiBackoff siteapi.Backoff
@@ -256,7 +253,7 @@ func (s *Session) Info() (tabs int, url string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cur != nil {
-		url = s.cur.url()
+		url = s.mask(s.cur.url()) // a page may echo a secret into its URL
 	}
 	return len(s.tabs), url
 }

@@ -44,7 +44,8 @@ func (s *Session) sheetApp(ctx context.Context, t *tab) (*apps.App, error) {
 }
 
 // SheetRead reads a range of the current page's spreadsheet.
-func (s *Session) SheetRead(ctx context.Context, req calls.SheetReadRequest) (_ *calls.SheetGrid, err error) {
+func (s *Session) SheetRead(ctx context.Context, req calls.SheetReadRequest) (reply *calls.SheetGrid, err error) {
+	defer s.masked(&reply, &err)
 	rng, err := parseSheetRange(req.Range)
 	if err != nil {
 		return nil, err
@@ -71,7 +72,8 @@ func (s *Session) SheetRead(ctx context.Context, req calls.SheetReadRequest) (_ 
 }
 
 // SheetDump reads the whole used range, bounded.
-func (s *Session) SheetDump(ctx context.Context, req calls.SheetDumpRequest) (_ *calls.SheetGrid, err error) {
+func (s *Session) SheetDump(ctx context.Context, req calls.SheetDumpRequest) (reply *calls.SheetGrid, err error) {
+	defer s.masked(&reply, &err)
 	maxRows, maxCols := req.MaxRows, req.MaxCols
 	if maxRows <= 0 {
 		maxRows = calls.SheetDumpRows

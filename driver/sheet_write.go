@@ -27,7 +27,8 @@ import (
 // cells still hold what was shown.
 
 // SheetWrite types one cell and reads it back.
-func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (_ *calls.SheetWriteResult, err error) {
+func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (reply *calls.SheetWriteResult, err error) {
+	defer s.masked(&reply, &err)
 	at, err := parseCell(req.Cell)
 	if err != nil {
 		return nil, err
@@ -108,7 +109,8 @@ func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet
 }
 
 // SheetFill writes several cells once approved.
-func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (_ *calls.SheetFillResult, err error) {
+func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (reply *calls.SheetFillResult, err error) {
+	defer s.masked(&reply, &err)
 	cells, err := fillCells(req)
 	if err != nil {
 		return nil, err

@@ -94,13 +94,19 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 		return err
 	}
 	// The approval shows what the form would send, but never a secret: a
-	// field a secret was typed into, or one secret.Field calls secret.
+	// field a secret was typed into, or one secret.Field calls secret, is
+	// secret.Masked; a value typed as a secret in the session, wherever
+	// the page copied it (a hidden field), is its mark (registry.go). A
+	// held send's approval masks the same way (sendgate.go, formOf).
 	for name, fs := range probe.Fields {
 		for _, f := range fs {
 			if v := probe.Form[name]; v != "" && (f.Marked || secret.Field{Words: f.Words, Type: f.Type, Autocomplete: f.Autocomplete}.Secret()) {
 				probe.Form[name] = secret.Masked
 			}
 		}
+	}
+	for name, v := range probe.Form {
+		probe.Form[name] = s.mask(v)
 	}
 	if probe.Why == "" {
 		return nil
@@ -116,7 +122,7 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 	case req.Kind == calls.ActType:
 		action = "type (with Enter)"
 	}
-	want := calls.Approval{Action: action, URL: info.URL, Control: probe.Control, Why: probe.Why, Form: probe.Form, Target: probe.Target, Fixed: probe.Fixed}
+	want := calls.Approval{Action: action, URL: s.mask(info.URL), Control: probe.Control, Why: probe.Why, Form: probe.Form, Target: probe.Target, Fixed: probe.Fixed}
 	if req.Approve != nil {
 		if diff := approvalDiff(*req.Approve, want); diff != "" {
 			return needsApproval(t.bind(want), fmt.Sprintf("the page changed since the approval: %s; nothing was pressed", diff))

@@ -11,7 +11,8 @@ import (
 )
 
 // Tab lists, opens, switches or closes the session's tabs.
-func (s *Session) Tab(ctx context.Context, req calls.TabRequest) (*calls.TabList, error) {
+func (s *Session) Tab(ctx context.Context, req calls.TabRequest) (reply *calls.TabList, err error) {
+	defer s.masked(&reply, &err)
 	if _, err := s.current(ctx); err != nil {
 		return nil, err
 	}

@@ -15,7 +15,8 @@ import (
 
 // Locate returns the evidence for one element: every locator that reaches
 // it with its match count now, the one chosen, and its fingerprint.
-func (s *Session) Locate(ctx context.Context, req calls.LocateRequest) (_ *calls.Evidence, err error) {
+func (s *Session) Locate(ctx context.Context, req calls.LocateRequest) (reply *calls.Evidence, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
@@ -61,7 +62,8 @@ func nodeOf(root *outline.Node, el *element) *outline.Node {
 // Find resolves a recorded locator and fingerprint on the page now: found,
 // moved (with the new locator), ambiguous, replaced or missing. It presses
 // nothing.
-func (s *Session) Find(ctx context.Context, req calls.FindRequest) (_ *calls.Resolution, err error) {
+func (s *Session) Find(ctx context.Context, req calls.FindRequest) (reply *calls.Resolution, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err

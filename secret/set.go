@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"html"
 	"net/url"
 	"regexp"
 	"slices"
@@ -22,13 +23,16 @@ import (
 const MinKnown = 4
 
 // Set holds the secret values known in a run and redacts text with them
-// and with the heuristic. The zero Set is empty and ready; a Set is safe
-// for concurrent use.
+// and with the heuristic. It is the one known-value matcher of waymark:
+// the driver's session registry, the pilot, traces, test plans and
+// network captures each hold one. The zero Set is empty and ready; a Set
+// is safe for concurrent use.
 type Set struct {
 	// mu guards the fields below.
-	mu    sync.RWMutex
-	forms []form // every encoding of every value, longest first; never changed in place
-	gen   uint64 // counts changes, so handlers can rebuild what they cached
+	mu     sync.RWMutex
+	idx    index
+	values []Value // every value added, in order, once
+	gen    uint64  // counts changes, so handlers can rebuild what they cached
 }
 
 // form is one spelling of a known value: the raw bytes or an encoding.
@@ -38,10 +42,104 @@ type form struct {
 	whole      bool
 }
 
+// index finds every form in a text in one pass, whatever the number of
+// values (a capture makes thousands known: a site that turns a cookie
+// over on every response): forms are kept by their first longForm bytes,
+// or shortForm bytes, or in a short list when shorter still.
+type index struct {
+	long, short map[string][]form // longest first
+	tiny        []form            // forms shorter than shortForm
+	first       [256]bool         // the first bytes of all forms
+	seen        map[form]bool
+	all         []form
+	longest     int // the length of the longest form
+}
+
+// Prefix lengths of the index.
+const (
+	longForm  = 8
+	shortForm = 4
+)
+
+func (x *index) add(f form) bool {
+	if x.seen[f] {
+		return false
+	}
+	if x.seen == nil {
+		x.seen, x.long, x.short = map[form]bool{}, map[string][]form{}, map[string][]form{}
+	}
+	x.seen[f] = true
+	x.all = append(x.all, f)
+	x.first[f.text[0]] = true
+	x.longest = max(x.longest, len(f.text))
+	switch n := len(f.text); {
+	case n >= longForm:
+		x.long[f.text[:longForm]] = insertLongest(x.long[f.text[:longForm]], f)
+	case n >= shortForm:
+		x.short[f.text[:shortForm]] = insertLongest(x.short[f.text[:shortForm]], f)
+	default:
+		x.tiny = insertLongest(x.tiny, f)
+	}
+	return true
+}
+
+// insertLongest puts f into list, kept longest first, after the forms of
+// its length: a bucket may hold thousands (the hex of values that start
+// alike), so it is not sorted again.
+func insertLongest(list []form, f form) []form {
+	i, _ := slices.BinarySearchFunc(list, len(f.text), func(e form, n int) int {
+		if len(e.text) >= n {
+			return -1
+		}
+		return 1
+	})
+	return slices.Insert(list, i, f)
+}
+
+// scan calls yield with every form found in text and where, overlapping
+// ones too, until yield returns false. A whole form is found only where
+// it stands alone.
+func (x *index) scan(text string, yield func(f form, at int) bool) {
+	x.scanFrom(text, 0, len(text), yield)
+}
+
+// scanFrom is scan for the forms that start in text[from:to].
+func (x *index) scanFrom(text string, from, to int, yield func(f form, at int) bool) bool {
+	if len(x.all) == 0 {
+		return true
+	}
+	try := func(list []form, at int) bool {
+		for _, f := range list {
+			if strings.HasPrefix(text[at:], f.text) && (!f.whole || alone(text, at, at+len(f.text))) {
+				if !yield(f, at) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for at := from; at < to; at++ {
+		if !x.first[text[at]] {
+			continue
+		}
+		if at+longForm <= len(text) && !try(x.long[text[at:at+longForm]], at) {
+			return false
+		}
+		if at+shortForm <= len(text) && !try(x.short[text[at:at+shortForm]], at) {
+			return false
+		}
+		if !try(x.tiny, at) {
+			return false
+		}
+	}
+	return true
+}
+
 // Add makes value known as name: [Set.Redact] replaces it, and its
-// URL-encoded, JSON-escaped, hex and base64 forms, with «secret:name»
-// ([Mark]). A value shorter than [MinKnown] bytes is looked for only as it
-// is, and only where it stands alone; an empty value is not looked for.
+// URL-encoded, JSON-escaped, HTML-escaped, hex and base64 forms, with
+// «secret:name» ([Mark]). A value shorter than [MinKnown] bytes is looked
+// for only as it is, and only where it stands alone; an empty value is
+// not looked for.
 func (s *Set) Add(name, value string) {
 	if value == "" {
 		return
@@ -57,17 +155,14 @@ func (s *Set) Add(name, value string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// Copy on write: Redact works on the slice it read, outside the lock.
-	forms := slices.Clone(s.forms)
+	changed := false
 	for _, f := range add {
-		if !slices.Contains(forms, f) {
-			forms = append(forms, f)
-		}
+		changed = s.idx.add(f) || changed
 	}
-	// Longest first, so that a value containing another is replaced whole.
-	slices.SortStableFunc(forms, func(a, b form) int { return cmp.Compare(len(b.text), len(a.text)) })
-	s.forms = forms
-	s.gen++
+	if changed {
+		s.values = append(s.values, New(name, value))
+		s.gen++
+	}
 }
 
 // NewSet returns a set that knows values, each under its own name.
@@ -82,6 +177,28 @@ func NewSet(values ...Value) *Set {
 // AddValue is Add for a [Value], under its own name.
 func (s *Set) AddValue(v Value) { s.Add(v.Name(), v.Reveal()) }
 
+// Values returns the values the set knows, in the order they were added:
+// for a part that must tell them to another matcher of its own marks (a
+// capture's keyed markers).
+func (s *Set) Values() []Value {
+	if s == nil {
+		return nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.values)
+}
+
+// Len returns how many values the set knows.
+func (s *Set) Len() int {
+	if s == nil {
+		return 0
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.values)
+}
+
 // generation returns a number that changes whenever a value is added.
 func (s *Set) generation() uint64 {
 	if s == nil {
@@ -92,25 +209,34 @@ func (s *Set) generation() uint64 {
 	return s.gen
 }
 
-// encodings returns value and the forms it takes in URLs, JSON strings,
-// hex and base64. For base64 it returns the characters that encode value
-// at each of the three alignments it can have inside a longer encoding
-// (an HTTP Basic header encodes "user:" before the password): the one or
-// two characters at either end that mix in neighbouring bytes are left
-// out, and they stay visible, which tells at most a few bits.
+// encodings returns value and the forms it takes in URLs, JSON strings
+// (Go's, which escapes <, > and &, and JavaScript's, which does not; with
+// "/" as "\/" as PHP writes it), HTML text, hex and base64. For base64 it
+// returns the whole encodings and the characters that encode value at
+// each of the three alignments it can have inside a longer encoding (an
+// HTTP Basic header encodes "user:" before the password): the one or two
+// characters at either end that mix in neighbouring bytes are left out,
+// and they stay visible, which tells at most a few bits.
 func encodings(value string) []string {
-	out := []string{value, url.QueryEscape(value), url.PathEscape(value), hex.EncodeToString([]byte(value))}
-	if b, err := json.Marshal(value); err == nil {
-		out = append(out, string(b[1:len(b)-1]))
+	h := hex.EncodeToString([]byte(value))
+	out := []string{value, url.QueryEscape(value), url.PathEscape(value), h, strings.ToUpper(h)}
+	for _, escHTML := range []bool{true, false} {
+		var sb strings.Builder
+		enc := json.NewEncoder(&sb)
+		enc.SetEscapeHTML(escHTML)
+		if enc.Encode(value) == nil {
+			j := strings.TrimSpace(sb.String())
+			j = j[1 : len(j)-1]
+			out = append(out, j, strings.ReplaceAll(j, "/", `\/`))
+		}
 	}
-	var sb strings.Builder
-	enc := json.NewEncoder(&sb)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(value) == nil {
-		j := strings.TrimSpace(sb.String())
-		out = append(out, j[1:len(j)-1])
-	}
+	esc := html.EscapeString(value) // &#39; and &#34;
+	out = append(out, esc, strings.ReplaceAll(esc, "&#34;", "&quot;"),
+		strings.NewReplacer("&#34;", "&quot;", "&#39;", "&#039;").Replace(esc))
 	n := len(value)
+	for _, e := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		out = append(out, e.EncodeToString([]byte(value)))
+	}
 	for k := range 3 {
 		buf := append(make([]byte, k), value...)
 		from, to := (8*k+5)/6, 8*(k+n)/6
@@ -133,42 +259,13 @@ func (s *Set) Contains(text string) (name string, ok bool) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, f := range s.forms {
-		if !f.whole && f.in(text) {
-			return f.name, true
+	s.idx.scan(text, func(f form, _ int) bool {
+		if !f.whole {
+			name, ok = f.name, true
 		}
-	}
-	return "", false
-}
-
-// in reports whether text holds the form.
-func (f form) in(text string) bool {
-	if !f.whole {
-		return strings.Contains(text, f.text)
-	}
-	found := false
-	f.each(text, func(int) bool { found = true; return false })
-	return found
-}
-
-// each calls yield with the offset of every occurrence of the form in
-// text, overlapping ones too, until yield returns false.
-func (f form) each(text string, yield func(at int) bool) {
-	for off := 0; ; {
-		k := strings.Index(text[off:], f.text)
-		if k < 0 {
-			return
-		}
-		at := off + k
-		if !f.whole || alone(text, at, at+len(f.text)) {
-			if !yield(at) {
-				return
-			}
-		}
-		// Step one byte, not the whole match, so that overlapping
-		// occurrences ("aaaa" in "aaaaa") are all covered.
-		off = at + 1
-	}
+		return !ok
+	})
+	return name, ok
 }
 
 // alone reports whether text[start:end] touches no letter or digit.
@@ -187,19 +284,34 @@ func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 // Redact returns text with every known value (in any of its forms)
 // replaced by «secret:NAME» and everything else the heuristic takes for a
 // secret by «secret». A nil Set redacts with the heuristic only.
-func (s *Set) Redact(text string) string {
-	var forms []form
+func (s *Set) Redact(text string) string { return s.redact(text, true, Mark) }
+
+// Mask returns text with every known value (in any of its forms) replaced
+// by «secret:NAME», and nothing else: for page text (an outline, a
+// document, a sheet) where what merely looks like a key is content.
+func (s *Set) Mask(text string) string { return s.redact(text, false, Mark) }
+
+// MaskWith is Mask with the caller's marks: mark(name) stands for the
+// value known as name (a capture writes its keyed markers so).
+func (s *Set) MaskWith(text string, mark func(name string) string) string {
+	return s.redact(text, false, mark)
+}
+
+func (s *Set) redact(text string, heuristic bool, mark func(string) string) string {
+	var x *index
 	if s != nil {
 		s.mu.RLock()
-		forms = s.forms
-		s.mu.RUnlock()
+		defer s.mu.RUnlock()
+		x = &s.idx
+	} else {
+		x = new(index)
 	}
-	return redact(text, forms)
+	return redact(text, x, heuristic, mark)
 }
 
 // Redact returns s with everything the heuristic takes for a secret
 // replaced by «secret». It knows no values; use [Set.Redact] for those.
-func Redact(s string) string { return redact(s, nil) }
+func Redact(s string) string { return redact(s, new(index), true, Mark) }
 
 // markRE matches the marks redaction writes, so that redacting twice gives
 // the same text as redacting once.
@@ -222,44 +334,48 @@ type span struct {
 	name       string
 }
 
-func redact(text string, forms []form) string {
+func redact(text string, x *index, heuristic bool, mark func(string) string) string {
 	var spans []span
-	marks := markRE().FindAllStringIndex(text, -1)
-	for _, f := range forms {
-		f.each(text, func(at int) bool {
-			// A short value inside a mark ("1" in «secret:pin_1») is the
-			// mark's name, not the value.
-			if !f.whole || !insideMark(marks, at, at+len(f.text)) {
-				spans = append(spans, span{at, at + len(f.text), f.name})
-			}
-			return true
-		})
+	var marks [][]int
+	if strings.Contains(text, "«secret") {
+		marks = markRE().FindAllStringIndex(text, -1)
 	}
-	for _, f := range Detect(text) {
-		if insideMark(marks, f.Start, f.End) {
-			continue // a mark of an earlier redaction is not a secret
+	x.scan(text, func(f form, at int) bool {
+		// A short value inside a mark ("1" in «secret:pin_1») is the
+		// mark's name, not the value.
+		if !f.whole || !insideMark(marks, at, at+len(f.text)) {
+			spans = append(spans, span{at, at + len(f.text), f.name})
 		}
-		spans = append(spans, span{f.Start, f.End, ""})
+		return true
+	})
+	if heuristic {
+		for _, f := range Detect(text) {
+			if insideMark(marks, f.Start, f.End) {
+				continue // a mark of an earlier redaction is not a secret
+			}
+			spans = append(spans, span{f.Start, f.End, ""})
+		}
 	}
 	if len(spans) == 0 {
 		return text
 	}
 	spans = joinSpans(spans)
-	out := write(text, spans, func(sp span) string {
+	out, written := write(text, spans, func(sp span) string {
 		if sp.name != "" {
-			return Mark(sp.name)
+			return mark(sp.name)
 		}
 		return anonymous
 	})
-	if !leaks(out, forms) {
+	if !leaks(out, x, written) {
 		return out
 	}
 	// A mark made the value again: a name that contains its value, or a
 	// value with « or » that joins a mark to the text around it. Marks of
 	// a character that no value holds cannot do either, and no value is
 	// left between them, since every occurrence was inside a span.
-	c := safeMark(forms)
-	return write(text, spans, func(span) string { return c + c + c })
+	c := safeMark(x.all)
+	out, _ = write(text, spans, func(span) string { return c + c + c })
+	return out
 }
 
 // joinSpans sorts spans and joins the ones that overlap or touch; a joined
@@ -283,30 +399,50 @@ func joinSpans(spans []span) []span {
 	return out
 }
 
-func write(text string, spans []span, mark func(span) string) string {
+// write returns text with each span replaced by its mark, and where the
+// marks are in what it returns.
+func write(text string, spans []span, mark func(span) string) (string, [][]int) {
 	var b strings.Builder
 	b.Grow(len(text))
 	last := 0
+	at := make([][]int, 0, len(spans))
 	for _, sp := range spans {
 		b.WriteString(text[last:sp.start])
-		b.WriteString(mark(sp))
+		m := mark(sp)
+		at = append(at, []int{b.Len(), b.Len() + len(m)})
+		b.WriteString(m)
 		last = sp.end
 	}
 	b.WriteString(text[last:])
-	return b.String()
+	return b.String(), at
 }
 
-func leaks(out string, forms []form) bool {
-	marks := markRE().FindAllStringIndex(out, -1)
-	for _, f := range forms {
-		leak := false
-		f.each(out, func(at int) bool {
+// leaks reports whether out still holds a known value: any occurrence of
+// a value's form, or a short value standing alone outside a mark. Every
+// occurrence in the text was inside a span, so one in out must overlap a
+// mark written or stand next to one: only the text around the marks is
+// read again.
+func leaks(out string, x *index, written [][]int) bool {
+	var marks [][]int
+	if strings.Contains(out, "«secret") {
+		marks = markRE().FindAllStringIndex(out, -1)
+	}
+	marks = append(marks, written...)
+	leak := false
+	next := 0
+	for _, w := range written {
+		from, to := max(next, w[0]-x.longest), min(len(out), w[1]+1)
+		if from >= to {
+			continue
+		}
+		x.scanFrom(out, from, to, func(f form, at int) bool {
 			leak = !f.whole || !insideMark(marks, at, at+len(f.text))
 			return !leak
 		})
 		if leak {
 			return true
 		}
+		next = to
 	}
 	return false
 }

@@ -440,7 +440,7 @@ func set(m map[string]any, path []string, v any) {
 func (c *caller) secretHeaders() map[string]bool {
 	out := map[string]bool{"if-none-match": false}
 	for _, p := range c.r.Request.Headers {
-		if p.From != FromConst || secretName(p.Name) {
+		if p.From != FromConst || secret.Name(p.Name) {
 			out[strings.ToLower(p.Name)] = true
 		}
 	}
@@ -452,7 +452,7 @@ func (c *caller) secretHeaders() map[string]bool {
 // to another origin goes without the secret headers and cookies, and a
 // 429 backs the host off for its Retry-After, then the request is made
 // again.
-func (c *caller) send(ctx context.Context, req calls.FetchRequest, secret map[string]bool) (*calls.FetchResult, error) {
+func (c *caller) send(ctx context.Context, req calls.FetchRequest, secretHeaders map[string]bool) (*calls.FetchResult, error) {
 	req.Redirect = "manual"
 	if req.MaxBytes == 0 {
 		req.MaxBytes = c.opts.MaxBytes
@@ -493,7 +493,7 @@ func (c *caller) send(ctx context.Context, req calls.FetchRequest, secret map[st
 				// Another origin: nothing of the page's credentials goes.
 				h := map[string]string{}
 				for k, v := range req.Headers {
-					if !secret[strings.ToLower(k)] && !secretName(k) {
+					if !secretHeaders[strings.ToLower(k)] && !secret.Name(k) {
 						h[k] = v
 					}
 				}

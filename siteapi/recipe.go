@@ -241,7 +241,7 @@ func (p Param) check(part string) error {
 	where := fmt.Sprintf("request.%s %q", part, p.Name)
 	switch p.From {
 	case FromConst:
-		if strings.Contains(p.Value, capture.MarkerPrefix) || secret.LooksSecret(p.Value) || (secretName(p.Name) && p.Value != "") {
+		if strings.Contains(p.Value, capture.MarkerPrefix) || secret.LooksSecret(p.Value) || (secret.Name(p.Name) && p.Value != "") {
 			return calls.Errorf(calls.ErrBadInput, "a recipe names where a secret is read (localStorage, cookie, meta, var), never the secret: learn it again, or set from and key by hand",
 				"%s holds a secret; no recipe holds a secret", where)
 		}
@@ -263,18 +263,6 @@ func (p Param) check(part string) error {
 		return calls.Errorf(calls.ErrBadInput, "a value read at call time holds no value in the recipe", "%s: a %s source with a value", where, p.From)
 	}
 	return nil
-}
-
-// secretName reports whether a header or parameter of this name carries
-// a credential.
-func secretName(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range []string{"authorization", "cookie", "token", "secret", "password", "passwd", "session", "csrf", "xsrf", "api-key", "apikey", "api_key", "x-key", "signature"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // originOf returns the origin of an http(s) URL.

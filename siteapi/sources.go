@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Session is what a call needs of a browser session: an in-tab fetch, a
@@ -124,7 +125,7 @@ func (c *caller) value(ctx context.Context, p Param) (string, error) {
 // storage means signed out (auth); anything else, a changed page.
 func (c *caller) missing(p Param) error {
 	where := p.From + " " + p.Key + strings.TrimSpace(" "+p.Path)
-	if secretName(p.Name) || secretName(p.Key) {
+	if secret.Name(p.Name) || secret.Name(p.Key) {
 		return newError(KindAuth, "sign in on "+c.r.Site+" in this session, then call again",
 			"%s is read from %s, which the page does not hold (signed out?)", p.Name, where)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // DocOptions are the flags of `waymark doc …`.
@@ -130,7 +131,7 @@ func docRun(ctx context.Context, opts *DocOptions) error {
 		return opts.emit(res, func() error {
 			what := fmt.Sprintf("%q", res.Text)
 			if req.Secret != "" {
-				what = "«secret:" + req.Secret + "»"
+				what = secret.Mark(req.Secret)
 			}
 			opts.said("typed %s %s (line %d; the document has %d lines)", what, res.Where, res.Line, res.Lines)
 			return nil

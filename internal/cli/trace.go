@@ -111,7 +111,8 @@ func traceShowRun(opts *TraceOptions) error {
 	if err := testplan.TraceHTML(&b, &tr); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	// A trace's pages are the session's, as a state file is: 0600.
+	if err := writeFileAtomic(path, []byte(b.String()), 0o600); err != nil {
 		return calls.Errorf(calls.ErrBadInput, "give a path you can write", "cannot write %s: %v", opts.File, err)
 	}
 	return opts.emit(map[string]string{"file": path}, func() error {
@@ -145,7 +146,14 @@ func traceStopRun(ctx context.Context, opts *TraceOptions) error {
 	}
 	// The file is made first: a trace that cannot be written is not
 	// stopped (and lost).
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	// 0600 like a state file: a trace holds the session's pages, its
+	// console and its requests. An older file's mode is narrowed too.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err == nil {
+		if err = f.Chmod(0o600); err != nil {
+			f.Close()
+		}
+	}
 	if err != nil {
 		return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still traced: waymark trace stop OTHER.html",
 			"cannot write %s: %v", opts.File, err)

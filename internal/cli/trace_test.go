@@ -23,6 +23,10 @@ func TestTraceStopAndShow(t *testing.T) {
 	}}
 	fc := &fakeCaller{results: map[string]any{calls.MethodTraceStop: tr}}
 	jsonFile, htmlFile := filepath.Join(dir, "t.json"), filepath.Join(dir, "t.html")
+	// An older file of the same name, readable by all, is narrowed.
+	if err := os.WriteFile(htmlFile, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range []string{jsonFile, htmlFile} {
 		if code, stdout, stderr, _ := runMain(t, context.Background(), fc, nil, "trace", "stop", f); code != 0 || strings.TrimSpace(stdout) != f {
 			t.Fatalf("trace stop %s: exit %d\n%s%s", f, code, stdout, stderr)
@@ -35,6 +39,13 @@ func TestTraceStopAndShow(t *testing.T) {
 	shown := filepath.Join(dir, "shown.html")
 	if code, _, stderr, _ := runMain(t, context.Background(), fc, nil, "trace", "show", jsonFile, shown); code != 0 {
 		t.Fatalf("trace show: exit %d\n%s", code, stderr)
+	}
+	// A trace holds the session's pages, console and requests: 0600, as
+	// state files are.
+	for _, f := range []string{jsonFile, htmlFile, shown} {
+		if fi, err := os.Stat(f); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, %v; want 0600", filepath.Base(f), fi.Mode().Perm(), err)
+		}
 	}
 	for _, f := range []string{htmlFile, shown} {
 		page := readTestFile(t, f)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -41,10 +42,9 @@ type tracer struct {
 
 // trace is one session's trace in progress.
 type trace struct {
-	mu      sync.Mutex // guards the fields below
-	t       calls.Trace
-	shots   int        // bytes of screenshots kept
-	secrets secret.Set // the secrets typed while tracing, to mask them
+	mu    sync.Mutex // guards the fields below
+	t     calls.Trace
+	shots int // bytes of screenshots kept
 }
 
 func (tr *tracer) get(session string) *trace {
@@ -90,15 +90,11 @@ func (m *Manager) traced(ctx context.Context, tr *trace, session, method string,
 	var act calls.ActRequest
 	if method == calls.MethodAct {
 		_ = json.Unmarshal(params, &act)
-		if act.Secret != "" {
-			tr.secrets.Add(act.Secret, act.Value)
-		}
 	}
-	e.Params = tr.maskParams(params)
 
 	// The page's side of the call, read from the session itself (not
 	// through Handle: these reads are not calls of the user's).
-	var s calls.Session
+	var s *driver.Session
 	if b := m.current(); b != nil {
 		if ds, err := b.Session(ctx, session); err == nil {
 			s = ds
@@ -121,12 +117,6 @@ func (m *Manager) traced(ctx context.Context, tr *trace, session, method string,
 	start := time.Now()
 	res, err := do()
 	e.DurationMS = time.Since(start).Milliseconds()
-	e.OK = err == nil
-	if err != nil {
-		e.Code, e.Error = calls.Code(err), tr.secrets.Redact(err.Error())
-	} else {
-		e.Outcome = tr.secrets.Redact(outcomeOf(res))
-	}
 
 	if s == nil { // the call may have started the browser and the session
 		if b := m.current(); b != nil {
@@ -135,19 +125,34 @@ func (m *Manager) traced(ctx context.Context, tr *trace, session, method string,
 			}
 		}
 	}
+	// Everything the trace keeps masks through the session's secret
+	// registry (driver/registry.go), which the call itself filled: a
+	// secret typed by act, form fill, doc insert or a sheet write.
+	var known *secret.Set
+	if s != nil {
+		known = s.Secrets()
+	}
+	e.Params = maskParams(known, params)
+	e.OK = err == nil
+	if err != nil {
+		e.Code, e.Error = calls.Code(err), known.Redact(err.Error())
+	} else {
+		e.Outcome = known.Redact(outcomeOf(res))
+	}
+
 	if s != nil && ctx.Err() == nil {
 		if shotMethods[method] {
 			e.After = tr.picture(ctx, s, calls.ScreenshotRequest{})
 		}
 		if l, err := s.Console(ctx, calls.ConsoleRequest{Since: since}); err == nil {
 			for _, c := range l.Messages {
-				c.Text, c.URL = tr.secrets.Redact(c.Text), tr.secrets.Redact(c.URL)
+				c.Text, c.URL = known.Redact(c.Text), known.Redact(c.URL)
 				e.Console = append(e.Console, c)
 			}
 		}
 		if l, err := s.Network(ctx, calls.NetworkRequest{Since: since}); err == nil {
 			for _, r := range l.Requests {
-				r.URL = tr.secrets.Redact(r.URL)
+				r.URL = known.Redact(r.URL)
 				e.Requests = append(e.Requests, r)
 			}
 		}
@@ -187,21 +192,32 @@ func (tr *trace) add(e calls.TraceEntry) {
 }
 
 // maskParams masks a call's parameters: a value typed as a secret shows
-// its mark, and what looks like a secret is masked.
-func (tr *trace) maskParams(params json.RawMessage) json.RawMessage {
+// its mark (act's value, doc insert's text, form fill's and sheet fill's
+// secrets by key, whether or not the call got as far as typing them),
+// and what the session's registry knows or looks like a secret is masked.
+func maskParams(known *secret.Set, params json.RawMessage) json.RawMessage {
 	if len(params) == 0 || string(params) == "null" || string(params) == "{}" {
 		return nil
 	}
 	var m map[string]any
 	if err := json.Unmarshal(params, &m); err == nil {
 		if name, _ := m["secret"].(string); name != "" {
-			m["value"] = secret.Mark(name)
+			for _, k := range []string{"value", "text"} {
+				if _, ok := m[k]; ok {
+					m[k] = secret.Mark(name)
+				}
+			}
+		}
+		if secrets, ok := m["secrets"].(map[string]any); ok {
+			for k := range secrets {
+				secrets[k] = secret.Mark(k)
+			}
 		}
 		if b, err := json.Marshal(m); err == nil {
 			params = b
 		}
 	}
-	masked := tr.secrets.Redact(string(params))
+	masked := known.Redact(string(params))
 	if !json.Valid([]byte(masked)) {
 		b, _ := json.Marshal(masked)
 		return b
