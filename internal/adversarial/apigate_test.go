@@ -180,4 +180,3 @@ func waitFor(t *testing.T, cond func() bool, msg string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
