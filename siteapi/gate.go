@@ -16,7 +16,7 @@ import (
 // An API call is a read (issue 27). Every request a call makes — the
 // recipe's, each redirect hop, each next page, each earlier answer a
 // value is read from — passes [caller.gate] before it is sent: it goes
-// when it is a GET (or HEAD, or QUERY) or a POST the recipe marks a read
+// when it is a GET (or HEAD) or a POST the recipe marks a read
 // whose body still has that shape, and its URL has no acting word
 // (discover.Acts, the check api learn and sitemap use: /logout,
 // ?action=delete). Anything else needs a person's approval like a
@@ -65,7 +65,7 @@ func (c *caller) acting(req calls.FetchRequest) string {
 		return fmt.Sprintf("its URL's word %q acts", w)
 	}
 	switch m := methodOf(req); m {
-	case "GET", "HEAD", "QUERY":
+	case "GET", "HEAD":
 		// A GraphQL mutation sent as a GET (?query=mutation…) acts on a
 		// careless server.
 		if q := u.Query().Get("query"); q != "" && strings.Contains(q, "{") && !discover.GraphQLReads(q) {
@@ -82,7 +82,9 @@ func (c *caller) acting(req calls.FetchRequest) string {
 		}
 		return ""
 	default:
-		return m + " changes what the site holds"
+		// QUERY is safe by its draft, but a careless server routes every
+		// method to one handler: only what is proved a read goes.
+		return m + " may change what the site holds"
 	}
 }
 

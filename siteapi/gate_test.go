@@ -33,6 +33,16 @@ func TestCallGate(t *testing.T) {
 		{"POST", func(r *siteapi.Recipe) { r.Request.Method = "POST" }, ok, 0, "POST https://shop.example/api/items"},
 		{"PUT", func(r *siteapi.Recipe) { r.Request.Method = "PUT" }, ok, 0, "PUT "},
 		{"PATCH", func(r *siteapi.Recipe) { r.Request.Method = "PATCH" }, ok, 0, "PATCH "},
+		{"QUERY", func(r *siteapi.Recipe) { r.Request.Method = "QUERY" }, ok, 0, "QUERY "},
+		{"escaped logout", func(r *siteapi.Recipe) { r.Request.URL = "https://shop.example/log%6Fut" }, ok, 0, "GET "},
+		{"JSON-RPC read claimed over a write", func(r *siteapi.Recipe) {
+			r.Request.Method, r.Request.Read = "POST", discover.ReadJSONRPC
+			r.Request.Body = []siteapi.Param{{Name: "/jsonrpc", Source: siteapi.Source{From: siteapi.FromConst, Value: "2.0"}},
+				{Name: "/method", Source: siteapi.Source{From: siteapi.FromVar, Key: "m"}}}
+		}, ok, 0, "POST "},
+		{"an earlier answer read from an acting path", func(r *siteapi.Recipe) {
+			r.Request.Query = []siteapi.Param{{Name: "token", Source: siteapi.Source{From: siteapi.FromResponse, URL: "https://shop.example/session/logout", Path: "/t"}}}
+		}, ok, 0, "GET https://shop.example/session/logout"},
 		{"GET logout", func(r *siteapi.Recipe) { r.Request.URL = "https://shop.example/account/logout" }, ok, 0, "GET https://shop.example/account/logout"},
 		{"GET delete?id=1", func(r *siteapi.Recipe) {
 			r.Request.URL = "https://shop.example/items/delete"
@@ -61,7 +71,8 @@ func TestCallGate(t *testing.T) {
 			r := plainRecipe()
 			tc.edit(r)
 			f := &fakeSite{answer: tc.answer}
-			_, err := siteapi.Call(context.Background(), f, r, siteapi.CallOptions{})
+			vars := map[string]string{"m": "deleteAll"}
+			_, err := siteapi.Call(context.Background(), f, r, siteapi.CallOptions{Vars: vars})
 			if len(f.sent) != tc.sent {
 				t.Errorf("%d requests reached the site, want %d: %+v", len(f.sent), tc.sent, f.sent)
 			}
@@ -74,7 +85,7 @@ func TestCallGate(t *testing.T) {
 			}
 			// Approved, exactly that request goes, once.
 			f.sent = nil
-			_, err = siteapi.Call(context.Background(), f, r, siteapi.CallOptions{Approved: a.Sends})
+			_, err = siteapi.Call(context.Background(), f, r, siteapi.CallOptions{Vars: vars, Approved: a.Sends})
 			n := 0
 			for _, s := range f.sent {
 				if siteapi.Sends(s) == a.Sends {
