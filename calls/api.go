@@ -22,6 +22,11 @@ type APICallRequest struct {
 	Fresh bool `json:"fresh,omitempty"`
 	// TimeoutMS bounds the call; zero means 2 minutes.
 	TimeoutMS int `json:"timeout_ms,omitempty"`
+	// Approve carries the Approval a needs_approval error of an earlier
+	// call gave: an API call reads (GET, or a POST learned to be a read)
+	// and anything else it would send stops for a person's approval; the
+	// approved request, and only it, then goes once.
+	Approve *Approval `json:"approve,omitempty"`
 }
 
 // APICallResult is what the call read.

@@ -102,6 +102,9 @@ type Browser struct {
 	refusedNew map[cdp.FrameID]error
 	// frameParent are the out-of-process frames' parent targets.
 	frameParent map[target.ID]target.ID
+	// workers are the worker targets, whose sends the submit gate judges
+	// too (sendgate_workers.go).
+	workers map[target.ID]workerTarget
 
 	// patternsMu guards what the browser target pauses: fetchPatterns,
 	// and watchers, the number of steps whose sends are watched.

@@ -50,6 +50,8 @@ func (b *Browser) guardNewTabs(ctx context.Context) error {
 				b.freshCtx[cdp.FrameID(in.TargetID)] = in.BrowserContextID
 			case in.Type == "iframe":
 				b.frameParent[in.TargetID] = in.ParentID
+			case isWorker(in.Type):
+				b.noteWorker(in)
 			}
 			b.mu.Unlock()
 		case *target.EventTargetInfoChanged:
@@ -64,6 +66,7 @@ func (b *Browser) guardNewTabs(ctx context.Context) error {
 			delete(b.freshCtx, cdp.FrameID(ev.TargetID))
 			delete(b.refusedNew, cdp.FrameID(ev.TargetID))
 			delete(b.frameParent, ev.TargetID)
+			delete(b.workers, ev.TargetID)
 			b.mu.Unlock()
 		}
 	})
@@ -97,6 +100,12 @@ func (b *Browser) decideNew(br *chromedp.Browser, ev fetch.EventRequestPaused) {
 		// A send from an out-of-process frame of a watched tab: its tab's
 		// own guard does not see it (sendgate.go).
 		if t := b.frameTab(ev.FrameID); t != nil && t.holdSend(&ev, false) {
+			_, _ = cdp.Call(ctx, br, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+			t.notify()
+			return
+		}
+		// A send from a worker (sendgate_workers.go).
+		if t := b.holdWorkerSend(&ev); t != nil {
 			_, _ = cdp.Call(ctx, br, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
 			t.notify()
 			return

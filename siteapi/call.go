@@ -45,6 +45,10 @@ type CallOptions struct {
 	// Backoff holds the hosts told to wait, across calls; nil means one
 	// for this call.
 	Backoff *Backoff
+	// Approved is the Sends of a request a person approved (the
+	// calls.Approval a needs_approval error carried): that request, and
+	// only it, goes once though it is not a read (gate.go).
+	Approved string
 }
 
 // Result is what a call read.
@@ -102,6 +106,8 @@ type caller struct {
 	// known are the values read from the page (tokens, CSRF values), so
 	// no error repeats one (a query built from local storage).
 	known secret.Set
+	// approvedUsed: the approved request went.
+	approvedUsed bool
 }
 
 // Call makes the recipe's request from a tab on its site (opening the
@@ -463,6 +469,11 @@ func (c *caller) send(ctx context.Context, req calls.FetchRequest, secretHeaders
 		}
 		if dl, ok := ctx.Deadline(); ok {
 			req.TimeoutMS = int(max(time.Until(dl).Milliseconds(), 1))
+		}
+		// Every hop: the first, each redirect, a retry after a 429
+		// (approved once is sent once).
+		if err := c.gate(req); err != nil {
+			return nil, err
 		}
 		c.res.Requests++
 		res, err := c.s.Fetch(ctx, req)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/discover"
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
@@ -78,13 +79,13 @@ func TestCallFailureKinds(t *testing.T) {
 
 // TestCallRedirectDropsSecrets: a hop to another origin goes without the
 // headers read from the page and without cookies; a 303 turns a POST into
-// a GET.
+// a GET (a POST learned a read: a GraphQL query).
 func TestCallRedirectDropsSecrets(t *testing.T) {
 	r := plainRecipe()
-	r.Request.Method = "POST"
+	r.Request.Method, r.Request.Read = "POST", discover.ReadGraphQL
 	r.Request.Headers = []siteapi.Param{{Name: "authorization", Source: siteapi.Source{From: siteapi.FromVar, Key: "t", Prefix: "Bearer "}},
 		{Name: "accept", Source: siteapi.Source{From: siteapi.FromConst, Value: "application/json"}}}
-	r.Request.Body = []siteapi.Param{{Name: "/q", Source: siteapi.Source{From: siteapi.FromConst, Value: "lamp"}}}
+	r.Request.Body = []siteapi.Param{{Name: "/query", Source: siteapi.Source{From: siteapi.FromConst, Value: "{ items(q: \"lamp\") { title } }"}}}
 	f := &fakeSite{answer: func(req calls.FetchRequest) (*calls.FetchResult, error) {
 		if req.URL == "https://shop.example/api/items" {
 			return &calls.FetchResult{Status: 303, Location: "https://cdn.example/items.json"}, nil

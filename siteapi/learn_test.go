@@ -9,6 +9,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/capture"
+	"github.com/waymark-dev/waymark/discover"
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
@@ -169,5 +170,8 @@ func TestLearnPostBody(t *testing.T) {
 	if got["/variables/q"] != (siteapi.Source{From: siteapi.FromVar, Key: "q"}) || got["/csrf"] != (siteapi.Source{From: siteapi.FromMeta, Key: "csrf-token"}) ||
 		got["/variables/first"] != (siteapi.Source{From: siteapi.FromConst, Value: "3"}) || r.Request.Method != "POST" || r.Rows != "/data/search/nodes" {
 		t.Errorf("body %+v rows %s", got, r.Rows)
+	}
+	if r.Request.Read != discover.ReadGraphQL {
+		t.Errorf("a GraphQL query POST is learned as read %q", r.Request.Read)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/capture"
+	"github.com/waymark-dev/waymark/discover"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -52,6 +53,12 @@ type Request struct {
 	// Body holds the fields of a JSON object body, each named by its
 	// JSON pointer ("/filter/q").
 	Body []Param `json:"body,omitempty"`
+	// Read is the read shape learning proved a POST is
+	// (discover.ReadGraphQL, discover.ReadJSONRPC), or "". A call checks
+	// the body it builds has that shape, every time: a recipe edited to
+	// claim a read over a mutation is refused. A POST without it, a PUT
+	// and a PATCH need a person's approval (gate.go).
+	Read string `json:"read,omitempty"`
 }
 
 // Param is one value of the request, named, with its source.
@@ -196,6 +203,11 @@ func (r *Recipe) Validate() error {
 	case "GET", "POST", "PUT", "PATCH", "QUERY":
 	default:
 		return bad("request.method %q: use GET or POST", r.Request.Method)
+	}
+	switch r.Request.Read {
+	case "", discover.ReadGraphQL, discover.ReadJSONRPC:
+	default:
+		return bad("request.read %q: use %s or %s, or leave it out", r.Request.Read, discover.ReadGraphQL, discover.ReadJSONRPC)
 	}
 	if len(r.Fields) == 0 {
 		return bad("no fields: a recipe maps at least one row field")

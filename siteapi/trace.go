@@ -10,6 +10,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/capture"
+	"github.com/waymark-dev/waymark/discover"
 )
 
 // tracer finds where each value a request sent came from.
@@ -92,6 +93,11 @@ func (tr *tracer) request(x capture.Exchange, pg *Pagination) (Request, error) {
 		sort.Slice(req.Body, func(i, j int) bool { return req.Body[i].Name < req.Body[j].Name })
 		if err != nil {
 			return req, err
+		}
+		if req.Method == "POST" {
+			// A POST is called without asking only when its shape proves
+			// it reads (gate.go checks it again at each call).
+			req.Read = discover.ReadShape(x.RequestBody)
 		}
 	}
 	return req, nil

@@ -36,6 +36,11 @@ type APICallOptions struct {
 	Pages   int
 	Fresh   bool
 	Timeout time.Duration
+	// AllowSubmit approves, here and now, the one request of the call
+	// that is not a read; Approve is an approval file from an earlier
+	// call's needs_approval error.
+	AllowSubmit bool
+	Approve     string
 }
 
 // NewCmdAPI builds `waymark api learn|call`.
@@ -82,7 +87,13 @@ browser's own request, each hop checked by the URL policy.`,
 	call := &cobra.Command{
 		Use:   "call RECIPE",
 		Short: "Read the list by an API recipe, from a tab of the site",
-		Args:  exactArgs(1),
+		Long: `api call reads: a GET, or a POST api learn proved a read (a GraphQL query,
+a JSON-RPC read). Every request it makes — the first, each redirect, each
+next page — is checked for acting words (logout, delete, pay…). A request
+that is not a read is not sent: the call stops with needs_approval, and
+--allow-submit (or --approve with the error's data) lets exactly that
+request through once.`,
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			co.Common = f.common()
 			co.Recipe = args[0]
@@ -96,6 +107,9 @@ browser's own request, each hop checked by the URL policy.`,
 	call.Flags().IntVar(&co.Pages, "pages", 0, "read this many pages (default: every page, up to 100)")
 	call.Flags().BoolVar(&co.Fresh, "fresh", false, "read the list even if the site says it has not changed since the last call")
 	call.Flags().DurationVar(&co.Timeout, "timeout", 0, "bound the whole call (default 2m)")
+	call.Flags().BoolVar(&co.AllowSubmit, "allow-submit", false, "approve now the one request of the call that is not a read (a POST, PUT or PATCH not learned a read, a path whose words act)")
+	call.Flags().StringVar(&co.Approve, "approve", "", "an approval file (the data of a needs_approval error, from --json)")
+	call.MarkFlagsMutuallyExclusive("allow-submit", "approve")
 	cmd.AddCommand(learn, call)
 	return cmd
 }
@@ -240,7 +254,17 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := opts.session().CallAPI(ctx, calls.APICallRequest{Recipe: raw, Vars: vars, Pages: opts.Pages, Fresh: opts.Fresh, TimeoutMS: int(opts.Timeout.Milliseconds())})
+	req := calls.APICallRequest{Recipe: raw, Vars: vars, Pages: opts.Pages, Fresh: opts.Fresh, TimeoutMS: int(opts.Timeout.Milliseconds())}
+	if opts.Approve != "" {
+		if req.Approve, err = readApproval(opts.Approve, "waymark api call RECIPE"); err != nil {
+			return err
+		}
+	}
+	res, err := opts.session().CallAPI(ctx, req)
+	if a := approvalIn(err); a != nil && opts.AllowSubmit && req.Approve == nil {
+		req.Approve = a
+		res, err = opts.session().CallAPI(ctx, req)
+	}
 	if err != nil {
 		if k := siteapi.KindOf(err); k != "" {
 			return &apiError{err: err, kind: k}

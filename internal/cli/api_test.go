@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -88,5 +89,49 @@ func TestExtractLearnAPI(t *testing.T) {
 	err := opts.learnAPI(context.Background(), []byte(`[{"title":"Go"}]`), path)
 	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "waymark capture start") {
 		t.Errorf("no capture: %v (hint %q)", err, calls.Hint(err))
+	}
+}
+
+// TestAPICallApproval: a call the session holds for approval fails
+// needs_approval; --allow-submit sends the held request's approval back
+// once, and --approve sends a saved one.
+func TestAPICallApproval(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shop.api.json")
+	if err := os.WriteFile(path, []byte(`{"format":"waymark.api/1","site":"http://shop.test","page":"http://shop.test/","request":{"method":"PUT","url":"http://shop.test/api/items"},"rows":"/items","fields":[{"name":"title","path":"/title"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	held := calls.Approval{Action: siteapi.ApprovalAction, URL: "http://shop.test/", Sends: "PUT http://shop.test/api/items", Token: "L.1"}
+	var approves []*calls.Approval
+	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+		req := params.(calls.APICallRequest)
+		approves = append(approves, req.Approve)
+		if req.Approve == nil {
+			data, _ := json.Marshal(held)
+			return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "api call would send PUT http://shop.test/api/items: it needs approval", Data: data}
+		}
+		return calls.APICallResult{Rows: []map[string]any{{"title": "Lamp"}}, Pages: 1, Requests: 1, Ended: "last page"}, nil
+	}}
+	c, _, _ := testCommon(fc, false, false)
+	if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path}); !errors.Is(err, calls.ErrNeedsApproval) || len(approves) != 1 {
+		t.Fatalf("unapproved: %v after %d call(s)", err, len(approves))
+	}
+	approves = nil
+	c, out, _ := testCommon(fc, false, false)
+	if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path, AllowSubmit: true}); err != nil || !strings.Contains(out.String(), "Lamp") {
+		t.Fatalf("--allow-submit: %v %q", err, out)
+	}
+	if len(approves) != 2 || approves[1] == nil || approves[1].Token != "L.1" {
+		t.Errorf("--allow-submit sent %+v", approves)
+	}
+	approves = nil
+	file := filepath.Join(dir, "approval.json")
+	b, _ := json.Marshal(held)
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, _, _ = testCommon(fc, false, false)
+	if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path, Approve: file}); err != nil || len(approves) != 1 || approves[0] == nil {
+		t.Fatalf("--approve: %v, sent %+v", err, approves)
 	}
 }

@@ -207,15 +207,11 @@ func (o *SheetOptions) fillRequest() (calls.SheetFillRequest, error) {
 		}
 	}
 	if o.Approve != "" {
-		b, err := os.ReadFile(o.Approve)
+		a, err := readApproval(o.Approve, "waymark sheet fill FILE")
 		if err != nil {
-			return req, usageErrorf("name the file the approval was saved in", "cannot read the approval: %v", err)
+			return req, err
 		}
-		var a calls.Approval
-		if err := json.Unmarshal(b, &a); err != nil || a.Token == "" {
-			return req, usageErrorf("save the data of the needs_approval error (waymark sheet fill FILE --json) unchanged", "%s is not an approval", o.Approve)
-		}
-		req.Approve = &a
+		req.Approve = a
 	}
 	return req, nil
 }

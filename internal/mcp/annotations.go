@@ -71,8 +71,8 @@ var toolNotes = sync.OnceValue(func() map[string]toolNote {
 		"page_tool":   {title: "Call a page's tool", destructive: true}, // one that may act is put to the person first
 		"doc_read":    {title: "Read the document", readOnly: true},
 		"doc_find":    {title: "Find words in the document", readOnly: true},
-		"doc_insert":  {title: "Type into the document"},                        // types text; never submits
-		"api_call":    {title: "Read a list from a site API", idempotent: true}, // GETs the recipe's list; may open its page
+		"doc_insert":  {title: "Type into the document"},                         // types text; never submits
+		"api_call":    {title: "Read a list from a site API", destructive: true}, // reads; a request that is not a read is put to the person first (approve.go)
 	}
 })
 

@@ -38,6 +38,9 @@ func TestEveryToolDescribed(t *testing.T) {
 			t.Errorf("tool %s is read-only and destructive", tool.Name)
 		}
 		readOnly[tool.Name] = a.ReadOnlyHint
+		if tool.Name == "api_call" && (a.IdempotentHint || !*a.DestructiveHint) {
+			t.Errorf("api_call may send with approval: annotations %+v", a)
+		}
 		b, _ := json.Marshal(tool.InputSchema)
 		var in struct {
 			Properties map[string]struct {
@@ -67,7 +70,7 @@ func TestEveryToolDescribed(t *testing.T) {
 			t.Errorf("%s is not marked read-only", name)
 		}
 	}
-	for _, name := range []string{"click", "press", "act", "run", "replay", "eval"} {
+	for _, name := range []string{"click", "press", "act", "run", "replay", "eval", "api_call"} {
 		if readOnly[name] {
 			t.Errorf("%s is marked read-only", name)
 		}

@@ -23,7 +23,7 @@ type apiCallIn struct {
 
 // registerAPI adds the api_call tool.
 func (t *tools) registerAPI(s *sdk.Server) {
-	add(s, "api_call", "Read a list from the site's own JSON API by a recipe (waymark api learn): no page reading.", func(ctx context.Context, r *sdk.CallToolRequest, in apiCallIn) (*sdk.CallToolResult, error) {
+	add(s, "api_call", "Read a list from the site's own JSON API by a recipe (waymark api learn): no page reading. It reads (GET, or a POST learned a read); a request that is not a read is put to the person first.", func(ctx context.Context, r *sdk.CallToolRequest, in apiCallIn) (*sdk.CallToolResult, error) {
 		raw := []byte(in.Recipe)
 		if !strings.HasPrefix(strings.TrimSpace(in.Recipe), "{") {
 			file, err := hostFile(in.Recipe, "api_call") // files.go: the working and routines folders only
@@ -39,9 +39,23 @@ func (t *tools) registerAPI(s *sdk.Server) {
 		if _, err := siteapi.Parse(raw); err != nil {
 			return failure(err), nil
 		}
-		res, err := t.s.CallAPI(ctx, calls.APICallRequest{Recipe: json.RawMessage(raw), Vars: in.Vars, Pages: in.Pages, Fresh: true})
-		if err != nil {
-			return failure(err), nil
+		// A call reads; a request of it that is not a read (siteapi's
+		// gate) is put to the person, like a submit (approve.go).
+		res, stop := gate(ctx, r, func(approve *calls.Approval, allow bool) (*calls.APICallResult, error) {
+			req := calls.APICallRequest{Recipe: json.RawMessage(raw), Vars: in.Vars, Pages: in.Pages, Fresh: true, Approve: approve}
+			res, err := t.s.CallAPI(ctx, req)
+			if err != nil && allow && approve == nil {
+				// [mcp] submits = "allow", for a client that cannot ask:
+				// the person chose to let these through in the config.
+				if a, ok := approvalOf(err); ok {
+					req.Approve = &a
+					return t.s.CallAPI(ctx, req)
+				}
+			}
+			return res, err
+		})
+		if stop != nil {
+			return stop, nil
 		}
 		return jsonText(res)
 	})
