@@ -199,6 +199,10 @@ type Outcome struct {
 	// later, or is still running, is told at the next look (a Notice of
 	// kind download) and listed by MethodDownloads.
 	Downloads []Download `json:"downloads,omitempty"`
+	// Chatter are the sends the gate let go during a step that asks
+	// before a submit, because they commit nothing: a beacon, an
+	// analytics POST, a GraphQL query ("POST /collect (a beacon: …)").
+	Chatter []string `json:"chatter,omitempty"`
 }
 
 // Download is a file a page downloaded. State is completed, canceled

@@ -46,6 +46,9 @@ type pageLog struct {
 	// typedVals are the same secrets' values, for a capture's markers
 	// (netcapture.go); guarded by mu.
 	typedVals []string
+	// typedAll holds every value typed into the session's fields, secret
+	// or not, for the send gate (entered.go).
+	typedAll secret.Set
 	// capture is the network capture running, or nil (netcapture.go).
 	capture captureHook
 }
