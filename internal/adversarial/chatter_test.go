@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/replay"
 )
 
 // Commit or chatter (issue 27, item 7). A plain click on a real page sends
@@ -183,5 +184,32 @@ func TestFormFillHoldsADebouncedAutosave(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the fill's result does not list the autosave it stopped: %v", res.Stopped)
+	}
+}
+
+// TestApprovedSubmitSurvivesCosmeticWords: a person approved "Place
+// order" when recording; the page now shows it in capitals (CSS), or its
+// words changed while the form, where it goes and what it carries stayed.
+// The replay presses it once, without asking; a changed target still asks
+// (TestApprovedSubmitAsksAgainWhenThePageChanged).
+func TestApprovedSubmitSurvivesCosmeticWords(t *testing.T) {
+	srv := NewServer(t, map[string]string{"/checkout": orderAt("t0"), "/order": "<title>ordered</title>"})
+	r := approvedOrder(t, srv)
+	for _, tt := range []struct{ name, page string }{
+		{"words in capitals", orderAt("t1", "<h1>", "<style>#pay{text-transform:uppercase}</style><h1>")},
+		{"words in another language, same name for the locator", orderAt("t1", "<button id=pay>Place order</button>", `<button id=pay aria-label="Place order"><span aria-hidden=true>Bestellen</span></button>`)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv.Handle("/checkout", tt.page)
+			s, ctx := session(t)
+			srv.Reset()
+			res, err := replay.Run(ctx, s, r, replay.Options{CheckTimeout: -1, Submits: replay.SubmitsAsk})
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			if res.Status != replay.StatusOK || srv.Count("POST", "/order") != 1 || srv.Sent() != 1 {
+				t.Fatalf("replay %s %q, %d sends (%v)", res.Status, res.Message, srv.Sent(), srv.Requests())
+			}
+		})
 	}
 }
