@@ -140,8 +140,8 @@ func sameSite(u *url.URL, page string) bool {
 
 // commitWordIn returns the committing word (commitWords) text says, or
 // "". Text is split into words on anything not a letter or digit and at
-// a lower-to-upper change ("placeOrder"), after URL-unescaping; a plural
-// counts ("orders").
+// a lower-to-upper change ("placeOrder"), after URL-unescaping; a word
+// counts in its other forms too ("orders", "payments", "deletion").
 func commitWordIn(text string) string {
 	if text == "" {
 		return ""
@@ -150,16 +150,24 @@ func commitWordIn(text string) string {
 		text = u
 	}
 	ws := splitSendWords(text)
-	line := " " + strings.Join(ws, " ") + " "
-	sing := make([]string, len(ws))
-	for i, w := range ws {
-		sing[i] = strings.TrimSuffix(w, "s")
+	lines := []string{" " + strings.Join(ws, " ") + " "}
+	for _, suffix := range []string{"s", "es", "ed", "ing", "ment", "ments", "ion", "ions", "ation", "ations", "al"} {
+		var stems, stemsE []string
+		for _, w := range ws {
+			if b, ok := strings.CutSuffix(w, suffix); ok && len(b) >= 3 {
+				stems, stemsE = append(stems, b), append(stemsE, b+"e")
+				continue
+			}
+			stems, stemsE = append(stems, w), append(stemsE, w)
+		}
+		lines = append(lines, " "+strings.Join(stems, " ")+" ", " "+strings.Join(stemsE, " ")+" ")
 	}
-	singLine := " " + strings.Join(sing, " ") + " "
 	for _, c := range commitWords {
 		c = " " + c + " "
-		if strings.Contains(line, c) || strings.Contains(singLine, c) {
-			return strings.TrimSpace(c)
+		for _, line := range lines {
+			if strings.Contains(line, c) {
+				return strings.TrimSpace(c)
+			}
 		}
 	}
 	return ""
