@@ -90,6 +90,9 @@ func classifySend(f sendFacts) sendVerdict {
 	if w := commitWordIn(words); w != "" {
 		return commit("its URL says " + quoteWord(w))
 	}
+	if w := commitWordIn(actionIn(f.body)); w != "" {
+		return commit("its body asks to " + quoteWord(w))
+	}
 	if w := commitWordIn(f.control); w != "" && same {
 		return commit("its control says " + quoteWord(w))
 	}
@@ -171,6 +174,38 @@ func commitWordIn(text string) string {
 		}
 	}
 	return ""
+}
+
+// actionKeys are the names a body gives the thing it asks the server to
+// do ("action=delete", {"op": "transfer"}).
+var actionKeys = map[string]bool{"action": true, "act": true, "op": true, "operation": true, "cmd": true, "command": true,
+	"do": true, "intent": true, "verb": true, "task": true}
+
+// actionIn returns the values of a body's action-like fields (urlencoded,
+// or a JSON object's top level), joined; "" when it has none. A body's
+// other words (an analytics event's name, "remove_from_cart") say what
+// happened, not what to do.
+func actionIn(body string) string {
+	b := strings.TrimSpace(body)
+	var vals []string
+	if strings.HasPrefix(b, "{") {
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(b), &m) == nil {
+			for k, raw := range m {
+				var v string
+				if actionKeys[strings.ToLower(k)] && json.Unmarshal(raw, &v) == nil {
+					vals = append(vals, v)
+				}
+			}
+		}
+	} else if q, err := url.ParseQuery(b); err == nil {
+		for k, vs := range q {
+			if actionKeys[strings.ToLower(k)] {
+				vals = append(vals, vs...)
+			}
+		}
+	}
+	return strings.Join(vals, " ")
 }
 
 // splitSendWords lower-cases text's words.
