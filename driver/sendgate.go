@@ -24,9 +24,11 @@ import (
 // paused (the Fetch domain, which the navigation guard already uses for
 // documents), and one that would send — a form submission, a navigation
 // with a non-GET method, a fetch, XHR or beacon with a non-GET method — is
-// refused before it leaves the browser. The step then fails with
-// needs_approval naming what it would have sent. An approved step lets
-// exactly the approved send through, once.
+// put to classifySend (sendclass.go): a commit is refused before it leaves
+// the browser, and the step then fails with needs_approval naming what it
+// would have sent; chatter (a beacon, an analytics POST, a GraphQL query)
+// goes and is listed in the step's result. An approved step lets exactly
+// the approved send through, once.
 
 // sendWatch is what a tab's guard does with sends while a step runs.
 type sendWatch struct {
