@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
 # (-trimpath); panics still print file:line from the runtime's tables.
 LDFLAGS := -s -w -X github.com/waymark-dev/waymark/internal/version.stamp=$(VERSION)
 
-.PHONY: build release test test-short vet bench clean
+.PHONY: build release test test-short vet bench evals clean
 
 # Two programs, one version: bin/waymark is the thin front (cmd/waymark-front,
 # about 1 ms a start), which has the daemon run a command or hands it to the
@@ -31,6 +31,13 @@ test:
 # Unit tests only (no browser).
 test-short:
 	$(GO) test -short -count=1 ./...
+
+# Evaluations that measure rather than pass or fail one case: the submit
+# gate's friction on a generated corpus of pages that chatter and commit
+# (evals/chatter/README.md). Kept out of test: they need a browser and
+# take minutes.
+evals:
+	WAYMARK_REQUIRE_BROWSER=1 $(GO) test -tags evals -count=1 -timeout 20m -v ./evals/...
 
 bench: build
 	bash bench/run_all.sh

@@ -3,6 +3,7 @@ package calls
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // The calls a front (the CLI, the daemon, the MCP server) makes of a
@@ -199,6 +200,25 @@ type Outcome struct {
 	// later, or is still running, is told at the next look (a Notice of
 	// kind download) and listed by MethodDownloads.
 	Downloads []Download `json:"downloads,omitempty"`
+	// Chatter are the sends the gate let go during a step that asks
+	// before a submit, because they commit nothing: a beacon, an
+	// analytics POST, a GraphQL query ("POST /collect (a beacon: …)").
+	Chatter []string `json:"chatter,omitempty"`
+}
+
+// ChatterNote is the line a front shows for the chatter a step let go
+// (Outcome.Chatter, FormFillResult.Chatter), or "" for none: the person
+// sees what left the browser without being asked.
+func ChatterNote(sends []string) string {
+	if len(sends) == 0 {
+		return ""
+	}
+	const most = 3
+	note := "let go, as they commit nothing: " + strings.Join(sends[:min(len(sends), most)], "; ")
+	if len(sends) > most {
+		note += fmt.Sprintf("; and %d more", len(sends)-most)
+	}
+	return note
 }
 
 // Download is a file a page downloaded. State is completed, canceled

@@ -104,6 +104,9 @@ type FormFillResult struct {
 	// Stopped are the page's own attempts to send that were stopped
 	// while filling ("POST http://…/apply (a form submission)").
 	Stopped []string `json:"stopped,omitempty"`
+	// Chatter are the page's sends let go while filling because they
+	// commit nothing (a beacon, a GraphQL query), as Outcome.Chatter.
+	Chatter []string `json:"chatter,omitempty"`
 	// NeedsPerson are what a person must still see to: required fields
 	// left empty, errors the page shows, answers it refused.
 	NeedsPerson []string     `json:"needs_person,omitempty"`

@@ -58,16 +58,16 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	}
 	// A step that needs approval for submits is watched as it runs: what
 	// the check before acting missed is held at the point of sending.
-	var stop func() []heldSend
+	var stop func() (held, passed []heldSend)
 	linger := func() bool { return s.browser.hasFrames(t.id) }
 	switch {
 	case req.Approve != nil:
 		t.useApproval(*req.Approve)
 		if req.Approve.Sends != "" {
-			stop, err = t.watchSends(ctx, req.Approve.Sends, linger)
+			stop, err = t.watchSendsListed(ctx, req.Approve.Sends, req.Target, linger)
 		}
 	case req.Submits == "ask":
-		stop, err = t.watchSends(ctx, "", linger)
+		stop, err = t.watchSendsListed(ctx, "", req.Target, linger)
 	}
 	if err != nil {
 		return nil, err
@@ -84,12 +84,17 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	// A watched step waits here for all it sends; others leave the rest
 	// of their settle to the next command (pending.go).
 	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind), entry, stop == nil)
+	var passed []heldSend
 	if stop != nil {
-		if held := stop(); len(held) > 0 {
+		var held []heldSend
+		if held, passed = stop(); len(held) > 0 {
 			return nil, t.heldErr(actionName(req), t.url(), targetName(req), held)
 		}
 	}
 	if out != nil {
+		for _, p := range passed {
+			out.Chatter = append(out.Chatter, p.String())
+		}
 		out.Closed = popupNote(closed)
 		out.Downloads = s.downloads.collect(ctx, dl) // waits for them to end (download.go)
 	}
@@ -174,6 +179,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		if req.Secret != "" {
 			s.register(req.Secret, req.Value) // every output masks it from now on (registry.go)
 		}
+		s.log.addEntered(targetName(req), req.Value) // a send that carries it commits (sendclass.go)
 		if req.Kind == calls.ActType && strings.ContainsAny(req.Value, "\r\n") {
 			// A line break is typed as Enter.
 			if err := s.gate(ctx, t, el, req, "enter"); err != nil {

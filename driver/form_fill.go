@@ -74,7 +74,10 @@ func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (repl
 	// It lingers for the sends of out-of-process frames only when a field
 	// of one was written (sendgate.go).
 	inFrames := new(bool)
-	stop, err := t.watchSends(ctx, "", func() bool { return *inFrames && s.browser.hasFrames(t.id) })
+	for _, a := range answers {
+		s.log.addEntered(a.key, a.value) // a send that carries it commits (sendclass.go)
+	}
+	stop, err := t.watchSendsListed(ctx, "", "", func() bool { return *inFrames && s.browser.hasFrames(t.id) })
 	if err != nil {
 		return nil, err
 	}
@@ -84,12 +87,20 @@ func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (repl
 	}
 	defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
 	res, err := s.fillForm(ctx, t, answers, req, inFrames)
-	held := stop()
+	if err == nil {
+		// A save the fill's own change starts later (a debounced
+		// autosave) is held too: the gate stays until the page is quiet.
+		t.awaitQuiet(ctx, fillQuiet, fillQuietMax)
+	}
+	held, passed := stop()
 	if err != nil {
 		return nil, err
 	}
 	for _, h := range held {
-		res.Stopped = append(res.Stopped, fmt.Sprintf("%s %s (%s)", h.method, shortURL(h.url), h.kind))
+		res.Stopped = append(res.Stopped, h.String())
+	}
+	for _, h := range passed {
+		res.Chatter = append(res.Chatter, h.String())
 	}
 	if len(held) > 0 {
 		res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("the page tried to send the form %d time(s) while it was filled; it was stopped", len(held)))

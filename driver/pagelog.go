@@ -44,6 +44,9 @@ type pageLog struct {
 	// typed as a secret, to mask in what the pages echo (a console.log
 	// of a form, a query) and in every other output.
 	typed *secret.Set
+	// typedAll holds every value typed into the session's fields, secret
+	// or not, for the send gate (entered.go).
+	typedAll secret.Set
 	// capture is the network capture running, or nil (netcapture.go).
 	capture captureHook
 }

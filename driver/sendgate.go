@@ -24,9 +24,11 @@ import (
 // paused (the Fetch domain, which the navigation guard already uses for
 // documents), and one that would send — a form submission, a navigation
 // with a non-GET method, a fetch, XHR or beacon with a non-GET method — is
-// refused before it leaves the browser. The step then fails with
-// needs_approval naming what it would have sent. An approved step lets
-// exactly the approved send through, once.
+// put to classifySend (sendclass.go): a commit is refused before it leaves
+// the browser, and the step then fails with needs_approval naming what it
+// would have sent; chatter (a beacon, an analytics POST, a GraphQL query)
+// goes and is listed in the step's result. An approved step lets exactly
+// the approved send through, once.
 
 // sendWatch is what a tab's guard does with sends while a step runs.
 type sendWatch struct {
@@ -34,8 +36,16 @@ type sendWatch struct {
 	// or "" for none; used is set once it went.
 	allow string
 	used  bool
-	// held are the sends refused, oldest first.
-	held []heldSend
+	// held are the sends refused, oldest first: the commits
+	// (classifySend). passed are the chatter let go, for the step's
+	// result.
+	held, passed []heldSend
+	// control is the words of the control the step presses, for
+	// classifySend; "" when none.
+	control string
+	// last is when the tab last asked for a request while watched
+	// (awaitQuiet).
+	last time.Time
 	// pending counts the form submissions the page asked for whose
 	// request has not been seen yet: a submission is a task of its own,
 	// and may start after the action's input and settle are done.
@@ -46,10 +56,19 @@ type sendWatch struct {
 	docsOnly bool
 }
 
-// heldSend is one refused request.
+// heldSend is one request the gate judged: refused, or let go as
+// chatter. why is classifySend's reason.
 type heldSend struct {
-	method, url, kind string
-	form              map[string]string
+	method, url, kind, why string
+	form                   map[string]string
+}
+
+// String is the send as a step's result lists it: "POST /hit (a beacon)".
+func (h heldSend) String() string {
+	if h.why == "" || h.why == h.kind {
+		return fmt.Sprintf("%s %s (%s)", h.method, shortURL(h.url), h.kind)
+	}
+	return fmt.Sprintf("%s %s (%s: %s)", h.method, shortURL(h.url), h.kind, h.why)
 }
 
 // newWindow is the key of formNav for a form submission into a new
@@ -65,10 +84,21 @@ var docPatterns = []*fetch.RequestPattern{{URLPattern: "*", ResourceType: networ
 
 // watchSends starts watching the tab's sends for one step; allow is the
 // send an approval lets through, or ""; linger says, when the step ends,
-// whether to watch a moment longer (awaitSends). The returned func stops watching
-// and returns what was held.
+// whether to watch a moment longer (awaitSends). The returned func stops
+// watching and returns what was held: the commits.
 func (t *tab) watchSends(ctx context.Context, allow string, linger func() bool) (func() []heldSend, error) {
-	w := &sendWatch{allow: allow}
+	stop, err := t.watchSendsListed(ctx, allow, "", linger)
+	if err != nil {
+		return nil, err
+	}
+	return func() []heldSend { held, _ := stop(); return held }, nil
+}
+
+// watchSendsListed is watchSends that also returns the chatter it let go,
+// for the step's result; control is the words of the control the step
+// presses (classifySend), or "".
+func (t *tab) watchSendsListed(ctx context.Context, allow, control string, linger func() bool) (func() (held, passed []heldSend), error) {
+	w := &sendWatch{allow: allow, control: control, last: time.Now()}
 	t.mu.Lock()
 	t.sends = w
 	t.formNav = map[cdp.FrameID]bool{}
@@ -79,14 +109,14 @@ func (t *tab) watchSends(ctx context.Context, allow string, linger func() bool) 
 		t.mu.Unlock()
 		return nil, err
 	}
-	return func() []heldSend {
+	return func() ([]heldSend, []heldSend) {
 		t.awaitSends(ctx, linger())
 		// On the tab's own context: the step's may be done.
 		_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		t.sends, t.formNav = nil, nil
-		return w.held
+		return w.held, w.passed
 	}, nil
 }
 
@@ -137,17 +167,19 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 	if w == nil || ev.Request == nil {
 		return false
 	}
+	w.last = time.Now()
 	method := strings.ToUpper(ev.Request.Method)
 	kind := ""
+	submission := false
 	switch {
 	case ev.ResourceType == network.ResourceTypeCSPViolationReport:
 		return false // the browser's own report, not the page's
 	case ev.ResourceType == network.ResourceTypeDocument && t.formNav[ev.FrameID]:
-		kind = "a form submission"
+		kind, submission = "a form submission", true
 		delete(t.formNav, ev.FrameID)
 		w.pending--
 	case popup && t.formNav[newWindow]:
-		kind = "a form submission into a new window"
+		kind, submission = "a form submission into a new window", true
 	case method == "GET" || method == "HEAD" || method == "OPTIONS":
 		return false
 	case ev.ResourceType == network.ResourceTypeDocument:
@@ -157,7 +189,7 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 	default:
 		kind = "a " + strings.ToLower(string(ev.ResourceType)) + " request"
 	}
-	if w.docsOnly && ev.ResourceType != network.ResourceTypeDocument && !strings.HasPrefix(kind, "a form submission") {
+	if w.docsOnly && ev.ResourceType != network.ResourceTypeDocument && !submission {
 		return false
 	}
 	what := method + " " + ev.Request.URL
@@ -165,8 +197,30 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		w.used = true
 		return false
 	}
-	w.held = append(w.held, heldSend{method: method, url: ev.Request.URL, kind: kind, form: formOf(ev.Request, t.log.typed)})
+	resource := strings.ToLower(string(ev.ResourceType))
+	if popup {
+		resource = "document"
+	}
+	body, unread := bodyOf(ev.Request)
+	v := classifySend(sendFacts{method: method, url: ev.Request.URL, page: t.docURL, kind: resource,
+		submission: submission, body: body, unread: unread, control: w.control, typed: t.log.entered()})
+	h := heldSend{method: method, url: ev.Request.URL, kind: kind, why: v.why, form: formOf(ev.Request, t.log.typed)}
+	if !v.commit {
+		w.passed = append(w.passed, h)
+		return false
+	}
+	w.held = append(w.held, h)
 	return true
+}
+
+// bodyOf is a request's body as the browser gave it; unread says it has
+// one the browser left out (too long).
+func bodyOf(r *network.Request) (body string, unread bool) {
+	var b strings.Builder
+	for _, e := range r.PostDataEntries {
+		b.Write(e.Bytes)
+	}
+	return b.String(), r.HasPostData && b.Len() == 0
 }
 
 // formOf reads the fields a request would send: a form's urlencoded body
@@ -205,8 +259,8 @@ func (t *tab) heldErr(action, pageURL, control string, held []heldSend) error {
 	h := held[0]
 	a := calls.Approval{Action: action, URL: pageURL, Control: control,
 		Why: "sends " + h.kind + ": " + h.method + " " + shortURL(h.url), Sends: h.method + " " + h.url, Form: h.form}
-	msg := fmt.Sprintf("%s %s would send %s (%s %s): it needs approval; the request was stopped before it left the browser",
-		action, control, h.kind, h.method, shortURL(h.url))
+	msg := fmt.Sprintf("%s %s would send %s (%s %s, %s): it needs approval; the request was stopped before it left the browser",
+		action, control, h.kind, h.method, shortURL(h.url), h.why)
 	if len(held) > 1 {
 		msg += fmt.Sprintf(" (and %d more)", len(held)-1)
 	}
@@ -295,4 +349,45 @@ func (s *Session) withoutSubmits(ctx context.Context, t *tab, what string, do fu
 			"%s would send %s (%s %s); it was stopped before it left the browser, and nothing was sent", what, h.kind, h.method, shortURL(h.url))
 	}
 	return err
+}
+
+// fillQuiet is how long the page must have asked for nothing after a
+// fill's last write before its gate lifts: a page saves a change it
+// debounces (an autosave 400 ms after a select changes) after the fill's
+// writes are done. fillQuietMax bounds the wait on a page that never goes
+// quiet (a poll).
+const (
+	fillQuiet    = time.Second
+	fillQuietMax = 5 * time.Second
+)
+
+// awaitQuiet waits, with the tab's sends still watched, until neither the
+// step's end nor the page's last request is less than quiet ago, for at
+// most max.
+func (t *tab) awaitQuiet(ctx context.Context, quiet, max time.Duration) {
+	start := time.Now()
+	deadline := start.Add(max)
+	for {
+		t.mu.Lock()
+		last := start
+		if t.sends != nil && t.sends.last.After(last) {
+			last = t.sends.last
+		}
+		t.mu.Unlock()
+		wait := time.Until(last.Add(quiet))
+		if wait <= 0 {
+			return
+		}
+		if left := time.Until(deadline); wait > left {
+			if left <= 0 {
+				return
+			}
+			wait = left
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/fold"
 )
 
 // Approved is a submit a person pressed while recording by hand (a click
@@ -102,11 +103,11 @@ func (ap *Approved) Differs(now calls.Approval) string {
 	switch {
 	case got.Action != ap.Action:
 		return fmt.Sprintf("it would %s, not %s", got.Action, ap.Action)
-	case got.Control != ap.Control:
+	case got.Control != ap.Control && !ap.sameControl(got):
 		return fmt.Sprintf("the control is %s, not %s", got.Control, ap.Control)
 	case got.Path != ap.Path:
 		return fmt.Sprintf("the page is %s, not %s", got.Path, ap.Path)
-	case got.Why != ap.Why:
+	case got.Why != ap.Why && !(ap.sameControl(got) && wordsCommit(got.Why) && wordsCommit(ap.Why)):
 		return fmt.Sprintf("it %s, not %s", got.Why, ap.Why)
 	case !slices.Equal(got.Fields, ap.Fields):
 		var added, gone []string
@@ -138,6 +139,37 @@ func (ap *Approved) Differs(now calls.Approval) string {
 	}
 	return fixedDiff(ap.Fixed, got.Fixed)
 }
+
+// sameControl says whether the control pressed now is the one the person
+// approved although its words changed, for a control whose words are not
+// what it sends (not an input's value): in case only ("PLACE ORDER"), or
+// in words ("Bestellen") while its role, the send it makes (where the
+// form goes, or the request held) and the numbers in its words stayed.
+// Moved or re-found controls never get here (replay asks for them first),
+// and the target, the fields and the hidden values are compared after.
+func (ap *Approved) sameControl(got *Approved) bool {
+	role, _, _ := strings.Cut(ap.Control, ` "`)
+	gotRole, _, _ := strings.Cut(got.Control, ` "`)
+	switch {
+	case role != gotRole || strings.HasPrefix(role, "input"):
+		return false // an input's words are its value, which it sends
+	case strings.EqualFold(fold.Fold(got.Control), fold.Fold(ap.Control)):
+		return true
+	case ap.Target == "" && ap.Sends == "":
+		return false // nothing but its words says what it does
+	case got.Target != ap.Target || got.Sends != ap.Sends:
+		return false
+	}
+	return slices.Equal(numbers.FindAllString(got.Control, -1), numbers.FindAllString(ap.Control, -1))
+}
+
+// numbers are the runs of digits in a control's words: an amount on a
+// button ("Pay $10,000") is part of what was approved.
+var numbers = regexp.MustCompile(`[0-9]+`)
+
+// wordsCommit says whether why is the check's "its words commit: …",
+// which quotes the control's words.
+func wordsCommit(why string) bool { return strings.HasPrefix(why, "its words commit:") }
 
 // fixedDiff says which of the form's fixed fields changed, or "".
 func fixedDiff(was, now map[string]string) string {

@@ -115,3 +115,60 @@ func TestApprovedKeepsWhereTheFormGoes(t *testing.T) {
 		})
 	}
 }
+
+// TestApprovedToleratesCosmeticWords: a control whose words changed case,
+// or changed words (another language) while its role and the send it makes
+// stayed, is still the control the person approved; another send target,
+// other hidden values, another role, an input whose words are its sent
+// value, or a number in its words that changed is not.
+func TestApprovedToleratesCosmeticWords(t *testing.T) {
+	pressed := calls.Approval{Action: "click", URL: "http://127.0.0.1:4000/checkout", Control: `button[type=submit] "Place order"`,
+		Why: "submits the form", Form: map[string]string{"amount": "10", "note": "hi"}, Fixed: []string{"amount"},
+		Target: "POST http://127.0.0.1:4000/order", Token: "t"}
+	words := calls.Approval{Action: "click", URL: "http://127.0.0.1:4000/cart", Control: `button "Pay now"`,
+		Why: `its words commit: "Pay now"`, Token: "t"}
+	held := calls.Approval{Action: "click", URL: "http://127.0.0.1:4000/cart", Control: `div "Continue"`,
+		Why: "sends a xhr request: POST http://127.0.0.1:4000/pay", Sends: "POST http://127.0.0.1:4000/pay", Token: "t"}
+	input := calls.Approval{Action: "click", URL: "http://127.0.0.1:4000/checkout", Control: `input[type=submit] "Place order"`,
+		Why: "submits the form", Form: map[string]string{"note": "hi"}, Target: "POST http://127.0.0.1:4000/order", Token: "t"}
+	for _, tt := range []struct {
+		name string
+		was  calls.Approval
+		edit func(*calls.Approval)
+		want string
+	}{
+		{"upper case", pressed, func(a *calls.Approval) { a.Control = `button[type=submit] "PLACE ORDER"` }, ""},
+		{"another language", pressed, func(a *calls.Approval) { a.Control = `button[type=submit] "Zahlungspflichtig bestellen"` }, ""},
+		{"other words, case of words-commit", words, func(a *calls.Approval) {
+			a.Control, a.Why = `button "PAY NOW"`, `its words commit: "PAY NOW"`
+		}, ""},
+		{"other words and nothing sent to compare", words, func(a *calls.Approval) {
+			a.Control, a.Why = `button "Delete account"`, `its words commit: "Delete account"`
+		}, "the control is"},
+		{"held send, other words", held, func(a *calls.Approval) { a.Control = `div "Weiter"` }, ""},
+		{"held send, other words and another send", held, func(a *calls.Approval) {
+			a.Control, a.Sends = `div "Weiter"`, "POST http://127.0.0.1:4000/delete"
+		}, "the control is"},
+		{"other words, another target", pressed, func(a *calls.Approval) {
+			a.Control, a.Target = `button[type=submit] "Bestellen"`, "POST http://127.0.0.1:4000/order-all"
+		}, "the control is"},
+		{"same words, another target", pressed, func(a *calls.Approval) { a.Target = "POST http://127.0.0.1:4000/order-all" }, "the form goes to"},
+		{"other words, another hidden amount", pressed, func(a *calls.Approval) {
+			a.Control, a.Form = `button[type=submit] "Bestellen"`, map[string]string{"amount": "10000", "note": "hi"}
+		}, `hidden amount is "10000"`},
+		{"a number in the words", pressed, func(a *calls.Approval) { a.Control = `button[type=submit] "Place order ($10,000)"` }, "the control is"},
+		{"another role", pressed, func(a *calls.Approval) { a.Control = `a "Place order"` }, "the control is"},
+		{"an input's value is what it sends", input, func(a *calls.Approval) { a.Control = `input[type=submit] "Delete all"` }, "the control is"},
+		{"an input's value in upper case", input, func(a *calls.Approval) { a.Control = `input[type=submit] "PLACE ORDER"` }, "the control is"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ap := ApprovedOf(tt.was)
+			now := tt.was
+			tt.edit(&now)
+			got := ap.Differs(now)
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("Differs = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -160,6 +160,9 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	if out.Closed != "" { // what was in the way, closed without asking (issue 7)
 		b.WriteString("\nbefore acting, " + out.Closed)
 	}
+	if n := calls.ChatterNote(out.Chatter); n != "" { // sends the gate let go (issue 27)
+		b.WriteString("\n" + n)
+	}
 	for _, t := range out.NewTabs {
 		fmt.Fprintf(&b, "\nnew tab [%d] %s — switch with \"waymark tab switch %d\"", t.Index, describePage(calls.PageInfo{URL: t.URL, Title: t.Title}), t.Index)
 	}

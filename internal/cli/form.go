@@ -253,6 +253,9 @@ func printFill(w io.Writer, res *calls.FormFillResult) error {
 	for _, s := range res.Stopped {
 		fmt.Fprintf(w, "[stopped] the page tried to send: %s\n", s)
 	}
+	if n := calls.ChatterNote(res.Chatter); n != "" {
+		fmt.Fprintf(w, "[sent] %s\n", n)
+	}
 	for _, s := range res.NeedsPerson {
 		fmt.Fprintf(w, "[needs a person] %s\n", s)
 	}

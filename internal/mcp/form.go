@@ -65,6 +65,9 @@ func fillSummary(res *calls.FormFillResult) string {
 	for _, s := range res.Stopped {
 		fmt.Fprintf(&b, "stopped: %s\n", s)
 	}
+	if n := calls.ChatterNote(res.Chatter); n != "" {
+		fmt.Fprintf(&b, "%s\n", n)
+	}
 	for _, s := range res.NeedsPerson {
 		fmt.Fprintf(&b, "needs a person: %s\n", s)
 	}

@@ -229,6 +229,9 @@ func outcomeParts(req calls.ActRequest, out calls.Outcome) (head, nowAt string) 
 	if out.Closed != "" { // what was in the way, closed without asking (issue 7)
 		b.WriteString("\nbefore acting, " + out.Closed)
 	}
+	if n := calls.ChatterNote(out.Chatter); n != "" { // sends the gate let go (issue 27)
+		b.WriteString("\n" + n)
+	}
 	for _, tab := range out.NewTabs {
 		fmt.Fprintf(&b, "\nnew tab %d: %s (tabs op=switch to use it)", tab.Index, describePage(calls.PageInfo{URL: tab.URL, Title: tab.Title}))
 	}
