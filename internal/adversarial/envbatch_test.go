@@ -37,10 +37,10 @@ import (
 // and state folders, so the daemon is found on its default socket, as a
 // user's is.
 type envUser struct {
-	t               *testing.T
-	front, full     string
-	home, run, base string
-	env             []string
+	t           *testing.T
+	front, full string
+	home, run   string
+	env         []string
 }
 
 // newEnvUser builds the binaries (stamped alike, so the front hands
