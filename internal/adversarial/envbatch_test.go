@@ -37,10 +37,10 @@ import (
 // and state folders, so the daemon is found on its default socket, as a
 // user's is.
 type envUser struct {
-	t               *testing.T
-	front, full     string
-	home, run, base string
-	env             []string
+	t           *testing.T
+	front, full string
+	home, run   string
+	env         []string
 }
 
 // newEnvUser builds the binaries (stamped alike, so the front hands
@@ -307,22 +307,30 @@ func orderShop(t *testing.T) *Server {
 // records on orderShop: wait for Ready, fill the email and the PIN (a
 // secret), press Place order (the approved submit). The recording's own
 // order is forgotten.
-func orderRoutine(t *testing.T, srv *Server) string {
+func orderRoutine(t *testing.T, srv *Server) string { return orderRoutineWith(t, srv, true) }
+
+// orderRoutineWith is orderRoutine; secretPin false makes the PIN a plain
+// input, for a case about something else than secrets.
+func orderRoutineWith(t *testing.T, srv *Server, secretPin bool) string {
 	t.Helper()
 	s, ctx := session(t)
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
 		t.Fatal(err)
 	}
 	r := routine.Routine{Format: routine.Format, Name: "order", Version: 1,
-		Variables: []routine.Variable{{Name: "email"}, {Name: "pin", Secret: true}},
+		Variables: []routine.Variable{{Name: "email"}, {Name: "pin", Secret: secretPin}},
 		Steps: []routine.Step{{ID: "open", Kind: routine.KindGoto, URL: srv.URL("/")},
 			{ID: "ready", Kind: routine.KindVerify, Check: &routine.Check{Text: "Ready"}}}}
+	pinFrom := "secret"
+	if !secretPin {
+		pinFrom = "input"
+	}
 	for _, a := range []struct {
 		id, op, target, value string
 		v                     *routine.Value
 	}{
 		{"email", calls.ActFill, "css=#email", "rec@example.com", &routine.Value{From: "input", Slot: "email"}},
-		{"pin", calls.ActFill, "css=#pin", "0000", &routine.Value{From: "secret", Slot: "pin"}},
+		{"pin", calls.ActFill, "css=#pin", "0000", &routine.Value{From: pinFrom, Slot: "pin"}},
 		{"place", calls.ActClick, "text=Place order", "", nil},
 	} {
 		r.Steps = append(r.Steps, recordStep(t, ctx, s, a.id, a.op, a.target, a.value, a.v))
@@ -489,10 +497,14 @@ func TestBatchRestartHoldsRowsForTheirSecrets(t *testing.T) {
 func TestKeyMemorySurvivesAnEmptiedRuntimeFolder(t *testing.T) {
 	u := newEnvUser(t)
 	srv := orderShop(t)
-	rt := orderRoutine(t, srv)
-	rows, pins, env := writeRows(t, u.home, 1)
+	rt := orderRoutineWith(t, srv, false) // no secret: this case is the store's
+	pins := []string{"7" + randomHex(t)[:8]}
+	rows := filepath.Join(u.home, "rows.jsonl")
+	if err := os.WriteFile(rows, []byte(`{"email": "key@example.com", "pin": "`+pins[0]+`"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	run := func() envResult {
-		return u.runIn(u.front, env, "--json", "batch", rt, "--inputs", rows, "--key", "email", "--allow-submit")
+		return u.runIn(u.front, nil, "--json", "batch", rt, "--inputs", rows, "--key", "email", "--allow-submit")
 	}
 	if r := run(); r.code != 0 {
 		t.Fatalf("first batch: %+v", r)
