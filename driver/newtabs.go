@@ -241,13 +241,8 @@ func (b *Browser) watchAll(ctx context.Context, delta int) error {
 	return nil
 }
 
-// hasFrames reports whether the tab has out-of-process frames, or
-// workers (sendgate_workers.go): senders whose sends a watched step
-// lingers for.
+// hasFrames reports whether the tab has out-of-process frames.
 func (b *Browser) hasFrames(id target.ID) bool {
-	if b.hasWorkers(id) {
-		return true
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, p := range b.frameParent {

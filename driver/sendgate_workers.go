@@ -101,29 +101,3 @@ func (b *Browser) workerTabs(id target.ID) []*tab {
 	}
 	return out
 }
-
-// hasWorkers reports whether a worker may send for the tab: a dedicated
-// worker of its own, or a service or shared worker of its browser
-// context. A worker's send is a task of the worker's own, started after
-// the step's input returns, so a watched step lingers for it as for an
-// out-of-process frame's (sendLinger).
-func (b *Browser) hasWorkers(id target.ID) bool {
-	var bcid cdp.BrowserContextID
-	for _, s := range b.Sessions() {
-		s.mu.Lock()
-		for _, t := range s.tabs {
-			if t.id == id {
-				bcid = s.bcid
-			}
-		}
-		s.mu.Unlock()
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, w := range b.workers {
-		if w.parent == id || (w.parent == "" && w.bcid == bcid) {
-			return true
-		}
-	}
-	return false
-}
