@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // The submit gate, attacked: each page sends a POST to /pay (or a GET form
@@ -206,7 +207,7 @@ func TestApprovalBoundToLoadAndUsedOnce(t *testing.T) {
 	open("/")
 	_, err := s.Act(ctx, click)
 	a := approvalOf(err)
-	if a == nil || a.Sends != "POST "+srv.URL("/pay") || a.Form["card"] != "4242" || a.Token == "" {
+	if a == nil || a.Sends != "POST "+srv.URL("/pay") || a.Form["card"] != secret.Masked || a.Token == "" {
 		t.Fatalf("want an approval naming POST /pay and its form, got %+v (%v)", a, err)
 	}
 
