@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
 // BenchmarkDemoShop runs a batch of the five-step add-to-cart routine on
@@ -43,7 +45,7 @@ func benchOnce(b *testing.B, rows, contexts int) {
 	site, base := demoSite(b)
 	_ = site
 	rt := recordAddToCart(b, m, base)
-	_ = m.Call(context.Background(), "record-add-to-cart", "session.close", nil, nil)
+	_ = rpc.Daemon{Caller: m, Session: "record-add-to-cart"}.CloseSession(context.Background())
 	baseKB := browserPSS()
 	pool, err := e.NewPool("bench", []Endpoint{{Name: "local", Caller: m, Max: contexts}})
 	if err != nil {

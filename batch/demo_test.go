@@ -18,6 +18,7 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/demo"
+	"github.com/waymark-dev/waymark/internal/rpc"
 	"github.com/waymark-dev/waymark/internal/sessions"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -112,7 +113,7 @@ func newRecorder(t testing.TB, m calls.Caller, name string, vars ...routine.Vari
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	s := calls.Remote{Caller: m, Session: "record-" + name}
-	t.Cleanup(func() { _ = m.Call(context.Background(), s.Session, "session.close", nil, nil) })
+	t.Cleanup(func() { _ = rpc.Daemon{Caller: m, Session: s.Session}.CloseSession(context.Background()) })
 	return &recorder{t: t, ctx: ctx, s: s, r: &routine.Routine{Format: routine.Format, Name: name, Version: 1, Variables: vars}}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/rpc"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -58,7 +59,7 @@ func (f *fakeCaller) Call(_ context.Context, session, method string, params, res
 	case calls.MethodCookies:
 		f.clears++
 		return nil
-	case "session.close":
+	case rpc.MethodSessionClose:
 		delete(f.sessions, session)
 		return nil
 	case calls.MethodAct:
