@@ -53,6 +53,13 @@ func (t *Trust) Reason(r *routine.Routine) string {
 	return t.why
 }
 
+// Without is t no longer holding, for why: a runner that knows more than
+// the file (an MCP client chose the values the routine types) takes the
+// person's approval away; nothing gives it back.
+func (t *Trust) Without(why string) *Trust {
+	return &Trust{why: why}
+}
+
 // Relayed is the trust a batch worker gives a routine on the word of the
 // person's CLI that submitted the batch: it checked the file with the
 // authority before it put the batch on the stream (yes), and the stream

@@ -78,7 +78,8 @@ func (c *cli) run(args ...string) result {
 	cmd := exec.CommandContext(ctx, binPath, args...)
 	cmd.Dir = c.dir
 	cmd.Env = append(append(os.Environ(), "WAYMARK_SOCKET="+c.socket,
-		"WAYMARK_BROWSER_ARGS="+strings.Join(browsertest.GuardArgs, "\n")), c.env...)
+		"WAYMARK_BROWSER_ARGS="+strings.Join(browsertest.GuardArgs, "\n"),
+		"XDG_STATE_HOME="+filepath.Join(sockDir, "state")), c.env...) // approvals record stop keeps: not the user's
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

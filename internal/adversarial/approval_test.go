@@ -266,6 +266,23 @@ func TestApprovalMCPReplaysAPersonsFile(t *testing.T) {
 	if text := toolText(res); !res.IsError || !strings.Contains(text, "needs-approval") || !strings.Contains(text, "waymark routine approve") {
 		t.Errorf("want a needs-approval stop saying how to approve again:\n%s", text)
 	}
+	// The person's file types a variable: the agent's value for it is not
+	// what the person approved.
+	withVar := strings.Replace(shopRoutine(srv.URL("/checkout"), "", ap), `"value": {"literal": ""}`, `"value": {"from": "input", "slot": "email"}`, 1)
+	withVar = strings.Replace(withVar, `"version": 1,`, `"version": 1, "variables": [{"name": "email"}],`, 1)
+	vfile := saveAsRecorded(t, auth, withVar)
+	if r, trust, err := auth.Load(vfile); err != nil || !trust.Holds(r) {
+		t.Fatalf("the person's file with a variable: %v", err)
+	}
+	t.Chdir(filepath.Dir(vfile))
+	srv.Reset()
+	res = call("replay", map[string]any{"routine": "order.json", "vars": map[string]any{"email": "mallory@evil.example"}})
+	if n := srv.Count("POST", "/order"); n != 0 {
+		t.Fatalf("the agent's values were ordered %d times: %v", n, srv.Requests())
+	}
+	if text := toolText(res); !res.IsError || !strings.Contains(text, "values of its variables came from the MCP client (email)") {
+		t.Errorf("want a needs-approval stop naming the agent's values:\n%s", text)
+	}
 }
 
 // saveAsRecorded writes the routine rt as record stop does: the file,

@@ -318,6 +318,7 @@ func TestJSONContract(t *testing.T) {
 		"record rows start":     {{args: []string{"record", "rows", "start", "--recipe", recipeFile}, wantOK: true}, {args: []string{"record", "rows", "start", "--recipe", recipeFile}, reply: fail}, {args: []string{"record", "rows", "start"}}},
 		"record rows stop":      {{args: []string{"record", "rows", "stop"}, wantOK: true}, {args: []string{"record", "rows", "stop"}, reply: fail}},
 		"record stop":           {{args: []string{"record", "stop", filepath.Join(dir, "rec.json")}, wantOK: true}, {args: []string{"record", "stop", filepath.Join(dir, "rec2.json")}, reply: fail}},
+		"routine approve":       {{args: []string{"routine", "approve", routineFile}}}, // a person at a terminal only: --json is refused
 		"reload":                {{args: []string{"reload"}, wantOK: true}, {args: []string{"reload"}, reply: fail}},
 		"replay":                {{args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW", "--allow-submit"}, env: map[string]string{"PW": "pw-123456"}, reply: shopCaller(nil).reply, wantOK: true}, {args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW"}, env: map[string]string{"PW": "pw-123456"}, reply: fail}},
 		"run":                   {{args: []string{"run", "press Go"}, env: withModel, reply: clickedReply(), wantOK: true}, {args: []string{"run", "press Go"}}},

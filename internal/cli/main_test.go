@@ -40,6 +40,7 @@ func runMain(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]s
 func runMainConfig(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]string, load func([]config.Flag) (*config.Config, error), args ...string) (code int, stdout, stderr string, dials []dialRecord) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
+	state := t.TempDir() // the approvals record stop keeps, never the user's
 	deps := Deps{
 		Config: load,
 		Dial: func(_ context.Context, g GlobalOptions, cfg *config.Config, start bool) (Caller, error) {
@@ -51,7 +52,12 @@ func runMainConfig(t *testing.T, ctx context.Context, fc *fakeCaller, env map[st
 			return fc, nil
 		},
 		Version: "v1.2.3",
-		Getenv:  func(k string) string { return env[k] },
+		Getenv: func(k string) string {
+			if k == "XDG_STATE_HOME" && env[k] == "" {
+				return state
+			}
+			return env[k]
+		},
 	}
 	code = MainWith(ctx, args, ios, deps)
 	return code, out.String(), errOut.String(), dials

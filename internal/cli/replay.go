@@ -53,8 +53,9 @@ over FILE, ask (the default) writes it beside FILE as NAME.vN.pending.json,
 never drops it.
 
 Steps that send, pay, delete or confirm stop as needs-approval unless
---allow-submit, or you pressed them while recording the routine by hand and
-the page still matches; at a terminal you are asked instead (y presses it).
+--allow-submit, or you pressed them while recording the routine by hand, the
+file is as you saved it (after an edit: waymark routine approve FILE) and the
+page still matches; at a terminal you are asked instead (y presses it).
 Each step acts with a person's pointer paths and typing pace;
 --hand=false runs at the browser's speed.`,
 		Example: "  waymark replay checkout.json --var email=ann@example.com --secret password=env:SHOP_PASSWORD\n" +

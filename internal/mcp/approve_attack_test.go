@@ -62,7 +62,9 @@ func TestAllowDoesNotSkipAPersonWhoCanBeAsked(t *testing.T) {
 // routineFile is a one-step routine in a file of the test's own.
 func routineFile(t *testing.T) string {
 	t.Helper()
-	file := t.TempDir() + "/r.json"
+	dir := t.TempDir()
+	t.Chdir(dir) // replay reads files in the working folder only (files.go)
+	file := dir + "/r.json"
 	if err := os.WriteFile(file, []byte(`{"format":"waymark.routine/1","name":"r","version":1,"steps":[{"kind":"goto","url":"http://shop.test/"}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -205,7 +205,9 @@ func TestPilotActAsksPerson(t *testing.T) {
 // the 2026-07-28 protocol); on that protocol the replay goes by
 // [Options.Submits].
 func TestReplayAsksPersonMidway(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "r.json")
+	dir := t.TempDir()
+	t.Chdir(dir) // replay reads files in the working folder only (files.go)
+	file := filepath.Join(dir, "r.json")
 	if err := os.WriteFile(file, []byte(`{"format":"waymark.routine/1","name":"r","version":1,"steps":[{"kind":"goto","url":"http://shop.test/"}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -310,6 +312,11 @@ func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in re
 		return failure(err), nil
 	}
 	vars := varValues(in.Vars)
+	if len(vars) > 0 && trust.Holds(r) && len(approval.RecordedIn(r)) > 0 {
+		// The person approved the routine's submits, not the values the
+		// agent now has it type: those are asked again.
+		trust = trust.Without("the values of its variables came from the MCP client (" + strings.Join(slices.Sorted(maps.Keys(vars)), ", ") + "), not from the person who approved it; the person approves each submit when asked, or replays the file themselves with waymark replay")
+	}
 	// Heals come back in the result as the routine's next version,
 	// pending: nothing is written.
 	// A submit the person approved when recording is pressed while the

@@ -236,7 +236,9 @@ func TestPilotReplay(t *testing.T) {
 	if _, err := routine.Parse([]byte(testRoutine)); err != nil {
 		t.Fatalf("test routine: %v", err)
 	}
-	file := filepath.Join(t.TempDir(), "sign-in.json")
+	dir := t.TempDir()
+	t.Chdir(dir) // replay reads files in the working folder only (files.go)
+	file := filepath.Join(dir, "sign-in.json")
 	if err := os.WriteFile(file, []byte(testRoutine), 0o644); err != nil {
 		t.Fatal(err)
 	}

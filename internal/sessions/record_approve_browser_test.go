@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
@@ -94,6 +96,20 @@ func TestRecordedApprovalReplays(t *testing.T) {
 			t.Errorf("step %s approved, but it is no submit", s.ID)
 		}
 	}
+	// Saved as record stop saves it: the file, and the approval
+	// authority's record of the person's approval of it.
+	file := filepath.Join(t.TempDir(), "order.json")
+	if err := routine.Save(file, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	auth := approval.New(t.TempDir())
+	if err := auth.Grant(file, "record stop"); err != nil {
+		t.Fatal(err)
+	}
+	r, trust, err := auth.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	replayIn := func(session string) *replay.Result {
 		t.Helper()
@@ -106,8 +122,9 @@ func TestRecordedApprovalReplays(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := replay.Run(ctx, s, r, replay.Options{
-			Vars:   map[string]string{"name": "Bo Other", "email": "bo@example.com"},
-			NoHand: true, // Submits left at its default: ask
+			Vars:      map[string]string{"name": "Bo Other", "email": "bo@example.com"},
+			NoHand:    true, // Submits left at its default: ask
+			Approvals: trust,
 		})
 		if err != nil {
 			t.Fatal(err)
