@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/secret"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // splitCode is a one-time code of six one-digit boxes that move the focus
