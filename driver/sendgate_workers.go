@@ -94,9 +94,7 @@ func (b *Browser) workerTabs(id target.ID) []*tab {
 			continue
 		}
 		s.mu.Lock()
-		for _, t := range s.tabs {
-			out = append(out, t)
-		}
+		out = append(out, s.tabs...)
 		s.mu.Unlock()
 	}
 	return out
