@@ -37,7 +37,7 @@ var actPairs = sync.OnceValue(func() map[[2]string]bool {
 // does. Words are split on anything not a letter or digit and at a
 // lower-to-upper case change ("signOut").
 func Acts(u *url.URL) string {
-	words := splitWords(u.EscapedPath() + " " + u.RawQuery)
+	words := SplitWords(u.EscapedPath() + " " + u.RawQuery)
 	for i, w := range words {
 		if actWords()[w] {
 			return w
@@ -49,12 +49,12 @@ func Acts(u *url.URL) string {
 	return ""
 }
 
-// splitWords lower-cases s's words, after unescaping it. Unescaping is
+// SplitWords lower-cases s's words, after unescaping it. Unescaping is
 // by escape, not all or nothing (url.PathUnescape refuses the whole string
 // at one bad escape, so "/log%6Fut?q=100%" kept its acting word escaped),
 // and repeated while it changes (a word escaped twice). Words also split
 // between letters and digits ("delete2").
-func splitWords(s string) []string {
+func SplitWords(s string) []string {
 	for range 4 {
 		u := unescapeLoose(s)
 		if u == s {

@@ -17,10 +17,10 @@ const (
 func docWords(p Page) []string {
 	var words []string
 	if u, err := url.Parse(p.URL); err == nil {
-		words = append(words, splitWords(u.EscapedPath()+" "+u.RawQuery)...)
+		words = append(words, SplitWords(u.EscapedPath()+" "+u.RawQuery)...)
 	}
-	words = append(words, splitWords(p.Title)...)
-	return stems(append(words, splitWords(p.Description)...))
+	words = append(words, SplitWords(p.Title)...)
+	return stems(append(words, SplitWords(p.Description)...))
 }
 
 // stems folds a plain English plural onto its singular ("lamps" →
@@ -38,7 +38,7 @@ func stems(words []string) []string {
 // (stable, so pages that tie keep the site's order). Pages that share no
 // word with the query are dropped, unless the query has no words.
 func rank(pages []Page, query string) []Page {
-	q := stems(splitWords(query))
+	q := stems(SplitWords(query))
 	if len(q) == 0 || len(pages) == 0 {
 		return pages
 	}

@@ -46,7 +46,7 @@ func ReadShape(body string) string {
 		if q, ok := obj["query"].(string); ok && GraphQLReads(q) {
 			s = ReadGraphQL
 		} else if _, hasQuery := obj["query"]; !hasQuery && obj["jsonrpc"] != nil {
-			if m, ok := obj["method"].(string); ok && methodReads(m) {
+			if m, ok := obj["method"].(string); ok && MethodReads(m) {
 				s = ReadJSONRPC
 			}
 		}
@@ -59,15 +59,20 @@ func ReadShape(body string) string {
 }
 
 // GraphQLReads reports whether every operation a GraphQL document
-// defines is a query (the shorthand "{ … }" is one). Comments and strings
-// are skipped; a document with no operation is not a read.
+// defines is a query (the shorthand "{ … }" is one), whatever the
+// operation's name, operationName or the URL say. Comments and strings
+// are skipped; a document with no operation, or a word at its top level
+// that starts no query or fragment (mutation, subscription, anything not
+// GraphQL), is not a read. The send gate (driver/sendclass.go) and the
+// API read gate (siteapi/gate.go) both ask it: one reader of the shape.
 func GraphQLReads(doc string) bool {
-	depth, ops := 0, 0
+	depth, paren, ops, sets := 0, 0, 0, 0
+	expectOp := true // at the top level, before a definition's first token
 	for i := 0; i < len(doc); i++ {
 		c := doc[i]
 		switch {
 		case c == '#':
-			for i < len(doc) && doc[i] != '\n' && doc[i] != '\r' {
+			for i < len(doc) && doc[i] != '\n' {
 				i++
 			}
 		case c == '"':
@@ -84,53 +89,51 @@ func GraphQLReads(doc string) bool {
 					i++
 				}
 			}
+		case c == '(':
+			paren++
+		case c == ')':
+			paren--
+			if paren < 0 {
+				return false
+			}
+		case paren > 0:
+			// Variables' definitions and arguments: an object value's
+			// braces there open no selection.
 		case c == '{':
 			if depth == 0 {
-				ops++ // a shorthand query, or the selection of the operation named before it
+				sets++
+				if expectOp {
+					ops++ // the shorthand query
+				}
 			}
 			depth++
+			expectOp = false
 		case c == '}':
 			depth--
 			if depth < 0 {
 				return false
 			}
-		case depth == 0 && isNameStart(c):
+			expectOp = depth == 0
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			j := i
-			for j < len(doc) && isNameChar(doc[j]) {
+			for j < len(doc) && (doc[j] == '_' || doc[j] >= 'a' && doc[j] <= 'z' || doc[j] >= 'A' && doc[j] <= 'Z' || doc[j] >= '0' && doc[j] <= '9') {
 				j++
 			}
-			switch doc[i:j] {
-			case "mutation", "subscription":
-				return false
-			case "query", "fragment":
-			default:
-				// A name at the top level is an operation's or a
-				// fragment's name, a type condition, or a variable's
-				// type inside (…): skip the parentheses whole.
+			word := doc[i:j]
+			if depth == 0 && expectOp {
+				switch word {
+				case "query":
+					ops++
+				case "fragment":
+				default:
+					return false // mutation, subscription, or not GraphQL
+				}
+				expectOp = false
 			}
 			i = j - 1
-		case depth == 0 && c == '(':
-			// Variable definitions: no braces unless in a default
-			// value's object, which is depth-neutral.
-			n := 1
-			for i++; i < len(doc) && n > 0; i++ {
-				switch doc[i] {
-				case '(':
-					n++
-				case ')':
-					n--
-				case '"':
-					for i++; i < len(doc) && doc[i] != '"'; i++ {
-						if doc[i] == '\\' {
-							i++
-						}
-					}
-				}
-			}
-			i--
 		}
 	}
-	return depth == 0 && ops > 0
+	return depth == 0 && paren == 0 && ops > 0 && sets >= ops
 }
 
 func isNameStart(c byte) bool {
@@ -140,20 +143,30 @@ func isNameStart(c byte) bool {
 func isNameChar(c byte) bool { return isNameStart(c) || '0' <= c && c <= '9' }
 
 // readVerbs are the words a JSON-RPC method that reads starts with
-// (after a namespace: "eth_getBalance", "user.list").
+// (after a namespace: "eth_getBalance", "user.list"). "call" is not one
+// (MCP's "tools/call" acts); Ethereum's eth_call and eth_estimateGas are
+// reads by that protocol's definition and are named whole (readMethods).
 var readVerbs = map[string]bool{
 	"get": true, "list": true, "read": true, "fetch": true, "find": true, "search": true,
 	"query": true, "lookup": true, "describe": true, "show": true, "count": true, "view": true,
-	"load": true, "browse": true,
+	"load": true, "browse": true, "estimate": true, "status": true, "ping": true, "version": true, "info": true,
 }
 
-// methodReads reports whether a JSON-RPC method's name reads: one of its
-// first two words is a reading verb, and none of its words acts (Acts).
-func methodReads(m string) bool {
+// readMethods are whole method names that read though their verb is not
+// one of readVerbs.
+var readMethods = map[string]bool{"eth_call": true, "eth_estimateGas": true}
+
+// MethodReads reports whether a JSON-RPC method's name reads: it is one
+// of readMethods, or one of its first two words is a reading verb; and
+// none of its words acts (Acts).
+func MethodReads(m string) bool {
 	if Acts(&url.URL{Path: "/" + m}) != "" {
 		return false
 	}
-	words := splitWords(m)
+	if readMethods[m] {
+		return true
+	}
+	words := SplitWords(m)
 	for i, w := range words {
 		if i == 2 {
 			break

@@ -6,10 +6,10 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/publicsuffix"
 
+	"github.com/waymark-dev/waymark/discover"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -152,7 +152,7 @@ func commitWordIn(text string) string {
 	if u, err := url.QueryUnescape(text); err == nil {
 		text = u
 	}
-	ws := splitSendWords(text)
+	ws := discover.SplitWords(text)
 	lines := []string{" " + strings.Join(ws, " ") + " "}
 	for _, suffix := range []string{"s", "es", "ed", "ing", "ment", "ments", "ion", "ions", "ation", "ations", "al"} {
 		var stems, stemsE []string
@@ -208,33 +208,6 @@ func actionIn(body string) string {
 	return strings.Join(vals, " ")
 }
 
-// splitSendWords lower-cases text's words.
-func splitSendWords(text string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	var prev rune
-	for _, r := range text {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if unicode.IsUpper(r) && unicode.IsLower(prev) || unicode.IsDigit(r) != unicode.IsDigit(prev) && len(cur) > 0 {
-				flush()
-			}
-			cur = append(cur, r)
-		default:
-			flush()
-		}
-		prev = r
-	}
-	flush()
-	return words
-}
-
 func quoteWord(w string) string { return `"` + w + `"` }
 
 // analyticsWords are the path words of the endpoints that count, log and
@@ -254,7 +227,7 @@ func analyticsPath(u *url.URL) bool {
 	if err != nil {
 		p = u.EscapedPath()
 	}
-	for _, w := range splitSendWords(p) {
+	for _, w := range discover.SplitWords(p) {
 		if analyticsWords[w] {
 			return true
 		}
@@ -298,14 +271,14 @@ func readShaped(body string) (read, write string) {
 		if json.Unmarshal(raw, &doc) != nil || !looksGraphQL(doc) {
 			return "", "" // a search's {"query": "shoes"}: judged as any body
 		}
-		if !graphQLQueriesOnly(doc) {
+		if !discover.GraphQLReads(doc) {
 			return "", "a GraphQL operation that is not a query"
 		}
 		return "a GraphQL query", ""
 	}
 	if _, ok := m["jsonrpc"]; ok && onlyKeys(m, "jsonrpc", "method", "params", "id") {
 		var method string
-		if json.Unmarshal(m["method"], &method) != nil || !rpcReads(method) {
+		if json.Unmarshal(m["method"], &method) != nil || !discover.MethodReads(method) || commitWordIn(method) != "" {
 			return "", "a JSON-RPC call that is not a read"
 		}
 		return "a JSON-RPC read", ""
@@ -330,108 +303,6 @@ func looksGraphQL(doc string) bool {
 	for _, p := range []string{"{", "#", "query", "mutation", "subscription", "fragment"} {
 		if strings.HasPrefix(d, p) {
 			return true
-		}
-	}
-	return false
-}
-
-// graphQLQueriesOnly says whether a GraphQL document defines queries
-// only: every operation at its top level is a query (or the shorthand
-// "{ … }"), whatever the operation's name or the URL say. Strings and
-// comments are skipped; a document that does not read as GraphQL is not
-// a query.
-func graphQLQueriesOnly(doc string) bool {
-	depth, paren, ops, sets := 0, 0, 0, 0
-	expectOp := true // at the top level, before a definition's first token
-	for i := 0; i < len(doc); i++ {
-		c := doc[i]
-		switch {
-		case c == '#':
-			for i < len(doc) && doc[i] != '\n' {
-				i++
-			}
-		case c == '"':
-			if strings.HasPrefix(doc[i:], `"""`) {
-				end := strings.Index(doc[i+3:], `"""`)
-				if end < 0 {
-					return false
-				}
-				i += 3 + end + 2
-				continue
-			}
-			for i++; i < len(doc) && doc[i] != '"'; i++ {
-				if doc[i] == '\\' {
-					i++
-				}
-			}
-		case c == '(':
-			paren++
-		case c == ')':
-			paren--
-			if paren < 0 {
-				return false
-			}
-		case paren > 0:
-			// Variables' definitions and arguments: an object value's
-			// braces there open no selection.
-		case c == '{':
-			if depth == 0 {
-				sets++
-				if expectOp {
-					ops++ // the shorthand query
-				}
-			}
-			depth++
-			expectOp = false
-		case c == '}':
-			depth--
-			if depth < 0 {
-				return false
-			}
-			expectOp = depth == 0
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			j := i
-			for j < len(doc) && (doc[j] == '_' || doc[j] >= 'a' && doc[j] <= 'z' || doc[j] >= 'A' && doc[j] <= 'Z' || doc[j] >= '0' && doc[j] <= '9') {
-				j++
-			}
-			word := doc[i:j]
-			if depth == 0 && expectOp {
-				switch word {
-				case "query":
-					ops++
-				case "fragment":
-				default:
-					return false // mutation, subscription, or not GraphQL
-				}
-				expectOp = false
-			}
-			i = j - 1
-		}
-	}
-	return depth == 0 && paren == 0 && ops > 0 && sets >= ops
-}
-
-// rpcReadWords are the first words of JSON-RPC methods that read
-// ("getBalance", "eth_call", "list_items").
-var rpcReadWords = map[string]bool{
-	"get": true, "list": true, "read": true, "fetch": true, "query": true, "search": true, "find": true,
-	"lookup": true, "count": true, "describe": true, "show": true, "view": true, "load": true, "call": true,
-	"estimate": true, "status": true, "ping": true, "version": true, "info": true,
-}
-
-// rpcReads says whether a JSON-RPC method reads: its verb (after a
-// namespace such as "eth_" or "user.") reads, and no word of it commits.
-func rpcReads(method string) bool {
-	if commitWordIn(method) != "" {
-		return false
-	}
-	ws := splitSendWords(method)
-	for i, w := range ws {
-		if rpcReadWords[w] {
-			return true
-		}
-		if i >= 1 { // the verb is the first or second word
-			break
 		}
 	}
 	return false
