@@ -136,12 +136,6 @@ func GraphQLReads(doc string) bool {
 	return depth == 0 && paren == 0 && ops > 0 && sets >= ops
 }
 
-func isNameStart(c byte) bool {
-	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
-
-func isNameChar(c byte) bool { return isNameStart(c) || '0' <= c && c <= '9' }
-
 // readVerbs are the words a JSON-RPC method that reads starts with
 // (after a namespace: "eth_getBalance", "user.list"). "call" is not one
 // (MCP's "tools/call" acts); Ethereum's eth_call and eth_estimateGas are
