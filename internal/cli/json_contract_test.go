@@ -263,6 +263,7 @@ func TestJSONContract(t *testing.T) {
 		"batch status":          {{args: []string{"batch", "status"}, reply: batchReply(batch.StatusOK), wantOK: true}, {args: []string{"batch", "status", "b1"}, reply: fail}},
 		"batch results":         {{args: []string{"batch", "results", "b1"}, reply: batchReply(batch.StatusOK), wantOK: true}, {args: []string{"batch", "results", "b1"}, reply: fail}},
 		"batch cancel":          {{args: []string{"batch", "cancel", "b1"}, reply: batchReply(batch.StatusOK), wantOK: true}, {args: []string{"batch", "cancel", "b1"}, reply: fail}},
+		"batch resume":          {{args: []string{"batch", "resume", "b1"}, reply: batchReply(batch.StatusOK), wantOK: true}, {args: []string{"batch", "resume", "b1"}, reply: fail}},
 		"worker":                {{args: []string{"worker", "--nats", "http://not-nats"}}},
 		"back":                  {{args: []string{"back"}, wantOK: true}, {args: []string{"back"}, reply: fail}},
 		"check":                 {{args: []string{"check", "e1"}, wantOK: true}, {args: []string{"check", "e1"}, reply: fail}},
