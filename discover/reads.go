@@ -72,16 +72,26 @@ func GraphQLReads(doc string) bool {
 		c := doc[i]
 		switch {
 		case c == '#':
-			for i < len(doc) && doc[i] != '\n' {
+			// A comment ends at any line terminator GraphQL knows: a lone
+			// CR too, or a mutation after "#\r" would hide in it.
+			for i < len(doc) && doc[i] != '\n' && doc[i] != '\r' {
 				i++
 			}
 		case c == '"':
 			if strings.HasPrefix(doc[i:], `"""`) {
-				end := strings.Index(doc[i+3:], `"""`)
-				if end < 0 {
+				// A block string ends at the first """ not escaped as \""".
+				j := i + 3
+				for j < len(doc) && !strings.HasPrefix(doc[j:], `"""`) {
+					if strings.HasPrefix(doc[j:], `\"""`) {
+						j += 4
+						continue
+					}
+					j++
+				}
+				if j >= len(doc) {
 					return false
 				}
-				i += 3 + end + 2
+				i = j + 2
 				continue
 			}
 			for i++; i < len(doc) && doc[i] != '"'; i++ {
@@ -146,6 +156,14 @@ var readVerbs = map[string]bool{
 	"load": true, "browse": true, "estimate": true, "status": true, "ping": true, "version": true, "info": true,
 }
 
+// writeVerbs are words that make a method a write whatever verb it
+// starts with; Acts' list names the acts a person would, not these.
+var writeVerbs = map[string]bool{
+	"set": true, "create": true, "update": true, "clear": true, "add": true, "save": true, "insert": true,
+	"write": true, "put": true, "edit": true, "modify": true, "move": true, "mark": true, "upsert": true,
+	"patch": true, "replace": true, "store": true, "send": true, "post": true, "reset": true, "remove": true,
+}
+
 // readMethods are whole method names that read though their verb is not
 // one of readVerbs.
 var readMethods = map[string]bool{"eth_call": true, "eth_estimateGas": true}
@@ -161,6 +179,11 @@ func MethodReads(m string) bool {
 		return true
 	}
 	words := SplitWords(m)
+	for _, w := range words {
+		if writeVerbs[w] {
+			return false // "status.set", "get_or_create", "list.clear"
+		}
+	}
 	for i, w := range words {
 		if i == 2 {
 			break

@@ -20,6 +20,17 @@ func TestReadShape(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":"getAndDelete","id":1}`, ""},
 		{`{"jsonrpc":"2.0","method":"eth_sendTransaction","id":1}`, ""},
 		{`{"jsonrpc":"2.0","method":"transfer","id":1}`, ""},
+		// A comment ends at a lone CR too; an escaped \""" does not end a
+		// block string (review of issue 27: both hid a mutation).
+		{"{\"query\":\"query Q { a }\\n#\\rmutation M { del }\",\"operationName\":\"M\"}", ""},
+		{`{"query":"query { a(s: \"\"\" \\\"\"\" \"\"\") } mutation M { del } # \"\"\" ) }"}`, ""},
+		{`{"query":"query { a(s: \"\"\" x \"\"\") { b } }"}`, ReadGraphQL},
+		// A writing verb makes a method a write whatever it starts with.
+		{`{"jsonrpc":"2.0","method":"status.set","id":1}`, ""},
+		{`{"jsonrpc":"2.0","method":"get_or_create","id":1}`, ""},
+		{`{"jsonrpc":"2.0","method":"list.clear","id":1}`, ""},
+		{`{"jsonrpc":"2.0","method":"view.update","id":1}`, ""},
+		{`{"jsonrpc":"2.0","method":"eth_call","id":1}`, ReadJSONRPC},
 		{`{"q":"lamp"}`, ""},
 		{`not json`, ""},
 		{`[]`, ""},

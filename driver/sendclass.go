@@ -221,8 +221,13 @@ var analyticsWords = map[string]bool{
 	"monitoring": true, "errors": true, "insights": true, "measure": true,
 }
 
-// analyticsPath says whether u's path is an analytics endpoint's.
+// analyticsPath says whether u's path is an analytics endpoint's. A path
+// that also acts by discover's words ("/api/events/42/cancel",
+// "/logs/purge") is not: the analytics word names what it acts on.
 func analyticsPath(u *url.URL) bool {
+	if discover.Acts(u) != "" {
+		return false
+	}
 	p, err := url.PathUnescape(u.EscapedPath())
 	if err != nil {
 		p = u.EscapedPath()

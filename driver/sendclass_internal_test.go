@@ -32,6 +32,8 @@ func TestClassifySend(t *testing.T) {
 		{"form submission", sendFacts{method: "POST", url: "https://www.shop.example/collect", kind: "document", submission: true}, true},
 		{"navigation with POST", sendFacts{method: "POST", url: "https://analytics.example/x", kind: "document"}, true},
 		{"DELETE to another site", sendFacts{method: "DELETE", url: "https://api.example/items/1", kind: "fetch"}, true},
+		{"an events path that cancels", sendFacts{method: "POST", url: "https://www.shop.example/api/events/42/cancel", kind: "fetch"}, true},
+		{"a logs path that purges", sendFacts{method: "POST", url: "https://www.shop.example/api/logs/purge", kind: "fetch"}, true},
 		{"same-site POST with no sign", sendFacts{method: "POST", url: "https://www.shop.example/api/cart", kind: "fetch", body: "{}"}, true},
 		{"beacon to /order", sendFacts{method: "POST", url: "https://www.shop.example/order", kind: "ping"}, true},
 		{"beacon to /orders", sendFacts{method: "POST", url: "https://www.shop.example/api/orders", kind: "ping"}, true},

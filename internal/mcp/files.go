@@ -27,11 +27,18 @@ func hostFile(name, tool string) (string, error) {
 	if err != nil {
 		return "", calls.Errorf(calls.ErrBadInput, "give the JSON itself", "%s: the server has no working folder: %v", tool, err)
 	}
-	folders := []string{cwd}
+	var folders []string
+	if !tooWide(cwd) {
+		folders = append(folders, cwd)
+	}
 	if d := daemonpath.RoutinesDir(os.Getenv); d != "" {
 		folders = append(folders, d)
 	}
-	hint := fmt.Sprintf("give a file in the working folder (%s), or the JSON itself", cwd)
+	if len(folders) == 0 {
+		return "", calls.Errorf(calls.ErrBadInput, "start the MCP server in a project folder, or give the JSON itself",
+			"%s: the server's working folder (%s) holds the whole home or system, so it reads no file there", tool, cwd)
+	}
+	hint := fmt.Sprintf("give a file in %s, or the JSON itself", folders[0])
 	if len(folders) > 1 {
 		hint = fmt.Sprintf("give a file in the working folder (%s) or the routines folder (%s), or the JSON itself", cwd, folders[1])
 	}
@@ -77,4 +84,27 @@ func within(path string, folders []string) bool {
 		}
 	}
 	return false
+}
+
+// tooWide says a working folder is no project's: the root, the user's
+// home or a folder above it. MCP clients often start servers there, and
+// "the working folder" would then be every file the user has.
+func tooWide(dir string) bool {
+	dir = filepath.Clean(dir)
+	if dir == filepath.Dir(dir) {
+		return true // the root
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return false
+	}
+	home = filepath.Clean(home)
+	if r, err := filepath.EvalSymlinks(home); err == nil {
+		home = r
+	}
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	rel, err := filepath.Rel(dir, home)
+	return err == nil && (rel == "." || !strings.HasPrefix(rel, ".."))
 }

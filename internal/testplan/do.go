@@ -201,7 +201,8 @@ func (s *scenarioRun) checkOnce(ctx context.Context, kind string, args []string)
 		if err != nil {
 			return false, "cannot read the page's text: " + err.Error(), err
 		}
-		if verify.Shows(r.Value, args[0]) {
+		// The session shows a value typed as a secret as its mark.
+		if verify.Shows(r.Value, args[0]) || verify.Shows(r.Value, s.secrets.Mask(args[0])) {
 			return true, "shown", nil
 		}
 		return false, fmt.Sprintf("the page does not show %q", args[0]), nil
@@ -228,7 +229,8 @@ func (s *scenarioRun) checkOnce(ctx context.Context, kind string, args []string)
 		if err != nil {
 			return false, fmt.Sprintf("cannot read the value of %s: %v", args[0], err), err
 		}
-		if r.Value == args[1] {
+		// A field holding a value typed as a secret reads as its mark.
+		if r.Value == args[1] || r.Value == s.secrets.Mask(args[1]) {
 			return true, fmt.Sprintf("%q", r.Value), nil
 		}
 		return false, fmt.Sprintf("%s holds %q, not %q", args[0], r.Value, args[1]), nil

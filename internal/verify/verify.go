@@ -70,7 +70,9 @@ func Check(ctx context.Context, p Page, c *routine.Check, o Options) (ok bool, d
 		if err != nil {
 			return false, "", err
 		}
-		if Shows(snap.Text, c.Text) == c.Absent {
+		// The session shows a value typed as a secret as its mark: the
+		// mark of the text is the text there.
+		if (Shows(snap.Text, c.Text) || (o.Redact != nil && Shows(snap.Text, redact(c.Text)))) == c.Absent {
 			if c.Absent {
 				return false, fmt.Sprintf("the page shows %q", redact(c.Text)), nil
 			}
