@@ -3,6 +3,7 @@ package driver
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -91,6 +92,15 @@ func maskValue(set *secret.Set, v reflect.Value, depth int) {
 			return
 		}
 		e := v.Elem()
+		if v.Kind() == reflect.Interface && v.CanSet() && isNumber(e.Kind()) {
+			// A PIN a page or an API row gives as a number (JSON's
+			// 48213): its digits are the secret.
+			n := fmt.Sprint(e.Interface())
+			if m := set.Mask(n); m != n {
+				v.Set(reflect.ValueOf(m))
+			}
+			return
+		}
 		if v.Kind() == reflect.Interface && !e.CanSet() {
 			// A value held by an interface cannot be set in place: mask
 			// a copy and put it back.
@@ -118,7 +128,14 @@ func maskValue(set *secret.Set, v reflect.Value, depth int) {
 	case reflect.Slice:
 		if v.Type() == rawJSON {
 			if v.CanSet() && v.Len() > 0 {
-				if m := set.Mask(string(v.Bytes())); m != string(v.Bytes()) && json.Valid([]byte(m)) {
+				if m := set.Mask(string(v.Bytes())); m != string(v.Bytes()) {
+					if !json.Valid([]byte(m)) {
+						// The mark stood where a number was ({"pin":48213}):
+						// the masked text goes as a JSON string, never the
+						// value as it was.
+						b, _ := json.Marshal(m)
+						m = string(b)
+					}
 					v.SetBytes([]byte(m))
 				}
 			}
@@ -153,4 +170,13 @@ func maskValue(set *secret.Set, v reflect.Value, depth int) {
 func (s *Session) masked(reply any, err *error) {
 	s.MaskReply(reply)
 	*err = s.MaskErr(*err)
+}
+
+// isNumber says a kind is one of Go's numbers, as JSON's decode to.
+func isNumber(k reflect.Kind) bool {
+	switch k {
+	case reflect.Float64, reflect.Float32, reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint, reflect.Uint64, reflect.Uint32:
+		return true
+	}
+	return false
 }

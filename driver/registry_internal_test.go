@@ -21,6 +21,23 @@ func registrySession() *Session {
 	return s
 }
 
+// TestMaskReplyNumbers: a secret of digits a page or an API gives back
+// as a JSON number is masked too: in raw JSON (which then goes as a
+// string) and in decoded rows (review of issue 27: it came back raw).
+func TestMaskReplyNumbers(t *testing.T) {
+	s := &Session{log: newPageLog()}
+	s.register("pin", "48213")
+	reply := &struct {
+		Raw  json.RawMessage
+		Rows []map[string]any
+	}{Raw: json.RawMessage(`{"pin":48213}`), Rows: []map[string]any{{"pin": float64(48213), "n": float64(7)}}}
+	s.MaskReply(reply)
+	b, _ := json.Marshal(reply)
+	if strings.Contains(string(b), "48213") || !json.Valid(reply.Raw) || reply.Rows[0]["n"] != float64(7) {
+		t.Fatalf("masked reply %s", b)
+	}
+}
+
 // TestMaskReply: every string a reply holds, however deep (pointers,
 // slices, maps, values behind an interface, JSON), leaves masked; bytes
 // that are not JSON (a picture) are left as they are.
