@@ -544,7 +544,8 @@ func (d *downloads) notices() []calls.Notice {
 // Downloads lists every download of the session in the order they began,
 // with where each landed or why it was stopped. The ended ones count as
 // reported: a later look does not tell them again.
-func (s *Session) Downloads(ctx context.Context) (*calls.DownloadList, error) {
+func (s *Session) Downloads(ctx context.Context) (reply *calls.DownloadList, err error) {
+	defer s.masked(&reply, &err)
 	s.settledLogs(ctx)
 	return &calls.DownloadList{Downloads: s.downloads.all()}, nil
 }

@@ -17,8 +17,9 @@ import (
 // the first key, and every output of the session masks through the same
 // set: looks (page text, title, URL, notices), action outcomes, console
 // and network, captures and HARs, document and sheet reads, approvals of
-// held sends; the daemon masks every reply and error with MaskReply, and
-// traces with Secrets. The registry lives as long as the session: a
+// held sends. Each call masks its own reply and error (masked); the
+// daemon adds nothing, and traces mask with Secrets. A saved state is the
+// one reply left as it is: the cookies and storage to load again. The registry lives as long as the session: a
 // value typed once is masked in what the pages echo of it from then on.
 
 // register makes value, typed as the secret name, known to the session.

@@ -13,7 +13,8 @@ import (
 )
 
 // Cookies reads, sets or clears the session's cookies.
-func (s *Session) Cookies(ctx context.Context, req calls.CookieRequest) (_ *calls.CookieList, err error) {
+func (s *Session) Cookies(ctx context.Context, req calls.CookieRequest) (reply *calls.CookieList, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err
@@ -78,7 +79,8 @@ func (s *Session) cookieList(ctx context.Context, t *tab) (*calls.CookieList, er
 }
 
 // Storage reads or writes the current origin's local or session storage.
-func (s *Session) Storage(ctx context.Context, req calls.StorageRequest) (_ *calls.StorageItems, err error) {
+func (s *Session) Storage(ctx context.Context, req calls.StorageRequest) (reply *calls.StorageItems, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err

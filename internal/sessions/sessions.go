@@ -172,15 +172,10 @@ func (m *Manager) handle(ctx context.Context, session, method string, params jso
 	if err != nil {
 		return nil, err
 	}
-	res, err := call(ctx, s, params)
 	// Every reply and error leaves masked by the session's secret
-	// registry (driver/registry.go), whichever call made it. A saved
-	// state is the one exception: it is the session's cookies and
-	// storage as they are, to load again, and is written 0600.
-	if method != calls.MethodStateSave {
-		s.MaskReply(res)
-	}
-	return res, s.MaskErr(err)
+	// registry: the driver masks each call's own reply (driver/registry.go),
+	// so the Go API and the daemon's fronts see the same.
+	return call(ctx, s, params)
 }
 
 // call runs one session call with JSON params. The table is written over

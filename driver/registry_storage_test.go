@@ -1,0 +1,34 @@
+package driver_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// TestStorageAndCookiesMaskATypedSecret: a page that keeps what was typed
+// as a secret in its local storage and a cookie does not hand it back
+// through the session's own reads (the Go API's, not only the daemon's).
+func TestStorageAndCookiesMaskATypedSecret(t *testing.T) {
+	const pin = "8841-2207-5531"
+	srv := serve(t, map[string]string{"/": `<title>Keep</title><label>PIN <input id=pin oninput="localStorage.setItem('pin', this.value); document.cookie='pin=' + this.value"></label>`})
+	s, ctx := newSession(t)
+	open(t, s, ctx, srv.URL+"/")
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=PIN", Value: pin, Secret: "pin"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Storage(ctx, calls.StorageRequest{Area: "local", Op: "get"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := s.Cookies(ctx, calls.CookieRequest{Op: "get"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal([]any{st, ck})
+	if strings.Contains(string(b), pin) || !strings.Contains(string(b), "«secret:pin»") {
+		t.Fatalf("storage and cookies: %s", b)
+	}
+}
