@@ -55,7 +55,7 @@ func (h Handler) Close() error {
 // one named by hand in the runtime folder keeps it in the state folder
 // as batch-NAME.
 func DefaultDir(socket string, getenv func(string) string) string {
-	state := stateDir(getenv)
+	state := daemonpath.StateDir(getenv)
 	if socket == "" {
 		return filepath.Join(state, "batch")
 	}
@@ -74,16 +74,3 @@ func DefaultDir(socket string, getenv func(string) string) string {
 	return filepath.Join(state, "batch-"+name)
 }
 
-// stateDir is waymark's folder of the user's state folder.
-func stateDir(getenv func(string) string) string {
-	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "waymark")
-	}
-	if home := getenv("HOME"); home != "" && filepath.IsAbs(home) {
-		return filepath.Join(home, ".local", "state", "waymark")
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".local", "state", "waymark")
-	}
-	return filepath.Join(os.TempDir(), "waymark-state-"+sanitize(getenv("USER")))
-}
