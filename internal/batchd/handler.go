@@ -73,4 +73,3 @@ func DefaultDir(socket string, getenv func(string) string) string {
 	}
 	return filepath.Join(state, "batch-"+name)
 }
-
