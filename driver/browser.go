@@ -170,6 +170,17 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		}
 		b.profile = prof
 		extra = append(extra, chromedp.UserDataDir(prof))
+		// The proxy starts before the browser so that Chromium's own
+		// traffic (its default network context: what no session asked
+		// for) goes through it too, judged by the policy and counted
+		// by its resolver, rather than straight out with the system's.
+		if err := b.startProxy(); err != nil {
+			browser.RemoveProfile(prof)
+			return nil, fmt.Errorf("start the browser's proxy: %w", err)
+		}
+		if b.proxy != nil {
+			extra = append(extra, chromedp.ProxyServer(b.proxy.URL()))
+		}
 		actx, acancel = chromedp.NewExecAllocator(context.Background(), browser.Flags(path, !opts.Headed, extra...)...)
 	}
 	var copts []chromedp.ContextOption
@@ -181,6 +192,9 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	b.cancel = func() {
 		bcancel()
 		acancel() // waits for the browser process to exit
+		if b.proxy != nil {
+			b.proxy.Close() // Close says its error; a failed launch has none worth more
+		}
 		if b.profile != "" {
 			if err := browser.RemoveProfile(b.profile); err != nil {
 				log.Warn("remove the browser's profile", "dir", b.profile, "err", err)
@@ -215,10 +229,6 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		}
 	}
 	b.gone = mergeDone(gone, bctx.Done())
-	if err := b.startProxy(); err != nil {
-		b.cancel()
-		return nil, fmt.Errorf("start the browser's proxy: %w", err)
-	}
 	if err := b.guardNewTabs(ctx); err != nil {
 		b.cancel()
 		return nil, fmt.Errorf("guard new tabs: %w", err)

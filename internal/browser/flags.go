@@ -34,12 +34,25 @@ func Flags(execPath string, headless bool, extra ...chromedp.ExecAllocatorOption
 		// Checked by internal/adversarial's TestNoBackgroundTraffic.
 		// WebUIOmnibox*Popup: this Chromium starts a ~42 MB renderer for the
 		// omnibox popup of every window, and each session opens a window.
-		chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,OptimizationGuideModelDownloading,InterestFeedContentSuggestions,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
+		// NetworkTimeServiceQuerying: the network-time fetch at start-up
+		// (clients2.google.com/time).
+		chromedp.Flag("disable-features", "NetworkTimeServiceQuerying,Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,OptimizationGuideModelDownloading,InterestFeedContentSuggestions,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
 		// WebMCP: a page's document.modelContext.registerTool reaches
 		// DevTools (the WebMCP domain), so its tools are read and called
 		// without running anything in the page (driver/pagetools.go).
 		// A user's own --enable-features replaces it.
 		chromedp.Flag("enable-features", "WebMCP"),
+		// Two start-up requests no switch turns off (issue 28): the sign-in
+		// cookie check (accounts.google.com/ListAccounts, sent for every
+		// profile once its network is up) and the on-device model's
+		// component manifest (update.googleapis.com, installed "on demand"
+		// despite --disable-component-update). Both endpoints point at port
+		// 9 of loopback, a port on Chromium's own restricted list: the
+		// requests end inside the browser (ERR_UNSAFE_PORT) with no socket,
+		// no name look-up and nothing through the proxy. Checked from before
+		// the launch by internal/adversarial's TestNoBackgroundTraffic.
+		chromedp.Flag("gaia-url", "http://127.0.0.1:9/"),
+		chromedp.Flag("component-updater", "url-source=http://127.0.0.1:9/"),
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("disable-field-trial-config", true),
 		chromedp.Flag("no-pings", true),
