@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
 # (-trimpath); panics still print file:line from the runtime's tables.
 LDFLAGS := -s -w -X github.com/waymark-dev/waymark/internal/version.stamp=$(VERSION)
 
-.PHONY: build release test test-short vet bench evals clean
+.PHONY: build release test test-short test-quick testdata-apps vet bench evals clean
 
 # Two programs, one version: bin/waymark is the thin front (cmd/waymark-front,
 # about 1 ms a start), which has the daemon run a command or hands it to the
@@ -21,8 +21,10 @@ build:
 release:
 	GO="$(GO)" VERSION="$(VERSION)" bash scripts/release.sh
 
-# Every test, browser tests included; a missing browser fails them.
-test:
+# Every test, browser tests included; a missing browser fails them. The
+# real web applications the sheet and document tests serve are installed
+# first (npm, once; skipped when they are there).
+test: testdata-apps
 	gofmt -l . | (! grep .) || (echo "gofmt would change the files above" && exit 1)
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
@@ -31,6 +33,15 @@ test:
 # Unit tests only (no browser).
 test-short:
 	$(GO) test -short -count=1 ./...
+
+# Every test, browser tests included, without the race detector or the
+# linters: a first run on a new machine, in about half the time of test.
+test-quick: testdata-apps
+	WAYMARK_REQUIRE_BROWSER=1 $(GO) test -count=1 -timeout 20m ./...
+
+# The npm packages the sheet and document tests serve on loopback.
+testdata-apps:
+	bash scripts/install-testdata-apps.sh
 
 # Evaluations that measure rather than pass or fail one case: the submit
 # gate's friction on a generated corpus of pages that chatter and commit

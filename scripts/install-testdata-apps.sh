@@ -7,8 +7,13 @@
 # message when WAYMARK_REQUIRE_BROWSER=1, and skip otherwise).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v npm >/dev/null && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-	apt-get install -y --no-install-recommends npm >/dev/null || true
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+if ! command -v npm >/dev/null && command -v apt-get >/dev/null && { [ -z "$SUDO" ] || command -v sudo >/dev/null; }; then
+	echo "install-testdata-apps: installing npm with apt-get…" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null ||
+		{ $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null; } || true
 fi
 for lock in testdata/apps/*/package-lock.json; do
 	dir=$(dirname "$lock")

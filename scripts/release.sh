@@ -2,7 +2,8 @@
 # Cross-builds waymark's release binaries into dist/: stripped (-s -w), no
 # build paths (-trimpath), no cgo, for Linux and macOS on amd64 and arm64
 # and Windows on amd64, with their SHA-256 sums in dist/SHA256SUMS (check
-# with: sha256sum -c SHA256SUMS).
+# with: sha256sum -c SHA256SUMS), the install script that checks them
+# (scripts/install.sh) and a VERSION file naming this release.
 #
 # On Linux and macOS waymark is two programs of one version, installed side
 # by side as "waymark" and "waymark-full": waymark-VERSION-OS-ARCH is the
@@ -36,6 +37,10 @@ for p in $PLATFORMS; do
     build "dist/waymark-$VERSION-$os-$arch" ./cmd/waymark-front
   fi
 done
+# The install script (scripts/install.sh) and the version it installs by
+# default are published beside the binaries.
+cp scripts/install.sh dist/install.sh
+echo "$VERSION" >dist/VERSION
 cd dist
 if command -v sha256sum >/dev/null 2>&1; then
   sha256sum waymark-* >SHA256SUMS

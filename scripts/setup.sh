@@ -6,7 +6,9 @@
 # fetched from the Go module proxy and checked against the checksum
 # database: Debian 12's Go 1.19 cannot read go.mod), builds bin/waymark
 # (the thin front) and bin/waymark-full,
-# and runs the demo against the demo site that waymark serves itself.
+# installs the npm test applications `make test` serves (when npm is there
+# or apt-get can install it), and runs the demo against the demo site that
+# waymark serves itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +33,10 @@ fi
 echo "setup: building with $(go version) from $gobin" >&2
 
 bash scripts/install-chromium.sh
+# The npm packages the sheet and document tests serve, so that `make test`
+# passes next (it installs them too, when they are missing).
+bash scripts/install-testdata-apps.sh
+echo "setup: compiling waymark (a few minutes the first time; nothing prints meanwhile)…" >&2
 make build
 ./bin/waymark demo
 if [[ $gobin == */waymark/toolchain/* ]]; then
