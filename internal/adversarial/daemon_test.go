@@ -3,6 +3,7 @@ package adversarial
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -144,10 +145,14 @@ var stuckCases = []struct {
 
 func TestStuckPageEndsTheCall(t *testing.T) {
 	b := daemonBrowser(t)
-	for _, tc := range stuckCases {
+	// The cases wait out the product's own probe timings (seconds each),
+	// so they run side by side, each in a session of its own: a stuck page
+	// must not hold up another session's calls either.
+	for i, tc := range stuckCases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			srv := NewServer(t, map[string]string{"/": tc.page, "/ok": okPage})
-			s, ctx := daemonSession(t, b, "stuck")
+			s, ctx := daemonSession(t, b, fmt.Sprintf("stuck-%d", i))
 			if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
 				t.Fatal(err)
 			}

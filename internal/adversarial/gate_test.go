@@ -3,6 +3,7 @@ package adversarial
 import (
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -114,81 +115,88 @@ var gateCases = []gateCase{
 }
 
 func TestGateHoldsAtSending(t *testing.T) {
-	held := 0
-	for _, c := range gateCases {
-		ok := t.Run(c.name, func(t *testing.T) {
-			srv := NewServer(t, nil)
-			// {{other}} is the same server under the name localhost: another
-			// site, so its frames run in a process of their own.
-			other := "http://localhost:" + srv.Port()
-			srv.Handle("/", "<!doctype html><title>Shop</title>"+strings.ReplaceAll(c.page, "{{other}}", other))
-			srv.Handle("/pay", "<title>paid</title>")
-			srv.Handle("/frame", `<body style=margin:0><form method=post action="`+srv.URL("/pay")+`"><input name=q value=x style=width:100%;height:50px></form>`)
-			srv.Handle("/framefetch", `<body style=margin:0><script>parent.postMessage('ready','*')</script><div style=width:100%;height:60px onclick="fetch('`+srv.URL("/pay")+`',{method:'POST',mode:'no-cors',body:'card=4242'})">Continue</div>`)
-			s, ctx := session(t)
-			attack := func(submits string) error {
-				t.Helper()
-				if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
-					t.Fatal(err)
-				}
-				for try := 0; ; try++ {
-					for _, st := range c.setup {
-						st.Submits = "allow"
-						if _, err := s.Act(ctx, st); err != nil {
-							t.Fatalf("setup %s: %v", st.Kind, err)
+	var held atomic.Int32
+	// The cases run side by side, each in a session of its own (most of a
+	// case is waiting for the page and the gate's watch).
+	t.Run("cases", func(t *testing.T) {
+		for _, c := range gateCases {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				defer func() {
+					if !t.Failed() {
+						held.Add(1)
+					}
+				}()
+				srv := NewServer(t, nil)
+				// {{other}} is the same server under the name localhost: another
+				// site, so its frames run in a process of their own.
+				other := "http://localhost:" + srv.Port()
+				srv.Handle("/", "<!doctype html><title>Shop</title>"+strings.ReplaceAll(c.page, "{{other}}", other))
+				srv.Handle("/pay", "<title>paid</title>")
+				srv.Handle("/frame", `<body style=margin:0><form method=post action="`+srv.URL("/pay")+`"><input name=q value=x style=width:100%;height:50px></form>`)
+				srv.Handle("/framefetch", `<body style=margin:0><script>parent.postMessage('ready','*')</script><div style=width:100%;height:60px onclick="fetch('`+srv.URL("/pay")+`',{method:'POST',mode:'no-cors',body:'card=4242'})">Continue</div>`)
+				s, ctx := session(t)
+				attack := func(submits string) error {
+					t.Helper()
+					if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
+						t.Fatal(err)
+					}
+					for try := 0; ; try++ {
+						for _, st := range c.setup {
+							st.Submits = "allow"
+							if _, err := s.Act(ctx, st); err != nil {
+								t.Fatalf("setup %s: %v", st.Kind, err)
+							}
 						}
+						if c.ready == "" {
+							break
+						}
+						res, err := s.Eval(ctx, calls.EvalRequest{Expression: c.ready, MainWorld: true})
+						if err == nil && string(res.Value) == "true" {
+							break
+						}
+						if try == 50 {
+							t.Fatalf("the page never got ready (%s: %s, %v)", c.ready, res.Value, err)
+						}
+						time.Sleep(20 * time.Millisecond)
 					}
-					if c.ready == "" {
-						break
-					}
-					res, err := s.Eval(ctx, calls.EvalRequest{Expression: c.ready, MainWorld: true})
-					if err == nil && string(res.Value) == "true" {
-						break
-					}
-					if try == 50 {
-						t.Fatalf("the page never got ready (%s: %s, %v)", c.ready, res.Value, err)
+					srv.Reset()
+					req := c.act
+					req.Submits = submits
+					_, err := s.Act(ctx, req)
+					return err
+				}
+				// The page really sends when allowed: else the case proves nothing.
+				if err := attack("allow"); err != nil {
+					// What counts is that it sent; a checkbox whose change
+					// navigates may report the page going away (issue 12,
+					// bad input).
+					t.Logf("allowed: %v", err)
+				}
+				// A submission in a frame is a task of its own: it may reach the
+				// server a moment after the action returned.
+				for i := 0; srv.Count("", "/pay") == 0; i++ {
+					if i == 150 {
+						t.Fatalf("the page sent nothing even when allowed: the case proves nothing")
 					}
 					time.Sleep(20 * time.Millisecond)
 				}
-				srv.Reset()
-				req := c.act
-				req.Submits = submits
-				_, err := s.Act(ctx, req)
-				return err
-			}
-			// The page really sends when allowed: else the case proves nothing.
-			if err := attack("allow"); err != nil {
-				// What counts is that it sent; a checkbox whose change
-				// navigates may report the page going away (issue 12,
-				// bad input).
-				t.Logf("allowed: %v", err)
-			}
-			// A submission in a frame is a task of its own: it may reach the
-			// server a moment after the action returned.
-			for i := 0; srv.Count("", "/pay") == 0; i++ {
-				if i == 150 {
-					t.Fatalf("the page sent nothing even when allowed: the case proves nothing")
+				err := attack("ask")
+				if n := srv.Count("", "/pay"); n != 0 || srv.Sent() != 0 {
+					t.Errorf("the server got %d requests to /pay (%d that send) without approval", n, srv.Sent())
 				}
-				time.Sleep(20 * time.Millisecond)
-			}
-			err := attack("ask")
-			if n := srv.Count("", "/pay"); n != 0 || srv.Sent() != 0 {
-				t.Errorf("the server got %d requests to /pay (%d that send) without approval", n, srv.Sent())
-			}
-			a := approvalOf(err)
-			switch {
-			case a == nil:
-				time.Sleep(2 * time.Second)
-				t.Errorf("want needs_approval, got %v (later: %d requests to /pay)", err, srv.Count("", "/pay"))
-			case c.before && a.Sends != "":
-				t.Errorf("the check before acting missed it; it was held at sending (%s)", a.Why)
-			}
-		})
-		if ok {
-			held++
+				a := approvalOf(err)
+				switch {
+				case a == nil:
+					time.Sleep(2 * time.Second)
+					t.Errorf("want needs_approval, got %v (later: %d requests to /pay)", err, srv.Count("", "/pay"))
+				case c.before && a.Sends != "":
+					t.Errorf("the check before acting missed it; it was held at sending (%s)", a.Why)
+				}
+			})
 		}
-	}
-	t.Logf("submit gate: %d of %d cases held", held, len(gateCases))
+	})
+	t.Logf("submit gate: %d of %d cases held", held.Load(), len(gateCases))
 }
 
 func TestApprovalBoundToLoadAndUsedOnce(t *testing.T) {
