@@ -175,3 +175,26 @@ func TestLearnPostBody(t *testing.T) {
 		t.Errorf("a GraphQL query POST is learned as read %q", r.Request.Read)
 	}
 }
+
+// TestLearnLeavesTheProxysHeaders: headers of a hop (waymark's own proxy
+// adds proxy-connection to a plain-HTTP request) are no part of what the
+// page sends, so the recipe does not send them as constants; the page's
+// own header stays.
+func TestLearnLeavesTheProxysHeaders(t *testing.T) {
+	f := pages(1, func(int) string { return "http://127.0.0.1:8080/api/items" }, func(int) string { return items(0, 3) })
+	f.Exchanges[0].RequestHeaders = []capture.Header{
+		{Name: "Proxy-Connection", Value: "keep-alive"}, {Name: "Keep-Alive", Value: "timeout=5"},
+		{Name: "Accept", Value: "application/json"}, {Name: "X-Client", Value: "web-7"},
+	}
+	r, _, err := siteapi.Learn(f, shown(0, 3), siteapi.LearnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, h := range r.Request.Headers {
+		names = append(names, h.Name)
+	}
+	if got := strings.Join(names, ","); strings.Contains(got, "proxy-connection") || strings.Contains(got, "keep-alive") || !strings.Contains(got, "x-client") {
+		t.Errorf("the recipe's headers: %s", got)
+	}
+}

@@ -20,13 +20,17 @@ type tracer struct {
 	vars   map[string]string
 }
 
-// browserHeaders are set by the browser, never by the page: a call from
-// the tab sends its own.
+// browserHeaders are set by the browser (or its proxy: waymark's own adds
+// proxy-connection on the way), never by the page: a call from the tab
+// sends its own, and the hop-by-hop ones (RFC 9110 §7.6.1) are no part
+// of a request at all.
 var browserHeaders = map[string]bool{
 	"accept-encoding": true, "accept-language": true, "user-agent": true, "referer": true,
 	"origin": true, "host": true, "connection": true, "content-length": true, "cookie": true,
 	"pragma": true, "cache-control": true, "if-none-match": true, "if-modified-since": true,
 	"priority": true, "dnt": true, "upgrade-insecure-requests": true, "te": true,
+	"proxy-connection": true, "proxy-authorization": true, "keep-alive": true,
+	"transfer-encoding": true, "trailer": true, "upgrade": true,
 }
 
 var markerRE = regexp.MustCompile(`«redacted:[a-z0-9_-]+:([0-9a-f]{12})»`)

@@ -14,7 +14,10 @@ import (
 // the rows the browser read: each of rows must be among the rows called,
 // on every field the recipe maps. pages is how many pages to read (the
 // pages the browser read; zero means every page). It marks the recipe
-// verified and stores the call's validators.
+// verified. It keeps none of the call's validators: they say "the list is
+// as at your last call", and the person has not had a call's rows yet, so
+// the first `api call` after learning must read them, not answer
+// "unchanged".
 func Verify(ctx context.Context, s Session, r *Recipe, rows []map[string]any, pages int, opts CallOptions) (*Result, error) {
 	opts.Pages, opts.Fresh = pages, true
 	res, err := Call(ctx, s, r, opts)
@@ -38,7 +41,7 @@ func Verify(ctx context.Context, s Session, r *Recipe, rows []map[string]any, pa
 	if r.Learned == nil {
 		r.Learned = &Learned{}
 	}
-	r.Learned.Verified, r.Validators = true, res.Validators
+	r.Learned.Verified, r.Validators = true, nil
 	return res, nil
 }
 
