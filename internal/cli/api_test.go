@@ -92,6 +92,35 @@ func TestExtractLearnAPI(t *testing.T) {
 	}
 }
 
+// TestExtractLearnAPIWithoutACaptureReadsNothing: with no capture running,
+// extract --learn-api refuses before it reads a page or asks a model (it
+// read every page and called the model, then refused, leaving the tab on
+// the last page).
+func TestExtractLearnAPIWithoutACaptureReadsNothing(t *testing.T) {
+	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+		if method == calls.MethodCaptureStop {
+			return nil, calls.Errorf(calls.ErrBadInput, "", "session does not capture")
+		}
+		return apiReply(method, params)
+	}}
+	c, _, _ := testCommon(fc, false, false)
+	dir := t.TempDir()
+	schema := filepath.Join(dir, "rows.schema.json")
+	if err := os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := &ExtractOptions{PilotOptions: PilotOptions{Common: c}, SchemaFile: schema, Pages: 3, LearnAPI: filepath.Join(dir, "items.api.json")}
+	err := extractRun(context.Background(), opts)
+	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "waymark capture start") {
+		t.Fatalf("no capture: %v (hint %q)", err, calls.Hint(err))
+	}
+	for _, call := range fc.calls {
+		if call.Method != calls.MethodCaptureStop {
+			t.Errorf("called %s before refusing", call.Method)
+		}
+	}
+}
+
 // TestAPICallApproval: a call the session holds for approval fails
 // needs_approval; --allow-submit sends the held request's approval back
 // once, and --approve sends a saved one.

@@ -19,20 +19,15 @@ func (o *ExtractOptions) learnAPI(ctx context.Context, data json.RawMessage, pat
 	if err != nil {
 		return err
 	}
-	s := o.session()
-	res, err := s.StopCapture(ctx, calls.CaptureStopRequest{Keep: true})
+	res, err := o.readCapture(ctx)
 	if err != nil {
-		if errors.Is(err, calls.ErrBadInput) {
-			return calls.Errorf(calls.ErrBadInput, "start a capture before the page loads the list (waymark capture start, then waymark reload), and extract again with --learn-api",
-				"no capture runs in this session, so no call behind the rows was seen")
-		}
 		return err
 	}
 	f, err := capture.Parse(res.Capture)
 	if err != nil {
 		return err
 	}
-	r, _, err := siteapi.LearnCall(ctx, s, f, rows, siteapi.LearnOptions{})
+	r, _, err := siteapi.LearnCall(ctx, o.session(), f, rows, siteapi.LearnOptions{})
 	if err != nil {
 		return err
 	}
@@ -41,4 +36,17 @@ func (o *ExtractOptions) learnAPI(ctx context.Context, data json.RawMessage, pat
 		return err
 	}
 	return writeFileAtomic(path, b, 0o644)
+}
+
+// readCapture reads the session's capture and leaves it running; with
+// none running it says how to start one. extract --learn-api asks it
+// before reading any page too, so that a missing capture costs no model
+// call and leaves the tab where it was.
+func (o *ExtractOptions) readCapture(ctx context.Context) (*calls.CaptureStopResult, error) {
+	res, err := o.session().StopCapture(ctx, calls.CaptureStopRequest{Keep: true})
+	if errors.Is(err, calls.ErrBadInput) {
+		return nil, calls.Errorf(calls.ErrBadInput, "start a capture before the page loads the list (waymark capture start, then waymark reload), and extract again with --learn-api",
+			"no capture runs in this session, so no call behind the rows can be seen")
+	}
+	return res, err
 }

@@ -369,6 +369,11 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.LearnAPI != "" {
+		if _, err := opts.readCapture(ctx); err != nil {
+			return err
+		}
+	}
 	if xo.List, err = opts.listOptions(); err != nil {
 		return err
 	}
