@@ -261,6 +261,11 @@ func (c *caller) pages(ctx context.Context) error {
 			c.res.Unchanged, c.res.Ended, c.res.Validators = true, "unchanged", c.r.Validators
 			return nil
 		}
+		if page > 0 && (res.Status == 404 || res.Status == 410) && c.r.Pagination != nil && c.r.Pagination.Kind == PagePath {
+			// A page past the last one is a path that is not there.
+			c.res.Ended = "last page"
+			return nil
+		}
 		if err := c.status(req, res); err != nil {
 			return err
 		}
@@ -388,6 +393,14 @@ func (c *caller) build(ctx context.Context, page int, next string) (calls.FetchR
 			}
 		}
 		u := r.URL
+		if pg != nil && pg.Kind == PagePath && page > 0 {
+			pu, err := url.Parse(r.URL)
+			if err != nil {
+				return req, newError(KindChanged, "learn the recipe again", "the recipe's URL %q: %v", r.URL, err)
+			}
+			pu.Path, pu.RawPath, pu.RawQuery = strings.Replace(pg.Param, "{n}", strconv.Itoa(pg.Start+page*max(pg.Step, 1)), 1), "", ""
+			u = pu.String()
+		}
 		if enc := q.Encode(); enc != "" {
 			u += "?" + enc
 		}

@@ -216,7 +216,7 @@ func endpoints(f *capture.File, extra []capture.Exchange) []*endpoint {
 		}
 		ep.xs, ep.docs = xs, docs
 	}
-	return out
+	return samePages(out)
 }
 
 func countJSON(eps []*endpoint) int {

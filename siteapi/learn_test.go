@@ -1,6 +1,7 @@
 package siteapi_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -196,5 +197,87 @@ func TestLearnLeavesTheProxysHeaders(t *testing.T) {
 	}
 	if got := strings.Join(names, ","); strings.Contains(got, "proxy-connection") || strings.Contains(got, "keep-alive") || !strings.Contains(got, "x-client") {
 		t.Errorf("the recipe's headers: %s", got)
+	}
+}
+
+// TestLearnPathPages: a list whose pages are asked for by a number in the
+// path (/lamps.json, /lamps-2.json, …) is one call read over pages, not
+// three calls; two lists under numbered folders, or ids that do not run on,
+// are not.
+func TestLearnPathPages(t *testing.T) {
+	body := func(i int) string { return `{"results":` + items(i*5, 5) + `}` }
+	for _, tc := range []struct {
+		name string
+		at   func(i int) string
+		want siteapi.Pagination
+	}{
+		{"unnumbered first", func(i int) string {
+			if i == 0 {
+				return "https://shop.example/data/lamps.json"
+			}
+			return fmt.Sprintf("https://shop.example/data/lamps-%d.json", i+1)
+		}, siteapi.Pagination{Kind: siteapi.PagePath, Param: "/data/lamps-{n}.json", Start: 1, Step: 1}},
+		{"numbered from one", func(i int) string { return fmt.Sprintf("https://shop.example/api/lamps/page/%d", i+1) },
+			siteapi.Pagination{Kind: siteapi.PagePath, Param: "/api/lamps/page/{n}", Start: 1, Step: 1}},
+		{"numbered from zero", func(i int) string { return fmt.Sprintf("https://shop.example/api/lamps_p%d.json", i) },
+			siteapi.Pagination{Kind: siteapi.PagePath, Param: "/api/lamps_p{n}.json", Start: 0, Step: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, rep, err := siteapi.Learn(pages(3, tc.at, body), shown(0, 15), siteapi.LearnOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Pagination == nil || *r.Pagination != tc.want || rep.Pages != 3 || rep.Ranked[0].Rows != 15 {
+				t.Errorf("pagination %+v (want %+v), %d pages, ranked %+v", r.Pagination, tc.want, rep.Pages, rep.Ranked)
+			}
+			if r.Request.URL != tc.at(0) {
+				t.Errorf("the first page is %s, want %s", r.Request.URL, tc.at(0))
+			}
+		})
+	}
+	t.Run("two lists in numbered folders", func(t *testing.T) {
+		f := pages(2, func(i int) string { return fmt.Sprintf("https://shop.example/api/categories/%d/items", i+3) }, body)
+		r, _, err := siteapi.Learn(f, shown(0, 5), siteapi.LearnOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Pagination != nil {
+			t.Errorf("pagination %+v of two lists", r.Pagination)
+		}
+	})
+}
+
+// TestCallPathPages: a recipe learned from path pages calls them in turn
+// and ends at the first path the site does not have.
+func TestCallPathPages(t *testing.T) {
+	body := func(i int) string { return `{"results":` + items(i*5, 5) + `}` }
+	at := func(i int) string {
+		if i == 0 {
+			return "https://shop.example/data/lamps.json"
+		}
+		return fmt.Sprintf("https://shop.example/data/lamps-%d.json", i+1)
+	}
+	r, _, err := siteapi.Learn(pages(2, at, body), shown(0, 10), siteapi.LearnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := &fakeSite{answer: func(req calls.FetchRequest) (*calls.FetchResult, error) {
+		for i := range 4 {
+			if req.URL == at(i) {
+				return &calls.FetchResult{URL: req.URL, Status: 200, Body: body(i), Headers: []calls.Header{{Name: "content-type", Value: "application/json"}}}, nil
+			}
+		}
+		return &calls.FetchResult{URL: req.URL, Status: 404, StatusText: "Not Found"}, nil
+	}}
+	res, err := siteapi.Call(context.Background(), site, r, siteapi.CallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, req := range site.sent {
+		urls = append(urls, req.URL)
+	}
+	if len(res.Rows) != 20 || res.Pages != 4 || res.Ended != "last page" || len(urls) != 5 || urls[4] != "https://shop.example/data/lamps-5.json" {
+		t.Errorf("%d rows over %d pages, ended %q; sent %v", len(res.Rows), res.Pages, res.Ended, urls)
 	}
 }

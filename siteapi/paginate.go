@@ -35,6 +35,9 @@ func step(ep *endpoint, i int, list string) *Pagination {
 	if p := nextLink(ep.docs[i], a.URL, b.URL); p != "" {
 		return &Pagination{Kind: PageNext, Next: p}
 	}
+	if ua.Path != ub.Path {
+		return pathStep(ua.Path, ub.Path) // pathpages.go
+	}
 	qa, qb := ua.Query(), ub.Query()
 	items := 0
 	if v, ok := at(ep.docs[i], list); ok {

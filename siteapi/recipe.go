@@ -109,6 +109,10 @@ const (
 	PageOffset = "offset" // Param counts items from Start
 	PageCursor = "cursor" // Param carries the value at Next in the answer
 	PageNext   = "next"   // the answer holds the next page's URL at Next
+	// PagePath: Param is the path with {n} where the page's number goes
+	// (/lamps-{n}.json), counted from Start by Step; the first page is
+	// the request's own URL, numbered or not.
+	PagePath = "path"
 )
 
 // Pagination is how the next page is asked for.
@@ -234,8 +238,12 @@ func (r *Recipe) Validate() error {
 			if !validPointer(p.Next) || p.Next == "" {
 				return bad("pagination next needs next (a JSON pointer)")
 			}
+		case PagePath:
+			if !strings.HasPrefix(p.Param, "/") || strings.Count(p.Param, "{n}") != 1 || strings.ContainsAny(p.Param, "?#") {
+				return bad("pagination path needs param: the path with {n} where the page's number goes (/lamps-{n}.json)")
+			}
 		default:
-			return bad("pagination kind %q: use page, offset, cursor or next", p.Kind)
+			return bad("pagination kind %q: use page, offset, cursor, next or path", p.Kind)
 		}
 	}
 	for part, ps := range map[string][]Param{"query": r.Request.Query, "headers": r.Request.Headers, "body": r.Request.Body} {
