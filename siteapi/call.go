@@ -316,6 +316,9 @@ func (c *caller) rows(doc any, u string) (int, error) {
 		row := map[string]any{}
 		for _, f := range c.r.Fields {
 			fv, _ := at(it, f.Path)
+			if n, ok := fv.(float64); ok && f.Divide > 0 {
+				fv = n / f.Divide
+			}
 			row[f.Name] = fv
 		}
 		if c.check != nil {

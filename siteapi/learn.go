@@ -150,7 +150,11 @@ func Learn(f *capture.File, rows []map[string]any, opts LearnOptions) (*Recipe, 
 			rep.Unmapped = append(rep.Unmapped, n)
 			continue
 		}
-		r.Fields = append(r.Fields, Field{Name: n, Path: p})
+		fd := Field{Name: n, Path: p}
+		if best.fit.minor[n] {
+			fd.Divide = 100
+		}
+		r.Fields = append(r.Fields, fd)
 	}
 	r.Schema = rowSchema(r.Fields, best.fit.types)
 	r.Pagination = paginate(best.ep, best.list)

@@ -281,3 +281,48 @@ func TestCallPathPages(t *testing.T) {
 		t.Errorf("%d rows over %d pages, ended %q; sent %v", len(res.Rows), res.Pages, res.Ended, urls)
 	}
 }
+
+// TestLearnAcrossRepresentations: the page and the answer write the same
+// row differently (an amount in cents, a price with a decimal comma, a
+// flag as words, a date written out, fields nested and renamed); the rows
+// are found, the cents kept as the field's divide, and a call gives the
+// page's amounts back.
+func TestLearnAcrossRepresentations(t *testing.T) {
+	var items []string
+	var rows []map[string]any
+	days := []string{"3 Nov 2026", "November 4, 2026", "5 November 2026"}
+	for i := range 3 {
+		items = append(items, fmt.Sprintf(`{"id":"SKU-%d","attributes":{"title":"Lamp %d"},"price_cents":%d,"list_price":%d.5,"in_stock":%v,"updated":"2026-11-%02dT10:00:00Z"}`,
+			i, i, 4264+i*100, 40+i, i != 1, 3+i))
+		rows = append(rows, map[string]any{"name": fmt.Sprintf("Lamp %d", i), "sku": fmt.Sprintf("SKU-%d", i),
+			"price": fmt.Sprintf("$%d.%02d", 42+i, 64), "was": fmt.Sprintf("%d,50 €", 40+i),
+			"stock": map[bool]string{true: "In stock", false: "Sold out"}[i != 1], "updated": days[i]})
+	}
+	f := pages(1, func(int) string { return "https://shop.example/api/lamps" }, func(int) string { return `{"data":{"products":[` + strings.Join(items, ",") + `]}}` })
+	r, rep, err := siteapi.Learn(f, rows, siteapi.LearnOptions{})
+	if err != nil {
+		t.Fatalf("learn: %v (ranked %+v)", err, rep)
+	}
+	want := map[string]siteapi.Field{"name": {Name: "name", Path: "/attributes/title"}, "sku": {Name: "sku", Path: "/id"},
+		"price": {Name: "price", Path: "/price_cents", Divide: 100}, "was": {Name: "was", Path: "/list_price"},
+		"stock": {Name: "stock", Path: "/in_stock"}, "updated": {Name: "updated", Path: "/updated"}}
+	for _, fd := range r.Fields {
+		if fd != want[fd.Name] {
+			t.Errorf("field %+v, want %+v", fd, want[fd.Name])
+		}
+		delete(want, fd.Name)
+	}
+	if len(want) > 0 || rep.Ranked[0].Rows != 3 {
+		t.Errorf("unmapped %v; %d of 3 rows found (%v)", want, rep.Ranked[0].Rows, rep.Unmapped)
+	}
+	site := &fakeSite{answer: func(req calls.FetchRequest) (*calls.FetchResult, error) {
+		return &calls.FetchResult{URL: req.URL, Status: 200, Body: f.Exchanges[0].ResponseBody, Headers: []calls.Header{{Name: "content-type", Value: "application/json"}}}, nil
+	}}
+	res, err := siteapi.Verify(context.Background(), site, r, rows, 1, siteapi.CallOptions{})
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if got := res.Rows[0]["price"]; got != 42.64 {
+		t.Errorf("the first row's price reads %v, want 42.64 as the page shows it", got)
+	}
+}

@@ -1,61 +1,140 @@
 package siteapi
 
 import (
+	"math"
 	"sort"
-	"strconv"
 	"strings"
+	"time"
 	"unicode"
+
+	"github.com/waymark-dev/waymark/sheet"
 )
 
 // Rows the browser read are matched with items of an answer by their
-// values: a row's value is the item's when they read the same as words
-// ("Desk lamp" and "Desk  lamp"), or as a number ("€12.50" and 12.5).
+// values, across the ways a site writes one value twice: as words
+// ("Desk lamp" and "Desk  lamp"), as a number ("€12.50" and 12.5, "12,50 €"
+// and 12.5), in minor units ("$42.64" and 4264, kept in the recipe as the
+// field's Divide), as a yes or no ("In stock" and true), and as a date
+// ("3 Nov 2026" and "2026-11-03T10:00:00Z").
 
-// same reports whether a value the page showed is an answer's value.
+// Ways a shown value is an answer's (what [match] says).
+const (
+	asIs  = ""      // the same words or number
+	minor = "minor" // the answer counts the page's amount in hundredths
+)
+
+// same reports whether a value the page showed is an answer's value, as
+// it is (a recipe's Divide already applied).
 func same(shown, api any) bool {
+	how, ok := match(shown, api)
+	return ok && how == asIs
+}
+
+// match reports whether a value the page showed is an answer's value, and
+// how: as it is, or in minor units.
+func match(shown, api any) (string, bool) {
 	a, b := text(shown), text(api)
 	if a == "" || b == "" {
-		return false
+		return asIs, false
 	}
 	if strings.EqualFold(a, b) {
-		return true
+		return asIs, true
 	}
-	if _, ok := api.(float64); ok {
-		if n, ok := number(a); ok {
-			f, _ := strconv.ParseFloat(b, 64)
-			return n == f
+	switch v := api.(type) {
+	case float64:
+		n, ok := number(a)
+		if !ok {
+			if sn, isNum := shown.(float64); isNum {
+				n, ok = sn, true
+			}
+		}
+		if !ok {
+			return asIs, false
+		}
+		if n == v {
+			return asIs, true
+		}
+		// Minor units: an integer answer a hundred times what the page
+		// shows as an amount (with its decimals or its currency).
+		if v == math.Trunc(v) && math.Abs(n*100-v) < 0.5 && n != 0 && (strings.ContainsAny(a, ".,") || hasCurrency(a)) {
+			return minor, true
+		}
+	case bool:
+		if w, ok := yesNo(a); ok && w == v {
+			return asIs, true
+		}
+	case string:
+		if sameDay(a, v) {
+			return asIs, true
+		}
+	}
+	return asIs, false
+}
+
+// number reads the one number a price or count is written with
+// ("€1,299.50", "12,50 €", "12 items"), or false when there is none or
+// several.
+func number(s string) (float64, bool) {
+	if len(sheet.Numbers(s)) != 1 {
+		return 0, false
+	}
+	return sheet.ParseNumber(s, "")
+}
+
+// hasCurrency reports whether s holds a currency sign or code.
+func hasCurrency(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Sc, r) {
+			return true
+		}
+	}
+	up := strings.ToUpper(s)
+	for _, code := range []string{"USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "SEK", "NOK", "DKK", "PLN", "CZK"} {
+		if strings.Contains(up, code) {
+			return true
 		}
 	}
 	return false
 }
 
-// number reads the one number a price or count is written with
-// ("€1,299.50", "12 items"), or false when there is none or several.
-func number(s string) (float64, bool) {
-	var digits strings.Builder
-	seen, gap := false, false
-	for _, r := range s {
-		switch {
-		case unicode.IsDigit(r) || (r == '.' && seen):
-			if gap {
-				return 0, false
-			}
-			digits.WriteRune(r)
-			seen = true
-		case r == ',' && seen:
-		case r == '-' && !seen:
-			digits.WriteRune(r)
-		default:
-			if seen {
-				gap = true
-			}
+// yesWords and noWords are how pages say a flag the answer gives as true
+// or false, in the languages the submit gate knows.
+var (
+	yesWords = []string{"yes", "true", "in stock", "available", "✓", "✔", "ja", "auf lager", "verfügbar", "lieferbar", "oui", "en stock", "disponible", "sí", "si", "en existencia", "sì", "disponibile", "in voorraad", "sim", "em estoque", "tak", "dostępny"}
+	noWords  = []string{"no", "false", "out of stock", "sold out", "unavailable", "not available", "✗", "✘", "nein", "ausverkauft", "nicht verfügbar", "nicht lieferbar", "non", "épuisé", "rupture de stock", "indisponible", "agotado", "no disponible", "esaurito", "non disponibile", "uitverkocht", "niet beschikbaar", "esgotado", "indisponível", "nie", "niedostępny", "brak"}
+)
+
+// yesNo reads a yes or a no a page shows.
+func yesNo(s string) (bool, bool) {
+	l := strings.ToLower(strings.Trim(s, " .!"))
+	for _, w := range noWords { // "not available" before "available"
+		if l == w {
+			return false, true
 		}
 	}
-	if !seen {
-		return 0, false
+	for _, w := range yesWords {
+		if l == w {
+			return true, true
+		}
 	}
-	f, err := strconv.ParseFloat(digits.String(), 64)
-	return f, err == nil
+	return false, false
+}
+
+// sameDay reports whether a date the page shows and one the answer gives
+// (ISO 8601, with or without a time) are the same day. The answer's day
+// is its own, as written (a time of 23:30Z is that date, as the page's
+// server wrote it).
+func sameDay(shown, api string) bool {
+	if len(api) < 10 || api[4] != '-' || api[7] != '-' {
+		return false
+	}
+	d, err := time.Parse("2006-01-02", api[:10])
+	if err != nil {
+		return false
+	}
+	// A date with no year is read in the answer's year.
+	p, ok := sheet.ParseDate(shown, d)
+	return ok && p.Year() == d.Year() && p.YearDay() == d.YearDay()
 }
 
 // fieldsOf returns the row fields in a stable order: as the first row
@@ -82,13 +161,14 @@ type fit struct {
 	rows    int               // rows found, every value of theirs in one item
 	partial int               // values found in all
 	fields  map[string]string // field → pointer inside an item
+	minor   map[string]bool   // field → the answer gives it in minor units
 	types   map[string]map[string]bool
 }
 
 // fitList matches rows with items and maps each field to the pointer
 // most of its matched values are at.
 func fitList(rows []map[string]any, items []any, names []string) fit {
-	f := fit{fields: map[string]string{}, types: map[string]map[string]bool{}}
+	f := fit{fields: map[string]string{}, minor: map[string]bool{}, types: map[string]map[string]bool{}}
 	counts := map[string]map[string]int{}
 	itemLeaves := make([][]leaf, len(items))
 	for i, it := range items {
@@ -105,7 +185,7 @@ func fitList(rows []map[string]any, items []any, names []string) fit {
 			n := 0
 			for _, name := range names {
 				for _, l := range itemLeaves[i] {
-					if same(r[name], l.v) {
+					if _, ok := match(r[name], l.v); ok {
 						n++
 						break
 					}
@@ -124,11 +204,11 @@ func fitList(rows []map[string]any, items []any, names []string) fit {
 		}
 		for _, name := range names {
 			for _, l := range itemLeaves[best] {
-				if same(r[name], l.v) {
+				if how, ok := match(r[name], l.v); ok {
 					if counts[name] == nil {
 						counts[name] = map[string]int{}
 					}
-					counts[name][l.p]++
+					counts[name][l.p+"\x00"+how]++
 				}
 			}
 		}
@@ -141,7 +221,8 @@ func fitList(rows []map[string]any, items []any, names []string) fit {
 				bestP, bestN = p, n
 			}
 		}
-		f.fields[name] = bestP
+		bestP, how, _ := strings.Cut(bestP, "\x00")
+		f.fields[name], f.minor[name] = bestP, how == minor
 		f.types[name] = map[string]bool{}
 		for _, it := range items {
 			v, ok := at(it, bestP)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"strings"
@@ -101,6 +102,10 @@ const (
 type Field struct {
 	Name string `json:"name"`
 	Path string `json:"path"`
+	// Divide is what the answer's number is divided by to read as the
+	// page shows it: 100 for an amount the answer gives in minor units
+	// (cents: 4264 for "$42.64"). Zero leaves the value as it is.
+	Divide float64 `json:"divide,omitempty"`
 }
 
 // Pagination kinds.
@@ -219,6 +224,9 @@ func (r *Recipe) Validate() error {
 	for _, f := range r.Fields {
 		if f.Name == "" || !validPointer(f.Path) {
 			return bad("field %q has the bad path %q (a JSON pointer: /name)", f.Name, f.Path)
+		}
+		if f.Divide < 0 || math.IsNaN(f.Divide) || math.IsInf(f.Divide, 0) {
+			return bad("field %q divides by %v: give a positive number (100 for minor units) or leave divide out", f.Name, f.Divide)
 		}
 	}
 	if !validPointer(r.Rows) {
