@@ -64,12 +64,18 @@ func ListOf(schema json.RawMessage) (*List, error) {
 		}
 		json.Unmarshal(props[k], &p)
 		t := typeOf(p.Type)
+		nullable := false
+		if ts, ok := p.Type.([]any); ok {
+			for _, x := range ts {
+				nullable = nullable || x == "null"
+			}
+		}
 		switch t {
 		case "string", "number", "integer", "boolean":
 		default:
 			return nil, fmt.Errorf("field %s: a recipe reads strings, numbers and booleans, not %q", k, t)
 		}
-		f := Field{Name: k, Type: t}
+		f := Field{Name: k, Type: t, Nullable: nullable}
 		if t == "string" && (p.Format == FormatDate || p.Format == FormatDateTime) {
 			f.Format = p.Format
 		}
@@ -209,7 +215,7 @@ func LearnAt(ctx context.Context, ev Evaler, l *List, rows []map[string]any, now
 				continue
 			}
 			nf := c.Field
-			nf.Name, nf.Type, nf.Format = f.Name, f.Type, f.Format
+			nf.Name, nf.Type, nf.Format, nf.Nullable = f.Name, f.Type, f.Format, f.Nullable
 			for _, row := range rows {
 				if normal(row[f.Name]) == nil {
 					nf.Optional = true

@@ -65,6 +65,10 @@ type Field struct {
 	// Optional fields were null in some learned rows; a row without a
 	// required one means the recipe no longer fits.
 	Optional bool `json:"optional,omitempty"`
+	// Nullable fields are ones the schema allows null: words where a
+	// number, yes/no or date should be ("on request", "n/a", "—",
+	// "Preis auf Anfrage") read as null rather than as a misfit.
+	Nullable bool `json:"nullable,omitempty"`
 }
 
 // Parse reads a recipe file and checks it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/waymark-dev/waymark/sheet"
 )
@@ -59,8 +60,28 @@ func Shown(n float64, text string) bool {
 // a date as the page writes it ([ParseDateIn] in the page's language,
 // relative ones against now), given in ISO 8601; ok is false when it
 // reads as no date.
+//
+// A field the schema allows null reads as null where the page writes
+// words instead of a value ("on request", "n/a", "—", "sold out", "TBA",
+// "Preis auf Anfrage", in any language): text with no digit in it, of a
+// few words. Text with digits that is not the type is still a misfit, as
+// is a long text (the recipe reading another element).
 func ValueAt(text *string, f Field, lang string, now time.Time) (v any, ok bool) {
-	return sheet.ValueAt(text, f.Type, f.Format, lang, now)
+	v, ok = sheet.ValueAt(text, f.Type, f.Format, lang, now)
+	if !ok && f.Nullable && text != nil && wordsForNone(*text) {
+		return nil, true
+	}
+	return v, ok
+}
+
+// wordsForNone reports whether a page's text where a value should be is
+// words saying there is none: no digit, and at most five words.
+func wordsForNone(s string) bool {
+	if strings.IndexFunc(s, unicode.IsDigit) >= 0 {
+		return false
+	}
+	n := len(strings.Fields(s))
+	return n > 0 && n <= 5
 }
 
 // NormalDates gives the dates of rows (their fields of format date or
