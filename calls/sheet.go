@@ -60,6 +60,19 @@ type SheetGrid struct {
 	// Formatting says where bold and fill came from: "clipboard html", or
 	// "none" when the app's clipboard carries only text.
 	Formatting string `json:"formatting"`
+	// Tables are the tables a dump finds in the grid by their shape
+	// (sheet.Tables): where each is, its title, header and columns.
+	Tables []SheetTable `json:"tables,omitempty"`
+}
+
+// SheetTable is one table of a dumped sheet.
+type SheetTable struct {
+	// Summary describes it in one line: "A3:D7 'Orders 2026': 5 rows;
+	// Date, Customer, Amount (number), Paid (yes/no)".
+	Summary string `json:"summary"`
+	// At is its range as the sheet writes it ("A3:D7").
+	At string `json:"at"`
+	sheet.Table
 }
 
 // SheetWriteRequest types one cell's value and commits it with Enter.

@@ -142,6 +142,11 @@ func (s *Session) SheetDump(ctx context.Context, req calls.SheetDumpRequest) (re
 	if len(rows) > 0 {
 		out.Range = sheet.Range{To: sheet.Ref{Row: len(rows) - 1, Col: len(rows[0]) - 1}}.String()
 	}
+	// Found in the masked grid: a title or header that shows a secret
+	// is its mark here too.
+	for _, tb := range sheet.Tables(&out.Grid) {
+		out.Tables = append(out.Tables, calls.SheetTable{Summary: tb.String(), At: tb.Range.String(), Table: tb})
+	}
 	return out, nil
 }
 

@@ -80,6 +80,22 @@ func TestExtractOnARealSheet(t *testing.T) {
 	}
 	t.Logf("stderr: %s", errOut)
 
+	// sheet dump names the tables it holds, in text and in --json.
+	for _, asJSON := range []bool{false, true} {
+		dc, dout, _ := testCommon(m, asJSON, false)
+		if err := sheetRun(ctx, &SheetOptions{Common: dc, Op: "dump"}); err != nil {
+			t.Fatalf("sheet dump: %v", err)
+		}
+		for _, want := range []string{"'Orders': 2 rows; Customer, Amount (number), Paid", "'Stock': 3 rows; Product, Price (number), Count (number)"} {
+			if !strings.Contains(dout.String(), want) {
+				t.Errorf("sheet dump (json %v) does not name the table %q:\n%s", asJSON, want, dout)
+			}
+		}
+		if !asJSON && !strings.Contains(dout.String(), "[table] A2:C4 'Orders'") {
+			t.Errorf("sheet dump's text has no [table] line for Orders at A2:C4:\n%s", dout)
+		}
+	}
+
 	// An ordinary page: the model is asked (and fails here), the sheet
 	// is not dumped.
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

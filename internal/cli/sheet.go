@@ -230,6 +230,11 @@ func printGrid(w io.Writer, g *calls.SheetGrid) error {
 	if _, err := fmt.Fprintln(w, head); err != nil {
 		return err
 	}
+	for _, tb := range g.Tables {
+		if _, err := fmt.Fprintln(w, "[table] "+tb.Summary); err != nil {
+			return err
+		}
+	}
 	for _, row := range g.Grid.Rows {
 		vals := make([]string, len(row))
 		for j, c := range row {
