@@ -392,7 +392,10 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 		if i := strings.Index(r.Key, "["); i > 0 {
 			ff.section = r.Key[:i]
 		}
-		ff.secret = r.Marked || secret.Field{Words: r.Words, Type: r.Type, Autocomplete: r.Autocomplete}.Secret()
+		// Its value is never shown: a secret, or a card's details (the
+		// name on it, its expiry); nothing else is masked.
+		sf := secret.Field{Words: r.Words, Type: r.Type, Autocomplete: r.Autocomplete}
+		ff.secret = r.Marked || sf.Secret() || sf.CardDetail()
 		fields = append(fields, ff)
 	}
 	var adders []formAdder

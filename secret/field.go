@@ -30,8 +30,13 @@ type Field struct {
 // person is asked for a value, the by-hand recorder when it proposes
 // variables, the outline and the submit gate when they show field values.
 func (f Field) Secret() bool {
-	if strings.EqualFold(strings.TrimSpace(f.Type), "password") {
+	switch strings.ToLower(strings.TrimSpace(f.Type)) {
+	case "password":
 		return true
+	case "checkbox", "radio", "submit", "button", "reset", "image", "range", "color", "file":
+		// A choice or a control, not typed: "I agree to the code of
+		// conduct" is a box to tick.
+		return false
 	}
 	for _, tok := range strings.Fields(strings.ToLower(f.Autocomplete)) {
 		switch tok {
@@ -82,3 +87,27 @@ func secretWords(w string) bool {
 	}
 	return false
 }
+
+// CardDetail reports whether the field holds a payment card's details
+// beyond its number and security code (which [Field.Secret] covers): the
+// name on the card or its expiry, by the page's autocomplete tokens or
+// the field's words ("Name on card", "Cardholder", "Card expiry", "Valid
+// thru", "MM/YY"). A form's read-back masks these too; they are not
+// secrets a person is asked for.
+func (f Field) CardDetail() bool {
+	switch strings.ToLower(strings.TrimSpace(f.Type)) {
+	case "checkbox", "radio", "submit", "button", "reset", "image", "range", "color", "file":
+		return false
+	}
+	for _, tok := range strings.Fields(strings.ToLower(f.Autocomplete)) {
+		switch tok {
+		case "cc-name", "cc-given-name", "cc-additional-name", "cc-family-name", "cc-exp", "cc-exp-month", "cc-exp-year":
+			return true
+		}
+	}
+	return f.Words != "" && cardDetailWords().MatchString(f.Words)
+}
+
+var cardDetailWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)name[ _-]?on[ _-]?(?:the[ _-]?)?card|card[ _-]?holder|card[ _-]?(?:expir|exp(?:[^\pL]|$))|expir\w*[ _-]?(?:date[ _-]?)?(?:of[ _-]?)?(?:the[ _-]?)?card|valid[ _-]?(?:thru|through|until)|\bmm ?/ ?yy`)
+})

@@ -37,10 +37,40 @@ func TestFieldSecret(t *testing.T) {
 		{Field{Words: "Secretary"}, false},
 		{Field{Words: "Full name", Type: "text", Autocomplete: "name"}, false},
 		{Field{}, false},
+		{Field{Words: "I agree to the code of conduct", Type: "checkbox"}, false},
+		{Field{Words: "Remember my card number", Type: "checkbox"}, false},
+		{Field{Words: "Pay with card", Type: "radio"}, false},
 	}
 	for _, tt := range tests {
 		if got := tt.f.Secret(); got != tt.want {
 			t.Errorf("%+v.Secret() = %v, want %v", tt.f, got, tt.want)
+		}
+	}
+}
+
+func TestFieldCardDetail(t *testing.T) {
+	for _, tt := range []struct {
+		f    Field
+		want bool
+	}{
+		{Field{Autocomplete: "cc-name"}, true},
+		{Field{Autocomplete: "section-pay cc-exp"}, true},
+		{Field{Autocomplete: "cc-exp-month"}, true},
+		{Field{Words: "Name on card"}, true},
+		{Field{Words: "Cardholder name"}, true},
+		{Field{Words: "card_holder"}, true},
+		{Field{Words: "Card expiry"}, true},
+		{Field{Words: "Expiration date of the card"}, true},
+		{Field{Words: "Valid thru"}, true},
+		{Field{Words: "Expiry", Autocomplete: "off"}, false},
+		{Field{Words: "Expiry MM/YY"}, true},
+		{Field{Words: "Passport expiry date"}, false},
+		{Field{Words: "Full name", Autocomplete: "name"}, false},
+		{Field{Words: "Name on card", Type: "checkbox"}, false},
+		{Field{Words: "Library card number"}, false},
+	} {
+		if got := tt.f.CardDetail(); got != tt.want {
+			t.Errorf("%+v.CardDetail() = %v, want %v", tt.f, got, tt.want)
 		}
 	}
 }

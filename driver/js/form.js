@@ -37,6 +37,7 @@
     const ids = attr(el, 'aria-labelledby').split(/\s+/).filter(Boolean);
     return clean(ids.map(id => ownText(byId(el, id))).join(' '));
   };
+  const headings = 'h1,h2,h3,h4,h5,h6,[role=heading]';
   // labelOf is the field's name as a person reads it.
   const labelOf = (el, group) => {
     let l = labelled(el);
@@ -47,17 +48,21 @@
       const wrap = el.closest('label');
       if (wrap) l = ownText(wrap);
     }
+    // The title and placeholder name the field as the outline does (the
+    // browser's accessible name), before any caption is guessed.
+    if (!l) l = clean(attr(el, 'title') || attr(el, 'placeholder'));
     if (!l) {
       // A caption just before the field or its wrapper: <div>Company</div><div role=combobox>.
+      // A heading is the form's or section's title, not the field's.
       for (let n = el, i = 0; n && i < 3 && !l; n = n.parentElement, i++) {
         const p = n.previousElementSibling;
-        if (p && !p.matches(controls) && !p.querySelector(controls)) {
+        if (p && !p.matches(controls) && !p.querySelector(controls) && !p.matches(headings) && !p.querySelector(headings)) {
           const t = ownText(p);
           if (t && t.length <= 80) l = t;
         }
       }
     }
-    if (!l) l = clean(attr(el, 'placeholder') || attr(el, 'title') || attr(el, 'name'));
+    if (!l) l = clean(attr(el, 'name'));
     return l;
   };
   const dateFormatRE = /^(dd|mm|yyyy|yy|d|m)([\/.\- ])(dd|mm|yyyy|yy|d|m)\2(dd|mm|yyyy|yy)$/i;
