@@ -82,8 +82,8 @@ type StepResult struct {
 	Code       string `json:"code,omitempty"` // the error's category: not_found, timeout, expect_failed, …
 	// Warnings say what may not be what the plan meant: a locator that
 	// matched only part of its element's name (split.go).
-	Warnings []string `json:"warnings,omitempty"`
-	Screenshot string `json:"screenshot,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
+	Screenshot string   `json:"screenshot,omitempty"`
 	// Target is what the step acted on (a locator or ref, expanded and
 	// masked); Before is a screenshot taken just before it acted, with
 	// the target outlined in red (as the failure screenshot has it).
