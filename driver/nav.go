@@ -69,6 +69,7 @@ func (s *Session) Open(ctx context.Context, req calls.OpenRequest) (reply *calls
 	if err := s.allowed(ctx, u); err != nil {
 		return nil, err
 	}
+	t.askFile(u)
 	t.forgetLooks()
 	return s.navigate(ctx, t, req.TimeoutMS, chromedp.Navigate(u), u)
 }
@@ -185,6 +186,7 @@ func (s *Session) history(ctx context.Context, t *tab, delta int) (*calls.PageIn
 		}
 		return nil, calls.Errorf(calls.ErrNavigation, "there is no page to go to in that direction", "cannot go %s: no page %s in this tab's history", dir, dir)
 	}
+	t.askFile(h.Entries[i].URL)
 	before := t.mark()
 	if _, err := call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}); err != nil {
 		return nil, err

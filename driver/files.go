@@ -1,0 +1,38 @@
+package driver
+
+import (
+	"strings"
+
+	"github.com/waymark-dev/waymark/policy"
+)
+
+// Local files ([policy.Options.Files]): the policy says whether file:
+// URLs may be opened at all; the guard (guard.go) adds who may open one.
+// A file: document loads only when waymark sent the tab to it (open, back,
+// forward) or the tab already shows a local file (a file's link, frame or
+// reload). A page from the web never loads a local file, in its tab or a
+// frame, by a link, a script or a redirect, whatever the setting: Chromium
+// refuses those itself, and this keeps it so should it ever not.
+
+// askFile notes the URL waymark is about to send the tab to: a local
+// file's is the one file: document the guard lets through from a page of
+// the web. Any other URL forgets it.
+func (t *tab) askFile(u string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.askedFile = ""
+	if strings.HasPrefix(strings.ToLower(u), "file:") {
+		t.askedFile = u
+	}
+}
+
+// fileFrom judges a file: document request the policy allowed: nil when
+// waymark asked for it or the tab shows a local file, else a refusal.
+func (t *tab) fileFrom(u string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if u == t.askedFile || strings.HasPrefix(strings.ToLower(t.docURL), "file:") {
+		return nil
+	}
+	return &policy.BlockedError{URL: u, Reason: policy.ReasonFileFromWeb}
+}
