@@ -85,16 +85,20 @@ func (m *Manager) startPage(ctx context.Context, session string) (*routine.Step,
 	if !ok {
 		return nil, nil
 	}
-	if _, u := s.Info(); !routine.StartablePage(u) {
+	_, u := s.Info()
+	if !routine.StartablePage(u) {
 		return nil, nil
 	}
 	// The page as it shows now, with its notices: a replay stops at a
-	// sign-in page the routine did not record.
-	snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Unseen: true})
-	if err != nil {
-		return nil, err
+	// sign-in page the routine did not record. A page that cannot be
+	// looked at (a dialog open) is recorded by its URL alone.
+	info, notices := &calls.PageInfo{URL: u}, []calls.Notice(nil)
+	if snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Unseen: true}); err == nil {
+		info, notices = &calls.PageInfo{URL: snap.URL, Title: snap.Title}, snap.Notices
+	} else if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
-	st, ok := routine.StartStep(&calls.PageInfo{URL: snap.URL, Title: snap.Title}, snap.Notices)
+	st, ok := routine.StartStep(info, notices)
 	if !ok {
 		return nil, nil
 	}
