@@ -121,3 +121,28 @@ func TestNoStartPageSaysSo(t *testing.T) {
 		t.Fatalf("record stop of a routine with no start page does not warn: %d\n%s", stop.code, stop.stderr)
 	}
 }
+
+// TestOpenLocalFile: `open file://…` is refused by default with a hint
+// that can open it; with --allow-files given to the daemon it opens
+// (issue 28, item 6).
+func TestOpenLocalFile(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, "files")
+	const mark = "local-report-91c2"
+	path := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(path, []byte(`<!doctype html><title>Report</title><h1>`+mark+`</h1>`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u := "file://" + filepath.ToSlash(path)
+	s := []string{"--session", "files"}
+	defer c.run(append(s, "close")...)
+	r := c.run(append(s, "open", u)...)
+	if r.code == 0 || !strings.Contains(r.stderr, "files = true in [policy]") || !strings.Contains(r.stderr, "python3 -m http.server") || strings.Contains(r.stderr, "allow and block lists") {
+		t.Fatalf("open a local file by default: exit %d\n%s", r.code, r.stderr)
+	}
+	c.ok("--allow-files", "daemon", "restart")
+	c.ok(append([]string{"--allow-files"}, append(s, "open", u)...)...)
+	if out := c.ok(append([]string{"--allow-files"}, append(s, "snapshot")...)...); !strings.Contains(out, mark) {
+		t.Fatalf("the local file's page:\n%s", out)
+	}
+}
