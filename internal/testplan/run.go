@@ -353,8 +353,8 @@ func (s *scenarioRun) step(ctx context.Context, j int, st *Step) StepResult {
 	start := time.Now()
 	var detail string
 	var err error
-	if target != "" {
-		err = s.checkTarget(ctx, st, target, &res) // split.go
+	if t := checkedTarget(st, target); t != "" {
+		err = s.checkTarget(ctx, st, t, &res) // split.go
 	}
 	if err == nil {
 		detail, err = s.do(ctx, j, st, &res)

@@ -420,6 +420,10 @@ scenarios:
       - open /checkout
       - fill label=Full "Ann Lee"
       - expect value label="Full name" Ann Lee
+  - name: expect split
+    steps:
+      - open /checkout
+      - expect value label=Full name Ann Lee
 `, nil)
 		split, part := rep.Scenarios[0], rep.Scenarios[1]
 		st := split.Steps[1]
@@ -429,6 +433,9 @@ scenarios:
 		}
 		if part.Status != StatusPassed || len(part.Steps[1].Warnings) != 1 || !strings.Contains(part.Steps[1].Warnings[0], `only part of its label; to name it whole write label="Full name"`) {
 			t.Fatalf("the partial match: %s %+v", part.Status, part.Steps[1])
+		}
+		if ex := rep.Scenarios[2].Steps[1]; ex.Status != StatusFailed || !strings.Contains(ex.Error, `write: expect value label="Full name" "Ann Lee"`) {
+			t.Errorf("the expect value split: %s %q", ex.Status, ex.Error)
 		}
 		if !strings.Contains(progress, "warning: label=Full matched") {
 			t.Errorf("no warning in the progress lines:\n%s", progress)

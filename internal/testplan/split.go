@@ -27,6 +27,15 @@ import (
 //     warning in its progress line and the report saying which element
 //     it matched and how to name it whole.
 
+// checkedTarget is the element a step names by its first argument: the
+// one it acts on (target), or the field an expect value reads.
+func checkedTarget(st *Step, target string) string {
+	if target == "" && st.Verb == "expect" && st.Kind == "value" && len(st.Args) > 0 {
+		return strings.TrimSpace(st.Args[0])
+	}
+	return target
+}
+
 // checkTarget looks at the element target (the step's first argument,
 // expanded) names before the step acts: an error refuses the step, and
 // the warnings go into its result. The element is looked up once; a
