@@ -32,6 +32,16 @@ func NormalizeURL(raw string) (string, error) {
 			return raw, nil
 		}
 	}
+	if strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "./") || strings.HasPrefix(raw, "../") || strings.HasPrefix(raw, "~/") {
+		// A path, not an address: a local file is opened by its file:
+		// URL (local files need [policy] files = true).
+		example := "file:///path/to/" + raw[strings.LastIndexByte(raw, '/')+1:]
+		if strings.HasPrefix(raw, "/") {
+			example = (&url.URL{Scheme: "file", Path: raw}).String()
+		}
+		return "", calls.Errorf(calls.ErrBadInput, "open a local file by its file: URL, as in waymark --allow-files open "+example+"; or serve its folder: python3 -m http.server --directory DIR 8000",
+			"%q is a path, not an address", raw)
+	}
 	if !strings.Contains(raw, "://") {
 		scheme := "https://"
 		host := raw
