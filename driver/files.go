@@ -3,6 +3,8 @@ package driver
 import (
 	"strings"
 
+	"github.com/chromedp/cdproto/cdp"
+
 	"github.com/waymark-dev/waymark/policy"
 )
 
@@ -26,12 +28,20 @@ func (t *tab) askFile(u string) {
 	}
 }
 
-// fileFrom judges a file: document request the policy allowed: nil when
-// waymark asked for it or the tab shows a local file, else a refusal.
-func (t *tab) fileFrom(u string) error {
+// fileFrom judges a file: document request the policy allowed, in the
+// tab's main frame or another (frame): nil when the tab shows a local file, or when
+// it is the main frame's load of the file waymark sent it to (once: the
+// page that file links to cannot come back to it by the same leave), else
+// a refusal.
+func (t *tab) fileFrom(u string, frame cdp.FrameID) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if u == t.askedFile || strings.HasPrefix(strings.ToLower(t.docURL), "file:") {
+	mainFrame := frame == "" || frame == t.frameID
+	if strings.HasPrefix(strings.ToLower(t.docURL), "file:") {
+		return nil
+	}
+	if mainFrame && u == t.askedFile {
+		t.askedFile = ""
 		return nil
 	}
 	return &policy.BlockedError{URL: u, Reason: policy.ReasonFileFromWeb}

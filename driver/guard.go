@@ -66,7 +66,7 @@ func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.Event
 		err = judge(ctx, u)
 	}
 	if err == nil && strings.EqualFold(u.Scheme, "file") {
-		err = t.fileFrom(ev.Request.URL) // files.go
+		err = t.fileFrom(ev.Request.URL, ev.FrameID) // files.go
 	}
 	if err == nil {
 		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
