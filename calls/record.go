@@ -25,6 +25,10 @@ type RecordStartRequest struct {
 type RecordStarted struct {
 	Session string `json:"session"`
 	Name    string `json:"name,omitempty"`
+	// From is the page the tab was on, recorded as the routine's first
+	// step (a goto), so that a replay in a new session opens it; empty
+	// when the tab was on about:blank (the recording begins with an open).
+	From string `json:"from,omitempty"`
 }
 
 // RecordStopRequest ends the session's recording and returns the routine.

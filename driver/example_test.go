@@ -43,7 +43,7 @@ func Example() {
 }
 
 func ExampleNormalizeURL() {
-	for _, raw := range []string{"example.com/docs", "http://127.0.0.1:8080/", "ftp://example.com/"} {
+	for _, raw := range []string{"example.com/docs", "http://127.0.0.1:8080/", "ftp://example.com/", "/tmp/report.html"} {
 		u, err := driver.NormalizeURL(raw)
 		if err != nil {
 			fmt.Println("error:", err)
@@ -55,4 +55,5 @@ func ExampleNormalizeURL() {
 	// https://example.com/docs
 	// http://127.0.0.1:8080/
 	// error: unsupported scheme "ftp" in "ftp://example.com/"
+	// error: "/tmp/report.html" is a path, not an address
 }

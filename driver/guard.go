@@ -65,6 +65,9 @@ func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.Event
 	if err == nil {
 		err = judge(ctx, u)
 	}
+	if err == nil && strings.EqualFold(u.Scheme, "file") {
+		err = t.fileFrom(ev.Request.URL, ev.FrameID) // files.go
+	}
 	if err == nil {
 		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		return
@@ -87,7 +90,13 @@ func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.Event
 
 // blockedErr turns a policy refusal into the calls category.
 func blockedErr(u string, err error) error {
+	var b *policy.BlockedError
 	switch {
+	case errors.As(err, &b) && b.Reason == policy.ReasonFile:
+		return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(), Hint: policy.FilesHint}
+	case errors.As(err, &b) && b.Reason == policy.ReasonFileFromWeb:
+		return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(),
+			Hint: "open the file yourself: waymark open " + u}
 	case errors.Is(err, policy.ErrBlockedURL):
 		return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(),
 			Hint: `change the allow and block lists of [policy] in waymark.toml`}

@@ -32,6 +32,16 @@ func NormalizeURL(raw string) (string, error) {
 			return raw, nil
 		}
 	}
+	if strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "./") || strings.HasPrefix(raw, "../") || strings.HasPrefix(raw, "~/") {
+		// A path, not an address: a local file is opened by its file:
+		// URL (local files need [policy] files = true).
+		example := "file:///path/to/" + raw[strings.LastIndexByte(raw, '/')+1:]
+		if strings.HasPrefix(raw, "/") {
+			example = (&url.URL{Scheme: "file", Path: raw}).String()
+		}
+		return "", calls.Errorf(calls.ErrBadInput, "open a local file by its file: URL, as in waymark --allow-files open "+example+"; or serve its folder: python3 -m http.server --directory DIR 8000",
+			"%q is a path, not an address", raw)
+	}
 	if !strings.Contains(raw, "://") {
 		scheme := "https://"
 		host := raw
@@ -69,6 +79,7 @@ func (s *Session) Open(ctx context.Context, req calls.OpenRequest) (reply *calls
 	if err := s.allowed(ctx, u); err != nil {
 		return nil, err
 	}
+	t.askFile(u)
 	t.forgetLooks()
 	return s.navigate(ctx, t, req.TimeoutMS, chromedp.Navigate(u), u)
 }
@@ -185,6 +196,7 @@ func (s *Session) history(ctx context.Context, t *tab, delta int) (*calls.PageIn
 		}
 		return nil, calls.Errorf(calls.ErrNavigation, "there is no page to go to in that direction", "cannot go %s: no page %s in this tab's history", dir, dir)
 	}
+	t.askFile(h.Entries[i].URL)
 	before := t.mark()
 	if _, err := call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}); err != nil {
 		return nil, err

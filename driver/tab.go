@@ -45,6 +45,10 @@ type tab struct {
 	mu      sync.Mutex
 	frameID cdp.FrameID // the main frame
 	docURL  string
+	// askedFile is the local file waymark itself last sent the tab to
+	// (open, back, forward): the one file: document a tab showing a page
+	// from the web may load (files.go).
+	askedFile string
 	// unreachable is the URL the main frame failed to load while it shows
 	// an error page (docURL is then chrome-error://…), else "".
 	unreachable string

@@ -3,7 +3,6 @@ package pilot
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -169,16 +168,18 @@ func (r *run) routine() *routine.Routine {
 // startStep is the goto that opens the page the run began on, when the
 // run's own first step does not go somewhere: without it, the routine
 // replays only in a session already on that page. Nil when the run began
-// on no web page (about:blank) or its first step is a goto.
+// on no web page (about:blank) or its first step is a goto. The rule is
+// the recorders' one ([routine.StartStep]).
 func (r *run) startStep() *routine.Step {
 	if len(r.steps) > 0 && r.steps[0].Kind == routine.KindGoto {
 		return nil
 	}
-	u, err := url.Parse(r.startURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+	st, ok := routine.StartStep(&calls.PageInfo{URL: r.startURL}, nil)
+	if !ok {
 		return nil
 	}
-	return &routine.Step{ID: "start", Kind: routine.KindGoto, URL: r.startURL, Instruction: "open the page the task began on"}
+	st.ID, st.Instruction, st.Landed = "start", "open the page the task began on", nil
+	return &st
 }
 
 // finalChecks turns what showed the task done into checks a replay can

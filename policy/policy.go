@@ -44,6 +44,14 @@ type Options struct {
 	// PrivateNetwork is what non-public addresses pages may reach; "" means
 	// [AccessLoopback].
 	PrivateNetwork Access
+	// Files lets the browser open local files (file: URLs on this
+	// machine), as Playwright and agent-browser do; off by default, since
+	// a page of a file can read the folder it sits in. Even on, a page
+	// from the web never reaches a file: the driver lets a file: document
+	// load only when waymark asked for it or a file's page did
+	// (driver/guard.go), and Chromium refuses a web page's file:
+	// subresources.
+	Files bool
 }
 
 // Policy is a parsed [Options]. It is immutable and safe for concurrent use.
@@ -51,6 +59,7 @@ type Policy struct {
 	allow  []rule
 	block  []rule
 	access Access
+	files  bool
 }
 
 // New parses opts. An error names the entry that does not parse.
@@ -59,7 +68,7 @@ func New(opts Options) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Policy{access: access}
+	p := &Policy{access: access, files: opts.Files}
 	if p.allow, err = parseRules("allow", opts.Allow); err != nil {
 		return nil, err
 	}
@@ -68,6 +77,9 @@ func New(opts Options) (*Policy, error) {
 	}
 	return p, nil
 }
+
+// Files reports whether local files may be opened ([Options.Files]).
+func (p *Policy) Files() bool { return p.files }
 
 // Access returns the private network setting in effect.
 func (p *Policy) Access() Access { return p.access }
@@ -99,7 +111,15 @@ const (
 	ReasonBlocked    = "blocked"     // a Block rule matches
 	ReasonNotAllowed = "not-allowed" // no Allow rule matches
 	ReasonBadURL     = "bad-url"     // no host, or a host that cannot be parsed
+	ReasonFile       = "file"        // a local file, with [Options.Files] off
+	// ReasonFileFromWeb is a local file a page from the web asked for
+	// (the driver's guard): refused whatever [Options.Files] says.
+	ReasonFileFromWeb = "file-from-web"
 )
+
+// FilesHint says how to open a local file the policy refused: the
+// setting, or serving its folder over http.
+const FilesHint = `allow local files with files = true in [policy] of waymark.toml (or pass --allow-files), then waymark daemon restart; or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE`
 
 // maxURL caps the URL in messages: a data: URL or a tracking redirect can
 // run to megabytes.
@@ -123,7 +143,11 @@ func (e *BlockedError) Error() string {
 	case ReasonNotAllowed:
 		return fmt.Sprintf("%q is not in the policy's allow list; add it to allow in [policy] in waymark.toml or pass --allow", u)
 	case ReasonScheme:
-		return fmt.Sprintf("%q is refused: waymark opens only http, https, about:blank and data: URLs", u)
+		return fmt.Sprintf("%q is refused: waymark opens only http, https, about:blank and data: URLs, and local files when allowed", u)
+	case ReasonFile:
+		return fmt.Sprintf("%q is refused: local files are not opened unless [policy] files = true", u)
+	case ReasonFileFromWeb:
+		return fmt.Sprintf("%q is refused: a page from the web may not open a local file; only waymark open or a local file's own page may", u)
 	default:
 		return fmt.Sprintf("%q is refused: it has no host the policy can check", u)
 	}

@@ -9,8 +9,9 @@ import (
 // DNS. http, https, ws and wss URLs are judged by their host; about:blank,
 // about:srcdoc and data: URLs are allowed (they reach no server, and
 // Chromium itself refuses top-level data: navigations started by a page); a
-// blob: URL is judged by the origin it carries; every other scheme (file:,
-// chrome:, javascript:, view-source:, ftp: …) is refused. A host that is an
+// blob: URL is judged by the origin it carries; a file: URL of this
+// machine only with [Options.Files]; every other scheme (chrome:,
+// javascript:, view-source:, ftp: …) is refused. A host that is an
 // IP address, or localhost, is also checked against
 // [Options.PrivateNetwork] here, since that needs no DNS; for other names
 // call [Policy.CheckHost], or [Policy.Check] for both.
@@ -30,6 +31,16 @@ func (p *Policy) CheckURL(u *url.URL) error {
 		}
 		return &BlockedError{URL: raw, Reason: ReasonScheme}
 	case "data":
+		return nil
+	case "file":
+		// A file of this machine: no host, or localhost. Block rules do
+		// not name files; the one switch is [Options.Files].
+		if h := strings.ToLower(u.Host); h != "" && h != "localhost" {
+			return &BlockedError{URL: raw, Reason: ReasonBadURL}
+		}
+		if !p.files {
+			return &BlockedError{URL: raw, Reason: ReasonFile}
+		}
 		return nil
 	case "blob":
 		inner, err := url.Parse(u.Opaque)

@@ -58,7 +58,8 @@ func TestCheckURL(t *testing.T) {
 		{"data:text/html,<h1>hi</h1>", "", ""},
 		{"blob:https://example.com/5f0c", "", ""},
 		{"blob:https://x.ads.example.com/5f0c", ReasonBlocked, "*.ads.example.com"},
-		{"file:///etc/passwd", ReasonScheme, ""},
+		{"file:///etc/passwd", ReasonFile, ""},
+		{"file://fileserver/share/a.html", ReasonBadURL, ""},
 		{"chrome://settings", ReasonScheme, ""},
 		{"javascript:alert(1)", ReasonScheme, ""},
 		{"view-source:https://example.com/", ReasonScheme, ""},
@@ -129,7 +130,8 @@ func TestBlockedErrorMessage(t *testing.T) {
 	tests := []struct{ url, want string }{
 		{"https://x.ads.example/", `"https://x.ads.example/" is blocked by the policy rule "*.ads.example"; remove it from block in [policy] in waymark.toml to open it`},
 		{"https://other.test/", `"https://other.test/" is not in the policy's allow list; add it to allow in [policy] in waymark.toml or pass --allow`},
-		{"file:///etc/passwd", `"file:///etc/passwd" is refused: waymark opens only http, https, about:blank and data: URLs`},
+		{"file:///etc/passwd", `"file:///etc/passwd" is refused: local files are not opened unless [policy] files = true`},
+		{"chrome://settings", `"chrome://settings" is refused: waymark opens only http, https, about:blank and data: URLs, and local files when allowed`},
 	}
 	for _, tt := range tests {
 		if err := p.CheckURL(mustURL(t, tt.url)); err == nil || err.Error() != tt.want {
@@ -139,6 +141,26 @@ func TestBlockedErrorMessage(t *testing.T) {
 	long := "https://x.ads.example/" + strings.Repeat("a", 500)
 	if err := p.CheckURL(mustURL(t, long)); err == nil || len(err.Error()) > 400 {
 		t.Errorf("long URL not capped: %d bytes", len(err.Error()))
+	}
+}
+
+// TestFilesSetting: a local file opens only with Options.Files, a file of
+// another machine never, and the other schemes stay refused (issue 28).
+func TestFilesSetting(t *testing.T) {
+	on, err := New(Options{Files: true, Allow: []string{"ok.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"file:///tmp/report.html", "file://localhost/tmp/report.html"} {
+		if err := on.CheckURL(mustURL(t, u)); err != nil {
+			t.Errorf("%s with files on: %v", u, err)
+		}
+	}
+	for u, reason := range map[string]string{"file://fileserver/share/a.html": ReasonBadURL, "chrome://settings": ReasonScheme} {
+		var b *BlockedError
+		if err := on.CheckURL(mustURL(t, u)); !errors.As(err, &b) || b.Reason != reason {
+			t.Errorf("%s with files on: %v, want %s", u, err, reason)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -206,7 +207,7 @@ func Run(ctx context.Context, d calls.Session, r *routine.Routine, opts Options)
 		res.Hint = CauseCanceled.Hint()
 	case errors.As(err, &st):
 		res.Status, res.Cause, res.Message = StatusStopped, st.cause, x.known.Redact(st.msg)
-		res.Hint = st.cause.Hint()
+		res.Hint = cmp.Or(st.hint, st.cause.Hint())
 	default:
 		res.Status, res.Cause, res.Message = StatusStopped, CauseFailed, x.known.Redact(err.Error())
 		res.Hint = calls.Hint(err)
@@ -241,6 +242,7 @@ func Run(ctx context.Context, d calls.Session, r *routine.Routine, opts Options)
 type stop struct {
 	cause Cause
 	msg   string
+	hint  string // what to do, when the cause's own hint does not fit
 }
 
 func (s *stop) Error() string { return string(s.cause) + ": " + s.msg }
@@ -263,6 +265,8 @@ type run struct {
 	// onSignIn: the routine recorded the page as a sign-in page (the last
 	// goto's landed.sign_in) and no step since may have left it.
 	onSignIn bool
+	// opened: a goto step ran, so the tab shows a page the routine chose.
+	opened bool
 	// untrusted says why the routine's recorded approvals are not a
 	// person's ("" when they are): [Options.Approvals].
 	untrusted string
@@ -363,6 +367,7 @@ func (x *run) step(ctx context.Context, s *routine.Step, path string, rw *row) e
 	var err error
 	switch s.Kind {
 	case routine.KindGoto:
+		x.opened = true
 		err = x.gotoStep(ctx, s, rw, &sr)
 	case routine.KindAct:
 		err = x.actStep(ctx, s, path, rw, &sr)

@@ -77,6 +77,11 @@ func (x *run) resolve(ctx context.Context, s *routine.Step, t *routine.Target, p
 	default:
 		return "", fmt.Errorf("find answered an unknown status %q", res.Status)
 	}
+	// Not found on about:blank before any goto: the routine has no start
+	// page, and neither a heal nor a model can find an element on no page.
+	if err := x.noStartPage(ctx, s, t, path); err != nil {
+		return "", err
+	}
 	// Not found: if the page is a sign-in wall the routine did not
 	// expect (a click that landed on one, a session that ran out), that
 	// is the cause, and neither a heal nor a model call can get past it.
@@ -111,6 +116,31 @@ func (x *run) resolve(ctx context.Context, s *routine.Step, t *routine.Target, p
 		}
 	}
 	return x.healWithModel(ctx, s, t, path, sr, nil)
+}
+
+// noStartPage stops the replay when a step's element was not found, no
+// goto ran before it and the tab is on about:blank: the routine has no
+// start page (it was recorded on a page it never opened), which the
+// message says with how to add one, rather than sending the user to a
+// model that could not heal it. A look that fails leaves the step's own
+// cause to stand.
+func (x *run) noStartPage(ctx context.Context, s *routine.Step, t *routine.Target, path string) error {
+	if x.opened {
+		return nil
+	}
+	u, err := x.d.Get(ctx, calls.GetRequest{What: "url"})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return nil
+	}
+	if u.Value != "" && u.Value != "about:blank" {
+		return nil
+	}
+	return &stop{cause: CauseMissing, hint: routine.NoStartPageHint,
+		msg: fmt.Sprintf("%s: %s is not on the page: the routine has no start page (no goto before this step) and the tab is on about:blank; nothing was pressed",
+			stepName(s, path), describe(t))}
 }
 
 // signInWall stops the replay as sign-in when the page now is a sign-in

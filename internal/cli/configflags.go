@@ -69,6 +69,12 @@ var configFlagTable = []configFlag{
 			fs.StringVar(&g.PrivateNetwork, "private-network", "", `private addresses pages may reach: "none", "loopback" (default) or "all" (env WAYMARK_PRIVATE_NETWORK, [policy] private_network)`)
 		},
 		value: func(g *GlobalOptions) string { return g.PrivateNetwork }},
+	{name: "allow-files", key: "policy.files",
+		add: func(fs *pflag.FlagSet, g *GlobalOptions) {
+			fs.BoolVar(&g.AllowFiles, "allow-files", false, "let the daemon's browser open local files, file:///… (env WAYMARK_ALLOW_FILES, [policy] files = true); a page from the web still never reaches one")
+		},
+		value: func(g *GlobalOptions) string { return strconv.FormatBool(g.AllowFiles) },
+		args:  func(g *GlobalOptions) []string { return []string{"--allow-files=" + strconv.FormatBool(g.AllowFiles)} }},
 	{name: "netlog", key: "evidence.netlog_file",
 		add: func(fs *pflag.FlagSet, g *GlobalOptions) {
 			fs.StringVar(&g.NetLog, "netlog", "", `a browser the daemon starts writes Chromium's NetLog to FILE (no cookies or credentials; read it with "waymark netlog summarize"; [evidence] netlog_file)`)

@@ -30,7 +30,7 @@ func driverOptions(cfg *config.Config) (driver.Options, error) {
 	if err != nil {
 		return driver.Options{}, err
 	}
-	pol, err := policy.New(policy.Options{Allow: cfg.Policy.Allow, Block: cfg.Policy.Block, PrivateNetwork: access})
+	pol, err := policy.New(policy.Options{Allow: cfg.Policy.Allow, Block: cfg.Policy.Block, PrivateNetwork: access, Files: cfg.Policy.Files})
 	if err != nil {
 		return driver.Options{}, err
 	}

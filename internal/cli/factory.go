@@ -42,6 +42,7 @@ type GlobalOptions struct {
 	JSON           bool     // --json
 	ExecutablePath string   // --executable-path; empty: not set here
 	Headed         bool     // --headed
+	AllowFiles     bool     // --allow-files
 	CDP            string   // --cdp: a port or a ws:// or http:// URL; empty: not set here
 	Socket         string   // --socket, else WAYMARK_SOCKET (hidden); empty: the per-user default
 	BrowserArgs    []string // --browser-arg: extra Chromium flags

@@ -92,6 +92,11 @@ func recordStartRun(ctx context.Context, opts *RecordOptions) error {
 	}
 	return opts.emit(res, func() error {
 		opts.note("recording session %q: its opens and element actions become steps until waymark record stop FILE", opts.Session)
+		if res.From != "" {
+			opts.note("recording from %s (the first step opens it)", res.From)
+		} else {
+			opts.note("the tab is on no page yet: open the page the routine starts on first (waymark open URL), so a replay opens it too")
+		}
 		return nil
 	})
 }
@@ -198,6 +203,10 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 		}
 		opts.note("recorded %s and %s to %s", count(len(r.Steps), "step"), count(len(vars), "variable"), opts.File)
 		for _, n := range res.Notes {
+			if strings.HasPrefix(n, "warning: ") {
+				opts.note("%s", n)
+				continue
+			}
 			opts.note("note: %s", n)
 		}
 		for _, a := range data.Approved {

@@ -167,8 +167,11 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		for _, s := range rep.Scenarios {
 			fmt.Fprintf(opts.IO.Out, "%s\t%s\t%s\n", s.Status, s.Name, time.Duration(s.DurationMS)*time.Millisecond)
 		}
+		// The report people open (every screenshot in one file), then the
+		// Markdown one, last as it always was for scripts that read it.
+		fmt.Fprintln(opts.IO.Out, filepath.Join(out, "report.html"))
 		fmt.Fprintln(opts.IO.Out, filepath.Join(out, "report.md"))
-		opts.note("%s; evidence in %s", summary, out)
+		opts.note("%s; evidence in %s; open report.html in a browser", summary, out)
 	}
 	if !rep.Passed {
 		return &ExitError{Code: ExitFailed, Msg: summary + "; see " + filepath.Join(out, "report.md"), Silent: true}

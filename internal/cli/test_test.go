@@ -74,7 +74,7 @@ func TestTestRun(t *testing.T) {
 		{
 			name: "passes", plan: cliPlan, reply: shopReply("Products · Shop"), wantExit: ExitOK,
 			check: func(t *testing.T, out, errOut, dir string, fc *fakeCaller) {
-				if !strings.Contains(out, "passed\ttitle\t") || !strings.Contains(out, filepath.Join(dir, "report.md")) {
+				if !strings.Contains(out, "passed\ttitle\t") || !strings.Contains(out, filepath.Join(dir, "report.md")) || !strings.Contains(out, filepath.Join(dir, "report.html")+"\n") {
 					t.Errorf("stdout:\n%s", out)
 				}
 				if !strings.Contains(errOut, "PASS  title › expect title Products") || !strings.Contains(errOut, "1 of 1 scenario(s) passed") {

@@ -110,6 +110,11 @@ type Policy struct {
 	// development servers work; issue 7) or "all".
 	// Env WAYMARK_PRIVATE_NETWORK.
 	PrivateNetwork string `toml:"private_network"`
+	// Files lets pages be opened from local files (file: URLs of this
+	// machine); off by default. A page from the web never reaches a file
+	// either way (package policy, Options.Files).
+	// Env WAYMARK_ALLOW_FILES, flag --allow-files.
+	Files bool `toml:"files"`
 }
 
 // Model is the [model] section.

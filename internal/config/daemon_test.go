@@ -18,7 +18,7 @@ func TestDaemonSettings(t *testing.T) {
 	want := map[string]string{
 		"browser.engine": `"auto"`, "browser.executable": `""`, "browser.cdp": `"9222"`, "browser.headless": "true", "browser.args": "[]",
 		"fallback.cdp_to_local": "true", "evidence.netlog": `"off"`, "evidence.netlog_file": `""`,
-		"policy.allow": "[]", "policy.block": "[]", "policy.private_network": `"all"`,
+		"policy.allow": "[]", "policy.block": "[]", "policy.files": "false", "policy.private_network": `"all"`,
 		"daemon.idle": `"30m0s"`,
 		"batch.nats":  `""`, "batch.creds": `""`, "batch.tls_ca": `""`, "batch.tls_cert": `""`, "batch.tls_key": `""`, "batch.listen": `""`,
 		"pool.endpoints": "[]",

@@ -35,6 +35,7 @@ var keys = []key{
 	{name: "session.timeout", field: func(c *Config) any { return &c.Session.Timeout }},
 	{name: "policy.allow", daemon: true, field: func(c *Config) any { return &c.Policy.Allow }},
 	{name: "policy.block", daemon: true, field: func(c *Config) any { return &c.Policy.Block }},
+	{name: "policy.files", daemon: true, field: func(c *Config) any { return &c.Policy.Files }},
 	{name: "policy.private_network", daemon: true, allowed: []string{"none", "loopback", "all"}, field: func(c *Config) any { return &c.Policy.PrivateNetwork }},
 	{name: "model.provider", allowed: []string{"anthropic", "openai", "rules"}, empty: true, field: func(c *Config) any { return &c.Model.Provider }},
 	{name: "model.model", field: func(c *Config) any { return &c.Model.Model }},

@@ -54,6 +54,7 @@ var env = []struct{ name, key string }{
 	{"WAYMARK_CDP", "browser.cdp"},
 	{"WAYMARK_SESSION", "session.name"},
 	{"WAYMARK_PRIVATE_NETWORK", "policy.private_network"},
+	{"WAYMARK_ALLOW_FILES", "policy.files"},
 	{"WAYMARK_MODEL", "model.model"},
 }
 

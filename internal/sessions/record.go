@@ -34,7 +34,7 @@ func (r *recorder) get(session string) *recording {
 	return r.byName[session]
 }
 
-func (r *recorder) start(session, name string) error {
+func (r *recorder) start(session, name string, from *routine.Step) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.byName[session] != nil {
@@ -44,7 +44,12 @@ func (r *recorder) start(session, name string) error {
 	if r.byName == nil {
 		r.byName = make(map[string]*recording)
 	}
-	r.byName[session] = &recording{name: name, secrets: new(secret.Set), values: map[string]string{}, ids: map[string]bool{}}
+	rec := &recording{name: name, secrets: new(secret.Set), values: map[string]string{}, ids: map[string]bool{}}
+	if from != nil {
+		from.ID = rec.id("open")
+		rec.add(*from)
+	}
+	r.byName[session] = rec
 	return nil
 }
 
@@ -63,6 +68,41 @@ func (r *recorder) stop(session string) (*recording, error) {
 	rec.done = true
 	rec.mu.Unlock()
 	return rec, nil
+}
+
+// startPage is the first step of a recording started in session: the
+// goto of the page its tab is on ([routine.StartStep]), so that the
+// routine replays in a session of its own, which opens on about:blank.
+// Nil when the session has no page yet (no browser, no session, or
+// about:blank): its recording begins with its own open. The session is
+// looked up, never made: starting to record starts no browser.
+func (m *Manager) startPage(ctx context.Context, session string) (*routine.Step, error) {
+	b := m.current()
+	if b == nil {
+		return nil, nil
+	}
+	s, ok := b.Lookup(session)
+	if !ok {
+		return nil, nil
+	}
+	_, u := s.Info()
+	if !routine.StartablePage(u) {
+		return nil, nil
+	}
+	// The page as it shows now, with its notices: a replay stops at a
+	// sign-in page the routine did not record. A page that cannot be
+	// looked at (a dialog open) is recorded by its URL alone.
+	info, notices := &calls.PageInfo{URL: u}, []calls.Notice(nil)
+	if snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Unseen: true}); err == nil {
+		info, notices = &calls.PageInfo{URL: snap.URL, Title: snap.Title}, snap.Notices
+	} else if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	st, ok := routine.StartStep(info, notices)
+	if !ok {
+		return nil, nil
+	}
+	return &st, nil
 }
 
 // recordedMethods are the calls a recording looks at; the others (looks,
@@ -92,11 +132,19 @@ func (m *Manager) record(ctx context.Context, session, method string, params jso
 		if err := decode(params, &req); err != nil {
 			return nil, err
 		}
-		if err := m.rec.start(session, req.Name); err != nil {
+		from, err := m.startPage(ctx, session)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.rec.start(session, req.Name, from); err != nil {
 			return nil, err
 		}
 		m.log.Info("recording started", "session", session)
-		return &calls.RecordStarted{Session: session, Name: req.Name}, nil
+		res := &calls.RecordStarted{Session: session, Name: req.Name}
+		if from != nil {
+			res.From = from.URL
+		}
+		return res, nil
 	case calls.MethodRecordExtract:
 		return m.recordExtract(session, params)
 	case calls.MethodRecordStop:
@@ -452,6 +500,11 @@ func (rec *recording) id(base string) string {
 	return id
 }
 
+// NoStartPageNote is record stop's warning for a routine whose first step
+// is not a goto: it was started on about:blank and its first action was
+// not an open, so a replay in a session of its own stops at once.
+const NoStartPageNote = "warning: the routine has no start page (its first step is not an open): a replay in a new session starts on about:blank and stops at step 1; " + routine.NoStartPageHint
+
 // result is the routine recorded, as JSON, with the variables' values.
 func (rec *recording) result(fallbackName string) (*calls.RecordStopResult, error) {
 	rec.mu.Lock()
@@ -473,6 +526,9 @@ func (rec *recording) result(fallbackName string) (*calls.RecordStopResult, erro
 	}
 	if r.Steps == nil {
 		r.Steps = []routine.Step{}
+	}
+	if !routine.HasStartPage(r.Steps) {
+		notes = append(slices.Clip(notes), NoStartPageNote)
 	}
 	for _, v := range rec.vars {
 		r.Variables = append(r.Variables, v.Variable)

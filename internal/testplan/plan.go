@@ -55,6 +55,10 @@ type Step struct {
 	Timeout     time.Duration
 	Full        bool // screenshot: the whole page
 	AllowSubmit bool // act: let the step send a form, pay, delete or confirm
+
+	// bareTarget: the string form's first argument was written unquoted
+	// with more after it, so the line split where it ended (split.go).
+	bareTarget bool
 }
 
 // PlanError is a plan that cannot be run as written. It names the file,

@@ -80,7 +80,10 @@ type StepResult struct {
 	Error      string `json:"error,omitempty"`
 	Hint       string `json:"hint,omitempty"`
 	Code       string `json:"code,omitempty"` // the error's category: not_found, timeout, expect_failed, …
-	Screenshot string `json:"screenshot,omitempty"`
+	// Warnings say what may not be what the plan meant: a locator that
+	// matched only part of its element's name (split.go).
+	Warnings   []string `json:"warnings,omitempty"`
+	Screenshot string   `json:"screenshot,omitempty"`
 	// Target is what the step acted on (a locator or ref, expanded and
 	// masked); Before is a screenshot taken just before it acted, with
 	// the target outlined in red (as the failure screenshot has it).
@@ -205,6 +208,9 @@ func markdown(rep *Report, inline map[string]string) string {
 				}
 			case st.Detail != "":
 				result = "passed: " + mdText(clip(st.Detail, 160))
+			}
+			for _, w := range st.Warnings {
+				result += "<br>⚠ warning: " + mdText(w)
 			}
 			var ev []string
 			if st.Before != "" {

@@ -279,6 +279,10 @@ func (r *runner) progress(sc *Scenario, st *StepResult) {
 		m := *st
 		m.Text, m.Detail, m.Error, m.Hint, m.Data, m.Outline = r.mask(m.Text), r.mask(m.Detail), r.mask(m.Error), r.mask(m.Hint), r.mask(m.Data), r.mask(m.Outline)
 		m.NetLog = r.mask(m.NetLog)
+		m.Warnings = nil
+		for _, w := range st.Warnings {
+			m.Warnings = append(m.Warnings, r.mask(w))
+		}
 		m.EvidenceErrors = nil
 		for _, e := range st.EvidenceErrors {
 			m.EvidenceErrors = append(m.EvidenceErrors, r.mask(e))
@@ -292,6 +296,9 @@ func (r *runner) progress(sc *Scenario, st *StepResult) {
 	line := fmt.Sprintf("%s  %s › %s (%d ms)", mark, sc.Name, st.Text, st.DurationMS)
 	if st.Error != "" {
 		line += "\n      " + st.Error
+	}
+	for _, w := range st.Warnings {
+		line += "\n      warning: " + w
 	}
 	if st.NetLog != "" {
 		line += "\n      netlog: " + st.NetLog
@@ -344,7 +351,14 @@ func (s *scenarioRun) step(ctx context.Context, j int, st *Step) StepResult {
 		s.captureBefore(ctx, j, target, &res)
 	}
 	start := time.Now()
-	detail, err := s.do(ctx, j, st, &res)
+	var detail string
+	var err error
+	if t := checkedTarget(st, target); t != "" {
+		err = s.checkTarget(ctx, st, t, &res) // split.go
+	}
+	if err == nil {
+		detail, err = s.do(ctx, j, st, &res)
+	}
 	res.DurationMS = time.Since(start).Milliseconds()
 	res.Detail = s.mask(detail)
 	s.lastErr = err

@@ -403,6 +403,50 @@ scenarios:
 		}
 	})
 
+	// Issue 28: `fill label=Full name Ann Lee` read as label=Full typing
+	// "name Ann Lee" passed; now it is refused with the line to write, and
+	// a label= that matches only part of a name warns in the progress
+	// line and every report.
+	t.Run("a locator split inside a name", func(t *testing.T) {
+		t.Parallel()
+		rep, out, progress := b.run(t, `name: split
+scenarios:
+  - name: split
+    steps:
+      - open /checkout
+      - fill label=Full name Ann Lee
+  - name: part
+    steps:
+      - open /checkout
+      - fill label=Full "Ann Lee"
+      - expect value label="Full name" Ann Lee
+  - name: expect split
+    steps:
+      - open /checkout
+      - expect value label=Full name Ann Lee
+`, nil)
+		split, part := rep.Scenarios[0], rep.Scenarios[1]
+		st := split.Steps[1]
+		want := `write: fill label="Full name" "Ann Lee"`
+		if st.Status != StatusFailed || st.Code != "bad_input" || !strings.Contains(st.Error, want) || !strings.Contains(progress, want) {
+			t.Fatalf("the split step: %s %s %q\nprogress:\n%s", st.Status, st.Code, st.Error, progress)
+		}
+		if part.Status != StatusPassed || len(part.Steps[1].Warnings) != 1 || !strings.Contains(part.Steps[1].Warnings[0], `only part of its label; to name it whole write label="Full name"`) {
+			t.Fatalf("the partial match: %s %+v", part.Status, part.Steps[1])
+		}
+		if ex := rep.Scenarios[2].Steps[1]; ex.Status != StatusFailed || !strings.Contains(ex.Error, `write: expect value label="Full name" "Ann Lee"`) {
+			t.Errorf("the expect value split: %s %q", ex.Status, ex.Error)
+		}
+		if !strings.Contains(progress, "warning: label=Full matched") {
+			t.Errorf("no warning in the progress lines:\n%s", progress)
+		}
+		for _, f := range []string{"report.md", "report.html", "report.json"} {
+			if !strings.Contains(readFile(t, filepath.Join(out, f)), "only part of its label") {
+				t.Errorf("%s does not show the warning", f)
+			}
+		}
+	})
+
 	t.Run("example plans", func(t *testing.T) {
 		t.Parallel()
 		env := map[string]string{"DEMO_EMAIL": demo.DemoEmail, "DEMO_PASSWORD": demo.DemoPassword}

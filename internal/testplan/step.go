@@ -159,6 +159,9 @@ func parseStepString(s string, line int) (*Step, error) {
 		args = append(args, rest[i].text)
 	}
 	st := &Step{Line: line, Text: strings.TrimSpace(s), Verb: sp.verb, Kind: sp.kind, Args: args}
+	// A first argument written bare with more after it: the line split
+	// at its end, maybe inside a name (split.go).
+	st.bareTarget = len(sp.args) > 1 && len(rest) > 1 && !strings.ContainsAny(s[rest[0].start:rest[0].start+1], `"'`)
 	return st, check(sp, st)
 }
 
@@ -189,7 +192,7 @@ func parseStepMap(k, v *yaml.Node) (*Step, error) {
 			if err != nil {
 				return nil, err
 			}
-			st.Args = inner.Args
+			st.Args, st.bareTarget = inner.Args, inner.bareTarget
 		}
 	case yaml.SequenceNode:
 		for _, a := range v.Content {
@@ -244,17 +247,35 @@ func parseStepMap(k, v *yaml.Node) (*Step, error) {
 
 // render writes a mapping-form step as one line for the report.
 func render(sp spec, st *Step) string {
-	parts := []string{sp.verb}
-	if sp.kind != "" {
-		parts = append(parts, sp.kind)
+	return Line(sp.verb, sp.kind, st.Args...)
+}
+
+// Line writes a step as plan text: its verb (and kind), then each
+// argument, quoted when the plan's reader would split or change it (a
+// space, a quote, nothing at all), so that the line pasted into a plan
+// reads back as the same step. Every step echoed back as plan text (a
+// mapping-form step in the report, a trace's calls) is written here: a
+// trace's `fill "label=Full name" "Ann Lee"` written bare would read back
+// as label=Full typing "name Ann Lee".
+func Line(verb, kind string, args ...string) string {
+	parts := []string{verb}
+	if kind != "" {
+		parts = append(parts, kind)
 	}
-	for _, a := range st.Args {
-		if a == "" || strings.ContainsAny(a, " \t\"'") {
-			a = strconv.Quote(a)
-		}
-		parts = append(parts, a)
+	for _, a := range args {
+		parts = append(parts, quoteArg(a))
 	}
 	return strings.Join(parts, " ")
+}
+
+// quoteArg is a as one argument of a plan line: as it is when the reader
+// takes it back unchanged as one argument (role=button[name="Add to
+// cart"] keeps its inner quotes), else double-quoted.
+func quoteArg(a string) string {
+	if toks, err := tokenize(a); err == nil && len(toks) == 1 && toks[0].text == a && a[0] != '"' && a[0] != '\'' {
+		return a
+	}
+	return strconv.Quote(a)
 }
 
 // check validates a step's arguments.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -79,37 +78,40 @@ func traceReport(tr *calls.Trace) (*Report, map[string][]byte) {
 	return rep, files
 }
 
-// callText reads a call as its CLI command would: "click @e3",
-// "fill label=Email «secret:EMAIL»", "open https://…".
+// callText reads a call as its plan step (or CLI command) would, written
+// by [Line] so that it pastes back into a plan as it ran: "click @e3",
+// `fill "label=Full name" «secret:EMAIL»`, "open https://…".
 func callText(method string, params json.RawMessage) string {
 	var p map[string]any
 	_ = json.Unmarshal(params, &p)
 	str := func(k string) string { s, _ := p[k].(string); return s }
-	words := []string{method}
+	verb, args := method, []string(nil)
 	switch method {
 	case calls.MethodAct:
-		words = []string{str("kind"), str("target")}
-		if v := str("value"); v != "" {
-			words = append(words, v)
+		verb = str("kind")
+		args = []string{str("target")}
+		v := str("value")
+		if vs, ok := p["values"].([]any); ok && v == "" && len(vs) == 1 {
+			v, _ = vs[0].(string)
 		}
-		if k := str("key"); k != "" {
-			words = append(words, k)
-		}
-		if d := str("direction"); d != "" {
-			words = append(words, d)
+		for _, w := range []string{v, str("key"), str("direction")} {
+			if w != "" {
+				args = append(args, w)
+			}
 		}
 	case calls.MethodOpen:
-		words = append(words, str("url"))
+		args = []string{str("url")}
 	default:
 		if len(params) > 0 {
-			words = append(words, string(params))
+			return method + " " + string(params)
+		}
+		return method
+	}
+	kept := args[:0]
+	for _, a := range args {
+		if a != "" {
+			kept = append(kept, a)
 		}
 	}
-	var out []string
-	for _, w := range words {
-		if w != "" {
-			out = append(out, w)
-		}
-	}
-	return strings.Join(out, " ")
+	return Line(verb, "", kept...)
 }
