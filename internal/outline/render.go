@@ -289,6 +289,11 @@ func appendLine(buf []byte, l line, parent bool, url func(*Node, string) string)
 	if n.Required {
 		buf = append(buf, " [required]"...)
 	}
+	if n.Invalid != "" {
+		buf = append(buf, " [invalid: "...)
+		buf = appendPlain(buf, Truncate(strings.ReplaceAll(n.Invalid, "]", ")"), maxName))
+		buf = append(buf, ']')
+	}
 	if n.Ref != "" {
 		buf = append(buf, " [ref="...)
 		buf = append(buf, n.Ref...)
