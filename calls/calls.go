@@ -332,6 +332,9 @@ type GetResult struct {
 	Value string `json:"value"`
 	Count int    `json:"count,omitempty"`
 	Found bool   `json:"found"` // attr: whether the attribute exists
+	// Note is said beside the value when the value may mislead: the text
+	// of an input or textarea is not what is typed in it (get value is).
+	Note string `json:"note,omitempty"`
 }
 
 // WaitRequest waits for one condition. With none set, it waits MS milliseconds.

@@ -197,6 +197,13 @@ func TestGetRun(t *testing.T) {
 			wantStdout: `Sh\x1b[2Jop\x1b]52;c;aGk=\x07\x9b` + "\n\tend\n",
 		},
 		{
+			name:       "text of a field: the note names get value",
+			results:    map[string]any{calls.MethodGet: calls.GetResult{Found: true, Note: `the text of a field is not what is typed in it; read that with "waymark get value e1"`}},
+			run:        get(calls.GetRequest{What: "text", Target: "e1"}),
+			wantStdout: "\n",
+			wantStderr: `the text of a field is not what is typed in it; read that with "waymark get value e1"` + "\n",
+		},
+		{
 			name:       "the same bytes to a pipe",
 			results:    map[string]any{calls.MethodGet: calls.GetResult{Value: "Sh\x1b[2Jop"}},
 			run:        get(calls.GetRequest{What: "text", Target: "e1"}),
