@@ -1,6 +1,7 @@
 package driver_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -30,5 +31,30 @@ func TestGetTextOfFieldNamesGetValue(t *testing.T) {
 	}
 	if got, _ := s.Get(ctx, calls.GetRequest{What: "text", Target: "css=#p"}); got == nil || got.Value != "Hello" || got.Note != "" {
 		t.Fatalf("get text of a paragraph = %+v", got)
+	}
+}
+
+// A fill some answers found no field for says which (an error a front
+// exits with), and what it filled stays filled in a session still usable.
+func TestFillFormUnplacedAnswers(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><form><label>Full name <input name=name></label><label>Email <input name=email type=email></label></form>`})
+	open(t, s, ctx, srv.URL)
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"Full name": "Ann Lee", "Shoe size": "38", "email": "ann@example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uerr := res.Unplaced()
+	if !errors.Is(uerr, calls.ErrNoMatch) || !strings.Contains(uerr.Error(), "1 answer found no field: Shoe size") {
+		t.Fatalf("unplaced: %v (unmatched %v)", uerr, res.Unmatched)
+	}
+	if got := evalString(t, s, ctx, `document.querySelector('[name=name]').value + '|' + document.querySelector('[name=email]').value`); got != "Ann Lee|ann@example.com" {
+		t.Fatalf("the filled fields hold %q", got)
+	}
+	// Usable: another fill goes through, and all its answers are placed.
+	res, err = s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"email": "bo@example.com"}})
+	if err != nil || res.Unplaced() != nil {
+		t.Fatalf("second fill: %v %v", err, res.Unplaced())
 	}
 }
