@@ -340,6 +340,31 @@ func TestDaemonRuns(t *testing.T) {
 			wantStdout: "SESSION     TABS  URL\ns1       *  2     https://a.test/\nci          1     \n",
 		},
 		{
+			name: "session list leaves a batch's workers out", tty: true,
+			results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: "s1", Tabs: 2, URL: "https://a.test/"}, {Name: rpc.WorkerSession("daemon-vm", 0, 3), Tabs: 1, Batch: true}}}},
+			run: func(ctx context.Context, c Common) error {
+				return sessionListRun(ctx, &SessionListOptions{Common: c})
+			},
+			wantStdout: "SESSION     TABS  URL\ns1       *  2     https://a.test/\n",
+			wantStderr: "1 session of batch workers not listed; --all lists them\n",
+		},
+		{
+			name: "session list json leaves them out and counts them", json: true,
+			results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: rpc.WorkerSession("daemon-vm", 0, 3), Tabs: 1, Batch: true}}}},
+			run: func(ctx context.Context, c Common) error {
+				return sessionListRun(ctx, &SessionListOptions{Common: c})
+			},
+			wantStdout: `{"ok":true,"data":{"sessions":[],"hidden":1}}` + "\n",
+		},
+		{
+			name: "session list --all marks them", json: true,
+			results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: rpc.WorkerSession("daemon-vm", 0, 3), Tabs: 1, Batch: true}}}},
+			run: func(ctx context.Context, c Common) error {
+				return sessionListRun(ctx, &SessionListOptions{Common: c, All: true})
+			},
+			wantStdout: `{"ok":true,"data":{"sessions":[{"name":"batch+daemon-vm-0-3","tabs":1,"url":"","batch":true}]}}` + "\n",
+		},
+		{
 			name: "session list with none running", errs: noDaemon, json: true,
 			run: func(ctx context.Context, c Common) error {
 				return sessionListRun(ctx, &SessionListOptions{Common: c})
