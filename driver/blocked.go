@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -19,7 +20,8 @@ const blockedWait = 2 * time.Second
 // learns that a submit did not go: a click that did nothing must not read
 // as "clicked" alone, or an agent clicks again.
 //
-// Only a click (or double click) on a control, or Enter, can submit; the
+// Only a click (or double click) on a control, or Enter (pressed, or a
+// line break typed), can submit; the
 // read is one call in the element's world (for Enter with no target, the
 // focused element's in the main frame).
 func (s *Session) blockedSubmit(ctx context.Context, t *tab, req calls.ActRequest, el *element) *calls.NotSent {
@@ -27,7 +29,8 @@ func (s *Session) blockedSubmit(ctx context.Context, t *tab, req calls.ActReques
 	switch {
 	case req.Kind == calls.ActClick || req.Kind == calls.ActDblClick:
 		mode = "click"
-	case req.Kind == calls.ActPress && req.Key == "Enter":
+	case req.Kind == calls.ActPress && req.Key == "Enter",
+		req.Kind == calls.ActType && strings.ContainsAny(req.Value, "\r\n"): // a line break is typed as Enter
 		mode = "enter"
 	default:
 		return nil

@@ -29,6 +29,10 @@ const signUp = `<!doctype html><title>Sign up</title>
 <label>Code <input name=code id=code></label>
 <button>Redeem</button>
 </form>
+<form method=post action=/sent id=js>
+<label>Zip <input name=zip pattern="[0-9]{5}"></label>
+<button onclick="event.preventDefault(); document.title='checked by the page'">Check zip</button>
+</form>
 <script>document.getElementById('code').setCustomValidity('Use the code from your letter.')</script>`
 
 // serveForms serves signUp at / and counts the POSTs that reach /sent:
@@ -97,6 +101,18 @@ func TestClickTellsSubmitStoppedByValidation(t *testing.T) {
 	out = act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Redeem"})
 	if out.NotSent == nil || out.NotSent.Invalid[0].Message != "Use the code from your letter." || out.NotSent.Invalid[0].Name != "Code" {
 		t.Fatalf("custom validity: %+v", out.NotSent)
+	}
+	// A line break typed is Enter too.
+	out = act(t, s, ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Name", Value: "\n"})
+	if out.NotSent == nil {
+		t.Fatalf("a typed line break: %+v", out)
+	}
+	// A page that stops the click itself (its own check) is not the
+	// browser's validation, though the field it holds is invalid.
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Zip", Value: "abc"})
+	out = act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Check zip"})
+	if out.NotSent != nil || evalString(t, s, ctx, "document.title") != "checked by the page" {
+		t.Fatalf("a click the page stopped: %+v", out.NotSent)
 	}
 	if n := posts.Load(); n != 0 {
 		t.Fatalf("%d POSTs reached the server from stopped submits", n)

@@ -2,16 +2,19 @@ function (mode) {
   // Did pressing this (mode "click"), or Enter in it (mode "enter"), try
   // to send a form that the browser's own constraint validation stopped?
   // Returns the fields it found invalid, each with the browser's message,
-  // or null. A blocked submit leaves each invalid field :user-invalid (the
-  // spec sets every control's user validity when a submit is attempted):
-  // that is the sign the browser checked them, so a plain button, a form
-  // with novalidate, a formnovalidate submitter or a page that stopped the
-  // click itself claims nothing.
+  // or null. A blocked submit focuses the first invalid field it can and
+  // leaves each invalid field :user-invalid (the spec sets every control's
+  // user validity when a submit is attempted): those are the signs the
+  // browser checked them, so a plain button, a form with novalidate, a
+  // formnovalidate submitter or a page that stopped the click itself (the
+  // focus stays on the button) claims nothing.
+  const deepActive = () => {
+    let a = document.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  };
   let el = this;
-  if (!el || el.nodeType !== 1) {
-    el = document.activeElement;
-    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  }
+  if (!el || el.nodeType !== 1) el = deepActive();
   if (!el || !el.closest) return null;
   const kind = (n) => [(n.tagName || '').toLowerCase(), (n.getAttribute('type') || '').toLowerCase()];
   const isSubmitter = (n) => {
@@ -35,6 +38,11 @@ function (mode) {
   const shown = (f) => { try { return f.matches(':user-invalid'); } catch (e) { return true; } };
   const bad = Array.from(form.elements).filter((f) => f.willValidate && !f.validity.valid);
   if (!bad.length || !bad.some(shown)) return null;
+  // The browser focused the first it could; when none can take the focus
+  // (all hidden: Chromium logs "not focusable" and still stops the
+  // submit), the marks alone tell.
+  const rendered = (f) => f.getClientRects().length > 0;
+  if (!bad.includes(deepActive()) && bad.some(rendered)) return null;
   const text = (n) => (n ? (n.innerText || n.textContent || '') : '').replace(/\s+/g, ' ').trim();
   const labelText = (l, f) => {
     // A label's words without the field's own (a <select> inside one
