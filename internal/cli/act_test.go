@@ -305,6 +305,14 @@ func TestActRefusals(t *testing.T) {
 	if code != ExitOK || !strings.Contains(stdout, "before acting, "+closed) {
 		t.Errorf("act after closing a banner: exit %d, stdout %q", code, stdout)
 	}
+
+	// A submit the browser's validation stopped is said too.
+	notSent := &calls.NotSent{Invalid: []calls.InvalidField{{Role: "textbox", Name: "Email", Message: "Please fill out this field."}}}
+	fc = &fakeCaller{results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL, NotSent: notSent}}}
+	code, stdout, _, _ = runMain(t, context.Background(), fc, nil, "act", "press ArrowDown", "--model", "rules")
+	if code != ExitOK || !strings.Contains(stdout, "the form was not sent: 1 field is invalid: textbox \"Email\"") {
+		t.Errorf("act whose submit was stopped: exit %d, stdout %q", code, stdout)
+	}
 }
 
 // An action that navigated names where it went (not what it acted on: the
