@@ -53,11 +53,11 @@ func TestScreenshotRun(t *testing.T) {
 			t.Errorf("%s: %q, %v", p, b, err)
 		}
 		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
-			t.Errorf("%s: mode %v, want 0600 (%v)", p, fi.Mode().Perm(), err)
+			t.Errorf("%s: want mode 0600: %v %v", p, fi, err)
 		}
 	}
 	if fi, err := os.Stat(shots); err != nil || fi.Mode().Perm() != 0o700 {
-		t.Errorf("screenshots folder: %v, want 0700 (%v)", fi.Mode().Perm(), err)
+		t.Errorf("screenshots folder: want mode 0700: %v %v", fi, err)
 	}
 	if here, _ := os.ReadDir(dir); len(here) != 0 {
 		t.Errorf("the working folder got %d files", len(here))
@@ -109,7 +109,7 @@ func TestPDFRun(t *testing.T) {
 		t.Errorf("file holds %q", b)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("pdf mode %v, want 0600 (%v)", fi.Mode().Perm(), err)
+		t.Errorf("pdf: want mode 0600: %v %v", fi, err)
 	}
 }
 
