@@ -225,7 +225,7 @@ func (p *Pool) sessionName(s *slot) string {
 	sessionSeq.n++
 	n := sessionSeq.n
 	sessionSeq.Unlock()
-	return "batch-" + p.worker + "-" + strconv.Itoa(s.ep) + "-" + strconv.Itoa(n)
+	return rpc.WorkerSession(p.worker, s.ep, n)
 }
 
 func (p *Pool) closeSession(ctx context.Context, s *slot) {

@@ -204,6 +204,53 @@ type Outcome struct {
 	// before a submit, because they commit nothing: a beacon, an
 	// analytics POST, a GraphQL query ("POST /collect (a beacon: …)").
 	Chatter []string `json:"chatter,omitempty"`
+	// NotSent is set when the action tried to send a form (a submit
+	// button clicked, Enter pressed in a field) and the browser's own
+	// constraint validation stopped it: a required field empty, an e-mail
+	// that is not one, a pattern unmet, a page's setCustomValidity. The
+	// action itself happened (ok stays true); the form did not go, and
+	// the fields say what to fix before trying again.
+	NotSent *NotSent `json:"not_sent,omitempty"`
+}
+
+// NotSent says why a form an action tried to send was not sent.
+type NotSent struct {
+	// Invalid are the fields the browser found invalid, in the form's
+	// order, each with the browser's own message (what the page shows
+	// the person beside the field).
+	Invalid []InvalidField `json:"invalid"`
+}
+
+// InvalidField is a form field that failed the browser's validation:
+// its role and name as the outline shows them, and the browser's
+// message ("Please fill out this field.").
+type InvalidField struct {
+	Role    string `json:"role"`
+	Name    string `json:"name"`
+	Message string `json:"message"`
+}
+
+// Note is the words a front shows after the action's own ("clicked"):
+// "the form was not sent: 1 field is invalid: textbox "Email" — Please
+// fill out this field."
+func (n *NotSent) Note() string {
+	if n == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("the form was not sent: ")
+	if len(n.Invalid) == 1 {
+		b.WriteString("1 field is invalid: ")
+	} else {
+		fmt.Fprintf(&b, "%d fields are invalid: ", len(n.Invalid))
+	}
+	for i, f := range n.Invalid {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s %q — %s", f.Role, f.Name, f.Message)
+	}
+	return b.String()
 }
 
 // ChatterNote is the line a front shows for the chatter a step let go
@@ -260,6 +307,17 @@ type Dialog struct {
 	DefaultPrompt string `json:"default_prompt,omitempty"`
 }
 
+// Named is the dialog as a sentence names it, with its article: "an
+// alert dialog", "a confirm dialog", "a beforeunload dialog". Every
+// message that tells of a dialog words it here.
+func (d *Dialog) Named() string {
+	article := "a"
+	if t := d.Type; t != "" && strings.ContainsRune("aeiou", rune(t[0])) {
+		article = "an"
+	}
+	return article + " " + d.Type + " dialog"
+}
+
 // GetRequest reads one thing from the page. What is one of title, url,
 // text, value, attr, html, count. Target is a ref or locator (for count, a
 // locator).
@@ -274,6 +332,9 @@ type GetResult struct {
 	Value string `json:"value"`
 	Count int    `json:"count,omitempty"`
 	Found bool   `json:"found"` // attr: whether the attribute exists
+	// Note is said beside the value when the value may mislead: the text
+	// of an input or textarea is not what is typed in it (get value is).
+	Note string `json:"note,omitempty"`
 }
 
 // WaitRequest waits for one condition. With none set, it waits MS milliseconds.

@@ -1,6 +1,10 @@
 package calls
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strings"
+)
 
 // Forms as ledgers (issue 17): a page's forms read once as a list of
 // fields, filled from answers with every write read back, never
@@ -112,6 +116,24 @@ type FormFillResult struct {
 	NeedsPerson []string     `json:"needs_person,omitempty"`
 	Errors      []FrameError `json:"errors,omitempty"`
 	Rounds      int          `json:"rounds"`
+}
+
+// Unplaced is the error of a fill some answers found no field for
+// (Unmatched), or nil: a not_found that names them. The fields that were
+// filled stay filled, and the result says what each holds; a front
+// reports the result and exits (or answers) with this error, so a caller
+// that reads only the status does not take a partial fill for a whole one.
+func (r *FormFillResult) Unplaced() error {
+	if r == nil || len(r.Unmatched) == 0 {
+		return nil
+	}
+	noun := "answer"
+	if len(r.Unmatched) > 1 {
+		noun = "answers"
+	}
+	return &Error{Kind: ErrNoMatch,
+		Msg:  fmt.Sprintf("%d %s found no field: %s; the fields that were filled stay filled", len(r.Unmatched), noun, strings.Join(r.Unmatched, ", ")),
+		Hint: `use the keys or labels "waymark form" lists, or leave them to a person`}
 }
 
 // FilledField is one field of a fill: what it held before, what it holds

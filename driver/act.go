@@ -28,7 +28,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	defer end(&err)
 	if d := t.pendingDialog(); d != nil {
 		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss",
-			"a %s dialog is open (%q)", d.Type, d.Message)
+			"%s is open (%q)", d.Named(), d.Message)
 	}
 	timeout := defaultActTimeout
 	if req.TimeoutMS > 0 {
@@ -39,7 +39,8 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 			return nil, err
 		}
 	}
-	do, err := s.plan(ctx, t, req, timeout)
+	var target *element // the element acted on, if the action has one
+	do, err := s.plan(ctx, t, req, timeout, &target)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,11 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	dl := s.downloads.mark()         // downloads that begin from here on are this action's
 	// A watched step waits here for all it sends; others leave the rest
 	// of their settle to the next command (pending.go).
+	before := t.mark()
 	out, err := s.perform(ctx, t, do, dl, paceOf(req.Kind), entry, stop == nil)
+	if out != nil && err == nil && out.Dialog == nil && !out.Navigated && !t.leftPage(before) {
+		out.NotSent = s.blockedSubmit(ctx, t, req, target)
+	}
 	var passed []heldSend
 	if stop != nil {
 		var held []heldSend
@@ -119,12 +124,16 @@ func targetName(req calls.ActRequest) string {
 
 // plan checks the request and finds its elements before anything is
 // pressed, so bad input changes nothing on the page.
-func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeout time.Duration) (func(context.Context) error, error) {
+//
+// found is set to the element the action is on (the drag's source), for
+// what is read of it after the action (blockedSubmit).
+func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeout time.Duration, found **element) (func(context.Context) error, error) {
 	h := t.handFor(req.Hand)
 	needTarget := func() (*element, error) {
 		el, err := s.find(ctx, t, req.Target, timeout)
 		if el != nil {
 			el.hand = h
+			*found = el
 		}
 		return el, err
 	}

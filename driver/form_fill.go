@@ -68,7 +68,7 @@ func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (repl
 	}
 	defer end(&err)
 	if d := t.pendingDialog(); d != nil {
-		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss", "a %s dialog is open (%q)", d.Type, d.Message)
+		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss", "%s is open (%q)", d.Named(), d.Message)
 	}
 	// The page's own sends are held from the first write to the last.
 	// It lingers for the sends of out-of-process frames only when a field

@@ -36,3 +36,9 @@ var jsOverlays string
 
 //go:embed js/fetch.js
 var jsFetch string
+
+//go:embed js/blocked_submit.js
+var jsBlockedSubmit string
+
+//go:embed js/shown_invalid.js
+var jsShownInvalid string

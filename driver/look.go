@@ -25,8 +25,9 @@ import (
 
 // look builds the outline of the tab: one DOMSnapshot of the page (which
 // holds its same-process iframes and open shadow roots) and one of each
-// out-of-process iframe, grafted under its <iframe> element. No script runs
-// in the page.
+// out-of-process iframe, grafted under its <iframe> element. No script of
+// the page's runs; one of ours reads, in our world, the fields the page
+// shows as invalid (invalid.go).
 func (s *Session) look(ctx context.Context, t *tab) (*outline.Node, error) {
 	root, _, err := s.lookWithViewport(ctx, t)
 	return root, err
@@ -150,9 +151,18 @@ func (s *Session) lookTargetIn(ctx context.Context, t *tab, id target.ID, viewpo
 	if err != nil {
 		return nil, err
 	}
+	// The fields the page shows as invalid, read beside the capture (the
+	// top document's; a DOMSnapshot does not carry validity).
+	invalidC := make(chan map[cdp.BackendNodeID]string, 1)
+	if id == "" {
+		go func() { invalidC <- t.shownInvalid(ctx) }()
+	} else {
+		invalidC <- nil
+	}
 	busy := t.busy() // a capture of a big page holds the renderer (health.go)
 	snap, err := cdp.Call(ctx, sess, domsnapshot.CaptureSnapshot, build.Params())
 	busy()
+	invalid := <-invalidC
 	vp, verr := viewport()
 	if err != nil {
 		return nil, fmt.Errorf("capture snapshot: %w", browserErr(err))
@@ -163,6 +173,7 @@ func (s *Session) lookTargetIn(ctx context.Context, t *tab, id target.ID, viewpo
 	tid := id
 	return build.Outline(&snap, build.Options{
 		Viewport: vp,
+		Invalid:  invalid,
 		Ref: func(frame cdp.FrameID, node cdp.BackendNodeID) string {
 			return s.refs.assign(t, tid, frame, node)
 		},

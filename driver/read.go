@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -55,7 +56,21 @@ func (s *Session) Get(ctx context.Context, req calls.GetRequest) (reply *calls.G
 	var out string
 	switch req.What {
 	case "text":
-		err = el.callOn(ctx, `function(){ return (this.innerText ?? this.textContent ?? '').trim() }`, &out)
+		// A field's text is not what is typed in it: the text stays what
+		// it is (a check of text must not pass on a value), and the note
+		// names the read that gives the value.
+		var got struct {
+			Text  string `json:"text"`
+			Field bool   `json:"field"`
+		}
+		if err := el.callOn(ctx, `function(){ const tag = (this.tagName || '').toUpperCase(); return { text: (this.innerText ?? this.textContent ?? '').trim(), field: tag === 'INPUT' || tag === 'TEXTAREA' } }`, &got); err != nil {
+			return nil, err
+		}
+		res := &calls.GetResult{Value: got.Text, Found: true}
+		if got.Field {
+			res.Note = fmt.Sprintf("the text of a field is not what is typed in it; read that with \"waymark get value %s\"", req.Target)
+		}
+		return res, nil
 	case "value":
 		err = el.callOn(ctx, `function(){ if ('value' in this) return String(this.value); return this.getAttribute('aria-valuenow') || (this.isContentEditable ? this.innerText : '') }`, &out)
 	case "html":

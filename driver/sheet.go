@@ -30,7 +30,7 @@ const sheetStepTimeout = 5 * time.Second
 // sheetApp is the tab's spreadsheet, or an error that says what to do.
 func (s *Session) sheetApp(ctx context.Context, t *tab) (*apps.App, error) {
 	if d := t.pendingDialog(); d != nil {
-		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss", "a %s dialog is open (%q)", d.Type, d.Message)
+		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss", "%s is open (%q)", d.Named(), d.Message)
 	}
 	app := s.detectApp(ctx, t)
 	switch {

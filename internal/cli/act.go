@@ -151,6 +151,9 @@ func actRun(ctx context.Context, opts *ActOptions) error {
 func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	var b strings.Builder
 	b.WriteString(describeAct(req))
+	if n := out.NotSent.Note(); n != "" { // the browser's validation stopped the submit
+		b.WriteString("; " + n)
+	}
 	// Where the tab is, only when the action moved it: the agent knows the
 	// page it acted on, and repeating it costs tokens on every fill.
 	if out.Navigated && out.URL != "" {
@@ -167,7 +170,7 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 		fmt.Fprintf(&b, "\nnew tab [%d] %s — switch with \"waymark tab switch %d\"", t.Index, describePage(calls.PageInfo{URL: t.URL, Title: t.Title}), t.Index)
 	}
 	if d := out.Dialog; d != nil {
-		fmt.Fprintf(&b, "\na %s dialog is open: %q — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"", d.Type, d.Message)
+		fmt.Fprintf(&b, "\n%s is open: %q — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"", d.Named(), d.Message)
 	}
 	for _, d := range out.Downloads {
 		b.WriteString("\n" + d.Summary())

@@ -170,6 +170,25 @@ func TestActRun(t *testing.T) {
 				"downloaded report.csv (100 bytes) to /tmp/d/report.csv\n",
 		},
 		{
+			name:    "an alert dialog",
+			req:     calls.ActRequest{Kind: "click", Target: "e3", Button: "left", Count: 1},
+			result:  calls.Outcome{URL: "https://a.test/", Dialog: &calls.Dialog{Type: "alert", Message: "Saved"}},
+			wantOut: "clicked\nan alert dialog is open: \"Saved\" — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"\n",
+		},
+		{
+			name:    "a submit the browser's validation stopped",
+			req:     calls.ActRequest{Kind: "click", Target: "e4", Button: "left", Count: 1},
+			result:  calls.Outcome{URL: "https://a.test/", NotSent: &calls.NotSent{Invalid: []calls.InvalidField{{Role: "textbox", Name: "Email", Message: "Please fill out this field."}}}},
+			wantOut: "clicked; the form was not sent: 1 field is invalid: textbox \"Email\" — Please fill out this field.\n",
+		},
+		{
+			name:    "a stopped submit in json",
+			req:     calls.ActRequest{Kind: "press", Key: "Enter"},
+			result:  calls.Outcome{URL: "https://a.test/", NotSent: &calls.NotSent{Invalid: []calls.InvalidField{{Role: "textbox", Name: "Email", Message: "Please fill out this field."}, {Role: "checkbox", Name: "I agree", Message: "Please check this box if you want to proceed."}}}},
+			json:    true,
+			wantOut: `{"ok":true,"data":{"url":"https://a.test/","title":"","not_sent":{"invalid":[{"role":"textbox","name":"Email","message":"Please fill out this field."},{"role":"checkbox","name":"I agree","message":"Please check this box if you want to proceed."}]}}}` + "\n",
+		},
+		{
 			name:    "fill does not echo the value",
 			req:     calls.ActRequest{Kind: "fill", Target: "e5", Value: "hunter2"},
 			result:  calls.Outcome{URL: "https://a.test/login"},
@@ -285,6 +304,14 @@ func TestActRefusals(t *testing.T) {
 	code, stdout, _, _ = runMain(t, context.Background(), fc, nil, "act", "press ArrowDown", "--model", "rules")
 	if code != ExitOK || !strings.Contains(stdout, "before acting, "+closed) {
 		t.Errorf("act after closing a banner: exit %d, stdout %q", code, stdout)
+	}
+
+	// A submit the browser's validation stopped is said too.
+	notSent := &calls.NotSent{Invalid: []calls.InvalidField{{Role: "textbox", Name: "Email", Message: "Please fill out this field."}}}
+	fc = &fakeCaller{results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL, NotSent: notSent}}}
+	code, stdout, _, _ = runMain(t, context.Background(), fc, nil, "act", "press ArrowDown", "--model", "rules")
+	if code != ExitOK || !strings.Contains(stdout, "the form was not sent: 1 field is invalid: textbox \"Email\"") {
+		t.Errorf("act whose submit was stopped: exit %d, stdout %q", code, stdout)
 	}
 }
 

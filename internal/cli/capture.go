@@ -12,13 +12,14 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/daemon/daemonpath"
 )
 
 // ScreenshotOptions are the flags of `waymark screenshot`.
 type ScreenshotOptions struct {
 	Common
 	Request calls.ScreenshotRequest
-	Path    string // empty: a new waymark-YYYYMMDD-HHMMSS.png here
+	Path    string // empty: a new waymark-YYYYMMDD-HHMMSS.png in the screenshots folder (screenshotDir)
 	Now     func() time.Time
 }
 
@@ -30,7 +31,9 @@ func NewCmdScreenshot(f *Factory, runF func(context.Context, *ScreenshotOptions)
 		Short: "Save a PNG of the page or an element",
 		Long: `Save a PNG of the viewport (--full: the whole page; --ref: one element) and
 print its absolute path. Without PATH, a new file waymark-YYYYMMDD-HHMMSS.png
-is made in the current directory.`,
+is made in waymark's screenshots folder (screenshots in the state folder:
+$XDG_STATE_HOME/waymark, else ~/.local/state/waymark), not the current
+directory. The file is readable by you alone (0600): a page may show secrets.`,
 		Example: "  waymark screenshot\n  waymark screenshot page.png --full\n  waymark screenshot --ref @e12 button.png\n  waymark screenshot --mask @e4 --mask 'label=API key'",
 		Args:    argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -59,7 +62,10 @@ func screenshotRun(ctx context.Context, opts *ScreenshotOptions) error {
 	}
 	var path string
 	if opts.Path == "" {
-		path, err = writeNewFile(".", "waymark-"+opts.Now().Format("20060102-150405"), ".png", img.Data)
+		var dir string
+		if dir, err = screenshotDir(opts.getenv()); err == nil {
+			path, err = writeNewFile(dir, "waymark-"+opts.Now().Format("20060102-150405"), ".png", img.Data)
+		}
 	} else {
 		path, err = writeCapture(opts.Path, img.Data)
 	}
@@ -114,6 +120,23 @@ func emitFile(c *Common, path string, n int) error {
 	})
 }
 
+// screenshotDir is where a screenshot with no path goes: the screenshots
+// folder in waymark's state folder (daemonpath.StateDir), made private. Not
+// the working folder, which an agent's shots would litter (a repository
+// it works in, a folder a tool watches), and not the temporary folder,
+// where a fixed name is another user's to take first.
+func screenshotDir(getenv func(string) string) (string, error) {
+	dir := filepath.Join(daemonpath.StateDir(getenv), "screenshots")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", calls.Errorf(calls.ErrBadInput, "give a PATH: waymark screenshot page.png", "make the screenshots folder: %v", err)
+	}
+	return dir, nil
+}
+
+// captureMode is the mode of a screenshot or PDF waymark writes: the
+// owner's alone, like the rest of its state, as a page may show secrets.
+const captureMode = 0o600
+
 // writeCapture writes data to path (replacing a file there) and returns the
 // absolute path.
 func writeCapture(path string, data []byte) (string, error) {
@@ -124,8 +147,10 @@ func writeCapture(path string, data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(abs, data, 0o644); err != nil {
-		return "", calls.Errorf(calls.ErrBadInput, "check that the folder exists and is writable", "write %s: %v", abs, err)
+	// Replaced, not written in place: a file that was there would keep
+	// its mode (0644) through WriteFile.
+	if err := writeFileAtomic(abs, data, captureMode); err != nil {
+		return "", err
 	}
 	return abs, nil
 }
@@ -146,7 +171,7 @@ func writeNewFile(dir, base, ext string, data []byte) (string, error) {
 			name = fmt.Sprintf("%s-%d%s", base, i, ext)
 		}
 		path := filepath.Join(dir, name)
-		file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, captureMode)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

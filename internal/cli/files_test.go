@@ -18,11 +18,19 @@ var png = []byte("\x89PNG\r\n\x1a\nfake")
 func TestScreenshotRun(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
+	state := t.TempDir()
+	getenv := func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return state
+		}
+		return ""
+	}
 	fc := &fakeCaller{results: map[string]any{calls.MethodScreenshot: calls.Image{Data: png}}}
 
 	shoot := func(path string, jsonOut bool) (string, string) {
 		t.Helper()
 		c, out, _ := testCommon(fc, jsonOut, false)
+		c.Getenv = getenv
 		opts := &ScreenshotOptions{Common: c, Path: path, Now: func() time.Time { return testNow }}
 		if err := screenshotRun(context.Background(), opts); err != nil {
 			t.Fatal(err)
@@ -30,11 +38,13 @@ func TestScreenshotRun(t *testing.T) {
 		return out.String(), filepath.Join(dir, path)
 	}
 
-	// Two defaults in the same second get two files.
+	// Two defaults in the same second get two files, in the screenshots
+	// folder of the state folder (private), not the working folder.
 	out1, _ := shoot("", false)
 	out2, _ := shoot("", false)
-	want1 := filepath.Join(dir, "waymark-20260304-050607.png")
-	want2 := filepath.Join(dir, "waymark-20260304-050607-2.png")
+	shots := filepath.Join(state, "waymark", "screenshots")
+	want1 := filepath.Join(shots, "waymark-20260304-050607.png")
+	want2 := filepath.Join(shots, "waymark-20260304-050607-2.png")
 	if out1 != want1+"\n" || out2 != want2+"\n" {
 		t.Errorf("printed %q and %q, want %s and %s", out1, out2, want1, want2)
 	}
@@ -42,6 +52,15 @@ func TestScreenshotRun(t *testing.T) {
 		if b, err := os.ReadFile(p); err != nil || string(b) != string(png) {
 			t.Errorf("%s: %q, %v", p, b, err)
 		}
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: want mode 0600: %v %v", p, fi, err)
+		}
+	}
+	if fi, err := os.Stat(shots); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("screenshots folder: want mode 0700: %v %v", fi, err)
+	}
+	if here, _ := os.ReadDir(dir); len(here) != 0 {
+		t.Errorf("the working folder got %d files", len(here))
 	}
 
 	// An explicit relative path is written and printed absolute.
@@ -76,6 +95,10 @@ func TestPDFRun(t *testing.T) {
 	fc := &fakeCaller{results: map[string]any{calls.MethodPDF: calls.Image{Data: []byte("%PDF-1.7")}}}
 	c, out, _ := testCommon(fc, false, false)
 	path := filepath.Join(dir, "a.pdf")
+	// A world-readable file there is replaced by one for its owner alone.
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := pdfRun(context.Background(), &PDFOptions{Common: c, Path: path}); err != nil {
 		t.Fatal(err)
 	}
@@ -84,6 +107,9 @@ func TestPDFRun(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != "%PDF-1.7" {
 		t.Errorf("file holds %q", b)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("pdf: want mode 0600: %v %v", fi, err)
 	}
 }
 

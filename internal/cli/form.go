@@ -98,6 +98,16 @@ func formRun(ctx context.Context, opts *FormOptions) error {
 		if err != nil {
 			return err
 		}
+		if err := res.Unplaced(); err != nil {
+			// What was filled is told all the same; the status says not
+			// every answer is on the page.
+			if !opts.JSON {
+				if perr := printFill(opts.IO.Out, res); perr != nil {
+					return perr
+				}
+			}
+			return &withData{err: err, data: res}
+		}
 		return opts.emit(res, func() error { return printFill(opts.IO.Out, res) })
 	case "review":
 		res, err := s.FormReview(ctx, calls.FormReviewRequest{})

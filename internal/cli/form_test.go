@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -86,5 +87,45 @@ func TestFormFillRun(t *testing.T) {
 	req := fc.calls[0].Params.(calls.FormFillRequest)
 	if req.Secrets["card_number"] == "" {
 		t.Errorf("the secret did not reach the call: %+v", req)
+	}
+}
+
+// A fill whose answers did not all find a field fails with not_found
+// (exit 1), after telling what it filled; --json carries the result.
+func TestFormFillUnplacedExits(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.json")
+	if err := os.WriteFile(file, []byte(`{"email": "ann@example.com", "Shoe size": "38"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := calls.FormFillResult{
+		URL: "http://shop.test/", Rounds: 1,
+		Fields:      []calls.FilledField{{Key: "email", Kind: "text", After: "ann@example.com", Answered: true, ReadBack: true}},
+		Unmatched:   []string{"Shoe size"},
+		NeedsPerson: []string{"Shoe size: no field takes this answer"},
+	}
+	for _, jsonOut := range []bool{false, true} {
+		fc := &fakeCaller{results: map[string]any{calls.MethodFormFill: res}}
+		c, out, errOut := testCommon(fc, jsonOut, false)
+		err := formRun(context.Background(), &FormOptions{Common: c, Op: "fill", File: file})
+		if !errors.Is(err, calls.ErrNoMatch) || ExitCode(err) != 1 || !strings.Contains(err.Error(), "Shoe size") {
+			t.Fatalf("json=%v: err %v (exit %d)", jsonOut, err, ExitCode(err))
+		}
+		if !jsonOut {
+			if got := out.String(); !strings.Contains(got, `- email text: "" → "ann@example.com" ok`) || !strings.Contains(got, "[needs a person] Shoe size") {
+				t.Errorf("text:\n%s", got)
+			}
+			continue
+		}
+		out.Reset()
+		printError(out, errOut, true, false, err)
+		var env struct {
+			OK    bool
+			Data  calls.FormFillResult
+			Error struct{ Code, Message string }
+		}
+		if jerr := json.Unmarshal(out.Bytes(), &env); jerr != nil || env.OK || env.Error.Code != "not_found" || len(env.Data.Unmatched) != 1 || len(env.Data.Fields) != 1 {
+			t.Errorf("json: %s (%v)", out, jerr)
+		}
 	}
 }

@@ -87,6 +87,8 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 			// for a script; the note says which.
 			opts.note("%s has no attribute %q", opts.Request.Target, opts.Request.Name)
 			return nil
+		case res.Note != "":
+			opts.note("%s", res.Note) // on stderr: stdout stays the value alone
 		}
 		_, err := fmt.Fprintln(opts.IO.Out, res.Value)
 		return err

@@ -197,6 +197,9 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 			if res.Outcome.Closed != "" { // what was in the way, closed without asking, as the act commands say
 				opts.said("before acting, %s", res.Outcome.Closed)
 			}
+			if n := res.Outcome.NotSent.Note(); n != "" { // the browser's validation stopped the submit
+				opts.said("%s", n)
+			}
 		}
 		return nil
 	})

@@ -197,6 +197,13 @@ func TestGetRun(t *testing.T) {
 			wantStdout: `Sh\x1b[2Jop\x1b]52;c;aGk=\x07\x9b` + "\n\tend\n",
 		},
 		{
+			name:       "text of a field: the note names get value",
+			results:    map[string]any{calls.MethodGet: calls.GetResult{Found: true, Note: `the text of a field is not what is typed in it; read that with "waymark get value e1"`}},
+			run:        get(calls.GetRequest{What: "text", Target: "e1"}),
+			wantStdout: "\n",
+			wantStderr: `the text of a field is not what is typed in it; read that with "waymark get value e1"` + "\n",
+		},
+		{
 			name:       "the same bytes to a pipe",
 			results:    map[string]any{calls.MethodGet: calls.GetResult{Value: "Sh\x1b[2Jop"}},
 			run:        get(calls.GetRequest{What: "text", Target: "e1"}),
@@ -331,6 +338,31 @@ func TestDaemonRuns(t *testing.T) {
 				return sessionListRun(ctx, &SessionListOptions{Common: c})
 			},
 			wantStdout: "SESSION     TABS  URL\ns1       *  2     https://a.test/\nci          1     \n",
+		},
+		{
+			name: "session list leaves a batch's workers out", tty: true,
+			results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: "s1", Tabs: 2, URL: "https://a.test/"}, {Name: rpc.WorkerSession("daemon-vm", 0, 3), Tabs: 1, Batch: true}}}},
+			run: func(ctx context.Context, c Common) error {
+				return sessionListRun(ctx, &SessionListOptions{Common: c})
+			},
+			wantStdout: "SESSION     TABS  URL\ns1       *  2     https://a.test/\n",
+			wantStderr: "1 session of batch workers not listed; --all lists them\n",
+		},
+		{
+			name: "session list json leaves them out and counts them", json: true,
+			results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: rpc.WorkerSession("daemon-vm", 0, 3), Tabs: 1, Batch: true}}}},
+			run: func(ctx context.Context, c Common) error {
+				return sessionListRun(ctx, &SessionListOptions{Common: c})
+			},
+			wantStdout: `{"ok":true,"data":{"sessions":[],"hidden":1}}` + "\n",
+		},
+		{
+			name: "session list --all marks them", json: true,
+			results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: rpc.WorkerSession("daemon-vm", 0, 3), Tabs: 1, Batch: true}}}},
+			run: func(ctx context.Context, c Common) error {
+				return sessionListRun(ctx, &SessionListOptions{Common: c, All: true})
+			},
+			wantStdout: `{"ok":true,"data":{"sessions":[{"name":"batch+daemon-vm-0-3","tabs":1,"url":"","batch":true}]}}` + "\n",
 		},
 		{
 			name: "session list with none running", errs: noDaemon, json: true,

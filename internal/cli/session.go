@@ -23,6 +23,7 @@ import (
 // SessionListOptions are the flags of `waymark session list`.
 type SessionListOptions struct {
 	Common
+	All bool // the batch workers' sessions too
 }
 
 // NewCmdSession builds `waymark session list`.
@@ -39,7 +40,9 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionListOptions) e
 	cmd.AddCommand(runsInDaemon(&cobra.Command{
 		Use:   "list",
 		Short: "List the open sessions",
-		Args:  exactArgs(0),
+		Long: `List the open sessions. The sessions a batch's workers hold are left out
+(a line on stderr counts them); --all lists them too, marked "batch".`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Common = f.common()
 			opts.Caller = f.RunningCaller
@@ -49,6 +52,7 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionListOptions) e
 			return sessionListRun(cmd.Context(), opts)
 		},
 	}))
+	cmd.PersistentFlags().BoolVar(&opts.All, "all", false, "list the sessions a batch's workers hold too")
 	return cmd
 }
 
@@ -60,10 +64,22 @@ func sessionListRun(ctx context.Context, opts *SessionListOptions) error {
 	if list == nil {
 		list = &rpc.SessionList{}
 	}
-	if list.Sessions == nil {
-		list.Sessions = []rpc.SessionInfo{}
+	// A batch's workers' sessions are not the person's: left out (and
+	// counted) unless --all. The daemon marks them (rpc.IsWorkerSession).
+	mine := []rpc.SessionInfo{}
+	for _, s := range list.Sessions {
+		s.Batch = s.Batch || rpc.IsWorkerSession(s.Name)
+		if s.Batch && !opts.All {
+			list.Hidden++
+			continue
+		}
+		mine = append(mine, s)
 	}
+	list.Sessions = mine
 	return opts.emit(list, func() error {
+		if list.Hidden > 0 {
+			defer opts.note("%s of batch workers not listed; --all lists them", count(list.Hidden, "session"))
+		}
 		if len(list.Sessions) == 0 {
 			opts.note("no open sessions")
 			return nil
@@ -73,6 +89,8 @@ func sessionListRun(ctx context.Context, opts *SessionListOptions) error {
 			cur := ""
 			if s.Name == opts.Session {
 				cur = "*"
+			} else if s.Batch {
+				cur = "batch"
 			}
 			rows = append(rows, []string{s.Name, cur, strconv.Itoa(s.Tabs), s.URL})
 		}

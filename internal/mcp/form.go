@@ -35,7 +35,14 @@ func (t *tools) registerForms(s *sdk.Server) {
 		if err != nil {
 			return failure(err), nil
 		}
-		return text(fillSummary(res)), nil
+		out := text(fillSummary(res))
+		if err := res.Unplaced(); err != nil {
+			// An error, as the CLI's exit status, with what was filled.
+			f := failure(err)
+			out.IsError = true
+			out.Content = append(f.Content, out.Content...)
+		}
+		return out, nil
 	})
 }
 

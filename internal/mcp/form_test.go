@@ -32,3 +32,15 @@ func TestFormTools(t *testing.T) {
 		t.Fatalf("form_fill called %+v", last)
 	}
 }
+
+func TestFormFillUnplacedIsError(t *testing.T) {
+	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+		return calls.FormFillResult{Fields: []calls.FilledField{{Key: "email", After: "ann@example.com", Answered: true, ReadBack: true}},
+			Unmatched: []string{"Shoe size"}, NeedsPerson: []string{"Shoe size: no field takes this answer"}}, nil
+	}}
+	cs := connect(t, Options{Caller: fc})
+	out, failed, _ := callTool(t, cs, "form_fill", map[string]any{"answers": map[string]string{"email": "ann@example.com", "Shoe size": "38"}})
+	if !failed || !strings.Contains(out, "1 answer found no field: Shoe size") || !strings.Contains(out, "code: not_found") || !strings.Contains(out, `email = "ann@example.com" ok`) {
+		t.Fatalf("form_fill: %v %s", failed, out)
+	}
+}

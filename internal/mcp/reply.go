@@ -223,6 +223,9 @@ func outcomeParts(req calls.ActRequest, out calls.Outcome) (head, nowAt string) 
 		b.WriteString(" " + req.Target)
 	}
 	b.WriteString(": done")
+	if n := out.NotSent.Note(); n != "" { // the browser's validation stopped the submit
+		b.WriteString("; " + n)
+	}
 	if out.Navigated {
 		nowAt = "; now at " + describePage(calls.PageInfo{URL: out.URL, Title: out.Title})
 	}
@@ -236,7 +239,7 @@ func outcomeParts(req calls.ActRequest, out calls.Outcome) (head, nowAt string) 
 		fmt.Fprintf(&b, "\nnew tab %d: %s (tabs op=switch to use it)", tab.Index, describePage(calls.PageInfo{URL: tab.URL, Title: tab.Title}))
 	}
 	if d := out.Dialog; d != nil {
-		fmt.Fprintf(&b, "\na %s dialog is open and waits for an answer: %q", d.Type, d.Message)
+		fmt.Fprintf(&b, "\n%s is open and waits for an answer: %q", d.Named(), d.Message)
 	}
 	// The session tells of each download once: if this reply left them
 	// out, the agent would never hear of them.

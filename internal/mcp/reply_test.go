@@ -218,3 +218,17 @@ func TestTimeoutOption(t *testing.T) {
 		})
 	}
 }
+
+func TestDescribeOutcomeNotSentAndAlert(t *testing.T) {
+	got := describeOutcome(calls.ActRequest{Kind: calls.ActClick, Target: "e4"}, calls.Outcome{
+		URL: "http://shop.test/x", Title: "X",
+		NotSent: &calls.NotSent{Invalid: []calls.InvalidField{{Role: "textbox", Name: "Email", Message: "Please fill out this field."}}},
+	})
+	if want := `click e4: done; the form was not sent: 1 field is invalid: textbox "Email" — Please fill out this field.`; got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	got = describeOutcome(calls.ActRequest{Kind: calls.ActClick, Target: "e4"}, calls.Outcome{Dialog: &calls.Dialog{Type: "alert", Message: "Hi"}})
+	if want := "click e4: done\nan alert dialog is open and waits for an answer: \"Hi\""; got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -31,17 +31,22 @@ func (r Rect) Union(o Rect) Rect {
 
 // Node is one element (or text run) of the outline.
 type Node struct {
-	Role       string            `json:"role"`               // ARIA role; "text" for a text run, "document" for the root
-	Name       string            `json:"name,omitempty"`     // accessible name
-	Inferred   string            `json:"inferred,omitempty"` // what a person would call an element the page leaves unnamed (text beside it, an icon); only when Name is ""
-	Value      string            `json:"value,omitempty"`    // current value of textboxes, comboboxes, sliders; never a password
-	Ref        string            `json:"ref,omitempty"`      // set on what an agent can act on
-	Level      int               `json:"level,omitempty"`    // headings
-	Checked    string            `json:"checked,omitempty"`  // "true", "false" or "mixed" for checkable roles
-	Selected   bool              `json:"selected,omitempty"`
-	Expanded   *bool             `json:"expanded,omitempty"`
-	Disabled   bool              `json:"disabled,omitempty"`
-	Required   bool              `json:"required,omitempty"`
+	Role     string `json:"role"`               // ARIA role; "text" for a text run, "document" for the root
+	Name     string `json:"name,omitempty"`     // accessible name
+	Inferred string `json:"inferred,omitempty"` // what a person would call an element the page leaves unnamed (text beside it, an icon); only when Name is ""
+	Value    string `json:"value,omitempty"`    // current value of textboxes, comboboxes, sliders; never a password
+	Ref      string `json:"ref,omitempty"`      // set on what an agent can act on
+	Level    int    `json:"level,omitempty"`    // headings
+	Checked  string `json:"checked,omitempty"`  // "true", "false" or "mixed" for checkable roles
+	Selected bool   `json:"selected,omitempty"`
+	Expanded *bool  `json:"expanded,omitempty"`
+	Disabled bool   `json:"disabled,omitempty"`
+	Required bool   `json:"required,omitempty"`
+	// Invalid is the browser's validation message of a field the page
+	// shows as invalid: one the person touched, or every invalid field of
+	// a form whose submit the browser stopped (:user-invalid). A fresh
+	// form's empty required fields are not: the page shows nothing yet.
+	Invalid    string            `json:"invalid,omitempty"`
 	Type       string            `json:"type,omitempty"`  // the kind of value a field takes when its role does not say: date, time, color, file…
 	Tag        string            `json:"tag,omitempty"`   // lower-case tag name
 	Attrs      map[string]string `json:"attrs,omitempty"` // only the attributes in keptAttrs

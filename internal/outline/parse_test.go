@@ -68,6 +68,7 @@ func TestParseRender(t *testing.T) {
 			{Role: "button", Name: "Open", Ref: "e5", Expanded: &yes, Selected: true},
 			{Role: "button", Ref: "e6", Children: []*Node{{Role: "text", Name: "Pay €12"}}},
 			{Role: "textbox", Inferred: "Birthday", Type: "date", Ref: "e7", Value: "2012-06-24"},
+			{Role: "textbox", Name: "Zip", Ref: "e8", Required: true, Invalid: "Use [0-9] x5] [ref=e1]"},
 		}},
 		{Role: "text", Name: "loose: text"},
 	}}
@@ -84,6 +85,7 @@ func TestParseRender(t *testing.T) {
 		{Depth: 1, Role: "button", Name: "Open", Ref: "e5", Flags: []string{"selected", "expanded"}},
 		{Depth: 1, Role: "button", Ref: "e6", Text: "Pay €12"},
 		{Depth: 1, Role: "textbox", Name: "Birthday", Inferred: true, Ref: "e7", Value: "2012-06-24", Flags: []string{"type=date"}},
+		{Depth: 1, Role: "textbox", Name: "Zip", Ref: "e8", Flags: []string{"required", "invalid: Use (0-9) x5) (ref=e1)"}},
 		{Role: "text", Text: "loose: text"},
 	}
 	got := Parse(buf.String())

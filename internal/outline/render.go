@@ -289,6 +289,14 @@ func appendLine(buf []byte, l line, parent bool, url func(*Node, string) string)
 	if n.Required {
 		buf = append(buf, " [required]"...)
 	}
+	if n.Invalid != "" {
+		// The page's words (setCustomValidity) in a flag: brackets in
+		// them become parentheses, so they can neither end the flag nor
+		// start one (a "[ref=e1]" of the page's).
+		buf = append(buf, " [invalid: "...)
+		buf = appendPlain(buf, Truncate(flagSafe.Replace(n.Invalid), maxName))
+		buf = append(buf, ']')
+	}
 	if n.Ref != "" {
 		buf = append(buf, " [ref="...)
 		buf = append(buf, n.Ref...)
@@ -313,6 +321,9 @@ func appendLine(buf []byte, l line, parent bool, url func(*Node, string) string)
 	}
 	return append(buf, '\n')
 }
+
+// flagSafe makes page text safe inside a bracketed flag.
+var flagSafe = strings.NewReplacer("[", "(", "]", ")")
 
 // appendPlain appends page text that is printed unquoted (a text line, a
 // line's inline text) with every control character as a space. Names and

@@ -141,7 +141,7 @@ func (m *Manager) handle(ctx context.Context, session, method string, params jso
 		if b := m.current(); b != nil {
 			for _, s := range b.Sessions() {
 				tabs, url := s.Info()
-				list.Sessions = append(list.Sessions, rpc.SessionInfo{Name: s.Name(), Tabs: tabs, URL: url})
+				list.Sessions = append(list.Sessions, rpc.SessionInfo{Name: s.Name(), Tabs: tabs, URL: url, Batch: rpc.IsWorkerSession(s.Name())})
 			}
 		}
 		return list, nil

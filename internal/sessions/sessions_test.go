@@ -121,4 +121,21 @@ func TestDownloadsCall(t *testing.T) {
 	if err != nil || string(b) != `{"downloads":[]}` {
 		t.Fatalf("downloads of a new session: %s %v", b, err)
 	}
+	// A batch worker's session is marked as one in the list (session
+	// list leaves it out of the person's); the person's is not.
+	worker := rpc.WorkerSession("daemon-vm", 0, 3)
+	if _, err := m.Handle(ctx, worker, calls.MethodDownloads, nil); err != nil {
+		t.Fatal(err)
+	}
+	list, err := m.Handle(ctx, "", rpc.MethodSessionList, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := map[string]bool{}
+	for _, s := range list.(rpc.SessionList).Sessions {
+		marked[s.Name] = s.Batch
+	}
+	if len(marked) != 2 || marked["a"] || !marked[worker] {
+		t.Fatalf("sessions: %+v", list)
+	}
 }

@@ -241,7 +241,10 @@ func outcomeOf(res any) string {
 			s = "navigated: " + s
 		}
 		if r.Dialog != nil {
-			s += fmt.Sprintf("; a %s dialog opened: %q", r.Dialog.Type, r.Dialog.Message)
+			s += fmt.Sprintf("; %s opened: %q", r.Dialog.Named(), r.Dialog.Message)
+		}
+		if r.NotSent != nil {
+			s += "; " + r.NotSent.Note()
 		}
 		return s
 	}

@@ -104,7 +104,10 @@ func outcomeNote(o calls.Outcome) string {
 		return fmt.Sprintf("now at %s %q", o.URL, o.Title)
 	}
 	if o.Dialog != nil {
-		return fmt.Sprintf("a %s dialog opened: %q", o.Dialog.Type, o.Dialog.Message)
+		return fmt.Sprintf("%s opened: %q", o.Dialog.Named(), o.Dialog.Message)
+	}
+	if o.NotSent != nil {
+		return "done; " + o.NotSent.Note()
 	}
 	return "done"
 }

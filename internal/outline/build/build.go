@@ -396,6 +396,9 @@ func (b *builder) states(x *doc, i int32, n *outline.Node, tag string, st state)
 	if aria("aria-required") == "true" {
 		n.Required = true
 	}
+	if msg, ok := b.opts.Invalid[cdp.BackendNodeID(n.BackendID)]; ok && msg != "" {
+		n.Invalid = msg
+	}
 }
 
 // value sets the current value of form controls and ranges. The value

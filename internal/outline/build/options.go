@@ -37,4 +37,8 @@ type Options struct {
 	// Viewport is the top document's visible area (scroll offset and size),
 	// for InViewport. A zero Viewport sets no InViewport.
 	Viewport outline.Rect
+	// Invalid holds the validation message of each field the page shows
+	// as invalid (:user-invalid), by backend node id: a DOMSnapshot does
+	// not carry it, so the caller reads it in the page (driver/look.go).
+	Invalid map[cdp.BackendNodeID]string
 }
