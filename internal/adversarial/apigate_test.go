@@ -122,6 +122,7 @@ document.modelContext.registerTool({name: "search", description: "Search the sho
 var errNothingStopped = errors.New("the fill stopped nothing")
 
 func TestWorkerSendsPassTheGate(t *testing.T) {
+	t.Parallel()
 	held := 0
 	for _, c := range workerCases {
 		ok := t.Run(c.name, func(t *testing.T) {

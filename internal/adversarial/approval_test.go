@@ -155,6 +155,7 @@ func toolText(res *sdk.CallToolResult) string {
 // agent's own recipient) or not, nothing reaches /order unless a person
 // says yes then and there.
 func TestApprovalInlineRoutineIsNotAPerson(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(t, map[string]string{"/checkout": shopPage, "/order": "<title>ordered</title>"})
 	ap := shopApproval(t, srv)
 	for _, tt := range []struct {
@@ -196,6 +197,7 @@ func TestApprovalInlineRoutineIsNotAPerson(t *testing.T) {
 // replay asks again, nothing sent; the file as saved is pressed with no
 // one asked.
 func TestApprovalSavedFileEditedAsksAgain(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(t, map[string]string{"/checkout": shopPage, "/order": "<title>ordered</title>"})
 	ap := shopApproval(t, srv)
 	auth := approval.New(t.TempDir())
@@ -243,6 +245,7 @@ func TestApprovalSavedFileEditedAsksAgain(t *testing.T) {
 // person's, pressed with no one asked. Once the agent edits the file (the
 // recipient), it is not: the replay stops as needs-approval, nothing sent.
 func TestApprovalMCPReplaysAPersonsFile(t *testing.T) {
+	// Not parallel: it changes the working folder (t.Chdir).
 	srv := NewServer(t, map[string]string{"/checkout": shopPage, "/order": "<title>ordered</title>"})
 	ap := shopApproval(t, srv)
 	auth := approval.New(t.TempDir())

@@ -72,6 +72,7 @@ func approvedOrder(t *testing.T, srv *Server) (*routine.Routine, *approval.Trust
 }
 
 func TestApprovedSubmitAsksAgainWhenThePageChanged(t *testing.T) {
+	t.Parallel()
 	other := NewServerOn(t, "127.0.0.2:0", map[string]string{"/order": "<title>elsewhere</title>"})
 	srv := NewServer(t, map[string]string{"/checkout": orderAt("t0"), "/checkout2": orderAt("t2"), "/order": "<title>ordered</title>",
 		"/order-all": "<title>ordered</title>", "/delete-account": "<title>gone</title>"})

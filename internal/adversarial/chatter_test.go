@@ -118,6 +118,7 @@ func reaches(srv *Server, path string) bool {
 }
 
 func TestChatterGoesWithoutApproval(t *testing.T) {
+	t.Parallel()
 	asked := 0
 	for _, c := range chatterCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -136,6 +137,7 @@ func TestChatterGoesWithoutApproval(t *testing.T) {
 }
 
 func TestCommitDressedAsChatterHeld(t *testing.T) {
+	t.Parallel()
 	for _, c := range commitAsChatter {
 		t.Run(c.name, func(t *testing.T) {
 			srv, _, err := clickChatter(t, c)

@@ -144,6 +144,7 @@ var stuckCases = []struct {
 }
 
 func TestStuckPageEndsTheCall(t *testing.T) {
+	t.Parallel()
 	b := daemonBrowser(t)
 	// The cases wait out the product's own probe timings (seconds each),
 	// so they run side by side, each in a session of its own: a stuck page
@@ -185,6 +186,7 @@ var dialogCases = []struct{ name, page string }{
 // the session closed after; another session of the same browser works
 // throughout and never sees the dialogs; the browser lives on.
 func TestDialogLoopsCanBeLeft(t *testing.T) {
+	t.Parallel()
 	b := daemonBrowser(t)
 	for _, tc := range dialogCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -233,6 +235,7 @@ func TestDialogLoopsCanBeLeft(t *testing.T) {
 // TestBrowserDeathIsBrowserGone: the browser killed under calls of every
 // kind ends them as browser_gone (exit 3), never as canceled (exit 130).
 func TestBrowserDeathIsBrowserGone(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		call func(s *driver.Session) func(context.Context) error
@@ -287,6 +290,7 @@ func TestBrowserDeathIsBrowserGone(t *testing.T) {
 // reload, and closing the tab — leave a dialog loop of the page and of a
 // cross-site frame too.
 func TestDialogLoopWaysOut(t *testing.T) {
+	t.Parallel()
 	b := daemonBrowser(t)
 	for _, place := range []string{"page", "frame"} {
 		for _, way := range []string{"reload", "tab close"} {

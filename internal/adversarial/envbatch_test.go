@@ -234,6 +234,7 @@ func notInFiles(t *testing.T, dir, value string) {
 // On the code before issue 27, the front sent os.Environ(): the token was
 // in the daemon's memory.
 func TestFrontSendsNoUnrelatedSecret(t *testing.T) {
+	t.Parallel()
 	u := newEnvUser(t)
 	srv := NewServer(t, map[string]string{
 		"/": `<!doctype html><title>Shop</title><form method=post action=/order>
@@ -405,6 +406,7 @@ func ordersWith(srv *Server, pin string) int {
 // On the code before issue 27 every row failed: the daemon read env:PIN_1
 // from its own environment, and no order reached the server.
 func TestBatchEnvSecretsReachOnlyThePage(t *testing.T) {
+	t.Parallel()
 	u := newEnvUser(t)
 	srv := orderShop(t)
 	rt := orderRoutine(t, srv)
@@ -435,6 +437,7 @@ func TestBatchEnvSecretsReachOnlyThePage(t *testing.T) {
 // places its order exactly once.
 // On the code before issue 27 the rows failed (cause input) at once.
 func TestBatchRestartHoldsRowsForTheirSecrets(t *testing.T) {
+	t.Parallel()
 	u := newEnvUser(t)
 	srv := orderShop(t)
 	rt := orderRoutine(t, srv)
@@ -495,6 +498,7 @@ func TestBatchRestartHoldsRowsForTheirSecrets(t *testing.T) {
 // On the code before issue 27 the store sat beside the socket in the
 // runtime folder: the second run placed a second order.
 func TestKeyMemorySurvivesAnEmptiedRuntimeFolder(t *testing.T) {
+	t.Parallel()
 	u := newEnvUser(t)
 	srv := orderShop(t)
 	rt := orderRoutineWith(t, srv, false) // no secret: this case is the store's
@@ -541,6 +545,7 @@ func TestKeyMemorySurvivesAnEmptiedRuntimeFolder(t *testing.T) {
 // fails on this branch until that lane is merged; the act/fill routine
 // above (TestBatchEnvSecretsReachOnlyThePage) is this lane's part.
 func TestBatchFormStepWithEnvSecret(t *testing.T) {
+	t.Parallel()
 	u := newEnvUser(t)
 	srv := orderShop(t)
 	s, ctx := session(t)

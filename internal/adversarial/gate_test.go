@@ -115,6 +115,7 @@ var gateCases = []gateCase{
 }
 
 func TestGateHoldsAtSending(t *testing.T) {
+	t.Parallel()
 	var held atomic.Int32
 	// The cases run side by side, each in a session of its own (most of a
 	// case is waiting for the page and the gate's watch).

@@ -127,6 +127,7 @@ func closePolicyBrowser() {
 }
 
 func TestPolicyHoldsInTheBrowser(t *testing.T) {
+	t.Parallel()
 	blocked := NewServerOn(t, "127.0.0.2:0", map[string]string{"/": "<title>blocked</title>", "/x": "<title>blocked</title>"})
 	bad := "http://127.0.0.2:" + blocked.Port()
 	type pcase struct {
@@ -232,6 +233,7 @@ func TestRefusedFrameIsBlankedAndNamed(t *testing.T) {
 // only the names the pages use may be asked. Background traffic is timed
 // by the browser, so the test watches for a few seconds after the fill.
 func TestNoBackgroundTraffic(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(t, map[string]string{"/": `<!doctype html><title>Checkout</title><form method=post action=/buy>
 <label>Full name <input name=name autocomplete=name></label><label>Email <input name=email type=email autocomplete=email></label>
 <label>Street <input name=street autocomplete=street-address></label><label>City <input name=city autocomplete=address-level2></label>
@@ -324,6 +326,7 @@ func closeBareBrowser() {
 }
 
 func TestNewTabsPausedBeforeTheirFirstRequest(t *testing.T) {
+	t.Parallel()
 	blocked := NewServerOn(t, "127.0.0.2:0", map[string]string{"/x": "<title>blocked</title>"})
 	allowed := NewServerOn(t, "127.0.0.3:0", map[string]string{"/x": "<title>ok</title>"})
 	bad := "http://127.0.0.2:" + blocked.Port() + "/x"
