@@ -282,7 +282,7 @@ func batchEnd(opts *Common, st batch.Status) error {
 	if opts.JSON {
 		env := envelope{OK: ok, Data: st}
 		if !ok {
-			env.Error = &errorBody{Code: "batch_incomplete", Message: msg, Hint: hint}
+			env.Error = &errorBody{Code: codeBatchIncomplete, Message: msg, Hint: hint}
 		}
 		if err := writeEnvelope(opts.IO.Out, env); err != nil {
 			return err

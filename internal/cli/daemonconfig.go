@@ -98,7 +98,7 @@ func (e *DaemonSettingsError) Error() string {
 		e.PID, config.DescribeDiffs(e.Diffs))
 }
 
-func (e *DaemonSettingsError) ErrorCode() string { return "daemon_settings" }
+func (e *DaemonSettingsError) ErrorCode() string { return codeDaemonSettings }
 func (e *DaemonSettingsError) ErrorHint() string { return restartHint }
 
 // checkDaemonSettings returns the judge of a daemon's hello for a command

@@ -109,13 +109,7 @@ func ExitCode(err error) int {
 	case errors.As(err, &ec):
 		return ec.ExitCode()
 	}
-	switch errorCode(err) {
-	case "usage", "bad_input", "bad_config", "needs_model":
-		return ExitUsage
-	case "unavailable", "browser_gone", "model_unavailable", "daemon_settings":
-		return ExitUnavailable
-	}
-	return ExitFailed
+	return exitOf(errorCode(err)) // codes.go
 }
 
 // errorCode is the "code" of the JSON error envelope: what happened, in
@@ -128,7 +122,7 @@ func errorCode(err error) string {
 	case errors.As(err, &coded):
 		return coded.ErrorCode()
 	case errors.As(err, &ue):
-		return "usage"
+		return codeUsage
 	case errors.Is(err, ErrNoDaemon):
 		return "unavailable"
 	}
@@ -139,17 +133,17 @@ func errorCode(err error) string {
 	case errors.As(err, &needsModel), errors.Is(err, pilot.ErrNoKey), errors.Is(err, pilot.ErrKeyRefused):
 		return "needs_model"
 	case errors.Is(err, pilot.ErrModelUnavailable), errors.Is(err, pilot.ErrRateLimited), errors.Is(err, pilot.ErrModelTimeout):
-		return "model_unavailable"
+		return codeModelUnavailable
 	case errors.Is(err, pilot.ErrMalformed), errors.Is(err, pilot.ErrUndecodable):
-		return "model_answer"
+		return codeModelAnswer
 	case errors.Is(err, pilot.ErrBlocked):
-		return "bot_check"
+		return codeBotCheck
 	case errors.Is(err, pilot.ErrBudget):
-		return "budget_spent"
+		return codeBudgetSpent
 	case errors.Is(err, pilot.ErrRepeats), errors.Is(err, pilot.ErrBreaker):
-		return "task_failed"
+		return codeTaskFailed
 	case errors.Is(err, pilot.ErrCannot):
-		return "model_cannot"
+		return codeModelCannot
 	}
 	return "internal"
 }
