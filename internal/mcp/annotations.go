@@ -51,7 +51,6 @@ var toolNotes = sync.OnceValue(func() map[string]toolNote {
 		"tabs":        {title: "Tabs", destructive: true},
 		"dialog":      {title: "Answer a dialog", destructive: true},
 		"eval":        {title: "Run JavaScript", destructive: true},
-		"get":         {title: "Read a value", readOnly: true},
 		"close":       {title: "Close the session", destructive: true},
 		"console":     {title: "Console messages", readOnly: true},
 		"network":     {title: "Network requests", readOnly: true},
