@@ -160,11 +160,11 @@ func errorHint(err error) string {
 	}
 	switch {
 	case errors.Is(err, calls.ErrStaleRef), errors.Is(err, calls.ErrUnknownRef):
-		return `run "waymark snapshot -i" again for fresh refs`
+		return "run " + calls.Cmd("snapshot -i") + " again for fresh refs"
 	case errors.Is(err, calls.ErrNoMatch):
-		return `run "waymark snapshot -i" to see what the page holds`
+		return "run " + calls.Cmd("snapshot -i") + " to see what the page holds"
 	case errors.Is(err, calls.ErrAmbiguous):
-		return "use a ref from \"waymark snapshot -i\", or a narrower locator"
+		return "use a ref from " + calls.Cmd("snapshot -i") + ", or a narrower locator"
 	case errors.Is(err, calls.ErrNeedsModel):
 		return "set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --model"
 	case errors.Is(err, calls.ErrUnavailable), errors.Is(err, ErrNoDaemon):
@@ -172,7 +172,7 @@ func errorHint(err error) string {
 	case errors.Is(err, calls.ErrBrowserGone):
 		return "run the command again: a fresh browser starts"
 	case errors.Is(err, calls.ErrTimeout):
-		return `raise --timeout, or run "waymark snapshot" to see what the page shows now`
+		return "raise --timeout, or run " + calls.Cmd("snapshot") + " to see what the page shows now"
 	}
 	return ""
 }
@@ -229,7 +229,13 @@ func (e *withData) ErrorData() any { return e.data }
 
 // helpHint points at a command's help.
 func helpHint(cmd *cobra.Command) string {
-	return fmt.Sprintf("run %q for usage", cmd.CommandPath()+" --help")
+	return "run " + cmdLine(cmd.CommandPath()+" --help") + " for usage"
+}
+
+// cmdLine is a command line cobra wrote ("waymark fill TARGET TEXT") as
+// a hint names a command (calls.Cmd).
+func cmdLine(line string) string {
+	return calls.Cmd(strings.TrimPrefix(strings.TrimPrefix(line, "waymark"), " "))
 }
 
 // flagError turns pflag's complaints (unknown flag, bad value) into usage
@@ -251,7 +257,7 @@ func argsRange(min, max int) cobra.PositionalArgs {
 		case max != min:
 			want = fmt.Sprintf("%d to %d", min, max)
 		}
-		return usageErrorf("usage: "+cmd.UseLine(), "%s takes %s argument(s), got %d", cmd.CommandPath(), want, len(args))
+		return usageErrorf("usage: "+cmdLine(cmd.UseLine()), "%s takes %s argument(s), got %d", cmd.CommandPath(), want, len(args))
 	}
 }
 
@@ -272,7 +278,7 @@ func unknownSubcommand(cmd *cobra.Command, args []string) error {
 	cmd.SuggestionsMinimumDistance = 2
 	hint := helpHint(cmd)
 	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		hint = fmt.Sprintf("did you mean %q?", cmd.CommandPath()+" "+s[0])
+		hint = "did you mean " + cmdLine(cmd.CommandPath()+" "+s[0]) + "?"
 	}
 	return usageErrorf(hint, "unknown command %q for %q", args[0], cmd.CommandPath())
 }

@@ -23,7 +23,7 @@ func (o *ExtractOptions) learnAPI(ctx context.Context, data json.RawMessage, pat
 	res, err := s.StopCapture(ctx, calls.CaptureStopRequest{Keep: true})
 	if err != nil {
 		if errors.Is(err, calls.ErrBadInput) {
-			return calls.Errorf(calls.ErrBadInput, "start a capture before the page loads the list (waymark capture start, then waymark reload), and extract again with --learn-api",
+			return calls.Errorf(calls.ErrBadInput, "start a capture before the page loads the list ("+calls.Cmd("capture start")+", then "+calls.Cmd("reload")+"), and extract again with --learn-api",
 				"no capture runs in this session, so no call behind the rows was seen")
 		}
 		return err

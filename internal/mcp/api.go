@@ -33,7 +33,7 @@ func (t *tools) registerAPI(s *sdk.Server) {
 			}
 			b, err := os.ReadFile(file)
 			if err != nil {
-				return "", calls.APICallResult{}, calls.Errorf(calls.ErrBadInput, "give the path of a recipe `waymark api learn` wrote, or its JSON", "%v", err)
+				return "", calls.APICallResult{}, calls.Errorf(calls.ErrBadInput, "give the path of a recipe "+calls.Cmd("api learn")+" wrote, or its JSON", "%v", err)
 			}
 			raw = b
 		}

@@ -114,7 +114,7 @@ type pilotTools struct {
 func (pt pilotTools) pilot(ctx context.Context) (*pilot.Pilot, error) {
 	p, err := pt.newPilot(ctx, sessionFrom(ctx, pt.session))
 	if err == nil && p == nil {
-		err = calls.Errorf(calls.ErrUnavailable, "configure a model for waymark mcp", "no model")
+		err = calls.Errorf(calls.ErrUnavailable, "configure a model for "+calls.Cmd("mcp"), "no model")
 	}
 	return p, err
 }

@@ -60,7 +60,7 @@ func (m *Manager) traceCall(session, method string) (any, error) {
 	switch method {
 	case calls.MethodTraceStart:
 		if m.tr.byName[session] != nil {
-			return nil, calls.Errorf(calls.ErrBadInput, "stop it first: waymark trace stop FILE",
+			return nil, calls.Errorf(calls.ErrBadInput, "stop it first: "+calls.Cmd("trace stop FILE"),
 				"session %q is already traced", session)
 		}
 		if m.tr.byName == nil {
@@ -72,7 +72,7 @@ func (m *Manager) traceCall(session, method string) (any, error) {
 	default: // calls.MethodTraceStop
 		tr := m.tr.byName[session]
 		if tr == nil {
-			return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark trace start, then use the session, then waymark trace stop FILE",
+			return nil, calls.Errorf(calls.ErrBadInput, "start one first: "+calls.Cmd("trace start")+", then use the session, then "+calls.Cmd("trace stop FILE"),
 				"session %q is not traced", session)
 		}
 		delete(m.tr.byName, session)

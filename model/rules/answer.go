@@ -83,7 +83,7 @@ func (e *TargetError) Error() string {
 func (e *TargetError) ErrorHint() string {
 	switch e.Err {
 	case ErrNoMatch:
-		return fmt.Sprintf(`check the name in "waymark snapshot -i", or use its ref (%s e5)`, e.Action)
+		return fmt.Sprintf("check the name in "+calls.Cmd("snapshot -i")+", or use its ref (%s e5)", e.Action)
 	case ErrAmbiguous:
 		return fmt.Sprintf(`name one exactly (in quotes, with its case), say which ("the second …"), or use its ref (%s %s)`, e.Action, refOf(e.Candidates[0]))
 	case ErrWrongKind:
