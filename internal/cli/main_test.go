@@ -132,7 +132,7 @@ func TestMainExitCodes(t *testing.T) {
 			name:       "bad flag json",
 			args:       []string{"--json", "click", "e1", "--bogus"},
 			wantCode:   2,
-			wantStdout: `{"ok":false,"error":{"code":"usage","message":"unknown flag: --bogus","hint":"run `+"`waymark click --help`"+` for usage"}}` + "\n",
+			wantStdout: `{"ok":false,"error":{"code":"usage","message":"unknown flag: --bogus","hint":"run ` + "`waymark click --help`" + ` for usage"}}` + "\n",
 		},
 		{
 			name:     "wrong arg count",
