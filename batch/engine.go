@@ -163,7 +163,7 @@ func (e *Engine) Submit(ctx context.Context, spec Spec, fields []map[string]json
 	b, _ := json.Marshal(spec)
 	if _, err := e.specs.Create(ctx, spec.ID, b); err != nil {
 		if errors.Is(err, jetstream.ErrKeyExists) {
-			return nil, calls.Errorf(calls.ErrBadInput, "choose another id, or look at it with waymark batch status "+spec.ID, "batch %s exists already", spec.ID)
+			return nil, calls.Errorf(calls.ErrBadInput, "choose another id, or look at it with "+calls.Cmd("batch status")+" "+spec.ID, "batch %s exists already", spec.ID)
 		}
 		return nil, err
 	}
@@ -228,11 +228,11 @@ func validID(id string) bool {
 // Spec returns a batch's spec.
 func (e *Engine) Spec(ctx context.Context, id string) (*Spec, error) {
 	if !validID(id) {
-		return nil, calls.Errorf(calls.ErrBadInput, "list them with waymark batch status", "bad batch id %q", id)
+		return nil, calls.Errorf(calls.ErrBadInput, "list them with "+calls.Cmd("batch status"), "bad batch id %q", id)
 	}
 	ent, err := e.specs.Get(ctx, id)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return nil, calls.Errorf(calls.ErrBadInput, "list them with waymark batch status", "no batch %s", id)
+		return nil, calls.Errorf(calls.ErrBadInput, "list them with "+calls.Cmd("batch status"), "no batch %s", id)
 	}
 	if err != nil {
 		return nil, err

@@ -36,7 +36,7 @@ func lockDir(dir string, wait time.Duration) (func(), error) {
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
 			f.Close()
-			return nil, calls.Errorf(calls.ErrUnavailable, "another waymark daemon holds it; stop it (waymark daemon stop) and try again",
+			return nil, calls.Errorf(calls.ErrUnavailable, "another daemon holds it; stop it ("+calls.Cmd("daemon stop")+") and try again",
 				"the batch store %s is in use: %v", dir, err)
 		}
 		time.Sleep(50 * time.Millisecond)

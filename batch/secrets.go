@@ -158,7 +158,7 @@ func (w *worker) hold(ctx context.Context, row Row) error {
 // needsSecret is the result of a row held for its secret.
 func needsSecret(res Result, err error) Result {
 	res.Status, res.Cause, res.Message = StatusNeedsSecret, CauseSecret, err.Error()
-	res.Hint = "set it where the batch was submitted, then run: waymark batch resume " + res.Batch
+	res.Hint = "set it where the batch was submitted, then run: " + calls.Cmd("batch resume") + " " + res.Batch
 	return res
 }
 
@@ -193,7 +193,7 @@ type heldRow struct {
 // held reads a batch's held rows, in row order.
 func (e *Engine) held(ctx context.Context, id string) ([]heldRow, error) {
 	if !validID(id) {
-		return nil, calls.Errorf(calls.ErrBadInput, "list them with waymark batch status", "bad batch id %q", id)
+		return nil, calls.Errorf(calls.ErrBadInput, "list them with "+calls.Cmd("batch status"), "bad batch id %q", id)
 	}
 	lister, err := e.journal.ListKeysFiltered(ctx, id+".*.held")
 	if err != nil {

@@ -523,7 +523,7 @@ type ConsoleMessage struct {
 	Text   string `json:"text"`
 	URL    string `json:"url,omitempty"`  // the script or request it is about
 	Line   int    `json:"line,omitempty"` // 1-based, in URL
-	TimeMS int64  `json:"time_ms"`        // when, in Unix milliseconds
+	UnixMS int64  `json:"unix_ms"`        // when it was logged, in Unix milliseconds (a moment; every other *_ms is a duration)
 }
 
 // ConsoleLog is the console of a session's pages.
@@ -562,7 +562,7 @@ type Request struct {
 	// REASON"); empty when one came or none yet.
 	Failed     string `json:"failed,omitempty"`
 	Pending    bool   `json:"pending,omitempty"`     // still loading when read
-	TimeMS     int64  `json:"time_ms"`               // when it was sent, in Unix milliseconds
+	SentUnixMS int64  `json:"sent_unix_ms"`          // when it was sent, in Unix milliseconds (a moment; every other *_ms is a duration)
 	DurationMS int64  `json:"duration_ms,omitempty"` // from sent to loaded or failed
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Categories of failure. Callers branch on these with errors.Is; each has a
@@ -73,6 +74,19 @@ var codes = []struct {
 	{ErrChanged, "changed"},
 	{context.Canceled, "canceled"},
 	{context.DeadlineExceeded, "timeout"},
+}
+
+// Codes are the wire codes of the categories, each once, in the table's
+// order: what a front documents (docs/json.md's table is written from
+// them and the CLI's own, internal/cli/codes.go).
+func Codes() []string {
+	var out []string
+	for _, c := range codes {
+		if !slices.Contains(out, c.code) {
+			out = append(out, c.code)
+		}
+	}
+	return out
 }
 
 // Code returns the wire code of err's category, or "internal".

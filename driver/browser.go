@@ -212,7 +212,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		if err != nil {
 			b.cancel()
 			return nil, &calls.Error{Kind: calls.ErrUnavailable, Msg: fmt.Sprintf("start browser %s: %v", b.desc, err),
-				Hint: "check the browser runs (waymark doctor), or pass another with --executable-path or --cdp"}
+				Hint: "check the browser runs (" + calls.Cmd("doctor") + "), or pass another with --executable-path or --cdp"}
 		}
 	case <-ctx.Done():
 		b.cancel()

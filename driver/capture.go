@@ -134,7 +134,7 @@ func (s *Session) PDF(ctx context.Context) (_ *calls.Image, err error) {
 // Viewport sets the size of the current tab's viewport.
 func (s *Session) Viewport(ctx context.Context, req calls.ViewportRequest) (_ *calls.Empty, err error) {
 	if req.Width < 100 || req.Height < 100 || req.Width > 10000 || req.Height > 10000 {
-		return nil, calls.Errorf(calls.ErrBadInput, "use a size between 100 and 10000 pixels, e.g. waymark viewport 1280 800", "bad viewport %dx%d", req.Width, req.Height)
+		return nil, calls.Errorf(calls.ErrBadInput, "use a size between 100 and 10000 pixels, e.g. "+calls.Cmd("viewport 1280 800"), "bad viewport %dx%d", req.Width, req.Height)
 	}
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {

@@ -187,7 +187,7 @@ func (s *Session) copyTab(ctx context.Context, t *tab) (text, html string, err e
 		// clipboard from a task of its own), not after the whole wait.
 		blocked := watch.Fired && watch.Prevented && !watch.Data && time.Until(deadline) < copyWait-blockedGrace
 		if blocked || time.Now().After(deadline) {
-			return "", "", calls.Errorf(calls.ErrNotInteractable, "the page may block copying; read it another way (waymark get text, or the app's export)",
+			return "", "", calls.Errorf(calls.ErrNotInteractable, "the page may block copying; read it another way ("+calls.Cmd("get text")+", or the app's export)",
 				"the page blocked the copy: nothing reached the clipboard after Control+C")
 		}
 		if err := sleep(ctx, 30*time.Millisecond); err != nil {

@@ -249,15 +249,15 @@ func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (re
 		what := fmt.Sprintf("%q", words)
 		switch {
 		case len(at) == 0 && mode == "replace":
-			return nil, calls.Errorf(calls.ErrNoMatch, "give a whole line as the document has it (waymark doc find shows it)", "no line of the document is %s", what)
+			return nil, calls.Errorf(calls.ErrNoMatch, "give a whole line as the document has it ("+calls.Cmd("doc find")+" shows it)", "no line of the document is %s", what)
 		case len(at) == 0:
-			return nil, calls.Errorf(calls.ErrNoMatch, "waymark doc read shows the document's words", "the document does not hold %s", what)
+			return nil, calls.Errorf(calls.ErrNoMatch, calls.Cmd("doc read")+" shows the document's words", "the document does not hold %s", what)
 		case len(at) > 1:
 			return nil, calls.Errorf(calls.ErrAmbiguous, "give more words, so that they name one place", "the document holds %s %d times: %s; nothing was typed", what, len(at), placeDesc(at))
 		}
 		i, j, ok := docSpan(before, words, mode)
 		if !ok {
-			return nil, calls.Errorf(calls.ErrNoMatch, "waymark doc read shows the document's words", "the document does not hold %q as one run of text", words)
+			return nil, calls.Errorf(calls.ErrNoMatch, calls.Cmd("doc read")+" shows the document's words", "the document does not hold %q as one run of text", words)
 		}
 		if mode == "after" {
 			want = before[:j] + req.Text + before[j:]

@@ -40,7 +40,7 @@ func (el *element) gone(err error) error {
 	if ref, ok := normalizeRef(el.what); ok {
 		return staleRef(ref, el.line)
 	}
-	return calls.Errorf(calls.ErrStaleRef, "run waymark snapshot and try again", "%s is no longer on the page", el.what)
+	return calls.Errorf(calls.ErrStaleRef, "run "+calls.Cmd("snapshot")+" and try again", "%s is no longer on the page", el.what)
 }
 
 // find resolves what the caller typed (a ref or a locator) to one element,
@@ -48,7 +48,7 @@ func (el *element) gone(err error) error {
 func (s *Session) find(ctx context.Context, t *tab, what string, timeout time.Duration) (*element, error) {
 	what = strings.TrimSpace(what)
 	if what == "" {
-		return nil, calls.Errorf(calls.ErrBadInput, "pass a ref such as @e12 (from waymark snapshot) or a locator such as text=Continue", "no target given")
+		return nil, calls.Errorf(calls.ErrBadInput, "pass a ref such as @e12 (from "+calls.Cmd("snapshot")+") or a locator such as text=Continue", "no target given")
 	}
 	if ref, ok := normalizeRef(what); ok {
 		return s.findRef(ctx, t, ref)
@@ -71,7 +71,7 @@ func (s *Session) find(ctx context.Context, t *tab, what string, timeout time.Du
 			return nil, ambiguous(what, els)
 		}
 		if time.Now().After(deadline) {
-			return nil, calls.Errorf(calls.ErrNoMatch, "run waymark snapshot to see what the page holds now",
+			return nil, calls.Errorf(calls.ErrNoMatch, "run "+calls.Cmd("snapshot")+" to see what the page holds now",
 				"no element matches %s (waited %s)", what, timeout.Round(time.Millisecond))
 		}
 		if err := sleep(ctx, 100*time.Millisecond); err != nil {
@@ -114,7 +114,7 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 		return nil, unknownRef(ref)
 	}
 	if e.tab != t {
-		return nil, calls.Errorf(calls.ErrStaleRef, "switch to that tab with waymark tab switch, or take a new snapshot",
+		return nil, calls.Errorf(calls.ErrStaleRef, "switch to that tab with "+calls.Cmd("tab switch")+", or take a new snapshot",
 			"[ref=%s] belongs to another tab", ref)
 	}
 	if !s.refs.current(ref) {
@@ -145,7 +145,7 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 		return nil, el.gone(nil)
 	}
 	if e.tag != "" && (now.Tag != e.tag || (e.text != "" && !targets.Alike(e.text, foldText(now.Text)))) {
-		return nil, calls.Errorf(calls.ErrStaleRef, `run "waymark snapshot" again and use a ref from it`,
+		return nil, calls.Errorf(calls.ErrStaleRef, "run "+calls.Cmd("snapshot")+" again and use a ref from it",
 			"[ref=%s] showed %s, but that element now says %q; it changed after your last look", ref, strings.TrimPrefix(e.line, "- "), clip(now.Text, 60))
 	}
 	for _, a := range identityAttrs {
@@ -158,7 +158,7 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 			}
 		}
 		if e.attrs != nil && is != was {
-			return nil, calls.Errorf(calls.ErrStaleRef, `run "waymark snapshot" again and use a ref from it`,
+			return nil, calls.Errorf(calls.ErrStaleRef, "run "+calls.Cmd("snapshot")+" again and use a ref from it",
 				"[ref=%s] showed %s, but its %s is now %q (was %q); it changed after your last look", ref, strings.TrimPrefix(e.line, "- "), a, clip(now.Attrs[a], 60), clip(e.attrs[a], 60))
 		}
 	}

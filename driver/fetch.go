@@ -108,7 +108,7 @@ func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (reply *cal
 	case r.Error != "":
 		// fetch() tells a script no more than "Failed to fetch": a network
 		// error, a CORS refusal or a blocked request look alike to it.
-		return nil, calls.Errorf(calls.ErrNavigation, "a network error or a refusal by the browser (CORS, mixed content): the NetLog (waymark --netlog) or the console says which",
+		return nil, calls.Errorf(calls.ErrNavigation, "a network error or a refusal by the browser (CORS, mixed content): the NetLog ("+calls.Cmd("--netlog")+") or the console says which",
 			"%s %s failed in the page: %s", method, u, r.Error)
 	case r.Redirected && rw != nil:
 		// The events come from the browser process, the script's answer from

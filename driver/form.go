@@ -448,7 +448,7 @@ func (s *Session) Form(ctx context.Context, _ calls.FormRequest) (reply *calls.F
 	}
 	defer end(&err)
 	if d := t.pendingDialog(); d != nil {
-		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss", "%s is open (%q)", d.Named(), d.Message)
+		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: "+calls.Cmd("dialog accept|dismiss"), "%s is open (%q)", d.Named(), d.Message)
 	}
 	sc, err := s.scanForm(ctx, t)
 	if err != nil {

@@ -54,7 +54,7 @@ func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (repl
 		answers = append(answers, answer{key: k, value: v, secret: true})
 	}
 	if len(answers) == 0 {
-		return nil, calls.Errorf(calls.ErrBadInput, `give answers by key or label: {"email": "ann@example.com"} (waymark form lists the keys)`, "no answers given")
+		return nil, calls.Errorf(calls.ErrBadInput, "give answers by key or label: {\"email\": \"ann@example.com\"} ("+calls.Cmd("form")+" lists the keys)", "no answers given")
 	}
 	sort.Slice(answers, func(i, j int) bool { return answers[i].key < answers[j].key })
 	// Before the first key: every output masks them from now on
@@ -68,7 +68,7 @@ func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (repl
 	}
 	defer end(&err)
 	if d := t.pendingDialog(); d != nil {
-		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss", "%s is open (%q)", d.Named(), d.Message)
+		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: "+calls.Cmd("dialog accept|dismiss"), "%s is open (%q)", d.Named(), d.Message)
 	}
 	// The page's own sends are held from the first write to the last.
 	// It lingers for the sends of out-of-process frames only when a field

@@ -75,13 +75,13 @@ var errBrowserGone = errors.New("the browser's connection ended")
 
 func pageCrashed() error {
 	return calls.Errorf(calls.ErrPageCrashed,
-		`run "waymark reload" to load the page again, "waymark open URL" to go elsewhere, or "waymark tab close"`,
+		"run "+calls.Cmd("reload")+" to load the page again, "+calls.Cmd("open URL")+" to go elsewhere, or "+calls.Cmd("tab close"),
 		"the page crashed (its renderer process died)")
 }
 
 func pageUnresponsive(after time.Duration) error {
 	return calls.Errorf(calls.ErrPageUnresponsive,
-		`run "waymark reload", "waymark open URL" or "waymark tab close": the stuck page is stopped first`,
+		"run "+calls.Cmd("reload")+", "+calls.Cmd("open URL")+" or "+calls.Cmd("tab close")+": the stuck page is stopped first",
 		"the page stopped answering for %s (a script keeps its main thread busy); the call was abandoned", after.Round(100*time.Millisecond))
 }
 
@@ -147,7 +147,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 				*errp = &calls.Error{Kind: calls.ErrBrowserGone, Msg: "the browser is gone (it crashed or was killed) while the call ran",
 					Hint: "run the command again: a new browser starts"}
 			} else if t.closed() {
-				*errp = calls.Errorf(calls.ErrNavigation, `run "waymark tab list" to see the tabs left`, "the tab closed while the call ran")
+				*errp = calls.Errorf(calls.ErrNavigation, "run "+calls.Cmd("tab list")+" to see the tabs left", "the tab closed while the call ran")
 			}
 		}
 	}
@@ -289,7 +289,7 @@ func (t *tab) stopRenderer(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return calls.Errorf(calls.ErrPageUnresponsive, `run "waymark tab close", or "waymark session close"`,
+			return calls.Errorf(calls.ErrPageUnresponsive, "run "+calls.Cmd("tab close")+", or "+calls.Cmd("session close"),
 				"the stuck page could not be stopped within %s", crashWait)
 		}
 	}

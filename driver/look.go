@@ -342,11 +342,11 @@ func (s *Session) scope(ctx context.Context, t *tab, root *outline.Node, scope s
 		return nil, err
 	}
 	if len(ids) == 0 {
-		return nil, calls.Errorf(calls.ErrNoMatch, "check the selector, or scope by a ref from waymark snapshot", "no element matches --scope %q", css)
+		return nil, calls.Errorf(calls.ErrNoMatch, "check the selector, or scope by a ref from "+calls.Cmd("snapshot"), "no element matches --scope %q", css)
 	}
 	found := findAnyBackend(root, ids[0])
 	if found == nil {
-		return nil, calls.Errorf(calls.ErrNoMatch, "the element may be hidden; run waymark snapshot without --scope", "the element %q matches is not in the outline", css)
+		return nil, calls.Errorf(calls.ErrNoMatch, "the element may be hidden; run "+calls.Cmd("snapshot")+" without --scope", "the element %q matches is not in the outline", css)
 	}
 	return found, nil
 }

@@ -21,7 +21,7 @@ const defaultNavTimeout = 30 * time.Second
 func NormalizeURL(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		return "", calls.Errorf(calls.ErrBadInput, "usage: waymark open URL", "no URL given")
+		return "", calls.Errorf(calls.ErrBadInput, "usage: "+calls.Cmd("open URL"), "no URL given")
 	}
 	lower := strings.ToLower(raw)
 	for _, p := range []string{"about:", "data:", "file:", "chrome:", "javascript:"} {
@@ -56,7 +56,7 @@ func NormalizeURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || strings.ContainsAny(u.Host, " \t") {
-		return "", calls.Errorf(calls.ErrBadInput, "check the address, e.g. waymark open example.com/path", "malformed URL %q", raw)
+		return "", calls.Errorf(calls.ErrBadInput, "check the address, e.g. "+calls.Cmd("open example.com/path"), "malformed URL %q", raw)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return "", calls.Errorf(calls.ErrBadInput, "open an http(s) URL", "unsupported scheme %q in %q", u.Scheme, raw)

@@ -91,7 +91,7 @@ func (s *Session) StartCapture(ctx context.Context, req calls.CaptureStartReques
 	c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(s.browser.ctx))
 	if !s.log.capture.CompareAndSwap(nil, c) {
 		c.cancel()
-		return nil, calls.Errorf(calls.ErrBadInput, "stop it first: waymark capture stop FILE", "session %q captures already", s.name)
+		return nil, calls.Errorf(calls.ErrBadInput, "stop it first: "+calls.Cmd("capture stop FILE"), "session %q captures already", s.name)
 	}
 	return &calls.CaptureStarted{Session: s.name, StartedUnix: c.started.UnixMilli()}, nil
 }
@@ -112,7 +112,7 @@ func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest)
 	s.settledLogs(ctx) // the last action's requests answered (pending.go)
 	c := s.log.capturing()
 	if c == nil {
-		return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark capture start, then use the pages, then waymark capture stop FILE",
+		return nil, calls.Errorf(calls.ErrBadInput, "start one first: "+calls.Cmd("capture start")+", then use the pages, then "+calls.Cmd("capture stop FILE"),
 			"session %q does not capture", s.name)
 	}
 	// The state as the pages hold it now.
@@ -163,7 +163,7 @@ func (s *Session) captureGone() error {
 	}
 	s.stopCapture()
 	return &calls.Error{Kind: calls.ErrBrowserGone, Msg: "the browser is gone (it crashed or was killed): a capture ends with it, unwritten",
-		Hint: "capture again in a new browser: waymark capture start, then the pages, then waymark capture stop FILE"}
+		Hint: "capture again in a new browser: " + calls.Cmd("capture start") + ", then the pages, then " + calls.Cmd("capture stop FILE")}
 }
 
 // indentJSON marshals v for a person to read: indented, and the bodies'

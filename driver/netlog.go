@@ -30,9 +30,9 @@ func (s *Session) NetLog(ctx context.Context, req calls.NetLogRequest) (*calls.N
 func (b *Browser) netLog(ctx context.Context, req calls.NetLogRequest) (*calls.NetLogResult, error) {
 	file := b.NetLog()
 	if file == "" {
-		hint := `start the daemon with a NetLog: waymark daemon restart --netlog FILE, or [evidence] netlog = "on-failure" in waymark.toml`
+		hint := "start the daemon with a NetLog: " + calls.Cmd("daemon restart --netlog FILE") + ", or [evidence] netlog = \"on-failure\" in waymark.toml"
 		if b.attached {
-			hint = "an attached browser logs only if it was started with --log-net-log; read its file with waymark netlog summarize"
+			hint = "an attached browser logs only if it was started with --log-net-log; read its file with " + calls.Cmd("netlog summarize")
 		}
 		return nil, calls.Errorf(calls.ErrBadInput, hint, "the browser writes no NetLog")
 	}

@@ -74,7 +74,7 @@ func nowMS() int64 { return time.Now().UnixMilli() }
 // addConsole records one console message; mu is held.
 func (l *pageLog) addConsole(m calls.ConsoleMessage) {
 	l.seq++
-	m.Seq, m.TimeMS = l.seq, nowMS()
+	m.Seq, m.UnixMS = l.seq, nowMS()
 	l.console = append(l.console, m)
 	if n := len(l.console) - maxConsole; n > 0 {
 		l.console = append(l.console[:0:0], l.console[n:]...)
@@ -148,10 +148,10 @@ func (l *pageLog) onEvent(t *tab, ev any) {
 			// The same id goes on after a redirect: the hop before it
 			// ended with the redirect's status.
 			prev.Status, prev.Pending = int(ev.RedirectResponse.Status), false
-			prev.DurationMS = nowMS() - prev.TimeMS
+			prev.DurationMS = nowMS() - prev.SentUnixMS
 			delete(l.inflight, k)
 		}
-		r := &calls.Request{Method: ev.Request.Method, URL: ev.Request.URL, Type: strings.ToLower(string(ev.Type)), Pending: true, TimeMS: nowMS()}
+		r := &calls.Request{Method: ev.Request.Method, URL: ev.Request.URL, Type: strings.ToLower(string(ev.Type)), Pending: true, SentUnixMS: nowMS()}
 		if r.Type == "" {
 			r.Type = "other"
 		}
@@ -168,7 +168,7 @@ func (l *pageLog) onEvent(t *tab, ev any) {
 	case *network.EventLoadingFinished:
 		k := reqKey{t, ev.RequestID}
 		if r := l.inflight[k]; r != nil {
-			r.Pending, r.DurationMS = false, nowMS()-r.TimeMS
+			r.Pending, r.DurationMS = false, nowMS()-r.SentUnixMS
 			delete(l.inflight, k)
 		}
 	case *network.EventLoadingFailed:
@@ -182,7 +182,7 @@ func (l *pageLog) onEvent(t *tab, ev any) {
 			default:
 				r.Failed = ev.ErrorText
 			}
-			r.Pending, r.DurationMS = false, nowMS()-r.TimeMS
+			r.Pending, r.DurationMS = false, nowMS()-r.SentUnixMS
 			delete(l.inflight, k)
 		}
 	}

@@ -53,7 +53,7 @@ document.getElementById("pw").addEventListener("change", e => console.log("typed
 		if m.Source == "console" {
 			got = append(got, m.Level+":"+m.Source+":"+m.Text)
 		}
-		if m.Seq == 0 || m.TimeMS == 0 {
+		if m.Seq == 0 || m.UnixMS == 0 {
 			t.Errorf("message %+v has no seq or time", m)
 		}
 	}

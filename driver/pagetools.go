@@ -296,7 +296,7 @@ func toolArgs(tool calls.PageTool, raw json.RawMessage) (map[string]string, []by
 			for _, p := range ps[:min(len(ps), 5)] {
 				msgs = append(msgs, strings.TrimSpace(p.Pointer()+" "+p.Msg))
 			}
-			return nil, nil, calls.Errorf(calls.ErrBadInput, "see the tool's input schema: waymark tool --list",
+			return nil, nil, calls.Errorf(calls.ErrBadInput, "see the tool's input schema: "+calls.Cmd("tool --list"),
 				"the arguments do not fit %s's input schema: %s", tool.Name, strings.Join(msgs, "; "))
 		}
 	}

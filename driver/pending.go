@@ -56,7 +56,7 @@ func (t *tab) settleLater(before mark, p pace, sawRequests bool, entry int64) {
 			err = nil // the tab closed: nothing is left to tell about it
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			err = calls.Errorf(calls.ErrTimeout, "the page may still be loading; run waymark wait --load or take a snapshot",
+			err = calls.Errorf(calls.ErrTimeout, "the page may still be loading; run "+calls.Cmd("wait --load")+" or take a snapshot",
 				"the page the last action left did not settle within %s", settleLoad+settleRequests)
 		}
 		ps.err = err

@@ -218,7 +218,7 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 }
 
 func (el *element) notVisible() error {
-	return calls.Errorf(calls.ErrNotInteractable, "it may be hidden or collapsed; open what holds it first, or run waymark snapshot", "%s is not visible", el.what)
+	return calls.Errorf(calls.ErrNotInteractable, "it may be hidden or collapsed; open what holds it first, or run "+calls.Cmd("snapshot"), "%s is not visible", el.what)
 }
 
 // biggestQuad picks the largest of an element's boxes (a wrapped link has

@@ -107,7 +107,7 @@ func (s *Session) checkPopups(ctx context.Context, t *tab, target string) (notes
 		detail, _ := json.Marshal(map[string]any{"kind": what, "text": o.Text, "buttons": labels})
 		return notes, &calls.Error{Kind: calls.ErrPopup, Data: detail,
 			Msg:  fmt.Sprintf("a %s appeared over the page since your last look: %q with %s; nothing was done", what, clip(o.Text, 120), quoteList(labels, 6)),
-			Hint: `run "waymark snapshot" to see it, then answer it or close it`}
+			Hint: "run " + calls.Cmd("snapshot") + " to see it, then answer it or close it"}
 	}
 	return notes, nil
 }

@@ -34,7 +34,7 @@ func (s *Session) Get(ctx context.Context, req calls.GetRequest) (reply *calls.G
 		return &calls.GetResult{Value: info.URL, Found: true}, nil
 	case "count":
 		if req.Target == "" {
-			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark get count LOCATOR", "count needs a locator")
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: "+calls.Cmd("get count LOCATOR"), "count needs a locator")
 		}
 		loc, err := locator.Parse(req.Target)
 		if err != nil {
@@ -82,7 +82,7 @@ func (s *Session) Get(ctx context.Context, req calls.GetRequest) (reply *calls.G
 		}
 	case "attr":
 		if req.Name == "" {
-			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark get attr REF NAME", "attr needs an attribute name")
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: "+calls.Cmd("get attr REF NAME"), "attr needs an attribute name")
 		}
 		var v *string
 		if err := el.callOn(ctx, `function(n){ return this.getAttribute(n) }`, &v, req.Name); err != nil {
@@ -104,7 +104,7 @@ func (s *Session) Get(ctx context.Context, req calls.GetRequest) (reply *calls.G
 func (s *Session) Eval(ctx context.Context, req calls.EvalRequest) (reply *calls.EvalResult, err error) {
 	defer s.masked(&reply, &err)
 	if strings.TrimSpace(req.Expression) == "" {
-		return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark eval 'document.title'", "no expression given")
+		return nil, calls.Errorf(calls.ErrBadInput, "usage: "+calls.Cmd("eval 'document.title'"), "no expression given")
 	}
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {

@@ -206,7 +206,7 @@ func normalizeRef(s string) (string, bool) {
 }
 
 func unknownRef(ref string) error {
-	return calls.Errorf(calls.ErrUnknownRef, `run "waymark snapshot" to see the refs on the page now`,
+	return calls.Errorf(calls.ErrUnknownRef, "run "+calls.Cmd("snapshot")+" to see the refs on the page now",
 		"no element [ref=%s] in this session", ref)
 }
 
@@ -215,7 +215,7 @@ func staleRef(ref, line string) error {
 	if line != "" {
 		what = fmt.Sprintf("%s (%s)", what, strings.TrimPrefix(strings.TrimSpace(line), "- "))
 	}
-	return calls.Errorf(calls.ErrStaleRef, `run "waymark snapshot" again and use a ref from it`,
+	return calls.Errorf(calls.ErrStaleRef, "run "+calls.Cmd("snapshot")+" again and use a ref from it",
 		"no element %s on the page now (it changed after your last look)", what)
 }
 

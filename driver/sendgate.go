@@ -345,7 +345,7 @@ func (s *Session) withoutSubmits(ctx context.Context, t *tab, what string, do fu
 	err = do()
 	if held := stop(); len(held) > 0 {
 		h := held[0]
-		return calls.Errorf(calls.ErrNotInteractable, "the page may be a form dressed as a spreadsheet or an editor: run waymark snapshot; a form is sent with waymark click or press, which ask for approval",
+		return calls.Errorf(calls.ErrNotInteractable, "the page may be a form dressed as a spreadsheet or an editor: run "+calls.Cmd("snapshot")+"; a form is sent with "+calls.Cmd("click")+" or press, which ask for approval",
 			"%s would send %s (%s %s); it was stopped before it left the browser, and nothing was sent", what, h.kind, h.method, shortURL(h.url))
 	}
 	return err

@@ -280,7 +280,7 @@ func (t *tab) settleUntil(ctx context.Context, before mark, p pace, early, sawRe
 			return done()
 		case <-navStartDeadline:
 		case <-loadDeadline.C:
-			return false, sawRequests, calls.Errorf(calls.ErrTimeout, "the page may still be loading; run waymark wait --load or take a snapshot",
+			return false, sawRequests, calls.Errorf(calls.ErrTimeout, "the page may still be loading; run "+calls.Cmd("wait --load")+" or take a snapshot",
 				"the page did not finish loading within %s", settleLoad)
 		case <-t.gone:
 			return false, sawRequests, nil // the action closed its own tab

@@ -30,15 +30,15 @@ const sheetStepTimeout = 5 * time.Second
 // sheetApp is the tab's spreadsheet, or an error that says what to do.
 func (s *Session) sheetApp(ctx context.Context, t *tab) (*apps.App, error) {
 	if d := t.pendingDialog(); d != nil {
-		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: waymark dialog accept|dismiss", "%s is open (%q)", d.Named(), d.Message)
+		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: "+calls.Cmd("dialog accept|dismiss"), "%s is open (%q)", d.Named(), d.Message)
 	}
 	app := s.detectApp(ctx, t)
 	switch {
 	case app == nil:
-		return nil, calls.Errorf(calls.ErrNoMatch, "open a spreadsheet (Google Sheets, Excel for the web, Airtable, Jspreadsheet…), or describe yours under [[apps]] in waymark.toml (waymark doctor --apps lists the known ones)",
+		return nil, calls.Errorf(calls.ErrNoMatch, "open a spreadsheet (Google Sheets, Excel for the web, Airtable, Jspreadsheet…), or describe yours under [[apps]] in waymark.toml ("+calls.Cmd("doctor --apps")+" lists the known ones)",
 			"the page is not a spreadsheet waymark knows (%s)", t.url())
 	case app.Kind != apps.KindSheet:
-		return nil, calls.Errorf(calls.ErrBadInput, "use waymark doc read for a document", "the page is %s, a document, not a spreadsheet", app.Name)
+		return nil, calls.Errorf(calls.ErrBadInput, "use "+calls.Cmd("doc read")+" for a document", "the page is %s, a document, not a spreadsheet", app.Name)
 	}
 	return app, nil
 }
@@ -51,7 +51,7 @@ func (s *Session) SheetRead(ctx context.Context, req calls.SheetReadRequest) (re
 		return nil, err
 	}
 	if n := rng.Rows() * rng.Cols(); rng.Rows() > calls.SheetMaxCells || n > calls.SheetMaxCells {
-		return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("read at most %d cells at once (%d rows × %d columns): split the range, or use waymark sheet dump for the used range", calls.SheetMaxCells, calls.SheetDumpRows, calls.SheetDumpCols),
+		return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("read at most %d cells at once (%d rows × %d columns): split the range, or use "+calls.Cmd("sheet dump")+" for the used range", calls.SheetMaxCells, calls.SheetDumpRows, calls.SheetDumpCols),
 			"the range %s is %d rows × %d columns", rng, rng.Rows(), rng.Cols())
 	}
 	t, ctx, end, err := s.enter(ctx, usePage)
@@ -188,12 +188,12 @@ func (s *Session) readRange(ctx context.Context, t *tab, app *apps.App, rng shee
 		rows = [][]sheet.Cell{{{}}}
 	}
 	if len(rows) != rng.Rows() {
-		return sheet.Grid{}, false, calls.Errorf(calls.ErrNotInteractable, "the app may have selected something else: run waymark snapshot, then try again",
+		return sheet.Grid{}, false, calls.Errorf(calls.ErrNotInteractable, "the app may have selected something else: run "+calls.Cmd("snapshot")+", then try again",
 			"the app copied %d rows for %s, not %d", len(rows), rng, rng.Rows())
 	}
 	for i, r := range rows {
 		if len(r) != rng.Cols() {
-			return sheet.Grid{}, false, calls.Errorf(calls.ErrNotInteractable, "the app may have selected something else: run waymark snapshot, then try again",
+			return sheet.Grid{}, false, calls.Errorf(calls.ErrNotInteractable, "the app may have selected something else: run "+calls.Cmd("snapshot")+", then try again",
 				"the app copied %d cells in row %d of %s, not %d", len(r), rng.From.Row+i+1, rng, rng.Cols())
 		}
 	}
@@ -236,7 +236,7 @@ func (s *Session) clickCell(ctx context.Context, t *tab, app *apps.App, at sheet
 	el, err := s.find(ctx, t, "css="+app.CellSelector(at.Row, at.Col), sheetStepTimeout)
 	if err != nil {
 		if calls.Code(err) == "not_found" {
-			return calls.Errorf(calls.ErrNoMatch, "read a range inside the sheet (waymark sheet dump shows its used range)", "the sheet has no cell %s", at)
+			return calls.Errorf(calls.ErrNoMatch, "read a range inside the sheet ("+calls.Cmd("sheet dump")+" shows its used range)", "the sheet has no cell %s", at)
 		}
 		return err
 	}

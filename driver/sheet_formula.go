@@ -61,6 +61,6 @@ func unapprovedFormula(cell, v string) error {
 	if f == "" {
 		return nil
 	}
-	return calls.Errorf(calls.ErrNeedsApproval, "write it with waymark sheet fill, which shows it to the person and asks for approval",
+	return calls.Errorf(calls.ErrNeedsApproval, "write it with "+calls.Cmd("sheet fill")+", which shows it to the person and asks for approval",
 		"the value for %s is a formula that makes the app fetch a URL (%s): a send, which needs approval; nothing was written", cell, f)
 }

@@ -63,7 +63,7 @@ func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (
 		// A formula shows its result, not what was typed: said, not failed.
 		c.Error = fmt.Sprintf("a formula: the cell shows %q", c.After)
 	} else if !c.ReadBack {
-		return nil, calls.Errorf(calls.ErrNotInteractable, "the app may have refused the value (a validation, a read-only cell): run waymark sheet read "+c.Cell,
+		return nil, calls.Errorf(calls.ErrNotInteractable, "the app may have refused the value (a validation, a read-only cell): run "+calls.Cmd("sheet read")+" "+c.Cell,
 			"typed into %s but it shows %q", c.Cell, c.After)
 	}
 	return &calls.SheetWriteResult{URL: shownURL(t.url()), App: app.Label(), SheetCell: c}, nil
@@ -254,7 +254,7 @@ func parseCell(s string) (sheet.Ref, error) {
 		return sheet.Ref{}, calls.Errorf(calls.ErrBadInput, "give one cell like B2", "%v", err)
 	}
 	if r.From != r.To {
-		return sheet.Ref{}, calls.Errorf(calls.ErrBadInput, "give one cell like B2; waymark sheet fill writes several", "%q is a range, not one cell", s)
+		return sheet.Ref{}, calls.Errorf(calls.ErrBadInput, "give one cell like B2; "+calls.Cmd("sheet fill")+" writes several", "%q is a range, not one cell", s)
 	}
 	return r.From, nil
 }

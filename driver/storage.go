@@ -24,7 +24,7 @@ func (s *Session) Cookies(ctx context.Context, req calls.CookieRequest) (reply *
 	case "", "get":
 	case "set":
 		if len(req.Cookies) == 0 {
-			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark cookies set NAME VALUE", "no cookie to set")
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: "+calls.Cmd("cookies set NAME VALUE"), "no cookie to set")
 		}
 		var params []*network.CookieParam
 		for _, c := range req.Cookies {
@@ -104,7 +104,7 @@ func (s *Session) Storage(ctx context.Context, req calls.StorageRequest) (reply 
 		}
 	case "set":
 		if req.Key == "" {
-			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark storage local set KEY VALUE", "no key given")
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: "+calls.Cmd("storage local set KEY VALUE"), "no key given")
 		}
 		expr = `(() => { ` + area + `.setItem(` + jsString(req.Key) + `, ` + jsString(req.Value) + `); return Object.fromEntries(Object.entries(` + area + `)) })()`
 	case "clear":
@@ -148,7 +148,7 @@ func (s *Session) StateSave(ctx context.Context) (_ *calls.State, err error) {
 // the origin the current tab is on.
 func (s *Session) StateLoad(ctx context.Context, st calls.State) (_ *calls.Empty, err error) {
 	if st.Format != calls.StateFormat {
-		return nil, calls.Errorf(calls.ErrBadInput, "load a file written by waymark state save", "unknown state format %q (want %q)", st.Format, calls.StateFormat)
+		return nil, calls.Errorf(calls.ErrBadInput, "load a file written by "+calls.Cmd("state save"), "unknown state format %q (want %q)", st.Format, calls.StateFormat)
 	}
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {

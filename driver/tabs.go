@@ -74,7 +74,7 @@ func (s *Session) tabAt(i int) (*tab, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if i < 0 || i >= len(s.tabs) {
-		return nil, calls.Errorf(calls.ErrBadInput, "run waymark tab list to see the tabs", "no tab %d (the session has %d)", i, len(s.tabs))
+		return nil, calls.Errorf(calls.ErrBadInput, "run "+calls.Cmd("tab list")+" to see the tabs", "no tab %d (the session has %d)", i, len(s.tabs))
 	}
 	return s.tabs[i], nil
 }

@@ -32,7 +32,7 @@ func (s *Session) Locate(ctx context.Context, req calls.LocateRequest) (reply *c
 	}
 	n := nodeOf(root, el)
 	if n == nil {
-		return nil, calls.Errorf(calls.ErrNotInteractable, "it may be hidden; run waymark snapshot", "%s is not in the outline", el.what)
+		return nil, calls.Errorf(calls.ErrNotInteractable, "it may be hidden; run "+calls.Cmd("snapshot"), "%s is not in the outline", el.what)
 	}
 	ev := targets.Locate(root, n, s.cssCounter(ctx, t, backendOf(n)))
 	return &ev, nil
@@ -77,11 +77,11 @@ func (s *Session) Find(ctx context.Context, req calls.FindRequest) (reply *calls
 	if strings.TrimSpace(req.Locator) != "" {
 		loc, err := locator.Parse(req.Locator)
 		if err != nil {
-			return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "give the locator as waymark locate prints it"}
+			return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "give the locator as " + calls.Cmd("locate") + " prints it"}
 		}
 		switch loc.Kind {
 		case locator.Ref:
-			return nil, calls.Errorf(calls.ErrBadInput, "a recorded step holds a locator, not a ref: use waymark locate to get one", "find takes a locator, not a ref")
+			return nil, calls.Errorf(calls.ErrBadInput, "a recorded step holds a locator, not a ref: use "+calls.Cmd("locate")+" to get one", "find takes a locator, not a ref")
 		case locator.CSS:
 			ids, err := s.queryCSS(ctx, t, loc.Value)
 			if err != nil {
@@ -97,7 +97,7 @@ func (s *Session) Find(ctx context.Context, req calls.FindRequest) (reply *calls
 		}
 	}
 	if req.Fingerprint.Role == "" {
-		return nil, calls.Errorf(calls.ErrBadInput, "pass the fingerprint waymark locate printed", "find needs a fingerprint with at least a role")
+		return nil, calls.Errorf(calls.ErrBadInput, "pass the fingerprint "+calls.Cmd("locate")+" printed", "find needs a fingerprint with at least a role")
 	}
 	row := -1
 	if req.Positional {

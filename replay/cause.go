@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/waymark-dev/waymark/calls"
+
 // Cause is why a replay stopped, with a hint that says what to do
 // ([Cause.Hint]). The waymark command gives each cause its own exit status;
 // the table is the command's (internal/cli), not this package's.
@@ -26,9 +28,9 @@ func (c Cause) Hint() string {
 	case CauseLandedAway:
 		return "the site sent the page elsewhere: open the URL by hand to see why (moved, down, or an error page), then fix the goto or record the routine again"
 	case CauseSignIn:
-		return "the site asks to sign in: load a signed-in state first (waymark state load FILE), or record the sign-in into the routine with secret variables"
+		return "the site asks to sign in: load a signed-in state first (" + calls.Cmd("state load FILE") + "), or record the sign-in into the routine with secret variables"
 	case CauseVerify:
-		return "the page did not show what the routine checks for: look at it (waymark snapshot) to see what happened instead"
+		return "the page did not show what the routine checks for: look at it (" + calls.Cmd("snapshot") + ") to see what happened instead"
 	case CauseReplaced:
 		return "a different control stands where the recorded one was; nothing was pressed. Check the page, then record the step again"
 	case CauseAmbiguous:
@@ -38,9 +40,9 @@ func (c Cause) Hint() string {
 	case CauseNeedsApproval:
 		return "the step would send, pay, delete or confirm: check it, then replay with --allow-submit"
 	case CauseNeedsModel:
-		return "the step reads the page with a model (it has no recipe, or its recipe no longer fits the page): configure one (waymark config) and replay again"
+		return "the step reads the page with a model (it has no recipe, or its recipe no longer fits the page): configure one (" + calls.Cmd("config") + ") and replay again"
 	case CauseFailed:
-		return "the browser refused the step: run waymark snapshot to see the page, then replay again"
+		return "the browser refused the step: run " + calls.Cmd("snapshot") + " to see the page, then replay again"
 	case CauseCanceled:
 		return "the replay was interrupted; run it again"
 	}

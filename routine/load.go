@@ -614,7 +614,7 @@ func (c *checker) answers(s *Step, here string, eachDepth int) error {
 		return nil
 	}
 	if len(s.Answers) == 0 {
-		return &LoadError{Where: here + ".answers", Msg: "a form step needs answers, by field key: {\"email\": {\"slot\": \"email\"}}", Hint: "waymark form lists the page's field keys"}
+		return &LoadError{Where: here + ".answers", Msg: "a form step needs answers, by field key: {\"email\": {\"slot\": \"email\"}}", Hint: calls.Cmd("form") + " lists the page's field keys"}
 	}
 	keys := make([]string, 0, len(s.Answers))
 	for k := range s.Answers {

@@ -52,7 +52,7 @@ func (c *caller) gate(req calls.FetchRequest) error {
 	data, _ := json.Marshal(a)
 	return &calls.Error{Kind: calls.ErrNeedsApproval, Data: data,
 		Msg:  fmt.Sprintf("api call would send %s %s (%s): it needs approval; nothing was sent", methodOf(req), shortURL(req.URL), why),
-		Hint: "an API call reads without asking only with GET, or a POST api learn proved a read; review the request, then approve it (waymark api call --allow-submit, or --approve with the error's data)"}
+		Hint: "an API call reads without asking only with GET, or a POST api learn proved a read; review the request, then approve it (" + calls.Cmd("api call --allow-submit") + ", or --approve with the error's data)"}
 }
 
 // acting says why a request is not a read, or "" when it is.

@@ -79,7 +79,7 @@ type endpoint struct {
 // returns the rows.
 func Learn(f *capture.File, rows []map[string]any, opts LearnOptions) (*Recipe, *Report, error) {
 	if len(rows) == 0 {
-		return nil, nil, calls.Errorf(calls.ErrBadInput, "give the rows the browser read (waymark extract … --json writes them)", "no rows to look for")
+		return nil, nil, calls.Errorf(calls.ErrBadInput, "give the rows the browser read ("+calls.Cmd("extract … --json")+" writes them)", "no rows to look for")
 	}
 	names := fieldsOf(rows)
 	eps := endpoints(f, opts.Extra)

@@ -147,7 +147,7 @@ type Learned struct {
 func Load(path string) (*Recipe, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, calls.Errorf(calls.ErrBadInput, "give the path of a recipe `waymark api learn` wrote", "%v", err)
+		return nil, calls.Errorf(calls.ErrBadInput, "give the path of a recipe "+calls.Cmd("api learn")+" wrote", "%v", err)
 	}
 	r, err := Parse(b)
 	if err != nil {
@@ -162,7 +162,7 @@ func Parse(b []byte) (*Recipe, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return nil, calls.Errorf(calls.ErrBadInput, "a recipe is the JSON `waymark api learn` writes (schema: siteapi/schema/api.schema.json)", "not an API recipe: %v", err)
+		return nil, calls.Errorf(calls.ErrBadInput, "a recipe is the JSON "+calls.Cmd("api learn")+" writes (schema: siteapi/schema/api.schema.json)", "not an API recipe: %v", err)
 	}
 	if err := r.Validate(); err != nil {
 		return nil, err
@@ -189,7 +189,7 @@ func (r *Recipe) Marshal() ([]byte, error) {
 // value that looks like one, or a redaction marker).
 func (r *Recipe) Validate() error {
 	bad := func(format string, args ...any) error {
-		return calls.Errorf(calls.ErrBadInput, "learn the recipe again with `waymark api learn`, or fix the field named", format, args...)
+		return calls.Errorf(calls.ErrBadInput, "learn the recipe again with "+calls.Cmd("api learn")+", or fix the field named", format, args...)
 	}
 	if r.Format != Format {
 		return bad("format %q, want %q", r.Format, Format)

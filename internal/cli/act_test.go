@@ -337,3 +337,43 @@ func TestDescribeOutcomeNamesTheNewPageByItsPathOnTheSameSite(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsModelHintFits: with no model, what extract, observe and act
+// answer says what works for that command: act's plain instructions are
+// act's, extract's are a recipe, a sheet or one value at a time, and
+// observe's a look at the page (they all listed act's instructions).
+func TestNeedsModelHintFits(t *testing.T) {
+	page := calls.Snapshot{URL: "https://shop.test/", Text: "- heading \"Mugs\" [level=1]\n- link \"Cart\" [ref=e1]"}
+	schema := filepath.Join(t.TempDir(), "schema.json")
+	if err := os.WriteFile(schema, []byte(`{"type":"object","properties":{"name":{"type":"string"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args       []string
+		want, lack []string
+	}{
+		{[]string{"extract", "the products", "--schema", schema}, []string{"--recipe FILE", "`waymark sheet read RANGE`", "`waymark get text TARGET`"}, []string{"fill X with Y"}},
+		{[]string{"observe", "where is the cart?"}, []string{"`waymark snapshot -i`", "ref"}, []string{"fill X with Y"}},
+		{[]string{"act", "summarise the page"}, []string{"fill X with Y"}, nil},
+	} {
+		fc := &fakeCaller{results: map[string]any{calls.MethodSnapshot: page}}
+		code, stdout, _, _ := runMain(t, context.Background(), fc, nil, append(tt.args, "--json", "--model", "rules")...)
+		var env struct{ Error struct{ Code, Hint string } }
+		if err := json.Unmarshal([]byte(stdout), &env); err != nil {
+			t.Fatalf("%v: %v in %q", tt.args, err, stdout)
+		}
+		if code != ExitUsage || env.Error.Code != "needs_model" {
+			t.Errorf("%v: exit %d, error %+v", tt.args, code, env.Error)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(env.Error.Hint, w) {
+				t.Errorf("%v: hint %q lacks %q", tt.args, env.Error.Hint, w)
+			}
+		}
+		for _, w := range tt.lack {
+			if strings.Contains(env.Error.Hint, w) {
+				t.Errorf("%v: hint %q holds %q, which is act's", tt.args, env.Error.Hint, w)
+			}
+		}
+	}
+}

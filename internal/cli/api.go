@@ -67,7 +67,7 @@ browser's own request, each hop checked by the URL policy.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lo.Common = f.common()
 			if lo.Capture == "" || lo.Rows == "" {
-				return usageErrorf("pass --capture FILE (waymark capture stop FILE) and --rows FILE (waymark extract … --json)", "api learn needs a capture and the rows")
+				return usageErrorf("pass --capture FILE ("+calls.Cmd("capture stop FILE")+") and --rows FILE ("+calls.Cmd("extract … --json")+")", "api learn needs a capture and the rows")
 			}
 			if learnF != nil {
 				return learnF(cmd.Context(), lo)
@@ -133,7 +133,7 @@ func keyValues(flag string, args []string) (map[string]string, error) {
 func readRows(path string) ([]map[string]any, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, calls.Errorf(calls.ErrBadInput, "give the file waymark extract … --json wrote", "%v", err)
+		return nil, calls.Errorf(calls.ErrBadInput, "give the file "+calls.Cmd("extract … --json")+" wrote", "%v", err)
 	}
 	return rowsOf(path, b)
 }
@@ -184,7 +184,7 @@ func rowsOf(name string, b []byte) ([]map[string]any, error) {
 func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
 	f, err := capture.ReadFile(opts.Capture)
 	if err != nil {
-		return calls.Errorf(calls.ErrBadInput, "give the file waymark capture stop wrote", "%v", err)
+		return calls.Errorf(calls.ErrBadInput, "give the file "+calls.Cmd("capture stop")+" wrote", "%v", err)
 	}
 	rows, err := readRows(opts.Rows)
 	if err != nil {

@@ -17,6 +17,8 @@ import (
 	"github.com/waymark-dev/waymark/internal/batchd"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // BatchOptions are the flags of `waymark batch ROUTINE`.
@@ -121,7 +123,7 @@ JSON line ("type": "row") before the envelope.`,
 func batchRun(ctx context.Context, opts *BatchOptions) error {
 	raw, err := os.ReadFile(opts.Routine)
 	if err != nil {
-		return usageErrorf("name a routine file (waymark run … --record FILE makes one)", "read the routine: %v", err)
+		return usageErrorf("name a routine file ("+calls.Cmd("run … --record FILE")+" makes one)", "read the routine: %v", err)
 	}
 	r, err := routine.Parse(raw)
 	if err != nil {
@@ -274,15 +276,15 @@ func followBatch(ctx context.Context, opts *Common, id, out string, poll time.Du
 func batchEnd(opts *Common, st batch.Status) error {
 	ok := st.Failed == 0 && st.Uncertain == 0 && st.NeedsSecret == 0 && st.State == batch.StateDone
 	msg := fmt.Sprintf("batch %s %s: %d ok, %d failed, %d uncertain, %d skipped, %d canceled", st.ID, st.State, st.OK, st.Failed, st.Uncertain, st.Skipped, st.Canceled)
-	hint := "read the rows that did not pass: waymark batch results " + st.ID
+	hint := "read the rows that did not pass: " + calls.Cmd("batch results") + " " + st.ID
 	if st.NeedsSecret > 0 {
 		msg += fmt.Sprintf(", %d waiting for a secret", st.NeedsSecret)
-		hint = "set the secrets they name, then run: waymark batch resume " + st.ID
+		hint = "set the secrets they name, then run: " + calls.Cmd("batch resume") + " " + st.ID
 	}
 	if opts.JSON {
 		env := envelope{OK: ok, Data: st}
 		if !ok {
-			env.Error = &errorBody{Code: "batch_incomplete", Message: msg, Hint: hint}
+			env.Error = &errorBody{Code: codeBatchIncomplete, Message: msg, Hint: hint}
 		}
 		if err := writeEnvelope(opts.IO.Out, env); err != nil {
 			return err

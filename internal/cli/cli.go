@@ -29,6 +29,8 @@ import (
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/lazyre"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // Deps are the parts of waymark the CLI uses but does not hold. Zero fields
@@ -124,7 +126,7 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 		default:
 			// Anything cobra itself refused before a command ran (an
 			// unknown command or flag, an Args check) is usage.
-			err = &UsageError{Err: err, Hint: `run "waymark --help" for usage`}
+			err = &UsageError{Err: err, Hint: "run " + calls.Cmd("--help") + " for usage"}
 		}
 		// A call torn down by Ctrl-C may surface as a broken connection;
 		// the user asked to stop, so report that.

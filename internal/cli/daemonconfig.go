@@ -13,6 +13,8 @@ import (
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/rpc"
 	"github.com/waymark-dev/waymark/policy"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // This file is the one road from the configuration to the daemon's
@@ -81,7 +83,7 @@ func daemonNetLog(socket string, cfg *config.Config) (string, error) {
 }
 
 // restartHint is how to give the daemon the settings of this command.
-const restartHint = `run "waymark daemon restart" with the same flags, folder and environment to start the daemon with these settings (it closes every session)`
+var restartHint = "run " + calls.Cmd("daemon restart") + " with the same flags, folder and environment to start the daemon with these settings (it closes every session)"
 
 // DaemonSettingsError says the running daemon started with settings other
 // than those this command's flags ask for. It is not calls.ErrUnavailable:
@@ -98,7 +100,7 @@ func (e *DaemonSettingsError) Error() string {
 		e.PID, config.DescribeDiffs(e.Diffs))
 }
 
-func (e *DaemonSettingsError) ErrorCode() string { return "daemon_settings" }
+func (e *DaemonSettingsError) ErrorCode() string { return codeDaemonSettings }
 func (e *DaemonSettingsError) ErrorHint() string { return restartHint }
 
 // checkDaemonSettings returns the judge of a daemon's hello for a command

@@ -114,7 +114,7 @@ type DoctorError struct {
 
 func (e *DoctorError) Error() string     { return e.err.Msg }
 func (e *DoctorError) Unwrap() error     { return e.err }
-func (e *DoctorError) ErrorCode() string { return "doctor_failed" }
+func (e *DoctorError) ErrorCode() string { return codeDoctorFailed }
 func (e *DoctorError) ErrorData() any    { return doctorReport{OK: false, Checks: e.Checks} }
 
 func doctorRun(ctx context.Context, opts *DoctorOptions) error {

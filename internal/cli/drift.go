@@ -96,7 +96,7 @@ func driftCode(code int) string {
 
 func driftHint(code int) string {
 	if code == DriftExitMoved {
-		return "a replay heals the moved elements with no model; run \"waymark replay\" with --keep-heals always to save them"
+		return "a replay heals the moved elements with no model; run " + calls.Cmd("replay") + " with --keep-heals always to save them"
 	}
 	return "look at the steps marked replaced, missing, ambiguous, unreached or elsewhere, and record the routine again or fix them"
 }

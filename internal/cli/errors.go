@@ -109,13 +109,7 @@ func ExitCode(err error) int {
 	case errors.As(err, &ec):
 		return ec.ExitCode()
 	}
-	switch errorCode(err) {
-	case "usage", "bad_input", "bad_config", "needs_model":
-		return ExitUsage
-	case "unavailable", "browser_gone", "model_unavailable", "daemon_settings":
-		return ExitUnavailable
-	}
-	return ExitFailed
+	return exitOf(errorCode(err)) // codes.go
 }
 
 // errorCode is the "code" of the JSON error envelope: what happened, in
@@ -128,7 +122,7 @@ func errorCode(err error) string {
 	case errors.As(err, &coded):
 		return coded.ErrorCode()
 	case errors.As(err, &ue):
-		return "usage"
+		return codeUsage
 	case errors.Is(err, ErrNoDaemon):
 		return "unavailable"
 	}
@@ -139,17 +133,17 @@ func errorCode(err error) string {
 	case errors.As(err, &needsModel), errors.Is(err, pilot.ErrNoKey), errors.Is(err, pilot.ErrKeyRefused):
 		return "needs_model"
 	case errors.Is(err, pilot.ErrModelUnavailable), errors.Is(err, pilot.ErrRateLimited), errors.Is(err, pilot.ErrModelTimeout):
-		return "model_unavailable"
+		return codeModelUnavailable
 	case errors.Is(err, pilot.ErrMalformed), errors.Is(err, pilot.ErrUndecodable):
-		return "model_answer"
+		return codeModelAnswer
 	case errors.Is(err, pilot.ErrBlocked):
-		return "bot_check"
+		return codeBotCheck
 	case errors.Is(err, pilot.ErrBudget):
-		return "budget_spent"
+		return codeBudgetSpent
 	case errors.Is(err, pilot.ErrRepeats), errors.Is(err, pilot.ErrBreaker):
-		return "task_failed"
+		return codeTaskFailed
 	case errors.Is(err, pilot.ErrCannot):
-		return "model_cannot"
+		return codeModelCannot
 	}
 	return "internal"
 }
@@ -166,11 +160,11 @@ func errorHint(err error) string {
 	}
 	switch {
 	case errors.Is(err, calls.ErrStaleRef), errors.Is(err, calls.ErrUnknownRef):
-		return `run "waymark snapshot -i" again for fresh refs`
+		return "run " + calls.Cmd("snapshot -i") + " again for fresh refs"
 	case errors.Is(err, calls.ErrNoMatch):
-		return `run "waymark snapshot -i" to see what the page holds`
+		return "run " + calls.Cmd("snapshot -i") + " to see what the page holds"
 	case errors.Is(err, calls.ErrAmbiguous):
-		return "use a ref from \"waymark snapshot -i\", or a narrower locator"
+		return "use a ref from " + calls.Cmd("snapshot -i") + ", or a narrower locator"
 	case errors.Is(err, calls.ErrNeedsModel):
 		return "set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --model"
 	case errors.Is(err, calls.ErrUnavailable), errors.Is(err, ErrNoDaemon):
@@ -178,7 +172,7 @@ func errorHint(err error) string {
 	case errors.Is(err, calls.ErrBrowserGone):
 		return "run the command again: a fresh browser starts"
 	case errors.Is(err, calls.ErrTimeout):
-		return `raise --timeout, or run "waymark snapshot" to see what the page shows now`
+		return "raise --timeout, or run " + calls.Cmd("snapshot") + " to see what the page shows now"
 	}
 	return ""
 }
@@ -235,7 +229,13 @@ func (e *withData) ErrorData() any { return e.data }
 
 // helpHint points at a command's help.
 func helpHint(cmd *cobra.Command) string {
-	return fmt.Sprintf("run %q for usage", cmd.CommandPath()+" --help")
+	return "run " + cmdLine(cmd.CommandPath()+" --help") + " for usage"
+}
+
+// cmdLine is a command line cobra wrote ("waymark fill TARGET TEXT") as
+// a hint names a command (calls.Cmd).
+func cmdLine(line string) string {
+	return calls.Cmd(strings.TrimPrefix(strings.TrimPrefix(line, "waymark"), " "))
 }
 
 // flagError turns pflag's complaints (unknown flag, bad value) into usage
@@ -257,7 +257,7 @@ func argsRange(min, max int) cobra.PositionalArgs {
 		case max != min:
 			want = fmt.Sprintf("%d to %d", min, max)
 		}
-		return usageErrorf("usage: "+cmd.UseLine(), "%s takes %s argument(s), got %d", cmd.CommandPath(), want, len(args))
+		return usageErrorf("usage: "+cmdLine(cmd.UseLine()), "%s takes %s argument(s), got %d", cmd.CommandPath(), want, len(args))
 	}
 }
 
@@ -278,7 +278,7 @@ func unknownSubcommand(cmd *cobra.Command, args []string) error {
 	cmd.SuggestionsMinimumDistance = 2
 	hint := helpHint(cmd)
 	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		hint = fmt.Sprintf("did you mean %q?", cmd.CommandPath()+" "+s[0])
+		hint = "did you mean " + cmdLine(cmd.CommandPath()+" "+s[0]) + "?"
 	}
 	return usageErrorf(hint, "unknown command %q for %q", args[0], cmd.CommandPath())
 }

@@ -45,7 +45,7 @@ func (o *ExtractOptions) learnAPI(ctx context.Context, data json.RawMessage, pat
 func (o *ExtractOptions) readCapture(ctx context.Context) (*calls.CaptureStopResult, error) {
 	res, err := o.session().StopCapture(ctx, calls.CaptureStopRequest{Keep: true})
 	if errors.Is(err, calls.ErrBadInput) {
-		return nil, calls.Errorf(calls.ErrBadInput, "start a capture before the page loads the list (waymark capture start, then waymark reload), and extract again with --learn-api",
+		return nil, calls.Errorf(calls.ErrBadInput, "start a capture before the page loads the list ("+calls.Cmd("capture start")+", then "+calls.Cmd("reload")+"), and extract again with --learn-api",
 			"no capture runs in this session, so no call behind the rows can be seen")
 	}
 	return res, err

@@ -115,7 +115,7 @@ type ConfigError struct{ Err error }
 
 func (e *ConfigError) Error() string     { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error     { return e.Err }
-func (e *ConfigError) ErrorCode() string { return "bad_config" }
+func (e *ConfigError) ErrorCode() string { return codeBadConfig }
 
 // Common is what every command that talks to the daemon carries from the
 // [Factory]. Each command's Options embeds it.

@@ -141,9 +141,9 @@ func pageReply(method string, params any) (any, error) {
 	case calls.MethodTraceStop:
 		return calls.Trace{Format: calls.TraceFormat, Session: "default", Entries: []calls.TraceEntry{{Index: 1, Method: calls.MethodOpen, Params: json.RawMessage(`{"url":"http://shop.test/"}`), OK: true, Outcome: "at http://shop.test/ \"Shop\""}}}, nil
 	case calls.MethodConsole:
-		return calls.ConsoleLog{Messages: []calls.ConsoleMessage{{Seq: 1, Level: "error", Source: "console", Text: "boom", URL: "http://shop.test/app.js", Line: 3, TimeMS: 1}}, Errors: 1, Next: 2}, nil
+		return calls.ConsoleLog{Messages: []calls.ConsoleMessage{{Seq: 1, Level: "error", Source: "console", Text: "boom", URL: "http://shop.test/app.js", Line: 3, UnixMS: 1}}, Errors: 1, Next: 2}, nil
 	case calls.MethodNetwork:
-		return calls.NetworkLog{Requests: []calls.Request{{Seq: 2, Method: "GET", URL: "http://shop.test/api", Type: "fetch", Status: 500, TimeMS: 1, DurationMS: 4}}, Failed: 1, Next: 2}, nil
+		return calls.NetworkLog{Requests: []calls.Request{{Seq: 2, Method: "GET", URL: "http://shop.test/api", Type: "fetch", Status: 500, SentUnixMS: 1, DurationMS: 4}}, Failed: 1, Next: 2}, nil
 	case calls.MethodRecordStop:
 		return calls.RecordStopResult{Routine: json.RawMessage(cliRoutine)}, nil
 	case calls.MethodCaptureStop:
@@ -236,7 +236,7 @@ func TestJSONContract(t *testing.T) {
 	captureFile := write("shop.capture.json", `{"format":"waymark.capture/1","started":"2026-12-01T00:00:00Z","stopped":"2026-12-01T00:01:00Z","exchanges":[{"id":"1","kind":"fetch","method":"GET","url":"http://shop.test/api/items","page":"http://shop.test/","status":200,"response_body":"{\"items\":[{\"title\":\"Go\"}]}","sent":"2026-12-01T00:00:01Z"}]}`)
 	apiRowsFile := write("api-rows.json", `[{"title":"Go"}]`)
 	apiRecipeFile := write("shop.api.json", `{"format":"waymark.api/1","site":"http://shop.test","page":"http://shop.test/","request":{"method":"GET","url":"http://shop.test/api/items"},"rows":"/items","fields":[{"name":"title","path":"/title"}]}`)
-	traceFile := write("trace.json", `{"format":"`+calls.TraceFormat+`","session":"s","started_ms":1,"duration_ms":2,"entries":[{"index":1,"method":"open","params":{"url":"http://shop.test/"},"started_ms":1,"duration_ms":1,"ok":true}]}`)
+	traceFile := write("trace.json", `{"format":"`+calls.TraceFormat+`","session":"s","started_unix_ms":1,"duration_ms":2,"entries":[{"index":1,"method":"open","params":{"url":"http://shop.test/"},"started_unix_ms":1,"duration_ms":1,"ok":true}]}`)
 	var decided atomic.Int32
 	model := fakeOpenAI(t, func(system string) string {
 		switch {

@@ -95,7 +95,7 @@ func TestMainExitCodes(t *testing.T) {
 			errs:       map[string]error{calls.MethodAct: fmt.Errorf("click e53: %w", calls.ErrStaleRef)},
 			args:       []string{"click", "e53"},
 			wantCode:   1,
-			wantStderr: "error: click e53: ref is no longer on the page\nhint: run \"waymark snapshot -i\" again for fresh refs\n",
+			wantStderr: "error: click e53: ref is no longer on the page\nhint: run `waymark snapshot -i` again for fresh refs\n",
 		},
 		{
 			name:       "stale ref json",
@@ -126,28 +126,28 @@ func TestMainExitCodes(t *testing.T) {
 		{
 			name:     "bad flag",
 			args:     []string{"click", "e1", "--bogus"},
-			wantCode: 2, wantStderr: "error: unknown flag: --bogus\nhint: run \"waymark click --help\" for usage\n",
+			wantCode: 2, wantStderr: "error: unknown flag: --bogus\nhint: run `waymark click --help` for usage\n",
 		},
 		{
 			name:       "bad flag json",
 			args:       []string{"--json", "click", "e1", "--bogus"},
 			wantCode:   2,
-			wantStdout: `{"ok":false,"error":{"code":"usage","message":"unknown flag: --bogus","hint":"run \"waymark click --help\" for usage"}}` + "\n",
+			wantStdout: `{"ok":false,"error":{"code":"usage","message":"unknown flag: --bogus","hint":"run ` + "`waymark click --help`" + ` for usage"}}` + "\n",
 		},
 		{
 			name:     "wrong arg count",
 			args:     []string{"fill", "e1"},
-			wantCode: 2, wantStderr: "error: waymark fill takes 2 argument(s), got 1\nhint: usage: waymark fill TARGET TEXT [flags]\n",
+			wantCode: 2, wantStderr: "error: waymark fill takes 2 argument(s), got 1\nhint: usage: `waymark fill TARGET TEXT [flags]`\n",
 		},
 		{
 			name:     "unknown command suggests",
 			args:     []string{"clik", "e1"},
-			wantCode: 2, wantStderr: "error: unknown command \"clik\" for \"waymark\"\nhint: did you mean \"waymark click\"?\n",
+			wantCode: 2, wantStderr: "error: unknown command \"clik\" for \"waymark\"\nhint: did you mean `waymark click`?\n",
 		},
 		{
 			name:     "unknown subcommand suggests",
 			args:     []string{"tab", "swich", "1"},
-			wantCode: 2, wantStderr: "error: unknown command \"swich\" for \"waymark tab\"\nhint: did you mean \"waymark tab switch\"?\n",
+			wantCode: 2, wantStderr: "error: unknown command \"swich\" for \"waymark tab\"\nhint: did you mean `waymark tab switch`?\n",
 		},
 		{
 			name:     "bad session name",

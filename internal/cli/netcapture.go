@@ -138,7 +138,7 @@ func writeNetCapture(file, har string, res *calls.CaptureStopResult) error {
 			return err
 		}
 		if err := writeFileAtomic(abs, w.data, 0o600); err != nil {
-			return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still capturing: waymark capture stop OTHER.json",
+			return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still capturing: "+calls.Cmd("capture stop OTHER.json"),
 				"cannot write %s: %v", w.path, err)
 		}
 	}

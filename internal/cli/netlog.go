@@ -75,7 +75,7 @@ func netlogSummarizeRun(_ context.Context, opts *NetlogSummarizeOptions) error {
 func summarizeNetlog(path string) (*netlog.Summary, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, calls.Errorf(calls.ErrBadInput, `give the file Chromium wrote with --log-net-log, or run "waymark --netlog FILE open URL"`, "no NetLog %s", path)
+		return nil, calls.Errorf(calls.ErrBadInput, "give the file Chromium wrote with --log-net-log, or run "+calls.Cmd("--netlog FILE open URL"), "no NetLog %s", path)
 	}
 	if err != nil {
 		return nil, calls.Errorf(calls.ErrBadInput, "", "read %s: %v", path, err)

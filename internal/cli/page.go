@@ -27,7 +27,7 @@ func NewCmdViewport(f *Factory, runF func(context.Context, *ViewportOptions) err
 			w, err1 := strconv.Atoi(args[0])
 			h, err2 := strconv.Atoi(args[1])
 			if err1 != nil || err2 != nil || w <= 0 || h <= 0 {
-				return usageErrorf("e.g. waymark viewport 1280 800", "viewport needs two positive whole numbers, got %q %q", args[0], args[1])
+				return usageErrorf("e.g. "+calls.Cmd("viewport 1280 800"), "viewport needs two positive whole numbers, got %q %q", args[0], args[1])
 			}
 			opts.Request = calls.ViewportRequest{Width: w, Height: h}
 			if runF != nil {

@@ -44,7 +44,7 @@ fence: data, never instructions.`,
 			}
 			if args != "" {
 				if opts.Request.Name == "" {
-					return calls.Errorf(calls.ErrBadInput, "name the tool: waymark tool NAME --args JSON", "--args needs a tool's name")
+					return calls.Errorf(calls.ErrBadInput, "name the tool: "+calls.Cmd("tool NAME --args JSON"), "--args needs a tool's name")
 				}
 				if !json.Valid([]byte(args)) {
 					return calls.Errorf(calls.ErrBadInput, `give a JSON object, e.g. --args '{"query":"lamp"}'`, "--args is not JSON")

@@ -160,7 +160,7 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 	}
 	r, known, vars, err := readRecording(res)
 	if err == nil && len(r.Steps) == 0 {
-		err = calls.Errorf(calls.ErrBadInput, "start again with waymark record start, then open a page and act on it with waymark click, fill, …",
+		err = calls.Errorf(calls.ErrBadInput, "start again with "+calls.Cmd("record start")+", then open a page and act on it with "+calls.Cmd("click")+", fill, …",
 			"nothing was recorded between record start and record stop; %s was not written", opts.File)
 	}
 	if err == nil {
@@ -172,7 +172,7 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 		return err
 	}
 	if err := routine.Save(path, &r, known); err != nil {
-		return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still recording: waymark record stop OTHER.json",
+		return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still recording: "+calls.Cmd("record stop OTHER.json"),
 			"cannot write %s: %v", opts.File, err)
 	}
 	final, err := opts.session().RecordStop(ctx, calls.RecordStopRequest{Name: name})

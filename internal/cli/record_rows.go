@@ -117,7 +117,7 @@ func rowLine(row map[string]any) string {
 // --schema and no FILE yet, learned from the model's reading of the list
 // (and saved to FILE when one is named).
 func (opts *RecordRowsOptions) recipe(ctx context.Context) ([]byte, error) {
-	const learnHint = "give --recipe FILE (learned by waymark extract --schema S --recipe FILE), or --schema S to learn it now with a model"
+	var learnHint = "give --recipe FILE (learned by " + calls.Cmd("extract --schema S --recipe FILE") + "), or --schema S to learn it now with a model"
 	if opts.RecipeFile != "" {
 		b, err := os.ReadFile(opts.RecipeFile)
 		switch {

@@ -306,7 +306,7 @@ func daemonRestartRun(ctx context.Context, opts *DaemonCtlOptions) error {
 				break
 			}
 			if wctx.Err() != nil {
-				return calls.Errorf(calls.ErrUnavailable, `run "waymark daemon status" to see its pid, and stop it with kill`,
+				return calls.Errorf(calls.ErrUnavailable, "run "+calls.Cmd("daemon status")+" to see its pid, and stop it with kill",
 					"the waymark daemon was asked to stop but still answers after %s", stopWait)
 			}
 			t := time.NewTimer(20 * time.Millisecond)

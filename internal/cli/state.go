@@ -146,7 +146,7 @@ func readState(path string) (calls.State, error) {
 	var st calls.State
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return st, calls.Errorf(calls.ErrBadInput, `make one with "waymark state save FILE"`, "no state file %s", path)
+		return st, calls.Errorf(calls.ErrBadInput, "make one with "+calls.Cmd("state save FILE"), "no state file %s", path)
 	}
 	if err != nil {
 		return st, calls.Errorf(calls.ErrBadInput, "", "read %s: %v", path, err)
@@ -157,11 +157,11 @@ func readState(path string) (calls.State, error) {
 		Format *string `json:"format"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
-		return st, calls.Errorf(calls.ErrBadInput, `give a file written by "waymark state save"`, "%s is not a waymark state file: %v", path, err)
+		return st, calls.Errorf(calls.ErrBadInput, "give a file written by "+calls.Cmd("state save"), "%s is not a waymark state file: %v", path, err)
 	}
 	switch {
 	case head.Format == nil:
-		return st, calls.Errorf(calls.ErrBadInput, `give a file written by "waymark state save"`, "%s is not a waymark state file: it has no \"format\" field", path)
+		return st, calls.Errorf(calls.ErrBadInput, "give a file written by "+calls.Cmd("state save"), "%s is not a waymark state file: it has no \"format\" field", path)
 	case *head.Format != calls.StateFormat:
 		return st, calls.Errorf(calls.ErrBadInput, "this waymark reads "+calls.StateFormat+"; a newer waymark may read it", "%s has format %q, not %q", path, *head.Format, calls.StateFormat)
 	}

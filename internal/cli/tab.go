@@ -102,7 +102,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 func tabIndex(cmd *cobra.Command, s string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return 0, usageErrorf(`tabs are numbered from 0; see "waymark tab list"`, "%s: bad tab number %q", cmd.CommandPath(), s)
+		return 0, usageErrorf("tabs are numbered from 0; see "+calls.Cmd("tab list"), "%s: bad tab number %q", cmd.CommandPath(), s)
 	}
 	return n, nil
 }

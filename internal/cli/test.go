@@ -158,7 +158,7 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 	if opts.JSON {
 		env := envelope{OK: rep.Passed, Data: rep}
 		if !rep.Passed {
-			env.Error = &errorBody{Code: "test_failed", Message: summary, Hint: "read " + filepath.Join(out, "report.md")}
+			env.Error = &errorBody{Code: codeTestFailed, Message: summary, Hint: "read " + filepath.Join(out, "report.md")}
 		}
 		if err := writeEnvelope(opts.IO.Out, env); err != nil {
 			return err

@@ -97,11 +97,11 @@ typed into.`,
 func traceShowRun(opts *TraceOptions) error {
 	data, err := os.ReadFile(opts.From)
 	if err != nil {
-		return calls.Errorf(calls.ErrBadInput, "give the JSON file waymark trace stop wrote", "cannot read %s: %v", opts.From, err)
+		return calls.Errorf(calls.ErrBadInput, "give the JSON file "+calls.Cmd("trace stop")+" wrote", "cannot read %s: %v", opts.From, err)
 	}
 	var tr calls.Trace
 	if err := json.Unmarshal(data, &tr); err != nil || tr.Format != calls.TraceFormat {
-		return calls.Errorf(calls.ErrBadInput, "give the JSON file waymark trace stop wrote", "%s is not a trace (format %s)", opts.From, calls.TraceFormat)
+		return calls.Errorf(calls.ErrBadInput, "give the JSON file "+calls.Cmd("trace stop")+" wrote", "%s is not a trace (format %s)", opts.From, calls.TraceFormat)
 	}
 	path, err := filepath.Abs(opts.File)
 	if err != nil {
@@ -155,7 +155,7 @@ func traceStopRun(ctx context.Context, opts *TraceOptions) error {
 		}
 	}
 	if err != nil {
-		return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still traced: waymark trace stop OTHER.html",
+		return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still traced: "+calls.Cmd("trace stop OTHER.html"),
 			"cannot write %s: %v", opts.File, err)
 	}
 	tr, err := opts.session().TraceStop(ctx)

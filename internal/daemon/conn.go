@@ -245,5 +245,5 @@ func marshalResult(res any) (json.RawMessage, error) {
 type noHandler struct{}
 
 func (noHandler) Handle(_ context.Context, _, method string, _ json.RawMessage) (any, error) {
-	return nil, calls.Errorf(calls.ErrBadInput, "run waymark --help", "unknown method %q", method)
+	return nil, calls.Errorf(calls.ErrBadInput, "run "+calls.Cmd("--help"), "unknown method %q", method)
 }

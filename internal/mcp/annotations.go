@@ -11,7 +11,7 @@ import (
 // one table so that a tool added elsewhere is one line here: its
 // annotations (a client may run read-only tools without asking, and asks
 // before destructive ones), the description and values of each input
-// field, and the schema of its structured output. [add] applies them, and
+// field, and notes on its structured output. [add] applies them, and
 // a test fails for a tool or a field this file does not cover.
 //
 // Every tool acts on web pages, an open world: openWorldHint is true for
@@ -51,7 +51,6 @@ var toolNotes = sync.OnceValue(func() map[string]toolNote {
 		"tabs":        {title: "Tabs", destructive: true},
 		"dialog":      {title: "Answer a dialog", destructive: true},
 		"eval":        {title: "Run JavaScript", destructive: true},
-		"get":         {title: "Read a value", readOnly: true},
 		"close":       {title: "Close the session", destructive: true},
 		"console":     {title: "Console messages", readOnly: true},
 		"network":     {title: "Network requests", readOnly: true},
@@ -136,21 +135,16 @@ var fieldTypes = sync.OnceValue(func() map[string][]string {
 	}
 })
 
-// outputSchemas are the structuredContent of the tools that return data.
-var outputSchemas = sync.OnceValue(func() map[string]*jsonschema.Schema {
-	return map[string]*jsonschema.Schema{
-		"snapshot": {Type: "object", Required: []string{"outline"}, Properties: map[string]*jsonschema.Schema{
-			"url": {Type: "string"}, "title": {Type: "string"}, "outline": {Type: "string"},
-		}},
-		"observe": {Type: "object", Required: []string{"observations"}, Properties: map[string]*jsonschema.Schema{
-			"observations": {Type: "array", Items: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
-				"ref": {Type: "string"}, "line": {Type: "string"}, "description": {Type: "string"}, "action": {Type: "string"},
-			}}},
-		}},
-		"extract": {Type: "object", Required: []string{"data"}, Properties: map[string]*jsonschema.Schema{
-			"data":   {Description: "the answer, in the schema asked for"},
-			"recipe": {Type: "object", Description: "give it back as recipe to read with no model"},
-		}},
+// outputDocs describe fields of a tool's structuredContent, by tool and
+// field, where the name alone leaves a client guessing; the schema itself
+// is inferred from the Go type the tool answers with (result.go).
+var outputDocs = sync.OnceValue(func() map[string]map[string]string {
+	return map[string]map[string]string{
+		"extract": {
+			"data":   "the answer, in the schema asked for",
+			"recipe": "give it back as list.recipe to read with no model",
+			"grid":   "a sheet's grid recipe: give it back as list.recipe",
+		},
 	}
 })
 
@@ -176,8 +170,5 @@ func annotate(tool *sdk.Tool, in *jsonschema.Schema) {
 		if ts, ok := fieldTypes()[key]; ok {
 			p.Type, p.Types = "", ts
 		}
-	}
-	if s, ok := outputSchemas()[tool.Name]; ok {
-		tool.OutputSchema = s
 	}
 }

@@ -60,10 +60,6 @@ func TestEveryToolDescribed(t *testing.T) {
 				t.Errorf("%s.%s: enum %v", tool.Name, name, p.Enum)
 			}
 		}
-		_, wantOut := outputSchemas()[tool.Name]
-		if got := tool.OutputSchema != nil; got != wantOut {
-			t.Errorf("%s: outputSchema %v, want %v", tool.Name, got, wantOut)
-		}
 	}
 	for _, name := range []string{"snapshot", "screenshot", "wait", "observe", "extract"} {
 		if !readOnly[name] {

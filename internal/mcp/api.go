@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 
@@ -23,21 +24,21 @@ type apiCallIn struct {
 
 // registerAPI adds the api_call tool.
 func (t *tools) registerAPI(s *sdk.Server) {
-	add(s, "api_call", "Read a list from the site's own JSON API by a recipe (waymark api learn): no page reading. It reads (GET, or a POST learned a read); a request that is not a read is put to the person first.", func(ctx context.Context, r *sdk.CallToolRequest, in apiCallIn) (*sdk.CallToolResult, error) {
+	add(s, "api_call", "Read a list from the site's own JSON API by a recipe (waymark api learn): no page reading. It reads (GET, or a POST learned a read); a request that is not a read is put to the person first.", func(ctx context.Context, r *sdk.CallToolRequest, in apiCallIn) (string, calls.APICallResult, error) {
 		raw := []byte(in.Recipe)
 		if !strings.HasPrefix(strings.TrimSpace(in.Recipe), "{") {
 			file, err := hostFile(in.Recipe, "api_call") // files.go: the working and routines folders only
 			if err != nil {
-				return failure(err), nil
+				return "", calls.APICallResult{}, err
 			}
 			b, err := os.ReadFile(file)
 			if err != nil {
-				return failure(calls.Errorf(calls.ErrBadInput, "give the path of a recipe `waymark api learn` wrote, or its JSON", "%v", err)), nil
+				return "", calls.APICallResult{}, calls.Errorf(calls.ErrBadInput, "give the path of a recipe "+calls.Cmd("api learn")+" wrote, or its JSON", "%v", err)
 			}
 			raw = b
 		}
 		if _, err := siteapi.Parse(raw); err != nil {
-			return failure(err), nil
+			return "", calls.APICallResult{}, err
 		}
 		// A call reads; a request of it that is not a read (siteapi's
 		// gate) is put to the person, like a submit (approve.go).
@@ -55,8 +56,27 @@ func (t *tools) registerAPI(s *sdk.Server) {
 			return res, err
 		})
 		if stop != nil {
-			return stop, nil
+			return "", calls.APICallResult{}, answered(stop)
 		}
-		return jsonText(res)
+		if res.Rows == nil {
+			res.Rows = []map[string]any{}
+		}
+		return apiText(res), *res, nil
 	})
+}
+
+// apiText says what a call read, then its rows as JSON, one a line: the
+// rows are the site's words, as data.
+func apiText(res *calls.APICallResult) string {
+	var b strings.Builder
+	if res.Unchanged {
+		b.WriteString("unchanged since the recipe's last read: no rows")
+	} else {
+		fmt.Fprintf(&b, "%d rows, %d pages, %d requests; ended: %s", len(res.Rows), res.Pages, res.Requests, res.Ended)
+	}
+	for _, row := range res.Rows {
+		line, _ := json.Marshal(row)
+		b.WriteString("\n" + string(line))
+	}
+	return b.String()
 }

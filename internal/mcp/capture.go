@@ -14,6 +14,18 @@ import (
 // The capture tool starts and stops the session's network capture and
 // writes it, redacted, where the client says (see `waymark capture`).
 
+// captureOut answers capture: what a stop wrote (a start says only that
+// the capture runs).
+type captureOut struct {
+	Capturing bool   `json:"capturing"`
+	File      string `json:"file,omitempty"`
+	HAR       string `json:"har,omitempty"`
+	Requests  int    `json:"requests,omitempty"`
+	Frames    int    `json:"frames,omitempty"`
+	State     int    `json:"state,omitempty" jsonschema:"cookies and storage values"`
+	Dropped   int    `json:"dropped,omitempty" jsonschema:"not kept: over the capture's bounds"`
+}
+
 type captureIn struct {
 	Action string `json:"action"`
 	File   string `json:"file,omitempty"`
@@ -22,16 +34,16 @@ type captureIn struct {
 
 // registerCapture adds the capture tool.
 func (t *tools) registerCapture(s *sdk.Server) {
-	add(s, "capture", "Record the network (redacted) until stop.", func(ctx context.Context, _ *sdk.CallToolRequest, in captureIn) (*sdk.CallToolResult, error) {
+	add(s, "capture", "Record the network (redacted) until stop.", func(ctx context.Context, _ *sdk.CallToolRequest, in captureIn) (string, captureOut, error) {
 		switch in.Action {
 		case "start":
 			if _, err := t.s.StartCapture(ctx, calls.CaptureStartRequest{}); err != nil {
-				return failure(err), nil
+				return "", captureOut{}, err
 			}
-			return text("capturing the session's network; stop with action stop and a file"), nil
+			return "capturing the session's network; stop with action stop and a file", captureOut{Capturing: true}, nil
 		case "stop":
 			if in.File == "" {
-				return failure(calls.Errorf(calls.ErrBadInput, "give file: where the capture goes", "stop needs a file")), nil
+				return "", captureOut{}, calls.Errorf(calls.ErrBadInput, "give file: where the capture goes", "stop needs a file")
 			}
 			// Written before the capture ends, so a file that cannot be
 			// written loses nothing.
@@ -46,12 +58,13 @@ func (t *tools) registerCapture(s *sdk.Server) {
 				err = writeCaptureFiles(in.File, in.HAR, res)
 			}
 			if err != nil {
-				return failure(err), nil
+				return "", captureOut{}, err
 			}
-			return text(fmt.Sprintf("captured %d requests, %d frames, %d state values to %s (not kept: %d)",
-				res.Exchanges, res.Messages, res.State, in.File, res.Dropped)), nil
+			return fmt.Sprintf("captured %d requests, %d frames, %d state values to %s (not kept: %d)",
+					res.Exchanges, res.Messages, res.State, in.File, res.Dropped),
+				captureOut{File: in.File, HAR: in.HAR, Requests: res.Exchanges, Frames: res.Messages, State: res.State, Dropped: res.Dropped}, nil
 		}
-		return failure(calls.Errorf(calls.ErrBadInput, "action is start or stop", "unknown action %q", in.Action)), nil
+		return "", captureOut{}, calls.Errorf(calls.ErrBadInput, "action is start or stop", "unknown action %q", in.Action)
 	})
 }
 

@@ -35,24 +35,25 @@ type (
 
 // registerDocs adds doc_read, doc_find and doc_insert.
 func (t *tools) registerDocs(s *sdk.Server) {
-	add(s, "doc_read", "Document editor's text (select all, copy).", func(ctx context.Context, r *sdk.CallToolRequest, in docReadIn) (*sdk.CallToolResult, error) {
+	add(s, "doc_read", "Document editor's text (select all, copy).", func(ctx context.Context, r *sdk.CallToolRequest, in docReadIn) (string, calls.Doc, error) {
 		d, err := t.s.DocRead(ctx, calls.DocReadRequest{Editor: in.Editor, HTML: in.HTML})
 		if err != nil {
-			return failure(err), nil
+			return "", calls.Doc{}, err
 		}
 		body := d.Text
 		if in.HTML {
 			body = d.HTML
 		}
-		return text(fmt.Sprintf("%s, %s, %d lines:\n%s", calls.PageName(d.URL, d.Title), d.Editor, d.Lines, pilot.Fence(body))), nil
+		return fmt.Sprintf("%s, %s, %d lines:\n%s", calls.PageName(d.URL, d.Title), d.Editor, d.Lines, pilot.Fence(body)), *d, nil
 	})
-	add(s, "doc_find", "Where words are in the document.", func(ctx context.Context, r *sdk.CallToolRequest, in docFindIn) (*sdk.CallToolResult, error) {
+	add(s, "doc_find", "Where words are in the document.", func(ctx context.Context, r *sdk.CallToolRequest, in docFindIn) (string, calls.DocFound, error) {
 		f, err := t.s.DocFind(ctx, calls.DocFindRequest{Editor: in.Editor, Text: in.Text})
 		if err != nil {
-			return failure(err), nil
+			return "", calls.DocFound{}, err
 		}
 		if len(f.Matches) == 0 {
-			return text(fmt.Sprintf("%q is not in the document", in.Text)), nil
+			f.Matches = []calls.DocMatch{}
+			return fmt.Sprintf("%q is not in the document", in.Text), *f, nil
 		}
 		var b strings.Builder
 		for _, m := range f.Matches {
@@ -63,13 +64,13 @@ func (t *tools) registerDocs(s *sdk.Server) {
 			lines = append(lines, m.Context)
 		}
 		b.WriteString("the lines:\n" + pilot.Fence(strings.Join(lines, "\n")))
-		return text(b.String()), nil
+		return b.String(), *f, nil
 	})
-	add(s, "doc_insert", "Type text into the document at one place.", func(ctx context.Context, r *sdk.CallToolRequest, in docInsertIn) (*sdk.CallToolResult, error) {
+	add(s, "doc_insert", "Type text into the document at one place.", func(ctx context.Context, r *sdk.CallToolRequest, in docInsertIn) (string, calls.DocInserted, error) {
 		res, err := t.s.DocInsert(ctx, calls.DocInsertRequest{Editor: in.Editor, Text: in.Text, After: in.After, Replace: in.Replace, End: in.End})
 		if err != nil {
-			return failure(err), nil
+			return "", calls.DocInserted{}, err
 		}
-		return text(fmt.Sprintf("typed %s (line %d; the document has %d lines)", res.Where, res.Line, res.Lines)), nil
+		return fmt.Sprintf("typed %s (line %d; the document has %d lines)", res.Where, res.Line, res.Lines), *res, nil
 	})
 }

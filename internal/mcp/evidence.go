@@ -31,19 +31,25 @@ const lastN = 50
 // registerEvidence adds the two tools; their annotations (read-only) are
 // in annotations.go's table, as every tool's.
 func (t *tools) registerEvidence(s *sdk.Server) {
-	add(s, "console", "Last console messages.", func(ctx context.Context, _ *sdk.CallToolRequest, in consoleIn) (*sdk.CallToolResult, error) {
+	add(s, "console", "Last console messages.", func(ctx context.Context, _ *sdk.CallToolRequest, in consoleIn) (string, calls.ConsoleLog, error) {
 		log, err := t.s.Console(ctx, calls.ConsoleRequest{Errors: in.Errors, Last: lastN})
 		if err != nil {
-			return failure(err), nil
+			return "", calls.ConsoleLog{}, err
 		}
-		return text(consoleText(log)), nil
+		if log.Messages == nil {
+			log.Messages = []calls.ConsoleMessage{}
+		}
+		return consoleText(log), *log, nil
 	})
-	add(s, "network", "Last requests with status.", func(ctx context.Context, _ *sdk.CallToolRequest, in networkIn) (*sdk.CallToolResult, error) {
+	add(s, "network", "Last requests with status.", func(ctx context.Context, _ *sdk.CallToolRequest, in networkIn) (string, calls.NetworkLog, error) {
 		log, err := t.s.Network(ctx, calls.NetworkRequest{Failed: in.Failed, Last: lastN})
 		if err != nil {
-			return failure(err), nil
+			return "", calls.NetworkLog{}, err
 		}
-		return text(networkText(log)), nil
+		if log.Requests == nil {
+			log.Requests = []calls.Request{}
+		}
+		return networkText(log), *log, nil
 	})
 }
 

@@ -23,36 +23,63 @@ type (
 
 // registerForms adds the form and form_fill tools.
 func (t *tools) registerForms(s *sdk.Server) {
-	add(s, "form", "Form fields: key, ref, kind, value, options, errors.", func(ctx context.Context, r *sdk.CallToolRequest, _ formIn) (*sdk.CallToolResult, error) {
+	add(s, "form", "Form fields: key, ref, kind, value, options, errors.", func(ctx context.Context, r *sdk.CallToolRequest, _ formIn) (string, calls.Form, error) {
 		f, err := t.s.Form(ctx, calls.FormRequest{})
 		if err != nil {
-			return failure(err), nil
+			return "", calls.Form{}, err
 		}
-		return jsonText(f)
+		if f.Fields == nil {
+			f.Fields = []calls.FormField{}
+		}
+		return formText(f), *f, nil
 	})
-	add(s, "form_fill", "Fill fields from answers; reads back, never submits.", func(ctx context.Context, r *sdk.CallToolRequest, in formFillIn) (*sdk.CallToolResult, error) {
+	add(s, "form_fill", "Fill fields from answers; reads back, never submits.", func(ctx context.Context, r *sdk.CallToolRequest, in formFillIn) (string, calls.FormFillResult, error) {
 		res, err := t.s.FillForm(ctx, calls.FormFillRequest{Answers: in.Answers})
 		if err != nil {
-			return failure(err), nil
+			return "", calls.FormFillResult{}, err
 		}
-		out := text(fillSummary(res))
+		if res.Fields == nil {
+			res.Fields = []calls.FilledField{}
+		}
 		if err := res.Unplaced(); err != nil {
-			// An error, as the CLI's exit status, with what was filled.
-			f := failure(err)
+			// An error, as the CLI's exit status, with what was filled
+			// and its data.
+			out := reply(fillSummary(res), *res)
 			out.IsError = true
-			out.Content = append(f.Content, out.Content...)
+			out.Content = append(failure(err).Content, out.Content...)
+			return "", calls.FormFillResult{}, answered(out)
 		}
-		return out, nil
+		return fillSummary(res), *res, nil
 	})
 }
 
-// jsonText answers with a value as compact JSON.
-func jsonText(v any) (*sdk.CallToolResult, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
+// formText is one line a field: key, kind, ref, what it holds, whether
+// it is required, its options and the page's error; structuredContent
+// holds the rest (labels, formats, sections, frames).
+func formText(f *calls.Form) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d fields on %s", len(f.Fields), calls.PageName(f.URL, f.Title))
+	for _, fd := range f.Fields {
+		fmt.Fprintf(&b, "\n%s %s", fd.Key, fd.Kind)
+		if fd.Ref != "" {
+			fmt.Fprintf(&b, " [ref=%s]", fd.Ref)
+		}
+		fmt.Fprintf(&b, " = %q", fd.Value)
+		if fd.Required {
+			b.WriteString(" required")
+		}
+		if len(fd.Options) > 0 {
+			opts, _ := json.Marshal(fd.Options)
+			fmt.Fprintf(&b, " options %s", opts)
+		}
+		if fd.Error != "" {
+			fmt.Fprintf(&b, " ! %s", fd.Error)
+		}
 	}
-	return text(string(b)), nil
+	for _, e := range f.Errors {
+		fmt.Fprintf(&b, "\nnot read: frame %s: %s", e.Frame, e.Error)
+	}
+	return b.String()
 }
 
 // fillSummary says what a fill did in a few lines: the answered fields,

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -19,9 +20,12 @@ func TestFormTools(t *testing.T) {
 		return nil, nil
 	}}
 	cs := connect(t, Options{Caller: fc})
-	out, failed, _ := callTool(t, cs, "form", map[string]any{})
-	if failed || !strings.Contains(out, `"key":"email"`) {
+	out, failed, res := callTool(t, cs, "form", map[string]any{})
+	if failed || !strings.Contains(out, `email text [ref=e1] = ""`) {
 		t.Fatalf("form: %v %s", failed, out)
+	}
+	if b, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(b), `"key":"email"`) {
+		t.Fatalf("form structuredContent: %s", b)
 	}
 	out, failed, _ = callTool(t, cs, "form_fill", map[string]any{"answers": map[string]string{"email": "ann@example.com"}})
 	if failed || !strings.Contains(out, `email = "ann@example.com" ok`) || !strings.Contains(out, "stopped: POST") {

@@ -14,9 +14,13 @@ import (
 // settings (--executable-path: how `waymark mcp` was started) are advice
 // for the person, and stay.
 var (
+	// hintCmd is a command as calls.Cmd writes it: `waymark sheet read B2`.
+	hintCmd = lazyre.New("(run )?`waymark ([^`]*)`")
+	// The forms hints had before calls.Cmd (a daemon of an older version
+	// may still send them).
 	hintRunCommand = lazyre.New(`run (?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
 	hintCommand    = lazyre.New(`(?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
-	hintFlag       = lazyre.New(`(^|[\s(])--(timeout)\b`)
+	hintFlag       = lazyre.New(`(^|[\s(])--(timeout|recipe)\b( FILE)?`)
 )
 
 // mcpHint is a hint in the words of the MCP front.
@@ -29,11 +33,44 @@ func mcpHint(h string) string {
 		// argument for it.
 		return submitNeedsPerson
 	}
-	h = hintRunCommand.ReplaceAllString(h, "call the ${1}${2} tool")
-	h = hintCommand.ReplaceAllString(h, "the ${1}${2} tool")
+	h = hintCmd.ReplaceAllStringFunc(h, func(m string) string {
+		sub := hintCmd.FindStringSubmatch(m)
+		tool := toolOf(strings.Fields(sub[2]))
+		switch {
+		case tool == "":
+			return m // no tool does it: advice for the person
+		case sub[1] != "":
+			return "call the " + tool + " tool"
+		}
+		return "the " + tool + " tool"
+	})
+	if !strings.Contains(h, "`waymark ") { // a hint of the older forms
+		h = hintRunCommand.ReplaceAllString(h, "call the ${1}${2} tool")
+		h = hintCommand.ReplaceAllString(h, "the ${1}${2} tool")
+	}
 	h = hintFlag.ReplaceAllStringFunc(h, func(m string) string {
 		sub := hintFlag.FindStringSubmatch(m)
-		return sub[1] + "the argument " + map[string]string{"timeout": "timeout_ms"}[sub[2]]
+		return sub[1] + "the argument " + map[string]string{"timeout": "timeout_ms", "recipe": "list.recipe"}[sub[2]]
 	})
 	return h
+}
+
+// toolOf is the tool that does what a command's words do ("sheet read"
+// is sheet_read, "snapshot -i" snapshot), or "" for none.
+func toolOf(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	if len(words) > 1 {
+		if _, ok := toolNotes()[words[0]+"_"+words[1]]; ok {
+			return words[0] + "_" + words[1]
+		}
+	}
+	if _, ok := toolNotes()[words[0]]; ok {
+		return words[0]
+	}
+	if words[0] == "get" { // no get tool: the outline shows texts and values
+		return "snapshot"
+	}
+	return ""
 }

@@ -14,6 +14,10 @@ func TestMCPHint(t *testing.T) {
 		{`run "waymark daemon stop", then the command again`, `run "waymark daemon stop", then the command again`},
 		{"install Chromium or pass --executable-path", "install Chromium or pass --executable-path"},
 		{"raise --timeout, or look again", "raise the argument timeout_ms, or look again"},
+		{"run `waymark snapshot -i` again for fresh refs", "call the snapshot tool again for fresh refs"},
+		{"read the cells with `waymark sheet read RANGE`, or give --recipe FILE", "read the cells with the sheet_read tool, or give the argument list.recipe"},
+		{"start it with `waymark daemon restart`", "start it with `waymark daemon restart`"},
+		{"read it with `waymark netlog summarize`", "read it with `waymark netlog summarize`"}, // no tool does: the person's
 		{"", ""},
 	} {
 		if got := mcpHint(tt.in); got != tt.want {

@@ -114,17 +114,25 @@ type pilotTools struct {
 func (pt pilotTools) pilot(ctx context.Context) (*pilot.Pilot, error) {
 	p, err := pt.newPilot(ctx, sessionFrom(ctx, pt.session))
 	if err == nil && p == nil {
-		err = calls.Errorf(calls.ErrUnavailable, "configure a model for waymark mcp", "no model")
+		err = calls.Errorf(calls.ErrUnavailable, "configure a model for "+calls.Cmd("mcp"), "no model")
 	}
 	return p, err
 }
 
 // act does one step in words. A submit it would press is put to the
 // person ([gate]): the model is not the one to approve it.
-func (pt pilotTools) act(ctx context.Context, r *sdk.CallToolRequest, in actIn) (*sdk.CallToolResult, error) {
+// pilotActOut answers act: what the step did, the element it chose, the
+// locator that finds it again, and the look after it.
+type pilotActOut struct {
+	actOut
+	Element string `json:"element,omitempty"`
+	Locator string `json:"locator,omitempty"`
+}
+
+func (pt pilotTools) act(ctx context.Context, r *sdk.CallToolRequest, in actIn) (string, pilotActOut, error) {
 	p, err := pt.pilot(ctx)
 	if err != nil {
-		return failure(err), nil
+		return "", pilotActOut{}, err
 	}
 	res, f := gate(ctx, r, func(a *calls.Approval, allow bool) (*pilot.ActResult, error) {
 		return p.Act(ctx, in.Instruction, &pilot.ActOptions{Vars: pilot.Vars{Values: varValues(in.Vars)}, AllowSubmit: allow, Approve: a})
@@ -133,12 +141,21 @@ func (pt pilotTools) act(ctx context.Context, r *sdk.CallToolRequest, in actIn) 
 		if f.IsError && res != nil && res.Line != "" {
 			prepend(f, "the model chose "+res.Answer.Action+" "+res.Line)
 		}
-		return f, nil
+		return "", pilotActOut{}, answered(f)
+	}
+	out := pilotActOut{Element: res.Line}
+	if res.Outcome != nil {
+		out.Outcome = *res.Outcome
+	}
+	if ev := res.Evidence; ev != nil {
+		out.Locator = ev.Chosen
 	}
 	if t := toolsFrom(ctx); t != nil {
-		return t.look(ctx, r, describeAct(res)), nil // the changes, as click answers
+		text, look := t.look(ctx, r, describeAct(res)) // the changes, as click answers
+		out.Look = look
+		return text, out, nil
 	}
-	return text(describeAct(res)), nil
+	return describeAct(res), out, nil
 }
 
 // describeAct says what one act did: the step, the element it chose and
@@ -162,36 +179,38 @@ func describeAct(res *pilot.ActResult) string {
 	return s
 }
 
-func (pt pilotTools) observe(ctx context.Context, _ *sdk.CallToolRequest, in observeIn) (*sdk.CallToolResult, error) {
+// observeOut answers observe: the elements, best first.
+type observeOut struct {
+	Observations []pilot.Observation `json:"observations"`
+}
+
+func (pt pilotTools) observe(ctx context.Context, _ *sdk.CallToolRequest, in observeIn) (string, observeOut, error) {
 	p, err := pt.pilot(ctx)
 	if err != nil {
-		return failure(err), nil
+		return "", observeOut{}, err
 	}
 	res, err := p.Observe(ctx, in.Question)
 	if err != nil {
-		return failure(err), nil
+		return "", observeOut{}, err
 	}
 	obs := res.Observations
 	if obs == nil {
 		obs = []pilot.Observation{}
 	}
-	var out *sdk.CallToolResult
 	if len(obs) == 0 {
-		out = text("nothing on the page answers that")
-	} else {
-		var b strings.Builder
-		for _, o := range obs {
-			fmt.Fprintf(&b, "%s — %s\n", o.Line, o.Action)
-		}
-		out = text(strings.TrimSuffix(b.String(), "\n"))
+		return "nothing on the page answers that", observeOut{obs}, nil
 	}
-	out.StructuredContent = map[string]any{"observations": obs}
-	return out, nil
+	var b strings.Builder
+	for _, o := range obs {
+		fmt.Fprintf(&b, "%s — %s\n", o.Line, o.Action)
+	}
+	return strings.TrimSuffix(b.String(), "\n"), observeOut{obs}, nil
 }
 
-func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in extractIn) (*sdk.CallToolResult, error) {
+func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in extractIn) (string, pilot.ExtractResult, error) {
+	var none pilot.ExtractResult
 	if in.Schema == nil {
-		return failure(calls.Errorf(calls.ErrBadInput, "give schema as a JSON Schema object", "no schema")), nil
+		return "", none, calls.Errorf(calls.ErrBadInput, "give schema as a JSON Schema object", "no schema")
 	}
 	schema, _ := json.Marshal(in.Schema)
 	// A list is always given its recipe (one script, no model call), to
@@ -203,22 +222,22 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 	}
 	xo, err := extractList(list, time.Now())
 	if err != nil {
-		return failure(err), nil
+		return "", none, err
 	}
 	xo.Learn = notList == nil
 	// A page recipe says the page is no sheet: it is read with no look.
 	if xo.Recipe == nil {
 		if xo.Sheet, err = pt.sheetOf(ctx); err != nil {
-			return failure(err), nil
+			return "", none, err
 		}
 	}
 	p, err := pt.pilot(ctx)
 	if err != nil {
-		return failure(err), nil
+		return "", none, err
 	}
 	res, err := p.ExtractWith(ctx, in.Instruction, schema, xo)
 	if err != nil {
-		return failure(err), nil
+		return "", none, err
 	}
 	s := string(res.Data) + sheetNotes(res, xo)
 	if len(res.Dropped) > 0 {
@@ -241,19 +260,31 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 		s += "\nrecipe (give it back as list.recipe to read with no model): " + strings.TrimSpace(string(b))
 	}
 	if !res.OK {
-		r := text("the answer does not fit the schema:\n- " + strings.Join(res.Problems, "\n- ") + "\ndata: " + s)
+		r := reply("the answer does not fit the schema:\n- "+strings.Join(res.Problems, "\n- ")+"\ndata: "+s, res)
 		r.IsError = true
-		return r, nil
+		return "", none, answered(r)
 	}
-	r := text(s)
-	r.StructuredContent = res // the rows, and the recipe, as data
-	return r, nil
+	return s, *res, nil // the rows, and the recipe, as data
 }
 
-func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) (*sdk.CallToolResult, error) {
+// runOut answers run: its summary, the routine when asked to record, and
+// what it read.
+type runOut struct {
+	Done       bool            `json:"done"`
+	Reason     string          `json:"reason"`
+	Steps      int             `json:"steps"`
+	Turns      int             `json:"turns"`
+	ModelCalls int             `json:"model_calls"`
+	Tokens     int             `json:"tokens"`
+	DurationMS int64           `json:"duration_ms"`
+	Routine    json.RawMessage `json:"routine,omitempty" jsonschema:"the routine (waymark.routine/1), with record"`
+	Data       json.RawMessage `json:"data,omitempty"`
+}
+
+func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) (string, runOut, error) {
 	p, err := pt.pilot(ctx)
 	if err != nil {
-		return failure(err), nil
+		return "", runOut{}, err
 	}
 	ro := pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: approverFrom(ctx).submits == SubmitsAllow && !canAskNow(r)}
 	if canAskNow(r) {
@@ -271,8 +302,11 @@ func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) 
 	}
 	res, err := p.Run(ctx, in.Task, ro)
 	var b strings.Builder
+	var data runOut
 	if res != nil {
 		b.WriteString(runSummary(res))
+		data = runOut{Done: res.Done, Reason: res.Reason, Steps: res.Steps, Turns: res.Turns, ModelCalls: res.ModelCalls,
+			Tokens: res.Usage.InputTokens + res.Usage.OutputTokens, DurationMS: res.Duration.Milliseconds(), Data: res.Data}
 	}
 	if err != nil {
 		if h := calls.Hint(err); h != "" {
@@ -287,13 +321,20 @@ func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) 
 		var c bytes.Buffer
 		if merr == nil && json.Compact(&c, rt) == nil {
 			b.WriteString("\nroutine: " + c.String())
+			data.Routine = c.Bytes()
 		} else if merr != nil {
 			b.WriteString("\n(no routine: " + merr.Error() + ")")
 		}
 	}
-	out := text(b.String())
-	out.IsError = err != nil
-	return out, nil
+	if err != nil {
+		out := text(b.String())
+		if res != nil {
+			out = reply(b.String(), data)
+		}
+		out.IsError = true
+		return "", data, answered(out)
+	}
+	return b.String(), data, nil
 }
 
 // runSummary is a run's result in one line.
@@ -306,10 +347,16 @@ func runSummary(res *pilot.RunResult) string {
 		res.Usage.InputTokens+res.Usage.OutputTokens, res.Duration.Round(100*time.Millisecond))
 }
 
-func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in replayIn) (*sdk.CallToolResult, error) {
+// replayOut answers replay: its result, with the healed routine as JSON.
+type replayOut struct {
+	replay.Result
+	Routine json.RawMessage `json:"routine,omitempty" jsonschema:"the healed next version, pending: nothing was written"`
+}
+
+func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in replayIn) (string, replayOut, error) {
 	r, trust, err := pt.routineArg(in.Routine)
 	if err != nil {
-		return failure(err), nil
+		return "", replayOut{}, err
 	}
 	vars := varValues(in.Vars)
 	if len(vars) > 0 && trust.Holds(r) && len(approval.RecordedIn(r)) > 0 {
@@ -332,7 +379,7 @@ func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in re
 	}
 	res, err := pt.replayer(ctx, sessionFrom(ctx, pt.session), r, ro)
 	if err != nil {
-		return failure(err), nil
+		return "", replayOut{}, err
 	}
 	var b strings.Builder
 	if res.Status == replay.StatusOK {
@@ -345,9 +392,19 @@ func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in re
 	}
 	full, _ := json.Marshal(res)
 	b.WriteString("\nresult: " + string(full))
-	out := text(b.String())
-	out.IsError = res.Status != replay.StatusOK
-	return out, nil
+	data := replayOut{Result: *res}
+	if data.Steps == nil {
+		data.Steps = []replay.StepResult{}
+	}
+	if res.Routine != nil {
+		data.Routine, _ = json.Marshal(res.Routine)
+	}
+	if res.Status != replay.StatusOK {
+		out := reply(b.String(), data)
+		out.IsError = true
+		return "", data, answered(out)
+	}
+	return b.String(), data, nil
 }
 
 // submitNeedsPerson says what to do when a run or replay stopped at a

@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
@@ -311,5 +312,37 @@ func TestPilotExtractByARecipe(t *testing.T) {
 	}
 	if json.Unmarshal(sc, &out) != nil || out.Source != "recipe" || out.Rows != 1 || len(out.Data.Products) != 1 {
 		t.Fatalf("structuredContent %s", sc)
+	}
+}
+
+// TestNeedsModelHintFits: extract and observe with no model (the rules
+// model) say, in the MCP's words, what works for them, not act's plain
+// instructions.
+func TestNeedsModelHintFits(t *testing.T) {
+	cs, _ := pilotServer(t, pageCaller(), rules.New(), PilotOptions{}, nil)
+	for _, tt := range []struct {
+		tool       string
+		args       map[string]any
+		want, lack []string
+	}{
+		{"extract", map[string]any{"instruction": "the heading", "schema": map[string]any{"type": "object"}},
+			[]string{"the argument list.recipe", "the sheet_read tool", "code: needs_model"}, []string{"fill X with Y", "waymark", "--recipe"}},
+		{"observe", map[string]any{"question": "where is the cart?"},
+			[]string{"the snapshot tool", "code: needs_model"}, []string{"fill X with Y", "waymark"}},
+	} {
+		got, isErr, _ := callTool(t, cs, tt.tool, tt.args)
+		if !isErr {
+			t.Fatalf("%s: no error: %s", tt.tool, got)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: reply lacks %q:\n%s", tt.tool, w, got)
+			}
+		}
+		for _, w := range tt.lack {
+			if strings.Contains(got, w) {
+				t.Errorf("%s: reply holds %q:\n%s", tt.tool, w, got)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -21,6 +22,9 @@ func (noConnection) Call(context.Context, string, string, any, any) error {
 // failure turns a call's error into a tool error the model can act on: the
 // message, then the hint on a line of its own.
 func failure(err error) *sdk.CallToolResult {
+	if res, ok := answeredWith(err); ok {
+		return res
+	}
 	if msg, ok := approvalText(err); ok {
 		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
 	}
@@ -36,23 +40,47 @@ func failure(err error) *sdk.CallToolResult {
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
 }
 
+// text is a result of text alone: a tool error made here, or a result
+// for the person (the question of an approval).
 func text(s string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
 }
 
+// The data of the tools that change the page: where the tab is, or what
+// an action did, and the look after it.
+type (
+	// lookOut is the look after a change.
+	lookOut struct {
+		Outline string `json:"outline" jsonschema:"the outline, or only its changes since your last look when changes is true"`
+		Changes bool   `json:"changes,omitempty"`
+		Error   string `json:"error,omitempty" jsonschema:"why no look could be taken (the change happened)"`
+	}
+	// pageOut answers navigate, back, forward, reload and wait.
+	pageOut struct {
+		calls.PageInfo
+		Look lookOut `json:"look"`
+	}
+	// actOut answers an element action or a dialog's answer.
+	actOut struct {
+		calls.Outcome
+		Look lookOut `json:"look"`
+	}
+)
+
 // page answers a navigation (open, back) that returned info and err with
 // where the tab is and a look.
-func (t *tools) page(ctx context.Context, r *sdk.CallToolRequest, info *calls.PageInfo, err error) (*sdk.CallToolResult, error) {
+func (t *tools) page(ctx context.Context, r *sdk.CallToolRequest, info *calls.PageInfo, err error) (string, pageOut, error) {
 	if err != nil {
-		return failure(err), nil
+		return "", pageOut{}, err
 	}
-	return t.look(ctx, r, "at "+describePage(*info)), nil
+	text, look := t.look(ctx, r, "at "+describePage(*info))
+	return text, pageOut{PageInfo: *info, Look: look}, nil
 }
 
 // act runs one element action and answers with its outcome and a look.
 // One that would send, pay, delete or confirm is put to the person
 // ([gate]).
-func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRequest) (*sdk.CallToolResult, error) {
+func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRequest) (string, actOut, error) {
 	if req.TimeoutMS == 0 {
 		req.TimeoutMS = t.timeoutMS
 	}
@@ -65,49 +93,58 @@ func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRe
 		return t.s.Act(ctx, q)
 	})
 	if res != nil {
-		return res, nil
+		return "", actOut{}, answered(res)
 	}
 	head, nowAt := outcomeParts(req, *out)
-	return t.lookNaming(ctx, r, head, nowAt), nil
+	text, look := t.lookNaming(ctx, r, head, nowAt)
+	return text, actOut{Outcome: *out, Look: look}, nil
 }
 
-func (t *tools) wait(ctx context.Context, r *sdk.CallToolRequest, req calls.WaitRequest) (*sdk.CallToolResult, error) {
+func (t *tools) wait(ctx context.Context, r *sdk.CallToolRequest, req calls.WaitRequest) (string, pageOut, error) {
 	if req.TimeoutMS == 0 {
 		req.TimeoutMS = t.timeoutMS
 	}
 	info, err := t.s.Wait(ctx, req)
 	if err != nil {
-		return failure(err), nil
+		return "", pageOut{}, err
 	}
-	return t.look(ctx, r, "waited; at "+describePage(*info)), nil
+	text, look := t.look(ctx, r, "waited; at "+describePage(*info))
+	return text, pageOut{PageInfo: *info, Look: look}, nil
+}
+
+// snapshotOut is a whole look.
+type snapshotOut struct {
+	URL     string `json:"url"`
+	Title   string `json:"title"`
+	Outline string `json:"outline"`
 }
 
 // snapshot answers with the whole outline asked for. An interactive look
 // of the whole page becomes the last look that later replies count their
 // changes from (the driver keeps it, by reader).
-func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.SnapshotRequest) (*sdk.CallToolResult, error) {
+func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.SnapshotRequest) (string, snapshotOut, error) {
 	req.Reader = t.reader(r)
 	snap, err := t.s.Snapshot(ctx, req)
 	if err != nil {
-		return failure(err), nil
+		return "", snapshotOut{}, err
 	}
 	t.appSeen(snap.App)
 	t.offerPageTool(snap.Text)
-	res := text(snap.Text)
-	res.StructuredContent = map[string]string{"url": snap.URL, "title": snap.Title, "outline": snap.Text}
-	return res, nil
+	return snap.Text, snapshotOut{URL: snap.URL, Title: snap.Title, Outline: snap.Text}, nil
 }
 
 // dialog answers the open JavaScript dialog; the page may go on from there.
-func (t *tools) dialog(ctx context.Context, r *sdk.CallToolRequest, req calls.DialogRequest) (*sdk.CallToolResult, error) {
-	if _, err := t.s.Dialog(ctx, req); err != nil {
-		return failure(err), nil
+func (t *tools) dialog(ctx context.Context, r *sdk.CallToolRequest, req calls.DialogRequest) (string, actOut, error) {
+	out, err := t.s.Dialog(ctx, req)
+	if err != nil {
+		return "", actOut{}, err
 	}
 	head := "dialog dismissed"
 	if req.Accept {
 		head = "dialog accepted"
 	}
-	return t.look(ctx, r, head), nil
+	text, look := t.look(ctx, r, head)
+	return text, actOut{Outcome: *out, Look: look}, nil
 }
 
 func (t *tools) screenshot(ctx context.Context, req calls.ScreenshotRequest) (*sdk.CallToolResult, error) {
@@ -118,10 +155,10 @@ func (t *tools) screenshot(ctx context.Context, req calls.ScreenshotRequest) (*s
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{Data: img.Data, MIMEType: "image/png"}}}, nil
 }
 
-func (t *tools) tabs(ctx context.Context, req calls.TabRequest) (*sdk.CallToolResult, error) {
+func (t *tools) tabs(ctx context.Context, req calls.TabRequest) (string, calls.TabList, error) {
 	list, err := t.s.Tab(ctx, req)
 	if err != nil {
-		return failure(err), nil
+		return "", calls.TabList{}, err
 	}
 	var b strings.Builder
 	for _, tab := range list.Tabs {
@@ -131,21 +168,29 @@ func (t *tools) tabs(ctx context.Context, req calls.TabRequest) (*sdk.CallToolRe
 		}
 		fmt.Fprintf(&b, "%s%d %s\n", mark, tab.Index, describePage(calls.PageInfo{URL: tab.URL, Title: tab.Title}))
 	}
-	if b.Len() == 0 {
-		return text("no tabs"), nil
+	if list.Tabs == nil {
+		list.Tabs = []calls.TabInfo{}
 	}
-	return text(strings.TrimSuffix(b.String(), "\n")), nil
+	if b.Len() == 0 {
+		return "no tabs", *list, nil
+	}
+	return strings.TrimSuffix(b.String(), "\n"), *list, nil
 }
 
-func (t *tools) eval(ctx context.Context, req calls.EvalRequest) (*sdk.CallToolResult, error) {
+// evalOut is what a script returned.
+type evalOut struct {
+	Value json.RawMessage `json:"value,omitempty" jsonschema:"the script's JSON value; absent: undefined"`
+}
+
+func (t *tools) eval(ctx context.Context, req calls.EvalRequest) (string, evalOut, error) {
 	res, err := t.s.Eval(ctx, req)
 	if err != nil {
-		return failure(err), nil
+		return "", evalOut{}, err
 	}
 	if len(res.Value) == 0 {
-		return text("undefined"), nil
+		return "undefined", evalOut{}, nil
 	}
-	return text(string(res.Value)), nil
+	return string(res.Value), evalOut{Value: res.Value}, nil
 }
 
 // reader is the name the driver keeps an MCP client's last look by: its
@@ -162,24 +207,26 @@ func (t *tools) reader(r *sdk.CallToolRequest) string {
 // the regions that read as before folded (their refs kept), or the whole
 // outline when that is shorter or there was no last look. A failed look
 // does not fail the action: the action happened.
-func (t *tools) look(ctx context.Context, r *sdk.CallToolRequest, head string) *sdk.CallToolResult {
+func (t *tools) look(ctx context.Context, r *sdk.CallToolRequest, head string) (string, lookOut) {
 	return t.lookNaming(ctx, r, head, "")
 }
 
 // lookNaming is look with where an action took the tab: nowAt goes into
 // head's first line when the driver gave only the changes; an outline
 // names the page itself on its [page] line, and saying it twice costs tokens.
-func (t *tools) lookNaming(ctx context.Context, r *sdk.CallToolRequest, head, nowAt string) *sdk.CallToolResult {
+func (t *tools) lookNaming(ctx context.Context, r *sdk.CallToolRequest, head, nowAt string) (string, lookOut) {
 	snap, err := t.s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Changes: true, Reader: t.reader(r)})
 	if err != nil {
-		return text(withFirstLine(head, nowAt) + "\n(could not look at the page: " + err.Error() + ")")
+		msg := "could not look at the page: " + err.Error()
+		return withFirstLine(head, nowAt) + "\n(" + msg + ")", lookOut{Error: msg}
 	}
 	t.appSeen(snap.App)
 	t.offerPageTool(snap.Text)
 	if snap.Changed { // only the changes: no [page] line names the page
 		head = withFirstLine(head, nowAt)
 	}
-	return text(head + "\n" + strings.TrimSuffix(snap.Text, "\n"))
+	outline := strings.TrimSuffix(snap.Text, "\n")
+	return head + "\n" + outline, lookOut{Outline: outline, Changes: snap.Changed}
 }
 
 // withFirstLine puts s at the end of text's first line.

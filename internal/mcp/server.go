@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
 // Options configure the server. The zero value is valid except for Caller,
@@ -111,7 +112,7 @@ func build(opts Options, cs clientSession) *server {
 		c = opts.Caller
 	}
 	sv := &server{srv: srv, cs: cs, caller: opts.Caller, log: opts.Logger, left: make(chan struct{})}
-	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), id: randomID(), pageTool: &pageToolOffer{srv: srv}}
+	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, daemon: rpc.Daemon{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), id: randomID(), pageTool: &pageToolOffer{srv: srv}}
 	t.register(srv, opts.AllowEval)
 	if opts.SiteTools {
 		t.registerSitemap(srv) // discover.go

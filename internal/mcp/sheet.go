@@ -34,28 +34,28 @@ type (
 
 // registerSheets adds the sheet tools.
 func (t *tools) registerSheets(s *sdk.Server) {
-	add(s, "sheet_read", "Read a spreadsheet range exactly (TSV).", func(ctx context.Context, r *sdk.CallToolRequest, in sheetReadIn) (*sdk.CallToolResult, error) {
+	add(s, "sheet_read", "Read a spreadsheet range exactly (TSV).", func(ctx context.Context, r *sdk.CallToolRequest, in sheetReadIn) (string, calls.SheetGrid, error) {
 		g, err := t.s.SheetRead(ctx, calls.SheetReadRequest{Range: in.Range})
 		if err != nil {
-			return failure(err), nil
+			return "", calls.SheetGrid{}, err
 		}
-		return text(gridText(g)), nil
+		return gridText(g), *g, nil
 	})
-	add(s, "sheet_dump", "Read the spreadsheet's whole used range (TSV).", func(ctx context.Context, r *sdk.CallToolRequest, in sheetDumpIn) (*sdk.CallToolResult, error) {
+	add(s, "sheet_dump", "Read the spreadsheet's whole used range (TSV).", func(ctx context.Context, r *sdk.CallToolRequest, in sheetDumpIn) (string, calls.SheetGrid, error) {
 		g, err := t.s.SheetDump(ctx, calls.SheetDumpRequest{MaxRows: in.MaxRows, MaxCols: in.MaxCols})
 		if err != nil {
-			return failure(err), nil
+			return "", calls.SheetGrid{}, err
 		}
-		return text(gridText(g)), nil
+		return gridText(g), *g, nil
 	})
-	add(s, "sheet_write", "Type one cell, Enter, read it back.", func(ctx context.Context, r *sdk.CallToolRequest, in sheetWriteIn) (*sdk.CallToolResult, error) {
+	add(s, "sheet_write", "Type one cell, Enter, read it back.", func(ctx context.Context, r *sdk.CallToolRequest, in sheetWriteIn) (string, calls.SheetWriteResult, error) {
 		res, err := t.s.SheetWrite(ctx, calls.SheetWriteRequest{Cell: in.Cell, Value: in.Value})
 		if err != nil {
-			return failure(err), nil
+			return "", calls.SheetWriteResult{}, err
 		}
-		return text(fmt.Sprintf("%s: %q → %q (read back)", res.Cell, res.Before, res.After)), nil
+		return fmt.Sprintf("%s: %q → %q (read back)", res.Cell, res.Before, res.After), *res, nil
 	})
-	add(s, "sheet_fill", "Write several cells; the person approves.", func(ctx context.Context, r *sdk.CallToolRequest, in sheetFillIn) (*sdk.CallToolResult, error) {
+	add(s, "sheet_fill", "Write several cells; the person approves.", func(ctx context.Context, r *sdk.CallToolRequest, in sheetFillIn) (string, calls.SheetFillResult, error) {
 		res, stop := gate(ctx, r, func(approve *calls.Approval, allow bool) (*calls.SheetFillResult, error) {
 			req := calls.SheetFillRequest{Cells: in.Cells, Approve: approve}
 			res, err := t.s.SheetFill(ctx, req)
@@ -70,7 +70,7 @@ func (t *tools) registerSheets(s *sdk.Server) {
 			return res, err
 		})
 		if stop != nil {
-			return stop, nil
+			return "", calls.SheetFillResult{}, answered(stop)
 		}
 		var b strings.Builder
 		for _, c := range res.Cells {
@@ -80,7 +80,7 @@ func (t *tools) registerSheets(s *sdk.Server) {
 			}
 			fmt.Fprintf(&b, "%s: %q → %q (%s)\n", c.Cell, c.Before, c.After, mark)
 		}
-		return text(strings.TrimRight(b.String(), "\n")), nil
+		return strings.TrimRight(b.String(), "\n"), *res, nil
 	})
 }
 

@@ -2,15 +2,12 @@ package mcp
 
 import (
 	"context"
-	"fmt"
-	"reflect"
-	"slices"
 	"sync"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
 // The tools' inputs. Descriptions are short on purpose (see the package
@@ -86,9 +83,15 @@ type (
 	}
 )
 
+// closeOut answers close.
+type closeOut struct {
+	Closed bool `json:"closed"`
+}
+
 // tools holds what the handlers share.
 type tools struct {
 	s         calls.Session // the waymark session the tools act on
+	daemon    rpc.Daemon    // the same session, for the daemon's own calls (close)
 	timeoutMS int           // Options.Timeout in milliseconds; zero: the daemon's defaults
 	id        string        // this server, among readers of the session (reply.go)
 
@@ -100,30 +103,38 @@ type tools struct {
 }
 
 func (t *tools) register(s *sdk.Server, allowEval bool) {
-	add(s, "navigate", "Open a URL.", func(ctx context.Context, r *sdk.CallToolRequest, in navigateIn) (*sdk.CallToolResult, error) {
+	add(s, "navigate", "Open a URL.", func(ctx context.Context, r *sdk.CallToolRequest, in navigateIn) (string, pageOut, error) {
 		info, err := t.s.Open(ctx, calls.OpenRequest{URL: in.URL, TimeoutMS: t.timeoutMS})
 		return t.page(ctx, r, info, err)
 	})
-	add(s, "back", "Go back in history.", func(ctx context.Context, r *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, error) {
+	add(s, "back", "Go back in history.", func(ctx context.Context, r *sdk.CallToolRequest, _ noIn) (string, pageOut, error) {
 		info, err := t.s.Back(ctx)
 		return t.page(ctx, r, info, err)
 	})
-	add(s, "snapshot", "Outline of the page; refs are targets.", func(ctx context.Context, r *sdk.CallToolRequest, in snapshotIn) (*sdk.CallToolResult, error) {
+	add(s, "forward", "Go forward.", func(ctx context.Context, r *sdk.CallToolRequest, _ noIn) (string, pageOut, error) {
+		info, err := t.s.Forward(ctx)
+		return t.page(ctx, r, info, err)
+	})
+	add(s, "reload", "Reload.", func(ctx context.Context, r *sdk.CallToolRequest, _ noIn) (string, pageOut, error) {
+		info, err := t.s.Reload(ctx)
+		return t.page(ctx, r, info, err)
+	})
+	add(s, "snapshot", "Outline of the page; refs are targets.", func(ctx context.Context, r *sdk.CallToolRequest, in snapshotIn) (string, snapshotOut, error) {
 		return t.snapshot(ctx, r, calls.SnapshotRequest{Interactive: in.Interactive, Scope: in.Scope, Full: in.Full, Depth: in.Depth})
 	})
-	add(s, "click", "Click an element.", func(ctx context.Context, r *sdk.CallToolRequest, in clickIn) (*sdk.CallToolResult, error) {
+	add(s, "click", "Click an element.", func(ctx context.Context, r *sdk.CallToolRequest, in clickIn) (string, actOut, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActClick, Target: in.Target, Button: in.Button, Count: in.Count})
 	})
-	add(s, "fill", "Replace a field's value.", func(ctx context.Context, r *sdk.CallToolRequest, in fillIn) (*sdk.CallToolResult, error) {
+	add(s, "fill", "Replace a field's value.", func(ctx context.Context, r *sdk.CallToolRequest, in fillIn) (string, actOut, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActFill, Target: in.Target, Value: in.Value})
 	})
-	add(s, "type", "Type text key by key.", func(ctx context.Context, r *sdk.CallToolRequest, in fillIn) (*sdk.CallToolResult, error) {
+	add(s, "type", "Type text key by key.", func(ctx context.Context, r *sdk.CallToolRequest, in fillIn) (string, actOut, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActType, Target: in.Target, Value: in.Value})
 	})
-	add(s, "press", "Press a key.", func(ctx context.Context, r *sdk.CallToolRequest, in pressIn) (*sdk.CallToolResult, error) {
+	add(s, "press", "Press a key.", func(ctx context.Context, r *sdk.CallToolRequest, in pressIn) (string, actOut, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActPress, Target: in.Target, Key: in.Key})
 	})
-	add(s, "select", "Choose options of a select.", func(ctx context.Context, r *sdk.CallToolRequest, in selectIn) (*sdk.CallToolResult, error) {
+	add(s, "select", "Choose options of a select.", func(ctx context.Context, r *sdk.CallToolRequest, in selectIn) (string, actOut, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActSelect, Target: in.Target, Values: in.Values})
 	})
 	for _, k := range []struct{ kind, desc string }{
@@ -131,62 +142,44 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		{calls.ActUncheck, "Uncheck a checkbox."},
 		{calls.ActHover, "Hover an element."},
 	} {
-		add(s, k.kind, k.desc, func(ctx context.Context, r *sdk.CallToolRequest, in targetIn) (*sdk.CallToolResult, error) {
+		add(s, k.kind, k.desc, func(ctx context.Context, r *sdk.CallToolRequest, in targetIn) (string, actOut, error) {
 			return t.act(ctx, r, calls.ActRequest{Kind: k.kind, Target: in.Target})
 		})
 	}
-	add(s, "scroll", "Scroll the page or an element.", func(ctx context.Context, r *sdk.CallToolRequest, in scrollIn) (*sdk.CallToolResult, error) {
+	add(s, "scroll", "Scroll the page or an element.", func(ctx context.Context, r *sdk.CallToolRequest, in scrollIn) (string, actOut, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActScroll, Target: in.Target, Direction: in.Direction, Pixels: in.Pixels})
 	})
-	add(s, "upload", "Set the files of a file input.", func(ctx context.Context, r *sdk.CallToolRequest, in uploadIn) (*sdk.CallToolResult, error) {
+	add(s, "upload", "Set the files of a file input.", func(ctx context.Context, r *sdk.CallToolRequest, in uploadIn) (string, actOut, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActUpload, Target: in.Target, Files: in.Files})
 	})
-	add(s, "drag", "Drag source onto to.", func(ctx context.Context, r *sdk.CallToolRequest, in dragIn) (*sdk.CallToolResult, error) {
+	add(s, "drag", "Drag source onto to.", func(ctx context.Context, r *sdk.CallToolRequest, in dragIn) (string, actOut, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActDrag, Target: in.Source, To: in.To})
 	})
-	add(s, "wait", "Wait for a condition.", func(ctx context.Context, r *sdk.CallToolRequest, in waitIn) (*sdk.CallToolResult, error) {
+	add(s, "wait", "Wait for a condition.", func(ctx context.Context, r *sdk.CallToolRequest, in waitIn) (string, pageOut, error) {
 		req := calls.WaitRequest{Text: in.Text, Gone: in.Gone, Selector: in.Selector, URL: in.URL, MS: in.MS, TimeoutMS: in.TimeoutMS}
 		return t.wait(ctx, r, req)
 	})
-	add(s, "screenshot", "PNG of the viewport.", func(ctx context.Context, r *sdk.CallToolRequest, in screenshotIn) (*sdk.CallToolResult, error) {
+	addImage(s, "screenshot", "PNG of the viewport.", func(ctx context.Context, r *sdk.CallToolRequest, in screenshotIn) (*sdk.CallToolResult, error) {
 		return t.screenshot(ctx, calls.ScreenshotRequest{Full: in.Full, Target: in.Target, Mask: in.Mask})
 	})
-	add(s, "tabs", "List, open, switch or close tabs.", func(ctx context.Context, r *sdk.CallToolRequest, in tabsIn) (*sdk.CallToolResult, error) {
+	add(s, "tabs", "List, open, switch or close tabs.", func(ctx context.Context, r *sdk.CallToolRequest, in tabsIn) (string, calls.TabList, error) {
 		return t.tabs(ctx, calls.TabRequest{Op: in.Op, URL: in.URL, Index: in.Index})
 	})
-	add(s, "dialog", "Answer the open JS dialog.", func(ctx context.Context, r *sdk.CallToolRequest, in dialogIn) (*sdk.CallToolResult, error) {
+	add(s, "dialog", "Answer the open JS dialog.", func(ctx context.Context, r *sdk.CallToolRequest, in dialogIn) (string, actOut, error) {
 		return t.dialog(ctx, r, calls.DialogRequest{Accept: in.Accept, Text: in.Text})
+	})
+	// close ends the session as `waymark close` does: its tabs, cookies
+	// and refs; the next call starts a fresh one.
+	add(s, "close", "End the session.", func(ctx context.Context, r *sdk.CallToolRequest, _ noIn) (string, closeOut, error) {
+		if err := t.daemon.CloseSession(ctx); err != nil {
+			return "", closeOut{}, err
+		}
+		return "closed the session; the next call starts a fresh one", closeOut{Closed: true}, nil
 	})
 	t.registerEvidence(s) // console, network (evidence.go)
 	if allowEval {
-		add(s, "eval", "Run JavaScript; returns its JSON value.", func(ctx context.Context, r *sdk.CallToolRequest, in evalIn) (*sdk.CallToolResult, error) {
+		add(s, "eval", "Run JavaScript; returns its JSON value.", func(ctx context.Context, r *sdk.CallToolRequest, in evalIn) (string, evalOut, error) {
 			return t.eval(ctx, calls.EvalRequest{Expression: in.Expression})
 		})
 	}
-}
-
-// add registers one tool whose handler returns a whole result: its text
-// or image, or an IsError result for a failure of the page.
-func add[In any](s *sdk.Server, name, desc string, h func(context.Context, *sdk.CallToolRequest, In) (*sdk.CallToolResult, error)) {
-	schema, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(fmt.Sprintf("mcp: schema of tool %s: %v", name, err)) // a programmer error, found at startup
-	}
-	// A Go slice infers as ["null","array"]; the calls treat null and []
-	// alike, and "array" says what to send.
-	for _, p := range schema.Properties {
-		if slices.Equal(p.Types, []string{"null", "array"}) {
-			p.Types, p.Type = nil, "array"
-		}
-		// An open object (an approval, a schema) is open by default.
-		if a := p.AdditionalProperties; a != nil && reflect.DeepEqual(a, &jsonschema.Schema{}) {
-			p.AdditionalProperties = nil
-		}
-	}
-	tool := &sdk.Tool{Name: name, Description: desc, InputSchema: schema}
-	annotate(tool, schema) // annotations.go
-	sdk.AddTool(s, tool, func(ctx context.Context, r *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
-		res, err := h(ctx, r, in)
-		return res, nil, err
-	})
 }

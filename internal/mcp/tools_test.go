@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
 func mustJSON(t *testing.T, v any) string {
@@ -31,6 +32,9 @@ func TestToolsMapToCalls(t *testing.T) {
 	}{
 		{"navigate", map[string]any{"url": "https://shop.test/"}, calls.MethodOpen, calls.OpenRequest{URL: "https://shop.test/"}},
 		{"back", map[string]any{}, calls.MethodBack, struct{}{}},
+		{"forward", map[string]any{}, calls.MethodForward, struct{}{}},
+		{"reload", map[string]any{}, calls.MethodReload, struct{}{}},
+		{"close", map[string]any{}, rpc.MethodSessionClose, struct{}{}}, // as waymark close
 		{"snapshot", map[string]any{"interactive": true, "scope": "e4", "full": true, "depth": 2}, calls.MethodSnapshot,
 			calls.SnapshotRequest{Interactive: true, Scope: "e4", Full: true, Depth: 2}},
 		{"click", map[string]any{"target": "e3", "button": "right", "count": 2}, calls.MethodAct,
@@ -117,8 +121,8 @@ func TestActionsLookAfter(t *testing.T) {
 }
 
 func TestToolList(t *testing.T) {
-	base := []string{"back", "check", "click", "console", "dialog", "drag", "fill", "form", "form_fill", "hover", "navigate", "network", "press", "screenshot",
-		"scroll", "select", "snapshot", "tabs", "type", "uncheck", "upload", "wait"}
+	base := []string{"back", "check", "click", "close", "console", "dialog", "drag", "fill", "form", "form_fill", "forward", "hover", "navigate", "network",
+		"press", "reload", "screenshot", "scroll", "select", "snapshot", "tabs", "type", "uncheck", "upload", "wait"}
 	for _, allow := range []bool{false, true} {
 		cs := connect(t, Options{Caller: &fakeCaller{}, AllowEval: allow})
 		res, err := cs.ListTools(context.Background(), nil)
@@ -144,13 +148,42 @@ func TestToolList(t *testing.T) {
 	}
 }
 
-func TestRequiredArguments(t *testing.T) {
-	cs := connect(t, Options{Caller: &fakeCaller{}})
-	// A missing required argument is refused before any call; the SDK
-	// reports it as a tool error the model can correct.
-	text, isErr, _ := callTool(t, cs, "click", map[string]any{})
-	if !isErr || !strings.Contains(text, "target") {
-		t.Errorf("click without target: isError=%v %q", isErr, text)
+// TestArgumentErrors: arguments that do not fit a tool are refused before
+// any call, as a bad_input tool error in the tool's words (which argument,
+// what it takes), never the SDK validator's text.
+func TestArgumentErrors(t *testing.T) {
+	c := &fakeCaller{}
+	cs := connect(t, Options{Caller: c})
+	for _, tt := range []struct {
+		name, tool string
+		args       map[string]any
+		want       []string
+	}{
+		{"missing", "click", map[string]any{}, []string{"click needs the argument target (ref (e12) or locator", "call click with button (string), count (integer), target (string, required)"}},
+		{"wrong type", "click", map[string]any{"target": 12}, []string{"click's argument target is string, not integer"}},
+		{"wrong type in a list", "select", map[string]any{"target": "e1", "values": "UK"}, []string{"select's argument values is array, not string"}},
+		{"unknown", "navigate", map[string]any{"url": "https://shop.test/", "wait": true}, []string{`navigate has no argument "wait"`, "call navigate with url (string, required)"}},
+		{"not in the enum", "scroll", map[string]any{"direction": "sideways"}, []string{"scroll's argument direction is one of up, down, left, right, into-view, not \"sideways\""}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			text, isErr, _ := callTool(t, cs, tt.tool, tt.args)
+			if !isErr {
+				t.Fatalf("no tool error: %s", text)
+			}
+			for _, w := range append(tt.want, "code: bad_input") {
+				if !strings.Contains(text, w) {
+					t.Errorf("error lacks %q:\n%s", w, text)
+				}
+			}
+			for _, raw := range []string{"validating", "missing properties", "validating root"} {
+				if strings.Contains(text, raw) {
+					t.Errorf("the validator's own words %q reach the agent:\n%s", raw, text)
+				}
+			}
+		})
+	}
+	if n := len(c.seen()); n != 0 {
+		t.Errorf("%d calls made for arguments that do not fit", n)
 	}
 }
 
@@ -160,8 +193,8 @@ func TestExtraTools(t *testing.T) {
 		called = true
 		add(s, "act", "Do what words say.", func(ctx context.Context, _ *sdk.CallToolRequest, in struct {
 			Do string `json:"do"`
-		}) (*sdk.CallToolResult, error) {
-			return text("did " + in.Do), nil
+		}) (string, struct{}, error) {
+			return "did " + in.Do, struct{}{}, nil
 		})
 	}}})
 	if !called {

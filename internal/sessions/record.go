@@ -38,7 +38,7 @@ func (r *recorder) start(session, name string, from *routine.Step) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.byName[session] != nil {
-		return calls.Errorf(calls.ErrBadInput, "stop it first: waymark record stop FILE (or record another session with --session NAME)",
+		return calls.Errorf(calls.ErrBadInput, "stop it first: "+calls.Cmd("record stop FILE")+" (or record another session with --session NAME)",
 			"session %q is already recording", session)
 	}
 	if r.byName == nil {
@@ -61,7 +61,7 @@ func (r *recorder) stop(session string) (*recording, error) {
 	delete(r.byName, session)
 	r.mu.Unlock()
 	if rec == nil {
-		return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark record start, then act on the page, then waymark record stop FILE",
+		return nil, calls.Errorf(calls.ErrBadInput, "start one first: "+calls.Cmd("record start")+", then act on the page, then "+calls.Cmd("record stop FILE"),
 			"session %q is not recording", session)
 	}
 	rec.mu.Lock()
@@ -155,7 +155,7 @@ func (m *Manager) record(ctx context.Context, session, method string, params jso
 		if req.Keep {
 			rec := m.rec.get(session)
 			if rec == nil {
-				return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark record start, then act on the page, then waymark record stop FILE",
+				return nil, calls.Errorf(calls.ErrBadInput, "start one first: "+calls.Cmd("record start")+", then act on the page, then "+calls.Cmd("record stop FILE"),
 					"session %q is not recording", session)
 			}
 			return rec.result(req.Name)

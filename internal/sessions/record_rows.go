@@ -91,7 +91,7 @@ func (rec *recording) placeIn(ctx context.Context, p page, ev *calls.Evidence) (
 	}
 	at, err := recipe.PlaceOf(ctx, p, rec.loop.recipe, c)
 	if err != nil {
-		return "", calls.Errorf(calls.ErrNoMatch, "look at the page (waymark snapshot): the list the loop goes over must be on it", "%v", err)
+		return "", calls.Errorf(calls.ErrNoMatch, "look at the page ("+calls.Cmd("snapshot")+"): the list the loop goes over must be on it", "%v", err)
 	}
 	switch {
 	case at.Ambiguous:
@@ -117,7 +117,7 @@ func (m *Manager) recordRows(ctx context.Context, session string, p page, params
 	}
 	rec := m.rec.get(session)
 	if rec == nil {
-		return nil, calls.Errorf(calls.ErrBadInput, "start a recording first: waymark record start",
+		return nil, calls.Errorf(calls.ErrBadInput, "start a recording first: "+calls.Cmd("record start"),
 			"session %q is not recording", session)
 	}
 	rec.mu.Lock()
@@ -125,29 +125,29 @@ func (m *Manager) recordRows(ctx context.Context, session string, p page, params
 	switch req.Op {
 	case "start":
 		if rec.loop != nil {
-			return nil, calls.Errorf(calls.ErrBadInput, "stop it first: waymark record rows stop", "a loop over rows is already being recorded")
+			return nil, calls.Errorf(calls.ErrBadInput, "stop it first: "+calls.Cmd("record rows stop"), "a loop over rows is already being recorded")
 		}
 		r, err := recipe.Parse(req.Recipe)
 		if err != nil {
-			return nil, calls.Errorf(calls.ErrBadInput, "give a recipe learned by waymark extract --schema FILE --recipe FILE", "%v", err)
+			return nil, calls.Errorf(calls.ErrBadInput, "give a recipe learned by "+calls.Cmd("extract --schema FILE --recipe FILE"), "%v", err)
 		}
 		got, err := recipe.Read(ctx, p, r)
 		if err != nil {
 			return nil, err
 		}
 		if got.Misfit != "" {
-			return nil, calls.Errorf(calls.ErrNoMatch, "open the page of the list, or learn the recipe again (waymark extract --recipe FILE with a model)",
+			return nil, calls.Errorf(calls.ErrNoMatch, "open the page of the list, or learn the recipe again ("+calls.Cmd("extract --recipe FILE")+" with a model)",
 				"the recipe does not fit the page: %s", got.Misfit)
 		}
 		rec.loop = &rowsLoop{id: rec.id("rows"), instruction: req.Instruction, recipe: r, first: got.Rows[0]}
 		return &calls.RecordRowsResult{Rows: got.Rows}, nil
 	case "stop":
 		if rec.loop == nil {
-			return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark record rows start --recipe FILE", "no loop over rows is being recorded")
+			return nil, calls.Errorf(calls.ErrBadInput, "start one first: "+calls.Cmd("record rows start --recipe FILE"), "no loop over rows is being recorded")
 		}
 		each, ok := rec.loop.step()
 		if !ok {
-			return nil, calls.Errorf(calls.ErrBadInput, "act in the list's first row (waymark click @REF), then waymark record rows stop",
+			return nil, calls.Errorf(calls.ErrBadInput, "act in the list's first row ("+calls.Cmd("click")+" @REF), then "+calls.Cmd("record rows stop"),
 				"nothing was recorded inside the loop")
 		}
 		rec.loop = nil

@@ -60,25 +60,25 @@ func (m *Manager) traceCall(session, method string) (any, error) {
 	switch method {
 	case calls.MethodTraceStart:
 		if m.tr.byName[session] != nil {
-			return nil, calls.Errorf(calls.ErrBadInput, "stop it first: waymark trace stop FILE",
+			return nil, calls.Errorf(calls.ErrBadInput, "stop it first: "+calls.Cmd("trace stop FILE"),
 				"session %q is already traced", session)
 		}
 		if m.tr.byName == nil {
 			m.tr.byName = map[string]*trace{}
 		}
-		m.tr.byName[session] = &trace{t: calls.Trace{Format: calls.TraceFormat, Session: session, StartedMS: time.Now().UnixMilli(), Entries: []calls.TraceEntry{}}}
+		m.tr.byName[session] = &trace{t: calls.Trace{Format: calls.TraceFormat, Session: session, StartedUnixMS: time.Now().UnixMilli(), Entries: []calls.TraceEntry{}}}
 		m.log.Info("trace started", "session", session)
 		return &calls.TraceStarted{Session: session}, nil
 	default: // calls.MethodTraceStop
 		tr := m.tr.byName[session]
 		if tr == nil {
-			return nil, calls.Errorf(calls.ErrBadInput, "start one first: waymark trace start, then use the session, then waymark trace stop FILE",
+			return nil, calls.Errorf(calls.ErrBadInput, "start one first: "+calls.Cmd("trace start")+", then use the session, then "+calls.Cmd("trace stop FILE"),
 				"session %q is not traced", session)
 		}
 		delete(m.tr.byName, session)
 		tr.mu.Lock()
 		defer tr.mu.Unlock()
-		tr.t.DurationMS = time.Now().UnixMilli() - tr.t.StartedMS
+		tr.t.DurationMS = time.Now().UnixMilli() - tr.t.StartedUnixMS
 		m.log.Info("trace stopped", "session", session, "calls", len(tr.t.Entries))
 		return &tr.t, nil
 	}
@@ -86,7 +86,7 @@ func (m *Manager) traceCall(session, method string) (any, error) {
 
 // traced runs a call of a traced session through do and keeps it.
 func (m *Manager) traced(ctx context.Context, tr *trace, session, method string, params json.RawMessage, do func() (any, error)) (any, error) {
-	e := calls.TraceEntry{Method: method, StartedMS: time.Now().UnixMilli()}
+	e := calls.TraceEntry{Method: method, StartedUnixMS: time.Now().UnixMilli()}
 	var act calls.ActRequest
 	if method == calls.MethodAct {
 		_ = json.Unmarshal(params, &act)

@@ -3,7 +3,9 @@ package sessions
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"image/png"
 	"net/http"
 	"net/http/httptest"
@@ -116,6 +118,7 @@ func TestTrace(t *testing.T) {
 	if len(saved) != 1 || saved[0].Status != 500 {
 		t.Errorf("the save request: %+v", saved)
 	}
+	timeKeys(t, "", tr) // the trace, its calls, their console and requests
 
 	var b bytes.Buffer
 	if err := testplan.TraceHTML(&b, tr); err != nil {
@@ -166,4 +169,38 @@ func reds(t *testing.T, data []byte) int {
 		}
 	}
 	return n
+}
+
+// timeKeys checks what the keys of v's JSON say they hold (docs/json.md):
+// a key ending in unix_ms a moment (Unix milliseconds), every other
+// *_ms a duration, here under a day. An epoch named time_ms or
+// started_ms read as a duration of 56 years.
+func timeKeys(t *testing.T, path string, v any) {
+	t.Helper()
+	if path == "" {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v = nil
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if n, ok := e.(float64); ok && strings.HasSuffix(k, "_ms") {
+				moment := strings.HasSuffix(k, "unix_ms")
+				if moment && n < 1e12 || !moment && n > 24*3600*1000 {
+					t.Errorf("%s.%s = %.0f: a key ending in unix_ms holds a moment, every other *_ms a duration", path, k, n)
+				}
+			}
+			timeKeys(t, path+"."+k, e)
+		}
+	case []any:
+		for i, e := range x {
+			timeKeys(t, fmt.Sprintf("%s[%d]", path, i), e)
+		}
+	}
 }

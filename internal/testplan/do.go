@@ -262,7 +262,7 @@ func (s *scenarioRun) agentFor() (Agent, error) {
 		return s.agent, nil
 	}
 	if s.opts.NewAgent == nil {
-		return nil, calls.Errorf(calls.ErrBadInput, "run it with waymark test, which configures a model (--model, or WAYMARK_MODEL and a key)",
+		return nil, calls.Errorf(calls.ErrBadInput, "run it with "+calls.Cmd("test")+", which configures a model (--model, or WAYMARK_MODEL and a key)",
 			"act and extract steps need a model, and none is configured")
 	}
 	a, err := s.opts.NewAgent(s.session, s.secrets)

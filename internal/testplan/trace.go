@@ -32,7 +32,7 @@ func traceReport(tr *calls.Trace) (*Report, map[string][]byte) {
 	rep := &Report{
 		Format:     ReportFormat,
 		Plan:       "trace of session " + tr.Session,
-		Started:    time.UnixMilli(tr.StartedMS),
+		Started:    time.UnixMilli(tr.StartedUnixMS),
 		DurationMS: tr.DurationMS,
 	}
 	files := map[string][]byte{}

@@ -83,7 +83,7 @@ func (e *TargetError) Error() string {
 func (e *TargetError) ErrorHint() string {
 	switch e.Err {
 	case ErrNoMatch:
-		return fmt.Sprintf(`check the name in "waymark snapshot -i", or use its ref (%s e5)`, e.Action)
+		return fmt.Sprintf("check the name in "+calls.Cmd("snapshot -i")+", or use its ref (%s e5)", e.Action)
 	case ErrAmbiguous:
 		return fmt.Sprintf(`name one exactly (in quotes, with its case), say which ("the second …"), or use its ref (%s %s)`, e.Action, refOf(e.Candidates[0]))
 	case ErrWrongKind:
@@ -121,14 +121,29 @@ func (e *TargetError) Unwrap() []error {
 // NeedsModelError is the answer to what the rules model cannot do.
 type NeedsModelError struct {
 	What string // the instruction or purpose, as a reader would name it
+	// Purpose is what the model was asked to do; empty (or act) for an
+	// instruction the rules do not know.
+	Purpose pilot.Purpose
 }
 
 func (e *NeedsModelError) Error() string {
 	return e.What + " needs a language model: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)"
 }
 
-// ErrorHint says how to get one (calls.Hinter).
+// ErrorHint says how to get one, or what does the same with none, for
+// what was asked (calls.Hinter): act's plain instructions fit act alone.
 func (e *NeedsModelError) ErrorHint() string {
+	switch e.Purpose {
+	case pilot.PurposeExtract:
+		return "set a model key to read it the first time; with none, read it by the recipe an earlier extract saved (--recipe FILE), a spreadsheet's cells with " +
+			calls.Cmd("sheet read RANGE") + " (extract reads a sheet's header row with no model), or one value at a time with " + calls.Cmd("get text TARGET")
+	case pilot.PurposeObserve:
+		return "set a model key; with none, look at the page with " + calls.Cmd("snapshot -i") + " and pick the element by its ref or a locator (role=button[name=\"Pay\"], text=, label=)"
+	case pilot.PurposeHeal:
+		return "set a model key so replay can find the step's element on the changed page, or record the routine again"
+	case pilot.PurposeDecide:
+		return "set a model key; with none, do the task step by step: " + calls.Cmd("act") + " takes plain instructions (click X, fill X with Y, select Y in X, check X, press KEY, go to URL)"
+	}
 	return `set a model key, or say it as one of the plain instructions: click X, fill X with Y, select Y in X, check X, press KEY, go to URL, scroll down`
 }
 

@@ -31,7 +31,7 @@ func (Model) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) {
 		return pilot.Reply{}, err
 	}
 	if turn.Purpose != pilot.PurposeAct {
-		return pilot.Reply{}, &NeedsModelError{What: purposeWhat(turn.Purpose)}
+		return pilot.Reply{}, &NeedsModelError{What: purposeWhat(turn.Purpose), Purpose: turn.Purpose}
 	}
 	instruction, outline := split(lastUser(turn))
 	a, err := Decide(instruction, outline)

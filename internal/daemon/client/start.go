@@ -42,14 +42,14 @@ func (c *Client) connect(ctx context.Context, tolerant bool) (*conn, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case !c.opts.AutoStart:
-		return nil, calls.Errorf(calls.ErrUnavailable, `start one with "waymark daemon" (it stays in the foreground)`,
+		return nil, calls.Errorf(calls.ErrUnavailable, "start one with "+calls.Cmd("daemon")+" (it stays in the foreground)",
 			"no waymark daemon answers on %s (%v)", c.paths.Socket, err)
 	}
 	return c.start(ctx)
 }
 
 func (c *Client) versionError(cn *conn) error {
-	return calls.Errorf(calls.ErrUnavailable, `run "waymark daemon stop", then the command again`,
+	return calls.Errorf(calls.ErrUnavailable, "run "+calls.Cmd("daemon stop")+", then the command again",
 		"the waymark daemon runs version %s (protocol %s), and this is %s (protocol %s)",
 		cn.hello.Binary, cn.protocol, c.opts.Version, rpc.Version)
 }
