@@ -7,8 +7,10 @@ package sheet
 // ("hace 2 días", "vor 3 Tagen", "il y a 2 heures", "2 giorni fa").
 // Written here rather than taken from github.com/markusmobius/go-dateparser:
 // package sheet is linked by the thin front, which stays on the standard
-// library, and that library's 200 locales cost waymark-full (measured in
-// issue 28's report) more than these ten languages need.
+// library, and that library's 200 locales cost waymark-full more than
+// these ten languages need: 7.4 MB more binary (108.9 to 116.3 MB) and
+// 380 ms or more of package init on every start, --version included
+// (GODEBUG=inittrace=1, its internal/data package; measured for issue 28).
 
 import (
 	"strconv"
