@@ -133,7 +133,7 @@ func (r *FormFillResult) Unplaced() error {
 	}
 	return &Error{Kind: ErrNoMatch,
 		Msg:  fmt.Sprintf("%d %s found no field: %s; the fields that were filled stay filled", len(r.Unmatched), noun, strings.Join(r.Unmatched, ", ")),
-		Hint: `use the keys or labels "waymark form" lists, or leave them to a person`}
+		Hint: "use the keys or labels " + Cmd("form") + " lists, or leave them to a person"}
 }
 
 // FilledField is one field of a fill: what it held before, what it holds

@@ -2,114 +2,20 @@ package capture
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/chromedp/cdproto/har"
 )
 
-// HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): the types
-// below are the parts of it a capture fills.
-
-// HAR is a HAR 1.2 document.
-type HAR struct {
-	Log HARLog `json:"log"`
-}
-
-// HARLog is a HAR's log.
-type HARLog struct {
-	Version string     `json:"version"`
-	Creator HARCreator `json:"creator"`
-	Pages   []HARPage  `json:"pages"`
-	Entries []HAREntry `json:"entries"`
-	Comment string     `json:"comment,omitempty"`
-}
-
-// HARCreator names the program that wrote a HAR.
-type HARCreator struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
-
-// HARPage is one page (a document the capture saw).
-type HARPage struct {
-	StartedDateTime string         `json:"startedDateTime"`
-	ID              string         `json:"id"`
-	Title           string         `json:"title"`
-	PageTimings     HARPageTimings `json:"pageTimings"`
-}
-
-// HARPageTimings are a page's timings; unknown ones are -1.
-type HARPageTimings struct {
-	OnContentLoad float64 `json:"onContentLoad"`
-	OnLoad        float64 `json:"onLoad"`
-}
-
-// HAREntry is one request and its response.
-type HAREntry struct {
-	Pageref         string      `json:"pageref,omitempty"`
-	StartedDateTime string      `json:"startedDateTime"`
-	Time            float64     `json:"time"`
-	Request         HARRequest  `json:"request"`
-	Response        HARResponse `json:"response"`
-	Cache           struct{}    `json:"cache"`
-	Timings         HARTimings  `json:"timings"`
-	Comment         string      `json:"comment,omitempty"`
-}
-
-// HARRequest is an entry's request.
-type HARRequest struct {
-	Method      string         `json:"method"`
-	URL         string         `json:"url"`
-	HTTPVersion string         `json:"httpVersion"`
-	Cookies     []HARNameValue `json:"cookies"`
-	Headers     []HARNameValue `json:"headers"`
-	QueryString []HARNameValue `json:"queryString"`
-	PostData    *HARPostData   `json:"postData,omitempty"`
-	HeadersSize int            `json:"headersSize"`
-	BodySize    int            `json:"bodySize"`
-}
-
-// HARResponse is an entry's response.
-type HARResponse struct {
-	Status      int            `json:"status"`
-	StatusText  string         `json:"statusText"`
-	HTTPVersion string         `json:"httpVersion"`
-	Cookies     []HARNameValue `json:"cookies"`
-	Headers     []HARNameValue `json:"headers"`
-	Content     HARContent     `json:"content"`
-	RedirectURL string         `json:"redirectURL"`
-	HeadersSize int            `json:"headersSize"`
-	BodySize    int            `json:"bodySize"`
-	Comment     string         `json:"comment,omitempty"`
-}
-
-// HARNameValue is a header, cookie or query parameter.
-type HARNameValue struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
-
-// HARPostData is a request's body.
-type HARPostData struct {
-	MimeType string         `json:"mimeType"`
-	Params   []HARNameValue `json:"params"`
-	Text     string         `json:"text"`
-}
-
-// HARContent is a response's body.
-type HARContent struct {
-	Size     int    `json:"size"`
-	MimeType string `json:"mimeType"`
-	Text     string `json:"text,omitempty"`
-	Comment  string `json:"comment,omitempty"`
-}
-
-// HARTimings are an entry's timings: only the total is known, as wait.
-type HARTimings struct {
-	Send    float64 `json:"send"`
-	Wait    float64 `json:"wait"`
-	Receive float64 `json:"receive"`
-}
+// HAR is a HAR 1.2 document, in the types cdproto generates from the
+// spec (github.com/chromedp/cdproto/har) rather than types of waymark's
+// own: they hold the whole of it (a cookie's path, domain, expiry,
+// httpOnly and secure; a posted form's params), which the hand-written
+// ones left out.
+type HAR = har.HAR
 
 // ToHAR turns a capture into HAR 1.2. It copies what f holds, so give it
 // a redacted file ([Redactor.File]): it redacts nothing itself. WebSocket
@@ -119,8 +25,8 @@ func ToHAR(f *File, version string) *HAR {
 	if version == "" {
 		version = "dev"
 	}
-	h := &HAR{Log: HARLog{Version: "1.2", Creator: HARCreator{Name: "waymark", Version: version},
-		Pages: []HARPage{}, Entries: []HAREntry{}}}
+	h := &HAR{Log: &har.Log{Version: "1.2", Creator: &har.Creator{Name: "waymark", Version: version},
+		Pages: []*har.Page{}, Entries: []*har.Entry{}}}
 	pages := map[string]string{}
 	for _, e := range f.Exchanges {
 		page := e.Page
@@ -132,8 +38,9 @@ func ToHAR(f *File, version string) *HAR {
 			if ref = pages[page]; ref == "" {
 				ref = "page_" + itoa(len(pages)+1)
 				pages[page] = ref
-				h.Log.Pages = append(h.Log.Pages, HARPage{StartedDateTime: harTime(e.Sent), ID: ref, Title: page,
-					PageTimings: HARPageTimings{OnContentLoad: -1, OnLoad: -1}})
+				unknown := -1.0
+				h.Log.Pages = append(h.Log.Pages, &har.Page{StartedDateTime: harTime(e.Sent), ID: ref, Title: page,
+					PageTimings: &har.PageTimings{OnContentLoad: &unknown, OnLoad: &unknown}})
 			}
 		}
 		h.Log.Entries = append(h.Log.Entries, harEntry(e, ref))
@@ -144,39 +51,51 @@ func ToHAR(f *File, version string) *HAR {
 	return h
 }
 
-func harEntry(e Exchange, ref string) HAREntry {
-	req := HARRequest{Method: e.Method, URL: e.URL, HTTPVersion: "HTTP/1.1", Cookies: []HARNameValue{},
-		Headers: harHeaders(e.RequestHeaders), QueryString: []HARNameValue{}, HeadersSize: -1, BodySize: len(e.RequestBody)}
+func harEntry(e Exchange, ref string) *har.Entry {
+	req := &har.Request{Method: e.Method, URL: e.URL, HTTPVersion: "HTTP/1.1", Cookies: []*har.Cookie{},
+		Headers: harHeaders(e.RequestHeaders), QueryString: []*har.NameValuePair{}, HeadersSize: -1, BodySize: int64(len(e.RequestBody))}
 	if u, err := url.Parse(e.URL); err == nil && u.RawQuery != "" {
 		for _, p := range strings.Split(u.RawQuery, "&") {
 			k, v, _ := strings.Cut(p, "=")
-			req.QueryString = append(req.QueryString, HARNameValue{unescape(k), unescape(v)})
+			req.QueryString = append(req.QueryString, &har.NameValuePair{Name: unescape(k), Value: unescape(v)})
 		}
 	}
 	for _, h := range e.RequestHeaders {
 		if strings.EqualFold(h.Name, "cookie") {
 			for _, c := range strings.Split(h.Value, ";") {
 				if k, v, ok := strings.Cut(strings.TrimSpace(c), "="); ok {
-					req.Cookies = append(req.Cookies, HARNameValue{k, v})
+					req.Cookies = append(req.Cookies, &har.Cookie{Name: k, Value: v})
 				}
 			}
 		}
 	}
 	if e.RequestBody != "" {
-		req.PostData = &HARPostData{MimeType: headerValue(e.RequestHeaders, "content-type"), Params: []HARNameValue{}, Text: e.RequestBody}
+		mime := headerValue(e.RequestHeaders, "content-type")
+		req.PostData = &har.PostData{MimeType: mime, Params: []*har.Param{}, Text: e.RequestBody}
+		if strings.HasPrefix(strings.ToLower(mime), "application/x-www-form-urlencoded") {
+			for _, p := range strings.Split(e.RequestBody, "&") {
+				if k, v, _ := strings.Cut(p, "="); k != "" {
+					req.PostData.Params = append(req.PostData.Params, &har.Param{Name: unescape(k), Value: unescape(v)})
+				}
+			}
+		}
 	}
-	resp := HARResponse{Status: e.Status, StatusText: e.StatusText, HTTPVersion: "HTTP/1.1", Cookies: []HARNameValue{},
-		Headers: harHeaders(e.ResponseHeaders), RedirectURL: e.RedirectedTo, HeadersSize: -1, BodySize: -1,
-		Content: HARContent{Size: len(e.ResponseBody), MimeType: e.MimeType, Text: e.ResponseBody, Comment: e.BodyOmitted}}
-	if resp.Content.MimeType == "" {
-		resp.Content.MimeType = "x-unknown"
+	// content.text is bytes in cdproto's type, so it goes as base64 and
+	// says so (HAR 1.2's content.encoding).
+	content := &har.Content{Size: int64(len(e.ResponseBody)), MimeType: e.MimeType, Comment: e.BodyOmitted}
+	if e.ResponseBody != "" {
+		content.Text, content.Encoding = []byte(e.ResponseBody), "base64"
 	}
+	if content.MimeType == "" {
+		content.MimeType = "x-unknown"
+	}
+	resp := &har.Response{Status: int64(e.Status), StatusText: e.StatusText, HTTPVersion: "HTTP/1.1", Cookies: []*har.Cookie{},
+		Headers: harHeaders(e.ResponseHeaders), RedirectURL: e.RedirectedTo, HeadersSize: -1, BodySize: -1, Content: content}
 	for _, h := range e.ResponseHeaders {
 		if strings.EqualFold(h.Name, "set-cookie") {
 			for _, line := range strings.Split(h.Value, "\n") {
-				pair, _, _ := strings.Cut(line, ";")
-				if k, v, ok := strings.Cut(pair, "="); ok {
-					resp.Cookies = append(resp.Cookies, HARNameValue{strings.TrimSpace(k), v})
+				if c := setCookie(line); c != nil {
+					resp.Cookies = append(resp.Cookies, c)
 				}
 			}
 		}
@@ -184,16 +103,35 @@ func harEntry(e Exchange, ref string) HAREntry {
 	if e.Failed != "" {
 		resp.Comment = "failed: " + e.Failed
 	}
-	return HAREntry{Pageref: ref, StartedDateTime: harTime(e.Sent), Time: e.DurationMS, Request: req, Response: resp,
-		Timings: HARTimings{Send: 0, Wait: e.DurationMS, Receive: 0}, Comment: e.Kind + " from " + e.Initiator}
+	return &har.Entry{Pageref: ref, StartedDateTime: harTime(e.Sent), Time: e.DurationMS, Request: req, Response: resp,
+		Cache: &har.Cache{}, Timings: &har.Timings{Send: 0, Wait: e.DurationMS, Receive: 0}, Comment: e.Kind + " from " + e.Initiator}
 }
 
-func harHeaders(hs []Header) []HARNameValue {
-	out := []HARNameValue{}
+// setCookie reads one Set-Cookie line with net/http's reader, for the
+// attributes HAR keeps (path, domain, expiry, httpOnly, secure). The value
+// is taken as written: it may be a redaction marker net/http would refuse.
+func setCookie(line string) *har.Cookie {
+	pair, _, _ := strings.Cut(line, ";")
+	k, v, ok := strings.Cut(pair, "=")
+	if !ok {
+		return nil
+	}
+	c := &har.Cookie{Name: strings.TrimSpace(k), Value: v}
+	if hc, err := http.ParseSetCookie("x=y" + line[len(pair):]); err == nil {
+		c.Path, c.Domain, c.HTTPOnly, c.Secure = hc.Path, hc.Domain, hc.HttpOnly, hc.Secure
+		if !hc.Expires.IsZero() {
+			c.Expires = harTime(hc.Expires)
+		}
+	}
+	return c
+}
+
+func harHeaders(hs []Header) []*har.NameValuePair {
+	out := []*har.NameValuePair{}
 	for _, h := range hs {
 		// CDP joins repeated headers with a line break; HAR lists each.
 		for _, v := range strings.Split(h.Value, "\n") {
-			out = append(out, HARNameValue{h.Name, v})
+			out = append(out, &har.NameValuePair{Name: h.Name, Value: v})
 		}
 	}
 	return out

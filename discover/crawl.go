@@ -71,7 +71,7 @@ func (cr *crawler) run(ctx context.Context) error {
 			if u == nil || queued[u.String()] {
 				continue
 			}
-			if why == "" && cr.robots.disallowed(u.EscapedPath()) {
+			if why == "" && cr.robots.disallowed(u.RequestURI()) {
 				why = "robots.txt disallows it"
 			}
 			if why != "" {

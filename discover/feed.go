@@ -6,6 +6,8 @@ import (
 	"encoding/xml"
 	"errors"
 	"strings"
+
+	"golang.org/x/net/html/charset"
 )
 
 // Feed is a feed read as rows, to be compared with the rows a page shows.
@@ -76,9 +78,15 @@ func parseJSONFeed(b []byte) (*Feed, error) {
 func parseXMLFeed(b []byte) (*Feed, error) {
 	d := xml.NewDecoder(bytes.NewReader(b))
 	d.Strict = false
+	// Feeds in the wild declare other encodings (ISO-8859-1,
+	// windows-1252) and write HTML's entities (&eacute;, &nbsp;): read
+	// both rather than refuse the feed or keep "&eacute;".
+	d.CharsetReader = charset.NewReaderLabel
+	d.Entity = xml.HTMLEntity
 	var out *Feed
 	var item *FeedItem
 	var field string
+	var fieldDepth int
 	var text strings.Builder
 	depth, itemDepth := 0, 0
 	for {
@@ -118,7 +126,10 @@ func parseXMLFeed(b []byte) (*Feed, error) {
 				}
 				continue
 			}
-			field = name
+			if field != "" && depth > fieldDepth && bodyField(field) {
+				continue // XHTML inside an Atom content: its text is the content's
+			}
+			field, fieldDepth = name, depth
 			text.Reset()
 		case xml.CharData:
 			if field != "" && text.Len() < 64<<10 {
@@ -129,7 +140,7 @@ func parseXMLFeed(b []byte) (*Feed, error) {
 			if item != nil && depth == itemDepth && (name == "item" || name == "entry") {
 				out.Items = append(out.Items, *item)
 				item = nil
-			} else if field == name && out != nil {
+			} else if field == name && depth == fieldDepth && out != nil {
 				v := strings.TrimSpace(text.String())
 				switch {
 				case item == nil && name == "title" && out.Title == "":
@@ -155,6 +166,12 @@ func parseXMLFeed(b []byte) (*Feed, error) {
 		out.Items = []FeedItem{}
 	}
 	return out, nil
+}
+
+// bodyField says whether an element holds an entry's body, whose markup
+// (Atom's type="xhtml") is read as its text.
+func bodyField(name string) bool {
+	return name == "description" || name == "summary" || name == "content"
 }
 
 func attr(e xml.StartElement, name string) string {

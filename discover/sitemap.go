@@ -124,7 +124,7 @@ func Sitemap(ctx context.Context, f Fetcher, origin string, opts Options) (*Map,
 	// robots.txt: the sitemaps it names, and what the crawl leaves alone.
 	var rb robots
 	if d, err := c.get(ctx, c.origin.JoinPath("/robots.txt")); err == nil && d.ok() && !looksHTML(d) {
-		rb = parseRobots(d.Body)
+		rb = parseRobots(d.Body, robotsAgent)
 	} else if err := fatal(ctx, err); err != nil {
 		return nil, err
 	}

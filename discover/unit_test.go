@@ -65,7 +65,7 @@ func TestFromMarkupPlatforms(t *testing.T) {
 }
 
 func TestRobots(t *testing.T) {
-	r := parseRobots([]byte("User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /private/\nDisallow: /*.pdf$\n# c\nSitemap: https://s.example/a.xml\n"))
+	r := parseRobots([]byte("User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /private/\nDisallow: /*.pdf$\n# c\nSitemap: https://s.example/a.xml\n"), robotsAgent)
 	if !slices.Equal(r.Sitemaps, []string{"https://s.example/a.xml"}) {
 		t.Errorf("sitemaps %q", r.Sitemaps)
 	}

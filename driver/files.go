@@ -5,6 +5,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/policy"
 )
 
@@ -46,3 +47,8 @@ func (t *tab) fileFrom(u string, frame cdp.FrameID) error {
 	}
 	return &policy.BlockedError{URL: u, Reason: policy.ReasonFileFromWeb}
 }
+
+// filesHint says how to open a local file the policy refused: the
+// setting, or serving its folder over http.
+var filesHint = "allow local files with files = true in [policy] of waymark.toml (or pass --allow-files), then " + calls.Cmd("daemon restart") +
+	"; or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE"

@@ -93,10 +93,10 @@ func blockedErr(u string, err error) error {
 	var b *policy.BlockedError
 	switch {
 	case errors.As(err, &b) && b.Reason == policy.ReasonFile:
-		return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(), Hint: policy.FilesHint}
+		return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(), Hint: filesHint}
 	case errors.As(err, &b) && b.Reason == policy.ReasonFileFromWeb:
 		return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(),
-			Hint: "open the file yourself: waymark open " + u}
+			Hint: "open the file yourself: " + calls.Cmd("open "+u)}
 	case errors.Is(err, policy.ErrBlockedURL):
 		return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(),
 			Hint: `change the allow and block lists of [policy] in waymark.toml`}

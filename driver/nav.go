@@ -39,7 +39,7 @@ func NormalizeURL(raw string) (string, error) {
 		if strings.HasPrefix(raw, "/") {
 			example = (&url.URL{Scheme: "file", Path: raw}).String()
 		}
-		return "", calls.Errorf(calls.ErrBadInput, "open a local file by its file: URL, as in waymark --allow-files open "+example+"; or serve its folder: python3 -m http.server --directory DIR 8000",
+		return "", calls.Errorf(calls.ErrBadInput, "open a local file by its file: URL, as in "+calls.Cmd("--allow-files open "+example)+"; or serve its folder: python3 -m http.server --directory DIR 8000",
 			"%q is a path, not an address", raw)
 	}
 	if !strings.Contains(raw, "://") {

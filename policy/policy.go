@@ -117,10 +117,6 @@ const (
 	ReasonFileFromWeb = "file-from-web"
 )
 
-// FilesHint says how to open a local file the policy refused: the
-// setting, or serving its folder over http.
-const FilesHint = `allow local files with files = true in [policy] of waymark.toml (or pass --allow-files), then waymark daemon restart; or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE`
-
 // maxURL caps the URL in messages: a data: URL or a tracking redirect can
 // run to megabytes.
 const maxURL = 200

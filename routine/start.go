@@ -49,4 +49,4 @@ func HasStartPage(steps []Step) bool {
 }
 
 // NoStartPageHint says how to give a routine its start page.
-const NoStartPageHint = `add a first step {"kind": "goto", "url": "…"} with the page it starts on, or record it again starting on that page (waymark open URL, then waymark record start)`
+var NoStartPageHint = `add a first step {"kind": "goto", "url": "…"} with the page it starts on, or record it again starting on that page (` + calls.Cmd("open URL") + `, then ` + calls.Cmd("record start") + `)`

@@ -22,7 +22,9 @@ var (
 // ParseDate reads a date as pages write them: "2026-11-01", "1 Nov 2026",
 // "Nov 1, 2026", "01.11.2026", "24/06/2012" and "06/24/2012" (the order
 // the numbers tell), and relative ones ("5 minutes ago", "3 hours ago",
-// "yesterday", "today", "just now") against now. A date of numbers that
+// "yesterday", "today", "just now") against now; and the same in the nine
+// other languages the submit gate knows (written_dates_lang.go: "3.
+// November 2026", "3 nov. 2026", "hace 2 días", "vor 3 Tagen"). A date of numbers that
 // reads both ways ("03/04/2012") is refused: [ParseDateIn] reads it in a
 // page whose language writes the month first.
 func ParseDate(s string, now time.Time) (time.Time, bool) {
@@ -39,20 +41,23 @@ func ParseDateIn(s, lang string, now time.Time) (time.Time, bool) {
 		return numeric(m, lang, now.Location())
 	}
 	low := strings.ToLower(t)
-	switch {
-	case low == "just now" || low == "now":
+	if nowWords[low] {
 		return now, true
-	case strings.HasPrefix(low, "today"):
-		return day(now), true
-	case strings.HasPrefix(low, "yesterday"):
-		return day(now).AddDate(0, 0, -1), true
 	}
+	if n, ok := dayWord(low); ok {
+		return day(now).AddDate(0, 0, n), true
+	}
+	n, unit := 0, ""
 	if m := agoMatch(low); m != nil {
-		n := 1
+		n, unit = 1, m[2]
 		if m[1] != "a" && m[1] != "an" {
 			n, _ = strconv.Atoi(m[1])
 		}
-		switch m[2] {
+	} else if c, u, ok := agoLang(low); ok {
+		n, unit = c, u
+	}
+	if unit != "" {
+		switch unit {
 		case "second", "sec":
 			return now.Add(-time.Duration(n) * time.Second), true
 		case "minute", "min":
@@ -74,7 +79,7 @@ func ParseDateIn(s, lang string, now time.Time) (time.Time, bool) {
 			return d, true
 		}
 	}
-	return time.Time{}, false
+	return wordDate(low, now.Location())
 }
 
 func day(t time.Time) time.Time {

@@ -73,6 +73,12 @@ var gateCases = []gateCase{
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
 	{before: true, name: "Cyrillic look-alike in the name", page: `<button type=button id=b onclick="` + post + `">Pаy now</button>`,
 		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
+	// Outside the old hand-picked Cyrillic and Greek subset (issue 28):
+	// TR39's whole table.
+	{before: true, name: "Cherokee and Armenian look-alikes in the name", page: `<button type=button id=b onclick="` + post + `">ꮪսbmіt</button>`,
+		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
+	{before: true, name: "Cherokee capitals in the name", page: `<button type=button id=b onclick="` + post + `">ᎠᎬᏞᎬᎢᎬ</button>`,
+		act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#b"}},
 
 	// Variants of our own.
 	{before: true, name: "zero-width space in the name", page: `<button type=button id=b onclick="` + post + `">Pa&#8203;y now</button>`,

@@ -128,7 +128,7 @@ func emitFile(c *Common, path string, n int) error {
 func screenshotDir(getenv func(string) string) (string, error) {
 	dir := filepath.Join(daemonpath.StateDir(getenv), "screenshots")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", calls.Errorf(calls.ErrBadInput, "give a PATH: waymark screenshot page.png", "make the screenshots folder: %v", err)
+		return "", calls.Errorf(calls.ErrBadInput, "give a PATH: "+calls.Cmd("screenshot page.png"), "make the screenshots folder: %v", err)
 	}
 	return dir, nil
 }

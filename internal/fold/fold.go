@@ -13,23 +13,22 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// confusables maps letters that look like Latin ones to those letters:
-// Cyrillic and Greek look-alikes, the usual way to dodge a word check
-// (from Unicode's confusables.txt, the letters of the Latin alphabet
-// only).
-var confusables = map[rune]rune{
-	// Cyrillic lower case
-	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'һ': 'h', 'і': 'i', 'ї': 'i', 'ј': 'j', 'к': 'k', 'м': 'm',
-	'о': 'o', 'р': 'p', 'с': 'c', 'т': 't', 'у': 'y', 'х': 'x', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q',
-	'ԝ': 'w', 'ү': 'y', 'ɡ': 'g', 'ᴠ': 'v', 'ⅼ': 'l', 'ɑ': 'a', 'ο': 'o', 'ν': 'v', 'ρ': 'p', 'τ': 't',
-	'υ': 'u', 'χ': 'x', 'ι': 'i', 'κ': 'k', 'α': 'a', 'ε': 'e', 'η': 'n', 'ω': 'w', 'γ': 'y',
-	// Cyrillic upper case
-	'А': 'A', 'В': 'B', 'Е': 'E', 'Ё': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C',
-	'Т': 'T', 'У': 'Y', 'Х': 'X', 'І': 'I', 'Ї': 'I', 'Ј': 'J', 'Ѕ': 'S', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W',
-	'Ү': 'Y',
-	// Greek upper case
-	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O',
-	'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
+// nearLookalikes are look-alikes TR39's table does not count (small
+// capitals such as Cyrillic к, м, т; letters with a diaeresis such as ё
+// and ї; Greek letters read as Latin), kept from the hand-picked table
+// that came before it: a check that folds more refuses more disguises.
+var nearLookalikes = map[rune]rune{
+	'в': 'b', 'ё': 'e', 'ї': 'i', 'к': 'k', 'м': 'm', 'т': 't', 'τ': 't', 'χ': 'x', 'κ': 'k', 'ε': 'e',
+	'η': 'n', 'ω': 'w', 'Ё': 'E', 'Ї': 'I', 'Ԁ': 'D', 'Ԛ': 'Q',
+}
+
+// lookalike returns the Latin letter r mimics, if any.
+func lookalike(r rune) (rune, bool) {
+	if l, ok := confusablesTable[r]; ok {
+		return l, true
+	}
+	l, ok := nearLookalikes[r]
+	return l, ok
 }
 
 // invisible reports whether r is a character a person does not see: a
@@ -42,7 +41,10 @@ func invisible(r rune) bool {
 
 // Fold returns s as a person reads it: NFKC (fullwidth and compatibility
 // forms become plain ones), invisible characters removed, look-alike
-// letters replaced by the Latin letter they mimic. Case is kept; compare
+// letters replaced by the Latin letter they mimic (every one Unicode
+// TR39's confusables table knows: table.go, derived in table_test.go; a
+// hand-picked Cyrillic and Greek subset before let Armenian, Cherokee,
+// Latin-extension and other look-alikes through). Case is kept; compare
 // with strings.EqualFold or lower both sides.
 func Fold(s string) string {
 	s = norm.NFKC.String(s)
@@ -50,7 +52,7 @@ func Fold(s string) string {
 		if invisible(r) {
 			return -1
 		}
-		if l, ok := confusables[r]; ok {
+		if l, ok := lookalike(r); ok {
 			return l
 		}
 		return r
@@ -60,9 +62,11 @@ func Fold(s string) string {
 // ConfusablesJSON is the look-alike table as a JSON object from letter to
 // letter, for the page-side copy of Fold (driver/js), so both fold alike.
 func ConfusablesJSON() string {
-	m := make(map[string]string, len(confusables))
-	for k, v := range confusables {
-		m[string(k)] = string(v)
+	m := make(map[string]string, len(confusablesTable)+len(nearLookalikes))
+	for _, t := range []map[rune]rune{confusablesTable, nearLookalikes} {
+		for k, v := range t {
+			m[string(k)] = string(v)
+		}
 	}
 	b, _ := json.Marshal(m)
 	return string(b)

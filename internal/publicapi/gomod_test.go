@@ -38,3 +38,21 @@ func TestGoLineNamesNoPatch(t *testing.T) {
 		t.Errorf("go mod tidy would change go.mod or go.sum: %v\n%s", err, out)
 	}
 }
+
+// TestNoUnmaintainedModules: go.mod requires none of the modules whose
+// maintainers have stopped and named a successor, since a consumer of
+// waymark inherits them. gopkg.in/yaml.v3 is archived; the YAML
+// organisation's go.yaml.in/yaml/v3 is its maintained fork, same API.
+func TestNoUnmaintainedModules(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for old, successor := range map[string]string{
+		"gopkg.in/yaml.v3": "go.yaml.in/yaml/v3",
+	} {
+		if regexp.MustCompile(`(?m)^\s*(require\s+)?` + regexp.QuoteMeta(old) + `\s`).Match(data) {
+			t.Errorf("go.mod requires %s, which is unmaintained: use %s", old, successor)
+		}
+	}
+}
