@@ -138,7 +138,7 @@ func (x *run) noStartPage(ctx context.Context, s *routine.Step, t *routine.Targe
 	if u.Value != "" && u.Value != "about:blank" {
 		return nil
 	}
-	return &stop{cause: CauseMissing, hint: routine.NoStartPageHint,
+	return &stop{cause: CauseMissing, hint: routine.NoStartPageHint(),
 		msg: fmt.Sprintf("%s: %s is not on the page: the routine has no start page (no goto before this step) and the tab is on about:blank; nothing was pressed",
 			stepName(s, path), describe(t))}
 }

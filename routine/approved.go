@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/fold"
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // Approved is a submit a person pressed while recording by hand (a click
@@ -63,7 +63,7 @@ func ApprovedOf(a calls.Approval) *Approved {
 // perLoad matches the names of hidden fields a page fills anew on every
 // load (a CSRF token, a nonce): their value is not part of what the
 // person approved.
-var perLoad = regexp.MustCompile(`(?i)csrf|xsrf|token|nonce|authenticity|verification|viewstate|eventvalidation|captcha`)
+var perLoad = lazyre.New(`(?i)csrf|xsrf|token|nonce|authenticity|verification|viewstate|eventvalidation|captcha`)
 
 // samePage is the target of a form that posts to its own page.
 const samePage = "(the page itself)"
@@ -165,7 +165,7 @@ func (ap *Approved) sameControl(got *Approved) bool {
 
 // numbers are the runs of digits in a control's words: an amount on a
 // button ("Pay $10,000") is part of what was approved.
-var numbers = regexp.MustCompile(`[0-9]+`)
+var numbers = lazyre.New(`[0-9]+`)
 
 // wordsCommit says whether why is the check's "its words commit: …",
 // which quotes the control's words.

@@ -49,4 +49,6 @@ func HasStartPage(steps []Step) bool {
 }
 
 // NoStartPageHint says how to give a routine its start page.
-var NoStartPageHint = `add a first step {"kind": "goto", "url": "…"} with the page it starts on, or record it again starting on that page (` + calls.Cmd("open URL") + `, then ` + calls.Cmd("record start") + `)`
+func NoStartPageHint() string {
+	return `add a first step {"kind": "goto", "url": "…"} with the page it starts on, or record it again starting on that page (` + calls.Cmd("open URL") + `, then ` + calls.Cmd("record start") + `)`
+}

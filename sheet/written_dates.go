@@ -41,7 +41,7 @@ func ParseDateIn(s, lang string, now time.Time) (time.Time, bool) {
 		return numeric(m, lang, now.Location())
 	}
 	low := strings.ToLower(t)
-	if nowWords[low] {
+	if nowWords()[low] {
 		return now, true
 	}
 	if n, ok := dayWord(low); ok {

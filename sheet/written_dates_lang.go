@@ -15,6 +15,7 @@ package sheet
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -107,20 +108,25 @@ func wordDate(low string, loc *time.Location) (time.Time, bool) {
 }
 
 // dayWords are the words for today and yesterday; nowWords for now.
+// Built at first use: every start of waymark links this package.
 var (
-	dayWords = map[string]int{
-		"today": 0, "heute": 0, "aujourd'hui": 0, "hoy": 0, "oggi": 0, "hoje": 0, "vandaag": 0, "dzisiaj": 0, "dziś": 0, "idag": 0, "i dag": 0,
-		"yesterday": -1, "gestern": -1, "hier": -1, "ayer": -1, "ieri": -1, "ontem": -1, "gisteren": -1, "wczoraj": -1, "igår": -1, "i går": -1,
-	}
-	nowWords = map[string]bool{"just now": true, "now": true, "gerade eben": true, "jetzt": true, "à l'instant": true, "maintenant": true,
-		"ahora": true, "ahora mismo": true, "adesso": true, "agora": true, "zojuist": true, "teraz": true, "przed chwilą": true, "nyss": true,
-		"just nu": true, "lige nu": true}
+	dayWords = sync.OnceValue(func() map[string]int {
+		return map[string]int{
+			"today": 0, "heute": 0, "aujourd'hui": 0, "hoy": 0, "oggi": 0, "hoje": 0, "vandaag": 0, "dzisiaj": 0, "dziś": 0, "idag": 0, "i dag": 0,
+			"yesterday": -1, "gestern": -1, "hier": -1, "ayer": -1, "ieri": -1, "ontem": -1, "gisteren": -1, "wczoraj": -1, "igår": -1, "i går": -1,
+		}
+	})
+	nowWords = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"just now": true, "now": true, "gerade eben": true, "jetzt": true, "à l'instant": true, "maintenant": true,
+			"ahora": true, "ahora mismo": true, "adesso": true, "agora": true, "zojuist": true, "teraz": true, "przed chwilą": true, "nyss": true,
+			"just nu": true, "lige nu": true}
+	})
 )
 
 // dayWord reads "yesterday" and its kind, alone or before a time of day
 // ("gestern, 14:30").
 func dayWord(low string) (int, bool) {
-	for w, n := range dayWords {
+	for w, n := range dayWords() {
 		if rest, ok := strings.CutPrefix(low, w); ok && (rest == "" || !unicode.IsLetter([]rune(rest)[0])) {
 			if rest != "" && strings.IndexFunc(rest, unicode.IsLetter) >= 0 {
 				continue // "hier ist nichts": words, not a time

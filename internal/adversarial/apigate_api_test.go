@@ -308,9 +308,15 @@ func mcpAPICall(t *testing.T, s *driver.Session, ctx context.Context, recipe jso
 	if res.IsError {
 		return "", &calls.Error{Msg: text.String()}
 	}
+	// The call's result is the tool's structuredContent (its text is a
+	// summary line and a row a line).
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return "", err
+	}
 	var out calls.APICallResult
-	if err := json.Unmarshal([]byte(text.String()), &out); err != nil {
-		return "", &calls.Error{Msg: "not the call's JSON: " + text.String()}
+	if err := json.Unmarshal(raw, &out); err != nil || res.StructuredContent == nil {
+		return "", &calls.Error{Msg: "not the call's JSON: " + string(raw) + " / " + text.String()}
 	}
 	return rowNames(out.Rows), nil
 }

@@ -503,7 +503,9 @@ func (rec *recording) id(base string) string {
 // NoStartPageNote is record stop's warning for a routine whose first step
 // is not a goto: it was started on about:blank and its first action was
 // not an open, so a replay in a session of its own stops at once.
-var NoStartPageNote = "warning: the routine has no start page (its first step is not an open): a replay in a new session starts on about:blank and stops at step 1; " + routine.NoStartPageHint
+func NoStartPageNote() string {
+	return "warning: the routine has no start page (its first step is not an open): a replay in a new session starts on about:blank and stops at step 1; " + routine.NoStartPageHint()
+}
 
 // result is the routine recorded, as JSON, with the variables' values.
 func (rec *recording) result(fallbackName string) (*calls.RecordStopResult, error) {
@@ -528,7 +530,7 @@ func (rec *recording) result(fallbackName string) (*calls.RecordStopResult, erro
 		r.Steps = []routine.Step{}
 	}
 	if !routine.HasStartPage(r.Steps) {
-		notes = append(slices.Clip(notes), NoStartPageNote)
+		notes = append(slices.Clip(notes), NoStartPageNote())
 	}
 	for _, v := range rec.vars {
 		r.Variables = append(r.Variables, v.Variable)
