@@ -75,6 +75,11 @@ func match(shown, api any) (string, bool) {
 // ("€1,299.50", "12,50 €", "12 items"), or false when there is none or
 // several.
 func number(s string) (float64, bool) {
+	// Most shown values are words: no digit, no number, and no regexp
+	// run (fitList compares every row with every leaf of every item).
+	if strings.IndexFunc(s, unicode.IsDigit) < 0 {
+		return 0, false
+	}
 	if len(sheet.Numbers(s)) != 1 {
 		return 0, false
 	}
