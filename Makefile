@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
 # (-trimpath); panics still print file:line from the runtime's tables.
 LDFLAGS := -s -w -X github.com/waymark-dev/waymark/internal/version.stamp=$(VERSION)
 
-.PHONY: build release test lint test-short test-quick testdata-apps vet bench evals clean
+.PHONY: build release test lint test-short test-quick testdata-apps vet bench evals evals-full clean
 
 # Two programs, one version: bin/waymark is the thin front (cmd/waymark-front,
 # about 1 ms a start), which has the daemon run a command or hands it to the
@@ -49,12 +49,16 @@ test-quick: testdata-apps
 testdata-apps:
 	bash scripts/install-testdata-apps.sh
 
-# Evaluations that measure rather than pass or fail one case: the submit
-# gate's friction on a generated corpus of pages that chatter and commit
-# (evals/chatter/README.md). Kept out of test: they need a browser and
-# take minutes.
-evals:
+# Evaluations that measure rather than pass or fail one case, each in
+# evals/NAME with its README: every one writes its section of
+# evals/results/latest.json and latest.md. Kept out of test: they need a
+# browser and take minutes. evals is the quick set (under 10 minutes on two
+# cores); evals-full the whole corpora (WAYMARK_EVALS=full).
+evals: testdata-apps
 	WAYMARK_REQUIRE_BROWSER=1 $(GO) test -tags evals -count=1 -timeout 20m -v ./evals/...
+
+evals-full: testdata-apps
+	WAYMARK_EVALS=full WAYMARK_REQUIRE_BROWSER=1 $(GO) test -tags evals -count=1 -timeout 120m -v ./evals/...
 
 bench: build
 	bash bench/run_all.sh

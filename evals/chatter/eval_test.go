@@ -4,6 +4,7 @@ package chatter
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/evals/report"
 	"github.com/waymark-dev/waymark/internal/adversarial"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
@@ -105,4 +107,16 @@ func TestFriction(t *testing.T) {
 	}
 	t.Logf("seed %d: %d chatter pages, %d asked for approval, %d sends lost; %d commit pages, %d held, %d reached the server without approval",
 		seed, chatter, asked, lost, commits, held, leaked)
+	err := report.Write(report.Dir, report.Section{
+		Name: "chatter",
+		Figures: map[string]any{"seed": seed, "chatter_pages": chatter, "asked": asked, "lost": lost,
+			"commit_pages": commits, "held": held, "leaked": leaked},
+		Markdown: fmt.Sprintf("The submit gate on %d pages that only chatter and %d that commit (seed %d).\n\n"+
+			"| chatter pages | asked for approval | sends lost | commit pages | held | reached the server unapproved |\n"+
+			"|---|---|---|---|---|---|\n| %d | %d | %d | %d | %d | %d |",
+			chatter, commits, seed, chatter, asked, lost, commits, held, leaked),
+	})
+	if err != nil {
+		t.Error(err)
+	}
 }
