@@ -26,6 +26,9 @@ import (
 const (
 	KindSheet = "sheet"
 	KindDoc   = "doc"
+	// KindMap is a map drawn on a canvas: searched in its search box,
+	// pressed with click-at, panned with a drag by an offset.
+	KindMap = "map"
 )
 
 // App is one application: how it is known and how a hand works it.
@@ -61,6 +64,11 @@ type App struct {
 	// Editor is the document editor's editable element (docs), or the
 	// cell editor that opens while a cell is typed into (sheets).
 	Editor string `json:"editor,omitempty" toml:"editor"`
+	// Search is a map's search box (maps).
+	Search string `json:"search,omitempty" toml:"search"`
+	// Canvas is the surface the map is drawn on (maps): pressed at a
+	// point with click-at, panned with a drag by an offset.
+	Canvas string `json:"canvas,omitempty" toml:"canvas"`
 	// CopiesMarkup says the app puts each cell's markup, not its text, on
 	// the clipboard's plain text ("a&lt;b" for a<b), so it is decoded.
 	CopiesMarkup bool `json:"copies_markup,omitempty" toml:"copies_markup"`
@@ -87,6 +95,19 @@ func (a *App) Label() string {
 	return s + ")"
 }
 
+// Use says, for the outline's first line, how the app is worked where
+// the outline alone does not show it ("" when it does).
+func (a *App) Use() string {
+	if a.Kind != KindMap {
+		return ""
+	}
+	s := "the map is drawn: press on it with click-at X Y, pan it with drag --by DX,DY"
+	if a.Search != "" {
+		s += "; search in its search box"
+	}
+	return s
+}
+
 // LabelKind is the kind a [App.Label] names ("Google Sheets (sheet,
 // unverified)" → KindSheet), or "" when label is none: the reverse of
 // Label, for those that see an app only as a snapshot's App.
@@ -96,7 +117,7 @@ func LabelKind(label string) string {
 		return ""
 	}
 	kind, _, _ := strings.Cut(label[i+2:len(label)-1], ",")
-	if kind != KindSheet && kind != KindDoc {
+	if kind != KindSheet && kind != KindDoc && kind != KindMap {
 		return ""
 	}
 	return kind
@@ -113,8 +134,8 @@ func (a *App) Check() error {
 	switch {
 	case strings.TrimSpace(a.Name) == "":
 		return fmt.Errorf("an app needs a name")
-	case a.Kind != KindSheet && a.Kind != KindDoc:
-		return fmt.Errorf("app %q: kind is %q; want %q or %q", a.Name, a.Kind, KindSheet, KindDoc)
+	case a.Kind != KindSheet && a.Kind != KindDoc && a.Kind != KindMap:
+		return fmt.Errorf("app %q: kind is %q; want %q, %q or %q", a.Name, a.Kind, KindSheet, KindDoc, KindMap)
 	case len(a.Hosts) == 0 && a.Marker == "":
 		return fmt.Errorf("app %q: give hosts (globs of the page's host) or a marker (a CSS selector its pages have), or both", a.Name)
 	case a.Kind == KindSheet && a.NameBox == "" && a.Cell == "" && a.Grid == "":

@@ -20,6 +20,8 @@ func Known() []App {
 			Marker:  "#m_excelWebRenderer_ewaCtl_NameBox, #FormulaBar-NameBox-input, [aria-label='Name Box']",
 			NameBox: "#FormulaBar-NameBox-input, #m_excelWebRenderer_ewaCtl_NameBox, [aria-label='Name Box']",
 			Grid:    "#m_excelWebRenderer_ewaCtl_sheetContentDiv, [role='grid']", Unverified: true},
+		{Name: "Google Maps", Kind: KindMap, Hosts: []string{"www.google.com", "google.com", "maps.google.com"}, Paths: []string{"/maps", "/maps/*"},
+			Search: "#searchboxinput", Canvas: "#scene canvas, canvas.widget-scene-canvas", Unverified: true},
 		{Name: "Airtable", Kind: KindSheet, Hosts: []string{"airtable.com", "*.airtable.com"},
 			Grid: ".gridView, [data-testid='grid-view']", Cell: "[data-rowindex='{row}'] [data-columnindex='{col}']", Unverified: true},
 		{Name: "Notion", Kind: KindDoc, Hosts: []string{"notion.so", "*.notion.so", "*.notion.site"},

@@ -3,6 +3,8 @@ package calls
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -108,7 +110,30 @@ const (
 	ActScroll   = "scroll"
 	ActUpload   = "upload"
 	ActDrag     = "drag"
+	// ActClickAt presses at a point of the view (At): the control under
+	// it, if there is one, gets the ordinary click (its checks and the
+	// submit gate); anything else (a canvas, a map, a picture) gets the
+	// press exactly there.
+	ActClickAt = "click-at"
 )
+
+// Point is a position in the view, or an offset, in CSS pixels.
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// ParsePoint reads a point or an offset written "X,Y" ("420,310",
+// "120.5, -40"), as the CLI and the MCP tools take it.
+func ParsePoint(s string) (Point, error) {
+	xs, ys, ok := strings.Cut(s, ",")
+	x, errx := strconv.ParseFloat(strings.TrimSpace(xs), 64)
+	y, erry := strconv.ParseFloat(strings.TrimSpace(ys), 64)
+	if !ok || errx != nil || erry != nil || math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return Point{}, fmt.Errorf("%q is not a point: want two numbers of CSS pixels, X,Y, such as 420,310 (or 120,-40 for an offset)", s)
+	}
+	return Point{X: x, Y: y}, nil
+}
 
 // ActRequest is one element action. Target is a ref ("e12" or "@e12") or a
 // locator ("role=button[name=\"Pay\"]", "text=Continue", "label=Email",
@@ -129,6 +154,10 @@ type ActRequest struct {
 	Pixels    int      `json:"pixels,omitempty"`
 	Files     []string `json:"files,omitempty"` // upload: absolute paths
 	To        string   `json:"to,omitempty"`    // drag: the drop target, a ref or locator
+	// At is click-at's point, from the view's top left corner.
+	At *Point `json:"at,omitempty"`
+	// By is a drag's offset from the source's centre, instead of To.
+	By *Point `json:"by,omitempty"`
 	// TimeoutMS bounds the wait for the element to be actionable; zero means 5 s.
 	TimeoutMS int `json:"timeout_ms,omitempty"`
 	// Submits is "ask" or "allow": with ask, an action that would send a
@@ -211,6 +240,10 @@ type Outcome struct {
 	// action itself happened (ok stays true); the form did not go, and
 	// the fields say what to fix before trying again.
 	NotSent *NotSent `json:"not_sent,omitempty"`
+	// Pressed says what a click-at pressed: the control under the point,
+	// as the outline shows it with its ref ("button \"Save\" [ref=e5]"),
+	// or the surface pressed at the point itself ("canvas at (420, 310)").
+	Pressed string `json:"pressed,omitempty"`
 }
 
 // NotSent says why a form an action tried to send was not sent.

@@ -40,7 +40,13 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 		}
 	}
 	var target *element // the element acted on, if the action has one
-	do, err := s.plan(ctx, t, req, timeout, &target)
+	var pressed string  // what a click-at pressed
+	var do func(context.Context) error
+	if req.Kind == calls.ActClickAt {
+		do, err = s.planClickAt(ctx, t, req, timeout, &target, &pressed) // clickat.go
+	} else {
+		do, err = s.plan(ctx, t, req, timeout, &target)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +107,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 			out.Chatter = append(out.Chatter, p.String())
 		}
 		out.Closed = popupNote(closed)
+		out.Pressed = pressed
 		out.Downloads = s.downloads.collect(ctx, dl) // waits for them to end (download.go)
 	}
 	return out, err
@@ -255,25 +262,33 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			return err
 		}, nil
 	case calls.ActDrag:
-		if req.To == "" {
-			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark drag SRC DST", "drag needs a drop target")
+		if (req.To == "") == (req.By == nil) {
+			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark drag SRC DST, or waymark drag SRC --by DX,DY", "drag needs a drop target or an offset (one of them)")
 		}
 		src, err := needTarget()
 		if err != nil {
 			return nil, err
 		}
-		dst, err := s.find(ctx, t, req.To, timeout)
-		if err != nil {
-			return nil, err
+		var dst *element
+		if req.To != "" {
+			if dst, err = s.find(ctx, t, req.To, timeout); err != nil {
+				return nil, err
+			}
 		}
 		return func(ctx context.Context) error {
 			from, err := src.actionable(ctx, checkVisible|checkHit, timeout)
 			if err != nil {
 				return err
 			}
-			to, err := dst.actionable(ctx, checkVisible, timeout)
-			if err != nil {
-				return err
+			// By an offset: the drop is where the source's centre moves
+			// to (a slider's thumb, a map panned, a card moved along).
+			to := point{X: from.X, Y: from.Y}
+			if dst != nil {
+				if to, err = dst.actionable(ctx, checkVisible, timeout); err != nil {
+					return err
+				}
+			} else {
+				to.X, to.Y = from.X+req.By.X, from.Y+req.By.Y
 			}
 			actx, cancel := t.actionContext(ctx)
 			defer cancel()
@@ -282,7 +297,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 	case "":
 		return nil, calls.Errorf(calls.ErrBadInput, "", "no action kind given")
 	default:
-		return nil, calls.Errorf(calls.ErrBadInput, "actions: click, dblclick, hover, focus, fill, type, press, select, check, uncheck, scroll, upload, drag", "unknown action %q", req.Kind)
+		return nil, calls.Errorf(calls.ErrBadInput, "actions: click, dblclick, click-at, hover, focus, fill, type, press, select, check, uncheck, scroll, upload, drag", "unknown action %q", req.Kind)
 	}
 }
 

@@ -27,7 +27,7 @@ const blockedWait = 2 * time.Second
 func (s *Session) blockedSubmit(ctx context.Context, t *tab, req calls.ActRequest, el *element) *calls.NotSent {
 	mode := ""
 	switch {
-	case req.Kind == calls.ActClick || req.Kind == calls.ActDblClick:
+	case req.Kind == calls.ActClick || req.Kind == calls.ActDblClick || req.Kind == calls.ActClickAt:
 		mode = "click"
 	case req.Kind == calls.ActPress && req.Key == "Enter",
 		req.Kind == calls.ActType && strings.ContainsAny(req.Value, "\r\n"): // a line break is typed as Enter

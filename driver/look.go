@@ -242,7 +242,11 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (repl
 	if app != nil {
 		// The app is named after the URL, which the page cannot spoof
 		// with its title; its name is ours or the user's, never the page's.
-		fmt.Fprintf(&buf, " [app: %s]", app.Label())
+		if use := app.Use(); use != "" {
+			fmt.Fprintf(&buf, " [app: %s: %s]", app.Label(), use)
+		} else {
+			fmt.Fprintf(&buf, " [app: %s]", app.Label())
+		}
 	}
 	buf.WriteString(t.toolsHeader(ctx))
 	buf.WriteByte('\n')

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,7 +49,7 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 	var askSubmit, allowSubmit, withHand bool
 	// Only these can send a form, pay, delete or confirm (a click, or
 	// Enter); the gate is theirs.
-	gated := s.kind == calls.ActClick || s.kind == calls.ActDblClick || s.kind == calls.ActPress
+	gated := s.kind == calls.ActClick || s.kind == calls.ActDblClick || s.kind == calls.ActClickAt || s.kind == calls.ActPress
 	long := s.short + "."
 	if s.long != "" {
 		long = s.long
@@ -87,7 +88,7 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 	}
 	addTimeoutFlag(cmd, &timeout, "the element to be ready")
 	switch s.kind {
-	case calls.ActClick, calls.ActDblClick, calls.ActHover, calls.ActFill, calls.ActType, calls.ActCheck, calls.ActUncheck:
+	case calls.ActClick, calls.ActDblClick, calls.ActClickAt, calls.ActHover, calls.ActFill, calls.ActType, calls.ActCheck, calls.ActUncheck:
 		cmd.Flags().BoolVar(&withHand, "hand", false, "move and type at a person's pace (a pointer path, key-by-key cadence)")
 	}
 	if gated {
@@ -151,6 +152,9 @@ func actRun(ctx context.Context, opts *ActOptions) error {
 func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	var b strings.Builder
 	b.WriteString(describeAct(req))
+	if out.Pressed != "" { // click-at: what was under the point
+		b.WriteString(" " + out.Pressed)
+	}
 	if n := out.NotSent.Note(); n != "" { // the browser's validation stopped the submit
 		b.WriteString("; " + n)
 	}
@@ -219,7 +223,12 @@ func describeAct(r calls.ActRequest) string {
 	case calls.ActUpload:
 		return fmt.Sprintf("uploaded %d file(s)", len(r.Files))
 	case calls.ActDrag:
+		if r.By != nil {
+			return fmt.Sprintf("dragged by (%s, %s)", fmtNum(r.By.X), fmtNum(r.By.Y))
+		}
 		return "dragged"
+	case calls.ActClickAt:
+		return "clicked"
 	}
 	return r.Kind + " " + r.Target
 }
@@ -283,17 +292,63 @@ func NewCmdUncheck(f *Factory, runF func(context.Context, *ActOptions) error) *c
 	return newActCmd(f, runF, actSpec{kind: calls.ActUncheck, use: "uncheck TARGET", short: "Uncheck a checkbox (no change if it is unchecked)", args: exactArgs(1), parse: targetOnly})
 }
 
-// NewCmdDrag builds `waymark drag SOURCE TARGET`.
+// NewCmdDrag builds `waymark drag SOURCE TARGET` and `waymark drag
+// SOURCE --by DX,DY`.
 func NewCmdDrag(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	var by string
 	return newActCmd(f, runF, actSpec{
 		kind:    calls.ActDrag,
-		use:     "drag SOURCE TARGET",
-		short:   "Drag one element onto another",
-		example: "  waymark drag @e4 @e9",
-		args:    exactArgs(2),
-		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
-			req.Target, req.To = args[0], args[1]
+		use:     "drag SOURCE [TARGET] [--by DX,DY]",
+		short:   "Drag one element onto another, or by an offset",
+		long:    "Drag one element onto another, or by an offset in CSS pixels (--by 120,0 moves it 120 px right; a slider's thumb, a card, a map panned).",
+		example: "  waymark drag @e4 @e9\n  waymark drag @e4 --by 120,0",
+		args:    argsRange(1, 2),
+		flags: func(cmd *cobra.Command, _ *calls.ActRequest) {
+			cmd.Flags().StringVar(&by, "by", "", "drag by this offset in CSS pixels, DX,DY (instead of onto TARGET)")
+		},
+		parse: func(cmd *cobra.Command, args []string, req *calls.ActRequest) error {
+			req.Target = args[0]
+			switch {
+			case len(args) == 2 && by != "":
+				return usageErrorf(helpHint(cmd), "give a TARGET or --by DX,DY, not both")
+			case len(args) == 2:
+				req.To = args[1]
+				return nil
+			case by == "":
+				return usageErrorf(helpHint(cmd), "drag needs a TARGET to drop on, or --by DX,DY")
+			}
+			p, err := calls.ParsePoint(by)
+			if err != nil {
+				return usageErrorf(helpHint(cmd), "--by %q: %v", by, err)
+			}
+			req.By = &p
 			return nil
 		},
 	})
 }
+
+// NewCmdClickAt builds `waymark click-at X Y`.
+func NewCmdClickAt(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{
+		kind:  calls.ActClickAt,
+		use:   "click-at X Y",
+		short: "Click at a point of the view",
+		long: "Click at a point of the view, in CSS pixels from its top left corner (as a screenshot shows it). " +
+			"The control under the point (a button, a link, a field, a map's marker) gets the ordinary click, with its checks and the submit gate, " +
+			"and the outcome names it with a ref; a canvas, a map or a picture is pressed exactly at the point. " +
+			"A point inside a frame is refused: click the frame's controls by their refs.",
+		example: "  waymark click-at 420 310\n  waymark --json click-at 120.5 48",
+		args:    exactArgs(2),
+		parse: func(cmd *cobra.Command, args []string, req *calls.ActRequest) error {
+			p, err := calls.ParsePoint(args[0] + "," + args[1])
+			if err != nil {
+				return usageErrorf(helpHint(cmd), "%v", err)
+			}
+			req.At = &p
+			return nil
+		},
+	})
+}
+
+// fmtNum writes a coordinate without a needless fraction.
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

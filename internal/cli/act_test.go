@@ -74,6 +74,12 @@ func TestActCommandsParse(t *testing.T) {
 		{name: "scroll too many", build: NewCmdScroll, args: []string{"down", "3", "4"}, wantUsage: true},
 		{name: "drag", build: NewCmdDrag, args: []string{"e4", "e9"}, want: calls.ActRequest{Kind: "drag", Target: "e4", To: "e9"}},
 		{name: "drag one", build: NewCmdDrag, args: []string{"e4"}, wantUsage: true},
+		{name: "drag by", build: NewCmdDrag, args: []string{"e4", "--by", "-40,12.5"}, want: calls.ActRequest{Kind: "drag", Target: "e4", By: &calls.Point{X: -40, Y: 12.5}}},
+		{name: "drag both", build: NewCmdDrag, args: []string{"e4", "e9", "--by", "1,2"}, wantUsage: true},
+		{name: "drag by nothing", build: NewCmdDrag, args: []string{"e4", "--by", "left"}, wantUsage: true},
+		{name: "click-at", build: NewCmdClickAt, args: []string{"420", "310.5"}, want: calls.ActRequest{Kind: "click-at", At: &calls.Point{X: 420, Y: 310.5}}},
+		{name: "click-at words", build: NewCmdClickAt, args: []string{"left", "top"}, wantUsage: true},
+		{name: "click-at one", build: NewCmdClickAt, args: []string{"420"}, wantUsage: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -311,7 +311,7 @@ Try "waymark demo" for a tour.`,
 		{"act", "Act on elements:", []*cobra.Command{
 			NewCmdClick(f, nil), NewCmdDblClick(f, nil), NewCmdHover(f, nil), NewCmdFocus(f, nil),
 			NewCmdFill(f, nil), NewCmdType(f, nil), NewCmdPress(f, nil), NewCmdSelect(f, nil),
-			NewCmdCheck(f, nil), NewCmdUncheck(f, nil), NewCmdScroll(f, nil), NewCmdUpload(f, nil), NewCmdDrag(f, nil),
+			NewCmdCheck(f, nil), NewCmdUncheck(f, nil), NewCmdScroll(f, nil), NewCmdUpload(f, nil), NewCmdDrag(f, nil), NewCmdClickAt(f, nil),
 			NewCmdDialog(f, nil), NewCmdForm(f, nil), NewCmdSheet(f, nil), NewCmdTool(f, nil), NewCmdDoc(f, nil),
 		}},
 		{"page", "Page and session state:", []*cobra.Command{NewCmdCookies(f, nil), NewCmdStorage(f, nil), NewCmdState(f, nil), NewCmdViewport(f, nil), NewCmdDownloads(f, nil)}},

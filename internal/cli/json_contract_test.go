@@ -285,6 +285,7 @@ func TestJSONContract(t *testing.T) {
 		"doc insert":            {{args: []string{"doc", "insert", "x", "--end"}, wantOK: true}, {args: []string{"doc", "insert", "x", "--end"}, reply: fail}},
 		"downloads":             {{args: []string{"downloads"}, wantOK: true}, {args: []string{"downloads"}, reply: fail}},
 		"drag":                  {{args: []string{"drag", "e1", "e2"}, wantOK: true}, {args: []string{"drag", "e1", "e2"}, reply: fail}},
+		"click-at":              {{args: []string{"click-at", "10", "20"}, wantOK: true}, {args: []string{"click-at", "10", "20"}, reply: fail}},
 		"drift":                 {{args: []string{"drift", routineFile}, reply: shopCaller(nil).reply, wantOK: true}, {args: []string{"drift", routineFile}, reply: fail}},
 		"eval":                  {{args: []string{"eval", "1"}, wantOK: true}, {args: []string{"eval", "1"}, reply: fail}},
 		"extract":               {{args: []string{"extract", "the title", "--schema", schemaFile}, env: withModel, wantOK: true}, {args: []string{"extract", "the title", "--schema", schemaFile}}},

@@ -270,6 +270,9 @@ func outcomeParts(req calls.ActRequest, out calls.Outcome) (head, nowAt string) 
 		b.WriteString(" " + req.Target)
 	}
 	b.WriteString(": done")
+	if out.Pressed != "" { // a click at a point: what was under it
+		b.WriteString("; pressed " + out.Pressed)
+	}
 	if n := out.NotSent.Note(); n != "" { // the browser's validation stopped the submit
 		b.WriteString("; " + n)
 	}

@@ -27,7 +27,8 @@ type (
 		Target string `json:"target"`
 	}
 	clickIn struct {
-		Target string `json:"target"`
+		Target string `json:"target,omitempty"`
+		At     string `json:"at,omitempty" jsonschema:"x,y: a view point (px), not target"`
 		Button string `json:"button,omitempty"`
 		Count  int    `json:"count,omitempty" jsonschema:"2 for double click"`
 	}
@@ -54,7 +55,8 @@ type (
 	}
 	dragIn struct {
 		Source string `json:"source"`
-		To     string `json:"to"`
+		To     string `json:"to,omitempty"`
+		By     string `json:"by,omitempty" jsonschema:"dx,dy (px), not to"`
 	}
 	waitIn struct {
 		Text      string `json:"text,omitempty" jsonschema:"text appears"`
@@ -123,7 +125,21 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.snapshot(ctx, r, calls.SnapshotRequest{Interactive: in.Interactive, Scope: in.Scope, Full: in.Full, Depth: in.Depth})
 	})
 	add(s, "click", "Click an element.", func(ctx context.Context, r *sdk.CallToolRequest, in clickIn) (string, actOut, error) {
-		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActClick, Target: in.Target, Button: in.Button, Count: in.Count})
+		req := calls.ActRequest{Kind: calls.ActClick, Target: in.Target, Button: in.Button, Count: in.Count}
+		if in.At == "" && in.Target == "" {
+			return "", actOut{}, calls.Errorf(calls.ErrBadInput, "call click with target (a ref such as e12, or a locator), or at (a point of the view)", "click needs the argument target, or at")
+		}
+		if in.At != "" {
+			if in.Target != "" || in.Button != "" || in.Count > 1 {
+				return "", actOut{}, calls.Errorf(calls.ErrBadInput, "give target, or at alone", "click takes a target or a point (at), not both")
+			}
+			p, err := calls.ParsePoint(in.At)
+			if err != nil {
+				return "", actOut{}, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "give at as x,y in CSS pixels from the view's top left corner"}
+			}
+			req = calls.ActRequest{Kind: calls.ActClickAt, At: &p}
+		}
+		return t.act(ctx, r, req)
 	})
 	add(s, "fill", "Replace a field's value.", func(ctx context.Context, r *sdk.CallToolRequest, in fillIn) (string, actOut, error) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActFill, Target: in.Target, Value: in.Value})
@@ -153,7 +169,15 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActUpload, Target: in.Target, Files: in.Files})
 	})
 	add(s, "drag", "Drag source onto to.", func(ctx context.Context, r *sdk.CallToolRequest, in dragIn) (string, actOut, error) {
-		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActDrag, Target: in.Source, To: in.To})
+		req := calls.ActRequest{Kind: calls.ActDrag, Target: in.Source, To: in.To}
+		if in.By != "" {
+			p, err := calls.ParsePoint(in.By)
+			if err != nil {
+				return "", actOut{}, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "give by as dx,dy in CSS pixels"}
+			}
+			req.By = &p
+		}
+		return t.act(ctx, r, req)
 	})
 	add(s, "wait", "Wait for a condition.", func(ctx context.Context, r *sdk.CallToolRequest, in waitIn) (string, pageOut, error) {
 		req := calls.WaitRequest{Text: in.Text, Gone: in.Gone, Selector: in.Selector, URL: in.URL, MS: in.MS, TimeoutMS: in.TimeoutMS}

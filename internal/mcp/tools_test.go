@@ -159,7 +159,8 @@ func TestArgumentErrors(t *testing.T) {
 		args       map[string]any
 		want       []string
 	}{
-		{"missing", "click", map[string]any{}, []string{"click needs the argument target (ref (e12) or locator", "call click with button (string), count (integer), target (string, required)"}},
+		{"missing", "click", map[string]any{}, []string{"click needs the argument target, or at", "call click with target (a ref such as e12, or a locator), or at"}},
+		{"both", "click", map[string]any{"target": "e1", "at": "1,2"}, []string{"click takes a target or a point (at), not both"}},
 		{"wrong type", "click", map[string]any{"target": 12}, []string{"click's argument target is string, not integer"}},
 		{"wrong type in a list", "select", map[string]any{"target": "e1", "values": "UK"}, []string{"select's argument values is array, not string"}},
 		{"unknown", "navigate", map[string]any{"url": "https://shop.test/", "wait": true}, []string{`navigate has no argument "wait"`, "call navigate with url (string, required)"}},

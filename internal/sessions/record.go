@@ -349,7 +349,13 @@ func (rec *recording) act(ctx context.Context, p page, req calls.ActRequest) (*c
 	}
 	if !recordedOps[req.Kind] {
 		out, err := p.Act(ctx, req)
-		if err == nil {
+		switch {
+		case err != nil:
+		case req.Kind == calls.ActClickAt:
+			// A point is no way to find a control again on another day:
+			// the control the point hit is named, to be clicked by it.
+			rec.notes = append(rec.notes, fmt.Sprintf("after step %d: click-at (%s) is not in the routine: a point is not found again when the page moves; click the control by its ref or a locator to record it", len(rec.steps), out.Pressed))
+		default:
 			rec.notes = append(rec.notes, fmt.Sprintf("after step %d: %s is not in the routine: a routine has no %s step", len(rec.steps), req.Kind, req.Kind))
 		}
 		return out, err
