@@ -37,6 +37,10 @@ type Options struct {
 	// call (or two, with a retry): a page longer than that is read from its
 	// top, and the result says how much was left. Zero means 8.
 	MaxChunks int
+	// Memory keeps short notes about sites from one run to the next: a
+	// heal asks it for the notes on the page's site, and a replay tells
+	// it what it learned. Nil keeps none.
+	Memory Memory
 }
 
 // New returns a pilot over a driver and a model. It starts nothing.

@@ -18,7 +18,7 @@ const (
 // fenceLike matches anything in folded page text, its spaces removed,
 // that could pass for the fence's tags, whatever its case or spacing:
 // "</page_content>", "< / PAGE CONTENT", "</p a g e-content".
-var fenceLike = lazyre.New(`(?i)^</?page[_-]*content`)
+var fenceLike = lazyre.New(`(?i)^</?(page[_-]*content|site[_-]*notes)`)
 
 // maxTagBytes bounds how far past a "<" a fence-like tag is looked for:
 // room for the tag with an invisible character between every letter.

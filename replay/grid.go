@@ -42,7 +42,7 @@ func (x *run) readGrid(ctx context.Context, s *routine.Step, path string, sr *St
 	if x.model != nil {
 		m = x.model
 	}
-	p := pilot.New(x.d, m, &pilot.Options{Secrets: x.known})
+	p := x.pilot(m)
 	res, err := p.ExtractWith(ctx, instruction, schema, pilot.ExtractOptions{Grid: s.Grid, Sheet: dump, Now: x.now()})
 	if err != nil {
 		if ctx.Err() != nil {

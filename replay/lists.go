@@ -51,7 +51,7 @@ func (x *run) readList(ctx context.Context, s *routine.Step, path string, schema
 			xo.List.Until = d
 		}
 	}
-	p := pilot.New(x.d, m, &pilot.Options{Secrets: x.known})
+	p := x.pilot(m)
 	res, err := p.ExtractWith(ctx, instruction, schema, xo)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -75,6 +75,7 @@ func (x *run) readList(ctx context.Context, s *routine.Step, path string, schema
 		}
 		x.heal(&Heal{Step: stepName(s, path), Path: path, How: HealRecipe, Before: recipeWhere(res.Heal.Before), After: recipeWhere(res.Recipe), Reason: res.Heal.Misfit}, sr)
 		s.Recipe = res.Recipe // the healed version reads by the new one
+		x.learn(ctx, p, res.Recipe.URL, fmt.Sprintf("the list of step %s changed its layout; its recipe was learned again", stepName(s, path)))
 		sr.Detail = fmt.Sprintf("%d row(s) read by the model; the recipe was learned again", res.Rows)
 	}
 	return res, nil

@@ -52,6 +52,11 @@ type Options struct {
 	// replaced. Nil means no model: a missing element stops the replay as
 	// missing, a replaced one as replaced, an extract step as needs-model.
 	Model pilot.Model
+	// Memory keeps notes about sites across replays: a heal is shown the
+	// notes on the page's site, and told what it found (a control's new
+	// name, a list whose recipe was learned again), never a value the
+	// replay typed. Nil keeps none.
+	Memory pilot.Memory
 	// KeepHeals is always, ask or never; empty means ask.
 	KeepHeals string
 	// Submits goes to every act: "ask" (or empty, the default) makes a

@@ -243,8 +243,8 @@ func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Tar
 	if instruction == "" {
 		instruction = s.Op + " the recorded element" // its name is the page's: fenced in the heal prompt
 	}
-	p := pilot.New(x.d, x.model, &pilot.Options{Secrets: x.known})
-	healed, err := p.Heal(ctx, pilot.HealRequest{Instruction: instruction, Recorded: t.Fingerprint, Page: snap.Text, Candidates: where})
+	p := x.pilot(x.model)
+	healed, err := p.Heal(ctx, pilot.HealRequest{Instruction: instruction, Recorded: t.Fingerprint, Page: snap.Text, Candidates: where, Site: pilot.Site(snap.URL)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
@@ -261,6 +261,9 @@ func (x *run) healWithModel(ctx context.Context, s *routine.Step, t *routine.Tar
 			stepName(s, path), ev.Fingerprint.Role, ev.Fingerprint.Name, describe(t))
 	}
 	h := &Heal{Step: stepName(s, path), Path: path, How: HealModel, Before: t.Locator, After: ev.Chosen, Reason: healed.Reason}
+	if old, now := t.Fingerprint.Name, ev.Fingerprint.Name; old != now && old != "" && now != "" {
+		x.learn(ctx, p, snap.URL, fmt.Sprintf("the %s %q is now %q", ev.Fingerprint.Role, old, now))
+	}
 	t.Locator, t.Candidates, t.Frame, t.Fingerprint = ev.Chosen, ev.Candidates, ev.Frame, ev.Fingerprint
 	x.heal(h, sr)
 	return ref, nil
@@ -414,7 +417,7 @@ func (x *run) extractStep(ctx context.Context, s *routine.Step, path string, sr 
 		if x.model == nil {
 			return stopf(CauseNeedsModel, "%s: an extract step reads the page with a model, and none is configured", stepName(s, path))
 		}
-		p := pilot.New(x.d, x.model, &pilot.Options{Secrets: x.known})
+		p := x.pilot(x.model)
 		res, err := p.Extract(ctx, s.Instruction, s.Schema)
 		if err != nil {
 			return err

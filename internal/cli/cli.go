@@ -307,7 +307,7 @@ Try "waymark demo" for a tour.`,
 		{"nav", "Navigate:", []*cobra.Command{NewCmdOpen(f, nil), NewCmdBack(f, nil), NewCmdForward(f, nil), NewCmdReload(f, nil), NewCmdTab(f, nil)}},
 		{"look", "Look and read:", []*cobra.Command{NewCmdSnapshot(f, nil), NewCmdGet(f, nil), NewCmdWait(f, nil), NewCmdEval(f, nil), NewCmdScreenshot(f, nil), NewCmdPDF(f, nil), NewCmdLocate(f, nil), NewCmdFind(f, nil), NewCmdConsole(f, nil), NewCmdNetwork(f, nil), NewCmdCapture(f, nil), NewCmdSitemap(f, nil)}},
 		{"pilot", "Say what you want (a model picks the element):", []*cobra.Command{NewCmdAct(f, nil), NewCmdObserve(f, nil), NewCmdExtract(f, nil), NewCmdRun(f, nil)}},
-		{"routine", "Routines (replay with no model):", []*cobra.Command{NewCmdRecord(f, nil), NewCmdReplay(f, nil), NewCmdRoutine(f, nil), NewCmdDrift(f, nil), NewCmdBatch(f, nil), NewCmdWorker(f, nil), NewCmdTrace(f, nil), NewCmdAPI(f, nil, nil)}},
+		{"routine", "Routines (replay with no model):", []*cobra.Command{NewCmdRecord(f, nil), NewCmdReplay(f, nil), NewCmdRoutine(f, nil), NewCmdDrift(f, nil), NewCmdBatch(f, nil), NewCmdWorker(f, nil), NewCmdTrace(f, nil), NewCmdAPI(f, nil, nil), NewCmdMemory(f, nil)}},
 		{"act", "Act on elements:", []*cobra.Command{
 			NewCmdClick(f, nil), NewCmdDblClick(f, nil), NewCmdHover(f, nil), NewCmdFocus(f, nil),
 			NewCmdFill(f, nil), NewCmdType(f, nil), NewCmdPress(f, nil), NewCmdSelect(f, nil),

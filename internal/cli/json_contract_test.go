@@ -313,6 +313,8 @@ func TestJSONContract(t *testing.T) {
 		"capture start":         {{args: []string{"capture", "start"}, wantOK: true}, {args: []string{"capture", "start"}, reply: fail}},
 		"capture stop":          {{args: []string{"capture", "stop", filepath.Join(dir, "c.json"), "--har", filepath.Join(dir, "c.har")}, wantOK: true}, {args: []string{"capture", "stop", filepath.Join(dir, "c2.json")}, reply: fail}, {args: []string{"capture", "stop", filepath.Join(dir, "no", "such", "c.json")}}},
 		"netlog summarize":      {{args: []string{"netlog", "summarize", netlogFile}, wantOK: true}, {args: []string{"netlog", "summarize", filepath.Join(dir, "none.json")}}},
+		"memory show":           {{args: []string{"memory", "show", "shop.test"}, env: map[string]string{"WAYMARK_MEMORY_DIR": filepath.Join(dir, "notes")}, wantOK: true}, {args: []string{"memory", "show", "shop.test"}}, {args: []string{"memory", "show", "../x"}, env: map[string]string{"WAYMARK_MEMORY_DIR": filepath.Join(dir, "notes")}}},
+		"memory forget":         {{args: []string{"memory", "forget", "shop.test"}, env: map[string]string{"WAYMARK_MEMORY_DIR": filepath.Join(dir, "notes")}, wantOK: true}, {args: []string{"memory", "forget", "shop.test"}}},
 		"open":                  {{args: []string{"open", "http://shop.test/"}, wantOK: true}, {args: []string{"open", "http://shop.test/"}, reply: fail}},
 		"pdf":                   {{args: []string{"pdf", filepath.Join(dir, "p.pdf")}, wantOK: true}, {args: []string{"pdf", filepath.Join(dir, "p.pdf")}, reply: fail}},
 		"press":                 {{args: []string{"press", "Enter"}, wantOK: true}, {args: []string{"press", "Enter"}, reply: fail}},

@@ -157,8 +157,9 @@ func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, 
 	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
 		return pilot.New(calls.Remote{Caller: caller, Session: session}, m, nil), nil
 	}
+	mem := opts.memoryStore() // [memory] dir: notes about sites, shared with the CLI's replays
 	replayer := func(ctx context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
-		o.Model = heal
+		o.Model, o.Memory = heal, mem
 		s := calls.Remote{Caller: caller, Session: session}
 		o.Sheet = sheetAtStep(s)
 		return replay.Run(ctx, s, r, o)

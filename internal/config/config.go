@@ -14,6 +14,9 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/apps"
@@ -46,6 +49,7 @@ type Config struct {
 	MCP      MCP      `toml:"mcp"`
 	Batch    Batch    `toml:"batch"`
 	Pool     Pool     `toml:"pool"`
+	Memory   Memory   `toml:"memory"`
 	// Apps are the user's applications ([[apps]], package apps): each
 	// file's are added to those before it, the project's after the
 	// user's, and they are known before the built-in ones.
@@ -167,6 +171,25 @@ func (m Model) For(purpose string) string {
 		return m.Model
 	}
 	return p
+}
+
+// Memory is the [memory] section.
+type Memory struct {
+	// Dir is the folder where the pilot keeps notes about sites, one
+	// Markdown file per host (package memory): a heal is shown the notes
+	// on its site and keeps what it learned. Empty (the default) keeps
+	// none; "~/" is the home folder.
+	Dir string `toml:"dir"`
+}
+
+// MemoryDir is Dir with "~/" expanded; "" when memory is off.
+func (m Memory) MemoryDir() string {
+	if rest, ok := strings.CutPrefix(m.Dir, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return m.Dir
 }
 
 // Evidence is the [evidence] section.

@@ -58,6 +58,7 @@ var keys = []key{
 	{name: "batch.tls_key", daemon: true, field: func(c *Config) any { return &c.Batch.TLSKey }},
 	{name: "batch.listen", daemon: true, field: func(c *Config) any { return &c.Batch.Listen }},
 	{name: "pool.endpoints", daemon: true, field: func(c *Config) any { return &c.Pool.Endpoints }},
+	{name: "memory.dir", field: func(c *Config) any { return &c.Memory.Dir }},
 }
 
 func lookupKey(name string) (key, bool) {

@@ -56,6 +56,7 @@ var env = []struct{ name, key string }{
 	{"WAYMARK_PRIVATE_NETWORK", "policy.private_network"},
 	{"WAYMARK_ALLOW_FILES", "policy.files"},
 	{"WAYMARK_MODEL", "model.model"},
+	{"WAYMARK_MEMORY_DIR", "memory.dir"},
 }
 
 // EnvNames are the environment variables Load reads: the thin front sends

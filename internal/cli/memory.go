@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/memory"
+	"github.com/waymark-dev/waymark/pilot"
+)
+
+// memoryStore is the notes store [memory] dir turns on, or nil when it
+// is off (the default) or the config cannot be read.
+func (c *Common) memoryStore() pilot.Memory {
+	if d, ok := c.memoryDir(); ok {
+		return d
+	}
+	return nil
+}
+
+func (c *Common) memoryDir() (memory.Dir, bool) {
+	cfg, err := c.config()
+	if err != nil {
+		return memory.Dir{}, false
+	}
+	dir := cfg.Memory.MemoryDir()
+	return memory.Dir{Path: dir}, dir != ""
+}
+
+// MemoryOptions are the flags of `waymark memory show|forget HOST`.
+type MemoryOptions struct {
+	Common
+	Op, Host string
+}
+
+// NewCmdMemory builds `waymark memory show|forget HOST`.
+func NewCmdMemory(f *Factory, runF func(context.Context, *MemoryOptions) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "memory show|forget HOST",
+		Short: "Show or forget the notes kept about a site",
+		Long: `With [memory] dir = "…" in waymark.toml, a replay's heal is shown the notes
+kept on the page's site, and keeps a lesson when it finds a control again
+(what the control is called now). A lesson never holds a value typed in
+the run. The notes are one Markdown file per host in that folder.`,
+		Example: "  waymark memory show shop.example\n  waymark memory forget shop.example",
+		Args:    cobra.ArbitraryArgs,
+		RunE:    groupRunE,
+	}
+	for _, op := range []struct{ name, short string }{
+		{"show", "Print the notes kept about a site"},
+		{"forget", "Remove the notes kept about a site"},
+	} {
+		opts := &MemoryOptions{Op: op.name}
+		cmd.AddCommand(&cobra.Command{
+			Use:   op.name + " HOST",
+			Short: op.short,
+			Args:  exactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				opts.Common = f.common()
+				opts.Host = args[0]
+				if runF != nil {
+					return runF(cmd.Context(), opts)
+				}
+				return memoryRun(opts)
+			},
+		})
+	}
+	return cmd
+}
+
+// memoryData is the data of `memory show|forget --json`.
+type memoryData struct {
+	Host   string `json:"host"`
+	Notes  string `json:"notes,omitempty"`  // show: the file as it is
+	Forgot bool   `json:"forgot,omitempty"` // forget: there were notes
+}
+
+func memoryRun(opts *MemoryOptions) error {
+	d, ok := opts.memoryDir()
+	if !ok {
+		return calls.Errorf(calls.ErrBadInput, `set [memory] dir = "~/.local/state/waymark/memory" in waymark.toml to keep notes`, "memory is off: no notes are kept")
+	}
+	out := memoryData{Host: opts.Host}
+	var err error
+	if opts.Op == "show" {
+		out.Notes, err = d.Show(opts.Host)
+	} else {
+		out.Forgot, err = d.Forget(opts.Host)
+	}
+	if err != nil {
+		return &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "give the site's host, such as shop.example"}
+	}
+	return opts.emit(out, func() error {
+		switch {
+		case opts.Op == "show" && out.Notes == "":
+			opts.note("no notes kept about %s", opts.Host)
+		case opts.Op == "show":
+			fmt.Fprint(opts.IO.Out, out.Notes)
+		case out.Forgot:
+			opts.said("forgot the notes about %s", opts.Host)
+		default:
+			opts.note("no notes kept about %s", opts.Host)
+		}
+		return nil
+	})
+}
