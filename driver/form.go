@@ -58,6 +58,9 @@ type formField struct {
 // formAdder is a button that adds a copy of a repeated section.
 type formAdder struct {
 	section string // the section's key prefix: "experience"
+	words   string // what it says: "Add another vessel"
+	submits bool   // it would send its form: never pressed
+	hidden  bool   // the page hid it: it allows no more copies
 	el      element
 }
 
@@ -314,6 +317,9 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 		Adders []struct {
 			Section string `json:"section"`
 			Node    int    `json:"node"`
+			Words   string `json:"words"`
+			Submits bool   `json:"submits"`
+			Hidden  bool   `json:"hidden"`
 		} `json:"adders"`
 	}
 	objs := map[int]runtime.RemoteObjectID{}
@@ -401,7 +407,7 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 	var adders []formAdder
 	for _, a := range head.Adders {
 		if el, ok := elOf(a.Node, a.Section); ok {
-			adders = append(adders, formAdder{section: a.Section, el: el})
+			adders = append(adders, formAdder{section: a.Section, words: a.Words, submits: a.Submits, hidden: a.Hidden, el: el})
 		}
 	}
 	return fields, adders, head.URL, head.Title, nil
