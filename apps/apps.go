@@ -26,6 +26,10 @@ import (
 const (
 	KindSheet = "sheet"
 	KindDoc   = "doc"
+	// KindATS is an applicant tracking system's job application form:
+	// its fields are the form ledger's (driver/form*.go); knowing it lets
+	// the ledger read the form's published definition (driver/ats.go).
+	KindATS = "ats"
 )
 
 // App is one application: how it is known and how a hand works it.
@@ -77,7 +81,11 @@ type App struct {
 // Label is the app as the outline's first line names it:
 // "Google Sheets (sheet, unverified)".
 func (a *App) Label() string {
-	s := a.Name + " (" + a.Kind
+	kind := a.Kind
+	if kind == KindATS {
+		kind = "applicant tracking"
+	}
+	s := a.Name + " (" + kind
 	if a.Unverified {
 		s += ", unverified"
 	}
@@ -113,8 +121,8 @@ func (a *App) Check() error {
 	switch {
 	case strings.TrimSpace(a.Name) == "":
 		return fmt.Errorf("an app needs a name")
-	case a.Kind != KindSheet && a.Kind != KindDoc:
-		return fmt.Errorf("app %q: kind is %q; want %q or %q", a.Name, a.Kind, KindSheet, KindDoc)
+	case a.Kind != KindSheet && a.Kind != KindDoc && a.Kind != KindATS:
+		return fmt.Errorf("app %q: kind is %q; want %q, %q or %q", a.Name, a.Kind, KindSheet, KindDoc, KindATS)
 	case len(a.Hosts) == 0 && a.Marker == "":
 		return fmt.Errorf("app %q: give hosts (globs of the page's host) or a marker (a CSS selector its pages have), or both", a.Name)
 	case a.Kind == KindSheet && a.NameBox == "" && a.Cell == "" && a.Grid == "":

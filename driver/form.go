@@ -53,6 +53,7 @@ type formField struct {
 	// readonly says it takes no typing: a date is picked on its calendar.
 	readonly bool
 	section  string // slug of the repeated section's title, for adders
+	name     string // its name attribute, which a published definition names it by
 }
 
 // formAdder is a button that adds a copy of a repeated section.
@@ -372,7 +373,7 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 		if !ok {
 			continue // it went away while read
 		}
-		ff := &formField{el: el, typ: r.Type, readonly: r.Readonly}
+		ff := &formField{el: el, typ: r.Type, readonly: r.Readonly, name: r.Attrs["name"]}
 		ff.FormField = calls.FormField{
 			Key: r.Key, Label: r.Label, Kind: r.Kind, Format: r.Format, Required: r.Required, Value: r.Value,
 			Options: r.Options, Error: r.Error, Section: r.Section, Disabled: r.Disabled,
@@ -461,6 +462,7 @@ func (s *Session) Form(ctx context.Context, _ calls.FormRequest) (reply *calls.F
 		return nil, err
 	}
 	out := sc.form()
+	s.overlayATS(ctx, t, sc, out)
 	s.rememberFormPage(out)
 	return out, nil
 }

@@ -58,6 +58,8 @@ var keys = []key{
 	{name: "batch.tls_key", daemon: true, field: func(c *Config) any { return &c.Batch.TLSKey }},
 	{name: "batch.listen", daemon: true, field: func(c *Config) any { return &c.Batch.Listen }},
 	{name: "pool.endpoints", daemon: true, field: func(c *Config) any { return &c.Pool.Endpoints }},
+	{name: "ats.greenhouse_api", daemon: true, field: func(c *Config) any { return &c.ATS.GreenhouseAPI }},
+	{name: "ats.ashby_api", daemon: true, field: func(c *Config) any { return &c.ATS.AshbyAPI }},
 }
 
 func lookupKey(name string) (key, bool) {
