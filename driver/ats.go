@@ -57,14 +57,27 @@ func (s *Session) overlayATS(ctx context.Context, t *tab, sc *formScan, out *cal
 		return
 	}
 	out.ATS = app.Name
+	// The job is named by the page's URL, or by the embedded frame's that
+	// holds the form (boards.greenhouse.io/embed/job_app?for=…&token=…).
+	where := []string{sc.url}
+	for _, f := range sc.fields {
+		if f.Frame != "" && !slices.Contains(where, f.Frame) {
+			where = append(where, f.Frame)
+		}
+	}
 	var req calls.FetchRequest
-	switch app.Name {
-	case "Greenhouse":
-		req = greenhouseRequest(orDefault(s.browser.opts.ATS.GreenhouseAPI, defaultGreenhouseAPI), sc.url)
-	case "Ashby":
-		req = ashbyRequest(orDefault(s.browser.opts.ATS.AshbyAPI, defaultAshbyAPI), sc.url)
-	default:
-		return // no public definition to read
+	for _, u := range where {
+		switch app.Name {
+		case "Greenhouse":
+			req = greenhouseRequest(orDefault(s.browser.opts.ATS.GreenhouseAPI, defaultGreenhouseAPI), u)
+		case "Ashby":
+			req = ashbyRequest(orDefault(s.browser.opts.ATS.AshbyAPI, defaultAshbyAPI), u)
+		default:
+			return // no public definition to read
+		}
+		if req.URL != "" {
+			break
+		}
 	}
 	if req.URL == "" {
 		out.Notes = append(out.Notes, app.Name+"'s published definition was not read: the page's URL names no board and job; the fields are as the page gives them")

@@ -93,7 +93,8 @@ var repeatsPage string
 // Adders of other shapes: a link in German inside a titled section, a
 // button with no type (it would send the form: never pressed, and the
 // answer says so), and a page that draws its copies anew on every add
-// (what an earlier fill typed there is lost, and the next fill says so).
+// (what an earlier fill typed there is lost, and the next fill says so);
+// and one that is none (a coupon's "Add").
 func TestFormRepeatAddersOfEveryShape(t *testing.T) {
 	t.Parallel()
 	s, ctx := newSession(t)
@@ -107,11 +108,19 @@ func TestFormRepeatAddersOfEveryShape(t *testing.T) {
 		}
 		return res
 	}
+	f, err := s.Form(ctx, calls.FormRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One field beside an "Add coupon" is no repeating section.
+	for _, k := range []string{"referenzen[1].name", "children[1].child_s_name", "certificates[1].title", "coupon_code"} {
+		formField(t, f, k)
+	}
 	res := fill(map[string]string{"referenzen[2].telefon": "+49 30 1234", "children[1].age": "7", "children[2].age": "9", "certificates[1].title": "STCW"})
 	if !slices.Equal(res.Unmatched, []string{"children[2].age"}) || !needs(res, "children[2].age", "would send the form") {
 		t.Errorf("unmatched %v needs %q", res.Unmatched, res.NeedsPerson)
 	}
-	if got := pageValues(t, s, ctx, "input"); got != "|||+49 30 1234||7|STCW|" {
+	if got := pageValues(t, s, ctx, "input"); got != "|||+49 30 1234||7|STCW||" {
 		t.Errorf("page holds %q", got)
 	}
 	res = fill(map[string]string{"certificates[2].title": "GMDSS"})

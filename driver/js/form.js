@@ -88,6 +88,7 @@
   // navire") or last ("Weitere Station hinzufügen"); never a cart's.
   const adderRE = /^\+?\s*(add|ajouter|añadir|agregar|aggiungi|adicionar|acrescentar|dodaj|lägg till|tilføj|legg til)(?![\p{L}])|(hinzufügen|toevoegen)\s*$/iu;
   const notAdderRE = /\b(to|in)\s+(the\s+)?(cart|basket|bag|wishlist|wish list|favou?rites|calendar)\b|warenkorb|panier|carrito|carrello|winkelwagen/i;
+  const moreRE = /\b(another|more|other)\b|weitere|un(e)? autre|otr[oa]|altr[oa]|outr[oa]|nog een|en till|endnu en|en til/i;
   // adderNoun is what an adder adds: "Add another vessel" → "vessel".
   const adderNoun = w => clean(w.replace(/^\+\s*/, '')
     .replace(/^(add|ajouter|añadir|agregar|aggiungi|adicionar|acrescentar|dodaj|lägg till|tilføj|legg til)\s*/iu, '')
@@ -225,7 +226,8 @@
     if (copies.length === 1 && kids.length > 1 && kids.every(c => holds(c).length === 1)) copies = [box];
     // Copies that are titled sections ("Experience 1") keep their titles.
     const secs = copies.map(c => { const f = holds(c)[0]; return f.sectionEl && (c.contains(f.sectionEl.el) || f.sectionEl.el === c) ? baseTitle(f.sectionEl.title) : ''; });
-    if (secs[0] && secs.every(b => b === secs[0]) && byBase.has(secs[0])) return { base: secs[0], copies };
+    const n = holds(copies[0]).length;
+    if (secs[0] && secs.every(b => b === secs[0]) && byBase.has(secs[0])) return { base: secs[0], copies, n };
     let title = '';
     const first = copies[0];
     for (const h of box.querySelectorAll(headings + ', legend')) {
@@ -239,7 +241,7 @@
     }
     if (!title && box !== first) title = clean(attr(box, 'aria-label')) || labelled(box);
     if (!title) title = adderNoun(clean(btn.textContent || btn.value) || attr(btn, 'aria-label'));
-    return { title, copies };
+    return { title, copies, n };
   };
 
   // scan reads the frame; names are the attributes that say which control
@@ -374,6 +376,10 @@
       if (found) {
         outAdders.push({ section: slug(found), node: a.node, words: a.words, submits: a.submits, hidden: !a.shown });
       } else if (g) {
+        // Never a guess: one box of one field beside an "Add" (a coupon, a
+        // to-do) is no section; an adder that says "another" or "more",
+        // or copies already shown twice, or a box of several fields is.
+        if (g.copies.length < 2 && !moreRE.test(a.words) && g.n < 2) continue;
         const name = slug(baseTitle(g.title));
         if (!name) continue;
         g.copies.forEach((c, i) => { for (const f of fields) if (c.contains(f.el) && !f.copy) f.copy = name + '[' + (i + 1) + '].'; });
