@@ -65,7 +65,7 @@ func ashbyQuestions(body []byte) ([]atsQuestion, error) {
 		return nil, fmt.Errorf("not Ashby's posting: %v", err)
 	}
 	if res.Data.JobPosting == nil {
-		return nil, fmt.Errorf("Ashby knows no such posting")
+		return nil, fmt.Errorf("no such posting on the board")
 	}
 	var out []atsQuestion
 	for _, s := range res.Data.JobPosting.ApplicationForm.Sections {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/policy"
 )
 
 // An ATS-like application page, built here: the board's embed container,
@@ -76,12 +77,18 @@ func apiServer(t *testing.T) (*httptest.Server, func() []string) {
 func TestFormATSDefinition(t *testing.T) {
 	t.Parallel()
 	api, seen := apiServer(t)
-	b, ctx := launchLimited(t, driver.Options{ATS: driver.ATSOptions{GreenhouseAPI: api.URL, AshbyAPI: api.URL}})
+	// The daemon's URL policy judges the definition's request like any
+	// other: this board's API is blocked.
+	pol, err := policy.New(policy.Options{Block: []string{api.URL + "/v1/boards/blocked/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ctx := launchLimited(t, driver.Options{Policy: pol, ATS: driver.ATSOptions{GreenhouseAPI: api.URL, AshbyAPI: api.URL}})
 	s, err := b.Session(ctx, "ats")
 	if err != nil {
 		t.Fatal(err)
 	}
-	site := serve(t, map[string]string{"/acme/jobs/4012345": greenhousePage, "/acme/jobs/999": greenhousePage, "/ocean/p-1/application": ashbyPage})
+	site := serve(t, map[string]string{"/acme/jobs/4012345": greenhousePage, "/acme/jobs/999": greenhousePage, "/blocked/jobs/1": greenhousePage, "/ocean/p-1/application": ashbyPage})
 	open(t, s, ctx, site.URL+"/acme/jobs/4012345")
 	if _, err := s.Eval(ctx, calls.EvalRequest{Expression: `document.cookie = "session=s3cr3t; path=/"`, MainWorld: true}); err != nil {
 		t.Fatal(err)
@@ -118,6 +125,15 @@ func TestFormATSDefinition(t *testing.T) {
 	if len(formField(t, f, "visa_status").Options) != 0 || len(f.Notes) != 1 || !strings.Contains(f.Notes[0], "answered 404") {
 		t.Errorf("notes %q", f.Notes)
 	}
+
+	open(t, s, ctx, site.URL+"/blocked/jobs/1")
+	if f, err = s.Form(ctx, calls.FormRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Notes) != 1 || !strings.Contains(f.Notes[0], "could not be read") || len(seen()) != 2 {
+		t.Errorf("notes %q; the API saw %q", f.Notes, seen())
+	}
+	t.Logf("blocked: %s", f.Notes[0])
 
 	open(t, s, ctx, site.URL+"/ocean/p-1/application")
 	if f, err = s.Form(ctx, calls.FormRequest{}); err != nil {
