@@ -29,6 +29,10 @@ const (
 	// KindMap is a map drawn on a canvas: searched in its search box,
 	// pressed with click-at, panned with a drag by an offset.
 	KindMap = "map"
+	// KindATS is an applicant tracking system's job application form:
+	// its fields are the form ledger's (driver/form*.go); knowing it lets
+	// the ledger read the form's published definition (driver/ats.go).
+	KindATS = "ats"
 )
 
 // App is one application: how it is known and how a hand works it.
@@ -85,7 +89,11 @@ type App struct {
 // Label is the app as the outline's first line names it:
 // "Google Sheets (sheet, unverified)".
 func (a *App) Label() string {
-	s := a.Name + " (" + a.Kind
+	kind := a.Kind
+	if kind == KindATS {
+		kind = "applicant tracking"
+	}
+	s := a.Name + " (" + kind
 	if a.Unverified {
 		s += ", unverified"
 	}
@@ -134,8 +142,8 @@ func (a *App) Check() error {
 	switch {
 	case strings.TrimSpace(a.Name) == "":
 		return fmt.Errorf("an app needs a name")
-	case a.Kind != KindSheet && a.Kind != KindDoc && a.Kind != KindMap:
-		return fmt.Errorf("app %q: kind is %q; want %q, %q or %q", a.Name, a.Kind, KindSheet, KindDoc, KindMap)
+	case a.Kind != KindSheet && a.Kind != KindDoc && a.Kind != KindMap && a.Kind != KindATS:
+		return fmt.Errorf("app %q: kind is %q; want %q, %q, %q or %q", a.Name, a.Kind, KindSheet, KindDoc, KindMap, KindATS)
 	case len(a.Hosts) == 0 && a.Marker == "":
 		return fmt.Errorf("app %q: give hosts (globs of the page's host) or a marker (a CSS selector its pages have), or both", a.Name)
 	case a.Kind == KindSheet && a.NameBox == "" && a.Cell == "" && a.Grid == "":

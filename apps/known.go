@@ -10,7 +10,7 @@ package apps
 // Known returns the built-in apps, most specific first (a fresh slice the
 // caller may change).
 func Known() []App {
-	return []App{
+	return append([]App{
 		{Name: "Google Sheets", Kind: KindSheet, Hosts: []string{"docs.google.com"}, Paths: []string{"/spreadsheets/*"},
 			NameBox: "#t-name-box", Grid: "#waffle-grid-container", Editor: ".cell-input", Tab: ".docs-sheet-active-tab .docs-sheet-tab-name", Unverified: true},
 		{Name: "Google Docs", Kind: KindDoc, Hosts: []string{"docs.google.com"}, Paths: []string{"/document/*"},
@@ -42,7 +42,7 @@ func Known() []App {
 		{Name: "ProseMirror", Kind: KindDoc, Marker: ".ProseMirror", Editor: ".ProseMirror"},
 		{Name: "EasyMDE", Kind: KindDoc, Marker: ".EasyMDEContainer", Editor: ".EasyMDEContainer .CodeMirror"},
 		{Name: "CodeMirror", Kind: KindDoc, Marker: ".cm-editor, .CodeMirror", Editor: ".cm-content, .CodeMirror"},
-	}
+	}, atsApps()...)
 }
 
 // With is the table a session uses: the user's apps first (they may name

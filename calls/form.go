@@ -44,6 +44,23 @@ type Form struct {
 	// Errors name the frames that could not be read: their fields are
 	// unknown, never taken as none.
 	Errors []FrameError `json:"errors,omitempty"`
+	// ATS is the applicant tracking system the form is ("Greenhouse"),
+	// when the page is one waymark knows (package apps).
+	ATS string `json:"ats,omitempty"`
+	// Questions are the questions of the form's published definition (an
+	// ATS's) that no field on the page matched yet: a later step, or a
+	// field the page draws late.
+	Questions []FormQuestion `json:"questions,omitempty"`
+	// Notes say what the read took from elsewhere, or could not.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// FormQuestion is one question of a form's published definition.
+type FormQuestion struct {
+	Label    string   `json:"label"`
+	Kind     string   `json:"kind"` // as the definition names it: "multi_value_single_select"
+	Required bool     `json:"required,omitempty"`
+	Options  []string `json:"options,omitempty"`
 }
 
 // FormField is one field as a person sees it.

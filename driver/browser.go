@@ -69,6 +69,9 @@ type Options struct {
 	// Apps are the user's applications ([[apps]] in the configuration),
 	// known before the built-in ones (package apps); nil means only those.
 	Apps []apps.App
+	// ATS says where the applicant tracking systems' public APIs answer
+	// (the configuration's [ats]); empty fields mean the vendors' own.
+	ATS ATSOptions
 }
 
 // Browser is one Chromium (started or attached) shared by named sessions.

@@ -57,6 +57,14 @@ func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (reply *cal
 		return nil, err
 	}
 	defer end(&err)
+	return s.fetchIn(ctx, t, req, method, creds)
+}
+
+// fetchIn makes the request from the tab's page, after the URL policy's
+// check: the one way the daemon's own requests reach a site (a call the
+// user asks for, an ATS's form definition), through the browser and the
+// daemon's proxy like the page's own.
+func (s *Session) fetchIn(ctx context.Context, t *tab, req calls.FetchRequest, method, creds string) (*calls.FetchResult, error) {
 	info, err := s.pageInfo(ctx, t)
 	if err != nil {
 		return nil, err

@@ -53,11 +53,15 @@ type formField struct {
 	// readonly says it takes no typing: a date is picked on its calendar.
 	readonly bool
 	section  string // slug of the repeated section's title, for adders
+	name     string // its name attribute, which a published definition names it by
 }
 
 // formAdder is a button that adds a copy of a repeated section.
 type formAdder struct {
 	section string // the section's key prefix: "experience"
+	words   string // what it says: "Add another vessel"
+	submits bool   // it would send its form: never pressed
+	hidden  bool   // the page hid it: it allows no more copies
 	el      element
 }
 
@@ -314,6 +318,9 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 		Adders []struct {
 			Section string `json:"section"`
 			Node    int    `json:"node"`
+			Words   string `json:"words"`
+			Submits bool   `json:"submits"`
+			Hidden  bool   `json:"hidden"`
 		} `json:"adders"`
 	}
 	objs := map[int]runtime.RemoteObjectID{}
@@ -366,7 +373,7 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 		if !ok {
 			continue // it went away while read
 		}
-		ff := &formField{el: el, typ: r.Type, readonly: r.Readonly}
+		ff := &formField{el: el, typ: r.Type, readonly: r.Readonly, name: r.Attrs["name"]}
 		ff.FormField = calls.FormField{
 			Key: r.Key, Label: r.Label, Kind: r.Kind, Format: r.Format, Required: r.Required, Value: r.Value,
 			Options: r.Options, Error: r.Error, Section: r.Section, Disabled: r.Disabled,
@@ -401,7 +408,7 @@ func (s *Session) scanFrame(ctx context.Context, t *tab, f frameRef) ([]*formFie
 	var adders []formAdder
 	for _, a := range head.Adders {
 		if el, ok := elOf(a.Node, a.Section); ok {
-			adders = append(adders, formAdder{section: a.Section, el: el})
+			adders = append(adders, formAdder{section: a.Section, words: a.Words, submits: a.Submits, hidden: a.Hidden, el: el})
 		}
 	}
 	return fields, adders, head.URL, head.Title, nil
@@ -455,6 +462,7 @@ func (s *Session) Form(ctx context.Context, _ calls.FormRequest) (reply *calls.F
 		return nil, err
 	}
 	out := sc.form()
+	s.overlayATS(ctx, t, sc, out)
 	s.rememberFormPage(out)
 	return out, nil
 }

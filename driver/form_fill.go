@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
-
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/secret"
@@ -129,7 +127,9 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 	res := &calls.FormFillResult{}
 	sc := first
 	pending := answers
-	why := map[string]string{} // why an answer is left
+	why := map[string]string{}     // why an answer is left
+	whyCopy := map[string]string{} // why the copy an answer is for is not there
+	typed := map[string]answer{}   // the answer each written field took
 	for round := 1; round <= rounds && len(pending) > 0; round++ {
 		if round > 1 {
 			if sc, err = s.scanForm(ctx, t); err != nil {
@@ -138,7 +138,17 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 		}
 		res.Rounds = round
 		progressed := false
-		added := map[string]bool{}
+		// Copies the answers name that the page does not show yet are
+		// added first, before any answer of the round is written.
+		next, pressed, err := s.addCopies(ctx, t, sc, pending, whyCopy, h)
+		if err != nil {
+			return nil, err
+		}
+		if pressed {
+			progressed = true
+			pending = append(pending, s.retypeLost(next, done, typed, before, res)...)
+			sc = next
+		}
 		var left []answer
 		type job struct {
 			at int
@@ -153,8 +163,8 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 				why[a.key] = "no field takes this answer"
 				if ambiguous {
 					why[a.key] = "several fields answer to it: use its key (waymark form lists them)"
-				} else if s.addCopy(ctx, t, sc, a.key, added, h) {
-					progressed = true
+				} else if w := whyCopy[a.key]; w != "" {
+					why[a.key] = w
 				}
 				left = append(left, a)
 				continue
@@ -171,6 +181,7 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 		sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].at < jobs[j].at })
 		for _, j := range jobs {
 			done[j.f.Key] = s.fillField(ctx, t, j.f, j.a, h)
+			typed[j.f.Key] = j.a
 			if j.f.el.tid != "" {
 				*inFrames = true
 			}
@@ -256,52 +267,6 @@ func foldKey(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// addCopy presses a section's "Add another" when an answer names a copy
-// of a repeated section the page does not show yet (experience[3].company
-// with two copies shown), once per section a round.
-func (s *Session) addCopy(ctx context.Context, t *tab, sc *formScan, key string, added map[string]bool, h *hand.Hand) bool {
-	open := strings.Index(key, "[")
-	shut := strings.Index(key, "]")
-	if open <= 0 || shut < open {
-		return false
-	}
-	section := key[:open]
-	n, err := strconv.Atoi(key[open+1 : shut])
-	if err != nil || added[section] {
-		return false
-	}
-	copies := 0
-	for _, f := range sc.fields {
-		if f.section == section {
-			if i := strings.Index(f.Key, "]"); i > 0 {
-				if c, err := strconv.Atoi(f.Key[len(section)+1 : i]); err == nil && c > copies {
-					copies = c
-				}
-			}
-		}
-	}
-	if n <= copies {
-		return false
-	}
-	for _, a := range sc.adders {
-		if a.section != section {
-			continue
-		}
-		el := a.el
-		p, err := el.actionable(ctx, checkVisible|checkEnabled|checkHit, defaultActTimeout)
-		if err != nil {
-			return false
-		}
-		if err := t.press(ctx, p, input.MouseButtonLeft, 1, h); err != nil {
-			return false
-		}
-		added[section] = true
-		_ = t.quiet(ctx, 50*time.Millisecond)
-		return true
-	}
-	return false
 }
 
 // fillField writes one answer into its field and reads it back, trying

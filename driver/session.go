@@ -41,6 +41,9 @@ type Session struct {
 	// apiBackoff is when each host a site API call got a 429 from may be
 	// called again (api.go).
 	apiBackoff siteapi.Backoff
+	// atsDefs are the ATS form definitions read, by their URL: each is
+	// read once a session (ats.go).
+	atsDefs sync.Map
 }
 
 // A Session answers every call of calls.Session, the API the daemon serves

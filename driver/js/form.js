@@ -83,7 +83,17 @@
     return null;
   };
   const optionsIn = (list, onlyVisible) => list ? Array.from(list.querySelectorAll('[role=option], li, option')).filter(o => !onlyVisible || visible(o)) : [];
-  const adderRE = /^\+?\s*add\b(\s+(another|more|one more|a|an|new))?/i;
+  // An "Add another …" control, in the languages pages are written in:
+  // its verb first ("Add a position", "+ Add vessel", "Ajouter un
+  // navire") or last ("Weitere Station hinzufügen"); never a cart's.
+  const adderRE = /^\+?\s*(add|ajouter|añadir|agregar|aggiungi|adicionar|acrescentar|dodaj|lägg till|tilføj|legg til)(?![\p{L}])|(hinzufügen|toevoegen)\s*$/iu;
+  const notAdderRE = /\b(to|in)\s+(the\s+)?(cart|basket|bag|wishlist|wish list|favou?rites|calendar)\b|warenkorb|panier|carrito|carrello|winkelwagen/i;
+  const moreRE = /\b(another|more|other)\b|weitere|un(e)? autre|otr[oa]|altr[oa]|outr[oa]|nog een|en till|endnu en|en til/i;
+  // adderNoun is what an adder adds: "Add another vessel" → "vessel".
+  const adderNoun = w => clean(w.replace(/^\+\s*/, '')
+    .replace(/^(add|ajouter|añadir|agregar|aggiungi|adicionar|acrescentar|dodaj|lägg till|tilføj|legg til)\s*/iu, '')
+    .replace(/\s*(hinzufügen|toevoegen)\s*$/iu, '')
+    .replace(/^(another|more|one more|a|an|new|other|un autre|une autre|un|une|otro|otra|un altro|un'altra|un|una|outro|outra|nog een|weitere[nrs]?|eine[nr]?|ein)\s+/iu, ''));
 
   // kindOf says what kind of field el is, or '' for none.
   const kindOf = el => {
@@ -189,6 +199,51 @@
   // A repeated section's title without its number: "Experience 2" → "experience".
   const baseTitle = t => lower(t).replace(/#?\s*\d+\s*$/, '').replace(/^\d+\.?\s*/, '').replace(/\(.*\)$/, '').trim();
 
+  // copiesBy finds the copies an adder adds to, by where it stands: the
+  // nearest box around it that holds fields (never the whole form), and
+  // in it the run of like boxes (same tag, class and field labels) before
+  // it; a box of single fields with different labels is itself the one
+  // copy. The copies are named by their titled sections (base), else by
+  // the heading over them, else by what the adder says it adds.
+  const copiesBy = (btn, fields, byBase) => {
+    const holds = box => fields.filter(f => box.contains(f.el));
+    let box = btn.parentElement;
+    for (let i = 0; box && i < 4 && !holds(box).length; i++) box = box.parentElement;
+    if (!box || box.matches('form, body, html, main') || !holds(box).length) return null;
+    const sig = c => c.tagName + '|' + attr(c, 'class') + '|' + holds(c).map(f => f.kind + ':' + slug(f.label).replace(/_?\d+$/, '')).join(',');
+    const kids = Array.from(box.children).filter(c => !c.contains(btn) && holds(c).length);
+    if (!kids.length) return null;
+    const before = kids.filter(c => c.compareDocumentPosition(btn) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const last = sig((before.length ? before : kids).slice(-1)[0]);
+    let copies = kids.filter(c => sig(c) === last);
+    // A wrapper around the copies (<div id=list>) is not one: look inside.
+    for (let i = 0; copies.length === 1 && i < 3; i++) {
+      const inner = Array.from(copies[0].children).filter(c => holds(c).length);
+      const one = inner.length && inner.every(c => sig(c) === sig(inner[0]));
+      if (!one || (inner.length === 1 && holds(inner[0]).length < 2)) break;
+      copies = inner;
+    }
+    if (copies.length === 1 && kids.length > 1 && kids.every(c => holds(c).length === 1)) copies = [box];
+    // Copies that are titled sections ("Experience 1") keep their titles.
+    const secs = copies.map(c => { const f = holds(c)[0]; return f.sectionEl && (c.contains(f.sectionEl.el) || f.sectionEl.el === c) ? baseTitle(f.sectionEl.title) : ''; });
+    const n = holds(copies[0]).length;
+    if (secs[0] && secs.every(b => b === secs[0]) && byBase.has(secs[0])) return { base: secs[0], copies, n };
+    let title = '';
+    const first = copies[0];
+    for (const h of box.querySelectorAll(headings + ', legend')) {
+      if (copies.some(c => c.contains(h))) continue;
+      if (h.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) title = clean(h.textContent);
+    }
+    for (let n = box, i = 0; !title && n && i < 2; n = n.parentElement, i++) {
+      const p = n.previousElementSibling;
+      if (p && (p.matches(headings) || p.matches('legend'))) title = clean(p.textContent);
+      else if (p && p.querySelector(controls)) break;
+    }
+    if (!title && box !== first) title = clean(attr(box, 'aria-label')) || labelled(box);
+    if (!title) title = adderNoun(clean(btn.textContent || btn.value) || attr(btn, 'aria-label'));
+    return { title, copies, n };
+  };
+
   // scan reads the frame; names are the attributes that say which control
   // an element is (refs.go identityAttrs), returned for each field.
   const scan = (names) => {
@@ -208,12 +263,17 @@
         if (el.shadowRoot) visit(el.shadowRoot);
         if (taken.has(el)) continue;
         const tag = el.tagName.toLowerCase();
-        if ((tag === 'button' || role(el) === 'button' || (tag === 'input' && lower(el.type) === 'button')) && lower(attr(el, 'aria-haspopup')) !== 'listbox' && visible(el)) {
-          const words = clean(el.textContent || el.value || attr(el, 'aria-label'));
-          // A control that would send its form is never an adder: filling
-          // never presses one.
-          const submits = lower(el.type) === 'submit' && el.form;
-          if (adderRE.test(words) && words.length < 60 && !submits) adders.push({ node: index(el), words });
+        const link = tag === 'a' && !/^(#|javascript:|$)/i.test(attr(el, 'href').trim()) ? false : tag === 'a';
+        if ((tag === 'button' || link || role(el) === 'button' || (tag === 'input' && lower(el.type) === 'button')) && lower(attr(el, 'aria-haspopup')) !== 'listbox') {
+          // An icon ("+") is named by its aria-label or title.
+          let words = clean(el.textContent || el.value);
+          if (!/\p{L}/u.test(words)) words = clean(attr(el, 'aria-label') || attr(el, 'title')) || words;
+          // A control that would send its form still marks its section as
+          // repeating, but filling never presses it (driver/form_fill.go).
+          const submits = tag === 'button' && lower(el.type) === 'submit' && !!el.form;
+          // A hidden one still says where the copies are (a page that
+          // allows no more hides its adder), but is not pressed.
+          if (adderRE.test(words) && !notAdderRE.test(words) && words.length < 60) adders.push({ node: index(el), words, submits, el, shown: visible(el) });
           continue;
         }
         if (!el.matches(candidates)) continue;
@@ -308,11 +368,23 @@
     for (const a of adders) {
       const words = lower(a.words);
       let found = '';
-      for (const [b, list] of byBase) {
-        const near = list.some(s => s.parentElement && s.parentElement.contains(nodes[a.node]));
-        if (words.includes(b) || words.includes(b.replace(/s$/, '')) || (near && !found)) found = b;
+      // The section it names ("Add another experience").
+      for (const b of byBase.keys()) if (words.includes(b) || words.includes(b.replace(/s$/, ''))) found = b;
+      // Else the copies it stands beside (js below: copiesBy).
+      const g = found ? null : copiesBy(a.el, fields, byBase);
+      if (g && g.base) found = g.base;
+      if (found) {
+        outAdders.push({ section: slug(found), node: a.node, words: a.words, submits: a.submits, hidden: !a.shown });
+      } else if (g) {
+        // Never a guess: one box of one field beside an "Add" (a coupon, a
+        // to-do) is no section; an adder that says "another" or "more",
+        // or copies already shown twice, or a box of several fields is.
+        if (g.copies.length < 2 && !moreRE.test(a.words) && g.n < 2) continue;
+        const name = slug(baseTitle(g.title));
+        if (!name) continue;
+        g.copies.forEach((c, i) => { for (const f of fields) if (c.contains(f.el) && !f.copy) f.copy = name + '[' + (i + 1) + '].'; });
+        outAdders.push({ section: name, node: a.node, words: a.words, submits: a.submits, hidden: !a.shown });
       }
-      if (found) outAdders.push({ section: slug(found), node: a.node, words: a.words });
     }
     const repeated = new Set();
     for (const [b, list] of byBase) if (list.length > 1 || outAdders.some(a => a.section === slug(b))) repeated.add(b);
@@ -328,6 +400,7 @@
         const b = baseTitle(section);
         if (repeated.has(b)) prefix = slug(b) + '[' + (byBase.get(b).indexOf(f.sectionEl.el) + 1) + '].';
       }
+      if (f.copy) prefix = f.copy;
       f.key = prefix + base;
       f.secSlug = slug(section);
       f.section = section;

@@ -43,6 +43,7 @@ func driverOptions(cfg *config.Config) (driver.Options, error) {
 		Policy:   pol,
 		CDP:      cfg.Browser.CDP,
 		Apps:     append([]apps.App(nil), cfg.Apps...),
+		ATS:      driver.ATSOptions{GreenhouseAPI: cfg.ATS.GreenhouseAPI, AshbyAPI: cfg.ATS.AshbyAPI},
 	}, nil
 }
 

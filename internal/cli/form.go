@@ -130,8 +130,13 @@ func formRun(ctx context.Context, opts *FormOptions) error {
 		return err
 	}
 	return opts.emit(res, func() error {
-		fmt.Fprintf(opts.IO.Out, "[page] %s\n", calls.PageName(res.URL, res.Title))
+		head := "[page] " + calls.PageName(res.URL, res.Title)
+		if res.ATS != "" {
+			head += " [ats: " + res.ATS + "]"
+		}
+		fmt.Fprintln(opts.IO.Out, head)
 		printFields(opts.IO.Out, res.Fields)
+		printQuestions(opts.IO.Out, res)
 		for _, e := range res.Errors {
 			fmt.Fprintf(opts.IO.Out, "[unread frame] %s: %s\n", e.Frame, e.Error)
 		}
@@ -222,6 +227,24 @@ func printFields(w io.Writer, fields []calls.FormField) {
 			fmt.Fprintf(&b, " (in frame %s)", f.Frame)
 		}
 		fmt.Fprintln(w, b.String())
+	}
+}
+
+// printQuestions prints the questions of the form's published definition
+// that no field matched, and the read's notes.
+func printQuestions(w io.Writer, f *calls.Form) {
+	for _, q := range f.Questions {
+		line := fmt.Sprintf("[not on the page yet] %s %q", q.Kind, q.Label)
+		if q.Required {
+			line += " required"
+		}
+		if len(q.Options) > 0 {
+			line += " options: " + strings.Join(quoteOptions(q.Options, 10), ", ")
+		}
+		fmt.Fprintln(w, line)
+	}
+	for _, n := range f.Notes {
+		fmt.Fprintf(w, "[note] %s\n", n)
 	}
 }
 

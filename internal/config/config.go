@@ -50,6 +50,7 @@ type Config struct {
 	Batch    Batch    `toml:"batch"`
 	Pool     Pool     `toml:"pool"`
 	Memory   Memory   `toml:"memory"`
+	ATS      ATS      `toml:"ats"`
 	// Apps are the user's applications ([[apps]], package apps): each
 	// file's are added to those before it, the project's after the
 	// user's, and they are known before the built-in ones.
@@ -263,6 +264,18 @@ type Pool struct {
 	// "local" for the daemon's or worker's own browser) with at most N
 	// sessions at once; empty means the local browser alone.
 	Endpoints []string `toml:"endpoints"`
+}
+
+// ATS is the [ats] section: where the applicant tracking systems'
+// public job-board APIs answer, read once per form for the form's
+// published definition (driver/ats.go). Empty means the vendor's own.
+type ATS struct {
+	// GreenhouseAPI is the Greenhouse Job Board API's base URL
+	// ("https://boards-api.greenhouse.io").
+	GreenhouseAPI string `toml:"greenhouse_api"`
+	// AshbyAPI is the base URL of Ashby's hosted job pages, whose
+	// posting API the page itself reads ("https://jobs.ashbyhq.com").
+	AshbyAPI string `toml:"ashby_api"`
 }
 
 // DefaultIdle is [daemon] idle when nothing sets it.

@@ -21,7 +21,7 @@ func TestDaemonSettings(t *testing.T) {
 		"policy.allow": "[]", "policy.block": "[]", "policy.files": "false", "policy.private_network": `"all"`,
 		"daemon.idle": `"30m0s"`,
 		"batch.nats":  `""`, "batch.creds": `""`, "batch.tls_ca": `""`, "batch.tls_cert": `""`, "batch.tls_key": `""`, "batch.listen": `""`,
-		"pool.endpoints": "[]",
+		"pool.endpoints": "[]", "ats.greenhouse_api": `""`, "ats.ashby_api": `""`,
 	}
 	if d := cmp.Diff(want, c.DaemonSettings()); d != "" {
 		t.Errorf("settings (-want +got):\n%s", d)

@@ -59,6 +59,8 @@ var keys = []key{
 	{name: "batch.listen", daemon: true, field: func(c *Config) any { return &c.Batch.Listen }},
 	{name: "pool.endpoints", daemon: true, field: func(c *Config) any { return &c.Pool.Endpoints }},
 	{name: "memory.dir", field: func(c *Config) any { return &c.Memory.Dir }},
+	{name: "ats.greenhouse_api", daemon: true, field: func(c *Config) any { return &c.ATS.GreenhouseAPI }},
+	{name: "ats.ashby_api", daemon: true, field: func(c *Config) any { return &c.ATS.AshbyAPI }},
 }
 
 func lookupKey(name string) (key, bool) {

@@ -59,6 +59,9 @@ func (t *tools) registerForms(s *sdk.Server) {
 func formText(f *calls.Form) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d fields on %s", len(f.Fields), calls.PageName(f.URL, f.Title))
+	if f.ATS != "" {
+		fmt.Fprintf(&b, " (%s)", f.ATS)
+	}
 	for _, fd := range f.Fields {
 		fmt.Fprintf(&b, "\n%s %s", fd.Key, fd.Kind)
 		if fd.Ref != "" {
@@ -75,6 +78,13 @@ func formText(f *calls.Form) string {
 		if fd.Error != "" {
 			fmt.Fprintf(&b, " ! %s", fd.Error)
 		}
+	}
+	for _, q := range f.Questions {
+		opts, _ := json.Marshal(q.Options)
+		fmt.Fprintf(&b, "\nnot on the page yet: %s %q required=%v options %s", q.Kind, q.Label, q.Required, opts)
+	}
+	for _, n := range f.Notes {
+		fmt.Fprintf(&b, "\nnote: %s", n)
 	}
 	for _, e := range f.Errors {
 		fmt.Fprintf(&b, "\nnot read: frame %s: %s", e.Frame, e.Error)

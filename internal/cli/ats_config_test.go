@@ -1,0 +1,18 @@
+package cli
+
+import "testing"
+
+// The [ats] section reaches the driver: where the ATS APIs answer.
+func TestDriverOptionsATS(t *testing.T) {
+	cfg, err := loadFile(t, "[ats]\ngreenhouse_api = \"http://127.0.0.1:9\"\nashby_api = \"http://127.0.0.1:10\"\n", nil)(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := driverOptions(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.ATS.GreenhouseAPI != "http://127.0.0.1:9" || opts.ATS.AshbyAPI != "http://127.0.0.1:10" {
+		t.Errorf("ats %+v", opts.ATS)
+	}
+}
