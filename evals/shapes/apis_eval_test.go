@@ -23,9 +23,11 @@ import (
 // learned when a recipe is kept, and right when the call gives every
 // truth row of every page with every field right.
 func runAPIs(t *testing.T, cases []*APICase, res *results) {
-	ta := res.class("apis")
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			ta := &tally{}
+			defer res.add("apis", ta)
 			ta.cases++
 			truth := c.Truth()
 			ta.rows += len(truth)

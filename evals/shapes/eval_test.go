@@ -5,6 +5,7 @@ package shapes
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -20,8 +21,16 @@ import (
 	"github.com/waymark-dev/waymark/pilot"
 )
 
-// TestMain closes the shared browser after the eval.
+// TestMain reads several cases at once (four, or -parallel N): most of a
+// case's time is the page's and the browser's, not this process's. It
+// closes the shared browser after the eval.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", "4")
+	}
 	code := m.Run()
 	drivertest.CloseDriver()
 	os.Exit(code)
@@ -57,6 +66,21 @@ func (r *results) class(name string) *tally {
 		r.by[name] = &tally{}
 	}
 	return r.by[name]
+}
+
+// add adds a case's figures to its class's.
+func (r *results) add(class string, c *tally) {
+	t := r.class(class)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t.cases += c.cases
+	t.right += c.right
+	t.kept += c.kept
+	t.calls += c.calls
+	t.rows += c.rows
+	t.rowsRight += c.rowsRight
+	t.fields += c.fields
+	t.fieldsBack += c.fieldsBack
 }
 
 func (r *results) miss(class, name string, traits []string, format string, args ...any) {
@@ -104,8 +128,11 @@ func TestShapes(t *testing.T) {
 }
 
 func writeReport(t *testing.T, seed uint64, res *results, took time.Duration) {
-	l, f, a, s := res.class("lists"), res.class("forms"), res.class("apis"), res.class("sheets")
-	sort.SliceStable(res.misses, func(i, j int) bool { return res.misses[i].Class < res.misses[j].Class })
+	l, f, a, s, ats := res.class("lists"), res.class("forms"), res.class("apis"), res.class("sheets"), res.class("ats")
+	sort.SliceStable(res.misses, func(i, j int) bool {
+		a, b := res.misses[i], res.misses[j]
+		return a.Class < b.Class || a.Class == b.Class && a.Case < b.Case
+	})
 	if res.misses == nil {
 		res.misses = []Miss{}
 	}
@@ -113,6 +140,7 @@ func writeReport(t *testing.T, seed uint64, res *results, took time.Duration) {
 		"seed": seed, "seconds": int(took.Seconds()),
 		"lists": l.cases, "lists_right": l.right, "recipes_kept": l.kept, "list_rows": l.rows, "list_rows_right": l.rowsRight,
 		"forms": f.cases, "forms_right": f.right, "fields": f.fields, "fields_read_back": f.fieldsBack,
+		"ats_pages": ats.cases, "ats_named": ats.right,
 		"apis": a.cases, "apis_learned": a.kept, "apis_right": a.right, "api_rows": a.rows, "api_rows_right": a.rowsRight,
 		"sheets": s.cases, "sheets_right": s.right, "sheet_tables_named": s.kept, "sheet_rows": s.rows, "sheet_rows_right": s.rowsRight,
 		"model_calls": l.calls + f.calls + a.calls + s.calls,
@@ -122,7 +150,7 @@ func writeReport(t *testing.T, seed uint64, res *results, took time.Duration) {
 	fmt.Fprintf(&md, "The corpus of shapes real sites have (seed %d, generated; truth kept outside the pages), read on loopback with a scripted model that answers from the page.\n\n", seed)
 	md.WriteString("| class | cases | right | kept / read back / learned | rows right | model calls |\n|---|---|---|---|---|---|\n")
 	fmt.Fprintf(&md, "| lists | %d | %d | %d recipes kept | %d of %d | %d |\n", l.cases, l.right, l.kept, l.rowsRight, l.rows, l.calls)
-	fmt.Fprintf(&md, "| forms | %d | %d | %d of %d fields read back | — | %d |\n", f.cases, f.right, f.fieldsBack, f.fields, f.calls)
+	fmt.Fprintf(&md, "| forms | %d | %d | %d of %d fields read back; %d of %d ATS pages named | — | %d |\n", f.cases, f.right, f.fieldsBack, f.fields, ats.right, ats.cases, f.calls)
 	fmt.Fprintf(&md, "| APIs | %d | %d | %d APIs learned | %d of %d | %d |\n", a.cases, a.right, a.kept, a.rowsRight, a.rows, a.calls)
 	fmt.Fprintf(&md, "| sheets | %d | %d | %d tables named | %d of %d | %d |\n", s.cases, s.right, s.kept, s.rowsRight, s.rows, s.calls)
 	if len(res.misses) > 0 {

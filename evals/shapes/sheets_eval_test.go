@@ -18,9 +18,11 @@ import (
 // cover it and every cell reads as the sheet holds it. A case is right
 // when every table is named and every row right.
 func runSheets(t *testing.T, cases []*SheetCase, res *results) {
-	ts := res.class("sheets")
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			ts := &tally{}
+			defer res.add("sheets", ts)
 			ts.cases++
 			srv := apptest.Sheet(t, apptest.SheetOptions{Data: c.Data, Style: c.Style, Title: "Sheet " + c.Name})
 			s, ctx := drivertest.Session(t, "shapes-"+c.Name, 120*time.Second)

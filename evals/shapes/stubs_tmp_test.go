@@ -1,7 +1,0 @@
-//go:build evals
-
-package shapes
-
-import "testing"
-
-func runForms(t *testing.T, cases []*FormCase, res *results) {}
