@@ -19,8 +19,8 @@ type Sizes struct{ Lists, Forms, APIs, Sheets int }
 // Quick is the quick set's sizes (make evals); Full the larger corpus
 // (WAYMARK_EVALS=full).
 var (
-	Quick = Sizes{Lists: 30, Forms: 15, APIs: 10, Sheets: 5}
-	Full  = Sizes{Lists: 90, Forms: 45, APIs: 30, Sheets: 15}
+	Quick = Sizes{Lists: 30, Forms: 15, APIs: 10, Sheets: 6}
+	Full  = Sizes{Lists: 90, Forms: 45, APIs: 30, Sheets: 18}
 )
 
 // Corpus is every case of one seed.

@@ -21,7 +21,8 @@ type ListCase struct {
 	// page is scrolled).
 	Paging string
 	// Traits name the shapes the case holds: null-words (words where a
-	// number is), booleans-as-words, sale-on-page-3, missing-author,
+	// number is), date-words (words where a date is), booleans-as-words,
+	// sale-on-page-3, missing-author,
 	// written-dates.
 	Traits      []string
 	Instruction string
@@ -121,6 +122,9 @@ func genList(r *rand.Rand, i int) *ListCase {
 		c.Key = "title"
 		c.Instruction = "every book: title, author, price and publication date"
 		c.Traits = append(c.Traits, "written-dates")
+		if r.IntN(2) == 0 {
+			c.Traits = append(c.Traits, "date-words")
+		}
 	case "posts":
 		c.fields = []string{"title", "author", "posted", "comments"}
 		c.Key = "title"
@@ -137,7 +141,7 @@ func genList(r *rand.Rand, i int) *ListCase {
 	if nullWords {
 		c.Traits = append(c.Traits, "null-words")
 	}
-	c.Schema = listSchema(c.fields)
+	c.Schema = listSchema(c.fields, c.Has("date-words"))
 	for _, f := range append([]string{"row", "box"}, c.fields...) {
 		c.cls[f] = fmt.Sprintf("%s-%x", pick(r, "sc", "css", "x", "tw", "jsx"), r.Uint32()&0xfffff)
 	}
@@ -164,6 +168,13 @@ func genList(r *rand.Rand, i int) *ListCase {
 				}
 				row["sale_price"] = sale
 				show["sale_price"] = c.loc.money(sale)
+			}
+			if c.Has("date-words") && p == pages-1 && j == per-2 {
+				row["published"] = nil
+				show["published"] = map[string]string{"de": "Erscheint demnächst", "fr": "À paraître", "ja": "近日発売"}[c.Locale]
+				if show["published"] == "" {
+					show["published"] = pick(r, "Coming soon", "TBA", "Pre-order")
+				}
 			}
 			if c.Has("missing-author") && p == 1 && j == per-1 {
 				row["author"] = nil
@@ -258,7 +269,7 @@ func (c *ListCase) nullWord(r *rand.Rand, row map[string]any, show map[string]st
 	row[f], show[f] = nil, w
 }
 
-func listSchema(fields []string) string {
+func listSchema(fields []string, nullDates bool) string {
 	var props []string
 	for _, f := range fields {
 		t := `{"type":"string"}`
@@ -273,6 +284,9 @@ func listSchema(fields []string) string {
 			t = `{"type":["string","null"]}`
 		case "published", "posted":
 			t = `{"type":"string","format":"date"}`
+			if nullDates {
+				t = `{"type":["string","null"],"format":"date"}`
+			}
 		}
 		props = append(props, strconv.Quote(f)+":"+t)
 	}

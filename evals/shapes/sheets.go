@@ -1,6 +1,7 @@
 package shapes
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -17,6 +18,10 @@ type SheetCase struct {
 	Data   [][]string
 	Style  map[string]string
 	Tables []SheetTable
+	// Canvas is a grid drawn on a canvas that keeps its copy in its own
+	// clipboard (as x-data-spreadsheet does): it cannot be read, and the
+	// dump must say what it tried and why, naming the canvas.
+	Canvas bool
 }
 
 // SheetTable is one table's truth.
@@ -34,7 +39,7 @@ type SheetTable struct {
 	Kinds []string
 }
 
-var sheetLayouts = []string{"titled", "stacked", "side-by-side", "total-row", "offset"}
+var sheetLayouts = []string{"titled", "stacked", "side-by-side", "total-row", "offset", "canvas"}
 
 func genSheet(r *rand.Rand, i int) *SheetCase {
 	c := &SheetCase{Layout: sheetLayouts[i%len(sheetLayouts)], Style: map[string]string{}}
@@ -107,6 +112,10 @@ func genSheet(r *rand.Rand, i int) *SheetCase {
 		table(2, 6, "Invoices "+pick(r, "west", "central"), false)
 	case "total-row":
 		table(2, 1, fmt.Sprintf("Umsatz %d", year), true)
+	case "canvas":
+		c.Canvas = true
+		table(2, 1, fmt.Sprintf("Orders %d", year), false)
+		c.Tables = nil // nothing can be read: the truth is the refusal
 	default:
 		table(4, 2, "", false)
 	}
@@ -130,4 +139,25 @@ func cellName(row, col int) string {
 		col /= 26
 	}
 	return fmt.Sprintf("%s%d", s, row)
+}
+
+// CanvasPage is a sheet drawn on a canvas, made like x-data-spreadsheet
+// (its class names, a canvas table, an overlay taking the keys, a copy
+// kept in the page's own clipboard), with the case's cells drawn.
+func (c *SheetCase) CanvasPage() string {
+	data, _ := json.Marshal(c.Data)
+	return `<!doctype html><html><head><meta charset="utf-8"><title>Sheet</title></head><body>
+<div class="x-spreadsheet"><div class="x-spreadsheet-toolbar"><div class="x-spreadsheet-toolbar-btns"><div class="x-spreadsheet-toolbar-btn" data-tooltip="Undo">↶</div></div></div>
+<div class="x-spreadsheet-sheet"><canvas class="x-spreadsheet-table" width="800" height="400"></canvas>
+<div class="x-spreadsheet-overlayer" tabindex="0"><div class="x-spreadsheet-overlayer-content"><div class="x-spreadsheet-editor"><textarea></textarea></div><div class="x-spreadsheet-selector"></div></div></div></div>
+<div class="x-spreadsheet-bottombar"><ul class="x-spreadsheet-menu"><li class="active">sheet1</li></ul></div></div>
+<script>
+const data = ` + string(data) + `;
+const cv = document.querySelector('canvas'), g = cv.getContext('2d');
+g.font = '13px sans-serif';
+data.forEach((row, r) => row.forEach((v, c) => { g.strokeRect(c * 100, r * 25, 100, 25); g.fillText(v, c * 100 + 4, r * 25 + 17); }));
+let clip = '';
+document.addEventListener('copy', e => { clip = JSON.stringify(data); e.preventDefault(); }, true);
+window.sheetReady = true;
+</script></body></html>`
 }

@@ -3,6 +3,9 @@
 package shapes
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -24,8 +27,28 @@ func runSheets(t *testing.T, cases []*SheetCase, res *results) {
 			ts := &tally{}
 			defer res.add("sheets", ts)
 			ts.cases++
-			srv := apptest.Sheet(t, apptest.SheetOptions{Data: c.Data, Style: c.Style, Title: "Sheet " + c.Name})
 			s, ctx := drivertest.Session(t, "shapes-"+c.Name, 120*time.Second)
+			if c.Canvas {
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Content-Type", "text/html; charset=utf-8")
+					io.WriteString(w, c.CanvasPage())
+				}))
+				defer srv.Close()
+				if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {
+					t.Fatal(err)
+				}
+				_, err := s.SheetDump(ctx, calls.SheetDumpRequest{})
+				switch {
+				case err == nil:
+					t.Errorf("a canvas grid dumped with no error")
+				case strings.Contains(strings.ToLower(err.Error()), "canvas"):
+					ts.right++
+				default:
+					res.miss("sheets", c.Name, []string{c.Layout}, "a canvas grid: the dump does not say why it cannot read it: %v", err)
+				}
+				return
+			}
+			srv := apptest.Sheet(t, apptest.SheetOptions{Data: c.Data, Style: c.Style, Title: "Sheet " + c.Name})
 			if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {
 				t.Fatal(err)
 			}
