@@ -46,14 +46,51 @@ func normal(v any) any {
 // Shown reports whether text writes the number n anywhere, in either way
 // of marking decimals: a model's number the page does not show is refused.
 func Shown(n float64, text string) bool {
-	for _, tok := range sheet.Numbers(text) {
-		for _, lang := range []string{"en", "de"} {
-			if f, ok := ParseNumber(tok, lang); ok && (f == n || f == -n) {
-				return true
+	for _, written := range sheet.Numbers(text) {
+		for _, tok := range spacedApart(written) {
+			for _, lang := range []string{"en", "de"} {
+				if f, ok := ParseNumber(tok, lang); ok && (f == n || f == -n) {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// spacedApart splits a run of numbers the page's text put side by side
+// ("395.67 1", a price and the day of the date after it) where a space
+// is no thousands separator: a part joins the one before only when that
+// one is one to three digits and it is three digits (with decimals), as
+// in "1 299,00".
+func spacedApart(tok string) []string {
+	parts := strings.FieldsFunc(tok, func(r rune) bool { return r == ' ' || r == '\u00a0' || r == '\u202f' })
+	if len(parts) < 2 {
+		return []string{tok}
+	}
+	var out []string
+	cur, last := parts[0], parts[0]
+	for _, p := range parts[1:] {
+		if grouped(last, p) {
+			cur += " " + p
+		} else {
+			out = append(out, cur)
+			cur = p
+		}
+		last = p
+	}
+	return append(out, cur)
+}
+
+// grouped says whether next continues prev's number as a group of three.
+func grouped(prev, next string) bool {
+	digits := func(s string) bool { return strings.Trim(s, "0123456789") == "" }
+	if len(prev) > 3 || !digits(prev) {
+		return false
+	}
+	whole, _, _ := strings.Cut(strings.TrimRight(next, ".,"), ",")
+	whole, _, _ = strings.Cut(whole, ".")
+	return len(whole) == 3 && digits(whole)
 }
 
 // ValueAt is [Value] for a field: a string of format date or date-time is

@@ -47,6 +47,24 @@ func TestShown(t *testing.T) {
 	}
 }
 
+// TestShownBesideANumber: the page's text joined with single spaces puts
+// a price beside the number the next element starts with ("£395.67 1
+// March 2026", a card's price and its date); the price is still shown,
+// and a number grouped with spaces ("1 299,00 €") still reads whole.
+func TestShownBesideANumber(t *testing.T) {
+	page := "The Cedar Cushion Jonas Novak £395.67 1 March 2026 Add to cart Le Sac 1\u202f299,00 € 12 avis"
+	for _, n := range []float64{395.67, 1299, 12, 1} {
+		if !Shown(n, page) {
+			t.Errorf("%v is on the page", n)
+		}
+	}
+	for _, n := range []float64{395671, 299, 2991, 1299.12} {
+		if Shown(n, page) {
+			t.Errorf("%v is not on the page", n)
+		}
+	}
+}
+
 func TestParseDate(t *testing.T) {
 	now := time.Date(2026, 11, 5, 12, 0, 0, 0, time.UTC)
 	for in, want := range map[string]time.Time{

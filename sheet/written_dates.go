@@ -14,8 +14,11 @@ import (
 var (
 	// slashed is a date of numbers with slashes: 06/24/2012, 24/6/2012.
 	slashed = lazyRE(`^(\d{1,2})/(\d{1,2})/(\d{4})$`)
-	agoRE   = lazyRE(`(?i)\b(an?|\d+)\s*(second|sec|minute|min|hour|hr|day|week|month|year)s?\s+ago\b`)
-	layout  = []string{"2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02",
+	// yearFirst is a date as Japanese, Chinese and Korean pages write it:
+	// 2026年3月14日, 2026년 3월 14일.
+	yearFirst = lazyRE(`^(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?$`)
+	agoRE     = lazyRE(`(?i)\b(an?|\d+)\s*(second|sec|minute|min|hour|hr|day|week|month|year)s?\s+ago\b`)
+	layout    = []string{"2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02",
 		"2 January 2006", "2 Jan 2006", "January 2, 2006", "Jan 2, 2006", "January 2 2006", "Jan 2 2006", "Mon, 2 Jan 2006", "Monday, January 2, 2006", "02.01.2006"}
 )
 
@@ -39,6 +42,13 @@ func ParseDateIn(s, lang string, now time.Time) (time.Time, bool) {
 	t := strings.TrimSpace(strings.Join(strings.Fields(s), " "))
 	if m := slashed.FindStringSubmatch(t); m != nil {
 		return numeric(m, lang, now.Location())
+	}
+	if m := yearFirst.FindStringSubmatch(t); m != nil {
+		y, _ := strconv.Atoi(m[1])
+		mo, _ := strconv.Atoi(m[2])
+		dd, _ := strconv.Atoi(m[3])
+		d := time.Date(y, time.Month(mo), dd, 0, 0, 0, 0, now.Location())
+		return d, d.Day() == dd && int(d.Month()) == mo && mo >= 1
 	}
 	low := strings.ToLower(t)
 	if nowWords()[low] {

@@ -26,7 +26,10 @@ func TestParseDateLanguages(t *testing.T) {
 		"3 mrt 2026":             d(2026, 3, 3),
 		"3 listopada 2026":       d(2026, 11, 3), // Polish
 		"3 października 2026":    d(2026, 10, 3),
-		"3. maj 2026":            d(2026, 5, 3), // Danish
+		"3. maj 2026":            d(2026, 5, 3),  // Danish
+		"2026年3月14日":             d(2026, 3, 14), // Japanese, Chinese
+		"2026年11月3日":             d(2026, 11, 3),
+		"2026년 3월 14일":           d(2026, 3, 14), // Korean
 		"hace 2 días":            now.AddDate(0, 0, -2),
 		"vor 3 Tagen":            now.AddDate(0, 0, -3),
 		"vor 5 Minuten":          now.Add(-5 * time.Minute),

@@ -326,3 +326,27 @@ func TestLearnAcrossRepresentations(t *testing.T) {
 		t.Errorf("the first row's price reads %v, want 42.64 as the page shows it", got)
 	}
 }
+
+// TestLearnAnAmountWrittenAsText: many APIs write a decimal as a string
+// ("cost": "42.64", "amount": "1299.00") while the page shows "42,64 €"
+// or "¥1,299": the rows are still found (evals/shapes: no captured answer
+// held the rows).
+func TestLearnAnAmountWrittenAsText(t *testing.T) {
+	var items []string
+	var rows []map[string]any
+	for i := range 3 {
+		items = append(items, fmt.Sprintf(`{"product_name":"Lamp %d","cost":"%d.64","yen":"%d"}`, i, 42+i, 1299+i))
+		rows = append(rows, map[string]any{"name": fmt.Sprintf("Lamp %d", i), "price": fmt.Sprintf("%d,64\u00a0€", 42+i), "yen": fmt.Sprintf("¥1,%d", 299+i)})
+	}
+	f := pages(1, func(int) string { return "https://shop.example/api/list?page=1" }, func(int) string { return `{"results":[` + strings.Join(items, ",") + `]}` })
+	r, rep, err := siteapi.Learn(f, rows, siteapi.LearnOptions{})
+	if err != nil {
+		t.Fatalf("learn: %v (ranked %+v)", err, rep)
+	}
+	want := map[string]string{"name": "/product_name", "price": "/cost", "yen": "/yen"}
+	for _, fd := range r.Fields {
+		if fd.Path != want[fd.Name] || fd.Divide != 0 {
+			t.Errorf("field %+v, want the path %s", fd, want[fd.Name])
+		}
+	}
+}

@@ -3,6 +3,7 @@ package siteapi
 import (
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -66,6 +67,13 @@ func match(shown, api any) (string, bool) {
 	case string:
 		if sameDay(a, v) {
 			return asIs, true
+		}
+		// An amount the answer writes as text ("42.64", "1299.00"), as
+		// many APIs write decimals, and the page as money ("42,64 €").
+		if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			if n, ok := number(a); ok && n == f {
+				return asIs, true
+			}
 		}
 	}
 	return asIs, false
