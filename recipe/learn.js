@@ -10,7 +10,7 @@ const nums = (t) => {
   }
   return out.filter((n) => !Number.isNaN(n));
 };
-const all = Array.from(document.body.querySelectorAll('*')).filter((e) => !['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(e.tagName));
+const all = Array.from(DOC.body.querySelectorAll('*')).filter((e) => !['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(e.tagName));
 const texts = new Map(all.map((e) => [e, text(e)]));
 const matchesOf = (f, want) => {
   let hits;
@@ -39,7 +39,7 @@ for (let i = 0; i < arg.rows.length; i++) {
   names.sort((a, b) => m[a].length - m[b].length);
   const cands = [];
   for (const start of m[names[0]]) {
-    for (let a = start; a && a !== document.body; a = a.parentElement) {
+    for (let a = start; a && a !== DOC.body; a = a.parentElement) {
       if (names.every((n) => m[n].some((x) => a.contains(x)))) { cands.push(a); break; }
     }
   }
@@ -54,7 +54,7 @@ for (let i = 0; i < arg.rows.length; i++) {
 let container;
 if (rowTops.length === 1) {
   let e = rowTops[0];
-  while (e.parentElement && e.parentElement !== document.documentElement &&
+  while (e.parentElement && e.parentElement !== DOC.documentElement &&
     Array.from(e.parentElement.children).filter((c) => c.tagName === e.tagName).length < 2) e = e.parentElement;
   container = e.parentElement;
 } else {
@@ -76,15 +76,15 @@ const step = (e) => {
 };
 const pathFrom = (anc, e) => { const s = []; for (; e && e !== anc; e = e.parentElement) s.unshift(step(e)); return s.join(' > '); };
 const containers = [];
-const addC = (select, by, names) => { try { if (document.querySelector(select) === container) containers.push({ select, by, names }); } catch (e) { /* not a selector */ } };
+const addC = (select, by, names) => { try { if (DOC.querySelector(select) === container) containers.push({ select, by, names }); } catch (e) { /* not a selector */ } };
 const ctag = container.tagName.toLowerCase();
 if (container.id) addC('#' + CSS.escape(container.id), 'attr', [container.id]);
 for (const a of stableAttrs) if (container.hasAttribute(a)) addC(`${ctag}[${a}=${q(container.getAttribute(a))}]`, 'attr', [container.getAttribute(a)]);
 for (const c of container.classList) addC(`${ctag}.${CSS.escape(c)}`, 'attr', [c]);
-for (let a = container.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+for (let a = container.parentElement; a && a !== DOC.documentElement; a = a.parentElement) {
   if (a.id) { addC(`#${CSS.escape(a.id)} > ${pathFrom(a, container)}`, 'tag', [a.id]); break; }
 }
-addC('body > ' + pathFrom(document.body, container), 'tag', []);
+addC('body > ' + pathFrom(DOC.body, container), 'tag', []);
 // Ways to read each field, from the first row that has it, with what each
 // reads in every row.
 const fields = {};
@@ -122,4 +122,8 @@ for (const f of arg.fields) {
   for (const c of cands) c.values = rowEls.map((r) => readOne(r, c));
   fields[f.name] = cands;
 }
-return { containers, row: tag.toLowerCase(), fields, lang: norm(document.documentElement.lang || "") };
+// Ways learned on the list's other pages (arg.extra: {field: [way]}), with
+// what each reads in this page's rows.
+const extra = {};
+for (const [name, ways] of Object.entries(arg.extra || {})) extra[name] = ways.map((w) => rowEls.map((r) => readOne(r, w)));
+return { containers, row: tag.toLowerCase(), fields, extra, lang: norm(DOC.documentElement.lang || '') };
