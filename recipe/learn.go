@@ -298,45 +298,14 @@ func LearnPages(ctx context.Context, ev Evaler, l *List, pages []Page, now time.
 		values[i] = rep.Extra
 	}
 	for _, f := range l.Fields {
-		chosen := false
-		for w, c := range ways[f.Name] {
-			if !stable(c.Names) {
-				continue
-			}
-			ok := true
-			for i := range pages {
-				c.Values = nil
-				if vs := values[i][f.Name]; w < len(vs) {
-					c.Values = vs[w]
-				}
-				if c.By == ByNone {
-					ok = ok && slices.IndexFunc(wants[i], func(row map[string]any) bool { return normal(row[f.Name]) != nil }) < 0
-				} else {
-					ok = ok && readsBack(c, f, wants[i], reps[i].Lang, now)
-				}
-			}
-			if !ok {
-				continue
-			}
-			nf := c.Field
-			nf.Name, nf.Type, nf.Format, nf.Nullable = f.Name, f.Type, f.Format, f.Nullable
-			for _, pg := range pages {
-				for _, row := range pg.Rows {
-					if normal(row[f.Name]) == nil {
-						nf.Optional = true
-					}
-				}
-			}
-			r.Fields = append(r.Fields, nf)
-			chosen = true
-			break
-		}
-		if !chosen {
+		nf, ok := choose(f, ways[f.Name], values, wants, reps, now)
+		if !ok {
 			if len(pages) > 1 {
 				return nil, fmt.Errorf("no recipe: no stable way reads %s in every row of every page the model read as the model gave it", f.Name)
 			}
 			return nil, fmt.Errorf("no recipe: no stable way reads %s in every row as the model gave it", f.Name)
 		}
+		r.Fields = append(r.Fields, nf)
 	}
 	for i, pg := range pages {
 		var snap *string

@@ -64,6 +64,10 @@ func readIn(ctx context.Context, ev Evaler, r *Recipe, snapshot *string, now tim
 					what = "date"
 				}
 				out.Misfit = fmt.Sprintf("row %d: %s reads %q, not a %s", i+1, f.Name, *row[f.Name], what)
+				if f.words() {
+					out.Misfit = fmt.Sprintf("row %d: %s reads %q, a word not seen when the recipe was learned (true: %s; false: %s)",
+						i+1, f.Name, *row[f.Name], wordList(f.Yes), wordList(f.No))
+				}
 			}
 			if v == nil && !f.Optional && f.By != ByNone && len(missing) < 3 {
 				missing = append(missing, fmt.Sprintf("row %d has no %s", i+1, f.Name))
@@ -81,4 +85,11 @@ func readIn(ctx context.Context, ev Evaler, r *Recipe, snapshot *string, now tim
 		out.Misfit = "rows found but fields missing: " + strings.Join(missing, ", ")
 	}
 	return out, nil
+}
+
+func wordList(ws []string) string {
+	if len(ws) == 0 {
+		return "none"
+	}
+	return strings.Join(ws, ", ")
 }
