@@ -39,6 +39,8 @@ func doctorApps(o *DoctorOptions) error {
 		switch {
 		case a.User:
 			status = "config"
+		case a.Unreadable != "":
+			status = "cannot be read"
 		case a.Unverified:
 			status = "unverified"
 		case a.Tested:
