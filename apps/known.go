@@ -39,7 +39,7 @@ func Known() []App {
 		// pixels whose columns waymark cannot know).
 		{Name: "x-data-spreadsheet", Kind: KindSheet, Marker: ".x-spreadsheet canvas.x-spreadsheet-table",
 			Unreadable: "its cells are drawn on a canvas, not written in the page, and it has no name box to go to a range and no key that selects all, so waymark cannot select a range to copy with the app's own Control+C (its copy is of the range the pointer selected)",
-			Tested: true},
+			Tested:     true},
 		// The editors' doc adapters are s-doc's (issue 19 part 4): known
 		// here by their structure, marked Tested once their tests work them.
 		{Name: "Quill", Kind: KindDoc, Marker: ".ql-editor", Editor: ".ql-editor"},
