@@ -16,6 +16,15 @@ type ListOptions struct {
 	// Pages reads up to this many pages, following the next-page control
 	// (found by its intent, with no model) or, with Scroll, scrolling a
 	// page that grows. Zero or one reads one page.
+	//
+	// The model reads the first page (unless a recipe reads it) and later
+	// pages are read by the recipe learned from it, with no model, except
+	// a page where the recipe no longer fits (a heal) or whose rows show
+	// a shape no page the model read showed (text where those rows had
+	// none: a sale price, a badge): the model reads that page too. Every
+	// recipe learned is learned against every page the model read in the
+	// run (kept as snapshots, [recipe.LearnPages]) and kept only if it
+	// reads all their rows back; pages read by a recipe teach it nothing.
 	Pages  int
 	Scroll bool
 	// Key is the field that names a row: rows with a key already read are

@@ -136,3 +136,56 @@ func jsonEqual(t *testing.T, a, b string) bool {
 	ya, _ := json.Marshal(y)
 	return string(xa) == string(ya)
 }
+
+// A yes/no the pages write in words, one word of it on page 3 alone: the
+// recipe learned on page 1 knows "in stock" only, so "Sold out" on page 3
+// is a misfit (not a guess), the model reads page 3, and the recipe is
+// learned again against pages 1 and 3: read again with no model, every
+// page reads right.
+func TestExtractOverPagesLearnsAYesNoWordOfALaterPage(t *testing.T) {
+	s, ctx := drivertest.Session(t, "pagesyesno", 90*time.Second)
+	pages := [3][][2]string{{{"Mug", "In stock"}, {"Tote", "In stock"}}, {{"Pen", "In stock"}, {"Ink", "In stock"}}, {{"Lamp", "Sold out"}, {"Desk", "In stock"}}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := 1
+		fmt.Sscan(r.URL.Query().Get("page"), &n)
+		var b strings.Builder
+		b.WriteString(`<!doctype html><html lang="en"><title>Shop</title><body><ul class="products">`)
+		for _, it := range pages[n-1] {
+			fmt.Fprintf(&b, `<li><h3>%s</h3><span class="stock">%s</span></li>`, it[0], it[1])
+		}
+		b.WriteString(`</ul>`)
+		if n < 3 {
+			fmt.Fprintf(&b, `<a href="?page=%d">Next</a>`, n+1)
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, b.String()+`</body></html>`)
+	}))
+	defer srv.Close()
+	const schema = `{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"in_stock":{"type":"boolean"}}}}`
+	rows := func(its [][2]string) string {
+		var out []string
+		for _, it := range its {
+			out = append(out, fmt.Sprintf(`{"name":%q,"in_stock":%v}`, it[0], it[1] == "In stock"))
+		}
+		return "[" + strings.Join(out, ",") + "]"
+	}
+	want := `[` + strings.Trim(rows(pages[0]), "[]") + "," + strings.Trim(rows(pages[1]), "[]") + "," + strings.Trim(rows(pages[2]), "[]") + `]`
+	reload(t, ctx, s, srv.URL+"/?page=1")
+	m := scripted.New(scripted.Data(pilot.PurposeExtract, rows(pages[0])), scripted.Data(pilot.PurposeExtract, rows(pages[2])))
+	res, err := pilot.New(s, m, nil).ExtractWith(ctx, "every product", json.RawMessage(schema), pilot.ExtractOptions{Learn: true, List: pilot.ListOptions{Pages: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Verify(t)
+	if !jsonEqual(t, string(res.Data), want) || res.Recipe == nil || res.Heal == nil {
+		t.Fatalf("learning: heal %+v note %q\n got %s\nwant %s", res.Heal, res.RecipeNote, res.Data, want)
+	}
+	if !strings.Contains(res.Heal.Misfit, `"Sold out", a word not seen`) {
+		t.Errorf("the misfit: %s", res.Heal.Misfit)
+	}
+	reload(t, ctx, s, srv.URL+"/?page=1")
+	again, err := pilot.New(s, nil, nil).ExtractWith(ctx, "every product", json.RawMessage(schema), pilot.ExtractOptions{Recipe: res.Recipe, List: pilot.ListOptions{Pages: 3}})
+	if err != nil || !jsonEqual(t, string(again.Data), want) {
+		t.Errorf("by the recipe: %v\n got %s\nwant %s", err, again.Data, want)
+	}
+}
