@@ -284,9 +284,17 @@ func LearnPages(ctx context.Context, ev Evaler, l *List, pages []Page, now time.
 	for i := range pages {
 		values[i] = map[string][][]*string{}
 		if len(pages) == 1 {
+			// The page's own ways read it already: by way, as ways lists
+			// them (a way found twice is listed once).
 			for _, f := range l.Fields {
+				own := map[string][]*string{}
 				for _, c := range reps[i].Fields[f.Name] {
-					values[i][f.Name] = append(values[i][f.Name], c.Values)
+					if _, ok := own[c.key()]; !ok {
+						own[c.key()] = c.Values
+					}
+				}
+				for _, w := range ways[f.Name] {
+					values[i][f.Name] = append(values[i][f.Name], own[w.key()])
 				}
 			}
 			continue
