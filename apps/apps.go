@@ -84,7 +84,16 @@ type App struct {
 	Tested bool `json:"tested,omitempty" toml:"-"`
 	// User says it came from the configuration.
 	User bool `json:"user,omitempty" toml:"-"`
+	// Unreadable, for a sheet waymark knows but cannot read, says why (a
+	// canvas grid with no name box, no cells in the page and no key that
+	// selects all): the sheet commands, and extract on its page, say it
+	// with what to do instead rather than "not a spreadsheet".
+	Unreadable string `json:"unreadable,omitempty" toml:"-"`
 }
+
+// CanvasHint is what to do with a spreadsheet waymark cannot read: one
+// drawn on a canvas, known ([App.Unreadable]) or not.
+const CanvasHint = "export the sheet from the application (CSV, or its download) and read the file; if the application has a name box or its cells in the page, describe it under [[apps]] in waymark.toml (name_box, or cell with {row} and {col})"
 
 // Label is the app as the outline's first line names it:
 // "Google Sheets (sheet, unverified)".
@@ -146,7 +155,7 @@ func (a *App) Check() error {
 		return fmt.Errorf("app %q: kind is %q; want %q, %q, %q or %q", a.Name, a.Kind, KindSheet, KindDoc, KindMap, KindATS)
 	case len(a.Hosts) == 0 && a.Marker == "":
 		return fmt.Errorf("app %q: give hosts (globs of the page's host) or a marker (a CSS selector its pages have), or both", a.Name)
-	case a.Kind == KindSheet && a.NameBox == "" && a.Cell == "" && a.Grid == "":
+	case a.Kind == KindSheet && a.Unreadable == "" && a.NameBox == "" && a.Cell == "" && a.Grid == "":
 		return fmt.Errorf("app %q: a sheet needs a name_box, or a cell selector with {row} and {col}", a.Name)
 	case a.Cell != "" && (!strings.Contains(a.Cell, "{row}") || !strings.Contains(a.Cell, "{col}")):
 		return fmt.Errorf("app %q: cell %q needs {row} and {col} (zero-based) where the cell's numbers go", a.Name, a.Cell)

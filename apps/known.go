@@ -35,6 +35,13 @@ func Known() []App {
 			Grid: ".jss_worksheet", Cell: `.jss_worksheet:not(.jtabs-content > :not(.jtabs-selected) *) td[data-x="{col}"][data-y="{row}"]`,
 			Tab: ".jtabs-headers > .jtabs-selected", Editor: ".jss_worksheet td.editor input, .jss_worksheet td.editor textarea, .jss_worksheet td.editor div[contenteditable]",
 			CopiesMarkup: true, Tested: true},
+		// A canvas grid: known so that the sheet commands say why they
+		// cannot read it (no name box, no cell in the page, and no key
+		// that selects all: a range can only be selected by pointing at
+		// pixels whose columns waymark cannot know).
+		{Name: "x-data-spreadsheet", Kind: KindSheet, Marker: ".x-spreadsheet canvas.x-spreadsheet-table",
+			Unreadable: "its cells are drawn on a canvas, not written in the page, and it has no name box to go to a range and no key that selects all, so waymark cannot select a range to copy with the app's own Control+C (its copy is of the range the pointer selected)",
+			Tested:     true},
 		// The editors' doc adapters are s-doc's (issue 19 part 4): known
 		// here by their structure, marked Tested once their tests work them.
 		{Name: "Quill", Kind: KindDoc, Marker: ".ql-editor", Editor: ".ql-editor"},

@@ -35,8 +35,14 @@ func (s *Session) sheetApp(ctx context.Context, t *tab) (*apps.App, error) {
 	app := s.detectApp(ctx, t)
 	switch {
 	case app == nil:
+		if grid := s.canvasGrid(ctx, t); grid != "" {
+			return nil, calls.Errorf(calls.ErrNoMatch, apps.CanvasHint,
+				"the page is not a spreadsheet waymark can read (%s): it draws a grid on a canvas (%s), whose cells are not written in the page, and waymark knows no name box or cells of it to select a range by and copy it with the app's own Control+C", t.url(), grid)
+		}
 		return nil, calls.Errorf(calls.ErrNoMatch, "open a spreadsheet (Google Sheets, Excel for the web, Airtable, Jspreadsheet…), or describe yours under [[apps]] in waymark.toml ("+calls.Cmd("doctor --apps")+" lists the known ones)",
 			"the page is not a spreadsheet waymark knows (%s)", t.url())
+	case app.Unreadable != "":
+		return nil, calls.Errorf(calls.ErrNoMatch, apps.CanvasHint, "the page is %s, a spreadsheet waymark cannot read: %s", app.Name, app.Unreadable)
 	case app.Kind != apps.KindSheet:
 		return nil, calls.Errorf(calls.ErrBadInput, "use "+calls.Cmd("doc read")+" for a document", "the page is %s, a document, not a spreadsheet", app.Name)
 	}

@@ -16,6 +16,15 @@ type ListOptions struct {
 	// Pages reads up to this many pages, following the next-page control
 	// (found by its intent, with no model) or, with Scroll, scrolling a
 	// page that grows. Zero or one reads one page.
+	//
+	// The model reads the first page (unless a recipe reads it) and later
+	// pages are read by the recipe learned from it, with no model, except
+	// a page where the recipe no longer fits (a heal) or whose rows show
+	// a shape no page the model read showed (text where those rows had
+	// none: a sale price, a badge): the model reads that page too. Every
+	// recipe learned is learned against every page the model read in the
+	// run (kept as snapshots, [recipe.LearnPages]) and kept only if it
+	// reads all their rows back; pages read by a recipe teach it nothing.
 	Pages  int
 	Scroll bool
 	// Key is the field that names a row: rows with a key already read are
@@ -133,7 +142,14 @@ func (p *Pilot) extractPages(ctx context.Context, instruction string, schema jso
 		lo.Pages = 1
 	}
 	o.Learn = true // later pages are read by the recipe
-	res, err := p.extractOne(ctx, instruction, schema, o)
+	// Every recipe learned over pages is learned against every page the
+	// model read, and a page whose rows show a shape none of those did is
+	// read by the model too.
+	var book *teacher
+	if p.m != nil {
+		book = &teacher{}
+	}
+	res, err := p.extractOne(ctx, instruction, schema, o, book)
 	if err != nil {
 		return nil, err
 	}
@@ -170,13 +186,16 @@ func (p *Pilot) extractPages(ctx context.Context, instruction string, schema jso
 				return nil, fmt.Errorf("go to page %d: %w", res.Pages+1, err)
 			}
 		}
-		next, r, err := p.nextPage(ctx, instruction, schema, list, ev, res.Recipe, rows, lo.Scroll, lo.Now)
+		next, r, err := p.nextPage(ctx, instruction, schema, list, ev, res.Recipe, rows, lo.Scroll, lo.Now, book)
 		if err != nil {
 			return nil, err
 		}
 		res.Usage = res.Usage.Add(r.Usage)
 		if r.Heal != nil {
 			res.Heal = r.Heal
+		}
+		if r.Recipe != res.Recipe || r.RecipeNote != "" {
+			res.RecipeNote = r.RecipeNote
 		}
 		res.Recipe = r.Recipe
 		res.Pages++
@@ -214,17 +233,24 @@ func (p *Pilot) extractPages(ctx context.Context, instruction string, schema jso
 // nextPage reads the page after a move: by the recipe, waiting a moment
 // for rows other than the last page's (a page that changes in place), or
 // by the model when there is no recipe. A recipe that no longer fits is
-// learned again (with a model).
-func (p *Pilot) nextPage(ctx context.Context, instruction string, schema json.RawMessage, list *recipe.List, ev recipe.Evaler, r *recipe.Recipe, last []map[string]any, scroll bool, now time.Time) ([]map[string]any, *ExtractResult, error) {
-	if r == nil {
-		res, err := p.Extract(ctx, instruction, schema)
+// learned again (with a model), as is one that fits but whose rows show a
+// shape no page the model read showed (book); both against every page the
+// model read.
+func (p *Pilot) nextPage(ctx context.Context, instruction string, schema json.RawMessage, list *recipe.List, ev recipe.Evaler, r *recipe.Recipe, last []map[string]any, scroll bool, now time.Time, book *teacher) ([]map[string]any, *ExtractResult, error) {
+	rowsOf := func(res *ExtractResult, err error) ([]map[string]any, *ExtractResult, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		p.isoDates(ctx, list, res, now)
 		var data any
 		json.Unmarshal(res.Data, &data)
 		return list.RowsOf(data), res, nil
+	}
+	if r == nil {
+		res, err := p.Extract(ctx, instruction, schema)
+		if err == nil {
+			p.isoDates(ctx, list, res, now)
+		}
+		return rowsOf(res, err)
 	}
 	lastSig := rowsSig(last)
 	deadline := time.Now().Add(3 * time.Second)
@@ -235,16 +261,15 @@ func (p *Pilot) nextPage(ctx context.Context, instruction string, schema json.Ra
 		}
 		changed := rowsSig(got.Rows) != lastSig && (!scroll || len(got.Rows) > len(last))
 		if got.Misfit == "" && (changed || time.Now().After(deadline)) {
-			return got.Rows, &ExtractResult{Recipe: r}, nil
+			if book.unknown(got.Shapes) == "" {
+				return got.Rows, &ExtractResult{Recipe: r}, nil
+			}
+			// Rows the recipe reads, but of a shape it was not learned on:
+			// the model reads them and the recipe is learned again.
+			return rowsOf(p.extractOne(ctx, instruction, schema, ExtractOptions{Learn: true, Now: now}, book))
 		}
 		if got.Misfit != "" && time.Now().After(deadline) {
-			res, err := p.extractOne(ctx, instruction, schema, ExtractOptions{Recipe: r, Now: now})
-			if err != nil {
-				return nil, nil, err
-			}
-			var data any
-			json.Unmarshal(res.Data, &data)
-			return list.RowsOf(data), res, nil
+			return rowsOf(p.extractOne(ctx, instruction, schema, ExtractOptions{Recipe: r, Now: now}, book))
 		}
 		select {
 		case <-ctx.Done():

@@ -82,11 +82,12 @@ func (p *Pilot) ExtractWith(ctx context.Context, instruction string, schema json
 	if o.overPages() {
 		return p.extractPages(ctx, instruction, schema, o)
 	}
-	return p.extractOne(ctx, instruction, schema, o)
+	return p.extractOne(ctx, instruction, schema, o, nil)
 }
 
-// extractOne reads one page of a list.
-func (p *Pilot) extractOne(ctx context.Context, instruction string, schema json.RawMessage, o ExtractOptions) (*ExtractResult, error) {
+// extractOne reads one page of a list. Over pages, book holds the pages
+// the model read before: a recipe is learned against all of them.
+func (p *Pilot) extractOne(ctx context.Context, instruction string, schema json.RawMessage, o ExtractOptions, book *teacher) (*ExtractResult, error) {
 	if o.Recipe == nil && !o.Learn {
 		res, err := p.Extract(ctx, instruction, schema)
 		if err == nil {
@@ -156,7 +157,12 @@ func (p *Pilot) extractOne(ctx context.Context, instruction string, schema json.
 		res.RecipeNote = "no recipe: the model's answer does not fit the schema"
 		return res, nil
 	}
-	r, err := recipe.LearnAt(ctx, ev, list, rows, now)
+	var r *recipe.Recipe
+	if book != nil {
+		r, err = book.learn(ctx, ev, list, rows, now)
+	} else {
+		r, err = recipe.LearnAt(ctx, ev, list, rows, now)
+	}
 	p.isoDates(ctx, list, res, now) // after learning, which finds the dates as the page writes them
 	if err != nil {
 		res.RecipeNote = err.Error()

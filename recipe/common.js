@@ -1,7 +1,17 @@
 // Shared by read.js and learn.js; both are wrapped, with it, in one
 // function so nothing is left in the isolated world's globals.
 function norm(s) { return (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim(); }
-function text(el) { return norm(el.innerText !== undefined ? el.innerText : el.textContent); }
+// DOC is the page read: the one in the tab, or a page read earlier kept
+// as a snapshot (snapshot.js) and parsed into an inert document, whose
+// elements carry the text they showed in the tab.
+const DOC = arg && typeof arg.snapshot === 'string' ? new DOMParser().parseFromString(arg.snapshot, 'text/html') : document;
+function text(el) {
+  if (DOC !== document) {
+    const t = el.getAttribute('data-waymark-text');
+    return t !== null ? t : norm(el.textContent);
+  }
+  return norm(el.innerText !== undefined ? el.innerText : el.textContent);
+}
 function headers(row) {
   const table = row.closest('table');
   if (!table) return [];
@@ -35,7 +45,7 @@ function readOne(row, f) {
 // A child with none of the fields (a table's header row) is not a row.
 function listRows(r) {
   let container = null;
-  try { container = document.querySelector(r.container); } catch (e) { return { error: 'container: ' + e.message }; }
+  try { container = DOC.querySelector(r.container); } catch (e) { return { error: 'container: ' + e.message }; }
   if (!container) return { found: false, rows: [], values: [] };
   let els = [];
   try { els = Array.from(container.querySelectorAll(':scope > ' + r.row)); } catch (e) { return { error: 'row: ' + e.message }; }

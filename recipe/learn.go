@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -158,15 +159,24 @@ type candidate struct {
 	Values []*string `json:"values"`
 }
 
+// key names a way to read a field, the same on every page.
+func (c candidate) key() string {
+	return strings.Join([]string{c.By, c.Select, c.Header, c.Label, c.Attr}, "\x00")
+}
+
+// found is a way to find the list's container.
+type found struct {
+	Select string   `json:"select"`
+	Names  []string `json:"names"`
+}
+
 type learnReply struct {
-	Error      string `json:"error"`
-	Containers []struct {
-		Select string   `json:"select"`
-		Names  []string `json:"names"`
-	} `json:"containers"`
-	Row    string                 `json:"row"`
-	Fields map[string][]candidate `json:"fields"`
-	Lang   string                 `json:"lang"`
+	Error      string                 `json:"error"`
+	Containers []found                `json:"containers"`
+	Row        string                 `json:"row"`
+	Fields     map[string][]candidate `json:"fields"`
+	Extra      map[string][][]*string `json:"extra"`
+	Lang       string                 `json:"lang"`
 }
 
 // Learn finds the rows a model gave (rows, under list l) in the page and
@@ -181,62 +191,154 @@ func Learn(ctx context.Context, ev Evaler, l *List, rows []map[string]any) (*Rec
 // values as the page writes them (the model's); dates among them are
 // compared as dates.
 func LearnAt(ctx context.Context, ev Evaler, l *List, rows []map[string]any, now time.Time) (*Recipe, error) {
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("no recipe: the model gave no rows to look for")
+	return LearnPages(ctx, ev, l, []Page{{Rows: rows}}, now)
+}
+
+// LearnPages is [LearnAt] against every page of a list a model read: the
+// page in the tab (the last, its Snapshot empty) and the ones before it,
+// kept by [Snapshot]. The recipe is kept only if it reads every page's rows
+// back exactly, so a row shape only one page shows (a sale price beside
+// the price, an author missing, a badge) is part of it. Each field is read
+// by the first way, among those found on any page, the latest page's
+// first, that reads every page's rows; a field all pages leave null is
+// read as none.
+func LearnPages(ctx context.Context, ev Evaler, l *List, pages []Page, now time.Time) (*Recipe, error) {
+	if len(pages) == 0 {
+		return nil, fmt.Errorf("no recipe: no page to learn from")
 	}
-	var rep learnReply
-	arg := map[string]any{"fields": l.Fields, "rows": rows}
-	if err := run(ctx, ev, learnJS, arg, &rep); err != nil {
-		return nil, fmt.Errorf("no recipe: %w", err)
+	at := func(i int) string {
+		if len(pages) == 1 {
+			return ""
+		}
+		return fmt.Sprintf("page %d of %d the model read: ", i+1, len(pages))
 	}
-	if rep.Error != "" {
-		return nil, fmt.Errorf("no recipe: %s", rep.Error)
+	learn := func(i int, extra map[string][]candidate) (*learnReply, error) {
+		var rep learnReply
+		arg := map[string]any{"fields": l.Fields, "rows": pages[i].Rows, "extra": extra}
+		if pages[i].Snapshot != "" {
+			arg["snapshot"] = pages[i].Snapshot
+		}
+		if err := run(ctx, ev, learnJS, arg, &rep); err != nil {
+			return nil, fmt.Errorf("no recipe: %s%w", at(i), err)
+		}
+		if rep.Error != "" {
+			return nil, fmt.Errorf("no recipe: %s%s", at(i), rep.Error)
+		}
+		return &rep, nil
 	}
-	// What a recipe must read back: the model's rows, dates as dates.
-	want := make([]map[string]any, len(rows))
-	for i, row := range rows {
-		want[i] = maps.Clone(row)
+	last := len(pages) - 1
+	reps := make([]*learnReply, len(pages))
+	wants := make([][]map[string]any, len(pages))
+	for i, pg := range pages {
+		if len(pg.Rows) == 0 {
+			return nil, fmt.Errorf("no recipe: %sthe model gave no rows to look for", at(i))
+		}
+		rep, err := learn(i, nil)
+		if err != nil {
+			return nil, err
+		}
+		reps[i] = rep
+		// What a recipe must read back: the model's rows, dates as dates.
+		wants[i] = make([]map[string]any, len(pg.Rows))
+		for j, row := range pg.Rows {
+			wants[i][j] = maps.Clone(row)
+		}
+		NormalDates(wants[i], l.Fields, rep.Lang, now)
+		if rep.Row != reps[0].Row {
+			return nil, fmt.Errorf("no recipe: the rows are <%s> on one page the model read and <%s> on another", reps[0].Row, rep.Row)
+		}
 	}
-	NormalDates(want, l.Fields, rep.Lang, now)
-	r := &Recipe{Format: Format, List: l.Path, Row: rep.Row, Learned: len(rows)}
-	for _, c := range rep.Containers {
-		if stable(c.Names) {
+	r := &Recipe{Format: Format, List: l.Path, Row: reps[last].Row}
+	for _, pg := range pages {
+		r.Learned += len(pg.Rows)
+	}
+	for _, c := range reps[last].Containers {
+		if stable(c.Names) && everyPage(reps, func(rep *learnReply) bool {
+			return slices.ContainsFunc(rep.Containers, func(o found) bool { return o.Select == c.Select })
+		}) {
 			r.Container = c.Select
 			break
 		}
 	}
 	if r.Container == "" {
+		if len(pages) > 1 {
+			return nil, fmt.Errorf("no recipe: the list's container has no stable way to be found on every page the model read")
+		}
 		return nil, fmt.Errorf("no recipe: the list's container has no stable way to be found")
 	}
-	for _, f := range l.Fields {
-		chosen := false
-		for _, c := range rep.Fields[f.Name] {
-			if !stable(c.Names) || !readsBack(c, f, want, rep.Lang, now) {
-				continue
-			}
-			nf := c.Field
-			nf.Name, nf.Type, nf.Format, nf.Nullable = f.Name, f.Type, f.Format, f.Nullable
-			for _, row := range rows {
-				if normal(row[f.Name]) == nil {
-					nf.Optional = true
+	// The ways to read each field: the latest page's first. With more
+	// than one page, each page reads all of them.
+	ways := map[string][]candidate{}
+	for i := last; i >= 0; i-- {
+		for _, f := range l.Fields {
+			for _, c := range reps[i].Fields[f.Name] {
+				if !slices.ContainsFunc(ways[f.Name], func(w candidate) bool { return w.key() == c.key() }) {
+					w := c
+					w.Values = nil
+					ways[f.Name] = append(ways[f.Name], w)
 				}
 			}
-			r.Fields = append(r.Fields, nf)
-			chosen = true
-			break
 		}
-		if !chosen {
+	}
+	values := make([]map[string][][]*string, len(pages)) // page, field, way: a value per row
+	for i := range pages {
+		values[i] = map[string][][]*string{}
+		if len(pages) == 1 {
+			// The page's own ways read it already: by way, as ways lists
+			// them (a way found twice is listed once).
+			for _, f := range l.Fields {
+				own := map[string][]*string{}
+				for _, c := range reps[i].Fields[f.Name] {
+					if _, ok := own[c.key()]; !ok {
+						own[c.key()] = c.Values
+					}
+				}
+				for _, w := range ways[f.Name] {
+					values[i][f.Name] = append(values[i][f.Name], own[w.key()])
+				}
+			}
+			continue
+		}
+		rep, err := learn(i, ways)
+		if err != nil {
+			return nil, err
+		}
+		values[i] = rep.Extra
+	}
+	for _, f := range l.Fields {
+		nf, ok := choose(f, ways[f.Name], values, wants, reps, now)
+		if !ok {
+			if len(pages) > 1 {
+				return nil, fmt.Errorf("no recipe: no stable way reads %s in every row of every page the model read as the model gave it", f.Name)
+			}
 			return nil, fmt.Errorf("no recipe: no stable way reads %s in every row as the model gave it", f.Name)
 		}
+		r.Fields = append(r.Fields, nf)
 	}
-	got, err := ReadAt(ctx, ev, r, now)
-	if err != nil {
-		return nil, fmt.Errorf("no recipe: %w", err)
-	}
-	if why := differ(got.Rows, want, l.Fields); why != "" {
-		return nil, fmt.Errorf("no recipe: it does not read the model's rows back: %s", why)
+	for i, pg := range pages {
+		var snap *string
+		if pg.Snapshot != "" {
+			snap = &pg.Snapshot
+		}
+		got, err := readIn(ctx, ev, r, snap, now)
+		if err != nil {
+			return nil, fmt.Errorf("no recipe: %s%w", at(i), err)
+		}
+		if why := differ(got.Rows, wants[i], l.Fields); why != "" {
+			return nil, fmt.Errorf("no recipe: %sit does not read the model's rows back: %s", at(i), why)
+		}
 	}
 	return r, nil
+}
+
+// everyPage reports whether ok holds for every page's reply.
+func everyPage(reps []*learnReply, ok func(*learnReply) bool) bool {
+	for _, rep := range reps {
+		if !ok(rep) {
+			return false
+		}
+	}
+	return true
 }
 
 // stable reports whether every class name or attribute value a way uses

@@ -10,7 +10,7 @@ const nums = (t) => {
   }
   return out.filter((n) => !Number.isNaN(n));
 };
-const all = Array.from(document.body.querySelectorAll('*')).filter((e) => !['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(e.tagName));
+const all = Array.from(DOC.body.querySelectorAll('*')).filter((e) => !['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(e.tagName));
 const texts = new Map(all.map((e) => [e, text(e)]));
 const matchesOf = (f, want) => {
   let hits;
@@ -24,7 +24,9 @@ const depth = (e) => { let d = 0; for (; e; e = e.parentElement) d++; return d; 
 const present = (v) => v !== null && v !== undefined && v !== '';
 const matches = arg.rows.map((row) => {
   const m = {};
-  for (const f of arg.fields) if (present(row[f.name])) m[f.name] = matchesOf(f, row[f.name]);
+  // A yes/no is written in words of the page's own ("In stock"), found
+  // once the rows are: not looked for.
+  for (const f of arg.fields) if (present(row[f.name]) && f.type !== 'boolean') m[f.name] = matchesOf(f, row[f.name]);
   return m;
 });
 // The element of each row: the deepest holding a match of every field.
@@ -39,7 +41,7 @@ for (let i = 0; i < arg.rows.length; i++) {
   names.sort((a, b) => m[a].length - m[b].length);
   const cands = [];
   for (const start of m[names[0]]) {
-    for (let a = start; a && a !== document.body; a = a.parentElement) {
+    for (let a = start; a && a !== DOC.body; a = a.parentElement) {
       if (names.every((n) => m[n].some((x) => a.contains(x)))) { cands.push(a); break; }
     }
   }
@@ -54,7 +56,7 @@ for (let i = 0; i < arg.rows.length; i++) {
 let container;
 if (rowTops.length === 1) {
   let e = rowTops[0];
-  while (e.parentElement && e.parentElement !== document.documentElement &&
+  while (e.parentElement && e.parentElement !== DOC.documentElement &&
     Array.from(e.parentElement.children).filter((c) => c.tagName === e.tagName).length < 2) e = e.parentElement;
   container = e.parentElement;
 } else {
@@ -76,25 +78,19 @@ const step = (e) => {
 };
 const pathFrom = (anc, e) => { const s = []; for (; e && e !== anc; e = e.parentElement) s.unshift(step(e)); return s.join(' > '); };
 const containers = [];
-const addC = (select, by, names) => { try { if (document.querySelector(select) === container) containers.push({ select, by, names }); } catch (e) { /* not a selector */ } };
+const addC = (select, by, names) => { try { if (DOC.querySelector(select) === container) containers.push({ select, by, names }); } catch (e) { /* not a selector */ } };
 const ctag = container.tagName.toLowerCase();
 if (container.id) addC('#' + CSS.escape(container.id), 'attr', [container.id]);
 for (const a of stableAttrs) if (container.hasAttribute(a)) addC(`${ctag}[${a}=${q(container.getAttribute(a))}]`, 'attr', [container.getAttribute(a)]);
 for (const c of container.classList) addC(`${ctag}.${CSS.escape(c)}`, 'attr', [c]);
-for (let a = container.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+for (let a = container.parentElement; a && a !== DOC.documentElement; a = a.parentElement) {
   if (a.id) { addC(`#${CSS.escape(a.id)} > ${pathFrom(a, container)}`, 'tag', [a.id]); break; }
 }
-addC('body > ' + pathFrom(document.body, container), 'tag', []);
-// Ways to read each field, from the first row that has it, with what each
-// reads in every row.
-const fields = {};
-for (const f of arg.fields) {
+addC('body > ' + pathFrom(DOC.body, container), 'tag', []);
+// waysOf lists the ways to read el within row, the most stable first.
+const roles = ['H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'A', 'BUTTON', 'TIME', 'IMG'];
+function waysOf(row, el) {
   const cands = [];
-  const i = arg.rows.findIndex((r) => present(r[f.name]));
-  if (i < 0) { fields[f.name] = [{ by: 'none', names: [] }]; continue; }
-  const row = rowEls[i];
-  const el = matches[i][f.name].find((x) => row.contains(x));
-  if (!el) { fields[f.name] = []; continue; }
   const add = (c, names) => { c.names = names; cands.push(c); };
   if (row.tagName === 'TR') {
     const cell = el.closest('td,th');
@@ -110,16 +106,69 @@ for (const f of arg.fields) {
     for (const c of a.classList) add({ by: 'attr', select: `${t}.${CSS.escape(c)}` }, [c]);
   }
   let topEl = el;
-  while (topEl.parentElement !== row && text(topEl.parentElement) === text(el)) topEl = topEl.parentElement;
-  const prev = topEl.previousElementSibling;
+  while (topEl.parentElement && topEl.parentElement !== row && text(topEl.parentElement) === text(el)) topEl = topEl.parentElement;
+  const prev = el === row ? null : topEl.previousElementSibling;
   if (prev && prev.children.length === 0) {
     const l = text(prev).replace(/:$/, '');
     if (l && l.length <= 40) add({ by: 'label', label: l }, []);
   }
-  const roles = ['H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'A', 'BUTTON', 'TIME', 'IMG'];
   for (let a = el; a && a !== row; a = a.parentElement) if (roles.includes(a.tagName)) add({ by: 'role', select: a.tagName.toLowerCase() }, []);
   add({ by: 'tag', select: el === row ? '' : ':scope > ' + pathFrom(row, el) }, []);
+  return cands;
+}
+// Attributes a yes/no may be written in rather than in words: a class
+// ("sold-out"), a data- or aria- attribute, an icon's alt or title, a
+// schema.org link's href (https://schema.org/InStock).
+const yesNoAttr = (el, at) => at === 'class' || at.startsWith('data-') || at.startsWith('aria-') || at === 'alt' || at === 'title' ||
+  (at === 'href' && el.hasAttribute('itemprop')) || (at === 'content' && el.hasAttribute('itemprop'));
+// boolWays lists the ways a yes/no may be read in the rows: the text of
+// each short text, or a telling attribute of each element, of the first
+// rows. The caller learns which words mean true and which false, from the
+// model's rows, and keeps the way whose words tell them apart.
+function boolWays() {
+  const out = [];
+  const keys = new Set();
+  const add = (c) => {
+    const k = [c.by, c.select, c.header, c.label, c.attr].join('\u0000');
+    if (!keys.has(k)) { keys.add(k); out.push(c); }
+  };
+  for (const row of rowEls.slice(0, 30)) {
+    for (const el of [row, ...row.querySelectorAll('*')]) {
+      if (['SCRIPT', 'STYLE', 'TEMPLATE'].includes(el.tagName)) continue;
+      const t = text(el);
+      const ways = waysOf(row, el);
+      if (el !== row && t && t.length <= 40) for (const c of ways) add(Object.assign({}, c));
+      for (const at of el.getAttributeNames()) {
+        if (!yesNoAttr(el, at)) continue;
+        // Found by what the rows share, not by the attribute that differs.
+        for (const c of ways) if (!(c.by === 'attr' && c.names.includes(el.getAttribute(at)))) add(Object.assign({}, c, { attr: at }));
+      }
+    }
+    if (out.length > 400) break;
+  }
+  return out;
+}
+// Ways to read each field, from the first row that has it, with what each
+// reads in every row.
+const fields = {};
+for (const f of arg.fields) {
+  if (f.type === 'boolean' && arg.rows.some((r) => present(r[f.name]))) {
+    const cands = boolWays();
+    for (const c of cands) c.values = rowEls.map((r) => readOne(r, c));
+    fields[f.name] = cands;
+    continue;
+  }
+  const i = arg.rows.findIndex((r) => present(r[f.name]));
+  if (i < 0) { fields[f.name] = [{ by: 'none', names: [] }]; continue; }
+  const row = rowEls[i];
+  const el = matches[i][f.name].find((x) => row.contains(x));
+  if (!el) { fields[f.name] = []; continue; }
+  const cands = waysOf(row, el);
   for (const c of cands) c.values = rowEls.map((r) => readOne(r, c));
   fields[f.name] = cands;
 }
-return { containers, row: tag.toLowerCase(), fields, lang: norm(document.documentElement.lang || "") };
+// Ways learned on the list's other pages (arg.extra: {field: [way]}), with
+// what each reads in this page's rows.
+const extra = {};
+for (const [name, ways] of Object.entries(arg.extra || {})) extra[name] = ways.map((w) => rowEls.map((r) => readOne(r, w)));
+return { containers, row: tag.toLowerCase(), fields, extra, lang: norm(DOC.documentElement.lang || '') };

@@ -69,6 +69,23 @@ type Field struct {
 	// number, yes/no or date should be ("on request", "n/a", "—",
 	// "Preis auf Anfrage") read as null rather than as a misfit.
 	Nullable bool `json:"nullable,omitempty"`
+	// Yes and No are, for a boolean, the page's own words for true and
+	// for false ("in stock", "available"; "sold out", "ausverkauft"), in
+	// lower case, learned from the model's rows; with Attr they are
+	// attribute values ("badge sold-out"). Missing is the value of a row
+	// where the element or attribute is absent, when that is how the page
+	// says it (a "Sold out" badge shown only on the rows sold out). A
+	// word seen in no learned row is a misfit, nullable or not: a new word
+	// is a new meaning for a model to read, not null. With neither list
+	// the page's text is read as yes/no, true/false, ✓/✗.
+	Yes     []string `json:"yes,omitempty"`
+	No      []string `json:"no,omitempty"`
+	Missing *bool    `json:"missing,omitempty"`
+}
+
+// words reports whether f reads a yes/no by the page's own words.
+func (f Field) words() bool {
+	return f.Type == "boolean" && (len(f.Yes) > 0 || len(f.No) > 0 || f.Missing != nil)
 }
 
 // Parse reads a recipe file and checks it.
@@ -99,6 +116,14 @@ func (r *Recipe) Check() error {
 	for _, f := range r.Fields {
 		if f.Name == "" {
 			return fmt.Errorf("a field has no name")
+		}
+		if (len(f.Yes) > 0 || len(f.No) > 0 || f.Missing != nil) && f.Type != "boolean" {
+			return fmt.Errorf("field %s: yes, no and missing are words for a boolean, and it is a %s", f.Name, f.Type)
+		}
+		for _, w := range f.Yes {
+			if slices.Contains(f.No, w) {
+				return fmt.Errorf("field %s: %q is both yes and no", f.Name, w)
+			}
 		}
 		if f.Format != "" && (f.Type != "string" || f.Format != FormatDate && f.Format != FormatDateTime) {
 			return fmt.Errorf("field %s: format %q: a recipe reads date and date-time strings", f.Name, f.Format)

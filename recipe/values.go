@@ -2,6 +2,7 @@ package recipe
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -103,7 +104,13 @@ func grouped(prev, next string) bool {
 // "Preis auf Anfrage", in any language): text with no digit in it, of a
 // few words. Text with digits that is not the type is still a misfit, as
 // is a long text (the recipe reading another element).
+//
+// A boolean with words of its own (Field.Yes, No, Missing) reads them:
+// a word seen in no learned row is not ok, nullable or not.
 func ValueAt(text *string, f Field, lang string, now time.Time) (v any, ok bool) {
+	if f.words() {
+		return yesNo(text, f)
+	}
 	v, ok = sheet.ValueAt(text, f.Type, f.Format, lang, now)
 	if !ok && f.Nullable && text != nil && wordsForNone(*text) {
 		return nil, true
@@ -155,4 +162,29 @@ func PageLang(ctx context.Context, ev Evaler) (string, error) {
 	var lang string
 	err := run(ctx, ev, "return norm(document.documentElement.lang || '');", nil, &lang)
 	return lang, err
+}
+
+// word is a page's text as a yes/no word: spaces collapsed, lower case;
+// "" is none.
+func word(text *string) string {
+	if text == nil {
+		return ""
+	}
+	return strings.ToLower(strings.Join(strings.Fields(*text), " "))
+}
+
+// yesNo reads a boolean by its field's words.
+func yesNo(text *string, f Field) (any, bool) {
+	w := word(text)
+	switch {
+	case w == "" && f.Missing != nil:
+		return *f.Missing, true
+	case w == "":
+		return nil, true
+	case slices.Contains(f.Yes, w):
+		return true, true
+	case slices.Contains(f.No, w):
+		return false, true
+	}
+	return nil, false
 }

@@ -122,3 +122,43 @@ func Grid(rows, cols int) [][]string {
 func Escape(s string) string {
 	return strings.NewReplacer("\t", `\t`, "\n", `\n`, "\r", `\r`).Replace(s)
 }
+
+// XSpreadsheet serves x-data-spreadsheet, a spreadsheet drawn on a canvas
+// (npm x-data-spreadsheet), with the data at / on 127.0.0.1; the page
+// sets window.sheetReady once the sheet is made.
+func XSpreadsheet(t testing.TB, data [][]string) *httptest.Server {
+	t.Helper()
+	dir := SheetsDir()
+	need(t, dir)
+	dist := filepath.Join(dir, "node_modules", "x-data-spreadsheet", "dist")
+	if _, err := os.Stat(filepath.Join(dist, "xspreadsheet.js")); err != nil {
+		msg := fmt.Sprintf("x-data-spreadsheet is not installed in %s: run npm ci there (scripts/install-testdata-apps.sh skips a folder whose node_modules is there)", dir)
+		if os.Getenv("WAYMARK_REQUIRE_BROWSER") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	b, _ := json.Marshal(data)
+	page := `<!doctype html><html><head><meta charset="utf-8"><title>Sheet</title>
+<link rel="stylesheet" href="/xs/xspreadsheet.css"><script src="/xs/xspreadsheet.js"></script></head>
+<body><div id="sheet"></div><script>
+const data = ` + string(b) + `;
+const rows = {len: Math.max(data.length, 20)};
+data.forEach((r, i) => { rows[i] = {cells: Object.fromEntries(r.map((v, j) => [j, {text: v}]))}; });
+x_spreadsheet('#sheet', {showToolbar: true, showGrid: true}).loadData([{name: 'Orders', rows}]);
+window.sheetReady = true;
+</script></body></html>`
+	mux := http.NewServeMux()
+	mux.Handle("/xs/", http.StripPrefix("/xs/", http.FileServer(http.Dir(dist))))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}

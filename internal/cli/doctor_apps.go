@@ -22,8 +22,10 @@ type doctorApp struct {
 	Marker string   `json:"marker,omitempty"`
 	// Status is "unverified" (written from the app's documented
 	// structure), "tested" (the tests work the real app, served from
-	// npm), "untested" (known by its structure; no test works it yet) or
-	// "config" (the user's own).
+	// npm), "untested" (known by its structure; no test works it yet),
+	// "unreadable" (a sheet waymark knows it cannot read, so the sheet
+	// commands say why; tested against the real app) or "config" (the
+	// user's own).
 	Status string `json:"status"`
 }
 
@@ -39,6 +41,8 @@ func doctorApps(o *DoctorOptions) error {
 		switch {
 		case a.User:
 			status = "config"
+		case a.Unreadable != "":
+			status = "unreadable"
 		case a.Unverified:
 			status = "unverified"
 		case a.Tested:
@@ -65,6 +69,7 @@ func doctorApps(o *DoctorOptions) error {
 				"tested":     "tested: the tests work the real app, installed from npm",
 				"untested":   "untested: known by its structure; no test works it yet",
 				"config":     "from your config",
+				"unreadable": "cannot be read: known so the sheet commands say why (drawn on a canvas, no name box, no cells in the page); tested against the real app",
 			}[a.Status]
 			if _, err := fmt.Fprintf(o.IO.Out, "%s (%s): %s — %s\n", a.Name, a.Kind, where, note); err != nil {
 				return err

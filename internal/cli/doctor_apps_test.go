@@ -25,6 +25,7 @@ func TestDoctorApps(t *testing.T) {
 		"Google Sheets (sheet): docs.google.com /spreadsheets/* — unverified",
 		"Excel for the web (sheet):",
 		"Jspreadsheet CE (sheet): a page matching .jss_worksheet — tested",
+		"x-data-spreadsheet (sheet): a page matching .x-spreadsheet canvas.x-spreadsheet-table — cannot be read: known so the sheet commands say why",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in\n%s", want, text)

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/apptest"
+	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/sessions"
+)
+
+// `waymark extract` and `sheet dump` on a spreadsheet drawn on a canvas
+// (the real x-data-spreadsheet) say why it cannot be read and what to do,
+// with no model call (the page's text holds no cell for a model to read).
+func TestExtractOnACanvasGridSaysWhy(t *testing.T) {
+	path := browsertest.Chrome(t)
+	srv := apptest.XSpreadsheet(t, [][]string{{"Product", "Price"}, {"lamp", "19.99"}, {"desk", "120"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var modelCalls atomic.Int32
+	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		modelCalls.Add(1)
+		http.Error(w, "no model call is expected", http.StatusInternalServerError)
+	}))
+	defer model.Close()
+	env := map[string]string{"WAYMARK_MODEL": "openai:test", "OPENAI_BASE_URL": model.URL + "/v1", "OPENAI_API_KEY": "test"}
+	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	defer m.Close()
+	common, _, _ := testCommon(m, false, false)
+	common.Getenv = func(k string) string { return env[k] }
+	s := common.session()
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Wait(ctx, calls.WaitRequest{Selector: ".x-spreadsheet canvas.x-spreadsheet-table"}); err != nil {
+		t.Fatalf("the sheet was not drawn: %v", err)
+	}
+	schema := filepath.Join(t.TempDir(), "s.json")
+	if err := os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"product":{"type":"string"},"price":{"type":"number"}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := extractRun(ctx, &ExtractOptions{PilotOptions: PilotOptions{Common: common}, Instruction: "the products", SchemaFile: schema})
+	var ce *calls.Error
+	if !errors.As(err, &ce) || !errors.Is(err, calls.ErrNoMatch) || !strings.Contains(err.Error(), "x-data-spreadsheet, a spreadsheet waymark cannot read") || !strings.Contains(ce.Hint, "CSV") {
+		t.Errorf("extract: %v", err)
+	}
+	if n := modelCalls.Load(); n != 0 {
+		t.Errorf("%d model calls; want none", n)
+	}
+	dc, _, _ := testCommon(m, true, false)
+	if err := sheetRun(ctx, &SheetOptions{Common: dc, Op: "dump"}); err == nil || !strings.Contains(err.Error(), "drawn on a canvas") {
+		t.Errorf("sheet dump --json: %v", err)
+	}
+}
