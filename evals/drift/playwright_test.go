@@ -25,11 +25,13 @@ type pwResult struct {
 		Name     string            `json:"name"`
 		Locators map[string]string `json:"locators"`
 		Problems []string          `json:"problems"`
+		MS       int               `json:"ms"`
 		Runs     []struct {
 			Variant string `json:"variant"`
 			Locator string `json:"locator"`
 			Outcome string `json:"outcome"` // clicked, none, strict, timeout, error
 			Error   string `json:"error"`
+			Same    string `json:"same"` // written as this other locator, not clicked again
 		} `json:"runs"`
 	} `json:"scenarios"`
 }

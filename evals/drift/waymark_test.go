@@ -185,8 +185,8 @@ type Run struct {
 
 // replayAll replays each scenario's routine on each of its variants, in
 // one session a scenario: with no model, and with the healer on the
-// kinds in withModel.
-func replayAll(t *testing.T, cases []Case, routines map[string]*routine.Routine, srv *Server, withModel map[string]bool, sess func(name string) (calls.Session, context.Context)) map[string][]Run {
+// variants withModel takes.
+func replayAll(t *testing.T, cases []Case, routines map[string]*routine.Routine, srv *Server, withModel func(Variant) bool, sess func(name string) (calls.Session, context.Context)) map[string][]Run {
 	out := map[string][]Run{}
 	for _, c := range cases {
 		r := routines[c.Name]
@@ -197,7 +197,7 @@ func replayAll(t *testing.T, cases []Case, routines map[string]*routine.Routine,
 		aim := AimAt(c.Body)
 		for _, v := range c.Variants {
 			modes := []string{"no-model"}
-			if withModel[v.Kind] {
+			if withModel(v) {
 				modes = append(modes, "model")
 			}
 			for _, mode := range modes {
