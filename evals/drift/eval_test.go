@@ -251,11 +251,15 @@ func TestDrift(t *testing.T) {
 		"renames_healed_one_call_pct": pctOf(wmModel.oneCall[KindRenamed], wmModel.n[KindRenamed]),
 		"renames_no_model":            map[string]int{"pressed": wm.right[KindRenamed], "refused": wm.refused[KindRenamed], "wrong": wm.wrong[KindRenamed]},
 		"model_calls_cosmetic":        wmModel.modelCalls[KindCosmetic],
+		"model_runs_cosmetic":         wmModel.n[KindCosmetic],
+		"renames_model_calls":         wmModel.modelCalls[KindRenamed],
 		"rows_right_pct":              wm.pct(KindRows),
 		"rows_wrong_presses":          wm.wrong[KindRows],
 		"refusal_causes":              wm.causes,
+		"refusal_causes_with_model":   wmModel.causes,
 		"misses":                      misses,
 		"duration_s":                  int(time.Since(start).Seconds()),
+		"load_average":                loadAverage(),
 	}
 	baselines := map[string]any{}
 	for _, b := range Baselines {
@@ -273,11 +277,22 @@ func TestDrift(t *testing.T) {
 		figures["playwright"] = pw.Version
 	}
 
-	md := markdown(cases, variants, seed, wm, wmModel, pwT, misses, pw)
+	md := markdown(cases, variants, seed, wm, wmModel, pwT, misses, pw) +
+		fmt.Sprintf("\nThe run took %s (load average %s).\n", time.Since(start).Round(time.Second), loadAverage())
 	t.Log("\n" + md)
 	if err := report.Write(report.Dir, report.Section{Name: "drift", Figures: figures, Markdown: md}); err != nil {
 		t.Error(err)
 	}
+}
+
+// loadAverage is the machine's load when the eval ended (Linux), as
+// /proc/loadavg gives it: the eval's duration means little without it.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
 
 func pctOf(a, b int) float64 {

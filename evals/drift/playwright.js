@@ -118,7 +118,7 @@ async function describe(page, aim, el, problems) {
 async function press(l) {
   try {
     if (await l.count() === 0) return { outcome: 'none' };
-    await l.click({ timeout: 1500 });
+    await l.click({ timeout: 5000 });
     return { outcome: 'clicked' };
   } catch (e) {
     const msg = e.message.split('\n')[0];
