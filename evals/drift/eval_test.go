@@ -252,7 +252,7 @@ func TestDrift(t *testing.T) {
 		"renames_no_model":            map[string]int{"pressed": wm.right[KindRenamed], "refused": wm.refused[KindRenamed], "wrong": wm.wrong[KindRenamed]},
 		"model_calls_cosmetic":        wmModel.modelCalls[KindCosmetic],
 		"model_runs_cosmetic":         wmModel.n[KindCosmetic],
-		"renames_model_calls":         wmModel.modelCalls[KindRenamed],
+		"renames_model_calls":         wmModel.modelCalls[KindRenamed], // renames_healed_one_call_pct: pressed right with at most one call
 		"rows_right_pct":              wm.pct(KindRows),
 		"rows_wrong_presses":          wm.wrong[KindRows],
 		"refusal_causes":              wm.causes,
@@ -319,7 +319,7 @@ func markdown(cases []Case, variants int, seed uint64, wm, wmModel *tally, pwT m
 	fmt.Fprintf(&b, "| waymark, no model | %s (%.1f %%) | %d | %s | %s | %d pressed, %d refused | %s |\n",
 		frac(wm, KindCosmetic), wm.pct(KindCosmetic), wm.wrongs(), frac(wm, KindSubstitution), frac(wm, KindAmbiguity),
 		wm.right[KindRenamed], wm.refused[KindRenamed], frac(wm, KindRows))
-	fmt.Fprintf(&b, "| waymark, with a model | %s, %d model calls | %d | – | – | %d/%d healed with one call (model calls: %d) | – |\n",
+	fmt.Fprintf(&b, "| waymark, with a model | %s, %d model calls | %d | – | – | %d/%d pressed with at most one model call (%d calls in all) | – |\n",
 		frac(wmModel, KindCosmetic), wmModel.modelCalls[KindCosmetic], wmModel.wrongs(), wmModel.oneCall[KindRenamed], wmModel.n[KindRenamed], wmModel.modelCalls[KindRenamed])
 	for _, name := range Baselines {
 		tl := pwT[name]

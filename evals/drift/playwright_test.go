@@ -85,7 +85,7 @@ func playwright(t *testing.T, chromium string, cases []Case, base string) *pwRes
 		t.Error(err)
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	var out, errb bytes.Buffer
 	cmd := exec.CommandContext(ctx, node, "playwright.js", file)
