@@ -193,6 +193,27 @@ func TestReusedNodeIsStaleByItsAttributes(t *testing.T) {
 	}
 }
 
+// TestIconGlyphIsNotAChange: a control whose words sit beside an icon the
+// page hides from assistive technology (aria-hidden, glued to the words:
+// "Next→", an icon font's ligature "deleteDelete") is what its ref showed,
+// since the outline's words leave such icons out: the ref presses it
+// (issue 30: the drift eval's cosmetic pages were refused as changed).
+func TestIconGlyphIsNotAChange(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Icons</title>
+<button onclick="document.title += ' next'">Next<span aria-hidden="true" class=icon>→</span></button>
+<button onclick="document.title += ' delete'"><span aria-hidden="true" class=material-icons>delete</span>Delete</button>`})
+	open(t, s, ctx, srv.URL)
+	look := snapshot(t, s, ctx, calls.SnapshotRequest{})
+	next, del := refOf(t, look, `button "Next"`), refOf(t, look, `button "Delete"`)
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: next})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: del})
+	if info, _ := s.PageInfo(ctx); info.Title != "Icons next delete" {
+		t.Fatalf("title %q, want both buttons pressed", info.Title)
+	}
+}
+
 // TestSecretFieldIsMaskedInLooks: a field filled with a named secret shows
 // «secret:name» in every later outline of the session, however short; and
 // the same value typed elsewhere without the name is the same secret to

@@ -9,6 +9,17 @@ function (names) {
   const el = this;
   let text = (el.innerText !== undefined ? el.innerText : el.textContent) || '';
   if (el.querySelectorAll) {
+    // The outline leaves out what the page hides from assistive
+    // technology (aria-hidden): an icon glued to the words ("Next→", an
+    // icon font's "deleteDelete") is taken out here too, one occurrence
+    // of its text each, or the control would read as changed.
+    const hiddenParts = el.querySelectorAll('[aria-hidden="true"]');
+    for (let i = 0; i < hiddenParts.length && i < 50; i++) {
+      const h = hiddenParts[i];
+      if (h.parentElement && h.parentElement.closest('[aria-hidden="true"]') && el.contains(h.parentElement.closest('[aria-hidden="true"]'))) continue;
+      const w = (h.innerText !== undefined ? h.innerText : h.textContent) || '';
+      if (w.trim()) text = text.replace(w, ' ');
+    }
     const words = [];
     const named = el.querySelectorAll('img[alt], [aria-label], input[type=image], input[type=submit], input[type=button], input[type=reset], svg title');
     for (let i = 0; i < named.length && i < 50; i++) {

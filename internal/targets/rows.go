@@ -159,6 +159,7 @@ func byRow(root *outline.Node, fp calls.Fingerprint) (Result, bool) {
 	}
 	type inRow struct {
 		n     *outline.Node
+		row   *outline.Node // nil: a card laid flat under its heading
 		place int
 	}
 	var there []inRow
@@ -174,7 +175,7 @@ func byRow(root *outline.Node, fp calls.Fingerprint) (Result, bool) {
 		if row != nil {
 			place = placeIn(row, x)
 		}
-		there = append(there, inRow{x, place})
+		there = append(there, inRow{x, row, place})
 		return true
 	})
 	if len(there) == 0 {
@@ -182,10 +183,20 @@ func byRow(root *outline.Node, fp calls.Fingerprint) (Result, bool) {
 	}
 	var fits []scored
 	var atPlace *scored
+	// oneRow: every control that fits is in one and the same row. Two
+	// rows with the key (a row or a card duplicated), or two fits under
+	// one heading of flat cards, are equal candidates: no place in the
+	// row picks between them.
+	oneRow := true
+	var fitRow *outline.Node
 	for _, r := range there {
 		c := Compare(fp, Fingerprint(root, r.n))
 		if c.Conflict == "" {
+			if len(fits) > 0 && (r.row == nil || r.row != fitRow) {
+				oneRow = false
+			}
 			fits = append(fits, scored{r.n, c})
+			fitRow = r.row
 		}
 		if r.place == fp.Row.Place && atPlace == nil {
 			atPlace = &scored{r.n, c}
@@ -195,7 +206,7 @@ func byRow(root *outline.Node, fp calls.Fingerprint) (Result, bool) {
 	case len(fits) == 1:
 		return Result{Status: calls.Found, Node: fits[0].n, Comparison: fits[0].c, Reason: fmt.Sprintf("found in the row %q", fp.Row.Key)}, true
 	case len(fits) > 1:
-		if atPlace != nil && atPlace.c.Conflict == "" {
+		if atPlace != nil && atPlace.c.Conflict == "" && oneRow {
 			return Result{Status: calls.Found, Node: atPlace.n, Comparison: atPlace.c, Reason: fmt.Sprintf("found at its place in the row %q", fp.Row.Key)}, true
 		}
 		var others []*outline.Node
