@@ -101,7 +101,8 @@ var currencies = []string{"US$", "CA$", "A$", "$", "€", "£", "¥", "₹", "�
 var kindNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // KindOf tells what a cell's text is. Yes/no is yes, no, true, false, y,
-// n, ✓ or ✗; a number must be the whole text (with a sign, a currency or
+// n, ✓ or ✗, or the same words in the languages written dates are read
+// in (ja/nein, oui/non, sí/no, sim/não, tak/nie, はい/いいえ…); a number must be the whole text (with a sign, a currency or
 // a percent sign, or accounting parentheses); a date is one recipe
 // reads ("2026-11-01", "1 Nov 2026", "24/06/2012"), or numbers with
 // slashes that read either way.
@@ -114,7 +115,9 @@ func KindOf(v string) Kind {
 		return KindText // no number or date is that long: skip the parsing
 	}
 	switch strings.ToLower(t) {
-	case "yes", "no", "true", "false", "y", "n", "✓", "✔", "✗", "✘":
+	case "yes", "no", "true", "false", "y", "n", "✓", "✔", "✗", "✘",
+		"ja", "nein", "wahr", "falsch", "oui", "non", "vrai", "faux", "sí", "verdadero", "falso",
+		"sim", "não", "vero", "tak", "nie", "nee", "nej", "はい", "いいえ", "是", "否", "예", "아니오":
 		return KindYesNo
 	}
 	if k, ok := numberKind(t); ok {

@@ -198,7 +198,7 @@ func TestKindOf(t *testing.T) {
 		"": KindEmpty, "  ": KindEmpty, "12": KindNumber, "1,234.50": KindNumber, "1.234,50": KindNumber, "-3": KindNumber,
 		"(1,200)": KindNumber, "$14.50": KindCurrency, "12,00 €": KindCurrency, "USD 5": KindCurrency, "12.5%": KindPercent,
 		"2026-11-01": KindDate, "1 Nov 2026": KindDate, "03/04/2012": KindDate, "01.11.2026": KindDate,
-		"yes": KindYesNo, "FALSE": KindYesNo, "✓": KindYesNo, "Order 12": KindText, "12 apples": KindText, "Total": KindText,
+		"yes": KindYesNo, "FALSE": KindYesNo, "✓": KindYesNo, "Ja": KindYesNo, "nein": KindYesNo, "Oui": KindYesNo, "いいえ": KindYesNo, "Japan": KindText, "Order 12": KindText, "12 apples": KindText, "Total": KindText,
 		"1.2.3": KindText, "$": KindText, "%": KindText, "1.234.5678": KindNumber, "12,34,567": KindText, "1 234,50": KindNumber,
 		"1,23": KindNumber, "1,234,567.89": KindNumber, "1234,567": KindNumber, "-": KindText, "+5": KindNumber, "−5": KindNumber, "5-": KindText,
 	} {
