@@ -104,7 +104,7 @@ func TestFanout(t *testing.T) {
 	seq.ok("--session", "warm", "open", "about:blank") // the daemon and browser start outside the timing, as for the batch
 	sjob := seq.write("job.json", job)
 	before := len(site.Sessions())
-	stop := sample(seq.socket)
+	stop := Sample(seq.socket)
 	start := time.Now()
 	for i := range subjects {
 		seq.ok("--session", "fan", "replay", sjob, "--no-model", "--hand=false", "--allow-submit",
@@ -120,7 +120,7 @@ func TestFanout(t *testing.T) {
 	pjob := par.write("job.json", job)
 	inputs := par.write("subjects.jsonl", []byte(strings.Join(rows, "\n")+"\n"))
 	before = len(site.Sessions())
-	stop = sample(par.socket)
+	stop = Sample(par.socket)
 	start = time.Now()
 	out := par.ok("batch", pjob, "--inputs", inputs, "--parallel", "4", "--allow-submit", "--out", filepath.Join(par.dir, "results.jsonl"))
 	parMS := time.Since(start).Milliseconds()

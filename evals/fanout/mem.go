@@ -13,10 +13,10 @@ import (
 	"time"
 )
 
-// treePSS sums the proportional set size, in KiB, of every process whose
+// TreePSS sums the proportional set size, in KiB, of every process whose
 // environment holds WAYMARK_SOCKET=socket: the daemon that socket names
 // and the Chromium it started (children inherit the environment).
-func treePSS(socket string) int64 {
+func TreePSS(socket string) int64 {
 	want := []byte("WAYMARK_SOCKET=" + socket + "\x00")
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	var total int64
@@ -47,9 +47,9 @@ func pss(path string) int64 {
 	return 0
 }
 
-// sample measures treePSS(socket) every 100 ms until the returned stop is
+// Sample measures TreePSS(socket) every 100 ms until the returned stop is
 // called, which gives the peak in KiB.
-func sample(socket string) (stop func() int64) {
+func Sample(socket string) (stop func() int64) {
 	var (
 		mu   sync.Mutex
 		peak int64
@@ -61,7 +61,7 @@ func sample(socket string) (stop func() int64) {
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
 		for {
-			if v := treePSS(socket); v > 0 {
+			if v := TreePSS(socket); v > 0 {
 				mu.Lock()
 				peak = max(peak, v)
 				mu.Unlock()
