@@ -85,12 +85,11 @@ func (a *agent) Next(_ context.Context, t pilot.Turn) (pilot.Reply, error) {
 // model's would be; it records what it was sent, so the eval can check
 // the runner sent a picture for each step and fenced the actions.
 type judge struct {
-	mu       sync.Mutex
-	outcome  map[string]string // by task words: success or failure
-	images   int
-	fenced   bool
-	calls    int
-	lastTask string
+	mu      sync.Mutex
+	outcome map[string]string // by task words: success or failure
+	images  int
+	fenced  bool
+	calls   int
 }
 
 func (j *judge) Next(_ context.Context, t pilot.Turn) (pilot.Reply, error) {
