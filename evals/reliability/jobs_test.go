@@ -39,7 +39,7 @@ var (
 )
 
 func pick(r *rand.Rand, from []string) string { return from[r.IntN(len(from))] }
-func money(r *rand.Rand) string              { return fmt.Sprintf("%d.%02d", 5+r.IntN(900), r.IntN(100)) }
+func money(r *rand.Rand) string               { return fmt.Sprintf("%d.%02d", 5+r.IntN(900), r.IntN(100)) }
 
 // jobs are the eval's twelve jobs.
 func jobs() []*job {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/waymark-dev/waymark/pilot"
 )
@@ -18,25 +17,16 @@ import (
 // outline under the words the site's button has today (the day's truth
 // of a rename), or no control when nothing was renamed. An extract turn:
 // the rows of the day's list it can see in the page text sent (every
-// value of the row shown), in the order the page shows them. It never
+// value of the row shown), in the order the page shows their keys. It never
 // answers from what the page does not show.
 type model struct {
 	site *site
-	mu   sync.Mutex
 	job  *job
 	day  int
 }
 
-func (m *model) set(j *job, day int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.job, m.day = j, day
-}
-
 func (m *model) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) {
-	m.mu.Lock()
 	j, day := m.job, m.day
-	m.mu.Unlock()
 	text := turn.Messages[len(turn.Messages)-1].Text
 	switch turn.Purpose {
 	case pilot.PurposeHeal:
@@ -53,16 +43,10 @@ func (m *model) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) 
 		}
 		var rows []seen
 		for _, r := range m.site.rows(j, day) {
-			at, all := -1, true
+			// Where the row is: its key (the first field), shown once.
+			at, all := strings.Index(text, r[j.fields[0]]), true
 			for _, f := range j.fields {
-				i := strings.Index(text, r[f])
-				if i < 0 {
-					all = false
-					break
-				}
-				if at < 0 || i < at {
-					at = i
-				}
+				all = all && strings.Contains(text, r[f])
 			}
 			if all {
 				rows = append(rows, seen{at, r})

@@ -4,7 +4,6 @@ package reliability
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"path/filepath"
 
@@ -30,7 +29,7 @@ func sheetPage(data [][]string) string {
 <script src="jsuites/jsuites.js"></script><script src="formula/index.js"></script><script src="jss/index.js"></script></head>
 <body><div id="sheet"></div><script>
 const data = ` + string(b) + `;
-jspreadsheet(document.getElementById('sheet'), {worksheets: [{data, minDimensions: [3, ` + fmt.Sprint(len(data)) + `], allowInsertRow: false, allowInsertColumn: false, defaultColWidth: 90}],
+jspreadsheet(document.getElementById('sheet'), {worksheets: [{data, minDimensions: [3, 16], allowInsertRow: false, allowInsertColumn: false, defaultColWidth: 90}],
   onload: () => { window.sheet = document.getElementById('sheet').spreadsheet.worksheets[0]; window.sheetReady = true; }});
 </script></body></html>`
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -25,11 +26,12 @@ type wire struct {
 	First    []string       `json:"first_failures,omitempty"`
 	Brief    string         `json:"brief,omitempty"`
 	Error    string         `json:"error,omitempty"`
+	MS       int64          `json:"ms"` // the time the NetLog took to read
 }
 
-// wireOf reads the browser's NetLog over the run (the log is the
-// browser's: the runs are one at a time, so the span is the run's).
-func wireOf(ctx context.Context, s *driver.Session, since time.Time) *wire {
+// wireOf reads the browser's NetLog over the run: the log is the
+// browser's, so only the requests below the job's prefix count.
+func wireOf(ctx context.Context, s *driver.Session, since time.Time, prefix string) *wire {
 	w := &wire{Statuses: map[string]int{}}
 	res, err := s.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: since.UnixMilli()})
 	if err != nil {
@@ -46,8 +48,8 @@ func wireOf(ctx context.Context, s *driver.Session, since time.Time) *wire {
 		if r.Background {
 			continue
 		}
-		if u, err := url.Parse(r.URL); err == nil && u.Port() == "1" {
-			continue // the NetLog's own flush
+		if u, err := url.Parse(r.URL); err != nil || !strings.HasPrefix(u.Path, prefix) {
+			continue // another job's, or the NetLog's own flush
 		}
 		w.Requests++
 		if r.Status != 0 {
