@@ -55,10 +55,10 @@ func envInt(name string, def int) int {
 // TestReliability records the twelve jobs on day 0 and replays each on
 // every simulated day after, in a fresh session of one shared browser
 // (which writes a NetLog), with the scripted model for heals. The quick
-// set is 8 days; WAYMARK_EVALS=full, 30. RELIABILITY_SEED and
+// set is 6 days; WAYMARK_EVALS=full, 30. RELIABILITY_SEED and
 // RELIABILITY_DAYS choose the seed and the days.
 func TestReliability(t *testing.T) {
-	days := 8
+	days := 6
 	if os.Getenv("WAYMARK_EVALS") == "full" {
 		days = 30
 	}

@@ -18,13 +18,14 @@ import (
 
 // wire is a failed run's NetLog, summed up short: the requests the page
 // made (Chromium's own left out), those that failed, the statuses, and
-// the first failures.
+// the first failures. (The driver's one-line brief is the browser's,
+// whose other sessions run other jobs meanwhile: the replay's own line
+// on the failed step is the step's.)
 type wire struct {
 	Requests int            `json:"requests"`
 	Failed   int            `json:"failed"`
 	Statuses map[string]int `json:"statuses,omitempty"`
 	First    []string       `json:"first_failures,omitempty"`
-	Brief    string         `json:"brief,omitempty"`
 	Error    string         `json:"error,omitempty"`
 	MS       int64          `json:"ms"` // the time the NetLog took to read
 }
@@ -38,7 +39,6 @@ func wireOf(ctx context.Context, s *driver.Session, since time.Time, prefix stri
 		w.Error = err.Error()
 		return w
 	}
-	w.Brief = trim(res.Brief, 200)
 	var sum netlog.Summary
 	if err := json.Unmarshal(res.Summary, &sum); err != nil {
 		w.Error = err.Error()
