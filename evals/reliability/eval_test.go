@@ -65,7 +65,7 @@ func TestReliability(t *testing.T) {
 	days = envInt("RELIABILITY_DAYS", days)
 	seed := uint64(envInt("RELIABILITY_SEED", 30))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Minute)
 	defer cancel()
 	b, err := driver.Launch(ctx, driver.Options{ExecPath: browsertest.Chrome(t), Args: browsertest.GuardArgs, NetLog: filepath.Join(t.TempDir(), "netlog.json")})
 	if err != nil {
@@ -124,7 +124,7 @@ func TestReliability(t *testing.T) {
 				continue
 			}
 			runs = append(runs, one)
-			t.Logf("day %2d %-10s %-8s %-7s %-16s calls %d wrong %d missing %d %dms (+%dms) %s", day, one.Job, one.Change, one.Outcome, one.Cause, one.Calls, one.Wrong, one.Missing, one.MS, one.SessionMS, one.Message)
+			t.Logf("day %2d %-10s %-8s %-7s %-16s calls %d wrong %d missing %d %dms (+%dms) %s %s", day, one.Job, one.Change, one.Outcome, one.Cause, one.Calls, one.Wrong, one.Missing, one.MS, one.SessionMS, one.Step, one.Message)
 		}
 	}
 	write(t, seed, len(js), days, runs, int(asked.Load()))

@@ -60,7 +60,8 @@ func causes(m map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-// maxFailed bounds the failed runs kept in the JSON.
+// maxFailed bounds the failed runs kept in the JSON (those that missed
+// first).
 const maxFailed = 40
 
 // write is the eval's section of evals/results.
@@ -82,10 +83,22 @@ func write(t *testing.T, seed uint64, jobs, days int, runs []run, asked int) {
 			byChange[r.Change] = &tally{}
 		}
 		byChange[r.Change].add(r)
-		if r.Outcome == "stopped" && len(failed) < maxFailed {
+		if r.Outcome == "stopped" {
 			failed = append(failed, r)
 		}
 	}
+	// The runs that stopped on a day the job could be done first: they
+	// are the findings.
+	slices.SortStableFunc(failed, func(a, b run) int {
+		switch pa, pb := possible(a.Change), possible(b.Change); {
+		case pa && !pb:
+			return -1
+		case pb && !pa:
+			return 1
+		}
+		return 0
+	})
+	failed = failed[:min(len(failed), maxFailed)]
 	possibleRuns := 0
 	for _, r := range runs {
 		if possible(r.Change) {
