@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/chromedp/cdproto/target"
@@ -57,11 +59,30 @@ func (b *Browser) netLog(ctx context.Context, req calls.NetLogRequest) (*calls.N
 	if err != nil {
 		return nil, fmt.Errorf("read the NetLog %s: %w", file, err)
 	}
+	dropFlushes(sum)
 	js, err := json.Marshal(sum)
 	if err != nil {
 		return nil, err
 	}
 	return &calls.NetLogResult{File: file, Brief: sum.Brief(), Markdown: sum.Markdown(), Summary: js}, nil
+}
+
+// flushHost is where flushNetLog's own requests go: port 1 of loopback,
+// which Chromium refuses to every page (ERR_UNSAFE_PORT), so no page's
+// request is ever there.
+const flushHost = "127.0.0.1:1"
+
+// dropFlushes takes the flushes' own requests out of a summary. A span
+// asked for after an earlier flush holds that flush's requests (a step's
+// span, then the whole run's; the spans of a daemon's sessions, which
+// cross), and their URL, masked as a credential, would be the span's
+// first failure.
+func dropFlushes(sum *netlog.Summary) {
+	sum.Requests = slices.DeleteFunc(sum.Requests, func(r netlog.Request) bool {
+		u, err := url.Parse(r.URL)
+		return err == nil && u.Host == flushHost
+	})
+	sum.ErrorsByHost = slices.DeleteFunc(sum.ErrorsByHost, func(h netlog.HostErrors) bool { return h.Host == flushHost })
 }
 
 // fileHasAfter reports whether the file holds s after byte from.
@@ -93,7 +114,7 @@ func fileHasAfter(file string, from int64, s string) (bool, error) {
 func (b *Browser) flushNetLog(ctx context.Context, file string) error {
 	var nonce [6]byte
 	_, _ = rand.Read(nonce[:])
-	marker := "http://127.0.0.1:1/waymark-netlog-flush-" + hex.EncodeToString(nonce[:])
+	marker := "http://" + flushHost + "/waymark-netlog-flush-" + hex.EncodeToString(nonce[:])
 	bc, err := chromedp.CallBrowser(b.ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
 	if err != nil {
 		return fmt.Errorf("flush the NetLog: %w", browserErr(err))

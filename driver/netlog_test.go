@@ -72,6 +72,19 @@ func TestLaunchWritesNetLog(t *testing.T) {
 	if !ended {
 		t.Errorf("the page's request has not ended in the summary:\n%s", res.Markdown)
 	}
+	// Asked again over the same span, the summary holds the page's
+	// request and not the first call's own flush (a request to port 1
+	// that Chromium refuses, whose masked URL a brief would name as the
+	// span's failure): the replay asks for a step's span, then the
+	// eval or a person for the whole run's, and a daemon's sessions ask
+	// over spans that cross.
+	res, err = s.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: opened.UnixMilli()})
+	if err != nil {
+		t.Fatalf("NetLog: %v", err)
+	}
+	if res.Brief != "" || strings.Contains(res.Markdown, "127.0.0.1:1/") {
+		t.Errorf("a second summary of a span with no failure: brief %q, markdown:\n%s", res.Brief, res.Markdown)
+	}
 	// While the browser runs: the span of a failed open, with the failure's
 	// last events (which Chromium may still hold in memory) flushed.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -60,8 +60,9 @@ func (x *run) apiStep(ctx context.Context, s *routine.Step, path string, rw *row
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if siteapi.KindOf(err) != siteapi.KindChanged || len(s.Fallback) == 0 {
-		return stopf(CauseFailed, "%s: %v (%s)", stepName(s, path), err, calls.Hint(err))
+	if kind := siteapi.KindOf(err); kind != siteapi.KindChanged || len(s.Fallback) == 0 {
+		return &stop{cause: CauseFailed, msg: fmt.Sprintf("%s: %v (%s)", stepName(s, path), err, calls.Hint(err)),
+			wire: kind == siteapi.KindNetwork || kind == siteapi.KindRate}
 	}
 	changed := err.Error()
 	var stop func(context.Context) (*capture.File, error)

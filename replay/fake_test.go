@@ -35,6 +35,7 @@ type fakeDriver struct {
 	nav    map[string]string           // by target: the URL an act there lands on
 	acts   []calls.ActRequest
 	log    []string
+	apiErr error // what CallAPI fails with; nil answers no rows
 }
 
 var _ calls.Session = (*fakeDriver)(nil)
@@ -135,6 +136,16 @@ func (d *fakeDriver) Find(ctx context.Context, req calls.FindRequest) (*calls.Re
 		return &r, nil
 	}
 	return &calls.Resolution{Status: calls.Missing, Reason: "nothing like it on the page"}, nil
+}
+
+func (d *fakeDriver) CallAPI(ctx context.Context, req calls.APICallRequest) (*calls.APICallResult, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.record("api")
+	if d.apiErr != nil {
+		return nil, d.apiErr
+	}
+	return &calls.APICallResult{}, nil
 }
 
 // acted lists the targets acted on, with the kind.

@@ -2,10 +2,14 @@ package replay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/routine"
 )
 
 // TestReplayNetLogAtAWireFailure: a step that stops as unreachable (a goto
@@ -63,6 +67,51 @@ func TestReplayNetLogAtAWireFailure(t *testing.T) {
 			}
 			if strings.Contains(last.NetLog, "s3cret") {
 				t.Errorf("the secret is in the step's result: %q", last.NetLog)
+			}
+		})
+	}
+}
+
+// TestReplayNetLogAtAnAPIFailure: an api step whose call the site did not
+// answer with data (a server error, as a site down answers) stops, and the
+// step gets the NetLog's line on its span as a goto that met the same
+// site would; an API that changed runs its fallback and asks for none.
+func TestReplayNetLogAtAnAPIFailure(t *testing.T) {
+	const api = `{"format": "waymark.api/1", "site": "http://shop.test", "page": "http://shop.test/",
+"request": {"method": "GET", "url": "http://shop.test/api/items"}, "rows": "/items", "fields": [{"name": "name", "path": "/title"}]}`
+	r, err := routine.Parse([]byte(`{"format": "waymark.routine/1", "name": "items", "version": 1, "steps": [{"id": "items", "kind": "api", "into": "items", "api": ` + api + `}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, kind string
+		status     error
+		wantAsk    bool
+	}{
+		{"server error", "network", calls.ErrNavigation, true},
+		{"rate", "rate", calls.ErrTimeout, true},
+		{"changed, no fallback", "changed", calls.ErrNoMatch, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := shop()
+			d.apiErr = &calls.Error{Kind: tc.status, Msg: "api " + tc.kind + ": http://shop.test/api/items answered 503 Service Unavailable",
+				Hint: "the site failed: try again later", Data: json.RawMessage(`{"api_failure":"` + tc.kind + `"}`)}
+			asked := 0
+			o := opts()
+			o.NetLog = func(ctx context.Context, since, until time.Time) (string, error) {
+				asked++
+				return "GET http://shop.test/api/items: status 503 (h1)", nil
+			}
+			res, err := Run(context.Background(), d, r, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != StatusStopped || res.Cause != CauseFailed {
+				t.Fatalf("status %s cause %s, want stopped failed", res.Status, res.Cause)
+			}
+			last := res.Steps[len(res.Steps)-1]
+			if got := asked == 1 && last.NetLog != ""; got != tc.wantAsk {
+				t.Errorf("asked the NetLog %d time(s), line %q; want asked: %v", asked, last.NetLog, tc.wantAsk)
 			}
 		})
 	}

@@ -248,6 +248,9 @@ type stop struct {
 	cause Cause
 	msg   string
 	hint  string // what to do, when the cause's own hint does not fit
+	// wire: the site refused or did not answer (an API call that met a
+	// server error or kept answering 429), so the NetLog may say why.
+	wire bool
 }
 
 func (s *stop) Error() string { return string(s.cause) + ": " + s.msg }
@@ -444,11 +447,12 @@ func (x *run) step(ctx context.Context, s *routine.Step, path string, rw *row) e
 // belowDevTools reports whether a step's failure may have its cause on
 // the wire, where DevTools often shows nothing: the site refused or did
 // not answer (a goto that could not open, an error status, a navigation
-// error) or the step timed out.
+// error, an API call that met a server error or a rate limit) or the step
+// timed out.
 func belowDevTools(err error) bool {
 	var st *stop
 	if errors.As(err, &st) {
-		return st.cause == CauseLandedAway
+		return st.cause == CauseLandedAway || st.wire
 	}
 	return errors.Is(err, calls.ErrTimeout) || errors.Is(err, calls.ErrNavigation)
 }
