@@ -5,6 +5,7 @@ package reliability
 import (
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -126,7 +127,13 @@ func write(t *testing.T, seed uint64, jobs, days int, runs []run, asked int) {
 		b := byChange[c]
 		fmt.Fprintf(&md, "| %s | %d | %d | %d (%d) | %d (%s) |\n", c, b.Runs, b.Passed, b.Healed, b.Calls, b.stopped(), causes(b.Stopped))
 	}
-	if err := report.Write(report.Dir, report.Section{Name: "reliability", Figures: figures, Markdown: md.String()}); err != nil {
+	// The published figures are the full 30 days (make evals-full); a
+	// quick run keeps its own section rather than overwrite them.
+	name := "reliability"
+	if os.Getenv("WAYMARK_EVALS") != "full" {
+		name = "reliability_quick"
+	}
+	if err := report.Write(report.Dir, report.Section{Name: name, Figures: figures, Markdown: md.String()}); err != nil {
 		t.Error(err)
 	}
 	t.Log("\n" + md.String())
