@@ -384,7 +384,7 @@ func (c *caller) build(ctx context.Context, page int, next string) (calls.FetchR
 			}
 			q.Add(p.Name, v)
 		}
-		if pg != nil {
+		if pg != nil && pg.In == "" {
 			switch pg.Kind {
 			case PageNumber, PageOffset:
 				step := max(pg.Step, 1)
@@ -416,7 +416,8 @@ func (c *caller) build(ctx context.Context, page int, next string) (calls.FetchR
 		}
 		req.Headers[p.Name] = v
 	}
-	if len(r.Body) > 0 {
+	inBody := pg != nil && pg.In == PageInBody
+	if len(r.Body) > 0 || inBody {
 		body := map[string]any{}
 		for _, p := range r.Body {
 			v, err := c.value(ctx, p)
@@ -430,6 +431,18 @@ func (c *caller) build(ctx context.Context, page int, next string) (calls.FetchR
 				}
 			}
 			set(body, splitPointer(p.Name), x)
+		}
+		if inBody { // the page in the body: a GraphQL query's variables
+			switch pg.Kind {
+			case PageNumber, PageOffset:
+				set(body, splitPointer(pg.Param), pg.Start+page*max(pg.Step, 1))
+			case PageCursor: // none on the first page, whatever the capture's template held
+				var v any
+				if next != "" {
+					v = next
+				}
+				set(body, splitPointer(pg.Param), v)
+			}
 		}
 		b, _ := json.Marshal(body)
 		req.Body = string(b)

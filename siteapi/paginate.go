@@ -1,7 +1,10 @@
 package siteapi
 
 import (
+	"encoding/json"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -46,29 +49,62 @@ func step(ep *endpoint, i int, list string) *Pagination {
 		}
 	}
 	for name := range qb {
-		va, vb := qa.Get(name), qb.Get(name)
-		if va == vb {
-			continue
+		if p := pageStep(ep.docs[i], name, qa.Get(name), qb.Get(name), i, items); p != nil {
+			return p
 		}
-		// A cursor: the value the answer before gave.
-		if p := find(ep.docs[i], vb); p != "" {
-			return &Pagination{Kind: PageCursor, Param: name, Next: p}
+	}
+	// A POST's page is in its body (a GraphQL query's variables, a
+	// search's offset): the fields that changed from one page's body to
+	// the next.
+	fa, fb := bodyLeaves(a.RequestBody), bodyLeaves(b.RequestBody)
+	for _, ptr := range slices.Sorted(maps.Keys(fb)) {
+		if p := pageStep(ep.docs[i], ptr, fa[ptr], fb[ptr], i, items); p != nil {
+			p.In = PageInBody
+			return p
 		}
-		nb, errb := strconv.Atoi(vb)
-		if errb != nil {
-			continue
-		}
-		na, erra := strconv.Atoi(va)
-		switch {
-		case erra == nil && nb-na == 1:
-			return &Pagination{Kind: PageNumber, Param: name, Start: na - i, Step: 1}
-		case erra == nil && items > 0 && nb-na == items:
-			return &Pagination{Kind: PageOffset, Param: name, Start: na - i*items, Step: items}
-		case va == "" && nb == 2:
-			return &Pagination{Kind: PageNumber, Param: name, Start: 1, Step: 1}
-		case va == "" && items > 0 && nb == items:
-			return &Pagination{Kind: PageOffset, Param: name, Start: 0, Step: items}
-		}
+	}
+	return nil
+}
+
+// bodyLeaves are a JSON object body's leaves by pointer, as text; none
+// for a body that is no object.
+func bodyLeaves(body string) map[string]string {
+	var doc any
+	if json.Unmarshal([]byte(body), &doc) != nil {
+		return nil
+	}
+	if _, ok := doc.(map[string]any); !ok {
+		return nil
+	}
+	out := map[string]string{}
+	leaves(doc, "", 6, func(p string, v any) { out[p] = text(v) }) // a null (a first page's cursor) is no leaf: ""
+	return out
+}
+
+// pageStep reads how a parameter changed from page i (va) to the next
+// (vb): a cursor the answer before gave, or a page or item count.
+func pageStep(doc any, name, va, vb string, i, items int) *Pagination {
+	if va == vb {
+		return nil
+	}
+	// A cursor: the value the answer before gave.
+	if p := find(doc, vb); p != "" {
+		return &Pagination{Kind: PageCursor, Param: name, Next: p}
+	}
+	nb, errb := strconv.Atoi(vb)
+	if errb != nil {
+		return nil
+	}
+	na, erra := strconv.Atoi(va)
+	switch {
+	case erra == nil && nb-na == 1:
+		return &Pagination{Kind: PageNumber, Param: name, Start: na - i, Step: 1}
+	case erra == nil && items > 0 && nb-na == items:
+		return &Pagination{Kind: PageOffset, Param: name, Start: na - i*items, Step: items}
+	case va == "" && nb == 2:
+		return &Pagination{Kind: PageNumber, Param: name, Start: 1, Step: 1}
+	case va == "" && items > 0 && nb == items:
+		return &Pagination{Kind: PageOffset, Param: name, Start: 0, Step: items}
 	}
 	return nil
 }

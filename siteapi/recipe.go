@@ -113,7 +113,10 @@ const (
 	PageNumber = "page"   // Param counts pages from Start by Step
 	PageOffset = "offset" // Param counts items from Start
 	PageCursor = "cursor" // Param carries the value at Next in the answer
-	PageNext   = "next"   // the answer holds the next page's URL at Next
+	// PageInBody is Pagination.In for a page, offset or cursor carried in
+	// a field of the JSON body.
+	PageInBody = "body"
+	PageNext   = "next" // the answer holds the next page's URL at Next
 	// PagePath: Param is the path with {n} where the page's number goes
 	// (/lamps-{n}.json), counted from Start by Step; the first page is
 	// the request's own URL, numbered or not.
@@ -124,6 +127,10 @@ const (
 type Pagination struct {
 	Kind  string `json:"kind"`
 	Param string `json:"param,omitempty"`
+	// In is where Param is: "" for the query, "body" for a field of the
+	// JSON body, named by its JSON pointer (a GraphQL query's
+	// "/variables/after").
+	In    string `json:"in,omitempty"`
 	Start int    `json:"start,omitempty"`
 	Step  int    `json:"step,omitempty"`
 	Next  string `json:"next,omitempty"`
@@ -233,6 +240,14 @@ func (r *Recipe) Validate() error {
 		return bad("rows %q is not a JSON pointer", r.Rows)
 	}
 	if p := r.Pagination; p != nil {
+		switch {
+		case p.In != "" && p.In != PageInBody:
+			return bad("pagination in %q: use body, or leave it out for the query", p.In)
+		case p.In == PageInBody && (p.Kind == PageNext || p.Kind == PagePath):
+			return bad("pagination %s has no param in the body", p.Kind)
+		case p.In == PageInBody && (!validPointer(p.Param) || p.Param == ""):
+			return bad("pagination in the body needs param: the body field's JSON pointer (/variables/after)")
+		}
 		switch p.Kind {
 		case PageNumber, PageOffset:
 			if p.Param == "" {
