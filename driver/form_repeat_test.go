@@ -145,3 +145,41 @@ func pageValues(t *testing.T, s *driver.Session, ctx context.Context, sel string
 	t.Helper()
 	return evalString(t, s, ctx, "[...document.querySelectorAll('"+sel+"')].map(i => i.value).join('|')")
 }
+
+// adderAfterCopies has its adder in the form itself, right after the box
+// of copies: the box just before it is the one it adds to.
+const adderAfterCopies = `<!doctype html><title>Apply</title>
+<form method=post action=/apply><p><label>Full name <input name=name></label></p>
+<div id=copies><fieldset class=copy><legend>Reference</legend><p><label>Referee <input name="reference[0][referee]"></label></p>
+<p><label>Relationship <input name="reference[0][relationship]"></label></p></fieldset></div>
+<button type=button id=add>+ Add another</button><button>Send</button></form>
+<script>document.getElementById('add').addEventListener('click', () => {
+  const list = document.getElementById('copies'), n = list.children.length, copy = list.children[0].cloneNode(true);
+  for (const i of copy.querySelectorAll('input')) { i.name = i.name.replace('[0]', '[' + n + ']'); i.value = ''; }
+  list.append(copy);
+});</script>`
+
+func TestFormRepeatAdderAfterTheCopiesBox(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv, sends := countingServe(t, map[string]string{"/": adderAfterCopies})
+	open(t, s, ctx, srv.URL)
+	f, err := s.Form(ctx, calls.FormRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	formField(t, f, "reference[1].referee")
+	res, err := s.FillForm(ctx, calls.FormFillRequest{Answers: map[string]string{"reference[1].referee": "Ann Lee", "reference[2].referee": "Bo Chan", "reference[2].relationship": "Captain"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Unmatched) != 0 {
+		t.Errorf("unmatched %v needs %q", res.Unmatched, res.NeedsPerson)
+	}
+	if got := pageValues(t, s, ctx, "#copies input"); got != "Ann Lee||Bo Chan|Captain" {
+		t.Errorf("copies hold %q", got)
+	}
+	if sent(sends) != 0 {
+		t.Errorf("sent %d", sent(sends))
+	}
+}

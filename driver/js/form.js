@@ -209,6 +209,15 @@
     const holds = box => fields.filter(f => box.contains(f.el));
     let box = btn.parentElement;
     for (let i = 0; box && i < 4 && !holds(box).length; i++) box = box.parentElement;
+    if (box && box.matches('form, body, html, main')) {
+      // The adder stands in the form itself, right after the copies'
+      // box (<div id=copies>…</div><button>Add another</button>): that
+      // box, the element just before it, is the one it adds to.
+      let own = btn;
+      while (own.parentElement && own.parentElement !== box) own = own.parentElement;
+      const prev = own.previousElementSibling;
+      box = prev && holds(prev).length > 1 && !prev.matches(controls) ? prev : null;
+    }
     if (!box || box.matches('form, body, html, main') || !holds(box).length) return null;
     const sig = c => c.tagName + '|' + attr(c, 'class') + '|' + holds(c).map(f => f.kind + ':' + slug(f.label).replace(/_?\d+$/, '')).join(',');
     const kids = Array.from(box.children).filter(c => !c.contains(btn) && holds(c).length);
