@@ -117,6 +117,18 @@ func DataOf(err error) json.RawMessage {
 	return nil
 }
 
+// ApprovalOf reads the approval a needs-approval error carries: what it
+// would press, on which page, with the token to send back. False for any
+// other error, or one that carries none.
+func ApprovalOf(err error) (Approval, bool) {
+	var a Approval
+	if !errors.Is(err, ErrNeedsApproval) {
+		return a, false
+	}
+	data := DataOf(err)
+	return a, len(data) > 0 && json.Unmarshal(data, &a) == nil && a.Action != ""
+}
+
 // FromCode rebuilds an error of the category that code names, carrying the
 // message and hint the far side sent. An unknown code gives an error of no
 // category.

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -241,7 +242,7 @@ func (s *Session) clickCell(ctx context.Context, t *tab, app *apps.App, at sheet
 	}
 	el, err := s.find(ctx, t, "css="+app.CellSelector(at.Row, at.Col), sheetStepTimeout)
 	if err != nil {
-		if calls.Code(err) == "not_found" {
+		if errors.Is(err, calls.ErrNoMatch) {
 			return calls.Errorf(calls.ErrNoMatch, "read a range inside the sheet ("+calls.Cmd("sheet dump")+" shows its used range)", "the sheet has no cell %s", at)
 		}
 		return err

@@ -2,8 +2,6 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/routine"
@@ -27,7 +25,7 @@ func (x *run) pressApproved(ctx context.Context, s *routine.Step, path string, r
 	if err == nil || req.Submits != SubmitsAsk {
 		return out, err
 	}
-	a, ok := approvalOf(err)
+	a, ok := calls.ApprovalOf(err)
 	if !ok {
 		return out, err
 	}
@@ -66,20 +64,10 @@ func (x *run) approvedNote(s *routine.Step, sr *StepResult, err error) string {
 		}
 		return head + "its element was chosen again by a model, so it asks again"
 	}
-	if a, ok := approvalOf(err); ok {
+	if a, ok := calls.ApprovalOf(err); ok {
 		if why := s.Approved.Differs(a); why != "" {
 			return head + why + ", so it asks again"
 		}
 	}
 	return head + "the page changed while it was pressed, so it asks again"
-}
-
-// approvalOf reads the approval a needs-approval error carries.
-func approvalOf(err error) (calls.Approval, bool) {
-	var a calls.Approval
-	if !errors.Is(err, calls.ErrNeedsApproval) && calls.Code(err) != "needs_approval" {
-		return a, false
-	}
-	data := calls.DataOf(err)
-	return a, len(data) > 0 && json.Unmarshal(data, &a) == nil && a.Action != ""
 }

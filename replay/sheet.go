@@ -63,7 +63,7 @@ func (x *run) sheetStep(ctx context.Context, s *routine.Step, path string, rw *r
 	if err == nil {
 		return errors.New("the driver wrote cells without an approval")
 	}
-	a, ok := approvalOf(err)
+	a, ok := calls.ApprovalOf(err)
 	if !ok {
 		return err
 	}
@@ -83,7 +83,7 @@ func (x *run) sheetStep(ctx context.Context, s *routine.Step, path string, rw *r
 	req.Approve = &a
 	res, err := sd.SheetFill(ctx, req)
 	if err != nil {
-		if calls.Code(err) == "changed" {
+		if errors.Is(err, calls.ErrChanged) {
 			return stopf(CauseFailed, "%s: %v", stepName(s, path), err)
 		}
 		return err

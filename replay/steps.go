@@ -330,7 +330,7 @@ func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row
 	}
 	out, err := x.pressApproved(ctx, s, path, req, sr)
 	if err != nil {
-		if calls.Code(err) == "needs_approval" || errors.Is(err, calls.ErrNeedsApproval) {
+		if errors.Is(err, calls.ErrNeedsApproval) {
 			return stopf(CauseNeedsApproval, "%s: %v%s", stepName(s, path), err, x.approvedNote(s, sr, err))
 		}
 		return err

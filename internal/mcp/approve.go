@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -116,7 +115,7 @@ func gate[T any](ctx context.Context, r *sdk.CallToolRequest, do func(approve *c
 	if err == nil {
 		return v, nil
 	}
-	a, ok := approvalOf(err)
+	a, ok := calls.ApprovalOf(err)
 	switch {
 	case !ok || allow:
 		return v, failure(err)
@@ -124,19 +123,6 @@ func gate[T any](ctx context.Context, r *sdk.CallToolRequest, do func(approve *c
 		return v, refused(err, a)
 	}
 	return zero, ap.ask(r, a)
-}
-
-// approvalOf reads the approval a needs-approval error carries.
-func approvalOf(err error) (calls.Approval, bool) {
-	var a calls.Approval
-	if !errors.Is(err, calls.ErrNeedsApproval) && calls.Code(err) != "needs_approval" {
-		return a, false
-	}
-	data := calls.DataOf(err)
-	if len(data) == 0 || json.Unmarshal(data, &a) != nil || a.Action == "" {
-		return a, false
-	}
-	return a, true
 }
 
 // canElicit reports whether the client can ask its person: it declared

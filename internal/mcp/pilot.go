@@ -312,7 +312,7 @@ func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) 
 		if h := calls.Hint(err); h != "" {
 			b.WriteString("\nhint: " + mcpHint(h))
 		}
-		if a, ok := approvalOf(err); ok {
+		if a, ok := calls.ApprovalOf(err); ok {
 			b.WriteString("\n" + describeApproval(a))
 		}
 	}
@@ -465,7 +465,7 @@ func (pt pilotTools) routineArg(v any) (*routine.Routine, *approval.Trust, error
 // approvalText is the tool error of an action that needs approval: the
 // message and what it would press.
 func approvalText(err error) (string, bool) {
-	a, ok := approvalOf(err)
+	a, ok := calls.ApprovalOf(err)
 	if !ok {
 		return "", false
 	}

@@ -62,7 +62,7 @@ func (t *tools) registerSheets(s *sdk.Server) {
 			if err != nil && allow && approve == nil {
 				// [mcp] submits = "allow", for a client that cannot ask:
 				// the person chose to let these through in the config.
-				if a, ok := approvalOf(err); ok {
+				if a, ok := calls.ApprovalOf(err); ok {
 					req.Approve = &a
 					return t.s.SheetFill(ctx, req)
 				}

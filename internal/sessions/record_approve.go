@@ -2,8 +2,6 @@ package sessions
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/routine"
@@ -41,7 +39,7 @@ func pressAsPerson(ctx context.Context, p page, req calls.ActRequest) (*calls.Ou
 	probe := req
 	probe.Submits = "ask"
 	out, err := p.Act(ctx, probe)
-	a, ok := gateApproval(err)
+	a, ok := calls.ApprovalOf(err)
 	if !ok {
 		return out, nil, err // done (not a submit), or failed
 	}
@@ -51,16 +49,6 @@ func pressAsPerson(ctx context.Context, p page, req calls.ActRequest) (*calls.Ou
 		return out, nil, err
 	}
 	return out, &a, nil
-}
-
-// gateApproval reads the approval a needs-approval error carries.
-func gateApproval(err error) (calls.Approval, bool) {
-	var a calls.Approval
-	if err == nil || (!errors.Is(err, calls.ErrNeedsApproval) && calls.Code(err) != "needs_approval") {
-		return a, false
-	}
-	data := calls.DataOf(err)
-	return a, len(data) > 0 && json.Unmarshal(data, &a) == nil && a.Action != ""
 }
 
 // approve marks the step just recorded as the person's approved submit.
