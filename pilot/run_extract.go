@@ -34,6 +34,8 @@ func (r *run) extractDone(ctx context.Context) error {
 	if !res.OK {
 		return fmt.Errorf("the task is done, but the data read does not fit the schema: %v", res.Problems)
 	}
-	r.extracted = &routine.Step{ID: "data", Kind: routine.KindExtract, Instruction: r.p.mask(x.Instruction), Schema: x.Schema, Into: "data", Recipe: res.Recipe}
+	st := routine.ExtractStep(r.p.mask(x.Instruction), x.Schema, res.Recipe, nil, "data")
+	st.ID = "data"
+	r.extracted = &st
 	return nil
 }

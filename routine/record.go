@@ -1,9 +1,11 @@
 package routine
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/recipe"
 )
 
 // The one step builder: both recorders (the agent loop's, `waymark run
@@ -26,6 +28,15 @@ func GotoStep(url string, info *calls.PageInfo, notices []calls.Notice) Step {
 // from the live page before the action.
 func TargetOf(ev *calls.Evidence) *Target {
 	return &Target{Locator: ev.Chosen, Candidates: ev.Candidates, Frame: ev.Frame, Fingerprint: ev.Fingerprint}
+}
+
+// ExtractStep is the step of a done read: its instruction (masked by the
+// caller), the schema the data fits and, for a list, the recipe that
+// reads it again with no model (nil: the model reads it at replay) and
+// how it was read over pages (nil: one page). into names the replay's
+// data it goes to; the step's id is the recorder's to give.
+func ExtractStep(instruction string, schema json.RawMessage, r *recipe.Recipe, list *ListRead, into string) Step {
+	return Step{Kind: KindExtract, Instruction: instruction, Schema: schema, Recipe: r, List: list, Into: into}
 }
 
 // ActStep is the step of a done element action: req as it was asked (its

@@ -169,7 +169,7 @@ func (m *Manager) recordExtract(session string, params json.RawMessage) (any, er
 	if rec == nil {
 		return calls.Empty{}, nil
 	}
-	st := routine.Step{Kind: routine.KindExtract, Instruction: req.Instruction, Schema: req.Schema}
+	st := routine.ExtractStep(req.Instruction, req.Schema, nil, nil, "")
 	if len(req.Recipe) > 0 && string(req.Recipe) != "null" {
 		r, err := recipe.Parse(req.Recipe)
 		if err != nil {
