@@ -360,8 +360,11 @@ fetch('/r?n=0').catch(() => {});
 	}
 	took := time.Since(start)
 	t.Logf("stop took %v: %d exchanges, %d messages, %d dropped, %d KiB", took, res.Exchanges, res.Messages, res.Dropped, len(res.Capture)>>10)
-	if limit := 10 * time.Second; took > limit && (!raceOn || took > 6*limit) {
-		t.Errorf("stop took %v", took)
+	// The promise is that stop ends while the page still floods, not how
+	// fast (a benchmark's question): the bound only tells a hang, with
+	// room for the race detector on a loaded machine (62 s was seen).
+	if limit := 30 * time.Second; took > limit && (!raceOn || took > 6*limit) {
+		t.Errorf("stop took %v: it should end while the page still floods", took)
 	}
 	if res.Messages > 2000 || len(res.Capture) > 40<<20 {
 		t.Errorf("%d messages, %d bytes: over the bounds", res.Messages, len(res.Capture))
