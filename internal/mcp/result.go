@@ -10,6 +10,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/recipe"
+	"github.com/waymark-dev/waymark/sheet"
 )
 
 // Every tool answers in two forms from one place, [add]: a short text the
@@ -117,6 +120,12 @@ func newTool[In any](name, desc string) (*sdk.Tool, *jsonschema.Resolved) {
 // json.RawMessage or an interface holds.
 var anyJSON = &jsonschema.Schema{}
 
+// handedBack is the schema of what a client gives back unchanged and
+// never reads (a list's recipe, a sheet's grid recipe): an object, its
+// shape the recipe format's (routine/FORMAT.md), not spelled out in every
+// tool list.
+var handedBack = &jsonschema.Schema{Type: "object"}
+
 // outputSchema is the schema of Out, the data a tool answers with. Raw
 // JSON (a page's value, a model's answer) is any JSON; a struct's
 // properties outside it are allowed (a newer server may add some). The
@@ -124,6 +133,8 @@ var anyJSON = &jsonschema.Schema{}
 func outputSchema[Out any](name string) *jsonschema.Schema {
 	s, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[json.RawMessage](): anyJSON,
+		reflect.TypeFor[recipe.Recipe]():   handedBack,
+		reflect.TypeFor[sheet.Recipe]():    handedBack,
 	}})
 	if err != nil {
 		panic(fmt.Sprintf("mcp: output schema of tool %s: %v", name, err))
@@ -134,7 +145,9 @@ func outputSchema[Out any](name string) *jsonschema.Schema {
 	open(s)
 	for field, d := range outputDocs()[name] {
 		if p := s.Properties[field]; p != nil {
-			p.Description = d
+			cp := *p // a type's schema may be shared (handedBack): described on a copy
+			cp.Description = d
+			s.Properties[field] = &cp
 		}
 	}
 	return s

@@ -33,7 +33,7 @@ func FrontEnv(env, args []string) []string {
 // colour, and where the user's folders are.
 var frontEnvNames = map[string]bool{
 	"WAYMARK_SOCKET": true, "WAYMARK_SESSION": true, "WAYMARK_BROWSER": true, "WAYMARK_BROWSER_ARGS": true,
-	"WAYMARK_CDP": true, "WAYMARK_PRIVATE_NETWORK": true, "WAYMARK_ALLOW_FILES": true, "WAYMARK_MODEL": true,
+	"WAYMARK_CDP": true, "WAYMARK_PRIVATE_NETWORK": true, "WAYMARK_ALLOW_FILES": true, "WAYMARK_MODEL": true, "WAYMARK_MEMORY_DIR": true,
 	"NO_COLOR": true, "TERM": true,
 	"HOME": true, "XDG_CONFIG_HOME": true, "XDG_STATE_HOME": true, "XDG_CACHE_HOME": true, "XDG_RUNTIME_DIR": true,
 }
