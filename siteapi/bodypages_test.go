@@ -20,8 +20,8 @@ func graphqlPage(after string) string {
 	if after != "" {
 		fmt.Sscanf(after, "c%d", &from)
 	}
-	if from >= 15 {
-		return `{"data":{"lamps":{"items":[],"pageInfo":{"endCursor":null,"hasNextPage":false}}}}`
+	if from >= 15 { // as many GraphQL servers do: a cursor past the end is an error
+		return `{"errors":[{"message":"bad cursor"}]}`
 	}
 	return fmt.Sprintf(`{"data":{"lamps":{"items":%s,"pageInfo":{"endCursor":"c%d","hasNextPage":%v}}}}`, items(from, 5), from+5, from+5 < 15)
 }

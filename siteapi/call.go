@@ -291,7 +291,7 @@ func (c *caller) pages(ctx context.Context) error {
 		case pg.Kind == PageCursor || pg.Kind == PageNext:
 			v, _ := at(doc, pg.Next)
 			nv := text(v)
-			if nv == "" || nv == next || n == 0 {
+			if nv == "" || nv == next || n == 0 || saysLast(doc, pg.Next) {
 				c.res.Ended = "last page"
 				return nil
 			}
@@ -639,4 +639,30 @@ func validators(res *calls.FetchResult) *Validators {
 		return nil
 	}
 	return v
+}
+
+// saysLast reports whether the answer says, beside its cursor, that there
+// is no next page: a GraphQL pageInfo's hasNextPage false (a cursor is
+// given on the last page too), has_more false, or the like.
+func saysLast(doc any, next string) bool {
+	parent := next[:max(strings.LastIndexByte(next, '/'), 0)]
+	v, ok := at(doc, parent)
+	if !ok {
+		return false
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, x := range m {
+		b, ok := x.(bool)
+		if !ok || b {
+			continue
+		}
+		switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k)) {
+		case "hasnextpage", "hasnext", "hasmore", "more", "morepages":
+			return true
+		}
+	}
+	return false
 }
