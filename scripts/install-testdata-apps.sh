@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the real open-source web applications the sheet and doc tests
 # serve on loopback (testdata/apps/*/package.json, pinned by their
-# package-lock.json). Idempotent and offline-tolerant: a folder whose
-# node_modules is there already is skipped, and a failed install is
+# package-lock.json). Idempotent and offline-tolerant: a folder installed
+# from its current lock is skipped (one whose lock changed since installs
+# again), and a failed install is
 # reported without failing the script (the tests then fail with a clear
 # message when WAYMARK_REQUIRE_BROWSER=1, and skip otherwise).
 set -uo pipefail
@@ -17,7 +18,9 @@ if ! command -v npm >/dev/null && command -v apt-get >/dev/null && { [ -z "$SUDO
 fi
 for lock in testdata/apps/*/package-lock.json; do
 	dir=$(dirname "$lock")
-	if [ -d "$dir/node_modules" ]; then
+	# Installed already, from this lock (npm ci writes node_modules/.package-lock.json):
+	# a lock that changed since (a package added) installs again.
+	if [ -f "$dir/node_modules/.package-lock.json" ] && [ ! "$lock" -nt "$dir/node_modules/.package-lock.json" ]; then
 		continue
 	fi
 	if ! command -v npm >/dev/null; then
