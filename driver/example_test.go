@@ -2,8 +2,10 @@ package driver_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
@@ -28,16 +30,50 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := s.Open(ctx, calls.OpenRequest{URL: "https://example.com/"}); err != nil {
+	if _, err := s.Navigate(ctx, "https://example.com/"); err != nil {
 		log.Fatal(err)
 	}
-	snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true})
+	outline, err := s.Outline(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(snap.Text)
+	fmt.Println(outline)
 	// Act on an element by its ref, with a person's pointer path and pace.
-	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "@e1", Hand: true}); err != nil {
+	if _, err := s.Click(ctx, "@e1", driver.WithHand()); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// Fill a form and ask before sending it: the click that would submit fails
+// with calls.ErrNeedsApproval and the approval to send back once a person
+// agreed. Nothing reaches the site until then.
+func ExampleSession_Click() {
+	ctx := context.Background()
+	b, err := driver.Launch(ctx, driver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer b.Close()
+	s, err := b.Session(ctx, "orders")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := s.Navigate(ctx, "https://shop.example/checkout"); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := s.Fill(ctx, "label=Name", "Ann"); err != nil {
+		log.Fatal(err)
+	}
+	order := `role=button[name="Place order"]`
+	_, err = s.Click(ctx, order, driver.AskBeforeSubmit(), driver.WithTimeout(3*time.Second))
+	if a, ok := calls.ApprovalOf(err); ok {
+		fmt.Printf("%s %q: %s\n", a.Action, a.Control, a.Why)
+		// … a person agrees …
+		_, err = s.Click(ctx, order, driver.AskBeforeSubmit(), driver.WithApproval(a))
+	}
+	if errors.Is(err, calls.ErrNoMatch) {
+		log.Fatal("no such button: take a new Outline")
+	} else if err != nil {
 		log.Fatal(err)
 	}
 }
