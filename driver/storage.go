@@ -15,7 +15,15 @@ import (
 // Cookies reads, sets or clears the session's cookies.
 func (s *Session) Cookies(ctx context.Context, req calls.CookieRequest) (reply *calls.CookieList, err error) {
 	defer s.masked(&reply, &err)
-	t, ctx, end, err := s.enter(ctx, usePage)
+	how := usePage
+	if req.Op == "clear" {
+		// The browser context's cookies, not the page's: no probe of
+		// the page first (a batch clears them before every row). The
+		// last action's settle is still awaited (enter), so a response
+		// it was waiting for cannot set a cookie after the clear.
+		how = anyPage
+	}
+	t, ctx, end, err := s.enter(ctx, how)
 	if err != nil {
 		return nil, err
 	}
@@ -55,6 +63,7 @@ func (s *Session) Cookies(ctx context.Context, req calls.CookieRequest) (reply *
 		if _, err := browserCallOn(ctx, s.browser, storage.ClearCookies, storage.ClearCookiesParams{BrowserContextID: s.bcid}); err != nil {
 			return nil, err
 		}
+		return &calls.CookieList{Cookies: []calls.Cookie{}}, nil
 	default:
 		return nil, calls.Errorf(calls.ErrBadInput, "cookies get | set NAME VALUE | clear", "unknown cookies command %q", req.Op)
 	}
