@@ -41,26 +41,21 @@ func (r *run) look(ctx context.Context) (*pageState, error) {
 // verify checks an expectation against the page, waiting a little for a
 // page that is still changing. before is the page just before the step.
 func (r *run) verify(ctx context.Context, exp *expect, before *pageState) (*routine.Verdict, error) {
-	deadline := r.opts.Now().Add(r.settle())
-	for {
+	var v *routine.Verdict
+	poll := verify.Poll{Wait: r.settle(), Every: settleEvery, Now: r.opts.Now}
+	err := poll.Until(ctx, func(ctx context.Context) (bool, error) {
 		after, err := r.look(ctx)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
-		v, err := r.check(ctx, exp, before, after)
-		if err != nil {
-			return nil, err
-		}
-		if v.OK || !r.opts.Now().Before(deadline) {
-			v.Expected, v.Observed = r.p.mask(v.Expected), r.p.mask(v.Observed)
-			return v, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(settleEvery):
-		}
+		v, err = r.check(ctx, exp, before, after)
+		return err == nil && v.OK, err
+	})
+	if err != nil {
+		return nil, err
 	}
+	v.Expected, v.Observed = r.p.mask(v.Expected), r.p.mask(v.Observed)
+	return v, nil
 }
 
 func (r *run) settle() time.Duration {

@@ -363,19 +363,16 @@ func (x *run) verifyStep(ctx context.Context, s *routine.Step, path string, rw *
 
 // check decides a check, looking again every 100 ms up to wait (negative:
 // one look). It returns whether it holds and what was seen.
-func (x *run) check(ctx context.Context, c *routine.Check, path string, rw *row, wait time.Duration) (bool, string, error) {
-	deadline := time.Now().Add(wait)
-	for {
-		ok, detail, err := x.checkOnce(ctx, c, rw)
-		if err != nil || ok || wait < 0 || time.Now().After(deadline) {
-			return ok, detail, err
-		}
-		select {
-		case <-ctx.Done():
-			return false, detail, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
+func (x *run) check(ctx context.Context, c *routine.Check, path string, rw *row, wait time.Duration) (ok bool, detail string, err error) {
+	err = verify.Poll{Wait: wait}.Until(ctx, func(ctx context.Context) (bool, error) {
+		var err error
+		ok, detail, err = x.checkOnce(ctx, c, rw)
+		return ok, err
+	})
+	if err != nil {
+		ok = false
 	}
+	return ok, detail, err
 }
 
 // checkOnce decides a check once with the one checker, its variables

@@ -166,26 +166,23 @@ func (s *scenarioRun) expect(ctx context.Context, st *Step, args []string) (stri
 	if timeout == 0 {
 		timeout = DefaultExpectTimeout
 	}
-	deadline := time.Now().Add(timeout)
-	for {
-		ok, saw, err := s.checkOnce(ctx, st.Kind, args)
+	var saw string
+	var held bool
+	err := verify.Poll{Wait: timeout, Every: s.opts.Poll}.Until(ctx, func(ctx context.Context) (bool, error) {
+		ok, seen, err := s.checkOnce(ctx, st.Kind, args)
 		if err != nil && (fatal(err) || errors.Is(err, calls.ErrBadInput)) {
-			return "", err
+			return false, err
 		}
-		if ok {
-			return saw, nil
-		}
-		if time.Now().After(deadline) {
-			return "", &expectError{msg: fmt.Sprintf("%s (checked for %s)", saw, timeout)}
-		}
-		t := time.NewTimer(s.opts.Poll)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return "", ctx.Err()
-		case <-t.C:
-		}
+		saw, held = seen, ok
+		return ok, nil // another failure may pass: look again
+	})
+	switch {
+	case err != nil:
+		return "", err
+	case !held:
+		return "", &expectError{msg: fmt.Sprintf("%s (checked for %s)", saw, timeout)}
 	}
+	return saw, nil
 }
 
 // checkOnce checks an expectation once. saw says what the page showed:
