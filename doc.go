@@ -18,7 +18,9 @@
 //
 // Errors are compared with [errors.Is] against the sentinels of package
 // calls (calls.ErrNoMatch, calls.ErrNeedsApproval, calls.ErrBlockedURL, …);
-// [errors.As] to *calls.Error gives the message and a hint.
+// [errors.As] to *calls.Error gives the message and a hint worded for the
+// command line; calls.ProgramHint(err) says the hint in a program's words
+// (Session.Snapshot for `waymark snapshot`).
 //
 // To act by plain words ("add the blue mug to the cart"), read a page into
 // a JSON Schema, or let a model do a task and record it: package pilot,

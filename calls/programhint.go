@@ -1,0 +1,83 @@
+package calls
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Hints are written for the command line (`waymark snapshot`, --timeout),
+// the words most of waymark's users read; the MCP server says them in its
+// tools' words. ProgramHint says them to a Go program: a command becomes
+// the call of the session that does the same, a flag the option; advice
+// with no call to it (`waymark daemon restart`, `waymark doctor`) is left
+// as it is, for the person behind the program.
+
+// cmdInHint is a command as [Cmd] writes it, with the "run " before it.
+var cmdInHint = regexp.MustCompile("(run )?`waymark ([^`]*)`")
+
+// goCalls maps a command's words (the first two, then the first) to the
+// Go call that does it.
+var goCalls = map[string]string{
+	"snapshot": "Session.Snapshot", "get": "Session.Get", "open": "Session.Open",
+	"reload": "Session.Reload", "back": "Session.Back", "forward": "Session.Forward",
+	"click": "Session.Act", "click-at": "Session.Act", "act": "pilot's Act", "extract": "pilot's Extract",
+	"dialog": "Session.Dialog", "tab": "Session.Tab", "locate": "Session.Locate",
+	"wait": "Session.Wait", "viewport": "Session.Viewport", "eval": "Session.Eval",
+	"screenshot": "Session.Screenshot", "cookies": "Session.Cookies", "storage": "Session.Storage",
+	"state save": "Session.StateSave", "state load": "Session.StateLoad",
+	"form": "Session.Form", "form fill": "Session.FillForm", "form review": "Session.FormReview",
+	"sheet read": "Session.SheetRead", "sheet dump": "Session.SheetDump", "sheet fill": "Session.SheetFill", "sheet write": "Session.SheetWrite",
+	"doc read": "Session.DocRead", "doc find": "Session.DocFind", "doc insert": "Session.DocInsert",
+	"capture start": "Session.StartCapture", "capture stop": "Session.StopCapture",
+	"netlog": "Session.NetLog", "tool": "Session.PageTool",
+	"api learn": "siteapi.Learn", "api call": "Session.CallAPI",
+	"replay": "replay.Run", "run": "pilot's Run",
+}
+
+// goFlags maps a flag a hint names to the option a program sets.
+var goFlags = []struct{ flag, option string }{
+	{"--timeout", "a longer timeout (driver.WithTimeout, or the request's TimeoutMS)"},
+	{"--executable-path", "driver.Options.ExecPath"},
+	{"--private-network", "policy.Options"},
+	{"--allow-files", "policy.Options"},
+	{"--recipe FILE", "a recipe (pilot's extract options)"},
+	{"--model", "a model (pilot.Options)"},
+}
+
+// submitForProgram is the hint of an action held for approval: a program
+// has no flag to pass, it sends the approval back.
+const submitForProgram = "have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval)"
+
+// ProgramHint is err's hint ([Hint]) in a Go program's words.
+func ProgramHint(err error) string {
+	return programWords(Hint(err))
+}
+
+func programWords(h string) string {
+	if strings.Contains(h, "--allow-submit") {
+		return submitForProgram
+	}
+	h = cmdInHint.ReplaceAllStringFunc(h, func(m string) string {
+		sub := cmdInHint.FindStringSubmatch(m)
+		words := strings.Fields(sub[2])
+		call := ""
+		if len(words) > 1 {
+			call = goCalls[words[0]+" "+words[1]]
+		}
+		if call == "" && len(words) > 0 {
+			call = goCalls[words[0]]
+		}
+		switch {
+		case call == "":
+			return m // no call does it: advice for the person
+		case sub[1] != "":
+			return "call " + call
+		}
+		return call
+	})
+	for _, f := range goFlags {
+		h = strings.ReplaceAll(h, "pass "+f.flag, "set "+f.option)
+		h = strings.ReplaceAll(h, f.flag, f.option)
+	}
+	return h
+}
