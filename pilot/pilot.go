@@ -41,6 +41,11 @@ type Options struct {
 	// heal asks it for the notes on the page's site, and a replay tells
 	// it what it learned. Nil keeps none.
 	Memory Memory
+	// Vision says when a picture of the view goes with act's, extract's
+	// and the agent loop's questions ([Vision]); "" means [VisionAuto]:
+	// only when the outline is thin for what the view shows ([Thin]),
+	// and only to a model that reads pictures ([PictureReader]).
+	Vision Vision
 }
 
 // New returns a pilot over a driver and a model. It starts nothing.
@@ -64,6 +69,18 @@ func New(d Driver, m Model, opts *Options) *Pilot {
 	}
 	log = slog.New(secret.NewHandler(log.Handler(), o.Secrets))
 	return &Pilot{d: d, m: m, opts: o, log: log}
+}
+
+// WithVision returns a pilot like p, over the same driver, model and
+// secrets, whose questions take pictures by v: for a front that sets
+// vision per call (an MCP tool's argument). "" keeps p's.
+func (p *Pilot) WithVision(v Vision) *Pilot {
+	if v == "" {
+		return p
+	}
+	o := p.opts
+	o.Vision = v
+	return &Pilot{d: p.d, m: p.m, opts: o, log: p.log}
 }
 
 // Vars are the values an instruction's %name% placeholders stand for.
