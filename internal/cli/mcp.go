@@ -154,8 +154,11 @@ func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, 
 	if isRules {
 		heal = nil
 	}
+	// [model] vision, unless a tool call's vision argument says (the
+	// loader checked the value).
+	vision, _ := pilot.ParseVision(opts.modelConfig().Vision)
 	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
-		return pilot.New(calls.Remote{Caller: caller, Session: session}, m, nil), nil
+		return pilot.New(calls.Remote{Caller: caller, Session: session}, m, &pilot.Options{Vision: vision}), nil
 	}
 	mem := opts.memoryStore() // [memory] dir: notes about sites, shared with the CLI's replays
 	replayer := func(ctx context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
