@@ -71,18 +71,6 @@ func New(d Driver, m Model, opts *Options) *Pilot {
 	return &Pilot{d: d, m: m, opts: o, log: log}
 }
 
-// WithVision returns a pilot like p, over the same driver, model and
-// secrets, whose questions take pictures by v: for a front that sets
-// vision per call (an MCP tool's argument). "" keeps p's.
-func (p *Pilot) WithVision(v Vision) *Pilot {
-	if v == "" {
-		return p
-	}
-	o := p.opts
-	o.Vision = v
-	return &Pilot{d: p.d, m: p.m, opts: o, log: p.log}
-}
-
 // Vars are the values an instruction's %name% placeholders stand for.
 // Plain values may be shown to the model; secrets never are: the model sees
 // the placeholder's name, and the page gets the value.

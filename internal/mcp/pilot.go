@@ -54,7 +54,6 @@ type (
 	actIn struct {
 		Instruction string         `json:"instruction" jsonschema:"e.g. fill Email with %email%"`
 		Vars        map[string]any `json:"vars,omitempty" jsonschema:"values of %name%"`
-		Vision      string         `json:"vision,omitempty" jsonschema:"auto, always or never: when the page's picture goes to the model (auto, the default: only when the outline is thin for what the view shows, and only to a model that reads pictures)"`
 	}
 	observeIn struct {
 		Question string `json:"question"`
@@ -63,14 +62,12 @@ type (
 		Instruction string         `json:"instruction"`
 		Schema      map[string]any `json:"schema"`
 		List        map[string]any `json:"list,omitempty"` // extract_list.go
-		Vision      string         `json:"vision,omitempty" jsonschema:"auto, always or never: when the page's picture goes to the model (auto, the default: only when the outline is thin for what the view shows, and only to a model that reads pictures)"`
 	}
 	runIn struct {
 		Task     string         `json:"task"`
 		Inputs   map[string]any `json:"inputs,omitempty" jsonschema:"values of %name%"`
 		MaxSteps int            `json:"max_steps,omitempty"`
 		Record   bool           `json:"record,omitempty" jsonschema:"return the routine"`
-		Vision   string         `json:"vision,omitempty" jsonschema:"auto, always or never: when the page's picture goes to the model (auto, the default: only when the outline is thin for what the view shows, and only to a model that reads pictures)"`
 	}
 	replayIn struct {
 		Routine any            `json:"routine" jsonschema:"routine JSON or file path"`
@@ -114,24 +111,12 @@ type pilotTools struct {
 	sheet     func(ctx context.Context, session string) (pilot.SheetDump, error)
 }
 
-// pilot builds the call's pilot, taking pictures as the call's vision
-// argument says ("": as the server's configuration says).
-func (pt pilotTools) pilot(ctx context.Context, vision string) (*pilot.Pilot, error) {
-	v := pilot.Vision("")
-	if vision != "" {
-		var err error
-		if v, err = pilot.ParseVision(vision); err != nil {
-			return nil, err
-		}
-	}
+func (pt pilotTools) pilot(ctx context.Context) (*pilot.Pilot, error) {
 	p, err := pt.newPilot(ctx, sessionFrom(ctx, pt.session))
 	if err == nil && p == nil {
 		err = calls.Errorf(calls.ErrUnavailable, "configure a model for "+calls.Cmd("mcp"), "no model")
 	}
-	if err != nil {
-		return nil, err
-	}
-	return p.WithVision(v), nil
+	return p, err
 }
 
 // act does one step in words. A submit it would press is put to the
@@ -145,7 +130,7 @@ type pilotActOut struct {
 }
 
 func (pt pilotTools) act(ctx context.Context, r *sdk.CallToolRequest, in actIn) (string, pilotActOut, error) {
-	p, err := pt.pilot(ctx, in.Vision)
+	p, err := pt.pilot(ctx)
 	if err != nil {
 		return "", pilotActOut{}, err
 	}
@@ -200,7 +185,7 @@ type observeOut struct {
 }
 
 func (pt pilotTools) observe(ctx context.Context, _ *sdk.CallToolRequest, in observeIn) (string, observeOut, error) {
-	p, err := pt.pilot(ctx, "")
+	p, err := pt.pilot(ctx)
 	if err != nil {
 		return "", observeOut{}, err
 	}
@@ -246,7 +231,7 @@ func (pt pilotTools) extract(ctx context.Context, _ *sdk.CallToolRequest, in ext
 			return "", none, err
 		}
 	}
-	p, err := pt.pilot(ctx, in.Vision)
+	p, err := pt.pilot(ctx)
 	if err != nil {
 		return "", none, err
 	}
@@ -297,7 +282,7 @@ type runOut struct {
 }
 
 func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) (string, runOut, error) {
-	p, err := pt.pilot(ctx, in.Vision)
+	p, err := pt.pilot(ctx)
 	if err != nil {
 		return "", runOut{}, err
 	}
