@@ -58,8 +58,8 @@ func (s *Session) measureView(ctx context.Context, t *tab, root *outline.Node) *
 		if !n.InViewport {
 			return true
 		}
-		if n.Role == "text" {
-			v.Words += len(strings.Fields(n.Name))
+		if n.Role == "text" || n.Role == "heading" && !hasText(n) {
+			v.Words += len(strings.Fields(n.Name)) // a heading's words are its name when it holds no text run
 		}
 		if n.Ref != "" {
 			v.Controls++
@@ -70,6 +70,16 @@ func (s *Session) measureView(ctx context.Context, t *tab, root *outline.Node) *
 		return true
 	})
 	return v
+}
+
+// hasText reports whether n holds a text run of its own.
+func hasText(n *outline.Node) bool {
+	for _, c := range n.Children {
+		if c.Role == "text" {
+			return true
+		}
+	}
+	return false
 }
 
 // coverageGrid is the side of the grid coverage samples the view on: a

@@ -204,7 +204,7 @@ func TestVisionReachesTheVendorServer(t *testing.T) {
 	chart, form := servePage(t, chartPage), servePage(t, formPage)
 	button := regexp.MustCompile(`button "Preview" \[ref=(e\d+)\]`)
 	answer := func(prompt string) string {
-		if m := button.FindStringSubmatch(prompt); m != nil {
+		if m := button.FindStringSubmatch(prompt); m != nil && strings.Contains(prompt, "Instruction: click") {
 			return `{"action":"click","ref":"` + m[1] + `"}`
 		}
 		return `{"title":null}`
@@ -246,8 +246,14 @@ func TestVisionReachesTheVendorServer(t *testing.T) {
 				if len(reqs) == 0 {
 					t.Fatal("no request reached the server")
 				}
+				if snap, err := s.Snapshot(ctx, calls.SnapshotRequest{View: true}); err == nil && snap.View != nil {
+					t.Logf("view: %+v", *snap.View)
+				}
 				for i, body := range reqs {
 					pics := pictures(t, vendor, body)
+					for _, pic := range pics {
+						t.Logf("request %d: a %d-byte PNG", i+1, len(pic))
+					}
 					if got := len(pics) == 1; got != c.want || len(pics) > 1 {
 						t.Errorf("request %d carries %d pictures; want one: %v", i+1, len(pics), c.want)
 					}
