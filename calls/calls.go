@@ -72,6 +72,27 @@ type SnapshotRequest struct {
 	// look, so no reader is told "no changes" of what only another saw.
 	// Empty: the session's one reader.
 	Reader string `json:"reader,omitempty"`
+	// View asks for [Snapshot.View]: a measure of what the visible part
+	// of the page shows (one script in the driver's isolated world), for
+	// a pilot deciding whether a picture should go with the outline.
+	View bool `json:"view,omitempty"`
+}
+
+// View measures the visible part of a page: how much of it is drawn
+// (pixels the outline cannot put in words) and how many of its controls
+// the outline can name. The pilot's vision rule reads it (pilot.Thin).
+type View struct {
+	Width  float64 `json:"width"` // the viewport, in CSS pixels
+	Height float64 `json:"height"`
+	// Graphics is the share of the view, from 0 to 1, covered by drawn
+	// content of the top document: canvas, svg, video, embed and object
+	// elements of at least 2 % of the view each, and pictures (img) of at
+	// least 20 % (a chart or a map drawn as an image; not thumbnails or
+	// icons, which the outline names by their alt text).
+	Graphics float64 `json:"graphics"`
+	Controls int     `json:"controls"` // elements with a ref on screen
+	Named    int     `json:"named"`    // of those, the ones with a name of their own
+	Words    int     `json:"words"`    // words of text on screen
 }
 
 // Snapshot is the page as an outline.
@@ -93,6 +114,10 @@ type Snapshot struct {
 	// ("Google Sheets (sheet, unverified)"); the first line of Text says
 	// it too.
 	App string `json:"app,omitempty"`
+	// View is the measure of the visible part, when asked for
+	// (SnapshotRequest.View); nil otherwise, or when it could not be
+	// taken (a dialog open).
+	View *View `json:"view,omitempty"`
 }
 
 // Action kinds for [ActRequest].

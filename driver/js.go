@@ -42,3 +42,6 @@ var jsBlockedSubmit string
 
 //go:embed js/shown_invalid.js
 var jsShownInvalid string
+
+//go:embed js/view_graphics.js
+var jsViewGraphics string

@@ -269,6 +269,9 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (repl
 		snap.App = app.Label()
 	}
 	(<-overlaysc)()
+	if req.View {
+		snap.View = s.measureView(ctx, t, root)
+	}
 	s.changesSince(t, req, snap, root)
 	root.Walk(func(n *outline.Node, _ int) bool {
 		if n.Ref != "" {

@@ -44,4 +44,32 @@ type Options struct {
 	// Sleep waits between tries; tests replace it. Nil means a timer that
 	// stops early when ctx is done.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Pictures says whether the model reads pictures: whether the pilot
+	// may send it the page's screenshot (pilot.Options.Vision). The zero
+	// value leaves it to the provider: yes for Anthropic's models and for
+	// OpenAI's own API (but for its few text-only models), no for any
+	// other server at BaseURL (Ollama, vLLM, llama.cpp serve many
+	// text-only models, and some refuse a request with an image).
+	Pictures Pictures
+}
+
+// Pictures says whether a model reads pictures ([Options.Pictures]).
+type Pictures int
+
+// The values of [Pictures].
+const (
+	PicturesDefault  Pictures = iota // the provider decides
+	PicturesRead                     // the model reads pictures
+	PicturesTextOnly                 // the model reads text alone: none is sent
+)
+
+// Reads resolves p against the provider's default.
+func (p Pictures) Reads(def bool) bool {
+	switch p {
+	case PicturesRead:
+		return true
+	case PicturesTextOnly:
+		return false
+	}
+	return def
 }

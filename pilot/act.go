@@ -81,12 +81,20 @@ func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (
 			return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("pass it with --var %s=… or --secret %s=env:VAR", name, name), "no value for %%%s%% in the instruction", name)
 		}
 	}
-	snap, err := p.d.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Full: true})
+	vision := p.vision("")
+	if err := p.checkVision(PurposeAct, vision); err != nil {
+		return nil, err
+	}
+	snap, err := p.d.Snapshot(ctx, calls.SnapshotRequest{Interactive: true, Full: true, View: p.wantsView(PurposeAct, vision)})
 	if err != nil {
 		return nil, err
 	}
 	if err := pageBlocked(snap); err != nil {
 		return nil, fmt.Errorf("act: %w", err)
+	}
+	imgs, err := p.picture(ctx, PurposeAct, vision, snap)
+	if err != nil {
+		return nil, err
 	}
 	page, clipped := clipLines(p.maskPage(snap.Text), p.opts.MaxPageChars)
 	note := ""
@@ -95,7 +103,7 @@ func (p *Pilot) Act(ctx context.Context, instruction string, opts *ActOptions) (
 	}
 	msg := fmt.Sprintf("Instruction: %s\n\n%s\n\n%s%s", instruction, dataNote, fence(page), note)
 	reply, err := p.ask(ctx, Turn{Purpose: PurposeAct, System: actSystem, SchemaName: "step", Schema: ActSchema,
-		Messages: []Message{{Role: RoleUser, Text: msg}}})
+		Messages: []Message{withPicture(Message{Role: RoleUser, Text: msg}, imgs)}})
 	if err != nil {
 		return nil, err
 	}

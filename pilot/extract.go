@@ -66,12 +66,22 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 	if err != nil {
 		return nil, &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "check the schema file: it must be a JSON Schema"}
 	}
-	snap, err := p.d.Snapshot(ctx, calls.SnapshotRequest{Full: true})
+	vision := p.vision("")
+	if err := p.checkVision(PurposeExtract, vision); err != nil {
+		return nil, err
+	}
+	snap, err := p.d.Snapshot(ctx, calls.SnapshotRequest{Full: true, View: p.wantsView(PurposeExtract, vision)})
 	if err != nil {
 		return nil, err
 	}
 	if err := pageBlocked(snap); err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
+	}
+	// One picture of the view goes with each part's question: the view
+	// is the same whichever part of the outline is read.
+	imgs, err := p.picture(ctx, PurposeExtract, vision, snap)
+	if err != nil {
+		return nil, err
 	}
 	page := p.maskPage(snap.Text)
 	parts := chunks(page, p.opts.MaxPageChars)
@@ -91,7 +101,7 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 		if len(parts) > 1 {
 			where = fmt.Sprintf(" This is part %d of %d of the page.", i+1, len(parts))
 		}
-		v, usage, err := p.extractPart(ctx, instruction, schema, part, where, sch)
+		v, usage, err := p.extractPart(ctx, instruction, schema, part, where, sch, imgs)
 		res.Usage = res.Usage.Add(usage)
 		if err != nil {
 			return nil, err
@@ -119,10 +129,10 @@ func (p *Pilot) Extract(ctx context.Context, instruction string, schema json.Raw
 
 // extractPart reads one part, with one retry when the answer does not fit
 // the schema.
-func (p *Pilot) extractPart(ctx context.Context, instruction string, schema json.RawMessage, part, where string, sch *checker) (any, Usage, error) {
+func (p *Pilot) extractPart(ctx context.Context, instruction string, schema json.RawMessage, part, where string, sch *checker, imgs []Image) (any, Usage, error) {
 	msg := fmt.Sprintf("Instruction: %s\n\nSchema of the answer:\n%s\n\n%s%s\n\n%s", instruction, schema, dataNote, where, fence(part))
 	turn := Turn{Purpose: PurposeExtract, System: extractSystem, SchemaName: "data", Schema: schema,
-		Messages: []Message{{Role: RoleUser, Text: msg}}}
+		Messages: []Message{withPicture(Message{Role: RoleUser, Text: msg}, imgs)}}
 	reply, err := p.ask(ctx, turn)
 	if err != nil {
 		return nil, reply.Usage, err

@@ -41,6 +41,11 @@ type Options struct {
 	// heal asks it for the notes on the page's site, and a replay tells
 	// it what it learned. Nil keeps none.
 	Memory Memory
+	// Vision says when a picture of the view goes with act's, extract's
+	// and the agent loop's questions ([Vision]); "" means [VisionAuto]:
+	// only when the outline is thin for what the view shows ([Thin]),
+	// and only to a model that reads pictures ([PictureReader]).
+	Vision Vision
 }
 
 // New returns a pilot over a driver and a model. It starts nothing.

@@ -85,8 +85,12 @@ type RunOptions struct {
 	AllowSubmit bool
 	// Record makes RunResult.Routine hold the routine of the run.
 	Record bool
-	// Screenshots sends a screenshot with each observation, for models
-	// that read pictures.
+	// Screenshots sends the view's picture with every turn, as
+	// Options.Vision = VisionAlways does for this run alone.
+	//
+	// Deprecated: set Options.Vision, which rules act's and extract's
+	// pictures too; the default, VisionAuto, sends one when the outline
+	// is thin for what the view shows.
 	Screenshots bool
 	// BotCheckWait is how long the run waits, once, at a bot check that
 	// may clear by itself (a vendor's interstitial that runs a script and
@@ -204,8 +208,21 @@ func newRun(p *Pilot, task string, o RunOptions) *run {
 	return r
 }
 
+// vision is the run's way of taking pictures: the pilot's, unless
+// the run's options ask for one every turn.
+func (r *run) vision() Vision {
+	if r.opts.Screenshots {
+		return r.p.vision(VisionAlways)
+	}
+	return r.p.vision("")
+}
+
 // loop runs turns until the task is done or a guard stops it.
 func (r *run) loop(ctx context.Context) error {
+	// Pictures a model cannot take are refused before the first turn.
+	if err := r.p.checkVision(PurposeDecide, r.vision()); err != nil {
+		return err
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -317,6 +334,8 @@ func page[T any](ctx context.Context, f func(context.Context) (T, error)) (T, er
 // snapshot takes an outline of the page.
 func (r *run) snapshot(ctx context.Context, interactive bool) (*calls.Snapshot, error) {
 	return page(ctx, func(ctx context.Context) (*calls.Snapshot, error) {
-		return r.p.d.Snapshot(ctx, calls.SnapshotRequest{Interactive: interactive, Full: true})
+		// The turn's look measures the view when the picture rule reads it.
+		view := interactive && r.p.wantsView(PurposeDecide, r.vision())
+		return r.p.d.Snapshot(ctx, calls.SnapshotRequest{Interactive: interactive, Full: true, View: view})
 	})
 }

@@ -174,19 +174,13 @@ func (r *run) prompt(ctx context.Context, obs *observation) (Message, error) {
 	if clipped {
 		b.WriteString("\n(The outline was cut to fit; scroll to see more.)")
 	}
-	msg := Message{Role: RoleUser, Text: b.String()}
-	if r.opts.Screenshots {
-		img, err := page(ctx, func(ctx context.Context) (*calls.Image, error) {
-			// The driver blacks out the fields given a secret.
-			return r.p.d.Screenshot(ctx, calls.ScreenshotRequest{})
-		})
-		if err != nil {
-			return msg, fmt.Errorf("screenshot: %w", err)
-		}
-		if img != nil && len(img.Data) > 0 {
-			msg.Images = []Image{{MediaType: "image/png", Data: img.Data}}
-		}
+	imgs, err := page(ctx, func(ctx context.Context) ([]Image, error) {
+		return r.p.picture(ctx, PurposeDecide, r.vision(), obs.snap)
+	})
+	if err != nil {
+		return Message{}, err
 	}
+	msg := withPicture(Message{Role: RoleUser, Text: b.String()}, imgs)
 	return msg, nil
 }
 

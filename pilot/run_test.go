@@ -416,10 +416,12 @@ func TestRunHandOverMasksAShortAnswer(t *testing.T) {
 
 // TestRunScreenshotMasksSecretFields: the fill of a secret names it in
 // the request (calls.ActRequest.Secret), from which the driver blacks the
-// field out of every screenshot; each turn is shown its screenshot.
+// field out of every screenshot; each turn is shown its screenshot (the
+// model reads pictures).
 func TestRunScreenshotMasksSecretFields(t *testing.T) {
 	s := newSite()
 	m := scripted.New(loginScript...)
+	m.Pictures = true // a text-only model is sent none (vision.go)
 	var ev events
 	o := runOpts(&ev)
 	o.Screenshots = true

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -26,7 +27,10 @@ type MCPOptions struct {
 	SiteTools bool   // --site-tools: offer sitemap and api_call
 	Apps      bool   // --apps: list the sheet and doc tools from the start
 	Model     ModelFlags
-	Version   string
+	// Vision is --vision: when the page's picture goes with the pilot
+	// tools' questions (act, extract, run); empty: [model] vision.
+	Vision  string
+	Version string
 	// AllowCapture (--allow-capture) offers the capture tool.
 	AllowCapture bool
 	// Timeout bounds each page call that waits: [session] timeout of the
@@ -94,6 +98,7 @@ by hand, while the page is as it was then.`,
 	cmd.Flags().BoolVar(&opts.Apps, "apps", false, "list the spreadsheet and document tools from the start (else they appear once a look finds such an application)")
 	cmd.Flags().StringVar(&opts.Model.Model, "model", "", `the model of act, observe, extract and run: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
 	cmd.Flags().StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
+	cmd.Flags().StringVar(&opts.Vision, "vision", "", `send the model the page's picture with act, extract and run: auto (when the outline is thin for what the view shows), always, or never (default: [model] vision, else auto); only to a model that reads pictures`)
 	return cmd
 }
 
@@ -154,8 +159,15 @@ func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, 
 	if isRules {
 		heal = nil
 	}
+	// --vision, else [model] vision (checked by the loader). It is the
+	// server's, not a tool argument: the tool list has no room for one
+	// (size_test.go's budget against Playwright MCP's list).
+	vision, err := pilot.ParseVision(cmp.Or(opts.Vision, opts.modelConfig().Vision))
+	if err != nil {
+		return nil, "", usageErrorf("write --vision auto, --vision always or --vision never", "bad --vision %q", opts.Vision)
+	}
 	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
-		return pilot.New(calls.Remote{Caller: caller, Session: session}, m, nil), nil
+		return pilot.New(calls.Remote{Caller: caller, Session: session}, m, &pilot.Options{Vision: vision}), nil
 	}
 	mem := opts.memoryStore() // [memory] dir: notes about sites, shared with the CLI's replays
 	replayer := func(ctx context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {

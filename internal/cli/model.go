@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/model"
 
 	"github.com/waymark-dev/waymark/model/anthropic"
 	"github.com/waymark-dev/waymark/model/openai"
@@ -95,17 +96,18 @@ func oneModel(spec, base string, getenv func(string) string, cfg config.Model, l
 	if err != nil {
 		return nil, "", err
 	}
+	pics := map[string]model.Pictures{"yes": model.PicturesRead, "no": model.PicturesTextOnly}[cfg.Pictures]
 	switch provider {
 	case "rules":
 		return rules.New(), "rules (no model key: plain instructions only)", nil
 	case "anthropic":
-		m, err := anthropic.New(anthropic.Options{APIKey: key("ANTHROPIC_API_KEY"), Model: name, Logger: log})
+		m, err := anthropic.New(anthropic.Options{APIKey: key("ANTHROPIC_API_KEY"), BaseURL: anthropicBase(cfg), Model: name, Logger: log, Pictures: pics})
 		if err != nil {
 			return nil, "", err
 		}
 		return m, "anthropic " + orDefault(name, anthropic.DefaultModel), nil
 	case "openai":
-		m, err := openai.New(openai.Options{APIKey: key("OPENAI_API_KEY"), BaseURL: base, Model: name, Logger: log})
+		m, err := openai.New(openai.Options{APIKey: key("OPENAI_API_KEY"), BaseURL: base, Model: name, Logger: log, Pictures: pics})
 		if err != nil {
 			return nil, "", err
 		}
@@ -150,6 +152,17 @@ func resolveSpec(spec, base string, getenv func(string) string) (provider, name 
 		}
 	}
 	return provider, name, nil
+}
+
+// anthropicBase is the address of Anthropic's API the configuration
+// gives: [model] base_url when the file's provider is anthropic (a
+// gateway, a proxy); --base-url and OPENAI_BASE_URL name
+// OpenAI-compatible servers only.
+func anthropicBase(cfg config.Model) string {
+	if cfg.Provider == "anthropic" {
+		return cfg.BaseURL
+	}
+	return ""
 }
 
 func orDefault(s, def string) string {

@@ -35,6 +35,9 @@ type PilotOptions struct {
 	// ReadSecret asks for a secret a --secret says to type; nil reads it
 	// from the terminal without echo.
 	ReadSecret func(name string) (string, error)
+	// Vision is --vision (act, extract, run): auto, always or never;
+	// empty takes [model] vision from the configuration, else auto.
+	Vision string
 	// noRules gives the pilot no model where the rules model would serve:
 	// a command that can work without one says then what it needs.
 	noRules bool
@@ -47,10 +50,33 @@ func addPilotFlags(cmd *cobra.Command, o *PilotOptions) {
 	cmd.Flags().StringArrayVar(&o.Secrets, "secret", nil, "a secret for %name%: name=env:VAR, or name (or name=prompt) to type it without echo (repeatable); never shown to the model")
 }
 
+// addVisionFlag adds --vision, for the commands whose questions may go
+// with the page's picture: act, extract and run.
+func addVisionFlag(cmd *cobra.Command, o *PilotOptions) {
+	cmd.Flags().StringVar(&o.Vision, "vision", "", `send the model the page's picture: auto (when the outline is thin for what the view shows: a chart, a map, icons), always, or never (default: [model] vision, else auto); only to a model that reads pictures`)
+}
+
+// vision is --vision, else the configuration's [model] vision, else
+// auto (pilot.Options.Vision).
+func (o *PilotOptions) vision() (pilot.Vision, error) {
+	if o.Vision != "" {
+		v, err := pilot.ParseVision(o.Vision)
+		if err != nil {
+			return "", usageErrorf("write --vision auto, --vision always or --vision never", "bad --vision %q", o.Vision)
+		}
+		return v, nil
+	}
+	return pilot.ParseVision(o.modelConfig().Vision) // the loader checked it
+}
+
 // pilot builds the pilot over the daemon for this command.
 func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.Vars, error) {
 	getenv := o.getenv()
 	vars, err := o.vars(getenv)
+	if err != nil {
+		return nil, "", vars, err
+	}
+	vision, err := o.vision()
 	if err != nil {
 		return nil, "", vars, err
 	}
@@ -66,7 +92,7 @@ func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.V
 		m = nil
 	}
 	// The pilot adds vars' secrets to its own set on each call.
-	return pilot.New(calls.Remote{Caller: caller, Session: o.Session}, m, nil), desc, vars, nil
+	return pilot.New(calls.Remote{Caller: caller, Session: o.Session}, m, &pilot.Options{Vision: vision}), desc, vars, nil
 }
 
 // vars reads --var and --secret.
@@ -167,6 +193,7 @@ confirm needs --allow-submit.`,
 		},
 	}
 	addPilotFlags(cmd, &opts.PilotOptions)
+	addVisionFlag(cmd, &opts.PilotOptions)
 	cmd.Flags().BoolVar(&opts.AllowSubmit, "allow-submit", false, "let the step send a form, pay, delete or confirm")
 	return cmd
 }
@@ -350,6 +377,7 @@ answers with column letters); --recipe FILE then holds a grid recipe
 		},
 	}
 	addPilotFlags(cmd, &opts.PilotOptions)
+	addVisionFlag(cmd, &opts.PilotOptions)
 	cmd.Flags().StringVar(&opts.SchemaFile, "schema", "", "a JSON Schema file for the answer")
 	cmd.Flags().StringVar(&opts.RecipeFile, "recipe", "", "read the list by this recipe with no model; learn it into this file when it is missing or no longer fits")
 	cmd.Flags().IntVar(&opts.Pages, "pages", 0, "read up to N pages, following the next-page control")

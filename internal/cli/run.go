@@ -86,7 +86,9 @@ envelope {"ok":…} every command prints, with the run's summary as its data.`,
 	fl.IntVar(&opts.MaxSteps, "max-steps", pilot.DefaultMaxSteps, "the most model turns before the run stops")
 	fl.IntVar(&opts.MaxTokens, "max-tokens", 0, "the most model tokens (input and output) before the run stops; 0: no limit")
 	fl.BoolVar(&opts.AllowSubmit, "allow-submit", false, "let steps send a form, pay, delete or confirm without asking")
+	addVisionFlag(cmd, &opts.PilotOptions)
 	fl.BoolVar(&opts.Screenshots, "screenshots", false, "show the model a screenshot each turn (for models that read pictures)")
+	_ = fl.MarkDeprecated("screenshots", "use --vision always")
 	fl.BoolVar(&opts.Hand, "hand", true, "act with a person's pointer paths and typing pace (--hand=false: the driver's speed)")
 	fl.StringVar(&opts.Extract, "extract", "", "once the task is done, read this data (with --schema); a list is recorded with its recipe, to replay with no model")
 	fl.StringVar(&opts.SchemaFile, "schema", "", "with --extract: a JSON Schema file for the data")
@@ -117,6 +119,13 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 			return err
 		}
 	}
+	vision, err := opts.vision()
+	if err != nil {
+		return err
+	}
+	if opts.Screenshots { // the deprecated --screenshots
+		vision = pilot.VisionAlways
+	}
 	mk := opts.NewModel
 	if mk == nil {
 		mk = func() (pilot.Model, error) {
@@ -133,13 +142,13 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		return err
 	}
 	// The pilot adds the run's secrets to its own set (RunOptions.Secrets).
-	p := pilot.New(calls.Remote{Caller: caller, Session: opts.Session}, m, nil)
+	p := pilot.New(calls.Remote{Caller: caller, Session: opts.Session}, m, &pilot.Options{Vision: vision})
 	show := eventPrinter(opts.IO.Out, opts.IO.ErrOut, opts.JSON, opts.IO.IsStderrTTY())
 	res, err := p.Run(ctx, opts.Task, pilot.RunOptions{
 		Inputs: vars.Values, Secrets: vars.Secrets,
 		MaxSteps: opts.MaxSteps, MaxTokens: opts.MaxTokens,
 		OnEvent: show, Ask: opts.Ask, AllowSubmit: opts.AllowSubmit,
-		Record: opts.Record != "", Screenshots: opts.Screenshots, NoHand: !opts.Hand,
+		Record: opts.Record != "", NoHand: !opts.Hand,
 		Extract: extract,
 	})
 	saved := ""

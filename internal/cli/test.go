@@ -112,12 +112,13 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		return err
 	}
 	model, modelCfg := opts.Model, opts.modelConfig()
+	vision, _ := pilot.ParseVision(modelCfg.Vision) // [model] vision, checked by the loader
 	newAgent := func(session string, secrets *secret.Set) (testplan.Agent, error) {
 		m, _, err := newModel(model, modelCfg, getenv, slog.New(slog.DiscardHandler))
 		if err != nil {
 			return nil, err
 		}
-		return pilot.New(calls.Remote{Caller: caller, Session: session}, m, &pilot.Options{Secrets: secrets}), nil
+		return pilot.New(calls.Remote{Caller: caller, Session: session}, m, &pilot.Options{Secrets: secrets, Vision: vision}), nil
 	}
 	runOpts := testplan.Options{
 		Caller:    caller,

@@ -140,6 +140,17 @@ type Model struct {
 	// or OPENAI_API_KEY by provider. A file may hold it only if the file
 	// is mode 0600 or stricter.
 	APIKey string `toml:"api_key"`
+	// Vision says when the page's picture goes with act's, extract's and
+	// run's questions: "auto" (the default, also when empty: only when
+	// the outline is thin for what the view shows), "always" or "never".
+	// The flag --vision of act, extract and run, and the vision argument
+	// of the MCP tools, say it for one call.
+	Vision string `toml:"vision"`
+	// Pictures says whether the model reads pictures: "yes" or "no";
+	// empty leaves it to the provider (Anthropic's models and OpenAI's
+	// own API read them; a server at base_url is taken as text-only).
+	// A model that reads none is never sent one.
+	Pictures string `toml:"pictures"`
 }
 
 // Purposes is the [model.purposes] section: a model name per purpose,

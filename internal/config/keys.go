@@ -41,6 +41,8 @@ var keys = []key{
 	{name: "model.model", field: func(c *Config) any { return &c.Model.Model }},
 	{name: "model.base_url", field: func(c *Config) any { return &c.Model.BaseURL }},
 	{name: "model.api_key", secret: true, field: func(c *Config) any { return &c.Model.APIKey }},
+	{name: "model.vision", allowed: []string{"auto", "always", "never"}, empty: true, field: func(c *Config) any { return &c.Model.Vision }},
+	{name: "model.pictures", allowed: []string{"yes", "no"}, empty: true, field: func(c *Config) any { return &c.Model.Pictures }},
 	{name: "model.purposes.act", field: func(c *Config) any { return &c.Model.Purposes.Act }},
 	{name: "model.purposes.observe", field: func(c *Config) any { return &c.Model.Purposes.Observe }},
 	{name: "model.purposes.extract", field: func(c *Config) any { return &c.Model.Purposes.Extract }},

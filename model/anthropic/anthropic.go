@@ -53,9 +53,10 @@ type Options = model.Options
 // Model is a [pilot.Model] backed by the Anthropic Messages API. It is safe
 // for concurrent use.
 type Model struct {
-	client anthropic.Client
-	vendor modelhttp.Vendor
-	retry  modelhttp.Retrier
+	client   anthropic.Client
+	vendor   modelhttp.Vendor
+	retry    modelhttp.Retrier
+	pictures bool // Options.Pictures, resolved
 }
 
 var _ pilot.Model = (*Model)(nil)
@@ -101,8 +102,14 @@ func New(opts Options) (*Model, error) {
 		copts = append(copts, option.WithBaseURL(opts.BaseURL))
 		v.Name = "the Anthropic API at " + opts.BaseURL
 	}
-	return &Model{client: anthropic.NewClient(copts...), vendor: v, retry: r}, nil
+	// Every Claude model since Claude 3 reads pictures.
+	return &Model{client: anthropic.NewClient(copts...), vendor: v, retry: r, pictures: opts.Pictures.Reads(true)}, nil
 }
+
+// ReadsPictures says whether the pilot may send the model the page's
+// screenshot (pilot.PictureReader): yes, unless Options.Pictures says
+// it is text-only.
+func (m *Model) ReadsPictures() bool { return m.pictures }
 
 // Next sends one turn and returns the model's reply.
 func (m *Model) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) {

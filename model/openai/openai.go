@@ -73,6 +73,8 @@ type Model struct {
 	// local is set for servers other than OpenAI's, which take max_tokens
 	// where OpenAI wants max_completion_tokens.
 	local bool
+	// pictures is Options.Pictures, resolved (textOnly).
+	pictures bool
 	// mode is the first way of asking for structured answers still worth
 	// trying. It only moves forward, as servers turn ways down.
 	mode atomic.Int32
@@ -132,7 +134,26 @@ func New(opts Options) (*Model, error) {
 	// The service is built directly rather than through openai.NewClient,
 	// which would read OPENAI_* variables: the library never reads the
 	// environment (STYLE rule 6).
-	return &Model{chat: openai.NewChatCompletionService(copts...), vendor: v, retry: r, local: local}, nil
+	pictures := opts.Pictures.Reads(!local && !textOnly(r.Model))
+	return &Model{chat: openai.NewChatCompletionService(copts...), vendor: v, retry: r, local: local, pictures: pictures}, nil
+}
+
+// ReadsPictures says whether the pilot may send the model the page's
+// screenshot (pilot.PictureReader): as Options.Pictures says, else yes
+// for OpenAI's own API but its text-only models, and no for any other
+// server, which must be told (model.PicturesRead, [model] pictures).
+func (m *Model) ReadsPictures() bool { return m.pictures }
+
+// textOnly reports whether an OpenAI model reads no pictures: the few
+// chat models of its API without vision (as of 2026-12).
+func textOnly(name string) bool {
+	name = strings.ToLower(name)
+	for _, p := range []string{"gpt-3.5", "o1-mini", "o3-mini"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func isOpenAI(base string) bool {

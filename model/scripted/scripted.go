@@ -57,6 +57,11 @@ func Fail(purpose pilot.Purpose, err error) Step {
 // Model answers from a script. It is safe for concurrent use, though a
 // script only makes sense when calls come in a known order.
 type Model struct {
+	// Pictures makes the model say it reads pictures
+	// (pilot.PictureReader); the zero value is text-only, as the rules
+	// model is. Set it before the first call.
+	Pictures bool
+
 	// mu guards the fields below.
 	mu       sync.Mutex
 	steps    []Step
@@ -66,6 +71,9 @@ type Model struct {
 }
 
 var _ pilot.Model = (*Model)(nil)
+
+// ReadsPictures reports [Model.Pictures].
+func (m *Model) ReadsPictures() bool { return m.Pictures }
 
 // New returns a model that answers with steps, in order.
 func New(steps ...Step) *Model { return &Model{steps: slices.Clone(steps)} }
