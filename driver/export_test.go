@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -46,4 +47,15 @@ func WorldPrepared(ctx context.Context, s *Session) (bool, error) {
 		return false, ctx.Err()
 	}
 	return w.err == nil && w.id != 0, nil
+}
+
+// SetProbeTimeout sets how long a probe waits for a renderer to answer
+// (health.go) and returns what puts the old value back. It is a plain
+// variable: call it from TestMain, or from a test that runs alone (not
+// parallel), before its session opens and with the restore as its first
+// cleanup.
+func SetProbeTimeout(d time.Duration) (restore func()) {
+	old := probeTimeout
+	probeTimeout = d
+	return func() { probeTimeout = old }
 }

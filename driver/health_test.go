@@ -95,7 +95,23 @@ var stuckPages = map[string]string{
 	"/b": `<title>Other</title><p>fine</p>`,
 }
 
+// stuckProbe gives a test of stuck pages a probe timeout of
+// stuckProbeTimeout (TestMain widens it for the package's busy pages). Call
+// it first: these tests are not parallel, so no other call reads it
+// meanwhile, and its restore runs after the sessions closed.
+func stuckProbe(t *testing.T) {
+	t.Helper()
+	t.Cleanup(driver.SetProbeTimeout(stuckProbeTimeout))
+}
+
+// stuckProbeTimeout is short enough that a stuck page is told in a few
+// seconds (each of these tests waits it out several times; the product's
+// 8 s made them 20 s each) and long enough for a page that is well to
+// answer "0" on a loaded machine.
+const stuckProbeTimeout = 4 * time.Second
+
 func TestStuckPageIsReported(t *testing.T) {
+	stuckProbe(t)
 	s, ctx := newSession(t)
 	srv := serve(t, stuckPages)
 	open(t, s, ctx, srv.URL+"/")
@@ -117,6 +133,7 @@ func TestStuckPageIsReported(t *testing.T) {
 }
 
 func TestStuckTabCanBeReloadedOrClosed(t *testing.T) {
+	stuckProbe(t)
 	s, ctx := newSession(t)
 	srv := serve(t, stuckPages)
 	open(t, s, ctx, srv.URL+"/")
@@ -190,6 +207,7 @@ func answer(ctx context.Context, s *driver.Session) (*calls.Outcome, time.Durati
 // or spins, is left half way through and closed; another session of the
 // same browser keeps working throughout.
 func TestStuckSessionsLeaveOthersAlone(t *testing.T) {
+	stuckProbe(t)
 	b := drivertest.Driver(t)
 	srv := serve(t, map[string]string{
 		"/":     alertLoop["/"],

@@ -17,7 +17,17 @@ import (
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
+// busyProbeTimeout is how long a page of these tests may keep its renderer
+// from answering a probe before the call is abandoned as page_unresponsive:
+// here only a hang detector. Their pages are busy on purpose (a 50 MB
+// answer, 400 requests at once, a 1000-row sheet, 10,000 page tools) and
+// none is stuck but health_test's, which set the product's value back; on
+// a loaded machine (a load of 30 on 2 cores) TestCaptureBounded,
+// TestSheetDump1000x26 and TestPageToolsHostile met the product's 8 s.
+const busyProbeTimeout = 30 * time.Second
+
 func TestMain(m *testing.M) {
+	driver.SetProbeTimeout(busyProbeTimeout)
 	code := m.Run()
 	drivertest.CloseDriver()
 	os.Exit(code)

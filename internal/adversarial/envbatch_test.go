@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -56,14 +57,7 @@ func newEnvUser(t *testing.T) *envUser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(home, "bin")
-	const stamp = "-X github.com/waymark-dev/waymark/internal/version.stamp=v0.0.0-envbatch"
-	for _, b := range []struct{ out, pkg string }{{"waymark", "cmd/waymark-front"}, {"waymark-full", "cmd/waymark"}} {
-		cmd := exec.Command("go", "build", "-ldflags", stamp, "-o", filepath.Join(bin, b.out), "github.com/waymark-dev/waymark/"+b.pkg)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("build %s: %v\n%s", b.out, err, out)
-		}
-	}
+	bin := envBinaries(t)
 	u := &envUser{t: t, front: filepath.Join(bin, "waymark"), full: filepath.Join(bin, "waymark-full"), home: home, run: filepath.Join(home, "run")}
 	if err := os.MkdirAll(u.run, 0o700); err != nil {
 		t.Fatal(err)
@@ -80,6 +74,43 @@ func newEnvUser(t *testing.T) *envUser {
 		os.RemoveAll(home)
 	})
 	return u
+}
+
+var (
+	envBinOnce sync.Once
+	envBinDir  string
+	envBinErr  error
+)
+
+// envBinaries builds the two binaries once for the package's tests (a
+// link of waymark-full is seconds of CPU; each test built its own pair)
+// and returns their folder; closeEnvBinaries removes it. The binaries are
+// only read: every user's folders and daemon stay its own.
+func envBinaries(t *testing.T) string {
+	t.Helper()
+	envBinOnce.Do(func() {
+		if envBinDir, envBinErr = os.MkdirTemp("", "wmbin"); envBinErr != nil {
+			return
+		}
+		const stamp = "-X github.com/waymark-dev/waymark/internal/version.stamp=v0.0.0-envbatch"
+		for _, b := range []struct{ out, pkg string }{{"waymark", "cmd/waymark-front"}, {"waymark-full", "cmd/waymark"}} {
+			cmd := exec.Command("go", "build", "-ldflags", stamp, "-o", filepath.Join(envBinDir, b.out), "github.com/waymark-dev/waymark/"+b.pkg)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				envBinErr = fmt.Errorf("build %s: %v\n%s", b.out, err, out)
+				return
+			}
+		}
+	})
+	if envBinErr != nil {
+		t.Fatal(envBinErr)
+	}
+	return envBinDir
+}
+
+func closeEnvBinaries() {
+	if envBinDir != "" {
+		os.RemoveAll(envBinDir)
+	}
 }
 
 type envResult struct {

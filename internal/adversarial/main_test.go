@@ -18,6 +18,7 @@ func TestMain(m *testing.M) {
 	drivertest.CloseDriver()
 	closePolicyBrowser()
 	closeBareBrowser()
+	closeEnvBinaries()
 	os.Exit(code)
 }
 
