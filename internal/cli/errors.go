@@ -38,6 +38,7 @@ var replayExits = map[replay.Cause]int{
 	replay.CauseMissing:       15,
 	replay.CauseNeedsApproval: 16,
 	replay.CauseNeedsModel:    17,
+	replay.CausePopup:         18,
 	replay.CauseCanceled:      ExitCanceled,
 }
 
