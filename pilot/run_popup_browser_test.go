@@ -41,7 +41,9 @@ func TestRunRecordsAPopupDismissal(t *testing.T) {
 		click("Add to list", `{"text_appears":"Added"}`), // the popup covers it
 		click("No thanks", `{"disappears":{"role":"button","name":"No thanks"}}`),
 		click("Add to list", `{"text_appears":"Added"}`),
-		func(string) string { return `{"thought":"added","action":{"type":"done","expect":{"text_appears":"Added"}}}` },
+		func(string) string {
+			return `{"thought":"added","action":{"type":"done","expect":{"text_appears":"Added"}}}`
+		},
 	}}
 	var ev events
 	res, err := pilot.New(s, m, nil).Run(ctx, "Add the book to the list", pilot.RunOptions{OnEvent: ev.on, Record: true, NoHand: true})
