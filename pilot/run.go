@@ -174,17 +174,18 @@ type run struct {
 	hints    []string       // one-turn hints (repeats), for the model
 	slots    []routine.Variable
 
-	lastOK  bool   // the last step's verification passed
-	lastSig string // the last step's signature
-	// met is the popup that stopped or covered the last action, until
-	// the next action: a click right after it on the popup's own "No
-	// thanks" is recorded as its dismissal (routine.MarkDismissal).
-	met         *calls.Popup
+	lastOK      bool    // the last step's verification passed
+	lastSig     string  // the last step's signature
 	final       *expect // what showed the task done, when the model said
 	repeats     int     // repeats in a row
 	undecodable int     // undecodable answers in a row
 	breaker     breaker
 	extracted   *routine.Step // RunOptions.Extract's step, once read
+
+	// met is the popup that stopped or covered the last action, until
+	// the next action: a click right after it on the popup's own "No
+	// thanks" is recorded as its dismissal (routine.MarkDismissal).
+	met *calls.Popup
 }
 
 func newRun(p *Pilot, task string, o RunOptions) *run {
