@@ -37,8 +37,8 @@ func MarkDismissal(st *Step, met *calls.Popup, submitted bool) bool {
 	if st == nil || met == nil || submitted || st.Approved != nil || st.Kind != KindAct || st.Op != calls.ActClick || st.Target == nil {
 		return false
 	}
-	if st.Button != "" && st.Button != "left" || st.Count > 1 {
-		return false
+	if st.Button != "" && st.Button != "left" || st.Count > 1 || st.Target.Positional || st.Target.Place != "" {
+		return false // a row's control closes no popup
 	}
 	fp := st.Target.Fingerprint
 	if t := strings.ToLower(fp.Type); t == "submit" || t == "image" {

@@ -32,6 +32,7 @@ func TestMarkDismissal(t *testing.T) {
 		{"a label that says more than no", click("Close my account now please", ""), &calls.Popup{Kind: "box"}, false, false},
 		{"a right click", func() Step { s := click("No thanks", ""); s.Button = "right"; return s }(), popup, false, false},
 		{"a fill", func() Step { s := click("No thanks", ""); s.Op = calls.ActFill; return s }(), popup, false, false},
+		{"a row's control", func() Step { s := click("No thanks", ""); s.Target.Positional = true; return s }(), popup, false, false},
 		{"approved", func() Step { s := click("No thanks", ""); s.Approved = &Approved{}; return s }(), popup, false, false},
 	}
 	for _, tt := range tests {
