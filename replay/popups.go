@@ -36,7 +36,7 @@ const dismissTimeout = 2000
 // it closes the popup when its control is on the page, and is skipped
 // when it is not.
 func (x *run) dismissStep(ctx context.Context, s *routine.Step, path string, sr *StepResult) error {
-	ref, why, err := x.findDismissal(ctx, s)
+	ref, why, err := x.findDismissal(ctx, s, false)
 	if err != nil {
 		return err
 	}
@@ -58,16 +58,23 @@ func (x *run) dismissStep(ctx context.Context, s *routine.Step, path string, sr 
 }
 
 // findDismissal finds a dismissal's control by its recorded target: the
-// ref when it is found (as recorded, or moved), else "" and why not.
-func (x *run) findDismissal(ctx context.Context, s *routine.Step) (ref, why string, err error) {
+// ref when it is found as recorded, or, with moved, found by its
+// fingerprint alone; else "" and why not. At its own place a dismissal
+// takes only the control its locator finds (a page's own "Close" found
+// elsewhere by its fingerprint is not the popup's); over a popup that
+// met a step, whose controls say the dismissal's label, a moved one is
+// the popup's.
+func (x *run) findDismissal(ctx context.Context, s *routine.Step, moved bool) (ref, why string, err error) {
 	t := s.Target
 	res, err := x.d.Find(ctx, calls.FindRequest{Locator: t.Locator, Fingerprint: t.Fingerprint})
 	if err != nil {
 		return "", "", err
 	}
-	switch res.Status {
-	case calls.Found, calls.Moved:
+	switch {
+	case res.Status == calls.Found, res.Status == calls.Moved && moved:
 		return res.Ref, "", nil
+	case res.Status == calls.Moved:
+		return "", fmt.Sprintf("%s is not where it was (%s)", describe(t), reason(res)), nil
 	}
 	return "", fmt.Sprintf("%s is not on the page (%s)", describe(t), reason(res)), nil
 }
@@ -107,7 +114,7 @@ func (x *run) meetPopup(ctx context.Context, s *routine.Step, path string, met *
 		if d == s || !d.Closes(met) {
 			continue
 		}
-		ref, why, err := x.findDismissal(ctx, d)
+		ref, why, err := x.findDismissal(ctx, d, len(met.Buttons) > 0)
 		if err != nil {
 			return err
 		}
