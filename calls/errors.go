@@ -108,11 +108,16 @@ func FromWire(code, message, hint string, data json.RawMessage) error {
 	return err
 }
 
-// DataOf returns the data of the first [Error] in err's chain, or nil.
+// DataOf returns the data of the first [Error] in err's chain, or, for a
+// [CoveredError], the cover (what [PopupOf] reads); nil otherwise.
 func DataOf(err error) json.RawMessage {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Data
+	}
+	var ce *CoveredError
+	if errors.As(err, &ce) {
+		return ce.data()
 	}
 	return nil
 }
@@ -202,6 +207,11 @@ func Hint(err error) string {
 type CoveredError struct {
 	Target string
 	By     string
+	// Text and Buttons are the covering box's (the fixed, sticky or
+	// dialog container the covering element sits in) text and control
+	// labels, when it sits in one: what a dismissal is looked for in.
+	Text    string
+	Buttons []string
 }
 
 func (e *CoveredError) Error() string {

@@ -159,13 +159,16 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 		}
 	}
 	var probe struct {
-		State string  `json:"state"`
-		By    string  `json:"by"`
-		X     float64 `json:"x"`
-		W     float64 `json:"w"`
-		H     float64 `json:"h"`
-		Y     float64 `json:"y"`
-		DL    bool    `json:"dl"`
+		State string `json:"state"`
+		By    string `json:"by"`
+		// Text and Buttons: the covering box's, for a cover.
+		Text    string   `json:"text"`
+		Buttons []string `json:"buttons"`
+		X       float64  `json:"x"`
+		W       float64  `json:"w"`
+		H       float64  `json:"h"`
+		Y       float64  `json:"y"`
+		DL      bool     `json:"dl"`
 		// Then is what then returned, when the element passed.
 		Then json.RawMessage `json:"then"`
 	}
@@ -192,7 +195,7 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 	case "disabled":
 		return point{}, calls.Errorf(calls.ErrNotInteractable, "wait until the page enables it, or act on another element", "%s is disabled", el.what)
 	case "covered":
-		return point{}, &calls.CoveredError{Target: el.what, By: probe.By}
+		return point{}, &calls.CoveredError{Target: el.what, By: probe.By, Text: probe.Text, Buttons: probe.Buttons}
 	default:
 		return point{}, fmt.Errorf("actionability probe of %s said %q", el.what, probe.State)
 	}

@@ -64,6 +64,16 @@ func (s *Session) MaskErr(err error) error {
 		}
 		return err
 	}
+	var cover *calls.CoveredError
+	if errors.As(err, &cover) {
+		// The cover's words travel as the error's data (calls.PopupOf):
+		// masked like its message.
+		masked := &calls.CoveredError{Target: s.mask(cover.Target), By: s.mask(cover.By), Text: s.mask(cover.Text)}
+		for _, b := range cover.Buttons {
+			masked.Buttons = append(masked.Buttons, s.mask(b))
+		}
+		return &maskedErr{msg: msg, err: masked}
+	}
 	if msg != err.Error() {
 		return &maskedErr{msg: msg, err: err}
 	}

@@ -185,6 +185,11 @@ type run struct {
 	undecodable int     // undecodable answers in a row
 	breaker     breaker
 	extracted   *routine.Step // RunOptions.Extract's step, once read
+
+	// met is the popup that stopped or covered the last action, until
+	// the next action: a click right after it on the popup's own "No
+	// thanks" is recorded as its dismissal (routine.MarkDismissal).
+	met *calls.Popup
 }
 
 func newRun(p *Pilot, task string, o RunOptions) *run {

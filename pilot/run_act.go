@@ -53,6 +53,9 @@ func (r *run) act(ctx context.Context, obs *observation, dec *decision) error {
 		return fmt.Errorf("look at the page: %w", err)
 	}
 	var landed *calls.PageInfo
+	met := r.met
+	r.met = nil
+	submitted := false // the press needed a person's approval: a submit
 	if a.Op == "goto" {
 		url, err := r.vars.expand(a.URL)
 		if err != nil {
@@ -71,8 +74,10 @@ func (r *run) act(ctx context.Context, obs *observation, dec *decision) error {
 		}
 		_, err := page(ctx, func(ctx context.Context) (*calls.Outcome, error) { return r.p.d.Act(ctx, req) })
 		if errors.Is(err, calls.ErrNeedsApproval) {
+			submitted = true
 			err = r.approve(ctx, req, err)
 		}
+		r.met, _ = calls.PopupOf(err) // a popup in the way: the next click may close it
 		if err != nil {
 			if errors.Is(err, errRefused) || ctx.Err() != nil {
 				return err
@@ -89,6 +94,7 @@ func (r *run) act(ctx context.Context, obs *observation, dec *decision) error {
 		notices = r.landingNotices(ctx)
 	}
 	st := r.stepFor(a, dec.Thought, obs.snap.Text, ev, landed, notices, v)
+	routine.MarkDismissal(&st, met, submitted || r.opts.AllowSubmit)
 	r.keep(sig, st, stepLine(a, refLine(obs.snap.Text, a.Ref), v.OK, v.Observed))
 	return r.verdict(v.OK)
 }

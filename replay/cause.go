@@ -19,6 +19,7 @@ const (
 	CauseNeedsApproval Cause = "needs-approval"   // the step would send, pay, delete or confirm and needs approval
 	CauseNeedsModel    Cause = "needs-model"      // an extract step with no recipe (or one that no longer fits), and no model was given
 	CauseFailed        Cause = "failed"           // the browser refused the step (timeout, not interactable, navigation error)
+	CausePopup         Cause = "popup"            // a popup stood in a step's way that the routine records no dismissal for, or it came back after it was closed
 	CauseCanceled      Cause = "canceled"         // the context was canceled
 )
 
@@ -41,6 +42,8 @@ func (c Cause) Hint() string {
 		return "the step would send, pay, delete or confirm: check it, then replay with --allow-submit"
 	case CauseNeedsModel:
 		return "the step reads the page with a model (it has no recipe, or its recipe no longer fits the page): configure one (" + calls.Cmd("config") + ") and replay again"
+	case CausePopup:
+		return "a popup stood in the way and nothing was pressed: look at it (" + calls.Cmd("snapshot") + "); record the routine again closing it (its \"No thanks\" or close control, right after it stops a step), or load a state in which the site no longer shows it"
 	case CauseFailed:
 		return "the browser refused the step: run " + calls.Cmd("snapshot") + " to see the page, then replay again"
 	case CauseCanceled:

@@ -29,7 +29,7 @@ type DriftStep struct {
 	ID         string `json:"id,omitempty"`
 	Path       string `json:"path"`
 	Kind       string `json:"kind"`
-	Status     string `json:"status"` // found, moved, replaced, missing, ambiguous, unreached; for goto: landed or elsewhere
+	Status     string `json:"status"` // found, moved, replaced, missing, ambiguous, unreached, skipped; for goto: landed or elsewhere
 	Locator    string `json:"locator,omitempty"`
 	NewLocator string `json:"new_locator,omitempty"` // moved: the locator now
 	Reason     string `json:"reason,omitempty"`
@@ -40,6 +40,7 @@ const (
 	DriftLanded    = "landed"    // a goto landed where it did when recorded
 	DriftElsewhere = "elsewhere" // a goto did not (another path, an error status, a sign-in page)
 	DriftUnreached = "unreached" // the step's page is reached only by acting (a click, a submit), which drift never does
+	DriftSkipped   = "skipped"   // a popup dismissal whose popup is not open now: a replay skips it
 )
 
 // WouldStop reports that a replay would stop now: some element is
@@ -123,8 +124,17 @@ func (w *drifter) steps(ctx context.Context, steps []routine.Step, where string,
 			if s.Target != nil && s.Target.Place != "" {
 				continue // a control in a row is found at its place in each row as the replay reads it
 			}
+			unchecked := w.rep.unchecked
 			if s.Target != nil {
 				w.find(ctx, &ds, s.Target, unsure)
+			}
+			if s.Dismisses != nil {
+				// A popup shows on some days: a replay skips its dismissal
+				// when it is not open, and the dismissal goes nowhere.
+				if ds.Status != calls.Found && ds.Status != calls.Moved && w.rep.unchecked == unchecked {
+					ds.Status, ds.Reason = DriftSkipped, "the popup it closes is not open now ("+ds.Reason+"); a replay skips it"
+				}
+				break
 			}
 			if s.Op == calls.ActClick || s.Op == calls.ActDblClick || s.Op == calls.ActPress {
 				w.reached = false // it may navigate: later pages are unsure

@@ -135,6 +135,10 @@ const (
 	StatusCanceled = "canceled"
 )
 
+// StepSkipped is the status of a step not taken, with why in its Detail:
+// a recorded popup dismissal whose popup is not open.
+const StepSkipped = "skipped"
+
 // StepResult is the outcome of one step (one per row inside each).
 type StepResult struct {
 	ID     string `json:"id,omitempty"`
@@ -142,12 +146,15 @@ type StepResult struct {
 	Kind   string `json:"kind"`
 	Op     string `json:"op,omitempty"`
 	Row    *int   `json:"row,omitempty"`    // inside each: the item's index
-	Status string `json:"status"`           // ok, healed, skipped (an if's check was false), stopped
+	Status string `json:"status"`           // ok, healed, skipped (StepSkipped), stopped
 	DurMS  int64  `json:"dur_ms"`           // time the step took
 	Ref    string `json:"ref,omitempty"`    // the element acted on
 	Heal   *Heal  `json:"heal,omitempty"`   // what changed, when the element was healed
 	Error  string `json:"error,omitempty"`  // why it stopped
 	Detail string `json:"detail,omitempty"` // for people: where a goto landed, what a check saw
+	// Closed says the popup that met the step, closed with the routine's
+	// recorded dismissal before the step was taken again.
+	Closed string `json:"closed,omitempty"`
 	// NetLog is what Chromium's NetLog saw in the span of a step that
 	// stopped as blocked, unreachable or timed out (Options.NetLog).
 	NetLog string `json:"netlog,omitempty"`
@@ -378,6 +385,10 @@ func (x *run) step(ctx context.Context, s *routine.Step, path string, rw *row) e
 		x.opened = true
 		err = x.gotoStep(ctx, s, rw, &sr)
 	case routine.KindAct:
+		if s.Dismisses != nil {
+			err = x.dismissStep(ctx, s, path, &sr) // popups.go
+			break
+		}
 		err = x.actStep(ctx, s, path, rw, &sr)
 	case routine.KindVerify:
 		err = x.verifyStep(ctx, s, path, rw, &sr)

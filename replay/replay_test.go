@@ -422,7 +422,7 @@ func TestReplayExtractNeedsModel(t *testing.T) {
 // TestEveryCauseHasAHint: a stop always says what to do.
 func TestEveryCauseHasAHint(t *testing.T) {
 	for _, c := range []Cause{CauseLandedAway, CauseSignIn, CauseVerify, CauseReplaced, CauseAmbiguous,
-		CauseMissing, CauseNeedsApproval, CauseNeedsModel, CauseFailed, CauseCanceled} {
+		CauseMissing, CauseNeedsApproval, CauseNeedsModel, CausePopup, CauseFailed, CauseCanceled} {
 		if c.Hint() == "" {
 			t.Errorf("%s has no hint", c)
 		}

@@ -329,6 +329,17 @@ func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row
 		}
 	}
 	out, err := x.pressApproved(ctx, s, path, req, sr)
+	if met, ok := calls.PopupOf(err); ok {
+		// A popup stopped or covered the step: closed with the routine's
+		// dismissal, the step is taken again, once (popups.go).
+		if err := x.meetPopup(ctx, s, path, met, sr); err != nil {
+			return err
+		}
+		out, err = x.pressApproved(ctx, s, path, req, sr)
+		if again, ok := calls.PopupOf(err); ok {
+			return stopf(CausePopup, "%s: %s stood in the way again after it was closed; the step was not taken", stepName(s, path), again.Describe())
+		}
+	}
 	if err != nil {
 		if errors.Is(err, calls.ErrNeedsApproval) {
 			return stopf(CauseNeedsApproval, "%s: %v%s", stepName(s, path), err, x.approvedNote(s, sr, err))

@@ -501,6 +501,16 @@ func actFields(s *Step, here string) error {
 		return &LoadError{Where: here + ".approved", Msg: fmt.Sprintf(`"approved" is for click, dblclick and press steps; this is a %s`, what),
 			Hint: "remove it: only a press can be a submit a person approved"}
 	}
+	if s.Dismisses != nil {
+		switch {
+		case s.Kind != KindAct || s.Op != calls.ActClick || s.Target == nil:
+			return &LoadError{Where: here + ".dismisses", Msg: fmt.Sprintf(`"dismisses" is for click steps with a target; this is a %s`, what),
+				Hint: "remove it: a popup is closed by a click on its control"}
+		case s.Approved != nil:
+			return &LoadError{Where: here + ".dismisses", Msg: `a step that "dismisses" a popup cannot be an approved submit`,
+				Hint: "remove one of them: a control that sends a form does not close a popup"}
+		}
+	}
 	if s.Count != 0 {
 		switch {
 		case s.Kind == KindAct && s.Op == calls.ActDblClick:

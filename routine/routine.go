@@ -86,6 +86,11 @@ type Step struct {
 	// hand: a replay presses it without asking while the page matches
 	// (see [Approved]).
 	Approved *Approved `json:"approved,omitempty"`
+	// Dismisses is set on a click that closed a popup which had stopped
+	// or covered the step before it ([MarkDismissal]): a replay skips it
+	// when the popup is not open, and closes the popup with it when the
+	// popup meets another step, then takes that step again.
+	Dismisses *Dismissal `json:"dismisses,omitempty"`
 
 	// verify, if
 	Check *Check `json:"check,omitempty"`

@@ -59,7 +59,27 @@ async function (checks) {
       if (hit.id) by += '#' + hit.id;
       else if (typeof hit.className === 'string' && hit.className.trim()) by += '.' + hit.className.trim().split(/\s+/).slice(0, 2).join('.');
       if (name) by += ' "' + name + '"';
-      return { state: 'covered', by, x, y };
+      // The box the cover sits in (a fixed or sticky container, a
+      // dialog): its text and its controls' labels, where a recorded
+      // dismissal is looked for (as overlays.js lists them).
+      let box = null;
+      for (let n = hit; n && n.nodeType === 1 && n !== document.body && n !== document.documentElement; n = n.parentElement || (n.getRootNode && n.getRootNode().host)) {
+        const pos = getComputedStyle(n).position;
+        const r = n.getAttribute('role');
+        if (pos === 'fixed' || pos === 'sticky' || n.tagName === 'DIALOG' || r === 'dialog' || r === 'alertdialog') { box = n; break; }
+      }
+      let text = '';
+      const buttons = [];
+      if (box) {
+        text = (box.innerText || '').replace(/\s+/g, ' ').trim().slice(0, 300);
+        for (const b of box.querySelectorAll('button, [role=button], a[href], input[type=button], input[type=submit]')) {
+          const br = b.getBoundingClientRect();
+          if (br.width <= 0 || br.height <= 0) continue;
+          buttons.push((b.getAttribute('aria-label') || b.innerText || b.value || '').replace(/\s+/g, ' ').trim().slice(0, 60));
+          if (buttons.length >= 12) break;
+        }
+      }
+      return { state: 'covered', by, x, y, text, buttons };
     }
   }
   // Whether a press on it may start a download, which the browser, not

@@ -68,15 +68,15 @@ func codeTable() []codeRow {
 		{exits: "1", what: "what failed on the page (doctor: a check failed; batch: a row did not pass)"},
 		{exits: "2", what: "what you gave: a flag or argument, a URL that cannot be parsed, a routine, plan, schema or state file missing or malformed, the configuration (a file with open permissions, an unknown key), no model for a command that needs one"},
 		{exits: "3", what: "what waymark runs on: the browser, the daemon, the model server (a 5xx, unreachable, rate limited)"},
-		{exits: "10–17", what: "`replay` stopped, for this cause (`waymark replay --help`)"},
+		{exits: "10–18", what: "`replay` stopped, for this cause (`waymark replay --help`)"},
 		{exits: "20, 21", what: "`drift`'s report (`waymark drift --help`)"},
 		{exits: "130", what: "interrupted"},
 	}
 	row := func(exit int) *codeRow {
 		key := fmt.Sprint(exit)
 		switch {
-		case exit >= 10 && exit <= 17:
-			key = "10–17"
+		case exit >= 10 && exit <= 18:
+			key = "10–18"
 		case exit == DriftExitMoved || exit == DriftExitBroken:
 			key = "20, 21"
 		}

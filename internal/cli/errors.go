@@ -38,6 +38,7 @@ var replayExits = map[replay.Cause]int{
 	replay.CauseMissing:       15,
 	replay.CauseNeedsApproval: 16,
 	replay.CauseNeedsModel:    17,
+	replay.CausePopup:         18,
 	replay.CauseCanceled:      ExitCanceled,
 }
 
@@ -98,7 +99,7 @@ func usageErrorf(hint, format string, args ...any) error {
 //	1   anything else: what failed on the page
 //
 // A command that reports its own outcome ([ExitError]: replay's causes
-// 10–17, drift's 20 and 21) keeps its status.
+// 10–18, drift's 20 and 21) keeps its status.
 func ExitCode(err error) int {
 	var ec interface{ ExitCode() int }
 	switch {

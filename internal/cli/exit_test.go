@@ -13,7 +13,7 @@ func TestReplayExits(t *testing.T) {
 	want := map[replay.Cause]int{
 		replay.CauseNone: 0, replay.CauseFailed: 1, replay.CauseLandedAway: 10, replay.CauseSignIn: 11,
 		replay.CauseVerify: 12, replay.CauseReplaced: 13, replay.CauseAmbiguous: 14, replay.CauseMissing: 15,
-		replay.CauseNeedsApproval: 16, replay.CauseNeedsModel: 17, replay.CauseCanceled: 130,
+		replay.CauseNeedsApproval: 16, replay.CauseNeedsModel: 17, replay.CausePopup: 18, replay.CauseCanceled: 130,
 		"a cause from a newer replay": 1,
 	}
 	seen := map[int]replay.Cause{}

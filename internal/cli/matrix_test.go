@@ -42,12 +42,22 @@ const matrixPage = `<!doctype html><html lang="en"><title>Shop</title><body><mai
 <button id=more>Show more</button> <button id=yes>Then</button> <button id=no>Else</button>
 <ul id=items><li><h2>Lamp</h2><button>Add</button></li><li><h2>Desk</h2><button>Add</button></li><li><h2>Sofa</h2><button>Add</button></li></ul>
 <p>Ready</p>
+<template id=tpl><div id=pop style="position:fixed;inset:0;background:#fff"><p>Join our newsletter</p><button id=nothanks>No thanks</button></div></template>
 <script>
 const tell = (k, v) => fetch('/seen?k=' + k + '&v=' + encodeURIComponent(v));
 q.addEventListener('change', () => tell('fill', q.value));
 q.addEventListener('keydown', e => { if (e.key === 'Enter') tell('press', q.value); });
 size.addEventListener('change', () => tell('select', size.value));
-more.addEventListener('click', () => tell('click', 'more'));
+more.addEventListener('click', () => {
+  tell('click', 'more');
+  // A newsletter popup, late: over the next step, once.
+  if (window.popped) return;
+  window.popped = true;
+  setTimeout(() => {
+    document.body.insertAdjacentHTML('beforeend', tpl.innerHTML);
+    nothanks.addEventListener('click', () => { tell('dismiss', 'popup'); pop.remove(); });
+  }, 0);
+});
 yes.addEventListener('click', () => tell('if', 'then'));
 no.addEventListener('click', () => tell('if', 'else'));
 document.querySelectorAll('#items button').forEach(b => b.addEventListener('click', () => tell('add', b.closest('li').querySelector('h2').textContent)));
@@ -224,6 +234,10 @@ func matrixCells(t *testing.T, site *adversarial.Server, shop *apishop.Shop, got
 	cell("act_click", eventually("click", "more"), "the server was told %q for Show more", told("click"))
 	cell("verify", got.status == replay.StatusOK, "the routine stopped: %s", got.msg)
 	cell("if", eventually("if", "then") && !has("if", "else"), "the server was told %q for the if", told("if"))
+	// The dismissal is skipped at its place (no popup yet), and closes
+	// the popup that shows late over the if's click, taken again once.
+	cell("act_dismiss", eventually("dismiss", "popup") && len(told("dismiss")) == 1 && len(told("if")) == 1,
+		"the server was told %q for the popup's No thanks, %q for the click it stood over", told("dismiss"), told("if"))
 	cell("extract_recipe", string(got.data["items"]) == `[{"name":"Lamp"},{"name":"Desk"},{"name":"Sofa"}]`, "items %s", got.data["items"])
 	adds := func() bool {
 		return eventually("add", "Lamp") && eventually("add", "Desk") && eventually("add", "Sofa") && len(told("add")) == 3
@@ -278,6 +292,8 @@ func matrixRoutine(t *testing.T, ctx context.Context, m *sessions.Manager, site 
 		Variables: []routine.Variable{{Name: "q"}, {Name: "name"}, {Name: "picks", List: true}},
 		Steps: []routine.Step{
 			{ID: "shop", Kind: routine.KindGoto, URL: site.URL("/shop")},
+			{ID: "no_thanks", Kind: routine.KindAct, Op: calls.ActClick, Target: target(`role=button[name="No thanks"]`, "button", "button", "no thanks"),
+				Dismisses: &routine.Dismissal{Popup: `box "Join our newsletter"`}},
 			{ID: "search", Kind: routine.KindAct, Op: calls.ActFill, Target: target("label=Search", "input", "textbox", "search"), Value: &routine.Value{From: "input", Slot: "q"}},
 			{ID: "enter", Kind: routine.KindAct, Op: calls.ActPress, Target: target("label=Search", "input", "textbox", "search"), Key: "Enter"},
 			{ID: "size", Kind: routine.KindAct, Op: calls.ActSelect, Target: target("label=Size", "select", "combobox", "size"), Value: &routine.Value{Literal: "Large"}},

@@ -46,7 +46,8 @@ the environment). The replay stops where it cannot be sure, says why, and exits
 with the cause's code:
 
   0 ok · 1 failed · 10 landed-elsewhere · 11 sign-in · 12 verify · 13 replaced
-  14 ambiguous · 15 missing · 16 needs-approval · 17 needs-model · 130 canceled
+  14 ambiguous · 15 missing · 16 needs-approval · 17 needs-model · 18 popup
+  130 canceled
 
 Heals come back as the routine's next version: --keep-heals always writes it
 over FILE, ask (the default) writes it beside FILE as NAME.vN.pending.json,
@@ -256,6 +257,9 @@ func progressLine(e replay.StepEvent) string {
 		line += "  " + s.Error
 	} else if s.Detail != "" {
 		line += "  " + s.Detail
+	}
+	if s.Closed != "" {
+		line += "\n     popup: " + s.Closed
 	}
 	if s.NetLog != "" {
 		line += "\n     netlog: " + s.NetLog

@@ -104,3 +104,12 @@ func dismissName(n *outline.Node) string {
 	}
 	return "close"
 }
+
+// Dismisses reports whether a control named label closes the popup it
+// sits in without doing what the popup asks ("No thanks", "Not now",
+// "Close", a close glyph): the words a recorded dismissal is told by
+// (routine.MarkDismissal). A label that also says a commit word
+// ("Close and subscribe") is not one: the caller checks that too.
+func Dismisses(label string) bool {
+	return closeGlyphs[strings.TrimSpace(label)] || dismissWords.in(norm(label))
+}

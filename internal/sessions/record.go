@@ -223,6 +223,11 @@ type recording struct {
 	ids     map[string]bool   // step ids used
 	notes   []string
 	loop    *rowsLoop // between record rows start and stop: steps go into it
+	// met is the popup that stopped or covered the last recorded action,
+	// until the next action or navigation: a click right after it on the
+	// popup's own "No thanks" is recorded as its dismissal
+	// (routine.MarkDismissal).
+	met *calls.Popup
 }
 
 // proposed is a variable with the field name it was named after.
@@ -317,6 +322,7 @@ func (rec *recording) navigate(ctx context.Context, p page, asked, how string, d
 	if err != nil || rec.done {
 		return info, err
 	}
+	rec.met = nil // a dismissal is the action right after the popup met one
 	url := asked
 	if how != "" {
 		url = info.URL
@@ -372,13 +378,28 @@ func (rec *recording) act(ctx context.Context, p page, req calls.ActRequest) (*c
 		return nil, err // pressed in another row than the first: nothing was done
 	}
 	out, approved, err := pressAsPerson(ctx, p, req)
+	met := rec.met
+	rec.met, _ = calls.PopupOf(err) // a popup in the way: the next click may close it
 	if err != nil {
 		return out, err
 	}
 	before := len(*rec.stepList())
 	rec.addAct(req, ev, place)
 	rec.approve(before, approved)
+	rec.dismissal(before, met, approved != nil)
 	return out, nil
+}
+
+// dismissal marks the step just recorded as closing met, the popup that
+// stopped or covered the action before it, when it is its dismissal
+// (routine.MarkDismissal, the one rule for every recorder). submitted:
+// the press needed a person's approval (a submit).
+func (rec *recording) dismissal(before int, met *calls.Popup, submitted bool) {
+	steps := *rec.stepList()
+	if met == nil || len(steps) != before+1 {
+		return
+	}
+	routine.MarkDismissal(&steps[before], met, submitted)
 }
 
 // addAct appends the step of a done element action.
