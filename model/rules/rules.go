@@ -79,6 +79,15 @@ func Decide(instruction, outline string) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
+	if in.action == ActionSelect && in.value != "" {
+		if o, ok, err := optionIn(els, e, in.value); ok || err != nil {
+			if err != nil {
+				return Answer{}, err
+			}
+			return Answer{Action: ActionClick, Ref: o.Ref,
+				Reason: fmt.Sprintf("%s is the option %q of %s, which matches %q by %s", o.Raw, in.value, e.Raw, in.target, how)}, nil
+		}
+	}
 	a := Answer{Action: in.action, Ref: e.Ref, Value: in.value, Key: in.key, Direction: in.direction,
 		Reason: fmt.Sprintf("%s matches %q by %s", e.Raw, in.target, how)}
 	if in.action == ActionSelect && in.value == "" {
@@ -140,4 +149,32 @@ func split(msg string) (instruction, outline string) {
 		}
 	}
 	return strings.TrimSpace(outside), outline
+}
+
+// optionIn finds the option named value among the options a list shows
+// in the outline (an ARIA listbox, an open custom combobox): choosing one
+// is a click on it, which a page's own list takes, where a select of a
+// <select> would not reach it. ok is false when the list shows no
+// options (a <select>: the driver chooses among its own).
+func optionIn(els []element, list element, value string) (element, bool, error) {
+	var opts []element
+	for _, e := range els {
+		if e.parent == list.Ref && (e.Role == "option" || e.Role == "menuitemradio" || e.Role == "treeitem") {
+			opts = append(opts, e)
+		}
+	}
+	if len(opts) == 0 {
+		return element{}, false, nil
+	}
+	best, _ := rank(opts, norm(value))
+	switch len(best) {
+	case 1:
+		if best[0].Has("disabled") {
+			return element{}, true, &TargetError{Action: ActionSelect, Want: value, Candidates: lines(best), Err: ErrDisabled}
+		}
+		return best[0], true, nil
+	case 0:
+		return element{}, true, &TargetError{Action: ActionSelect, Want: value, Roles: []string{"option"}, Candidates: lines(opts), Err: ErrNoMatch}
+	}
+	return element{}, true, &TargetError{Action: ActionSelect, Want: value, Roles: []string{"option"}, Candidates: lines(best), Err: ErrAmbiguous}
 }
