@@ -146,7 +146,7 @@ func TestSteps(t *testing.T) {
 		{"Click on Tab #2.", []string{"Click on Tab #2"}},
 		{`click "Salt and pepper"`, []string{`click "Salt and pepper"`}}, // a joining word inside quotes
 		{"click Salt and Pepper", []string{"click Salt and Pepper"}},     // no verb after "and": one name
-		{"Buy the cheapest flight and tell me its price", nil},            // a part it cannot read
+		{"Buy the cheapest flight and tell me its price", nil},           // a part it cannot read
 	}
 	for _, tt := range tests {
 		if got := Steps(tt.task); !slices.Equal(got, tt.want) {

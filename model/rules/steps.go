@@ -59,7 +59,7 @@ var (
 	// reBoth: `enter the password "x" into both text fields`.
 	reBoth = lazyRE(`(?i)\b(?:enter|type|input|put)\s+(?:the\s+[a-z]+\s+)?(\x00[0-9]+\x00)\s+(?:in|into|in\s+to)\s+both\s+(?:of\s+the\s+)?([a-z][a-z ]*?(?:field|box|input|textbox))e?s\b`)
 	// reList: "select A, B and C".
-	reList = lazyRE(`(?is)^(select|check|choose|pick|tick)\s+(.+)$`)
+	reList  = lazyRE(`(?is)^(select|check|choose|pick|tick)\s+(.+)$`)
 	reItems = lazyRE(`\s*,\s*(?:and\s+)?|\s+and\s+`)
 	// reUseTo: "use the textbox to enter X".
 	reUseTo = lazyRE(`(?is)^use\s+(.+?)\s+to\s+(?:enter|type|input|write)\s+(.+)$`)
