@@ -22,18 +22,26 @@ var _ pilot.Model = Model{}
 // New returns the rules model.
 func New() Model { return Model{} }
 
-// Next answers an act turn with an [Answer] in Reply.Data. Other purposes,
-// and instructions it does not know, are a [NeedsModelError]; a target it
-// cannot choose with confidence is a [TargetError]. Both wrap
+// Next answers an act turn with an [Answer] in Reply.Data, and a run's
+// turn with the next step of a task of plain steps (task.go). Other
+// purposes, and instructions it does not know, are a [NeedsModelError]; a
+// target it cannot choose with confidence is a [TargetError]; an act
+// instruction of several steps is a [MultiStepError]. All wrap
 // [pilot.ErrCannot].
 func (Model) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) {
 	if err := ctx.Err(); err != nil {
 		return pilot.Reply{}, err
 	}
+	if turn.Purpose == pilot.PurposeDecide {
+		return decideTask(turn)
+	}
 	if turn.Purpose != pilot.PurposeAct {
 		return pilot.Reply{}, &NeedsModelError{What: purposeWhat(turn.Purpose), Purpose: turn.Purpose}
 	}
 	instruction, outline := split(lastUser(turn))
+	if steps := Steps(instruction); len(steps) > 1 {
+		return pilot.Reply{}, &MultiStepError{Instruction: instruction, Steps: steps}
+	}
 	a, err := Decide(instruction, outline)
 	if err != nil {
 		return pilot.Reply{}, err
