@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 // Role words an instruction may use for a target, and the outline roles
@@ -239,8 +237,8 @@ func findQuoted(els []element, phrase string, action Action, roles []string) (el
 	return element{}, "", &TargetError{Action: action, Want: phrase, Roles: roles, Err: ErrNoMatch}
 }
 
-// rowMatch returns, for the rows whose text matches name best (as rank
-// matches names), the control that opens each: its one link, else its
+// rowMatch returns, for the rows whose text holds name as whole words,
+// the control that opens each: its one link, else its
 // one button or clickable. A row with none, or with several, opens by
 // nothing the rules may choose.
 func rowMatch(els []element, name string) ([]element, string) {
@@ -248,6 +246,7 @@ func rowMatch(els []element, name string) ([]element, string) {
 		Name string
 		open []element
 	}
+	// rows are numbered in the outline's order.
 	var order []int
 	rows := map[int]*row{}
 	for _, e := range els {
@@ -262,18 +261,15 @@ func rowMatch(els []element, name string) ([]element, string) {
 		}
 		r.open = append(r.open, e)
 	}
-	var named []element // one per row, standing for it
-	byRow := map[string]*row{}
+	// A row's text runs its cells together, so no tier of match is
+	// better than another: every row that holds the name as whole words
+	// counts.
+	var out []element
 	for _, n := range order {
 		r := rows[n]
-		key := strconv.Itoa(n)
-		named = append(named, element{Line: outline.Line{Name: r.Name, Ref: key}})
-		byRow[key] = r
-	}
-	best, how := rank(named, name)
-	var out []element
-	for _, b := range best {
-		r := byRow[b.Ref]
+		if !strings.Contains(" "+norm(r.Name)+" ", " "+name+" ") {
+			continue
+		}
 		opens := filter(r.open, []string{"link"})
 		if len(opens) == 0 {
 			opens = filter(r.open, []string{"button", "clickable"})
@@ -282,7 +278,7 @@ func rowMatch(els []element, name string) ([]element, string) {
 			out = append(out, opens[0])
 		}
 	}
-	return out, how + " of its row's text"
+	return out, "its row's text"
 }
 
 // match returns the elements of els a reading names, with how. A role

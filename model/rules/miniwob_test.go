@@ -56,13 +56,13 @@ const (
 - clickable "Jerald Purus justo" [ref=e3]
 `
 	miniInboxTable = `- table:
-  - row "Kanesha Urna velit":
+  - row: Kanesha
     - checkbox "Select" [ref=e1]
     - link "Urna velit" [ref=e2]
-  - row "Gretchen Odio magna":
+  - row: Gretchen
     - checkbox "Select" [ref=e3]
     - link "Odio magna" [ref=e4]
-  - row "Gretchen Velit nulla":
+  - row: Gretchen Yesterday
     - checkbox "Select" [ref=e5]
     - link "Velit nulla" [ref=e6]
 `

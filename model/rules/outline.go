@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/waymark-dev/waymark/internal/outline"
+import (
+	"cmp"
+
+	"github.com/waymark-dev/waymark/internal/outline"
+)
 
 // element is one line of the outline that has a ref, with the element
 // that holds it.
@@ -49,9 +53,10 @@ func parseOutline(text string) []element {
 			out = append(out, e)
 		}
 		h := holder{depth: l.Depth, ref: l.Ref}
-		if l.Ref == "" && rowRoles[l.Role] && l.Name != "" {
+		if name := cmp.Or(l.Name, l.Text); l.Ref == "" && rowRoles[l.Role] && name != "" {
+			// A row is named by its text: "- row: Gretchen".
 			rows++
-			h.row, h.name = rows, l.Name
+			h.row, h.name = rows, name
 		}
 		open = append(open, h)
 	}
