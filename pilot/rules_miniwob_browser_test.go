@@ -139,4 +139,3 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
-
