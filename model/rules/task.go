@@ -176,7 +176,8 @@ func (e *MultiStepError) Error() string {
 
 // ErrorHint says what to do next (calls.Hinter).
 func (e *MultiStepError) ErrorHint() string {
-	return "give the whole sentence to " + calls.Cmd("run") + " (no key needed: it does the steps in turn), or act each step in turn"
+	return "give the whole sentence to " + calls.Cmd("run") + " (no key needed: it does the steps in turn), or act each step in turn; " +
+		"a value that holds such words goes in quotes (fill Message with \"hi, then call me\")"
 }
 
 // ErrorData is the steps, for a program to act them one by one.
