@@ -222,6 +222,14 @@ func TestRunTurns(t *testing.T) {
 	if !errors.As(err, &failed) || failed.Step != 2 || !errors.Is(err, pilot.ErrCannot) {
 		t.Errorf("a failed step: %v", err)
 	}
+	// A step taken that left the page as it was (the option already
+	// chosen) is no failure of the task: the next step goes on.
+	unchanged := "step 1 (select role=combobox) did not have the effect you expected: expected the page changes; observed the page did not change"
+	got, err := answer(decideTurn("Select Hassan from the list and click Submit.",
+		[]string{`select combobox [ref=e1] with "Hassan" — its check failed: the page did not change`}, unchanged, miniSelect))
+	if err != nil || got.Op != "click" || got.Ref != "e2" {
+		t.Errorf("after a step that changed nothing: %+v, %v", got, err)
+	}
 	_, err = answer(decideTurn("Buy the cheapest flight and tell me its price", nil, "", miniText))
 	if !errors.Is(err, calls.ErrNeedsModel) {
 		t.Errorf("a task of no plain steps: %v", err)

@@ -14,7 +14,9 @@ import (
 // done are counted from its history, and the next step is answered as act
 // answers it, on the turn's outline. With every step done the answer is
 // done, which the run accepts only when the last step's check passed. A
-// step that failed ends the run: the rules model knows no other way.
+// step that failed ends the run: the rules model knows no other way. A
+// step that was taken and only left the page unchanged (the option
+// already chosen) is not a failure of the task: the next step goes on.
 
 // taskDecision is the run's decision, as pilot's decide schema has it.
 type taskDecision struct {
@@ -42,6 +44,12 @@ func decideTask(turn pilot.Turn) (pilot.Reply, error) {
 	}
 	history, outline := fences(msg)
 	done, kept, wrong := progress(history)
+	if kept && strings.HasSuffix(wrong, "observed the page did not change") && !strings.Contains(wrong, "; step ") {
+		// The step was taken and only left the page as it was: choosing
+		// the option already chosen, the tab already open. The next
+		// step goes on; done still needs a last step whose check passed.
+		wrong = ""
+	}
 	if wrong != "" {
 		// A step whose check failed is in the history; one the page
 		// refused is not.
