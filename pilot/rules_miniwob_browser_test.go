@@ -47,10 +47,9 @@ f.onkeydown=e=>{if(e.key==='Escape')m.hidden=true;};f.onblur=()=>{m.hidden=true;
 
 // miniSite serves miniPages and counts what reaches it.
 type miniSite struct {
-	mu   sync.Mutex
-	got  []string // "POST /submit choice=Ona", "GET /r/3 q=Kanesha"
-	srv  *httptest.Server
-	page string
+	mu  sync.Mutex
+	got []string // "POST /submit choice=Ona", "GET /r/3 q=Kanesha"
+	srv *httptest.Server
 }
 
 func newMiniSite(t *testing.T) *miniSite {
