@@ -105,7 +105,9 @@ body{font:14px sans-serif;margin:8px;width:320px} #query{background:#ff0;padding
 [role=option][aria-selected=true]{background:#9cf} dialog{position:fixed;top:40px}
 </style></head><body><div id="query">` + query + `</div><div id="area">` + body + `</div>
 <script>
-function send(fields){fetch('/submit',{method:'POST',headers:{'Content-Type':'application/x-www-form-urlencoded'},body:new URLSearchParams(fields).toString()});}
+// The answer is sent as a form would send it; its response is read, as a
+// page's own script reads it.
+function send(fields){fetch('/submit',{method:'POST',headers:{'Content-Type':'application/x-www-form-urlencoded'},body:new URLSearchParams(fields).toString()}).then(r=>r.text());}
 ` + script + `</script></body></html>`
 }
 
