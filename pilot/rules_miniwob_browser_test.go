@@ -21,7 +21,7 @@ import (
 var miniPages = map[string]string{
 	"/listbox": `<ul role="listbox"><li role="option" tabindex="-1">Ilse</li><li role="option" tabindex="-1">Ona</li><li role="option" tabindex="-1">Tamra</li></ul>
 <button id="sub">Submit</button><script>let v='';document.querySelectorAll('[role=option]').forEach(o=>o.onclick=()=>{v=o.textContent;o.setAttribute('aria-selected','true');});
-document.getElementById('sub').onclick=()=>fetch('/submit',{method:'POST',body:new URLSearchParams({choice:v})});</script>`,
+document.getElementById('sub').onclick=()=>fetch('/submit',{method:'POST',body:new URLSearchParams({choice:v})}).then(r=>r.text());</script>`,
 	"/search": `<a href="/home">Home</a> <input id="q"> <button id="go">Search</button><div id="res"></div>
 <script>document.getElementById('go').onclick=()=>{const t=document.getElementById('q').value;
 document.getElementById('res').innerHTML=['Dixie','Ona','Dixie','Marcus'].map((n,i)=>'<div><a href="/r/'+(i+1)+'?q='+t+'">'+n+'</a></div>').join('');};</script>`,
@@ -31,7 +31,7 @@ document.getElementById('res').innerHTML=['Dixie','Ona','Dixie','Marcus'].map((n
 <div id="open" hidden><button id="trash" aria-label="Trash">🗑</button></div>
 <script>let cur='';document.querySelectorAll('.o').forEach(a=>a.onclick=e=>{e.preventDefault();cur=a.closest('tr').children[1].textContent;
 document.getElementById('inbox').hidden=true;document.getElementById('open').hidden=false;});
-document.getElementById('trash').onclick=()=>fetch('/submit',{method:'POST',body:new URLSearchParams({from:cur})});</script>`,
+document.getElementById('trash').onclick=()=>fetch('/submit',{method:'POST',body:new URLSearchParams({from:cur})}).then(r=>r.text());</script>`,
 	// As jQuery UI's autocomplete: a menu under the field, over the
 	// Submit button, that opens as one types and closes on Escape, on a
 	// pick, and when the field loses focus.
