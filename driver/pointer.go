@@ -113,6 +113,7 @@ func (el *element) actionableLoop(ctx context.Context, checks int, timeout time.
 	// coveredSince when it began to; zero when it was not covered.
 	var coverBy string
 	var coveredSince time.Time
+	left := false // the focused field was left, closing its menu
 	for {
 		p, err := try()
 		if err == nil {
@@ -120,6 +121,18 @@ func (el *element) actionableLoop(ctx context.Context, checks int, timeout time.
 		}
 		if errors.Is(err, calls.ErrStaleRef) || errors.Is(err, calls.ErrBrowserGone) || errors.Is(err, calls.ErrJavaScript) || ctx.Err() != nil {
 			return point{}, err
+		}
+		var mc *menuCover
+		if errors.As(err, &mc) && !left {
+			// The menu the last typing opened (an autocomplete's) is
+			// closed as a person's click elsewhere would close it, by
+			// leaving the field; then the element is checked again. A
+			// menu that stays is a cover like any other.
+			left = true
+			if err := el.callOn(ctx, jsLeaveField, nil); err != nil {
+				return point{}, err
+			}
+			continue
 		}
 		var ce *calls.CoveredError
 		switch {
@@ -138,6 +151,17 @@ func (el *element) actionableLoop(ctx context.Context, checks int, timeout time.
 		}
 	}
 }
+
+// menuCover is a cover that is a menu the focused field opened as it was
+// typed into (actionable.js's openedBy).
+type menuCover struct{ *calls.CoveredError }
+
+func (m *menuCover) Unwrap() error { return m.CoveredError }
+
+// jsLeaveField takes the focus off the focused field of the element's
+// document, as a click elsewhere does: the field's blur and change
+// handlers run, and an autocomplete closes its menu.
+const jsLeaveField = `function () { const f = this.ownerDocument.activeElement; if (f && f !== this && f.blur) f.blur(); }`
 
 // errUnstable marks a box that moved over a frame; it is tried again.
 var errUnstable = errors.New("element is still moving")
@@ -169,6 +193,9 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 		H       float64  `json:"h"`
 		Y       float64  `json:"y"`
 		DL      bool     `json:"dl"`
+		// Opened: what covers it is a menu the focused field opened as
+		// it was typed into.
+		Opened bool `json:"opened"`
 		// Then is what then returned, when the element passed.
 		Then json.RawMessage `json:"then"`
 	}
@@ -195,7 +222,11 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 	case "disabled":
 		return point{}, calls.Errorf(calls.ErrNotInteractable, "wait until the page enables it, or act on another element", "%s is disabled", el.what)
 	case "covered":
-		return point{}, &calls.CoveredError{Target: el.what, By: probe.By, Text: probe.Text, Buttons: probe.Buttons}
+		ce := &calls.CoveredError{Target: el.what, By: probe.By, Text: probe.Text, Buttons: probe.Buttons}
+		if probe.Opened {
+			return point{}, &menuCover{ce}
+		}
+		return point{}, ce
 	default:
 		return point{}, fmt.Errorf("actionability probe of %s said %q", el.what, probe.State)
 	}

@@ -79,8 +79,39 @@ async function (checks) {
           if (buttons.length >= 12) break;
         }
       }
-      return { state: 'covered', by, x, y, text, buttons };
+      return { state: 'covered', by, x, y, text, buttons, opened: openedBy(hit) };
     }
+  }
+  // A press on it may start a download (below). First, openedBy: whether
+  // what covers it is a popup the focused text field opened as it was
+  // typed into (an autocomplete's menu): named by the field's
+  // aria-controls, aria-owns or list, or a box laid over the page
+  // (absolute or fixed) that starts at the field's lower or upper edge
+  // and overlaps it across. The caller closes such a menu as leaving
+  // the field does, and checks again.
+  function openedBy(hit) {
+    const f = document.activeElement;
+    if (!f || f === el || f.contains(hit) || hit.contains(f)) return false;
+    const role = f.getAttribute('role') || '';
+    const typing = f.matches('input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]), textarea') ||
+      f.isContentEditable || role === 'combobox' || role === 'searchbox' || role === 'textbox';
+    if (!typing) return false;
+    for (const a of ['aria-controls', 'aria-owns', 'list']) {
+      for (const id of (f.getAttribute(a) || '').split(/\s+/)) {
+        const p = id && document.getElementById(id);
+        if (p && p.contains(hit)) return true;
+      }
+    }
+    const fb = f.getBoundingClientRect();
+    for (let n = hit; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+      const pos = getComputedStyle(n).position;
+      if (pos !== 'absolute' && pos !== 'fixed') continue;
+      const pb = n.getBoundingClientRect();
+      const across = pb.left < fb.right && pb.right > fb.left;
+      const below = Math.abs(pb.top - fb.bottom) <= 8, above = Math.abs(pb.bottom - fb.top) <= 8;
+      return across && (below || above);
+    }
+    return false;
   }
   // Whether a press on it may start a download, which the browser, not
   // the page, announces (settle.go waits a moment for one): a link, or a

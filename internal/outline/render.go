@@ -151,6 +151,12 @@ func (r *renderer) emit(n *Node, depth int) {
 		// Its text lines are dropped in this mode: say what it holds.
 		inline = n.Text
 	}
+	if r.opts.Interactive && n.Role == "row" && n.Ref == "" {
+		// A table row keeps its own text (the cells that are not
+		// controls): "click Gretchen" names the row of an inbox whose
+		// sender is plain text beside the link that opens it.
+		inline = rowText(n)
+	}
 	r.lines[start].inline = inline
 	for _, c := range kids {
 		r.emit(c, depth+1)
@@ -159,7 +165,8 @@ func (r *renderer) emit(n *Node, depth int) {
 	keep := true
 	switch {
 	case r.opts.Interactive:
-		keep = n.Ref != "" || n.Role == "heading" || landmarkish[n.Role] && len(sub) > 0
+		keep = n.Ref != "" || n.Role == "heading" || landmarkish[n.Role] && len(sub) > 0 ||
+			n.Role == "row" && inline != "" && slices.ContainsFunc(sub, func(l line) bool { return l.n.Ref != "" })
 	case r.opts.Compact:
 		// A line that carries its one child's text inline is content,
 		// not an empty wrapper.
@@ -182,6 +189,44 @@ func (r *renderer) emit(n *Node, depth int) {
 		sub[k].depth--
 	}
 	r.lines = slices.Delete(r.lines, start, start+1)
+}
+
+// rowText is the text a row shows outside its controls, capped: its text
+// runs and the names of its cells that hold no control, in order.
+func rowText(n *Node) string {
+	var parts []string
+	size := 0
+	add := func(t string) {
+		if t = strings.TrimSpace(t); t != "" {
+			parts = append(parts, t)
+			size += len(t) + 1
+		}
+	}
+	var walk func(*Node)
+	walk = func(n *Node) {
+		for _, c := range n.Children {
+			switch {
+			case size > maxName, c.Ref != "":
+			case c.Role == "text":
+				add(c.Name)
+			case holdsRef(c) || c.Name == "":
+				walk(c)
+			default:
+				add(c.Name)
+			}
+		}
+	}
+	walk(n)
+	return strings.Join(parts, " ")
+}
+
+func holdsRef(n *Node) bool {
+	for _, c := range n.Children {
+		if c.Ref != "" || holdsRef(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func onOf(n *Node) int8 {

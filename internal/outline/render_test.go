@@ -99,3 +99,35 @@ func TestRenderQuotesPageTextThatReadsAsAFoldedRegion(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
 	}
 }
+
+// TestInteractiveKeepsARowsText: a table row that holds controls keeps
+// its own text in the interactive outline (the cells that are not
+// controls), so that "the email from Gretchen" can be told from the
+// others when her name is plain text beside the link that opens it. A
+// row of controls only, or of text only, is elided as before.
+func TestInteractiveKeepsARowsText(t *testing.T) {
+	cell := func(kids ...*Node) *Node { return &Node{Role: "cell", Children: kids} }
+	named := func(name string) *Node {
+		return &Node{Role: "cell", Name: name, Children: []*Node{{Role: "text", Name: name}}}
+	}
+	root := &Node{Role: "document", Children: []*Node{{Role: "table", Children: []*Node{
+		{Role: "row", Children: []*Node{named("From"), named("Subject")}},
+		{Role: "row", Children: []*Node{
+			cell(&Node{Role: "checkbox", Name: "Select", Ref: "e1"}), named("Gretchen"),
+			cell(&Node{Role: "link", Name: "Odio magna", Ref: "e2"})}},
+		{Role: "row", Children: []*Node{cell(&Node{Role: "button", Name: "Load more", Ref: "e3"})}},
+	}}}}
+	var b strings.Builder
+	if _, err := Render(&b, root, RenderOptions{Full: true, Interactive: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := `- table:
+  - row: Gretchen
+    - checkbox "Select" [ref=e1]
+    - link "Odio magna" [ref=e2]
+  - button "Load more" [ref=e3]
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}

@@ -99,6 +99,7 @@ var (
 	reSet      = lazyRE(`(?is)^set\s+(.+?)\s+to\s+(.+)$`)
 	reType     = lazyRE(`(?is)^type\s+(.+)\s+(?:into|in|in\s+to|on)\s+(.+)$`)
 	reEnter    = lazyRE(`(?is)^(?:enter|input|write|put)\s+(.+)\s+(?:into|in|in\s+to|on)\s+(.+)$`)
+	reEnterAs  = lazyRE(`(?is)^(?:enter|input|write|put|type)\s+(.+)\s+as\s+(.+)$`)
 	reSelectIn = lazyRE(`(?is)^(?:select|choose|pick)\s+(.+)\s+(?:in|from|for|on)\s+(.+)$`)
 	reSelect   = lazyRE(`(?is)^(?:select|choose|pick)\s+(.+)$`)
 	reUncheck  = lazyRE(`(?is)^(?:uncheck|untick|deselect|turn\s+off|disable)\s+(.+)$`)
@@ -126,6 +127,10 @@ func parseInstruction(s string) (intent, bool) {
 		return intent{action: ActionType, target: t(m[2]), value: r(m[1])}, true
 	}
 	if m := reEnter().FindStringSubmatch(p); m != nil {
+		return intent{action: ActionFill, target: t(m[2]), value: r(m[1])}, true
+	}
+	if m := reEnterAs().FindStringSubmatch(p); m != nil {
+		// "enter 10/08/2012 as the date"
 		return intent{action: ActionFill, target: t(m[2]), value: r(m[1])}, true
 	}
 	if m := reSelectIn().FindStringSubmatch(p); m != nil {

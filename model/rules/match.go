@@ -11,20 +11,34 @@ import (
 var roleWords = []struct {
 	words []string
 	roles []string
+	// types, when set, narrows the roles to fields of these input types
+	// ([type=date]); such a word names a field only at the phrase's end
+	// ("the date", "the Start date"), never before a name.
+	types []string
+	// results: the links of a page's results, those after its last text
+	// field (the search box), are what is counted ("the 9th result").
+	results bool
 }{
-	{[]string{"radio button", "radio"}, []string{"radio", "menuitemradio"}},
-	{[]string{"check box", "checkbox", "tickbox", "tick box"}, []string{"checkbox", "menuitemcheckbox", "switch"}},
-	{[]string{"search box", "searchbox", "search field"}, []string{"searchbox", "textbox", "combobox"}},
-	{[]string{"number field", "number box", "number input", "spinbutton"}, []string{"spinbutton"}},
-	{[]string{"text field", "text box", "textbox", "textarea", "field", "box", "input"}, []string{"textbox", "searchbox", "combobox", "spinbutton"}},
-	{[]string{"drop-down", "drop down", "dropdown", "combobox", "combo box", "select", "listbox", "list box", "picker"}, []string{"combobox", "listbox"}},
-	{[]string{"menu item", "menuitem"}, []string{"menuitem", "menuitemcheckbox", "menuitemradio"}},
-	{[]string{"button"}, []string{"button"}},
-	{[]string{"link"}, []string{"link"}},
-	{[]string{"tab"}, []string{"tab"}},
-	{[]string{"switch", "toggle"}, []string{"switch", "checkbox"}},
-	{[]string{"slider"}, []string{"slider"}},
-	{[]string{"option"}, []string{"option", "radio"}},
+	{words: []string{"radio button", "radio"}, roles: []string{"radio", "menuitemradio"}},
+	{words: []string{"check box", "checkbox", "tickbox", "tick box"}, roles: []string{"checkbox", "menuitemcheckbox", "switch"}},
+	{words: []string{"search box", "searchbox", "search field"}, roles: []string{"searchbox", "textbox", "combobox"}},
+	{words: []string{"number field", "number box", "number input", "spinbutton"}, roles: []string{"spinbutton"}},
+	{words: []string{"date field", "date input", "date box", "date picker", "datepicker", "date"}, roles: []string{"textbox", "combobox", "spinbutton"},
+		types: []string{"date", "datetime-local"}},
+	{words: []string{"text field", "text box", "textbox", "text input", "text area", "textarea", "input field", "input box", "entry field", "field", "box", "input"},
+		roles: []string{"textbox", "searchbox", "combobox", "spinbutton"}},
+	{words: []string{"drop-down list", "dropdown list", "drop-down", "drop down", "dropdown", "combobox", "combo box", "select list", "selection list",
+		"select", "listbox", "list box", "list of options", "options list", "list", "picker"}, roles: []string{"combobox", "listbox"}},
+	{words: []string{"menu item", "menuitem"}, roles: []string{"menuitem", "menuitemcheckbox", "menuitemradio"}},
+	{words: []string{"button"}, roles: []string{"button"}},
+	{words: []string{"search result", "result"}, roles: []string{"link"}, results: true},
+	{words: []string{"link"}, roles: []string{"link"}},
+	{words: []string{"tab"}, roles: []string{"tab"}},
+	{words: []string{"switch", "toggle"}, roles: []string{"switch", "checkbox"}},
+	{words: []string{"slider"}, roles: []string{"slider"}},
+	{words: []string{"option"}, roles: []string{"option", "radio"}},
+	// An icon is a control drawn as a picture: "the trash icon".
+	{words: []string{"icon"}, roles: []string{"button", "link", "clickable", "menuitem"}},
 }
 
 // kinds lists the roles an action may take; nil means any.
@@ -42,8 +56,10 @@ var choosable = []string{"radio", "menuitemradio", "option", "tab", "checkbox", 
 // query is one reading of a target phrase: a name and the roles a role
 // word narrows it to (nil for any).
 type query struct {
-	name  string
-	roles []string
+	name    string
+	roles   []string
+	types   []string // input types the roles are narrowed to
+	results bool     // counted among the page's results
 	// exact is the name as quoted, case kept: "No" and "no" are two
 	// names when the instruction quotes one of them.
 	exact string
@@ -63,6 +79,10 @@ func readings(phrase string) []query {
 		return []query{{name: norm(q.restore(p)), exact: strings.Join(strings.Fields(q.restore(p)), " ")}}
 	}
 	low := strings.ToLower(articles(p))
+	if m := reRowOf().FindStringSubmatch(articles(p)); m != nil {
+		// "the email from Gretchen": the row that holds her name.
+		low = strings.ToLower(m[1])
+	}
 	whole := norm(q.restore(low))
 	var out []query
 	for _, rw := range roleWords {
@@ -73,13 +93,13 @@ func readings(phrase string) []query {
 				// "the checkbox": the role alone.
 			case strings.HasSuffix(low, " "+w):
 				rest = strings.TrimSuffix(low, " "+w)
-			case strings.HasPrefix(low, w+" "):
+			case strings.HasPrefix(low, w+" ") && rw.types == nil:
 				rest = strings.TrimPrefix(low, w+" ")
 			default:
 				continue
 			}
 			name := norm(q.restore(strings.TrimPrefix(rest, "the ")))
-			out = append(out, query{name: name, roles: rw.roles})
+			out = append(out, query{name: name, roles: rw.roles, types: rw.types, results: rw.results})
 			if name != "" {
 				out = append(out, query{name: name})
 			}
@@ -94,6 +114,10 @@ func readings(phrase string) []query {
 	}
 	return out
 }
+
+// reRowOf reads "the email from X", "the message by X", "the row of X":
+// a row (an inbox's, a table's) named by the text it holds.
+var reRowOf = lazyRE(`(?i)^(?:the\s+)?(?:e-?mail|message|mail|row|item|entry|thread|conversation|record)\s+(?:from|by|of|for|named|called|with)\s+(.+)$`)
 
 // articles drops a leading "the", "a", "an" or "on the".
 func articles(s string) string {
@@ -138,6 +162,14 @@ func findQuoted(els []element, phrase string, action Action, roles []string) (el
 		pool := els
 		if rd.roles != nil {
 			pool = filter(els, rd.roles)
+		}
+		if rd.types != nil {
+			pool = slices.DeleteFunc(pool, func(e element) bool {
+				return !slices.ContainsFunc(rd.types, func(t string) bool { return e.Has("type=" + t) })
+			})
+		}
+		if rd.results {
+			pool = results(pool, els)
 		}
 		right := pool
 		if roles != nil {
@@ -186,7 +218,67 @@ func findQuoted(els []element, phrase string, action Action, roles []string) (el
 			}
 		}
 	}
+	if action == ActionClick && nth == 0 {
+		// No control is named so: a row that holds the name as text
+		// ("click Gretchen" in an inbox) is opened by its one link.
+		for _, rd := range readings(rest) {
+			if rd.roles != nil || rd.name == "" {
+				continue
+			}
+			best, how := rowMatch(els, rd.name)
+			switch {
+			case len(best) == 1:
+				return check(best[0], phrase, action, nil, how)
+			case len(best) > 1:
+				return element{}, "", &TargetError{Action: action, Want: phrase, Candidates: lines(best), Err: ErrAmbiguous}
+			}
+		}
+	}
 	return element{}, "", &TargetError{Action: action, Want: phrase, Roles: roles, Err: ErrNoMatch}
+}
+
+// rowMatch returns, for the rows whose text holds name as whole words,
+// the control that opens each: its one link, else its
+// one button or clickable. A row with none, or with several, opens by
+// nothing the rules may choose.
+func rowMatch(els []element, name string) ([]element, string) {
+	type row struct {
+		Name string
+		open []element
+	}
+	// rows are numbered in the outline's order.
+	var order []int
+	rows := map[int]*row{}
+	for _, e := range els {
+		if e.row == 0 {
+			continue
+		}
+		r := rows[e.row]
+		if r == nil {
+			r = &row{Name: e.rowName}
+			rows[e.row] = r
+			order = append(order, e.row)
+		}
+		r.open = append(r.open, e)
+	}
+	// A row's text runs its cells together, so no tier of match is
+	// better than another: every row that holds the name as whole words
+	// counts.
+	var out []element
+	for _, n := range order {
+		r := rows[n]
+		if !strings.Contains(" "+norm(r.Name)+" ", " "+name+" ") {
+			continue
+		}
+		opens := filter(r.open, []string{"link"})
+		if len(opens) == 0 {
+			opens = filter(r.open, []string{"button", "clickable"})
+		}
+		if len(opens) == 1 {
+			out = append(out, opens[0])
+		}
+	}
+	return out, "its row's text"
 }
 
 // match returns the elements of els a reading names, with how. A role
@@ -260,12 +352,34 @@ func innermost(els []element, all []element) []element {
 	return out
 }
 
+// results keeps the links that come after the page's last text field
+// (its search box) in the page's order: the results, not the site's
+// navigation above them. With no text field, all the links.
+func results(links, all []element) []element {
+	last := -1
+	for i, e := range all {
+		if slices.Contains(kinds[ActionFill], e.Role) {
+			last = i
+		}
+	}
+	if last < 0 {
+		return links
+	}
+	after := map[string]bool{}
+	for _, e := range all[last+1:] {
+		after[e.Ref] = true
+	}
+	return slices.DeleteFunc(slices.Clone(links), func(e element) bool { return !after[e.Ref] })
+}
+
 // ordinals are the words that count ("the second checkbox").
 var ordinals = map[string]int{
 	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
 	"eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
 	"6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10, "last": -1,
 }
+
+var reNumbered = lazyRE(`^([0-9]+)(?:st|nd|rd|th)$`)
 
 var reOrdinal = lazyRE(`(?i)^(?:the\s+)?([a-z0-9]+)\s+(?:(?:row|card|item|line|entry|result)(?:'s|’s)\s+)?(.+)$`)
 
@@ -278,6 +392,11 @@ func ordinal(phrase string) (nth int, word, rest string) {
 		return 0, "", phrase
 	}
 	n, ok := ordinals[strings.ToLower(m[1])]
+	if d := reNumbered().FindStringSubmatch(strings.ToLower(m[1])); !ok && d != nil {
+		// "the 12th result"
+		n, _ = strconv.Atoi(d[1])
+		ok = n > 0
+	}
 	if !ok {
 		return 0, "", phrase
 	}

@@ -22,18 +22,26 @@ var _ pilot.Model = Model{}
 // New returns the rules model.
 func New() Model { return Model{} }
 
-// Next answers an act turn with an [Answer] in Reply.Data. Other purposes,
-// and instructions it does not know, are a [NeedsModelError]; a target it
-// cannot choose with confidence is a [TargetError]. Both wrap
+// Next answers an act turn with an [Answer] in Reply.Data, and a run's
+// turn with the next step of a task of plain steps (task.go). Other
+// purposes, and instructions it does not know, are a [NeedsModelError]; a
+// target it cannot choose with confidence is a [TargetError]; an act
+// instruction of several steps is a [MultiStepError]. All wrap
 // [pilot.ErrCannot].
 func (Model) Next(ctx context.Context, turn pilot.Turn) (pilot.Reply, error) {
 	if err := ctx.Err(); err != nil {
 		return pilot.Reply{}, err
 	}
+	if turn.Purpose == pilot.PurposeDecide {
+		return decideTask(turn)
+	}
 	if turn.Purpose != pilot.PurposeAct {
 		return pilot.Reply{}, &NeedsModelError{What: purposeWhat(turn.Purpose), Purpose: turn.Purpose}
 	}
 	instruction, outline := split(lastUser(turn))
+	if steps := Steps(instruction); len(steps) > 1 {
+		return pilot.Reply{}, &MultiStepError{Instruction: instruction, Steps: steps}
+	}
 	a, err := Decide(instruction, outline)
 	if err != nil {
 		return pilot.Reply{}, err
@@ -78,6 +86,15 @@ func Decide(instruction, outline string) (Answer, error) {
 	e, how, err := find(els, in.target, in.action, roles)
 	if err != nil {
 		return Answer{}, err
+	}
+	if in.action == ActionSelect && in.value != "" {
+		if o, ok, err := optionIn(els, e, in.value); ok || err != nil {
+			if err != nil {
+				return Answer{}, err
+			}
+			return Answer{Action: ActionClick, Ref: o.Ref,
+				Reason: fmt.Sprintf("%s is the option %q of %s, which matches %q by %s", o.Raw, in.value, e.Raw, in.target, how)}, nil
+		}
 	}
 	a := Answer{Action: in.action, Ref: e.Ref, Value: in.value, Key: in.key, Direction: in.direction,
 		Reason: fmt.Sprintf("%s matches %q by %s", e.Raw, in.target, how)}
@@ -140,4 +157,32 @@ func split(msg string) (instruction, outline string) {
 		}
 	}
 	return strings.TrimSpace(outside), outline
+}
+
+// optionIn finds the option named value among the options a list shows
+// in the outline (an ARIA listbox, an open custom combobox): choosing one
+// is a click on it, which a page's own list takes, where a select of a
+// <select> would not reach it. ok is false when the list shows no
+// options (a <select>: the driver chooses among its own).
+func optionIn(els []element, list element, value string) (element, bool, error) {
+	var opts []element
+	for _, e := range els {
+		if e.parent == list.Ref && (e.Role == "option" || e.Role == "menuitemradio" || e.Role == "treeitem") {
+			opts = append(opts, e)
+		}
+	}
+	if len(opts) == 0 {
+		return element{}, false, nil
+	}
+	best, _ := rank(opts, norm(value))
+	switch len(best) {
+	case 1:
+		if best[0].Has("disabled") {
+			return element{}, true, &TargetError{Action: ActionSelect, Want: value, Candidates: lines(best), Err: ErrDisabled}
+		}
+		return best[0], true, nil
+	case 0:
+		return element{}, true, &TargetError{Action: ActionSelect, Want: value, Roles: []string{"option"}, Candidates: lines(opts), Err: ErrNoMatch}
+	}
+	return element{}, true, &TargetError{Action: ActionSelect, Want: value, Roles: []string{"option"}, Candidates: lines(best), Err: ErrAmbiguous}
 }
