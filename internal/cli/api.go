@@ -234,7 +234,22 @@ func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
 	}
 	return opts.emit(map[string]any{"recipe": json.RawMessage(out), "report": rep, "path": opts.Out}, func() error {
 		best := rep.Ranked[0]
-		opts.note("learned %s %s: %d of %d rows at %q, %d field(s); verified by a direct call", best.Method, best.URL, best.Rows, best.Of, best.List, best.Fields)
+		for _, rk := range rep.Ranked {
+			if rk.URL == r.Request.URL && rk.List == r.Rows {
+				best = rk
+				break
+			}
+		}
+		from := ""
+		if best.Source != "capture" && best.Source != "" {
+			from = " (found in " + best.Source + " " + strings.TrimPrefix(best.Exchange, best.Source+":") + ")"
+		}
+		opts.note("learned %s %s%s: %d of %d rows at %q, %d field(s); verified by a direct call", best.Method, best.URL, from, best.Rows, best.Of, best.List, best.Fields)
+		for _, rk := range rep.Ranked {
+			if rk.Source == siteapi.SourceIndexedDB && rk.Rows > 0 {
+				opts.note("the application also keeps %d of the rows in IndexedDB %s", rk.Rows, strings.TrimPrefix(rk.Exchange, rk.Source+":"))
+			}
+		}
 		if len(rep.Unmapped) > 0 {
 			opts.note("not in the answer (a call does not return them): %s", strings.Join(rep.Unmapped, ", "))
 		}
