@@ -48,6 +48,9 @@ type Report struct {
 	Unmapped []string `json:"unmapped,omitempty"`
 	// Pages is how many answers of the chosen call the capture holds.
 	Pages int `json:"pages"`
+	// Sender is the code that sent the chosen call, by the site's
+	// source map ([Sender]): "src/api/lamps.ts:12:10 loadLamps".
+	Sender string `json:"sender,omitempty"`
 }
 
 // Ranked is one call and how much of the rows it held.

@@ -153,6 +153,10 @@ type Learned struct {
 	Exchange string    `json:"exchange,omitempty"` // the capture's exchange id
 	Rows     int       `json:"rows"`               // rows of the browser's the answer held
 	Verified bool      `json:"verified"`           // a direct call returned the browser's rows
+	// Sender is the code that sent the call when it was learned, named
+	// by the site's source map: the file, line and column it was
+	// written at and the function around it.
+	Sender string `json:"sender,omitempty"`
 }
 
 // Load reads a recipe file ([Parse]).

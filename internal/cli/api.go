@@ -245,6 +245,9 @@ func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
 			from = " (found in " + best.Source + " " + strings.TrimPrefix(best.Exchange, best.Source+":") + ")"
 		}
 		opts.note("learned %s %s%s: %d of %d rows at %q, %d field(s); verified by a direct call", best.Method, best.URL, from, best.Rows, best.Of, best.List, best.Fields)
+		if rep.Sender != "" {
+			opts.note("sent by %s (by the site's source map)", rep.Sender)
+		}
 		for _, rk := range rep.Ranked {
 			if rk.Source == siteapi.SourceIndexedDB && rk.Rows > 0 {
 				opts.note("the application also keeps %d of the rows in IndexedDB %s", rk.Rows, strings.TrimPrefix(rk.Exchange, rk.Source+":"))
