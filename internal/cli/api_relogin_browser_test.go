@@ -17,6 +17,7 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/secret"
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
@@ -40,10 +41,11 @@ func (s *reloginSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/login" && r.Method == http.MethodGet:
 		fmt.Fprint(w, `<!doctype html><title>Sign in</title><h1>Sign in</h1>
 <form method="post" action="/login"><label>Username <input name="username"></label>
-<label>Password <input type="password" name="password"></label><button>Sign in</button></form>`)
+<label>Password <input type="password" name="password"></label>
+<label>Device name <input name="device"></label><button>Sign in</button></form>`)
 	case r.URL.Path == "/login" && r.Method == http.MethodPost:
 		s.logins++
-		if r.FormValue("username") != "ann" || r.FormValue("password") != s.password {
+		if r.FormValue("username") != "ann.lee" || r.FormValue("device") != "kitchen-laptop-7" || r.FormValue("password") != s.password {
 			http.Error(w, "wrong password", http.StatusForbidden)
 			return
 		}
@@ -122,14 +124,33 @@ func TestAPICallRelogin(t *testing.T) {
 	}
 	must(d.RecordStart(ctx, calls.RecordStartRequest{Name: "sign in"}))
 	must(d.Open(ctx, calls.OpenRequest{URL: srv.URL + "/login"}))
-	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Username", Value: "ann"}))
+	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Username", Value: "ann.lee"}))
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Password", Value: password}))
+	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Device name", Value: "kitchen-laptop-7"}))
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Sign in"]`}))
-	if err := recordStopRun(ctx, &RecordOptions{Common: common, Op: "stop", File: filepath.Join(dir, "signin.json")}); err != nil {
+	text, textOut, _ := testCommon(m, false, false)
+	text.Getenv = getenv
+	if err := recordStopRun(ctx, &RecordOptions{Common: text, Op: "stop", File: filepath.Join(dir, "signin.json")}); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, "signin.json")); strings.Contains(string(b), password) || !strings.Contains(string(b), `"approved"`) {
-		t.Fatalf("the recorded sign-in:\n%s", b)
+	// Every value typed (a fill's, a type's) is a variable named for its
+	// field, printed beside, never in the file; the secret is masked.
+	b, _ := os.ReadFile(filepath.Join(dir, "signin.json"))
+	for _, v := range []string{"ann.lee", password, "kitchen-laptop-7"} {
+		if strings.Contains(string(b), v) {
+			t.Errorf("the routine file holds the typed value %q:\n%s", v, b)
+		}
+	}
+	if !strings.Contains(string(b), `"approved"`) {
+		t.Fatalf("the recorded sign-in has no approved submit:\n%s", b)
+	}
+	for _, line := range []string{"username=ann.lee\n", "password=" + secret.Masked + "\n", "device_name=kitchen-laptop-7\n"} {
+		if !strings.Contains(textOut.String(), line) {
+			t.Errorf("record stop printed no %q:\n%s\n%s", line, textOut, b)
+		}
+	}
+	if strings.Contains(textOut.String(), password) {
+		t.Errorf("record stop printed the password:\n%s", textOut)
 	}
 	if logins, n := site.counts(); logins != 1 || n != 0 {
 		t.Fatalf("recording: the server saw %d sign-in(s) and %d call(s), want 1 and 0", logins, n)
@@ -138,7 +159,7 @@ func TestAPICallRelogin(t *testing.T) {
 	call := func() error {
 		out.Reset()
 		return apiCallRun(ctx, &APICallOptions{Common: common, Recipe: recipePath,
-			VarArgs: []string{"username=ann"}, Secrets: []string{"password=env:SITE_PASSWORD"}, AllowSubmit: true})
+			VarArgs: []string{"username=ann.lee", "device_name=kitchen-laptop-7"}, Secrets: []string{"password=env:SITE_PASSWORD"}, AllowSubmit: true})
 	}
 
 	// The session expired at the server: the call is refused, the
@@ -188,7 +209,7 @@ func TestAPICallRelogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	err := replayRun(ctx, &ReplayOptions{PilotOptions: PilotOptions{Common: common, VarArgs: []string{"username=ann"}, Secrets: []string{"password=env:SITE_PASSWORD"}},
+	err := replayRun(ctx, &ReplayOptions{PilotOptions: PilotOptions{Common: common, VarArgs: []string{"username=ann.lee", "device_name=kitchen-laptop-7"}, Secrets: []string{"password=env:SITE_PASSWORD"}},
 		File: routinePath, KeepHeals: "never", Submits: "ask", NoModel: true})
 	if err != nil || !strings.Contains(out.String(), `"Chair"`) || !strings.Contains(out.String(), "signed in again by signin.json") {
 		t.Fatalf("replay: %v\n%s", err, out)
