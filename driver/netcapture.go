@@ -63,6 +63,7 @@ type netCapture struct {
 	messages                     []capture.Message
 	state                        map[string]capture.StateValue // by page and source
 	cached                       map[string][]capture.Exchange // the application's own caches, by origin (netcapture_cached.go)
+	cachedDropped                map[string]int                // what reading them left out, by origin
 	dropped, total, seq, stopped int
 }
 
@@ -224,6 +225,7 @@ func (c *netCapture) file(session string) *capture.File {
 			e.ResponseHeaders = slices.Clone(e.ResponseHeaders)
 			f.Cached = append(f.Cached, e)
 		}
+		f.Dropped += c.cachedDropped[o]
 	}
 	keys := make([]string, 0, len(c.state))
 	for k := range c.state {

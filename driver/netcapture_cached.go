@@ -70,10 +70,12 @@ func (c *netCapture) readCached(ctx context.Context, t *tab, seen map[string]boo
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cached == nil {
-		c.cached = map[string][]capture.Exchange{}
+		c.cached, c.cachedDropped = map[string][]capture.Exchange{}, map[string]int{}
 	}
 	c.cached[origin] = out
-	c.dropped += dropped
+	// Replaced, not added to, when a stop reads again (record the capture
+	// so far, then stop): Dropped counts what the last read left out.
+	c.cachedDropped[origin] = dropped
 }
 
 // readCacheStorage reads the origin's caches: each entry's request and
