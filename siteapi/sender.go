@@ -31,7 +31,8 @@ const (
 // Sender names the code that sent a request from its initiator
 // ("URL:line:column", 1-based): "src/api/lamps.ts:12:10 loadLamps", when
 // the script ships a source map, or "" when it does not, the place is no
-// script's, or the map does not name it.
+// script file's (an inline script is not fetched), or the map does not
+// name it.
 func Sender(ctx context.Context, s Session, initiator string) string {
 	script, line, col, ok := splitPlace(initiator)
 	if !ok {
@@ -112,10 +113,23 @@ func splitPlace(p string) (string, int, int, bool) {
 	line, err1 := strconv.Atoi(p[j+1 : i])
 	col, err2 := strconv.Atoi(p[i+1:])
 	u := p[:j]
-	if err1 != nil || err2 != nil || line < 1 || col < 1 || !callable(u) {
+	if err1 != nil || err2 != nil || line < 1 || col < 1 || !callable(u) || !scriptFile(u) {
 		return "", 0, 0, false
 	}
 	return u, line, col, true
+}
+
+// scriptFile reports whether a URL names a script file (.js, .mjs,
+// .cjs): a script inline in a page has the page's URL, which is not
+// fetched again to look for a map (a page is a request the site counts,
+// and a source map names a bundle).
+func scriptFile(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	path := strings.ToLower(p.Path)
+	return strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".mjs") || strings.HasSuffix(path, ".cjs")
 }
 
 // mapComment is the last sourceMappingURL comment of a script.
