@@ -21,10 +21,26 @@ type File struct {
 	// values as markers), embedded state such as __NEXT_DATA__. Read when
 	// a document finished loading and at stop.
 	State []StateValue `json:"state,omitempty"`
+	// Cached are the answers the application keeps for itself, read at
+	// stop through DevTools' own domains (no script in the page): each
+	// Cache Storage entry of the pages' origins (Kind "cache-storage",
+	// ID "cache-storage:CACHE", the request's method and URL, its
+	// status, headers and body) and each IndexedDB object store (Kind
+	// "indexeddb", ID "indexeddb:DB/STORE", URL
+	// indexeddb://HOST/DB/STORE, the body a JSON array of its records).
+	// They were not sent while the capture ran; a page may show a list
+	// from them with no request at all.
+	Cached []Exchange `json:"cached,omitempty"`
 	// Dropped counts what was not kept (bodies over the size limit,
 	// exchanges over the count limit), so a reader knows the file is short.
 	Dropped int `json:"dropped,omitempty"`
 }
+
+// Kinds of a cached answer (File.Cached).
+const (
+	KindCacheStorage = "cache-storage"
+	KindIndexedDB    = "indexeddb"
+)
 
 // Exchange is one request and its answer.
 type Exchange struct {

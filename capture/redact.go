@@ -440,13 +440,9 @@ func (r *Redactor) File(f *File) *File {
 
 func (r *Redactor) redactFile(f *File) *File {
 	out := *f
-	out.Exchanges = make([]Exchange, len(f.Exchanges))
 	// Headers first: they name the secrets the bodies and URLs repeat.
-	for i, e := range f.Exchanges {
-		e.RequestHeaders = r.headers(e.RequestHeaders)
-		e.ResponseHeaders = r.headers(e.ResponseHeaders)
-		out.Exchanges[i] = e
-	}
+	out.Exchanges = r.exchangeHeaders(f.Exchanges)
+	out.Cached = r.exchangeHeaders(f.Cached)
 	out.State = make([]StateValue, len(f.State))
 	for i, s := range f.State {
 		s.Value = r.State(s.Source, s.Value)
@@ -454,16 +450,8 @@ func (r *Redactor) redactFile(f *File) *File {
 		s.Page = r.URL(s.Page)
 		out.State[i] = s
 	}
-	for i := range out.Exchanges {
-		e := &out.Exchanges[i]
-		e.URL, e.Page, e.Frame, e.RedirectedTo = r.URL(e.URL), r.URL(e.Page), r.URL(e.Frame), r.URL(e.RedirectedTo)
-		e.Initiator = r.Text(e.Initiator, true)
-		// The body's type as sent: a multipart boundary is a marker in
-		// the redacted header.
-		e.RequestBody = r.Body(headerValue(f.Exchanges[i].RequestHeaders, "content-type"), e.RequestBody, true)
-		e.ResponseBody = r.Body(e.MimeType, e.ResponseBody, false)
-		e.Failed = r.Text(e.Failed, true)
-	}
+	r.exchangeBodies(out.Exchanges, f.Exchanges)
+	r.exchangeBodies(out.Cached, f.Cached)
 	out.Messages = make([]Message, len(f.Messages))
 	for i, m := range f.Messages {
 		m.Data = r.Body("", m.Data, true)
@@ -471,6 +459,35 @@ func (r *Redactor) redactFile(f *File) *File {
 		out.Messages[i] = m
 	}
 	return &out
+}
+
+// exchangeHeaders copies exchanges with their headers redacted.
+func (r *Redactor) exchangeHeaders(xs []Exchange) []Exchange {
+	if xs == nil {
+		return nil
+	}
+	out := make([]Exchange, len(xs))
+	for i, e := range xs {
+		e.RequestHeaders = r.headers(e.RequestHeaders)
+		e.ResponseHeaders = r.headers(e.ResponseHeaders)
+		out[i] = e
+	}
+	return out
+}
+
+// exchangeBodies redacts the URLs and bodies of out, whose headers are
+// redacted already; orig are the same exchanges as captured.
+func (r *Redactor) exchangeBodies(out, orig []Exchange) {
+	for i := range out {
+		e := &out[i]
+		e.URL, e.Page, e.Frame, e.RedirectedTo = r.URL(e.URL), r.URL(e.Page), r.URL(e.Frame), r.URL(e.RedirectedTo)
+		e.Initiator = r.Text(e.Initiator, true)
+		// The body's type as sent: a multipart boundary is a marker in
+		// the redacted header.
+		e.RequestBody = r.Body(headerValue(orig[i].RequestHeaders, "content-type"), e.RequestBody, true)
+		e.ResponseBody = r.Body(e.MimeType, e.ResponseBody, false)
+		e.Failed = r.Text(e.Failed, true)
+	}
 }
 
 func (r *Redactor) headers(hs []Header) []Header {

@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,6 +62,8 @@ type netCapture struct {
 	extraResp                    map[capKey][]capture.Header
 	messages                     []capture.Message
 	state                        map[string]capture.StateValue // by page and source
+	cached                       map[string][]capture.Exchange // the application's own caches, by origin (netcapture_cached.go)
+	cachedDropped                map[string]int                // what reading them left out, by origin
 	dropped, total, seq, stopped int
 }
 
@@ -120,9 +124,11 @@ func (s *Session) StopCapture(ctx context.Context, req calls.CaptureStopRequest)
 	tabs := append([]*tab(nil), s.tabs...)
 	s.mu.Unlock()
 	rctx, cancel := context.WithTimeout(ctx, capStopWait)
+	seen := map[string]bool{}
 	for _, t := range tabs {
 		if !t.closed() {
 			c.readState(rctx, t)
+			c.readCached(rctx, t, seen)
 		}
 	}
 	cancel()
@@ -212,6 +218,14 @@ func (c *netCapture) file(session string) *capture.File {
 		f.Exchanges[i] = *e
 		f.Exchanges[i].RequestHeaders = append([]capture.Header(nil), e.RequestHeaders...)
 		f.Exchanges[i].ResponseHeaders = append([]capture.Header(nil), e.ResponseHeaders...)
+	}
+	for _, o := range slices.Sorted(maps.Keys(c.cached)) {
+		for _, e := range c.cached[o] {
+			e.RequestHeaders = slices.Clone(e.RequestHeaders)
+			e.ResponseHeaders = slices.Clone(e.ResponseHeaders)
+			f.Cached = append(f.Cached, e)
+		}
+		f.Dropped += c.cachedDropped[o]
 	}
 	keys := make([]string, 0, len(c.state))
 	for k := range c.state {

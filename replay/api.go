@@ -47,7 +47,9 @@ func (x *run) apiStep(ctx context.Context, s *routine.Step, path string, rw *row
 	if dl, ok := ctx.Deadline(); ok { // the caller's timeout, not the call's default
 		req.TimeoutMS = max(int(time.Until(dl).Milliseconds()), 1)
 	}
-	res, err := x.d.CallAPI(ctx, req)
+	res, signedIn, err := siteapi.Relogin(ctx, s.API, func(ctx context.Context) (*calls.APICallResult, error) {
+		return x.d.CallAPI(ctx, req)
+	}, x.opts.SignIn)
 	if err == nil {
 		data, err := json.Marshal(res.Rows)
 		if err != nil {
@@ -55,6 +57,9 @@ func (x *run) apiStep(ctx context.Context, s *routine.Step, path string, rw *row
 		}
 		x.res.Data[key] = data
 		sr.Detail = fmt.Sprintf("%d row(s) from the site's API over %d page(s) in %d request(s); %d browser step(s) skipped", len(res.Rows), res.Pages, res.Requests, len(s.Fallback))
+		if signedIn {
+			sr.Detail = "signed in again by " + s.API.Relogin + "; " + sr.Detail
+		}
 		return nil
 	}
 	if ctx.Err() != nil {

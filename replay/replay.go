@@ -19,6 +19,7 @@ import (
 	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
+	"github.com/waymark-dev/waymark/siteapi"
 )
 
 // KeepHeals values: what happens to a routine healed during a replay.
@@ -110,6 +111,12 @@ type Options struct {
 	// session's own capture (StartCapture and StopCapture; a capture the
 	// person runs already is read and left running).
 	Capture CaptureFunc
+	// SignIn runs the sign-in routine an api step's recipe names
+	// (relogin) when the site refuses the session: once a call, then the
+	// call is made again (siteapi.Relogin). The routine's path is as the
+	// recipe gives it, relative to the routine's file. Nil: an auth
+	// failure stops the replay.
+	SignIn siteapi.SignIn
 }
 
 // Result is what a replay did.

@@ -20,7 +20,8 @@
 // Retry-After on a 429, checks the rows against the recipe's schema, and
 // sends the last call's validators so an unchanged list costs one request.
 // A failure carries its kind ([Kind]): auth, changed, rate, network or
-// blocked-url. [Verify] is how a learned recipe is kept: only when a
+// blocked-url. A recipe may name a sign-in routine (relogin): [Relogin]
+// runs it once on an auth failure and calls again. [Verify] is how a learned recipe is kept: only when a
 // direct call returns the rows the browser read.
 //
 // API maturity: new in this release; fields may grow.

@@ -48,6 +48,9 @@ type Report struct {
 	Unmapped []string `json:"unmapped,omitempty"`
 	// Pages is how many answers of the chosen call the capture holds.
 	Pages int `json:"pages"`
+	// Sender is the code that sent the chosen call, by the site's
+	// source map ([Sender]): "src/api/lamps.ts:12:10 loadLamps".
+	Sender string `json:"sender,omitempty"`
 }
 
 // Ranked is one call and how much of the rows it held.
@@ -55,12 +58,17 @@ type Ranked struct {
 	Exchange string `json:"exchange"`
 	Method   string `json:"method"`
 	URL      string `json:"url"`
-	Source   string `json:"source,omitempty"` // "capture", or the candidate's source
-	List     string `json:"list"`             // the JSON pointer of the list
-	Rows     int    `json:"rows"`             // the browser's rows it holds, of Of
-	Of       int    `json:"of"`
-	Fields   int    `json:"fields"` // fields mapped
-	Bytes    int    `json:"bytes"`
+	// Source says where the answer came from: "capture" (the network),
+	// a candidate's source, or the application's own cache:
+	// SourceCacheStorage, SourceIndexedDB (the Exchange names the cache,
+	// or the database and store). A store of IndexedDB is ranked, never
+	// called: it has no request.
+	Source string `json:"source,omitempty"`
+	List   string `json:"list"` // the JSON pointer of the list
+	Rows   int    `json:"rows"` // the browser's rows it holds, of Of
+	Of     int    `json:"of"`
+	Fields int    `json:"fields"` // fields mapped
+	Bytes  int    `json:"bytes"`
 }
 
 // endpoint is the answers of one call (method, origin and path) in the
@@ -82,7 +90,7 @@ func Learn(f *capture.File, rows []map[string]any, opts LearnOptions) (*Recipe, 
 		return nil, nil, calls.Errorf(calls.ErrBadInput, "give the rows the browser read ("+calls.Cmd("extract … --json")+" writes them)", "no rows to look for")
 	}
 	names := fieldsOf(rows)
-	eps := endpoints(f, opts.Extra)
+	eps := endpoints(f, append(append([]capture.Exchange{}, opts.Extra...), f.Cached...))
 	rep := &Report{Ranked: []Ranked{}}
 	type pick struct {
 		ep   *endpoint
@@ -106,17 +114,14 @@ func Learn(f *capture.File, rows []map[string]any, opts LearnOptions) (*Recipe, 
 				continue
 			}
 			x := ep.xs[0]
-			src := "capture"
-			if strings.HasPrefix(x.ID, "candidate:") {
-				src = strings.TrimPrefix(x.ID, "candidate:")
-			}
+			src := sourceOf(x)
 			bytes := 0
 			for _, x := range ep.xs {
 				bytes += len(x.ResponseBody)
 			}
 			r := Ranked{Exchange: x.ID, Method: x.Method, URL: x.URL, Source: src, List: p, Rows: ft.rows, Of: len(rows), Fields: len(ft.fields), Bytes: bytes}
 			rep.Ranked = append(rep.Ranked, r)
-			if best == nil || better(r, best.r) {
+			if callable(x.URL) && (best == nil || better(r, best.r)) {
 				best = &pick{ep: ep, list: p, fit: ft, r: r}
 			}
 		}
@@ -167,6 +172,31 @@ func Learn(f *capture.File, rows []map[string]any, opts LearnOptions) (*Recipe, 
 		return nil, rep, err
 	}
 	return r, rep, nil
+}
+
+// Sources of a ranked answer the application cached for itself
+// (capture.File.Cached).
+const (
+	SourceCacheStorage = capture.KindCacheStorage
+	SourceIndexedDB    = capture.KindIndexedDB
+)
+
+// sourceOf says where an answer came from.
+func sourceOf(x capture.Exchange) string {
+	switch {
+	case strings.HasPrefix(x.ID, "candidate:"):
+		return strings.TrimPrefix(x.ID, "candidate:")
+	case x.Kind == capture.KindCacheStorage, x.Kind == capture.KindIndexedDB:
+		return x.Kind
+	}
+	return "capture"
+}
+
+// callable reports whether an answer's URL can be called again: an
+// IndexedDB store's cannot.
+func callable(u string) bool {
+	_, err := originOf(u)
+	return err == nil
 }
 
 // better ranks a over b: more rows held, then more fields mapped, then

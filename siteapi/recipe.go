@@ -42,6 +42,11 @@ type Recipe struct {
 	// call, sent back so an unchanged list costs one request.
 	Validators *Validators `json:"validators,omitempty"`
 	Learned    *Learned    `json:"learned,omitempty"`
+	// Relogin is a sign-in routine (waymark.routine/1), by its path
+	// relative to the recipe's file (a routine's own, for an api step):
+	// a call the site refuses as auth runs it once in the same session
+	// and calls again ([Relogin]). Empty: an auth failure stops the call.
+	Relogin string `json:"relogin,omitempty"`
 }
 
 // Request is the call: its URL without the query, and each query
@@ -148,6 +153,10 @@ type Learned struct {
 	Exchange string    `json:"exchange,omitempty"` // the capture's exchange id
 	Rows     int       `json:"rows"`               // rows of the browser's the answer held
 	Verified bool      `json:"verified"`           // a direct call returned the browser's rows
+	// Sender is the code that sent the call when it was learned, named
+	// by the site's source map: the file, line and column it was
+	// written at and the function around it.
+	Sender string `json:"sender,omitempty"`
 }
 
 // Load reads a recipe file ([Parse]).
@@ -224,6 +233,9 @@ func (r *Recipe) Validate() error {
 	case "", discover.ReadGraphQL, discover.ReadJSONRPC:
 	default:
 		return bad("request.read %q: use %s or %s, or leave it out", r.Request.Read, discover.ReadGraphQL, discover.ReadJSONRPC)
+	}
+	if r.Relogin != "" && (strings.Contains(r.Relogin, "://") || strings.ContainsAny(r.Relogin, "\x00\n")) {
+		return bad("relogin %q is not a file's path: name the sign-in routine's file, relative to the recipe (signin.json)", r.Relogin)
 	}
 	if len(r.Fields) == 0 {
 		return bad("no fields: a recipe maps at least one row field")

@@ -23,6 +23,7 @@ func TestSchemaDescribesRecipes(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Validators = &siteapi.Validators{ETag: `"abc"`}
+	r.Relogin = "signin.json"
 	b, err := r.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -33,5 +34,24 @@ func TestSchemaDescribesRecipes(t *testing.T) {
 	}
 	if probs := chk.Problems(v); len(probs) > 0 {
 		t.Errorf("the recipe does not fit its schema: %v\n%s", probs, b)
+	}
+}
+
+// TestReloginIsAPath: a recipe names its sign-in routine by a file's
+// path; a URL there is refused at load, and a recipe without one loads
+// as before.
+func TestReloginIsAPath(t *testing.T) {
+	base := `{"format": "waymark.api/1", "site": "https://shop.example", "page": "https://shop.example/", "request": {"method": "GET", "url": "https://shop.example/api"}, "rows": "", "fields": [{"name": "n", "path": "/n"}]`
+	if _, err := siteapi.Parse([]byte(base + `}`)); err != nil {
+		t.Fatalf("a recipe without relogin: %v", err)
+	}
+	if r, err := siteapi.Parse([]byte(base + `, "relogin": "auth/signin.json"}`)); err != nil || r.Relogin != "auth/signin.json" {
+		t.Fatalf("relogin: %v", err)
+	}
+	if _, err := siteapi.Parse([]byte(base + `, "relogin": "https://evil.example/signin.json"}`)); err == nil {
+		t.Fatal("a relogin URL was taken")
+	}
+	if got := siteapi.ReloginPath("/r/items.api.json", "signin.json"); got != "/r/signin.json" {
+		t.Errorf("ReloginPath = %q", got)
 	}
 }

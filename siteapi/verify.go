@@ -97,6 +97,14 @@ func LearnCall(ctx context.Context, s Session, f *capture.File, rows []map[strin
 	if _, err := Verify(ctx, s, r, rows, max(rep.Pages, 1), CallOptions{}); err != nil {
 		return nil, rep, err
 	}
+	for _, x := range f.Exchanges {
+		if x.ID == r.Learned.Exchange {
+			if rep.Sender = Sender(ctx, s, x.Initiator); rep.Sender != "" {
+				r.Learned.Sender = rep.Sender
+			}
+			break
+		}
+	}
 	return r, rep, nil
 }
 

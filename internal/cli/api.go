@@ -33,6 +33,9 @@ type APICallOptions struct {
 	Common
 	Recipe  string
 	VarArgs []string
+	// Secrets are the sign-in routine's secrets (--secret name=env:VAR),
+	// for a recipe that names one (relogin).
+	Secrets []string
 	Pages   int
 	Fresh   bool
 	Timeout time.Duration
@@ -53,7 +56,9 @@ it in a capture (waymark capture start / stop) and writes a recipe
 (waymark.api/1) that names where each value of the request comes from —
 never the value — and keeps it only when a direct call returns the rows the
 browser read. api call makes the call again from a tab of the site: the
-browser's own request, each hop checked by the URL policy.`,
+browser's own request, each hop checked by the URL policy. A recipe that
+names a sign-in routine (relogin) runs it once when the site refuses the
+session (401, 403), then calls again.`,
 		Example: `  waymark api learn --capture shop.capture.json --rows rows.json --out lamps.api.json
   waymark api call lamps.api.json --pages 10`,
 		Args: cobra.ArbitraryArgs,
@@ -103,7 +108,8 @@ request through once.`,
 			return apiCallRun(cmd.Context(), co)
 		},
 	}
-	call.Flags().StringArrayVar(&co.VarArgs, "var", nil, "a value of the recipe's variables: name=value (repeatable)")
+	call.Flags().StringArrayVar(&co.VarArgs, "var", nil, "a value of the recipe's variables, and of its sign-in routine's: name=value (repeatable)")
+	call.Flags().StringArrayVar(&co.Secrets, "secret", nil, "a secret of the recipe's sign-in routine (relogin): name=env:VAR, or name to type it without echo (repeatable)")
 	call.Flags().IntVar(&co.Pages, "pages", 0, "read this many pages (default: every page, up to 100)")
 	call.Flags().BoolVar(&co.Fresh, "fresh", false, "read the list even if the site says it has not changed since the last call")
 	call.Flags().DurationVar(&co.Timeout, "timeout", 0, "bound the whole call (default 2m)")
@@ -228,7 +234,25 @@ func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
 	}
 	return opts.emit(map[string]any{"recipe": json.RawMessage(out), "report": rep, "path": opts.Out}, func() error {
 		best := rep.Ranked[0]
-		opts.note("learned %s %s: %d of %d rows at %q, %d field(s); verified by a direct call", best.Method, best.URL, best.Rows, best.Of, best.List, best.Fields)
+		for _, rk := range rep.Ranked {
+			if rk.URL == r.Request.URL && rk.List == r.Rows {
+				best = rk
+				break
+			}
+		}
+		from := ""
+		if best.Source != "capture" && best.Source != "" {
+			from = " (found in " + best.Source + " " + strings.TrimPrefix(best.Exchange, best.Source+":") + ")"
+		}
+		opts.note("learned %s %s%s: %d of %d rows at %q, %d field(s); verified by a direct call", best.Method, best.URL, from, best.Rows, best.Of, best.List, best.Fields)
+		if rep.Sender != "" {
+			opts.note("sent by %s (by the site's source map)", rep.Sender)
+		}
+		for _, rk := range rep.Ranked {
+			if rk.Source == siteapi.SourceIndexedDB && rk.Rows > 0 {
+				opts.note("the application also keeps %d of the rows in IndexedDB %s", rk.Rows, strings.TrimPrefix(rk.Exchange, rk.Source+":"))
+			}
+		}
 		if len(rep.Unmapped) > 0 {
 			opts.note("not in the answer (a call does not return them): %s", strings.Join(rep.Unmapped, ", "))
 		}
@@ -246,10 +270,12 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 	if err != nil {
 		return err
 	}
-	vars, err := keyValues("--var", opts.VarArgs)
+	po := PilotOptions{Common: opts.Common, VarArgs: opts.VarArgs, Secrets: opts.Secrets}
+	pv, err := po.vars(opts.getenv())
 	if err != nil {
 		return err
 	}
+	vars := pv.Values
 	raw, err := r.Marshal()
 	if err != nil {
 		return err
@@ -260,11 +286,15 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 			return err
 		}
 	}
-	res, err := opts.session().CallAPI(ctx, req)
-	if a := approvalIn(err); a != nil && opts.AllowSubmit && req.Approve == nil {
-		req.Approve = a
-		res, err = opts.session().CallAPI(ctx, req)
+	once := func(ctx context.Context) (*calls.APICallResult, error) {
+		res, err := opts.session().CallAPI(ctx, req)
+		if a := approvalIn(err); a != nil && opts.AllowSubmit && req.Approve == nil {
+			req.Approve = a
+			res, err = opts.session().CallAPI(ctx, req)
+		}
+		return res, err
 	}
+	res, signedIn, err := siteapi.Relogin(ctx, r, once, routineSignIn(&opts.Common, opts.Recipe, pv))
 	if err != nil {
 		if k := siteapi.KindOf(err); k != "" {
 			return &apiError{err: err, kind: k}
@@ -281,7 +311,11 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 			}
 		}
 	}
-	return opts.emit(res, func() error {
+	data := apiCallJSON{APICallResult: res}
+	if signedIn {
+		data.Relogin = r.Relogin
+	}
+	return opts.emit(data, func() error {
 		if res.Unchanged {
 			opts.said("unchanged: the list is as at the last call (1 request, no rows)")
 			return nil
@@ -295,6 +329,14 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 		opts.note("%d row(s) from %d page(s) in %d request(s), %d bytes; ended: %s", len(res.Rows), res.Pages, res.Requests, res.Bytes, res.Ended)
 		return nil
 	})
+}
+
+// apiCallJSON is the data of `api call --json`: the call's result, and
+// the sign-in routine run before it when the site had refused the
+// session.
+type apiCallJSON struct {
+	*calls.APICallResult
+	Relogin string `json:"relogin,omitempty"`
 }
 
 // apiError is a failed call with its kind, which --json reports as the

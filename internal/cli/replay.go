@@ -119,7 +119,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	}
 	d := calls.Remote{Caller: caller, Session: opts.Session}
 	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits, NoHand: !opts.Hand,
-		Sheet: sheetAtStep(d), Approvals: trust, Memory: opts.memoryStore()}
+		Sheet: sheetAtStep(d), Approvals: trust, Memory: opts.memoryStore(), SignIn: routineSignIn(&opts.Common, opts.File, vars)}
 	if !opts.JSON && opts.IO.IsStdinTTY() && opts.IO.IsStderrTTY() {
 		ro.Approve = askOnTerminal(opts.IO) // replay_approve.go
 	}

@@ -1,0 +1,232 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/secret"
+	"github.com/waymark-dev/waymark/siteapi"
+)
+
+// reloginSite is a site whose session cookie expires: /login signs in
+// (POST, the password given), /api/items answers only a live session.
+// It counts what reaches it.
+type reloginSite struct {
+	mu       sync.Mutex
+	password string
+	live     map[string]bool
+	n        int
+	logins   int
+	calls    int
+	refusing bool // every session is refused, signed in or not
+}
+
+func (s *reloginSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case r.URL.Path == "/login" && r.Method == http.MethodGet:
+		fmt.Fprint(w, `<!doctype html><title>Sign in</title><h1>Sign in</h1>
+<form method="post" action="/login"><label>Username <input name="username"></label>
+<label>Password <input type="password" name="password"></label>
+<label>Device name <input name="device"></label><button>Sign in</button></form>`)
+	case r.URL.Path == "/login" && r.Method == http.MethodPost:
+		s.logins++
+		if r.FormValue("username") != "ann.lee" || r.FormValue("device") != "kitchen-laptop-7" || r.FormValue("password") != s.password {
+			http.Error(w, "wrong password", http.StatusForbidden)
+			return
+		}
+		s.n++
+		sid := fmt.Sprintf("s%d", s.n)
+		s.live[sid] = true
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: sid, Path: "/", HttpOnly: true})
+		http.Redirect(w, r, "/items", http.StatusSeeOther)
+	case r.URL.Path == "/items":
+		fmt.Fprint(w, `<!doctype html><title>Items</title><h1>Items</h1><ul><li>Lamp</li><li>Chair</li></ul>`)
+	case r.URL.Path == "/api/items":
+		s.calls++
+		c, err := r.Cookie("sid")
+		if err != nil || !s.live[c.Value] || s.refusing {
+			http.Error(w, `{"error":"sign in"}`, http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"items":[{"name":"Lamp"},{"name":"Chair"}]}`)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (s *reloginSite) expire() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.live)
+}
+
+func (s *reloginSite) counts() (logins, calls int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.logins, s.calls
+}
+
+// TestAPICallRelogin: a recipe that names a sign-in routine (relogin)
+// meets an expired session: the routine runs once, in the same session,
+// with its secret from the environment and its submit approved by the
+// approval authority, and the call is made again. A site that refuses
+// every session stops after one sign-in, with the cause. Counted at the
+// server.
+func TestAPICallRelogin(t *testing.T) {
+	path := browsertest.Chrome(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	const password = "Tr0ub4dor-and-3"
+	site := &reloginSite{password: password, live: map[string]bool{}}
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	dir := t.TempDir()
+	home := t.TempDir()
+	env := map[string]string{"SITE_PASSWORD": password, "XDG_CONFIG_HOME": home, "XDG_STATE_HOME": home, "HOME": home, "WAYMARK_HOME": home}
+	getenv := func(k string) string { return env[k] }
+
+	recipe := fmt.Sprintf(`{"format": "waymark.api/1", "site": %q, "page": %q, "relogin": "signin.json",
+ "request": {"method": "GET", "url": %q}, "rows": "/items", "fields": [{"name": "name", "path": "/name"}]}`,
+		srv.URL, srv.URL+"/items", srv.URL+"/api/items")
+	recipePath := filepath.Join(dir, "items.api.json")
+	if err := os.WriteFile(recipePath, []byte(recipe), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	defer m.Close()
+	common, out, _ := testCommon(m, true, false)
+	common.Getenv = getenv
+	// The sign-in routine, recorded by hand as a person would: record
+	// stop grants the Sign in button they pressed to the file.
+	d := common.session()
+	must := func(_ any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(d.RecordStart(ctx, calls.RecordStartRequest{Name: "sign in"}))
+	must(d.Open(ctx, calls.OpenRequest{URL: srv.URL + "/login"}))
+	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Username", Value: "ann.lee"}))
+	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Password", Value: password}))
+	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Device name", Value: "kitchen-laptop-7"}))
+	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Sign in"]`}))
+	text, textOut, _ := testCommon(m, false, false)
+	text.Getenv = getenv
+	if err := recordStopRun(ctx, &RecordOptions{Common: text, Op: "stop", File: filepath.Join(dir, "signin.json")}); err != nil {
+		t.Fatal(err)
+	}
+	// Every value typed (a fill's, a type's) is a variable named for its
+	// field, printed beside, never in the file; the secret is masked.
+	b, _ := os.ReadFile(filepath.Join(dir, "signin.json"))
+	for _, v := range []string{"ann.lee", password, "kitchen-laptop-7"} {
+		if strings.Contains(string(b), v) {
+			t.Errorf("the routine file holds the typed value %q:\n%s", v, b)
+		}
+	}
+	if !strings.Contains(string(b), `"approved"`) {
+		t.Fatalf("the recorded sign-in has no approved submit:\n%s", b)
+	}
+	for _, line := range []string{"username=ann.lee\n", "password=" + secret.Masked + "\n", "device_name=kitchen-laptop-7\n"} {
+		if !strings.Contains(textOut.String(), line) {
+			t.Errorf("record stop printed no %q:\n%s\n%s", line, textOut, b)
+		}
+	}
+	if strings.Contains(textOut.String(), password) {
+		t.Errorf("record stop printed the password:\n%s", textOut)
+	}
+	if logins, n := site.counts(); logins != 1 || n != 0 {
+		t.Fatalf("recording: the server saw %d sign-in(s) and %d call(s), want 1 and 0", logins, n)
+	}
+	site.expire()
+	call := func() error {
+		out.Reset()
+		return apiCallRun(ctx, &APICallOptions{Common: common, Recipe: recipePath,
+			VarArgs: []string{"username=ann.lee", "device_name=kitchen-laptop-7"}, Secrets: []string{"password=env:SITE_PASSWORD"}, AllowSubmit: true})
+	}
+
+	// The session expired at the server: the call is refused, the
+	// routine signs in, the call is made again.
+	if err := call(); err != nil {
+		t.Fatalf("call: %v\n%s", err, out)
+	}
+	if logins, n := site.counts(); logins != 2 || n != 2 {
+		t.Fatalf("the server saw %d sign-in(s) and %d call(s), want 1 and 2", logins, n)
+	}
+	var env1 struct {
+		Data struct {
+			Rows    []map[string]any `json:"rows"`
+			Relogin string           `json:"relogin"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &env1); err != nil || len(env1.Data.Rows) != 2 || env1.Data.Relogin == "" {
+		t.Fatalf("output (%v):\n%s", err, out)
+	}
+	if strings.Contains(out.String(), password) {
+		t.Fatalf("the password is in the output:\n%s", out)
+	}
+
+	// Signed in, the call goes once; expired again, one sign-in, one
+	// call again.
+	if err := call(); err != nil {
+		t.Fatalf("call signed in: %v\n%s", err, out)
+	}
+	if logins, n := site.counts(); logins != 2 || n != 3 {
+		t.Fatalf("signed in, the server saw %d sign-in(s) and %d call(s) in all, want 2 and 3", logins, n)
+	}
+	site.expire()
+	if err := call(); err != nil {
+		t.Fatalf("call after expiry: %v\n%s", err, out)
+	}
+	if logins, n := site.counts(); logins != 3 || n != 5 {
+		t.Fatalf("after expiry the server saw %d sign-in(s) and %d call(s) in all, want 2 and 4", logins, n)
+	}
+
+	// A routine's api step: the same sign-in, relative to the routine.
+	site.expire()
+	steps := fmt.Sprintf(`{"format": "waymark.routine/1", "name": "items", "version": 1,
+ "variables": [{"name": "username"}, {"name": "password", "secret": true}],
+ "steps": [{"id": "items", "kind": "api", "into": "items", "api": %s}]}`, recipe)
+	routinePath := filepath.Join(dir, "items.json")
+	if err := os.WriteFile(routinePath, []byte(steps), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	err := replayRun(ctx, &ReplayOptions{PilotOptions: PilotOptions{Common: common, VarArgs: []string{"username=ann.lee", "device_name=kitchen-laptop-7"}, Secrets: []string{"password=env:SITE_PASSWORD"}},
+		File: routinePath, KeepHeals: "never", Submits: "ask", NoModel: true})
+	if err != nil || !strings.Contains(out.String(), `"Chair"`) || !strings.Contains(out.String(), "signed in again by signin.json") {
+		t.Fatalf("replay: %v\n%s", err, out)
+	}
+	if logins, n := site.counts(); logins != 4 || n != 7 {
+		t.Fatalf("the replay: the server saw %d sign-in(s) and %d call(s) in all, want 4 and 7", logins, n)
+	}
+
+	// A site that refuses every session: one sign-in, then the cause.
+	site.mu.Lock()
+	site.refusing = true
+	site.mu.Unlock()
+	err = call()
+	if siteapi.KindOf(err) != siteapi.KindAuth || !strings.Contains(err.Error(), "after signing in") {
+		t.Fatalf("a refusing site: %v", err)
+	}
+	if logins, n := site.counts(); logins != 5 || n != 9 {
+		t.Fatalf("a refusing site: the server saw %d sign-in(s) and %d call(s) in all, want 3 and 6", logins, n)
+	}
+}
