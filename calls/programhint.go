@@ -3,6 +3,7 @@ package calls
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Hints are written for the command line (`waymark snapshot`, --timeout),
@@ -12,8 +13,9 @@ import (
 // with no call to it (`waymark daemon restart`, `waymark doctor`) is left
 // as it is, for the person behind the program.
 
-// cmdInHint is a command as [Cmd] writes it, with the "run " before it.
-var cmdInHint = regexp.MustCompile("(run )?`waymark ([^`]*)`")
+// cmdInHint is a command as [Cmd] writes it, with the "run " before it;
+// compiled at first use, never at init (every command would pay for it).
+var cmdInHint = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(run )?`waymark ([^`]*)`") })
 
 // goCalls maps a command's words (the first two, then the first) to the
 // Go call that does it.
@@ -57,8 +59,9 @@ func programWords(h string) string {
 	if strings.Contains(h, "--allow-submit") {
 		return submitForProgram
 	}
-	h = cmdInHint.ReplaceAllStringFunc(h, func(m string) string {
-		sub := cmdInHint.FindStringSubmatch(m)
+	re := cmdInHint()
+	h = re.ReplaceAllStringFunc(h, func(m string) string {
+		sub := re.FindStringSubmatch(m)
 		words := strings.Fields(sub[2])
 		call := ""
 		if len(words) > 1 {

@@ -3,8 +3,9 @@ package siteapi
 import (
 	"encoding/json"
 	"errors"
-	"regexp"
 	"strings"
+
+	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
 // A source map (version 3, the format every bundler writes) maps a place
@@ -130,7 +131,7 @@ func (m *sourceMap) content(source string) string {
 
 // funcDecl finds a function's name where it is declared: function f,
 // const f = (…) => / function, a method f(…) {.
-var funcDecl = regexp.MustCompile(`(?:function\s*\*?\s*([A-Za-z_$][\w$]*)\s*[(<])|(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>))|(?:^\s*(?:(?:public|private|protected|static|async)\s+)*([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]+)?\{)`)
+var funcDecl = lazyre.New(`(?:function\s*\*?\s*([A-Za-z_$][\w$]*)\s*[(<])|(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>))|(?:^\s*(?:(?:public|private|protected|static|async)\s+)*([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]+)?\{)`)
 
 // enclosing names the function the line is in, reading the source up
 // from it (a heuristic on the text: the nearest declaration above whose
