@@ -5,32 +5,19 @@ package chatter
 import (
 	"errors"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/evals/evaltest"
 	"github.com/waymark-dev/waymark/evals/report"
 	"github.com/waymark-dev/waymark/internal/adversarial"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
 // TestMain closes the shared browser after the eval.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	drivertest.CloseDriver()
-	os.Exit(code)
-}
-
-// env reads a number from the environment, or def.
-func env(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
+func TestMain(m *testing.M) { evaltest.Main(m) }
 
 // reached says whether the server got a request whose path starts with
 // path.
@@ -50,8 +37,8 @@ func reached(srv *adversarial.Server, path string) bool {
 // approval (must be 0). CHATTER_SEED, CHATTER_PAGES and CHATTER_COMMITS
 // choose the corpus.
 func TestFriction(t *testing.T) {
-	seed := uint64(env("CHATTER_SEED", 27))
-	pages := Generate(seed, env("CHATTER_PAGES", 24), env("CHATTER_COMMITS", 12))
+	seed := uint64(evaltest.Int("CHATTER_SEED", 27))
+	pages := Generate(seed, evaltest.Int("CHATTER_PAGES", 24), evaltest.Int("CHATTER_COMMITS", 12))
 	var chatter, asked, lost, commits, leaked, held int
 	for _, p := range pages {
 		t.Run(p.Name, func(t *testing.T) {

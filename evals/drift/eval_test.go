@@ -8,30 +8,19 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/evals/evaltest"
 	"github.com/waymark-dev/waymark/evals/report"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
 // TestMain closes the shared browser after the eval.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	drivertest.CloseDriver()
-	os.Exit(code)
-}
-
-func env(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
+func TestMain(m *testing.M) { evaltest.Main(m) }
 
 // Outcomes of one run on one variant, from what reached the server.
 const (
@@ -118,12 +107,12 @@ type Miss struct {
 // WAYMARK_EVALS=full gives every scenario more variants.
 func TestDrift(t *testing.T) {
 	start := time.Now()
-	seed := uint64(env("DRIFT_SEED", 30))
+	seed := uint64(evaltest.Int("DRIFT_SEED", 30))
 	counts := Quick
-	if os.Getenv("WAYMARK_EVALS") == "full" {
+	if evaltest.Full() {
 		counts = Full
 	}
-	cases := Generate(seed, env("DRIFT_SCENARIOS", len(builders)), counts)
+	cases := Generate(seed, evaltest.Int("DRIFT_SCENARIOS", len(builders)), counts)
 	srv := NewServer(cases)
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
@@ -143,7 +132,7 @@ func TestDrift(t *testing.T) {
 	// The model's runs: every rename, and cosmetic pages to count the
 	// calls a replay makes there when it has a model (the quick set takes
 	// one cosmetic variant a scenario, the full set all).
-	full := os.Getenv("WAYMARK_EVALS") == "full"
+	full := evaltest.Full()
 	withModel := func(v Variant) bool {
 		return v.Kind == KindRenamed || v.Kind == KindCosmetic && (full || v.Name == "cosmetic-1")
 	}

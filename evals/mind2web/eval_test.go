@@ -14,17 +14,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/waymark-dev/waymark/evals/evaltest"
 	"github.com/waymark-dev/waymark/evals/report"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	drivertest.CloseDriver()
-	os.Exit(code)
-}
+// TestMain closes the shared browser after the eval.
+func TestMain(m *testing.M) { evaltest.Main(m) }
 
 // move is one step of a scripted agent: an op on the element the outline
 // names with role and name, or done.

@@ -7,12 +7,12 @@ import (
 	"net/url"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/evals/evaltest"
 	"github.com/waymark-dev/waymark/evals/report"
 	"github.com/waymark-dev/waymark/internal/adversarial"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
@@ -21,18 +21,7 @@ import (
 )
 
 // TestMain closes the shared browser after the eval.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	drivertest.CloseDriver()
-	os.Exit(code)
-}
-
-func env(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
+func TestMain(m *testing.M) { evaltest.Main(m) }
 
 // gotOne says whether one request is the task's answer: a POST to
 // /submit (or a GET of t.Path) whose fields hold t.Want. A field wanted
@@ -150,12 +139,12 @@ var ways = []way{
 // run) and counts the answers that reached the server. RULES_SEED and
 // RULES_TASKS choose the corpus; WAYMARK_EVALS=full gives 150 tasks.
 func TestRules(t *testing.T) {
-	seed := uint64(env("RULES_SEED", 31))
+	seed := uint64(evaltest.Int("RULES_SEED", 31))
 	n := 45
-	if os.Getenv("WAYMARK_EVALS") == "full" {
+	if evaltest.Full() {
 		n = 150
 	}
-	tasks := Generate(seed, env("RULES_TASKS", n))
+	tasks := Generate(seed, evaltest.Int("RULES_TASKS", n))
 	res := map[string]map[string]outcome{} // way → task → outcome
 	for _, w := range ways {
 		res[w.name] = map[string]outcome{}

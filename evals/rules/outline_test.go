@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/evals/evaltest"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
@@ -17,7 +18,7 @@ func TestOutlines(t *testing.T) {
 	if os.Getenv("RULES_OUTLINES") == "" {
 		t.Skip("RULES_OUTLINES=1 prints the outlines")
 	}
-	for _, task := range Generate(uint64(env("RULES_SEED", 31)), 4*len(families)) {
+	for _, task := range Generate(uint64(evaltest.Int("RULES_SEED", 31)), 4*len(families)) {
 		if f := os.Getenv("RULES_FAMILY"); f != "" && f != task.Family {
 			continue
 		}
