@@ -153,6 +153,10 @@ func TestSteps(t *testing.T) {
 		{`click "Salt and pepper"`, []string{`click "Salt and pepper"`}}, // a joining word inside quotes
 		{"click Salt and Pepper", []string{"click Salt and Pepper"}},     // no verb after "and": one name
 		{"Buy the cheapest flight and tell me its price", nil},           // a part it cannot read
+		// A name holding a verb whose part alone is no step: one name
+		// (a run of it did nothing: "needs a model").
+		{"click Save and close", []string{"click Save and close"}},
+		{"click Save and close.", []string{"click Save and close"}},
 	}
 	for _, tt := range tests {
 		if got := Steps(tt.task); !slices.Equal(got, tt.want) {

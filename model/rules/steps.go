@@ -30,7 +30,7 @@ func Steps(task string) []string {
 		for _, c := range rewrite(c) {
 			c = q.target(strings.TrimSpace(c))
 			if _, ok := parseInstruction(c); !ok {
-				return nil
+				return whole(task)
 			}
 			out = append(out, c)
 		}
@@ -141,3 +141,14 @@ func rewrite(c string) []string {
 // reHasPlace: a list to choose from ("select A, B from the list") is one
 // choice of a list, not several.
 var reHasPlace = lazyRE(`(?i)\s(?:in|from|on|into|for)\s`)
+
+// whole is the task as one instruction when its parts are not all
+// instructions but it is one ("click Save and close": a button called
+// "Save and close", whose "close" alone is no step), else nil.
+func whole(task string) []string {
+	t := strings.TrimRight(strings.TrimSpace(task), ".! ")
+	if _, ok := parseInstruction(t); ok {
+		return []string{t}
+	}
+	return nil
+}
