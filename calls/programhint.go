@@ -50,6 +50,30 @@ var goFlags = []struct{ flag, option string }{
 // has no flag to pass, it sends the approval back.
 const submitForProgram = "have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval)"
 
+// NameCommands rewrites each command a hint names as [Cmd] writes it, for
+// a front with other words for it (a Go program's calls, MCP's tools):
+// name gets the command's words (at least one) and returns what does the
+// same there, or "" for none (the command stays, as advice for the
+// person). "run `waymark X`" becomes "call NAME", "`waymark X`" NAME.
+func NameCommands(h string, name func(words []string) string) string {
+	re := cmdInHint()
+	return re.ReplaceAllStringFunc(h, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		words := strings.Fields(sub[2])
+		if len(words) == 0 {
+			return m
+		}
+		switch n := name(words); {
+		case n == "":
+			return m
+		case sub[1] != "":
+			return "call " + n
+		default:
+			return n
+		}
+	})
+}
+
 // ProgramHint is err's hint ([Hint]) in a Go program's words.
 func ProgramHint(err error) string {
 	return programWords(Hint(err))
@@ -59,24 +83,13 @@ func programWords(h string) string {
 	if strings.Contains(h, "--allow-submit") {
 		return submitForProgram
 	}
-	re := cmdInHint()
-	h = re.ReplaceAllStringFunc(h, func(m string) string {
-		sub := re.FindStringSubmatch(m)
-		words := strings.Fields(sub[2])
-		call := ""
+	h = NameCommands(h, func(words []string) string {
 		if len(words) > 1 {
-			call = goCalls[words[0]+" "+words[1]]
+			if call := goCalls[words[0]+" "+words[1]]; call != "" {
+				return call
+			}
 		}
-		if call == "" && len(words) > 0 {
-			call = goCalls[words[0]]
-		}
-		switch {
-		case call == "":
-			return m // no call does it: advice for the person
-		case sub[1] != "":
-			return "call " + call
-		}
-		return call
+		return goCalls[words[0]]
 	})
 	for _, f := range goFlags {
 		h = strings.ReplaceAll(h, "pass "+f.flag, "set "+f.option)

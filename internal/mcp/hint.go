@@ -3,6 +3,7 @@ package mcp
 import (
 	"strings"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
@@ -14,8 +15,6 @@ import (
 // settings (--executable-path: how `waymark mcp` was started) are advice
 // for the person, and stay.
 var (
-	// hintCmd is a command as calls.Cmd writes it: `waymark sheet read B2`.
-	hintCmd = lazyre.New("(run )?`waymark ([^`]*)`")
 	// The forms hints had before calls.Cmd (a daemon of an older version
 	// may still send them).
 	hintRunCommand = lazyre.New(`run (?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
@@ -33,16 +32,11 @@ func mcpHint(h string) string {
 		// argument for it.
 		return submitNeedsPerson
 	}
-	h = hintCmd.ReplaceAllStringFunc(h, func(m string) string {
-		sub := hintCmd.FindStringSubmatch(m)
-		tool := toolOf(strings.Fields(sub[2]))
-		switch {
-		case tool == "":
-			return m // no tool does it: advice for the person
-		case sub[1] != "":
-			return "call the " + tool + " tool"
+	h = calls.NameCommands(h, func(words []string) string {
+		if tool := toolOf(words); tool != "" {
+			return "the " + tool + " tool"
 		}
-		return "the " + tool + " tool"
+		return "" // no tool does it: advice for the person
 	})
 	if !strings.Contains(h, "`waymark ") { // a hint of the older forms
 		h = hintRunCommand.ReplaceAllString(h, "call the ${1}${2} tool")
