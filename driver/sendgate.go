@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/secret"
@@ -54,6 +55,30 @@ type sendWatch struct {
 	// with a non-GET method) and lets the page's fetch, XHR and beacons
 	// go: a sheet's cell write, which the app saves by fetch.
 	docsOnly bool
+	// announced are the sends the tab's renderer said it started
+	// (Network.requestWillBeSent) that no pause has brought to holdSend
+	// yet: the step may not end before they are judged. A beacon or a
+	// keepalive fetch the step's click starts reaches the interception a
+	// task later than the renderer's word of it; on a loaded machine
+	// after the step's settle, when the tab pauses documents only, and
+	// it went out unjudged.
+	announced map[network.RequestID]bool
+}
+
+// announce notes a send the tab's renderer started while a step is
+// watched (onEvent, with t.mu held).
+func (w *sendWatch) announce(ev *network.EventRequestWillBeSent) {
+	if ev.Request == nil || ev.RedirectResponse != nil {
+		return
+	}
+	switch strings.ToUpper(ev.Request.Method) {
+	case "GET", "HEAD", "OPTIONS":
+		return
+	}
+	if w.announced == nil {
+		w.announced = map[network.RequestID]bool{}
+	}
+	w.announced[ev.RequestID] = true
 }
 
 // heldSend is one request the gate judged: refused, or let go as
@@ -125,11 +150,23 @@ func (t *tab) watchSendsListed(ctx context.Context, allow, control string, linge
 // (the page has out-of-process frames, whose requests for a submission the
 // tab does not hear of: newtabs.go judges them), for sendLinger more.
 func (t *tab) awaitSends(ctx context.Context, linger bool) {
+	// One round trip through the renderer first: its word of every send
+	// the step's own handlers started (announce) is on the wire before
+	// the answer. Not while a dialog is open: the renderer answers nothing
+	// then, and the page, stopped in its dialog, starts no send either.
+	t.mu.Lock()
+	dialog := t.dialog != nil
+	t.mu.Unlock()
+	if !dialog {
+		rctx, cancel := context.WithTimeout(ctx, settleNavStart)
+		_, _ = call(rctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: "0"})
+		cancel()
+	}
 	deadline := time.NewTimer(settleNavStart)
 	defer deadline.Stop()
 	for {
 		t.mu.Lock()
-		pending := t.sends != nil && t.sends.pending > 0
+		pending := t.sends != nil && (t.sends.pending > 0 || len(t.sends.announced) > 0)
 		t.mu.Unlock()
 		if !pending {
 			break
@@ -168,6 +205,7 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		return false
 	}
 	w.last = time.Now()
+	delete(w.announced, ev.NetworkID)
 	method := strings.ToUpper(ev.Request.Method)
 	kind := ""
 	submission := false

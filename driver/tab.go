@@ -269,6 +269,9 @@ func (t *tab) onEvent(ev any) {
 			t.headers = headerOf(ev.Response.Headers)
 		}
 	case *network.EventRequestWillBeSent:
+		if t.sends != nil {
+			t.sends.announce(ev) // judged before the step ends (sendgate.go)
+		}
 		wake = ev.Type == network.ResourceTypeFetch || ev.Type == network.ResourceTypeXHR
 		if _, redirect := t.inflight[ev.RequestID]; wake && !redirect && ev.Request != nil {
 			// A redirect keeps the first URL: the page's record of the
@@ -276,6 +279,11 @@ func (t *tab) onEvent(ev any) {
 			t.inflight[ev.RequestID] = request{url: ev.Request.URL, at: time.Now()}
 		}
 	case *network.EventLoadingFinished:
+		if t.sends != nil {
+			// Answered with no pause the tab heard of (a service worker's
+			// answer, whose own request the worker path judges).
+			delete(t.sends.announced, ev.RequestID)
+		}
 		var r request
 		if r, wake = t.inflight[ev.RequestID]; wake {
 			delete(t.inflight, ev.RequestID)
@@ -286,6 +294,9 @@ func (t *tab) onEvent(ev any) {
 			}
 		}
 	case *network.EventLoadingFailed:
+		if t.sends != nil {
+			delete(t.sends.announced, ev.RequestID) // it ended before any pause: nothing left
+		}
 		if _, wake = t.inflight[ev.RequestID]; wake {
 			delete(t.inflight, ev.RequestID)
 			t.failedSeq++
