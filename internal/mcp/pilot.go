@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/replay"
@@ -89,7 +91,11 @@ func PilotTools(newPilot NewPilot, replayer Replayer, opts PilotOptions) func(*s
 	pt := pilotTools{newPilot: newPilot, replayer: replayer, session: opts.Session, sheet: opts.Sheet, approvals: opts.Approvals}
 	return func(s *sdk.Server) {
 		if newPilot != nil {
-			add(s, "act", "Do one step described in words.", pt.act)
+			act := "Do one step described in words."
+			if opts.ActOnly {
+				act = "Do a step described in words, or a sentence of plain steps in turn." // act_steps.go
+			}
+			add(s, "act", act, pt.act)
 			if !opts.ActOnly {
 				add(s, "observe", "Find elements that answer a question.", pt.observe)
 				add(s, "extract", "Read page data as JSON", pt.extract)
@@ -134,9 +140,15 @@ func (pt pilotTools) act(ctx context.Context, r *sdk.CallToolRequest, in actIn) 
 	if err != nil {
 		return "", pilotActOut{}, err
 	}
+	var steps *rules.MultiStepError
 	res, f := gate(ctx, r, func(a *calls.Approval, allow bool) (*pilot.ActResult, error) {
-		return p.Act(ctx, in.Instruction, &pilot.ActOptions{Vars: pilot.Vars{Values: varValues(in.Vars)}, AllowSubmit: allow, Approve: a})
+		res, err := p.Act(ctx, in.Instruction, &pilot.ActOptions{Vars: pilot.Vars{Values: varValues(in.Vars)}, AllowSubmit: allow, Approve: a})
+		errors.As(err, &steps)
+		return res, err
 	})
+	if f != nil && steps != nil {
+		return actSteps(ctx, r, p, in) // act_steps.go
+	}
 	if f != nil {
 		if f.IsError && res != nil && res.Line != "" {
 			prepend(f, "the model chose "+res.Answer.Action+" "+res.Line)
@@ -286,6 +298,13 @@ func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) 
 	if err != nil {
 		return "", runOut{}, err
 	}
+	return runTask(ctx, r, p, in)
+}
+
+// runTask runs a task with p as the run tool does: its submits put to
+// the person as they come, or let through by the server's setting for a
+// client that cannot ask.
+func runTask(ctx context.Context, r *sdk.CallToolRequest, p *pilot.Pilot, in runIn) (string, runOut, error) {
 	ro := pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: approverFrom(ctx).submits == SubmitsAllow && !canAskNow(r)}
 	if canAskNow(r) {
 		// A submit the run would press is put to the person as it comes.
