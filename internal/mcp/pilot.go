@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -373,22 +371,23 @@ type replayOut struct {
 }
 
 func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in replayIn) (string, replayOut, error) {
-	r, trust, err := pt.routineArg(in.Routine)
+	r, trust, file, err := pt.routineArg(in.Routine)
 	if err != nil {
 		return "", replayOut{}, err
 	}
 	vars := varValues(in.Vars)
-	if len(vars) > 0 && trust.Holds(r) && len(approval.RecordedIn(r)) > 0 {
-		// The person approved the routine's submits, not the values the
-		// agent now has it type: those are asked again.
-		trust = trust.Without("the values of its variables came from the MCP client (" + strings.Join(slices.Sorted(maps.Keys(vars)), ", ") + "), not from the person who approved it; the person approves each submit when asked, or replays the file themselves with waymark replay")
-	}
+	// The person approved the routine's submits, not the values the agent
+	// now has it type: those are asked again.
+	trust = clientValues(r, trust, vars) // signin.go
 	// Heals come back in the result as the routine's next version,
 	// pending: nothing is written.
 	// A submit the person approved when recording is pressed while the
 	// page matches and the routine is the file they saved, as the approval
 	// authority says; any other goes by the server's setting.
 	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: approverFrom(ctx).submits, Approvals: trust}
+	if t := toolsFrom(ctx); t != nil {
+		ro.SignIn = t.signIn(req, file, "replay", vars) // an api step's relogin, next to the routine's file
+	}
 	if canAskNow(req) {
 		ro.Submits = SubmitsAsk // a person who can be asked is asked
 		// Any other submit is put to the person as the replay reaches it.
@@ -450,35 +449,36 @@ func varValues(m map[string]any) map[string]string {
 
 // routineArg reads replay's routine argument: the routine as an object,
 // its JSON text, or the path of its file in the working or routines folder
-// (files.go), with the approval authority's word on the approvals it
-// records. A routine the client gives as JSON is the client's own: it
+// (files.go, returned as file), with the approval authority's word on the
+// approvals it records. A routine the client gives as JSON is the client's own: it
 // carries no approval (nil), whatever its steps say.
-func (pt pilotTools) routineArg(v any) (*routine.Routine, *approval.Trust, error) {
+func (pt pilotTools) routineArg(v any) (r *routine.Routine, trust *approval.Trust, file string, err error) {
 	switch x := v.(type) {
 	case map[string]any:
 		b, err := json.Marshal(x)
 		if err != nil {
-			return nil, nil, calls.Errorf(calls.ErrBadInput, "", "routine: %v", err)
+			return nil, nil, "", calls.Errorf(calls.ErrBadInput, "", "routine: %v", err)
 		}
 		r, err := routine.Parse(b)
-		return r, nil, err
+		return r, nil, "", err
 	case string:
 		if s := strings.TrimSpace(x); strings.HasPrefix(s, "{") {
 			r, err := routine.Parse([]byte(s))
-			return r, nil, err
+			return r, nil, "", err
 		} else if s != "" {
 			file, err := hostFile(s, "replay")
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, "", err
 			}
 			if pt.approvals == nil {
-				r, err := routine.Load(file)
-				return r, nil, err
+				r, err = routine.Load(file)
+			} else {
+				r, trust, err = pt.approvals.Load(file)
 			}
-			return pt.approvals.Load(file)
+			return r, trust, file, err
 		}
 	}
-	return nil, nil, calls.Errorf(calls.ErrBadInput, "give the routine as an object, its JSON, or a file path", "no routine")
+	return nil, nil, "", calls.Errorf(calls.ErrBadInput, "give the routine as an object, its JSON, or a file path", "no routine")
 }
 
 // approvalText is the tool error of an action that needs approval: the
