@@ -190,6 +190,11 @@ func TestRowsSignInAgain(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range res {
+			// A sign-in is no commit: a row that only signed in is not
+			// held as uncertain if its worker dies.
+			if _, err := e.journal.Get(ctx, rowKeyName(got.ID, r.N)); err == nil {
+				t.Errorf("row %d's sign-in was journaled as a commit", r.N)
+			}
 			b, _ := json.Marshal(r)
 			if strings.Contains(string(b), password) {
 				t.Errorf("row %d's result holds the password: %s", r.N, b)

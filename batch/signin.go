@@ -143,12 +143,13 @@ func variablesOf(r *routine.Routine, signIns map[string]*routine.Routine) []rout
 	return vars
 }
 
-// signIn replays a bundled sign-in routine in the row's own session (the
-// journaling one), with the row's values: replay.SignIn, the way every
-// runner signs in. Its submit is pressed on the submitter's word
-// (approval.Relayed), never journaled: signing in again is no commit, and
-// a row that died after it is run again.
-func (w *worker) signIn(l *loaded, d *journaling, o replay.Options) func(ctx context.Context, name string) error {
+// signIn replays a bundled sign-in routine in the row's own session, with
+// the row's values: replay.SignIn, the way every runner signs in. Its
+// submit is pressed on the submitter's word (approval.Relayed) and is not
+// journaled (the session under the journaling one, whose errors are still
+// noted): signing in again is no commit, and a row whose worker died after
+// it is run again, not held as uncertain for a person.
+func (w *worker) signIn(l *loaded, d calls.Session, o replay.Options) func(ctx context.Context, name string) error {
 	return func(ctx context.Context, name string) error {
 		sr := l.signIns[name]
 		if sr == nil {

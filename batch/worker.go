@@ -320,7 +320,7 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res 
 	j.Session = lease.driver(j.note)
 	ro := replay.Options{Vars: vars, Secrets: secrets, Submits: l.spec.Submits, Approvals: approval.Relayed(l.r, l.spec.Approved),
 		KeepHeals: replay.KeepNever, NoHand: !l.spec.Hand, Progress: j.progress}
-	ro.SignIn = w.signIn(l, j, ro) // signin.go
+	ro.SignIn = w.signIn(l, j.Session, ro) // signin.go
 	rr, err := w.opts.Replay(ctx, j, l.r, ro)
 	broken := j.browserGone()
 	lease.Release(context.WithoutCancel(ctx), broken)
@@ -466,9 +466,17 @@ func (j *journaling) note(err error) {
 // Act asks first, with submits held, whenever the replay would press
 // freely: a step that sends nothing goes on as it is; one that would send
 // comes back needing approval, and is pressed with that approval only
-// after the journal says so.
+// after the journal says so. A press with an approval already (a submit a
+// person pressed while recording, under submits "ask") is journaled
+// before it goes, the same.
 func (j *journaling) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome, error) {
-	if req.Submits != replay.SubmitsAllow || req.Approve != nil {
+	if req.Approve != nil {
+		if err := j.journal(ctx, *req.Approve); err != nil {
+			return nil, err
+		}
+		return j.Session.Act(ctx, req)
+	}
+	if req.Submits != replay.SubmitsAllow {
 		return j.Session.Act(ctx, req)
 	}
 	probe := req
