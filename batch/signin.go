@@ -110,8 +110,8 @@ func (s *Spec) signIns() (map[string]*routine.Routine, error) {
 
 // Variables are what a row of the batch gives: the routine's variables,
 // then those of its sign-in routines not named already. A name one routine
-// declares secret is secret, whoever else declares it: its value is only
-// ever a reference in a row.
+// declares secret and another plain is refused: a row would give it as a
+// reference, and the routine that types it plain would have no value.
 func (s *Spec) Variables() ([]routine.Variable, error) {
 	r, err := routine.Parse(s.Routine)
 	if err != nil {
@@ -121,10 +121,10 @@ func (s *Spec) Variables() ([]routine.Variable, error) {
 	if err != nil {
 		return nil, err
 	}
-	return variablesOf(r, signIns), nil
+	return variablesOf(r, signIns)
 }
 
-func variablesOf(r *routine.Routine, signIns map[string]*routine.Routine) []routine.Variable {
+func variablesOf(r *routine.Routine, signIns map[string]*routine.Routine) ([]routine.Variable, error) {
 	vars := slices.Clone(r.Variables)
 	for _, name := range reloginsOf(r) {
 		sr := signIns[name]
@@ -133,14 +133,16 @@ func variablesOf(r *routine.Routine, signIns map[string]*routine.Routine) []rout
 		}
 		for _, v := range sr.Variables {
 			i := slices.IndexFunc(vars, func(w routine.Variable) bool { return w.Name == v.Name })
-			if i < 0 {
+			switch {
+			case i < 0:
 				vars = append(vars, v)
-			} else if v.Secret {
-				vars[i].Secret = true
+			case vars[i].Secret != v.Secret:
+				return nil, calls.Errorf(calls.ErrBadInput, "declare it secret in both routines (a row names a secret, never holds it)",
+					"the variable %q is secret in one of the routine and its sign-in routine %s, and plain in the other", v.Name, name)
 			}
 		}
 	}
-	return vars
+	return vars, nil
 }
 
 // signIn replays a bundled sign-in routine in the row's own session, with

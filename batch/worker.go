@@ -154,7 +154,11 @@ func (w *worker) spec(ctx context.Context, id string) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	l = &loaded{spec: spec, r: r, hash: spec.routineHash(), vars: variablesOf(r, signIns), signIns: signIns}
+	vars, err := variablesOf(r, signIns)
+	if err != nil {
+		return nil, err
+	}
+	l = &loaded{spec: spec, r: r, hash: spec.routineHash(), vars: vars, signIns: signIns}
 	w.mu.Lock()
 	w.specs[id] = l
 	w.mu.Unlock()
