@@ -2,6 +2,7 @@ package batch
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -43,5 +44,40 @@ func TestWorkerTrustsApprovalsOnTheSubmittersWord(t *testing.T) {
 		if got != approved {
 			t.Errorf("Spec.Approved %v: the approvals hold %v", approved, got)
 		}
+	}
+}
+
+// TestRecordedApprovalJournaled: with submits "ask", a routine whose file
+// a person saved presses its recorded submits with the approval the page
+// gave (replay's pressApproved: asked first, then pressed with it). That
+// press is the row's commit as much as one let through by "allow": the
+// row's journal is written before it, so a worker that dies after it
+// leaves the row uncertain, never run twice.
+func TestRecordedApprovalJournaled(t *testing.T) {
+	e, _, _ := testEngine(t, EngineOptions{})
+	f := newFakeCaller()
+	ctx := context.Background()
+	startWorker(t, e, "w1", []Endpoint{{Name: "fake", Caller: f, Max: 1}}, WorkerOptions{Replay: func(ctx context.Context, d calls.Session, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+		req := calls.ActRequest{Kind: "click", Target: "@submit", Value: o.Vars["id"], Submits: o.Submits}
+		_, err := d.Act(ctx, req)
+		a, ok := calls.ApprovalOf(err)
+		if !ok || !o.Approvals.Holds(r) {
+			return &replay.Result{Status: replay.StatusStopped, Cause: replay.CauseNeedsApproval, Message: fmt.Sprint(err)}, nil
+		}
+		req.Approve = &a
+		if _, err := d.Act(ctx, req); err != nil {
+			return nil, err
+		}
+		return &replay.Result{Status: replay.StatusOK}, nil
+	}})
+	spec, err := e.Submit(ctx, Spec{Routine: testRoutine(t, false), Submits: "ask", Approved: true}, rowsOf(1, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := waitDone(t, e, spec.ID, 30*time.Second); st.OK != 1 || f.pressed("row-1") != 1 {
+		t.Fatalf("status %+v, pressed %d", st, f.pressed("row-1"))
+	}
+	if _, err := e.journal.Get(ctx, rowKeyName(spec.ID, 1)); err != nil {
+		t.Errorf("the press of a recorded approval was not journaled: %v", err)
 	}
 }

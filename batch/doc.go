@@ -31,6 +31,13 @@
 // secret is not there is held as [StatusNeedsSecret], never failed, until
 // [Engine.Resume] puts it back.
 //
+// An api step whose recipe names a sign-in routine (relogin) signs in
+// again in the row's session when the site refuses it, once, as a replay
+// does: [Bundle] reads each such routine next to the routine file, through
+// the approval authority, into [Spec.SignIns]; a row gives its variables
+// too ([Spec.Variables]), its secrets by reference like the rest. A row the
+// site still refuses stops as [CauseAuth], not retried.
+//
 // Browsers are leased per row from a [Pool] of endpoints, each with a
 // maximum of sessions; the leases live in a key-value bucket with a time to
 // live, so an endpoint a dead worker held comes free on its own. A session

@@ -15,7 +15,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/routine"
 )
 
 // Names of the stream, consumer and buckets. They are fixed, so every
@@ -130,7 +129,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts EngineOptions) (*Engine, erro
 // stream and returns it with its id (spec.ID, or a new one). Rows whose key
 // is done already are written as skipped at once.
 func (e *Engine) Submit(ctx context.Context, spec Spec, fields []map[string]json.RawMessage) (*Spec, error) {
-	r, err := routine.Parse(spec.Routine)
+	vars, err := spec.Variables()
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +148,7 @@ func (e *Engine) Submit(ctx context.Context, spec Spec, fields []map[string]json
 	rows := make([]Row, len(fields))
 	for i, f := range fields {
 		rows[i] = Row{Batch: spec.ID, N: i + 1, Fields: f}
-		if err := checkRow(r, f); err != nil {
+		if err := checkRow(vars, f); err != nil {
 			return nil, calls.Errorf(calls.ErrBadInput, calls.Hint(err), "row %d: %v", i+1, err)
 		}
 		if spec.Key != "" {

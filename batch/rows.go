@@ -95,10 +95,11 @@ func refOf(raw json.RawMessage) (string, bool) {
 	return ref.Secret, true
 }
 
-// checkRow refuses a row the routine cannot run, before it reaches the
-// stream: above all a secret variable given by value.
-func checkRow(r *routine.Routine, fields map[string]json.RawMessage) error {
-	for _, v := range r.Variables {
+// checkRow refuses a row the batch cannot run, before it reaches the
+// stream: above all a secret variable given by value. vars are the
+// batch's ([Spec.Variables]).
+func checkRow(vars []routine.Variable, fields map[string]json.RawMessage) error {
+	for _, v := range vars {
 		raw, ok := fields[v.Name]
 		if !ok {
 			return calls.Errorf(calls.ErrBadInput, "give every row the routine's variables", "no value for %q", v.Name)
@@ -139,9 +140,9 @@ func rowKey(fields map[string]json.RawMessage, name string) (string, error) {
 // rowValues turns a row into replay's variables, reading each secret from
 // src where the worker runs. A secret that is not there is an error
 // wrapping [secret.ErrUnset]: the row waits as needs_secret.
-func rowValues(r *routine.Routine, row Row, src Secrets) (map[string]string, map[string]secret.Value, error) {
+func rowValues(decl []routine.Variable, row Row, src Secrets) (map[string]string, map[string]secret.Value, error) {
 	vars, secrets := map[string]string{}, map[string]secret.Value{}
-	for _, v := range r.Variables {
+	for _, v := range decl {
 		raw := row.Fields[v.Name]
 		if !v.Secret {
 			var s string

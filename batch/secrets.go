@@ -13,7 +13,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -111,17 +110,22 @@ func (v *Vault) Resolve(batch string, ref secret.Ref, name string) (secret.Value
 	return secret.New(name, val.Reveal()), nil
 }
 
-// RowRefs returns the distinct references the rows name for the
-// routine's secret variables, in the order first named: what the
-// submitting command reads and hands over. A row that names a bad one is
-// an error, as [Engine.Submit] would say.
-func RowRefs(r *routine.Routine, rows []map[string]json.RawMessage) ([]secret.Ref, error) {
+// RowRefs returns the distinct references the rows name for the batch's
+// secret variables (the routine's and its sign-in routines',
+// [Spec.Variables]), in the order first named: what the submitting
+// command reads and hands over. A row that names a bad one is an error,
+// as [Engine.Submit] would say.
+func RowRefs(spec *Spec, rows []map[string]json.RawMessage) ([]secret.Ref, error) {
+	vars, err := spec.Variables()
+	if err != nil {
+		return nil, err
+	}
 	var refs []secret.Ref
 	for i, f := range rows {
-		if err := checkRow(r, f); err != nil {
+		if err := checkRow(vars, f); err != nil {
 			return nil, calls.Errorf(calls.ErrBadInput, calls.Hint(err), "row %d: %v", i+1, err)
 		}
-		for _, v := range r.Variables {
+		for _, v := range vars {
 			if !v.Secret {
 				continue
 			}
@@ -169,10 +173,6 @@ func (e *Engine) HeldRefs(ctx context.Context, id string) ([]secret.Ref, error) 
 	if err != nil {
 		return nil, err
 	}
-	r, err := routine.Parse(spec.Routine)
-	if err != nil {
-		return nil, err
-	}
 	rows, err := e.held(ctx, id)
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func (e *Engine) HeldRefs(ctx context.Context, id string) ([]secret.Ref, error) 
 	for _, h := range rows {
 		fields = append(fields, h.row.Fields)
 	}
-	return RowRefs(r, fields)
+	return RowRefs(spec, fields)
 }
 
 type heldRow struct {

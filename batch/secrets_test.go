@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -111,5 +113,35 @@ func TestWorkerMissingEnvIsNeedsSecret(t *testing.T) {
 	st := waitDone(t, e, spec.ID, 20*time.Second)
 	if st.NeedsSecret != 1 || st.Failed != 0 {
 		t.Fatalf("status %+v", st)
+	}
+}
+
+// TestSignInVariables: a row gives the variables of the routine and of
+// the sign-in routine it bundles; a name secret in one and plain in the
+// other is refused before any row runs.
+func TestSignInVariables(t *testing.T) {
+	api := `{"format": "waymark.api/1", "site": "http://127.0.0.1:1", "page": "http://127.0.0.1:1/", "relogin": "signin.json",
+ "request": {"method": "GET", "url": "http://127.0.0.1:1/api"}, "rows": "/items", "fields": [{"name": "name", "path": "/name"}]}`
+	main := func(vars string) json.RawMessage {
+		return json.RawMessage(`{"format": "waymark.routine/1", "name": "items", "version": 1, "variables": [` + vars + `],
+ "steps": [{"id": "items", "kind": "api", "into": "items", "api": ` + api + `}]}`)
+	}
+	signIn := SignIn{Routine: json.RawMessage(`{"format": "waymark.routine/1", "name": "signin", "version": 1,
+ "variables": [{"name": "user"}, {"name": "pw", "secret": true}], "steps": [{"id": "open", "kind": "goto", "url": "http://127.0.0.1:1/login"}]}`)}
+	spec := Spec{Routine: main(`{"name": "id"}`), SignIns: map[string]SignIn{"signin.json": signIn}}
+	vars, err := spec.Variables()
+	if err != nil || len(vars) != 3 || vars[0].Name != "id" || vars[1].Name != "user" || vars[2].Name != "pw" || !vars[2].Secret {
+		t.Fatalf("variables %+v, %v", vars, err)
+	}
+	refs, err := RowRefs(&spec, []map[string]json.RawMessage{{"id": json.RawMessage(`"1"`), "user": json.RawMessage(`"ann"`), "pw": json.RawMessage(`{"secret": "env:PW"}`)}})
+	if err != nil || len(refs) != 1 || refs[0].String() != "env:PW" {
+		t.Errorf("refs %v, %v", refs, err)
+	}
+	if _, err := RowRefs(&spec, []map[string]json.RawMessage{{"id": json.RawMessage(`"1"`), "user": json.RawMessage(`"ann"`), "pw": json.RawMessage(`"hunter2"`)}}); !errors.Is(err, calls.ErrBadInput) {
+		t.Errorf("the sign-in's secret given by value: %v", err)
+	}
+	spec.Routine = main(`{"name": "pw"}`)
+	if _, err := spec.Variables(); !errors.Is(err, calls.ErrBadInput) || !strings.Contains(err.Error(), `"pw"`) {
+		t.Errorf("pw plain in the routine and secret in its sign-in: %v", err)
 	}
 }

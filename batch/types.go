@@ -33,6 +33,10 @@ type Spec struct {
 	// asks at each of them (with Submits "ask", the row stops
 	// needs-approval).
 	Approved bool `json:"approved,omitempty"`
+	// SignIns are the sign-in routines the routine's api steps name
+	// (relogin), by the name the recipe gives, bundled with their own
+	// approvals (signin.go); nil when none is named.
+	SignIns map[string]SignIn `json:"sign_ins,omitempty"`
 	// KeepCookies keeps a warm session's cookies and storage from one row
 	// to the next; by default each row starts with none.
 	KeepCookies bool `json:"keep_cookies,omitempty"`
@@ -78,6 +82,10 @@ const (
 	CauseBrowser = "browser" // the browser or the tab crashed
 	CauseWorker  = "worker"  // the worker died while the row ran, after a submit
 	CauseInput   = "input"   // the row cannot run: a missing variable, an unreadable secret
+	// CauseAuth: the site refused the row's session to an api step's
+	// call (after signing in again, when its recipe names how); not
+	// retried, as another try would be refused alike.
+	CauseAuth = "auth"
 )
 
 // Result is one row's outcome, written once.

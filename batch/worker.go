@@ -16,6 +16,7 @@ import (
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
+	"github.com/waymark-dev/waymark/siteapi"
 )
 
 // WorkerOptions configure [Engine.Work].
@@ -128,6 +129,10 @@ type loaded struct {
 	spec *Spec
 	r    *routine.Routine
 	hash string
+	// vars are what a row gives (Spec.Variables); signIns the bundled
+	// sign-in routines, by name.
+	vars    []routine.Variable
+	signIns map[string]*routine.Routine
 }
 
 func (w *worker) spec(ctx context.Context, id string) (*loaded, error) {
@@ -145,7 +150,15 @@ func (w *worker) spec(ctx context.Context, id string) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	l = &loaded{spec: spec, r: r, hash: spec.routineHash()}
+	signIns, err := spec.signIns()
+	if err != nil {
+		return nil, err
+	}
+	vars, err := variablesOf(r, signIns)
+	if err != nil {
+		return nil, err
+	}
+	l = &loaded{spec: spec, r: r, hash: spec.routineHash(), vars: vars, signIns: signIns}
 	w.mu.Lock()
 	w.specs[id] = l
 	w.mu.Unlock()
@@ -285,7 +298,7 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res 
 	res = Result{Batch: row.Batch, N: row.N, Key: row.Key, Worker: w.opts.Name}
 	start := time.Now()
 	defer func() { res.DurMS = time.Since(start).Milliseconds() }()
-	vars, secrets, err := rowValues(l.r, row, w.secrets())
+	vars, secrets, err := rowValues(l.vars, row, w.secrets())
 	if isUnset(err) {
 		if herr := w.hold(ctx, row); herr != nil {
 			res.Status, res.Cause, res.Message = StatusFailed, CauseWorker, "hold the row for its secret: "+herr.Error()
@@ -309,8 +322,10 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res 
 	}
 	j := &journaling{w: w, r: l.r, key: rowKeyName(row.Batch, row.N), attempt: attempt}
 	j.Session = lease.driver(j.note)
-	rr, err := w.opts.Replay(ctx, j, l.r, replay.Options{Vars: vars, Secrets: secrets, Submits: l.spec.Submits, Approvals: approval.Relayed(l.r, l.spec.Approved),
-		KeepHeals: replay.KeepNever, NoHand: !l.spec.Hand, Progress: j.progress})
+	ro := replay.Options{Vars: vars, Secrets: secrets, Submits: l.spec.Submits, Approvals: approval.Relayed(l.r, l.spec.Approved),
+		KeepHeals: replay.KeepNever, NoHand: !l.spec.Hand, Progress: j.progress}
+	ro.SignIn = w.signIn(l, j.Session, ro) // signin.go
+	rr, err := w.opts.Replay(ctx, j, l.r, ro)
 	broken := j.browserGone()
 	lease.Release(context.WithoutCancel(ctx), broken)
 	if err != nil {
@@ -361,6 +376,12 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res 
 			res.Cause, retry = CauseBrowser, true
 		}
 	}
+	if rr.Cause == replay.CauseFailed && j.refused() {
+		// The site refused the session to the last API call (after a
+		// sign-in, when the recipe names one): it travels as a
+		// navigation error, yet another try would be refused alike.
+		res.Cause, retry = CauseAuth, false
+	}
 	if j.pressed() {
 		if retry {
 			// It pressed a submit, then lost the page: what the site
@@ -391,6 +412,23 @@ type journaling struct {
 	code  string
 	press bool
 	rev   uint64 // the journal entry's revision, once written
+	// auth: the last API call was refused as auth (siteapi.KindAuth).
+	auth bool
+}
+
+// CallAPI keeps whether the site refused the session to the call.
+func (j *journaling) CallAPI(ctx context.Context, req calls.APICallRequest) (*calls.APICallResult, error) {
+	res, err := j.Session.CallAPI(ctx, req)
+	j.mu.Lock()
+	j.auth = siteapi.KindOf(err) == siteapi.KindAuth
+	j.mu.Unlock()
+	return res, err
+}
+
+func (j *journaling) refused() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.auth
 }
 
 func (j *journaling) progress(e replay.StepEvent) {
@@ -423,6 +461,7 @@ func (j *journaling) note(err error) {
 	if err != nil {
 		code = calls.Code(err)
 	}
+
 	j.mu.Lock()
 	j.code = code
 	j.mu.Unlock()
@@ -431,9 +470,17 @@ func (j *journaling) note(err error) {
 // Act asks first, with submits held, whenever the replay would press
 // freely: a step that sends nothing goes on as it is; one that would send
 // comes back needing approval, and is pressed with that approval only
-// after the journal says so.
+// after the journal says so. A press with an approval already (a submit a
+// person pressed while recording, under submits "ask") is journaled
+// before it goes, the same.
 func (j *journaling) Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome, error) {
-	if req.Submits != replay.SubmitsAllow || req.Approve != nil {
+	if req.Approve != nil {
+		if err := j.journal(ctx, *req.Approve); err != nil {
+			return nil, err
+		}
+		return j.Session.Act(ctx, req)
+	}
+	if req.Submits != replay.SubmitsAllow {
 		return j.Session.Act(ctx, req)
 	}
 	probe := req

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/pilot"
@@ -24,13 +23,9 @@ func routineSignIn(c *Common, holder string, vars pilot.Vars) siteapi.SignIn {
 		if err != nil {
 			return err
 		}
-		res, err := replay.Run(ctx, c.session(), r, replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Approvals: trust,
-			KeepHeals: replay.KeepNever, Submits: replay.SubmitsAsk, NoHand: true})
+		res, err := replay.SignIn(ctx, c.session(), name, r, trust, replay.Options{Vars: vars.Values, Secrets: vars.Secrets, NoHand: true})
 		if err != nil {
 			return err
-		}
-		if res.Status != replay.StatusOK {
-			return fmt.Errorf("%s stopped (%s): %s", name, res.Cause, res.Message)
 		}
 		c.note("signed in again by %s (%d step(s))", name, len(res.Steps))
 		return nil

@@ -16,7 +16,6 @@ import (
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
 	"github.com/waymark-dev/waymark/replay"
-	"github.com/waymark-dev/waymark/routine"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -121,19 +120,15 @@ JSON line ("type": "row") before the envelope.`,
 }
 
 func batchRun(ctx context.Context, opts *BatchOptions) error {
-	raw, err := os.ReadFile(opts.Routine)
-	if err != nil {
-		return usageErrorf("name a routine file ("+calls.Cmd("run … --record FILE")+" makes one)", "read the routine: %v", err)
-	}
-	r, err := routine.Parse(raw)
+	// The workers press the recorded approvals of the routine and of the
+	// sign-in routines it bundles only on the approval authority's word,
+	// on the files as they are read here.
+	spec, notes, err := batch.Bundle(approval.Default(opts.getenv()), opts.Routine)
 	if err != nil {
 		return err
 	}
-	// The workers press the routine's recorded approvals only on this
-	// word: the approval authority's, on the file as it is read here.
-	approved := approval.Default(opts.getenv()).Check(opts.Routine, raw)
-	if len(approval.RecordedIn(r)) > 0 && !approved.Holds(r) {
-		opts.note("note: %s; its rows ask before each recorded submit", approved.Why(r))
+	for _, n := range notes {
+		opts.note("note: %s", n)
 	}
 	in, err := os.Open(opts.Inputs)
 	if err != nil {
@@ -144,7 +139,7 @@ func batchRun(ctx context.Context, opts *BatchOptions) error {
 	if err != nil {
 		return err
 	}
-	refs, err := batch.RowRefs(r, rows)
+	refs, err := batch.RowRefs(spec, rows)
 	if err != nil {
 		return err
 	}
@@ -152,11 +147,10 @@ func batchRun(ctx context.Context, opts *BatchOptions) error {
 	if err != nil {
 		return err
 	}
-	spec := batch.Spec{ID: opts.ID, Routine: raw, Name: filepath.Base(opts.Routine), Key: opts.Key, Retries: opts.Retries,
-		Submits: opts.Submits, KeepCookies: opts.KeepCookies, Hand: opts.Hand, Approved: approved.Holds(r)}
+	spec.ID, spec.Key, spec.Retries, spec.Submits, spec.KeepCookies, spec.Hand = opts.ID, opts.Key, opts.Retries, opts.Submits, opts.KeepCookies, opts.Hand
 	var st batch.Status
 	c := opts.daemonCalls()
-	if err := c.Call(ctx, opts.Session, batchd.MethodSubmit, batchd.SubmitParams{Spec: spec, Rows: rows, Parallel: opts.Parallel, Secrets: values}, &st); err != nil {
+	if err := c.Call(ctx, opts.Session, batchd.MethodSubmit, batchd.SubmitParams{Spec: *spec, Rows: rows, Parallel: opts.Parallel, Secrets: values}, &st); err != nil {
 		return err
 	}
 	noteMissing(&opts.Common, st.ID, missing)

@@ -41,6 +41,9 @@ type MCPOptions struct {
 	// outlives the server. Otherwise each client gets a session of its
 	// own, closed when it leaves.
 	NamedSession bool
+	// Secrets (--secret NAME=env:VAR|file:PATH) are the sign-in routines'
+	// secrets (a recipe's relogin), for api_call and replay.
+	Secrets []string
 }
 
 // NewCmdMCP builds `waymark mcp [--http ADDR] [--allow-eval]`.
@@ -95,6 +98,7 @@ by hand, while the page is as it was then.`,
 	cmd.Flags().BoolVar(&opts.AllowEval, "allow-eval", false, "offer the eval tool, which runs JavaScript in the page")
 	cmd.Flags().BoolVar(&opts.AllowCapture, "allow-capture", false, "offer the capture tool, which writes the session's network (redacted) to files the client names")
 	cmd.Flags().BoolVar(&opts.SiteTools, "site-tools", false, "offer the sitemap and api_call tools, which read a site's page list and its own JSON API without browsing")
+	cmd.Flags().StringArrayVar(&opts.Secrets, "secret", nil, "a secret of the sign-in routine a recipe names (relogin), NAME=env:VAR or NAME=file:PATH: typed when api_call or replay signs in again, never shown to the client")
 	cmd.Flags().BoolVar(&opts.Apps, "apps", false, "list the spreadsheet and document tools from the start (else they appear once a look finds such an application)")
 	cmd.Flags().StringVar(&opts.Model.Model, "model", "", `the model of act, observe, extract and run: "rules" (no key), anthropic:NAME, openai:NAME, or a model name (env WAYMARK_MODEL)`)
 	cmd.Flags().StringVar(&opts.Model.BaseURL, "base-url", "", "an OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio (env OPENAI_BASE_URL)")
@@ -116,7 +120,17 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 	if opts.NamedSession {
 		session = opts.Session
 	}
+	// A sign-in's secrets, from this shell: stdin carries the protocol,
+	// so none is typed.
+	signIn, err := (&PilotOptions{Common: opts.Common, Secrets: opts.Secrets, ReadSecret: func(name string) (string, error) {
+		return "", usageErrorf("give it as env:VAR or file:PATH", "--secret %s: waymark mcp reads no secret from the terminal", name)
+	}}).vars(opts.getenv())
+	if err != nil {
+		return err
+	}
 	so := mcp.Options{
+		Approvals: approval.Default(opts.getenv()),
+		Secrets:   signIn.Secrets,
 		Caller:    caller,
 		Session:   session,
 		AllowEval: opts.AllowEval,

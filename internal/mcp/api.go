@@ -26,8 +26,10 @@ type apiCallIn struct {
 func (t *tools) registerAPI(s *sdk.Server) {
 	add(s, "api_call", "Read a list from the site's own JSON API by a recipe (waymark api learn): no page reading. It reads (GET, or a POST learned a read); a request that is not a read is put to the person first.", func(ctx context.Context, r *sdk.CallToolRequest, in apiCallIn) (string, calls.APICallResult, error) {
 		raw := []byte(in.Recipe)
+		file := "" // where the recipe is: its relogin is found next to it
 		if !strings.HasPrefix(strings.TrimSpace(in.Recipe), "{") {
-			file, err := hostFile(in.Recipe, "api_call") // files.go: the working and routines folders only
+			var err error
+			file, err = hostFile(in.Recipe, "api_call") // files.go: the working and routines folders only
 			if err != nil {
 				return "", calls.APICallResult{}, err
 			}
@@ -37,14 +39,21 @@ func (t *tools) registerAPI(s *sdk.Server) {
 			}
 			raw = b
 		}
-		if _, err := siteapi.Parse(raw); err != nil {
+		recipe, err := siteapi.Parse(raw)
+		if err != nil {
 			return "", calls.APICallResult{}, err
 		}
 		// A call reads; a request of it that is not a read (siteapi's
-		// gate) is put to the person, like a submit (approve.go).
+		// gate) is put to the person, like a submit (approve.go). A call
+		// the site refuses as auth signs in again once, when the recipe
+		// names how (signin.go).
+		signedIn := false
 		res, stop := gate(ctx, r, func(approve *calls.Approval, allow bool) (*calls.APICallResult, error) {
 			req := calls.APICallRequest{Recipe: json.RawMessage(raw), Vars: in.Vars, Pages: in.Pages, Fresh: true, Approve: approve}
-			res, err := t.s.CallAPI(ctx, req)
+			res, again, err := siteapi.Relogin(ctx, recipe, func(ctx context.Context) (*calls.APICallResult, error) {
+				return t.s.CallAPI(ctx, req)
+			}, t.signIn(r, file, "api_call", in.Vars))
+			signedIn = signedIn || again
 			if err != nil && allow && approve == nil {
 				// [mcp] submits = "allow", for a client that cannot ask:
 				// the person chose to let these through in the config.
@@ -61,7 +70,11 @@ func (t *tools) registerAPI(s *sdk.Server) {
 		if res.Rows == nil {
 			res.Rows = []map[string]any{}
 		}
-		return apiText(res), *res, nil
+		text := apiText(res)
+		if signedIn {
+			text = "signed in again by " + recipe.Relogin + "\n" + text
+		}
+		return text, *res, nil
 	})
 }
 

@@ -36,7 +36,11 @@
 // person as they reach a submit when the client can be asked in the
 // middle of a call (elicitation, before the 2026-07-28 protocol), and
 // otherwise follow [Options.Submits]; a replay also presses the submits
-// the person approved when recording the routine by hand.
+// the person approved when recording the routine by hand. A recipe's
+// sign-in routine (relogin, for api_call and replay's api steps) is read
+// through [Options.Approvals] and replayed with [Options.Secrets]: see
+// signin.go. With the rules model (no key) act also takes a sentence of
+// plain steps and does them in turn, as run would (act_steps.go).
 //
 // # Replies
 //

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/replay"
@@ -89,7 +89,11 @@ func PilotTools(newPilot NewPilot, replayer Replayer, opts PilotOptions) func(*s
 	pt := pilotTools{newPilot: newPilot, replayer: replayer, session: opts.Session, sheet: opts.Sheet, approvals: opts.Approvals}
 	return func(s *sdk.Server) {
 		if newPilot != nil {
-			add(s, "act", "Do one step described in words.", pt.act)
+			act := "Do one step described in words."
+			if opts.ActOnly {
+				act = "Do a step described in words, or a sentence of plain steps in turn." // act_steps.go
+			}
+			add(s, "act", act, pt.act)
 			if !opts.ActOnly {
 				add(s, "observe", "Find elements that answer a question.", pt.observe)
 				add(s, "extract", "Read page data as JSON", pt.extract)
@@ -134,9 +138,15 @@ func (pt pilotTools) act(ctx context.Context, r *sdk.CallToolRequest, in actIn) 
 	if err != nil {
 		return "", pilotActOut{}, err
 	}
+	var steps *rules.MultiStepError
 	res, f := gate(ctx, r, func(a *calls.Approval, allow bool) (*pilot.ActResult, error) {
-		return p.Act(ctx, in.Instruction, &pilot.ActOptions{Vars: pilot.Vars{Values: varValues(in.Vars)}, AllowSubmit: allow, Approve: a})
+		res, err := p.Act(ctx, in.Instruction, &pilot.ActOptions{Vars: pilot.Vars{Values: varValues(in.Vars)}, AllowSubmit: allow, Approve: a})
+		errors.As(err, &steps)
+		return res, err
 	})
+	if f != nil && steps != nil {
+		return actSteps(ctx, r, p, in) // act_steps.go
+	}
 	if f != nil {
 		if f.IsError && res != nil && res.Line != "" {
 			prepend(f, "the model chose "+res.Answer.Action+" "+res.Line)
@@ -286,6 +296,13 @@ func (pt pilotTools) run(ctx context.Context, r *sdk.CallToolRequest, in runIn) 
 	if err != nil {
 		return "", runOut{}, err
 	}
+	return runTask(ctx, r, p, in)
+}
+
+// runTask runs a task with p as the run tool does: its submits put to
+// the person as they come, or let through by the server's setting for a
+// client that cannot ask.
+func runTask(ctx context.Context, r *sdk.CallToolRequest, p *pilot.Pilot, in runIn) (string, runOut, error) {
 	ro := pilot.RunOptions{Inputs: varValues(in.Inputs), MaxSteps: in.MaxSteps, Record: in.Record, AllowSubmit: approverFrom(ctx).submits == SubmitsAllow && !canAskNow(r)}
 	if canAskNow(r) {
 		// A submit the run would press is put to the person as it comes.
@@ -354,22 +371,23 @@ type replayOut struct {
 }
 
 func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in replayIn) (string, replayOut, error) {
-	r, trust, err := pt.routineArg(in.Routine)
+	r, trust, file, err := pt.routineArg(in.Routine)
 	if err != nil {
 		return "", replayOut{}, err
 	}
 	vars := varValues(in.Vars)
-	if len(vars) > 0 && trust.Holds(r) && len(approval.RecordedIn(r)) > 0 {
-		// The person approved the routine's submits, not the values the
-		// agent now has it type: those are asked again.
-		trust = trust.Without("the values of its variables came from the MCP client (" + strings.Join(slices.Sorted(maps.Keys(vars)), ", ") + "), not from the person who approved it; the person approves each submit when asked, or replays the file themselves with waymark replay")
-	}
+	// The person approved the routine's submits, not the values the agent
+	// now has it type: those are asked again.
+	trust = clientValues(r, trust, vars) // signin.go
 	// Heals come back in the result as the routine's next version,
 	// pending: nothing is written.
 	// A submit the person approved when recording is pressed while the
 	// page matches and the routine is the file they saved, as the approval
 	// authority says; any other goes by the server's setting.
 	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: approverFrom(ctx).submits, Approvals: trust}
+	if t := toolsFrom(ctx); t != nil {
+		ro.SignIn = t.signIn(req, file, "replay", vars) // an api step's relogin, next to the routine's file
+	}
 	if canAskNow(req) {
 		ro.Submits = SubmitsAsk // a person who can be asked is asked
 		// Any other submit is put to the person as the replay reaches it.
@@ -431,35 +449,36 @@ func varValues(m map[string]any) map[string]string {
 
 // routineArg reads replay's routine argument: the routine as an object,
 // its JSON text, or the path of its file in the working or routines folder
-// (files.go), with the approval authority's word on the approvals it
-// records. A routine the client gives as JSON is the client's own: it
+// (files.go, returned as file), with the approval authority's word on the
+// approvals it records. A routine the client gives as JSON is the client's own: it
 // carries no approval (nil), whatever its steps say.
-func (pt pilotTools) routineArg(v any) (*routine.Routine, *approval.Trust, error) {
+func (pt pilotTools) routineArg(v any) (r *routine.Routine, trust *approval.Trust, file string, err error) {
 	switch x := v.(type) {
 	case map[string]any:
 		b, err := json.Marshal(x)
 		if err != nil {
-			return nil, nil, calls.Errorf(calls.ErrBadInput, "", "routine: %v", err)
+			return nil, nil, "", calls.Errorf(calls.ErrBadInput, "", "routine: %v", err)
 		}
 		r, err := routine.Parse(b)
-		return r, nil, err
+		return r, nil, "", err
 	case string:
 		if s := strings.TrimSpace(x); strings.HasPrefix(s, "{") {
 			r, err := routine.Parse([]byte(s))
-			return r, nil, err
+			return r, nil, "", err
 		} else if s != "" {
 			file, err := hostFile(s, "replay")
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, "", err
 			}
 			if pt.approvals == nil {
-				r, err := routine.Load(file)
-				return r, nil, err
+				r, err = routine.Load(file)
+			} else {
+				r, trust, err = pt.approvals.Load(file)
 			}
-			return pt.approvals.Load(file)
+			return r, trust, file, err
 		}
 	}
-	return nil, nil, calls.Errorf(calls.ErrBadInput, "give the routine as an object, its JSON, or a file path", "no routine")
+	return nil, nil, "", calls.Errorf(calls.ErrBadInput, "give the routine as an object, its JSON, or a file path", "no routine")
 }
 
 // approvalText is the tool error of an action that needs approval: the

@@ -15,8 +15,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // Options configure the server. The zero value is valid except for Caller,
@@ -56,6 +58,17 @@ type Options struct {
 	// SubmitsAsk (or empty) refuses it, SubmitsAllow lets it through. A
 	// client that can ask always asks. See approve.go.
 	Submits string
+	// Approvals is the approval authority a sign-in routine is read
+	// through (signin.go: a recipe's relogin, for api_call and replay's
+	// api steps): its recorded submit is pressed without asking only when
+	// the authority says a person saved the file as it is. Nil: no file's
+	// approvals are a person's. No tool approves anything.
+	Approvals *approval.Authority
+	// Secrets are the values of the sign-in routines' secret variables, by
+	// name, given by the person who started the server (waymark mcp
+	// --secret): typed by a sign-in, masked, never in a reply; no tool
+	// names or reads them.
+	Secrets map[string]secret.Value
 	// Version is reported as the server's version; empty means "dev".
 	Version string
 	// Timeout bounds each page call that waits (navigate, the element
@@ -112,7 +125,7 @@ func build(opts Options, cs clientSession) *server {
 		c = opts.Caller
 	}
 	sv := &server{srv: srv, cs: cs, caller: opts.Caller, log: opts.Logger, left: make(chan struct{})}
-	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, daemon: rpc.Daemon{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), id: randomID(), pageTool: &pageToolOffer{srv: srv}}
+	t := &tools{s: calls.Remote{Caller: c, Session: cs.name}, approvals: opts.Approvals, secrets: opts.Secrets, daemon: rpc.Daemon{Caller: c, Session: cs.name}, timeoutMS: timeoutMS(opts.Timeout), id: randomID(), pageTool: &pageToolOffer{srv: srv}}
 	t.register(srv, opts.AllowEval)
 	if opts.SiteTools {
 		t.registerSitemap(srv) // discover.go

@@ -6,8 +6,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // The tools' inputs. Descriptions are short on purpose (see the package
@@ -102,6 +104,10 @@ type tools struct {
 	srv      *sdk.Server
 	apps     sync.Map
 	pageTool *pageToolOffer // adds page_tool once a look shows page tools (discover.go)
+
+	// approvals and secrets are Options': for sign-in routines (signin.go).
+	approvals *approval.Authority
+	secrets   map[string]secret.Value
 }
 
 func (t *tools) register(s *sdk.Server, allowEval bool) {
