@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -42,6 +43,11 @@ import (
 //	orders N          the shop took N orders
 //	carts N           N of the shop's visitors have something in their cart
 //	sends N           the script's own pages got N requests other than GET
+//	modelcalls N      the model at $MODEL_URL was called N times
+//
+// $MODEL_URL is an OpenAI-compatible model on loopback whose every answer
+// is the script's model.json; a script sets OPENAI_BASE_URL=$MODEL_URL to
+// use it (else the rules model runs, as with no key).
 func TestScripts(t *testing.T) {
 	chrome := browsertest.Chrome(t) // skips, or fails under WAYMARK_REQUIRE_BROWSER=1
 	t.Parallel()
@@ -75,6 +81,11 @@ func TestScripts(t *testing.T) {
 				c.Env = e.Vars
 				_ = c.Run()
 			})
+			model := newScriptModel(work)
+			msrv := httptest.NewServer(model)
+			e.Defer(msrv.Close)
+			e.Setenv("MODEL_URL", msrv.URL+"/v1")
+			e.Values[modelKey{}] = model
 			e.Setenv("SHOP", srv.URL)
 			e.Setenv("SHOP_HOST", strings.TrimPrefix(srv.URL, "http://")) // as a user types it
 			e.Values[shopKey{}] = sh
@@ -89,13 +100,24 @@ func TestScripts(t *testing.T) {
 			"orders":  shopCount(func(s *scriptShop) int { return len(s.site.Orders()) }),
 			"carts":   shopCount((*scriptShop).carts),
 			"sends":   shopCount(func(s *scriptShop) int { return int(s.sends.Load()) }),
+			"modelcalls": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: modelcalls N")
+				}
+				want, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				if got := int(ts.Value(modelKey{}).(*scriptModel).calls.Load()); got != want {
+					ts.Fatalf("the model was called %d times, want %d", got, want)
+				}
+			},
 		},
 	})
 }
 
 type (
-	shopKey struct{}
-	lastKey struct{} // *int: the last waymark's exit status
+	shopKey  struct{}
+	modelKey struct{}
+	lastKey  struct{} // *int: the last waymark's exit status
 )
 
 // scriptShop is the demo shop, and under /www/ the files of the script's
@@ -199,4 +221,31 @@ func shopCount(count func(*scriptShop) int) func(ts *testscript.TestScript, neg 
 			ts.Fatalf("the shop counted %d, want %d", got, want)
 		}
 	}
+}
+
+// scriptModel is an OpenAI-compatible server whose every answer is the
+// file model.json in the script's folder, counting the calls.
+type scriptModel struct {
+	answer string // path of model.json
+	calls  atomic.Int64
+}
+
+func newScriptModel(work string) *scriptModel {
+	return &scriptModel{answer: filepath.Join(work, "model.json")}
+}
+
+func (m *scriptModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m.calls.Add(1)
+	answer, err := os.ReadFile(m.answer)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"id": "c1", "object": "chat.completion", "model": "script",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": string(answer)}}},
+		"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+	})
 }
