@@ -178,20 +178,8 @@ func TestApprovalRequestStateAttacks(t *testing.T) {
 // another host, and a page that rebinds its own name to 127.0.0.1 (no
 // Origin on its request, a foreign Host), are refused.
 func TestOriginTricks(t *testing.T) {
-	ln, err := Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- ServeListener(ctx, ln, Options{Caller: &fakeCaller{reply: snapshotReply}}) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	endpoint := "http://" + ln.Addr().String() + "/mcp"
-	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
-	_, port, _ := strings.Cut(ln.Addr().String(), ":")
+	addr := serveHTTP(t, Options{Caller: &fakeCaller{reply: snapshotReply}})
+	_, port, _ := strings.Cut(addr, ":")
 	for _, tt := range []struct {
 		origin, host string
 		ok           bool
@@ -211,22 +199,9 @@ func TestOriginTricks(t *testing.T) {
 		{host: "127.0.0.1.evil.test"}, // nor one whose name looks like loopback
 		{origin: "http://127.0.0.2:3000", ok: true},
 	} {
-		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(initialize))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if tt.origin != "" {
-			req.Header.Set("Origin", tt.origin)
-		}
-		if tt.host != "" {
-			req.Host = tt.host
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if got := res.StatusCode == http.StatusOK; got != tt.ok {
-			t.Errorf("Origin %q Host %q: status %d, want allowed=%v", tt.origin, tt.host, res.StatusCode, tt.ok)
+		status := postInitialize(t, "http://"+addr+"/mcp", tt.origin, tt.host)
+		if got := status == http.StatusOK; got != tt.ok {
+			t.Errorf("Origin %q Host %q: status %d, want allowed=%v", tt.origin, tt.host, status, tt.ok)
 		}
 	}
 }
@@ -285,18 +260,7 @@ func TestPersonWhoNeverAnswers(t *testing.T) {
 // own, which would be closed under it, and which it would drive) is
 // refused; a name of its own is shared as asked.
 func TestClientCannotNameAnothersOwnSession(t *testing.T) {
-	ln, err := Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- ServeListener(ctx, ln, Options{Caller: &fakeCaller{reply: snapshotReply}}) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	addr := serveHTTP(t, Options{Caller: &fakeCaller{reply: snapshotReply}})
 	for _, tt := range []struct {
 		session string
 		ok      bool
@@ -307,16 +271,9 @@ func TestClientCannotNameAnothersOwnSession(t *testing.T) {
 		{"mcp-0a1b2c3d4", true},
 		{"", true},
 	} {
-		req, _ := http.NewRequest("POST", "http://"+ln.Addr().String()+"/mcp?session="+tt.session, strings.NewReader(initialize))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if got := res.StatusCode == http.StatusOK; got != tt.ok {
-			t.Errorf("session %q: status %d, want allowed=%v", tt.session, res.StatusCode, tt.ok)
+		status := postInitialize(t, "http://"+addr+"/mcp?session="+tt.session, "", "")
+		if got := status == http.StatusOK; got != tt.ok {
+			t.Errorf("session %q: status %d, want allowed=%v", tt.session, status, tt.ok)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -102,4 +103,49 @@ func callTool(t *testing.T, cs *sdk.ClientSession, name string, args any) (strin
 		}
 	}
 	return strings.Join(texts, "\n"), res.IsError, res
+}
+
+// serveHTTP serves opts over streamable HTTP on a loopback port, as
+// `waymark mcp --http` does, and returns the server's host:port; the
+// server is stopped, and waited for, when the test ends.
+func serveHTTP(t *testing.T, opts Options) string {
+	t.Helper()
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ServeListener(ctx, ln, opts) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return ln.Addr().String()
+}
+
+// postInitialize sends an MCP initialize to url as a raw HTTP client
+// would (a page's fetch, a rebound name), with an Origin header and a Host
+// when they are not empty, and returns the answer's status.
+func postInitialize(t *testing.T, url, origin, host string) int {
+	t.Helper()
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	req, err := http.NewRequest("POST", url, strings.NewReader(initialize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
 }

@@ -120,19 +120,7 @@ func TestServeStdioFraming(t *testing.T) {
 // server (a page the user visits must not drive their browser); programs
 // (no Origin) and pages served from loopback can.
 func TestOriginChecked(t *testing.T) {
-	ln, err := Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- ServeListener(ctx, ln, Options{Caller: &fakeCaller{reply: snapshotReply}}) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	endpoint := "http://" + ln.Addr().String() + "/mcp"
-	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	endpoint := "http://" + serveHTTP(t, Options{Caller: &fakeCaller{reply: snapshotReply}}) + "/mcp"
 	for _, tt := range []struct {
 		origin string
 		ok     bool
@@ -145,19 +133,9 @@ func TestOriginChecked(t *testing.T) {
 		{"http://localhost.evil.example", false},
 		{"null", false},
 	} {
-		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(initialize))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if tt.origin != "" {
-			req.Header.Set("Origin", tt.origin)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if got := res.StatusCode != http.StatusForbidden; got != tt.ok {
-			t.Errorf("Origin %q: status %d, want allowed=%v", tt.origin, res.StatusCode, tt.ok)
+		status := postInitialize(t, endpoint, tt.origin, "")
+		if got := status != http.StatusForbidden; got != tt.ok {
+			t.Errorf("Origin %q: status %d, want allowed=%v", tt.origin, status, tt.ok)
 		}
 	}
 }

@@ -1,14 +1,11 @@
 package sessions
 
 import (
-	"context"
 	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/routine"
 )
 
@@ -19,22 +16,11 @@ import (
 // not a person pressing this control. Their submit is done and recorded,
 // but not as approved: a replay asks for it.
 func TestRecordKeepsNoApprovalOfAProgram(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := &orderSite{}
 	srv := httptest.NewServer(site)
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
-	handle := func(method string, req any) any {
-		t.Helper()
-		res, err := m.Handle(ctx, "rec", method, params(t, req))
-		if err != nil {
-			t.Fatalf("%s %+v: %v", method, req, err)
-		}
-		return res
-	}
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 60*time.Second)
+	handle := h.in("rec")
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "order"})
 	handle(calls.MethodOpen, calls.OpenRequest{URL: srv.URL + "/checkout"})
 	handle(calls.MethodAct, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Place order"]`, Submits: "allow"})

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,8 +13,6 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -55,22 +52,12 @@ func (o *orderSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // submits by default) presses it without asking while the page is as it
 // was, and asks again, pressing nothing, once the form has a new field.
 func TestRecordedApprovalReplays(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := &orderSite{}
 	srv := httptest.NewServer(site)
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
-	handle := func(method string, req any) any {
-		t.Helper()
-		res, err := m.Handle(ctx, "rec", method, params(t, req))
-		if err != nil {
-			t.Fatalf("%s %+v: %v", method, req, err)
-		}
-		return res
-	}
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 120*time.Second)
+	ctx, m := h.ctx, h.m
+	handle := h.in("rec")
 
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "order"})
 	handle(calls.MethodOpen, calls.OpenRequest{URL: srv.URL + "/checkout"})

@@ -14,8 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
@@ -68,24 +66,14 @@ var linkRef = regexp.MustCompile(`- link "Add lamp to the cart"[^\n]*\[ref=(e[0-
 // Before the one step builder, the agent loop's routine stopped every
 // replay as landed-elsewhere.
 func TestRecordBothWaysThenReplay(t *testing.T) {
-	path := browsertest.Chrome(t)
 	srv := httptest.NewServer(searchSite())
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 120*time.Second)
+	ctx, m := h.ctx, h.m
 	search := srv.URL + "/search?q=lamp"
 
 	// By hand.
-	handle := func(method string, req any) any {
-		t.Helper()
-		res, err := m.Handle(ctx, "hand", method, params(t, req))
-		if err != nil {
-			t.Fatalf("%s %+v: %v", method, req, err)
-		}
-		return res
-	}
+	handle := h.in("hand")
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "lamp"})
 	handle(calls.MethodOpen, calls.OpenRequest{URL: search})
 	snap := handle(calls.MethodSnapshot, calls.SnapshotRequest{Interactive: true, Full: true}).(*calls.Snapshot)

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
@@ -11,8 +10,6 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
@@ -23,41 +20,16 @@ import (
 // hand through the daemon's handler, as the CLI's commands reach it, saves
 // the routine and replays it with other values in a fresh session.
 func TestRecordDemoCheckoutThenReplay(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := demo.New(nil)
 	srv := httptest.NewServer(site)
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 120*time.Second)
+	ctx, m := h.ctx, h.m
 
-	handle := func(method string, req any) any {
-		t.Helper()
-		res, err := m.Handle(ctx, "rec", method, params(t, req))
-		if err != nil {
-			t.Fatalf("%s %+v: %v", method, req, err)
-		}
-		return res
-	}
+	handle := h.in("rec")
 	// ref finds the ref of the outline line holding all words, as an agent
 	// reads it from waymark snapshot -i.
-	ref := func(words ...string) string {
-		t.Helper()
-		snap := handle(calls.MethodSnapshot, calls.SnapshotRequest{Interactive: true, Full: true}).(*calls.Snapshot)
-		for _, line := range strings.Split(snap.Text, "\n") {
-			all := true
-			for _, w := range words {
-				all = all && strings.Contains(line, w)
-			}
-			if i := strings.Index(line, "[ref="); all && i >= 0 {
-				rest := line[i+5:]
-				return "@" + rest[:strings.IndexByte(rest, ']')]
-			}
-		}
-		t.Fatalf("no line with a ref holds %q in:\n%s", words, snap.Text)
-		return ""
-	}
+	ref := func(words ...string) string { t.Helper(); return h.ref("rec", 0, words...) }
 	const password = "Tr0ub4dor-and-3"
 
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "demo checkout"})

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -12,15 +11,12 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/routine"
 )
 
 // A doc insert recorded by hand is a doc_insert step at the same place,
 // its text a variable (a secret one never written into the routine).
 func TestRecordDocInsert(t *testing.T) {
-	path := browsertest.Chrome(t)
 	modules := filepath.Join("..", "..", "testdata", "apps", "docs", "node_modules")
 	if _, err := os.Stat(filepath.Join(modules, "quill", "dist", "quill.js")); err != nil {
 		if os.Getenv("WAYMARK_REQUIRE_BROWSER") == "1" {
@@ -43,19 +39,9 @@ func TestRecordDocInsert(t *testing.T) {
 		w.Write([]byte(`<script type="application/json" id="content">` + string(c) + "</script>\n"))
 		w.Write(page)
 	}))
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
-	handle := func(method string, req any) any {
-		t.Helper()
-		res, err := m.Handle(ctx, "rec", method, params(t, req))
-		if err != nil {
-			t.Fatalf("%s %+v: %v", method, req, err)
-		}
-		return res
-	}
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 120*time.Second)
+	handle := h.in("rec")
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "letter"})
 	handle(calls.MethodOpen, calls.OpenRequest{URL: srv.URL + "/quill.html"})
 	handle(calls.MethodDocInsert, calls.DocInsertRequest{After: "Dear Ann,", Text: " and team,"})

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,8 +10,6 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
@@ -22,7 +19,6 @@ import (
 // variables (the card number a secret one); replayed with other values,
 // it fills them, and nothing is ever sent.
 func TestRecordFormFillThenReplay(t *testing.T) {
-	path := browsertest.Chrome(t)
 	var posts atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
@@ -34,19 +30,10 @@ func TestRecordFormFillThenReplay(t *testing.T) {
 <label>Plan <select name=plan onchange="this.form.submit()"><option>Basic</option><option>Pro</option><option>Team</option></select></label>
 <button>Join</button></form>`))
 	}))
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
-	handle := func(method string, req any) any {
-		t.Helper()
-		res, err := m.Handle(ctx, "rec", method, params(t, req))
-		if err != nil {
-			t.Fatalf("%s %+v: %v", method, req, err)
-		}
-		return res
-	}
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 120*time.Second)
+	ctx, m := h.ctx, h.m
+	handle := h.in("rec")
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "join"})
 	handle(calls.MethodOpen, calls.OpenRequest{URL: srv.URL + "/"})
 	handle(calls.MethodFormFill, calls.FormFillRequest{Answers: map[string]string{"name": "Ann", "plan": "Pro", "colour": "blue"},

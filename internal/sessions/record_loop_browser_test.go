@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -13,8 +12,6 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/recipe"
@@ -88,41 +85,15 @@ func (s *loopSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // no model, and with one it relearns the recipe with one call and presses
 // each row's Save.
 func TestRecordALoopOverRowsThenReplay(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := &loopSite{got: map[string]int{}}
 	site.set(false, [2]string{"Ann Lee", "A-1"}, [2]string{"Bob Ray", "B-2"}, [2]string{"Cem Oz", "C-3"})
 	srv := httptest.NewServer(site)
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
-	call := func(method string, req any) (any, error) {
-		return m.Handle(ctx, "loop", method, params(t, req))
-	}
-	handle := func(method string, req any) any {
-		t.Helper()
-		res, err := call(method, req)
-		if err != nil {
-			t.Fatalf("%s %+v: %v", method, req, err)
-		}
-		return res
-	}
-	nth := func(n int, words string) string {
-		t.Helper()
-		snap := handle(calls.MethodSnapshot, calls.SnapshotRequest{Interactive: true, Full: true}).(*calls.Snapshot)
-		for _, line := range strings.Split(snap.Text, "\n") {
-			if i := strings.Index(line, "[ref="); strings.Contains(line, words) && i >= 0 {
-				if n == 0 {
-					rest := line[i+5:]
-					return "@" + rest[:strings.IndexByte(rest, ']')]
-				}
-				n--
-			}
-		}
-		t.Fatalf("no such line %q in:\n%s", words, snap.Text)
-		return ""
-	}
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 150*time.Second)
+	ctx, m := h.ctx, h.m
+	call := func(method string, req any) (any, error) { return h.call("loop", method, req) }
+	handle := h.in("loop")
+	nth := func(n int, words string) string { t.Helper(); return h.ref("loop", n, words) }
 	waitFor := func(want map[string]int) {
 		t.Helper()
 		for deadline := time.Now().Add(10 * time.Second); ; {

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,8 +13,6 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -92,42 +89,14 @@ func (p *popupSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // as popup with nothing pressed; a "No thanks" that is a form's submit is
 // never pressed as a dismissal.
 func TestRecordedPopupDismissal(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := &popupSite{}
 	srv := httptest.NewServer(site)
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 120*time.Second)
+	ctx, m := h.ctx, h.m
 
-	call := func(session, method string, req any) (any, error) {
-		return m.Handle(ctx, session, method, params(t, req))
-	}
-	handle := func(session, method string, req any) any {
-		t.Helper()
-		res, err := call(session, method, req)
-		if err != nil {
-			t.Fatalf("%s %+v: %v", method, req, err)
-		}
-		return res
-	}
-	ref := func(session string, words ...string) string {
-		t.Helper()
-		snap := handle(session, calls.MethodSnapshot, calls.SnapshotRequest{Interactive: true, Full: true}).(*calls.Snapshot)
-		for _, line := range strings.Split(snap.Text, "\n") {
-			all := true
-			for _, w := range words {
-				all = all && strings.Contains(line, w)
-			}
-			if i := strings.Index(line, "[ref="); all && i >= 0 {
-				rest := line[i+5:]
-				return "@" + rest[:strings.IndexByte(rest, ']')]
-			}
-		}
-		t.Fatalf("no line with a ref holds %q in:\n%s", words, snap.Text)
-		return ""
-	}
+	call, handle := h.call, h.do
+	ref := func(session string, words ...string) string { t.Helper(); return h.ref(session, 0, words...) }
 	// record records the task on a day: Show more, which the popup stops
 	// or covers when it is there, then its No thanks, Show more again and
 	// Add to list.

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -13,8 +12,6 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
@@ -91,40 +88,15 @@ func (s *rowsSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // replay stops as missing and presses nothing, with no model and with one
 // (a row that is gone is not healed into another row's control).
 func TestRecordRowsThenReplay(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := &rowsSite{got: map[string]int{}}
 	site.set([]string{"Ann Lee", "Bob Ray", "Cem Oz"}, []string{"Basic", "Pro", "Team"})
 	srv := httptest.NewServer(site)
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 120*time.Second)
+	ctx, m := h.ctx, h.m
 
-	handle := func(method string, req any) any {
-		t.Helper()
-		res, err := m.Handle(ctx, "rec", method, params(t, req))
-		if err != nil {
-			t.Fatalf("%s %+v: %v", method, req, err)
-		}
-		return res
-	}
-	// nth finds the ref of the n-th outline line (from 0) holding words.
-	nth := func(n int, words string) string {
-		t.Helper()
-		snap := handle(calls.MethodSnapshot, calls.SnapshotRequest{Interactive: true, Full: true}).(*calls.Snapshot)
-		for _, line := range strings.Split(snap.Text, "\n") {
-			if i := strings.Index(line, "[ref="); strings.Contains(line, words) && i >= 0 {
-				if n == 0 {
-					rest := line[i+5:]
-					return "@" + rest[:strings.IndexByte(rest, ']')]
-				}
-				n--
-			}
-		}
-		t.Fatalf("no such line %q in:\n%s", words, snap.Text)
-		return ""
-	}
+	handle := h.in("rec")
+	nth := func(n int, words string) string { t.Helper(); return h.ref("rec", n, words) }
 	// wait polls the server until it has received want sends in all.
 	wait := func(want int) {
 		t.Helper()

@@ -12,7 +12,6 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -26,15 +25,12 @@ func params(t *testing.T, v any) json.RawMessage {
 }
 
 func TestBrowserDeathIsReportedThenReplaced(t *testing.T) {
-	path := browsertest.Chrome(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("<title>Alive</title><p>alive</p>"))
 	}))
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 60*time.Second)
+	ctx, m := h.ctx, h.m
 
 	for _, name := range []string{"a", "b"} {
 		if _, err := m.Handle(ctx, name, calls.MethodOpen, params(t, calls.OpenRequest{URL: srv.URL})); err != nil {
@@ -108,11 +104,8 @@ func TestUnknownMethodAndBadParams(t *testing.T) {
 }
 
 func TestDownloadsCall(t *testing.T) {
-	path := browsertest.Chrome(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
+	h := newHarness(t, 60*time.Second)
+	ctx, m := h.ctx, h.m
 	res, err := m.Handle(ctx, "a", calls.MethodDownloads, nil)
 	if err != nil {
 		t.Fatal(err)

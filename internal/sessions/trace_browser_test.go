@@ -2,7 +2,6 @@ package sessions
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,8 +13,6 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/testplan"
 )
 
@@ -26,7 +23,6 @@ import (
 // call with its code, a secret masked; the trace renders as an HTML
 // report with its images inside.
 func TestTrace(t *testing.T) {
-	path := browsertest.Chrome(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/api/save":
@@ -39,15 +35,9 @@ func TestTrace(t *testing.T) {
 			http.NotFound(w, r)
 		}
 	}))
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	m := New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	defer m.Close()
-	call := func(method string, req any) (any, error) {
-		t.Helper()
-		return m.Handle(ctx, "traced", method, params(t, req))
-	}
+	t.Cleanup(srv.Close) // after the harness closes the browser
+	h := newHarness(t, 90*time.Second)
+	call := func(method string, req any) (any, error) { return h.call("traced", method, req) }
 	if _, err := call(calls.MethodTraceStop, calls.Empty{}); !errors.Is(err, calls.ErrBadInput) {
 		t.Fatalf("stop before start: %v", err)
 	}
