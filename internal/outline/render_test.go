@@ -147,3 +147,28 @@ func TestInteractiveKeepsARowsText(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// TestInteractiveKeepsThePagesAnswer: with -i, a status or alert region
+// that says something keeps its line and its words (the page's answer to
+// the action before the look: "Added 2 × Trail Mug to your cart."), with
+// the controls in it; an empty one and plain text stay out.
+func TestInteractiveKeepsThePagesAnswer(t *testing.T) {
+	text := func(s string) *Node { return &Node{Role: "text", Name: s} }
+	root := &Node{Role: "document", Children: []*Node{
+		{Role: "paragraph", Children: []*Node{text("Some prose")}},
+		{Role: "status", Children: []*Node{text("Added 2 × Trail Mug to your cart.")}},
+		{Role: "status"},
+		{Role: "alert", Children: []*Node{text("Wrong password."), {Role: "link", Name: "Reset it", Ref: "e1", Children: []*Node{text("Reset it")}}}},
+	}}
+	want := `- status: Added 2 × Trail Mug to your cart.
+- alert: Wrong password.
+  - link "Reset it" [ref=e1]
+`
+	var b strings.Builder
+	if _, err := Render(&b, root, RenderOptions{Full: true, Interactive: true}); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
