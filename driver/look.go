@@ -421,8 +421,8 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 	prev, ok := t.looks[key]
 	t.lookSeq++
 	seq := t.lookSeq
-	filledBy := t.filled
-	t.filled = nil // a fill is the reader's news until a look is seen
+	filledBy := t.filled[req.Reader]
+	delete(t.filled, req.Reader) // a fill is its reader's news until it looks
 	t.mu.Unlock()
 	filled := func(ref, value string) bool {
 		return filledBy != nil && holdsFilled(root, filledBy, ref, value)
@@ -540,18 +540,25 @@ type look struct {
 	seq       int // its place among the tab's looks (tab.lookSeq)
 }
 
-// noteFilled keeps the value a fill puts into el until the tab's next look
-// seen, which leaves out the line of a field that holds it (changesSince).
-func (t *tab) noteFilled(el *element, value string) {
+// noteFilled keeps the value reader's fill puts into el until that
+// reader's next look seen, which leaves out the line of a field that holds
+// it (changesSince). Another reader's look does not: it did not fill it.
+func (t *tab) noteFilled(el *element, reader, value string) {
 	if el == nil || el.tab != t {
 		return
 	}
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.filled == nil {
-		t.filled = map[cdp.BackendNodeID]string{}
+		t.filled = map[string]map[cdp.BackendNodeID]string{}
 	}
-	t.filled[el.node] = value
-	t.mu.Unlock()
+	if t.filled[reader] == nil {
+		if len(t.filled) >= maxLooks {
+			clear(t.filled) // readers come and go: at worst a line too many
+		}
+		t.filled[reader] = map[cdp.BackendNodeID]string{}
+	}
+	t.filled[reader][el.node] = value
 }
 
 // holdsFilled reports whether the element of ref in root holds the value

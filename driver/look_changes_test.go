@@ -73,3 +73,25 @@ func TestChangesLookSaysOnlyWhatChanged(t *testing.T) {
 		t.Errorf("a value the page rewrote after the fill is not said:\n%s", got)
 	}
 }
+
+// TestChangesLookLeavesOutOnlyTheReadersOwnFill: a field one reader filled
+// is left out of that reader's next look only; another reader of the
+// session (an MCP client beside a shell) is told of it.
+func TestChangesLookLeavesOutOnlyTheReadersOwnFill(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>Two</title><label>Name <input id="name"></label>`})
+	open(t, s, ctx, srv.URL)
+	look := func(reader string) string {
+		return snapshot(t, s, ctx, calls.SnapshotRequest{Interactive: true, Changes: true, Reader: reader})
+	}
+	look("a")
+	look("b")
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: "css=#name", Value: "Ann", Reader: "b"})
+	if got := look("a"); !strings.Contains(got, `value="Ann"`) {
+		t.Errorf("reader a was not told of b's fill:\n%s", got)
+	}
+	if got := look("b"); got != "[no changes since your last look besides what you filled]\n" {
+		t.Errorf("reader b's look after its fill:\n%s", got)
+	}
+}

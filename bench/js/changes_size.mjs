@@ -5,7 +5,7 @@
 //
 // A look is waymark `snapshot -i --changes` (the first after an open is
 // whole), also with --full (the whole page rather than the screen), and
-// agent-browser `snapshot -i` then `snapshot -i --delta`. The pages: the
+// agent-browser `snapshot -i --delta` (the same). The pages: the
 // demo shop's product page (fill Quantity, click "Add to cart": the flow's
 // step 7) and checkout (fill three fields: the flow's step 13), /big (click
 // "Select item 1": its status line changes) and saved pages (fill the first
@@ -56,7 +56,8 @@ const wmVariants = (name, call) => ({
 });
 if (TOOLS.includes('waymark') && wmBin) Object.assign(tools, wmVariants('waymark', cli(wmBin)));
 if (baseBin) Object.assign(tools, wmVariants('waymark-base', cli(baseBin, baseEnv)));
-if (TOOLS.includes('agent-browser')) tools['agent-browser -i'] = { call: cli(AB_BIN), whole: ['snapshot', '-i'], changes: ['snapshot', '-i', '--delta'] };
+// agent-browser's first --delta look after an open is whole, as in the flow.
+if (TOOLS.includes('agent-browser')) tools['agent-browser -i --delta'] = { call: cli(AB_BIN), whole: ['snapshot', '-i', '--delta'], changes: ['snapshot', '-i', '--delta'] };
 
 const refIn = (text, re) => {
   const line = text.split('\n').find(l => re.test(l) && /\bref=e\d+/.test(l));
@@ -88,7 +89,7 @@ try {
     process.stderr.write(`. ${page}\n`);
   }
 } finally {
-  if (tools['agent-browser -i']) abClose(S);
+  if (tools['agent-browser -i --delta']) abClose(S);
   if (wmBin && TOOLS.includes('waymark')) { wmClose(wmBin, S); wmStopDaemon(wmBin); }
   if (baseBin) {
     run(baseBin, ['--session', S, 'close'], { timeoutMs: 20000, env: baseEnv });

@@ -92,9 +92,8 @@ func TestBrowserPilotAct(t *testing.T) {
 		t.Errorf("act reply:\n%s", got)
 	}
 	// Like click, act answers with the changes since the last look (the
-	// navigate's outline): the field holds what was filled, which the
-	// reply does not repeat.
-	if !strings.Contains(got, "[no changes since your last look besides what you filled]") {
+	// navigate's outline).
+	if !strings.Contains(got, "[changes since your last look]") || !strings.Contains(got, `value="ann@example.com"`) {
 		t.Errorf("act reply lacks the page's changes:\n%s", got)
 	}
 	snap := mustOK(t, "snapshot", call("snapshot", map[string]any{"interactive": true}))
