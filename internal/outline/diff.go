@@ -16,10 +16,10 @@ const (
 // Diff returns the lines of a missing from b as "- line" and the lines
 // of b new since a as "+ line", in page order; "" when a and b are equal.
 // An element line whose ref is on both sides but whose text changed (a
-// value typed, a count in a link) is said once, as "~ line" with its new
-// text and without its indent: the old text and the place are what the
-// reader saw last time, and repeating them costs an agent tokens for
-// nothing.
+// value typed, a count in a link) is said once, as a "~" line without its
+// indent and with only what changed besides its role and ref
+// (changedLine): the old text and the place are what the reader saw last
+// time, and repeating them costs an agent tokens for nothing.
 // It reports false when more than maxDiffLines lines changed or the
 // changed middle is too big to compare.
 func Diff(a, b string) (string, bool) {
