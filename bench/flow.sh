@@ -7,25 +7,7 @@
 set -uo pipefail
 source "$(dirname "$0")/lib/env.sh"
 
-start_demoserve() {
-  local bin="$TMP_DIR/demoserve"
-  (cd "$BENCH_DIR/.." && go build -o "$bin" ./bench/cmd/demoserve) || return 1
-  "$bin" >"$TMP_DIR/demoserve.out" 2>"$TMP_DIR/demoserve.err" &
-  DEMOSERVE_PID=$!
-  for _ in $(seq 50); do
-    BASE_URL="$(head -1 "$TMP_DIR/demoserve.out" 2>/dev/null)"
-    [ -n "$BASE_URL" ] && break
-    sleep 0.1
-  done
-  [ -n "$BASE_URL" ] || { echo "demoserve did not start" >&2; return 1; }
-  export BASE_URL
-}
-stop_demoserve() {
-  [ -n "${DEMOSERVE_PID:-}" ] && kill "$DEMOSERVE_PID" 2>/dev/null
-  wait "$DEMOSERVE_PID" 2>/dev/null
-  DEMOSERVE_PID=
-}
-
 trap 'ab_close_sessions bench-flow; stop_demoserve' EXIT
 start_demoserve || exit 1
+BASE_URL="$DEMO_URL"; export BASE_URL
 timeout "${FLOW_TIMEOUT:-1800}" node "$BENCH_DIR/js/flow.mjs"

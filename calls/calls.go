@@ -185,6 +185,11 @@ type ActRequest struct {
 	By *Point `json:"by,omitempty"`
 	// TimeoutMS bounds the wait for the element to be actionable; zero means 5 s.
 	TimeoutMS int `json:"timeout_ms,omitempty"`
+	// Reader names who acts, as [SnapshotRequest.Reader] names who reads:
+	// that reader's next look with Changes leaves out a field that holds
+	// just what it filled (its fill's reply said so). Empty: the
+	// session's one reader.
+	Reader string `json:"reader,omitempty"`
 	// Submits is "ask" or "allow": with ask, an action that would send a
 	// form, pay, delete or confirm is not done and fails with
 	// ErrNeedsApproval carrying an Approval. Empty means allow (a person

@@ -203,6 +203,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 			}
 		}
 		if req.Kind == calls.ActFill {
+			t.noteFilled(el, req.Reader, req.Value) // its reader's next look leaves out the echo (look.go)
 			return s.watchSecret(el, req.Secret, func(ctx context.Context) error { return el.fill(ctx, req.Value, timeout, h) }), nil
 		}
 		return s.watchSecret(el, req.Secret, func(ctx context.Context) error { return el.typeText(ctx, req.Value, timeout, h) }), nil

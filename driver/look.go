@@ -21,6 +21,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/notice"
 	"github.com/waymark-dev/waymark/internal/outline"
 	"github.com/waymark-dev/waymark/internal/outline/build"
+	"github.com/waymark-dev/waymark/secret"
 )
 
 // look builds the outline of the tab: one DOMSnapshot of the page (which
@@ -420,7 +421,12 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 	prev, ok := t.looks[key]
 	t.lookSeq++
 	seq := t.lookSeq
+	filledBy := t.filled[req.Reader]
+	delete(t.filled, req.Reader) // a fill is its reader's news until it looks
 	t.mu.Unlock()
+	filled := func(ref, value string) bool {
+		return filledBy != nil && holdsFilled(root, filledBy, ref, value)
+	}
 	full := snap.Text
 	defer func() {
 		t.mu.Lock()
@@ -488,12 +494,14 @@ func (s *Session) changesSince(t *tab, req calls.SnapshotRequest, snap *calls.Sn
 		}
 		return
 	}
-	d, fits := outline.Diff(prev.text, snap.Text)
+	d, dropped, fits := outline.DiffFilled(prev.text, snap.Text, filled)
 	switch {
 	case !fits:
 		return
 	// The page is the one of the last look (same URL), so its header is
 	// not repeated: one line says what the lines below are.
+	case d == "" && dropped > 0:
+		snap.Text = "[no changes since your last look besides what you filled]\n"
 	case d == "":
 		snap.Text = "[no changes since your last look]\n"
 	case len(d) < len(snap.Text):
@@ -530,4 +538,47 @@ func (t *tab) forgetLooks() {
 type look struct {
 	url, text string
 	seq       int // its place among the tab's looks (tab.lookSeq)
+}
+
+// noteFilled keeps the value reader's fill puts into el until that
+// reader's next look seen, which leaves out the line of a field that holds
+// it (changesSince). Another reader's look does not: it did not fill it.
+func (t *tab) noteFilled(el *element, reader, value string) {
+	if el == nil || el.tab != t {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.filled == nil {
+		t.filled = map[string]map[cdp.BackendNodeID]string{}
+	}
+	if t.filled[reader] == nil {
+		if len(t.filled) >= maxLooks {
+			clear(t.filled) // readers come and go: at worst a line too many
+		}
+		t.filled[reader] = map[cdp.BackendNodeID]string{}
+	}
+	t.filled[reader][el.node] = value
+}
+
+// holdsFilled reports whether the element of ref in root holds the value
+// filled into it: the value as the look shows it, or the mask of a field
+// whose value is not shown (a password, a secret) when something was
+// filled.
+func holdsFilled(root *outline.Node, filled map[cdp.BackendNodeID]string, ref, shown string) bool {
+	var n *outline.Node
+	root.Walk(func(m *outline.Node, _ int) bool {
+		if m.Ref == ref {
+			n = m
+		}
+		return n == nil
+	})
+	if n == nil {
+		return false
+	}
+	v, ok := filled[backendOf(n)]
+	if !ok || v == "" {
+		return false
+	}
+	return shown == outline.Truncate(v, 100) || shown == secret.Masked
 }

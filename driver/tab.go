@@ -58,8 +58,9 @@ type tab struct {
 	// lookedOverlays are the overlays over the page at the last look
 	// (nil before the first), so that one appearing since is caught.
 	lookedOverlays map[string]bool
-	looks          map[string]look // the last outline per set of options, for changes (look.go)
-	lookSeq        int             // looks seen on the tab so far (look.go)
+	looks          map[string]look                         // the last outline per set of options, for changes (look.go)
+	lookSeq        int                                     // looks seen on the tab so far (look.go)
+	filled         map[string]map[cdp.BackendNodeID]string // by reader, the values it filled since its last look (look.go)
 	dialog         *calls.Dialog
 	dialogSess     *chromedp.Target              // the cross-site frame that shows dialog; nil: the page
 	dialogURL      string                        // the URL of the document that opened dialog

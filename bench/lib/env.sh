@@ -86,6 +86,27 @@ stop_benchserve() {
   BENCHSERVE_PID=
 }
 
+# start_demoserve: builds and starts bench/cmd/demoserve (waymark's demo
+# shop from this tree); sets DEMO_URL and DEMOSERVE_PID. stop_demoserve ends it.
+start_demoserve() {
+  local bin="$TMP_DIR/demoserve"
+  (cd "$BENCH_DIR/.." && go build -o "$bin" ./bench/cmd/demoserve) || return 1
+  "$bin" >"$TMP_DIR/demoserve.out" 2>"$TMP_DIR/demoserve.err" &
+  DEMOSERVE_PID=$!
+  for _ in $(seq 50); do
+    DEMO_URL="$(head -1 "$TMP_DIR/demoserve.out" 2>/dev/null)"
+    [ -n "$DEMO_URL" ] && break
+    sleep 0.1
+  done
+  [ -n "$DEMO_URL" ] || { echo "demoserve did not start" >&2; return 1; }
+  export DEMO_URL DEMOSERVE_PID
+}
+stop_demoserve() {
+  [ -n "${DEMOSERVE_PID:-}" ] && kill "$DEMOSERVE_PID" 2>/dev/null
+  wait "$DEMOSERVE_PID" 2>/dev/null
+  DEMOSERVE_PID=
+}
+
 # ab SESSION ARGS...: one agent-browser command, bounded in time.
 ab() { local s="$1"; shift; timeout "${AB_TIMEOUT:-60}" "$AB_BIN" --session "$s" "$@"; }
 

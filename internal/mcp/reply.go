@@ -86,7 +86,7 @@ func (t *tools) act(ctx context.Context, r *sdk.CallToolRequest, req calls.ActRe
 	}
 	out, res := gate(ctx, r, func(a *calls.Approval, allow bool) (*calls.Outcome, error) {
 		q := req
-		q.Submits, q.Approve = SubmitsAsk, a
+		q.Submits, q.Approve, q.Reader = SubmitsAsk, a, t.reader(r)
 		if allow {
 			q.Submits = SubmitsAllow
 		}

@@ -202,7 +202,7 @@ func TestTimeoutOption(t *testing.T) {
 		{"wait", 7 * time.Second, "wait", map[string]any{"text": "Done"}, `"timeout_ms":7000`},
 		{"wait's own wins", 7 * time.Second, "wait", map[string]any{"text": "Done", "timeout_ms": 500}, `"timeout_ms":500`},
 		{"sub-millisecond rounds up", time.Microsecond, "click", map[string]any{"target": "e1"}, `"timeout_ms":1`},
-		{"none", 0, "click", map[string]any{"target": "e1"}, `"kind":"click","target":"e1","submits":"ask"}`},
+		{"none", 0, "click", map[string]any{"target": "e1"}, `"kind":"click","target":"e1","reader":"mcp:`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -85,7 +85,7 @@ type Options struct {
 // instructions explain once what the tool descriptions leave out.
 const instructions = `waymark drives a browser. Call snapshot to see the page as an outline; elements you can act on carry [ref=eN].
 A target is a ref ("e12") or a locator: role=button[name="Pay"], text=Continue, label=Email, placeholder=Search, testid=submit, css=#go.
-Actions reply with the outcome and the changes since your last look ("+" added, "-" removed, "~" changed lines), or the whole outline.
+Actions reply with the outcome and the changes since your last look ("+" added, "-" removed, "~" an element of that ref now reads so: only what changed), or the whole outline; a field that holds just what you filled is not repeated.
 A click or key that would send, pay, delete or confirm is put to the person (the client asks them); it is done only if they accept. You cannot approve it yourself.
 Tools a page offers agents are named on the outline's first line ([tools: …]); call them with page_tool (offered once such a page is seen).`
 

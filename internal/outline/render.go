@@ -17,7 +17,9 @@ const maxName = 100
 // first.
 type RenderOptions struct {
 	// Interactive keeps only the lines with refs, the headings (for
-	// orientation), and the landmarks, dialogs, forms, lists of choices,
+	// orientation; not one whose only line is a link of its words: the
+	// link says it), the status and alert regions that say something
+	// (with their words: the page's answer to an action), and the landmarks, dialogs, forms, lists of choices,
 	// tables and iframes that hold a ref. Other ancestors are elided and
 	// their children move up.
 	Interactive bool
@@ -65,6 +67,15 @@ func saysItsChild(l line, rest []line) bool {
 		return false
 	}
 	return len(rest) == 1 || rest[1].depth <= l.depth
+}
+
+// namedByItsControl reports whether the lines of heading n's subtree (sub)
+// are one line with a ref that bears n's name: a product, a story, a search
+// result whose title is a link. Interactive leaves such a heading out and
+// its link takes its place: the heading's line would only say "level 2"
+// over the words of the link, at 8 tokens a line on a page of results.
+func namedByItsControl(n *Node, sub []line) bool {
+	return n.Name != "" && len(sub) == 1 && sub[0].n.Ref != "" && sub[0].n.Name == n.Name
 }
 
 type renderer struct {
@@ -151,6 +162,11 @@ func (r *renderer) emit(n *Node, depth int) {
 		// Its text lines are dropped in this mode: say what it holds.
 		inline = n.Text
 	}
+	if r.opts.Interactive && live[n.Role] && n.Ref == "" {
+		// Its text lines are dropped in this mode: its words are the
+		// page's answer (the controls in it keep their lines).
+		inline = rowText(n)
+	}
 	if r.opts.Interactive && n.Role == "row" && n.Ref == "" {
 		// A table row keeps its own text (the cells that are not
 		// controls): "click Gretchen" names the row of an inbox whose
@@ -165,7 +181,7 @@ func (r *renderer) emit(n *Node, depth int) {
 	keep := true
 	switch {
 	case r.opts.Interactive:
-		keep = n.Ref != "" || n.Role == "heading" || landmarkish[n.Role] && len(sub) > 0 ||
+		keep = n.Ref != "" || n.Role == "heading" && !namedByItsControl(n, sub) || live[n.Role] && inline != "" || landmarkish[n.Role] && len(sub) > 0 ||
 			n.Role == "row" && inline != "" && slices.ContainsFunc(sub, func(l line) bool { return l.n.Ref != "" })
 	case r.opts.Compact:
 		// A line that carries its one child's text inline is content,

@@ -15,6 +15,12 @@ var landmarkish = setOf(
 	"tablist", "toolbar", "tree", "grid", "table", "listbox", "radiogroup",
 )
 
+// live are the regions where a page answers what was done (role status or
+// alert: "Added 2 × Trail Mug to your cart.", "Wrong password"), which
+// Interactive keeps with their words: a look after an action must carry
+// the page's answer, not only its controls.
+var live = setOf("status", "alert")
+
 func setOf(s ...string) map[string]bool {
 	m := make(map[string]bool, len(s))
 	for _, v := range s {
