@@ -18,4 +18,24 @@
 //
 // The calls a front makes are the plain request and result structs of
 // package calls, so the daemon can carry them over its socket unchanged.
+//
+// # Layout: a core and feature rooms
+//
+// Package driver is the core and the public face: [Browser], [Session],
+// its tabs, refs, looks, actions, settle and the send gate, and every
+// method of calls.Session. Features that are engines of their own live in
+// packages under driver/internal/, as rod's root stands on its lib/*:
+//
+//   - internal/netcap: network capture (the recorder of a capture file).
+//
+// A feature package never imports driver (driver imports it, so the
+// compiler forbids the cycle). It declares the narrow view of the core it
+// needs as an interface (netcap.Tab: the tab's CDP target, its document,
+// a script in the isolated world), and driver's unexported tab satisfies
+// it through the one-line doors in surface.go. The public methods stay on
+// [Session] and do the session's part (the send gate, the secret
+// registry, the approval rule: each has one home, in the core) before and
+// after they hand the work to the feature. deps_test.go keeps the floors:
+// a feature package imports neither driver nor another feature room, nor
+// a model.
 package driver

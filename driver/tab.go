@@ -176,7 +176,7 @@ func (t *tab) onEvent(ev any) {
 	defer t.mu.Unlock()
 	t.log.onEvent(t, ev) // the session's console and requests (pagelog.go)
 	if c := t.log.capturing(); c != nil {
-		c.onEvent(t, t.sess, t.docURL, t.frameID, ev) // a network capture runs (netcapture.go)
+		c.OnEvent(t, t.sess, t.docURL, t.frameID, ev) // a network capture runs (driver/internal/netcap)
 	}
 	wake := true
 	switch ev := ev.(type) {
