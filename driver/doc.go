@@ -27,6 +27,8 @@
 // packages under driver/internal/, as rod's root stands on its lib/*:
 //
 //   - internal/netcap: network capture (the recorder of a capture file).
+//   - internal/files: downloads (the watcher of a browser context) and
+//     uploads (the folders they may come from).
 //
 // A feature package never imports driver (driver imports it, so the
 // compiler forbids the cycle). It declares the narrow view of the core it
