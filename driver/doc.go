@@ -29,6 +29,7 @@
 //   - internal/netcap: network capture (the recorder of a capture file).
 //   - internal/files: downloads (the watcher of a browser context) and
 //     uploads (the folders they may come from).
+//   - internal/netlogfile: reading the browser's NetLog (flush, then sum up).
 //
 // A feature package never imports driver (driver imports it, so the
 // compiler forbids the cycle). It declares the narrow view of the core it
