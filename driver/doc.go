@@ -30,6 +30,8 @@
 //   - internal/files: downloads (the watcher of a browser context) and
 //     uploads (the folders they may come from).
 //   - internal/netlogfile: reading the browser's NetLog (flush, then sum up).
+//   - internal/form: a form's own rules (written values, retries, ATS
+//     definitions); filling fields on the page stays in the core.
 //
 // A feature package never imports driver (driver imports it, so the
 // compiler forbids the cycle). It declares the narrow view of the core it
