@@ -32,6 +32,8 @@
 //   - internal/netlogfile: reading the browser's NetLog (flush, then sum up).
 //   - internal/form: a form's own rules (written values, retries, ATS
 //     definitions); filling fields on the page stays in the core.
+//   - internal/pagetool: the page's WebMCP tools (list, arguments, call);
+//     whether a call may be made is the core's send gate.
 //
 // A feature package never imports driver (driver imports it, so the
 // compiler forbids the cycle). It declares the narrow view of the core it

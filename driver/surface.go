@@ -30,3 +30,7 @@ func (t *tab) Doc() (frame cdp.FrameID, url string) {
 func (t *tab) EvalWorld(ctx context.Context, frame cdp.FrameID, expr string, out any) error {
 	return t.evalWorld(ctx, t.sess, frame, expr, out)
 }
+
+// Context is the tab's chromedp context (pagetool.Tab): a listener on it
+// lasts as long as the tab. Never a request's.
+func (t *tab) Context() context.Context { return t.ctx }

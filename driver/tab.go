@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/pagetool"
 	"github.com/waymark-dev/waymark/internal/hand"
 )
 
@@ -99,7 +100,7 @@ type tab struct {
 	approvalSeq   int
 	usedApprovals map[string]bool
 
-	tools *pageTools // the page's WebMCP tools, from the first look on (pagetools.go)
+	tools *pagetool.Tools // the page's WebMCP tools, from the first look on (pagetools.go)
 
 	// held are the element handles the current call resolved, released
 	// when it ends (world.go).
