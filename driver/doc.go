@@ -34,6 +34,8 @@
 //     definitions); filling fields on the page stays in the core.
 //   - internal/pagetool: the page's WebMCP tools (list, arguments, call);
 //     whether a call may be made is the core's send gate.
+//   - internal/shot: drawing on a screenshot (masks, highlights); finding
+//     the elements' boxes stays in the core.
 //
 // A feature package never imports driver (driver imports it, so the
 // compiler forbids the cycle). It declares the narrow view of the core it
