@@ -36,6 +36,8 @@
 //     whether a call may be made is the core's send gate.
 //   - internal/shot: drawing on a screenshot (masks, highlights); finding
 //     the elements' boxes stays in the core.
+//   - internal/doctext: a document's text (find, lines, where an insert
+//     goes and lands); driving the editor stays in the core.
 //
 // A feature package never imports driver (driver imports it, so the
 // compiler forbids the cycle). It declares the narrow view of the core it
