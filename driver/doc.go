@@ -38,6 +38,9 @@
 //     the elements' boxes stays in the core.
 //   - internal/doctext: a document's text (find, lines, where an insert
 //     goes and lands); driving the editor stays in the core.
+//   - internal/sheetcell: the cells a sheet write names (references,
+//     one-line values, formulas that send, what a fill's approval binds);
+//     driving the spreadsheet stays in the core.
 //
 // A feature package never imports driver (driver imports it, so the
 // compiler forbids the cycle). It declares the narrow view of the core it
