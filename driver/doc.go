@@ -42,6 +42,26 @@
 //     one-line values, formulas that send, what a fill's approval binds);
 //     driving the spreadsheet stays in the core.
 //
+// The core, by concept (file names in this folder):
+//
+//   - the browser and its sessions: browser, session, target, tabs,
+//     newtabs, firsttab, opened, health;
+//   - a tab and its events: tab, frames, world, js, pending, settle,
+//     surface (the doors the rooms use);
+//   - refs and looks: refs, look, read, view, problems, invalid, blocked;
+//   - acts: act, typed, element, pointer, edit, clickat, popup, nav;
+//   - the send gate and approvals: sendgate, sendgate_workers, sendclass,
+//     submit, entered;
+//   - secrets by position and value: secret, registry, pagelog, mask;
+//   - the URL policy and CDP errors: guard, netguard, files (file: URLs),
+//     cdperr.
+//
+// The rest of the folder is each feature's session side (form*, ats,
+// sheet*, document, doc_place, clipboard, netcapture, netlog, download,
+// pagetools*, capture, highlight, storage, fetch*, api, apps): the public
+// method, the session's part of it, and the call into its room where it
+// has one.
+//
 // A feature package never imports driver (driver imports it, so the
 // compiler forbids the cycle). It declares the narrow view of the core it
 // needs as an interface (netcap.Tab: the tab's CDP target, its document,
