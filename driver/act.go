@@ -2,8 +2,6 @@ package driver
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -12,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/files"
 	"github.com/waymark-dev/waymark/internal/keys"
 )
 
@@ -87,7 +86,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 		defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
 	}
 	s.keepFormPage(ctx, t, req.Kind) // a form page as it is when a click may leave it (form_review.go)
-	dl := s.downloads.mark()         // downloads that begin from here on are this action's
+	dl := s.downloads.Mark()         // downloads that begin from here on are this action's
 	// A watched step waits here for all it sends; others leave the rest
 	// of their settle to the next command (pending.go).
 	before := t.mark()
@@ -108,7 +107,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 		}
 		out.Closed = popupNote(closed)
 		out.Pressed = pressed
-		out.Downloads = s.downloads.collect(ctx, dl) // waits for them to end (download.go)
+		out.Downloads = s.downloads.Collect(ctx, dl) // waits for them to end (download.go)
 	}
 	return out, err
 }
@@ -247,7 +246,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 	case calls.ActScroll:
 		return s.planScroll(ctx, t, req, timeout)
 	case calls.ActUpload:
-		files, err := checkFiles(req.Files, s.browser.opts.UploadRoots)
+		files, err := files.CheckUploads(req.Files, s.browser.opts.UploadRoots)
 		if err != nil {
 			return nil, err
 		}
@@ -320,34 +319,6 @@ func mouseButton(s string) (input.MouseButton, error) {
 		return input.MouseButtonMiddle, nil
 	}
 	return "", calls.Errorf(calls.ErrBadInput, "use --button left, right or middle", "unknown mouse button %q", s)
-}
-
-// checkFiles returns the files' real paths, refusing any outside the
-// upload roots (upload.go).
-func checkFiles(files, roots []string) ([]string, error) {
-	if len(files) == 0 {
-		return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark upload TARGET FILE...", "upload needs at least one file")
-	}
-	out := make([]string, 0, len(files))
-	for _, f := range files {
-		abs, err := filepath.Abs(f)
-		if err != nil {
-			return nil, err
-		}
-		fi, err := os.Stat(abs)
-		if err != nil {
-			return nil, calls.Errorf(calls.ErrBadInput, "check the path", "cannot upload %s: no such file", f)
-		}
-		if fi.IsDir() {
-			return nil, calls.Errorf(calls.ErrBadInput, "name a file, not a folder", "cannot upload %s: it is a folder", f)
-		}
-		real, err := checkUploadRoot(abs, f, roots)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, real)
-	}
-	return out, nil
 }
 
 // perform runs the action, reporting a dialog that opens during it at

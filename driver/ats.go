@@ -2,15 +2,12 @@ package driver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/url"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/form"
 )
 
 // Applicant tracking systems (issue 29). A form the look names as
@@ -26,28 +23,6 @@ import (
 type ATSOptions struct {
 	GreenhouseAPI string // "https://boards-api.greenhouse.io"
 	AshbyAPI      string // "https://jobs.ashbyhq.com"
-}
-
-const (
-	defaultGreenhouseAPI = "https://boards-api.greenhouse.io"
-	defaultAshbyAPI      = "https://jobs.ashbyhq.com"
-	// atsTimeout bounds the read of a definition.
-	atsTimeout = 3 * time.Second
-)
-
-// atsQuestion is one question of a definition.
-type atsQuestion struct {
-	label    string
-	names    []string // the inputs' names it is sent as
-	kind     string
-	required bool
-	options  []string
-}
-
-// atsDef is a read definition, or why it could not be read.
-type atsDef struct {
-	questions []atsQuestion
-	err       string
 }
 
 // overlayATS names the form's ATS and lays its definition over out.
@@ -67,12 +42,8 @@ func (s *Session) overlayATS(ctx context.Context, t *tab, sc *formScan, out *cal
 	}
 	var req calls.FetchRequest
 	for _, u := range where {
-		switch app.Name {
-		case "Greenhouse":
-			req = greenhouseRequest(orDefault(s.browser.opts.ATS.GreenhouseAPI, defaultGreenhouseAPI), u)
-		case "Ashby":
-			req = ashbyRequest(orDefault(s.browser.opts.ATS.AshbyAPI, defaultAshbyAPI), u)
-		default:
+		var known bool
+		if req, known = form.ATSRequest(app.Name, s.browser.opts.ATS.GreenhouseAPI, s.browser.opts.ATS.AshbyAPI, u); !known {
 			return // no public definition to read
 		}
 		if req.URL != "" {
@@ -84,162 +55,27 @@ func (s *Session) overlayATS(ctx context.Context, t *tab, sc *formScan, out *cal
 		return
 	}
 	key := req.URL + "\n" + req.Body
-	var def *atsDef
+	var def *form.ATSDef
 	if d, ok := s.atsDefs.Load(key); ok {
-		def = d.(*atsDef)
+		def = d.(*form.ATSDef)
 	} else {
-		def = s.readATS(ctx, t, app.Name, req)
+		fetch := func(ctx context.Context, req calls.FetchRequest, method string) (*calls.FetchResult, error) {
+			return s.fetchIn(ctx, t, req, method, "omit")
+		}
+		def = form.ReadATS(ctx, fetch, app.Name, req)
 		if ctx.Err() != nil {
 			return
 		}
 		s.atsDefs.Store(key, def)
 	}
-	if def.err != "" {
-		out.Notes = append(out.Notes, fmt.Sprintf("%s's published definition could not be read (%s); the fields are as the page gives them", app.Name, def.err))
+	if def.Err != "" {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s's published definition could not be read (%s); the fields are as the page gives them", app.Name, def.Err))
 		return
 	}
-	laid := layATS(sc.fields, out, def.questions)
-	out.Notes = append(out.Notes, fmt.Sprintf("%s's published definition: %d questions, %d laid over fields (options, required), %d not on the page yet", app.Name, len(def.questions), laid, len(out.Questions)))
-}
-
-// readATS asks for a definition, from the page.
-func (s *Session) readATS(ctx context.Context, t *tab, vendor string, req calls.FetchRequest) *atsDef {
-	req.TimeoutMS = int(atsTimeout / time.Millisecond)
-	req.MaxBytes = 2 << 20
-	method := "GET"
-	if req.Body != "" {
-		method = "POST"
+	fields := make([]form.Field, len(sc.fields))
+	for i, f := range sc.fields {
+		fields[i] = form.Field{Name: f.name, Label: f.Label, Key: f.Key}
 	}
-	res, err := s.fetchIn(ctx, t, req, method, "omit")
-	switch {
-	case err != nil:
-		return &atsDef{err: errText(err)}
-	case res.Status != 200:
-		return &atsDef{err: fmt.Sprintf("%s answered %d", res.URL, res.Status)}
-	}
-	var qs []atsQuestion
-	if vendor == "Greenhouse" {
-		qs, err = greenhouseQuestions([]byte(res.Body))
-	} else {
-		qs, err = ashbyQuestions([]byte(res.Body))
-	}
-	if err != nil {
-		return &atsDef{err: err.Error()}
-	}
-	return &atsDef{questions: qs}
-}
-
-// layATS lays the questions over the fields: a question is a field's when
-// it names the field's input or reads as its label. It returns how many
-// were laid; the rest go to out.Questions.
-func layATS(fields []*formField, out *calls.Form, qs []atsQuestion) int {
-	laid := 0
-	for _, q := range qs {
-		var f *formField
-		for _, x := range fields {
-			if (x.name != "" && slices.Contains(q.names, x.name)) || foldKey(strings.TrimSuffix(x.Label, "*")) == foldKey(q.label) {
-				f = x
-				break
-			}
-		}
-		if f == nil {
-			out.Questions = append(out.Questions, calls.FormQuestion{Label: q.label, Kind: q.kind, Required: q.required, Options: q.options})
-			continue
-		}
-		laid++
-		i := slices.IndexFunc(out.Fields, func(o calls.FormField) bool { return o.Key == f.Key })
-		if i < 0 {
-			continue
-		}
-		o := &out.Fields[i]
-		o.Required = o.Required || q.required
-		switch o.Kind {
-		case calls.FieldSelect, calls.FieldCombobox, calls.FieldTypeahead, calls.FieldRadio:
-			for _, v := range q.options {
-				if !slices.Contains(o.Options, v) {
-					o.Options = append(o.Options, v)
-				}
-			}
-		}
-	}
-	return laid
-}
-
-// orDefault is s, or def when s is empty.
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return strings.TrimRight(s, "/")
-}
-
-// pathParts are the URL's path segments and its query.
-func pathParts(raw string) ([]string, url.Values) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, nil
-	}
-	var parts []string
-	for p := range strings.SplitSeq(u.Path, "/") {
-		if p != "" {
-			parts = append(parts, p)
-		}
-	}
-	return parts, u.Query()
-}
-
-// greenhouseRequest is the Job Board API's request for the job the page
-// shows: /{board}/jobs/{id} (hosted boards), or ?for={board}&token={id}
-// (the embedded application). No URL when the page names neither.
-func greenhouseRequest(api, page string) calls.FetchRequest {
-	parts, q := pathParts(page)
-	board, job := q.Get("for"), q.Get("token")
-	if i := slices.Index(parts, "jobs"); i >= 1 && i+1 < len(parts) {
-		board, job = parts[i-1], parts[i+1]
-	}
-	if board == "" || job == "" || strings.ContainsAny(board+job, "/?#") {
-		return calls.FetchRequest{}
-	}
-	return calls.FetchRequest{URL: fmt.Sprintf("%s/v1/boards/%s/jobs/%s?questions=true", api, url.PathEscape(board), url.PathEscape(job))}
-}
-
-// greenhouseQuestions reads the Job Board API's job: questions[] with
-// label, required and fields[] {name, type, values[] {label, value}}.
-func greenhouseQuestions(body []byte) ([]atsQuestion, error) {
-	var job struct {
-		Questions []struct {
-			Label    string `json:"label"`
-			Required bool   `json:"required"`
-			Fields   []struct {
-				Name   string `json:"name"`
-				Type   string `json:"type"`
-				Values []struct {
-					Label string `json:"label"`
-				} `json:"values"`
-			} `json:"fields"`
-		} `json:"questions"`
-	}
-	if err := json.Unmarshal(body, &job); err != nil {
-		return nil, fmt.Errorf("not the Job Board API's job: %v", err)
-	}
-	var out []atsQuestion
-	for _, q := range job.Questions {
-		aq := atsQuestion{label: strings.TrimSpace(q.Label), required: q.Required}
-		for _, f := range q.Fields {
-			if f.Type == "input_hidden" {
-				continue
-			}
-			aq.names = append(aq.names, f.Name)
-			if aq.kind == "" {
-				aq.kind = f.Type
-			}
-			for _, v := range f.Values {
-				aq.options = append(aq.options, v.Label)
-			}
-		}
-		if len(aq.names) > 0 && aq.label != "" {
-			out = append(out, aq)
-		}
-	}
-	return out, nil
+	laid := form.LayATS(fields, out, def)
+	out.Notes = append(out.Notes, fmt.Sprintf("%s's published definition: %d questions, %d laid over fields (options, required), %d not on the page yet", app.Name, def.Questions(), laid, len(out.Questions)))
 }

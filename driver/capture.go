@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/shot"
 )
 
 // Screenshot captures the viewport, the full page or one element as PNG,
@@ -66,7 +67,7 @@ func (s *Session) screenshot(ctx context.Context, t *tab, req calls.ScreenshotRe
 		if err != nil {
 			return nil, err
 		}
-		minX, minY, maxX, maxY := quadBounds(q)
+		minX, minY, maxX, maxY := shot.QuadBounds(q)
 		vx, vy := 0.0, 0.0
 		if metrics.CSSVisualViewport != nil {
 			vx, vy = metrics.CSSVisualViewport.PageX, metrics.CSSVisualViewport.PageY
@@ -103,15 +104,6 @@ func (s *Session) screenshot(ctx context.Context, t *tab, req calls.ScreenshotRe
 		}
 	}
 	return &calls.Image{Data: data}, nil
-}
-
-func quadBounds(q []float64) (minX, minY, maxX, maxY float64) {
-	minX, minY, maxX, maxY = q[0], q[1], q[0], q[1]
-	for i := 0; i < 8; i += 2 {
-		minX, maxX = math.Min(minX, q[i]), math.Max(maxX, q[i])
-		minY, maxY = math.Min(minY, q[i+1]), math.Max(maxY, q[i+1])
-	}
-	return
 }
 
 // PDF prints the page (headless Chromium only).

@@ -29,3 +29,35 @@ func TestDeps(t *testing.T) {
 		}
 	}
 }
+
+// TestFeatureRoomDeps keeps the floors of the driver's feature rooms
+// (driver/internal/*, doc.go: Layout): each stands beside the core, not on
+// it, so it imports neither driver (the core hands it a narrow view) nor
+// another room, nor a model or the pilot.
+func TestFeatureRoomDeps(t *testing.T) {
+	const mod = "github.com/waymark-dev/waymark/"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./internal/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	rooms := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		room, deps := f[0], f[1:]
+		rooms++
+		for _, dep := range deps {
+			switch {
+			case dep == mod+"driver":
+				t.Errorf("%s imports the driver core; take a narrow view instead (surface.go)", room)
+			case strings.HasPrefix(dep, mod+"driver/internal/") && !strings.HasPrefix(dep, room+"/"):
+				t.Errorf("%s imports another feature room, %s", room, dep)
+			case dep == mod+"pilot", dep == mod+"replay", strings.HasPrefix(dep, mod+"model"), strings.HasPrefix(dep, mod+"internal/model"),
+				strings.HasPrefix(dep, "github.com/anthropics/"), strings.HasPrefix(dep, "github.com/openai/"):
+				t.Errorf("%s depends on %s", room, dep)
+			}
+		}
+	}
+	if rooms == 0 {
+		t.Fatal("no feature room under driver/internal")
+	}
+}

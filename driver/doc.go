@@ -18,4 +18,58 @@
 //
 // The calls a front makes are the plain request and result structs of
 // package calls, so the daemon can carry them over its socket unchanged.
+//
+// # Layout: a core and feature rooms
+//
+// Package driver is the core and the public face: [Browser], [Session],
+// its tabs, refs, looks, actions, settle and the send gate, and every
+// method of calls.Session. Features that are engines of their own live in
+// packages under driver/internal/, as rod's root stands on its lib/*:
+//
+//   - internal/netcap: network capture (the recorder of a capture file).
+//   - internal/files: downloads (the watcher of a browser context) and
+//     uploads (the folders they may come from).
+//   - internal/netlogfile: reading the browser's NetLog (flush, then sum up).
+//   - internal/form: a form's own rules (written values, retries, ATS
+//     definitions); filling fields on the page stays in the core.
+//   - internal/pagetool: the page's WebMCP tools (list, arguments, call);
+//     whether a call may be made is the core's send gate.
+//   - internal/shot: drawing on a screenshot (masks, highlights); finding
+//     the elements' boxes stays in the core.
+//   - internal/doctext: a document's text (find, lines, where an insert
+//     goes and lands); driving the editor stays in the core.
+//   - internal/sheetcell: the cells a sheet write names (references,
+//     one-line values, formulas that send, what a fill's approval binds);
+//     driving the spreadsheet stays in the core.
+//
+// The core, by concept (file names in this folder):
+//
+//   - the browser and its sessions: browser, session, target, tabs,
+//     newtabs, firsttab, opened, health;
+//   - a tab and its events: tab, frames, world, js, pending, settle,
+//     surface (the doors the rooms use);
+//   - refs and looks: refs, look, read, view, problems, invalid, blocked;
+//   - acts: act, typed, element, pointer, edit, clickat, popup, nav;
+//   - the send gate and approvals: sendgate, sendgate_workers, sendclass,
+//     submit, entered;
+//   - secrets by position and value: secret, registry, pagelog, mask;
+//   - the URL policy and CDP errors: guard, netguard, files (file: URLs),
+//     cdperr.
+//
+// The rest of the folder is each feature's session side (form*, ats,
+// sheet*, document, doc_place, clipboard, netcapture, netlog, download,
+// pagetools*, capture, highlight, storage, fetch*, api, apps): the public
+// method, the session's part of it, and the call into its room where it
+// has one.
+//
+// A feature package never imports driver (driver imports it, so the
+// compiler forbids the cycle). It declares the narrow view of the core it
+// needs as an interface (netcap.Tab: the tab's CDP target, its document,
+// a script in the isolated world), and driver's unexported tab satisfies
+// it through the one-line doors in surface.go. The public methods stay on
+// [Session] and do the session's part (the send gate, the secret
+// registry, the approval rule: each has one home, in the core) before and
+// after they hand the work to the feature. deps_test.go keeps the floors:
+// a feature package imports neither driver nor another feature room, nor
+// a model.
 package driver

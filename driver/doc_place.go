@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/doctext"
 	"github.com/waymark-dev/waymark/internal/keys"
 )
 
@@ -157,7 +158,7 @@ func (d *docEd) scrollToLine(ctx context.Context, doc []string, line int) (bool,
 		if err := d.el.callOn(ctx, jsDocView, &nv, next); err != nil || nv == nil {
 			return false, err
 		}
-		a, _, in, ok := drawnAt(doc, nv.Lines, line)
+		a, _, in, ok := doctext.DrawnAt(doc, nv.Lines, line)
 		switch {
 		case in:
 			return true, nil
@@ -174,51 +175,6 @@ func (d *docEd) scrollToLine(ctx context.Context, doc []string, line int) (bool,
 		next = (lo + hi) / 2
 	}
 	return false, nil
-}
-
-// drawnAt places the drawn lines in doc: the run [a, b) of doc's lines
-// the most of them make (the view), and whether line is drawn at all.
-// An editor may draw runs apart (CodeMirror 6 keeps the caret's lines
-// drawn besides the view), so the drawn lines are matched run by run,
-// in order.
-func drawnAt(doc, drawn []string, line int) (a, b int, in, ok bool) {
-	same := func(x, y string) bool { return strings.TrimRight(x, " ") == strings.TrimRight(y, " ") }
-	from := 0
-	for k := 0; k < len(drawn); {
-		// The next run starts where three drawn lines match in a row, else
-		// (a run of one or two lines) where its first line, not empty, does.
-		start, alone := -1, -1
-		for i := from; i < len(doc) && start < 0; i++ {
-			n := 0
-			for n < 3 && k+n < len(drawn) && i+n < len(doc) && same(doc[i+n], drawn[k+n]) {
-				n++
-			}
-			switch {
-			case n == min(3, len(drawn)-k):
-				start = i
-			case n > 0 && alone < 0 && strings.TrimSpace(drawn[k]) != "":
-				alone = i
-			}
-		}
-		if start < 0 {
-			start = alone
-		}
-		if start < 0 {
-			return a, b, in, ok
-		}
-		end := start
-		for k < len(drawn) && end < len(doc) && same(doc[end], drawn[k]) {
-			end, k = end+1, k+1
-		}
-		if line >= start && line < end {
-			in = true
-		}
-		if end-start > b-a {
-			a, b, ok = start, end, true
-		}
-		from = end
-	}
-	return a, b, in, ok
 }
 
 // drawn waits for the page to draw two frames and run its timers once:

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/doctext"
 )
 
 // Documents (issue 19 part 4): an editor that draws its text in its own
@@ -153,7 +154,7 @@ func (s *Session) DocRead(ctx context.Context, req calls.DocReadRequest) (reply 
 	if err != nil {
 		return nil, err
 	}
-	doc := &calls.Doc{URL: info.URL, Title: info.Title, Editor: d.name(), Text: cleanDoc(text), Lines: docLineCount(text)}
+	doc := &calls.Doc{URL: info.URL, Title: info.Title, Editor: d.name(), Text: doctext.Clean(text), Lines: doctext.LineCount(text)}
 	if req.HTML {
 		doc.HTML = html
 	}
@@ -170,7 +171,7 @@ func (s *Session) DocFind(ctx context.Context, req calls.DocFindRequest) (reply 
 	if err != nil {
 		return nil, err
 	}
-	ms := docFind(doc.Text, req.Text)
+	ms := doctext.Find(doc.Text, req.Text)
 	if ms == nil {
 		ms = []calls.DocMatch{}
 	}
@@ -215,7 +216,7 @@ func (s *Session) readDoc(ctx context.Context, t *tab, d *docEd) (text, html str
 // text landed there, once.
 func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (reply *calls.DocInserted, err error) {
 	defer s.masked(&reply, &err)
-	mode, words, err := docInsertMode(req)
+	mode, words, err := doctext.InsertMode(req)
 	if err != nil {
 		return nil, err
 	}
@@ -235,15 +236,15 @@ func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (re
 	if err != nil {
 		return nil, err
 	}
-	before = cleanDoc(before)
+	before = doctext.Clean(before)
 	// Where, in the read text: one place, or nothing is typed.
 	var at []calls.DocMatch
 	var want string
 	switch mode {
 	case "after":
-		at = docFind(before, words)
+		at = doctext.Find(before, words)
 	case "replace":
-		at = docLines(before, words)
+		at = doctext.Lines(before, words)
 	}
 	if mode != "end" {
 		what := fmt.Sprintf("%q", words)
@@ -253,9 +254,9 @@ func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (re
 		case len(at) == 0:
 			return nil, calls.Errorf(calls.ErrNoMatch, calls.Cmd("doc read")+" shows the document's words", "the document does not hold %s", what)
 		case len(at) > 1:
-			return nil, calls.Errorf(calls.ErrAmbiguous, "give more words, so that they name one place", "the document holds %s %d times: %s; nothing was typed", what, len(at), placeDesc(at))
+			return nil, calls.Errorf(calls.ErrAmbiguous, "give more words, so that they name one place", "the document holds %s %d times: %s; nothing was typed", what, len(at), doctext.PlaceDesc(at))
 		}
-		i, j, ok := docSpan(before, words, mode)
+		i, j, ok := doctext.Span(before, words, mode)
 		if !ok {
 			return nil, calls.Errorf(calls.ErrNoMatch, calls.Cmd("doc read")+" shows the document's words", "the document does not hold %q as one run of text", words)
 		}
@@ -301,95 +302,20 @@ func (s *Session) DocInsert(ctx context.Context, req calls.DocInsertRequest) (re
 	if err != nil {
 		return nil, err
 	}
-	after = cleanDoc(after)
-	if docShape(after) != docShape(want) {
+	after = doctext.Clean(after)
+	if doctext.Shape(after) != doctext.Shape(want) {
 		shown := "what the document holds now: waymark doc read"
 		if req.Secret == "" {
-			if ms := docFind(after, firstLine(strings.TrimSpace(req.Text))); len(ms) > 0 {
-				shown = "it is at " + placeDesc(ms) + "; undo with Control+Z, or check with waymark doc read"
+			if ms := doctext.Find(after, firstLine(strings.TrimSpace(req.Text))); len(ms) > 0 {
+				shown = "it is at " + doctext.PlaceDesc(ms) + "; undo with Control+Z, or check with waymark doc read"
 			}
 		}
-		return nil, calls.Errorf(calls.ErrNotInteractable, shown, "the text did not land as asked %s: the editor changed it (a list carried on, quotes made curly, a shortcut) or put it elsewhere", docWhere(mode, words))
+		return nil, calls.Errorf(calls.ErrNotInteractable, shown, "the text did not land as asked %s: the editor changed it (a list carried on, quotes made curly, a shortcut) or put it elsewhere", doctext.Where(mode, words))
 	}
-	res := &calls.DocInserted{Editor: d.name(), Where: docWhere(mode, words), Lines: docLineCount(after)}
+	res := &calls.DocInserted{Editor: d.name(), Where: doctext.Where(mode, words), Lines: doctext.LineCount(after)}
 	if req.Secret == "" {
 		res.Text = req.Text
 	}
-	res.Line = docLineAt(mode, before, words)
+	res.Line = doctext.LineAt(mode, before, words)
 	return res, nil
-}
-
-// docInsertMode checks an insert's request and says where it goes.
-func docInsertMode(req calls.DocInsertRequest) (mode, words string, err error) {
-	n := 0
-	if req.After != "" {
-		mode, words, n = "after", req.After, n+1
-	}
-	if req.Replace != "" {
-		mode, words, n = "replace", req.Replace, n+1
-	}
-	if req.End {
-		mode, n = "end", n+1
-	}
-	switch {
-	case n != 1:
-		return "", "", calls.Errorf(calls.ErrBadInput, "give one of --after WORDS, --replace LINE or --end", "say where the text goes, once")
-	case req.Text == "":
-		return "", "", calls.Errorf(calls.ErrBadInput, "give the text to type", "no text to insert")
-	case mode == "replace" && (len([]rune(strings.TrimSpace(words))) > calls.MaxDocReplace || len([]rune(req.Text)) > calls.MaxDocReplace):
-		return "", "", calls.Errorf(calls.ErrBadInput, fmt.Sprintf("replace one line of at most %d characters with at most %d; insert longer text with --after or --end", calls.MaxDocReplace, calls.MaxDocReplace),
-			"a replace is one line of at most %d characters, with text of at most %d; this one is %d over %d", calls.MaxDocReplace, calls.MaxDocReplace, len([]rune(req.Text)), len([]rune(strings.TrimSpace(words))))
-	case mode == "replace" && strings.ContainsAny(words, "\n\r"):
-		return "", "", calls.Errorf(calls.ErrBadInput, "name one line", "a replace names one line, not several")
-	}
-	return mode, words, nil
-}
-
-// docWhere names the place of an insert.
-func docWhere(mode, words string) string {
-	switch mode {
-	case "after":
-		return "after " + quoteShort(words)
-	case "replace":
-		return "over the line " + quoteShort(words)
-	}
-	return "at the end"
-}
-
-// docSpan returns the byte span of the one place of words in text
-// (case-insensitive, a whole line for a replace).
-func docSpan(text, words, mode string) (i, j int, ok bool) {
-	words = strings.TrimSpace(strings.ReplaceAll(words, "\u00a0", " "))
-	if mode == "replace" {
-		off := 0
-		for _, l := range strings.SplitAfter(text, "\n") {
-			body := strings.TrimRight(l, "\n")
-			if strings.TrimSpace(body) == words {
-				k := strings.Index(body, words)
-				return off + k, off + k + len(words), true
-			}
-			off += len(l)
-		}
-		return 0, 0, false
-	}
-	hay, needle := strings.ToLower(text), strings.ToLower(words)
-	if len(hay) != len(text) || len(needle) != len(words) {
-		hay, needle = text, words
-	}
-	k := strings.Index(hay, needle)
-	if k < 0 {
-		return 0, 0, false
-	}
-	return k, k + len(needle), true
-}
-
-// docLineAt is the line of the read text an insert's text starts on.
-func docLineAt(mode, before, words string) int {
-	switch mode {
-	case "end":
-		return docLineCount(before) + 1
-	default:
-		i, _, _ := docSpan(before, words, mode)
-		return strings.Count(before[:i], "\n") + 1
-	}
 }

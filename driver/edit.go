@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/form"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
 )
@@ -46,7 +47,7 @@ func (el *element) fill(ctx context.Context, value string, timeout time.Duration
 	switch {
 	case strings.HasPrefix(how, "set:"):
 		typ := strings.TrimPrefix(how, "set:")
-		v, err := fieldValue(typ, value)
+		v, err := form.Value(typ, value)
 		if err != nil {
 			return fmt.Errorf("fill %s: %w", el.what, err)
 		}
@@ -56,7 +57,7 @@ func (el *element) fill(ctx context.Context, value string, timeout time.Duration
 		}
 		if problem != "" {
 			hint := "use the format the field expects"
-			if f := fieldFormat(typ); f != "" {
+			if f := form.Format(typ); f != "" {
 				hint = "write it as " + f + ", within the field's limits"
 			}
 			return calls.Errorf(calls.ErrBadInput, hint, "fill %s: %s", el.what, problem)

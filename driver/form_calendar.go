@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/form"
 	"github.com/waymark-dev/waymark/internal/hand"
 )
 
@@ -56,13 +57,13 @@ var weekdayRE = sync.OnceValue(func() *regexp.Regexp {
 // cellDate reads the date a day cell names, if it names a whole one.
 func cellDate(label string) (y, m, d int, ok bool) {
 	label = weekdayRE().ReplaceAllString(strings.TrimSpace(label), "")
-	y, m, d, err := parseDate(label)
+	y, m, d, err := form.ParseDate(label)
 	return y, m, d, err == nil
 }
 
 // pickOnCalendar opens the field's calendar and clicks the day.
 func (s *Session) pickOnCalendar(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) error {
-	y, m, d, err := parseDate(value)
+	y, m, d, err := form.ParseDate(value)
 	if err != nil {
 		return calls.Errorf(calls.ErrBadInput, "write the date as 2027-03-01 or 1 March 2027", "a date field cannot take that value: %v", err)
 	}
@@ -102,8 +103,8 @@ func (s *Session) pickOnCalendar(ctx context.Context, t *tab, f *formField, valu
 		}
 		if day < 0 && shown == 0 {
 			// Cells say only their day: the header says the month.
-			if mon, err := parseMonth(cal.Header); err == nil {
-				my, mm := atoi(mon[:4]), atoi(mon[5:])
+			if mon, err := form.ParseMonth(cal.Header); err == nil {
+				my, mm := form.Atoi(mon[:4]), form.Atoi(mon[5:])
 				shown = my*12 + mm
 				if shown == want {
 					for i, c := range cal.Cells {

@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/form"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/secret"
 )
@@ -243,10 +243,10 @@ func (sc *formScan) match(key string) (f *formField, ambiguous bool) {
 			return x, false
 		}
 	}
-	want := foldKey(key)
+	want := form.FoldKey(key)
 	var found []*formField
 	for _, x := range sc.fields {
-		if foldKey(x.Key) == want || foldKey(x.Label) == want {
+		if form.FoldKey(x.Key) == want || form.FoldKey(x.Label) == want {
 			found = append(found, x)
 		}
 	}
@@ -254,19 +254,6 @@ func (sc *formScan) match(key string) (f *formField, ambiguous bool) {
 		return found[0], false
 	}
 	return nil, len(found) > 1
-}
-
-// foldKey is a key or label with case, spaces, punctuation and a
-// required mark folded away: "First name *" and "first_name" are alike.
-func foldKey(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '[', r == ']', r == '.', r > 127:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // fillField writes one answer into its field and reads it back, trying
@@ -291,7 +278,7 @@ func (s *Session) fillField(ctx context.Context, t *tab, f *formField, a answer,
 		got, pageErr := f.readBack(ctx)
 		switch {
 		case err != nil:
-			ff.Error = errText(err)
+			ff.Error = form.ErrText(err)
 		case pageErr != "":
 			ff.Error = secret.Redact(pageErr)
 		case !sameValue(f, want, got):
@@ -302,22 +289,13 @@ func (s *Session) fillField(ctx context.Context, t *tab, f *formField, a answer,
 			return ff
 		}
 		ff.After = shownValue(f, got)
-		next, ok := retryValue(f, a.value, pageErr)
+		next, ok := form.Retry(&f.FormField, a.value, pageErr)
 		if !ok {
 			break
 		}
 		value = next
 	}
 	return ff
-}
-
-// errText is an error's message for a result.
-func errText(err error) string {
-	var ce *calls.Error
-	if errors.As(err, &ce) {
-		return ce.Msg
-	}
-	return err.Error()
 }
 
 // writeField writes value into the field as its kind needs and returns
@@ -339,7 +317,7 @@ func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value st
 		return value, el.fill(ctx, value, timeout, h)
 	case calls.FieldDate:
 		if browserDate(f.typ) {
-			v, err := fieldValue(f.typ, value)
+			v, err := form.Value(f.typ, value)
 			if err != nil {
 				return "", err
 			}
@@ -350,8 +328,8 @@ func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value st
 		}
 		v := value
 		if f.Format != "" {
-			if y, m, d, err := parseDate(value); err == nil {
-				v = formatDate(f.Format, y, m, d)
+			if y, m, d, err := form.ParseDate(value); err == nil {
+				v = form.FormatDate(f.Format, y, m, d)
 			}
 		}
 		return v, el.fill(ctx, v, timeout, h)
@@ -474,14 +452,14 @@ func sameValue(f *formField, want, got string) bool {
 	case calls.FieldDate:
 		// The same day, however the field writes it: in its own format, or
 		// in any of the usual ones ("05/03/2027" reads either way alone).
-		if y, m, d, err := parseDate(want); err == nil {
+		if y, m, d, err := form.ParseDate(want); err == nil {
 			got = strings.TrimSpace(got)
 			for _, format := range append([]string{f.Format}, dateFormats...) {
-				if format != "" && got == formatDate(format, y, m, d) {
+				if format != "" && got == form.FormatDate(format, y, m, d) {
 					return true
 				}
 			}
-			if y2, m2, d2, err := parseDate(got); err == nil {
+			if y2, m2, d2, err := form.ParseDate(got); err == nil {
 				return y == y2 && m == m2 && d == d2
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/form"
 	"github.com/waymark-dev/waymark/internal/hand"
 )
 
@@ -109,7 +110,7 @@ func (s *Session) addCopies(ctx context.Context, t *tab, sc *formScan, pending [
 					if ctx.Err() != nil {
 						return nil, false, ctx.Err()
 					}
-					reason = fmt.Sprintf("%s and its %q takes no press: %s", shows, ad.words, errText(err))
+					reason = fmt.Sprintf("%s and its %q takes no press: %s", shows, ad.words, form.ErrText(err))
 				} else {
 					pressed = true
 					_ = t.quiet(ctx, 50*time.Millisecond)

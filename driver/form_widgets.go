@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/files"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
 )
@@ -223,7 +224,7 @@ func (s *Session) fillSlider(ctx context.Context, f *formField, value string) (s
 // shows nothing after the drop but holds a file input gets it there.
 // Uploads keep their rules: only files under the upload roots.
 func (s *Session) fillFile(ctx context.Context, t *tab, f *formField, value string) (string, error) {
-	files, err := checkFiles([]string{value}, s.browser.opts.UploadRoots)
+	files, err := files.CheckUploads([]string{value}, s.browser.opts.UploadRoots)
 	if err != nil {
 		return "", err
 	}

@@ -398,7 +398,7 @@ func (t *tab) onFrameEvent(ft *frameTarget, ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if c := t.log.capturing(); c != nil {
-		c.onEvent(t, ft.sess, t.docURL, t.frameID, ev) // a network capture runs (netcapture.go)
+		c.OnEvent(t, ft.sess, t.docURL, t.frameID, ev) // a network capture runs (driver/internal/netcap)
 	}
 	switch ev := ev.(type) {
 	case *page.EventJavascriptDialogOpening:

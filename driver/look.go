@@ -304,7 +304,11 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (repl
 // nobody has been told of (download.go), in Notices and as lines of Text
 // after its first `after` lines.
 func (s *Session) tellDownloads(snap *calls.Snapshot, after int) {
-	dls := s.downloads.notices()
+	tellNotices(snap, s.downloads.Notices(), after)
+}
+
+// tellNotices writes notices dls into the look after its first after lines.
+func tellNotices(snap *calls.Snapshot, dls []calls.Notice, after int) {
 	if len(dls) == 0 {
 		return
 	}

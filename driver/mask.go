@@ -5,11 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
-	"image/color"
-	"image/draw"
 	"image/png"
-	"math"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -17,16 +13,13 @@ import (
 	"github.com/chromedp/cdproto/page"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/shot"
 	"github.com/waymark-dev/waymark/internal/locator"
 )
 
-// maskPad is how far, in CSS pixels, a mask reaches beyond the element's
-// border box: a focus ring or a rounding of the box must not show an edge
-// of the text.
-const maskPad = 2
-
-// box is a rectangle in CSS pixels of the tab's viewport.
-type box struct{ x0, y0, x1, y1 float64 }
+// box is a rectangle in CSS pixels of the tab's viewport (package shot
+// draws with it).
+type box = shot.Box
 
 // maskShot blacks out boxes and the elements named by targets in a PNG just
 // captured. clip is the capture's clip in page coordinates, or nil for
@@ -52,11 +45,11 @@ func (s *Session) maskShot(ctx context.Context, t *tab, data []byte, clip *page.
 	if err != nil {
 		return nil, fmt.Errorf("mask: read the screenshot: %w", err)
 	}
-	rects := toImage(boxes, img.Bounds(), clip, metrics.CSSVisualViewport)
+	rects := shot.ToImage(boxes, img.Bounds(), clip, metrics.CSSVisualViewport)
 	if len(rects) == 0 {
 		return data, nil
 	}
-	return blackOut(img, rects)
+	return shot.BlackOut(img, rects)
 }
 
 // maskBoxes returns the boxes of what (a ref or a locator) in viewport
@@ -140,60 +133,8 @@ func elementBoxes(ctx context.Context, el *element) ([]box, error) {
 		if len(q) != 8 {
 			continue
 		}
-		x0, y0, x1, y1 := quadBounds(q)
-		out = append(out, box{x0 + dx, y0 + dy, x1 + dx, y1 + dy})
+		x0, y0, x1, y1 := shot.QuadBounds(q)
+		out = append(out, box{X0: x0 + dx, Y0: y0 + dy, X1: x1 + dx, Y1: y1 + dy})
 	}
 	return out, nil
-}
-
-// toImage turns viewport boxes into padded pixel rectangles of an image
-// of bounds b, dropping those outside it. For a clipped capture (the full
-// page, an element) the image shows the clip, in page coordinates, at
-// image width / clip width pixels per CSS pixel. A viewport capture shows
-// the visual viewport; its pixels per CSS pixel are the smaller ratio of
-// the two sides, since a scrollbar (when not hidden) is in the image but
-// not in the viewport's client size.
-func toImage(boxes []box, b image.Rectangle, clip *page.Viewport, vv *page.VisualViewport) []image.Rectangle {
-	var sx, sy, ox, oy float64 // image pixel = (viewport CSS pixel + o) * s
-	switch {
-	case clip != nil && clip.Width > 0 && clip.Height > 0:
-		sx, sy = float64(b.Dx())/clip.Width, float64(b.Dy())/clip.Height
-		ox, oy = -clip.X, -clip.Y
-		if vv != nil {
-			ox, oy = ox+vv.PageX, oy+vv.PageY
-		}
-	case vv != nil && vv.ClientWidth > 0 && vv.ClientHeight > 0:
-		sx = min(float64(b.Dx())/vv.ClientWidth, float64(b.Dy())/vv.ClientHeight)
-		sy = sx
-	default:
-		sx, sy = 1, 1
-	}
-	var out []image.Rectangle
-	for _, bx := range boxes {
-		r := image.Rect(
-			int(math.Floor((bx.x0+ox-maskPad)*sx)), int(math.Floor((bx.y0+oy-maskPad)*sy)),
-			int(math.Ceil((bx.x1+ox+maskPad)*sx)), int(math.Ceil((bx.y1+oy+maskPad)*sy)),
-		).Add(b.Min).Intersect(b)
-		if !r.Empty() {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// blackOut fills the rectangles opaque black in a copy of img and encodes
-// it as PNG.
-func blackOut(img image.Image, rects []image.Rectangle) ([]byte, error) {
-	b := img.Bounds()
-	dst := image.NewRGBA(b)
-	draw.Draw(dst, b, img, b.Min, draw.Src)
-	black := image.NewUniform(color.Black)
-	for _, r := range rects {
-		draw.Draw(dst, r, black, image.Point{}, draw.Src)
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, dst); err != nil {
-		return nil, fmt.Errorf("mask: write the screenshot: %w", err)
-	}
-	return buf.Bytes(), nil
 }

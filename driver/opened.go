@@ -25,7 +25,7 @@ func (s *Session) awaitOpened(ctx context.Context, t *tab, dl int) {
 	deadline := time.NewTimer(settleNavStart)
 	defer deadline.Stop()
 	for {
-		if s.downloads.began(dl) || s.openedTabReady(t, wantURL) {
+		if s.downloads.Began(dl) || s.openedTabReady(t, wantURL) {
 			return
 		}
 		select {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/pagetool"
 )
 
 // A tool's readOnlyHint is the page's word, and the tool is the page's
@@ -19,7 +20,7 @@ import (
 // invokeWatched calls a tool with its tab's sends watched; allow is the
 // one send an approval lets through, or "". a is the tool's approval, to
 // be asked for when a send is held.
-func (s *Session) invokeWatched(ctx context.Context, t *tab, pt *pageTools, tool calls.PageTool, input []byte, timeoutMS int, url string, a calls.Approval, allow string) (*calls.PageToolResult, error) {
+func (s *Session) invokeWatched(ctx context.Context, t *tab, pt *pagetool.Tools, tool calls.PageTool, input []byte, timeoutMS int, url string, a calls.Approval, allow string) (*calls.PageToolResult, error) {
 	stop, err := t.watchSends(ctx, allow, func() bool { return s.browser.hasFrames(t.id) })
 	if err != nil {
 		return nil, err
@@ -29,7 +30,7 @@ func (s *Session) invokeWatched(ctx context.Context, t *tab, pt *pageTools, tool
 		return nil, err
 	}
 	defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
-	res, err := s.invokeTool(ctx, t, pt, tool.Name, input, timeoutMS, url)
+	res, err := pt.Invoke(ctx, t, browserErr, tool.Name, input, timeoutMS, url)
 	if held := stop(); len(held) > 0 {
 		h := held[0]
 		a.Why = fmt.Sprintf("the page's tool is marked read-only, but it sends %s: %s %s", h.kind, h.method, shortURL(h.url))

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/files"
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
@@ -24,7 +25,7 @@ type Session struct {
 	refs    *refTable
 	// downloads watches the context's downloads (download.go); nil only
 	// while newSession runs.
-	downloads *downloads
+	downloads *files.Downloads
 	// log is what the pages logged and requested (pagelog.go).
 	log *pageLog
 
@@ -244,7 +245,7 @@ func (s *Session) dispose() error {
 	_, err := chromedp.CallBrowser(ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: s.bcid})
 	// Stop the download watcher and remove a temporary downloads folder,
 	// after the context (and its downloads) are gone.
-	derr := s.downloads.close()
+	derr := s.downloads.Close()
 	if err != nil && s.browser.Alive() {
 		return errors.Join(fmt.Errorf("dispose browser context: %w", err), derr)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/sheetcell"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
 	"github.com/waymark-dev/waymark/internal/sheetclip"
@@ -53,7 +54,7 @@ func (s *Session) sheetApp(ctx context.Context, t *tab) (*apps.App, error) {
 // SheetRead reads a range of the current page's spreadsheet.
 func (s *Session) SheetRead(ctx context.Context, req calls.SheetReadRequest) (reply *calls.SheetGrid, err error) {
 	defer s.masked(&reply, &err)
-	rng, err := parseSheetRange(req.Range)
+	rng, err := sheetcell.ParseRange(req.Range)
 	if err != nil {
 		return nil, err
 	}
@@ -162,15 +163,6 @@ func formatting(html bool) string {
 		return "clipboard html"
 	}
 	return "none"
-}
-
-// parseSheetRange reads a range as a user's input.
-func parseSheetRange(s string) (sheet.Range, error) {
-	r, err := sheet.ParseRange(s)
-	if err != nil {
-		return r, calls.Errorf(calls.ErrBadInput, "give a range like A1:C20, or one cell like B2", "%v", err)
-	}
-	return r, nil
 }
 
 // readRange goes to a range, copies it and returns its cells, exactly the

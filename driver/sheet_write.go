@@ -2,16 +2,13 @@ package driver
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/sheetcell"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
 	"github.com/waymark-dev/waymark/secret"
@@ -29,14 +26,14 @@ import (
 // SheetWrite types one cell and reads it back.
 func (s *Session) SheetWrite(ctx context.Context, req calls.SheetWriteRequest) (reply *calls.SheetWriteResult, err error) {
 	defer s.masked(&reply, &err)
-	at, err := parseCell(req.Cell)
+	at, err := sheetcell.ParseCell(req.Cell)
 	if err != nil {
 		return nil, err
 	}
-	if err := typable(req.Cell, req.Value); err != nil {
+	if err := sheetcell.Typable(req.Cell, req.Value); err != nil {
 		return nil, err
 	}
-	if err := unapprovedFormula(req.Cell, req.Value); err != nil {
+	if err := sheetcell.Unapproved(req.Cell, req.Value); err != nil {
 		return nil, err
 	}
 	t, ctx, end, err := s.enter(ctx, usePage)
@@ -111,7 +108,7 @@ func (s *Session) writeCell(ctx context.Context, t *tab, app *apps.App, at sheet
 // SheetFill writes several cells once approved.
 func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (reply *calls.SheetFillResult, err error) {
 	defer s.masked(&reply, &err)
-	cells, err := fillCells(req)
+	cells, err := sheetcell.Check(req)
 	if err != nil {
 		return nil, err
 	}
@@ -141,12 +138,12 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (re
 	if tabName != "" {
 		why += fmt.Sprintf(" %q", tabName)
 	}
-	want := calls.Approval{Action: "write cells", URL: shownURL(t.url()), Control: cellList(cells),
-		Why: why, Form: now, Writes: fillWrites(cells), Sends: "cells " + fillDigest(cells)}
+	want := calls.Approval{Action: "write cells", URL: shownURL(t.url()), Control: sheetcell.List(cells),
+		Why: why, Form: now, Writes: sheetcell.Writes(cells), Sends: "cells " + sheetcell.Digest(cells)}
 	if req.Approve == nil {
 		var b strings.Builder
 		for _, c := range cells {
-			fmt.Fprintf(&b, "; %s holds %q", c.ref, now[c.ref.String()])
+			fmt.Fprintf(&b, "; %s holds %q", c.Ref, now[c.Ref.String()])
 		}
 		return nil, needsApproval(t.bind(want), fmt.Sprintf("writing %d cells needs approval; nothing was written%s", len(cells), b.String()))
 	}
@@ -160,7 +157,7 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (re
 		return nil, needsApprovalAgain("the approval was for other cells or other values; nothing was written")
 	}
 	for _, c := range cells {
-		k := c.ref.String()
+		k := c.Ref.String()
 		if a.Form[k] != now[k] {
 			return nil, calls.Errorf(calls.ErrChanged, "run the fill again without the approval to see what the cells hold now, and approve that",
 				"%s holds %q now, not %q as approved; nothing was written", k, now[k], a.Form[k])
@@ -173,13 +170,13 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (re
 		// A secret is remembered (and masked in every later read) once
 		// its cell was compared with the approval, which showed the cell
 		// unmasked by it.
-		was := a.Form[c.ref.String()]
-		wc, err := s.writeCell(ctx, t, app, c.ref, c.value, c.secret, h, &was)
-		if c.secret {
-			s.rememberCellSecret(c.ref.String(), c.value)
+		was := a.Form[c.Ref.String()]
+		wc, err := s.writeCell(ctx, t, app, c.Ref, c.Value, c.Secret, h, &was)
+		if c.Secret {
+			s.rememberCellSecret(c.Ref.String(), c.Value)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s (after %d of %d cells): %w", c.ref, len(out.Cells), len(cells), err)
+			return nil, fmt.Errorf("%s (after %d of %d cells): %w", c.Ref, len(out.Cells), len(cells), err)
 		}
 		if !wc.ReadBack && !wc.Secret {
 			wc.Error = fmt.Sprintf("it shows %q", wc.After)
@@ -191,91 +188,14 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (re
 	return out, nil
 }
 
-// fillCell is one cell a fill writes.
-type fillCell struct {
-	ref    sheet.Ref
-	value  string
-	secret bool
-}
-
-// fillCells checks a fill's cells, in reading order.
-func fillCells(req calls.SheetFillRequest) ([]fillCell, error) {
-	var out []fillCell
-	seen := map[sheet.Ref]string{}
-	add := func(k, v string, isSecret bool) error {
-		r, err := parseCell(k)
-		if err != nil {
-			return err
-		}
-		if prev, dup := seen[r]; dup {
-			return calls.Errorf(calls.ErrBadInput, "give each cell one value", "%s is given twice (as %s and %s)", r, prev, k)
-		}
-		seen[r] = k
-		if err := typable(k, v); err != nil {
-			return err
-		}
-		if f := sendingFormula(v); f != "" && isSecret {
-			// The person approves a secret masked: a send must be seen.
-			return calls.Errorf(calls.ErrBadInput, "give the formula as a cell's value, which the approval shows",
-				"the secret for %s is a formula that makes the app fetch a URL (%s), and a secret is approved unseen", k, f)
-		}
-		out = append(out, fillCell{ref: r, value: v, secret: isSecret})
-		return nil
-	}
-	for _, k := range slices.Sorted(maps.Keys(req.Cells)) {
-		if err := add(k, req.Cells[k], false); err != nil {
-			return nil, err
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(req.Secrets)) {
-		if err := add(k, req.Secrets[k], true); err != nil {
-			return nil, err
-		}
-	}
-	switch {
-	case len(out) == 0:
-		return nil, calls.Errorf(calls.ErrBadInput, `give cells by reference: {"B2": "12", "C2": "paid"}`, "no cells to fill")
-	case len(out) > calls.SheetFillMax:
-		return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("fill at most %d cells at once: split the file", calls.SheetFillMax), "%d cells to fill", len(out))
-	}
-	slices.SortFunc(out, func(a, b fillCell) int {
-		if a.ref.Row != b.ref.Row {
-			return a.ref.Row - b.ref.Row
-		}
-		return a.ref.Col - b.ref.Col
-	})
-	return out, nil
-}
-
-// parseCell reads one cell's reference as a user's input.
-func parseCell(s string) (sheet.Ref, error) {
-	r, err := sheet.ParseRange(s)
-	if err != nil {
-		return sheet.Ref{}, calls.Errorf(calls.ErrBadInput, "give one cell like B2", "%v", err)
-	}
-	if r.From != r.To {
-		return sheet.Ref{}, calls.Errorf(calls.ErrBadInput, "give one cell like B2; "+calls.Cmd("sheet fill")+" writes several", "%q is a range, not one cell", s)
-	}
-	return r.From, nil
-}
-
-// typable refuses a value typing cannot put in one cell: a line break or
-// a tab would commit it or move to the next cell.
-func typable(cell, v string) error {
-	if strings.ContainsAny(v, "\r\n\t") {
-		return calls.Errorf(calls.ErrBadInput, "give the cell one line without tabs", "the value for %s holds a line break or a tab, which typing cannot put in one cell (it commits or moves on)", cell)
-	}
-	return nil
-}
-
 // readCells reads what the cells hold now, by reference, with what looks
 // secret masked: in one copy of the rectangle that holds them when it is
 // small, else cell by cell.
-func (s *Session) readCells(ctx context.Context, t *tab, app *apps.App, cells []fillCell, hand bool) (map[string]string, error) {
-	box := sheet.Range{From: cells[0].ref, To: cells[0].ref}
+func (s *Session) readCells(ctx context.Context, t *tab, app *apps.App, cells []sheetcell.Cell, hand bool) (map[string]string, error) {
+	box := sheet.Range{From: cells[0].Ref, To: cells[0].Ref}
 	for _, c := range cells {
-		box.From.Row, box.From.Col = min(box.From.Row, c.ref.Row), min(box.From.Col, c.ref.Col)
-		box.To.Row, box.To.Col = max(box.To.Row, c.ref.Row), max(box.To.Col, c.ref.Col)
+		box.From.Row, box.From.Col = min(box.From.Row, c.Ref.Row), min(box.From.Col, c.Ref.Col)
+		box.To.Row, box.To.Col = max(box.To.Row, c.Ref.Row), max(box.To.Col, c.Ref.Col)
 	}
 	out := map[string]string{}
 	if box.Rows()*box.Cols() <= 4*len(cells)+16 {
@@ -284,60 +204,18 @@ func (s *Session) readCells(ctx context.Context, t *tab, app *apps.App, cells []
 			return nil, err
 		}
 		for _, c := range cells {
-			out[c.ref.String()] = secret.Redact(s.maskCellSecrets(g.At(c.ref).Value))
+			out[c.Ref.String()] = secret.Redact(s.maskCellSecrets(g.At(c.Ref).Value))
 		}
 		return out, nil
 	}
 	for _, c := range cells {
-		g, _, err := s.readRange(ctx, t, app, sheet.Range{From: c.ref, To: c.ref}, hand)
+		g, _, err := s.readRange(ctx, t, app, sheet.Range{From: c.Ref, To: c.Ref}, hand)
 		if err != nil {
 			return nil, err
 		}
-		out[c.ref.String()] = secret.Redact(s.maskCellSecrets(g.At(c.ref).Value))
+		out[c.Ref.String()] = secret.Redact(s.maskCellSecrets(g.At(c.Ref).Value))
 	}
 	return out, nil
-}
-
-// cellList names the cells, in order: "B2, C2, D5".
-func cellList(cells []fillCell) string {
-	names := make([]string, len(cells))
-	for i, c := range cells {
-		names[i] = c.ref.String()
-	}
-	return strings.Join(names, ", ")
-}
-
-// fillWrites are the values a fill writes, by cell, as the person
-// approving sees them: a secret masked, a value that looks secret
-// redacted.
-func fillWrites(cells []fillCell) map[string]string {
-	out := make(map[string]string, len(cells))
-	for _, c := range cells {
-		v := secret.Redact(c.value)
-		if c.secret {
-			v = secret.Masked
-		}
-		out[c.ref.String()] = v
-	}
-	return out
-}
-
-// fillDigest binds an approval to the values it writes: a hash of every
-// cell and value, but a secret's value is left out. The approval is
-// shown (to the model when the client cannot ask its person, and in
-// --json), and a hash of a PIN is the PIN to anyone who tries the ten
-// thousand of them; the person approved the secret cell masked, so any
-// secret value fits what they approved.
-func fillDigest(cells []fillCell) string {
-	h := sha256.New()
-	for _, c := range cells {
-		if c.secret {
-			fmt.Fprintf(h, "%s\x00\x01secret\x00", c.ref)
-			continue
-		}
-		fmt.Fprintf(h, "%s\x00%s\x00", c.ref, c.value)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // typeCell types a value into the selected cell and commits it with

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/pagetool"
 	"github.com/waymark-dev/waymark/internal/hand"
 )
 
@@ -100,7 +101,7 @@ type tab struct {
 	approvalSeq   int
 	usedApprovals map[string]bool
 
-	tools *pageTools // the page's WebMCP tools, from the first look on (pagetools.go)
+	tools *pagetool.Tools // the page's WebMCP tools, from the first look on (pagetools.go)
 
 	// held are the element handles the current call resolved, released
 	// when it ends (world.go).
@@ -177,7 +178,7 @@ func (t *tab) onEvent(ev any) {
 	defer t.mu.Unlock()
 	t.log.onEvent(t, ev) // the session's console and requests (pagelog.go)
 	if c := t.log.capturing(); c != nil {
-		c.onEvent(t, t.sess, t.docURL, t.frameID, ev) // a network capture runs (netcapture.go)
+		c.OnEvent(t, t.sess, t.docURL, t.frameID, ev) // a network capture runs (driver/internal/netcap)
 	}
 	wake := true
 	switch ev := ev.(type) {

@@ -1,4 +1,4 @@
-package driver
+package form
 
 import (
 	"encoding/json"

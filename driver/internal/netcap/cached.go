@@ -1,4 +1,4 @@
-package driver
+package netcap
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cachestorage"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/indexeddb"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/waymark-dev/waymark/capture"
@@ -41,10 +42,8 @@ const (
 
 // readCached reads the Cache Storage and IndexedDB of t's origin into the
 // capture, once an origin a stop.
-func (c *netCapture) readCached(ctx context.Context, t *tab, seen map[string]bool) {
-	t.mu.Lock()
-	doc := t.docURL
-	t.mu.Unlock()
+func (c *Capture) ReadCached(ctx context.Context, t Tab, seen map[string]bool) {
+	_, doc := t.Doc()
 	u, err := url.Parse(doc)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return
@@ -80,8 +79,8 @@ func (c *netCapture) readCached(ctx context.Context, t *tab, seen map[string]boo
 
 // readCacheStorage reads the origin's caches: each entry's request and
 // its answer's body, when it is text.
-func readCacheStorage(ctx context.Context, t *tab, origin, page string, add func(capture.Exchange), dropped *int) {
-	names, err := call(ctx, t, cachestorage.RequestCacheNames, cachestorage.RequestCacheNamesParams{SecurityOrigin: origin})
+func readCacheStorage(ctx context.Context, t Tab, origin, page string, add func(capture.Exchange), dropped *int) {
+	names, err := cdp.Call(ctx, t.Target(), cachestorage.RequestCacheNames, cachestorage.RequestCacheNamesParams{SecurityOrigin: origin})
 	if err != nil {
 		return
 	}
@@ -90,7 +89,7 @@ func readCacheStorage(ctx context.Context, t *tab, origin, page string, add func
 			*dropped += len(names.Caches) - i
 			return
 		}
-		ents, err := call(ctx, t, cachestorage.RequestEntries, cachestorage.RequestEntriesParams{CacheID: ch.CacheID, PageSize: cachedMaxEntries})
+		ents, err := cdp.Call(ctx, t.Target(), cachestorage.RequestEntries, cachestorage.RequestEntriesParams{CacheID: ch.CacheID, PageSize: cachedMaxEntries})
 		if err != nil {
 			continue
 		}
@@ -120,7 +119,7 @@ func readCacheStorage(ctx context.Context, t *tab, origin, page string, add func
 			}
 			hs := make([]*cachestorage.Header, 0, len(e.RequestHeaders))
 			hs = append(hs, e.RequestHeaders...)
-			body, err := call(ctx, t, cachestorage.RequestCachedResponse, cachestorage.RequestCachedResponseParams{CacheID: ch.CacheID, RequestURL: e.RequestURL, RequestHeaders: hs})
+			body, err := cdp.Call(ctx, t.Target(), cachestorage.RequestCachedResponse, cachestorage.RequestCachedResponseParams{CacheID: ch.CacheID, RequestURL: e.RequestURL, RequestHeaders: hs})
 			if err != nil || body.Response == nil {
 				x.BodyOmitted = "not available"
 			} else {
@@ -134,19 +133,19 @@ func readCacheStorage(ctx context.Context, t *tab, origin, page string, add func
 // readIndexedDB reads each object store of the origin's databases as a
 // JSON array of its records, walked through Runtime.getProperties: own
 // data properties only, so no getter of the page's runs.
-func readIndexedDB(ctx context.Context, t *tab, origin, host, page string, add func(capture.Exchange), dropped *int) {
-	names, err := call(ctx, t, indexeddb.RequestDatabaseNames, indexeddb.RequestDatabaseNamesParams{SecurityOrigin: origin})
+func readIndexedDB(ctx context.Context, t Tab, origin, host, page string, add func(capture.Exchange), dropped *int) {
+	names, err := cdp.Call(ctx, t.Target(), indexeddb.RequestDatabaseNames, indexeddb.RequestDatabaseNamesParams{SecurityOrigin: origin})
 	if err != nil || len(names.DatabaseNames) == 0 {
 		return
 	}
 	defer func() {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		defer cancel()
-		_, _ = call(rctx, t, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: idbObjectGroup})
+		_, _ = cdp.Call(rctx, t.Target(), runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: idbObjectGroup})
 	}()
 	stores := 0
 	for _, db := range names.DatabaseNames {
-		d, err := call(ctx, t, indexeddb.RequestDatabase, indexeddb.RequestDatabaseParams{SecurityOrigin: origin, DatabaseName: db})
+		d, err := cdp.Call(ctx, t.Target(), indexeddb.RequestDatabase, indexeddb.RequestDatabaseParams{SecurityOrigin: origin, DatabaseName: db})
 		if err != nil || d.DatabaseWithObjectStores == nil {
 			continue
 		}
@@ -156,7 +155,7 @@ func readIndexedDB(ctx context.Context, t *tab, origin, host, page string, add f
 				continue
 			}
 			stores++
-			data, err := call(ctx, t, indexeddb.RequestData, indexeddb.RequestDataParams{SecurityOrigin: origin, DatabaseName: db, ObjectStoreName: st.Name, PageSize: cachedMaxRecords})
+			data, err := cdp.Call(ctx, t.Target(), indexeddb.RequestData, indexeddb.RequestDataParams{SecurityOrigin: origin, DatabaseName: db, ObjectStoreName: st.Name, PageSize: cachedMaxRecords})
 			if err != nil {
 				continue
 			}
@@ -187,7 +186,7 @@ func readIndexedDB(ctx context.Context, t *tab, origin, host, page string, add f
 // value, property by property, within a count of values.
 type walker struct {
 	ctx  context.Context
-	t    *tab
+	t    Tab
 	left int
 }
 
@@ -219,7 +218,7 @@ func (w *walker) value(o *runtime.RemoteObject, depth int) any {
 	if o.ObjectID == "" || depth >= cachedMaxDepth {
 		return nil
 	}
-	props, err := call(w.ctx, w.t, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: o.ObjectID, OwnProperties: new(true)})
+	props, err := cdp.Call(w.ctx, w.t.Target(), runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: o.ObjectID, OwnProperties: new(true)})
 	if err != nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package driver
+package files
 
 import (
 	"os"
@@ -35,10 +35,10 @@ func uploadRoots(roots []string) []string {
 	return out
 }
 
-// checkUploadRoot resolves the symlinks of abs (an existing file's absolute
+// CheckUploadRoot resolves the symlinks of abs (an existing file's absolute
 // path) and returns the real path if it lies inside one of the roots; a
 // link inside a root that points outside it is refused.
-func checkUploadRoot(abs, given string, roots []string) (string, error) {
+func CheckUploadRoot(abs, given string, roots []string) (string, error) {
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return "", calls.Errorf(calls.ErrBadInput, "check the path", "cannot upload %s: %v", given, err)
@@ -61,4 +61,32 @@ func within(p, root string) bool {
 		return false
 	}
 	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// CheckUploads returns the files' real paths, refusing any outside the
+// upload roots (upload.go).
+func CheckUploads(files, roots []string) ([]string, error) {
+	if len(files) == 0 {
+		return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark upload TARGET FILE...", "upload needs at least one file")
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return nil, calls.Errorf(calls.ErrBadInput, "check the path", "cannot upload %s: no such file", f)
+		}
+		if fi.IsDir() {
+			return nil, calls.Errorf(calls.ErrBadInput, "name a file, not a folder", "cannot upload %s: it is a folder", f)
+		}
+		real, err := CheckUploadRoot(abs, f, roots)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, real)
+	}
+	return out, nil
 }

@@ -1,4 +1,4 @@
-package driver
+package files
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 func TestDownloadNotices(t *testing.T) {
 	running := &download{arrival: 5, name: "x.csv", received: 12345}
-	d := &downloads{list: []*download{
+	d := &Downloads{list: []*download{
 		{arrival: 1, name: "told.csv", received: 5, state: calls.DownloadCompleted, path: "/dl/told.csv", reported: true},
 		{arrival: 2, name: "report.csv", received: 100, state: calls.DownloadCompleted, path: "/dl/report.csv"},
 		{arrival: 3, name: "setup.exe", state: calls.DownloadRefused, reason: "files ending .exe are not allowed"},
@@ -30,23 +30,23 @@ func TestDownloadNotices(t *testing.T) {
 			Detail: map[string]string{"name": "big.csv", "state": "canceled", "bytes": "70000", "reason": "larger than the limit of 65536 bytes"}},
 		inProgress,
 	}
-	if diff := cmp.Diff(want, d.notices()); diff != "" {
+	if diff := cmp.Diff(want, d.Notices()); diff != "" {
 		t.Fatalf("first look (-want +got):\n%s", diff)
 	}
 	// The ended ones are told once; the running one at every look.
-	if diff := cmp.Diff([]calls.Notice{inProgress}, d.notices()); diff != "" {
+	if diff := cmp.Diff([]calls.Notice{inProgress}, d.Notices()); diff != "" {
 		t.Fatalf("second look (-want +got):\n%s", diff)
 	}
 	running.state, running.path, running.received = calls.DownloadCompleted, "/dl/x.csv", 20000
-	if got := d.notices(); len(got) != 1 || got[0].Message != "x.csv downloaded (20000 bytes) to /dl/x.csv" {
+	if got := d.Notices(); len(got) != 1 || got[0].Message != "x.csv downloaded (20000 bytes) to /dl/x.csv" {
 		t.Fatalf("the look after it ended: %+v", got)
 	}
-	if got := d.notices(); got != nil {
+	if got := d.Notices(); got != nil {
 		t.Fatalf("a look with nothing new: %+v", got)
 	}
 
-	var none *downloads
-	if none.notices() != nil || none.all() == nil || len(none.all()) != 0 {
+	var none *Downloads
+	if none.Notices() != nil || none.All() == nil || len(none.All()) != 0 {
 		t.Fatal("a session without a watcher has downloads")
 	}
 }
@@ -54,17 +54,17 @@ func TestDownloadNotices(t *testing.T) {
 func TestCollectAndListMarkReported(t *testing.T) {
 	done := &download{arrival: 1, name: "a.csv", received: 1, state: calls.DownloadCompleted, path: "/dl/a.csv"}
 	running := &download{arrival: 2, name: "b.csv", received: 2}
-	d := &downloads{arrived: 2, processed: 2, list: []*download{done, running}, limit: time.Minute,
+	d := &Downloads{arrived: 2, processed: 2, list: []*download{done, running}, limit: time.Minute,
 		changed: make(chan struct{}), done: make(chan struct{})}
 	// A canceled wait returns at once, with b.csv still running.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	got := d.collect(ctx, 0)
+	got := d.Collect(ctx, 0)
 	if len(got) != 2 || got[1].State != calls.DownloadInProgress {
 		t.Fatalf("collect: %+v", got)
 	}
 	// The outcome told a.csv's end, not b.csv's: the next look tells that.
-	if n := d.notices(); len(n) != 1 || n[0].Detail["name"] != "b.csv" {
+	if n := d.Notices(); len(n) != 1 || n[0].Detail["name"] != "b.csv" {
 		t.Fatalf("look after the outcome: %+v", n)
 	}
 	running.state, running.path = calls.DownloadCompleted, "/dl/b.csv"
@@ -72,43 +72,10 @@ func TestCollectAndListMarkReported(t *testing.T) {
 		{Name: "a.csv", Path: "/dl/a.csv", Bytes: 1, State: calls.DownloadCompleted},
 		{Name: "b.csv", Path: "/dl/b.csv", Bytes: 2, State: calls.DownloadCompleted},
 	}
-	if diff := cmp.Diff(want, d.all()); diff != "" {
+	if diff := cmp.Diff(want, d.All()); diff != "" {
 		t.Fatalf("list (-want +got):\n%s", diff)
 	}
-	if n := d.notices(); n != nil {
+	if n := d.Notices(); n != nil {
 		t.Fatalf("a look after the list: %+v", n)
-	}
-}
-
-func TestTellDownloads(t *testing.T) {
-	tests := []struct {
-		name, text string
-		after      int
-		want       string
-	}{
-		{"after the page line", "[page] u \"A\"\n- main\n", 1, "[page] u \"A\"\n[download] a.csv refused: no\n- main\n"},
-		{"after the page's notices", "[page] u \"A\"\n[sign-in] form\n- main\n", 2, "[page] u \"A\"\n[sign-in] form\n[download] a.csv refused: no\n- main\n"},
-		{"past the end", "[page] u \"A\"\n", 3, "[page] u \"A\"\n[download] a.csv refused: no\n"},
-		{"no final newline", "[page] u \"A\"", 1, "[page] u \"A\"\n[download] a.csv refused: no\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := &Session{downloads: &downloads{list: []*download{{name: "a.csv", state: calls.DownloadRefused, reason: "no"}}}}
-			snap := &calls.Snapshot{Text: tt.text, Notices: []calls.Notice{{Kind: "sign-in"}}}
-			s.tellDownloads(snap, tt.after)
-			if diff := cmp.Diff(tt.want, snap.Text); diff != "" {
-				t.Errorf("text (-want +got):\n%s", diff)
-			}
-			if len(snap.Notices) != 2 || snap.Notices[1].Kind != calls.NoticeDownload {
-				t.Errorf("notices: %+v", snap.Notices)
-			}
-		})
-	}
-	// Nothing to tell leaves the look alone.
-	s := &Session{}
-	snap := &calls.Snapshot{Text: "[page] u \"A\"\n"}
-	s.tellDownloads(snap, 1)
-	if snap.Text != "[page] u \"A\"\n" || snap.Notices != nil {
-		t.Errorf("a look with no downloads: %+v", snap)
 	}
 }

@@ -1,4 +1,4 @@
-package driver
+package shot
 
 import (
 	"image"
@@ -12,10 +12,10 @@ import (
 // at device pixel ratios the browser tests do not reach.
 func TestToImage(t *testing.T) {
 	vv := &page.VisualViewport{PageX: 0, PageY: 500, ClientWidth: 1280, ClientHeight: 720}
-	field := []box{{100, 50, 300, 90}}
+	field := []Box{{100, 50, 300, 90}}
 	tests := []struct {
 		name  string
-		boxes []box
+		boxes []Box
 		img   image.Rectangle
 		clip  *page.Viewport
 		vv    *page.VisualViewport
@@ -35,15 +35,15 @@ func TestToImage(t *testing.T) {
 			[]image.Rectangle{image.Rect(196, 1096, 604, 1184)}},
 		{"element", field, image.Rect(0, 0, 400, 200), &page.Viewport{X: 80, Y: 520, Width: 400, Height: 200, Scale: 1}, vv,
 			[]image.Rectangle{image.Rect(18, 28, 222, 72)}},
-		{"element at 1.5x, cut at its edge", []box{{60, 0, 700, 40}}, image.Rect(0, 0, 600, 300), &page.Viewport{X: 80, Y: 520, Width: 400, Height: 200, Scale: 1}, vv,
+		{"element at 1.5x, cut at its edge", []Box{{60, 0, 700, 40}}, image.Rect(0, 0, 600, 300), &page.Viewport{X: 80, Y: 520, Width: 400, Height: 200, Scale: 1}, vv,
 			[]image.Rectangle{image.Rect(0, 0, 600, 33)}},
-		{"outside the image", []box{{100, -200, 300, -100}, {2000, 50, 2100, 90}}, image.Rect(0, 0, 1280, 720), nil, vv, nil},
+		{"outside the image", []Box{{100, -200, 300, -100}, {2000, 50, 2100, 90}}, image.Rect(0, 0, 1280, 720), nil, vv, nil},
 		{"no metrics", field, image.Rect(0, 0, 1280, 720), nil, nil,
 			[]image.Rectangle{image.Rect(98, 48, 302, 92)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := toImage(tt.boxes, tt.img, tt.clip, tt.vv)
+			got := ToImage(tt.boxes, tt.img, tt.clip, tt.vv)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("rectangles (-want +got):\n%s", diff)
 			}

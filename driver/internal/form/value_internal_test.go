@@ -1,4 +1,4 @@
-package driver
+package form
 
 import (
 	"errors"
@@ -39,9 +39,9 @@ func TestFieldValue(t *testing.T) {
 		{"color", "rgb(255, 136, 0)", "#ff8800"},
 		{"range", "30", "30"},
 	} {
-		got, err := fieldValue(tc.typ, tc.in)
+		got, err := Value(tc.typ, tc.in)
 		if err != nil || got != tc.want {
-			t.Errorf("fieldValue(%s, %q) = %q, %v; want %q", tc.typ, tc.in, got, err, tc.want)
+			t.Errorf("Value(%s, %q) = %q, %v; want %q", tc.typ, tc.in, got, err, tc.want)
 		}
 	}
 	for _, tc := range []struct{ typ, in string }{
@@ -56,12 +56,12 @@ func TestFieldValue(t *testing.T) {
 		{"week", "2012-W60"},
 		{"color", "orange"},
 	} {
-		_, err := fieldValue(tc.typ, tc.in)
+		_, err := Value(tc.typ, tc.in)
 		if !errors.Is(err, calls.ErrBadInput) {
-			t.Errorf("fieldValue(%s, %q) err = %v, want bad input", tc.typ, tc.in, err)
+			t.Errorf("Value(%s, %q) err = %v, want bad input", tc.typ, tc.in, err)
 		}
 		if err != nil && strings.Contains(err.Error(), tc.in) {
-			t.Errorf("fieldValue(%s, %q) err quotes the value: %v", tc.typ, tc.in, err)
+			t.Errorf("Value(%s, %q) err quotes the value: %v", tc.typ, tc.in, err)
 		}
 	}
 }

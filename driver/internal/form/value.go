@@ -1,4 +1,4 @@
-package driver
+package form
 
 import (
 	"fmt"
@@ -16,8 +16,8 @@ import (
 // form that could mean two things ("03/04/2012") is refused, never guessed,
 // and no error quotes the value, which may be a secret.
 
-// fieldFormat is the form an <input type=typ> takes, for the hints.
-func fieldFormat(typ string) string {
+// Format is the form an <input type=typ> takes, for the hints.
+func Format(typ string) string {
 	switch typ {
 	case "date":
 		return "YYYY-MM-DD, like 2012-06-24"
@@ -37,9 +37,9 @@ func fieldFormat(typ string) string {
 	return ""
 }
 
-// fieldValue returns value in the form an <input type=typ> takes. An empty
+// Value returns value in the form an <input type=typ> takes. An empty
 // value clears the field.
-func fieldValue(typ, value string) (string, error) {
+func Value(typ, value string) (string, error) {
 	v := strings.TrimSpace(value)
 	if v == "" {
 		return "", nil
@@ -49,7 +49,7 @@ func fieldValue(typ, value string) (string, error) {
 	switch typ {
 	case "date":
 		var y, m, d int
-		if y, m, d, err = parseDate(v); err == nil {
+		if y, m, d, err = ParseDate(v); err == nil {
 			out = fmt.Sprintf("%04d-%02d-%02d", y, m, d)
 		}
 	case "time":
@@ -57,7 +57,7 @@ func fieldValue(typ, value string) (string, error) {
 	case "datetime-local":
 		out, err = parseDateTime(v)
 	case "month":
-		out, err = parseMonth(v)
+		out, err = ParseMonth(v)
 	case "week":
 		out, err = parseWeek(v)
 	case "color":
@@ -68,7 +68,7 @@ func fieldValue(typ, value string) (string, error) {
 	if err != nil {
 		// The value is not quoted: it may be a secret, and errors reach
 		// logs and models.
-		return "", calls.Errorf(calls.ErrBadInput, "write it as "+fieldFormat(typ), "a %s field cannot take that value: %v", typ, err)
+		return "", calls.Errorf(calls.ErrBadInput, "write it as "+Format(typ), "a %s field cannot take that value: %v", typ, err)
 	}
 	return out, nil
 }
@@ -125,19 +125,19 @@ type fieldPatterns struct {
 	rgbColor     *regexp.Regexp
 }
 
-// parseDate reads 2012-06-24, 2012/06/24, 06/24/2012 (month first, as in
+// ParseDate reads 2012-06-24, 2012/06/24, 06/24/2012 (month first, as in
 // the US, when the day is over 12), 24/06/2012, 24.06.2012 (day first), 24
 // June 2012, June 24, 2012.
-func parseDate(s string) (y, m, d int, err error) {
+func ParseDate(s string) (y, m, d int, err error) {
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	switch {
 	case fieldREs().isoDate.MatchString(s):
 		p := fieldREs().isoDate.FindStringSubmatch(s)
-		y, m, d = atoi(p[1]), atoi(p[2]), atoi(p[3])
+		y, m, d = Atoi(p[1]), Atoi(p[2]), Atoi(p[3])
 	case fieldREs().numDate.MatchString(s):
 		p := fieldREs().numDate.FindStringSubmatch(s)
-		a, b := atoi(p[1]), atoi(p[3])
-		y = atoi(p[4])
+		a, b := Atoi(p[1]), Atoi(p[3])
+		y = Atoi(p[4])
 		switch {
 		case p[2] == ".":
 			d, m = a, b // 24.06.2012: day first wherever dots are written
@@ -159,7 +159,7 @@ func parseDate(s string) (y, m, d int, err error) {
 		if m = monthOf(mon); m == 0 {
 			return 0, 0, 0, fmt.Errorf("its month is not a month's name")
 		}
-		y, d = atoi(year), atoi(day)
+		y, d = Atoi(year), Atoi(day)
 	default:
 		return 0, 0, 0, fmt.Errorf("not a date it can read")
 	}
@@ -188,7 +188,7 @@ func parseTime(s string) (string, error) {
 	if p == nil || p[2] == "" && p[4] == "" {
 		return "", fmt.Errorf("not a time it can read")
 	}
-	h, mi, sec := atoi(p[1]), atoi(p[2]), atoi(p[3])
+	h, mi, sec := Atoi(p[1]), Atoi(p[2]), Atoi(p[3])
 	if ampm := strings.ReplaceAll(p[4], ".", ""); ampm != "" {
 		if h < 1 || h > 12 {
 			return "", fmt.Errorf("its hour is not on a 12-hour clock")
@@ -218,24 +218,24 @@ func parseDateTime(s string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	y, m, d, err := parseDate(strings.TrimSpace(s[:loc[0]]))
+	y, m, d, err := ParseDate(strings.TrimSpace(s[:loc[0]]))
 	if err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("%04d-%02d-%02dT%s", y, m, d, t), nil
 }
 
-// parseMonth reads 2012-06, 06/2012, June 2012.
-func parseMonth(s string) (string, error) {
+// ParseMonth reads 2012-06, 06/2012, June 2012.
+func ParseMonth(s string) (string, error) {
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	var y, m int
 	if p := fieldREs().isoMonth.FindStringSubmatch(s); p != nil {
-		y, m = atoi(p[1]), atoi(p[2])
+		y, m = Atoi(p[1]), Atoi(p[2])
 	} else if p := fieldREs().numMonth.FindStringSubmatch(s); p != nil {
-		y, m = atoi(p[2]), atoi(p[1])
+		y, m = Atoi(p[2]), Atoi(p[1])
 	} else if p := fieldREs().wordsMonth.FindStringSubmatch(s); p != nil {
 		m = monthOf(p[1])
-		y = atoi(p[2])
+		y = Atoi(p[2])
 	} else {
 		return "", fmt.Errorf("not a month it can read")
 	}
@@ -250,9 +250,9 @@ func parseWeek(s string) (string, error) {
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	var y, w int
 	if p := fieldREs().isoWeek.FindStringSubmatch(s); p != nil {
-		y, w = atoi(p[1]), atoi(p[2])
+		y, w = Atoi(p[1]), Atoi(p[2])
 	} else if p := fieldREs().wordsWeek.FindStringSubmatch(s); p != nil {
-		y, w = atoi(p[2]), atoi(p[1])
+		y, w = Atoi(p[2]), Atoi(p[1])
 	} else {
 		return "", fmt.Errorf("not a week it can read")
 	}
@@ -273,7 +273,7 @@ func parseColor(s string) (string, error) {
 		return "#" + h, nil
 	}
 	if p := fieldREs().rgbColor.FindStringSubmatch(s); p != nil {
-		r, g, b := atoi(p[1]), atoi(p[2]), atoi(p[3])
+		r, g, b := Atoi(p[1]), Atoi(p[2]), Atoi(p[3])
 		if r > 255 || g > 255 || b > 255 {
 			return "", fmt.Errorf("a channel is over 255")
 		}
@@ -282,7 +282,8 @@ func parseColor(s string) (string, error) {
 	return "", fmt.Errorf("not a colour it can read")
 }
 
-func atoi(s string) int {
+// Atoi is s as a number, 0 when it is not one.
+func Atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
 }

@@ -1,4 +1,4 @@
-package driver
+package files
 
 import (
 	"os"
@@ -31,7 +31,7 @@ func TestSafeName(t *testing.T) {
 }
 
 func TestAllowedExtension(t *testing.T) {
-	d := &downloads{exts: []string{".csv", ".tar.gz"}}
+	d := &Downloads{exts: []string{".csv", ".tar.gz"}}
 	for name, want := range map[string]bool{
 		"a.csv": true, "A.CSV": true, "x.tar.gz": true, "x.gz": false,
 		"a.exe": false, "csv": false, ".csv": false, "a.csv.exe": false,

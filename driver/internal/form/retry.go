@@ -1,4 +1,4 @@
-package driver
+package form
 
 import (
 	"fmt"
@@ -8,22 +8,22 @@ import (
 )
 
 // A value the page refuses is written once more with its error in mind
-// (form_fill.go): in the date format the error names, or as digits.
+// (driver/form_fill.go): in the date format the error names, or as digits.
 
-// retryValue is the answer written again after the page refused it: in
+// Retry is the answer written again after the page refused it: in
 // the date format its error names, or its digits alone when the error asks
 // for digits; else the same answer, typed key by key this time (pages that
 // check on key presses refuse a pasted value).
-func retryValue(f *formField, value, pageErr string) (string, bool) {
+func Retry(f *calls.FormField, value, pageErr string) (string, bool) {
 	switch f.Kind {
 	case calls.FieldText, calls.FieldTextarea, calls.FieldDate:
 	default:
 		return value, true
 	}
 	if format := dateFormatIn(pageErr); format != "" {
-		if y, m, d, err := parseDate(value); err == nil {
+		if y, m, d, err := ParseDate(value); err == nil {
 			f.Format = format
-			return formatDate(format, y, m, d), true
+			return FormatDate(format, y, m, d), true
 		}
 	}
 	low := strings.ToLower(pageErr)
@@ -78,9 +78,9 @@ func isDateFormat(w string) bool {
 	return has['D'] && has['M'] && has['Y']
 }
 
-// formatDate writes a date in a format such as DD/MM/YYYY, D.M.YY or
+// FormatDate writes a date in a format such as DD/MM/YYYY, D.M.YY or
 // YYYY-MM-DD.
-func formatDate(format string, y, m, d int) string {
+func FormatDate(format string, y, m, d int) string {
 	var b strings.Builder
 	for i := 0; i < len(format); {
 		c := format[i]

@@ -1,4 +1,4 @@
-package driver
+package sheetcell
 
 import (
 	"strings"
@@ -26,9 +26,9 @@ var fetchingFunctions = []string{
 // the common apps ('+', '-' and '@' as well as '=' in Excel and Sheets).
 const formulaStarts = "=+-@"
 
-// sendingFormula returns the function of a value that, typed into a cell,
+// SendingFormula returns the function of a value that, typed into a cell,
 // makes the app fetch; "" when there is none.
-func sendingFormula(v string) string {
+func SendingFormula(v string) string {
 	s := strings.TrimSpace(v)
 	if s == "" || !strings.ContainsRune(formulaStarts, rune(s[0])) {
 		return ""
@@ -54,10 +54,10 @@ func isNameChar(c byte) bool {
 	return 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
-// unapprovedFormula refuses, for a write that has no approval, a value
+// Unapproved refuses, for a write that has no approval, a value
 // whose formula fetches.
-func unapprovedFormula(cell, v string) error {
-	f := sendingFormula(v)
+func Unapproved(cell, v string) error {
+	f := SendingFormula(v)
 	if f == "" {
 		return nil
 	}
