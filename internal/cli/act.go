@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/config"
 )
 
 // ActOptions are the flags of every element action (click, fill, press, …):
@@ -103,29 +102,6 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 		runsInDaemon(cmd)
 	}
 	return cmd
-}
-
-// submitGate is the Submits of a plain element command: "ask" with
-// --ask-submit, "" (allow) with --allow-submit, and otherwise what the
-// config file's [session] submits says. Only a value a config file set
-// counts: the built-in "ask" is the default of act, run,
-// replay and the MCP tools, while a person who names the exact element on
-// the command line has chosen it (issue 7).
-func (f *Factory) submitGate(ask, allow bool) (string, error) {
-	switch {
-	case ask:
-		return "ask", nil
-	case allow:
-		return "", nil
-	}
-	cfg, err := f.config()
-	if err != nil {
-		return "", err
-	}
-	if cfg.Session.Submits == "ask" && cfg.Sources()["session.submits"] != config.SourceDefault {
-		return "ask", nil
-	}
-	return "", nil
 }
 
 // targetOnly parses `verb TARGET`.

@@ -339,9 +339,6 @@ func progressBar(st batch.Status, width int) string {
 	return s + "   "
 }
 
-// daemonCalls dials the daemon (starting it) on the first call.
-func (c *Common) daemonCalls() Caller { return dialOnCall{dial: c.Caller} }
-
 func newCmdBatchStatus(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status [ID]",

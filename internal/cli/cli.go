@@ -18,7 +18,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -28,7 +27,6 @@ import (
 
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
-	"github.com/waymark-dev/waymark/internal/lazyre"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -244,10 +242,6 @@ func (l *lazyCaller) close() {
 	l.caller = nil
 }
 
-// sessionName is what a session may be called: it may name files and
-// folders in the daemon's state.
-var sessionName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
 // NewCmdRoot builds the waymark command and its subcommands. Global flags
 // land in g. They have no defaults from the environment: the environment
 // and the config files are merged under them by config.Load, once, in
@@ -330,11 +324,6 @@ Try "waymark demo" for a tour.`,
 	return root
 }
 
-// configOptional marks a command (and its subcommands) that runs with a
-// config file it cannot read: config show and doctor are how to find out
-// what is wrong with it, and the daemon must stop whatever the file says.
-const configOptional = "waymark/config-optional"
-
 // configSession sets the session from the configuration: --session, else
 // WAYMARK_SESSION, else [session] name of a config file, else "default".
 // A config file that cannot be read fails the command here, before
@@ -379,48 +368,6 @@ func isConfigOptional(cmd *cobra.Command) bool {
 	}
 	for c := cmd; c != nil; c = c.Parent() {
 		if c.Annotations[configOptional] != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// check validates and normalizes the global flags. Paths become absolute
-// because the daemon may run in another directory.
-func (g *GlobalOptions) check() error {
-	if !sessionName.MatchString(g.Session) {
-		return usageErrorf("use letters, digits, '.', '_' or '-' (up to 64)", "bad session name %q", g.Session)
-	}
-	if g.CDP != "" && !validCDP(g.CDP) {
-		return usageErrorf("give a port (9222) or a URL (ws://127.0.0.1:9222/devtools/browser/…, http://127.0.0.1:9222)", "bad --cdp %q", g.CDP)
-	}
-	// A bare name ("chromium") is looked up on PATH; anything with a
-	// separator is a path relative to here.
-	if g.ExecutablePath != "" && strings.ContainsRune(g.ExecutablePath, filepath.Separator) {
-		p, err := filepath.Abs(g.ExecutablePath)
-		if err != nil {
-			return err
-		}
-		g.ExecutablePath = p
-	}
-	if g.Socket != "" {
-		p, err := filepath.Abs(g.Socket)
-		if err != nil {
-			return err
-		}
-		g.Socket = p
-	}
-	return nil
-}
-
-var cdpPort = lazyre.New(`^[0-9]{1,5}$`)
-
-func validCDP(s string) bool {
-	if cdpPort.MatchString(s) {
-		return true
-	}
-	for _, scheme := range []string{"ws://", "wss://", "http://", "https://"} {
-		if strings.HasPrefix(s, scheme) && len(s) > len(scheme) {
 			return true
 		}
 	}

@@ -124,3 +124,15 @@ func codeTableMarkdown() string {
 	}
 	return b.String()
 }
+
+// driftCode is the error code of a drift report that is not clean.
+func driftCode(code int) string {
+	if code == DriftExitMoved {
+		return "drift_moved"
+	}
+	return "drift_broken"
+}
+
+// causeCode is a replay cause as an error code of the output contract,
+// which are snake_case: landed-elsewhere is landed_elsewhere.
+func causeCode(c replay.Cause) string { return strings.ReplaceAll(string(c), "-", "_") }

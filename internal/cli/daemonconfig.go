@@ -7,12 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/rpc"
-	"github.com/waymark-dev/waymark/policy"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -22,30 +20,6 @@ import (
 // `waymark doctor` and `waymark config show` alike, and
 // [checkDaemonSettings] tells a command when the daemon that runs does not
 // obey the settings it would start one with.
-
-// driverOptions turns the configuration into the options of the browser a
-// daemon starts or attaches to: the executable, headless, the extra
-// flags, the URL policy and the CDP endpoint as configured (the engine is
-// resolved by [daemonDriverOptions]; doctor weighs it itself).
-func driverOptions(cfg *config.Config) (driver.Options, error) {
-	access, err := policy.ParseAccess(cfg.Policy.PrivateNetwork)
-	if err != nil {
-		return driver.Options{}, err
-	}
-	pol, err := policy.New(policy.Options{Allow: cfg.Policy.Allow, Block: cfg.Policy.Block, PrivateNetwork: access, Files: cfg.Policy.Files})
-	if err != nil {
-		return driver.Options{}, err
-	}
-	return driver.Options{
-		ExecPath: cfg.Browser.Executable,
-		Headed:   !cfg.Browser.Headless,
-		Args:     append([]string(nil), cfg.Browser.Args...),
-		Policy:   pol,
-		CDP:      cfg.Browser.CDP,
-		Apps:     append([]apps.App(nil), cfg.Apps...),
-		ATS:      driver.ATSOptions{GreenhouseAPI: cfg.ATS.GreenhouseAPI, AshbyAPI: cfg.ATS.AshbyAPI},
-	}, nil
-}
 
 // daemonDriverOptions is [driverOptions] with the engine resolved: the CDP
 // endpoint when one is configured and answers, else a local Chromium (or

@@ -86,14 +86,6 @@ func driftRun(ctx context.Context, opts *DriftOptions) error {
 	return nil
 }
 
-// driftCode is the error code of a drift report that is not clean.
-func driftCode(code int) string {
-	if code == DriftExitMoved {
-		return "drift_moved"
-	}
-	return "drift_broken"
-}
-
 func driftHint(code int) string {
 	if code == DriftExitMoved {
 		return "a replay heals the moved elements with no model; run " + calls.Cmd("replay") + " with --keep-heals always to save them"

@@ -282,3 +282,6 @@ func (f *Factory) sessionTimeout() (time.Duration, error) {
 func addTimeoutFlag(cmd *cobra.Command, d *time.Duration, what string) {
 	cmd.Flags().DurationVar(d, "timeout", 0, "how long to wait for "+what+" (e.g. 10s; unset: [session] timeout of the config file; 0: the built-in default)")
 }
+
+// daemonCalls dials the daemon (starting it) on the first call.
+func (c *Common) daemonCalls() Caller { return dialOnCall{dial: c.Caller} }

@@ -71,18 +71,6 @@ func newModel(f ModelFlags, cfg config.Model, getenv func(string) string, log *s
 	return m, desc, nil
 }
 
-// modelConfig is the [model] section of the process's one reading of the
-// configuration (none for a Common built by hand without one). A file that
-// cannot be read gives no defaults (waymark config show and doctor report
-// it).
-func (c *Common) modelConfig() config.Model {
-	cfg, err := c.config()
-	if err != nil {
-		return config.Model{}
-	}
-	return cfg.Model
-}
-
 // oneModel builds one model from a spec ("rules", "anthropic:NAME",
 // "openai:NAME", a bare name or "") and a base URL.
 func oneModel(spec, base string, getenv func(string) string, cfg config.Model, log *slog.Logger) (pilot.Model, string, error) {

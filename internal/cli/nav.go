@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -53,16 +52,6 @@ func openRun(ctx context.Context, opts *OpenOptions) error {
 		opts.said("opened %s", describePage(*page))
 		return nil
 	})
-}
-
-// describePage is `https://… "Title"`, with the HTTP status when it is an
-// error, which agents otherwise miss.
-func describePage(p calls.PageInfo) string {
-	s := calls.PageName(p.URL, p.Title)
-	if p.Status >= 400 {
-		s += fmt.Sprintf(" (HTTP %d)", p.Status)
-	}
-	return s
 }
 
 // HistoryOptions are the flags of `waymark back`, `forward` and `reload`.

@@ -88,17 +88,6 @@ func summarizeNetlog(path string) (*netlog.Summary, error) {
 	return s, nil
 }
 
-// netLogOn reports whether the configuration has the daemon's browser
-// write a NetLog that replay and test read at a failure. A configuration
-// that cannot be read has none.
-func (c *Common) netLogOn() bool {
-	if c.Config == nil {
-		return false
-	}
-	cfg, err := c.Config()
-	return err == nil && cfg.Evidence.NetLogOn()
-}
-
 // netLogBrief is the NetLog's line on a span of the session's browser
 // (replay.Options.NetLog).
 func netLogBrief(s calls.Session) func(ctx context.Context, since, until time.Time) (string, error) {

@@ -19,26 +19,6 @@ import (
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
-// remoteSafe marks a command the daemon may run for the thin front
-// (cmd/waymark-front, which sends it rpc.MethodCLIRun): everything it reads
-// of the calling process comes through [Deps] (the environment, the config
-// files of the caller's folder) and the TTY flags of its [iostreams.IOStreams].
-// Such a command reads no stdin, resolves no path against the working
-// folder (upload FILE, screenshot FILE, state save, eval - are not safe),
-// prompts for nothing, and does nothing but its calls and its printing (no
-// model, no server, no daemon of its own). A command not marked runs in the
-// calling process, as waymark-full.
-const remoteSafe = "waymark/remote-safe"
-
-// runsInDaemon marks cmd [remoteSafe] and returns it.
-func runsInDaemon(cmd *cobra.Command) *cobra.Command {
-	if cmd.Annotations == nil {
-		cmd.Annotations = map[string]string{}
-	}
-	cmd.Annotations[remoteSafe] = "yes"
-	return cmd
-}
-
 // frontGlobals are the global flags a command run for the front may set:
 // the others (--headed, --cdp, --socket, --browser-arg, …) say how the
 // daemon is started or reached, which only waymark-full's own dial judges.

@@ -185,10 +185,6 @@ type replayStepEvent struct {
 	Step replay.StepResult `json:"step"`
 }
 
-// causeCode is a replay cause as an error code of the output contract,
-// which are snake_case: landed-elsewhere is landed_elsewhere.
-func causeCode(c replay.Cause) string { return strings.ReplaceAll(string(c), "-", "_") }
-
 // model builds the heal and extract model: none with --no-model, and none
 // when nothing names one (the rules model cannot heal or read).
 func (o *ReplayOptions) model(getenv func(string) string) (pilot.Model, error) {

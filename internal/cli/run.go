@@ -230,13 +230,6 @@ type savedEvent struct {
 	Path string          `json:"path"`
 }
 
-// writeJSONLine writes v as one line of JSON, as eventPrinter does.
-func writeJSONLine(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
 // summaryLine is the last line of a run for people.
 func summaryLine(res *pilot.RunResult, saved, record string) string {
 	if res == nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/discover"
-	"github.com/waymark-dev/waymark/policy"
 )
 
 // SitemapOptions are the flags of `waymark sitemap`.
@@ -87,19 +86,4 @@ func sitemapRun(ctx context.Context, opts *SitemapOptions) error {
 		}
 		return nil
 	})
-}
-
-// urlPolicy is the configured URL policy, so a page it refuses is not
-// listed; nil when the configuration cannot be read (the daemon checks
-// every request against its own policy either way).
-func (c *Common) urlPolicy() *policy.Policy {
-	cfg, err := c.config()
-	if err != nil {
-		return nil
-	}
-	o, err := driverOptions(cfg)
-	if err != nil {
-		return nil
-	}
-	return o.Policy
 }

@@ -1,0 +1,17 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// describePage is `https://… "Title"`, with the HTTP status when it is an
+// error, which agents otherwise miss.
+func describePage(p calls.PageInfo) string {
+	s := calls.PageName(p.URL, p.Title)
+	if p.Status >= 400 {
+		s += fmt.Sprintf(" (HTTP %d)", p.Status)
+	}
+	return s
+}
