@@ -10,12 +10,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // ActOptions are the flags of every element action (click, fill, press, …):
 // they share one request, one call and one way of printing the outcome.
 type ActOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.ActRequest
 }
 
@@ -42,7 +43,7 @@ role=button[name="Pay"], text=Continue, label=Email, placeholder=Search,
 testid=submit, css=#go.`
 
 // newActCmd builds an action command from its spec.
-func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actSpec) *cobra.Command {
+func newActCmd(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error, s actSpec) *cobra.Command {
 	opts := &ActOptions{}
 	var timeout time.Duration
 	var askSubmit, allowSubmit, withHand bool
@@ -60,18 +61,18 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 		Example: s.example,
 		Args:    s.args,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Request.Kind = s.kind
 			if err := s.parse(cmd, args, &opts.Request); err != nil {
 				return err
 			}
-			ms, err := f.commandTimeout(cmd, timeout)
+			ms, err := f.CommandTimeout(cmd, timeout)
 			if err != nil {
 				return err
 			}
 			opts.Request.TimeoutMS = ms
 			if gated {
-				if opts.Request.Submits, err = f.submitGate(askSubmit, allowSubmit); err != nil {
+				if opts.Request.Submits, err = f.SubmitGate(askSubmit, allowSubmit); err != nil {
 					return err
 				}
 			}
@@ -85,7 +86,7 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 	if s.flags != nil {
 		s.flags(cmd, &opts.Request)
 	}
-	addTimeoutFlag(cmd, &timeout, "the element to be ready")
+	cmdutil.AddTimeoutFlag(cmd, &timeout, "the element to be ready")
 	switch s.kind {
 	case calls.ActClick, calls.ActDblClick, calls.ActClickAt, calls.ActHover, calls.ActFill, calls.ActType, calls.ActCheck, calls.ActUncheck:
 		cmd.Flags().BoolVar(&withHand, "hand", false, "move and type at a person's pace (a pointer path, key-by-key cadence)")
@@ -99,7 +100,7 @@ func newActCmd(f *Factory, runF func(context.Context, *ActOptions) error, s actS
 		cmd.MarkFlagsMutuallyExclusive("ask-submit", "allow-submit")
 	}
 	if !s.readsFiles {
-		runsInDaemon(cmd)
+		cmdutil.RunsInDaemon(cmd)
 	}
 	return cmd
 }
@@ -111,12 +112,12 @@ func targetOnly(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 }
 
 func actRun(ctx context.Context, opts *ActOptions) error {
-	out, err := opts.session().Act(ctx, opts.Request)
+	out, err := opts.Remote().Act(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(out, func() error {
-		opts.said("%s", describeOutcome(opts.Request, *out))
+	return opts.Emit(out, func() error {
+		opts.Said("%s", describeOutcome(opts.Request, *out))
 		return nil
 	})
 }
@@ -138,7 +139,7 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 	// page it acted on, and repeating it costs tokens on every fill.
 	if out.Navigated && out.URL != "" {
 		b.WriteString(" → ")
-		b.WriteString(describePage(calls.PageInfo{URL: calls.ShortURL(out.From, out.URL), Title: out.Title}))
+		b.WriteString(cmdutil.DescribePage(calls.PageInfo{URL: calls.ShortURL(out.From, out.URL), Title: out.Title}))
 	}
 	if out.Closed != "" { // what was in the way, closed without asking (issue 7)
 		b.WriteString("\nbefore acting, " + out.Closed)
@@ -147,7 +148,7 @@ func describeOutcome(req calls.ActRequest, out calls.Outcome) string {
 		b.WriteString("\n" + n)
 	}
 	for _, t := range out.NewTabs {
-		fmt.Fprintf(&b, "\nnew tab [%d] %s — switch with \"waymark tab switch %d\"", t.Index, describePage(calls.PageInfo{URL: t.URL, Title: t.Title}), t.Index)
+		fmt.Fprintf(&b, "\nnew tab [%d] %s — switch with \"waymark tab switch %d\"", t.Index, cmdutil.DescribePage(calls.PageInfo{URL: t.URL, Title: t.Title}), t.Index)
 	}
 	if d := out.Dialog; d != nil {
 		fmt.Fprintf(&b, "\n%s is open: %q — answer with \"waymark dialog accept\" or \"waymark dialog dismiss\"", d.Named(), d.Message)
@@ -218,13 +219,13 @@ func quoteAll(vs []string) string {
 }
 
 // NewCmdClick builds `waymark click TARGET`.
-func NewCmdClick(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+func NewCmdClick(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
 		kind:    calls.ActClick,
 		use:     "click TARGET",
 		short:   "Click an element",
 		example: "  waymark click @e12\n  waymark click 'role=button[name=\"Pay now\"]'\n  waymark click e7 --button right",
-		args:    exactArgs(1),
+		args:    cmdutil.ExactArgs(1),
 		flags: func(cmd *cobra.Command, req *calls.ActRequest) {
 			cmd.Flags().StringVar(&req.Button, "button", "left", "the mouse button: left, right or middle")
 			cmd.Flags().IntVar(&req.Count, "count", 1, "how many clicks")
@@ -233,10 +234,10 @@ func NewCmdClick(f *Factory, runF func(context.Context, *ActOptions) error) *cob
 			switch req.Button {
 			case "left", "right", "middle":
 			default:
-				return usageErrorf(helpHint(cmd), "--button must be left, right or middle, got %q", req.Button)
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--button must be left, right or middle, got %q", req.Button)
 			}
 			if req.Count < 1 {
-				return usageErrorf(helpHint(cmd), "--count must be at least 1, got %d", req.Count)
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--count must be at least 1, got %d", req.Count)
 			}
 			return targetOnly(cmd, args, req)
 		},
@@ -244,33 +245,33 @@ func NewCmdClick(f *Factory, runF func(context.Context, *ActOptions) error) *cob
 }
 
 // NewCmdDblClick builds `waymark dblclick TARGET`.
-func NewCmdDblClick(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
-	return newActCmd(f, runF, actSpec{kind: calls.ActDblClick, use: "dblclick TARGET", short: "Double-click an element", args: exactArgs(1), parse: targetOnly})
+func NewCmdDblClick(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{kind: calls.ActDblClick, use: "dblclick TARGET", short: "Double-click an element", args: cmdutil.ExactArgs(1), parse: targetOnly})
 }
 
 // NewCmdHover builds `waymark hover TARGET`.
-func NewCmdHover(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
-	return newActCmd(f, runF, actSpec{kind: calls.ActHover, use: "hover TARGET", short: "Move the mouse over an element", args: exactArgs(1), parse: targetOnly})
+func NewCmdHover(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{kind: calls.ActHover, use: "hover TARGET", short: "Move the mouse over an element", args: cmdutil.ExactArgs(1), parse: targetOnly})
 }
 
 // NewCmdFocus builds `waymark focus TARGET`.
-func NewCmdFocus(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
-	return newActCmd(f, runF, actSpec{kind: calls.ActFocus, use: "focus TARGET", short: "Focus an element", args: exactArgs(1), parse: targetOnly})
+func NewCmdFocus(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{kind: calls.ActFocus, use: "focus TARGET", short: "Focus an element", args: cmdutil.ExactArgs(1), parse: targetOnly})
 }
 
 // NewCmdCheck builds `waymark check TARGET`.
-func NewCmdCheck(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
-	return newActCmd(f, runF, actSpec{kind: calls.ActCheck, use: "check TARGET", short: "Check a checkbox or radio button (no change if it is checked)", args: exactArgs(1), parse: targetOnly})
+func NewCmdCheck(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{kind: calls.ActCheck, use: "check TARGET", short: "Check a checkbox or radio button (no change if it is checked)", args: cmdutil.ExactArgs(1), parse: targetOnly})
 }
 
 // NewCmdUncheck builds `waymark uncheck TARGET`.
-func NewCmdUncheck(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
-	return newActCmd(f, runF, actSpec{kind: calls.ActUncheck, use: "uncheck TARGET", short: "Uncheck a checkbox (no change if it is unchecked)", args: exactArgs(1), parse: targetOnly})
+func NewCmdUncheck(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+	return newActCmd(f, runF, actSpec{kind: calls.ActUncheck, use: "uncheck TARGET", short: "Uncheck a checkbox (no change if it is unchecked)", args: cmdutil.ExactArgs(1), parse: targetOnly})
 }
 
 // NewCmdDrag builds `waymark drag SOURCE TARGET` and `waymark drag
 // SOURCE --by DX,DY`.
-func NewCmdDrag(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+func NewCmdDrag(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	var by string
 	return newActCmd(f, runF, actSpec{
 		kind:    calls.ActDrag,
@@ -278,7 +279,7 @@ func NewCmdDrag(f *Factory, runF func(context.Context, *ActOptions) error) *cobr
 		short:   "Drag one element onto another, or by an offset",
 		long:    "Drag one element onto another, or by an offset in CSS pixels (--by 120,0 moves it 120 px right; a slider's thumb, a card, a map panned).",
 		example: "  waymark drag @e4 @e9\n  waymark drag @e4 --by 120,0",
-		args:    argsRange(1, 2),
+		args:    cmdutil.ArgsRange(1, 2),
 		flags: func(cmd *cobra.Command, _ *calls.ActRequest) {
 			cmd.Flags().StringVar(&by, "by", "", "drag by this offset in CSS pixels, DX,DY (instead of onto TARGET)")
 		},
@@ -286,16 +287,16 @@ func NewCmdDrag(f *Factory, runF func(context.Context, *ActOptions) error) *cobr
 			req.Target = args[0]
 			switch {
 			case len(args) == 2 && by != "":
-				return usageErrorf(helpHint(cmd), "give a TARGET or --by DX,DY, not both")
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "give a TARGET or --by DX,DY, not both")
 			case len(args) == 2:
 				req.To = args[1]
 				return nil
 			case by == "":
-				return usageErrorf(helpHint(cmd), "drag needs a TARGET to drop on, or --by DX,DY")
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "drag needs a TARGET to drop on, or --by DX,DY")
 			}
 			p, err := calls.ParsePoint(by)
 			if err != nil {
-				return usageErrorf(helpHint(cmd), "--by %q: %v", by, err)
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--by %q: %v", by, err)
 			}
 			req.By = &p
 			return nil
@@ -304,7 +305,7 @@ func NewCmdDrag(f *Factory, runF func(context.Context, *ActOptions) error) *cobr
 }
 
 // NewCmdClickAt builds `waymark click-at X Y`.
-func NewCmdClickAt(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+func NewCmdClickAt(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
 		kind:  calls.ActClickAt,
 		use:   "click-at X Y",
@@ -314,11 +315,11 @@ func NewCmdClickAt(f *Factory, runF func(context.Context, *ActOptions) error) *c
 			"and the outcome names it with a ref; a canvas, a map or a picture is pressed exactly at the point. " +
 			"A point inside a frame is refused: click the frame's controls by their refs.",
 		example: "  waymark click-at 420 310\n  waymark --json click-at 120.5 48",
-		args:    exactArgs(2),
+		args:    cmdutil.ExactArgs(2),
 		parse: func(cmd *cobra.Command, args []string, req *calls.ActRequest) error {
 			p, err := calls.ParsePoint(args[0] + "," + args[1])
 			if err != nil {
-				return usageErrorf(helpHint(cmd), "%v", err)
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "%v", err)
 			}
 			req.At = &p
 			return nil

@@ -9,17 +9,18 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // NewCmdFill builds `waymark fill TARGET TEXT`.
-func NewCmdFill(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+func NewCmdFill(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
 		kind:    calls.ActFill,
 		use:     "fill TARGET TEXT",
 		short:   "Replace the text of a field",
 		long:    "Clear a text field and put TEXT in it, as one edit (use \"type\" to send keystrokes).",
 		example: "  waymark fill @e5 ann@example.com\n  waymark fill label=Email ann@example.com",
-		args:    exactArgs(2),
+		args:    cmdutil.ExactArgs(2),
 		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 			req.Target, req.Value = args[0], args[1]
 			return nil
@@ -28,14 +29,14 @@ func NewCmdFill(f *Factory, runF func(context.Context, *ActOptions) error) *cobr
 }
 
 // NewCmdType builds `waymark type TARGET TEXT`.
-func NewCmdType(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+func NewCmdType(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
 		kind:    calls.ActType,
 		use:     "type TARGET TEXT",
 		short:   "Type text into an element, key by key",
 		long:    "Focus an element and type TEXT key by key, after what it already holds (use \"fill\" to replace it).",
 		example: "  waymark type @e8 'hello world'",
-		args:    exactArgs(2),
+		args:    cmdutil.ExactArgs(2),
 		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 			req.Target, req.Value = args[0], args[1]
 			return nil
@@ -47,7 +48,7 @@ func NewCmdType(f *Factory, runF func(context.Context, *ActOptions) error) *cobr
 // element, or to a target given as --target or as a first argument: agents
 // write both `press Enter --target e5` and `press e5 Enter`, and neither is
 // ambiguous.
-func NewCmdPress(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+func NewCmdPress(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
 		kind:  calls.ActPress,
 		use:   "press [TARGET] KEY",
@@ -56,14 +57,14 @@ func NewCmdPress(f *Factory, runF func(context.Context, *ActOptions) error) *cob
 ("Control+A", "Shift+Tab"), on the focused element or on TARGET
 (given first, or with --target).`,
 		example: "  waymark press Enter\n  waymark press e5 Enter\n  waymark press Control+A --target @e5",
-		args:    argsRange(1, 2),
+		args:    cmdutil.ArgsRange(1, 2),
 		flags: func(cmd *cobra.Command, req *calls.ActRequest) {
 			cmd.Flags().StringVar(&req.Target, "target", "", "the element to press the key on (default: the focused one)")
 		},
 		parse: func(cmd *cobra.Command, args []string, req *calls.ActRequest) error {
 			if len(args) == 2 {
 				if req.Target != "" {
-					return usageErrorf(helpHint(cmd), "give the target once: as the first argument or with --target")
+					return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "give the target once: as the first argument or with --target")
 				}
 				req.Target, req.Key = args[0], args[1]
 				return nil
@@ -75,14 +76,14 @@ func NewCmdPress(f *Factory, runF func(context.Context, *ActOptions) error) *cob
 }
 
 // NewCmdSelect builds `waymark select TARGET VALUE...`.
-func NewCmdSelect(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+func NewCmdSelect(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
 		kind:    calls.ActSelect,
 		use:     "select TARGET VALUE...",
 		short:   "Choose options of a select element",
 		long:    "Choose options of a select element by label or value; several for a multiple select.",
 		example: "  waymark select @e6 'United Kingdom'\n  waymark select @e9 red green",
-		args:    argsRange(2, -1),
+		args:    cmdutil.ArgsRange(2, -1),
 		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 			req.Target, req.Values = args[0], append([]string(nil), args[1:]...)
 			return nil
@@ -95,13 +96,13 @@ func NewCmdSelect(f *Factory, runF func(context.Context, *ActOptions) error) *co
 // may run in another directory. A missing file is calls.ErrBadInput (exit
 // 1), like any other input the action cannot use: the command line itself
 // was well formed.
-func NewCmdUpload(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+func NewCmdUpload(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
 		kind:       calls.ActUpload,
 		use:        "upload TARGET FILE...",
 		short:      "Set the files of a file input",
 		example:    "  waymark upload @e14 ./cv.pdf",
-		args:       argsRange(2, -1),
+		args:       cmdutil.ArgsRange(2, -1),
 		readsFiles: true,
 		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 			req.Target = args[0]
@@ -149,7 +150,7 @@ var scrollDirections = map[string]bool{"up": true, "down": true, "left": true, "
 
 // NewCmdScroll builds `waymark scroll [TARGET] DIRECTION [PX]` and
 // `waymark scroll TARGET into-view`.
-func NewCmdScroll(f *Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
+func NewCmdScroll(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
 		kind:  calls.ActScroll,
 		use:   "scroll [TARGET] up|down|left|right [PX] | scroll TARGET into-view",
@@ -157,7 +158,7 @@ func NewCmdScroll(f *Factory, runF func(context.Context, *ActOptions) error) *co
 		long: `Scroll the page, or the scrollable element TARGET, by PX pixels (default: one
 viewport), or scroll TARGET into view.`,
 		example: "  waymark scroll down\n  waymark scroll down 300\n  waymark scroll @e30 down\n  waymark scroll @e52 into-view",
-		args:    argsRange(1, 3),
+		args:    cmdutil.ArgsRange(1, 3),
 		parse:   parseScroll,
 	})
 }
@@ -165,32 +166,32 @@ viewport), or scroll TARGET into view.`,
 func parseScroll(cmd *cobra.Command, args []string, req *calls.ActRequest) error {
 	rest := args
 	if args[0] == "into-view" {
-		return usageErrorf("e.g. waymark scroll @e52 into-view", "scroll into-view needs a TARGET")
+		return cmdutil.UsageErrorf("e.g. waymark scroll @e52 into-view", "scroll into-view needs a TARGET")
 	}
 	if !scrollDirections[args[0]] {
 		req.Target, rest = args[0], args[1:]
 	}
 	if len(rest) == 0 {
-		return usageErrorf("usage: "+cmd.UseLine(), "scroll %s needs a direction: up, down, left, right or into-view", req.Target)
+		return cmdutil.UsageErrorf("usage: "+cmd.UseLine(), "scroll %s needs a direction: up, down, left, right or into-view", req.Target)
 	}
 	dir := rest[0]
 	switch {
 	case dir == "into-view":
 		if len(rest) > 1 {
-			return usageErrorf(helpHint(cmd), "scroll into-view takes no pixel count")
+			return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "scroll into-view takes no pixel count")
 		}
 	case !scrollDirections[dir]:
-		return usageErrorf(helpHint(cmd), "unknown scroll direction %q: use up, down, left, right or into-view", dir)
+		return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "unknown scroll direction %q: use up, down, left, right or into-view", dir)
 	}
 	req.Direction = dir
 	if len(rest) == 2 {
 		px, err := strconv.Atoi(rest[1])
 		if err != nil || px <= 0 {
-			return usageErrorf(helpHint(cmd), "scroll by a positive number of pixels, got %q", rest[1])
+			return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "scroll by a positive number of pixels, got %q", rest[1])
 		}
 		req.Pixels = px
 	} else if len(rest) > 2 {
-		return usageErrorf("usage: "+cmd.UseLine(), "too many arguments for scroll")
+		return cmdutil.UsageErrorf("usage: "+cmd.UseLine(), "too many arguments for scroll")
 	}
 	return nil
 }

@@ -12,10 +12,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 func TestActCommandsParse(t *testing.T) {
-	type build = func(*Factory, func(context.Context, *ActOptions) error) *cobra.Command
+	type build = func(*cmdutil.Factory, func(context.Context, *ActOptions) error) *cobra.Command
 	tests := []struct {
 		name      string
 		build     build
@@ -83,9 +85,9 @@ func TestActCommandsParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseCmd(t, tt.build, tt.args)
+			got, err := clitest.ParseCmd(t, tt.build, tt.args)
 			if tt.wantUsage {
-				var ue *UsageError
+				var ue *cmdutil.UsageError
 				if !errors.As(err, &ue) {
 					t.Fatalf("err = %v, want a UsageError", err)
 				}
@@ -118,7 +120,7 @@ func TestUploadFiles(t *testing.T) {
 	}
 	abs := filepath.Join(dir, "cv.pdf")
 
-	got, err := parseCmd(t, NewCmdUpload, []string{"e14", "cv.pdf", abs})
+	got, err := clitest.ParseCmd(t, NewCmdUpload, []string{"e14", "cv.pdf", abs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,12 +130,12 @@ func TestUploadFiles(t *testing.T) {
 	}
 
 	for _, bad := range []string{"missing.pdf", "folder"} {
-		got, err = parseCmd(t, NewCmdUpload, []string{"e14", bad})
+		got, err = clitest.ParseCmd(t, NewCmdUpload, []string{"e14", bad})
 		if !errors.Is(err, calls.ErrBadInput) {
 			t.Errorf("upload %s: err = %v, want ErrBadInput", bad, err)
 		}
-		if ExitCode(err) != ExitUsage {
-			t.Errorf("upload %s: exit %d, want %d", bad, ExitCode(err), ExitUsage)
+		if cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+			t.Errorf("upload %s: exit %d, want %d", bad, cmdutil.ExitCode(err), cmdutil.ExitUsage)
 		}
 		if got != nil {
 			t.Errorf("upload %s: runF was called", bad)
@@ -220,8 +222,8 @@ func TestActRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fc := &fakeCaller{results: map[string]any{calls.MethodAct: tt.result}}
-			common, out, errOut := testCommon(fc, tt.json, false)
+			fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodAct: tt.result}}
+			common, out, errOut := clitest.NewCommon(fc, tt.json, false)
 			if err := actRun(context.Background(), &ActOptions{Common: common, Request: tt.req}); err != nil {
 				t.Fatal(err)
 			}
@@ -231,8 +233,8 @@ func TestActRun(t *testing.T) {
 			if diff := cmp.Diff(tt.wantErr, errOut.String()); diff != "" {
 				t.Errorf("stderr (-want +got):\n%s", diff)
 			}
-			want := []fakeCall{{Session: "s1", Method: calls.MethodAct, Params: tt.req}}
-			if diff := cmp.Diff(want, fc.calls); diff != "" {
+			want := []clitest.FakeCall{{Session: "s1", Method: calls.MethodAct, Params: tt.req}}
+			if diff := cmp.Diff(want, fc.Calls); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
 		})
@@ -273,7 +275,7 @@ func TestActRefusals(t *testing.T) {
 		{[]string{"observe", "where is the cart?"}, "needs_model", "model key"},
 	}
 	for _, tt := range tests {
-		fc := &fakeCaller{results: map[string]any{calls.MethodSnapshot: page}}
+		fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodSnapshot: page}}
 		code, stdout, _, _ := runMain(t, context.Background(), fc, nil, append(tt.args, "--json", "--model", "rules")...)
 		var env struct {
 			Error struct{ Code, Message, Hint string }
@@ -282,9 +284,9 @@ func TestActRefusals(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &env); err != nil {
 			t.Fatalf("%v: %v in %q", tt.args, err, stdout)
 		}
-		wantExit := ExitFailed // what failed on the page
+		wantExit := cmdutil.ExitFailed // what failed on the page
 		if tt.code == "needs_model" {
-			wantExit = ExitUsage // what the user gave: no model for the words
+			wantExit = cmdutil.ExitUsage // what the user gave: no model for the words
 		}
 		if code != wantExit || env.Error.Code != tt.code || !strings.Contains(env.Error.Hint, tt.hint) {
 			t.Errorf("%v: exit %d, error %+v; want %s with a hint holding %q", tt.args, code, env.Error, tt.code, tt.hint)
@@ -294,11 +296,11 @@ func TestActRefusals(t *testing.T) {
 		}
 	}
 
-	fc := &fakeCaller{results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL}}}
+	fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL}}}
 	// What act did goes to stdout, where a harness reads it; which model
 	// chose it is a diagnostic, on stderr.
 	code, stdout, stderr, _ := runMain(t, context.Background(), fc, nil, "act", "press ArrowDown", "--model", "rules")
-	if code != ExitOK || !strings.Contains(stdout, "press ArrowDown") || strings.Contains(stdout, "press press") ||
+	if code != cmdutil.ExitOK || !strings.Contains(stdout, "press ArrowDown") || strings.Contains(stdout, "press press") ||
 		!strings.Contains(stderr, "model: rules") || strings.Contains(stderr, "ArrowDown") {
 		t.Errorf("press: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -306,17 +308,17 @@ func TestActRefusals(t *testing.T) {
 	// What waymark closed on the way is said in plain output too, as the
 	// element commands say it (it was only in --json).
 	closed := "closed the cookie banner by \"Reject non-essential\""
-	fc = &fakeCaller{results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL, Closed: closed}}}
+	fc = &clitest.FakeCaller{Results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL, Closed: closed}}}
 	code, stdout, _, _ = runMain(t, context.Background(), fc, nil, "act", "press ArrowDown", "--model", "rules")
-	if code != ExitOK || !strings.Contains(stdout, "before acting, "+closed) {
+	if code != cmdutil.ExitOK || !strings.Contains(stdout, "before acting, "+closed) {
 		t.Errorf("act after closing a banner: exit %d, stdout %q", code, stdout)
 	}
 
 	// A submit the browser's validation stopped is said too.
 	notSent := &calls.NotSent{Invalid: []calls.InvalidField{{Role: "textbox", Name: "Email", Message: "Please fill out this field."}}}
-	fc = &fakeCaller{results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL, NotSent: notSent}}}
+	fc = &clitest.FakeCaller{Results: map[string]any{calls.MethodSnapshot: page, calls.MethodAct: calls.Outcome{URL: page.URL, NotSent: notSent}}}
 	code, stdout, _, _ = runMain(t, context.Background(), fc, nil, "act", "press ArrowDown", "--model", "rules")
-	if code != ExitOK || !strings.Contains(stdout, "the form was not sent: 1 field is invalid: textbox \"Email\"") {
+	if code != cmdutil.ExitOK || !strings.Contains(stdout, "the form was not sent: 1 field is invalid: textbox \"Email\"") {
 		t.Errorf("act whose submit was stopped: exit %d, stdout %q", code, stdout)
 	}
 }
@@ -362,13 +364,13 @@ func TestNeedsModelHintFits(t *testing.T) {
 		{[]string{"observe", "where is the cart?"}, []string{"`waymark snapshot -i`", "ref"}, []string{"fill X with Y"}},
 		{[]string{"act", "summarise the page"}, []string{"fill X with Y"}, nil},
 	} {
-		fc := &fakeCaller{results: map[string]any{calls.MethodSnapshot: page}}
+		fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodSnapshot: page}}
 		code, stdout, _, _ := runMain(t, context.Background(), fc, nil, append(tt.args, "--json", "--model", "rules")...)
 		var env struct{ Error struct{ Code, Hint string } }
 		if err := json.Unmarshal([]byte(stdout), &env); err != nil {
 			t.Fatalf("%v: %v in %q", tt.args, err, stdout)
 		}
-		if code != ExitUsage || env.Error.Code != "needs_model" {
+		if code != cmdutil.ExitUsage || env.Error.Code != "needs_model" {
 			t.Errorf("%v: exit %d, error %+v", tt.args, code, env.Error)
 		}
 		for _, w := range tt.want {

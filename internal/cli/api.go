@@ -12,12 +12,13 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/capture"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
 // APILearnOptions are the flags of `waymark api learn`.
 type APILearnOptions struct {
-	Common
+	cmdutil.Common
 	Capture    string
 	Rows       string
 	Out        string
@@ -30,7 +31,7 @@ type APILearnOptions struct {
 
 // APICallOptions are the flags of `waymark api call`.
 type APICallOptions struct {
-	Common
+	cmdutil.Common
 	Recipe  string
 	VarArgs []string
 	// Secrets are the sign-in routine's secrets (--secret name=env:VAR),
@@ -47,7 +48,7 @@ type APICallOptions struct {
 }
 
 // NewCmdAPI builds `waymark api learn|call`.
-func NewCmdAPI(f *Factory, learnF func(context.Context, *APILearnOptions) error, callF func(context.Context, *APICallOptions) error) *cobra.Command {
+func NewCmdAPI(f *cmdutil.Factory, learnF func(context.Context, *APILearnOptions) error, callF func(context.Context, *APICallOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "api learn|call",
 		Short: "Learn the site's JSON call behind a list, and call it from the tab",
@@ -62,17 +63,17 @@ session (401, 403), then calls again.`,
 		Example: `  waymark api learn --capture shop.capture.json --rows rows.json --out lamps.api.json
   waymark api call lamps.api.json --pages 10`,
 		Args: cobra.ArbitraryArgs,
-		RunE: groupRunE,
+		RunE: cmdutil.GroupRunE,
 	}
 	lo := &APILearnOptions{}
 	learn := &cobra.Command{
 		Use:   "learn --capture FILE --rows FILE",
 		Short: "Learn the call behind the rows the browser read from a capture",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lo.Common = f.common()
+			lo.Common = f.Common()
 			if lo.Capture == "" || lo.Rows == "" {
-				return usageErrorf("pass --capture FILE ("+calls.Cmd("capture stop FILE")+") and --rows FILE ("+calls.Cmd("extract … --json")+")", "api learn needs a capture and the rows")
+				return cmdutil.UsageErrorf("pass --capture FILE ("+calls.Cmd("capture stop FILE")+") and --rows FILE ("+calls.Cmd("extract … --json")+")", "api learn needs a capture and the rows")
 			}
 			if learnF != nil {
 				return learnF(cmd.Context(), lo)
@@ -98,9 +99,9 @@ next page — is checked for acting words (logout, delete, pay…). A request
 that is not a read is not sent: the call stops with needs_approval, and
 --allow-submit (or --approve with the error's data) lets exactly that
 request through once.`,
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			co.Common = f.common()
+			co.Common = f.Common()
 			co.Recipe = args[0]
 			if callF != nil {
 				return callF(cmd.Context(), co)
@@ -126,7 +127,7 @@ func keyValues(flag string, args []string) (map[string]string, error) {
 	for _, a := range args {
 		name, val, ok := strings.Cut(a, "=")
 		if !ok || name == "" {
-			return nil, usageErrorf("write "+flag+" name=value", "bad %s %q", flag, a)
+			return nil, cmdutil.UsageErrorf("write "+flag+" name=value", "bad %s %q", flag, a)
 		}
 		out[name] = val
 	}
@@ -210,16 +211,16 @@ func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
 	}
 	if !opts.NoDiscover {
 		page := learnPage(opts.Page, f)
-		found, note := publishedCandidates(ctx, opts.session(), page)
+		found, note := publishedCandidates(ctx, opts.Remote(), page)
 		if note != "" {
-			opts.note("%s", note)
+			opts.Note("%s", note)
 		}
 		if len(found) > 0 && lo.Page == "" {
 			lo.Page = page // a candidate is probed only on the page's own site
 		}
 		lo.Candidates = append(lo.Candidates, found...)
 	}
-	r, rep, err := siteapi.LearnCall(ctx, opts.session(), f, rows, lo)
+	r, rep, err := siteapi.LearnCall(ctx, opts.Remote(), f, rows, lo)
 	if err != nil {
 		return err
 	}
@@ -228,11 +229,11 @@ func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
 		return err
 	}
 	if opts.Out != "" {
-		if err := writeFileAtomic(opts.Out, out, 0o644); err != nil {
+		if err := cmdutil.WriteFileAtomic(opts.Out, out, 0o644); err != nil {
 			return err
 		}
 	}
-	return opts.emit(map[string]any{"recipe": json.RawMessage(out), "report": rep, "path": opts.Out}, func() error {
+	return opts.Emit(map[string]any{"recipe": json.RawMessage(out), "report": rep, "path": opts.Out}, func() error {
 		best := rep.Ranked[0]
 		for _, rk := range rep.Ranked {
 			if rk.URL == r.Request.URL && rk.List == r.Rows {
@@ -244,20 +245,20 @@ func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
 		if best.Source != "capture" && best.Source != "" {
 			from = " (found in " + best.Source + " " + strings.TrimPrefix(best.Exchange, best.Source+":") + ")"
 		}
-		opts.note("learned %s %s%s: %d of %d rows at %q, %d field(s); verified by a direct call", best.Method, best.URL, from, best.Rows, best.Of, best.List, best.Fields)
+		opts.Note("learned %s %s%s: %d of %d rows at %q, %d field(s); verified by a direct call", best.Method, best.URL, from, best.Rows, best.Of, best.List, best.Fields)
 		if rep.Sender != "" {
-			opts.note("sent by %s (by the site's source map)", rep.Sender)
+			opts.Note("sent by %s (by the site's source map)", rep.Sender)
 		}
 		for _, rk := range rep.Ranked {
 			if rk.Source == siteapi.SourceIndexedDB && rk.Rows > 0 {
-				opts.note("the application also keeps %d of the rows in IndexedDB %s", rk.Rows, strings.TrimPrefix(rk.Exchange, rk.Source+":"))
+				opts.Note("the application also keeps %d of the rows in IndexedDB %s", rk.Rows, strings.TrimPrefix(rk.Exchange, rk.Source+":"))
 			}
 		}
 		if len(rep.Unmapped) > 0 {
-			opts.note("not in the answer (a call does not return them): %s", strings.Join(rep.Unmapped, ", "))
+			opts.Note("not in the answer (a call does not return them): %s", strings.Join(rep.Unmapped, ", "))
 		}
 		if opts.Out != "" {
-			opts.said("%s", opts.Out)
+			opts.Said("%s", opts.Out)
 			return nil
 		}
 		_, err := opts.IO.Out.Write(out)
@@ -271,7 +272,7 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 		return err
 	}
 	po := PilotOptions{Common: opts.Common, VarArgs: opts.VarArgs, Secrets: opts.Secrets}
-	pv, err := po.vars(opts.getenv())
+	pv, err := po.vars(opts.Env())
 	if err != nil {
 		return err
 	}
@@ -287,10 +288,10 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 		}
 	}
 	once := func(ctx context.Context) (*calls.APICallResult, error) {
-		res, err := opts.session().CallAPI(ctx, req)
+		res, err := opts.Remote().CallAPI(ctx, req)
 		if a := approvalIn(err); a != nil && opts.AllowSubmit && req.Approve == nil {
 			req.Approve = a
-			res, err = opts.session().CallAPI(ctx, req)
+			res, err = opts.Remote().CallAPI(ctx, req)
 		}
 		return res, err
 	}
@@ -306,8 +307,8 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 	if v := (siteapi.Validators{ETag: res.ETag, LastModified: res.LastModified}); !res.Unchanged && v != (siteapi.Validators{}) && (r.Validators == nil || *r.Validators != v) {
 		r.Validators = &v
 		if b, err := r.Marshal(); err == nil {
-			if err := writeFileAtomic(opts.Recipe, b, 0o644); err != nil {
-				opts.note("the validators were not kept: %v", err)
+			if err := cmdutil.WriteFileAtomic(opts.Recipe, b, 0o644); err != nil {
+				opts.Note("the validators were not kept: %v", err)
 			}
 		}
 	}
@@ -315,9 +316,9 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 	if signedIn {
 		data.Relogin = r.Relogin
 	}
-	return opts.emit(data, func() error {
+	return opts.Emit(data, func() error {
 		if res.Unchanged {
-			opts.said("unchanged: the list is as at the last call (1 request, no rows)")
+			opts.Said("unchanged: the list is as at the last call (1 request, no rows)")
 			return nil
 		}
 		enc := json.NewEncoder(opts.IO.Out)
@@ -326,7 +327,7 @@ func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 				return err
 			}
 		}
-		opts.note("%d row(s) from %d page(s) in %d request(s), %d bytes; ended: %s", len(res.Rows), res.Pages, res.Requests, res.Bytes, res.Ended)
+		opts.Note("%d row(s) from %d page(s) in %d request(s), %d bytes; ended: %s", len(res.Rows), res.Pages, res.Requests, res.Bytes, res.Ended)
 		return nil
 	})
 }

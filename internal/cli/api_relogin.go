@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/waymark-dev/waymark/approval"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/siteapi"
@@ -17,14 +18,14 @@ import (
 // they saved it; its secrets come from --secret, never a prompt's echo or
 // the output; heals are reported, not written. holder is the file the
 // recipe is in: the routine's path is relative to it.
-func routineSignIn(c *Common, holder string, vars pilot.Vars) siteapi.SignIn {
+func routineSignIn(c *cmdutil.Common, holder string, vars pilot.Vars) siteapi.SignIn {
 	return func(ctx context.Context, name string) error {
 		path := siteapi.ReloginPath(holder, name)
-		r, trust, err := approval.Default(c.getenv()).Load(path)
+		r, trust, err := approval.Default(c.Env()).Load(path)
 		if err != nil {
 			return err
 		}
-		res, err := replay.Run(ctx, c.session(), r, replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Approvals: trust,
+		res, err := replay.Run(ctx, c.Remote(), r, replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Approvals: trust,
 			KeepHeals: replay.KeepNever, Submits: replay.SubmitsAsk, NoHand: true})
 		if err != nil {
 			return err
@@ -32,7 +33,7 @@ func routineSignIn(c *Common, holder string, vars pilot.Vars) siteapi.SignIn {
 		if res.Status != replay.StatusOK {
 			return fmt.Errorf("%s stopped (%s): %s", name, res.Cause, res.Message)
 		}
-		c.note("signed in again by %s (%d step(s))", name, len(res.Steps))
+		c.Note("signed in again by %s (%d step(s))", name, len(res.Steps))
 		return nil
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/sessions"
 	"github.com/waymark-dev/waymark/secret"
 	"github.com/waymark-dev/waymark/siteapi"
@@ -111,11 +112,11 @@ func TestAPICallRelogin(t *testing.T) {
 
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
-	common, out, _ := testCommon(m, true, false)
+	common, out, _ := clitest.NewCommon(m, true, false)
 	common.Getenv = getenv
 	// The sign-in routine, recorded by hand as a person would: record
 	// stop grants the Sign in button they pressed to the file.
-	d := common.session()
+	d := common.Remote()
 	must := func(_ any, err error) {
 		t.Helper()
 		if err != nil {
@@ -128,7 +129,7 @@ func TestAPICallRelogin(t *testing.T) {
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Password", Value: password}))
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Device name", Value: "kitchen-laptop-7"}))
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Sign in"]`}))
-	text, textOut, _ := testCommon(m, false, false)
+	text, textOut, _ := clitest.NewCommon(m, false, false)
 	text.Getenv = getenv
 	if err := recordStopRun(ctx, &RecordOptions{Common: text, Op: "stop", File: filepath.Join(dir, "signin.json")}); err != nil {
 		t.Fatal(err)

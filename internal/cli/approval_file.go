@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // readApproval reads an approval file: the data of a needs_approval error
@@ -13,11 +14,11 @@ import (
 func readApproval(path, cmd string) (*calls.Approval, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, usageErrorf("name the file the approval was saved in", "cannot read the approval: %v", err)
+		return nil, cmdutil.UsageErrorf("name the file the approval was saved in", "cannot read the approval: %v", err)
 	}
 	var a calls.Approval
 	if err := json.Unmarshal(b, &a); err != nil || a.Token == "" {
-		return nil, usageErrorf("save the data of the needs_approval error ("+cmd+" --json) unchanged", "%s is not an approval", path)
+		return nil, cmdutil.UsageErrorf("save the data of the needs_approval error ("+cmd+" --json) unchanged", "%s is not an approval", path)
 	}
 	return &a, nil
 }

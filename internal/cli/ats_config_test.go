@@ -1,6 +1,9 @@
 package cli
 
-import "testing"
+import (
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
+	"testing"
+)
 
 // The [ats] section reaches the driver: where the ATS APIs answer.
 func TestDriverOptionsATS(t *testing.T) {
@@ -8,7 +11,7 @@ func TestDriverOptionsATS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, err := driverOptions(cfg)
+	opts, err := cmdutil.DriverOptions(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

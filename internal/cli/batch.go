@@ -15,6 +15,7 @@ import (
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 
@@ -23,7 +24,7 @@ import (
 
 // BatchOptions are the flags of `waymark batch ROUTINE`.
 type BatchOptions struct {
-	Common
+	cmdutil.Common
 	Routine     string
 	Inputs      string
 	Out         string
@@ -42,7 +43,7 @@ type BatchOptions struct {
 
 // NewCmdBatch builds `waymark batch ROUTINE` and its status, results and
 // cancel subcommands.
-func NewCmdBatch(f *Factory, runF func(context.Context, *BatchOptions) error) *cobra.Command {
+func NewCmdBatch(f *cmdutil.Factory, runF func(context.Context, *BatchOptions) error) *cobra.Command {
 	opts := &BatchOptions{}
 	cmd := &cobra.Command{
 		Use:   "batch ROUTINE --inputs ROWS",
@@ -74,23 +75,23 @@ On a terminal a progress bar shows on stderr; with --json each result is a
 JSON line ("type": "row") before the envelope.`,
 		Example: "  waymark batch checkout.json --inputs customers.jsonl --parallel 4 --out results.jsonl --key email --allow-submit\n" +
 			"  waymark batch status\n  waymark batch results b1201-0930-1a2b3c4d --out results.jsonl",
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Routine = args[0]
 			if opts.Inputs == "" {
-				return usageErrorf(helpHint(cmd), "name the rows with --inputs FILE")
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "name the rows with --inputs FILE")
 			}
 			if opts.Parallel < 1 || opts.Parallel > 64 {
-				return usageErrorf(helpHint(cmd), "--parallel must be from 1 to 64, got %d", opts.Parallel)
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--parallel must be from 1 to 64, got %d", opts.Parallel)
 			}
 			if opts.Retries < 0 {
-				return usageErrorf(helpHint(cmd), "--retries must not be negative")
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--retries must not be negative")
 			}
 			switch opts.Submits {
 			case "allow", "ask":
 			default:
-				return usageErrorf(helpHint(cmd), "--submits must be allow or ask, got %q", opts.Submits)
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--submits must be allow or ask, got %q", opts.Submits)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -123,7 +124,7 @@ JSON line ("type": "row") before the envelope.`,
 func batchRun(ctx context.Context, opts *BatchOptions) error {
 	raw, err := os.ReadFile(opts.Routine)
 	if err != nil {
-		return usageErrorf("name a routine file ("+calls.Cmd("run … --record FILE")+" makes one)", "read the routine: %v", err)
+		return cmdutil.UsageErrorf("name a routine file ("+calls.Cmd("run … --record FILE")+" makes one)", "read the routine: %v", err)
 	}
 	r, err := routine.Parse(raw)
 	if err != nil {
@@ -131,13 +132,13 @@ func batchRun(ctx context.Context, opts *BatchOptions) error {
 	}
 	// The workers press the routine's recorded approvals only on this
 	// word: the approval authority's, on the file as it is read here.
-	approved := approval.Default(opts.getenv()).Check(opts.Routine, raw)
+	approved := approval.Default(opts.Env()).Check(opts.Routine, raw)
 	if len(approval.RecordedIn(r)) > 0 && !approved.Holds(r) {
-		opts.note("note: %s; its rows ask before each recorded submit", approved.Why(r))
+		opts.Note("note: %s; its rows ask before each recorded submit", approved.Why(r))
 	}
 	in, err := os.Open(opts.Inputs)
 	if err != nil {
-		return usageErrorf("", "read the rows: %v", err)
+		return cmdutil.UsageErrorf("", "read the rows: %v", err)
 	}
 	rows, err := batch.ReadRows(in, strings.EqualFold(filepath.Ext(opts.Inputs), ".csv"))
 	in.Close()
@@ -155,19 +156,19 @@ func batchRun(ctx context.Context, opts *BatchOptions) error {
 	spec := batch.Spec{ID: opts.ID, Routine: raw, Name: filepath.Base(opts.Routine), Key: opts.Key, Retries: opts.Retries,
 		Submits: opts.Submits, KeepCookies: opts.KeepCookies, Hand: opts.Hand, Approved: approved.Holds(r)}
 	var st batch.Status
-	c := opts.daemonCalls()
+	c := opts.DaemonCalls()
 	if err := c.Call(ctx, opts.Session, batchd.MethodSubmit, batchd.SubmitParams{Spec: spec, Rows: rows, Parallel: opts.Parallel, Secrets: values}, &st); err != nil {
 		return err
 	}
 	noteMissing(&opts.Common, st.ID, missing)
 	if opts.Detach {
-		return opts.emit(st, func() error {
+		return opts.Emit(st, func() error {
 			fmt.Fprintln(opts.IO.Out, st.ID)
-			opts.note("batch %s: %d rows; follow it with waymark batch status %s", st.ID, st.Total, st.ID)
+			opts.Note("batch %s: %d rows; follow it with waymark batch status %s", st.ID, st.Total, st.ID)
 			return nil
 		})
 	}
-	opts.note("batch %s: %d rows, %d at a time", st.ID, st.Total, opts.Parallel)
+	opts.Note("batch %s: %d rows, %d at a time", st.ID, st.Total, opts.Parallel)
 	return followBatch(ctx, &opts.Common, st.ID, opts.Out, opts.Poll)
 }
 
@@ -194,26 +195,26 @@ func withExit(r batch.Result) rowResult {
 func rowExit(r batch.Result) int {
 	switch r.Status {
 	case batch.StatusOK, batch.StatusSkipped:
-		return ExitOK
+		return cmdutil.ExitOK
 	case batch.StatusCanceled:
-		return ExitCanceled
+		return cmdutil.ExitCanceled
 	case batch.StatusNeedsSecret:
-		return ExitUsage // an input to give, as a missing --secret is
+		return cmdutil.ExitUsage // an input to give, as a missing --secret is
 	}
 	switch r.Cause {
 	case batch.CauseBrowser:
-		return ExitUnavailable
+		return cmdutil.ExitUnavailable
 	case batch.CauseInput:
-		return ExitUsage
+		return cmdutil.ExitUsage
 	case batch.CauseNetwork, batch.CauseTimeout, batch.CauseWorker, "":
-		return ExitFailed
+		return cmdutil.ExitFailed
 	}
-	return replayExit(replay.Cause(r.Cause))
+	return cmdutil.ReplayExit(replay.Cause(r.Cause))
 }
 
 // followBatch prints a batch's results as they come until it is done,
 // appending each to out (when set).
-func followBatch(ctx context.Context, opts *Common, id, out string, poll time.Duration) error {
+func followBatch(ctx context.Context, opts *cmdutil.Common, id, out string, poll time.Duration) error {
 	if poll <= 0 {
 		poll = 300 * time.Millisecond
 	}
@@ -221,12 +222,12 @@ func followBatch(ctx context.Context, opts *Common, id, out string, poll time.Du
 	if out != "" {
 		f, err := os.OpenFile(out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
-			return usageErrorf("", "--out: %v", err)
+			return cmdutil.UsageErrorf("", "--out: %v", err)
 		}
 		defer f.Close()
 		w = f
 	}
-	c := opts.daemonCalls()
+	c := opts.DaemonCalls()
 	bar := !opts.JSON && opts.IO.IsStderrTTY()
 	var after uint64
 	for {
@@ -234,21 +235,21 @@ func followBatch(ctx context.Context, opts *Common, id, out string, poll time.Du
 		err := c.Call(ctx, opts.Session, batchd.MethodResults, batchd.ResultsParams{ID: id, After: after}, &rep)
 		if err != nil {
 			if ctx.Err() != nil {
-				opts.note("\nstopped following; the batch goes on in the daemon: waymark batch status %s", id)
-				return &ExitError{Code: 130, Msg: "canceled", Silent: true}
+				opts.Note("\nstopped following; the batch goes on in the daemon: waymark batch status %s", id)
+				return &cmdutil.ExitError{Code: 130, Msg: "canceled", Silent: true}
 			}
 			return err
 		}
 		after = rep.Rev
 		for _, r := range rep.Results {
 			if w != nil {
-				if err := writeJSONLine(w, withExit(r)); err != nil {
+				if err := cmdutil.WriteJSONLine(w, withExit(r)); err != nil {
 					return fmt.Errorf("--out: %w", err)
 				}
 			}
 			switch {
 			case opts.JSON:
-				_ = writeJSONLine(opts.IO.Out, batchRowEvent{Type: "row", Result: withExit(r)})
+				_ = cmdutil.WriteJSONLine(opts.IO.Out, batchRowEvent{Type: "row", Result: withExit(r)})
 			case !bar:
 				fmt.Fprintln(opts.IO.ErrOut, batchRowLine(r))
 			}
@@ -264,8 +265,8 @@ func followBatch(ctx context.Context, opts *Common, id, out string, poll time.Du
 		}
 		select {
 		case <-ctx.Done():
-			opts.note("\nstopped following; the batch goes on in the daemon: waymark batch status %s", id)
-			return &ExitError{Code: 130, Msg: "canceled", Silent: true}
+			opts.Note("\nstopped following; the batch goes on in the daemon: waymark batch status %s", id)
+			return &cmdutil.ExitError{Code: 130, Msg: "canceled", Silent: true}
 		case <-time.After(poll):
 		}
 	}
@@ -273,7 +274,7 @@ func followBatch(ctx context.Context, opts *Common, id, out string, poll time.Du
 
 // batchEnd reports a finished batch: exit 0 when no row failed or is
 // uncertain.
-func batchEnd(opts *Common, st batch.Status) error {
+func batchEnd(opts *cmdutil.Common, st batch.Status) error {
 	ok := st.Failed == 0 && st.Uncertain == 0 && st.NeedsSecret == 0 && st.State == batch.StateDone
 	msg := fmt.Sprintf("batch %s %s: %d ok, %d failed, %d uncertain, %d skipped, %d canceled", st.ID, st.State, st.OK, st.Failed, st.Uncertain, st.Skipped, st.Canceled)
 	hint := "read the rows that did not pass: " + calls.Cmd("batch results") + " " + st.ID
@@ -282,11 +283,11 @@ func batchEnd(opts *Common, st batch.Status) error {
 		hint = "set the secrets they name, then run: " + calls.Cmd("batch resume") + " " + st.ID
 	}
 	if opts.JSON {
-		env := envelope{OK: ok, Data: st}
+		env := cmdutil.Envelope{OK: ok, Data: st}
 		if !ok {
-			env.Error = &errorBody{Code: codeBatchIncomplete, Message: msg, Hint: hint}
+			env.Error = &cmdutil.ErrorBody{Code: cmdutil.CodeBatchIncomplete, Message: msg, Hint: hint}
 		}
-		if err := writeEnvelope(opts.IO.Out, env); err != nil {
+		if err := cmdutil.WriteEnvelope(opts.IO.Out, env); err != nil {
 			return err
 		}
 	} else {
@@ -296,7 +297,7 @@ func batchEnd(opts *Common, st batch.Status) error {
 		}
 	}
 	if !ok {
-		return &ExitError{Code: ExitFailed, Msg: msg, Silent: true}
+		return &cmdutil.ExitError{Code: cmdutil.ExitFailed, Msg: msg, Silent: true}
 	}
 	return nil
 }
@@ -339,36 +340,36 @@ func progressBar(st batch.Status, width int) string {
 	return s + "   "
 }
 
-func newCmdBatchStatus(f *Factory) *cobra.Command {
+func newCmdBatchStatus(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status [ID]",
 		Short: "Show a batch's progress, or every batch's",
-		Args:  argsRange(0, 1),
+		Args:  cmdutil.ArgsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := f.common()
-			c := opts.daemonCalls()
+			opts := f.Common()
+			c := opts.DaemonCalls()
 			if len(args) == 0 {
 				var list batchd.StatusList
 				if err := c.Call(cmd.Context(), opts.Session, batchd.MethodStatus, batchd.IDParams{}, &list); err != nil {
 					return err
 				}
-				return opts.emit(list, func() error {
+				return opts.Emit(list, func() error {
 					if len(list.Batches) == 0 {
-						opts.note("no batches")
+						opts.Note("no batches")
 						return nil
 					}
 					rows := make([][]string, 0, len(list.Batches))
 					for _, b := range list.Batches {
 						rows = append(rows, []string{b.ID, b.Name, b.State, fmt.Sprintf("%d/%d", b.Done, b.Total), strconv.Itoa(b.OK), strconv.Itoa(b.Failed), strconv.Itoa(b.Uncertain)})
 					}
-					return printTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"ID", "ROUTINE", "STATE", "DONE", "OK", "FAILED", "UNCERTAIN"}, rows)
+					return cmdutil.PrintTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"ID", "ROUTINE", "STATE", "DONE", "OK", "FAILED", "UNCERTAIN"}, rows)
 				})
 			}
 			var st batch.Status
 			if err := c.Call(cmd.Context(), opts.Session, batchd.MethodStatus, batchd.IDParams{ID: args[0]}, &st); err != nil {
 				return err
 			}
-			return opts.emit(st, func() error {
+			return opts.Emit(st, func() error {
 				fmt.Fprintln(opts.IO.Out, progressBar(st, 30))
 				fmt.Fprintf(opts.IO.Out, "%s: %s\n", st.ID, st.State)
 				return nil
@@ -377,29 +378,29 @@ func newCmdBatchStatus(f *Factory) *cobra.Command {
 	}
 }
 
-func newCmdBatchResults(f *Factory) *cobra.Command {
+func newCmdBatchResults(f *cmdutil.Factory) *cobra.Command {
 	var out string
 	var follow bool
 	cmd := &cobra.Command{
 		Use:   "results ID",
 		Short: "Print a batch's results, one JSON line a row",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := f.common()
+			opts := f.Common()
 			if follow {
 				return followBatch(cmd.Context(), &opts, args[0], out, 0)
 			}
 			var rep batchd.ResultsReply
-			if err := opts.daemonCalls().Call(cmd.Context(), opts.Session, batchd.MethodResults, batchd.ResultsParams{ID: args[0]}, &rep); err != nil {
+			if err := opts.DaemonCalls().Call(cmd.Context(), opts.Session, batchd.MethodResults, batchd.ResultsParams{ID: args[0]}, &rep); err != nil {
 				return err
 			}
 			if out != "" {
 				f, err := os.OpenFile(out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 				if err != nil {
-					return usageErrorf("", "--out: %v", err)
+					return cmdutil.UsageErrorf("", "--out: %v", err)
 				}
 				for _, r := range rep.Results {
-					if err := writeJSONLine(f, withExit(r)); err != nil {
+					if err := cmdutil.WriteJSONLine(f, withExit(r)); err != nil {
 						f.Close()
 						return err
 					}
@@ -412,13 +413,13 @@ func newCmdBatchResults(f *Factory) *cobra.Command {
 			for _, r := range rep.Results {
 				data.Results = append(data.Results, withExit(r))
 			}
-			return opts.emit(data, func() error {
+			return opts.Emit(data, func() error {
 				if out != "" {
-					opts.note("wrote %d results to %s", len(rep.Results), out)
+					opts.Note("wrote %d results to %s", len(rep.Results), out)
 					return nil
 				}
 				for _, r := range rep.Results {
-					if err := writeJSONLine(opts.IO.Out, withExit(r)); err != nil {
+					if err := cmdutil.WriteJSONLine(opts.IO.Out, withExit(r)); err != nil {
 						return err
 					}
 				}
@@ -437,19 +438,19 @@ type batchResultsJSON struct {
 	Results []rowResult  `json:"results"`
 }
 
-func newCmdBatchCancel(f *Factory) *cobra.Command {
+func newCmdBatchCancel(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Cancel a batch: rows not started are dropped; rows running finish",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := f.common()
+			opts := f.Common()
 			var st batch.Status
-			if err := opts.daemonCalls().Call(cmd.Context(), opts.Session, batchd.MethodCancel, batchd.IDParams{ID: args[0]}, &st); err != nil {
+			if err := opts.DaemonCalls().Call(cmd.Context(), opts.Session, batchd.MethodCancel, batchd.IDParams{ID: args[0]}, &st); err != nil {
 				return err
 			}
-			return opts.emit(st, func() error {
-				opts.note("batch %s canceled: %d rows canceled, %d done before", st.ID, st.Canceled, st.Done-st.Canceled)
+			return opts.Emit(st, func() error {
+				opts.Note("batch %s canceled: %d rows canceled, %d done before", st.ID, st.Canceled, st.Done-st.Canceled)
 				return nil
 			})
 		},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -20,9 +21,9 @@ import (
 // (secret.Environ), so it runs the rows with what this command hands over
 // and keeps it in memory for this batch only. A reference that is not
 // here is listed in missing: its rows wait as needs_secret.
-func batchSecrets(opts *Common, refs []secret.Ref) (values map[string]string, missing []string, err error) {
+func batchSecrets(opts *cmdutil.Common, refs []secret.Ref) (values map[string]string, missing []string, err error) {
 	po := &PilotOptions{Common: *opts}
-	src := secret.Sources{Getenv: opts.getenv(), ReadFile: os.ReadFile, Prompt: func(name string) (string, error) {
+	src := secret.Sources{Getenv: opts.Env(), ReadFile: os.ReadFile, Prompt: func(name string) (string, error) {
 		if !opts.IO.IsStdinTTY() {
 			return "", &secret.RefError{Ref: "prompt", Reason: "there is no terminal to type " + name + " at", Err: secret.ErrUnset}
 		}
@@ -45,14 +46,14 @@ func batchSecrets(opts *Common, refs []secret.Ref) (values map[string]string, mi
 
 // noteMissing tells the person which secrets were not there, and how the
 // rows that wait for them go on.
-func noteMissing(opts *Common, id string, missing []string) {
+func noteMissing(opts *cmdutil.Common, id string, missing []string) {
 	if len(missing) == 0 {
 		return
 	}
-	opts.note("not set here: %s; the rows that name it wait as needs_secret: set it, then run: waymark batch resume %s", strings.Join(missing, "; "), id)
+	opts.Note("not set here: %s; the rows that name it wait as needs_secret: set it, then run: waymark batch resume %s", strings.Join(missing, "; "), id)
 }
 
-func newCmdBatchResume(f *Factory) *cobra.Command {
+func newCmdBatchResume(f *cmdutil.Factory) *cobra.Command {
 	var out string
 	var detach bool
 	cmd := &cobra.Command{
@@ -65,9 +66,9 @@ there either. Resume reads the secrets those rows name here, as the batch
 command did (env:VAR from this shell, file:PATH, prompt at this terminal),
 hands them to the daemon and runs the rows; then it follows the batch.`,
 		Example: "  PIN_ANN=4821 waymark batch resume b1201-0930-1a2b3c4d",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := f.common()
+			opts := f.Common()
 			return batchResume(cmd.Context(), &opts, args[0], out, detach)
 		},
 	}
@@ -76,8 +77,8 @@ hands them to the daemon and runs the rows; then it follows the batch.`,
 	return cmd
 }
 
-func batchResume(ctx context.Context, opts *Common, id, out string, detach bool) error {
-	c := opts.daemonCalls()
+func batchResume(ctx context.Context, opts *cmdutil.Common, id, out string, detach bool) error {
+	c := opts.DaemonCalls()
 	var held batchd.HeldReply
 	if err := c.Call(ctx, opts.Session, batchd.MethodHeld, batchd.IDParams{ID: id}, &held); err != nil {
 		return err
@@ -100,7 +101,7 @@ func batchResume(ctx context.Context, opts *Common, id, out string, detach bool)
 	}
 	noteMissing(opts, id, missing)
 	if detach {
-		return opts.emit(st, func() error {
+		return opts.Emit(st, func() error {
 			fmt.Fprintln(opts.IO.Out, progressBar(st, 30))
 			fmt.Fprintf(opts.IO.Out, "%s: %s\n", st.ID, st.State)
 			return nil

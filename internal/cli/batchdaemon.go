@@ -8,6 +8,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/batchd"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -15,7 +16,7 @@ import (
 // batchHandler is the daemon's handler with its batch service: the
 // sessions' calls, and batch.* (issue 21). Batches the store holds are
 // resumed at once.
-func batchHandler(ctx context.Context, g GlobalOptions, cfg *config.Config, m *sessions.Manager, opts driver.Options, log *slog.Logger) batchd.Handler {
+func batchHandler(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Config, m *sessions.Manager, opts driver.Options, log *slog.Logger) batchd.Handler {
 	svc := batchd.New(batchd.Options{
 		Dir:    batchd.DefaultDir(g.Socket, os.Getenv),
 		Batch:  cfg.Batch,

@@ -14,6 +14,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
@@ -38,8 +39,8 @@ func TestClickStoppedSubmitSays(t *testing.T) {
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
 
-	common, out, _ := testCommon(m, false, false)
-	if _, err := common.session().Open(ctx, calls.OpenRequest{URL: srv.URL}); err != nil {
+	common, out, _ := clitest.NewCommon(m, false, false)
+	if _, err := common.Remote().Open(ctx, calls.OpenRequest{URL: srv.URL}); err != nil {
 		t.Fatal(err)
 	}
 	click := calls.ActRequest{Kind: calls.ActClick, Target: "text=Send", Button: "left", Count: 1}
@@ -57,7 +58,7 @@ func TestClickStoppedSubmitSays(t *testing.T) {
 		t.Errorf("outline:\n%s", out)
 	}
 
-	jcommon, jout, _ := testCommon(m, true, false)
+	jcommon, jout, _ := clitest.NewCommon(m, true, false)
 	if err := actRun(ctx, &ActOptions{Common: jcommon, Request: click}); err != nil {
 		t.Fatal(err)
 	}

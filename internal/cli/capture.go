@@ -12,19 +12,20 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/daemon/daemonpath"
 )
 
 // ScreenshotOptions are the flags of `waymark screenshot`.
 type ScreenshotOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.ScreenshotRequest
 	Path    string // empty: a new waymark-YYYYMMDD-HHMMSS.png in the screenshots folder (screenshotDir)
 	Now     func() time.Time
 }
 
 // NewCmdScreenshot builds `waymark screenshot [PATH]`.
-func NewCmdScreenshot(f *Factory, runF func(context.Context, *ScreenshotOptions) error) *cobra.Command {
+func NewCmdScreenshot(f *cmdutil.Factory, runF func(context.Context, *ScreenshotOptions) error) *cobra.Command {
 	opts := &ScreenshotOptions{}
 	cmd := &cobra.Command{
 		Use:   "screenshot [PATH]",
@@ -35,9 +36,9 @@ is made in waymark's screenshots folder (screenshots in the state folder:
 $XDG_STATE_HOME/waymark, else ~/.local/state/waymark), not the current
 directory. The file is readable by you alone (0600): a page may show secrets.`,
 		Example: "  waymark screenshot\n  waymark screenshot page.png --full\n  waymark screenshot --ref @e12 button.png\n  waymark screenshot --mask @e4 --mask 'label=API key'",
-		Args:    argsRange(0, 1),
+		Args:    cmdutil.ArgsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Now = f.Now
 			if len(args) == 1 {
 				opts.Path = args[0]
@@ -56,14 +57,14 @@ directory. The file is readable by you alone (0600): a page may show secrets.`,
 }
 
 func screenshotRun(ctx context.Context, opts *ScreenshotOptions) error {
-	img, err := opts.session().Screenshot(ctx, opts.Request)
+	img, err := opts.Remote().Screenshot(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
 	var path string
 	if opts.Path == "" {
 		var dir string
-		if dir, err = screenshotDir(opts.getenv()); err == nil {
+		if dir, err = screenshotDir(opts.Env()); err == nil {
 			path, err = writeNewFile(dir, "waymark-"+opts.Now().Format("20060102-150405"), ".png", img.Data)
 		}
 	} else {
@@ -77,20 +78,20 @@ func screenshotRun(ctx context.Context, opts *ScreenshotOptions) error {
 
 // PDFOptions are the flags of `waymark pdf`.
 type PDFOptions struct {
-	Common
+	cmdutil.Common
 	Path string
 }
 
 // NewCmdPDF builds `waymark pdf PATH`.
-func NewCmdPDF(f *Factory, runF func(context.Context, *PDFOptions) error) *cobra.Command {
+func NewCmdPDF(f *cmdutil.Factory, runF func(context.Context, *PDFOptions) error) *cobra.Command {
 	opts := &PDFOptions{}
 	return &cobra.Command{
 		Use:     "pdf PATH",
 		Short:   "Save the page as a PDF",
 		Example: "  waymark pdf invoice.pdf",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Path = args[0]
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -101,7 +102,7 @@ func NewCmdPDF(f *Factory, runF func(context.Context, *PDFOptions) error) *cobra
 }
 
 func pdfRun(ctx context.Context, opts *PDFOptions) error {
-	img, err := opts.session().PDF(ctx)
+	img, err := opts.Remote().PDF(ctx)
 	if err != nil {
 		return err
 	}
@@ -113,8 +114,8 @@ func pdfRun(ctx context.Context, opts *PDFOptions) error {
 }
 
 // emitFile prints the absolute path of a written file: it is the data.
-func emitFile(c *Common, path string, n int) error {
-	return c.emit(map[string]any{"path": path, "bytes": n}, func() error {
+func emitFile(c *cmdutil.Common, path string, n int) error {
+	return c.Emit(map[string]any{"path": path, "bytes": n}, func() error {
 		_, err := fmt.Fprintln(c.IO.Out, path)
 		return err
 	})
@@ -149,7 +150,7 @@ func writeCapture(path string, data []byte) (string, error) {
 	}
 	// Replaced, not written in place: a file that was there would keep
 	// its mode (0644) through WriteFile.
-	if err := writeFileAtomic(abs, data, captureMode); err != nil {
+	if err := cmdutil.WriteFileAtomic(abs, data, captureMode); err != nil {
 		return "", err
 	}
 	return abs, nil

@@ -25,6 +25,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 
@@ -42,11 +43,11 @@ type Deps struct {
 	// not be read): a running daemon whose settings differ from its daemon
 	// settings is reported (see [checkDaemonSettings]). If the Caller also
 	// implements io.Closer, it is closed when the command ends.
-	Dial func(ctx context.Context, g GlobalOptions, cfg *config.Config, start bool) (Caller, error)
+	Dial func(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Config, start bool) (cmdutil.Caller, error)
 	// RunDaemon runs the daemon in the foreground until ctx is done, with
 	// the socket of g and the browser and policy of cfg, the process's
 	// configuration.
-	RunDaemon func(ctx context.Context, g GlobalOptions, cfg *config.Config) error
+	RunDaemon func(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Config) error
 	// ServeDemo serves the demo site on addr until ctx is done, calling
 	// ready with its base URL once it listens.
 	ServeDemo func(ctx context.Context, addr string, ready func(url string)) error
@@ -77,9 +78,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 // the exit status. Tests call it with fakes.
 func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, deps Deps) int {
 	deps = deps.withDefaults()
-	g := &GlobalOptions{}
+	g := &cmdutil.GlobalOptions{}
 	loadConfig := sync.OnceValues(func() (*config.Config, error) {
-		return deps.Config(g.configFlags())
+		return deps.Config(g.ConfigFlags())
 	})
 	// dialConfig is the configuration a dial compares the daemon's
 	// settings with: none when it cannot be read (config show, doctor and
@@ -91,12 +92,12 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 		}
 		return c
 	}
-	start := &lazyCaller{dial: func(ctx context.Context) (Caller, error) { return deps.Dial(ctx, *g, dialConfig(), true) }}
-	running := &lazyCaller{dial: func(ctx context.Context) (Caller, error) { return deps.Dial(ctx, *g, dialConfig(), false) }}
+	start := &lazyCaller{dial: func(ctx context.Context) (cmdutil.Caller, error) { return deps.Dial(ctx, *g, dialConfig(), true) }}
+	running := &lazyCaller{dial: func(ctx context.Context) (cmdutil.Caller, error) { return deps.Dial(ctx, *g, dialConfig(), false) }}
 	defer start.close()
 	defer running.close()
 
-	f := &Factory{
+	f := &cmdutil.Factory{
 		IO:            streams,
 		Caller:        start.get,
 		RunningCaller: running.get,
@@ -116,7 +117,7 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 	_, err := root.ExecuteContextC(ctx)
 	if err != nil {
 		var re *runError
-		var ue *UsageError
+		var ue *cmdutil.UsageError
 		switch {
 		case errors.As(err, &re):
 			err = re.err
@@ -124,7 +125,7 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 		default:
 			// Anything cobra itself refused before a command ran (an
 			// unknown command or flag, an Args check) is usage.
-			err = &UsageError{Err: err, Hint: "run " + calls.Cmd("--help") + " for usage"}
+			err = &cmdutil.UsageError{Err: err, Hint: "run " + calls.Cmd("--help") + " for usage"}
 		}
 		// A call torn down by Ctrl-C may surface as a broken connection;
 		// the user asked to stop, so report that.
@@ -133,15 +134,15 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 		}
 	}
 	if err == nil {
-		return ExitOK
+		return cmdutil.ExitOK
 	}
 	// Flags may not have been parsed when the error came; look for --json
 	// in the raw arguments so an agent still gets its envelope.
 	var rp interface{ Reported() bool }
 	if !errors.As(err, &rp) || !rp.Reported() {
-		printError(streams.Out, streams.ErrOut, g.JSON || wantsJSON(args), streams.ColorStderr(), err)
+		cmdutil.PrintError(streams.Out, streams.ErrOut, g.JSON || wantsJSON(args), streams.ColorStderr(), err)
 	}
-	return ExitCode(err)
+	return cmdutil.ExitCode(err)
 }
 
 func (d Deps) withDefaults() Deps {
@@ -213,13 +214,13 @@ func markRunErrors(cmd *cobra.Command) {
 // lazyCaller dials on first use and keeps the Caller for the rest of the
 // process; a failed dial is not kept, so a later call may try again.
 type lazyCaller struct {
-	dial func(ctx context.Context) (Caller, error)
+	dial func(ctx context.Context) (cmdutil.Caller, error)
 
 	mu     sync.Mutex // guards caller
-	caller Caller
+	caller cmdutil.Caller
 }
 
-func (l *lazyCaller) get(ctx context.Context) (Caller, error) {
+func (l *lazyCaller) get(ctx context.Context) (cmdutil.Caller, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.caller != nil {
@@ -246,7 +247,7 @@ func (l *lazyCaller) close() {
 // land in g. They have no defaults from the environment: the environment
 // and the config files are merged under them by config.Load, once, in
 // f.Config.
-func NewCmdRoot(f *Factory, g *GlobalOptions) *cobra.Command {
+func NewCmdRoot(f *cmdutil.Factory, g *cmdutil.GlobalOptions) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "waymark <command> [flags]",
 		Short: "A browser for AI agents",
@@ -267,33 +268,33 @@ Try "waymark demo" for a tour.`,
 			if len(args) == 0 {
 				return cmd.Help()
 			}
-			return unknownSubcommand(cmd, args)
+			return cmdutil.UnknownSubcommand(cmd, args)
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			g.noteSet(cmd.Flags().Changed)
+			g.NoteSet(cmd.Flags().Changed)
 			if err := configSession(cmd, f, g); err != nil {
 				return err
 			}
 			if g.Socket == "" {
-				g.Socket = f.getenv()("WAYMARK_SOCKET") // not a config key: where the daemon is, not how it works
+				g.Socket = f.Env()("WAYMARK_SOCKET") // not a config key: where the daemon is, not how it works
 			}
-			if err := g.check(); err != nil {
+			if err := g.Check(); err != nil {
 				return err
 			}
 			f.Session, f.JSON, f.Globals = g.Session, g.JSON, *g
 			return nil
 		},
 	}
-	root.SetFlagErrorFunc(flagError)
+	root.SetFlagErrorFunc(cmdutil.FlagError)
 	root.SetCompletionCommandGroupID("more") // waymark completion bash|zsh|fish|powershell, listed under More
 
 	pf := root.PersistentFlags()
 	pf.BoolVar(&g.JSON, "json", false, `print one JSON object: {"ok":true,"data":…} or {"ok":false,"error":…}`)
-	g.addConfigFlags(pf)
+	g.AddConfigFlags(pf)
 	pf.StringVar(&g.Socket, "socket", "", "the daemon's socket (env WAYMARK_SOCKET)")
 	_ = pf.MarkHidden("socket")
 
-	// Groups order the help the way an agent works: go, look, act, read.
+	// groups order the help the way an agent works: go, look, act, read.
 	groups := []struct {
 		id, title string
 		cmds      []*cobra.Command
@@ -330,8 +331,8 @@ Try "waymark demo" for a tour.`,
 // anything is done with the wrong session or without the settings the
 // file holds, unless the command is marked [configOptional] (it then
 // takes --session, else "default").
-func configSession(cmd *cobra.Command, f *Factory, g *GlobalOptions) error {
-	cfg, err := f.config()
+func configSession(cmd *cobra.Command, f *cmdutil.Factory, g *cmdutil.GlobalOptions) error {
+	cfg, err := f.ReadConfig()
 	if err != nil {
 		if isConfigOptional(cmd) {
 			if g.Session == "" {
@@ -341,8 +342,8 @@ func configSession(cmd *cobra.Command, f *Factory, g *GlobalOptions) error {
 		}
 		return &runError{err: err} // the file's error says what to fix; no usage hint
 	}
-	if cdp := cfg.Browser.CDP; cdp != "" && !g.isSet("cdp") && !validCDP(cdp) { // --cdp: checked with the other flags
-		return usageErrorf("give a port (9222) or a URL (ws://127.0.0.1:9222/devtools/browser/…, http://127.0.0.1:9222)", "bad cdp %q (from %s)", cdp, cfg.Sources()["browser.cdp"])
+	if cdp := cfg.Browser.CDP; cdp != "" && !g.IsSet("cdp") && !cmdutil.ValidCDP(cdp) { // --cdp: checked with the other flags
+		return cmdutil.UsageErrorf("give a port (9222) or a URL (ws://127.0.0.1:9222/devtools/browser/…, http://127.0.0.1:9222)", "bad cdp %q (from %s)", cdp, cfg.Sources()["browser.cdp"])
 	}
 	if cmd.Flags().Changed("session") {
 		return nil
@@ -353,8 +354,8 @@ func configSession(cmd *cobra.Command, f *Factory, g *GlobalOptions) error {
 		return nil
 	}
 	// A file named it: a person did not name it for this command.
-	if !sessionName.MatchString(g.Session) {
-		return usageErrorf("use letters, digits, '.', '_' or '-' (up to 64)", "%s: bad session name %q in [session] name", src, g.Session)
+	if !cmdutil.SessionName.MatchString(g.Session) {
+		return cmdutil.UsageErrorf("use letters, digits, '.', '_' or '-' (up to 64)", "%s: bad session name %q in [session] name", src, g.Session)
 	}
 	f.SessionFromConfig = g.Session != "default"
 	return nil
@@ -367,7 +368,7 @@ func isConfigOptional(cmd *cobra.Command) bool {
 		return true
 	}
 	for c := cmd; c != nil; c = c.Parent() {
-		if c.Annotations[configOptional] != "" {
+		if c.Annotations[cmdutil.ConfigOptional] != "" {
 			return true
 		}
 	}

@@ -5,12 +5,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 )
 
 // ConfigShowOptions are the flags of `waymark config show`.
 type ConfigShowOptions struct {
-	Common
+	cmdutil.Common
 	// Load returns the merged configuration: the process's one reading of
 	// the files, the environment and the global flags set, the same one
 	// a daemon this command would start runs with.
@@ -18,7 +19,7 @@ type ConfigShowOptions struct {
 }
 
 // NewCmdConfig builds `waymark config show`.
-func NewCmdConfig(f *Factory, runF func(context.Context, *ConfigShowOptions) error) *cobra.Command {
+func NewCmdConfig(f *cmdutil.Factory, runF func(context.Context, *ConfigShowOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config show",
 		Short: "Show the configuration and where each value comes from",
@@ -28,17 +29,17 @@ then the global flags; each overrides the one before. "config show" prints
 the merged result with the source of each value: what a daemon started by
 the same command would run with. API keys are masked.`,
 		Args:        cobra.ArbitraryArgs,
-		RunE:        groupRunE,
-		Annotations: map[string]string{configOptional: "reports the config's errors"},
+		RunE:        cmdutil.GroupRunE,
+		Annotations: map[string]string{cmdutil.ConfigOptional: "reports the config's errors"},
 	}
 	opts := &ConfigShowOptions{}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "show",
 		Short: "Print the merged configuration with the source of each value",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.Common = f.common()
-			opts.Load = f.config
+			opts.Common = f.Common()
+			opts.Load = f.ReadConfig
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
@@ -71,5 +72,5 @@ func configShowRun(_ context.Context, opts *ConfigShowOptions) error {
 	for _, e := range c.Entries() {
 		data.Values[e.Key] = configValue{Value: e.Value, Source: e.Source}
 	}
-	return opts.emit(data, func() error { return config.Show(opts.IO.Out, c) })
+	return opts.Emit(data, func() error { return config.Show(opts.IO.Out, c) })
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 )
@@ -24,14 +26,14 @@ func TestNewCmdConfig(t *testing.T) {
 		wantCode int
 	}{
 		{name: "show", args: []string{"show"}, wantRun: true},
-		{name: "no subcommand", args: nil, wantCode: ExitUsage},
-		{name: "unknown subcommand", args: []string{"shwo"}, wantCode: ExitUsage},
-		{name: "show takes no args", args: []string{"show", "x"}, wantCode: ExitUsage},
+		{name: "no subcommand", args: nil, wantCode: cmdutil.ExitUsage},
+		{name: "unknown subcommand", args: []string{"shwo"}, wantCode: cmdutil.ExitUsage},
+		{name: "show takes no args", args: []string{"show", "x"}, wantCode: cmdutil.ExitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseCmd(t, NewCmdConfig, tt.args)
-			if code := ExitCode(err); code != tt.wantCode {
+			got, err := clitest.ParseCmd(t, NewCmdConfig, tt.args)
+			if code := cmdutil.ExitCode(err); code != tt.wantCode {
 				t.Fatalf("exit code %d (err %v), want %d", code, err, tt.wantCode)
 			}
 			if tt.wantRun && (got == nil || got.Load == nil) {
@@ -45,7 +47,7 @@ func TestNewCmdConfig(t *testing.T) {
 // those, become config layers and the command line of a daemon this
 // command starts; the session is not the daemon's.
 func TestConfigFlags(t *testing.T) {
-	g := GlobalOptions{Session: "s2", ExecutablePath: "/x/chrome", CDP: "9222", Headed: true, BrowserArgs: []string{"--a", "--b"}, PrivateNetwork: "all", NetLog: "/x/net.json"}
+	g := cmdutil.GlobalOptions{Session: "s2", ExecutablePath: "/x/chrome", CDP: "9222", Headed: true, BrowserArgs: []string{"--a", "--b"}, PrivateNetwork: "all", NetLog: "/x/net.json"}
 	tests := []struct {
 		name     string
 		set      []string
@@ -71,11 +73,11 @@ func TestConfigFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := g
-			g.noteSet(func(n string) bool { return slices.Contains(tt.set, n) })
-			if d := cmp.Diff(tt.want, g.configFlags()); d != "" {
+			g.NoteSet(func(n string) bool { return slices.Contains(tt.set, n) })
+			if d := cmp.Diff(tt.want, g.ConfigFlags()); d != "" {
 				t.Errorf("flags (-want +got):\n%s", d)
 			}
-			if d := cmp.Diff(tt.wantArgs, g.daemonArgs()); d != "" {
+			if d := cmp.Diff(tt.wantArgs, g.DaemonArgs()); d != "" {
 				t.Errorf("daemon args (-want +got):\n%s", d)
 			}
 		})
@@ -110,7 +112,7 @@ func TestConfigPrecedence(t *testing.T) {
 	}
 	show := func(t *testing.T, file string, env map[string]string, args ...string) map[string]configValue {
 		t.Helper()
-		code, stdout, stderr, _ := runMainConfig(t, context.Background(), &fakeCaller{}, env, loadFile(t, file, env), append(args, "config", "show", "--json")...)
+		code, stdout, stderr, _ := runMainConfig(t, context.Background(), &clitest.FakeCaller{}, env, loadFile(t, file, env), append(args, "config", "show", "--json")...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s%s", code, stdout, stderr)
 		}
@@ -163,7 +165,7 @@ func TestConfigShowRun(t *testing.T) {
 	load := func() (*config.Config, error) { return c, nil }
 
 	t.Run("human", func(t *testing.T) {
-		common, out, _ := testCommon(&fakeCaller{}, false, true)
+		common, out, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, true)
 		if err := configShowRun(context.Background(), &ConfigShowOptions{Common: common, Load: load}); err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +180,7 @@ func TestConfigShowRun(t *testing.T) {
 	})
 
 	t.Run("json", func(t *testing.T) {
-		common, out, errOut := testCommon(&fakeCaller{}, true, false)
+		common, out, errOut := clitest.NewCommon(&clitest.FakeCaller{}, true, false)
 		if err := configShowRun(context.Background(), &ConfigShowOptions{Common: common, Load: load}); err != nil {
 			t.Fatal(err)
 		}
@@ -208,11 +210,11 @@ func TestConfigShowRun(t *testing.T) {
 	})
 
 	t.Run("load error", func(t *testing.T) {
-		common, _, _ := testCommon(&fakeCaller{}, false, false)
+		common, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 		bad := errors.New(`config file /p/waymark.toml:3: unknown key "browser.headles"`)
 		err := configShowRun(context.Background(), &ConfigShowOptions{Common: common, Load: func() (*config.Config, error) { return nil, bad }})
-		if !errors.Is(err, bad) || ExitCode(err) != ExitFailed {
-			t.Fatalf("err = %v (exit %d), want the load error, exit 1", err, ExitCode(err))
+		if !errors.Is(err, bad) || cmdutil.ExitCode(err) != cmdutil.ExitFailed {
+			t.Fatalf("err = %v (exit %d), want the load error, exit 1", err, cmdutil.ExitCode(err))
 		}
 	})
 }
@@ -223,7 +225,7 @@ func TestConfigShowRun(t *testing.T) {
 // daemon obeyed "all".
 func TestConfigShowMatchesDaemon(t *testing.T) {
 	args := []string{"--private-network", "all", "--headed", "--browser-arg", "--lang=de"}
-	code, stdout, stderr, _ := runMainConfig(t, context.Background(), &fakeCaller{}, nil, loadFile(t, "", nil), append(args, "config", "show", "--json")...)
+	code, stdout, stderr, _ := runMainConfig(t, context.Background(), &clitest.FakeCaller{}, nil, loadFile(t, "", nil), append(args, "config", "show", "--json")...)
 	if code != 0 {
 		t.Fatalf("config show: exit %d: %s", code, stderr)
 	}
@@ -241,7 +243,7 @@ func TestConfigShowMatchesDaemon(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	deps := Deps{
 		Config: loadFile(t, "", nil),
-		RunDaemon: func(_ context.Context, _ GlobalOptions, cfg *config.Config) error {
+		RunDaemon: func(_ context.Context, _ cmdutil.GlobalOptions, cfg *config.Config) error {
 			daemonCfg = cfg
 			return nil
 		},
@@ -250,7 +252,7 @@ func TestConfigShowMatchesDaemon(t *testing.T) {
 	if code := MainWith(context.Background(), append(args, "daemon"), ios, deps); code != 0 || daemonCfg == nil {
 		t.Fatalf("daemon: exit %d, config %v", code, daemonCfg)
 	}
-	opts, err := driverOptions(daemonCfg)
+	opts, err := cmdutil.DriverOptions(daemonCfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,19 +6,20 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // CookiesOptions are the flags of `waymark cookies …`.
 type CookiesOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.CookieRequest
 }
 
 // NewCmdCookies builds `waymark cookies [get|set|clear]`; bare `cookies`
 // gets them.
-func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error) *cobra.Command {
+func NewCmdCookies(f *cmdutil.Factory, runF func(context.Context, *CookiesOptions) error) *cobra.Command {
 	run := func(cmd *cobra.Command, opts *CookiesOptions) error {
-		opts.Common = f.common()
+		opts.Common = f.Common()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -30,7 +31,7 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 		Aliases: []string{"cookie"},
 		Short:   "Read, set and clear the session's cookies",
 		Example: "  waymark cookies\n  waymark cookies set theme dark --url https://example.com\n  waymark cookies clear",
-		Args:    noArgsOrSubcommand,
+		Args:    cmdutil.NoArgsOrSubcommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			getOpts.Request = calls.CookieRequest{Op: "get"}
 			return run(cmd, getOpts)
@@ -39,7 +40,7 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 	get := &cobra.Command{
 		Use:   "get",
 		Short: "Print the session's cookies",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			getOpts.Request = calls.CookieRequest{Op: "get"}
 			return run(cmd, getOpts)
@@ -51,20 +52,20 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 	set := &cobra.Command{
 		Use:   "set NAME VALUE",
 		Short: "Set a cookie (for the current page unless --url or --domain)",
-		Args:  exactArgs(2),
+		Args:  cmdutil.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[0] == "" {
-				return usageErrorf(helpHint(cmd), "a cookie needs a name")
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "a cookie needs a name")
 			}
 			if c.URL != "" && c.Domain != "" {
-				return usageErrorf("a cookie for a URL takes its domain from it", "give --url or --domain, not both")
+				return cmdutil.UsageErrorf("a cookie for a URL takes its domain from it", "give --url or --domain, not both")
 			}
 			if c.SameSite != "" {
 				switch strings.ToLower(c.SameSite) {
 				case "strict", "lax", "none":
 					c.SameSite = strings.ToUpper(c.SameSite[:1]) + strings.ToLower(c.SameSite[1:])
 				default:
-					return usageErrorf(helpHint(cmd), "--same-site must be Strict, Lax or None, got %q", c.SameSite)
+					return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--same-site must be Strict, Lax or None, got %q", c.SameSite)
 				}
 			}
 			ck := c
@@ -86,7 +87,7 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 	clear := &cobra.Command{
 		Use:   "clear",
 		Short: "Delete all the session's cookies",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			clearOpts.Request = calls.CookieRequest{Op: "clear"}
 			return run(cmd, clearOpts)
@@ -97,16 +98,16 @@ func NewCmdCookies(f *Factory, runF func(context.Context, *CookiesOptions) error
 }
 
 func cookiesRun(ctx context.Context, opts *CookiesOptions) error {
-	list, err := opts.session().Cookies(ctx, opts.Request)
+	list, err := opts.Remote().Cookies(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(list, func() error {
+	return opts.Emit(list, func() error {
 		switch opts.Request.Op {
 		case "set":
-			opts.note("set cookie %s", opts.Request.Cookies[0].Name)
+			opts.Note("set cookie %s", opts.Request.Cookies[0].Name)
 		case "clear":
-			opts.note("cleared the cookies")
+			opts.Note("cleared the cookies")
 		default:
 			return printCookies(&opts.Common, list.Cookies)
 		}
@@ -114,7 +115,7 @@ func cookiesRun(ctx context.Context, opts *CookiesOptions) error {
 	})
 }
 
-func printCookies(c *Common, cookies []calls.Cookie) error {
+func printCookies(c *cmdutil.Common, cookies []calls.Cookie) error {
 	rows := make([][]string, 0, len(cookies))
 	for _, ck := range cookies {
 		var flags []string
@@ -129,5 +130,5 @@ func printCookies(c *Common, cookies []calls.Cookie) error {
 		}
 		rows = append(rows, []string{ck.Name, ck.Value, ck.Domain, ck.Path, strings.Join(flags, ",")})
 	}
-	return printTable(c.IO.Out, c.IO.IsStdoutTTY(), []string{"NAME", "VALUE", "DOMAIN", "PATH", "FLAGS"}, rows)
+	return cmdutil.PrintTable(c.IO.Out, c.IO.IsStdoutTTY(), []string{"NAME", "VALUE", "DOMAIN", "PATH", "FLAGS"}, rows)
 }

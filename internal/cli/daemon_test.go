@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/rpc"
@@ -16,13 +18,13 @@ import (
 
 func TestDaemonRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var got GlobalOptions
+	var got cmdutil.GlobalOptions
 	var gotCfg *config.Config
 	cfg := config.Default()
 	opts := &DaemonRunOptions{
-		Common:  Common{Config: func() (*config.Config, error) { return cfg, nil }},
-		Globals: GlobalOptions{Socket: "/run/w.sock", Headed: true},
-		RunDaemon: func(ctx context.Context, g GlobalOptions, c *config.Config) error {
+		Common:  cmdutil.Common{Config: func() (*config.Config, error) { return cfg, nil }},
+		Globals: cmdutil.GlobalOptions{Socket: "/run/w.sock", Headed: true},
+		RunDaemon: func(ctx context.Context, g cmdutil.GlobalOptions, c *config.Config) error {
 			got, gotCfg = g, c
 			cancel() // a signal
 			<-ctx.Done()
@@ -37,7 +39,7 @@ func TestDaemonRun(t *testing.T) {
 	}
 
 	boom := errors.New("socket in use")
-	opts.RunDaemon = func(context.Context, GlobalOptions, *config.Config) error { return boom }
+	opts.RunDaemon = func(context.Context, cmdutil.GlobalOptions, *config.Config) error { return boom }
 	if err := daemonRun(context.Background(), opts); !errors.Is(err, boom) {
 		t.Errorf("err = %v, want %v", err, boom)
 	}
@@ -61,17 +63,17 @@ func TestIOStreamsTest(t *testing.T) {
 // longer answers, and starts one through the starting Caller (which hands
 // the daemon this command's flags).
 func TestDaemonRestart(t *testing.T) {
-	running := &fakeCaller{errs: map[string]error{rpc.MethodDaemonStatus: fmt.Errorf("%w: gone", ErrNoDaemon)}}
-	starting := &fakeCaller{results: map[string]any{rpc.MethodDaemonStatus: rpc.DaemonStatus{PID: 77, Settings: map[string]string{"browser.headless": "false"}}}}
-	common, out, errOut := testCommon(starting, false, false)
-	opts := &DaemonCtlOptions{Common: common, Op: "restart", Running: func(context.Context) (Caller, error) { return running, nil }}
+	running := &clitest.FakeCaller{Errs: map[string]error{rpc.MethodDaemonStatus: fmt.Errorf("%w: gone", cmdutil.ErrNoDaemon)}}
+	starting := &clitest.FakeCaller{Results: map[string]any{rpc.MethodDaemonStatus: rpc.DaemonStatus{PID: 77, Settings: map[string]string{"browser.headless": "false"}}}}
+	common, out, errOut := clitest.NewCommon(starting, false, false)
+	opts := &DaemonCtlOptions{Common: common, Op: "restart", Running: func(context.Context) (cmdutil.Caller, error) { return running, nil }}
 	if err := daemonRestartRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
-	if got := running.methods(); !slices.Equal(got, []string{rpc.MethodDaemonStop, rpc.MethodDaemonStatus}) {
+	if got := running.Methods(); !slices.Equal(got, []string{rpc.MethodDaemonStop, rpc.MethodDaemonStatus}) {
 		t.Errorf("running daemon got %v, want stop then status until it is gone", got)
 	}
-	if got := starting.methods(); !slices.Equal(got, []string{rpc.MethodDaemonStatus}) {
+	if got := starting.Methods(); !slices.Equal(got, []string{rpc.MethodDaemonStatus}) {
 		t.Errorf("starting caller got %v, want status (which starts a daemon)", got)
 	}
 	if !strings.Contains(errOut.String(), "daemon restarted (pid 77)") || out.Len() != 0 {
@@ -79,9 +81,9 @@ func TestDaemonRestart(t *testing.T) {
 	}
 
 	// With none running, restart starts one and says so.
-	running = &fakeCaller{errs: map[string]error{rpc.MethodDaemonStop: fmt.Errorf("%w: none", ErrNoDaemon)}}
-	common, _, errOut = testCommon(starting, false, false)
-	opts = &DaemonCtlOptions{Common: common, Op: "restart", Running: func(context.Context) (Caller, error) { return running, nil }}
+	running = &clitest.FakeCaller{Errs: map[string]error{rpc.MethodDaemonStop: fmt.Errorf("%w: none", cmdutil.ErrNoDaemon)}}
+	common, _, errOut = clitest.NewCommon(starting, false, false)
+	opts = &DaemonCtlOptions{Common: common, Op: "restart", Running: func(context.Context) (cmdutil.Caller, error) { return running, nil }}
 	if err := daemonRestartRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}

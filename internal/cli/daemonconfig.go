@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/rpc"
@@ -25,7 +26,7 @@ import (
 // endpoint when one is configured and answers, else a local Chromium (or
 // an error when [fallback] cdp_to_local is off).
 func daemonDriverOptions(ctx context.Context, cfg *config.Config) (driver.Options, error) {
-	opts, err := driverOptions(cfg)
+	opts, err := cmdutil.DriverOptions(cfg)
 	if err != nil {
 		return driver.Options{}, err
 	}
@@ -75,7 +76,7 @@ func (e *DaemonSettingsError) Error() string {
 		e.PID, config.DescribeDiffs(e.Diffs))
 }
 
-func (e *DaemonSettingsError) ErrorCode() string { return codeDaemonSettings }
+func (e *DaemonSettingsError) ErrorCode() string { return cmdutil.CodeDaemonSettings }
 func (e *DaemonSettingsError) ErrorHint() string { return restartHint }
 
 // checkDaemonSettings returns the judge of a daemon's hello for a command

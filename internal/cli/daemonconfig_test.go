@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
@@ -93,22 +94,22 @@ func TestDaemonSettingsMismatch(t *testing.T) {
 			case tt.wantErr:
 				var se *DaemonSettingsError
 				if !errors.As(err, &se) || !strings.Contains(err.Error(), `browser.headless = true (running) but false from flag --headed`) ||
-					!strings.Contains(errorHint(err), "waymark daemon restart") || errorCode(err) != "daemon_settings" {
-					t.Fatalf("err = %v (hint %q), want the difference and how to restart", err, errorHint(err))
+					!strings.Contains(cmdutil.ErrorHint(err), "waymark daemon restart") || cmdutil.ErrorCode(err) != "daemon_settings" {
+					t.Fatalf("err = %v (hint %q), want the difference and how to restart", err, cmdutil.ErrorHint(err))
 				}
 				// session list and close take "no daemon" for an answer;
 				// this must not pass for one.
-				if errors.Is(err, calls.ErrUnavailable) || errors.Is(err, ErrNoDaemon) {
+				if errors.Is(err, calls.ErrUnavailable) || errors.Is(err, cmdutil.ErrNoDaemon) {
 					t.Errorf("err %v reads as no daemon", err)
 				}
-				if err := (noStartCaller{c}).Call(context.Background(), "default", "session.list", nil, nil); !errors.As(err, &se) || errors.Is(err, ErrNoDaemon) {
+				if err := (noStartCaller{c}).Call(context.Background(), "default", "session.list", nil, nil); !errors.As(err, &se) || errors.Is(err, cmdutil.ErrNoDaemon) {
 					t.Errorf("through the caller that never starts a daemon: %v", err)
 				}
 				if *handled != before {
 					t.Error("the call was made under settings the user's flag refused")
 				}
-				if ExitCode(err) != ExitUnavailable {
-					t.Errorf("exit %d", ExitCode(err))
+				if cmdutil.ExitCode(err) != cmdutil.ExitUnavailable {
+					t.Errorf("exit %d", cmdutil.ExitCode(err))
 				}
 				// A command that only lists or closes is warned, not
 				// refused.

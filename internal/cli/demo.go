@@ -14,19 +14,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 // DemoServeOptions are the flags of `waymark demo serve`.
 type DemoServeOptions struct {
-	Common
+	cmdutil.Common
 	ServeDemo func(ctx context.Context, addr string, ready func(url string)) error
 	Addr      string
 }
 
 // DemoOptions are the flags of `waymark demo`.
 type DemoOptions struct {
-	Common
+	cmdutil.Common
 	ServeDemo func(ctx context.Context, addr string, ready func(url string)) error
 	// ReadyTimeout bounds the wait for the demo site to listen.
 	ReadyTimeout time.Duration
@@ -38,7 +39,7 @@ const demoSession = "demo"
 
 // NewCmdDemo builds `waymark demo` (a short tour against a built-in shop)
 // and `waymark demo serve`.
-func NewCmdDemo(f *Factory, runF func(context.Context, *DemoOptions) error) *cobra.Command {
+func NewCmdDemo(f *cmdutil.Factory, runF func(context.Context, *DemoOptions) error) *cobra.Command {
 	opts := &DemoOptions{}
 	cmd := &cobra.Command{
 		Use:   "demo [serve]",
@@ -47,9 +48,9 @@ func NewCmdDemo(f *Factory, runF func(context.Context, *DemoOptions) error) *cob
 list, look at it, open a product, fill the quantity, add it to the cart, wait
 for the cart to show it, read the title and take a screenshot. Each step is
 printed as it goes. "waymark demo serve" only serves the shop.`,
-		Args: noArgsOrSubcommand,
+		Args: cmdutil.NoArgsOrSubcommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			// The tour closes its session at the end: it takes one of its
 			// own unless a person named one for it.
 			if opts.Session == "default" || f.SessionFromConfig {
@@ -68,14 +69,14 @@ printed as it goes. "waymark demo serve" only serves the shop.`,
 }
 
 // NewCmdDemoServe builds `waymark demo serve [--addr HOST:PORT]`.
-func NewCmdDemoServe(f *Factory, runF func(context.Context, *DemoServeOptions) error) *cobra.Command {
+func NewCmdDemoServe(f *cmdutil.Factory, runF func(context.Context, *DemoServeOptions) error) *cobra.Command {
 	opts := &DemoServeOptions{}
 	cmd := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT]",
 		Short: "Serve the demo shop until interrupted",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.ServeDemo = f.ServeDemo
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -92,11 +93,11 @@ func demoServeRun(ctx context.Context, opts *DemoServeOptions) error {
 		// The URL is the data; with --json it is the whole output, printed
 		// when the site is ready since serving only ends with a signal.
 		if opts.JSON {
-			_ = writeEnvelope(opts.IO.Out, envelope{OK: true, Data: map[string]string{"url": u}})
+			_ = cmdutil.WriteEnvelope(opts.IO.Out, cmdutil.Envelope{OK: true, Data: map[string]string{"url": u}})
 			return
 		}
 		fmt.Fprintln(opts.IO.Out, u)
-		opts.note("serving the demo shop at %s; Ctrl-C to stop", u)
+		opts.Note("serving the demo shop at %s; Ctrl-C to stop", u)
 	})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil // interrupted: the way serving ends
@@ -104,7 +105,7 @@ func demoServeRun(ctx context.Context, opts *DemoServeOptions) error {
 	var opErr *net.OpError
 	if errors.As(err, &opErr) && opErr.Op == "listen" {
 		// The address the user gave: taken, or not an address.
-		return usageErrorf("give a free HOST:PORT with --addr, e.g. 127.0.0.1:8081", "%v", err)
+		return cmdutil.UsageErrorf("give a free HOST:PORT with --addr, e.g. 127.0.0.1:8081", "%v", err)
 	}
 	return err
 }
@@ -119,11 +120,11 @@ type demoTour struct {
 func (t *demoTour) step(name string, fn func() (string, error)) error {
 	msg, err := fn()
 	if err != nil {
-		t.opts.note("✗ %s: %v", name, err)
+		t.opts.Note("✗ %s: %v", name, err)
 		return fmt.Errorf("demo: %s: %w", name, err)
 	}
 	t.steps = append(t.steps, msg)
-	t.opts.note("✓ %s", msg)
+	t.opts.Note("✓ %s", msg)
 	return nil
 }
 
@@ -134,15 +135,15 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 	}
 	defer stop()
 	t := &demoTour{opts: opts}
-	t.opts.note("✓ demo shop at %s", site)
+	t.opts.Note("✓ demo shop at %s", site)
 
 	// The session is closed however the tour ends, with a context of its
 	// own so that Ctrl-C still cleans up.
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		if cerr := opts.daemon().CloseSession(cctx); cerr == nil {
-			t.opts.note("✓ closed session %q", opts.Session)
+		if cerr := opts.Daemon().CloseSession(cctx); cerr == nil {
+			t.opts.Note("✓ closed session %q", opts.Session)
 		} else if err == nil {
 			err = fmt.Errorf("demo: close the session: %w", cerr)
 		}
@@ -162,13 +163,13 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 		}},
 		{"wait for the cart", func() (string, error) {
 			req := calls.WaitRequest{Text: "Cart (1)", TimeoutMS: 10000}
-			if _, err := opts.session().Wait(ctx, req); err != nil {
+			if _, err := opts.Remote().Wait(ctx, req); err != nil {
 				return "", err
 			}
 			return `the page shows "Cart (1)"`, nil
 		}},
 		{"read the title", func() (string, error) {
-			res, err := opts.session().Get(ctx, calls.GetRequest{What: "title"})
+			res, err := opts.Remote().Get(ctx, calls.GetRequest{What: "title"})
 			if err != nil {
 				return "", err
 			}
@@ -186,7 +187,7 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 			return err
 		}
 	}
-	return opts.emit(map[string]any{"site": site, "steps": t.steps, "title": title, "screenshot": shot}, func() error {
+	return opts.Emit(map[string]any{"site": site, "steps": t.steps, "title": title, "screenshot": shot}, func() error {
 		_, err := fmt.Fprintln(opts.IO.Out, shot)
 		return err
 	})
@@ -230,15 +231,15 @@ func startDemoSite(ctx context.Context, opts *DemoOptions) (string, func(), erro
 }
 
 func (t *demoTour) open(ctx context.Context, u string) (string, error) {
-	page, err := t.opts.session().Open(ctx, calls.OpenRequest{URL: u})
+	page, err := t.opts.Remote().Open(ctx, calls.OpenRequest{URL: u})
 	if err != nil {
 		return "", err
 	}
-	return "opened " + describePage(*page), nil
+	return "opened " + cmdutil.DescribePage(*page), nil
 }
 
 func (t *demoTour) act(ctx context.Context, req calls.ActRequest) (string, error) {
-	out, err := t.opts.session().Act(ctx, req)
+	out, err := t.opts.Remote().Act(ctx, req)
 	if err != nil {
 		return "", err
 	}
@@ -248,7 +249,7 @@ func (t *demoTour) act(ctx context.Context, req calls.ActRequest) (string, error
 // snapshot takes an interactive look and prints it: the tour shows what an
 // agent sees.
 func (t *demoTour) snapshot(ctx context.Context) (calls.Snapshot, error) {
-	snap, err := t.opts.session().Snapshot(ctx, calls.SnapshotRequest{Interactive: true})
+	snap, err := t.opts.Remote().Snapshot(ctx, calls.SnapshotRequest{Interactive: true})
 	if err != nil {
 		return calls.Snapshot{}, err
 	}
@@ -266,12 +267,12 @@ func (t *demoTour) openProduct(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t.opts.note("✓ looked at the page: %d refs", snap.Refs)
+	t.opts.Note("✓ looked at the page: %d refs", snap.Refs)
 	for _, it := range outline.Parse(snap.Text) {
 		if it.Role != "link" || it.Ref == "" || it.Name == "" {
 			continue
 		}
-		href, err := t.opts.session().Get(ctx, calls.GetRequest{What: "attr", Target: it.Ref, Name: "href"})
+		href, err := t.opts.Remote().Get(ctx, calls.GetRequest{What: "attr", Target: it.Ref, Name: "href"})
 		if err != nil {
 			return "", err
 		}
@@ -308,7 +309,7 @@ func (t *demoTour) fillQuantity(ctx context.Context) (string, error) {
 }
 
 func (t *demoTour) screenshot(ctx context.Context) (string, error) {
-	img, err := t.opts.session().Screenshot(ctx, calls.ScreenshotRequest{})
+	img, err := t.opts.Remote().Screenshot(ctx, calls.ScreenshotRequest{})
 	if err != nil {
 		return "", err
 	}

@@ -11,14 +11,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
 // fakeShop answers the calls of the tour the way a daemon on the demo shop
 // would; fail makes one method fail.
-func fakeShop(fail map[string]error) *fakeCaller {
+func fakeShop(fail map[string]error) *clitest.FakeCaller {
 	snaps := 0
-	return &fakeCaller{reply: func(method string, params any) (any, error) {
+	return &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		if err := fail[method]; err != nil {
 			return nil, err
 		}
@@ -67,7 +69,7 @@ func fakeServe(ended chan<- struct{}) func(ctx context.Context, addr string, rea
 
 func TestDemoRun(t *testing.T) {
 	fc := fakeShop(nil)
-	c, out, errOut := testCommon(fc, false, false)
+	c, out, errOut := clitest.NewCommon(fc, false, false)
 	c.Session = demoSession
 	ended := make(chan struct{})
 	opts := &DemoOptions{Common: c, ServeDemo: fakeServe(ended), ReadyTimeout: time.Second}
@@ -81,24 +83,24 @@ func TestDemoRun(t *testing.T) {
 	}
 
 	wantCalls := []string{"open", "snapshot", "get", "get", "get", "act", "snapshot", "act", "act", "wait", "get", "screenshot", rpc.MethodSessionClose}
-	if diff := cmp.Diff(wantCalls, fc.methods()); diff != "" {
+	if diff := cmp.Diff(wantCalls, fc.Methods()); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	for _, call := range fc.calls {
+	for _, call := range fc.Calls {
 		if call.Session != demoSession {
 			t.Errorf("%s in session %q", call.Method, call.Session)
 		}
 	}
-	if got := fc.calls[0].Params.(calls.OpenRequest).URL; got != "http://127.0.0.1:1234/products" {
+	if got := fc.Calls[0].Params.(calls.OpenRequest).URL; got != "http://127.0.0.1:1234/products" {
 		t.Errorf("opened %q", got)
 	}
-	if diff := cmp.Diff(calls.ActRequest{Kind: "click", Target: "@e3"}, fc.calls[5].Params); diff != "" {
+	if diff := cmp.Diff(calls.ActRequest{Kind: "click", Target: "@e3"}, fc.Calls[5].Params); diff != "" {
 		t.Errorf("product click (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(calls.ActRequest{Kind: "fill", Target: "@e7", Value: "1"}, fc.calls[7].Params); diff != "" {
+	if diff := cmp.Diff(calls.ActRequest{Kind: "fill", Target: "@e7", Value: "1"}, fc.Calls[7].Params); diff != "" {
 		t.Errorf("quantity fill (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(calls.ActRequest{Kind: "click", Target: `role=button[name="Add to cart"]`}, fc.calls[8].Params); diff != "" {
+	if diff := cmp.Diff(calls.ActRequest{Kind: "click", Target: `role=button[name="Add to cart"]`}, fc.Calls[8].Params); diff != "" {
 		t.Errorf("add to cart (-want +got):\n%s", diff)
 	}
 
@@ -127,16 +129,16 @@ func TestDemoRun(t *testing.T) {
 
 func TestDemoRunFails(t *testing.T) {
 	fc := fakeShop(map[string]error{calls.MethodWait: calls.Errorf(calls.ErrTimeout, "", "timed out after 10s waiting for text \"Cart (1)\"")})
-	c, _, errOut := testCommon(fc, false, false)
+	c, _, errOut := clitest.NewCommon(fc, false, false)
 	ended := make(chan struct{})
 	err := demoRun(context.Background(), &DemoOptions{Common: c, ServeDemo: fakeServe(ended), ReadyTimeout: time.Second})
-	if !errors.Is(err, calls.ErrTimeout) || ExitCode(err) != ExitFailed {
+	if !errors.Is(err, calls.ErrTimeout) || cmdutil.ExitCode(err) != cmdutil.ExitFailed {
 		t.Fatalf("err = %v", err)
 	}
 	if !strings.Contains(errOut.String(), "✗ wait for the cart: timed out") {
 		t.Errorf("stderr:\n%s", errOut)
 	}
-	if m := fc.methods(); m[len(m)-1] != rpc.MethodSessionClose {
+	if m := fc.Methods(); m[len(m)-1] != rpc.MethodSessionClose {
 		t.Errorf("the session was not closed: %v", m)
 	}
 	<-ended
@@ -144,20 +146,20 @@ func TestDemoRunFails(t *testing.T) {
 
 func TestDemoSiteFails(t *testing.T) {
 	fc := fakeShop(nil)
-	c, _, _ := testCommon(fc, false, false)
+	c, _, _ := clitest.NewCommon(fc, false, false)
 	serve := func(context.Context, string, func(string)) error { return errors.New("address in use") }
 	err := demoRun(context.Background(), &DemoOptions{Common: c, ServeDemo: serve, ReadyTimeout: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "address in use") {
 		t.Errorf("err = %v", err)
 	}
-	if len(fc.calls) != 0 {
-		t.Errorf("called the daemon: %v", fc.methods())
+	if len(fc.Calls) != 0 {
+		t.Errorf("called the daemon: %v", fc.Methods())
 	}
 }
 
 func TestDemoServeRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	c, out, _ := testCommon(&fakeCaller{}, false, false)
+	c, out, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	serve := func(ctx context.Context, addr string, ready func(string)) error {
 		ready("http://" + addr + "/")
 		cancel() // as Ctrl-C would

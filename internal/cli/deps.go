@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
@@ -26,7 +27,7 @@ import (
 func DefaultDeps() Deps {
 	v := version.Self()
 	return Deps{
-		Dial: func(ctx context.Context, g GlobalOptions, cfg *config.Config, start bool) (Caller, error) {
+		Dial: func(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Config, start bool) (cmdutil.Caller, error) {
 			return dialDaemon(g, cfg, start, v)
 		},
 		RunDaemon: runDaemon(v),
@@ -35,8 +36,8 @@ func DefaultDeps() Deps {
 	}
 }
 
-func dialDaemon(g GlobalOptions, cfg *config.Config, start bool, v string) (Caller, error) {
-	c := client.New(client.Options{Socket: g.Socket, AutoStart: start, Args: g.daemonArgs(), Version: v, Stderr: os.Stderr,
+func dialDaemon(g cmdutil.GlobalOptions, cfg *config.Config, start bool, v string) (cmdutil.Caller, error) {
+	c := client.New(client.Options{Socket: g.Socket, AutoStart: start, Args: g.DaemonArgs(), Version: v, Stderr: os.Stderr,
 		CheckHello: checkDaemonSettings(cfg, os.Stderr, start)})
 	if start {
 		return c, nil
@@ -51,7 +52,7 @@ type noStartCaller struct{ c *client.Client }
 func (n noStartCaller) Call(ctx context.Context, session, method string, params, result any) error {
 	err := n.c.Call(ctx, session, method, params, result)
 	if err != nil && errors.Is(err, calls.ErrUnavailable) {
-		return fmt.Errorf("%w: %v", ErrNoDaemon, err)
+		return fmt.Errorf("%w: %v", cmdutil.ErrNoDaemon, err)
 	}
 	return err
 }
@@ -60,8 +61,8 @@ func (n noStartCaller) Close() error { return n.c.Close() }
 
 // runDaemon runs the daemon in the foreground: the socket first, the
 // browser on the first page call.
-func runDaemon(v string) func(ctx context.Context, g GlobalOptions, cfg *config.Config) error {
-	return func(ctx context.Context, g GlobalOptions, cfg *config.Config) error {
+func runDaemon(v string) func(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Config) error {
+	return func(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Config) error {
 		// Redacted, as every logger is: the driver and the daemon log
 		// errors, which may quote what a page or a caller sent.
 		log := slog.New(secret.NewHandler(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}), nil))

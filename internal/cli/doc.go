@@ -7,12 +7,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/secret"
 )
 
 // DocOptions are the flags of `waymark doc …`.
 type DocOptions struct {
-	Common
+	cmdutil.Common
 	Op      string // "read", "find", "insert"
 	Editor  string
 	HTML    bool
@@ -25,10 +26,10 @@ type DocOptions struct {
 }
 
 // NewCmdDoc builds `waymark doc read|find|insert`.
-func NewCmdDoc(f *Factory, runF func(context.Context, *DocOptions) error) *cobra.Command {
+func NewCmdDoc(f *cmdutil.Factory, runF func(context.Context, *DocOptions) error) *cobra.Command {
 	opts := &DocOptions{}
 	run := func(cmd *cobra.Command, op string) error {
-		opts.Common = f.common()
+		opts.Common = f.Common()
 		opts.Op = op
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -44,21 +45,21 @@ selecting all and copying (the clipboard's text, and its HTML with --html),
 and written by putting the caret at words it holds and typing. The editor is
 the focused one, else the largest on the page, or the one --editor names.`,
 		Example: "  waymark doc read\n  waymark doc find \"total due\"\n  waymark doc insert \" and team\" --after \"Dear Ann,\"\n  waymark doc insert \"Costs fell by 3 %\" --replace \"Costs fell\"\n  waymark doc insert \"Signed, Ann\" --end",
-		Args:    noArgsOrSubcommand,
+		Args:    cmdutil.NoArgsOrSubcommand,
 		RunE:    func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.PersistentFlags().StringVar(&opts.Editor, "editor", "", "the editor: a ref or a locator (css=.ql-editor); default: the focused or largest one")
 	read := &cobra.Command{
 		Use:   "read",
 		Short: "The document's text (select all, copy), and its HTML with --html",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE:  func(cmd *cobra.Command, args []string) error { return run(cmd, "read") },
 	}
 	read.Flags().BoolVar(&opts.HTML, "html", false, "print the clipboard's HTML (headings, lists, bold) instead of its text")
 	find := &cobra.Command{
 		Use:   "find TEXT",
 		Short: "Where words are in the document (line, paragraph, column), case-insensitively",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Text = args[0]
 			return run(cmd, "find")
@@ -75,7 +76,7 @@ in TEXT starts a new paragraph. The document is read back after, and the
 text must be there, once, where asked. A secret (--secret name=env:VAR) is
 typed in TEXT's place and never shown.`, calls.MaxDocReplace, calls.MaxDocReplace),
 		Example: "  waymark doc insert \" and team\" --after \"Dear Ann,\"\n  waymark doc insert --secret code=env:CODE --after \"Door code: \"",
-		Args:    argsRange(0, 1),
+		Args:    cmdutil.ArgsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Text = args[0]
@@ -93,16 +94,16 @@ typed in TEXT's place and never shown.`, calls.MaxDocReplace, calls.MaxDocReplac
 }
 
 func docRun(ctx context.Context, opts *DocOptions) error {
-	s := opts.session()
+	s := opts.Remote()
 	switch opts.Op {
 	case "find":
 		res, err := s.DocFind(ctx, calls.DocFindRequest{Editor: opts.Editor, Text: opts.Text})
 		if err != nil {
 			return err
 		}
-		return opts.emit(res, func() error {
+		return opts.Emit(res, func() error {
 			if len(res.Matches) == 0 {
-				opts.note("%q is not in the document (%s)", opts.Text, res.Editor)
+				opts.Note("%q is not in the document (%s)", opts.Text, res.Editor)
 			}
 			for _, m := range res.Matches {
 				fmt.Fprintf(opts.IO.Out, "line %d (paragraph %d, column %d): %s\n", m.Line, m.Paragraph, m.Column, m.Context)
@@ -113,10 +114,10 @@ func docRun(ctx context.Context, opts *DocOptions) error {
 		req := calls.DocInsertRequest{Editor: opts.Editor, Text: opts.Text, After: opts.After, Replace: opts.Replace, End: opts.End, Hand: opts.Hand}
 		if opts.Secret != "" {
 			if opts.Text != "" {
-				return usageErrorf("give TEXT or --secret, not both", "two texts to type")
+				return cmdutil.UsageErrorf("give TEXT or --secret, not both", "two texts to type")
 			}
 			po := &PilotOptions{Secrets: []string{opts.Secret}}
-			v, err := po.vars(opts.getenv())
+			v, err := po.vars(opts.Env())
 			if err != nil {
 				return err
 			}
@@ -128,12 +129,12 @@ func docRun(ctx context.Context, opts *DocOptions) error {
 		if err != nil {
 			return err
 		}
-		return opts.emit(res, func() error {
+		return opts.Emit(res, func() error {
 			what := fmt.Sprintf("%q", res.Text)
 			if req.Secret != "" {
 				what = secret.Mark(req.Secret)
 			}
-			opts.said("typed %s %s (line %d; the document has %d lines)", what, res.Where, res.Line, res.Lines)
+			opts.Said("typed %s %s (line %d; the document has %d lines)", what, res.Where, res.Line, res.Lines)
 			return nil
 		})
 	}
@@ -141,7 +142,7 @@ func docRun(ctx context.Context, opts *DocOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.Emit(res, func() error {
 		if opts.HTML {
 			fmt.Fprintln(opts.IO.Out, res.HTML)
 			return nil

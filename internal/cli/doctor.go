@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/browser"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 )
@@ -20,7 +21,7 @@ import (
 // DoctorOptions are the flags of `waymark doctor` and the checks it runs.
 // Each func field is a seam for tests; nil means the real thing.
 type DoctorOptions struct {
-	Common
+	cmdutil.Common
 	Models      bool     // --models: call each configured model's provider
 	Apps        bool     // --apps: list the applications waymark knows, and whether each was checked
 	Socket      string   // the daemon socket (--socket); empty: the per-user default
@@ -50,7 +51,7 @@ type DoctorOptions struct {
 }
 
 // NewCmdDoctor builds `waymark doctor`.
-func NewCmdDoctor(f *Factory, runF func(context.Context, *DoctorOptions) error) *cobra.Command {
+func NewCmdDoctor(f *cmdutil.Factory, runF func(context.Context, *DoctorOptions) error) *cobra.Command {
 	opts := &DoctorOptions{}
 	cmd := &cobra.Command{
 		Use:   "doctor [--models | --apps]",
@@ -60,10 +61,10 @@ the daemon's socket folder, the config files, a CDP endpoint when one is
 configured, free disk for evidence and, with --models, each configured model.
 Each failed check prints its fix. Exits 0 only when every check passes.`,
 		Example:     "  waymark doctor\n  waymark doctor --models --json",
-		Args:        exactArgs(0),
-		Annotations: map[string]string{configOptional: "reports the config's errors"},
+		Args:        cmdutil.ExactArgs(0),
+		Annotations: map[string]string{cmdutil.ConfigOptional: "reports the config's errors"},
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Socket = f.Globals.Socket
 			if runF != nil {
 				return runF(c.Context(), opts)
@@ -114,7 +115,7 @@ type DoctorError struct {
 
 func (e *DoctorError) Error() string     { return e.err.Msg }
 func (e *DoctorError) Unwrap() error     { return e.err }
-func (e *DoctorError) ErrorCode() string { return codeDoctorFailed }
+func (e *DoctorError) ErrorCode() string { return cmdutil.CodeDoctorFailed }
 func (e *DoctorError) ErrorData() any    { return doctorReport{OK: false, Checks: e.Checks} }
 
 func doctorRun(ctx context.Context, opts *DoctorOptions) error {
@@ -130,7 +131,7 @@ func doctorRun(ctx context.Context, opts *DoctorOptions) error {
 		}
 	}
 	if len(failed) == 0 {
-		return o.emit(doctorReport{OK: true, Checks: checks}, func() error { return printChecks(o, checks) })
+		return o.Emit(doctorReport{OK: true, Checks: checks}, func() error { return printChecks(o, checks) })
 	}
 	if !o.JSON {
 		if err := printChecks(o, checks); err != nil {

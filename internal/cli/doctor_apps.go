@@ -50,7 +50,7 @@ func doctorApps(o *DoctorOptions) error {
 		}
 		out = append(out, doctorApp{Name: a.Name, Kind: a.Kind, Hosts: a.Hosts, Paths: a.Paths, Marker: a.Marker, Status: status})
 	}
-	return o.emit(out, func() error {
+	return o.Emit(out, func() error {
 		for _, a := range out {
 			where := strings.Join(a.Hosts, ", ")
 			if len(a.Paths) > 0 {

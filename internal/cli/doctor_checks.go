@@ -19,6 +19,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browser"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/policy"
 )
@@ -199,7 +200,7 @@ func renderPage(ctx context.Context, path string, args []string) (string, error)
 	if !strings.Contains(snap.Text, "waymark doctor") {
 		return "", fmt.Errorf("the test page rendered without its heading; the outline was %q", snap.Text)
 	}
-	return fmt.Sprintf("started headless and rendered a test page (%s)", count(snap.Refs, "ref")), nil
+	return fmt.Sprintf("started headless and rendered a test page (%s)", cmdutil.Count(snap.Refs, "ref")), nil
 }
 
 func checkSocket(o *DoctorOptions) DoctorCheck {
@@ -406,7 +407,7 @@ func listModels(ctx context.Context, hc *http.Client, url string, auth func(http
 // still runs, so this warns and never fails.
 func checkNetwork(o *DoctorOptions, c *config.Config, local bool) DoctorCheck {
 	ck := DoctorCheck{Name: "network"}
-	opts, err := driverOptions(c)
+	opts, err := cmdutil.DriverOptions(c)
 	if err != nil {
 		ck.Status, ck.Detail = checkFail, err.Error()
 		return ck
@@ -416,7 +417,7 @@ func checkNetwork(o *DoctorOptions, c *config.Config, local bool) DoctorCheck {
 	if local {
 		opts.CDP = ""
 	}
-	why := driver.ProxyOff(opts, o.getenv())
+	why := driver.ProxyOff(opts, o.Env())
 	switch {
 	case why == "":
 		ck.Status, ck.Detail = checkOK, fmt.Sprintf("pages reach the network through the daemon's proxy, which connects only to addresses the policy judged (private_network = %q)", access)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 )
@@ -28,13 +30,13 @@ func TestNewCmdDoctor(t *testing.T) {
 	}{
 		{name: "plain", args: nil},
 		{name: "models", args: []string{"--models"}, wantModels: true},
-		{name: "no args", args: []string{"browser"}, wantCode: ExitUsage},
-		{name: "unknown flag", args: []string{"--model"}, wantCode: ExitUsage},
+		{name: "no args", args: []string{"browser"}, wantCode: cmdutil.ExitUsage},
+		{name: "unknown flag", args: []string{"--model"}, wantCode: cmdutil.ExitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseCmd(t, NewCmdDoctor, tt.args)
-			if code := ExitCode(err); code != tt.wantCode {
+			got, err := clitest.ParseCmd(t, NewCmdDoctor, tt.args)
+			if code := cmdutil.ExitCode(err); code != tt.wantCode {
 				t.Fatalf("exit code %d (err %v), want %d", code, err, tt.wantCode)
 			}
 			if tt.wantCode != 0 {
@@ -52,7 +54,7 @@ func TestNewCmdDoctor(t *testing.T) {
 // our own, plenty of disk.
 func goodDoctor(t *testing.T, jsonOut bool) (*DoctorOptions, *bytes.Buffer) {
 	t.Helper()
-	common, out, _ := testCommon(&fakeCaller{}, jsonOut, false)
+	common, out, _ := clitest.NewCommon(&clitest.FakeCaller{}, jsonOut, false)
 	run := t.TempDir()
 	common.Getenv = func(string) string { return "" }
 	return &DoctorOptions{
@@ -110,7 +112,7 @@ func TestDoctorRun(t *testing.T) {
 					return "", &browser.NotFoundError{Looked: []string{"chromium", "google-chrome"}}
 				}
 			},
-			wantCode: ExitFailed,
+			wantCode: cmdutil.ExitFailed,
 			want:     []string{"✗ browser: no Chromium or Chrome found (looked for chromium, google-chrome) — fix: ", "✗ headless: no browser to start"},
 			wantHint: "WAYMARK_BROWSER",
 		},
@@ -119,7 +121,7 @@ func TestDoctorRun(t *testing.T) {
 			setup: func(o *DoctorOptions) {
 				o.BrowserVersion = func(context.Context, string) (string, error) { return "", errors.New("exit status 127") }
 			},
-			wantCode: ExitFailed,
+			wantCode: cmdutil.ExitFailed,
 			want:     []string{"✗ browser: /usr/bin/chromium does not run: exit status 127 — fix: reinstall it"},
 		},
 		{
@@ -129,7 +131,7 @@ func TestDoctorRun(t *testing.T) {
 					return "", errors.New("chrome failed to start")
 				}
 			},
-			wantCode: ExitFailed,
+			wantCode: cmdutil.ExitFailed,
 			want:     []string{"✗ headless: /usr/bin/chromium did not start headless and render a page: chrome failed to start — fix: run "},
 		},
 		{
@@ -139,7 +141,7 @@ func TestDoctorRun(t *testing.T) {
 					return nil, errors.New(`config file w.toml:2: unknown key "browser.x"`)
 				}
 			},
-			wantCode: ExitFailed,
+			wantCode: cmdutil.ExitFailed,
 			want:     []string{`✗ config: config file w.toml:2: unknown key "browser.x" — fix: correct the file`, "✓ browser:"},
 		},
 		{
@@ -157,7 +159,7 @@ func TestDoctorRun(t *testing.T) {
 				o.ProbeCDP = down
 				o.FindBrowser = func(string) (string, error) { return "", &browser.NotFoundError{} }
 			},
-			wantCode: ExitFailed,
+			wantCode: cmdutil.ExitFailed,
 			want:     []string{"✗ cdp: CDP endpoint 9222 does not answer", "cdp_to_local = true", "- browser: no local Chromium, and none needed", "- headless: no browser to start"},
 		},
 		{
@@ -186,7 +188,7 @@ func TestDoctorRun(t *testing.T) {
 				o.Models = true
 				o.LoadConfig = cfgWith(func(c *config.Config) { c.Model.Provider = "openai" })
 			},
-			wantCode: ExitFailed,
+			wantCode: cmdutil.ExitFailed,
 			want:     []string{"✗ model: no API key for openai — fix: set OPENAI_API_KEY in the environment"},
 		},
 	}
@@ -197,7 +199,7 @@ func TestDoctorRun(t *testing.T) {
 				tt.setup(o)
 			}
 			err := doctorRun(context.Background(), o)
-			if code := ExitCode(err); code != tt.wantCode {
+			if code := cmdutil.ExitCode(err); code != tt.wantCode {
 				t.Fatalf("exit code %d (err %v), want %d\n%s", code, err, tt.wantCode, out)
 			}
 			for _, w := range tt.want {
@@ -209,8 +211,8 @@ func TestDoctorRun(t *testing.T) {
 				if !errors.Is(err, ErrChecksFailed) {
 					t.Errorf("err %v is not ErrChecksFailed", err)
 				}
-				if errorHint(err) == "" || !strings.Contains(errorHint(err), tt.wantHint) {
-					t.Errorf("hint %q, want one with %q", errorHint(err), tt.wantHint)
+				if cmdutil.ErrorHint(err) == "" || !strings.Contains(cmdutil.ErrorHint(err), tt.wantHint) {
+					t.Errorf("hint %q, want one with %q", cmdutil.ErrorHint(err), tt.wantHint)
 				}
 			}
 		})
@@ -234,7 +236,7 @@ func TestDoctorSocketFolder(t *testing.T) {
 	}{
 		{name: "not made yet", want: "✓ socket: "},
 		{name: "private", mode: 0o700, want: "folder mode 0700, yours; no daemon socket yet"},
-		{name: "open to others", mode: 0o755, wantCode: ExitFailed, want: "is mode 0755: other users may reach the daemon — fix: chmod 700 "},
+		{name: "open to others", mode: 0o755, wantCode: cmdutil.ExitFailed, want: "is mode 0755: other users may reach the daemon — fix: chmod 700 "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -252,7 +254,7 @@ func TestDoctorSocketFolder(t *testing.T) {
 			o, out := goodDoctor(t, false)
 			o.Socket = "" // the per-user default, under XDG_RUNTIME_DIR
 			err := doctorRun(context.Background(), o)
-			if code := ExitCode(err); code != tt.wantCode {
+			if code := cmdutil.ExitCode(err); code != tt.wantCode {
 				t.Fatalf("exit code %d (err %v), want %d\n%s", code, err, tt.wantCode, out)
 			}
 			if !strings.Contains(out.String(), tt.want) {
@@ -302,7 +304,7 @@ func TestDoctorModels(t *testing.T) {
 			want: []string{"✓ model: openai answers (2 models; none configured"}},
 		{name: "not listed warns", provider: "anthropic", key: "sk-good", model: "claude-z",
 			want: []string{`! model claude-z: anthropic answers but does not list "claude-z"`}},
-		{name: "bad key", provider: "anthropic", key: "sk-bad", model: "claude-a", wantCode: ExitFailed,
+		{name: "bad key", provider: "anthropic", key: "sk-bad", model: "claude-a", wantCode: cmdutil.ExitFailed,
 			want: []string{"✗ model: anthropic: the provider answered 401 Unauthorized — fix: check the key"}},
 		{name: "rules", provider: "rules", want: []string{`✓ model: provider "rules" calls no API`}},
 	}
@@ -320,7 +322,7 @@ func TestDoctorModels(t *testing.T) {
 				c.Model.Model, c.Model.Purposes.Act = tt.model, tt.act
 			})
 			err := doctorRun(context.Background(), o)
-			if code := ExitCode(err); code != tt.wantCode {
+			if code := cmdutil.ExitCode(err); code != tt.wantCode {
 				t.Fatalf("exit code %d (err %v), want %d\n%s", code, err, tt.wantCode, out)
 			}
 			for _, w := range tt.want {
@@ -356,7 +358,7 @@ func TestDoctorJSON(t *testing.T) {
 		o, out := goodDoctor(t, true)
 		o.FindBrowser = func(string) (string, error) { return "", &browser.NotFoundError{Looked: []string{"chromium"}} }
 		err := doctorRun(context.Background(), o)
-		if ExitCode(err) != ExitFailed || out.Len() != 0 {
+		if cmdutil.ExitCode(err) != cmdutil.ExitFailed || out.Len() != 0 {
 			t.Fatalf("err %v, stdout %q; want exit 1 and nothing printed yet", err, out)
 		}
 		// With --json the message is all an agent reads: it names each
@@ -378,7 +380,7 @@ func TestDoctorJSON(t *testing.T) {
 func TestDoctorRealBrowser(t *testing.T) {
 	path := browsertest.Chrome(t)
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	common, out, _ := testCommon(&fakeCaller{}, false, false)
+	common, out, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	o := &DoctorOptions{
 		Common:      common,
 		BrowserArgs: browsertest.GuardArgs,
@@ -401,12 +403,12 @@ func TestDoctorRealBrowser(t *testing.T) {
 // `waymark --private-network all doctor` judged "loopback".
 func TestDoctorTakesGlobalFlags(t *testing.T) {
 	var got *DoctorOptions
-	fc := &fakeCaller{}
+	fc := &clitest.FakeCaller{}
 	ios, _, _, _ := iostreams.Test()
-	f := &Factory{IO: ios, Caller: func(context.Context) (Caller, error) { return fc, nil }}
-	g := &GlobalOptions{}
+	f := &cmdutil.Factory{IO: ios, Caller: func(context.Context) (cmdutil.Caller, error) { return fc, nil }}
+	g := &cmdutil.GlobalOptions{}
 	root := NewCmdRoot(f, g)
-	f.Config = func() (*config.Config, error) { return config.Load(config.LoadOptions{Flags: g.configFlags()}) }
+	f.Config = func() (*config.Config, error) { return config.Load(config.LoadOptions{Flags: g.ConfigFlags()}) }
 	for _, c := range root.Commands() {
 		if c.Name() == "doctor" {
 			root.RemoveCommand(c)

@@ -11,17 +11,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // DownloadsOptions are the flags of `waymark downloads`.
 type DownloadsOptions struct {
-	Common
+	cmdutil.Common
 }
 
 // NewCmdDownloads builds `waymark downloads`. It dials with
 // Factory.RunningCaller: with no daemon there are no downloads, and
 // starting one (and a browser) only to say so is waste.
-func NewCmdDownloads(f *Factory, runF func(context.Context, *DownloadsOptions) error) *cobra.Command {
+func NewCmdDownloads(f *cmdutil.Factory, runF func(context.Context, *DownloadsOptions) error) *cobra.Command {
 	opts := &DownloadsOptions{}
 	return &cobra.Command{
 		Use:   "downloads",
@@ -31,9 +32,9 @@ func NewCmdDownloads(f *Factory, runF func(context.Context, *DownloadsOptions) e
 or why it was stopped. An action prints the downloads it started; this also
 lists the ones a page began by itself, which the next snapshot tells of once.`,
 		Example: "  waymark downloads\n  waymark downloads --json",
-		Args:    exactArgs(0),
+		Args:    cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Caller = f.RunningCaller
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -44,8 +45,8 @@ lists the ones a page began by itself, which the next snapshot tells of once.`,
 }
 
 func downloadsRun(ctx context.Context, opts *DownloadsOptions) error {
-	list, err := opts.session().Downloads(ctx)
-	if err != nil && !errors.Is(err, ErrNoDaemon) {
+	list, err := opts.Remote().Downloads(ctx)
+	if err != nil && !errors.Is(err, cmdutil.ErrNoDaemon) {
 		return err
 	}
 	if list == nil {
@@ -54,9 +55,9 @@ func downloadsRun(ctx context.Context, opts *DownloadsOptions) error {
 	if list.Downloads == nil {
 		list.Downloads = []calls.Download{}
 	}
-	return opts.emit(list, func() error {
+	return opts.Emit(list, func() error {
 		if len(list.Downloads) == 0 {
-			opts.note("no downloads in session %q", opts.Session)
+			opts.Note("no downloads in session %q", opts.Session)
 			return nil
 		}
 		return printDownloads(&opts.Common, list.Downloads)
@@ -65,7 +66,7 @@ func downloadsRun(ctx context.Context, opts *DownloadsOptions) error {
 
 // printDownloads writes one line a download: state, name, bytes, and the
 // path or the reason it was stopped.
-func printDownloads(c *Common, list []calls.Download) error {
+func printDownloads(c *cmdutil.Common, list []calls.Download) error {
 	rows := make([][]string, 0, len(list))
 	for _, d := range list {
 		where := d.Path
@@ -75,7 +76,7 @@ func printDownloads(c *Common, list []calls.Download) error {
 		rows = append(rows, []string{d.State, d.Name, strconv.FormatInt(d.Bytes, 10), where})
 	}
 	if !c.IO.IsStdoutTTY() {
-		return printTable(c.IO.Out, false, nil, rows)
+		return cmdutil.PrintTable(c.IO.Out, false, nil, rows)
 	}
 	// Not printTable on a terminal: it shortens long cells, and a path cut
 	// short is of no use. The last column is free to run long.
@@ -83,7 +84,7 @@ func printDownloads(c *Common, list []calls.Download) error {
 	fmt.Fprintln(tw, "STATE\tNAME\tBYTES\tPATH OR REASON")
 	for _, r := range rows {
 		for i, v := range r {
-			r[i] = fieldSpaces.Replace(v)
+			r[i] = cmdutil.FieldSpaces.Replace(v)
 		}
 		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 func TestDownloadsParse(t *testing.T) {
@@ -20,7 +21,9 @@ func TestDownloadsRun(t *testing.T) {
 		{Name: "report.csv", Path: "/tmp/wm/report.csv", Bytes: 100, State: calls.DownloadCompleted},
 		{Name: "setup.exe", State: calls.DownloadRefused, Reason: "files ending .exe are not allowed (allowed: .csv\t.pdf)"},
 	}}
-	run := func(ctx context.Context, c Common) error { return downloadsRun(ctx, &DownloadsOptions{Common: c}) }
+	run := func(ctx context.Context, c cmdutil.Common) error {
+		return downloadsRun(ctx, &DownloadsOptions{Common: c})
+	}
 	checkRuns(t, []runCase{
 		{
 			name:       "tty",
@@ -53,7 +56,7 @@ func TestDownloadsRun(t *testing.T) {
 		{
 			name:       "no daemon, json",
 			json:       true,
-			errs:       map[string]error{calls.MethodDownloads: fmt.Errorf("dial: %w", ErrNoDaemon)},
+			errs:       map[string]error{calls.MethodDownloads: fmt.Errorf("dial: %w", cmdutil.ErrNoDaemon)},
 			run:        run,
 			wantStdout: `{"ok":true,"data":{"downloads":[]}}` + "\n",
 		},

@@ -8,18 +8,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
 
 // DriftOptions are the flags of `waymark drift`.
 type DriftOptions struct {
-	Common
+	cmdutil.Common
 	File string
 }
 
 // NewCmdDrift builds `waymark drift FILE`.
-func NewCmdDrift(f *Factory, runF func(context.Context, *DriftOptions) error) *cobra.Command {
+func NewCmdDrift(f *cmdutil.Factory, runF func(context.Context, *DriftOptions) error) *cobra.Command {
 	opts := &DriftOptions{}
 	cmd := &cobra.Command{
 		Use:   "drift FILE",
@@ -40,9 +41,9 @@ run (1 failed, 2 usage, 3 unavailable):
 A step behind an action (a click, a submit) is reported unreached and does
 not change the status: drift never acts to reach it.`,
 		Example: "  waymark drift checkout.json\n  waymark drift checkout.json --json",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.File = args[0]
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -66,28 +67,28 @@ func driftRun(ctx context.Context, opts *DriftOptions) error {
 	if err != nil {
 		return err
 	}
-	code := driftExit(rep)
+	code := cmdutil.DriftExit(rep)
 	if opts.JSON {
-		env := envelope{OK: code == 0, Data: driftJSON{rep, code}}
+		env := cmdutil.Envelope{OK: code == 0, Data: driftJSON{rep, code}}
 		if code != 0 {
 			// One rule for every command: ok is false when the exit status is not 0.
-			env.Error = &errorBody{Code: driftCode(code), Message: driftSummary(rep), Hint: driftHint(code)}
+			env.Error = &cmdutil.ErrorBody{Code: cmdutil.DriftCode(code), Message: driftSummary(rep), Hint: driftHint(code)}
 		}
-		if err := writeEnvelope(opts.IO.Out, env); err != nil {
+		if err := cmdutil.WriteEnvelope(opts.IO.Out, env); err != nil {
 			return err
 		}
 	} else {
 		fmt.Fprint(opts.IO.Out, driftTable(rep))
-		opts.note("%s", driftSummary(rep))
+		opts.Note("%s", driftSummary(rep))
 	}
 	if code != 0 {
-		return &ExitError{Code: code, Msg: driftSummary(rep), Silent: true}
+		return &cmdutil.ExitError{Code: code, Msg: driftSummary(rep), Silent: true}
 	}
 	return nil
 }
 
 func driftHint(code int) string {
-	if code == DriftExitMoved {
+	if code == cmdutil.DriftExitMoved {
 		return "a replay heals the moved elements with no model; run " + calls.Cmd("replay") + " with --keep-heals always to save them"
 	}
 	return "look at the steps marked replaced, missing, ambiguous, unreached or elsewhere, and record the routine again or fix them"

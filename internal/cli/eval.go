@@ -8,16 +8,17 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // EvalOptions are the flags of `waymark eval`.
 type EvalOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.EvalRequest
 }
 
 // NewCmdEval builds `waymark eval JS`.
-func NewCmdEval(f *Factory, runF func(context.Context, *EvalOptions) error) *cobra.Command {
+func NewCmdEval(f *cmdutil.Factory, runF func(context.Context, *EvalOptions) error) *cobra.Command {
 	opts := &EvalOptions{}
 	cmd := &cobra.Command{
 		Use:   "eval JS",
@@ -26,9 +27,9 @@ func NewCmdEval(f *Factory, runF func(context.Context, *EvalOptions) error) *cob
 in an isolated world that sees the DOM but not the page's own scripts;
 --main-world runs it beside them. Give - to read the expression from stdin.`,
 		Example: "  waymark eval 'document.title'\n  waymark eval '[...document.links].length'\n  waymark eval - < script.js",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			expr := args[0]
 			if expr == "-" {
 				b, err := io.ReadAll(opts.IO.In)
@@ -38,7 +39,7 @@ in an isolated world that sees the DOM but not the page's own scripts;
 				expr = string(b)
 			}
 			if strings.TrimSpace(expr) == "" {
-				return usageErrorf(helpHint(cmd), "eval needs an expression")
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "eval needs an expression")
 			}
 			opts.Request.Expression = expr
 			if runF != nil {
@@ -52,11 +53,11 @@ in an isolated world that sees the DOM but not the page's own scripts;
 }
 
 func evalRun(ctx context.Context, opts *EvalOptions) error {
-	res, err := opts.session().Eval(ctx, opts.Request)
+	res, err := opts.Remote().Eval(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.Emit(res, func() error {
 		v := strings.TrimSpace(string(res.Value))
 		if v == "" {
 			v = "null"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/capture"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
@@ -27,7 +28,7 @@ func (o *ExtractOptions) learnAPI(ctx context.Context, data json.RawMessage, pat
 	if err != nil {
 		return err
 	}
-	r, _, err := siteapi.LearnCall(ctx, o.session(), f, rows, siteapi.LearnOptions{})
+	r, _, err := siteapi.LearnCall(ctx, o.Remote(), f, rows, siteapi.LearnOptions{})
 	if err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func (o *ExtractOptions) learnAPI(ctx context.Context, data json.RawMessage, pat
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, b, 0o644)
+	return cmdutil.WriteFileAtomic(path, b, 0o644)
 }
 
 // readCapture reads the session's capture and leaves it running; with
@@ -43,7 +44,7 @@ func (o *ExtractOptions) learnAPI(ctx context.Context, data json.RawMessage, pat
 // before reading any page too, so that a missing capture costs no model
 // call and leaves the tab where it was.
 func (o *ExtractOptions) readCapture(ctx context.Context) (*calls.CaptureStopResult, error) {
-	res, err := o.session().StopCapture(ctx, calls.CaptureStopRequest{Keep: true})
+	res, err := o.Remote().StopCapture(ctx, calls.CaptureStopRequest{Keep: true})
 	if errors.Is(err, calls.ErrBadInput) {
 		return nil, calls.Errorf(calls.ErrBadInput, "start a capture before the page loads the list ("+calls.Cmd("capture start")+", then "+calls.Cmd("reload")+"), and extract again with --learn-api",
 			"no capture runs in this session, so no call behind the rows can be seen")

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 const recipeFile = `{"format":"waymark.recipe/1","container":"body > ul","row":"li","fields":[{"name":"name","type":"string","by":"role","select":"a"},{"name":"price","type":"number","by":"attr","select":"span.price"}],"learned":2}`
@@ -23,8 +25,8 @@ func TestExtractByARecipeNeedsNoModel(t *testing.T) {
 	os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"price":{"type":"number"}}}}`), 0o644)
 	os.WriteFile(rf, []byte(recipeFile), 0o644)
 	rows := map[string]any{"found": true, "lang": "en", "rows": []map[string]any{{"name": "Trail Mug", "price": "£1,299.00"}, {"name": "Tote", "price": "£22"}}}
-	fc := &fakeCaller{results: map[string]any{calls.MethodEval: map[string]any{"value": rows}}}
-	common, out, _ := testCommon(fc, false, false)
+	fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodEval: map[string]any{"value": rows}}}
+	common, out, _ := clitest.NewCommon(fc, false, false)
 	common.Getenv = func(string) string { return "" }
 	opts := &ExtractOptions{PilotOptions: PilotOptions{Common: common}, Instruction: "every product", SchemaFile: schema, RecipeFile: rf}
 	if err := extractRun(context.Background(), opts); err != nil {
@@ -35,12 +37,12 @@ func TestExtractByARecipeNeedsNoModel(t *testing.T) {
 	}
 	// One script reads; the extract then goes to the session's recording
 	// (the daemon's, which records nothing when the session does not).
-	if m := fc.methods(); len(m) != 2 || m[0] != calls.MethodEval || m[1] != calls.MethodRecordExtract {
+	if m := fc.Methods(); len(m) != 2 || m[0] != calls.MethodEval || m[1] != calls.MethodRecordExtract {
 		t.Fatalf("calls %v: a recipe read is one script, then the recording is told", m)
 	}
 	// No rows where there were: it says the recipe no longer fits, and
 	// with no model that is where it stops.
-	fc.results[calls.MethodEval] = map[string]any{"value": map[string]any{"found": true, "rows": []any{}}}
+	fc.Results[calls.MethodEval] = map[string]any{"value": map[string]any{"found": true, "rows": []any{}}}
 	err := extractRun(context.Background(), opts)
 	var ce *calls.Error
 	if !errors.As(err, &ce) || ce.Kind != calls.ErrNoMatch || !strings.Contains(ce.Msg, "no longer fits") {
@@ -58,7 +60,7 @@ func TestExtractListFlags(t *testing.T) {
 	dir := t.TempDir()
 	seen := filepath.Join(dir, "seen.txt")
 	os.WriteFile(seen, []byte("TM-1\nCT-2\n"), 0o644)
-	o, err := parseCmd(t, NewCmdExtract, []string{"every product", "--schema", "s.json", "--pages", "5", "--key", "sku", "--limit", "40", "--until", "3 days ago", "--seen", seen})
+	o, err := clitest.ParseCmd(t, NewCmdExtract, []string{"every product", "--schema", "s.json", "--pages", "5", "--key", "sku", "--limit", "40", "--until", "3 days ago", "--seen", seen})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +78,8 @@ func TestExtractListFlags(t *testing.T) {
 		t.Fatalf("seen file %q", b)
 	}
 	for _, args := range [][]string{{"--until", "soonish"}, {"--seen", seen}} {
-		o, _ := parseCmd(t, NewCmdExtract, append([]string{"x", "--schema", "s.json"}, args...))
-		var ue *UsageError
+		o, _ := clitest.ParseCmd(t, NewCmdExtract, append([]string{"x", "--schema", "s.json"}, args...))
+		var ue *cmdutil.UsageError
 		if _, err := o.listOptions(); !errors.As(err, &ue) || ue.Hint == "" {
 			t.Errorf("%v: %v", args, err)
 		}

@@ -24,7 +24,7 @@ func (o *ExtractOptions) sheetOf(ctx context.Context) (pilot.SheetDump, error) {
 	if o.SheetOf != nil {
 		return o.SheetOf(ctx)
 	}
-	return sheetDumpOf(ctx, o.session())
+	return sheetDumpOf(ctx, o.Remote())
 }
 
 // sheetDumpOf is the one place that connects extract (CLI and MCP, and
@@ -99,9 +99,9 @@ func (o *ExtractOptions) saveGrid(res *pilot.ExtractResult, used *sheet.Recipe) 
 		return fmt.Errorf("save the grid recipe: %w", err)
 	}
 	if res.Heal != nil {
-		o.note("grid recipe learned again (a heal) and saved to %s", o.RecipeFile)
+		o.Note("grid recipe learned again (a heal) and saved to %s", o.RecipeFile)
 	} else {
-		o.note("grid recipe saved to %s: the next extract --recipe %s reads the sheet with no model", o.RecipeFile, o.RecipeFile)
+		o.Note("grid recipe saved to %s: the next extract --recipe %s reads the sheet with no model", o.RecipeFile, o.RecipeFile)
 	}
 	return nil
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/apptest"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
@@ -50,9 +52,9 @@ func TestExtractOnARealSheet(t *testing.T) {
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
 	rec := &methodLog{Caller: m}
-	common, out, errOut := testCommon(rec, false, false)
+	common, out, errOut := clitest.NewCommon(rec, false, false)
 	common.Getenv = func(k string) string { return env[k] }
-	s := common.session()
+	s := common.Remote()
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,7 @@ func TestExtractOnARealSheet(t *testing.T) {
 
 	// sheet dump names the tables it holds, in text and in --json.
 	for _, asJSON := range []bool{false, true} {
-		dc, dout, _ := testCommon(m, asJSON, false)
+		dc, dout, _ := clitest.NewCommon(m, asJSON, false)
 		if err := sheetRun(ctx, &SheetOptions{Common: dc, Op: "dump"}); err != nil {
 			t.Fatalf("sheet dump: %v", err)
 		}
@@ -122,7 +124,7 @@ func TestExtractOnARealSheet(t *testing.T) {
 
 // methodLog is a Caller that notes the methods it passes on.
 type methodLog struct {
-	Caller
+	cmdutil.Caller
 	methods []string
 }
 

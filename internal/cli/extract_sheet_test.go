@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/sheet"
 )
@@ -36,8 +37,8 @@ func TestExtractOnASheet(t *testing.T) {
 	os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"customer":{"type":"string"},"amount":{"type":"number"}}}}`), 0o644)
 	grid := cellsOf("Orders", "", "Customer|Amount|Paid", "Ann|$12.50|yes", "Bob|$1,200.00|no")
 	dumps := 0
-	fc := &fakeCaller{results: map[string]any{}}
-	common, out, errOut := testCommon(fc, false, false)
+	fc := &clitest.FakeCaller{Results: map[string]any{}}
+	common, out, errOut := clitest.NewCommon(fc, false, false)
 	common.Getenv = func(string) string { return "" }
 	opts := &ExtractOptions{PilotOptions: PilotOptions{Common: common}, Instruction: "every order", SchemaFile: schema, RecipeFile: rf,
 		SheetOf: func(context.Context) (pilot.SheetDump, error) {
@@ -58,11 +59,11 @@ func TestExtractOnASheet(t *testing.T) {
 		t.Errorf("stderr: %s", errOut)
 	}
 	// The page is not read: only the recording is told.
-	if m := fc.methods(); len(m) != 1 || m[0] != calls.MethodRecordExtract {
+	if m := fc.Methods(); len(m) != 1 || m[0] != calls.MethodRecordExtract {
 		t.Fatalf("calls %v", m)
 	}
-	if req, ok := fc.calls[0].Params.(calls.RecordExtractRequest); !ok || !strings.Contains(string(req.Grid), `"header":"Amount"`) || req.Recipe != nil {
-		t.Errorf("recorded %+v", fc.calls[0].Params)
+	if req, ok := fc.Calls[0].Params.(calls.RecordExtractRequest); !ok || !strings.Contains(string(req.Grid), `"header":"Amount"`) || req.Recipe != nil {
+		t.Errorf("recorded %+v", fc.Calls[0].Params)
 	}
 
 	// Columns swapped and a row added above: read by the grid recipe.

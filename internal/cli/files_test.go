@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 var png = []byte("\x89PNG\r\n\x1a\nfake")
@@ -25,13 +27,13 @@ func TestScreenshotRun(t *testing.T) {
 		}
 		return ""
 	}
-	fc := &fakeCaller{results: map[string]any{calls.MethodScreenshot: calls.Image{Data: png}}}
+	fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodScreenshot: calls.Image{Data: png}}}
 
 	shoot := func(path string, jsonOut bool) (string, string) {
 		t.Helper()
-		c, out, _ := testCommon(fc, jsonOut, false)
+		c, out, _ := clitest.NewCommon(fc, jsonOut, false)
 		c.Getenv = getenv
-		opts := &ScreenshotOptions{Common: c, Path: path, Now: func() time.Time { return testNow }}
+		opts := &ScreenshotOptions{Common: c, Path: path, Now: func() time.Time { return clitest.Now }}
 		if err := screenshotRun(context.Background(), opts); err != nil {
 			t.Fatal(err)
 		}
@@ -80,8 +82,8 @@ func TestScreenshotRun(t *testing.T) {
 	}
 
 	// An empty capture is an error, not an empty file.
-	fc.results[calls.MethodScreenshot] = calls.Image{}
-	c, _, _ := testCommon(fc, false, false)
+	fc.Results[calls.MethodScreenshot] = calls.Image{}
+	c, _, _ := clitest.NewCommon(fc, false, false)
 	if err := screenshotRun(context.Background(), &ScreenshotOptions{Common: c, Path: "empty.png", Now: time.Now}); err == nil {
 		t.Error("empty capture: no error")
 	}
@@ -92,8 +94,8 @@ func TestScreenshotRun(t *testing.T) {
 
 func TestPDFRun(t *testing.T) {
 	dir := t.TempDir()
-	fc := &fakeCaller{results: map[string]any{calls.MethodPDF: calls.Image{Data: []byte("%PDF-1.7")}}}
-	c, out, _ := testCommon(fc, false, false)
+	fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodPDF: calls.Image{Data: []byte("%PDF-1.7")}}}
+	c, out, _ := clitest.NewCommon(fc, false, false)
 	path := filepath.Join(dir, "a.pdf")
 	// A world-readable file there is replaced by one for its owner alone.
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
@@ -121,8 +123,8 @@ func TestStateSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := calls.State{Cookies: []calls.Cookie{{Name: "sid", Value: "s3cret", Domain: "a.test"}}, Origins: map[string]map[string]string{"https://a.test": {"k": "v"}}}
-	fc := &fakeCaller{results: map[string]any{calls.MethodStateSave: st}}
-	c, _, errOut := testCommon(fc, false, false)
+	fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodStateSave: st}}
+	c, _, errOut := clitest.NewCommon(fc, false, false)
 	if err := stateSaveRun(context.Background(), &StateOptions{Common: c, Op: "save", Path: path}); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +174,7 @@ func TestWriteFileAtomicKeepsOldOnFailure(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(target, "x"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFileAtomic(target, []byte("new"), 0o600); err == nil {
+	if err := cmdutil.WriteFileAtomic(target, []byte("new"), 0o600); err == nil {
 		t.Fatal("rename over a non-empty directory: no error")
 	}
 	entries, _ := os.ReadDir(dir)
@@ -212,30 +214,30 @@ func TestStateLoad(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fc := &fakeCaller{}
-			c, _, _ := testCommon(fc, false, false)
+			fc := &clitest.FakeCaller{}
+			c, _, _ := clitest.NewCommon(fc, false, false)
 			err := stateLoadRun(context.Background(), &StateOptions{Common: c, Op: "load", Path: tt.path})
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
 				}
-				if !errors.Is(err, calls.ErrBadInput) || errorHint(err) == "" {
+				if !errors.Is(err, calls.ErrBadInput) || cmdutil.ErrorHint(err) == "" {
 					t.Errorf("err %v: not bad input with a hint", err)
 				}
-				if len(fc.calls) != 0 {
-					t.Errorf("called the daemon: %v", fc.methods())
+				if len(fc.Calls) != 0 {
+					t.Errorf("called the daemon: %v", fc.Methods())
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := []fakeCall{{Session: "s1", Method: calls.MethodStateLoad, Params: calls.State{
+			want := []clitest.FakeCall{{Session: "s1", Method: calls.MethodStateLoad, Params: calls.State{
 				Format:  calls.StateFormat,
 				Cookies: []calls.Cookie{{Name: "sid", Value: "x", Domain: "a.test"}},
 				Origins: map[string]map[string]string{"https://a.test": {"k": "v"}},
 			}}}
-			if diff := cmp.Diff(want, fc.calls); diff != "" {
+			if diff := cmp.Diff(want, fc.Calls); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
 		})

@@ -14,11 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // FormOptions are the flags of `waymark form …`.
 type FormOptions struct {
-	Common
+	cmdutil.Common
 	Op      string // "read", "fill", "review"
 	File    string // fill: the answers file, "-" for stdin
 	Secrets []string
@@ -28,10 +29,10 @@ type FormOptions struct {
 
 // NewCmdForm builds `waymark form`, `waymark form fill FILE` and
 // `waymark form review`.
-func NewCmdForm(f *Factory, runF func(context.Context, *FormOptions) error) *cobra.Command {
+func NewCmdForm(f *cmdutil.Factory, runF func(context.Context, *FormOptions) error) *cobra.Command {
 	opts := &FormOptions{}
 	run := func(cmd *cobra.Command, op string) error {
-		opts.Common = f.common()
+		opts.Common = f.Common()
 		opts.Op = op
 		if opts.Stdin == nil {
 			opts.Stdin = cmd.InOrStdin()
@@ -51,7 +52,7 @@ required, the value (secrets and card numbers hidden), the options, and what
 the page says is wrong. Fields in iframes (cross-site too) and open shadow
 roots count; a frame that cannot be read is named, never taken as empty.`,
 		Example: "  waymark form\n  waymark form fill answers.json --secret card_number=env:CARD\n  waymark form review --json",
-		Args:    noArgsOrSubcommand,
+		Args:    cmdutil.NoArgsOrSubcommand,
 		RunE:    func(cmd *cobra.Command, args []string) error { return run(cmd, "read") },
 	}
 	fill := &cobra.Command{
@@ -68,7 +69,7 @@ never presses Enter or a submit control, and the page's own attempts to send
 are stopped and listed. An answer no field takes is reported, never put in a
 near one. Secrets come from the environment and never appear in the output.`,
 		Example: "  waymark form fill answers.json\n  waymark form fill - --secret card_number=env:CARD < answers.json",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
 			return run(cmd, "fill")
@@ -79,7 +80,7 @@ near one. Secrets come from the environment and never appear in the output.`,
 	review := &cobra.Command{
 		Use:   "review",
 		Short: "Every page of a multi-step form the session went through, with its values",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE:  func(cmd *cobra.Command, args []string) error { return run(cmd, "review") },
 	}
 	cmd.AddCommand(fill, review)
@@ -87,7 +88,7 @@ near one. Secrets come from the environment and never appear in the output.`,
 }
 
 func formRun(ctx context.Context, opts *FormOptions) error {
-	s := opts.session()
+	s := opts.Remote()
 	switch opts.Op {
 	case "fill":
 		req, err := opts.fillRequest()
@@ -106,17 +107,17 @@ func formRun(ctx context.Context, opts *FormOptions) error {
 					return perr
 				}
 			}
-			return &withData{err: err, data: res}
+			return &cmdutil.WithData{Err: err, Data: res}
 		}
-		return opts.emit(res, func() error { return printFill(opts.IO.Out, res) })
+		return opts.Emit(res, func() error { return printFill(opts.IO.Out, res) })
 	case "review":
 		res, err := s.FormReview(ctx, calls.FormReviewRequest{})
 		if err != nil {
 			return err
 		}
-		return opts.emit(res, func() error {
+		return opts.Emit(res, func() error {
 			if len(res.Pages) == 0 {
-				opts.note("no form pages read or filled in session %q yet", opts.Session)
+				opts.Note("no form pages read or filled in session %q yet", opts.Session)
 			}
 			for i, p := range res.Pages {
 				fmt.Fprintf(opts.IO.Out, "[page %d] %s\n", i+1, calls.PageName(p.URL, p.Title))
@@ -129,7 +130,7 @@ func formRun(ctx context.Context, opts *FormOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.Emit(res, func() error {
 		head := "[page] " + calls.PageName(res.URL, res.Title)
 		if res.ATS != "" {
 			head += " [ats: " + res.ATS + "]"
@@ -154,7 +155,7 @@ func (o *FormOptions) fillRequest() (calls.FormFillRequest, error) {
 		raw, err = os.ReadFile(o.File)
 	}
 	if err != nil {
-		return calls.FormFillRequest{}, usageErrorf("name a JSON file of answers, or - for stdin", "cannot read the answers: %v", err)
+		return calls.FormFillRequest{}, cmdutil.UsageErrorf("name a JSON file of answers, or - for stdin", "cannot read the answers: %v", err)
 	}
 	answers, err := parseAnswers(raw)
 	if err != nil {
@@ -163,7 +164,7 @@ func (o *FormOptions) fillRequest() (calls.FormFillRequest, error) {
 	req := calls.FormFillRequest{Answers: answers, Hand: o.Hand}
 	if len(o.Secrets) > 0 {
 		po := &PilotOptions{Secrets: o.Secrets}
-		v, err := po.vars(o.getenv())
+		v, err := po.vars(o.Env())
 		if err != nil {
 			return req, err
 		}
@@ -182,7 +183,7 @@ func parseAnswers(raw []byte) (map[string]string, error) {
 	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil {
-		return nil, usageErrorf(`write the answers as one JSON object: {"email": "ann@example.com"}`, "the answers are not a JSON object: %v", err)
+		return nil, cmdutil.UsageErrorf(`write the answers as one JSON object: {"email": "ann@example.com"}`, "the answers are not a JSON object: %v", err)
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
@@ -196,7 +197,7 @@ func parseAnswers(raw []byte) (map[string]string, error) {
 		case nil:
 			out[k] = ""
 		default:
-			return nil, usageErrorf("give each answer as a string, number or true/false", "the answer for %q is not a single value", k)
+			return nil, cmdutil.UsageErrorf("give each answer as a string, number or true/false", "the answer for %q is not a single value", k)
 		}
 	}
 	return out, nil

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 func TestFormFillRequest(t *testing.T) {
@@ -19,7 +21,7 @@ func TestFormFillRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"CARD": "4242424242424242"}
-	c, _, _ := testCommon(&fakeCaller{}, false, false)
+	c, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	c.Getenv = func(k string) string { return env[k] }
 	o := &FormOptions{Common: c, File: file, Secrets: []string{"card_number=env:CARD"}}
 	req, err := o.fillRequest()
@@ -39,7 +41,7 @@ func TestFormFillRequest(t *testing.T) {
 		if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var ue *UsageError
+		var ue *cmdutil.UsageError
 		if _, err := o.fillRequest(); !errors.As(err, &ue) {
 			t.Errorf("%s: want a usage error, got %v", bad, err)
 		}
@@ -59,7 +61,7 @@ func TestFormFillRun(t *testing.T) {
 	if err := os.WriteFile(file, []byte(`{"email": "ann@example.com"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fc := &fakeCaller{results: map[string]any{calls.MethodFormFill: calls.FormFillResult{
+	fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodFormFill: calls.FormFillResult{
 		URL: "http://shop.test/", Rounds: 1,
 		Fields: []calls.FilledField{
 			{Key: "email", Kind: "text", After: "ann@example.com", Answered: true, ReadBack: true},
@@ -69,7 +71,7 @@ func TestFormFillRun(t *testing.T) {
 		Stopped:     []string{"POST http://shop.test/apply (a form submission)"},
 		NeedsPerson: []string{"name: required and empty"},
 	}}}
-	c, out, _ := testCommon(fc, false, false)
+	c, out, _ := clitest.NewCommon(fc, false, false)
 	c.Getenv = func(string) string { return "4242424242424242" }
 	err := formRun(context.Background(), &FormOptions{Common: c, Op: "fill", File: file, Secrets: []string{"card_number=env:CARD"}})
 	if err != nil {
@@ -84,7 +86,7 @@ func TestFormFillRun(t *testing.T) {
 	if strings.Contains(got, "4242") || strings.Contains(got, "- name") {
 		t.Errorf("output:\n%s", got)
 	}
-	req := fc.calls[0].Params.(calls.FormFillRequest)
+	req := fc.Calls[0].Params.(calls.FormFillRequest)
 	if req.Secrets["card_number"] == "" {
 		t.Errorf("the secret did not reach the call: %+v", req)
 	}
@@ -105,11 +107,11 @@ func TestFormFillUnplacedExits(t *testing.T) {
 		NeedsPerson: []string{"Shoe size: no field takes this answer"},
 	}
 	for _, jsonOut := range []bool{false, true} {
-		fc := &fakeCaller{results: map[string]any{calls.MethodFormFill: res}}
-		c, out, errOut := testCommon(fc, jsonOut, false)
+		fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodFormFill: res}}
+		c, out, errOut := clitest.NewCommon(fc, jsonOut, false)
 		err := formRun(context.Background(), &FormOptions{Common: c, Op: "fill", File: file})
-		if !errors.Is(err, calls.ErrNoMatch) || ExitCode(err) != 1 || !strings.Contains(err.Error(), "Shoe size") {
-			t.Fatalf("json=%v: err %v (exit %d)", jsonOut, err, ExitCode(err))
+		if !errors.Is(err, calls.ErrNoMatch) || cmdutil.ExitCode(err) != 1 || !strings.Contains(err.Error(), "Shoe size") {
+			t.Fatalf("json=%v: err %v (exit %d)", jsonOut, err, cmdutil.ExitCode(err))
 		}
 		if !jsonOut {
 			if got := out.String(); !strings.Contains(got, `- email text: "" → "ann@example.com" ok`) || !strings.Contains(got, "[needs a person] Shoe size") {
@@ -118,7 +120,7 @@ func TestFormFillUnplacedExits(t *testing.T) {
 			continue
 		}
 		out.Reset()
-		printError(out, errOut, true, false, err)
+		cmdutil.PrintError(out, errOut, true, false, err)
 		var env struct {
 			OK    bool
 			Data  calls.FormFillResult

@@ -6,11 +6,12 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // GetOptions are the flags of `waymark get …`.
 type GetOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.GetRequest
 }
 
@@ -31,7 +32,7 @@ var getSpecs = []getSpec{
 }
 
 // NewCmdGet builds `waymark get title|url|text|value|attr|html|count`.
-func NewCmdGet(f *Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
+func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get <what>",
 		Short: "Read a value from the page",
@@ -41,7 +42,7 @@ func NewCmdGet(f *Factory, runF func(context.Context, *GetOptions) error) *cobra
   waymark get attr @e12 href
   waymark get count 'role=link'`,
 		Args: cobra.ArbitraryArgs,
-		RunE: groupRunE,
+		RunE: cmdutil.GroupRunE,
 	}
 	for _, s := range getSpecs {
 		cmd.AddCommand(newGetCmd(f, runF, s))
@@ -49,14 +50,14 @@ func NewCmdGet(f *Factory, runF func(context.Context, *GetOptions) error) *cobra
 	return cmd
 }
 
-func newGetCmd(f *Factory, runF func(context.Context, *GetOptions) error, s getSpec) *cobra.Command {
+func newGetCmd(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error, s getSpec) *cobra.Command {
 	opts := &GetOptions{}
-	return runsInDaemon(&cobra.Command{
+	return cmdutil.RunsInDaemon(&cobra.Command{
 		Use:   s.what + s.args,
 		Short: "Print " + s.short,
-		Args:  exactArgs(s.n),
+		Args:  cmdutil.ExactArgs(s.n),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Request = calls.GetRequest{What: s.what}
 			if len(args) > 0 {
 				opts.Request.Target = args[0]
@@ -73,11 +74,11 @@ func newGetCmd(f *Factory, runF func(context.Context, *GetOptions) error, s getS
 }
 
 func getRun(ctx context.Context, opts *GetOptions) error {
-	res, err := opts.session().Get(ctx, opts.Request)
+	res, err := opts.Remote().Get(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.Emit(res, func() error {
 		switch {
 		case opts.Request.What == "count":
 			_, err := fmt.Fprintln(opts.IO.Out, res.Count)
@@ -85,10 +86,10 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 		case opts.Request.What == "attr" && !res.Found:
 			// Nothing on stdout, so that "missing" and "empty" differ
 			// for a script; the note says which.
-			opts.note("%s has no attribute %q", opts.Request.Target, opts.Request.Name)
+			opts.Note("%s has no attribute %q", opts.Request.Target, opts.Request.Name)
 			return nil
 		case res.Note != "":
-			opts.note("%s", res.Note) // on stderr: stdout stays the value alone
+			opts.Note("%s", res.Note) // on stderr: stdout stays the value alone
 		}
 		_, err := fmt.Fprintln(opts.IO.Out, res.Value)
 		return err

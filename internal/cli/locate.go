@@ -10,16 +10,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // LocateOptions are the flags of `waymark locate`.
 type LocateOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.LocateRequest
 }
 
 // NewCmdLocate builds `waymark locate TARGET`.
-func NewCmdLocate(f *Factory, runF func(context.Context, *LocateOptions) error) *cobra.Command {
+func NewCmdLocate(f *cmdutil.Factory, runF func(context.Context, *LocateOptions) error) *cobra.Command {
 	opts := &LocateOptions{}
 	return &cobra.Command{
 		Use:   "locate TARGET",
@@ -30,9 +31,9 @@ text, label, placeholder, test id, CSS from stable attributes. The first that
 matches exactly one element is chosen. The fingerprint says what the element
 is, so that waymark find can find it again on a changed page.`,
 		Example: "  waymark locate @e12\n  waymark locate @e12 --json > step.json",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Request.Target = args[0]
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -43,11 +44,11 @@ is, so that waymark find can find it again on a changed page.`,
 }
 
 func locateRun(ctx context.Context, opts *LocateOptions) error {
-	ev, err := opts.session().Locate(ctx, opts.Request)
+	ev, err := opts.Remote().Locate(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(ev, func() error {
+	return opts.Emit(ev, func() error {
 		out := opts.IO.Out
 		chosen := ev.Chosen
 		if chosen == "" {
@@ -61,7 +62,7 @@ func locateRun(ctx context.Context, opts *LocateOptions) error {
 		for _, c := range ev.Candidates {
 			rows = append(rows, []string{c.Kind, fmt.Sprint(c.Matches), c.Value})
 		}
-		if err := printTable(out, opts.IO.IsStdoutTTY(), []string{"KIND", "MATCHES", "LOCATOR"}, rows); err != nil {
+		if err := cmdutil.PrintTable(out, opts.IO.IsStdoutTTY(), []string{"KIND", "MATCHES", "LOCATOR"}, rows); err != nil {
 			return err
 		}
 		fp, _ := json.Marshal(ev.Fingerprint)
@@ -72,12 +73,12 @@ func locateRun(ctx context.Context, opts *LocateOptions) error {
 
 // FindOptions are the flags of `waymark find`.
 type FindOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.FindRequest
 }
 
 // NewCmdFind builds `waymark find`.
-func NewCmdFind(f *Factory, runF func(context.Context, *FindOptions) error) *cobra.Command {
+func NewCmdFind(f *cmdutil.Factory, runF func(context.Context, *FindOptions) error) *cobra.Command {
 	opts := &FindOptions{}
 	var locatorFlag, fpFile string
 	var row int
@@ -90,9 +91,9 @@ missing. Give the target as JSON ({"locator": …, "fingerprint": {…}}, as
 in a routine step or waymark locate --json), or with --locator and
 --fingerprint FILE.`,
 		Example: "  waymark find --locator 'role=button[name=\"Save\"]' --fingerprint fp.json\n  waymark find \"$(cat step.json)\"",
-		Args:    argsRange(0, 1),
+		Args:    cmdutil.ArgsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			if len(args) == 1 {
 				var in struct {
 					calls.FindRequest
@@ -106,7 +107,7 @@ in a routine step or waymark locate --json), or with --locator and
 					raw = env.Data
 				}
 				if err := json.Unmarshal(raw, &in); err != nil {
-					return usageErrorf(helpHint(cmd), "the target is not JSON: %v", err)
+					return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "the target is not JSON: %v", err)
 				}
 				opts.Request = in.FindRequest
 				if opts.Request.Locator == "" {
@@ -134,7 +135,7 @@ in a routine step or waymark locate --json), or with --locator and
 				opts.Request.Positional, opts.Request.Row = true, row
 			}
 			if opts.Request.Fingerprint.Role == "" {
-				return usageErrorf(helpHint(cmd), "find needs a fingerprint (JSON argument or --fingerprint FILE)")
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "find needs a fingerprint (JSON argument or --fingerprint FILE)")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -149,13 +150,13 @@ in a routine step or waymark locate --json), or with --locator and
 }
 
 func findRun(ctx context.Context, opts *FindOptions) error {
-	r, err := opts.session().Find(ctx, opts.Request)
+	r, err := opts.Remote().Find(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
 	// The status is the answer, so every status exits 0; scripts read it
 	// from the first word, or from data.status with --json.
-	return opts.emit(r, func() error {
+	return opts.Emit(r, func() error {
 		line := r.Status
 		if r.Ref != "" {
 			line += " @" + r.Ref

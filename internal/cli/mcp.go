@@ -12,6 +12,7 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/mcp"
 	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
@@ -21,7 +22,7 @@ import (
 
 // MCPOptions are the flags of `waymark mcp`.
 type MCPOptions struct {
-	Common
+	cmdutil.Common
 	HTTP      string // --http: serve streamable HTTP on this loopback address; empty: stdio
 	AllowEval bool   // --allow-eval: offer the eval tool
 	SiteTools bool   // --site-tools: offer sitemap and api_call
@@ -44,7 +45,7 @@ type MCPOptions struct {
 }
 
 // NewCmdMCP builds `waymark mcp [--http ADDR] [--allow-eval]`.
-func NewCmdMCP(f *Factory, runF func(context.Context, *MCPOptions) error) *cobra.Command {
+func NewCmdMCP(f *cmdutil.Factory, runF func(context.Context, *MCPOptions) error) *cobra.Command {
 	opts := &MCPOptions{}
 	cmd := &cobra.Command{
 		Use:   "mcp [--http ADDR] [--allow-eval]",
@@ -70,19 +71,19 @@ with a client that cannot ask, [mcp] submits of the config file decides: "ask"
 it itself. A replay presses the submits the person pressed while recording it
 by hand, while the page is as it was then.`,
 		Example: "  waymark mcp\n  waymark mcp --http 127.0.0.1:8931 --session agent",
-		Args:    exactArgs(0),
+		Args:    cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Version = f.Version
-			opts.NamedSession = cmd.Flags().Changed("session") || f.SessionFromConfig || opts.getenv()("WAYMARK_SESSION") != ""
-			t, err := f.sessionTimeout()
+			opts.NamedSession = cmd.Flags().Changed("session") || f.SessionFromConfig || opts.Env()("WAYMARK_SESSION") != ""
+			t, err := f.SessionTimeout()
 			if err != nil {
 				return err
 			}
 			opts.Timeout = t
 			if opts.HTTP != "" {
 				if err := mcp.CheckAddr(opts.HTTP); err != nil {
-					return usageErrorf("give a loopback address, e.g. --http 127.0.0.1:8931", "%v", err)
+					return cmdutil.UsageErrorf("give a loopback address, e.g. --http 127.0.0.1:8931", "%v", err)
 				}
 			}
 			if runF != nil {
@@ -103,12 +104,12 @@ by hand, while the page is as it was then.`,
 }
 
 func mcpRun(ctx context.Context, opts *MCPOptions) error {
-	caller := dialOnCall{dial: opts.Caller}
+	caller := cmdutil.DialOnCall{Dial: opts.Caller}
 	tools, desc, err := mcpPilotTools(caller, opts)
 	if err != nil {
 		return err
 	}
-	cfg, err := opts.config()
+	cfg, err := opts.ReadConfig()
 	if err != nil {
 		return err
 	}
@@ -148,9 +149,9 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 // with any model, observe, extract and run with one other than the rules
 // model. Replays heal with the model, unless it is the rules model, which
 // cannot. It returns the model's description.
-func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, error) {
-	getenv := opts.getenv()
-	m, desc, err := newModel(opts.Model, opts.modelConfig(), getenv, slog.New(slog.DiscardHandler))
+func mcpPilotTools(caller cmdutil.Caller, opts *MCPOptions) (func(*sdk.Server), string, error) {
+	getenv := opts.Env()
+	m, desc, err := newModel(opts.Model, opts.ModelConfig(), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, "", err
 	}
@@ -162,14 +163,14 @@ func mcpPilotTools(caller Caller, opts *MCPOptions) (func(*sdk.Server), string, 
 	// --vision, else [model] vision (checked by the loader). It is the
 	// server's, not a tool argument: the tool list has no room for one
 	// (size_test.go's budget against Playwright MCP's list).
-	vision, err := pilot.ParseVision(cmp.Or(opts.Vision, opts.modelConfig().Vision))
+	vision, err := pilot.ParseVision(cmp.Or(opts.Vision, opts.ModelConfig().Vision))
 	if err != nil {
-		return nil, "", usageErrorf("write --vision auto, --vision always or --vision never", "bad --vision %q", opts.Vision)
+		return nil, "", cmdutil.UsageErrorf("write --vision auto, --vision always or --vision never", "bad --vision %q", opts.Vision)
 	}
 	newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
 		return pilot.New(calls.Remote{Caller: caller, Session: session}, m, &pilot.Options{Vision: vision}), nil
 	}
-	mem := opts.memoryStore() // [memory] dir: notes about sites, shared with the CLI's replays
+	mem := opts.MemoryStore() // [memory] dir: notes about sites, shared with the CLI's replays
 	replayer := func(ctx context.Context, session string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		o.Model, o.Memory = heal, mem
 		s := calls.Remote{Caller: caller, Session: session}

@@ -11,11 +11,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/config"
 )
 
 func TestNewCmdMCPModelFlags(t *testing.T) {
-	got, err := parseCmd(t, NewCmdMCP, []string{"--model", "openai:llama3", "--base-url", "http://127.0.0.1:11434/v1"})
+	got, err := clitest.ParseCmd(t, NewCmdMCP, []string{"--model", "openai:llama3", "--base-url", "http://127.0.0.1:11434/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,12 +72,12 @@ func toolNames(t *testing.T, cs *sdk.ClientSession) []string {
 // replay), and act reaches the daemon's session through the pilot; with a
 // model key, observe, extract and run are offered too.
 func TestMCPRunPilotTools(t *testing.T) {
-	c := &fakeCaller{results: map[string]any{
+	c := &clitest.FakeCaller{Results: map[string]any{
 		calls.MethodSnapshot: calls.Snapshot{URL: "https://shop.test/login", Text: "- textbox \"Email\" [ref=e1]\n- button \"Sign in\" [ref=e2]"},
 		calls.MethodLocate:   calls.Evidence{Ref: "e1", Chosen: "label=Email"},
 		calls.MethodAct:      calls.Outcome{URL: "https://shop.test/login"},
 	}}
-	common, _, _ := testCommon(c, false, false)
+	common, _, _ := clitest.NewCommon(c, false, false)
 	noEnv := func(string) string { return "" }
 	common.Getenv = noEnv
 	cs := mcpClient(t, &MCPOptions{Common: common, NamedSession: true})
@@ -99,7 +100,7 @@ func TestMCPRunPilotTools(t *testing.T) {
 		t.Errorf("act refused: isError=%v %q", res.IsError, got)
 	}
 	var act *calls.ActRequest
-	for _, call := range c.calls {
+	for _, call := range c.Calls {
 		if call.Method == calls.MethodAct {
 			r := call.Params.(calls.ActRequest)
 			act = &r
@@ -113,7 +114,7 @@ func TestMCPRunPilotTools(t *testing.T) {
 	}
 
 	env := map[string]string{"OPENAI_API_KEY": "sk-test", "WAYMARK_MODEL": "openai:gpt-test"}
-	common2, _, _ := testCommon(&fakeCaller{}, false, false)
+	common2, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	common2.Getenv = func(k string) string { return env[k] }
 	cs = mcpClient(t, &MCPOptions{Common: common2})
 	names = toolNames(t, cs)
@@ -125,7 +126,7 @@ func TestMCPRunPilotTools(t *testing.T) {
 }
 
 func TestMCPRunBadModel(t *testing.T) {
-	common, _, _ := testCommon(&fakeCaller{}, false, false)
+	common, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	common.Getenv = func(string) string { return "" }
 	err := mcpRun(context.Background(), &MCPOptions{Common: common, Model: ModelFlags{Model: "nope:x"}})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
@@ -145,14 +146,14 @@ func TestMCPSubmitsFromConfig(t *testing.T) {
 		{"[mcp]\nsubmits = \"allow\"\n", true},
 	} {
 		cfg, _ := testConfig(t, tt.file, nil)
-		c := &fakeCaller{reply: func(method string, params any) (any, error) {
+		c := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 			if req, ok := params.(calls.ActRequest); ok && req.Submits == "ask" && req.Approve == nil {
 				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "it needs approval; nothing was pressed",
 					Data: []byte(`{"action":"click","url":"https://shop.test/","control":"button \"Pay\"","why":"submits the form","token":"t"}`)}
 			}
 			return calls.Outcome{}, nil
 		}}
-		common, _, _ := testCommon(c, false, false)
+		common, _, _ := clitest.NewCommon(c, false, false)
 		common.Config = func() (*config.Config, error) { return cfg, nil }
 		common.Getenv = func(string) string { return "" }
 		cs := mcpClient(t, &MCPOptions{Common: common})
@@ -161,7 +162,7 @@ func TestMCPSubmitsFromConfig(t *testing.T) {
 			t.Fatal(err)
 		}
 		var acts []calls.ActRequest
-		for _, call := range c.calls {
+		for _, call := range c.Calls {
 			if call.Method == calls.MethodAct {
 				acts = append(acts, call.Params.(calls.ActRequest))
 			}

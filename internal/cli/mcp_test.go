@@ -14,6 +14,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 func TestNewCmdMCPFlags(t *testing.T) {
@@ -31,9 +33,9 @@ func TestNewCmdMCPFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseCmd(t, NewCmdMCP, tt.args)
+			got, err := clitest.ParseCmd(t, NewCmdMCP, tt.args)
 			if tt.wantErr != "" {
-				var ue *UsageError
+				var ue *cmdutil.UsageError
 				if err == nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want a usage error with %q", err, tt.wantErr)
 				}
@@ -61,8 +63,8 @@ func TestMCPRunStdio(t *testing.T) {
 }
 
 func testMCPRunStdio(t *testing.T, named bool) {
-	c := &fakeCaller{results: map[string]any{calls.MethodSnapshot: calls.Snapshot{Text: "[page] Piped"}}}
-	common, _, _ := testCommon(c, false, false)
+	c := &clitest.FakeCaller{Results: map[string]any{calls.MethodSnapshot: calls.Snapshot{Text: "[page] Piped"}}}
+	common, _, _ := clitest.NewCommon(c, false, false)
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	common.IO.In, common.IO.Out = sr, sw
@@ -106,16 +108,16 @@ func testMCPRunStdio(t *testing.T, named bool) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("mcpRun did not end when the client hung up")
 	}
-	want := []fakeCall{{Session: "s1", Method: calls.MethodSnapshot, Params: calls.SnapshotRequest{Interactive: true}}}
+	want := []clitest.FakeCall{{Session: "s1", Method: calls.MethodSnapshot, Params: calls.SnapshotRequest{Interactive: true}}}
 	if !named {
 		own := "(none)"
-		if len(c.calls) > 0 && strings.HasPrefix(c.calls[0].Session, "mcp-") {
-			own = c.calls[0].Session
+		if len(c.Calls) > 0 && strings.HasPrefix(c.Calls[0].Session, "mcp-") {
+			own = c.Calls[0].Session
 		}
-		want = []fakeCall{{Session: own, Method: calls.MethodSnapshot, Params: calls.SnapshotRequest{Interactive: true}},
+		want = []clitest.FakeCall{{Session: own, Method: calls.MethodSnapshot, Params: calls.SnapshotRequest{Interactive: true}},
 			{Session: own, Method: "session.close", Params: calls.Empty{}}}
 	}
-	got := c.calls
+	got := c.Calls
 	// The server names its client as the look's reader (internal/mcp).
 	if len(got) > 0 {
 		if req, ok := got[0].Params.(calls.SnapshotRequest); ok && strings.HasPrefix(req.Reader, "mcp:") {
@@ -135,7 +137,7 @@ func testMCPRunStdio(t *testing.T, named bool) {
 	}
 }
 
-func sameCall(a, b fakeCall) bool {
+func sameCall(a, b clitest.FakeCall) bool {
 	pa, _ := json.Marshal(a.Params)
 	pb, _ := json.Marshal(b.Params)
 	return a.Session == b.Session && a.Method == b.Method && string(pa) == string(pb)
@@ -144,8 +146,8 @@ func sameCall(a, b fakeCall) bool {
 // TestMCPRunDialFailure: a daemon that cannot start is a tool error with
 // its hint, not a dead server.
 func TestMCPRunDialFailure(t *testing.T) {
-	common, _, _ := testCommon(&fakeCaller{}, false, false)
-	common.Caller = func(context.Context) (Caller, error) {
+	common, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
+	common.Caller = func(context.Context) (cmdutil.Caller, error) {
 		return nil, calls.Errorf(calls.ErrUnavailable, "install Chromium or pass --executable-path", "no browser found")
 	}
 	cr, sw := io.Pipe()
@@ -173,7 +175,7 @@ func TestMCPRunDialFailure(t *testing.T) {
 // TestMCPRunHTTP serves on a loopback port until the context ends and says
 // where on stderr.
 func TestMCPRunHTTP(t *testing.T) {
-	common, _, _ := testCommon(&fakeCaller{}, false, false)
+	common, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	errOut := &mcpStderr{}
 	common.IO.ErrOut = errOut
 	ctx, cancel := context.WithCancel(context.Background())

@@ -7,16 +7,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // MemoryOptions are the flags of `waymark memory show|forget HOST`.
 type MemoryOptions struct {
-	Common
+	cmdutil.Common
 	Op, Host string
 }
 
 // NewCmdMemory builds `waymark memory show|forget HOST`.
-func NewCmdMemory(f *Factory, runF func(context.Context, *MemoryOptions) error) *cobra.Command {
+func NewCmdMemory(f *cmdutil.Factory, runF func(context.Context, *MemoryOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "memory show|forget HOST",
 		Short: "Show or forget the notes kept about a site",
@@ -26,7 +27,7 @@ kept on the page's site, and keeps a lesson when it finds a control again
 the run. The notes are one Markdown file per host in that folder.`,
 		Example: "  waymark memory show shop.example\n  waymark memory forget shop.example",
 		Args:    cobra.ArbitraryArgs,
-		RunE:    groupRunE,
+		RunE:    cmdutil.GroupRunE,
 	}
 	for _, op := range []struct{ name, short string }{
 		{"show", "Print the notes kept about a site"},
@@ -36,9 +37,9 @@ the run. The notes are one Markdown file per host in that folder.`,
 		cmd.AddCommand(&cobra.Command{
 			Use:   op.name + " HOST",
 			Short: op.short,
-			Args:  exactArgs(1),
+			Args:  cmdutil.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				opts.Common = f.common()
+				opts.Common = f.Common()
 				opts.Host = args[0]
 				if runF != nil {
 					return runF(cmd.Context(), opts)
@@ -58,7 +59,7 @@ type memoryData struct {
 }
 
 func memoryRun(opts *MemoryOptions) error {
-	d, ok := opts.memoryDir()
+	d, ok := opts.MemoryDir()
 	if !ok {
 		return calls.Errorf(calls.ErrBadInput, `set [memory] dir = "~/.local/state/waymark/memory" in waymark.toml to keep notes`, "memory is off: no notes are kept")
 	}
@@ -72,16 +73,16 @@ func memoryRun(opts *MemoryOptions) error {
 	if err != nil {
 		return &calls.Error{Kind: calls.ErrBadInput, Msg: err.Error(), Hint: "give the site's host, such as shop.example"}
 	}
-	return opts.emit(out, func() error {
+	return opts.Emit(out, func() error {
 		switch {
 		case opts.Op == "show" && out.Notes == "":
-			opts.note("no notes kept about %s", opts.Host)
+			opts.Note("no notes kept about %s", opts.Host)
 		case opts.Op == "show":
 			fmt.Fprint(opts.IO.Out, out.Notes)
 		case out.Forgot:
-			opts.said("forgot the notes about %s", opts.Host)
+			opts.Said("forgot the notes about %s", opts.Host)
 		default:
-			opts.note("no notes kept about %s", opts.Host)
+			opts.Note("no notes kept about %s", opts.Host)
 		}
 		return nil
 	})

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/model"
 
@@ -105,7 +106,7 @@ func oneModel(spec, base string, getenv func(string) string, cfg config.Model, l
 		}
 		return m, where + " " + orDefault(name, string(openai.DefaultModel)), nil
 	}
-	return nil, "", usageErrorf("providers: rules, anthropic, openai", "unknown model provider %q", provider)
+	return nil, "", cmdutil.UsageErrorf("providers: rules, anthropic, openai", "unknown model provider %q", provider)
 }
 
 // resolveSpec says which provider serves a model spec ("rules",
@@ -133,7 +134,7 @@ func resolveSpec(spec, base string, getenv func(string) string) (provider, name 
 		case getenv("OPENAI_API_KEY") != "":
 			provider = "openai"
 		case name != "":
-			return "", "", usageErrorf(`write --model anthropic:NAME or openai:NAME, or set ANTHROPIC_API_KEY or OPENAI_API_KEY`,
+			return "", "", cmdutil.UsageErrorf(`write --model anthropic:NAME or openai:NAME, or set ANTHROPIC_API_KEY or OPENAI_API_KEY`,
 				"cannot tell which provider serves the model %q", name)
 		default:
 			provider = "rules"

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/pilot"
 )
@@ -83,6 +84,6 @@ func TestNewModelFromConfig(t *testing.T) {
 // project file in the working directory and getenv.
 func newModelFromFiles(f ModelFlags, getenv func(string) string) (pilot.Model, string, error) {
 	wd, _ := os.Getwd()
-	c := &Common{Config: func() (*config.Config, error) { return config.Load(config.LoadOptions{Getenv: getenv, Dir: wd}) }}
-	return newModel(f, c.modelConfig(), getenv, nil)
+	c := &cmdutil.Common{Config: func() (*config.Config, error) { return config.Load(config.LoadOptions{Getenv: getenv, Dir: wd}) }}
+	return newModel(f, c.ModelConfig(), getenv, nil)
 }

@@ -6,16 +6,17 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // OpenOptions are the flags of `waymark open`.
 type OpenOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.OpenRequest
 }
 
 // NewCmdOpen builds `waymark open URL`.
-func NewCmdOpen(f *Factory, runF func(context.Context, *OpenOptions) error) *cobra.Command {
+func NewCmdOpen(f *cmdutil.Factory, runF func(context.Context, *OpenOptions) error) *cobra.Command {
 	opts := &OpenOptions{}
 	var timeout time.Duration
 	cmd := &cobra.Command{
@@ -24,11 +25,11 @@ func NewCmdOpen(f *Factory, runF func(context.Context, *OpenOptions) error) *cob
 		Short:   "Go to a URL in the current tab",
 		Long:    "Go to a URL in the current tab and wait for it to load. A URL with no scheme gets https://.",
 		Example: "  waymark open example.com\n  waymark open http://localhost:3000/login --timeout 60s",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Request.URL = args[0]
-			ms, err := f.commandTimeout(cmd, timeout)
+			ms, err := f.CommandTimeout(cmd, timeout)
 			if err != nil {
 				return err
 			}
@@ -39,50 +40,50 @@ func NewCmdOpen(f *Factory, runF func(context.Context, *OpenOptions) error) *cob
 			return openRun(cmd.Context(), opts)
 		},
 	}
-	addTimeoutFlag(cmd, &timeout, "the page to load")
-	return runsInDaemon(cmd)
+	cmdutil.AddTimeoutFlag(cmd, &timeout, "the page to load")
+	return cmdutil.RunsInDaemon(cmd)
 }
 
 func openRun(ctx context.Context, opts *OpenOptions) error {
-	page, err := opts.session().Open(ctx, opts.Request)
+	page, err := opts.Remote().Open(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(page, func() error {
-		opts.said("opened %s", describePage(*page))
+	return opts.Emit(page, func() error {
+		opts.Said("opened %s", cmdutil.DescribePage(*page))
 		return nil
 	})
 }
 
 // HistoryOptions are the flags of `waymark back`, `forward` and `reload`.
 type HistoryOptions struct {
-	Common
+	cmdutil.Common
 	Method string // calls.MethodBack, MethodForward or MethodReload
 }
 
 // NewCmdBack builds `waymark back`.
-func NewCmdBack(f *Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
+func NewCmdBack(f *cmdutil.Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
 	return newHistoryCmd(f, runF, calls.MethodBack, "back", "Go back one page in the tab's history")
 }
 
 // NewCmdForward builds `waymark forward`.
-func NewCmdForward(f *Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
+func NewCmdForward(f *cmdutil.Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
 	return newHistoryCmd(f, runF, calls.MethodForward, "forward", "Go forward one page in the tab's history")
 }
 
 // NewCmdReload builds `waymark reload`.
-func NewCmdReload(f *Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
+func NewCmdReload(f *cmdutil.Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
 	return newHistoryCmd(f, runF, calls.MethodReload, "reload", "Reload the current page")
 }
 
-func newHistoryCmd(f *Factory, runF func(context.Context, *HistoryOptions) error, method, use, short string) *cobra.Command {
+func newHistoryCmd(f *cmdutil.Factory, runF func(context.Context, *HistoryOptions) error, method, use, short string) *cobra.Command {
 	opts := &HistoryOptions{Method: method}
-	return runsInDaemon(&cobra.Command{
+	return cmdutil.RunsInDaemon(&cobra.Command{
 		Use:   use,
 		Short: short,
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -104,16 +105,16 @@ var historyCalls = map[string]func(calls.Session, context.Context) (*calls.PageI
 }
 
 func historyRun(ctx context.Context, opts *HistoryOptions) error {
-	page, err := historyCalls[opts.Method](opts.session(), ctx)
+	page, err := historyCalls[opts.Method](opts.Remote(), ctx)
 	if err != nil {
 		return err
 	}
-	return opts.emit(page, func() error {
+	return opts.Emit(page, func() error {
 		if page.URL == "" {
-			opts.said("%s", historyVerbs[opts.Method])
+			opts.Said("%s", historyVerbs[opts.Method])
 			return nil
 		}
-		opts.said("%s → %s", historyVerbs[opts.Method], describePage(*page))
+		opts.Said("%s → %s", historyVerbs[opts.Method], cmdutil.DescribePage(*page))
 		return nil
 	})
 }

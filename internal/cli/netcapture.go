@@ -7,18 +7,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // CaptureOptions are the flags of `waymark capture start|stop`.
 type CaptureOptions struct {
-	Common
+	cmdutil.Common
 	Op   string // "start" or "stop"
 	File string // stop: where the capture goes
 	HAR  string // stop: where its HAR 1.2 goes, if anywhere
 }
 
 // NewCmdCapture builds `waymark capture start|stop`.
-func NewCmdCapture(f *Factory, runF func(context.Context, *CaptureOptions) error) *cobra.Command {
+func NewCmdCapture(f *cmdutil.Factory, runF func(context.Context, *CaptureOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "capture start|stop",
 		Short: "Capture the session's network (redacted) to a file, and as HAR",
@@ -39,15 +40,15 @@ header and in local storage. Nothing listens while no capture runs.`,
 			"  waymark open shop.example && waymark click @e4\n" +
 			"  waymark capture stop shop.capture.json --har shop.har",
 		Args: cobra.ArbitraryArgs,
-		RunE: groupRunE,
+		RunE: cmdutil.GroupRunE,
 	}
 	start := &CaptureOptions{Op: "start"}
 	startCmd := &cobra.Command{
 		Use:   "start",
 		Short: "Start capturing the session's network",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			start.Common = f.common()
+			start.Common = f.Common()
 			if runF != nil {
 				return runF(cmd.Context(), start)
 			}
@@ -58,9 +59,9 @@ header and in local storage. Nothing listens while no capture runs.`,
 	stopCmd := &cobra.Command{
 		Use:   "stop FILE",
 		Short: "Stop capturing and write the capture to FILE",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			stop.Common = f.common()
+			stop.Common = f.Common()
 			stop.File = args[0]
 			if runF != nil {
 				return runF(cmd.Context(), stop)
@@ -74,12 +75,12 @@ header and in local storage. Nothing listens while no capture runs.`,
 }
 
 func captureStartRun(ctx context.Context, opts *CaptureOptions) error {
-	res, err := opts.session().StartCapture(ctx, calls.CaptureStartRequest{})
+	res, err := opts.Remote().StartCapture(ctx, calls.CaptureStartRequest{})
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
-		opts.note("capturing session %q's network until waymark capture stop FILE", opts.Session)
+	return opts.Emit(res, func() error {
+		opts.Note("capturing session %q's network until waymark capture stop FILE", opts.Session)
 		return nil
 	})
 }
@@ -97,14 +98,14 @@ type captureStopJSON struct {
 func captureStopRun(ctx context.Context, opts *CaptureOptions) error {
 	// The capture so far, still running: it is written first and ends only
 	// then, so a file that cannot be written loses nothing.
-	res, err := opts.session().StopCapture(ctx, calls.CaptureStopRequest{Keep: true, HAR: opts.HAR != ""})
+	res, err := opts.Remote().StopCapture(ctx, calls.CaptureStopRequest{Keep: true, HAR: opts.HAR != ""})
 	if err != nil {
 		return err
 	}
 	if err := writeNetCapture(opts.File, opts.HAR, res); err != nil {
 		return err
 	}
-	final, err := opts.session().StopCapture(ctx, calls.CaptureStopRequest{HAR: opts.HAR != ""})
+	final, err := opts.Remote().StopCapture(ctx, calls.CaptureStopRequest{HAR: opts.HAR != ""})
 	if err != nil {
 		return err
 	}
@@ -112,13 +113,13 @@ func captureStopRun(ctx context.Context, opts *CaptureOptions) error {
 		return err
 	}
 	data := captureStopJSON{File: opts.File, HAR: opts.HAR, Exchanges: final.Exchanges, Messages: final.Messages, State: final.State, Dropped: final.Dropped}
-	return opts.emit(data, func() error {
-		opts.note("captured %s, %s and %s to %s", count(final.Exchanges, "request"), count(final.Messages, "frame"), count(final.State, "state value"), opts.File)
+	return opts.Emit(data, func() error {
+		opts.Note("captured %s, %s and %s to %s", cmdutil.Count(final.Exchanges, "request"), cmdutil.Count(final.Messages, "frame"), cmdutil.Count(final.State, "state value"), opts.File)
 		if opts.HAR != "" {
-			opts.note("HAR 1.2: %s", opts.HAR)
+			opts.Note("HAR 1.2: %s", opts.HAR)
 		}
 		if final.Dropped > 0 {
-			opts.note("not kept (limits): %d", final.Dropped)
+			opts.Note("not kept (limits): %d", final.Dropped)
 		}
 		return nil
 	})
@@ -137,7 +138,7 @@ func writeNetCapture(file, har string, res *calls.CaptureStopResult) error {
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(abs, w.data, 0o600); err != nil {
+		if err := cmdutil.WriteFileAtomic(abs, w.data, 0o600); err != nil {
 			return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still capturing: "+calls.Cmd("capture stop OTHER.json"),
 				"cannot write %s: %v", w.path, err)
 		}

@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 )
 
 // A capture whose file cannot be written goes on, so nothing is lost; a
 // good path then gets it and ends it.
 func TestCaptureStopUnwritableKeepsCapturing(t *testing.T) {
 	capturing := true
-	c := &fakeCaller{reply: func(method string, params any) (any, error) {
+	c := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		if method != calls.MethodCaptureStop {
 			return nil, errors.New("unexpected " + method)
 		}
@@ -33,7 +34,7 @@ func TestCaptureStopUnwritableKeepsCapturing(t *testing.T) {
 		}
 		return res, nil
 	}}
-	common, _, _ := testCommon(c, false, false)
+	common, _, _ := clitest.NewCommon(c, false, false)
 	dir := t.TempDir()
 	err := captureStopRun(context.Background(), &CaptureOptions{Common: common, Op: "stop", File: filepath.Join(dir, "no", "such", "c.json")})
 	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "still capturing") {

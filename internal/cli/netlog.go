@@ -11,17 +11,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/netlog"
 )
 
 // NetlogSummarizeOptions are the flags of `waymark netlog summarize`.
 type NetlogSummarizeOptions struct {
-	Common
+	cmdutil.Common
 	File string
 }
 
 // NewCmdNetlog builds `waymark netlog summarize FILE`.
-func NewCmdNetlog(f *Factory, runF func(context.Context, *NetlogSummarizeOptions) error) *cobra.Command {
+func NewCmdNetlog(f *cmdutil.Factory, runF func(context.Context, *NetlogSummarizeOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "netlog summarize FILE",
 		Short: "Sum up a Chromium NetLog: requests, errors, TLS, timing (no secrets)",
@@ -36,16 +37,16 @@ connection and the error it died of; proxy and DNS events; errors by
 host. A log cut short (a crashed browser) is read as far as it goes. No
 cookie, header value or query value is printed.`,
 		Args:        cobra.ArbitraryArgs,
-		RunE:        groupRunE,
-		Annotations: map[string]string{configOptional: "uses none"},
+		RunE:        cmdutil.GroupRunE,
+		Annotations: map[string]string{cmdutil.ConfigOptional: "uses none"},
 	}
 	opts := &NetlogSummarizeOptions{}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "summarize FILE",
 		Short: "Print a redacted summary of a NetLog (Markdown, or the summary with --json)",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.File = args[0]
 			if runF != nil {
 				return runF(c.Context(), opts)
@@ -62,9 +63,9 @@ func netlogSummarizeRun(_ context.Context, opts *NetlogSummarizeOptions) error {
 		return err
 	}
 	if s.Truncated && !opts.JSON {
-		opts.note("warning: %s is cut short; summed up as far as it goes", opts.File)
+		opts.Note("warning: %s is cut short; summed up as far as it goes", opts.File)
 	}
-	return opts.emit(s, func() error {
+	return opts.Emit(s, func() error {
 		_, err := io.WriteString(opts.IO.Out, s.Markdown())
 		return err
 	})

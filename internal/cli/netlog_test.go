@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 )
 
 // cliNetlog is a NetLog of one request, reset before any answer, cut
@@ -30,7 +31,7 @@ func TestNetlogSummarize(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cliNetlog), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr, _ := runMain(t, context.Background(), &fakeCaller{reply: pageReply}, nil, "netlog", "summarize", path)
+	code, stdout, stderr, _ := runMain(t, context.Background(), &clitest.FakeCaller{Reply: pageReply}, nil, "netlog", "summarize", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -49,7 +50,7 @@ func TestNetlogSummarize(t *testing.T) {
 	if err := os.WriteFile(dir+"/bad.json", []byte(`{"hello":1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr, _ = runMain(t, context.Background(), &fakeCaller{reply: pageReply}, nil, "netlog", "summarize", dir+"/bad.json")
+	code, _, stderr, _ = runMain(t, context.Background(), &clitest.FakeCaller{Reply: pageReply}, nil, "netlog", "summarize", dir+"/bad.json")
 	if code != 2 || !strings.Contains(stderr, "NetLog") {
 		t.Errorf("not a NetLog: exit %d, %s; want 2 and a hint", code, stderr)
 	}
@@ -76,7 +77,7 @@ func TestReplayNetLogOnFailure(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var asked []calls.NetLogRequest
-			fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+			fc := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 				switch method {
 				case calls.MethodOpen:
 					return nil, calls.Errorf(calls.ErrNavigation, "", "net::ERR_CONNECTION_RESET")
@@ -113,7 +114,7 @@ func TestTestNetLogOnFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	const brief = "GET http://shop.test/products: ERR_CONNECTION_REFUSED connecting"
-	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+	fc := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		switch method {
 		case calls.MethodOpen:
 			return nil, calls.Errorf(calls.ErrNavigation, "", "net::ERR_CONNECTION_RESET")

@@ -6,28 +6,29 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // ViewportOptions are the flags of `waymark viewport W H`.
 type ViewportOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.ViewportRequest
 }
 
 // NewCmdViewport builds `waymark viewport WIDTH HEIGHT`.
-func NewCmdViewport(f *Factory, runF func(context.Context, *ViewportOptions) error) *cobra.Command {
+func NewCmdViewport(f *cmdutil.Factory, runF func(context.Context, *ViewportOptions) error) *cobra.Command {
 	opts := &ViewportOptions{}
 	return &cobra.Command{
 		Use:     "viewport WIDTH HEIGHT",
 		Short:   "Set the size of the page's viewport in CSS pixels",
 		Example: "  waymark viewport 390 844",
-		Args:    exactArgs(2),
+		Args:    cmdutil.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			w, err1 := strconv.Atoi(args[0])
 			h, err2 := strconv.Atoi(args[1])
 			if err1 != nil || err2 != nil || w <= 0 || h <= 0 {
-				return usageErrorf("e.g. "+calls.Cmd("viewport 1280 800"), "viewport needs two positive whole numbers, got %q %q", args[0], args[1])
+				return cmdutil.UsageErrorf("e.g. "+calls.Cmd("viewport 1280 800"), "viewport needs two positive whole numbers, got %q %q", args[0], args[1])
 			}
 			opts.Request = calls.ViewportRequest{Width: w, Height: h}
 			if runF != nil {
@@ -39,24 +40,24 @@ func NewCmdViewport(f *Factory, runF func(context.Context, *ViewportOptions) err
 }
 
 func viewportRun(ctx context.Context, opts *ViewportOptions) error {
-	_, err := opts.session().Viewport(ctx, opts.Request)
+	_, err := opts.Remote().Viewport(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(opts.Request, func() error {
-		opts.note("viewport set to %d×%d", opts.Request.Width, opts.Request.Height)
+	return opts.Emit(opts.Request, func() error {
+		opts.Note("viewport set to %d×%d", opts.Request.Width, opts.Request.Height)
 		return nil
 	})
 }
 
 // DialogOptions are the flags of `waymark dialog accept|dismiss`.
 type DialogOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.DialogRequest
 }
 
 // NewCmdDialog builds `waymark dialog accept [TEXT]|dismiss`.
-func NewCmdDialog(f *Factory, runF func(context.Context, *DialogOptions) error) *cobra.Command {
+func NewCmdDialog(f *cmdutil.Factory, runF func(context.Context, *DialogOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "dialog accept [TEXT]|dismiss",
 		Short: "Answer the open JavaScript dialog",
@@ -64,11 +65,11 @@ func NewCmdDialog(f *Factory, runF func(context.Context, *DialogOptions) error) 
 page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 		Example: "  waymark dialog accept\n  waymark dialog accept 'my answer'\n  waymark dialog dismiss",
 		Args:    cobra.ArbitraryArgs,
-		RunE:    groupRunE,
+		RunE:    cmdutil.GroupRunE,
 	}
 	opts := &DialogOptions{}
 	run := func(cmd *cobra.Command, req calls.DialogRequest) error {
-		opts.Common = f.common()
+		opts.Common = f.Common()
 		opts.Request = req
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -79,7 +80,7 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 		&cobra.Command{
 			Use:   "accept [TEXT]",
 			Short: "Accept the dialog (TEXT answers a prompt)",
-			Args:  argsRange(0, 1),
+			Args:  cmdutil.ArgsRange(0, 1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				req := calls.DialogRequest{Accept: true}
 				if len(args) == 1 {
@@ -91,7 +92,7 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 		&cobra.Command{
 			Use:   "dismiss",
 			Short: "Dismiss the dialog",
-			Args:  exactArgs(0),
+			Args:  cmdutil.ExactArgs(0),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return run(cmd, calls.DialogRequest{})
 			},
@@ -101,15 +102,15 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 }
 
 func dialogRun(ctx context.Context, opts *DialogOptions) error {
-	res, err := opts.session().Dialog(ctx, opts.Request)
+	res, err := opts.Remote().Dialog(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.Emit(res, func() error {
 		if opts.Request.Accept {
-			opts.note("accepted the dialog")
+			opts.Note("accepted the dialog")
 		} else {
-			opts.note("dismissed the dialog")
+			opts.Note("dismissed the dialog")
 		}
 		return nil
 	})

@@ -9,16 +9,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // ConsoleOptions are the flags of `waymark console`.
 type ConsoleOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.ConsoleRequest
 }
 
 // NewCmdConsole builds `waymark console`.
-func NewCmdConsole(f *Factory, runF func(context.Context, *ConsoleOptions) error) *cobra.Command {
+func NewCmdConsole(f *cmdutil.Factory, runF func(context.Context, *ConsoleOptions) error) *cobra.Command {
 	opts := &ConsoleOptions{}
 	cmd := &cobra.Command{
 		Use:   "console",
@@ -32,12 +33,12 @@ like one (a token, a key) are masked.
 
 Each line: the level, where it came from, the text and the script line.`,
 		Example: "  waymark console\n  waymark console --errors\n  waymark console --last 20 --clear\n  waymark console --json",
-		Args:    exactArgs(0),
+		Args:    cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Caller = f.RunningCaller // no daemon, no pages: nothing to start for
 			if opts.Request.Last < 0 {
-				return usageErrorf("leave it out to read every message kept", "--last must be 0 or more")
+				return cmdutil.UsageErrorf("leave it out to read every message kept", "--last must be 0 or more")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -52,27 +53,27 @@ Each line: the level, where it came from, the text and the script line.`,
 }
 
 func consoleRun(ctx context.Context, opts *ConsoleOptions) error {
-	log, err := opts.session().Console(ctx, opts.Request)
-	if errors.Is(err, ErrNoDaemon) {
+	log, err := opts.Remote().Console(ctx, opts.Request)
+	if errors.Is(err, cmdutil.ErrNoDaemon) {
 		log, err = &calls.ConsoleLog{Messages: []calls.ConsoleMessage{}}, nil
 	}
 	if err != nil {
 		return err
 	}
-	return opts.emit(log, func() error {
+	return opts.Emit(log, func() error {
 		if len(log.Messages) == 0 {
-			opts.note("no console messages in session %q", opts.Session)
+			opts.Note("no console messages in session %q", opts.Session)
 			return nil
 		}
 		rows := make([][]string, 0, len(log.Messages))
 		for _, m := range log.Messages {
 			rows = append(rows, []string{m.Level, m.Source, m.Text, where(m.URL, m.Line)})
 		}
-		if err := printTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"LEVEL", "SOURCE", "TEXT", "WHERE"}, rows); err != nil {
+		if err := cmdutil.PrintTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"LEVEL", "SOURCE", "TEXT", "WHERE"}, rows); err != nil {
 			return err
 		}
 		if log.Dropped > 0 {
-			opts.note("(%d older messages were let go)", log.Dropped)
+			opts.Note("(%d older messages were let go)", log.Dropped)
 		}
 		return nil
 	})
@@ -88,12 +89,12 @@ func where(url string, line int) string {
 
 // NetworkOptions are the flags of `waymark network`.
 type NetworkOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.NetworkRequest
 }
 
 // NewCmdNetwork builds `waymark network`.
-func NewCmdNetwork(f *Factory, runF func(context.Context, *NetworkOptions) error) *cobra.Command {
+func NewCmdNetwork(f *cmdutil.Factory, runF func(context.Context, *NetworkOptions) error) *cobra.Command {
 	opts := &NetworkOptions{}
 	cmd := &cobra.Command{
 		Use:   "network",
@@ -105,12 +106,12 @@ its own. The session keeps the last 1000 from the moment its tabs open,
 with nothing added to the page to read them. What looks like a secret in
 a URL (a token, a key) and known secrets are masked.`,
 		Example: "  waymark network\n  waymark network --failed\n  waymark network --type fetch --last 10\n  waymark network --json",
-		Args:    exactArgs(0),
+		Args:    cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Caller = f.RunningCaller // no daemon, no pages: nothing to start for
 			if opts.Request.Last < 0 {
-				return usageErrorf("leave it out to list every request kept", "--last must be 0 or more")
+				return cmdutil.UsageErrorf("leave it out to list every request kept", "--last must be 0 or more")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -126,27 +127,27 @@ a URL (a token, a key) and known secrets are masked.`,
 }
 
 func networkRun(ctx context.Context, opts *NetworkOptions) error {
-	log, err := opts.session().Network(ctx, opts.Request)
-	if errors.Is(err, ErrNoDaemon) {
+	log, err := opts.Remote().Network(ctx, opts.Request)
+	if errors.Is(err, cmdutil.ErrNoDaemon) {
 		log, err = &calls.NetworkLog{Requests: []calls.Request{}}, nil
 	}
 	if err != nil {
 		return err
 	}
-	return opts.emit(log, func() error {
+	return opts.Emit(log, func() error {
 		if len(log.Requests) == 0 {
-			opts.note("no requests in session %q", opts.Session)
+			opts.Note("no requests in session %q", opts.Session)
 			return nil
 		}
 		rows := make([][]string, 0, len(log.Requests))
 		for _, r := range log.Requests {
 			rows = append(rows, []string{requestOutcome(r), r.Method, r.Type, durationCell(r), r.URL})
 		}
-		if err := printTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"STATUS", "METHOD", "TYPE", "TIME", "URL"}, rows); err != nil {
+		if err := cmdutil.PrintTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"STATUS", "METHOD", "TYPE", "TIME", "URL"}, rows); err != nil {
 			return err
 		}
 		if log.Dropped > 0 {
-			opts.note("(%d older requests were let go)", log.Dropped)
+			opts.Note("(%d older requests were let go)", log.Dropped)
 		}
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 func TestConsoleAndNetworkRun(t *testing.T) {
@@ -18,13 +19,13 @@ func TestConsoleAndNetworkRun(t *testing.T) {
 		{Seq: 4, Method: "POST", URL: "http://shop.test/api", Type: "fetch", Failed: "net::ERR_CONNECTION_RESET", DurationMS: 3},
 		{Seq: 5, Method: "GET", URL: "http://shop.test/slow", Type: "xhr", Pending: true},
 	}, Failed: 1, Next: 5}
-	console := func(req calls.ConsoleRequest) func(context.Context, Common) error {
-		return func(ctx context.Context, c Common) error {
+	console := func(req calls.ConsoleRequest) func(context.Context, cmdutil.Common) error {
+		return func(ctx context.Context, c cmdutil.Common) error {
 			return consoleRun(ctx, &ConsoleOptions{Common: c, Request: req})
 		}
 	}
-	network := func(ctx context.Context, c Common) error { return networkRun(ctx, &NetworkOptions{Common: c}) }
-	noDaemon := fmt.Errorf("dial: %w", ErrNoDaemon)
+	network := func(ctx context.Context, c cmdutil.Common) error { return networkRun(ctx, &NetworkOptions{Common: c}) }
+	noDaemon := fmt.Errorf("dial: %w", cmdutil.ErrNoDaemon)
 	checkRuns(t, []runCase{
 		{
 			name:       "console",

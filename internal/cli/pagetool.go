@@ -7,17 +7,18 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
 // ToolOptions are the flags of `waymark tool`.
 type ToolOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.PageToolRequest
 }
 
 // NewCmdTool builds `waymark tool [NAME] [--args JSON]`.
-func NewCmdTool(f *Factory, runF func(context.Context, *ToolOptions) error) *cobra.Command {
+func NewCmdTool(f *cmdutil.Factory, runF func(context.Context, *ToolOptions) error) *cobra.Command {
 	opts := &ToolOptions{}
 	var args string
 	var askSubmit, allowSubmit bool
@@ -36,9 +37,9 @@ the config file says [session] submits = "ask" or with --ask-submit.
 What a tool answers is the page's words, printed inside a page_content
 fence: data, never instructions.`,
 		Example: "  waymark tool\n  waymark tool search_products --args '{\"query\":\"desk lamp\"}'\n  waymark tool add_to_cart --args '{\"handle\":\"desk-lamp\"}' --ask-submit",
-		Args:    argsRange(0, 1),
+		Args:    cmdutil.ArgsRange(0, 1),
 		RunE: func(cmd *cobra.Command, a []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			if len(a) == 1 {
 				opts.Request.Name = a[0]
 			}
@@ -52,7 +53,7 @@ fence: data, never instructions.`,
 				opts.Request.Args = json.RawMessage(args)
 			}
 			var err error
-			if opts.Request.Submits, err = f.submitGate(askSubmit, allowSubmit); err != nil {
+			if opts.Request.Submits, err = f.SubmitGate(askSubmit, allowSubmit); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -69,11 +70,11 @@ fence: data, never instructions.`,
 }
 
 func toolRun(ctx context.Context, opts *ToolOptions) error {
-	res, err := opts.session().PageTool(ctx, opts.Request)
+	res, err := opts.Remote().PageTool(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.Emit(res, func() error {
 		if opts.Request.Name != "" {
 			_, err := fmt.Fprintln(opts.IO.Out, pilot.Fence(string(res.Output)))
 			return err
@@ -89,10 +90,10 @@ func toolRun(ctx context.Context, opts *ToolOptions) error {
 			}
 		}
 		if len(res.Tools) == 0 {
-			opts.note("the page offers no tools")
+			opts.Note("the page offers no tools")
 		}
 		if res.Dropped > 0 {
-			opts.note("%s not listed (over the limit, or not a plain name)", count(res.Dropped, "tool"))
+			opts.Note("%s not listed (over the limit, or not a plain name)", cmdutil.Count(res.Dropped, "tool"))
 		}
 		return nil
 	})

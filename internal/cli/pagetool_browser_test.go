@@ -12,6 +12,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/demo/pubsite"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -28,8 +29,8 @@ func TestToolCommand(t *testing.T) {
 	defer srv.Close()
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
-	common, out, _ := testCommon(m, false, false)
-	if _, err := common.session().Open(ctx, calls.OpenRequest{URL: srv.URL + "/tools"}); err != nil {
+	common, out, _ := clitest.NewCommon(m, false, false)
+	if _, err := common.Remote().Open(ctx, calls.OpenRequest{URL: srv.URL + "/tools"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := toolRun(ctx, &ToolOptions{Common: common}); err != nil {

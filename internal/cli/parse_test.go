@@ -9,6 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // parseCase is one command line and what runF should get from it: want is
@@ -20,13 +22,13 @@ type parseCase struct {
 	wantUsage bool
 }
 
-func checkParse[T any](t *testing.T, build func(*Factory, func(context.Context, *T) error) *cobra.Command, pick func(*T) any, cases []parseCase) {
+func checkParse[T any](t *testing.T, build func(*cmdutil.Factory, func(context.Context, *T) error) *cobra.Command, pick func(*T) any, cases []parseCase) {
 	t.Helper()
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseCmd(t, build, tt.args)
+			got, err := clitest.ParseCmd(t, build, tt.args)
 			if tt.wantUsage {
-				var ue *UsageError
+				var ue *cmdutil.UsageError
 				if !errors.As(err, &ue) {
 					t.Fatalf("err = %v, want a UsageError", err)
 				}
@@ -59,7 +61,7 @@ func TestOpenParse(t *testing.T) {
 
 func TestHistoryParse(t *testing.T) {
 	for _, c := range []struct {
-		build  func(*Factory, func(context.Context, *HistoryOptions) error) *cobra.Command
+		build  func(*cmdutil.Factory, func(context.Context, *HistoryOptions) error) *cobra.Command
 		method string
 	}{{NewCmdBack, calls.MethodBack}, {NewCmdForward, calls.MethodForward}, {NewCmdReload, calls.MethodReload}} {
 		checkParse(t, c.build, func(o *HistoryOptions) any { return o.Method }, []parseCase{
@@ -79,9 +81,9 @@ func TestSnapshotParse(t *testing.T) {
 	})
 
 	// --json asks for the tree as well.
-	f, _, _, _ := testFactory(&fakeCaller{})
+	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
 	f.JSON = true
-	got, err := parseWith(f, NewCmdSnapshot, []string{"-i"})
+	got, err := clitest.ParseWith(f, NewCmdSnapshot, []string{"-i"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,9 +133,9 @@ func TestEvalParse(t *testing.T) {
 		{name: "none", wantUsage: true},
 	})
 
-	f, in, _, _ := testFactory(&fakeCaller{})
+	f, in, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
 	in.WriteString("[...document.links]\n  .length")
-	got, err := parseWith(f, NewCmdEval, []string{"-"})
+	got, err := clitest.ParseWith(f, NewCmdEval, []string{"-"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,16 +256,16 @@ func TestSessionAndDaemonParse(t *testing.T) {
 		{name: "extra", args: []string{"now"}, wantUsage: true},
 	})
 
-	f, _, _, _ := testFactory(&fakeCaller{})
-	f.Globals = GlobalOptions{Socket: "/run/w.sock", ExecutablePath: "/usr/bin/chromium", Headed: true, CDP: "9222"}
-	got, err := parseWith(f, NewCmdDaemon, nil)
+	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
+	f.Globals = cmdutil.GlobalOptions{Socket: "/run/w.sock", ExecutablePath: "/usr/bin/chromium", Headed: true, CDP: "9222"}
+	got, err := clitest.ParseWith(f, NewCmdDaemon, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(f.Globals, got.Globals); diff != "" {
 		t.Errorf("daemon options (-want +got):\n%s", diff)
 	}
-	if _, err := parseWith(f, NewCmdDaemon, []string{"stpo"}); err == nil {
+	if _, err := clitest.ParseWith(f, NewCmdDaemon, []string{"stpo"}); err == nil {
 		t.Error("daemon stpo: no error")
 	}
 }

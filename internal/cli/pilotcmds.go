@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/recipe"
 	"github.com/waymark-dev/waymark/routine"
@@ -25,7 +26,7 @@ import (
 // PilotOptions are the flags shared by act, observe and extract: the model,
 // and the values of %name% placeholders.
 type PilotOptions struct {
-	Common
+	cmdutil.Common
 	Model   ModelFlags
 	VarArgs []string // --var name=value (run: --input)
 	// VarFlag names the flag VarArgs came from, for errors: "--var" when
@@ -62,16 +63,16 @@ func (o *PilotOptions) vision() (pilot.Vision, error) {
 	if o.Vision != "" {
 		v, err := pilot.ParseVision(o.Vision)
 		if err != nil {
-			return "", usageErrorf("write --vision auto, --vision always or --vision never", "bad --vision %q", o.Vision)
+			return "", cmdutil.UsageErrorf("write --vision auto, --vision always or --vision never", "bad --vision %q", o.Vision)
 		}
 		return v, nil
 	}
-	return pilot.ParseVision(o.modelConfig().Vision) // the loader checked it
+	return pilot.ParseVision(o.ModelConfig().Vision) // the loader checked it
 }
 
 // pilot builds the pilot over the daemon for this command.
 func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.Vars, error) {
-	getenv := o.getenv()
+	getenv := o.Env()
 	vars, err := o.vars(getenv)
 	if err != nil {
 		return nil, "", vars, err
@@ -80,7 +81,7 @@ func (o *PilotOptions) pilot(ctx context.Context) (*pilot.Pilot, string, pilot.V
 	if err != nil {
 		return nil, "", vars, err
 	}
-	m, desc, err := newModel(o.Model, o.modelConfig(), getenv, slog.New(slog.DiscardHandler))
+	m, desc, err := newModel(o.Model, o.ModelConfig(), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, "", vars, err
 	}
@@ -102,7 +103,7 @@ func (o *PilotOptions) vars(getenv func(string) string) (pilot.Vars, error) {
 	for _, a := range o.VarArgs {
 		name, val, ok := strings.Cut(a, "=")
 		if !ok || name == "" {
-			return v, usageErrorf("write "+flag+" name=value", "bad %s %q", flag, a)
+			return v, cmdutil.UsageErrorf("write "+flag+" name=value", "bad %s %q", flag, a)
 		}
 		v.Values[name] = val
 	}
@@ -119,9 +120,9 @@ func (o *PilotOptions) vars(getenv func(string) string) (pilot.Vars, error) {
 		val, err := ref.Resolve(src, name)
 		switch {
 		case errors.Is(err, secret.ErrUnset) && ref.Kind == secret.RefEnv:
-			return v, usageErrorf("set the variable first, e.g. export "+ref.Name+"=…", "--secret %s: %v", name, err)
+			return v, cmdutil.UsageErrorf("set the variable first, e.g. export "+ref.Name+"=…", "--secret %s: %v", name, err)
 		case errors.Is(err, secret.ErrUnset):
-			return v, usageErrorf("", "--secret %s: %v", name, err)
+			return v, cmdutil.UsageErrorf("", "--secret %s: %v", name, err)
 		case err != nil:
 			return v, err
 		}
@@ -138,11 +139,11 @@ func secretFlag(a string) (string, secret.Ref, error) {
 		src = string(secret.RefPrompt)
 	}
 	if name == "" {
-		return "", secret.Ref{}, usageErrorf("write --secret name, --secret name=env:VAR, --secret name=file:PATH or --secret name=prompt", "bad --secret %q", a)
+		return "", secret.Ref{}, cmdutil.UsageErrorf("write --secret name, --secret name=env:VAR, --secret name=file:PATH or --secret name=prompt", "bad --secret %q", a)
 	}
 	ref, err := secret.ParseRef(src)
 	if err != nil {
-		return "", secret.Ref{}, usageErrorf("a secret never goes on the command line: use name=env:VAR or name=file:PATH, or name alone to type it", "--secret %s: %v", name, err)
+		return "", secret.Ref{}, cmdutil.UsageErrorf("a secret never goes on the command line: use name=env:VAR or name=file:PATH, or name alone to type it", "--secret %s: %v", name, err)
 	}
 	return name, ref, nil
 }
@@ -151,7 +152,7 @@ func secretFlag(a string) (string, secret.Ref, error) {
 func (o *PilotOptions) prompt(name string) (string, error) {
 	f, ok := o.IO.In.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return "", usageErrorf("use --secret "+name+"=env:VAR when there is no terminal", "--secret %s needs a terminal to type it at", name)
+		return "", cmdutil.UsageErrorf("use --secret "+name+"=env:VAR when there is no terminal", "--secret %s needs a terminal to type it at", name)
 	}
 	fmt.Fprintf(o.IO.ErrOut, "%s: ", name)
 	b, err := term.ReadPassword(int(f.Fd()))
@@ -170,7 +171,7 @@ type ActCmdOptions struct {
 }
 
 // NewCmdAct builds `waymark act INSTRUCTION`.
-func NewCmdAct(f *Factory, runF func(context.Context, *ActCmdOptions) error) *cobra.Command {
+func NewCmdAct(f *cmdutil.Factory, runF func(context.Context, *ActCmdOptions) error) *cobra.Command {
 	opts := &ActCmdOptions{}
 	cmd := &cobra.Command{
 		Use:   "act INSTRUCTION",
@@ -182,9 +183,9 @@ instructions: click X, fill X with Y, type Y into X, select Y in X, check X,
 press Enter, go to URL, scroll down. A step that would send, pay, delete or
 confirm needs --allow-submit.`,
 		Example: "  waymark act 'click Sign in'\n  waymark act 'fill Email with %email%' --var email=ann@example.com\n  waymark act 'fill Password with %pw%' --secret pw=env:SHOP_PASSWORD",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Instruction = args[0]
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -208,24 +209,24 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 		if errors.Is(err, calls.ErrNeedsApproval) {
 			var a calls.Approval
 			if json.Unmarshal(calls.DataOf(err), &a) == nil {
-				opts.note("needs approval: %s %s (%s) on %s", a.Action, a.Control, a.Why, a.URL)
+				opts.Note("needs approval: %s %s (%s) on %s", a.Action, a.Control, a.Why, a.URL)
 			}
 		}
 		return err
 	}
-	return opts.emit(actJSON{Answer: res.Answer, Request: res.Request, Evidence: res.Evidence, Outcome: res.Outcome, Line: res.Line, Usage: res.Usage}, func() error {
-		opts.note("model: %s", desc)
-		opts.said("%s", actLine(res.Answer, res.Line))
+	return opts.Emit(actJSON{Answer: res.Answer, Request: res.Request, Evidence: res.Evidence, Outcome: res.Outcome, Line: res.Line, Usage: res.Usage}, func() error {
+		opts.Note("model: %s", desc)
+		opts.Said("%s", actLine(res.Answer, res.Line))
 		if res.Evidence != nil && res.Evidence.Chosen != "" {
-			opts.said("locator: %s", res.Evidence.Chosen)
+			opts.Said("locator: %s", res.Evidence.Chosen)
 		}
 		if res.Outcome != nil {
-			opts.said("→ %s", describePage(calls.PageInfo{URL: res.Outcome.URL, Title: res.Outcome.Title}))
+			opts.Said("→ %s", cmdutil.DescribePage(calls.PageInfo{URL: res.Outcome.URL, Title: res.Outcome.Title}))
 			if res.Outcome.Closed != "" { // what was in the way, closed without asking, as the act commands say
-				opts.said("before acting, %s", res.Outcome.Closed)
+				opts.Said("before acting, %s", res.Outcome.Closed)
 			}
 			if n := res.Outcome.NotSent.Note(); n != "" { // the browser's validation stopped the submit
-				opts.said("%s", n)
+				opts.Said("%s", n)
 			}
 		}
 		return nil
@@ -267,15 +268,15 @@ type ObserveOptions struct {
 }
 
 // NewCmdObserve builds `waymark observe QUESTION`.
-func NewCmdObserve(f *Factory, runF func(context.Context, *ObserveOptions) error) *cobra.Command {
+func NewCmdObserve(f *cmdutil.Factory, runF func(context.Context, *ObserveOptions) error) *cobra.Command {
 	opts := &ObserveOptions{}
 	cmd := &cobra.Command{
 		Use:     "observe QUESTION",
 		Short:   "Ask which elements answer a question, without acting",
 		Example: "  waymark observe 'where do I change my password?'",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Question = args[0]
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -296,18 +297,18 @@ func observeRun(ctx context.Context, opts *ObserveOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.Emit(res, func() error {
 		for _, o := range res.Observations {
 			fmt.Fprintf(opts.IO.Out, "@%s\t%s\t%s\n", o.Ref, o.Line, o.Action)
 		}
 		if len(res.Dropped) > 0 {
 			// Refs the model gave that are not on the page: said, not
 			// silently left out.
-			opts.note("left out %s the model named that %s not on the page: %s", count(len(res.Dropped), "ref"),
+			opts.Note("left out %s the model named that %s not on the page: %s", cmdutil.Count(len(res.Dropped), "ref"),
 				map[bool]string{true: "is", false: "are"}[len(res.Dropped) == 1], strings.Join(res.Dropped, ", "))
 		}
 		if len(res.Observations) == 0 {
-			opts.note("nothing on the page answers that")
+			opts.Note("nothing on the page answers that")
 		}
 		return nil
 	})
@@ -343,7 +344,7 @@ type ExtractOptions struct {
 }
 
 // NewCmdExtract builds `waymark extract INSTRUCTION --schema FILE`.
-func NewCmdExtract(f *Factory, runF func(context.Context, *ExtractOptions) error) *cobra.Command {
+func NewCmdExtract(f *cmdutil.Factory, runF func(context.Context, *ExtractOptions) error) *cobra.Command {
 	opts := &ExtractOptions{}
 	cmd := &cobra.Command{
 		Use:   "extract INSTRUCTION --schema FILE",
@@ -363,12 +364,12 @@ the column its header names, a model only for fields no header names (it
 answers with column letters); --recipe FILE then holds a grid recipe
 (waymark.grid/1) that finds the table again by its header row.`,
 		Example: "  waymark extract 'every product with its price' --schema products.json\n  waymark extract 'every product' --schema products.json --recipe products.recipe.json",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Instruction = args[0]
 			if opts.SchemaFile == "" {
-				return usageErrorf(helpHint(cmd), "extract needs --schema FILE")
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "extract needs --schema FILE")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -444,15 +445,15 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 			if !opts.JSON {
 				fmt.Fprintln(opts.IO.Out, string(res.Data))
 			}
-			return &withData{err: err, data: extractJSON{Value: res.Data, Fits: true, Rows: res.Rows, Source: res.Source}}
+			return &cmdutil.WithData{Err: err, Data: extractJSON{Value: res.Data, Fits: true, Rows: res.Rows, Source: res.Source}}
 		}
-		opts.note("the API behind the rows: %s", opts.LearnAPI)
+		opts.Note("the API behind the rows: %s", opts.LearnAPI)
 	}
 	if res.Ended != "" {
-		opts.note("%d pages, %d rows, %d duplicates; ended: %s", res.Pages, res.Rows, res.Duplicates, res.Ended)
+		opts.Note("%d pages, %d rows, %d duplicates; ended: %s", res.Pages, res.Rows, res.Duplicates, res.Ended)
 	}
 	if res.Table != "" {
-		opts.note("read from the sheet's table %s", res.Table)
+		opts.Note("read from the sheet's table %s", res.Table)
 	}
 	data := extractJSON{Table: res.Table, Grid: res.Grid, Value: res.Data, Fits: res.OK, Problems: res.Problems, Dropped: res.Dropped, Chunks: res.Chunks, Parts: res.Parts, Note: res.Note, Usage: res.Usage,
 		Source: res.Source, Rows: res.Rows, Recipe: res.Recipe, RecipeNote: res.RecipeNote, Heal: res.Heal, Pages: res.Pages, Duplicates: res.Duplicates, Ended: res.Ended, Keys: res.Keys}
@@ -461,13 +462,13 @@ func extractRun(ctx context.Context, opts *ExtractOptions) error {
 		if !opts.JSON {
 			fmt.Fprintln(opts.IO.Out, string(res.Data))
 		}
-		return &withData{err: &calls.Error{Kind: calls.ErrNoMatch, Msg: fmt.Sprintf("the data does not fit the schema: %s", strings.Join(res.Problems, "; ")),
-			Hint: "loosen the schema, or make the instruction more specific"}, data: data}
+		return &cmdutil.WithData{Err: &calls.Error{Kind: calls.ErrNoMatch, Msg: fmt.Sprintf("the data does not fit the schema: %s", strings.Join(res.Problems, "; ")),
+			Hint: "loosen the schema, or make the instruction more specific"}, Data: data}
 	}
-	return opts.emit(data, func() error {
+	return opts.Emit(data, func() error {
 		_, err := fmt.Fprintln(opts.IO.Out, string(res.Data))
 		if res.Note != "" {
-			opts.note("note: %s", res.Note)
+			opts.Note("note: %s", res.Note)
 		}
 		return err
 	})
@@ -531,11 +532,11 @@ func (o *ExtractOptions) saveRecipe(res *pilot.ExtractResult, used *recipe.Recip
 		return nil
 	}
 	if res.Heal != nil {
-		o.note("the recipe no longer fitted: %s", res.Heal.Misfit)
+		o.Note("the recipe no longer fitted: %s", res.Heal.Misfit)
 	}
 	if res.Recipe == nil {
 		if res.RecipeNote != "" {
-			o.note("%s", res.RecipeNote)
+			o.Note("%s", res.RecipeNote)
 		}
 		return nil
 	}
@@ -550,9 +551,9 @@ func (o *ExtractOptions) saveRecipe(res *pilot.ExtractResult, used *recipe.Recip
 		return fmt.Errorf("save the recipe: %w", err)
 	}
 	if res.Heal != nil {
-		o.note("recipe learned again (a heal) and saved to %s", o.RecipeFile)
+		o.Note("recipe learned again (a heal) and saved to %s", o.RecipeFile)
 	} else {
-		o.note("recipe saved to %s: the next extract --recipe %s reads with no model", o.RecipeFile, o.RecipeFile)
+		o.Note("recipe saved to %s: the next extract --recipe %s reads with no model", o.RecipeFile, o.RecipeFile)
 	}
 	return nil
 }
@@ -567,7 +568,7 @@ func (o *ExtractOptions) record(ctx context.Context, schema []byte, r *recipe.Re
 	if r != nil {
 		b, err := r.Marshal()
 		if err != nil {
-			o.note("the extract is not in the recording: %v", err)
+			o.Note("the extract is not in the recording: %v", err)
 			return
 		}
 		req.Recipe = b
@@ -575,8 +576,8 @@ func (o *ExtractOptions) record(ctx context.Context, schema []byte, r *recipe.Re
 			req.List, _ = json.Marshal(l)
 		}
 	}
-	if _, err := o.session().RecordExtract(ctx, req); err != nil {
-		o.note("the extract is not in the recording: %v", err)
+	if _, err := o.Remote().RecordExtract(ctx, req); err != nil {
+		o.Note("the extract is not in the recording: %v", err)
 	}
 }
 
@@ -584,7 +585,7 @@ func (o *ExtractOptions) record(ctx context.Context, schema []byte, r *recipe.Re
 func (o *ExtractOptions) listOptions() (pilot.ListOptions, error) {
 	lo := pilot.ListOptions{Pages: o.Pages, Scroll: o.Scroll, Key: o.Key, Limit: o.Limit, UntilField: o.UntilField, Now: time.Now()}
 	if o.UntilField != "" && o.Until == "" {
-		return lo, usageErrorf("add --until DATE", "--until-field needs --until")
+		return lo, cmdutil.UsageErrorf("add --until DATE", "--until-field needs --until")
 	}
 	if o.Scroll && lo.Pages < 2 {
 		lo.Pages = 10
@@ -592,13 +593,13 @@ func (o *ExtractOptions) listOptions() (pilot.ListOptions, error) {
 	if o.Until != "" {
 		d, ok := recipe.ParseDate(o.Until, lo.Now)
 		if !ok {
-			return lo, usageErrorf(`write --until 2026-11-01, "1 Nov 2026" or "3 days ago"`, "--until %q is not a date", o.Until)
+			return lo, cmdutil.UsageErrorf(`write --until 2026-11-01, "1 Nov 2026" or "3 days ago"`, "--until %q is not a date", o.Until)
 		}
 		lo.Until = d
 	}
 	if o.SeenFile != "" {
 		if o.Key == "" {
-			return lo, usageErrorf("add --key FIELD: the seen file holds rows' keys", "--seen needs --key")
+			return lo, cmdutil.UsageErrorf("add --key FIELD: the seen file holds rows' keys", "--seen needs --key")
 		}
 		b, err := os.ReadFile(o.SeenFile)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 func TestPilotVars(t *testing.T) {
@@ -45,7 +47,7 @@ func TestPilotVars(t *testing.T) {
 				}}
 			v, err := o.vars(func(k string) string { return env[k] })
 			if tt.wantErr != "" {
-				var ue *UsageError
+				var ue *cmdutil.UsageError
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &ue) {
 					t.Fatalf("err = %v, want a usage error with %q", err, tt.wantErr)
 				}
@@ -74,17 +76,17 @@ func TestPilotVars(t *testing.T) {
 // A bare --secret name with no terminal to type it at says how else to
 // give it.
 func TestPilotVarsBareSecretNeedsATerminal(t *testing.T) {
-	common, _, _ := testCommon(&fakeCaller{}, false, false)
+	common, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	o := &PilotOptions{Common: common, Secrets: []string{"pw"}}
 	_, err := o.vars(func(string) string { return "" })
-	var ue *UsageError
+	var ue *cmdutil.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--secret pw needs a terminal") || !strings.Contains(ue.Hint, "--secret pw=env:VAR") {
 		t.Errorf("err = %v (%+v)", err, ue)
 	}
 }
 
 func TestRunSecretAndInputFlags(t *testing.T) {
-	opts, err := parseCmd(t, NewCmdRun, []string{"sign in", "--secret", "password", "--input", "email=ann@example.com"})
+	opts, err := clitest.ParseCmd(t, NewCmdRun, []string{"sign in", "--secret", "password", "--input", "email=ann@example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/pilot"
 )
@@ -14,7 +16,7 @@ func TestCount(t *testing.T) {
 		n    int
 		want string
 	}{{0, "0 steps"}, {1, "1 step"}, {2, "2 steps"}} {
-		if got := count(tt.n, "step"); got != tt.want {
+		if got := cmdutil.Count(tt.n, "step"); got != tt.want {
 			t.Errorf("count(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
@@ -45,7 +47,7 @@ func TestObserveSaysWhatItLeftOut(t *testing.T) {
 		return `{"candidates":[{"ref":"e99","description":"a made-up button","action":"nothing"}]}`
 	})
 	env := map[string]string{"OPENAI_BASE_URL": model, "WAYMARK_MODEL": "openai:fake"}
-	code, _, stderr, _ := runMain(t, context.Background(), &fakeCaller{reply: pageReply}, env, "observe", "where is Pay?")
+	code, _, stderr, _ := runMain(t, context.Background(), &clitest.FakeCaller{Reply: pageReply}, env, "observe", "where is Pay?")
 	if code != 0 || !strings.Contains(stderr, "left out 1 ref the model named that is not on the page: e99") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}

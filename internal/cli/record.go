@@ -11,6 +11,7 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
@@ -18,14 +19,14 @@ import (
 
 // RecordOptions are the flags of `waymark record start|stop`.
 type RecordOptions struct {
-	Common
+	cmdutil.Common
 	Op   string // "start" or "stop"
 	Name string // start: the routine's name
 	File string // stop: where the routine goes
 }
 
 // NewCmdRecord builds `waymark record start|stop`.
-func NewCmdRecord(f *Factory, runF func(context.Context, *RecordOptions) error) *cobra.Command {
+func NewCmdRecord(f *cmdutil.Factory, runF func(context.Context, *RecordOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "record start|stop",
 		Short: "Record what you do in a session as a routine",
@@ -51,15 +52,15 @@ again. record stop names the approved steps.`,
 			"  waymark record stop checkout.json\n" +
 			"  waymark replay checkout.json --var email=bo@example.com --secret password=env:SHOP_PASSWORD",
 		Args: cobra.ArbitraryArgs,
-		RunE: groupRunE,
+		RunE: cmdutil.GroupRunE,
 	}
 	start := &RecordOptions{Op: "start"}
 	startCmd := &cobra.Command{
 		Use:   "start",
 		Short: "Start recording the session's actions",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			start.Common = f.common()
+			start.Common = f.Common()
 			if runF != nil {
 				return runF(cmd.Context(), start)
 			}
@@ -71,9 +72,9 @@ again. record stop names the approved steps.`,
 	stopCmd := &cobra.Command{
 		Use:   "stop FILE",
 		Short: "Stop recording and write the routine to FILE",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			stop.Common = f.common()
+			stop.Common = f.Common()
 			stop.File = args[0]
 			if runF != nil {
 				return runF(cmd.Context(), stop)
@@ -86,16 +87,16 @@ again. record stop names the approved steps.`,
 }
 
 func recordStartRun(ctx context.Context, opts *RecordOptions) error {
-	res, err := opts.session().RecordStart(ctx, calls.RecordStartRequest{Name: opts.Name})
+	res, err := opts.Remote().RecordStart(ctx, calls.RecordStartRequest{Name: opts.Name})
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
-		opts.note("recording session %q: its opens and element actions become steps until waymark record stop FILE", opts.Session)
+	return opts.Emit(res, func() error {
+		opts.Note("recording session %q: its opens and element actions become steps until waymark record stop FILE", opts.Session)
 		if res.From != "" {
-			opts.note("recording from %s (the first step opens it)", res.From)
+			opts.Note("recording from %s (the first step opens it)", res.From)
 		} else {
-			opts.note("the tab is on no page yet: open the page the routine starts on first (waymark open URL), so a replay opens it too")
+			opts.Note("the tab is on no page yet: open the page the routine starts on first (waymark open URL), so a replay opens it too")
 		}
 		return nil
 	})
@@ -154,7 +155,7 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 	// The routine so far, with the session still recording: it is written
 	// first and the recording ends only then, so a file that cannot be
 	// written loses nothing.
-	res, err := opts.session().RecordStop(ctx, calls.RecordStopRequest{Name: name, Keep: true})
+	res, err := opts.Remote().RecordStop(ctx, calls.RecordStopRequest{Name: name, Keep: true})
 	if err != nil {
 		return err
 	}
@@ -168,14 +169,14 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 	}
 	if err != nil {
 		// The recording itself cannot be saved: it ends, as it is of no use.
-		_, _ = opts.session().RecordStop(ctx, calls.RecordStopRequest{Name: name})
+		_, _ = opts.Remote().RecordStop(ctx, calls.RecordStopRequest{Name: name})
 		return err
 	}
 	if err := routine.Save(path, &r, known); err != nil {
 		return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still recording: "+calls.Cmd("record stop OTHER.json"),
 			"cannot write %s: %v", opts.File, err)
 	}
-	final, err := opts.session().RecordStop(ctx, calls.RecordStopRequest{Name: name})
+	final, err := opts.Remote().RecordStop(ctx, calls.RecordStopRequest{Name: name})
 	if err != nil {
 		return err
 	}
@@ -194,26 +195,26 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 	// The person saved what they pressed: the approval authority binds
 	// their approvals (top-level or inside a loop) to the file as written,
 	// for replays to trust.
-	if err := approval.Default(opts.getenv()).Grant(path, "record stop"); err != nil {
+	if err := approval.Default(opts.Env()).Grant(path, "record stop"); err != nil {
 		data.Notes = append(data.Notes, fmt.Sprintf("your approvals were not kept (%v): a replay will ask; approve the file with waymark routine approve %s", err, opts.File))
 	}
-	return opts.emit(data, func() error {
+	return opts.Emit(data, func() error {
 		for _, v := range vars {
 			fmt.Fprintf(opts.IO.Out, "%s=%s\n", v.Name, v.Value)
 		}
-		opts.note("recorded %s and %s to %s", count(len(r.Steps), "step"), count(len(vars), "variable"), opts.File)
+		opts.Note("recorded %s and %s to %s", cmdutil.Count(len(r.Steps), "step"), cmdutil.Count(len(vars), "variable"), opts.File)
 		for _, n := range res.Notes {
 			if strings.HasPrefix(n, "warning: ") {
-				opts.note("%s", n)
+				opts.Note("%s", n)
 				continue
 			}
-			opts.note("note: %s", n)
+			opts.Note("note: %s", n)
 		}
 		for _, a := range data.Approved {
-			opts.note("approved: step %d, %s %s on %s: you pressed this submit, so a replay presses it without asking while %s is as saved, it is found where it was and the page matches; it asks again if the file is edited (approve it again with waymark routine approve %s), the step moved or was healed, or the page or form changed",
+			opts.Note("approved: step %d, %s %s on %s: you pressed this submit, so a replay presses it without asking while %s is as saved, it is found where it was and the page matches; it asks again if the file is edited (approve it again with waymark routine approve %s), the step moved or was healed, or the page or form changed",
 				a.Step, a.Action, a.Control, a.Path, opts.File, opts.File)
 		}
-		opts.note("replay with: %s", data.Replay)
+		opts.Note("replay with: %s", data.Replay)
 		return nil
 	})
 }

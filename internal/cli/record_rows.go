@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/recipe"
 )
@@ -24,7 +25,7 @@ type RecordRowsOptions struct {
 }
 
 // newCmdRecordRows builds `waymark record rows start|stop`.
-func newCmdRecordRows(f *Factory, runF func(context.Context, *RecordRowsOptions) error) *cobra.Command {
+func newCmdRecordRows(f *cmdutil.Factory, runF func(context.Context, *RecordRowsOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rows start|stop",
 		Short: "Record a loop over the rows of a list",
@@ -42,15 +43,15 @@ row (%row.field%).`,
 			"  waymark click @e12   # Delete, in the first row\n" +
 			"  waymark record rows stop\n  waymark record stop purge.json",
 		Args: cobra.ArbitraryArgs,
-		RunE: groupRunE,
+		RunE: cmdutil.GroupRunE,
 	}
 	start := &RecordRowsOptions{Op: "start"}
 	startCmd := &cobra.Command{
 		Use:   "start [INSTRUCTION]",
 		Short: "Start a loop over the rows a recipe reads",
-		Args:  argsRange(0, 1),
+		Args:  cmdutil.ArgsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			start.Common = f.common()
+			start.Common = f.Common()
 			if len(args) > 0 {
 				start.Instruction = args[0]
 			}
@@ -68,9 +69,9 @@ row (%row.field%).`,
 	stopCmd := &cobra.Command{
 		Use:   "stop",
 		Short: "End the loop over rows",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			stop.Common = f.common()
+			stop.Common = f.Common()
 			if runF != nil {
 				return runF(cmd.Context(), stop)
 			}
@@ -90,19 +91,19 @@ func recordRowsRun(ctx context.Context, opts *RecordRowsOptions) error {
 		}
 		req.Recipe = b
 	}
-	res, err := opts.session().RecordRows(ctx, req)
+	res, err := opts.Remote().RecordRows(ctx, req)
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.Emit(res, func() error {
 		if opts.Op == "stop" {
-			opts.note("the loop over rows holds %s", count(res.Steps, "step"))
+			opts.Note("the loop over rows holds %s", cmdutil.Count(res.Steps, "step"))
 			return nil
 		}
 		for i, row := range res.Rows {
 			fmt.Fprintf(opts.IO.Out, "%d\t%s\n", i+1, rowLine(row))
 		}
-		opts.note("recording a loop over %s: act in row 1; its fields are %%row.FIELD%%; then waymark record rows stop", count(len(res.Rows), "row"))
+		opts.Note("recording a loop over %s: act in row 1; its fields are %%row.FIELD%%; then waymark record rows stop", cmdutil.Count(len(res.Rows), "row"))
 		return nil
 	})
 }
@@ -131,7 +132,7 @@ func (opts *RecordRowsOptions) recipe(ctx context.Context) ([]byte, error) {
 		}
 	}
 	if opts.SchemaFile == "" {
-		return nil, usageErrorf(learnHint, "record rows start needs --recipe FILE or --schema FILE")
+		return nil, cmdutil.UsageErrorf(learnHint, "record rows start needs --recipe FILE or --schema FILE")
 	}
 	schema, err := os.ReadFile(opts.SchemaFile)
 	if err != nil {
@@ -161,7 +162,7 @@ func (opts *RecordRowsOptions) recipe(ctx context.Context) ([]byte, error) {
 		if err := os.WriteFile(opts.RecipeFile, b, 0o644); err != nil {
 			return nil, fmt.Errorf("save the recipe: %w", err)
 		}
-		opts.note("recipe learned and saved to %s", opts.RecipeFile)
+		opts.Note("recipe learned and saved to %s", opts.RecipeFile)
 	}
 	return b, nil
 }

@@ -13,23 +13,25 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/routine"
 
 	"github.com/waymark-dev/waymark/secret"
 )
 
 func TestRecordFlags(t *testing.T) {
-	o, err := parseCmd(t, NewCmdRecord, []string{"start", "--name", "checkout"})
+	o, err := clitest.ParseCmd(t, NewCmdRecord, []string{"start", "--name", "checkout"})
 	if err != nil || o.Op != "start" || o.Name != "checkout" {
 		t.Errorf("start: %+v %v", o, err)
 	}
-	o, err = parseCmd(t, NewCmdRecord, []string{"stop", "out.json"})
+	o, err = clitest.ParseCmd(t, NewCmdRecord, []string{"stop", "out.json"})
 	if err != nil || o.Op != "stop" || o.File != "out.json" {
 		t.Errorf("stop: %+v %v", o, err)
 	}
-	var ue *UsageError
+	var ue *cmdutil.UsageError
 	for _, args := range [][]string{{"stop"}, {"start", "extra"}, {"pause"}} {
-		if _, err := parseCmd(t, NewCmdRecord, args); !errors.As(err, &ue) {
+		if _, err := clitest.ParseCmd(t, NewCmdRecord, args); !errors.As(err, &ue) {
 			t.Errorf("%q: err = %v, want usage", args, err)
 		}
 	}
@@ -47,8 +49,8 @@ const recordedRoutine = `{"format":"waymark.routine/1","name":"checkout","versio
 
 const recordedPassword = "Tr0ub4dor-and-3"
 
-func recordCaller(routineJSON string) *fakeCaller {
-	return &fakeCaller{reply: func(method string, params any) (any, error) {
+func recordCaller(routineJSON string) *clitest.FakeCaller {
+	return &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		switch method {
 		case calls.MethodRecordStart:
 			return calls.RecordStarted{Session: "s1", Name: params.(calls.RecordStartRequest).Name}, nil
@@ -63,12 +65,12 @@ func recordCaller(routineJSON string) *fakeCaller {
 
 func TestRecordStartRun(t *testing.T) {
 	c := recordCaller(recordedRoutine)
-	common, _, errOut := testCommon(c, false, true)
+	common, _, errOut := clitest.NewCommon(c, false, true)
 	o := &RecordOptions{Common: common, Op: "start", Name: "checkout"}
 	if err := recordStartRun(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if got := c.calls[0]; got.Method != calls.MethodRecordStart || got.Params.(calls.RecordStartRequest).Name != "checkout" || got.Session != "s1" {
+	if got := c.Calls[0]; got.Method != calls.MethodRecordStart || got.Params.(calls.RecordStartRequest).Name != "checkout" || got.Session != "s1" {
 		t.Errorf("call = %+v", got)
 	}
 	if !strings.Contains(errOut.String(), "record stop FILE") {
@@ -80,12 +82,12 @@ func TestRecordStopRunWritesRoutine(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the approvals record stop keeps
 	file := filepath.Join(t.TempDir(), "checkout.json")
 	c := recordCaller(recordedRoutine)
-	common, out, errOut := testCommon(c, false, true)
+	common, out, errOut := clitest.NewCommon(c, false, true)
 	o := &RecordOptions{Common: common, Op: "stop", File: file}
 	if err := recordStopRun(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if req := c.calls[0].Params.(calls.RecordStopRequest); req.Name != "checkout" {
+	if req := c.Calls[0].Params.(calls.RecordStopRequest); req.Name != "checkout" {
 		t.Errorf("stop request = %+v, want the file's name", req)
 	}
 	r, err := routine.Load(file)
@@ -122,7 +124,7 @@ func TestRecordStopSaysApproved(t *testing.T) {
    "approved":{"action":"click","path":"/checkout","control":"button[type=submit] \"Place order\"","why":"submits the form","fields":["email","name"]}}`, 1)
 	for _, asJSON := range []bool{false, true} {
 		file := filepath.Join(t.TempDir(), "checkout.json")
-		common, out, errOut := testCommon(recordCaller(approved), asJSON, !asJSON)
+		common, out, errOut := clitest.NewCommon(recordCaller(approved), asJSON, !asJSON)
 		if err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: file}); err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +156,7 @@ func TestRecordStopSaysApproved(t *testing.T) {
 func TestRecordStopRunJSON(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the approvals record stop keeps
 	file := filepath.Join(t.TempDir(), "checkout.json")
-	common, out, errOut := testCommon(recordCaller(recordedRoutine), true, false)
+	common, out, errOut := clitest.NewCommon(recordCaller(recordedRoutine), true, false)
 	if err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: file}); err != nil {
 		t.Fatal(err)
 	}
@@ -194,12 +196,12 @@ func TestRecordStopRunRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := recordCaller(tt.routine)
-			common, out, _ := testCommon(c, false, false)
+			common, out, _ := clitest.NewCommon(c, false, false)
 			err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: tt.file})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
-			if called := len(c.methods()) > 0; called != tt.called {
+			if called := len(c.Methods()) > 0; called != tt.called {
 				t.Errorf("record.stop called = %v", called)
 			}
 			if _, err := os.Stat(tt.file); tt.file != dir && err == nil {
@@ -236,7 +238,7 @@ func TestRecordStopUnwritableKeepsRecording(t *testing.T) {
 		t.Skip("needs /proc for a folder that takes no file")
 	}
 	recording := true
-	c := &fakeCaller{reply: func(method string, params any) (any, error) {
+	c := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		if method != calls.MethodRecordStop {
 			return nil, errors.New("unexpected " + method)
 		}
@@ -249,7 +251,7 @@ func TestRecordStopUnwritableKeepsRecording(t *testing.T) {
 		return calls.RecordStopResult{Routine: json.RawMessage(recordedRoutine),
 			Values: map[string]string{"full_name": "Ann Example", "email": "ann@example.com", "password": recordedPassword}}, nil
 	}}
-	common, _, _ := testCommon(c, false, false)
+	common, _, _ := clitest.NewCommon(c, false, false)
 	err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: "/proc/r.json"})
 	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "still recording") {
 		t.Fatalf("stop to /proc/r.json: %v (hint %q), want bad_input saying the session still records", err, calls.Hint(err))
@@ -273,19 +275,19 @@ func TestRecordStopUnwritableKeepsRecording(t *testing.T) {
 // FILE, or learned with --schema; a FILE that is not there with no schema
 // to learn it says so.
 func TestRecordRowsStartNeedsARecipe(t *testing.T) {
-	common, _, _ := testCommon(pageCaller(), false, false)
+	common, _, _ := clitest.NewCommon(pageCaller(), false, false)
 	missing := filepath.Join(t.TempDir(), "none.recipe.json")
 	for _, opts := range []*RecordRowsOptions{
 		{PilotOptions: PilotOptions{Common: common}, Op: "start"},
 		{PilotOptions: PilotOptions{Common: common}, Op: "start", RecipeFile: missing},
 	} {
 		err := recordRowsRun(context.Background(), opts)
-		var ue *UsageError
+		var ue *cmdutil.UsageError
 		hint := calls.Hint(err)
 		if errors.As(err, &ue) {
 			hint = ue.Hint
 		}
-		if ExitCode(err) != 2 || hint == "" || !strings.Contains(err.Error(), "recipe") {
+		if cmdutil.ExitCode(err) != 2 || hint == "" || !strings.Contains(err.Error(), "recipe") {
 			t.Errorf("record rows start %q: %v, want an error about the recipe with a hint", opts.RecipeFile, err)
 		}
 	}

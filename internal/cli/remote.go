@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
@@ -37,7 +38,7 @@ func remoteRefusal(args []string) string {
 	switch {
 	case err != nil:
 		return "no such command"
-	case cmd.Annotations[remoteSafe] == "":
+	case cmd.Annotations[cmdutil.RemoteSafe] == "":
 		return cmd.CommandPath() + " runs in the calling process"
 	}
 	for _, a := range args {
@@ -67,7 +68,7 @@ func remoteRefusal(args []string) string {
 // only reads it (and merges the persistent flags once), under mu.
 var frontTree = sync.OnceValue(func() *cmdTree {
 	streams, _, _, _ := iostreams.Test()
-	return &cmdTree{root: NewCmdRoot(&Factory{IO: streams}, &GlobalOptions{})}
+	return &cmdTree{root: NewCmdRoot(&cmdutil.Factory{IO: streams}, &cmdutil.GlobalOptions{})}
 })
 
 type cmdTree struct {
@@ -101,7 +102,7 @@ func frontRunner(v string) daemon.UnqueuedFunc {
 		streams := iostreams.New(strings.NewReader(""), stdout, stderr,
 			iostreams.Terminals{Stdin: req.StdinTTY, Stdout: req.StdoutTTY, Stderr: req.StderrTTY}, getenv)
 		deps := Deps{
-			Dial: func(ctx context.Context, g GlobalOptions, cfg *config.Config, start bool) (Caller, error) {
+			Dial: func(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Config, start bool) (cmdutil.Caller, error) {
 				// This daemon is up and of this version: nothing to
 				// start, and the hello's settings are judged as any
 				// client's are.
@@ -112,7 +113,7 @@ func frontRunner(v string) daemon.UnqueuedFunc {
 				}
 				return noStartCaller{c}, nil
 			},
-			RunDaemon: func(context.Context, GlobalOptions, *config.Config) error { return errNotInDaemon },
+			RunDaemon: func(context.Context, cmdutil.GlobalOptions, *config.Config) error { return errNotInDaemon },
 			ServeDemo: func(context.Context, string, func(string)) error { return errNotInDaemon },
 			Version:   v,
 			Getenv:    getenv,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
@@ -34,7 +35,7 @@ type ReplayOptions struct {
 }
 
 // NewCmdReplay builds `waymark replay FILE`.
-func NewCmdReplay(f *Factory, runF func(context.Context, *ReplayOptions) error) *cobra.Command {
+func NewCmdReplay(f *cmdutil.Factory, runF func(context.Context, *ReplayOptions) error) *cobra.Command {
 	opts := &ReplayOptions{}
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
@@ -61,19 +62,19 @@ Each step acts with a person's pointer paths and typing pace;
 --hand=false runs at the browser's speed.`,
 		Example: "  waymark replay checkout.json --var email=ann@example.com --secret password=env:SHOP_PASSWORD\n" +
 			"  waymark replay orders.json --var 'rows=[{\"sku\":\"A1\"},{\"sku\":\"B2\"}]' --json",
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.File = args[0]
 			switch opts.KeepHeals {
 			case replay.KeepAlways, replay.KeepAsk, replay.KeepNever:
 			default:
-				return usageErrorf(helpHint(cmd), "--keep-heals must be always, ask or never, got %q", opts.KeepHeals)
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--keep-heals must be always, ask or never, got %q", opts.KeepHeals)
 			}
 			switch opts.Submits {
 			case "allow", "ask":
 			default:
-				return usageErrorf(helpHint(cmd), "--submits must be allow or ask, got %q", opts.Submits)
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--submits must be allow or ask, got %q", opts.Submits)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -98,7 +99,7 @@ Each step acts with a person's pointer paths and typing pace;
 }
 
 func replayRun(ctx context.Context, opts *ReplayOptions) error {
-	getenv := opts.getenv()
+	getenv := opts.Env()
 	// The approvals the file records are pressed without asking only if
 	// the approval authority says a person saved it as it is.
 	r, trust, err := approval.Default(getenv).Load(opts.File)
@@ -119,11 +120,11 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	}
 	d := calls.Remote{Caller: caller, Session: opts.Session}
 	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits, NoHand: !opts.Hand,
-		Sheet: sheetAtStep(d), Approvals: trust, Memory: opts.memoryStore(), SignIn: routineSignIn(&opts.Common, opts.File, vars)}
+		Sheet: sheetAtStep(d), Approvals: trust, Memory: opts.MemoryStore(), SignIn: routineSignIn(&opts.Common, opts.File, vars)}
 	if !opts.JSON && opts.IO.IsStdinTTY() && opts.IO.IsStderrTTY() {
 		ro.Approve = askOnTerminal(opts.IO) // replay_approve.go
 	}
-	if opts.netLogOn() {
+	if opts.NetLogOn() {
 		ro.NetLog = netLogBrief(d)
 	}
 	// Steps stream as they finish, on a terminal or not (a CI log shows
@@ -131,7 +132,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	// stdout with --json, before the envelope.
 	if opts.JSON {
 		ro.Progress = func(e replay.StepEvent) {
-			_ = writeJSONLine(opts.IO.Out, replayStepEvent{Type: "step", N: e.N, Of: e.Of, Step: e.Step})
+			_ = cmdutil.WriteJSONLine(opts.IO.Out, replayStepEvent{Type: "step", N: e.N, Of: e.Of, Step: e.Step})
 		}
 	} else {
 		ro.Progress = func(e replay.StepEvent) { fmt.Fprintln(opts.IO.ErrOut, progressLine(e)) }
@@ -145,11 +146,11 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 		return err
 	}
 	if opts.JSON {
-		env := envelope{OK: res.Status == replay.StatusOK, Data: replayJSON{Result: res, File: opts.File, Saved: saved}}
+		env := cmdutil.Envelope{OK: res.Status == replay.StatusOK, Data: replayJSON{Result: res, File: opts.File, Saved: saved}}
 		if res.Status != replay.StatusOK {
-			env.Error = &errorBody{Code: causeCode(res.Cause), Message: res.Message, Hint: res.Hint}
+			env.Error = &cmdutil.ErrorBody{Code: cmdutil.CauseCode(res.Cause), Message: res.Message, Hint: res.Hint}
 		}
-		if err := writeEnvelope(opts.IO.Out, env); err != nil {
+		if err := cmdutil.WriteEnvelope(opts.IO.Out, env); err != nil {
 			return err
 		}
 	} else {
@@ -162,8 +163,8 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 			}
 		}
 	}
-	if code := replayExit(res.Cause); code != 0 {
-		return &ExitError{Code: code, Msg: fmt.Sprintf("%s: %s", res.Cause, res.Message), Silent: true}
+	if code := cmdutil.ReplayExit(res.Cause); code != 0 {
+		return &cmdutil.ExitError{Code: code, Msg: fmt.Sprintf("%s: %s", res.Cause, res.Message), Silent: true}
 	}
 	return nil
 }
@@ -198,7 +199,7 @@ func (o *ReplayOptions) model(getenv func(string) string) (pilot.Model, error) {
 		getenv("ANTHROPIC_API_KEY") == "" && getenv("OPENAI_API_KEY") == "" {
 		return nil, nil
 	}
-	m, _, err := newModel(o.Model, o.modelConfig(), getenv, slog.New(slog.DiscardHandler))
+	m, _, err := newModel(o.Model, o.ModelConfig(), getenv, slog.New(slog.DiscardHandler))
 	if err != nil {
 		if o.Model.Model == "" && o.Model.BaseURL == "" && getenv("WAYMARK_MODEL") == "" {
 			// Only the environment hints at a model (OPENAI_BASE_URL with
@@ -268,9 +269,9 @@ func replaySummary(res *replay.Result, saved string) string {
 	var b strings.Builder
 	switch res.Status {
 	case replay.StatusOK:
-		fmt.Fprintf(&b, "replayed %s in %dms, %s", count(len(res.Steps), "step"), res.DurMS, count(res.ModelCalls, "model call"))
+		fmt.Fprintf(&b, "replayed %s in %dms, %s", cmdutil.Count(len(res.Steps), "step"), res.DurMS, cmdutil.Count(res.ModelCalls, "model call"))
 	default:
-		fmt.Fprintf(&b, "stopped (%s, exit %d): %s\nhint: %s", res.Cause, replayExit(res.Cause), res.Message, res.Hint)
+		fmt.Fprintf(&b, "stopped (%s, exit %d): %s\nhint: %s", res.Cause, cmdutil.ReplayExit(res.Cause), res.Message, res.Hint)
 	}
 	for _, h := range res.Heals {
 		fmt.Fprintf(&b, "\nhealed %s: %s → %s (%s)", h.Step, h.Before, h.After, h.How)

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/routine"
 )
 
@@ -26,8 +28,8 @@ const cliRoutine = `{
 
 // shopCaller answers like a daemon whose page holds the checkout; find
 // answers per locator from finds (found when absent).
-func shopCaller(finds map[string]calls.Resolution) *fakeCaller {
-	return &fakeCaller{reply: func(method string, params any) (any, error) {
+func shopCaller(finds map[string]calls.Resolution) *clitest.FakeCaller {
+	return &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		switch method {
 		case calls.MethodOpen:
 			return calls.PageInfo{URL: "http://shop.test/checkout", Title: "Checkout"}, nil
@@ -57,8 +59,8 @@ func writeRoutine(t *testing.T) string {
 	return p
 }
 
-func replayOpts(c Caller, jsonOut, tty bool, file string) (*ReplayOptions, *bytes.Buffer, *bytes.Buffer) {
-	common, out, errOut := testCommon(c, jsonOut, tty)
+func replayOpts(c cmdutil.Caller, jsonOut, tty bool, file string) (*ReplayOptions, *bytes.Buffer, *bytes.Buffer) {
+	common, out, errOut := clitest.NewCommon(c, jsonOut, tty)
 	o := &ReplayOptions{File: file, KeepHeals: "ask", Submits: "allow"}
 	o.Common = common
 	o.VarArgs = []string{"email=ann@example.com"}
@@ -73,26 +75,26 @@ func replayOpts(c Caller, jsonOut, tty bool, file string) (*ReplayOptions, *byte
 }
 
 func TestReplayFlags(t *testing.T) {
-	o, err := parseCmd(t, NewCmdReplay, []string{"r.json", "--var", "a=b", "--secret", "pw=env:X", "--keep-heals", "always"})
+	o, err := clitest.ParseCmd(t, NewCmdReplay, []string{"r.json", "--var", "a=b", "--secret", "pw=env:X", "--keep-heals", "always"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.File != "r.json" || o.KeepHeals != "always" || o.Submits != "ask" || !o.Hand || o.VarArgs[0] != "a=b" || o.Secrets[0] != "pw=env:X" {
 		t.Errorf("opts = %+v", o)
 	}
-	o, err = parseCmd(t, NewCmdReplay, []string{"r.json", "--hand=false", "--allow-submit"})
+	o, err = clitest.ParseCmd(t, NewCmdReplay, []string{"r.json", "--hand=false", "--allow-submit"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.Hand || o.Submits != "allow" {
 		t.Errorf("--hand=false --allow-submit: hand %v, submits %q", o.Hand, o.Submits)
 	}
-	_, err = parseCmd(t, NewCmdReplay, []string{"r.json", "--keep-heals", "maybe"})
-	var ue *UsageError
+	_, err = clitest.ParseCmd(t, NewCmdReplay, []string{"r.json", "--keep-heals", "maybe"})
+	var ue *cmdutil.UsageError
 	if !errors.As(err, &ue) {
 		t.Errorf("err = %v, want usage", err)
 	}
-	if _, err := parseCmd(t, NewCmdDrift, []string{"r.json"}); err != nil {
+	if _, err := clitest.ParseCmd(t, NewCmdDrift, []string{"r.json"}); err != nil {
 		t.Error(err)
 	}
 }
@@ -106,7 +108,7 @@ func TestReplayRunOK(t *testing.T) {
 		t.Fatal(err)
 	}
 	acts := 0
-	for _, call := range c.calls {
+	for _, call := range c.Calls {
 		if req, ok := call.Params.(calls.ActRequest); ok {
 			acts++
 			if !req.Hand || req.Submits != "allow" {
@@ -133,7 +135,7 @@ func TestReplayRunStopsWithExitCode(t *testing.T) {
 	o, out, _ := replayOpts(shopCaller(map[string]calls.Resolution{`role=button[name="Place order"]`: {Status: calls.Missing}}), true, false, file)
 	o.NoModel = true
 	err := replayRun(context.Background(), o)
-	var ee *ExitError
+	var ee *cmdutil.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 15 || !ee.Reported() {
 		t.Fatalf("err = %v", err)
 	}
@@ -188,10 +190,10 @@ func TestReplayRunKeepsHeals(t *testing.T) {
 func TestDriftRun(t *testing.T) {
 	file := writeRoutine(t)
 	// Something moved: 20, apart from the codes of a failed command.
-	common, so, se := testCommon(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false)
+	common, so, se := clitest.NewCommon(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false)
 	err := driftRun(context.Background(), &DriftOptions{Common: common, File: file})
-	var ee *ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 20 || ExitCode(err) != 20 {
+	var ee *cmdutil.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 20 || cmdutil.ExitCode(err) != 20 {
 		t.Fatalf("err = %v", err)
 	}
 	if !strings.Contains(so.String(), "email\tmoved\tlabel=Email\tnow placeholder=Email\n") || !strings.Contains(se.String(), "1 moved") {
@@ -222,8 +224,8 @@ func TestReplayAsksOnTerminal(t *testing.T) {
 	for _, answer := range []string{"y\n", "n\n"} {
 		file := writeRoutine(t)
 		c := shopCaller(nil)
-		page := c.reply
-		c.reply = func(method string, params any) (any, error) {
+		page := c.Reply
+		c.Reply = func(method string, params any) (any, error) {
 			if req, ok := params.(calls.ActRequest); ok && req.Kind == calls.ActClick && req.Approve == nil {
 				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "it needs approval; nothing was pressed",
 					Data: []byte(`{"action":"click","url":"http://shop.test/checkout","control":"button \"Place order\"","why":"submits the form","token":"t9"}`)}
@@ -239,12 +241,12 @@ func TestReplayAsksOnTerminal(t *testing.T) {
 			t.Errorf("%q: stderr lacks the question:\n%s", answer, errOut.String())
 		}
 		pressed := false
-		for _, call := range c.calls {
+		for _, call := range c.Calls {
 			if req, ok := call.Params.(calls.ActRequest); ok && req.Kind == calls.ActClick && req.Approve != nil && req.Approve.Token == "t9" {
 				pressed = true
 			}
 		}
-		var ee *ExitError
+		var ee *cmdutil.ExitError
 		switch answer {
 		case "y\n":
 			if err != nil || !pressed {

@@ -11,11 +11,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/approval"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // RoutineApproveOptions are the arguments of `waymark routine approve`.
 type RoutineApproveOptions struct {
-	Common
+	cmdutil.Common
 	File string
 }
 
@@ -25,7 +26,7 @@ type RoutineApproveOptions struct {
 // `record stop` into the approval authority, and it runs only in the
 // calling process, with a person at its terminal: never in the daemon,
 // never for an MCP client.
-func NewCmdRoutine(f *Factory, runF func(context.Context, *RoutineApproveOptions) error) *cobra.Command {
+func NewCmdRoutine(f *cmdutil.Factory, runF func(context.Context, *RoutineApproveOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "routine approve FILE",
 		Short: "Approve the submits a routine file records, on a terminal",
@@ -43,9 +44,9 @@ a replay asks again until you approve the file once more.
 Recording by hand (waymark record stop) approves the file it writes; use this
 after you edited a recorded routine, or for one someone else recorded.`,
 		Example: "  waymark routine approve checkout.json",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.File = args[0]
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -59,26 +60,26 @@ after you edited a recorded routine, or for one someone else recorded.`,
 
 func routineApproveRun(ctx context.Context, opts *RoutineApproveOptions) error {
 	if opts.JSON || !opts.IO.IsStdinTTY() || !opts.IO.IsStderrTTY() {
-		return usageErrorf("run it yourself in a terminal: a program cannot approve a submit",
+		return cmdutil.UsageErrorf("run it yourself in a terminal: a program cannot approve a submit",
 			"waymark routine approve asks a person at a terminal, and there is none (stdin and stderr are not a terminal, or --json)")
 	}
-	auth := approval.Default(opts.getenv())
+	auth := approval.Default(opts.Env())
 	r, trust, err := auth.Load(opts.File)
 	if err != nil {
 		return err
 	}
 	rec := approval.RecordedIn(r)
 	if len(rec) == 0 {
-		opts.note("%s records no approved submit: nothing to approve", opts.File)
+		opts.Note("%s records no approved submit: nothing to approve", opts.File)
 		return nil
 	}
 	if trust.Holds(r) {
-		opts.note("%s is approved as it is: a replay presses its %s without asking while the page matches", opts.File, count(len(rec), "recorded submit"))
+		opts.Note("%s is approved as it is: a replay presses its %s without asking while the page matches", opts.File, cmdutil.Count(len(rec), "recorded submit"))
 		return nil
 	}
 	w := opts.IO.ErrOut
 	fmt.Fprintf(w, "%s: %s.\n", opts.File, trust.Reason(r))
-	fmt.Fprintf(w, "It records %s that a replay would press without asking while the page matches:\n", count(len(rec), "approved submit"))
+	fmt.Fprintf(w, "It records %s that a replay would press without asking while the page matches:\n", cmdutil.Count(len(rec), "approved submit"))
 	for _, a := range rec {
 		fmt.Fprintf(w, "  %s\n", describeRecorded(a))
 	}
@@ -88,12 +89,12 @@ func routineApproveRun(ctx context.Context, opts *RoutineApproveOptions) error {
 		return err
 	}
 	if !yes {
-		return &ExitError{Code: ExitFailed, Msg: "not approved: a replay asks before each of these submits"}
+		return &cmdutil.ExitError{Code: cmdutil.ExitFailed, Msg: "not approved: a replay asks before each of these submits"}
 	}
 	if err := auth.Grant(opts.File, "routine approve"); err != nil {
 		return err
 	}
-	opts.note("approved: a replay presses them without asking while %s is as it is now and the page matches", opts.File)
+	opts.Note("approved: a replay presses them without asking while %s is as it is now and the page matches", opts.File)
 	return nil
 }
 
@@ -126,7 +127,7 @@ func describeRecorded(r approval.Recorded) string {
 }
 
 // readYes reads the person's answer from the terminal: y or yes.
-func readYes(ctx context.Context, c Common) (bool, error) {
+func readYes(ctx context.Context, c cmdutil.Common) (bool, error) {
 	lines := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(c.IO.In).ReadString('\n')

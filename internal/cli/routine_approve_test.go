@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/approval"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // approvedRoutine records a person's approval of its Place order.
@@ -36,11 +38,11 @@ func TestRoutineApprove(t *testing.T) {
 		return trust.Holds(r)
 	}
 	run := func(tty bool, answer string) (string, error) {
-		f, in, _, errOut := testFactory(&fakeCaller{})
+		f, in, _, errOut := clitest.NewFactory(&clitest.FakeCaller{})
 		f.IO.SetStdinTTY(tty)
 		f.IO.SetStderrTTY(tty)
 		in.WriteString(answer)
-		err := routineApproveRun(context.Background(), &RoutineApproveOptions{Common: f.common(), File: file})
+		err := routineApproveRun(context.Background(), &RoutineApproveOptions{Common: f.Common(), File: file})
 		return errOut.String(), err
 	}
 	if holds() {
@@ -50,7 +52,7 @@ func TestRoutineApprove(t *testing.T) {
 		t.Fatalf("approved with no terminal: %v", err)
 	}
 	out, err := run(true, "n\n")
-	var ee *ExitError
+	var ee *cmdutil.ExitError
 	if !errors.As(err, &ee) || holds() {
 		t.Fatalf("no: %v, holds %v", err, holds())
 	}

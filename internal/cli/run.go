@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -43,7 +44,7 @@ type RunOptions struct {
 }
 
 // NewCmdRun builds `waymark run TASK`.
-func NewCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
+func NewCmdRun(f *cmdutil.Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
 	opts := &RunOptions{}
 	cmd := &cobra.Command{
 		Use:   "run TASK",
@@ -60,13 +61,13 @@ a line {"type":"saved","turn":N,"path":FILE} says where; the last line is the
 envelope {"ok":…} every command prints, with the run's summary as its data.`,
 		Example: "  waymark run 'sign in and open my orders' --secret password=prompt --record orders.json\n" +
 			"  waymark run 'search for %query%' --input query=boots --max-steps 20 --json",
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Task = args[0]
 			opts.VarFlag = "--input"
 			if opts.MaxSteps < 0 || opts.MaxTokens < 0 {
-				return usageErrorf(helpHint(cmd), "--max-steps and --max-tokens must not be negative")
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--max-steps and --max-tokens must not be negative")
 			}
 			if opts.Ask == nil && opts.IO.IsStdinTTY() {
 				opts.Ask = terminalAsk(opts.IO.In, opts.IO.ErrOut)
@@ -96,14 +97,14 @@ envelope {"ok":…} every command prints, with the run's summary as its data.`,
 }
 
 func runRun(ctx context.Context, opts *RunOptions) error {
-	getenv := opts.getenv()
+	getenv := opts.Env()
 	vars, err := opts.vars(getenv)
 	if err != nil {
 		return err
 	}
 	var extract *pilot.RunExtract
 	if (opts.Extract == "") != (opts.SchemaFile == "") {
-		return usageErrorf("give both: --extract 'every order' --schema orders.json", "--extract and --schema go together")
+		return cmdutil.UsageErrorf("give both: --extract 'every order' --schema orders.json", "--extract and --schema go together")
 	}
 	if opts.Extract != "" {
 		schema, err := os.ReadFile(opts.SchemaFile)
@@ -129,7 +130,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	mk := opts.NewModel
 	if mk == nil {
 		mk = func() (pilot.Model, error) {
-			m, _, err := newModel(opts.Model, opts.modelConfig(), getenv, slog.New(slog.DiscardHandler))
+			m, _, err := newModel(opts.Model, opts.ModelConfig(), getenv, slog.New(slog.DiscardHandler))
 			return m, err
 		}
 	}
@@ -174,16 +175,16 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		if abs, aerr := filepath.Abs(saved); aerr == nil {
 			saved = abs
 		}
-		if werr := writeJSONLine(opts.IO.Out, savedEvent{Type: eventSaved, Turn: res.Turns, Path: saved}); werr != nil {
+		if werr := cmdutil.WriteJSONLine(opts.IO.Out, savedEvent{Type: eventSaved, Turn: res.Turns, Path: saved}); werr != nil {
 			return werr
 		}
 	}
 	// The stream ends with the envelope every command prints.
 	data := runSummary(res, saved)
 	if err != nil {
-		return &withData{err: err, data: data}
+		return &cmdutil.WithData{Err: err, Data: data}
 	}
-	return opts.emit(data, nil)
+	return opts.Emit(data, nil)
 }
 
 // runSummaryJSON is pilot.RunResult as the output contract has it: the
@@ -235,8 +236,8 @@ func summaryLine(res *pilot.RunResult, saved, record string) string {
 	if res == nil {
 		return ""
 	}
-	s := fmt.Sprintf("%s: %s, %s, %s, %s", res.Reason, count(res.Steps, "step"), count(res.ModelCalls, "model call"),
-		count(res.Usage.InputTokens+res.Usage.OutputTokens, "token"), res.Duration.Round(100*time.Millisecond))
+	s := fmt.Sprintf("%s: %s, %s, %s, %s", res.Reason, cmdutil.Count(res.Steps, "step"), cmdutil.Count(res.ModelCalls, "model call"),
+		cmdutil.Count(res.Usage.InputTokens+res.Usage.OutputTokens, "token"), res.Duration.Round(100*time.Millisecond))
 	switch {
 	case saved != "":
 		s += "; routine saved to " + saved

@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -18,7 +20,7 @@ type runCase struct {
 	results    map[string]any
 	errs       map[string]error
 	json, tty  bool
-	run        func(ctx context.Context, c Common) error
+	run        func(ctx context.Context, c cmdutil.Common) error
 	wantStdout string
 	wantStderr string
 	wantCalls  []string // methods, in order; nil skips the check
@@ -28,8 +30,8 @@ func checkRuns(t *testing.T, cases []runCase) {
 	t.Helper()
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			fc := &fakeCaller{results: tt.results, errs: tt.errs}
-			common, out, errOut := testCommon(fc, tt.json, tt.tty)
+			fc := &clitest.FakeCaller{Results: tt.results, Errs: tt.errs}
+			common, out, errOut := clitest.NewCommon(fc, tt.json, tt.tty)
 			if err := tt.run(context.Background(), common); err != nil {
 				t.Fatalf("err = %v", err)
 			}
@@ -40,7 +42,7 @@ func checkRuns(t *testing.T, cases []runCase) {
 				t.Errorf("stderr (-want +got):\n%s", diff)
 			}
 			if tt.wantCalls != nil {
-				if diff := cmp.Diff(tt.wantCalls, fc.methods()); diff != "" {
+				if diff := cmp.Diff(tt.wantCalls, fc.Methods()); diff != "" {
 					t.Errorf("calls (-want +got):\n%s", diff)
 				}
 			}
@@ -55,7 +57,7 @@ func TestPageRuns(t *testing.T) {
 		{
 			name:    "open",
 			results: map[string]any{calls.MethodOpen: page},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return openRun(ctx, &OpenOptions{Common: c, Request: calls.OpenRequest{URL: "shop.test"}})
 			},
 			wantStdout: "opened https://shop.test/ \"Shop\"\n",
@@ -64,7 +66,7 @@ func TestPageRuns(t *testing.T) {
 		{
 			name:    "open shows an HTTP error status",
 			results: map[string]any{calls.MethodOpen: calls.PageInfo{URL: "https://shop.test/x", Title: "Not found", Status: 404}},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return openRun(ctx, &OpenOptions{Common: c, Request: calls.OpenRequest{URL: "shop.test/x"}})
 			},
 			wantStdout: "opened https://shop.test/x \"Not found\" (HTTP 404)\n",
@@ -73,7 +75,7 @@ func TestPageRuns(t *testing.T) {
 			name:    "open json",
 			results: map[string]any{calls.MethodOpen: page},
 			json:    true,
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return openRun(ctx, &OpenOptions{Common: c})
 			},
 			wantStdout: `{"ok":true,"data":{"url":"https://shop.test/","title":"Shop"}}` + "\n",
@@ -81,7 +83,7 @@ func TestPageRuns(t *testing.T) {
 		{
 			name:    "back",
 			results: map[string]any{calls.MethodBack: page},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return historyRun(ctx, &HistoryOptions{Common: c, Method: calls.MethodBack})
 			},
 			wantStdout: "went back → https://shop.test/ \"Shop\"\n",
@@ -89,7 +91,7 @@ func TestPageRuns(t *testing.T) {
 		},
 		{
 			name: "reload with an empty answer",
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return historyRun(ctx, &HistoryOptions{Common: c, Method: calls.MethodReload})
 			},
 			wantStdout: "reloaded\n",
@@ -97,7 +99,7 @@ func TestPageRuns(t *testing.T) {
 		{
 			name:    "snapshot prints the outline",
 			results: map[string]any{calls.MethodSnapshot: snap},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return snapshotRun(ctx, &SnapshotOptions{Common: c})
 			},
 			wantStdout: "[page] Shop\n- link \"Home\" [ref=e1]\n",
@@ -106,14 +108,14 @@ func TestPageRuns(t *testing.T) {
 			name:    "snapshot json carries the tree",
 			results: map[string]any{calls.MethodSnapshot: snap},
 			json:    true,
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return snapshotRun(ctx, &SnapshotOptions{Common: c, Request: calls.SnapshotRequest{Tree: true}})
 			},
 			wantStdout: `{"ok":true,"data":{"url":"https://shop.test/","title":"Shop","text":"[page] Shop\n- link \"Home\" [ref=e1]","tree":{"role":"page"},"refs":1}}` + "\n",
 		},
 		{
 			name: "wait",
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return waitRun(ctx, &WaitOptions{Common: c, Request: calls.WaitRequest{Text: "Cart (1)"}})
 			},
 			wantStderr: "waited for text \"Cart (1)\"\n",
@@ -122,7 +124,7 @@ func TestPageRuns(t *testing.T) {
 			name:    "wait json says where the tab is",
 			results: map[string]any{calls.MethodWait: page},
 			json:    true,
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return waitRun(ctx, &WaitOptions{Common: c, Request: calls.WaitRequest{MS: 500}})
 			},
 			wantStdout: `{"ok":true,"data":{"url":"https://shop.test/","title":"Shop"}}` + "\n",
@@ -130,7 +132,7 @@ func TestPageRuns(t *testing.T) {
 		{
 			name:    "eval prints JSON",
 			results: map[string]any{calls.MethodEval: calls.EvalResult{Value: json.RawMessage(`{"a":[1,2]}`)}},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return evalRun(ctx, &EvalOptions{Common: c, Request: calls.EvalRequest{Expression: "x"}})
 			},
 			wantStdout: "{\"a\":[1,2]}\n",
@@ -138,21 +140,21 @@ func TestPageRuns(t *testing.T) {
 		{
 			name:    "eval string stays quoted",
 			results: map[string]any{calls.MethodEval: calls.EvalResult{Value: json.RawMessage(`"Shop"`)}},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return evalRun(ctx, &EvalOptions{Common: c, Request: calls.EvalRequest{Expression: "document.title"}})
 			},
 			wantStdout: "\"Shop\"\n",
 		},
 		{
 			name: "viewport",
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return viewportRun(ctx, &ViewportOptions{Common: c, Request: calls.ViewportRequest{Width: 390, Height: 844}})
 			},
 			wantStderr: "viewport set to 390×844\n",
 		},
 		{
 			name: "dialog accept",
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return dialogRun(ctx, &DialogOptions{Common: c, Request: calls.DialogRequest{Accept: true}})
 			},
 			wantStderr: "accepted the dialog\n",
@@ -161,8 +163,10 @@ func TestPageRuns(t *testing.T) {
 }
 
 func TestGetRun(t *testing.T) {
-	get := func(r calls.GetRequest) func(context.Context, Common) error {
-		return func(ctx context.Context, c Common) error { return getRun(ctx, &GetOptions{Common: c, Request: r}) }
+	get := func(r calls.GetRequest) func(context.Context, cmdutil.Common) error {
+		return func(ctx context.Context, c cmdutil.Common) error {
+			return getRun(ctx, &GetOptions{Common: c, Request: r})
+		}
 	}
 	checkRuns(t, []runCase{
 		{
@@ -224,8 +228,10 @@ func TestTabRun(t *testing.T) {
 		{Index: 0, URL: "https://a.test/", Title: "A", Current: false},
 		{Index: 1, URL: "https://b.test/long", Title: "B\tside", Current: true},
 	}}
-	tab := func(r calls.TabRequest) func(context.Context, Common) error {
-		return func(ctx context.Context, c Common) error { return tabRun(ctx, &TabOptions{Common: c, Request: r}) }
+	tab := func(r calls.TabRequest) func(context.Context, cmdutil.Common) error {
+		return func(ctx context.Context, c cmdutil.Common) error {
+			return tabRun(ctx, &TabOptions{Common: c, Request: r})
+		}
 	}
 	checkRuns(t, []runCase{
 		{
@@ -260,8 +266,8 @@ func TestTabRun(t *testing.T) {
 func TestCookiesAndStorageRun(t *testing.T) {
 	cookies := calls.CookieList{Cookies: []calls.Cookie{{Name: "sid", Value: "abc", Domain: "a.test", Path: "/", HTTPOnly: true, Secure: true}}}
 	items := calls.StorageItems{Items: map[string]string{"b": "2", "a": "1"}}
-	storage := func(r calls.StorageRequest) func(context.Context, Common) error {
-		return func(ctx context.Context, c Common) error {
+	storage := func(r calls.StorageRequest) func(context.Context, cmdutil.Common) error {
+		return func(ctx context.Context, c cmdutil.Common) error {
 			return storageRun(ctx, &StorageOptions{Common: c, Request: r})
 		}
 	}
@@ -269,14 +275,14 @@ func TestCookiesAndStorageRun(t *testing.T) {
 		{
 			name:    "cookies get",
 			results: map[string]any{calls.MethodCookies: cookies},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return cookiesRun(ctx, &CookiesOptions{Common: c, Request: calls.CookieRequest{Op: "get"}})
 			},
 			wantStdout: "sid\tabc\ta.test\t/\thttponly,secure\n",
 		},
 		{
 			name: "cookies set",
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return cookiesRun(ctx, &CookiesOptions{Common: c, Request: calls.CookieRequest{Op: "set", Cookies: []calls.Cookie{{Name: "theme"}}}})
 			},
 			wantStderr: "set cookie theme\n",
@@ -304,12 +310,12 @@ func TestCookiesAndStorageRun(t *testing.T) {
 
 func TestDaemonRuns(t *testing.T) {
 	noDaemon := map[string]error{
-		rpc.MethodDaemonStop: ErrNoDaemon, rpc.MethodDaemonStatus: ErrNoDaemon,
-		rpc.MethodSessionList: ErrNoDaemon, rpc.MethodSessionClose: ErrNoDaemon,
+		rpc.MethodDaemonStop: cmdutil.ErrNoDaemon, rpc.MethodDaemonStatus: cmdutil.ErrNoDaemon,
+		rpc.MethodSessionList: cmdutil.ErrNoDaemon, rpc.MethodSessionClose: cmdutil.ErrNoDaemon,
 	}
 	status := rpc.DaemonStatus{PID: 42, Version: "v1", Socket: "/run/w.sock", UptimeMS: 61_500, Sessions: 2}
-	ctl := func(op string) func(context.Context, Common) error {
-		return func(ctx context.Context, c Common) error {
+	ctl := func(op string) func(context.Context, cmdutil.Common) error {
+		return func(ctx context.Context, c cmdutil.Common) error {
 			o := &DaemonCtlOptions{Common: c, Op: op}
 			if op == "stop" {
 				return daemonStopRun(ctx, o)
@@ -334,7 +340,7 @@ func TestDaemonRuns(t *testing.T) {
 		{
 			name: "session list", tty: true,
 			results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: "s1", Tabs: 2, URL: "https://a.test/"}, {Name: "ci", Tabs: 1}}}},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return sessionListRun(ctx, &SessionListOptions{Common: c})
 			},
 			wantStdout: "SESSION     TABS  URL\ns1       *  2     https://a.test/\nci          1     \n",
@@ -342,7 +348,7 @@ func TestDaemonRuns(t *testing.T) {
 		{
 			name: "session list leaves a batch's workers out", tty: true,
 			results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: "s1", Tabs: 2, URL: "https://a.test/"}, {Name: rpc.WorkerSession("daemon-vm", 0, 3), Tabs: 1, Batch: true}}}},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return sessionListRun(ctx, &SessionListOptions{Common: c})
 			},
 			wantStdout: "SESSION     TABS  URL\ns1       *  2     https://a.test/\n",
@@ -351,7 +357,7 @@ func TestDaemonRuns(t *testing.T) {
 		{
 			name: "session list json leaves them out and counts them", json: true,
 			results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: rpc.WorkerSession("daemon-vm", 0, 3), Tabs: 1, Batch: true}}}},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return sessionListRun(ctx, &SessionListOptions{Common: c})
 			},
 			wantStdout: `{"ok":true,"data":{"sessions":[],"hidden":1}}` + "\n",
@@ -359,21 +365,21 @@ func TestDaemonRuns(t *testing.T) {
 		{
 			name: "session list --all marks them", json: true,
 			results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: rpc.WorkerSession("daemon-vm", 0, 3), Tabs: 1, Batch: true}}}},
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return sessionListRun(ctx, &SessionListOptions{Common: c, All: true})
 			},
 			wantStdout: `{"ok":true,"data":{"sessions":[{"name":"batch+daemon-vm-0-3","tabs":1,"url":"","batch":true}]}}` + "\n",
 		},
 		{
 			name: "session list with none running", errs: noDaemon, json: true,
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return sessionListRun(ctx, &SessionListOptions{Common: c})
 			},
 			wantStdout: `{"ok":true,"data":{"sessions":[]}}` + "\n",
 		},
 		{
 			name: "close",
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return closeRun(ctx, &CloseOptions{Common: c})
 			},
 			wantStderr: "closed session \"s1\"\n",
@@ -381,7 +387,7 @@ func TestDaemonRuns(t *testing.T) {
 		},
 		{
 			name: "close all",
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return closeRun(ctx, &CloseOptions{Common: c, All: true})
 			},
 			wantStderr: "closed all sessions\n",
@@ -389,7 +395,7 @@ func TestDaemonRuns(t *testing.T) {
 		},
 		{
 			name: "close with none running", errs: noDaemon,
-			run: func(ctx context.Context, c Common) error {
+			run: func(ctx context.Context, c cmdutil.Common) error {
 				return closeRun(ctx, &CloseOptions{Common: c})
 			},
 			wantStderr: "no daemon running; nothing to close\n",

@@ -12,13 +12,15 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/model/scripted"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/routine"
 )
 
 func TestRunFlags(t *testing.T) {
-	opts, err := parseCmd(t, NewCmdRun, []string{"buy boots", "--input", "size=42", "--secret", "pw=env:PW", "--max-steps", "9", "--record", "r.json", "--model", "rules"})
+	opts, err := clitest.ParseCmd(t, NewCmdRun, []string{"buy boots", "--input", "size=42", "--secret", "pw=env:PW", "--max-steps", "9", "--record", "r.json", "--model", "rules"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,20 +31,20 @@ func TestRunFlags(t *testing.T) {
 	if !opts.Hand {
 		t.Error("the hand is off by default; issue 7 wants it on for the pilot")
 	}
-	if o, err := parseCmd(t, NewCmdRun, []string{"buy boots", "--hand=false"}); err != nil || o.Hand {
+	if o, err := clitest.ParseCmd(t, NewCmdRun, []string{"buy boots", "--hand=false"}); err != nil || o.Hand {
 		t.Errorf("--hand=false: %+v, %v", o, err)
 	}
-	if _, err := parseCmd(t, NewCmdRun, []string{}); err == nil {
+	if _, err := clitest.ParseCmd(t, NewCmdRun, []string{}); err == nil {
 		t.Error("run with no task was accepted")
 	}
 }
 
 // pageCaller is a one-button page over the fake daemon: pressing Go shows
 // "Done!".
-func pageCaller() *fakeCaller {
+func pageCaller() *clitest.FakeCaller {
 	var mu sync.Mutex
 	pressed := false
-	return &fakeCaller{reply: func(method string, params any) (any, error) {
+	return &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		text := "[page] https://go.test/ \"Go\"\n- button \"Go\" [ref=e1]"
@@ -68,7 +70,7 @@ func pageCaller() *fakeCaller {
 func TestRunRecordsARoutine(t *testing.T) {
 	for _, jsonOut := range []bool{false, true} {
 		t.Run(map[bool]string{false: "human", true: "json"}[jsonOut], func(t *testing.T) {
-			common, out, errOut := testCommon(pageCaller(), jsonOut, false)
+			common, out, errOut := clitest.NewCommon(pageCaller(), jsonOut, false)
 			m := scripted.New(
 				scripted.Data(pilot.PurposeDecide, `{"thought":"press Go","action":{"type":"act","op":"click","ref":"e1","expect":{"text_appears":"Done!"}}}`),
 				scripted.Data(pilot.PurposeDecide, `{"thought":"it says done","action":{"type":"done"}}`),
@@ -143,7 +145,7 @@ func TestRunRecordsARoutine(t *testing.T) {
 // Without a routine to save (no --record, or the task not done) there is
 // no saved line.
 func TestRunJSONSavesNothingWithoutRecord(t *testing.T) {
-	common, out, _ := testCommon(pageCaller(), true, false)
+	common, out, _ := clitest.NewCommon(pageCaller(), true, false)
 	m := scripted.New(
 		scripted.Data(pilot.PurposeDecide, `{"thought":"press Go","action":{"type":"act","op":"click","ref":"e1","expect":{"text_appears":"Done!"}}}`),
 		scripted.Data(pilot.PurposeDecide, `{"thought":"it says done","action":{"type":"done"}}`),
@@ -159,7 +161,7 @@ func TestRunJSONSavesNothingWithoutRecord(t *testing.T) {
 }
 
 func TestRunCanceledExits130(t *testing.T) {
-	common, _, _ := testCommon(pageCaller(), false, false)
+	common, _, _ := clitest.NewCommon(pageCaller(), false, false)
 	hold := make(chan struct{})
 	defer close(hold)
 	m := scripted.New(scripted.Step{Purpose: pilot.PurposeDecide, Hold: hold})
@@ -167,7 +169,7 @@ func TestRunCanceledExits130(t *testing.T) {
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
 	err := runRun(ctx, &RunOptions{PilotOptions: PilotOptions{Common: common}, Task: "press go",
 		NewModel: func() (pilot.Model, error) { return m, nil }})
-	if code := ExitCode(err); code != ExitCanceled {
+	if code := cmdutil.ExitCode(err); code != cmdutil.ExitCanceled {
 		t.Fatalf("exit %d for %v", code, err)
 	}
 }
@@ -201,7 +203,7 @@ func TestRunRecordToBadPathRunsNothing(t *testing.T) {
 				}
 			}
 			c := pageCaller()
-			common, _, _ := testCommon(c, false, false)
+			common, _, _ := clitest.NewCommon(c, false, false)
 			m := scripted.New() // any model call fails the test
 			err := runRun(context.Background(), &RunOptions{PilotOptions: PilotOptions{Common: common}, Task: "press go", Record: path,
 				NewModel: func() (pilot.Model, error) { return m, nil }})
@@ -209,7 +211,7 @@ func TestRunRecordToBadPathRunsNothing(t *testing.T) {
 				t.Fatalf("run --record %s: %v, want bad_input with a hint", path, err)
 			}
 			m.Verify(t)
-			if got := c.methods(); len(got) != 0 {
+			if got := c.Methods(); len(got) != 0 {
 				t.Errorf("calls made before the refusal: %v", got)
 			}
 		})
@@ -220,7 +222,7 @@ func TestRunRecordToBadPathRunsNothing(t *testing.T) {
 // stdout; the schema is a value (not a list: the fake page runs no
 // recipe), read with one more model call.
 func TestRunExtractPrintsTheData(t *testing.T) {
-	common, out, _ := testCommon(pageCaller(), false, false)
+	common, out, _ := clitest.NewCommon(pageCaller(), false, false)
 	m := scripted.New(
 		scripted.Data(pilot.PurposeDecide, `{"thought":"press Go","action":{"type":"act","op":"click","ref":"e1","expect":{"text_appears":"Done!"}}}`),
 		scripted.Data(pilot.PurposeDecide, `{"thought":"it says done","action":{"type":"done"}}`),

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
@@ -22,29 +23,29 @@ import (
 
 // SessionListOptions are the flags of `waymark session list`.
 type SessionListOptions struct {
-	Common
+	cmdutil.Common
 	All bool // the batch workers' sessions too
 }
 
 // NewCmdSession builds `waymark session list`.
-func NewCmdSession(f *Factory, runF func(context.Context, *SessionListOptions) error) *cobra.Command {
+func NewCmdSession(f *cmdutil.Factory, runF func(context.Context, *SessionListOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "session list",
 		Aliases: []string{"sessions"},
 		Short:   "List the daemon's open sessions",
 		Long:    "List the open sessions. Choose one for a command with --session NAME or WAYMARK_SESSION.",
 		Args:    cobra.ArbitraryArgs,
-		RunE:    groupRunE,
+		RunE:    cmdutil.GroupRunE,
 	}
 	opts := &SessionListOptions{}
-	cmd.AddCommand(runsInDaemon(&cobra.Command{
+	cmd.AddCommand(cmdutil.RunsInDaemon(&cobra.Command{
 		Use:   "list",
 		Short: "List the open sessions",
 		Long: `List the open sessions. The sessions a batch's workers hold are left out
 (a line on stderr counts them); --all lists them too, marked "batch".`,
-		Args: exactArgs(0),
+		Args: cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Caller = f.RunningCaller
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -57,8 +58,8 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionListOptions) e
 }
 
 func sessionListRun(ctx context.Context, opts *SessionListOptions) error {
-	list, err := opts.daemon().Sessions(ctx)
-	if err != nil && !errors.Is(err, ErrNoDaemon) {
+	list, err := opts.Daemon().Sessions(ctx)
+	if err != nil && !errors.Is(err, cmdutil.ErrNoDaemon) {
 		return err
 	}
 	if list == nil {
@@ -76,12 +77,12 @@ func sessionListRun(ctx context.Context, opts *SessionListOptions) error {
 		mine = append(mine, s)
 	}
 	list.Sessions = mine
-	return opts.emit(list, func() error {
+	return opts.Emit(list, func() error {
 		if list.Hidden > 0 {
-			defer opts.note("%s of batch workers not listed; --all lists them", count(list.Hidden, "session"))
+			defer opts.Note("%s of batch workers not listed; --all lists them", cmdutil.Count(list.Hidden, "session"))
 		}
 		if len(list.Sessions) == 0 {
-			opts.note("no open sessions")
+			opts.Note("no open sessions")
 			return nil
 		}
 		rows := make([][]string, 0, len(list.Sessions))
@@ -94,26 +95,26 @@ func sessionListRun(ctx context.Context, opts *SessionListOptions) error {
 			}
 			rows = append(rows, []string{s.Name, cur, strconv.Itoa(s.Tabs), s.URL})
 		}
-		return printTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"SESSION", "", "TABS", "URL"}, rows)
+		return cmdutil.PrintTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"SESSION", "", "TABS", "URL"}, rows)
 	})
 }
 
 // CloseOptions are the flags of `waymark close`.
 type CloseOptions struct {
-	Common
+	cmdutil.Common
 	All bool
 }
 
 // NewCmdClose builds `waymark close [--all]`.
-func NewCmdClose(f *Factory, runF func(context.Context, *CloseOptions) error) *cobra.Command {
+func NewCmdClose(f *cmdutil.Factory, runF func(context.Context, *CloseOptions) error) *cobra.Command {
 	opts := &CloseOptions{}
 	cmd := &cobra.Command{
 		Use:     "close [--all]",
 		Short:   "Close the session (its tabs, cookies and refs), or all of them",
 		Example: "  waymark close\n  waymark --session checkout close\n  waymark close --all",
-		Args:    exactArgs(0),
+		Args:    cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Caller = f.RunningCaller
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -126,13 +127,13 @@ func NewCmdClose(f *Factory, runF func(context.Context, *CloseOptions) error) *c
 }
 
 func closeRun(ctx context.Context, opts *CloseOptions) error {
-	d := opts.daemon()
+	d := opts.Daemon()
 	closeSessions := d.CloseSession
 	if opts.All {
 		closeSessions = d.CloseAllSessions
 	}
 	err := closeSessions(ctx)
-	if err != nil && !errors.Is(err, ErrNoDaemon) {
+	if err != nil && !errors.Is(err, cmdutil.ErrNoDaemon) {
 		return err
 	}
 	// Closing what is not open is done already: exit 0, and say so.
@@ -143,14 +144,14 @@ func closeRun(ctx context.Context, opts *CloseOptions) error {
 	} else {
 		data["session"] = opts.Session
 	}
-	return opts.emit(data, func() error {
+	return opts.Emit(data, func() error {
 		switch {
 		case !running:
-			opts.note("no daemon running; nothing to close")
+			opts.Note("no daemon running; nothing to close")
 		case opts.All:
-			opts.note("closed all sessions")
+			opts.Note("closed all sessions")
 		default:
-			opts.note("closed session %q", opts.Session)
+			opts.Note("closed session %q", opts.Session)
 		}
 		return nil
 	})
@@ -158,24 +159,24 @@ func closeRun(ctx context.Context, opts *CloseOptions) error {
 
 // DaemonRunOptions are the flags of the hidden foreground `waymark daemon`.
 type DaemonRunOptions struct {
-	Common
-	RunDaemon func(ctx context.Context, g GlobalOptions, cfg *config.Config) error
-	Globals   GlobalOptions // the socket; the browser flags are in the configuration
+	cmdutil.Common
+	RunDaemon func(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Config) error
+	Globals   cmdutil.GlobalOptions // the socket; the browser flags are in the configuration
 }
 
 // DaemonCtlOptions are the flags of `waymark daemon stop|status|restart`.
 type DaemonCtlOptions struct {
-	Common
+	cmdutil.Common
 	Op string // "stop", "status" or "restart"
 	// Running dials a daemon that runs and never starts one (restart
 	// stops it with this); Caller starts one.
-	Running func(ctx context.Context) (Caller, error)
+	Running func(ctx context.Context) (cmdutil.Caller, error)
 }
 
 // NewCmdDaemon builds `waymark daemon stop|status`, and bare `waymark
 // daemon`, which runs the daemon in the foreground: the client execs that to
 // start it, and people rarely type it.
-func NewCmdDaemon(f *Factory, runF func(context.Context, *DaemonRunOptions) error) *cobra.Command {
+func NewCmdDaemon(f *cmdutil.Factory, runF func(context.Context, *DaemonRunOptions) error) *cobra.Command {
 	opts := &DaemonRunOptions{}
 	cmd := &cobra.Command{
 		Use:   "daemon stop|status|restart",
@@ -191,12 +192,12 @@ settings differ from the running daemon's says so.
 
 Run with no subcommand, "waymark daemon" runs it in the foreground until
 interrupted (this is how commands start it).`,
-		Args: noArgsOrSubcommand,
+		Args: cmdutil.NoArgsOrSubcommand,
 		// The daemon reads the config itself and reports a bad one; stop
 		// and status must work whatever the file says.
-		Annotations: map[string]string{configOptional: "reads its own"},
+		Annotations: map[string]string{cmdutil.ConfigOptional: "reads its own"},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.RunDaemon = f.RunDaemon
 			opts.Globals = f.Globals
 			if runF != nil {
@@ -212,7 +213,7 @@ interrupted (this is how commands start it).`,
 }
 
 func daemonRun(ctx context.Context, opts *DaemonRunOptions) error {
-	cfg, err := opts.config()
+	cfg, err := opts.ReadConfig()
 	if err != nil {
 		return err
 	}
@@ -225,28 +226,28 @@ func daemonRun(ctx context.Context, opts *DaemonRunOptions) error {
 
 // NewCmdDaemonStop builds `waymark daemon stop`; exported for tests of its
 // flags through runF.
-func NewCmdDaemonStop(f *Factory, runF func(context.Context, *DaemonCtlOptions) error) *cobra.Command {
+func NewCmdDaemonStop(f *cmdutil.Factory, runF func(context.Context, *DaemonCtlOptions) error) *cobra.Command {
 	return newDaemonCtlCmd(f, runF, "stop", "Stop the daemon and its browsers")
 }
 
 // NewCmdDaemonStatus builds `waymark daemon status`.
-func NewCmdDaemonStatus(f *Factory, runF func(context.Context, *DaemonCtlOptions) error) *cobra.Command {
+func NewCmdDaemonStatus(f *cmdutil.Factory, runF func(context.Context, *DaemonCtlOptions) error) *cobra.Command {
 	return newDaemonCtlCmd(f, runF, "status", "Show whether the daemon runs, and how")
 }
 
 // NewCmdDaemonRestart builds `waymark daemon restart`.
-func NewCmdDaemonRestart(f *Factory, runF func(context.Context, *DaemonCtlOptions) error) *cobra.Command {
+func NewCmdDaemonRestart(f *cmdutil.Factory, runF func(context.Context, *DaemonCtlOptions) error) *cobra.Command {
 	return newDaemonCtlCmd(f, runF, "restart", "Stop the daemon and start one with this command's settings")
 }
 
-func newDaemonCtlCmd(f *Factory, runF func(context.Context, *DaemonCtlOptions) error, op, short string) *cobra.Command {
+func newDaemonCtlCmd(f *cmdutil.Factory, runF func(context.Context, *DaemonCtlOptions) error, op, short string) *cobra.Command {
 	opts := &DaemonCtlOptions{Op: op}
 	return &cobra.Command{
 		Use:   op,
 		Short: short,
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Running = f.RunningCaller
 			if op != "restart" {
 				opts.Caller = f.RunningCaller
@@ -268,16 +269,16 @@ func newDaemonCtlCmd(f *Factory, runF func(context.Context, *DaemonCtlOptions) e
 // daemonStopRun stops the daemon; with none running that is done already,
 // and exits 0.
 func daemonStopRun(ctx context.Context, opts *DaemonCtlOptions) error {
-	err := opts.daemon().Stop(ctx)
-	if err != nil && !errors.Is(err, ErrNoDaemon) {
+	err := opts.Daemon().Stop(ctx)
+	if err != nil && !errors.Is(err, cmdutil.ErrNoDaemon) {
 		return err
 	}
 	running := err == nil
-	return opts.emit(map[string]any{"stopped": running}, func() error {
+	return opts.Emit(map[string]any{"stopped": running}, func() error {
 		if running {
-			opts.note("daemon stopped")
+			opts.Note("daemon stopped")
 		} else {
-			opts.note("no daemon running")
+			opts.Note("no daemon running")
 		}
 		return nil
 	})
@@ -291,9 +292,9 @@ const stopWait = 10 * time.Second
 // socket no longer answers, and starts one with this command's settings
 // (its folder's files, its environment, its flags).
 func daemonRestartRun(ctx context.Context, opts *DaemonCtlOptions) error {
-	running := rpc.Daemon{Caller: dialOnCall{dial: opts.Running}}
+	running := rpc.Daemon{Caller: cmdutil.DialOnCall{Dial: opts.Running}}
 	err := running.Stop(ctx)
-	if err != nil && !errors.Is(err, ErrNoDaemon) {
+	if err != nil && !errors.Is(err, cmdutil.ErrNoDaemon) {
 		return err
 	}
 	stopped := err == nil
@@ -302,7 +303,7 @@ func daemonRestartRun(ctx context.Context, opts *DaemonCtlOptions) error {
 		defer cancel()
 		for {
 			_, err := running.Status(wctx)
-			if errors.Is(err, ErrNoDaemon) {
+			if errors.Is(err, cmdutil.ErrNoDaemon) {
 				break
 			}
 			if wctx.Err() != nil {
@@ -317,15 +318,15 @@ func daemonRestartRun(ctx context.Context, opts *DaemonCtlOptions) error {
 			}
 		}
 	}
-	st, err := opts.daemon().Status(ctx)
+	st, err := opts.Daemon().Status(ctx)
 	if err != nil {
 		return err
 	}
-	return opts.emit(map[string]any{"restarted": stopped, "pid": st.PID, "settings": st.Settings}, func() error {
+	return opts.Emit(map[string]any{"restarted": stopped, "pid": st.PID, "settings": st.Settings}, func() error {
 		if stopped {
-			opts.note("daemon restarted (pid %d)", st.PID)
+			opts.Note("daemon restarted (pid %d)", st.PID)
 		} else {
-			opts.note("no daemon was running; started one (pid %d)", st.PID)
+			opts.Note("no daemon was running; started one (pid %d)", st.PID)
 		}
 		return nil
 	})
@@ -340,17 +341,17 @@ type daemonStatus struct {
 // daemonStatusRun prints the daemon's status. No daemon is an answer, not
 // a failure: it exits 0 with "running": false.
 func daemonStatusRun(ctx context.Context, opts *DaemonCtlOptions) error {
-	st, err := opts.daemon().Status(ctx)
-	if err != nil && !errors.Is(err, ErrNoDaemon) {
+	st, err := opts.Daemon().Status(ctx)
+	if err != nil && !errors.Is(err, cmdutil.ErrNoDaemon) {
 		return err
 	}
 	if err != nil {
-		return opts.emit(daemonStatus{Running: false}, func() error {
+		return opts.Emit(daemonStatus{Running: false}, func() error {
 			_, err := fmt.Fprintln(opts.IO.Out, "no daemon running")
 			return err
 		})
 	}
-	return opts.emit(daemonStatus{Running: true, DaemonStatus: st}, func() error {
+	return opts.Emit(daemonStatus{Running: true, DaemonStatus: st}, func() error {
 		browser := st.Browser
 		if browser == "" {
 			browser = "(not started yet)"

@@ -12,12 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/sheet"
 )
 
 // SheetOptions are the flags of `waymark sheet …`.
 type SheetOptions struct {
-	Common
+	cmdutil.Common
 	Op      string // "read", "write", "dump", "fill"
 	Range   string // read: the range; write: the cell
 	Value   string // write
@@ -35,10 +36,10 @@ type SheetOptions struct {
 }
 
 // NewCmdSheet builds `waymark sheet read|write|dump|fill`.
-func NewCmdSheet(f *Factory, runF func(context.Context, *SheetOptions) error) *cobra.Command {
+func NewCmdSheet(f *cmdutil.Factory, runF func(context.Context, *SheetOptions) error) *cobra.Command {
 	opts := &SheetOptions{}
 	run := func(cmd *cobra.Command, op string) error {
-		opts.Common = f.common()
+		opts.Common = f.Common()
 		opts.Op = op
 		if opts.Stdin == nil {
 			opts.Stdin = cmd.InOrStdin()
@@ -59,13 +60,13 @@ from the clipboard's HTML when the app puts it there. Cells print one row a
 line, tab separated, with tabs, line breaks and backslashes inside a cell
 written \t, \n and \\.`,
 		Example: "  waymark sheet read A1:C20\n  waymark sheet write B2 42\n  waymark sheet dump --json\n  waymark sheet fill cells.json --allow-submit",
-		Args:    noArgsOrSubcommand,
+		Args:    cmdutil.NoArgsOrSubcommand,
 		RunE:    func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	read := &cobra.Command{
 		Use:   "read RANGE",
 		Short: "Read a range (A1:C20, or one cell) through the clipboard",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Range = args[0]
 			return run(cmd, "read")
@@ -74,7 +75,7 @@ written \t, \n and \\.`,
 	write := &cobra.Command{
 		Use:   "write CELL VALUE",
 		Short: "Type one cell's value, commit it with Enter, and read it back",
-		Args:  exactArgs(2),
+		Args:  cmdutil.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Range, opts.Value = args[0], args[1]
 			return run(cmd, "write")
@@ -86,7 +87,7 @@ written \t, \n and \\.`,
 		Long: `Read the sheet's whole used range: every cell copied at once, trailing
 blank rows and columns cut, bounded to --max-rows × --max-cols (the output
 says when the sheet held more).`,
-		Args: exactArgs(0),
+		Args: cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error { return run(cmd, "dump") },
 	}
 	dump.Flags().IntVar(&opts.MaxRows, "max-rows", calls.SheetDumpRows, "keep at most this many rows")
@@ -103,7 +104,7 @@ FILE sends back an approval saved from --json. Either way the cells are
 written only while they still hold what was shown (code changed otherwise).
 Secrets come from the environment and never appear in the output.`, calls.SheetFillMax),
 		Example: "  waymark sheet fill cells.json\n  waymark sheet fill cells.json --allow-submit --secret D2=env:PIN",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
 			return run(cmd, "fill")
@@ -121,7 +122,7 @@ Secrets come from the environment and never appear in the output.`, calls.SheetF
 }
 
 func sheetRun(ctx context.Context, opts *SheetOptions) error {
-	s := opts.session()
+	s := opts.Remote()
 	switch opts.Op {
 	case "read", "dump":
 		var g *calls.SheetGrid
@@ -134,13 +135,13 @@ func sheetRun(ctx context.Context, opts *SheetOptions) error {
 		if err != nil {
 			return err
 		}
-		return opts.emit(g, func() error { return printGrid(opts.IO.Out, g) })
+		return opts.Emit(g, func() error { return printGrid(opts.IO.Out, g) })
 	case "write":
 		res, err := s.SheetWrite(ctx, calls.SheetWriteRequest{Cell: opts.Range, Value: opts.Value, Hand: opts.Hand})
 		if err != nil {
 			return err
 		}
-		return opts.emit(res, func() error {
+		return opts.Emit(res, func() error {
 			mark := "read back"
 			if !res.ReadBack {
 				mark = res.Error
@@ -164,7 +165,7 @@ func sheetRun(ctx context.Context, opts *SheetOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
+	return opts.Emit(res, func() error {
 		for _, c := range res.Cells {
 			mark := "read back"
 			if !c.ReadBack {
@@ -188,16 +189,16 @@ func (o *SheetOptions) fillRequest() (calls.SheetFillRequest, error) {
 		raw, err = os.ReadFile(o.File)
 	}
 	if err != nil {
-		return calls.SheetFillRequest{}, usageErrorf("name a JSON file of cells, or - for stdin", "cannot read the cells: %v", err)
+		return calls.SheetFillRequest{}, cmdutil.UsageErrorf("name a JSON file of cells, or - for stdin", "cannot read the cells: %v", err)
 	}
 	cells, err := parseAnswers(raw)
 	if err != nil {
-		return calls.SheetFillRequest{}, usageErrorf(`write the cells as one JSON object: {"B2": "12"}`, "%v", err)
+		return calls.SheetFillRequest{}, cmdutil.UsageErrorf(`write the cells as one JSON object: {"B2": "12"}`, "%v", err)
 	}
 	req := calls.SheetFillRequest{Cells: cells, Hand: o.Hand}
 	if len(o.Secrets) > 0 {
 		po := &PilotOptions{Secrets: o.Secrets}
-		v, err := po.vars(o.getenv())
+		v, err := po.vars(o.Env())
 		if err != nil {
 			return req, err
 		}

@@ -7,18 +7,19 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/discover"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // SitemapOptions are the flags of `waymark sitemap`.
 type SitemapOptions struct {
-	Common
+	cmdutil.Common
 	Origin string
 	Query  string
 	Limit  int
 }
 
 // NewCmdSitemap builds `waymark sitemap ORIGIN`.
-func NewCmdSitemap(f *Factory, runF func(context.Context, *SitemapOptions) error) *cobra.Command {
+func NewCmdSitemap(f *cmdutil.Factory, runF func(context.Context, *SitemapOptions) error) *cobra.Command {
 	opts := &SitemapOptions{}
 	cmd := &cobra.Command{
 		Use:   "sitemap ORIGIN",
@@ -34,9 +35,9 @@ robots.txt when the current one is elsewhere, closed after), GET only, on
 the site's origin, under the URL policy, and never to a path whose words
 act (logout, delete, pay, checkout, unsubscribe, …).`,
 		Example: "  waymark sitemap https://shop.example --query 'desk lamp'\n  waymark sitemap shop.example --query returns --limit 5 --json",
-		Args:    exactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.Origin = args[0]
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -50,17 +51,17 @@ act (logout, delete, pay, checkout, unsubscribe, …).`,
 }
 
 func sitemapRun(ctx context.Context, opts *SitemapOptions) error {
-	s := opts.session()
+	s := opts.Remote()
 	done, err := discover.OnSite(ctx, s, opts.Origin)
 	if err != nil {
 		return err
 	}
 	defer done()
-	m, err := discover.Sitemap(ctx, s, opts.Origin, discover.Options{Query: opts.Query, Limit: opts.Limit, Policy: opts.urlPolicy()})
+	m, err := discover.Sitemap(ctx, s, opts.Origin, discover.Options{Query: opts.Query, Limit: opts.Limit, Policy: opts.UrlPolicy()})
 	if err != nil {
 		return err
 	}
-	return opts.emit(m, func() error {
+	return opts.Emit(m, func() error {
 		for _, p := range m.Pages {
 			line := p.URL
 			if p.Title != "" {
@@ -77,12 +78,12 @@ func sitemapRun(ctx context.Context, opts *SitemapOptions) error {
 		if len(m.Sources) > 0 {
 			from = strings.Join(m.Sources, ", ")
 		}
-		opts.note("%s of %d found, from %s; %s", count(len(m.Pages), "page"), m.Found, from, count(m.Requests, "request"))
+		opts.Note("%s of %d found, from %s; %s", cmdutil.Count(len(m.Pages), "page"), m.Found, from, cmdutil.Count(m.Requests, "request"))
 		for _, t := range m.Truncated {
-			opts.note("cut: %s", t)
+			opts.Note("cut: %s", t)
 		}
 		if len(m.Skipped) > 0 {
-			opts.note("skipped %s (--json lists them and why)", count(len(m.Skipped), "URL"))
+			opts.Note("skipped %s (--json lists them and why)", cmdutil.Count(len(m.Skipped), "URL"))
 		}
 		return nil
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/waymark-dev/waymark/discover"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/demo/pubsite"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -29,7 +30,7 @@ func TestSitemapCommand(t *testing.T) {
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
 
-	common, out, errOut := testCommon(m, false, false)
+	common, out, errOut := clitest.NewCommon(m, false, false)
 	opts := &SitemapOptions{Common: common, Origin: srv.URL, Query: "floor lamp", Limit: 3}
 	if err := sitemapRun(ctx, opts); err != nil {
 		t.Fatal(err)
@@ -41,12 +42,12 @@ func TestSitemapCommand(t *testing.T) {
 	if !strings.Contains(errOut.String(), "from "+srv.URL+"/sitemap_index.xml") {
 		t.Errorf("note: %s", errOut)
 	}
-	tabs, err := common.session().Tab(ctx, calls.TabRequest{Op: "list"})
+	tabs, err := common.Remote().Tab(ctx, calls.TabRequest{Op: "list"})
 	if err != nil || len(tabs.Tabs) != 1 || strings.HasPrefix(tabs.Tabs[0].URL, srv.URL) {
 		t.Errorf("tabs after: %+v %v; want the one tab the session had, not on the site", tabs, err)
 	}
 
-	common, out, _ = testCommon(m, true, false)
+	common, out, _ = clitest.NewCommon(m, true, false)
 	opts.Common = common
 	if err := sitemapRun(ctx, opts); err != nil {
 		t.Fatal(err)

@@ -7,16 +7,17 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // SnapshotOptions are the flags of `waymark snapshot`.
 type SnapshotOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.SnapshotRequest
 }
 
 // NewCmdSnapshot builds `waymark snapshot`.
-func NewCmdSnapshot(f *Factory, runF func(context.Context, *SnapshotOptions) error) *cobra.Command {
+func NewCmdSnapshot(f *cmdutil.Factory, runF func(context.Context, *SnapshotOptions) error) *cobra.Command {
 	opts := &SnapshotOptions{}
 	cmd := &cobra.Command{
 		Use:     "snapshot",
@@ -27,11 +28,11 @@ carry a ref ([ref=e12]) that other commands take as a target (@e12 or e12).
 What is on screen comes first in full; the rest is summed up (--full for all).
 With --json, data holds the outline text and the tree.`,
 		Example: "  waymark snapshot -i\n  waymark snapshot --scope @e40 --depth 3",
-		Args:    exactArgs(0),
+		Args:    cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			if opts.Request.Depth < 0 {
-				return usageErrorf(helpHint(cmd), "--depth must not be negative, got %d", opts.Request.Depth)
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--depth must not be negative, got %d", opts.Request.Depth)
 			}
 			// The tree is only for machines; the text is all a person reads.
 			opts.Request.Tree = opts.JSON
@@ -49,15 +50,15 @@ With --json, data holds the outline text and the tree.`,
 	fl.StringVar(&opts.Request.Scope, "scope", "", "only the subtree of a ref or CSS selector")
 	fl.IntVar(&opts.Request.Depth, "depth", 0, "at most this many levels (0: no limit)")
 	fl.BoolVar(&opts.Request.Full, "full", false, "the whole page, not only what is on screen")
-	return runsInDaemon(cmd)
+	return cmdutil.RunsInDaemon(cmd)
 }
 
 func snapshotRun(ctx context.Context, opts *SnapshotOptions) error {
-	snap, err := opts.session().Snapshot(ctx, opts.Request)
+	snap, err := opts.Remote().Snapshot(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(snap, func() error {
+	return opts.Emit(snap, func() error {
 		_, err := fmt.Fprint(opts.IO.Out, withNewline(snap.Text))
 		return err
 	})

@@ -9,17 +9,18 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // StateOptions are the flags of `waymark state save|load FILE`.
 type StateOptions struct {
-	Common
+	cmdutil.Common
 	Op   string // "save" or "load"
 	Path string
 }
 
 // NewCmdState builds `waymark state save|load FILE`.
-func NewCmdState(f *Factory, runF func(context.Context, *StateOptions) error) *cobra.Command {
+func NewCmdState(f *cmdutil.Factory, runF func(context.Context, *StateOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "state save|load FILE",
 		Short: "Save or load the session's cookies and storage",
@@ -28,7 +29,7 @@ file, or load such a file into the session (to start signed in). The file
 holds credentials: it is written readable by you alone.`,
 		Example: "  waymark state save auth.json\n  waymark --session ci state load auth.json",
 		Args:    cobra.ArbitraryArgs,
-		RunE:    groupRunE,
+		RunE:    cmdutil.GroupRunE,
 	}
 	for _, op := range []struct{ name, short string }{
 		{"save", "Write the session's cookies and storage to FILE"},
@@ -38,9 +39,9 @@ holds credentials: it is written readable by you alone.`,
 		cmd.AddCommand(&cobra.Command{
 			Use:   op.name + " FILE",
 			Short: op.short,
-			Args:  exactArgs(1),
+			Args:  cmdutil.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				opts.Common = f.common()
+				opts.Common = f.Common()
 				opts.Path = args[0]
 				if runF != nil {
 					return runF(cmd.Context(), opts)
@@ -56,7 +57,7 @@ holds credentials: it is written readable by you alone.`,
 }
 
 func stateSaveRun(ctx context.Context, opts *StateOptions) error {
-	st, err := opts.session().StateSave(ctx)
+	st, err := opts.Remote().StateSave(ctx)
 	if err != nil {
 		return err
 	}
@@ -74,11 +75,11 @@ func stateSaveRun(ctx context.Context, opts *StateOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, append(b, '\n'), 0o600); err != nil {
+	if err := cmdutil.WriteFileAtomic(path, append(b, '\n'), 0o600); err != nil {
 		return err
 	}
-	return opts.emit(stateSummary(path, *st), func() error {
-		opts.note("saved %d cookie(s) and the storage of %d origin(s) to %s", len(st.Cookies), len(st.Origins), path)
+	return opts.Emit(stateSummary(path, *st), func() error {
+		opts.Note("saved %d cookie(s) and the storage of %d origin(s) to %s", len(st.Cookies), len(st.Origins), path)
 		return nil
 	})
 }
@@ -96,11 +97,11 @@ func stateLoadRun(ctx context.Context, opts *StateOptions) error {
 	if err != nil {
 		return err
 	}
-	if _, err := opts.session().StateLoad(ctx, st); err != nil {
+	if _, err := opts.Remote().StateLoad(ctx, st); err != nil {
 		return err
 	}
-	return opts.emit(stateSummary(path, st), func() error {
-		opts.note("loaded %d cookie(s) and the storage of %d origin(s) from %s", len(st.Cookies), len(st.Origins), path)
+	return opts.Emit(stateSummary(path, st), func() error {
+		opts.Note("loaded %d cookie(s) and the storage of %d origin(s) from %s", len(st.Cookies), len(st.Origins), path)
 		return nil
 	})
 }

@@ -7,16 +7,17 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // StorageOptions are the flags of `waymark storage …`.
 type StorageOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.StorageRequest
 }
 
 // NewCmdStorage builds `waymark storage local|session get|set|clear`.
-func NewCmdStorage(f *Factory, runF func(context.Context, *StorageOptions) error) *cobra.Command {
+func NewCmdStorage(f *cmdutil.Factory, runF func(context.Context, *StorageOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "storage local|session get [KEY]|set KEY VALUE|clear",
 		Short: "Read and write the page's local or session storage",
@@ -26,16 +27,16 @@ func NewCmdStorage(f *Factory, runF func(context.Context, *StorageOptions) error
   waymark storage session set step 2
   waymark storage local clear`,
 		Args: cobra.ArbitraryArgs,
-		RunE: groupRunE,
+		RunE: cmdutil.GroupRunE,
 	}
 	cmd.AddCommand(newStorageAreaCmd(f, runF, "local"), newStorageAreaCmd(f, runF, "session"))
 	return cmd
 }
 
-func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) error, area string) *cobra.Command {
+func newStorageAreaCmd(f *cmdutil.Factory, runF func(context.Context, *StorageOptions) error, area string) *cobra.Command {
 	opts := &StorageOptions{}
 	run := func(cmd *cobra.Command, req calls.StorageRequest) error {
-		opts.Common = f.common()
+		opts.Common = f.Common()
 		req.Area = area
 		opts.Request = req
 		if runF != nil {
@@ -47,13 +48,13 @@ func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) e
 		Use:   area + " get [KEY]|set KEY VALUE|clear",
 		Short: "The origin's " + area + "Storage",
 		Args:  cobra.ArbitraryArgs,
-		RunE:  groupRunE,
+		RunE:  cmdutil.GroupRunE,
 	}
 	cmd.AddCommand(
 		&cobra.Command{
 			Use:   "get [KEY]",
 			Short: "Print one item's value, or every item",
-			Args:  argsRange(0, 1),
+			Args:  cmdutil.ArgsRange(0, 1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				req := calls.StorageRequest{Op: "get"}
 				if len(args) == 1 {
@@ -65,7 +66,7 @@ func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) e
 		&cobra.Command{
 			Use:   "set KEY VALUE",
 			Short: "Set an item",
-			Args:  exactArgs(2),
+			Args:  cmdutil.ExactArgs(2),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return run(cmd, calls.StorageRequest{Op: "set", Key: args[0], Value: args[1]})
 			},
@@ -73,7 +74,7 @@ func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) e
 		&cobra.Command{
 			Use:   "clear",
 			Short: "Remove every item",
-			Args:  exactArgs(0),
+			Args:  cmdutil.ExactArgs(0),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return run(cmd, calls.StorageRequest{Op: "clear"})
 			},
@@ -83,23 +84,23 @@ func newStorageAreaCmd(f *Factory, runF func(context.Context, *StorageOptions) e
 }
 
 func storageRun(ctx context.Context, opts *StorageOptions) error {
-	items, err := opts.session().Storage(ctx, opts.Request)
+	items, err := opts.Remote().Storage(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
 	r := opts.Request
-	return opts.emit(items, func() error {
+	return opts.Emit(items, func() error {
 		switch {
 		case r.Op == "set":
-			opts.note("set %s storage %q", r.Area, r.Key)
+			opts.Note("set %s storage %q", r.Area, r.Key)
 		case r.Op == "clear":
-			opts.note("cleared %s storage", r.Area)
+			opts.Note("cleared %s storage", r.Area)
 		case r.Key != "":
 			v, ok := items.Items[r.Key]
 			if !ok {
 				// Nothing on stdout: a missing key and an empty value
 				// differ for a script.
-				opts.note("no %q in %s storage", r.Key, r.Area)
+				opts.Note("no %q in %s storage", r.Key, r.Area)
 				return nil
 			}
 			_, err := fmt.Fprintln(opts.IO.Out, v)
@@ -114,7 +115,7 @@ func storageRun(ctx context.Context, opts *StorageOptions) error {
 			for i, k := range keys {
 				rows[i] = []string{k, items.Items[k]}
 			}
-			return printTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"KEY", "VALUE"}, rows)
+			return cmdutil.PrintTable(opts.IO.Out, opts.IO.IsStdoutTTY(), []string{"KEY", "VALUE"}, rows)
 		}
 		return nil
 	})

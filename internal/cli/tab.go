@@ -7,19 +7,20 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // TabOptions are the flags of `waymark tab …`.
 type TabOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.TabRequest
 }
 
 // NewCmdTab builds `waymark tab [list|new|switch|close]`; bare `tab` lists.
-func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra.Command {
+func NewCmdTab(f *cmdutil.Factory, runF func(context.Context, *TabOptions) error) *cobra.Command {
 	listOpts := &TabOptions{}
 	run := func(cmd *cobra.Command, opts *TabOptions) error {
-		opts.Common = f.common()
+		opts.Common = f.Common()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -31,7 +32,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 		Short:   "List, open, switch and close tabs",
 		Long:    "Manage the session's tabs. Tabs are numbered from 0 in the order \"tab list\" shows; with no subcommand, list them.",
 		Example: "  waymark tab\n  waymark tab new https://example.com\n  waymark tab switch 1\n  waymark tab close",
-		Args:    noArgsOrSubcommand,
+		Args:    cmdutil.NoArgsOrSubcommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			listOpts.Request = calls.TabRequest{Op: "list"}
 			return run(cmd, listOpts)
@@ -41,7 +42,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the tabs",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			listOpts.Request = calls.TabRequest{Op: "list"}
 			return run(cmd, listOpts)
@@ -51,7 +52,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 	newTab := &cobra.Command{
 		Use:   "new [URL]",
 		Short: "Open a tab (blank, or at URL) and switch to it",
-		Args:  argsRange(0, 1),
+		Args:  cmdutil.ArgsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			newOpts.Request = calls.TabRequest{Op: "new"}
 			if len(args) == 1 {
@@ -64,7 +65,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 	switchTab := &cobra.Command{
 		Use:   "switch N",
 		Short: "Make tab N the current tab",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := tabIndex(cmd, args[0])
 			if err != nil {
@@ -78,7 +79,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 	closeTab := &cobra.Command{
 		Use:   "close [N]",
 		Short: "Close tab N, or the current tab",
-		Args:  argsRange(0, 1),
+		Args:  cmdutil.ArgsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			closeOpts.Request = calls.TabRequest{Op: "close", Index: -1}
 			if len(args) == 1 {
@@ -93,7 +94,7 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 	}
 	// Every form is one call on the session's tabs.
 	for _, c := range []*cobra.Command{cmd, list, newTab, switchTab, closeTab} {
-		runsInDaemon(c)
+		cmdutil.RunsInDaemon(c)
 	}
 	cmd.AddCommand(list, newTab, switchTab, closeTab)
 	return cmd
@@ -102,26 +103,26 @@ func NewCmdTab(f *Factory, runF func(context.Context, *TabOptions) error) *cobra
 func tabIndex(cmd *cobra.Command, s string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return 0, usageErrorf("tabs are numbered from 0; see "+calls.Cmd("tab list"), "%s: bad tab number %q", cmd.CommandPath(), s)
+		return 0, cmdutil.UsageErrorf("tabs are numbered from 0; see "+calls.Cmd("tab list"), "%s: bad tab number %q", cmd.CommandPath(), s)
 	}
 	return n, nil
 }
 
 func tabRun(ctx context.Context, opts *TabOptions) error {
-	tabs, err := opts.session().Tab(ctx, opts.Request)
+	tabs, err := opts.Remote().Tab(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(tabs, func() error {
+	return opts.Emit(tabs, func() error {
 		switch opts.Request.Op {
 		case "list":
 			return printTabs(&opts.Common, tabs.Tabs)
 		case "new":
-			opts.note("opened tab %s", describeCurrentTab(*tabs))
+			opts.Note("opened tab %s", describeCurrentTab(*tabs))
 		case "switch":
-			opts.note("switched to tab %s", describeCurrentTab(*tabs))
+			opts.Note("switched to tab %s", describeCurrentTab(*tabs))
 		case "close":
-			opts.note("closed the tab; now on tab %s", describeCurrentTab(*tabs))
+			opts.Note("closed the tab; now on tab %s", describeCurrentTab(*tabs))
 		}
 		return nil
 	})
@@ -130,13 +131,13 @@ func tabRun(ctx context.Context, opts *TabOptions) error {
 func describeCurrentTab(tabs calls.TabList) string {
 	for _, t := range tabs.Tabs {
 		if t.Current {
-			return fmt.Sprintf("%d: %s", t.Index, describePage(calls.PageInfo{URL: t.URL, Title: t.Title}))
+			return fmt.Sprintf("%d: %s", t.Index, cmdutil.DescribePage(calls.PageInfo{URL: t.URL, Title: t.Title}))
 		}
 	}
 	return "(none open)"
 }
 
-func printTabs(c *Common, tabs []calls.TabInfo) error {
+func printTabs(c *cmdutil.Common, tabs []calls.TabInfo) error {
 	rows := make([][]string, 0, len(tabs))
 	for _, t := range tabs {
 		cur := ""
@@ -145,5 +146,5 @@ func printTabs(c *Common, tabs []calls.TabInfo) error {
 		}
 		rows = append(rows, []string{strconv.Itoa(t.Index), cur, t.URL, t.Title})
 	}
-	return printTable(c.IO.Out, c.IO.IsStdoutTTY(), []string{"TAB", "", "URL", "TITLE"}, rows)
+	return cmdutil.PrintTable(c.IO.Out, c.IO.IsStdoutTTY(), []string{"TAB", "", "URL", "TITLE"}, rows)
 }

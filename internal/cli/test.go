@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/lazyre"
 	"github.com/waymark-dev/waymark/internal/testplan"
 	"github.com/waymark-dev/waymark/pilot"
@@ -21,7 +22,7 @@ import (
 
 // TestOptions are the flags of `waymark test`.
 type TestOptions struct {
-	Common
+	cmdutil.Common
 	File string
 	Out  string // --out; empty: <Folder>/<plan>-<timestamp>
 	// Folder holds a folder per run when --out is not given: [evidence]
@@ -34,7 +35,7 @@ type TestOptions struct {
 }
 
 // NewCmdTest builds `waymark test PLAN.yaml`.
-func NewCmdTest(f *Factory, runF func(context.Context, *TestOptions) error) *cobra.Command {
+func NewCmdTest(f *cmdutil.Factory, runF func(context.Context, *TestOptions) error) *cobra.Command {
 	opts := &TestOptions{}
 	cmd := &cobra.Command{
 		Use:   "test PLAN.yaml",
@@ -59,12 +60,12 @@ See examples/plans/README.md for the plan syntax.`,
 		Example: "  waymark test examples/plans/basic.yaml\n" +
 			"  waymark test signin.yaml --base-url http://127.0.0.1:8080 --junit build/junit.xml\n" +
 			"  DEMO_EMAIL=ann@example.com DEMO_PASSWORD=… waymark test signin.yaml --out evidence/",
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			opts.File = args[0]
 			opts.Now = f.Now
-			cfg, err := f.config()
+			cfg, err := f.ReadConfig()
 			if err != nil {
 				return err
 			}
@@ -90,7 +91,7 @@ var evidenceSlug = lazyre.New(`[^A-Za-z0-9._-]+`)
 const defaultEvidenceFolder = "waymark-evidence"
 
 func testRun(ctx context.Context, opts *TestOptions) error {
-	getenv := opts.getenv()
+	getenv := opts.Env()
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -100,7 +101,7 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		return planUsage(err)
 	}
 	if opts.BaseURL != "" && !validBaseURL(opts.BaseURL) {
-		return usageErrorf("give an absolute URL such as http://127.0.0.1:8080", "bad --base-url %q", opts.BaseURL)
+		return cmdutil.UsageErrorf("give an absolute URL such as http://127.0.0.1:8080", "bad --base-url %q", opts.BaseURL)
 	}
 	out := opts.Out
 	if out == "" {
@@ -111,7 +112,7 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 	if err != nil {
 		return err
 	}
-	model, modelCfg := opts.Model, opts.modelConfig()
+	model, modelCfg := opts.Model, opts.ModelConfig()
 	vision, _ := pilot.ParseVision(modelCfg.Vision) // [model] vision, checked by the loader
 	newAgent := func(session string, secrets *secret.Set) (testplan.Agent, error) {
 		m, _, err := newModel(model, modelCfg, getenv, slog.New(slog.DiscardHandler))
@@ -129,7 +130,7 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		NewAgent:  newAgent,
 		Now:       now,
 	}
-	if opts.netLogOn() {
+	if opts.NetLogOn() {
 		runOpts.NetLog = func(ctx context.Context, session string, since, until time.Time) (string, string, error) {
 			res, err := calls.Remote{Caller: caller, Session: session}.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: since.UnixMilli(), UntilUnixMS: until.UnixMilli()})
 			if err != nil {
@@ -141,7 +142,7 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 	if opts.JSON {
 		// Each step a JSON line as it ends, then the envelope.
 		runOpts.OnStep = func(scenario string, st testplan.StepResult) {
-			_ = writeJSONLine(opts.IO.Out, testStepEvent{Type: "step", Scenario: scenario, Step: st})
+			_ = cmdutil.WriteJSONLine(opts.IO.Out, testStepEvent{Type: "step", Scenario: scenario, Step: st})
 		}
 	} else {
 		runOpts.Progress = opts.IO.ErrOut
@@ -152,16 +153,16 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 	}
 	if err != nil {
 		// Canceled or no browser: the evidence so far is written; say where.
-		opts.note("evidence so far: %s", filepath.Join(out, "report.md"))
+		opts.Note("evidence so far: %s", filepath.Join(out, "report.md"))
 		return err
 	}
 	summary := fmt.Sprintf("%d of %d scenario(s) passed", rep.Counts.Passed, rep.Counts.Scenarios)
 	if opts.JSON {
-		env := envelope{OK: rep.Passed, Data: rep}
+		env := cmdutil.Envelope{OK: rep.Passed, Data: rep}
 		if !rep.Passed {
-			env.Error = &errorBody{Code: codeTestFailed, Message: summary, Hint: "read " + filepath.Join(out, "report.md")}
+			env.Error = &cmdutil.ErrorBody{Code: cmdutil.CodeTestFailed, Message: summary, Hint: "read " + filepath.Join(out, "report.md")}
 		}
-		if err := writeEnvelope(opts.IO.Out, env); err != nil {
+		if err := cmdutil.WriteEnvelope(opts.IO.Out, env); err != nil {
 			return err
 		}
 	} else {
@@ -172,10 +173,10 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 		// Markdown one, last as it always was for scripts that read it.
 		fmt.Fprintln(opts.IO.Out, filepath.Join(out, "report.html"))
 		fmt.Fprintln(opts.IO.Out, filepath.Join(out, "report.md"))
-		opts.note("%s; evidence in %s; open report.html in a browser", summary, out)
+		opts.Note("%s; evidence in %s; open report.html in a browser", summary, out)
 	}
 	if !rep.Passed {
-		return &ExitError{Code: ExitFailed, Msg: summary + "; see " + filepath.Join(out, "report.md"), Silent: true}
+		return &cmdutil.ExitError{Code: cmdutil.ExitFailed, Msg: summary + "; see " + filepath.Join(out, "report.md"), Silent: true}
 	}
 	return nil
 }
@@ -191,7 +192,7 @@ type testStepEvent struct {
 func planUsage(err error) error {
 	var pe *testplan.PlanError
 	if errors.As(err, &pe) {
-		return &UsageError{Err: err, Hint: "see examples/plans/README.md for the plan syntax"}
+		return &cmdutil.UsageError{Err: err, Hint: "see examples/plans/README.md for the plan syntax"}
 	}
 	return err
 }

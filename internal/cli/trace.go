@@ -11,19 +11,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/testplan"
 )
 
 // TraceOptions are the flags of `waymark trace start|stop`.
 type TraceOptions struct {
-	Common
+	cmdutil.Common
 	Op   string // "start" or "stop"
 	File string // stop: where the trace goes; show: the HTML file
 	From string // show: the JSON trace
 }
 
 // NewCmdTrace builds `waymark trace start|stop`.
-func NewCmdTrace(f *Factory, runF func(context.Context, *TraceOptions) error) *cobra.Command {
+func NewCmdTrace(f *cmdutil.Factory, runF func(context.Context, *TraceOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trace start|stop|show",
 		Short: "Trace every command of a session, with screenshots",
@@ -43,15 +44,15 @@ typed into.`,
 			"  waymark open shop.example && waymark click @e5\n" +
 			"  waymark trace stop trace.html",
 		Args: cobra.ArbitraryArgs,
-		RunE: groupRunE,
+		RunE: cmdutil.GroupRunE,
 	}
 	start := &TraceOptions{Op: "start"}
 	startCmd := &cobra.Command{
 		Use:   "start",
 		Short: "Start tracing the session",
-		Args:  exactArgs(0),
+		Args:  cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			start.Common = f.common()
+			start.Common = f.Common()
 			if runF != nil {
 				return runF(cmd.Context(), start)
 			}
@@ -62,9 +63,9 @@ typed into.`,
 	stopCmd := &cobra.Command{
 		Use:   "stop FILE",
 		Short: "Stop tracing and write the trace to FILE (.html or .json)",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			stop.Common = f.common()
+			stop.Common = f.Common()
 			stop.File = args[0]
 			if runF != nil {
 				return runF(cmd.Context(), stop)
@@ -76,9 +77,9 @@ typed into.`,
 	showCmd := &cobra.Command{
 		Use:   "show TRACE.json [FILE.html]",
 		Short: "Write a JSON trace as an HTML report (default: beside it, .html)",
-		Args:  argsRange(1, 2),
+		Args:  cmdutil.ArgsRange(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			show.Common = f.common()
+			show.Common = f.Common()
 			show.From, show.File = args[0], strings.TrimSuffix(args[0], filepath.Ext(args[0]))+".html"
 			if len(args) == 2 {
 				show.File = args[1]
@@ -112,22 +113,22 @@ func traceShowRun(opts *TraceOptions) error {
 		return err
 	}
 	// A trace's pages are the session's, as a state file is: 0600.
-	if err := writeFileAtomic(path, []byte(b.String()), 0o600); err != nil {
+	if err := cmdutil.WriteFileAtomic(path, []byte(b.String()), 0o600); err != nil {
 		return calls.Errorf(calls.ErrBadInput, "give a path you can write", "cannot write %s: %v", opts.File, err)
 	}
-	return opts.emit(map[string]string{"file": path}, func() error {
+	return opts.Emit(map[string]string{"file": path}, func() error {
 		_, err := opts.IO.Out.Write([]byte(path + "\n"))
 		return err
 	})
 }
 
 func traceStartRun(ctx context.Context, opts *TraceOptions) error {
-	res, err := opts.session().TraceStart(ctx)
+	res, err := opts.Remote().TraceStart(ctx)
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
-		opts.note("tracing session %q until waymark trace stop FILE", opts.Session)
+	return opts.Emit(res, func() error {
+		opts.Note("tracing session %q until waymark trace stop FILE", opts.Session)
 		return nil
 	})
 }
@@ -158,7 +159,7 @@ func traceStopRun(ctx context.Context, opts *TraceOptions) error {
 		return calls.Errorf(calls.ErrBadInput, "give a path you can write; the session is still traced: "+calls.Cmd("trace stop OTHER.html"),
 			"cannot write %s: %v", opts.File, err)
 	}
-	tr, err := opts.session().TraceStop(ctx)
+	tr, err := opts.Remote().TraceStop(ctx)
 	if err != nil {
 		f.Close()
 		_ = os.Remove(path)
@@ -187,8 +188,8 @@ func traceStopRun(ctx context.Context, opts *TraceOptions) error {
 			data.Failed++
 		}
 	}
-	return opts.emit(data, func() error {
-		opts.note("traced %s of session %q (%d failed)", count(data.Calls, "command"), opts.Session, data.Failed)
+	return opts.Emit(data, func() error {
+		opts.Note("traced %s of session %q (%d failed)", cmdutil.Count(data.Calls, "command"), opts.Session, data.Failed)
 		_, err := opts.IO.Out.Write([]byte(path + "\n"))
 		return err
 	})

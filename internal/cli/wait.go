@@ -9,16 +9,17 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // WaitOptions are the flags of `waymark wait`.
 type WaitOptions struct {
-	Common
+	cmdutil.Common
 	Request calls.WaitRequest
 }
 
 // NewCmdWait builds `waymark wait`.
-func NewCmdWait(f *Factory, runF func(context.Context, *WaitOptions) error) *cobra.Command {
+func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) error) *cobra.Command {
 	opts := &WaitOptions{}
 	var timeout time.Duration
 	cmd := &cobra.Command{
@@ -28,9 +29,9 @@ func NewCmdWait(f *Factory, runF func(context.Context, *WaitOptions) error) *cob
 selector to match a visible element, the URL to match a glob, or the document
 to load. With none, wait MS milliseconds (or a duration such as 2s).`,
 		Example: "  waymark wait --text 'Cart (1)'\n  waymark wait --url '**/checkout' --timeout 60s\n  waymark wait 500",
-		Args:    argsRange(0, 1),
+		Args:    cmdutil.ArgsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			r := &opts.Request
 			conds := 0
 			for _, set := range []bool{r.Text != "", r.Gone != "", r.Selector != "", r.URL != "", r.Load} {
@@ -42,17 +43,17 @@ to load. With none, wait MS milliseconds (or a duration such as 2s).`,
 				conds++
 				ms, err := parseWaitTime(args[0])
 				if err != nil {
-					return usageErrorf(helpHint(cmd), "%v", err)
+					return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "%v", err)
 				}
 				r.MS = ms
 			}
 			switch {
 			case conds == 0:
-				return usageErrorf(helpHint(cmd), "wait for what? give --text, --gone, --selector, --url, --load or a time")
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "wait for what? give --text, --gone, --selector, --url, --load or a time")
 			case conds > 1:
-				return usageErrorf("run one wait per condition", "wait takes one condition at a time")
+				return cmdutil.UsageErrorf("run one wait per condition", "wait takes one condition at a time")
 			}
-			ms, err := f.commandTimeout(cmd, timeout)
+			ms, err := f.CommandTimeout(cmd, timeout)
 			if err != nil {
 				return err
 			}
@@ -69,8 +70,8 @@ to load. With none, wait MS milliseconds (or a duration such as 2s).`,
 	fl.StringVar(&opts.Request.Selector, "selector", "", "wait until a CSS selector matches a visible element")
 	fl.StringVar(&opts.Request.URL, "url", "", "wait until the URL matches a glob (* any run, slashes too; ? one character; a glob starting with / matches the path)")
 	fl.BoolVar(&opts.Request.Load, "load", false, "wait until the document has loaded")
-	addTimeoutFlag(cmd, &timeout, "the condition (default 30s)")
-	return runsInDaemon(cmd)
+	cmdutil.AddTimeoutFlag(cmd, &timeout, "the condition (default 30s)")
+	return cmdutil.RunsInDaemon(cmd)
 }
 
 // parseWaitTime reads milliseconds ("500") or a Go duration ("2s").
@@ -86,12 +87,12 @@ func parseWaitTime(s string) (int, error) {
 }
 
 func waitRun(ctx context.Context, opts *WaitOptions) error {
-	res, err := opts.session().Wait(ctx, opts.Request)
+	res, err := opts.Remote().Wait(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
-	return opts.emit(res, func() error {
-		opts.note("waited for %s", describeWait(opts.Request))
+	return opts.Emit(res, func() error {
+		opts.Note("waited for %s", describeWait(opts.Request))
 		return nil
 	})
 }

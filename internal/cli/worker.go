@@ -13,13 +13,14 @@ import (
 
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/sessions"
 	"github.com/waymark-dev/waymark/secret"
 )
 
 // WorkerOptions are the flags of `waymark worker`.
 type WorkerOptions struct {
-	Common
+	cmdutil.Common
 	NATS     string
 	Parallel int
 	CDP      []string
@@ -27,7 +28,7 @@ type WorkerOptions struct {
 }
 
 // NewCmdWorker builds `waymark worker --nats URL`.
-func NewCmdWorker(f *Factory, runF func(context.Context, *WorkerOptions) error) *cobra.Command {
+func NewCmdWorker(f *cmdutil.Factory, runF func(context.Context, *WorkerOptions) error) *cobra.Command {
 	opts := &WorkerOptions{}
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL",
@@ -39,11 +40,11 @@ Secrets the rows name (env:VAR, file:PATH) are read here. Stop it with Ctrl-C:
 it takes no more rows, gives the rows under way 10 s to finish, and gives the
 rest back to the stream.`,
 		Example: "  waymark worker --nats nats://10.0.0.2:4222 --parallel 4\n  waymark worker --nats nats://10.0.0.2:4222 --cdp ws://127.0.0.1:9222/devtools/browser/abc",
-		Args:    exactArgs(0),
+		Args:    cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Common = f.common()
+			opts.Common = f.Common()
 			if opts.Parallel < 1 || opts.Parallel > 64 {
-				return usageErrorf(helpHint(cmd), "--parallel must be from 1 to 64, got %d", opts.Parallel)
+				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--parallel must be from 1 to 64, got %d", opts.Parallel)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -59,7 +60,7 @@ rest back to the stream.`,
 }
 
 func workerRun(ctx context.Context, opts *WorkerOptions) error {
-	cfg, err := opts.config()
+	cfg, err := opts.ReadConfig()
 	if err != nil {
 		return err
 	}
@@ -68,10 +69,10 @@ func workerRun(ctx context.Context, opts *WorkerOptions) error {
 		b.NATS = opts.NATS
 	}
 	if b.NATS == "" {
-		return usageErrorf("pass --nats nats://host:4222 or set [batch] nats", "no NATS to take rows from")
+		return cmdutil.UsageErrorf("pass --nats nats://host:4222 or set [batch] nats", "no NATS to take rows from")
 	}
 	if !strings.HasPrefix(b.NATS, "nats://") && !strings.HasPrefix(b.NATS, "tls://") {
-		return usageErrorf("write nats://host:4222", "--nats %q is not a nats:// URL", b.NATS)
+		return cmdutil.UsageErrorf("write nats://host:4222", "--nats %q is not a nats:// URL", b.NATS)
 	}
 	name := opts.Name
 	if name == "" {
@@ -88,7 +89,7 @@ func workerRun(ctx context.Context, opts *WorkerOptions) error {
 	if err != nil {
 		return err
 	}
-	dopts, err := driverOptions(cfg)
+	dopts, err := cmdutil.DriverOptions(cfg)
 	if err != nil {
 		return err
 	}
@@ -117,10 +118,10 @@ func workerRun(ctx context.Context, opts *WorkerOptions) error {
 		return err
 	}
 	defer pool.Close(context.WithoutCancel(ctx))
-	opts.note("worker %s: taking rows from %s, %d at a time", name, b.NATS, opts.Parallel)
-	err = e.Work(ctx, batch.WorkerOptions{Name: name, Parallel: opts.Parallel * len(eps), Pool: pool, Getenv: opts.getenv(), Logger: log, Grace: 10 * time.Second})
+	opts.Note("worker %s: taking rows from %s, %d at a time", name, b.NATS, opts.Parallel)
+	err = e.Work(ctx, batch.WorkerOptions{Name: name, Parallel: opts.Parallel * len(eps), Pool: pool, Getenv: opts.Env(), Logger: log, Grace: 10 * time.Second})
 	if err == nil || errors.Is(err, context.Canceled) {
-		return opts.emit(map[string]string{"worker": name, "stopped": "canceled"}, nil)
+		return opts.Emit(map[string]string{"worker": name, "stopped": "canceled"}, nil)
 	}
 	return err
 }

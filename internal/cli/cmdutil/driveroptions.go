@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"github.com/waymark-dev/waymark/apps"
@@ -7,11 +7,11 @@ import (
 	"github.com/waymark-dev/waymark/policy"
 )
 
-// driverOptions turns the configuration into the options of the browser a
+// DriverOptions turns the configuration into the options of the browser a
 // daemon starts or attaches to: the executable, headless, the extra
 // flags, the URL policy and the CDP endpoint as configured (the engine is
 // resolved by [daemonDriverOptions]; doctor weighs it itself).
-func driverOptions(cfg *config.Config) (driver.Options, error) {
+func DriverOptions(cfg *config.Config) (driver.Options, error) {
 	access, err := policy.ParseAccess(cfg.Policy.PrivateNetwork)
 	if err != nil {
 		return driver.Options{}, err
@@ -31,15 +31,15 @@ func driverOptions(cfg *config.Config) (driver.Options, error) {
 	}, nil
 }
 
-// urlPolicy is the configured URL policy, so a page it refuses is not
+// UrlPolicy is the configured URL policy, so a page it refuses is not
 // listed; nil when the configuration cannot be read (the daemon checks
 // every request against its own policy either way).
-func (c *Common) urlPolicy() *policy.Policy {
-	cfg, err := c.config()
+func (c *Common) UrlPolicy() *policy.Policy {
+	cfg, err := c.ReadConfig()
 	if err != nil {
 		return nil
 	}
-	o, err := driverOptions(cfg)
+	o, err := DriverOptions(cfg)
 	if err != nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"flag"
@@ -17,8 +17,8 @@ import (
 var update = flag.Bool("update", false, "write docs/json.md's table of error codes from the code")
 
 const (
-	jsonDoc        = "../../docs/json.md"
-	codeTableBegin = "<!-- error codes: written by `go test ./internal/cli -run TestJSONDocCodes -update` from internal/cli/codes.go -->\n"
+	jsonDoc        = "../../../docs/json.md"
+	codeTableBegin = "<!-- error codes: written by `go test ./internal/cli/cmdutil -run TestJSONDocCodes -update` from internal/cli/cmdutil/codes.go -->\n"
 	codeTableEnd   = "<!-- end of error codes -->"
 )
 
@@ -48,7 +48,7 @@ func TestJSONDocCodes(t *testing.T) {
 	want := codeTableMarkdown()
 	if got := doc[begin+len(codeTableBegin) : end]; got != want {
 		if !*update {
-			t.Errorf("%s's table of codes is not the code's: run go test ./internal/cli -run TestJSONDocCodes -update\n--- doc\n%s--- code\n%s", jsonDoc, got, want)
+			t.Errorf("%s's table of codes is not the code's: run go test ./internal/cli/cmdutil -run TestJSONDocCodes -update\n--- doc\n%s--- code\n%s", jsonDoc, got, want)
 		} else if err := os.WriteFile(jsonDoc, []byte(doc[:begin+len(codeTableBegin)]+want+doc[end:]), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"path/filepath"
@@ -7,18 +7,18 @@ import (
 	"github.com/waymark-dev/waymark/internal/lazyre"
 )
 
-// sessionName is what a session may be called: it may name files and
+// SessionName is what a session may be called: it may name files and
 // folders in the daemon's state.
-var sessionName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var SessionName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
-// check validates and normalizes the global flags. Paths become absolute
+// Check validates and normalizes the global flags. Paths become absolute
 // because the daemon may run in another directory.
-func (g *GlobalOptions) check() error {
-	if !sessionName.MatchString(g.Session) {
-		return usageErrorf("use letters, digits, '.', '_' or '-' (up to 64)", "bad session name %q", g.Session)
+func (g *GlobalOptions) Check() error {
+	if !SessionName.MatchString(g.Session) {
+		return UsageErrorf("use letters, digits, '.', '_' or '-' (up to 64)", "bad session name %q", g.Session)
 	}
-	if g.CDP != "" && !validCDP(g.CDP) {
-		return usageErrorf("give a port (9222) or a URL (ws://127.0.0.1:9222/devtools/browser/…, http://127.0.0.1:9222)", "bad --cdp %q", g.CDP)
+	if g.CDP != "" && !ValidCDP(g.CDP) {
+		return UsageErrorf("give a port (9222) or a URL (ws://127.0.0.1:9222/devtools/browser/…, http://127.0.0.1:9222)", "bad --cdp %q", g.CDP)
 	}
 	// A bare name ("chromium") is looked up on PATH; anything with a
 	// separator is a path relative to here.
@@ -41,7 +41,7 @@ func (g *GlobalOptions) check() error {
 
 var cdpPort = lazyre.New(`^[0-9]{1,5}$`)
 
-func validCDP(s string) bool {
+func ValidCDP(s string) bool {
 	if cdpPort.MatchString(s) {
 		return true
 	}

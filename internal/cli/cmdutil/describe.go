@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 )
 
-// describePage is `https://… "Title"`, with the HTTP status when it is an
+// DescribePage is `https://… "Title"`, with the HTTP status when it is an
 // error, which agents otherwise miss.
-func describePage(p calls.PageInfo) string {
+func DescribePage(p calls.PageInfo) string {
 	s := calls.PageName(p.URL, p.Title)
 	if p.Status >= 400 {
 		s += fmt.Sprintf(" (HTTP %d)", p.Status)

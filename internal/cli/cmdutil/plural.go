@@ -1,10 +1,10 @@
-package cli
+package cmdutil
 
 import "fmt"
 
-// count is "1 step", "2 steps": n and the word, plural when n is not 1.
+// Count is "1 step", "2 steps": n and the word, plural when n is not 1.
 // The plural is the word with an s unless given.
-func count(n int, word string, plural ...string) string {
+func Count(n int, word string, plural ...string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, word)
 	}

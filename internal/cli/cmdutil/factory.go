@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"context"
@@ -88,14 +88,14 @@ type Factory struct {
 }
 
 // getenv is f.Getenv, or os.Getenv.
-func (f *Factory) getenv() func(string) string { return orOSEnv(f.Getenv) }
+func (f *Factory) Env() func(string) string { return orOSEnv(f.Getenv) }
 
 // config returns the configuration commands take their defaults from.
-func (f *Factory) config() (*config.Config, error) { return readConfig(f.Config) }
+func (f *Factory) ReadConfig() (*config.Config, error) { return readConfig(f.Config) }
 
 // config returns the process's configuration (the built-in defaults for a
 // Common built by hand with no Config).
-func (c *Common) config() (*config.Config, error) { return readConfig(c.Config) }
+func (c *Common) ReadConfig() (*config.Config, error) { return readConfig(c.Config) }
 
 func readConfig(read func() (*config.Config, error)) (*config.Config, error) {
 	if read == nil {
@@ -131,14 +131,14 @@ type Common struct {
 	Getenv func(string) string
 }
 
-// common copies the Factory's run-time fields; call it inside RunE, after the
+// Common copies the Factory's run-time fields; call it inside RunE, after the
 // global flags have been parsed.
-func (f *Factory) common() Common {
+func (f *Factory) Common() Common {
 	return Common{IO: f.IO, Caller: f.Caller, Session: f.Session, JSON: f.JSON, Config: f.Config, Getenv: f.Getenv}
 }
 
 // getenv is c.Getenv, or os.Getenv.
-func (c *Common) getenv() func(string) string { return orOSEnv(c.Getenv) }
+func (c *Common) Env() func(string) string { return orOSEnv(c.Getenv) }
 
 // orOSEnv is the one place a command picks its reader of the
 // environment: getenv, or os.Getenv when nil.
@@ -151,36 +151,36 @@ func orOSEnv(getenv func(string) string) func(string) string {
 
 // session is the command's session on the daemon, which is dialled
 // (lazily) on the first call.
-func (c *Common) session() calls.Remote {
-	return calls.Remote{Caller: dialOnCall{dial: c.Caller}, Session: c.Session}
+func (c *Common) Remote() calls.Remote {
+	return calls.Remote{Caller: DialOnCall{Dial: c.Caller}, Session: c.Session}
 }
 
-// daemon makes the calls the daemon answers itself (session list, daemon
+// Daemon makes the calls the daemon answers itself (session list, daemon
 // stop, …) for the command's session, dialling (lazily) on the first.
-func (c *Common) daemon() rpc.Daemon {
-	return rpc.Daemon{Caller: dialOnCall{dial: c.Caller}, Session: c.Session}
+func (c *Common) Daemon() rpc.Daemon {
+	return rpc.Daemon{Caller: DialOnCall{Dial: c.Caller}, Session: c.Session}
 }
 
-// dialOnCall dials the daemon on each call (the Factory keeps the first
+// DialOnCall dials the daemon on each call (the Factory keeps the first
 // good connection), so that a command or the MCP server starts without a
 // browser and a failed start is an error of the call, with its hint.
-type dialOnCall struct {
-	dial func(ctx context.Context) (Caller, error)
+type DialOnCall struct {
+	Dial func(ctx context.Context) (Caller, error)
 }
 
-func (d dialOnCall) Call(ctx context.Context, session, method string, params, result any) error {
-	c, err := d.dial(ctx)
+func (d DialOnCall) Call(ctx context.Context, session, method string, params, result any) error {
+	c, err := d.Dial(ctx)
 	if err != nil {
 		return err
 	}
 	return c.Call(ctx, session, method, params, result)
 }
 
-// emit prints a command's result: with --json the envelope with data on
+// Emit prints a command's result: with --json the envelope with data on
 // stdout; otherwise whatever human writes.
-func (c *Common) emit(data any, human func() error) error {
+func (c *Common) Emit(data any, human func() error) error {
 	if c.JSON {
-		return writeEnvelope(c.IO.Out, envelope{OK: true, Data: orEmpty(data)})
+		return WriteEnvelope(c.IO.Out, Envelope{OK: true, Data: orEmpty(data)})
 	}
 	if human == nil {
 		return nil
@@ -188,40 +188,40 @@ func (c *Common) emit(data any, human func() error) error {
 	return human()
 }
 
-// said prints one line of what a command did (what an action chose, where
+// Said prints one line of what a command did (what an action chose, where
 // it landed) to stdout, where a harness reading stdout finds it; --json
 // prints the envelope instead. Diagnostics (progress, which model, a
 // warning) go to stderr through note.
-func (c *Common) said(format string, args ...any) {
+func (c *Common) Said(format string, args ...any) {
 	if c.JSON {
 		return
 	}
 	fmt.Fprintf(c.IO.Out, format+"\n", args...)
 }
 
-// note prints one line of progress or confirmation to stderr; --json keeps
+// Note prints one line of progress or confirmation to stderr; --json keeps
 // stderr quiet so that the envelope is all there is to read.
-func (c *Common) note(format string, args ...any) {
+func (c *Common) Note(format string, args ...any) {
 	if c.JSON {
 		return
 	}
 	fmt.Fprintf(c.IO.ErrOut, format+"\n", args...)
 }
 
-// envelope is the one JSON object a --json run prints.
-type envelope struct {
+// Envelope is the one JSON object a --json run prints.
+type Envelope struct {
 	OK    bool       `json:"ok"`
 	Data  any        `json:"data,omitempty"`
-	Error *errorBody `json:"error,omitempty"`
+	Error *ErrorBody `json:"error,omitempty"`
 }
 
-type errorBody struct {
+type ErrorBody struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
 }
 
-func writeEnvelope(w io.Writer, e envelope) error {
+func WriteEnvelope(w io.Writer, e Envelope) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false) // URLs and selectors read better without \u0026
 	return enc.Encode(e)
@@ -245,7 +245,7 @@ func orEmpty(data any) any {
 // stays zero (the daemon's default).
 func timeoutMS(d time.Duration) (int, error) {
 	if d < 0 {
-		return 0, usageErrorf("", "--timeout must not be negative, got %s", d)
+		return 0, UsageErrorf("", "--timeout must not be negative, got %s", d)
 	}
 	ms := int(d / time.Millisecond)
 	if d > 0 && ms == 0 {
@@ -254,34 +254,34 @@ func timeoutMS(d time.Duration) (int, error) {
 	return ms, nil
 }
 
-// commandTimeout is a command's --timeout in the wire's milliseconds: the
+// CommandTimeout is a command's --timeout in the wire's milliseconds: the
 // flag when given, else [session] timeout from the config, else zero (the
 // daemon's default).
-func (f *Factory) commandTimeout(cmd *cobra.Command, flag time.Duration) (int, error) {
+func (f *Factory) CommandTimeout(cmd *cobra.Command, flag time.Duration) (int, error) {
 	if cmd.Flags().Changed("timeout") {
 		return timeoutMS(flag)
 	}
-	d, err := f.sessionTimeout()
+	d, err := f.SessionTimeout()
 	if err != nil {
 		return 0, err
 	}
 	return timeoutMS(d)
 }
 
-// sessionTimeout is [session] timeout of the config (never negative: the
+// SessionTimeout is [session] timeout of the config (never negative: the
 // config refuses that): zero when unset.
-func (f *Factory) sessionTimeout() (time.Duration, error) {
-	cfg, err := f.config()
+func (f *Factory) SessionTimeout() (time.Duration, error) {
+	cfg, err := f.ReadConfig()
 	if err != nil {
 		return 0, err
 	}
 	return cfg.Session.Timeout, nil
 }
 
-// addTimeoutFlag registers --timeout on cmd.
-func addTimeoutFlag(cmd *cobra.Command, d *time.Duration, what string) {
+// AddTimeoutFlag registers --timeout on cmd.
+func AddTimeoutFlag(cmd *cobra.Command, d *time.Duration, what string) {
 	cmd.Flags().DurationVar(d, "timeout", 0, "how long to wait for "+what+" (e.g. 10s; unset: [session] timeout of the config file; 0: the built-in default)")
 }
 
-// daemonCalls dials the daemon (starting it) on the first call.
-func (c *Common) daemonCalls() Caller { return dialOnCall{dial: c.Caller} }
+// DaemonCalls dials the daemon (starting it) on the first call.
+func (c *Common) DaemonCalls() Caller { return DialOnCall{Dial: c.Caller} }

@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"fmt"
@@ -7,15 +7,15 @@ import (
 	"text/tabwriter"
 )
 
-// printTable writes rows for people on a terminal (a header and aligned
+// PrintTable writes rows for people on a terminal (a header and aligned
 // columns) and for scripts otherwise (no header, one tab between fields,
 // tabs and newlines inside fields turned to spaces so columns stay put).
-func printTable(w io.Writer, tty bool, header []string, rows [][]string) error {
+func PrintTable(w io.Writer, tty bool, header []string, rows [][]string) error {
 	if !tty {
 		for _, r := range rows {
 			clean := make([]string, len(r))
 			for i, v := range r {
-				clean[i] = fieldSpaces.Replace(v)
+				clean[i] = FieldSpaces.Replace(v)
 			}
 			if _, err := fmt.Fprintln(w, strings.Join(clean, "\t")); err != nil {
 				return err
@@ -28,15 +28,15 @@ func printTable(w io.Writer, tty bool, header []string, rows [][]string) error {
 	for _, r := range rows {
 		cells := make([]string, len(r))
 		for i, v := range r {
-			cells[i] = truncate(fieldSpaces.Replace(v), 60)
+			cells[i] = truncate(FieldSpaces.Replace(v), 60)
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
 }
 
-// fieldSpaces keeps a field on its line and in its column.
-var fieldSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+// FieldSpaces keeps a field on its line and in its column.
+var FieldSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 
 // truncate shortens s to at most n runes, marking the cut; on a terminal
 // only, where a long title would wrap the table.

@@ -1,9 +1,9 @@
-package cli
+package cmdutil
 
-// netLogOn reports whether the configuration has the daemon's browser
+// NetLogOn reports whether the configuration has the daemon's browser
 // write a NetLog that replay and test read at a failure. A configuration
 // that cannot be read has none.
-func (c *Common) netLogOn() bool {
+func (c *Common) NetLogOn() bool {
 	if c.Config == nil {
 		return false
 	}

@@ -1,15 +1,15 @@
-package cli
+package cmdutil
 
 import (
 	"github.com/waymark-dev/waymark/internal/config"
 )
 
-// modelConfig is the [model] section of the process's one reading of the
+// ModelConfig is the [model] section of the process's one reading of the
 // configuration (none for a Common built by hand without one). A file that
 // cannot be read gives no defaults (waymark config show and doctor report
 // it).
-func (c *Common) modelConfig() config.Model {
-	cfg, err := c.config()
+func (c *Common) ModelConfig() config.Model {
+	cfg, err := c.ReadConfig()
 	if err != nil {
 		return config.Model{}
 	}

@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"fmt"
@@ -12,34 +12,34 @@ import (
 // The error codes of the JSON envelope and the exit status each gives,
 // in one place: [ExitCode] reads codeExits, and docs/json.md's table of
 // codes is written from [codeTable] (TestJSONDocCodes fails when they
-// disagree; `go test ./internal/cli -run TestJSONDocCodes -update`
+// disagree; `go test ./internal/cli/cmdutil -run TestJSONDocCodes -update`
 // writes it again). The codes of the session's categories are calls';
 // these are the CLI's own. A code a command sends that is in neither
 // fails TestEveryCodeInTheTable.
 const (
 	codeUsage            = "usage"
 	codeBadConfig        = "bad_config"
-	codeDaemonSettings   = "daemon_settings"
+	CodeDaemonSettings   = "daemon_settings"
 	codeModelUnavailable = "model_unavailable"
 	codeModelAnswer      = "model_answer"
 	codeModelCannot      = "model_cannot"
 	codeBotCheck         = "bot_check"
 	codeBudgetSpent      = "budget_spent"
 	codeTaskFailed       = "task_failed"
-	codeTestFailed       = "test_failed"
-	codeDoctorFailed     = "doctor_failed"
-	codeBatchIncomplete  = "batch_incomplete"
+	CodeTestFailed       = "test_failed"
+	CodeDoctorFailed     = "doctor_failed"
+	CodeBatchIncomplete  = "batch_incomplete"
 )
 
 // cliCodes are the CLI's own codes, in the order the table lists them.
-var cliCodes = []string{codeBotCheck, codeTaskFailed, codeBudgetSpent, codeModelAnswer, codeModelCannot, codeTestFailed, codeDoctorFailed,
-	codeBatchIncomplete, codeUsage, codeBadConfig, codeDaemonSettings, codeModelUnavailable}
+var cliCodes = []string{codeBotCheck, codeTaskFailed, codeBudgetSpent, codeModelAnswer, codeModelCannot, CodeTestFailed, CodeDoctorFailed,
+	CodeBatchIncomplete, codeUsage, codeBadConfig, CodeDaemonSettings, codeModelUnavailable}
 
 // codeExits are the exit statuses of the codes that do not exit 1
 // ([ExitFailed]: what failed on the page).
 var codeExits = map[string]int{
 	codeUsage: ExitUsage, "bad_input": ExitUsage, codeBadConfig: ExitUsage, "needs_model": ExitUsage,
-	"unavailable": ExitUnavailable, "browser_gone": ExitUnavailable, codeModelUnavailable: ExitUnavailable, codeDaemonSettings: ExitUnavailable,
+	"unavailable": ExitUnavailable, "browser_gone": ExitUnavailable, codeModelUnavailable: ExitUnavailable, CodeDaemonSettings: ExitUnavailable,
 	"canceled": ExitCanceled,
 }
 
@@ -104,10 +104,10 @@ func codeTable() []codeRow {
 	}
 	slices.SortFunc(causes, func(a, b replay.Cause) int { return replayExits[a] - replayExits[b] })
 	for _, c := range causes {
-		put(causeCode(c), replayExit(c))
+		put(CauseCode(c), ReplayExit(c))
 	}
-	put(driftCode(DriftExitMoved), DriftExitMoved)
-	put(driftCode(DriftExitBroken), DriftExitBroken)
+	put(DriftCode(DriftExitMoved), DriftExitMoved)
+	put(DriftCode(DriftExitBroken), DriftExitBroken)
 	return rows
 }
 
@@ -125,14 +125,14 @@ func codeTableMarkdown() string {
 	return b.String()
 }
 
-// driftCode is the error code of a drift report that is not clean.
-func driftCode(code int) string {
+// DriftCode is the error code of a drift report that is not clean.
+func DriftCode(code int) string {
 	if code == DriftExitMoved {
 		return "drift_moved"
 	}
 	return "drift_broken"
 }
 
-// causeCode is a replay cause as an error code of the output contract,
+// CauseCode is a replay cause as an error code of the output contract,
 // which are snake_case: landed-elsewhere is landed_elsewhere.
-func causeCode(c replay.Cause) string { return strings.ReplaceAll(string(c), "-", "_") }
+func CauseCode(c replay.Cause) string { return strings.ReplaceAll(string(c), "-", "_") }

@@ -1,21 +1,21 @@
-package cli
+package cmdutil
 
 import (
 	"github.com/waymark-dev/waymark/memory"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
-// memoryStore is the notes store [memory] dir turns on, or nil when it
+// MemoryStore is the notes store [memory] dir turns on, or nil when it
 // is off (the default) or the config cannot be read.
-func (c *Common) memoryStore() pilot.Memory {
-	if d, ok := c.memoryDir(); ok {
+func (c *Common) MemoryStore() pilot.Memory {
+	if d, ok := c.MemoryDir(); ok {
 		return d
 	}
 	return nil
 }
 
-func (c *Common) memoryDir() (memory.Dir, bool) {
-	cfg, err := c.config()
+func (c *Common) MemoryDir() (memory.Dir, bool) {
+	cfg, err := c.ReadConfig()
 	if err != nil {
 		return memory.Dir{}, false
 	}

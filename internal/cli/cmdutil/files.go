@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"encoding/json"
@@ -10,11 +10,11 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 )
 
-// writeFileAtomic writes a temporary file beside path and renames it over
+// WriteFileAtomic writes a temporary file beside path and renames it over
 // path, so a reader never sees half a file and a crash leaves the old one.
 // The temporary file is created 0600 from the start, so the credentials in
 // it are never readable by others, even for a moment.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -44,8 +44,8 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	return nil
 }
 
-// writeJSONLine writes v as one line of JSON, as eventPrinter does.
-func writeJSONLine(w io.Writer, v any) error {
+// WriteJSONLine writes v as one line of JSON, as eventPrinter does.
+func WriteJSONLine(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)

@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"testing"
@@ -18,12 +18,12 @@ func TestReplayExits(t *testing.T) {
 	}
 	seen := map[int]replay.Cause{}
 	for c, n := range want {
-		if got := replayExit(c); got != n {
+		if got := ReplayExit(c); got != n {
 			t.Errorf("replayExit(%q) = %d, want %d", c, got, n)
 		}
 	}
 	for c := range replayExits {
-		n := replayExit(c)
+		n := ReplayExit(c)
 		if prev, dup := seen[n]; dup {
 			t.Errorf("%s and %s share exit status %d", c, prev, n)
 		}
@@ -46,7 +46,7 @@ func TestDriftExit(t *testing.T) {
 		{map[string]int{replay.DriftElsewhere: 1}, DriftExitBroken},
 	}
 	for _, tt := range tests {
-		if got := driftExit(&replay.DriftReport{Counts: tt.counts}); got != tt.want {
+		if got := DriftExit(&replay.DriftReport{Counts: tt.counts}); got != tt.want {
 			t.Errorf("driftExit(%v) = %d, want %d", tt.counts, got, tt.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"context"
@@ -42,8 +42,8 @@ var replayExits = map[replay.Cause]int{
 	replay.CauseCanceled:      ExitCanceled,
 }
 
-// replayExit is the exit status of a replay that stopped for c.
-func replayExit(c replay.Cause) int {
+// ReplayExit is the exit status of a replay that stopped for c.
+func ReplayExit(c replay.Cause) int {
 	if n, ok := replayExits[c]; ok {
 		return n
 	}
@@ -58,9 +58,9 @@ const (
 	DriftExitBroken = 21 // some replaced, missing or ambiguous, a page landed elsewhere, or steps with no page to check them on: a replay would stop
 )
 
-// driftExit is the exit status of a drift report. Unreached steps raise
+// DriftExit is the exit status of a drift report. Unreached steps raise
 // none.
-func driftExit(rep *replay.DriftReport) int {
+func DriftExit(rep *replay.DriftReport) int {
 	switch {
 	case rep.WouldStop():
 		return DriftExitBroken
@@ -80,7 +80,7 @@ type UsageError struct {
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
-func usageErrorf(hint, format string, args ...any) error {
+func UsageErrorf(hint, format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...), Hint: hint}
 }
 
@@ -110,12 +110,12 @@ func ExitCode(err error) int {
 	case errors.As(err, &ec):
 		return ec.ExitCode()
 	}
-	return exitOf(errorCode(err)) // codes.go
+	return exitOf(ErrorCode(err)) // codes.go
 }
 
-// errorCode is the "code" of the JSON error envelope: what happened, in
+// ErrorCode is the "code" of the JSON error envelope: what happened, in
 // one snake_case word. Only a failure waymark cannot name is "internal".
-func errorCode(err error) string {
+func ErrorCode(err error) string {
 	var ue *UsageError
 	var coded interface{ ErrorCode() string }
 	var needsModel *rules.NeedsModelError
@@ -149,9 +149,9 @@ func errorCode(err error) string {
 	return "internal"
 }
 
-// errorHint is the hint that goes with err: the one the driver sent, or a
+// ErrorHint is the hint that goes with err: the one the driver sent, or a
 // default for the category that says what to do next.
-func errorHint(err error) string {
+func ErrorHint(err error) string {
 	var ue *UsageError
 	if errors.As(err, &ue) {
 		return ue.Hint
@@ -186,13 +186,13 @@ func errorMessage(err error) string {
 	return err.Error()
 }
 
-// printError reports err: as the JSON envelope on stdout with --json (an
+// PrintError reports err: as the JSON envelope on stdout with --json (an
 // agent then reads one object from one stream), as "error:" and "hint:"
 // lines on stderr otherwise.
-func printError(stdout, stderr io.Writer, jsonOut, color bool, err error) {
-	msg, hint := errorMessage(err), errorHint(err)
+func PrintError(stdout, stderr io.Writer, jsonOut, color bool, err error) {
+	msg, hint := errorMessage(err), ErrorHint(err)
 	if jsonOut {
-		env := envelope{Error: &errorBody{Code: errorCode(err), Message: msg, Hint: hint}}
+		env := Envelope{Error: &ErrorBody{Code: ErrorCode(err), Message: msg, Hint: hint}}
 		// A command whose failure has a result to show (doctor's checks)
 		// gives it as the envelope's data.
 		// An error of the session's that carries data (the approval of a
@@ -204,7 +204,7 @@ func printError(stdout, stderr io.Writer, jsonOut, color bool, err error) {
 		} else if data := calls.DataOf(err); len(data) > 0 && json.Valid(data) {
 			env.Data = json.RawMessage(data)
 		}
-		_ = writeEnvelope(stdout, env)
+		_ = WriteEnvelope(stdout, env)
 		return
 	}
 	label, hintLabel := "error:", "hint:"
@@ -217,19 +217,19 @@ func printError(stdout, stderr io.Writer, jsonOut, color bool, err error) {
 	}
 }
 
-// withData is an error whose JSON envelope carries data: what the command
+// WithData is an error whose JSON envelope carries data: what the command
 // did or read before it failed.
-type withData struct {
-	err  error
-	data any
+type WithData struct {
+	Err  error
+	Data any
 }
 
-func (e *withData) Error() string  { return e.err.Error() }
-func (e *withData) Unwrap() error  { return e.err }
-func (e *withData) ErrorData() any { return e.data }
+func (e *WithData) Error() string  { return e.Err.Error() }
+func (e *WithData) Unwrap() error  { return e.Err }
+func (e *WithData) ErrorData() any { return e.Data }
 
-// helpHint points at a command's help.
-func helpHint(cmd *cobra.Command) string {
+// HelpHint points at a command's help.
+func HelpHint(cmd *cobra.Command) string {
 	return "run " + cmdLine(cmd.CommandPath()+" --help") + " for usage"
 }
 
@@ -239,14 +239,14 @@ func cmdLine(line string) string {
 	return calls.Cmd(strings.TrimPrefix(strings.TrimPrefix(line, "waymark"), " "))
 }
 
-// flagError turns pflag's complaints (unknown flag, bad value) into usage
+// FlagError turns pflag's complaints (unknown flag, bad value) into usage
 // errors; installed with SetFlagErrorFunc on the root.
-func flagError(cmd *cobra.Command, err error) error {
-	return &UsageError{Err: err, Hint: helpHint(cmd)}
+func FlagError(cmd *cobra.Command, err error) error {
+	return &UsageError{Err: err, Hint: HelpHint(cmd)}
 }
 
-// argsRange checks the number of positional arguments.
-func argsRange(min, max int) cobra.PositionalArgs {
+// ArgsRange checks the number of positional arguments.
+func ArgsRange(min, max int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) >= min && (max < 0 || len(args) <= max) {
 			return nil
@@ -258,15 +258,15 @@ func argsRange(min, max int) cobra.PositionalArgs {
 		case max != min:
 			want = fmt.Sprintf("%d to %d", min, max)
 		}
-		return usageErrorf("usage: "+cmdLine(cmd.UseLine()), "%s takes %s argument(s), got %d", cmd.CommandPath(), want, len(args))
+		return UsageErrorf("usage: "+cmdLine(cmd.UseLine()), "%s takes %s argument(s), got %d", cmd.CommandPath(), want, len(args))
 	}
 }
 
-func exactArgs(n int) cobra.PositionalArgs { return argsRange(n, n) }
+func ExactArgs(n int) cobra.PositionalArgs { return ArgsRange(n, n) }
 
-// unknownSubcommand is the error for `waymark tab bogus`: cobra would print
+// UnknownSubcommand is the error for `waymark tab bogus`: cobra would print
 // the parent's help and exit 0 instead.
-func unknownSubcommand(cmd *cobra.Command, args []string) error {
+func UnknownSubcommand(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		names := []string{}
 		for _, c := range cmd.Commands() {
@@ -274,27 +274,27 @@ func unknownSubcommand(cmd *cobra.Command, args []string) error {
 				names = append(names, c.Name())
 			}
 		}
-		return usageErrorf(helpHint(cmd), "%s needs a subcommand: %s", cmd.CommandPath(), strings.Join(names, ", "))
+		return UsageErrorf(HelpHint(cmd), "%s needs a subcommand: %s", cmd.CommandPath(), strings.Join(names, ", "))
 	}
 	cmd.SuggestionsMinimumDistance = 2
-	hint := helpHint(cmd)
+	hint := HelpHint(cmd)
 	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 		hint = "did you mean " + cmdLine(cmd.CommandPath()+" "+s[0]) + "?"
 	}
-	return usageErrorf(hint, "unknown command %q for %q", args[0], cmd.CommandPath())
+	return UsageErrorf(hint, "unknown command %q for %q", args[0], cmd.CommandPath())
 }
 
-// groupRunE makes a command that only holds subcommands refuse a missing
+// GroupRunE makes a command that only holds subcommands refuse a missing
 // or unknown one as a usage error.
-func groupRunE(cmd *cobra.Command, args []string) error {
-	return unknownSubcommand(cmd, args)
+func GroupRunE(cmd *cobra.Command, args []string) error {
+	return UnknownSubcommand(cmd, args)
 }
 
-// noArgsOrSubcommand is Args for a runnable command that also has
+// NoArgsOrSubcommand is Args for a runnable command that also has
 // subcommands (`tab` lists tabs): any argument is a mistyped subcommand.
-func noArgsOrSubcommand(cmd *cobra.Command, args []string) error {
+func NoArgsOrSubcommand(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return unknownSubcommand(cmd, args)
+		return UnknownSubcommand(cmd, args)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"path/filepath"
@@ -92,16 +92,16 @@ func absPath(p string) string {
 	return p
 }
 
-// addConfigFlags registers the flags of [configFlagTable] on fs.
-func (g *GlobalOptions) addConfigFlags(fs *pflag.FlagSet) {
+// AddConfigFlags registers the flags of [configFlagTable] on fs.
+func (g *GlobalOptions) AddConfigFlags(fs *pflag.FlagSet) {
 	for _, f := range configFlagTable {
 		f.add(fs, g)
 	}
 }
 
-// noteSet records in g.Set which flags of [configFlagTable] were set on
+// NoteSet records in g.Set which flags of [configFlagTable] were set on
 // the command line; changed is pflag's FlagSet.Changed.
-func (g *GlobalOptions) noteSet(changed func(name string) bool) {
+func (g *GlobalOptions) NoteSet(changed func(name string) bool) {
 	g.Set = nil
 	for _, f := range configFlagTable {
 		if changed(f.name) {
@@ -110,29 +110,29 @@ func (g *GlobalOptions) noteSet(changed func(name string) bool) {
 	}
 }
 
-func (g *GlobalOptions) isSet(name string) bool { return slices.Contains(g.Set, name) }
+func (g *GlobalOptions) IsSet(name string) bool { return slices.Contains(g.Set, name) }
 
-// configFlags turns the global flags set on the command line into config
+// ConfigFlags turns the global flags set on the command line into config
 // layers, the last ones config.Load applies: a flag left alone leaves the
 // key to the environment and the files.
-func (g *GlobalOptions) configFlags() []config.Flag {
+func (g *GlobalOptions) ConfigFlags() []config.Flag {
 	var out []config.Flag
 	for _, f := range configFlagTable {
-		if g.isSet(f.name) {
+		if g.IsSet(f.name) {
 			out = append(out, config.Flag{Name: "--" + f.name, Key: f.key, Value: f.value(g)})
 		}
 	}
 	return out
 }
 
-// daemonArgs is the command line, after "daemon", of a daemon this command
+// DaemonArgs is the command line, after "daemon", of a daemon this command
 // starts: the browser and policy flags set here (the session is not the
 // daemon's). The daemon merges them over the same files and environment,
 // since it starts in this command's folder with its environment.
-func (g *GlobalOptions) daemonArgs() []string {
+func (g *GlobalOptions) DaemonArgs() []string {
 	var out []string
 	for _, f := range configFlagTable {
-		if f.name == "session" || !g.isSet(f.name) {
+		if f.name == "session" || !g.IsSet(f.name) {
 			continue
 		}
 		if f.args != nil {
