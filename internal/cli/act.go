@@ -38,10 +38,6 @@ type actSpec struct {
 	readsFiles bool
 }
 
-const targetHelp = `TARGET is a ref from "waymark snapshot" (@e12 or e12) or a locator:
-role=button[name="Pay"], text=Continue, label=Email, placeholder=Search,
-testid=submit, css=#go.`
-
 // newActCmd builds an action command from its spec.
 func newActCmd(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error, s actSpec) *cobra.Command {
 	opts := &ActOptions{}
@@ -57,7 +53,7 @@ func newActCmd(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error
 	cmd := &cobra.Command{
 		Use:     s.use,
 		Short:   s.short,
-		Long:    long + "\n\n" + targetHelp,
+		Long:    long + "\n\n" + cmdutil.TargetHelp,
 		Example: s.example,
 		Args:    s.args,
 		RunE: func(cmd *cobra.Command, args []string) error {

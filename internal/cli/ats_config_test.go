@@ -1,8 +1,9 @@
 package cli
 
 import (
-	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"testing"
+
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // The [ats] section reaches the driver: where the ATS APIs answer.

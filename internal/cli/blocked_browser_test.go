@@ -50,12 +50,12 @@ func TestClickStoppedSubmitSays(t *testing.T) {
 	if want := "clicked; the form was not sent: 1 field is invalid: textbox \"Email\" — Please fill out this field.\n"; out.String() != want {
 		t.Errorf("text:\n%q\nwant\n%q", out.String(), want)
 	}
-	out.Reset()
-	if err := snapshotRun(ctx, &SnapshotOptions{Common: common}); err != nil {
+	snap, err := common.Remote().Snapshot(ctx, calls.SnapshotRequest{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), `textbox "Email" [required] [invalid: Please fill out this field.]`) {
-		t.Errorf("outline:\n%s", out)
+	if !strings.Contains(snap.Text, `textbox "Email" [required] [invalid: Please fill out this field.]`) {
+		t.Errorf("outline:\n%s", snap.Text)
 	}
 
 	jcommon, jout, _ := clitest.NewCommon(m, true, false)

@@ -25,6 +25,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/internal/cli/cmd/look"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/nav"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/page"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/session"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
@@ -299,18 +303,18 @@ Try "waymark demo" for a tour.`,
 		id, title string
 		cmds      []*cobra.Command
 	}{
-		{"nav", "Navigate:", []*cobra.Command{NewCmdOpen(f, nil), NewCmdBack(f, nil), NewCmdForward(f, nil), NewCmdReload(f, nil), NewCmdTab(f, nil)}},
-		{"look", "Look and read:", []*cobra.Command{NewCmdSnapshot(f, nil), NewCmdGet(f, nil), NewCmdWait(f, nil), NewCmdEval(f, nil), NewCmdScreenshot(f, nil), NewCmdPDF(f, nil), NewCmdLocate(f, nil), NewCmdFind(f, nil), NewCmdConsole(f, nil), NewCmdNetwork(f, nil), NewCmdCapture(f, nil), NewCmdSitemap(f, nil)}},
+		{"nav", "Navigate:", []*cobra.Command{nav.NewCmdOpen(f, nil), nav.NewCmdBack(f, nil), nav.NewCmdForward(f, nil), nav.NewCmdReload(f, nil), nav.NewCmdTab(f, nil)}},
+		{"look", "Look and read:", []*cobra.Command{look.NewCmdSnapshot(f, nil), look.NewCmdGet(f, nil), look.NewCmdWait(f, nil), look.NewCmdEval(f, nil), look.NewCmdScreenshot(f, nil), look.NewCmdPDF(f, nil), look.NewCmdLocate(f, nil), look.NewCmdFind(f, nil), look.NewCmdConsole(f, nil), look.NewCmdNetwork(f, nil), look.NewCmdCapture(f, nil), look.NewCmdSitemap(f, nil)}},
 		{"pilot", "Say what you want (a model picks the element):", []*cobra.Command{NewCmdAct(f, nil), NewCmdObserve(f, nil), NewCmdExtract(f, nil), NewCmdRun(f, nil)}},
 		{"routine", "Routines (replay with no model):", []*cobra.Command{NewCmdRecord(f, nil), NewCmdReplay(f, nil), NewCmdRoutine(f, nil), NewCmdDrift(f, nil), NewCmdBatch(f, nil), NewCmdWorker(f, nil), NewCmdTrace(f, nil), NewCmdAPI(f, nil, nil), NewCmdMemory(f, nil)}},
 		{"act", "Act on elements:", []*cobra.Command{
 			NewCmdClick(f, nil), NewCmdDblClick(f, nil), NewCmdHover(f, nil), NewCmdFocus(f, nil),
 			NewCmdFill(f, nil), NewCmdType(f, nil), NewCmdPress(f, nil), NewCmdSelect(f, nil),
 			NewCmdCheck(f, nil), NewCmdUncheck(f, nil), NewCmdScroll(f, nil), NewCmdUpload(f, nil), NewCmdDrag(f, nil), NewCmdClickAt(f, nil),
-			NewCmdDialog(f, nil), NewCmdForm(f, nil), NewCmdSheet(f, nil), NewCmdTool(f, nil), NewCmdDoc(f, nil),
+			page.NewCmdDialog(f, nil), NewCmdForm(f, nil), NewCmdSheet(f, nil), NewCmdTool(f, nil), NewCmdDoc(f, nil),
 		}},
-		{"page", "Page and session state:", []*cobra.Command{NewCmdCookies(f, nil), NewCmdStorage(f, nil), NewCmdState(f, nil), NewCmdViewport(f, nil), NewCmdDownloads(f, nil)}},
-		{"daemon", "Sessions and the daemon:", []*cobra.Command{NewCmdSession(f, nil), NewCmdClose(f, nil), NewCmdDaemon(f, nil)}},
+		{"page", "Page and session state:", []*cobra.Command{page.NewCmdCookies(f, nil), page.NewCmdStorage(f, nil), page.NewCmdState(f, nil), page.NewCmdViewport(f, nil), page.NewCmdDownloads(f, nil)}},
+		{"daemon", "Sessions and the daemon:", []*cobra.Command{session.NewCmdSession(f, nil), session.NewCmdClose(f, nil), session.NewCmdDaemon(f, nil)}},
 		{"more", "More:", []*cobra.Command{NewCmdConfig(f, nil), NewCmdDoctor(f, nil), NewCmdTest(f, nil), NewCmdNetlog(f, nil), NewCmdDemo(f, nil), NewCmdMCP(f, nil), NewCmdVersion(f, nil)}},
 	}
 	for _, g := range groups {

@@ -2,9 +2,10 @@ package cli
 
 import (
 	"context"
-	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"strings"
 	"testing"
+
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 )
 
 // TestCompletionListed: waymark completion is in the root help (under

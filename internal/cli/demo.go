@@ -254,7 +254,7 @@ func (t *demoTour) snapshot(ctx context.Context) (calls.Snapshot, error) {
 		return calls.Snapshot{}, err
 	}
 	if !t.opts.JSON {
-		fmt.Fprint(t.opts.IO.Out, withNewline(snap.Text))
+		fmt.Fprint(t.opts.IO.Out, cmdutil.WithNewline(snap.Text))
 	}
 	return *snap, nil
 }
@@ -317,5 +317,5 @@ func (t *demoTour) screenshot(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return writeCapture(filepath.Join(dir, "cart.png"), img.Data)
+	return cmdutil.WriteCapture(filepath.Join(dir, "cart.png"), img.Data)
 }

@@ -47,7 +47,7 @@ func fakeShop(fail map[string]error) *clitest.FakeCaller {
 		case calls.MethodAct:
 			return calls.Outcome{URL: "http://127.0.0.1:1234/products/blue-mug", Title: "Blue mug"}, nil
 		case calls.MethodScreenshot:
-			return calls.Image{Data: png}, nil
+			return calls.Image{Data: clitest.PNG}, nil
 		}
 		return nil, nil
 	}}
@@ -107,7 +107,7 @@ func TestDemoRun(t *testing.T) {
 	// stdout: the two looks and the screenshot's path, which exists.
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	shot := lines[len(lines)-1]
-	if b, err := os.ReadFile(shot); err != nil || string(b) != string(png) {
+	if b, err := os.ReadFile(shot); err != nil || string(b) != string(clitest.PNG) {
 		t.Errorf("screenshot %q: %v", shot, err)
 	}
 	t.Cleanup(func() { os.RemoveAll(strings.TrimSuffix(shot, "/cart.png")) })

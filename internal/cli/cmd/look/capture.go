@@ -1,4 +1,4 @@
-package cli
+package look
 
 import (
 	"context"
@@ -68,7 +68,7 @@ func screenshotRun(ctx context.Context, opts *ScreenshotOptions) error {
 			path, err = writeNewFile(dir, "waymark-"+opts.Now().Format("20060102-150405"), ".png", img.Data)
 		}
 	} else {
-		path, err = writeCapture(opts.Path, img.Data)
+		path, err = cmdutil.WriteCapture(opts.Path, img.Data)
 	}
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func pdfRun(ctx context.Context, opts *PDFOptions) error {
 	if err != nil {
 		return err
 	}
-	path, err := writeCapture(opts.Path, img.Data)
+	path, err := cmdutil.WriteCapture(opts.Path, img.Data)
 	if err != nil {
 		return err
 	}
@@ -134,28 +134,6 @@ func screenshotDir(getenv func(string) string) (string, error) {
 	return dir, nil
 }
 
-// captureMode is the mode of a screenshot or PDF waymark writes: the
-// owner's alone, like the rest of its state, as a page may show secrets.
-const captureMode = 0o600
-
-// writeCapture writes data to path (replacing a file there) and returns the
-// absolute path.
-func writeCapture(path string, data []byte) (string, error) {
-	if len(data) == 0 {
-		return "", errors.New("the daemon sent an empty capture")
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	// Replaced, not written in place: a file that was there would keep
-	// its mode (0644) through WriteFile.
-	if err := cmdutil.WriteFileAtomic(abs, data, captureMode); err != nil {
-		return "", err
-	}
-	return abs, nil
-}
-
 // writeNewFile writes data to dir/base+ext, or base-2, base-3, … when that
 // exists, so two captures in one second never overwrite each other.
 func writeNewFile(dir, base, ext string, data []byte) (string, error) {
@@ -172,7 +150,7 @@ func writeNewFile(dir, base, ext string, data []byte) (string, error) {
 			name = fmt.Sprintf("%s-%d%s", base, i, ext)
 		}
 		path := filepath.Join(dir, name)
-		file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, captureMode)
+		file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, cmdutil.CaptureMode)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

@@ -1,4 +1,4 @@
-package cli
+package look
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error
 	cmd := &cobra.Command{
 		Use:   "get <what>",
 		Short: "Read a value from the page",
-		Long:  "Read one value from the page and print it on stdout.\n\n" + targetHelp,
+		Long:  "Read one value from the page and print it on stdout.\n\n" + cmdutil.TargetHelp,
 		Example: `  waymark get title
   waymark get text @e12
   waymark get attr @e12 href

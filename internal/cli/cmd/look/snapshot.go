@@ -1,9 +1,8 @@
-package cli
+package look
 
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
@@ -59,16 +58,7 @@ func snapshotRun(ctx context.Context, opts *SnapshotOptions) error {
 		return err
 	}
 	return opts.Emit(snap, func() error {
-		_, err := fmt.Fprint(opts.IO.Out, withNewline(snap.Text))
+		_, err := fmt.Fprint(opts.IO.Out, cmdutil.WithNewline(snap.Text))
 		return err
 	})
-}
-
-// withNewline ends s with exactly one newline (none when s is empty).
-func withNewline(s string) string {
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return ""
-	}
-	return s + "\n"
 }
