@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -194,15 +193,4 @@ func parseScroll(cmd *cobra.Command, args []string, req *calls.ActRequest) error
 		return cmdutil.UsageErrorf("usage: "+cmd.UseLine(), "too many arguments for scroll")
 	}
 	return nil
-}
-
-func describeScroll(r calls.ActRequest) string {
-	if r.Direction == "into-view" {
-		return "scrolled into view"
-	}
-	s := "scrolled " + r.Direction
-	if r.Pixels > 0 {
-		s += fmt.Sprintf(" %dpx", r.Pixels)
-	}
-	return s
 }

@@ -248,7 +248,7 @@ func TestDescribeOutcomeDownloads(t *testing.T) {
 		{Name: "setup.exe", State: calls.DownloadRefused, Reason: "files ending .exe are not allowed"},
 		{Name: "big.csv", Bytes: 4096, State: calls.DownloadInProgress},
 	}}
-	got := describeOutcome(req, out)
+	got := cmdutil.DescribeOutcome(req, out)
 	for _, want := range []string{
 		"\ndownloaded report.csv (100 bytes) to /tmp/d/report.csv",
 		"\ndownload of setup.exe refused: files ending .exe are not allowed",
@@ -339,7 +339,7 @@ func TestDescribeOutcomeNamesTheNewPageByItsPathOnTheSameSite(t *testing.T) {
 		// A path that reads as another site's address is not shortened.
 		{"http://forum.test/t/1", "http://forum.test//bank.test/login", "clicked → http://forum.test//bank.test/login"},
 	} {
-		got := describeOutcome(req, calls.Outcome{URL: tt.to, From: tt.from, Navigated: true})
+		got := cmdutil.DescribeOutcome(req, calls.Outcome{URL: tt.to, From: tt.from, Navigated: true})
 		if got != tt.want {
 			t.Errorf("from %s to %s: %q, want %q", tt.from, tt.to, got, tt.want)
 		}

@@ -25,10 +25,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	configcmd "github.com/waymark-dev/waymark/internal/cli/cmd/config"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/demo"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/doctor"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/drift"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/look"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/memory"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/nav"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/netlog"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/page"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/routine"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/session"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/trace"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/version"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
@@ -306,7 +315,7 @@ Try "waymark demo" for a tour.`,
 		{"nav", "Navigate:", []*cobra.Command{nav.NewCmdOpen(f, nil), nav.NewCmdBack(f, nil), nav.NewCmdForward(f, nil), nav.NewCmdReload(f, nil), nav.NewCmdTab(f, nil)}},
 		{"look", "Look and read:", []*cobra.Command{look.NewCmdSnapshot(f, nil), look.NewCmdGet(f, nil), look.NewCmdWait(f, nil), look.NewCmdEval(f, nil), look.NewCmdScreenshot(f, nil), look.NewCmdPDF(f, nil), look.NewCmdLocate(f, nil), look.NewCmdFind(f, nil), look.NewCmdConsole(f, nil), look.NewCmdNetwork(f, nil), look.NewCmdCapture(f, nil), look.NewCmdSitemap(f, nil)}},
 		{"pilot", "Say what you want (a model picks the element):", []*cobra.Command{NewCmdAct(f, nil), NewCmdObserve(f, nil), NewCmdExtract(f, nil), NewCmdRun(f, nil)}},
-		{"routine", "Routines (replay with no model):", []*cobra.Command{NewCmdRecord(f, nil), NewCmdReplay(f, nil), NewCmdRoutine(f, nil), NewCmdDrift(f, nil), NewCmdBatch(f, nil), NewCmdWorker(f, nil), NewCmdTrace(f, nil), NewCmdAPI(f, nil, nil), NewCmdMemory(f, nil)}},
+		{"routine", "Routines (replay with no model):", []*cobra.Command{NewCmdRecord(f, nil), NewCmdReplay(f, nil), routine.NewCmdRoutine(f, nil), drift.NewCmdDrift(f, nil), NewCmdBatch(f, nil), NewCmdWorker(f, nil), trace.NewCmdTrace(f, nil), NewCmdAPI(f, nil, nil), memory.NewCmdMemory(f, nil)}},
 		{"act", "Act on elements:", []*cobra.Command{
 			NewCmdClick(f, nil), NewCmdDblClick(f, nil), NewCmdHover(f, nil), NewCmdFocus(f, nil),
 			NewCmdFill(f, nil), NewCmdType(f, nil), NewCmdPress(f, nil), NewCmdSelect(f, nil),
@@ -315,7 +324,7 @@ Try "waymark demo" for a tour.`,
 		}},
 		{"page", "Page and session state:", []*cobra.Command{page.NewCmdCookies(f, nil), page.NewCmdStorage(f, nil), page.NewCmdState(f, nil), page.NewCmdViewport(f, nil), page.NewCmdDownloads(f, nil)}},
 		{"daemon", "Sessions and the daemon:", []*cobra.Command{session.NewCmdSession(f, nil), session.NewCmdClose(f, nil), session.NewCmdDaemon(f, nil)}},
-		{"more", "More:", []*cobra.Command{NewCmdConfig(f, nil), NewCmdDoctor(f, nil), NewCmdTest(f, nil), NewCmdNetlog(f, nil), NewCmdDemo(f, nil), NewCmdMCP(f, nil), NewCmdVersion(f, nil)}},
+		{"more", "More:", []*cobra.Command{configcmd.NewCmdConfig(f, nil), doctor.NewCmdDoctor(f, nil), NewCmdTest(f, nil), netlog.NewCmdNetlog(f, nil), demo.NewCmdDemo(f, nil), NewCmdMCP(f, nil), version.NewCmdVersion(f, nil)}},
 	}
 	for _, g := range groups {
 		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})

@@ -3,9 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,35 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	configcmd "github.com/waymark-dev/waymark/internal/cli/cmd/config"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 )
-
-func TestNewCmdConfig(t *testing.T) {
-	tests := []struct {
-		name     string
-		args     []string
-		wantRun  bool
-		wantCode int
-	}{
-		{name: "show", args: []string{"show"}, wantRun: true},
-		{name: "no subcommand", args: nil, wantCode: cmdutil.ExitUsage},
-		{name: "unknown subcommand", args: []string{"shwo"}, wantCode: cmdutil.ExitUsage},
-		{name: "show takes no args", args: []string{"show", "x"}, wantCode: cmdutil.ExitUsage},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := clitest.ParseCmd(t, NewCmdConfig, tt.args)
-			if code := cmdutil.ExitCode(err); code != tt.wantCode {
-				t.Fatalf("exit code %d (err %v), want %d", code, err, tt.wantCode)
-			}
-			if tt.wantRun && (got == nil || got.Load == nil) {
-				t.Fatalf("runF got %+v, want options with Load", got)
-			}
-		})
-	}
-}
 
 // TestConfigFlags: the global flags set on the command line, and only
 // those, become config layers and the command line of a daemon this
@@ -110,13 +83,13 @@ func TestConfigPrecedence(t *testing.T) {
 		{key: "session.name", file: "[session]\nname = \"file\"", env: "WAYMARK_SESSION", envValue: "envs",
 			fileVal: "file", envVal: "envs", flagArgs: []string{"--session", "flags"}, flagVal: "flags", flagSource: "flag --session"},
 	}
-	show := func(t *testing.T, file string, env map[string]string, args ...string) map[string]configValue {
+	show := func(t *testing.T, file string, env map[string]string, args ...string) map[string]configcmd.ConfigValue {
 		t.Helper()
 		code, stdout, stderr, _ := runMainConfig(t, context.Background(), &clitest.FakeCaller{}, env, loadFile(t, file, env), append(args, "config", "show", "--json")...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s%s", code, stdout, stderr)
 		}
-		var out struct{ Data configShowData }
+		var out struct{ Data configcmd.ConfigShowData }
 		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 			t.Fatalf("%v: %s", err, stdout)
 		}
@@ -142,83 +115,6 @@ func TestConfigPrecedence(t *testing.T) {
 	}
 }
 
-// testConfig loads a config from a project file in a temporary folder
-// (mode 0600) and the given environment.
-func testConfig(t *testing.T, file string, env map[string]string) (*config.Config, string) {
-	t.Helper()
-	dir := t.TempDir()
-	path := filepath.Join(dir, config.ProjectFile)
-	if file != "" {
-		if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c, err := config.Load(config.LoadOptions{Dir: dir, Getenv: func(k string) string { return env[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, path
-}
-
-func TestConfigShowRun(t *testing.T) {
-	c, path := testConfig(t, "[browser]\nengine = \"cdp\"\ncdp = \"9222\"\n", map[string]string{"ANTHROPIC_API_KEY": "sk-ant-api03-abcdefghijkl4321"})
-	load := func() (*config.Config, error) { return c, nil }
-
-	t.Run("human", func(t *testing.T) {
-		common, out, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, true)
-		if err := configShowRun(context.Background(), &ConfigShowOptions{Common: common, Load: load}); err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range []string{`engine = "cdp"`, "# from " + path, `api_key = "••••4321"`, "# from env ANTHROPIC_API_KEY", "# from default"} {
-			if !strings.Contains(out.String(), w) {
-				t.Errorf("output lacks %q:\n%s", w, out)
-			}
-		}
-		if strings.Contains(out.String(), "abcdefghijkl") {
-			t.Errorf("output shows the key:\n%s", out)
-		}
-	})
-
-	t.Run("json", func(t *testing.T) {
-		common, out, errOut := clitest.NewCommon(&clitest.FakeCaller{}, true, false)
-		if err := configShowRun(context.Background(), &ConfigShowOptions{Common: common, Load: load}); err != nil {
-			t.Fatal(err)
-		}
-		var env struct {
-			OK   bool
-			Data configShowData
-		}
-		if err := json.Unmarshal(out.Bytes(), &env); err != nil {
-			t.Fatalf("%v: %s", err, out)
-		}
-		if !env.OK || errOut.Len() != 0 {
-			t.Errorf("ok=%v stderr=%q", env.OK, errOut)
-		}
-		want := map[string]configValue{
-			"browser.engine":   {Value: "cdp", Source: path},
-			"model.api_key":    {Value: "••••4321", Source: "env ANTHROPIC_API_KEY"},
-			"browser.headless": {Value: true, Source: "default"},
-		}
-		for k, w := range want {
-			if d := cmp.Diff(w, env.Data.Values[k]); d != "" {
-				t.Errorf("%s (-want +got):\n%s", k, d)
-			}
-		}
-		if d := cmp.Diff([]string{path}, env.Data.Files); d != "" {
-			t.Errorf("files (-want +got):\n%s", d)
-		}
-	})
-
-	t.Run("load error", func(t *testing.T) {
-		common, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
-		bad := errors.New(`config file /p/waymark.toml:3: unknown key "browser.headles"`)
-		err := configShowRun(context.Background(), &ConfigShowOptions{Common: common, Load: func() (*config.Config, error) { return nil, bad }})
-		if !errors.Is(err, bad) || cmdutil.ExitCode(err) != cmdutil.ExitFailed {
-			t.Fatalf("err = %v (exit %d), want the load error, exit 1", err, cmdutil.ExitCode(err))
-		}
-	})
-}
-
 // TestConfigShowMatchesDaemon: `config show` prints what a daemon started
 // with the same flags applies. --private-network was left out of the flag
 // table config show and doctor used, so they printed "loopback" while the
@@ -229,7 +125,7 @@ func TestConfigShowMatchesDaemon(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("config show: exit %d: %s", code, stderr)
 	}
-	var shown struct{ Data configShowData }
+	var shown struct{ Data configcmd.ConfigShowData }
 	if err := json.Unmarshal([]byte(stdout), &shown); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +156,7 @@ func TestConfigShowMatchesDaemon(t *testing.T) {
 		t.Errorf("daemon applies access %q, headed %v, args %q; config show says %+v", opts.Policy.Access(), opts.Headed, opts.Args, shown.Data.Values)
 	}
 	for _, e := range daemonCfg.Entries() {
-		want, _ := json.Marshal(configValue{Value: e.Value, Source: e.Source})
+		want, _ := json.Marshal(configcmd.ConfigValue{Value: e.Value, Source: e.Source})
 		got, _ := json.Marshal(shown.Data.Values[e.Key])
 		if string(got) != string(want) {
 			t.Errorf("%s: the daemon has %s, config show printed %s", e.Key, want, got)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/demo"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 )
@@ -249,12 +250,12 @@ func TestDemoSessionNotFromConfig(t *testing.T) {
 		want       string
 	}{
 		{"named by a person", false, "work"},
-		{"from the config file", true, demoSession},
+		{"from the config file", true, demo.DemoSession},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
 			f.Session, f.SessionFromConfig = "work", tt.fromConfig
-			got, err := clitest.ParseWith(f, NewCmdDemo, nil)
+			got, err := clitest.ParseWith(f, demo.NewCmdDemo, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

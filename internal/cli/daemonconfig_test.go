@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
@@ -78,7 +79,7 @@ func TestDaemonSettingsMismatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, _ := testConfig(t, tt.file, nil)
+			cfg, _ := clitest.LoadConfig(t, tt.file, nil)
 			if tt.flags != nil {
 				var err error
 				if cfg, err = config.Load(config.LoadOptions{Flags: tt.flags}); err != nil {

@@ -74,7 +74,7 @@ func mcpReplay(t *testing.T, ctx context.Context, m *sessions.Manager, c *matrix
 	common.Getenv = func(string) string { return "" }
 	common.Session = "matrix-mcp-" + c.name
 	if c.submits == replay.SubmitsAllow { // the person's setting for the server
-		cfg, _ := testConfig(t, "[mcp]\nsubmits = \"allow\"\n", nil)
+		cfg, _ := clitest.LoadConfig(t, "[mcp]\nsubmits = \"allow\"\n", nil)
 		common.Config = func() (*config.Config, error) { return cfg, nil }
 	}
 	raw, vars := c.raw, c.vars

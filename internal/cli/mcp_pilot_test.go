@@ -145,7 +145,7 @@ func TestMCPSubmitsFromConfig(t *testing.T) {
 		{"", false},
 		{"[mcp]\nsubmits = \"allow\"\n", true},
 	} {
-		cfg, _ := testConfig(t, tt.file, nil)
+		cfg, _ := clitest.LoadConfig(t, tt.file, nil)
 		c := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 			if req, ok := params.(calls.ActRequest); ok && req.Submits == "ask" && req.Approve == nil {
 				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "it needs approval; nothing was pressed",

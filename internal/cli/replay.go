@@ -125,7 +125,7 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 		ro.Approve = askOnTerminal(opts.IO) // replay_approve.go
 	}
 	if opts.NetLogOn() {
-		ro.NetLog = netLogBrief(d)
+		ro.NetLog = cmdutil.NetLogBrief(d)
 	}
 	// Steps stream as they finish, on a terminal or not (a CI log shows
 	// them as they come): a line each on stderr, or a JSON line each on

@@ -12,6 +12,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/drift"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -94,7 +95,7 @@ func TestReplayFlags(t *testing.T) {
 	if !errors.As(err, &ue) {
 		t.Errorf("err = %v, want usage", err)
 	}
-	if _, err := clitest.ParseCmd(t, NewCmdDrift, []string{"r.json"}); err != nil {
+	if _, err := clitest.ParseCmd(t, drift.NewCmdDrift, []string{"r.json"}); err != nil {
 		t.Error(err)
 	}
 }
@@ -191,7 +192,7 @@ func TestDriftRun(t *testing.T) {
 	file := writeRoutine(t)
 	// Something moved: 20, apart from the codes of a failed command.
 	common, so, se := clitest.NewCommon(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false)
-	err := driftRun(context.Background(), &DriftOptions{Common: common, File: file})
+	err := drift.DriftRun(context.Background(), &drift.DriftOptions{Common: common, File: file})
 	var ee *cmdutil.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 20 || cmdutil.ExitCode(err) != 20 {
 		t.Fatalf("err = %v", err)

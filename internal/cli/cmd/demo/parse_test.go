@@ -1,9 +1,10 @@
-package cli
+package demo
 
 import (
-	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"testing"
 	"time"
+
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 )
 
 func TestDemoParse(t *testing.T) {

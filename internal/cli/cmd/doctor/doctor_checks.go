@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"context"
@@ -400,12 +400,12 @@ func listModels(ctx context.Context, hc *http.Client, url string, auth func(http
 	return ids, nil
 }
 
-// checkNetwork says whether pages reach the network only through the
+// CheckNetwork says whether pages reach the network only through the
 // daemon's address-pinning proxy (driver/netguard.go), which is what keeps
 // a name that resolves differently the second time (DNS rebinding) from
 // reaching a private address. Without it the check before each navigation
 // still runs, so this warns and never fails.
-func checkNetwork(o *DoctorOptions, c *config.Config, local bool) DoctorCheck {
+func CheckNetwork(o *DoctorOptions, c *config.Config, local bool) DoctorCheck {
 	ck := DoctorCheck{Name: "network"}
 	opts, err := cmdutil.DriverOptions(c)
 	if err != nil {

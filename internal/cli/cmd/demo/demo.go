@@ -1,4 +1,4 @@
-package cli
+package demo
 
 import (
 	"context"
@@ -33,9 +33,9 @@ type DemoOptions struct {
 	ReadyTimeout time.Duration
 }
 
-// demoSession is the session the tour runs in unless --session names one,
+// DemoSession is the session the tour runs in unless --session names one,
 // so that it never touches (or closes) the user's default session.
-const demoSession = "demo"
+const DemoSession = "demo"
 
 // NewCmdDemo builds `waymark demo` (a short tour against a built-in shop)
 // and `waymark demo serve`.
@@ -54,7 +54,7 @@ printed as it goes. "waymark demo serve" only serves the shop.`,
 			// The tour closes its session at the end: it takes one of its
 			// own unless a person named one for it.
 			if opts.Session == "default" || f.SessionFromConfig {
-				opts.Session = demoSession
+				opts.Session = DemoSession
 			}
 			opts.ServeDemo = f.ServeDemo
 			opts.ReadyTimeout = 10 * time.Second
@@ -243,7 +243,7 @@ func (t *demoTour) act(ctx context.Context, req calls.ActRequest) (string, error
 	if err != nil {
 		return "", err
 	}
-	return describeOutcome(req, *out), nil
+	return cmdutil.DescribeOutcome(req, *out), nil
 }
 
 // snapshot takes an interactive look and prints it: the tour shows what an

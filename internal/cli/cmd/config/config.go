@@ -1,4 +1,4 @@
-package cli
+package config
 
 import (
 	"context"
@@ -49,13 +49,13 @@ the same command would run with. API keys are masked.`,
 	return cmd
 }
 
-// configShowData is the --json data of `config show`.
-type configShowData struct {
+// ConfigShowData is the --json data of `config show`.
+type ConfigShowData struct {
 	Files  []string               `json:"files"`
-	Values map[string]configValue `json:"values"` // "section.key" → value and source
+	Values map[string]ConfigValue `json:"values"` // "section.key" → value and source
 }
 
-type configValue struct {
+type ConfigValue struct {
 	Value  any    `json:"value"`
 	Source string `json:"source"`
 }
@@ -65,12 +65,12 @@ func configShowRun(_ context.Context, opts *ConfigShowOptions) error {
 	if err != nil {
 		return err
 	}
-	data := configShowData{Files: c.Files(), Values: map[string]configValue{}}
+	data := ConfigShowData{Files: c.Files(), Values: map[string]ConfigValue{}}
 	if data.Files == nil {
 		data.Files = []string{}
 	}
 	for _, e := range c.Entries() {
-		data.Values[e.Key] = configValue{Value: e.Value, Source: e.Source}
+		data.Values[e.Key] = ConfigValue{Value: e.Value, Source: e.Source}
 	}
 	return opts.Emit(data, func() error { return config.Show(opts.IO.Out, c) })
 }

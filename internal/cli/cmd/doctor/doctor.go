@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"context"
@@ -70,7 +70,7 @@ Each failed check prints its fix. Exits 0 only when every check passes.`,
 				return runF(c.Context(), opts)
 			}
 			if opts.Apps {
-				return doctorApps(opts.withDefaults())
+				return doctorApps(opts.WithDefaults())
 			}
 			return doctorRun(c.Context(), opts)
 		},
@@ -119,7 +119,7 @@ func (e *DoctorError) ErrorCode() string { return cmdutil.CodeDoctorFailed }
 func (e *DoctorError) ErrorData() any    { return doctorReport{OK: false, Checks: e.Checks} }
 
 func doctorRun(ctx context.Context, opts *DoctorOptions) error {
-	o := opts.withDefaults()
+	o := opts.WithDefaults()
 	checks := runChecks(ctx, o)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -177,8 +177,8 @@ func printChecks(o *DoctorOptions, checks []DoctorCheck) error {
 	return nil
 }
 
-// withDefaults returns a copy of opts with the real checks in nil fields.
-func (opts *DoctorOptions) withDefaults() *DoctorOptions {
+// WithDefaults returns a copy of opts with the real checks in nil fields.
+func (opts *DoctorOptions) WithDefaults() *DoctorOptions {
 	o := *opts
 	if o.LoadConfig == nil {
 		o.LoadConfig = o.Common.Config
@@ -217,7 +217,7 @@ func runChecks(ctx context.Context, o *DoctorOptions) []DoctorCheck {
 	checks := []DoctorCheck{cfgCheck}
 	cdpCheck, localNeeded := checkCDP(ctx, o, cfg)
 	path, browserCheck := checkBrowser(ctx, o, cfg, localNeeded)
-	checks = append(checks, browserCheck, checkHeadless(ctx, o, cfg, path, localNeeded), cdpCheck, checkNetwork(o, cfg, localNeeded), checkSocket(o))
+	checks = append(checks, browserCheck, checkHeadless(ctx, o, cfg, path, localNeeded), cdpCheck, CheckNetwork(o, cfg, localNeeded), checkSocket(o))
 	checks = append(checks, checkModels(ctx, o, cfg)...)
 	return append(checks, checkDisk(o, cfg))
 }

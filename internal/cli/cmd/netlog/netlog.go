@@ -1,4 +1,4 @@
-package cli
+package netlog
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -87,16 +86,4 @@ func summarizeNetlog(path string) (*netlog.Summary, error) {
 		return nil, calls.Errorf(calls.ErrBadInput, `give a NetLog JSON file (chrome://net-export or --log-net-log)`, "%s: %v", path, err)
 	}
 	return s, nil
-}
-
-// netLogBrief is the NetLog's line on a span of the session's browser
-// (replay.Options.NetLog).
-func netLogBrief(s calls.Session) func(ctx context.Context, since, until time.Time) (string, error) {
-	return func(ctx context.Context, since, until time.Time) (string, error) {
-		res, err := s.NetLog(ctx, calls.NetLogRequest{SinceUnixMS: since.UnixMilli(), UntilUnixMS: until.UnixMilli()})
-		if err != nil {
-			return "", err
-		}
-		return res.Brief, nil
-	}
 }
