@@ -11,6 +11,9 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/api"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
+	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
@@ -41,7 +44,7 @@ func TestAPICallKeepsValidators(t *testing.T) {
 	}}
 	run := func() string {
 		c, out, _ := clitest.NewCommon(fc, false, false)
-		if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path}); err != nil {
+		if err := api.APICallRun(context.Background(), &api.APICallOptions{Common: c, Recipe: path}); err != nil {
 			t.Fatal(err)
 		}
 		return out.String()
@@ -75,9 +78,9 @@ func TestExtractLearnAPI(t *testing.T) {
 		return apiReply(method, params)
 	}}
 	c, _, _ := clitest.NewCommon(fc, false, false)
-	opts := &ExtractOptions{PilotOptions: PilotOptions{Common: c}}
+	opts := &pilot.ExtractOptions{PilotOptions: pilotflags.PilotOptions{Common: c}}
 	path := filepath.Join(t.TempDir(), "items.api.json")
-	if err := opts.learnAPI(context.Background(), []byte(`[{"title":"Go"}]`), path); err != nil {
+	if err := opts.LearnAPIRun(context.Background(), []byte(`[{"title":"Go"}]`), path); err != nil {
 		t.Fatal(err)
 	}
 	if r, err := siteapi.Load(path); err != nil || r.Request.URL != "http://shop.test/api/items" || !r.Learned.Verified {
@@ -87,7 +90,7 @@ func TestExtractLearnAPI(t *testing.T) {
 		t.Errorf("capture stop calls with keep %v, want one that keeps it running", keep)
 	}
 	capturing = false
-	err := opts.learnAPI(context.Background(), []byte(`[{"title":"Go"}]`), path)
+	err := opts.LearnAPIRun(context.Background(), []byte(`[{"title":"Go"}]`), path)
 	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "waymark capture start") {
 		t.Errorf("no capture: %v (hint %q)", err, calls.Hint(err))
 	}
@@ -110,8 +113,8 @@ func TestExtractLearnAPIWithoutACaptureReadsNothing(t *testing.T) {
 	if err := os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"}}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := &ExtractOptions{PilotOptions: PilotOptions{Common: c}, SchemaFile: schema, Pages: 3, LearnAPI: filepath.Join(dir, "items.api.json")}
-	err := extractRun(context.Background(), opts)
+	opts := &pilot.ExtractOptions{PilotOptions: pilotflags.PilotOptions{Common: c}, SchemaFile: schema, Pages: 3, LearnAPI: filepath.Join(dir, "items.api.json")}
+	err := pilot.ExtractRun(context.Background(), opts)
 	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "waymark capture start") {
 		t.Fatalf("no capture: %v (hint %q)", err, calls.Hint(err))
 	}
@@ -143,12 +146,12 @@ func TestAPICallApproval(t *testing.T) {
 		return calls.APICallResult{Rows: []map[string]any{{"title": "Lamp"}}, Pages: 1, Requests: 1, Ended: "last page"}, nil
 	}}
 	c, _, _ := clitest.NewCommon(fc, false, false)
-	if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path}); !errors.Is(err, calls.ErrNeedsApproval) || len(approves) != 1 {
+	if err := api.APICallRun(context.Background(), &api.APICallOptions{Common: c, Recipe: path}); !errors.Is(err, calls.ErrNeedsApproval) || len(approves) != 1 {
 		t.Fatalf("unapproved: %v after %d call(s)", err, len(approves))
 	}
 	approves = nil
 	c, out, _ := clitest.NewCommon(fc, false, false)
-	if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path, AllowSubmit: true}); err != nil || !strings.Contains(out.String(), "Lamp") {
+	if err := api.APICallRun(context.Background(), &api.APICallOptions{Common: c, Recipe: path, AllowSubmit: true}); err != nil || !strings.Contains(out.String(), "Lamp") {
 		t.Fatalf("--allow-submit: %v %q", err, out)
 	}
 	if len(approves) != 2 || approves[1] == nil || approves[1].Token != "L.1" {
@@ -161,7 +164,7 @@ func TestAPICallApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _, _ = clitest.NewCommon(fc, false, false)
-	if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path, Approve: file}); err != nil || len(approves) != 1 || approves[0] == nil {
+	if err := api.APICallRun(context.Background(), &api.APICallOptions{Common: c, Recipe: path, Approve: file}); err != nil || len(approves) != 1 || approves[0] == nil {
 		t.Fatalf("--approve: %v, sent %+v", err, approves)
 	}
 }

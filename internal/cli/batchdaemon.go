@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/batchd"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
@@ -22,20 +21,9 @@ func batchHandler(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Conf
 		Batch:  cfg.Batch,
 		Pool:   cfg.Pool,
 		Local:  m,
-		Remote: remoteEndpoint(opts),
+		Remote: cmdutil.RemoteEndpoint(opts),
 		Logger: log,
 	})
 	go svc.Resume(ctx) // exits once the batches left are resumed
 	return batchd.Handler{Sessions: m, Batches: svc}
-}
-
-// remoteEndpoint makes a session manager for a CDP endpoint of [pool]:
-// the daemon's options, attached to that browser.
-func remoteEndpoint(opts driver.Options) func(endpoint string) (calls.Caller, func() error) {
-	return func(endpoint string) (calls.Caller, func() error) {
-		o := opts
-		o.CDP = endpoint
-		m := sessions.New(o)
-		return m, m.Close
-	}
 }

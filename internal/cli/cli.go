@@ -25,17 +25,28 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/waymark-dev/waymark/internal/cli/cmd/act"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/api"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/batch"
 	configcmd "github.com/waymark-dev/waymark/internal/cli/cmd/config"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/demo"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/doc"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/doctor"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/drift"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/form"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/look"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/mcp"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/memory"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/nav"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/netlog"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/page"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/record"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/routine"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/session"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/sheet"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/test"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/trace"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/version"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
@@ -314,17 +325,17 @@ Try "waymark demo" for a tour.`,
 	}{
 		{"nav", "Navigate:", []*cobra.Command{nav.NewCmdOpen(f, nil), nav.NewCmdBack(f, nil), nav.NewCmdForward(f, nil), nav.NewCmdReload(f, nil), nav.NewCmdTab(f, nil)}},
 		{"look", "Look and read:", []*cobra.Command{look.NewCmdSnapshot(f, nil), look.NewCmdGet(f, nil), look.NewCmdWait(f, nil), look.NewCmdEval(f, nil), look.NewCmdScreenshot(f, nil), look.NewCmdPDF(f, nil), look.NewCmdLocate(f, nil), look.NewCmdFind(f, nil), look.NewCmdConsole(f, nil), look.NewCmdNetwork(f, nil), look.NewCmdCapture(f, nil), look.NewCmdSitemap(f, nil)}},
-		{"pilot", "Say what you want (a model picks the element):", []*cobra.Command{NewCmdAct(f, nil), NewCmdObserve(f, nil), NewCmdExtract(f, nil), NewCmdRun(f, nil)}},
-		{"routine", "Routines (replay with no model):", []*cobra.Command{NewCmdRecord(f, nil), NewCmdReplay(f, nil), routine.NewCmdRoutine(f, nil), drift.NewCmdDrift(f, nil), NewCmdBatch(f, nil), NewCmdWorker(f, nil), trace.NewCmdTrace(f, nil), NewCmdAPI(f, nil, nil), memory.NewCmdMemory(f, nil)}},
+		{"pilot", "Say what you want (a model picks the element):", []*cobra.Command{pilot.NewCmdAct(f, nil), pilot.NewCmdObserve(f, nil), pilot.NewCmdExtract(f, nil), pilot.NewCmdRun(f, nil)}},
+		{"routine", "Routines (replay with no model):", []*cobra.Command{record.NewCmdRecord(f, nil), replay.NewCmdReplay(f, nil), routine.NewCmdRoutine(f, nil), drift.NewCmdDrift(f, nil), batch.NewCmdBatch(f, nil), batch.NewCmdWorker(f, nil), trace.NewCmdTrace(f, nil), api.NewCmdAPI(f, nil, nil), memory.NewCmdMemory(f, nil)}},
 		{"act", "Act on elements:", []*cobra.Command{
-			NewCmdClick(f, nil), NewCmdDblClick(f, nil), NewCmdHover(f, nil), NewCmdFocus(f, nil),
-			NewCmdFill(f, nil), NewCmdType(f, nil), NewCmdPress(f, nil), NewCmdSelect(f, nil),
-			NewCmdCheck(f, nil), NewCmdUncheck(f, nil), NewCmdScroll(f, nil), NewCmdUpload(f, nil), NewCmdDrag(f, nil), NewCmdClickAt(f, nil),
-			page.NewCmdDialog(f, nil), NewCmdForm(f, nil), NewCmdSheet(f, nil), NewCmdTool(f, nil), NewCmdDoc(f, nil),
+			act.NewCmdClick(f, nil), act.NewCmdDblClick(f, nil), act.NewCmdHover(f, nil), act.NewCmdFocus(f, nil),
+			act.NewCmdFill(f, nil), act.NewCmdType(f, nil), act.NewCmdPress(f, nil), act.NewCmdSelect(f, nil),
+			act.NewCmdCheck(f, nil), act.NewCmdUncheck(f, nil), act.NewCmdScroll(f, nil), act.NewCmdUpload(f, nil), act.NewCmdDrag(f, nil), act.NewCmdClickAt(f, nil),
+			page.NewCmdDialog(f, nil), form.NewCmdForm(f, nil), sheet.NewCmdSheet(f, nil), act.NewCmdTool(f, nil), doc.NewCmdDoc(f, nil),
 		}},
 		{"page", "Page and session state:", []*cobra.Command{page.NewCmdCookies(f, nil), page.NewCmdStorage(f, nil), page.NewCmdState(f, nil), page.NewCmdViewport(f, nil), page.NewCmdDownloads(f, nil)}},
 		{"daemon", "Sessions and the daemon:", []*cobra.Command{session.NewCmdSession(f, nil), session.NewCmdClose(f, nil), session.NewCmdDaemon(f, nil)}},
-		{"more", "More:", []*cobra.Command{configcmd.NewCmdConfig(f, nil), doctor.NewCmdDoctor(f, nil), NewCmdTest(f, nil), netlog.NewCmdNetlog(f, nil), demo.NewCmdDemo(f, nil), NewCmdMCP(f, nil), version.NewCmdVersion(f, nil)}},
+		{"more", "More:", []*cobra.Command{configcmd.NewCmdConfig(f, nil), doctor.NewCmdDoctor(f, nil), test.NewCmdTest(f, nil), netlog.NewCmdNetlog(f, nil), demo.NewCmdDemo(f, nil), mcp.NewCmdMCP(f, nil), version.NewCmdVersion(f, nil)}},
 	}
 	for _, g := range groups {
 		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})

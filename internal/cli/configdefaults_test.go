@@ -11,6 +11,8 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/demo"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/mcp"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/test"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 )
@@ -199,7 +201,7 @@ func TestConfigMCPTimeout(t *testing.T) {
 	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
 	load := loadFile(t, "[session]\ntimeout = \"7s\"\n", nil)
 	f.Config = func() (*config.Config, error) { return load(nil) }
-	got, err := clitest.ParseWith(f, NewCmdMCP, nil)
+	got, err := clitest.ParseWith(f, mcp.NewCmdMCP, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +214,7 @@ func TestConfigEvidenceFolder(t *testing.T) {
 	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
 	load := loadFile(t, "[evidence]\nfolder = \"ci/evidence\"\n", nil)
 	f.Config = func() (*config.Config, error) { return load(nil) }
-	got, err := clitest.ParseWith(f, NewCmdTest, []string{"plan.yaml"})
+	got, err := clitest.ParseWith(f, test.NewCmdTest, []string{"plan.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,8 +225,8 @@ func TestConfigEvidenceFolder(t *testing.T) {
 	t.Chdir(t.TempDir())
 	fc := &clitest.FakeCaller{Reply: shopReply("Products")}
 	common, _, _ := clitest.NewCommon(fc, false, false)
-	opts := &TestOptions{Common: common, File: writePlan(t, cliPlan), Folder: got.Folder, Now: func() time.Time { return clitest.Now }}
-	if err := testRun(context.Background(), opts); err != nil {
+	opts := &test.TestOptions{Common: common, File: writePlan(t, cliPlan), Folder: got.Folder, Now: func() time.Time { return clitest.Now }}
+	if err := test.RunTest(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	want := filepath.Join("ci", "evidence", "cli-plan-20260304-050607", "report.md")
@@ -233,7 +235,7 @@ func TestConfigEvidenceFolder(t *testing.T) {
 	}
 	// --out still wins.
 	opts.Out = "here"
-	if err := testRun(context.Background(), opts); err != nil {
+	if err := test.RunTest(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join("here", "report.md")); err != nil {

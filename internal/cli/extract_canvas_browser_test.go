@@ -17,6 +17,9 @@ import (
 	"github.com/waymark-dev/waymark/internal/apptest"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/sheet"
+	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
@@ -50,7 +53,7 @@ func TestExtractOnACanvasGridSaysWhy(t *testing.T) {
 	if err := os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"product":{"type":"string"},"price":{"type":"number"}}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := extractRun(ctx, &ExtractOptions{PilotOptions: PilotOptions{Common: common}, Instruction: "the products", SchemaFile: schema})
+	err := pilot.ExtractRun(ctx, &pilot.ExtractOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Instruction: "the products", SchemaFile: schema})
 	var ce *calls.Error
 	if !errors.As(err, &ce) || !errors.Is(err, calls.ErrNoMatch) || !strings.Contains(err.Error(), "x-data-spreadsheet, a spreadsheet waymark cannot read") || !strings.Contains(ce.Hint, "CSV") {
 		t.Errorf("extract: %v", err)
@@ -59,7 +62,7 @@ func TestExtractOnACanvasGridSaysWhy(t *testing.T) {
 		t.Errorf("%d model calls; want none", n)
 	}
 	dc, _, _ := clitest.NewCommon(m, true, false)
-	if err := sheetRun(ctx, &SheetOptions{Common: dc, Op: "dump"}); err == nil || !strings.Contains(err.Error(), "drawn on a canvas") {
+	if err := sheet.SheetRun(ctx, &sheet.SheetOptions{Common: dc, Op: "dump"}); err == nil || !strings.Contains(err.Error(), "drawn on a canvas") {
 		t.Errorf("sheet dump --json: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/mcp"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
@@ -78,7 +79,7 @@ func mcpReplay(t *testing.T, ctx context.Context, m *sessions.Manager, c *matrix
 		common.Config = func() (*config.Config, error) { return cfg, nil }
 	}
 	raw, vars := c.raw, c.vars
-	cs := mcpClient(t, &MCPOptions{Common: common, NamedSession: true})
+	cs := mcpClient(t, &mcp.MCPOptions{Common: common, NamedSession: true})
 	var obj map[string]any
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		t.Fatal(err)

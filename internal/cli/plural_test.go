@@ -6,39 +6,8 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
-	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
-	"github.com/waymark-dev/waymark/pilot"
 )
-
-func TestCount(t *testing.T) {
-	for _, tt := range []struct {
-		n    int
-		want string
-	}{{0, "0 steps"}, {1, "1 step"}, {2, "2 steps"}} {
-		if got := cmdutil.Count(tt.n, "step"); got != tt.want {
-			t.Errorf("count(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
-}
-
-// act's line for a step with no element said "goto goto" and "press press".
-func TestActLine(t *testing.T) {
-	for _, tt := range []struct {
-		a    pilot.ActAnswer
-		line string
-		want string
-	}{
-		{pilot.ActAnswer{Action: "goto", URL: "http://shop.test/"}, "", "goto http://shop.test/"},
-		{pilot.ActAnswer{Action: "press", Key: "Enter"}, "", "press Enter"},
-		{pilot.ActAnswer{Action: "scroll", Direction: "down"}, "", "scroll down"},
-		{pilot.ActAnswer{Action: "click", Ref: "e1"}, `button "Go" [ref=e1]`, `click button "Go" [ref=e1]`},
-	} {
-		if got := actLine(tt.a, tt.line); got != tt.want {
-			t.Errorf("actLine(%+v) = %q, want %q", tt.a, got, tt.want)
-		}
-	}
-}
 
 // observe said "nothing on the page answers that" when the model named
 // refs the page does not have, as if it had found nothing.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
@@ -37,7 +38,7 @@ func TestFrontEnvKeepsWhatTheCommandReads(t *testing.T) {
 	}
 	// Every env: form secretFlag reads, FrontEnv finds.
 	for _, a := range []string{"pin=env:PIN", "a=env:_X1", "b=env:lower"} {
-		_, ref, err := secretFlag(a)
+		_, ref, err := pilotflags.SecretFlag(a)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -55,7 +56,7 @@ func TestReplayPressesOnlyTheFileAPersonSaved(t *testing.T) {
 			}
 			return get(k)
 		}
-		err := replayRun(context.Background(), o)
+		err := replay.ReplayRun(context.Background(), o)
 		return errOut.String(), err
 	}
 	stops := func(what string) {

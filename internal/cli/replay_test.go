@@ -13,6 +13,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/drift"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -60,9 +61,9 @@ func writeRoutine(t *testing.T) string {
 	return p
 }
 
-func replayOpts(c cmdutil.Caller, jsonOut, tty bool, file string) (*ReplayOptions, *bytes.Buffer, *bytes.Buffer) {
+func replayOpts(c cmdutil.Caller, jsonOut, tty bool, file string) (*replay.ReplayOptions, *bytes.Buffer, *bytes.Buffer) {
 	common, out, errOut := clitest.NewCommon(c, jsonOut, tty)
-	o := &ReplayOptions{File: file, KeepHeals: "ask", Submits: "allow"}
+	o := &replay.ReplayOptions{File: file, KeepHeals: "ask", Submits: "allow"}
 	o.Common = common
 	o.VarArgs = []string{"email=ann@example.com"}
 	o.Secrets = []string{"password=env:SHOP_PW"}
@@ -76,21 +77,21 @@ func replayOpts(c cmdutil.Caller, jsonOut, tty bool, file string) (*ReplayOption
 }
 
 func TestReplayFlags(t *testing.T) {
-	o, err := clitest.ParseCmd(t, NewCmdReplay, []string{"r.json", "--var", "a=b", "--secret", "pw=env:X", "--keep-heals", "always"})
+	o, err := clitest.ParseCmd(t, replay.NewCmdReplay, []string{"r.json", "--var", "a=b", "--secret", "pw=env:X", "--keep-heals", "always"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.File != "r.json" || o.KeepHeals != "always" || o.Submits != "ask" || !o.Hand || o.VarArgs[0] != "a=b" || o.Secrets[0] != "pw=env:X" {
 		t.Errorf("opts = %+v", o)
 	}
-	o, err = clitest.ParseCmd(t, NewCmdReplay, []string{"r.json", "--hand=false", "--allow-submit"})
+	o, err = clitest.ParseCmd(t, replay.NewCmdReplay, []string{"r.json", "--hand=false", "--allow-submit"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.Hand || o.Submits != "allow" {
 		t.Errorf("--hand=false --allow-submit: hand %v, submits %q", o.Hand, o.Submits)
 	}
-	_, err = clitest.ParseCmd(t, NewCmdReplay, []string{"r.json", "--keep-heals", "maybe"})
+	_, err = clitest.ParseCmd(t, replay.NewCmdReplay, []string{"r.json", "--keep-heals", "maybe"})
 	var ue *cmdutil.UsageError
 	if !errors.As(err, &ue) {
 		t.Errorf("err = %v, want usage", err)
@@ -105,7 +106,7 @@ func TestReplayRunOK(t *testing.T) {
 	c := shopCaller(nil)
 	o, out, errOut := replayOpts(c, false, true, file)
 	o.Hand = true // the flag's default
-	if err := replayRun(context.Background(), o); err != nil {
+	if err := replay.ReplayRun(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	acts := 0
@@ -135,7 +136,7 @@ func TestReplayRunStopsWithExitCode(t *testing.T) {
 	file := writeRoutine(t)
 	o, out, _ := replayOpts(shopCaller(map[string]calls.Resolution{`role=button[name="Place order"]`: {Status: calls.Missing}}), true, false, file)
 	o.NoModel = true
-	err := replayRun(context.Background(), o)
+	err := replay.ReplayRun(context.Background(), o)
 	var ee *cmdutil.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 15 || !ee.Reported() {
 		t.Fatalf("err = %v", err)
@@ -163,7 +164,7 @@ func TestReplayRunKeepsHeals(t *testing.T) {
 			file := writeRoutine(t)
 			o, _, _ := replayOpts(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false, file)
 			o.KeepHeals = keep
-			if err := replayRun(context.Background(), o); err != nil {
+			if err := replay.ReplayRun(context.Background(), o); err != nil {
 				t.Fatal(err)
 			}
 			orig, _ := routine.Load(file)
@@ -205,15 +206,15 @@ func TestDriftRun(t *testing.T) {
 // A replay needs no model: OPENAI_BASE_URL set without a model name must
 // not stop it before step 1 (it did: "no model named for the server").
 func TestReplayModelFromEnvironmentOnly(t *testing.T) {
-	o := &ReplayOptions{}
+	o := &replay.ReplayOptions{}
 	env := map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
-	m, err := o.model(func(k string) string { return env[k] })
+	m, err := o.PickModel(func(k string) string { return env[k] })
 	if err != nil || m != nil {
 		t.Errorf("model = %v, %v; want none and no error", m, err)
 	}
 	// Asked for by name, a model that cannot be built is an error.
 	o.Model.BaseURL = "http://127.0.0.1:9/v1"
-	if _, err := o.model(func(k string) string { return env[k] }); err == nil {
+	if _, err := o.PickModel(func(k string) string { return env[k] }); err == nil {
 		t.Error("--base-url with no model name: no error")
 	}
 }
@@ -237,7 +238,7 @@ func TestReplayAsksOnTerminal(t *testing.T) {
 		o.Submits = "ask"
 		o.IO.In = strings.NewReader(answer)
 		o.IO.SetStdinTTY(true)
-		err := replayRun(context.Background(), o)
+		err := replay.ReplayRun(context.Background(), o)
 		if !strings.Contains(errOut.String(), `place: click button "Place order" on http://shop.test/checkout: it submits the form. Press it? [y/N]`) {
 			t.Errorf("%q: stderr lacks the question:\n%s", answer, errOut.String())
 		}

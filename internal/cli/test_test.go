@@ -11,6 +11,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/test"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
@@ -25,14 +26,14 @@ func writePlan(t *testing.T, src string) string {
 }
 
 func TestTestFlags(t *testing.T) {
-	got, err := clitest.ParseCmd(t, NewCmdTest, []string{"p.yaml", "--out", "ev", "--junit", "j.xml", "--base-url", "http://127.0.0.1:9", "--model", "rules"})
+	got, err := clitest.ParseCmd(t, test.NewCmdTest, []string{"p.yaml", "--out", "ev", "--junit", "j.xml", "--base-url", "http://127.0.0.1:9", "--model", "rules"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.File != "p.yaml" || got.Out != "ev" || got.JUnit != "j.xml" || got.BaseURL != "http://127.0.0.1:9" || got.Model.Model != "rules" {
 		t.Errorf("options: %+v", got)
 	}
-	if _, err := clitest.ParseCmd(t, NewCmdTest, nil); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+	if _, err := clitest.ParseCmd(t, test.NewCmdTest, nil); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("no plan: exit %d (%v)", cmdutil.ExitCode(err), err)
 	}
 }
@@ -162,8 +163,8 @@ func TestTestRun(t *testing.T) {
 			common, out, errOut := clitest.NewCommon(fc, tt.json, false)
 			dir := filepath.Join(t.TempDir(), "ev")
 			common.Getenv = func(string) string { return "" }
-			opts := &TestOptions{Common: common, File: writePlan(t, tt.plan), Out: dir}
-			err := testRun(context.Background(), opts)
+			opts := &test.TestOptions{Common: common, File: writePlan(t, tt.plan), Out: dir}
+			err := test.RunTest(context.Background(), opts)
 			if got := cmdutil.ExitCode(err); got != tt.wantExit {
 				t.Fatalf("exit %d, want %d (err %v)\nstdout:\n%s\nstderr:\n%s", got, tt.wantExit, err, out, errOut)
 			}
@@ -178,8 +179,8 @@ func TestTestRunDefaultOutDir(t *testing.T) {
 	t.Chdir(t.TempDir())
 	fc := &clitest.FakeCaller{Reply: shopReply("Products")}
 	common, _, _ := clitest.NewCommon(fc, false, false)
-	opts := &TestOptions{Common: common, File: writePlan(t, cliPlan), Now: func() time.Time { return clitest.Now }}
-	if err := testRun(context.Background(), opts); err != nil {
+	opts := &test.TestOptions{Common: common, File: writePlan(t, cliPlan), Now: func() time.Time { return clitest.Now }}
+	if err := test.RunTest(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	want := filepath.Join("waymark-evidence", "cli-plan-20260304-050607", "report.md")

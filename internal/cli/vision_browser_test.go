@@ -20,6 +20,7 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/sessions"
@@ -78,7 +79,7 @@ func TestActVisionAlwaysReachesAnthropic(t *testing.T) {
 		t.Fatal(err)
 	}
 	act := func(args ...string) error {
-		cmd := NewCmdAct(f, nil)
+		cmd := pilot.NewCmdAct(f, nil)
 		cmd.SetFlagErrorFunc(cmdutil.FlagError)
 		cmd.SetArgs(args)
 		cmd.SetOut(io.Discard)
