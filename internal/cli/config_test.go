@@ -85,7 +85,7 @@ func TestConfigPrecedence(t *testing.T) {
 	}
 	show := func(t *testing.T, file string, env map[string]string, args ...string) map[string]configcmd.ConfigValue {
 		t.Helper()
-		code, stdout, stderr, _ := runMainConfig(t, context.Background(), &clitest.FakeCaller{}, env, loadFile(t, file, env), append(args, "config", "show", "--json")...)
+		code, stdout, stderr, _ := runMainConfig(t, context.Background(), &clitest.FakeCaller{}, env, clitest.LoadFile(t, file, env), append(args, "config", "show", "--json")...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s%s", code, stdout, stderr)
 		}
@@ -121,7 +121,7 @@ func TestConfigPrecedence(t *testing.T) {
 // daemon obeyed "all".
 func TestConfigShowMatchesDaemon(t *testing.T) {
 	args := []string{"--private-network", "all", "--headed", "--browser-arg", "--lang=de"}
-	code, stdout, stderr, _ := runMainConfig(t, context.Background(), &clitest.FakeCaller{}, nil, loadFile(t, "", nil), append(args, "config", "show", "--json")...)
+	code, stdout, stderr, _ := runMainConfig(t, context.Background(), &clitest.FakeCaller{}, nil, clitest.LoadFile(t, "", nil), append(args, "config", "show", "--json")...)
 	if code != 0 {
 		t.Fatalf("config show: exit %d: %s", code, stderr)
 	}
@@ -138,7 +138,7 @@ func TestConfigShowMatchesDaemon(t *testing.T) {
 	var daemonCfg *config.Config
 	ios, _, _, _ := iostreams.Test()
 	deps := Deps{
-		Config: loadFile(t, "", nil),
+		Config: clitest.LoadFile(t, "", nil),
 		RunDaemon: func(_ context.Context, _ cmdutil.GlobalOptions, cfg *config.Config) error {
 			daemonCfg = cfg
 			return nil

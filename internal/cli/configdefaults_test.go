@@ -17,21 +17,6 @@ import (
 	"github.com/waymark-dev/waymark/internal/config"
 )
 
-// loadFile returns a Deps.Config that reads file as the project's config
-// file, with the environment env.
-func loadFile(t *testing.T, file string, env map[string]string) func([]config.Flag) (*config.Config, error) {
-	t.Helper()
-	dir := t.TempDir()
-	if file != "" {
-		if err := os.WriteFile(filepath.Join(dir, config.ProjectFile), []byte(file), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return func(flags []config.Flag) (*config.Config, error) {
-		return config.Load(config.LoadOptions{Dir: dir, Getenv: func(k string) string { return env[k] }, Flags: flags})
-	}
-}
-
 // actParams returns the ActRequest of the only act call fc saw.
 func actParams(t *testing.T, fc *clitest.FakeCaller) calls.ActRequest {
 	t.Helper()
@@ -58,7 +43,7 @@ func TestConfigSessionName(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fc := &clitest.FakeCaller{}
-			code, _, stderr, dials := runMainConfig(t, context.Background(), fc, tt.env, loadFile(t, tt.file, tt.env), tt.args...)
+			code, _, stderr, dials := runMainConfig(t, context.Background(), fc, tt.env, clitest.LoadFile(t, tt.file, tt.env), tt.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -74,7 +59,7 @@ func TestConfigSessionName(t *testing.T) {
 
 func TestConfigSessionNameInvalid(t *testing.T) {
 	fc := &clitest.FakeCaller{}
-	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, "[session]\nname = \"a b\"\n", nil), "click", "e1")
+	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, "[session]\nname = \"a b\"\n", nil), "click", "e1")
 	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `bad session name "a b" in [session] name`) || !strings.Contains(stderr, config.ProjectFile) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
@@ -86,7 +71,7 @@ func TestConfigSessionNameInvalid(t *testing.T) {
 // A config file that cannot be read stops the commands that take defaults
 // from it, with its error, and not those that report or need none.
 func TestConfigUnreadable(t *testing.T) {
-	load := loadFile(t, "[session]\nsesion = \"work\"\n", nil)
+	load := clitest.LoadFile(t, "[session]\nsesion = \"work\"\n", nil)
 	fc := &clitest.FakeCaller{}
 	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, load, "click", "e1")
 	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `unknown key "session.sesion"`) {
@@ -134,7 +119,7 @@ func TestConfigSubmits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fc := &clitest.FakeCaller{}
-			code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, tt.file, nil), tt.args...)
+			code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, tt.file, nil), tt.args...)
 			if code != tt.wantCode {
 				t.Fatalf("exit %d, want %d: %s", code, tt.wantCode, stderr)
 			}
@@ -166,7 +151,7 @@ func TestConfigTimeout(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fc := &clitest.FakeCaller{}
-			code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, tt.file, nil), tt.args...)
+			code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, tt.file, nil), tt.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -191,7 +176,7 @@ func TestConfigTimeout(t *testing.T) {
 	}
 
 	fc := &clitest.FakeCaller{}
-	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, "[session]\ntimeout = \"-1s\"\n", nil), "click", "e1")
+	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, "[session]\ntimeout = \"-1s\"\n", nil), "click", "e1")
 	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `session.timeout = "-1s": must not be negative`) || len(fc.Calls) != 0 {
 		t.Errorf("negative timeout: exit %d, stderr %q, calls %+v", code, stderr, fc.Calls)
 	}
@@ -199,7 +184,7 @@ func TestConfigTimeout(t *testing.T) {
 
 func TestConfigMCPTimeout(t *testing.T) {
 	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
-	load := loadFile(t, "[session]\ntimeout = \"7s\"\n", nil)
+	load := clitest.LoadFile(t, "[session]\ntimeout = \"7s\"\n", nil)
 	f.Config = func() (*config.Config, error) { return load(nil) }
 	got, err := clitest.ParseWith(f, mcp.NewCmdMCP, nil)
 	if err != nil {
@@ -212,7 +197,7 @@ func TestConfigMCPTimeout(t *testing.T) {
 
 func TestConfigEvidenceFolder(t *testing.T) {
 	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
-	load := loadFile(t, "[evidence]\nfolder = \"ci/evidence\"\n", nil)
+	load := clitest.LoadFile(t, "[evidence]\nfolder = \"ci/evidence\"\n", nil)
 	f.Config = func() (*config.Config, error) { return load(nil) }
 	got, err := clitest.ParseWith(f, test.NewCmdTest, []string{"plan.yaml"})
 	if err != nil {
@@ -273,7 +258,7 @@ func TestDemoSessionNotFromConfig(t *testing.T) {
 func TestConfigBadCDP(t *testing.T) {
 	env := map[string]string{"WAYMARK_CDP": "localhost"}
 	fc := &clitest.FakeCaller{}
-	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, env, loadFile(t, "", env), "click", "e1")
+	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, env, clitest.LoadFile(t, "", env), "click", "e1")
 	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `bad cdp "localhost" (from env WAYMARK_CDP)`) || len(fc.Calls) != 0 {
 		t.Errorf("exit %d, stderr %q, calls %v", code, stderr, fc.Calls)
 	}

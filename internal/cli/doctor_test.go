@@ -9,6 +9,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/cli/cmd/doctor"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+	"github.com/waymark-dev/waymark/internal/cli/root"
 	"github.com/waymark-dev/waymark/internal/config"
 )
 
@@ -21,7 +22,7 @@ func TestDoctorTakesGlobalFlags(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	f := &cmdutil.Factory{IO: ios, Caller: func(context.Context) (cmdutil.Caller, error) { return fc, nil }}
 	g := &cmdutil.GlobalOptions{}
-	root := NewCmdRoot(f, g)
+	root := root.NewCmdRoot(f, g)
 	f.Config = func() (*config.Config, error) { return config.Load(config.LoadOptions{Flags: g.ConfigFlags()}) }
 	for _, c := range root.Commands() {
 		if c.Name() == "doctor" {

@@ -21,6 +21,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
+	"github.com/waymark-dev/waymark/internal/cli/root"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -371,7 +372,7 @@ func TestJSONContract(t *testing.T) {
 	// stopped (their failures are here).
 
 	// Every leaf command has a case: a new command without one fails here.
-	root := NewCmdRoot(&cmdutil.Factory{}, &cmdutil.GlobalOptions{})
+	root := root.NewCmdRoot(&cmdutil.Factory{}, &cmdutil.GlobalOptions{})
 	var missing []string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

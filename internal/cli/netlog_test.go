@@ -88,7 +88,7 @@ func TestReplayNetLogOnFailure(t *testing.T) {
 				return pageReply(method, params)
 			}}
 			env := map[string]string{"PW": "pw-123456"}
-			code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, env, loadFile(t, tc.file, nil),
+			code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, env, clitest.LoadFile(t, tc.file, nil),
 				"replay", path, "--var", "email=a@b.c", "--secret", "password=env:PW", "--json")
 			if code == 0 {
 				t.Fatalf("exit 0 for a goto that failed: %s", stderr)
@@ -124,7 +124,7 @@ func TestTestNetLogOnFailure(t *testing.T) {
 		return pageReply(method, params)
 	}}
 	out := dir + "/ev"
-	code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, "[evidence]\nnetlog = \"on-failure\"\n", nil),
+	code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, "[evidence]\nnetlog = \"on-failure\"\n", nil),
 		"test", plan, "--out", out, "--json")
 	if code == 0 {
 		t.Fatalf("exit 0 for a failed open: %s", stderr)

@@ -1,14 +1,15 @@
-package cli
+package wiring
 
 import (
 	"testing"
 
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // The [ats] section reaches the driver: where the ATS APIs answer.
 func TestDriverOptionsATS(t *testing.T) {
-	cfg, err := loadFile(t, "[ats]\ngreenhouse_api = \"http://127.0.0.1:9\"\nashby_api = \"http://127.0.0.1:10\"\n", nil)(nil)
+	cfg, err := clitest.LoadFile(t, "[ats]\ngreenhouse_api = \"http://127.0.0.1:9\"\nashby_api = \"http://127.0.0.1:10\"\n", nil)(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

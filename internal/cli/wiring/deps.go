@@ -1,4 +1,4 @@
-package cli
+package wiring
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
+	"github.com/waymark-dev/waymark/internal/cli/root"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
@@ -24,9 +25,9 @@ import (
 
 // DefaultDeps returns the dependencies [Main] runs with: the daemon client,
 // the daemon itself and the demo site.
-func DefaultDeps() Deps {
+func DefaultDeps() root.Deps {
 	v := version.Self()
-	return Deps{
+	return root.Deps{
 		Dial: func(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Config, start bool) (cmdutil.Caller, error) {
 			return dialDaemon(g, cfg, start, v)
 		},

@@ -1,4 +1,4 @@
-package cli
+package wiring
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+	"github.com/waymark-dev/waymark/internal/cli/root"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/daemon"
 	"github.com/waymark-dev/waymark/internal/daemon/client"
@@ -68,7 +69,7 @@ func remoteRefusal(args []string) string {
 // only reads it (and merges the persistent flags once), under mu.
 var frontTree = sync.OnceValue(func() *cmdTree {
 	streams, _, _, _ := iostreams.Test()
-	return &cmdTree{root: NewCmdRoot(&cmdutil.Factory{IO: streams}, &cmdutil.GlobalOptions{})}
+	return &cmdTree{root: root.NewCmdRoot(&cmdutil.Factory{IO: streams}, &cmdutil.GlobalOptions{})}
 })
 
 type cmdTree struct {
@@ -101,7 +102,7 @@ func frontRunner(v string) daemon.UnqueuedFunc {
 		stdout, stderr := out.stream(1), out.stream(2)
 		streams := iostreams.New(strings.NewReader(""), stdout, stderr,
 			iostreams.Terminals{Stdin: req.StdinTTY, Stdout: req.StdoutTTY, Stderr: req.StderrTTY}, getenv)
-		deps := Deps{
+		deps := root.Deps{
 			Dial: func(ctx context.Context, g cmdutil.GlobalOptions, cfg *config.Config, start bool) (cmdutil.Caller, error) {
 				// This daemon is up and of this version: nothing to
 				// start, and the hello's settings are judged as any
@@ -121,7 +122,7 @@ func frontRunner(v string) daemon.UnqueuedFunc {
 				return config.Load(config.LoadOptions{Getenv: getenv, Dir: req.Dir, UserDir: req.ConfigDir, Flags: flags})
 			},
 		}
-		code := MainWith(ctx, req.Args, streams, deps)
+		code := root.MainWith(ctx, req.Args, streams, deps)
 		return rpc.CLIRunResult{Ran: true, Output: out.writes, Exit: code}, nil
 	}
 }

@@ -1,26 +1,27 @@
-// Package cli is waymark's command line: a thin front that turns each
-// command's flags into one request of package calls (or rpc) and sends it to
-// the daemon through a [Caller].
+// Package root is waymark's command tree: the root command with its
+// global flags and help groups, built from the commands of
+// internal/cli/cmd/<noun>, and [MainWith], which runs it and turns the
+// error into the exit status and, with --json, the envelope (both decided
+// in internal/cli/cmdutil).
 //
 // Every command follows the same shape (STYLE rule 17): an XOptions struct,
 // NewCmdX(f, runF) that parses flags into it, and xRun(ctx, opts) that makes
 // the call and prints. Data goes to stdout, confirmations and errors to
-// stderr; --json prints exactly one {"ok":…} object on stdout instead. The
-// exit status is decided by [ExitCode] alone.
+// stderr; --json prints exactly one {"ok":…} object on stdout instead.
 //
 // The parts that live elsewhere (the daemon client, the daemon, the demo
-// site) come in through [Deps]; deps.go holds the wiring for the real binary.
-package cli
+// site) come in through [Deps]; internal/cli/wiring holds them for the real
+// binary.
+package root
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,10 +49,11 @@ import (
 	"github.com/waymark-dev/waymark/internal/cli/cmd/sheet"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/test"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/trace"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/version"
+	versioncmd "github.com/waymark-dev/waymark/internal/cli/cmd/version"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
+	"github.com/waymark-dev/waymark/internal/version"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -83,19 +85,6 @@ type Deps struct {
 	// configuration; nil reads ./waymark.toml and the user's config file,
 	// with Getenv. It is called at most once a process.
 	Config func(flags []config.Flag) (*config.Config, error)
-}
-
-// Main runs waymark with the real streams and [DefaultDeps], and returns the
-// exit status. SIGINT and SIGTERM cancel the command's context; a second
-// signal kills the process the usual way.
-func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() { // exits when ctx is done: at the first signal or when Main returns
-		<-ctx.Done()
-		stop()
-	}()
-	return MainWith(ctx, args, iostreams.System(stdin, stdout, stderr), DefaultDeps())
 }
 
 // MainWith runs waymark with the given streams and dependencies and returns
@@ -170,18 +159,23 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 }
 
 func (d Deps) withDefaults() Deps {
-	def := DefaultDeps()
 	if d.Dial == nil {
-		d.Dial = def.Dial
+		d.Dial = func(context.Context, cmdutil.GlobalOptions, *config.Config, bool) (cmdutil.Caller, error) {
+			return nil, errNotWired("the daemon client (Deps.Dial)")
+		}
 	}
 	if d.RunDaemon == nil {
-		d.RunDaemon = def.RunDaemon
+		d.RunDaemon = func(context.Context, cmdutil.GlobalOptions, *config.Config) error {
+			return errNotWired("the daemon (Deps.RunDaemon)")
+		}
 	}
 	if d.ServeDemo == nil {
-		d.ServeDemo = def.ServeDemo
+		d.ServeDemo = func(context.Context, string, func(string)) error {
+			return errNotWired("the demo site (Deps.ServeDemo)")
+		}
 	}
 	if d.Version == "" {
-		d.Version = def.Version
+		d.Version = version.Self()
 	}
 	if d.Now == nil {
 		d.Now = time.Now
@@ -198,6 +192,13 @@ func (d Deps) withDefaults() Deps {
 		}
 	}
 	return d
+}
+
+// errNotWired is what a part of [Deps] left zero says when a command needs
+// it: the caller of MainWith did not wire it (the real binary's parts are
+// internal/cli/wiring's DefaultDeps).
+func errNotWired(what string) error {
+	return fmt.Errorf("%s is not wired in this process", what)
 }
 
 // wantsJSON reports whether --json appears among the flags in args.
@@ -335,7 +336,7 @@ Try "waymark demo" for a tour.`,
 		}},
 		{"page", "Page and session state:", []*cobra.Command{page.NewCmdCookies(f, nil), page.NewCmdStorage(f, nil), page.NewCmdState(f, nil), page.NewCmdViewport(f, nil), page.NewCmdDownloads(f, nil)}},
 		{"daemon", "Sessions and the daemon:", []*cobra.Command{session.NewCmdSession(f, nil), session.NewCmdClose(f, nil), session.NewCmdDaemon(f, nil)}},
-		{"more", "More:", []*cobra.Command{configcmd.NewCmdConfig(f, nil), doctor.NewCmdDoctor(f, nil), test.NewCmdTest(f, nil), netlog.NewCmdNetlog(f, nil), demo.NewCmdDemo(f, nil), mcp.NewCmdMCP(f, nil), version.NewCmdVersion(f, nil)}},
+		{"more", "More:", []*cobra.Command{configcmd.NewCmdConfig(f, nil), doctor.NewCmdDoctor(f, nil), test.NewCmdTest(f, nil), netlog.NewCmdNetlog(f, nil), demo.NewCmdDemo(f, nil), mcp.NewCmdMCP(f, nil), versioncmd.NewCmdVersion(f, nil)}},
 	}
 	for _, g := range groups {
 		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})

@@ -1,4 +1,4 @@
-package cli
+package wiring
 
 import (
 	"bytes"
@@ -152,7 +152,7 @@ func TestDaemonNetLog(t *testing.T) {
 		{name: "--netlog names the file", flags: []config.Flag{{Name: "--netlog", Key: "evidence.netlog_file", Value: "n.json"}}, want: filepath.Join(dir, "n.json")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, err := loadFile(t, tc.file, nil)(tc.flags)
+			cfg, err := clitest.LoadFile(t, tc.file, nil)(tc.flags)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +162,7 @@ func TestDaemonNetLog(t *testing.T) {
 			}
 		})
 	}
-	if _, err := loadFile(t, "[evidence]\nnetlog = \"sometimes\"\n", nil)(nil); err == nil || !strings.Contains(err.Error(), "on-failure") {
+	if _, err := clitest.LoadFile(t, "[evidence]\nnetlog = \"sometimes\"\n", nil)(nil); err == nil || !strings.Contains(err.Error(), "on-failure") {
 		t.Errorf("a bad netlog mode: %v, want the allowed values", err)
 	}
 }
