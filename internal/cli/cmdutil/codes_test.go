@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -65,9 +66,16 @@ func TestJSONDocCodes(t *testing.T) {
 // constant, a literal returned by an errorCode or ErrorCode, or put in an
 // envelope's Code) is in the table, so the page lists it.
 func TestEveryCodeInTheTable(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	// The commands send codes from every folder of internal/cli.
+	var files []string
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil || len(files) < 50 {
+		t.Fatalf("the CLI's sources: %d files, %v", len(files), err)
 	}
 	known := tableCodes()
 	fset := token.NewFileSet()
@@ -93,7 +101,7 @@ func TestEveryCodeInTheTable(t *testing.T) {
 			switch x := n.(type) {
 			case *ast.ValueSpec:
 				for i, id := range x.Names {
-					if strings.HasPrefix(id.Name, "code") && i < len(x.Values) {
+					if strings.HasPrefix(strings.ToLower(id.Name), "code") && i < len(x.Values) {
 						check(x.Values[i], id.Name)
 					}
 				}
@@ -110,7 +118,7 @@ func TestEveryCodeInTheTable(t *testing.T) {
 					return true
 				})
 			case *ast.CompositeLit:
-				if id, ok := x.Type.(*ast.Ident); ok && id.Name == "errorBody" {
+				if typeName(x.Type) == "ErrorBody" {
 					for _, el := range x.Elts {
 						if kv, ok := el.(*ast.KeyValueExpr); ok {
 							if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Code" {
@@ -123,4 +131,16 @@ func TestEveryCodeInTheTable(t *testing.T) {
 			return true
 		})
 	}
+}
+
+// typeName is the name of a composite literal's type, with or without
+// its package (ErrorBody, cmdutil.ErrorBody).
+func typeName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	}
+	return ""
 }
