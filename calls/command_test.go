@@ -16,7 +16,15 @@ import (
 // lines), and a flag's dashes.
 func commandWords(t *testing.T, fset *token.FileSet) *regexp.Regexp {
 	t.Helper()
-	files, err := filepath.Glob("../internal/cli/*.go")
+	// The commands live in internal/cli/cmd/<noun> and the root in
+	// internal/cli/root: read every folder of the CLI.
+	var files []string
+	err := filepath.WalkDir("../internal/cli", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			files = append(files, path)
+		}
+		return err
+	})
 	if err != nil || len(files) == 0 {
 		t.Fatalf("the CLI's files: %v", err)
 	}
@@ -50,7 +58,7 @@ func commandWords(t *testing.T, fset *token.FileSet) *regexp.Regexp {
 // TestHintsNameCommandsOneWay: no hint in the module writes a waymark
 // command by hand (run waymark snapshot, run "waymark snapshot", …):
 // each goes through [Cmd], so every hint names a command the same way.
-// A hint is the hint argument of Errorf or usageErrorf, a Hint or Fix
+// A hint is the hint argument of Errorf or (cmdutil.)UsageErrorf, a Hint or Fix
 // field, what a function named …hint… returns, a value named …hint….
 func TestHintsNameCommandsOneWay(t *testing.T) {
 	fset := token.NewFileSet()
@@ -111,7 +119,7 @@ func hintExprs(f *ast.File) []ast.Expr {
 			switch name := callName(x); {
 			case name == "Errorf" && len(x.Args) > 1 && isCallsErrorf(x):
 				out = append(out, x.Args[1])
-			case name == "usageErrorf" && len(x.Args) > 0:
+			case (name == "usageErrorf" || name == "UsageErrorf") && len(x.Args) > 0:
 				out = append(out, x.Args[0])
 			}
 		case *ast.KeyValueExpr:

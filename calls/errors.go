@@ -78,7 +78,7 @@ var codes = []struct {
 
 // Codes are the wire codes of the categories, each once, in the table's
 // order: what a front documents (docs/json.md's table is written from
-// them and the CLI's own, internal/cli/codes.go).
+// them and the CLI's own, internal/cli/cmdutil/codes.go).
 func Codes() []string {
 	var out []string
 	for _, c := range codes {

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/waymark-dev/waymark/internal/cli"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 )
 
 // The front's own failures exit as internal/cli's do.
 func TestExitCodesAgree(t *testing.T) {
-	if exitUsage != cli.ExitUsage || exitUnavailable != cli.ExitUnavailable || exitCanceled != cli.ExitCanceled {
-		t.Errorf("front exits %d %d %d, cli %d %d %d", exitUsage, exitUnavailable, exitCanceled, cli.ExitUsage, cli.ExitUnavailable, cli.ExitCanceled)
+	if exitUsage != cmdutil.ExitUsage || exitUnavailable != cmdutil.ExitUnavailable || exitCanceled != cmdutil.ExitCanceled {
+		t.Errorf("front exits %d %d %d, cli %d %d %d", exitUsage, exitUnavailable, exitCanceled, cmdutil.ExitUsage, cmdutil.ExitUnavailable, cmdutil.ExitCanceled)
 	}
 }
 
@@ -97,8 +97,8 @@ func TestFrontWithoutFull(t *testing.T) {
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
 		ee, _ := err.(*exec.ExitError)
-		if ee == nil || ee.ExitCode() != cli.ExitUsage {
-			t.Errorf("--json=%v: %v, want exit %d", json, err, cli.ExitUsage)
+		if ee == nil || ee.ExitCode() != cmdutil.ExitUsage {
+			t.Errorf("--json=%v: %v, want exit %d", json, err, cmdutil.ExitUsage)
 		}
 		want := filepath.Join(dir, "waymark-full")
 		got := stderr.String()

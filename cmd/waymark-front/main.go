@@ -28,7 +28,7 @@ import (
 const fullName = "waymark-full"
 
 // Exit statuses the front gives itself, as internal/cli gives them
-// (cli.ExitUsage, cli.ExitUnavailable, cli.ExitCanceled); the tests check
+// (cmdutil.ExitUsage, cmdutil.ExitUnavailable, cmdutil.ExitCanceled); the tests check
 // that they agree.
 const (
 	exitUsage       = 2

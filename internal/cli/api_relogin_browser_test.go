@@ -16,6 +16,11 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/api"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/record"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
+	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/sessions"
 	"github.com/waymark-dev/waymark/secret"
 	"github.com/waymark-dev/waymark/siteapi"
@@ -111,11 +116,11 @@ func TestAPICallRelogin(t *testing.T) {
 
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
-	common, out, _ := testCommon(m, true, false)
+	common, out, _ := clitest.NewCommon(m, true, false)
 	common.Getenv = getenv
 	// The sign-in routine, recorded by hand as a person would: record
 	// stop grants the Sign in button they pressed to the file.
-	d := common.session()
+	d := common.Remote()
 	must := func(_ any, err error) {
 		t.Helper()
 		if err != nil {
@@ -128,9 +133,9 @@ func TestAPICallRelogin(t *testing.T) {
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Password", Value: password}))
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Device name", Value: "kitchen-laptop-7"}))
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Sign in"]`}))
-	text, textOut, _ := testCommon(m, false, false)
+	text, textOut, _ := clitest.NewCommon(m, false, false)
 	text.Getenv = getenv
-	if err := recordStopRun(ctx, &RecordOptions{Common: text, Op: "stop", File: filepath.Join(dir, "signin.json")}); err != nil {
+	if err := record.RecordStopRun(ctx, &record.RecordOptions{Common: text, Op: "stop", File: filepath.Join(dir, "signin.json")}); err != nil {
 		t.Fatal(err)
 	}
 	// Every value typed (a fill's, a type's) is a variable named for its
@@ -158,7 +163,7 @@ func TestAPICallRelogin(t *testing.T) {
 	site.expire()
 	call := func() error {
 		out.Reset()
-		return apiCallRun(ctx, &APICallOptions{Common: common, Recipe: recipePath,
+		return api.APICallRun(ctx, &api.APICallOptions{Common: common, Recipe: recipePath,
 			VarArgs: []string{"username=ann.lee", "device_name=kitchen-laptop-7"}, Secrets: []string{"password=env:SITE_PASSWORD"}, AllowSubmit: true})
 	}
 
@@ -209,7 +214,7 @@ func TestAPICallRelogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	err := replayRun(ctx, &ReplayOptions{PilotOptions: PilotOptions{Common: common, VarArgs: []string{"username=ann.lee", "device_name=kitchen-laptop-7"}, Secrets: []string{"password=env:SITE_PASSWORD"}},
+	err := replay.ReplayRun(ctx, &replay.ReplayOptions{PilotOptions: pilotflags.PilotOptions{Common: common, VarArgs: []string{"username=ann.lee", "device_name=kitchen-laptop-7"}, Secrets: []string{"password=env:SITE_PASSWORD"}},
 		File: routinePath, KeepHeals: "never", Submits: "ask", NoModel: true})
 	if err != nil || !strings.Contains(out.String(), `"Chair"`) || !strings.Contains(out.String(), "signed in again by signin.json") {
 		t.Fatalf("replay: %v\n%s", err, out)

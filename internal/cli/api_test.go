@@ -10,6 +10,10 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/api"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
+	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
@@ -22,7 +26,7 @@ func TestAPICallKeepsValidators(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sent []siteapi.Validators
-	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+	fc := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		req := params.(calls.APICallRequest)
 		r, err := siteapi.Parse(req.Recipe)
 		if err != nil {
@@ -39,8 +43,8 @@ func TestAPICallKeepsValidators(t *testing.T) {
 		return calls.APICallResult{Rows: []map[string]any{{"title": "Lamp"}}, Pages: 1, Requests: 1, ETag: `"v1"`, Ended: "last page"}, nil
 	}}
 	run := func() string {
-		c, out, _ := testCommon(fc, false, false)
-		if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path}); err != nil {
+		c, out, _ := clitest.NewCommon(fc, false, false)
+		if err := api.APICallRun(context.Background(), &api.APICallOptions{Common: c, Recipe: path}); err != nil {
 			t.Fatal(err)
 		}
 		return out.String()
@@ -63,7 +67,7 @@ func TestExtractLearnAPI(t *testing.T) {
 	capt := `{"format":"waymark.capture/1","started":"2026-12-01T00:00:00Z","stopped":"2026-12-01T00:01:00Z","exchanges":[{"id":"1","kind":"fetch","method":"GET","url":"http://shop.test/api/items","page":"http://shop.test/","status":200,"response_body":"{\"items\":[{\"title\":\"Go\"}]}","sent":"2026-12-01T00:00:01Z"}]}`
 	var keep []bool
 	capturing := true
-	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+	fc := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		if method == calls.MethodCaptureStop {
 			if !capturing {
 				return nil, calls.Errorf(calls.ErrBadInput, "", "session does not capture")
@@ -73,10 +77,10 @@ func TestExtractLearnAPI(t *testing.T) {
 		}
 		return apiReply(method, params)
 	}}
-	c, _, _ := testCommon(fc, false, false)
-	opts := &ExtractOptions{PilotOptions: PilotOptions{Common: c}}
+	c, _, _ := clitest.NewCommon(fc, false, false)
+	opts := &pilot.ExtractOptions{PilotOptions: pilotflags.PilotOptions{Common: c}}
 	path := filepath.Join(t.TempDir(), "items.api.json")
-	if err := opts.learnAPI(context.Background(), []byte(`[{"title":"Go"}]`), path); err != nil {
+	if err := opts.LearnAPIRun(context.Background(), []byte(`[{"title":"Go"}]`), path); err != nil {
 		t.Fatal(err)
 	}
 	if r, err := siteapi.Load(path); err != nil || r.Request.URL != "http://shop.test/api/items" || !r.Learned.Verified {
@@ -86,7 +90,7 @@ func TestExtractLearnAPI(t *testing.T) {
 		t.Errorf("capture stop calls with keep %v, want one that keeps it running", keep)
 	}
 	capturing = false
-	err := opts.learnAPI(context.Background(), []byte(`[{"title":"Go"}]`), path)
+	err := opts.LearnAPIRun(context.Background(), []byte(`[{"title":"Go"}]`), path)
 	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "waymark capture start") {
 		t.Errorf("no capture: %v (hint %q)", err, calls.Hint(err))
 	}
@@ -97,24 +101,24 @@ func TestExtractLearnAPI(t *testing.T) {
 // read every page and called the model, then refused, leaving the tab on
 // the last page).
 func TestExtractLearnAPIWithoutACaptureReadsNothing(t *testing.T) {
-	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+	fc := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		if method == calls.MethodCaptureStop {
 			return nil, calls.Errorf(calls.ErrBadInput, "", "session does not capture")
 		}
 		return apiReply(method, params)
 	}}
-	c, _, _ := testCommon(fc, false, false)
+	c, _, _ := clitest.NewCommon(fc, false, false)
 	dir := t.TempDir()
 	schema := filepath.Join(dir, "rows.schema.json")
 	if err := os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"}}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := &ExtractOptions{PilotOptions: PilotOptions{Common: c}, SchemaFile: schema, Pages: 3, LearnAPI: filepath.Join(dir, "items.api.json")}
-	err := extractRun(context.Background(), opts)
+	opts := &pilot.ExtractOptions{PilotOptions: pilotflags.PilotOptions{Common: c}, SchemaFile: schema, Pages: 3, LearnAPI: filepath.Join(dir, "items.api.json")}
+	err := pilot.ExtractRun(context.Background(), opts)
 	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "waymark capture start") {
 		t.Fatalf("no capture: %v (hint %q)", err, calls.Hint(err))
 	}
-	for _, call := range fc.calls {
+	for _, call := range fc.Calls {
 		if call.Method != calls.MethodCaptureStop {
 			t.Errorf("called %s before refusing", call.Method)
 		}
@@ -132,7 +136,7 @@ func TestAPICallApproval(t *testing.T) {
 	}
 	held := calls.Approval{Action: siteapi.ApprovalAction, URL: "http://shop.test/", Sends: "PUT http://shop.test/api/items", Token: "L.1"}
 	var approves []*calls.Approval
-	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+	fc := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		req := params.(calls.APICallRequest)
 		approves = append(approves, req.Approve)
 		if req.Approve == nil {
@@ -141,13 +145,13 @@ func TestAPICallApproval(t *testing.T) {
 		}
 		return calls.APICallResult{Rows: []map[string]any{{"title": "Lamp"}}, Pages: 1, Requests: 1, Ended: "last page"}, nil
 	}}
-	c, _, _ := testCommon(fc, false, false)
-	if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path}); !errors.Is(err, calls.ErrNeedsApproval) || len(approves) != 1 {
+	c, _, _ := clitest.NewCommon(fc, false, false)
+	if err := api.APICallRun(context.Background(), &api.APICallOptions{Common: c, Recipe: path}); !errors.Is(err, calls.ErrNeedsApproval) || len(approves) != 1 {
 		t.Fatalf("unapproved: %v after %d call(s)", err, len(approves))
 	}
 	approves = nil
-	c, out, _ := testCommon(fc, false, false)
-	if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path, AllowSubmit: true}); err != nil || !strings.Contains(out.String(), "Lamp") {
+	c, out, _ := clitest.NewCommon(fc, false, false)
+	if err := api.APICallRun(context.Background(), &api.APICallOptions{Common: c, Recipe: path, AllowSubmit: true}); err != nil || !strings.Contains(out.String(), "Lamp") {
 		t.Fatalf("--allow-submit: %v %q", err, out)
 	}
 	if len(approves) != 2 || approves[1] == nil || approves[1].Token != "L.1" {
@@ -159,8 +163,8 @@ func TestAPICallApproval(t *testing.T) {
 	if err := os.WriteFile(file, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, _, _ = testCommon(fc, false, false)
-	if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path, Approve: file}); err != nil || len(approves) != 1 || approves[0] == nil {
+	c, _, _ = clitest.NewCommon(fc, false, false)
+	if err := api.APICallRun(context.Background(), &api.APICallOptions{Common: c, Recipe: path, Approve: file}); err != nil || len(approves) != 1 || approves[0] == nil {
 		t.Fatalf("--approve: %v, sent %+v", err, approves)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
+	batchcmd "github.com/waymark-dev/waymark/internal/cli/cmd/batch"
 )
 
 // batchReply answers the batch calls like a daemon whose batch of one row
@@ -54,7 +55,7 @@ func TestRowExit(t *testing.T) {
 		{batch.Result{Status: batch.StatusFailed, Cause: batch.CauseInput}, 2},
 		{batch.Result{Status: batch.StatusUncertain, Cause: batch.CauseWorker}, 1},
 	} {
-		if got := rowExit(c.r); got != c.want {
+		if got := batchcmd.RowExit(c.r); got != c.want {
 			t.Errorf("%s/%s: exit %d, want %d", c.r.Status, c.r.Cause, got, c.want)
 		}
 	}
@@ -62,12 +63,12 @@ func TestRowExit(t *testing.T) {
 
 func TestProgressBar(t *testing.T) {
 	st := batch.Status{Total: 200, Done: 50, OK: 48, Failed: 1, Uncertain: 1, RatePerMin: 120, LeftMS: 75_000}
-	got := progressBar(st, 20)
+	got := batchcmd.ProgressBar(st, 20)
 	want := "[#####...............] 50/200  ok 48  failed 1  uncertain 1  120 rows/min  1m15s left   "
 	if got != want {
 		t.Errorf("bar =\n%q\nwant\n%q", got, want)
 	}
-	line := batchRowLine(batch.Result{N: 7, Status: batch.StatusUncertain, Cause: batch.CauseWorker, Step: "place", Key: "ann", DurMS: 812, Message: "worker w1 stopped"})
+	line := batchcmd.BatchRowLine(batch.Result{N: 7, Status: batch.StatusUncertain, Cause: batch.CauseWorker, Step: "place", Key: "ann", DurMS: 812, Message: "worker w1 stopped"})
 	if line != "row 7     uncertain    812ms  ann  worker at place: worker w1 stopped" {
 		t.Errorf("row line = %q", line)
 	}

@@ -3,49 +3,24 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	configcmd "github.com/waymark-dev/waymark/internal/cli/cmd/config"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 )
-
-func TestNewCmdConfig(t *testing.T) {
-	tests := []struct {
-		name     string
-		args     []string
-		wantRun  bool
-		wantCode int
-	}{
-		{name: "show", args: []string{"show"}, wantRun: true},
-		{name: "no subcommand", args: nil, wantCode: ExitUsage},
-		{name: "unknown subcommand", args: []string{"shwo"}, wantCode: ExitUsage},
-		{name: "show takes no args", args: []string{"show", "x"}, wantCode: ExitUsage},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseCmd(t, NewCmdConfig, tt.args)
-			if code := ExitCode(err); code != tt.wantCode {
-				t.Fatalf("exit code %d (err %v), want %d", code, err, tt.wantCode)
-			}
-			if tt.wantRun && (got == nil || got.Load == nil) {
-				t.Fatalf("runF got %+v, want options with Load", got)
-			}
-		})
-	}
-}
 
 // TestConfigFlags: the global flags set on the command line, and only
 // those, become config layers and the command line of a daemon this
 // command starts; the session is not the daemon's.
 func TestConfigFlags(t *testing.T) {
-	g := GlobalOptions{Session: "s2", ExecutablePath: "/x/chrome", CDP: "9222", Headed: true, BrowserArgs: []string{"--a", "--b"}, PrivateNetwork: "all", NetLog: "/x/net.json"}
+	g := cmdutil.GlobalOptions{Session: "s2", ExecutablePath: "/x/chrome", CDP: "9222", Headed: true, BrowserArgs: []string{"--a", "--b"}, PrivateNetwork: "all", NetLog: "/x/net.json"}
 	tests := []struct {
 		name     string
 		set      []string
@@ -71,11 +46,11 @@ func TestConfigFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := g
-			g.noteSet(func(n string) bool { return slices.Contains(tt.set, n) })
-			if d := cmp.Diff(tt.want, g.configFlags()); d != "" {
+			g.NoteSet(func(n string) bool { return slices.Contains(tt.set, n) })
+			if d := cmp.Diff(tt.want, g.ConfigFlags()); d != "" {
 				t.Errorf("flags (-want +got):\n%s", d)
 			}
-			if d := cmp.Diff(tt.wantArgs, g.daemonArgs()); d != "" {
+			if d := cmp.Diff(tt.wantArgs, g.DaemonArgs()); d != "" {
 				t.Errorf("daemon args (-want +got):\n%s", d)
 			}
 		})
@@ -108,13 +83,13 @@ func TestConfigPrecedence(t *testing.T) {
 		{key: "session.name", file: "[session]\nname = \"file\"", env: "WAYMARK_SESSION", envValue: "envs",
 			fileVal: "file", envVal: "envs", flagArgs: []string{"--session", "flags"}, flagVal: "flags", flagSource: "flag --session"},
 	}
-	show := func(t *testing.T, file string, env map[string]string, args ...string) map[string]configValue {
+	show := func(t *testing.T, file string, env map[string]string, args ...string) map[string]configcmd.ConfigValue {
 		t.Helper()
-		code, stdout, stderr, _ := runMainConfig(t, context.Background(), &fakeCaller{}, env, loadFile(t, file, env), append(args, "config", "show", "--json")...)
+		code, stdout, stderr, _ := runMainConfig(t, context.Background(), &clitest.FakeCaller{}, env, clitest.LoadFile(t, file, env), append(args, "config", "show", "--json")...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s%s", code, stdout, stderr)
 		}
-		var out struct{ Data configShowData }
+		var out struct{ Data configcmd.ConfigShowData }
 		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 			t.Fatalf("%v: %s", err, stdout)
 		}
@@ -140,94 +115,17 @@ func TestConfigPrecedence(t *testing.T) {
 	}
 }
 
-// testConfig loads a config from a project file in a temporary folder
-// (mode 0600) and the given environment.
-func testConfig(t *testing.T, file string, env map[string]string) (*config.Config, string) {
-	t.Helper()
-	dir := t.TempDir()
-	path := filepath.Join(dir, config.ProjectFile)
-	if file != "" {
-		if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c, err := config.Load(config.LoadOptions{Dir: dir, Getenv: func(k string) string { return env[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, path
-}
-
-func TestConfigShowRun(t *testing.T) {
-	c, path := testConfig(t, "[browser]\nengine = \"cdp\"\ncdp = \"9222\"\n", map[string]string{"ANTHROPIC_API_KEY": "sk-ant-api03-abcdefghijkl4321"})
-	load := func() (*config.Config, error) { return c, nil }
-
-	t.Run("human", func(t *testing.T) {
-		common, out, _ := testCommon(&fakeCaller{}, false, true)
-		if err := configShowRun(context.Background(), &ConfigShowOptions{Common: common, Load: load}); err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range []string{`engine = "cdp"`, "# from " + path, `api_key = "••••4321"`, "# from env ANTHROPIC_API_KEY", "# from default"} {
-			if !strings.Contains(out.String(), w) {
-				t.Errorf("output lacks %q:\n%s", w, out)
-			}
-		}
-		if strings.Contains(out.String(), "abcdefghijkl") {
-			t.Errorf("output shows the key:\n%s", out)
-		}
-	})
-
-	t.Run("json", func(t *testing.T) {
-		common, out, errOut := testCommon(&fakeCaller{}, true, false)
-		if err := configShowRun(context.Background(), &ConfigShowOptions{Common: common, Load: load}); err != nil {
-			t.Fatal(err)
-		}
-		var env struct {
-			OK   bool
-			Data configShowData
-		}
-		if err := json.Unmarshal(out.Bytes(), &env); err != nil {
-			t.Fatalf("%v: %s", err, out)
-		}
-		if !env.OK || errOut.Len() != 0 {
-			t.Errorf("ok=%v stderr=%q", env.OK, errOut)
-		}
-		want := map[string]configValue{
-			"browser.engine":   {Value: "cdp", Source: path},
-			"model.api_key":    {Value: "••••4321", Source: "env ANTHROPIC_API_KEY"},
-			"browser.headless": {Value: true, Source: "default"},
-		}
-		for k, w := range want {
-			if d := cmp.Diff(w, env.Data.Values[k]); d != "" {
-				t.Errorf("%s (-want +got):\n%s", k, d)
-			}
-		}
-		if d := cmp.Diff([]string{path}, env.Data.Files); d != "" {
-			t.Errorf("files (-want +got):\n%s", d)
-		}
-	})
-
-	t.Run("load error", func(t *testing.T) {
-		common, _, _ := testCommon(&fakeCaller{}, false, false)
-		bad := errors.New(`config file /p/waymark.toml:3: unknown key "browser.headles"`)
-		err := configShowRun(context.Background(), &ConfigShowOptions{Common: common, Load: func() (*config.Config, error) { return nil, bad }})
-		if !errors.Is(err, bad) || ExitCode(err) != ExitFailed {
-			t.Fatalf("err = %v (exit %d), want the load error, exit 1", err, ExitCode(err))
-		}
-	})
-}
-
 // TestConfigShowMatchesDaemon: `config show` prints what a daemon started
 // with the same flags applies. --private-network was left out of the flag
 // table config show and doctor used, so they printed "loopback" while the
 // daemon obeyed "all".
 func TestConfigShowMatchesDaemon(t *testing.T) {
 	args := []string{"--private-network", "all", "--headed", "--browser-arg", "--lang=de"}
-	code, stdout, stderr, _ := runMainConfig(t, context.Background(), &fakeCaller{}, nil, loadFile(t, "", nil), append(args, "config", "show", "--json")...)
+	code, stdout, stderr, _ := runMainConfig(t, context.Background(), &clitest.FakeCaller{}, nil, clitest.LoadFile(t, "", nil), append(args, "config", "show", "--json")...)
 	if code != 0 {
 		t.Fatalf("config show: exit %d: %s", code, stderr)
 	}
-	var shown struct{ Data configShowData }
+	var shown struct{ Data configcmd.ConfigShowData }
 	if err := json.Unmarshal([]byte(stdout), &shown); err != nil {
 		t.Fatal(err)
 	}
@@ -240,8 +138,8 @@ func TestConfigShowMatchesDaemon(t *testing.T) {
 	var daemonCfg *config.Config
 	ios, _, _, _ := iostreams.Test()
 	deps := Deps{
-		Config: loadFile(t, "", nil),
-		RunDaemon: func(_ context.Context, _ GlobalOptions, cfg *config.Config) error {
+		Config: clitest.LoadFile(t, "", nil),
+		RunDaemon: func(_ context.Context, _ cmdutil.GlobalOptions, cfg *config.Config) error {
 			daemonCfg = cfg
 			return nil
 		},
@@ -250,7 +148,7 @@ func TestConfigShowMatchesDaemon(t *testing.T) {
 	if code := MainWith(context.Background(), append(args, "daemon"), ios, deps); code != 0 || daemonCfg == nil {
 		t.Fatalf("daemon: exit %d, config %v", code, daemonCfg)
 	}
-	opts, err := driverOptions(daemonCfg)
+	opts, err := cmdutil.DriverOptions(daemonCfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +156,7 @@ func TestConfigShowMatchesDaemon(t *testing.T) {
 		t.Errorf("daemon applies access %q, headed %v, args %q; config show says %+v", opts.Policy.Access(), opts.Headed, opts.Args, shown.Data.Values)
 	}
 	for _, e := range daemonCfg.Entries() {
-		want, _ := json.Marshal(configValue{Value: e.Value, Source: e.Source})
+		want, _ := json.Marshal(configcmd.ConfigValue{Value: e.Value, Source: e.Source})
 		got, _ := json.Marshal(shown.Data.Values[e.Key])
 		if string(got) != string(want) {
 			t.Errorf("%s: the daemon has %s, config show printed %s", e.Key, want, got)

@@ -9,31 +9,21 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/demo"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/mcp"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/test"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 )
 
-// loadFile returns a Deps.Config that reads file as the project's config
-// file, with the environment env.
-func loadFile(t *testing.T, file string, env map[string]string) func([]config.Flag) (*config.Config, error) {
-	t.Helper()
-	dir := t.TempDir()
-	if file != "" {
-		if err := os.WriteFile(filepath.Join(dir, config.ProjectFile), []byte(file), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return func(flags []config.Flag) (*config.Config, error) {
-		return config.Load(config.LoadOptions{Dir: dir, Getenv: func(k string) string { return env[k] }, Flags: flags})
-	}
-}
-
 // actParams returns the ActRequest of the only act call fc saw.
-func actParams(t *testing.T, fc *fakeCaller) calls.ActRequest {
+func actParams(t *testing.T, fc *clitest.FakeCaller) calls.ActRequest {
 	t.Helper()
-	if len(fc.calls) != 1 || fc.calls[0].Method != calls.MethodAct {
-		t.Fatalf("calls = %+v, want one act", fc.calls)
+	if len(fc.Calls) != 1 || fc.Calls[0].Method != calls.MethodAct {
+		t.Fatalf("calls = %+v, want one act", fc.Calls)
 	}
-	return fc.calls[0].Params.(calls.ActRequest)
+	return fc.Calls[0].Params.(calls.ActRequest)
 }
 
 func TestConfigSessionName(t *testing.T) {
@@ -52,12 +42,12 @@ func TestConfigSessionName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fc := &fakeCaller{}
-			code, _, stderr, dials := runMainConfig(t, context.Background(), fc, tt.env, loadFile(t, tt.file, tt.env), tt.args...)
+			fc := &clitest.FakeCaller{}
+			code, _, stderr, dials := runMainConfig(t, context.Background(), fc, tt.env, clitest.LoadFile(t, tt.file, tt.env), tt.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			if got := fc.calls[0].Session; got != tt.want {
+			if got := fc.Calls[0].Session; got != tt.want {
 				t.Errorf("session = %q, want %q", got, tt.want)
 			}
 			if got := dials[0].G.Session; got != tt.want {
@@ -68,40 +58,40 @@ func TestConfigSessionName(t *testing.T) {
 }
 
 func TestConfigSessionNameInvalid(t *testing.T) {
-	fc := &fakeCaller{}
-	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, "[session]\nname = \"a b\"\n", nil), "click", "e1")
-	if code != ExitUsage || !strings.Contains(stderr, `bad session name "a b" in [session] name`) || !strings.Contains(stderr, config.ProjectFile) {
+	fc := &clitest.FakeCaller{}
+	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, "[session]\nname = \"a b\"\n", nil), "click", "e1")
+	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `bad session name "a b" in [session] name`) || !strings.Contains(stderr, config.ProjectFile) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
-	if len(fc.calls) != 0 {
-		t.Errorf("calls made: %+v", fc.calls)
+	if len(fc.Calls) != 0 {
+		t.Errorf("calls made: %+v", fc.Calls)
 	}
 }
 
 // A config file that cannot be read stops the commands that take defaults
 // from it, with its error, and not those that report or need none.
 func TestConfigUnreadable(t *testing.T) {
-	load := loadFile(t, "[session]\nsesion = \"work\"\n", nil)
-	fc := &fakeCaller{}
+	load := clitest.LoadFile(t, "[session]\nsesion = \"work\"\n", nil)
+	fc := &clitest.FakeCaller{}
 	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, load, "click", "e1")
-	if code != ExitUsage || !strings.Contains(stderr, `unknown key "session.sesion"`) {
+	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `unknown key "session.sesion"`) {
 		t.Errorf("click: exit %d, stderr %q", code, stderr)
 	}
-	code, stdout, _, _ := runMainConfig(t, context.Background(), &fakeCaller{}, nil, load, "--json", "click", "e1")
-	if code != ExitUsage || !strings.Contains(stdout, `"code":"bad_config"`) {
+	code, stdout, _, _ := runMainConfig(t, context.Background(), &clitest.FakeCaller{}, nil, load, "--json", "click", "e1")
+	if code != cmdutil.ExitUsage || !strings.Contains(stdout, `"code":"bad_config"`) {
 		t.Errorf("click --json: exit %d, stdout %q", code, stdout)
 	}
-	if len(fc.calls) != 0 {
-		t.Errorf("click with a bad config made calls: %+v", fc.calls)
+	if len(fc.Calls) != 0 {
+		t.Errorf("click with a bad config made calls: %+v", fc.Calls)
 	}
 	// With the session given, a command still needs the file's other
 	// settings (the submit gate, the timeout).
-	code, _, stderr, _ = runMainConfig(t, context.Background(), &fakeCaller{}, nil, load, "--session", "s", "click", "e1")
-	if code != ExitUsage || !strings.Contains(stderr, `unknown key "session.sesion"`) {
+	code, _, stderr, _ = runMainConfig(t, context.Background(), &clitest.FakeCaller{}, nil, load, "--session", "s", "click", "e1")
+	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `unknown key "session.sesion"`) {
 		t.Errorf("click --session: exit %d, stderr %q", code, stderr)
 	}
 	for _, args := range [][]string{{"version"}, {"daemon", "stop"}, {"help", "click"}} {
-		code, _, stderr, _ = runMainConfig(t, context.Background(), &fakeCaller{}, nil, load, args...)
+		code, _, stderr, _ = runMainConfig(t, context.Background(), &clitest.FakeCaller{}, nil, load, args...)
 		if code != 0 {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
@@ -124,12 +114,12 @@ func TestConfigSubmits(t *testing.T) {
 		{name: "file ask, --allow-submit", file: "[session]\nsubmits = \"ask\"\n", args: []string{"click", "e1", "--allow-submit"}, want: ""},
 		{name: "file ask, fill is never gated", file: "[session]\nsubmits = \"ask\"\n", args: []string{"fill", "e1", "x"}, want: ""},
 		{name: "file allow", file: "[session]\nsubmits = \"allow\"\n", args: []string{"click", "e1"}, want: ""},
-		{name: "both flags", args: []string{"click", "e1", "--ask-submit", "--allow-submit"}, wantCode: ExitUsage},
+		{name: "both flags", args: []string{"click", "e1", "--ask-submit", "--allow-submit"}, wantCode: cmdutil.ExitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fc := &fakeCaller{}
-			code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, tt.file, nil), tt.args...)
+			fc := &clitest.FakeCaller{}
+			code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, tt.file, nil), tt.args...)
 			if code != tt.wantCode {
 				t.Fatalf("exit %d, want %d: %s", code, tt.wantCode, stderr)
 			}
@@ -160,16 +150,16 @@ func TestConfigTimeout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fc := &fakeCaller{}
-			code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, tt.file, nil), tt.args...)
+			fc := &clitest.FakeCaller{}
+			code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, tt.file, nil), tt.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			if len(fc.calls) != 1 {
-				t.Fatalf("calls = %+v", fc.calls)
+			if len(fc.Calls) != 1 {
+				t.Fatalf("calls = %+v", fc.Calls)
 			}
 			var got int
-			switch p := fc.calls[0].Params.(type) {
+			switch p := fc.Calls[0].Params.(type) {
 			case calls.ActRequest:
 				got = p.TimeoutMS
 			case calls.OpenRequest:
@@ -185,18 +175,18 @@ func TestConfigTimeout(t *testing.T) {
 		})
 	}
 
-	fc := &fakeCaller{}
-	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, "[session]\ntimeout = \"-1s\"\n", nil), "click", "e1")
-	if code != ExitUsage || !strings.Contains(stderr, `session.timeout = "-1s": must not be negative`) || len(fc.calls) != 0 {
-		t.Errorf("negative timeout: exit %d, stderr %q, calls %+v", code, stderr, fc.calls)
+	fc := &clitest.FakeCaller{}
+	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, "[session]\ntimeout = \"-1s\"\n", nil), "click", "e1")
+	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `session.timeout = "-1s": must not be negative`) || len(fc.Calls) != 0 {
+		t.Errorf("negative timeout: exit %d, stderr %q, calls %+v", code, stderr, fc.Calls)
 	}
 }
 
 func TestConfigMCPTimeout(t *testing.T) {
-	f, _, _, _ := testFactory(&fakeCaller{})
-	load := loadFile(t, "[session]\ntimeout = \"7s\"\n", nil)
+	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
+	load := clitest.LoadFile(t, "[session]\ntimeout = \"7s\"\n", nil)
 	f.Config = func() (*config.Config, error) { return load(nil) }
-	got, err := parseWith(f, NewCmdMCP, nil)
+	got, err := clitest.ParseWith(f, mcp.NewCmdMCP, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,10 +196,10 @@ func TestConfigMCPTimeout(t *testing.T) {
 }
 
 func TestConfigEvidenceFolder(t *testing.T) {
-	f, _, _, _ := testFactory(&fakeCaller{})
-	load := loadFile(t, "[evidence]\nfolder = \"ci/evidence\"\n", nil)
+	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
+	load := clitest.LoadFile(t, "[evidence]\nfolder = \"ci/evidence\"\n", nil)
 	f.Config = func() (*config.Config, error) { return load(nil) }
-	got, err := parseWith(f, NewCmdTest, []string{"plan.yaml"})
+	got, err := clitest.ParseWith(f, test.NewCmdTest, []string{"plan.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,10 +208,10 @@ func TestConfigEvidenceFolder(t *testing.T) {
 	}
 
 	t.Chdir(t.TempDir())
-	fc := &fakeCaller{reply: shopReply("Products")}
-	common, _, _ := testCommon(fc, false, false)
-	opts := &TestOptions{Common: common, File: writePlan(t, cliPlan), Folder: got.Folder, Now: func() time.Time { return testNow }}
-	if err := testRun(context.Background(), opts); err != nil {
+	fc := &clitest.FakeCaller{Reply: shopReply("Products")}
+	common, _, _ := clitest.NewCommon(fc, false, false)
+	opts := &test.TestOptions{Common: common, File: writePlan(t, cliPlan), Folder: got.Folder, Now: func() time.Time { return clitest.Now }}
+	if err := test.RunTest(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	want := filepath.Join("ci", "evidence", "cli-plan-20260304-050607", "report.md")
@@ -230,7 +220,7 @@ func TestConfigEvidenceFolder(t *testing.T) {
 	}
 	// --out still wins.
 	opts.Out = "here"
-	if err := testRun(context.Background(), opts); err != nil {
+	if err := test.RunTest(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join("here", "report.md")); err != nil {
@@ -247,12 +237,12 @@ func TestDemoSessionNotFromConfig(t *testing.T) {
 		want       string
 	}{
 		{"named by a person", false, "work"},
-		{"from the config file", true, demoSession},
+		{"from the config file", true, demo.DemoSession},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			f, _, _, _ := testFactory(&fakeCaller{})
+			f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
 			f.Session, f.SessionFromConfig = "work", tt.fromConfig
-			got, err := parseWith(f, NewCmdDemo, nil)
+			got, err := clitest.ParseWith(f, demo.NewCmdDemo, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -267,9 +257,9 @@ func TestDemoSessionNotFromConfig(t *testing.T) {
 // is, naming where it came from.
 func TestConfigBadCDP(t *testing.T) {
 	env := map[string]string{"WAYMARK_CDP": "localhost"}
-	fc := &fakeCaller{}
-	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, env, loadFile(t, "", env), "click", "e1")
-	if code != ExitUsage || !strings.Contains(stderr, `bad cdp "localhost" (from env WAYMARK_CDP)`) || len(fc.calls) != 0 {
-		t.Errorf("exit %d, stderr %q, calls %v", code, stderr, fc.calls)
+	fc := &clitest.FakeCaller{}
+	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, env, clitest.LoadFile(t, "", env), "click", "e1")
+	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `bad cdp "localhost" (from env WAYMARK_CDP)`) || len(fc.Calls) != 0 {
+		t.Errorf("exit %d, stderr %q, calls %v", code, stderr, fc.Calls)
 	}
 }

@@ -16,6 +16,10 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/apptest"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/sheet"
+	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
@@ -36,9 +40,9 @@ func TestExtractOnACanvasGridSaysWhy(t *testing.T) {
 	env := map[string]string{"WAYMARK_MODEL": "openai:test", "OPENAI_BASE_URL": model.URL + "/v1", "OPENAI_API_KEY": "test"}
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
-	common, _, _ := testCommon(m, false, false)
+	common, _, _ := clitest.NewCommon(m, false, false)
 	common.Getenv = func(k string) string { return env[k] }
-	s := common.session()
+	s := common.Remote()
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +53,7 @@ func TestExtractOnACanvasGridSaysWhy(t *testing.T) {
 	if err := os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"product":{"type":"string"},"price":{"type":"number"}}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := extractRun(ctx, &ExtractOptions{PilotOptions: PilotOptions{Common: common}, Instruction: "the products", SchemaFile: schema})
+	err := pilot.ExtractRun(ctx, &pilot.ExtractOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Instruction: "the products", SchemaFile: schema})
 	var ce *calls.Error
 	if !errors.As(err, &ce) || !errors.Is(err, calls.ErrNoMatch) || !strings.Contains(err.Error(), "x-data-spreadsheet, a spreadsheet waymark cannot read") || !strings.Contains(ce.Hint, "CSV") {
 		t.Errorf("extract: %v", err)
@@ -57,8 +61,8 @@ func TestExtractOnACanvasGridSaysWhy(t *testing.T) {
 	if n := modelCalls.Load(); n != 0 {
 		t.Errorf("%d model calls; want none", n)
 	}
-	dc, _, _ := testCommon(m, true, false)
-	if err := sheetRun(ctx, &SheetOptions{Common: dc, Op: "dump"}); err == nil || !strings.Contains(err.Error(), "drawn on a canvas") {
+	dc, _, _ := clitest.NewCommon(m, true, false)
+	if err := sheet.SheetRun(ctx, &sheet.SheetOptions{Common: dc, Op: "dump"}); err == nil || !strings.Contains(err.Error(), "drawn on a canvas") {
 		t.Errorf("sheet dump --json: %v", err)
 	}
 }

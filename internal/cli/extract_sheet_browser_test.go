@@ -15,6 +15,11 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/apptest"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/sheet"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
+	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
@@ -50,9 +55,9 @@ func TestExtractOnARealSheet(t *testing.T) {
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
 	rec := &methodLog{Caller: m}
-	common, out, errOut := testCommon(rec, false, false)
+	common, out, errOut := clitest.NewCommon(rec, false, false)
 	common.Getenv = func(k string) string { return env[k] }
-	s := common.session()
+	s := common.Remote()
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {
 		t.Fatal(err)
 	}
@@ -64,8 +69,8 @@ func TestExtractOnARealSheet(t *testing.T) {
 	if err := os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"product":{"type":"string"},"price":{"type":"number"},"count":{"type":"integer"}}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := &ExtractOptions{PilotOptions: PilotOptions{Common: common}, Instruction: "the stock", SchemaFile: schema}
-	if err := extractRun(ctx, opts); err != nil {
+	opts := &pilot.ExtractOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Instruction: "the stock", SchemaFile: schema}
+	if err := pilot.ExtractRun(ctx, opts); err != nil {
 		t.Fatalf("%v\nstderr: %s", err, errOut)
 	}
 	const want = `[{"count":3,"price":19.99,"product":"lamp"},{"count":12,"price":120,"product":"desk"},{"count":7,"price":45,"product":"chair"}]`
@@ -82,8 +87,8 @@ func TestExtractOnARealSheet(t *testing.T) {
 
 	// sheet dump names the tables it holds, in text and in --json.
 	for _, asJSON := range []bool{false, true} {
-		dc, dout, _ := testCommon(m, asJSON, false)
-		if err := sheetRun(ctx, &SheetOptions{Common: dc, Op: "dump"}); err != nil {
+		dc, dout, _ := clitest.NewCommon(m, asJSON, false)
+		if err := sheet.SheetRun(ctx, &sheet.SheetOptions{Common: dc, Op: "dump"}); err != nil {
 			t.Fatalf("sheet dump: %v", err)
 		}
 		for _, want := range []string{"'Orders': 2 rows; Customer, Amount (number), Paid", "'Stock': 3 rows; Product, Price (number), Count (number)"} {
@@ -107,12 +112,12 @@ func TestExtractOnARealSheet(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	if dump, err := sheetDumpOf(ctx, s); err != nil || dump != nil {
+	if dump, err := pilotflags.SheetDumpOf(ctx, s); err != nil || dump != nil {
 		t.Fatalf("an ordinary page is a sheet: %v", err)
 	}
 	t.Logf("an ordinary page is told from a sheet in %s", time.Since(start))
 	rec.methods = nil
-	if err := extractRun(ctx, opts); err == nil {
+	if err := pilot.ExtractRun(ctx, opts); err == nil {
 		t.Error("an ordinary page was read with no model")
 	}
 	if rec.asked(calls.MethodSheetDump) || modelCalls.Load() == 0 {
@@ -122,7 +127,7 @@ func TestExtractOnARealSheet(t *testing.T) {
 
 // methodLog is a Caller that notes the methods it passes on.
 type methodLog struct {
-	Caller
+	cmdutil.Caller
 	methods []string
 }
 

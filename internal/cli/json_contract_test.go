@@ -19,6 +19,9 @@ import (
 
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
+	"github.com/waymark-dev/waymark/internal/cli/root"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -178,7 +181,7 @@ func restartReply() func(string, any) (any, error) {
 			return calls.Empty{}, nil
 		case rpc.MethodDaemonStatus:
 			if stopped.CompareAndSwap(true, false) {
-				return nil, fmt.Errorf("%w: gone", ErrNoDaemon)
+				return nil, fmt.Errorf("%w: gone", cmdutil.ErrNoDaemon)
 			}
 		}
 		return pageReply(method, params)
@@ -286,7 +289,7 @@ func TestJSONContract(t *testing.T) {
 		"downloads":             {{args: []string{"downloads"}, wantOK: true}, {args: []string{"downloads"}, reply: fail}},
 		"drag":                  {{args: []string{"drag", "e1", "e2"}, wantOK: true}, {args: []string{"drag", "e1", "e2"}, reply: fail}},
 		"click-at":              {{args: []string{"click-at", "10", "20"}, wantOK: true}, {args: []string{"click-at", "10", "20"}, reply: fail}},
-		"drift":                 {{args: []string{"drift", routineFile}, reply: shopCaller(nil).reply, wantOK: true}, {args: []string{"drift", routineFile}, reply: fail}},
+		"drift":                 {{args: []string{"drift", routineFile}, reply: shopCaller(nil).Reply, wantOK: true}, {args: []string{"drift", routineFile}, reply: fail}},
 		"eval":                  {{args: []string{"eval", "1"}, wantOK: true}, {args: []string{"eval", "1"}, reply: fail}},
 		"extract":               {{args: []string{"extract", "the title", "--schema", schemaFile}, env: withModel, wantOK: true}, {args: []string{"extract", "the title", "--schema", schemaFile}}},
 		"fill":                  {{args: []string{"fill", "e2", "x"}, wantOK: true}, {args: []string{"fill", "e2", "x"}, reply: fail}},
@@ -324,7 +327,7 @@ func TestJSONContract(t *testing.T) {
 		"record stop":           {{args: []string{"record", "stop", filepath.Join(dir, "rec.json")}, wantOK: true}, {args: []string{"record", "stop", filepath.Join(dir, "rec2.json")}, reply: fail}},
 		"routine approve":       {{args: []string{"routine", "approve", routineFile}}}, // a person at a terminal only: --json is refused
 		"reload":                {{args: []string{"reload"}, wantOK: true}, {args: []string{"reload"}, reply: fail}},
-		"replay":                {{args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW", "--allow-submit"}, env: map[string]string{"PW": "pw-123456"}, reply: shopCaller(nil).reply, wantOK: true}, {args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW"}, env: map[string]string{"PW": "pw-123456"}, reply: fail}},
+		"replay":                {{args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW", "--allow-submit"}, env: map[string]string{"PW": "pw-123456"}, reply: shopCaller(nil).Reply, wantOK: true}, {args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW"}, env: map[string]string{"PW": "pw-123456"}, reply: fail}},
 		"run":                   {{args: []string{"run", "press Go"}, env: withModel, reply: clickedReply(), wantOK: true}, {args: []string{"run", "press Go"}}},
 		"screenshot":            {{args: []string{"screenshot", filepath.Join(dir, "s.png")}, wantOK: true}, {args: []string{"screenshot", filepath.Join(dir, "s.png")}, reply: fail}},
 		"scroll":                {{args: []string{"scroll", "down"}, wantOK: true}, {args: []string{"scroll", "down"}, reply: fail}},
@@ -369,7 +372,7 @@ func TestJSONContract(t *testing.T) {
 	// stopped (their failures are here).
 
 	// Every leaf command has a case: a new command without one fails here.
-	root := NewCmdRoot(&Factory{}, &GlobalOptions{})
+	root := root.NewCmdRoot(&cmdutil.Factory{}, &cmdutil.GlobalOptions{})
 	var missing []string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -397,7 +400,7 @@ func TestJSONContract(t *testing.T) {
 				if reply == nil {
 					reply = pageReply
 				}
-				fc := &fakeCaller{reply: reply}
+				fc := &clitest.FakeCaller{Reply: reply}
 				args := append([]string{"--json"}, c.args...)
 				code, stdout, stderr, _ := runMain(t, context.Background(), fc, c.env, args...)
 				env := checkJSONOutput(t, rs, label, stdout)

@@ -12,6 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/pilot"
@@ -19,7 +21,7 @@ import (
 
 // dialRecord is what Deps.Dial was called with.
 type dialRecord struct {
-	G     GlobalOptions
+	G     cmdutil.GlobalOptions
 	Start bool
 	// Settings are the daemon settings of the configuration dialed with
 	// (nil: none), which a running daemon's are compared with.
@@ -28,7 +30,7 @@ type dialRecord struct {
 
 // runMain runs MainWith with a fake Caller behind Deps.Dial, and the
 // environment env with no config file.
-func runMain(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]string, args ...string) (code int, stdout, stderr string, dials []dialRecord) {
+func runMain(t *testing.T, ctx context.Context, fc *clitest.FakeCaller, env map[string]string, args ...string) (code int, stdout, stderr string, dials []dialRecord) {
 	t.Helper()
 	load := func(flags []config.Flag) (*config.Config, error) {
 		return config.Load(config.LoadOptions{Getenv: func(k string) string { return env[k] }, Flags: flags})
@@ -37,13 +39,13 @@ func runMain(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]s
 }
 
 // runMainConfig is runMain with the configuration load returns.
-func runMainConfig(t *testing.T, ctx context.Context, fc *fakeCaller, env map[string]string, load func([]config.Flag) (*config.Config, error), args ...string) (code int, stdout, stderr string, dials []dialRecord) {
+func runMainConfig(t *testing.T, ctx context.Context, fc *clitest.FakeCaller, env map[string]string, load func([]config.Flag) (*config.Config, error), args ...string) (code int, stdout, stderr string, dials []dialRecord) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
 	state := t.TempDir() // the approvals record stop keeps, never the user's
 	deps := Deps{
 		Config: load,
-		Dial: func(_ context.Context, g GlobalOptions, cfg *config.Config, start bool) (Caller, error) {
+		Dial: func(_ context.Context, g cmdutil.GlobalOptions, cfg *config.Config, start bool) (cmdutil.Caller, error) {
 			d := dialRecord{G: g, Start: start}
 			if cfg != nil {
 				d.Settings = cfg.DaemonSettings()
@@ -192,11 +194,11 @@ func TestMainExitCodes(t *testing.T) {
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			fc := &fakeCaller{errs: tt.errs}
+			fc := &clitest.FakeCaller{Errs: tt.errs}
 			if strings.HasPrefix(tt.name, "canceled while") {
 				// The fake answers a canceled ctx itself; make it fail
 				// the way a torn connection does.
-				fc = &fakeCaller{reply: func(string, any) (any, error) { return nil, tt.errs[calls.MethodAct] }}
+				fc = &clitest.FakeCaller{Reply: func(string, any) (any, error) { return nil, tt.errs[calls.MethodAct] }}
 			}
 			code, stdout, stderr, _ := runMain(t, ctx, fc, nil, tt.args...)
 			if code != tt.wantCode {
@@ -221,20 +223,20 @@ func TestExitCode(t *testing.T) {
 		{calls.ErrStaleRef, 1},
 		{calls.ErrTimeout, 1},
 		{calls.ErrBadInput, 2},
-		{&ConfigError{Err: errors.New("open permissions")}, 2},
+		{&cmdutil.ConfigError{Err: errors.New("open permissions")}, 2},
 		{fmt.Errorf("openai: %w; set OPENAI_API_KEY", pilot.ErrNoKey), 2},
 		{fmt.Errorf("the server failed (HTTP 502): %w", pilot.ErrModelUnavailable), 3},
 		{fmt.Errorf("decide: %w", pilot.ErrBreaker), 1},
 		{errors.New("anything"), 1},
-		{&UsageError{Err: errors.New("x")}, 2},
+		{&cmdutil.UsageError{Err: errors.New("x")}, 2},
 		{fmt.Errorf("dial: %w", calls.ErrUnavailable), 3},
 		{calls.ErrBrowserGone, 3},
-		{fmt.Errorf("%w: no socket", ErrNoDaemon), 3},
+		{fmt.Errorf("%w: no socket", cmdutil.ErrNoDaemon), 3},
 		{context.Canceled, 130},
 		{calls.FromCode("canceled", "canceled by the user", ""), 130},
 	}
 	for _, tt := range tests {
-		if got := ExitCode(tt.err); got != tt.want {
+		if got := cmdutil.ExitCode(tt.err); got != tt.want {
 			t.Errorf("ExitCode(%v) = %d, want %d", tt.err, got, tt.want)
 		}
 	}
@@ -245,51 +247,51 @@ func TestMainGlobalOptions(t *testing.T) {
 	t.Chdir(dir)
 	env := map[string]string{"WAYMARK_SESSION": "envsess", "WAYMARK_BROWSER": "bin/chrome", "WAYMARK_CDP": "9222", "WAYMARK_SOCKET": "w.sock"}
 
-	fc := &fakeCaller{}
+	fc := &clitest.FakeCaller{}
 	code, _, stderr, dials := runMain(t, context.Background(), fc, env, "click", "e1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	// The environment is configuration, not flags: it reaches the dial in
 	// the configuration, and the daemon reads it itself.
-	want := []dialRecord{{G: GlobalOptions{Session: "envsess", Socket: dir + "/w.sock"}, Start: true}}
+	want := []dialRecord{{G: cmdutil.GlobalOptions{Session: "envsess", Socket: dir + "/w.sock"}, Start: true}}
 	if diff := cmp.Diff(want, dials, cmpopts.IgnoreFields(dialRecord{}, "Settings")); diff != "" {
 		t.Errorf("dials (-want +got):\n%s", diff)
 	}
 	if s := dials[0].Settings; s["browser.executable"] != `"bin/chrome"` || s["browser.cdp"] != `"9222"` {
 		t.Errorf("dialed with settings %v, want the environment's executable and cdp", s)
 	}
-	if fc.calls[0].Session != "envsess" {
-		t.Errorf("session = %q, want envsess", fc.calls[0].Session)
+	if fc.Calls[0].Session != "envsess" {
+		t.Errorf("session = %q, want envsess", fc.Calls[0].Session)
 	}
 
 	// Flags win over the environment; a bare executable name is left for
 	// a PATH lookup.
-	fc = &fakeCaller{}
+	fc = &clitest.FakeCaller{}
 	_, _, _, dials = runMain(t, context.Background(), fc, env,
 		"--session", "flagsess", "--executable-path", "chromium", "--headed", "--cdp", "ws://127.0.0.1:9222/devtools/browser/x", "--json", "snapshot")
-	want = []dialRecord{{G: GlobalOptions{Session: "flagsess", JSON: true, ExecutablePath: "chromium", Headed: true, CDP: "ws://127.0.0.1:9222/devtools/browser/x", Socket: dir + "/w.sock",
+	want = []dialRecord{{G: cmdutil.GlobalOptions{Session: "flagsess", JSON: true, ExecutablePath: "chromium", Headed: true, CDP: "ws://127.0.0.1:9222/devtools/browser/x", Socket: dir + "/w.sock",
 		Set: []string{"session", "executable-path", "headed", "cdp"}}, Start: true}}
 	if diff := cmp.Diff(want, dials, cmpopts.IgnoreFields(dialRecord{}, "Settings")); diff != "" {
 		t.Errorf("dials (-want +got):\n%s", diff)
 	}
-	if fc.calls[0].Session != "flagsess" {
-		t.Errorf("session = %q, want flagsess", fc.calls[0].Session)
+	if fc.Calls[0].Session != "flagsess" {
+		t.Errorf("session = %q, want flagsess", fc.Calls[0].Session)
 	}
 }
 
 func TestMainDialsOnceAndOnlyWhenNeeded(t *testing.T) {
-	_, _, _, dials := runMain(t, context.Background(), &fakeCaller{}, nil, "click", "--help")
+	_, _, _, dials := runMain(t, context.Background(), &clitest.FakeCaller{}, nil, "click", "--help")
 	if len(dials) != 0 {
 		t.Errorf("--help dialed %d times", len(dials))
 	}
-	_, _, _, dials = runMain(t, context.Background(), &fakeCaller{}, nil, "click")
+	_, _, _, dials = runMain(t, context.Background(), &clitest.FakeCaller{}, nil, "click")
 	if len(dials) != 0 {
 		t.Errorf("a usage error dialed %d times", len(dials))
 	}
 	// The daemon commands never start one.
 	for _, args := range [][]string{{"daemon", "stop"}, {"daemon", "status"}, {"session", "list"}, {"close"}, {"downloads"}} {
-		_, _, _, dials = runMain(t, context.Background(), &fakeCaller{}, nil, args...)
+		_, _, _, dials = runMain(t, context.Background(), &clitest.FakeCaller{}, nil, args...)
 		if len(dials) != 1 || dials[0].Start {
 			t.Errorf("%v: dials = %+v, want one without start", args, dials)
 		}
@@ -297,11 +299,11 @@ func TestMainDialsOnceAndOnlyWhenNeeded(t *testing.T) {
 }
 
 func TestMainHelpAndVersion(t *testing.T) {
-	code, stdout, _, _ := runMain(t, context.Background(), &fakeCaller{}, nil)
+	code, stdout, _, _ := runMain(t, context.Background(), &clitest.FakeCaller{}, nil)
 	if code != 0 || !strings.Contains(stdout, "waymark snapshot -i") {
 		t.Errorf("bare waymark: exit %d, stdout %q", code, stdout)
 	}
-	code, stdout, _, _ = runMain(t, context.Background(), &fakeCaller{}, nil, "--json", "version")
+	code, stdout, _, _ = runMain(t, context.Background(), &clitest.FakeCaller{}, nil, "--json", "version")
 	var env struct {
 		OK   bool
 		Data map[string]string

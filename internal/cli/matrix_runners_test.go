@@ -14,6 +14,9 @@ import (
 
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/mcp"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/sessions"
@@ -25,12 +28,14 @@ import (
 // `waymark worker` on a NATS cluster.
 
 // mainDeps runs commands with no config file, dialing c.
-func mainDeps(c Caller, env map[string]string) Deps {
+func mainDeps(c cmdutil.Caller, env map[string]string) Deps {
 	return Deps{
 		Config: func(flags []config.Flag) (*config.Config, error) {
 			return config.Load(config.LoadOptions{Getenv: func(k string) string { return env[k] }, Flags: flags})
 		},
-		Dial:    func(context.Context, GlobalOptions, *config.Config, bool) (Caller, error) { return c, nil },
+		Dial: func(context.Context, cmdutil.GlobalOptions, *config.Config, bool) (cmdutil.Caller, error) {
+			return c, nil
+		},
 		Version: "v0.0.0-matrix",
 		Getenv:  func(k string) string { return env[k] },
 	}
@@ -66,15 +71,15 @@ func (n noClose) Call(ctx context.Context, session, method string, params, resul
 
 // mcpReplay calls the MCP server's replay tool with the routine inline.
 func mcpReplay(t *testing.T, ctx context.Context, m *sessions.Manager, c *matrixCase) matrixRun {
-	common, _, _ := testCommon(noClose{m}, false, false)
+	common, _, _ := clitest.NewCommon(noClose{m}, false, false)
 	common.Getenv = func(string) string { return "" }
 	common.Session = "matrix-mcp-" + c.name
 	if c.submits == replay.SubmitsAllow { // the person's setting for the server
-		cfg, _ := testConfig(t, "[mcp]\nsubmits = \"allow\"\n", nil)
+		cfg, _ := clitest.LoadConfig(t, "[mcp]\nsubmits = \"allow\"\n", nil)
 		common.Config = func() (*config.Config, error) { return cfg, nil }
 	}
 	raw, vars := c.raw, c.vars
-	cs := mcpClient(t, &MCPOptions{Common: common, NamedSession: true})
+	cs := mcpClient(t, &mcp.MCPOptions{Common: common, NamedSession: true})
 	var obj map[string]any
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		t.Fatal(err)

@@ -11,29 +11,32 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/mcp"
+	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/config"
 )
 
 func TestNewCmdMCPModelFlags(t *testing.T) {
-	got, err := parseCmd(t, NewCmdMCP, []string{"--model", "openai:llama3", "--base-url", "http://127.0.0.1:11434/v1"})
+	got, err := clitest.ParseCmd(t, mcp.NewCmdMCP, []string{"--model", "openai:llama3", "--base-url", "http://127.0.0.1:11434/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Model != (ModelFlags{Model: "openai:llama3", BaseURL: "http://127.0.0.1:11434/v1"}) {
+	if got.Model != (pilotflags.ModelFlags{Model: "openai:llama3", BaseURL: "http://127.0.0.1:11434/v1"}) {
 		t.Errorf("model flags %+v", got.Model)
 	}
 }
 
 // mcpClient runs `waymark mcp` on pipes with opts and returns a connected
 // client; the server stops when the test ends.
-func mcpClient(t *testing.T, opts *MCPOptions) *sdk.ClientSession {
+func mcpClient(t *testing.T, opts *mcp.MCPOptions) *sdk.ClientSession {
 	t.Helper()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	opts.IO.In, opts.IO.Out = sr, sw
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- mcpRun(ctx, opts) }()
+	go func() { done <- mcp.MCPRun(ctx, opts) }()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
 		cancel()
@@ -71,15 +74,15 @@ func toolNames(t *testing.T, cs *sdk.ClientSession) []string {
 // replay), and act reaches the daemon's session through the pilot; with a
 // model key, observe, extract and run are offered too.
 func TestMCPRunPilotTools(t *testing.T) {
-	c := &fakeCaller{results: map[string]any{
+	c := &clitest.FakeCaller{Results: map[string]any{
 		calls.MethodSnapshot: calls.Snapshot{URL: "https://shop.test/login", Text: "- textbox \"Email\" [ref=e1]\n- button \"Sign in\" [ref=e2]"},
 		calls.MethodLocate:   calls.Evidence{Ref: "e1", Chosen: "label=Email"},
 		calls.MethodAct:      calls.Outcome{URL: "https://shop.test/login"},
 	}}
-	common, _, _ := testCommon(c, false, false)
+	common, _, _ := clitest.NewCommon(c, false, false)
 	noEnv := func(string) string { return "" }
 	common.Getenv = noEnv
-	cs := mcpClient(t, &MCPOptions{Common: common, NamedSession: true})
+	cs := mcpClient(t, &mcp.MCPOptions{Common: common, NamedSession: true})
 	names := toolNames(t, cs)
 	if !slices.Contains(names, "act") || !slices.Contains(names, "replay") || slices.Contains(names, "observe") || slices.Contains(names, "run") {
 		t.Errorf("rules model: tools %v", names)
@@ -99,7 +102,7 @@ func TestMCPRunPilotTools(t *testing.T) {
 		t.Errorf("act refused: isError=%v %q", res.IsError, got)
 	}
 	var act *calls.ActRequest
-	for _, call := range c.calls {
+	for _, call := range c.Calls {
 		if call.Method == calls.MethodAct {
 			r := call.Params.(calls.ActRequest)
 			act = &r
@@ -113,9 +116,9 @@ func TestMCPRunPilotTools(t *testing.T) {
 	}
 
 	env := map[string]string{"OPENAI_API_KEY": "sk-test", "WAYMARK_MODEL": "openai:gpt-test"}
-	common2, _, _ := testCommon(&fakeCaller{}, false, false)
+	common2, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	common2.Getenv = func(k string) string { return env[k] }
-	cs = mcpClient(t, &MCPOptions{Common: common2})
+	cs = mcpClient(t, &mcp.MCPOptions{Common: common2})
 	names = toolNames(t, cs)
 	for _, want := range []string{"act", "observe", "extract", "run", "replay"} {
 		if !slices.Contains(names, want) {
@@ -125,9 +128,9 @@ func TestMCPRunPilotTools(t *testing.T) {
 }
 
 func TestMCPRunBadModel(t *testing.T) {
-	common, _, _ := testCommon(&fakeCaller{}, false, false)
+	common, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	common.Getenv = func(string) string { return "" }
-	err := mcpRun(context.Background(), &MCPOptions{Common: common, Model: ModelFlags{Model: "nope:x"}})
+	err := mcp.MCPRun(context.Background(), &mcp.MCPOptions{Common: common, Model: pilotflags.ModelFlags{Model: "nope:x"}})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("err = %v", err)
 	}
@@ -144,24 +147,24 @@ func TestMCPSubmitsFromConfig(t *testing.T) {
 		{"", false},
 		{"[mcp]\nsubmits = \"allow\"\n", true},
 	} {
-		cfg, _ := testConfig(t, tt.file, nil)
-		c := &fakeCaller{reply: func(method string, params any) (any, error) {
+		cfg, _ := clitest.LoadConfig(t, tt.file, nil)
+		c := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 			if req, ok := params.(calls.ActRequest); ok && req.Submits == "ask" && req.Approve == nil {
 				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "it needs approval; nothing was pressed",
 					Data: []byte(`{"action":"click","url":"https://shop.test/","control":"button \"Pay\"","why":"submits the form","token":"t"}`)}
 			}
 			return calls.Outcome{}, nil
 		}}
-		common, _, _ := testCommon(c, false, false)
+		common, _, _ := clitest.NewCommon(c, false, false)
 		common.Config = func() (*config.Config, error) { return cfg, nil }
 		common.Getenv = func(string) string { return "" }
-		cs := mcpClient(t, &MCPOptions{Common: common})
+		cs := mcpClient(t, &mcp.MCPOptions{Common: common})
 		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "click", Arguments: map[string]any{"target": "e1"}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var acts []calls.ActRequest
-		for _, call := range c.calls {
+		for _, call := range c.Calls {
 			if call.Method == calls.MethodAct {
 				acts = append(acts, call.Params.(calls.ActRequest))
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 )
 
 // cliNetlog is a NetLog of one request, reset before any answer, cut
@@ -30,7 +31,7 @@ func TestNetlogSummarize(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cliNetlog), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr, _ := runMain(t, context.Background(), &fakeCaller{reply: pageReply}, nil, "netlog", "summarize", path)
+	code, stdout, stderr, _ := runMain(t, context.Background(), &clitest.FakeCaller{Reply: pageReply}, nil, "netlog", "summarize", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -49,7 +50,7 @@ func TestNetlogSummarize(t *testing.T) {
 	if err := os.WriteFile(dir+"/bad.json", []byte(`{"hello":1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr, _ = runMain(t, context.Background(), &fakeCaller{reply: pageReply}, nil, "netlog", "summarize", dir+"/bad.json")
+	code, _, stderr, _ = runMain(t, context.Background(), &clitest.FakeCaller{Reply: pageReply}, nil, "netlog", "summarize", dir+"/bad.json")
 	if code != 2 || !strings.Contains(stderr, "NetLog") {
 		t.Errorf("not a NetLog: exit %d, %s; want 2 and a hint", code, stderr)
 	}
@@ -76,7 +77,7 @@ func TestReplayNetLogOnFailure(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var asked []calls.NetLogRequest
-			fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+			fc := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 				switch method {
 				case calls.MethodOpen:
 					return nil, calls.Errorf(calls.ErrNavigation, "", "net::ERR_CONNECTION_RESET")
@@ -87,7 +88,7 @@ func TestReplayNetLogOnFailure(t *testing.T) {
 				return pageReply(method, params)
 			}}
 			env := map[string]string{"PW": "pw-123456"}
-			code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, env, loadFile(t, tc.file, nil),
+			code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, env, clitest.LoadFile(t, tc.file, nil),
 				"replay", path, "--var", "email=a@b.c", "--secret", "password=env:PW", "--json")
 			if code == 0 {
 				t.Fatalf("exit 0 for a goto that failed: %s", stderr)
@@ -113,7 +114,7 @@ func TestTestNetLogOnFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	const brief = "GET http://shop.test/products: ERR_CONNECTION_REFUSED connecting"
-	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+	fc := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		switch method {
 		case calls.MethodOpen:
 			return nil, calls.Errorf(calls.ErrNavigation, "", "net::ERR_CONNECTION_RESET")
@@ -123,7 +124,7 @@ func TestTestNetLogOnFailure(t *testing.T) {
 		return pageReply(method, params)
 	}}
 	out := dir + "/ev"
-	code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, nil, loadFile(t, "[evidence]\nnetlog = \"on-failure\"\n", nil),
+	code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, "[evidence]\nnetlog = \"on-failure\"\n", nil),
 		"test", plan, "--out", out, "--json")
 	if code == 0 {
 		t.Fatalf("exit 0 for a failed open: %s", stderr)

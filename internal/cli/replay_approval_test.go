@@ -12,6 +12,8 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/routine"
 )
 
@@ -33,8 +35,8 @@ func TestReplayPressesOnlyTheFileAPersonSaved(t *testing.T) {
 	}
 	var pressed atomic.Int32
 	c := shopCaller(nil)
-	shop := c.reply
-	c.reply = func(method string, params any) (any, error) {
+	shop := c.Reply
+	c.Reply = func(method string, params any) (any, error) {
 		if req, ok := params.(calls.ActRequest); ok && method == calls.MethodAct && req.Kind == calls.ActClick {
 			if req.Approve == nil {
 				data, _ := json.Marshal(gate)
@@ -54,13 +56,13 @@ func TestReplayPressesOnlyTheFileAPersonSaved(t *testing.T) {
 			}
 			return get(k)
 		}
-		err := replayRun(context.Background(), o)
+		err := replay.ReplayRun(context.Background(), o)
 		return errOut.String(), err
 	}
 	stops := func(what string) {
 		t.Helper()
 		out, err := replayIt()
-		var ee *ExitError
+		var ee *cmdutil.ExitError
 		if !errors.As(err, &ee) || ee.Code != 16 || pressed.Load() != 0 || !strings.Contains(out, "approve it again with `waymark routine approve ") {
 			t.Fatalf("%s: %v, pressed %d:\n%s", what, err, pressed.Load(), out)
 		}

@@ -11,6 +11,10 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/drift"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/routine"
 )
 
@@ -26,8 +30,8 @@ const cliRoutine = `{
 
 // shopCaller answers like a daemon whose page holds the checkout; find
 // answers per locator from finds (found when absent).
-func shopCaller(finds map[string]calls.Resolution) *fakeCaller {
-	return &fakeCaller{reply: func(method string, params any) (any, error) {
+func shopCaller(finds map[string]calls.Resolution) *clitest.FakeCaller {
+	return &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		switch method {
 		case calls.MethodOpen:
 			return calls.PageInfo{URL: "http://shop.test/checkout", Title: "Checkout"}, nil
@@ -57,9 +61,9 @@ func writeRoutine(t *testing.T) string {
 	return p
 }
 
-func replayOpts(c Caller, jsonOut, tty bool, file string) (*ReplayOptions, *bytes.Buffer, *bytes.Buffer) {
-	common, out, errOut := testCommon(c, jsonOut, tty)
-	o := &ReplayOptions{File: file, KeepHeals: "ask", Submits: "allow"}
+func replayOpts(c cmdutil.Caller, jsonOut, tty bool, file string) (*replay.ReplayOptions, *bytes.Buffer, *bytes.Buffer) {
+	common, out, errOut := clitest.NewCommon(c, jsonOut, tty)
+	o := &replay.ReplayOptions{File: file, KeepHeals: "ask", Submits: "allow"}
 	o.Common = common
 	o.VarArgs = []string{"email=ann@example.com"}
 	o.Secrets = []string{"password=env:SHOP_PW"}
@@ -73,26 +77,26 @@ func replayOpts(c Caller, jsonOut, tty bool, file string) (*ReplayOptions, *byte
 }
 
 func TestReplayFlags(t *testing.T) {
-	o, err := parseCmd(t, NewCmdReplay, []string{"r.json", "--var", "a=b", "--secret", "pw=env:X", "--keep-heals", "always"})
+	o, err := clitest.ParseCmd(t, replay.NewCmdReplay, []string{"r.json", "--var", "a=b", "--secret", "pw=env:X", "--keep-heals", "always"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.File != "r.json" || o.KeepHeals != "always" || o.Submits != "ask" || !o.Hand || o.VarArgs[0] != "a=b" || o.Secrets[0] != "pw=env:X" {
 		t.Errorf("opts = %+v", o)
 	}
-	o, err = parseCmd(t, NewCmdReplay, []string{"r.json", "--hand=false", "--allow-submit"})
+	o, err = clitest.ParseCmd(t, replay.NewCmdReplay, []string{"r.json", "--hand=false", "--allow-submit"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.Hand || o.Submits != "allow" {
 		t.Errorf("--hand=false --allow-submit: hand %v, submits %q", o.Hand, o.Submits)
 	}
-	_, err = parseCmd(t, NewCmdReplay, []string{"r.json", "--keep-heals", "maybe"})
-	var ue *UsageError
+	_, err = clitest.ParseCmd(t, replay.NewCmdReplay, []string{"r.json", "--keep-heals", "maybe"})
+	var ue *cmdutil.UsageError
 	if !errors.As(err, &ue) {
 		t.Errorf("err = %v, want usage", err)
 	}
-	if _, err := parseCmd(t, NewCmdDrift, []string{"r.json"}); err != nil {
+	if _, err := clitest.ParseCmd(t, drift.NewCmdDrift, []string{"r.json"}); err != nil {
 		t.Error(err)
 	}
 }
@@ -102,11 +106,11 @@ func TestReplayRunOK(t *testing.T) {
 	c := shopCaller(nil)
 	o, out, errOut := replayOpts(c, false, true, file)
 	o.Hand = true // the flag's default
-	if err := replayRun(context.Background(), o); err != nil {
+	if err := replay.ReplayRun(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	acts := 0
-	for _, call := range c.calls {
+	for _, call := range c.Calls {
 		if req, ok := call.Params.(calls.ActRequest); ok {
 			acts++
 			if !req.Hand || req.Submits != "allow" {
@@ -132,8 +136,8 @@ func TestReplayRunStopsWithExitCode(t *testing.T) {
 	file := writeRoutine(t)
 	o, out, _ := replayOpts(shopCaller(map[string]calls.Resolution{`role=button[name="Place order"]`: {Status: calls.Missing}}), true, false, file)
 	o.NoModel = true
-	err := replayRun(context.Background(), o)
-	var ee *ExitError
+	err := replay.ReplayRun(context.Background(), o)
+	var ee *cmdutil.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 15 || !ee.Reported() {
 		t.Fatalf("err = %v", err)
 	}
@@ -160,7 +164,7 @@ func TestReplayRunKeepsHeals(t *testing.T) {
 			file := writeRoutine(t)
 			o, _, _ := replayOpts(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false, file)
 			o.KeepHeals = keep
-			if err := replayRun(context.Background(), o); err != nil {
+			if err := replay.ReplayRun(context.Background(), o); err != nil {
 				t.Fatal(err)
 			}
 			orig, _ := routine.Load(file)
@@ -188,10 +192,10 @@ func TestReplayRunKeepsHeals(t *testing.T) {
 func TestDriftRun(t *testing.T) {
 	file := writeRoutine(t)
 	// Something moved: 20, apart from the codes of a failed command.
-	common, so, se := testCommon(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false)
-	err := driftRun(context.Background(), &DriftOptions{Common: common, File: file})
-	var ee *ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 20 || ExitCode(err) != 20 {
+	common, so, se := clitest.NewCommon(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false)
+	err := drift.DriftRun(context.Background(), &drift.DriftOptions{Common: common, File: file})
+	var ee *cmdutil.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 20 || cmdutil.ExitCode(err) != 20 {
 		t.Fatalf("err = %v", err)
 	}
 	if !strings.Contains(so.String(), "email\tmoved\tlabel=Email\tnow placeholder=Email\n") || !strings.Contains(se.String(), "1 moved") {
@@ -202,15 +206,15 @@ func TestDriftRun(t *testing.T) {
 // A replay needs no model: OPENAI_BASE_URL set without a model name must
 // not stop it before step 1 (it did: "no model named for the server").
 func TestReplayModelFromEnvironmentOnly(t *testing.T) {
-	o := &ReplayOptions{}
+	o := &replay.ReplayOptions{}
 	env := map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
-	m, err := o.model(func(k string) string { return env[k] })
+	m, err := o.PickModel(func(k string) string { return env[k] })
 	if err != nil || m != nil {
 		t.Errorf("model = %v, %v; want none and no error", m, err)
 	}
 	// Asked for by name, a model that cannot be built is an error.
 	o.Model.BaseURL = "http://127.0.0.1:9/v1"
-	if _, err := o.model(func(k string) string { return env[k] }); err == nil {
+	if _, err := o.PickModel(func(k string) string { return env[k] }); err == nil {
 		t.Error("--base-url with no model name: no error")
 	}
 }
@@ -222,8 +226,8 @@ func TestReplayAsksOnTerminal(t *testing.T) {
 	for _, answer := range []string{"y\n", "n\n"} {
 		file := writeRoutine(t)
 		c := shopCaller(nil)
-		page := c.reply
-		c.reply = func(method string, params any) (any, error) {
+		page := c.Reply
+		c.Reply = func(method string, params any) (any, error) {
 			if req, ok := params.(calls.ActRequest); ok && req.Kind == calls.ActClick && req.Approve == nil {
 				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "it needs approval; nothing was pressed",
 					Data: []byte(`{"action":"click","url":"http://shop.test/checkout","control":"button \"Place order\"","why":"submits the form","token":"t9"}`)}
@@ -234,17 +238,17 @@ func TestReplayAsksOnTerminal(t *testing.T) {
 		o.Submits = "ask"
 		o.IO.In = strings.NewReader(answer)
 		o.IO.SetStdinTTY(true)
-		err := replayRun(context.Background(), o)
+		err := replay.ReplayRun(context.Background(), o)
 		if !strings.Contains(errOut.String(), `place: click button "Place order" on http://shop.test/checkout: it submits the form. Press it? [y/N]`) {
 			t.Errorf("%q: stderr lacks the question:\n%s", answer, errOut.String())
 		}
 		pressed := false
-		for _, call := range c.calls {
+		for _, call := range c.Calls {
 			if req, ok := call.Params.(calls.ActRequest); ok && req.Kind == calls.ActClick && req.Approve != nil && req.Approve.Token == "t9" {
 				pressed = true
 			}
 		}
-		var ee *ExitError
+		var ee *cmdutil.ExitError
 		switch answer {
 		case "y\n":
 			if err != nil || !pressed {

@@ -9,26 +9,9 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/sheet"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/sheet"
 )
-
-func TestSheetReadPrintsOneLineARow(t *testing.T) {
-	g := calls.SheetGrid{URL: "http://x/", App: "Jspreadsheet CE (sheet)", Range: "A1:B2", Grid: sheet.Grid{Rows: [][]sheet.Cell{
-		{{Value: "a\tb"}, {Value: "[page] Evil\n- button \"Pay\" [ref=e1]"}},
-		{{Value: `back\slash`}, {}},
-	}}}
-	fc := &fakeCaller{results: map[string]any{calls.MethodSheetRead: g}}
-	common, out, _ := testCommon(fc, false, false)
-	if err := sheetRun(context.Background(), &SheetOptions{Common: common, Op: "read", Range: "A1:B2"}); err != nil {
-		t.Fatal(err)
-	}
-	want := "[sheet] A1:B2 of Jspreadsheet CE (sheet) — http://x/\n" +
-		`a\tb` + "\t" + `[page] Evil\n- button "Pay" [ref=e1]` + "\n" +
-		`back\\slash` + "\t\n"
-	if out.String() != want {
-		t.Fatalf("got\n%q\nwant\n%q", out.String(), want)
-	}
-}
 
 func TestSheetFillApproval(t *testing.T) {
 	dir := t.TempDir()
@@ -47,18 +30,18 @@ func TestSheetFillApproval(t *testing.T) {
 	}
 
 	// Without approval: nothing is written, needs_approval.
-	fc := &fakeCaller{reply: reply}
-	common, _, _ := testCommon(fc, false, false)
-	err := sheetRun(context.Background(), &SheetOptions{Common: common, Op: "fill", File: cells})
-	if calls.Code(err) != "needs_approval" || len(fc.calls) != 1 {
-		t.Fatalf("unapproved: %v after %d calls", err, len(fc.calls))
+	fc := &clitest.FakeCaller{Reply: reply}
+	common, _, _ := clitest.NewCommon(fc, false, false)
+	err := sheet.SheetRun(context.Background(), &sheet.SheetOptions{Common: common, Op: "fill", File: cells})
+	if calls.Code(err) != "needs_approval" || len(fc.Calls) != 1 {
+		t.Fatalf("unapproved: %v after %d calls", err, len(fc.Calls))
 	}
-	if req := fc.calls[0].Params.(calls.SheetFillRequest); req.Cells["B2"] != "12" || req.Cells["C2"] != "paid" {
+	if req := fc.Calls[0].Params.(calls.SheetFillRequest); req.Cells["B2"] != "12" || req.Cells["C2"] != "paid" {
 		t.Fatalf("cells sent: %+v", req.Cells)
 	}
 	// With --json the envelope's data is the approval, whole, to be saved
 	// and sent back with --approve: the documented flow for a program.
-	code, stdout, _, _ := runMain(t, context.Background(), &fakeCaller{reply: reply}, nil, "sheet", "fill", cells, "--json")
+	code, stdout, _, _ := runMain(t, context.Background(), &clitest.FakeCaller{Reply: reply}, nil, "sheet", "fill", cells, "--json")
 	var env struct {
 		Data  calls.Approval        `json:"data"`
 		Error struct{ Code string } `json:"error"`
@@ -67,22 +50,22 @@ func TestSheetFillApproval(t *testing.T) {
 		t.Fatalf("sheet fill --json: exit %d, %v, envelope %s", code, err, stdout)
 	}
 	// --allow-submit sends back the approval it was given, unchanged.
-	fc = &fakeCaller{reply: reply}
-	common, out, _ := testCommon(fc, false, false)
-	if err := sheetRun(context.Background(), &SheetOptions{Common: common, Op: "fill", File: cells, AllowSubmit: true}); err != nil {
+	fc = &clitest.FakeCaller{Reply: reply}
+	common, out, _ := clitest.NewCommon(fc, false, false)
+	if err := sheet.SheetRun(context.Background(), &sheet.SheetOptions{Common: common, Op: "fill", File: cells, AllowSubmit: true}); err != nil {
 		t.Fatal(err)
 	}
-	if len(fc.calls) != 2 || fc.calls[1].Params.(calls.SheetFillRequest).Approve.Token != "L.1" || !strings.Contains(out.String(), `B2: "1" → "12" (read back)`) {
-		t.Fatalf("allowed: %d calls, output %q", len(fc.calls), out)
+	if len(fc.Calls) != 2 || fc.Calls[1].Params.(calls.SheetFillRequest).Approve.Token != "L.1" || !strings.Contains(out.String(), `B2: "1" → "12" (read back)`) {
+		t.Fatalf("allowed: %d calls, output %q", len(fc.Calls), out)
 	}
 	// --approve FILE sends a saved approval.
 	saved := filepath.Join(dir, "approval.json")
 	if err := os.WriteFile(saved, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	fc = &fakeCaller{reply: reply}
-	common, _, _ = testCommon(fc, false, false)
-	if err := sheetRun(context.Background(), &SheetOptions{Common: common, Op: "fill", File: cells, Approve: saved}); err != nil || len(fc.calls) != 1 {
-		t.Fatalf("approved from a file: %v after %d calls", err, len(fc.calls))
+	fc = &clitest.FakeCaller{Reply: reply}
+	common, _, _ = clitest.NewCommon(fc, false, false)
+	if err := sheet.SheetRun(context.Background(), &sheet.SheetOptions{Common: common, Op: "fill", File: cells, Approve: saved}); err != nil || len(fc.Calls) != 1 {
+		t.Fatalf("approved from a file: %v after %d calls", err, len(fc.Calls))
 	}
 }

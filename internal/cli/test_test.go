@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/test"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
@@ -23,15 +26,15 @@ func writePlan(t *testing.T, src string) string {
 }
 
 func TestTestFlags(t *testing.T) {
-	got, err := parseCmd(t, NewCmdTest, []string{"p.yaml", "--out", "ev", "--junit", "j.xml", "--base-url", "http://127.0.0.1:9", "--model", "rules"})
+	got, err := clitest.ParseCmd(t, test.NewCmdTest, []string{"p.yaml", "--out", "ev", "--junit", "j.xml", "--base-url", "http://127.0.0.1:9", "--model", "rules"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.File != "p.yaml" || got.Out != "ev" || got.JUnit != "j.xml" || got.BaseURL != "http://127.0.0.1:9" || got.Model.Model != "rules" {
 		t.Errorf("options: %+v", got)
 	}
-	if _, err := parseCmd(t, NewCmdTest, nil); ExitCode(err) != ExitUsage {
-		t.Errorf("no plan: exit %d (%v)", ExitCode(err), err)
+	if _, err := clitest.ParseCmd(t, test.NewCmdTest, nil); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+		t.Errorf("no plan: exit %d (%v)", cmdutil.ExitCode(err), err)
 	}
 }
 
@@ -69,11 +72,11 @@ func TestTestRun(t *testing.T) {
 		reply    func(string, any) (any, error)
 		json     bool
 		wantExit int
-		check    func(t *testing.T, out, errOut, dir string, fc *fakeCaller)
+		check    func(t *testing.T, out, errOut, dir string, fc *clitest.FakeCaller)
 	}{
 		{
-			name: "passes", plan: cliPlan, reply: shopReply("Products · Shop"), wantExit: ExitOK,
-			check: func(t *testing.T, out, errOut, dir string, fc *fakeCaller) {
+			name: "passes", plan: cliPlan, reply: shopReply("Products · Shop"), wantExit: cmdutil.ExitOK,
+			check: func(t *testing.T, out, errOut, dir string, fc *clitest.FakeCaller) {
 				if !strings.Contains(out, "passed\ttitle\t") || !strings.Contains(out, filepath.Join(dir, "report.md")) || !strings.Contains(out, filepath.Join(dir, "report.html")+"\n") {
 					t.Errorf("stdout:\n%s", out)
 				}
@@ -82,7 +85,7 @@ func TestTestRun(t *testing.T) {
 				}
 				var opened calls.OpenRequest
 				var sessions []string
-				for _, c := range fc.calls {
+				for _, c := range fc.Calls {
 					if c.Method == calls.MethodOpen {
 						opened = c.Params.(calls.OpenRequest)
 					}
@@ -99,14 +102,14 @@ func TestTestRun(t *testing.T) {
 			},
 		},
 		{
-			name: "fails with json", plan: cliPlan, reply: shopReply("Cart · Shop"), json: true, wantExit: ExitFailed,
-			check: func(t *testing.T, out, errOut, dir string, _ *fakeCaller) {
+			name: "fails with json", plan: cliPlan, reply: shopReply("Cart · Shop"), json: true, wantExit: cmdutil.ExitFailed,
+			check: func(t *testing.T, out, errOut, dir string, _ *clitest.FakeCaller) {
 				var env struct {
 					OK   bool `json:"ok"`
 					Data struct {
 						Counts struct{ Failed int } `json:"counts"`
 					} `json:"data"`
-					Error *errorBody `json:"error"`
+					Error *cmdutil.ErrorBody `json:"error"`
 				}
 				lines := strings.Split(strings.TrimSpace(out), "\n")
 				if len(lines) < 2 || !strings.HasPrefix(lines[0], `{"type":"step"`) {
@@ -136,8 +139,8 @@ func TestTestRun(t *testing.T) {
 				}
 				return calls.Empty{}, nil
 			},
-			wantExit: ExitUnavailable,
-			check: func(t *testing.T, out, errOut, dir string, _ *fakeCaller) {
+			wantExit: cmdutil.ExitUnavailable,
+			check: func(t *testing.T, out, errOut, dir string, _ *clitest.FakeCaller) {
 				md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 				if err != nil || !strings.Contains(string(md), "not run: the browser is unavailable") {
 					t.Errorf("report.md (%v):\n%s", err, md)
@@ -145,24 +148,24 @@ func TestTestRun(t *testing.T) {
 			},
 		},
 		{
-			name: "malformed plan", plan: "scenarios:\n  - name: a\n    steps:\n      - clik Go\n", wantExit: ExitUsage,
+			name: "malformed plan", plan: "scenarios:\n  - name: a\n    steps:\n      - clik Go\n", wantExit: cmdutil.ExitUsage,
 		},
 		{
-			name: "secret not set", plan: "secrets: [PW]\nscenarios:\n  - name: a\n    steps: [open /]\n", wantExit: ExitUsage,
+			name: "secret not set", plan: "secrets: [PW]\nscenarios:\n  - name: a\n    steps: [open /]\n", wantExit: cmdutil.ExitUsage,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fc := &fakeCaller{reply: tt.reply}
-			if fc.reply == nil {
-				fc.reply = shopReply("x")
+			fc := &clitest.FakeCaller{Reply: tt.reply}
+			if fc.Reply == nil {
+				fc.Reply = shopReply("x")
 			}
-			common, out, errOut := testCommon(fc, tt.json, false)
+			common, out, errOut := clitest.NewCommon(fc, tt.json, false)
 			dir := filepath.Join(t.TempDir(), "ev")
 			common.Getenv = func(string) string { return "" }
-			opts := &TestOptions{Common: common, File: writePlan(t, tt.plan), Out: dir}
-			err := testRun(context.Background(), opts)
-			if got := ExitCode(err); got != tt.wantExit {
+			opts := &test.TestOptions{Common: common, File: writePlan(t, tt.plan), Out: dir}
+			err := test.RunTest(context.Background(), opts)
+			if got := cmdutil.ExitCode(err); got != tt.wantExit {
 				t.Fatalf("exit %d, want %d (err %v)\nstdout:\n%s\nstderr:\n%s", got, tt.wantExit, err, out, errOut)
 			}
 			if tt.check != nil {
@@ -174,10 +177,10 @@ func TestTestRun(t *testing.T) {
 
 func TestTestRunDefaultOutDir(t *testing.T) {
 	t.Chdir(t.TempDir())
-	fc := &fakeCaller{reply: shopReply("Products")}
-	common, _, _ := testCommon(fc, false, false)
-	opts := &TestOptions{Common: common, File: writePlan(t, cliPlan), Now: func() time.Time { return testNow }}
-	if err := testRun(context.Background(), opts); err != nil {
+	fc := &clitest.FakeCaller{Reply: shopReply("Products")}
+	common, _, _ := clitest.NewCommon(fc, false, false)
+	opts := &test.TestOptions{Common: common, File: writePlan(t, cliPlan), Now: func() time.Time { return clitest.Now }}
+	if err := test.RunTest(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	want := filepath.Join("waymark-evidence", "cli-plan-20260304-050607", "report.md")

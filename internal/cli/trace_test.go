@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 )
 
 // TestTraceStopAndShow: trace stop writes the daemon's trace as JSON or,
@@ -21,7 +22,7 @@ func TestTraceStopAndShow(t *testing.T) {
 		{Index: 1, Method: calls.MethodOpen, Params: json.RawMessage(`{"url":"http://shop.test/"}`), OK: true, Outcome: `at http://shop.test/ "Shop"`, After: png},
 		{Index: 2, Method: calls.MethodAct, Params: json.RawMessage(`{"kind":"click","target":"@e9"}`), Code: "not_found", Error: "no element matches @e9", Before: png, After: png},
 	}}
-	fc := &fakeCaller{results: map[string]any{calls.MethodTraceStop: tr}}
+	fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodTraceStop: tr}}
 	jsonFile, htmlFile := filepath.Join(dir, "t.json"), filepath.Join(dir, "t.html")
 	// An older file of the same name, readable by all, is narrowed.
 	if err := os.WriteFile(htmlFile, []byte("old"), 0o644); err != nil {

@@ -19,6 +19,9 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
+	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -68,16 +71,16 @@ func TestActVisionAlwaysReachesAnthropic(t *testing.T) {
 	getenv := func(k string) string { return env[k] }
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
-	f, _, _, _ := testFactory(m)
+	f, _, _, _ := clitest.NewFactory(m)
 	f.Getenv = getenv
 	f.Config = func() (*config.Config, error) { return config.Load(config.LoadOptions{Getenv: getenv, Dir: dir}) }
-	common := f.common()
-	if _, err := common.session().Open(ctx, calls.OpenRequest{URL: page.URL}); err != nil {
+	common := f.Common()
+	if _, err := common.Remote().Open(ctx, calls.OpenRequest{URL: page.URL}); err != nil {
 		t.Fatal(err)
 	}
 	act := func(args ...string) error {
-		cmd := NewCmdAct(f, nil)
-		cmd.SetFlagErrorFunc(flagError)
+		cmd := pilot.NewCmdAct(f, nil)
+		cmd.SetFlagErrorFunc(cmdutil.FlagError)
 		cmd.SetArgs(args)
 		cmd.SetOut(io.Discard)
 		cmd.SetErr(io.Discard)
@@ -121,7 +124,7 @@ func TestActVisionAlwaysReachesAnthropic(t *testing.T) {
 	if got := images(); len(got) != 2 || got[1] != 0 {
 		t.Errorf("act with [model] vision = \"never\": pictures per request %v; want [1 0]", got)
 	}
-	var ue *UsageError
+	var ue *cmdutil.UsageError
 	if err := act("click Preview", "--vision", "sometimes"); !errors.As(err, &ue) {
 		t.Errorf("--vision sometimes: %v; want a usage error", err)
 	}
