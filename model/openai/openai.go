@@ -101,7 +101,7 @@ func New(opts Options) (*Model, error) {
 	r := modelhttp.NewRetrier(opts)
 	if r.Model == "" {
 		if local {
-			return nil, fmt.Errorf("openai: no model named for %s; pass the name of one it serves with --model or WAYMARK_MODEL", v.Name)
+			return nil, modelhttp.ConfigError(fmt.Sprintf("openai: no model named for %s; pass the name of one it serves with --model or WAYMARK_MODEL", v.Name))
 		}
 		r.Model = DefaultModel
 	}

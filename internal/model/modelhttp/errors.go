@@ -69,7 +69,7 @@ func (v Vendor) CallError(ctx context.Context, o Outcome) error {
 	case s >= 500:
 		return NewError(fmt.Sprintf("%s failed (HTTP %d after %d tries: %s); try again later", v.Name, s, o.Tries, msg), pilot.ErrModelUnavailable, o.Err)
 	case s == http.StatusNotFound:
-		return NewError(fmt.Sprintf("%s answered 404 (%s); check the model name (--model or WAYMARK_MODEL) and the base URL", v.Name, msg), o.Err)
+		return NewError(fmt.Sprintf("%s answered 404 (%s); check the model name (--model or WAYMARK_MODEL) and the base URL", v.Name, msg), errNoSuchModel, o.Err)
 	case s >= 400:
 		return NewError(fmt.Sprintf("%s rejected the request (HTTP %d: %s)", v.Name, s, msg), o.Err)
 	default:
@@ -126,3 +126,24 @@ func Shorten(s string, n int) string {
 func Malformed(v Vendor, format string, args ...any) error {
 	return NewError(fmt.Sprintf("%s: ", v.Name)+fmt.Sprintf(format, args...), pilot.ErrMalformed)
 }
+
+// errNoSuchModel is a 404 from the model server: the model named, or the
+// base URL, is not one it serves. The person's configuration, not a bug
+// of waymark's: its code is bad_config (exit 2), as the fronts read a
+// code from an error's ErrorCode.
+var errNoSuchModel = codedError{errors.New("the model server serves no such model or path"), "bad_config"}
+
+// ConfigError is an error of the person's model configuration (a server
+// named with no model, a model it does not serve): coded bad_config.
+func ConfigError(msg string) error { return codedError{errors.New(msg), "bad_config"} }
+
+// codedError is an error with the code the fronts report for it.
+type codedError struct {
+	error
+	code string
+}
+
+// ErrorCode is the code the fronts report.
+func (e codedError) ErrorCode() string { return e.code }
+
+func (e codedError) Unwrap() error { return e.error }
