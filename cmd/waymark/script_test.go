@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -210,6 +211,10 @@ func cmdPerm(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // shopCount is a command "NAME N" that checks a count the shop kept.
+// An action answers once what it did is known, and a request it set going
+// may still be on its way (the rest of its settle goes on in the daemon):
+// a count below N is read again until it is N, for up to 5 s. A count
+// never goes down, so one above N fails at once.
 func shopCount(count func(*scriptShop) int) func(ts *testscript.TestScript, neg bool, args []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 1 {
@@ -217,7 +222,12 @@ func shopCount(count func(*scriptShop) int) func(ts *testscript.TestScript, neg 
 		}
 		want, err := strconv.Atoi(args[0])
 		ts.Check(err)
-		if got := count(ts.Value(shopKey{}).(*scriptShop)); got != want {
+		shop := ts.Value(shopKey{}).(*scriptShop)
+		got := count(shop)
+		for deadline := time.Now().Add(5 * time.Second); got < want && time.Now().Before(deadline); got = count(shop) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if got != want {
 			ts.Fatalf("the shop counted %d, want %d", got, want)
 		}
 	}
