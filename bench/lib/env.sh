@@ -65,47 +65,40 @@ waymark_path() {
   return 1
 }
 
-# start_benchserve: builds and starts bench/cmd/benchserve; sets BASE_URL and
-# BENCHSERVE_PID. stop_benchserve ends it.
-start_benchserve() {
-  local bin="$TMP_DIR/benchserve"
-  (cd "$BENCH_DIR/.." && go build -o "$bin" ./bench/cmd/benchserve) || return 1
-  "$bin" -corpus "$CORPUS_DIR" >"$TMP_DIR/benchserve.out" 2>"$TMP_DIR/benchserve.err" &
-  BENCHSERVE_PID=$!
+# start_server NAME URLVAR ARGS...: builds bench/cmd/NAME and starts it with
+# ARGS; the first line it prints is its base URL, exported as URLVAR, and its
+# pid goes to NAME's upper-cased _PID variable. stop_server NAME ends it.
+start_server() {
+  local name="$1" urlvar="$2"; shift 2
+  local bin="$TMP_DIR/$name" pidvar url=""
+  pidvar="$(echo "$name" | tr '[:lower:]' '[:upper:]')_PID"
+  (cd "$BENCH_DIR/.." && go build -o "$bin" "./bench/cmd/$name") || return 1
+  "$bin" "$@" >"$TMP_DIR/$name.out" 2>"$TMP_DIR/$name.err" &
+  printf -v "$pidvar" '%s' "$!"
   for _ in $(seq 50); do
-    BASE_URL="$(head -1 "$TMP_DIR/benchserve.out" 2>/dev/null)"
-    [ -n "$BASE_URL" ] && break
+    url="$(head -1 "$TMP_DIR/$name.out" 2>/dev/null)"
+    [ -n "$url" ] && break
     sleep 0.1
   done
-  [ -n "$BASE_URL" ] || { echo "benchserve did not start" >&2; return 1; }
-  export BASE_URL BENCHSERVE_PID
+  [ -n "$url" ] || { echo "$name did not start" >&2; return 1; }
+  printf -v "$urlvar" '%s' "$url"
+  export "${urlvar?}" "${pidvar?}"
 }
-stop_benchserve() {
-  [ -n "${BENCHSERVE_PID:-}" ] && kill "$BENCHSERVE_PID" 2>/dev/null
-  wait "$BENCHSERVE_PID" 2>/dev/null
-  BENCHSERVE_PID=
+stop_server() {
+  local pidvar; pidvar="$(echo "$1" | tr '[:lower:]' '[:upper:]')_PID"
+  local pid="${!pidvar:-}"
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null
+  [ -n "$pid" ] && wait "$pid" 2>/dev/null
+  printf -v "$pidvar" '%s' ""
 }
 
-# start_demoserve: builds and starts bench/cmd/demoserve (waymark's demo
-# shop from this tree); sets DEMO_URL and DEMOSERVE_PID. stop_demoserve ends it.
-start_demoserve() {
-  local bin="$TMP_DIR/demoserve"
-  (cd "$BENCH_DIR/.." && go build -o "$bin" ./bench/cmd/demoserve) || return 1
-  "$bin" >"$TMP_DIR/demoserve.out" 2>"$TMP_DIR/demoserve.err" &
-  DEMOSERVE_PID=$!
-  for _ in $(seq 50); do
-    DEMO_URL="$(head -1 "$TMP_DIR/demoserve.out" 2>/dev/null)"
-    [ -n "$DEMO_URL" ] && break
-    sleep 0.1
-  done
-  [ -n "$DEMO_URL" ] || { echo "demoserve did not start" >&2; return 1; }
-  export DEMO_URL DEMOSERVE_PID
-}
-stop_demoserve() {
-  [ -n "${DEMOSERVE_PID:-}" ] && kill "$DEMOSERVE_PID" 2>/dev/null
-  wait "$DEMOSERVE_PID" 2>/dev/null
-  DEMOSERVE_PID=
-}
+# start_benchserve: bench/cmd/benchserve on the saved pages (BASE_URL,
+# BENCHSERVE_PID); start_demoserve: waymark's demo shop from this tree
+# (DEMO_URL, DEMOSERVE_PID).
+start_benchserve() { start_server benchserve BASE_URL -corpus "$CORPUS_DIR"; }
+stop_benchserve() { stop_server benchserve; }
+start_demoserve() { start_server demoserve DEMO_URL; }
+stop_demoserve() { stop_server demoserve; }
 
 # ab SESSION ARGS...: one agent-browser command, bounded in time.
 ab() { local s="$1"; shift; timeout "${AB_TIMEOUT:-60}" "$AB_BIN" --session "$s" "$@"; }
