@@ -63,6 +63,10 @@ type sendWatch struct {
 	// after the step's settle, when the tab pauses documents only, and
 	// it went out unjudged.
 	announced map[network.RequestID]bool
+	// judged are the requests holdSend has seen: the pause may come
+	// before the renderer's word of it (two processes), and a request
+	// judged already is not waited for again.
+	judged map[network.RequestID]bool
 }
 
 // announce notes a send the tab's renderer started while a step is
@@ -73,6 +77,9 @@ func (w *sendWatch) announce(ev *network.EventRequestWillBeSent) {
 	}
 	switch strings.ToUpper(ev.Request.Method) {
 	case "GET", "HEAD", "OPTIONS":
+		return
+	}
+	if w.judged[ev.RequestID] {
 		return
 	}
 	if w.announced == nil {
@@ -206,6 +213,10 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 	}
 	w.last = time.Now()
 	delete(w.announced, ev.NetworkID)
+	if w.judged == nil {
+		w.judged = map[network.RequestID]bool{}
+	}
+	w.judged[ev.NetworkID] = true
 	method := strings.ToUpper(ev.Request.Method)
 	kind := ""
 	submission := false
