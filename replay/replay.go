@@ -212,6 +212,9 @@ func Run(ctx context.Context, d calls.Session, r *routine.Routine, opts Options)
 	}
 	start := time.Now()
 	err = x.steps(ctx, x.healed.Steps, "steps", nil)
+	if err == nil {
+		err = x.landed(ctx)
+	}
 	res := x.res
 	res.DurMS = time.Since(start).Milliseconds()
 	if x.model != nil {
@@ -255,6 +258,22 @@ func Run(ctx context.Context, d calls.Session, r *routine.Routine, opts Options)
 		res.Routine = next
 	}
 	return res, nil
+}
+
+// landed waits, once every step has been taken, for the rest of the last
+// action's settle: an action answers as soon as what it did is known and
+// leaves the page's load and the requests it set going to the tab's
+// pending settle, which the tab's next command waits for and whose failure
+// it tells (a load that never ended, a navigation the URL policy refused).
+// A replay's ok means its last step's requests were answered, so it ends
+// with such a command rather than leave the outcome to whoever comes next
+// (a replay that is the last command would never hear it). The command is
+// the cheapest the tab has (its URL).
+func (x *run) landed(ctx context.Context) error {
+	if _, err := x.d.Get(ctx, calls.GetRequest{What: "url"}); err != nil {
+		return fmt.Errorf("after the last step: %w", err)
+	}
+	return nil
 }
 
 // stop is a replay that cannot go on with confidence.

@@ -47,6 +47,8 @@ func shopCaller(finds map[string]calls.Resolution) *clitest.FakeCaller {
 			return calls.Evidence{Chosen: "placeholder=Email", Fingerprint: calls.Fingerprint{Role: "textbox", Placeholder: "Email"}}, nil
 		case calls.MethodAct:
 			return calls.Outcome{URL: "http://shop.test/checkout"}, nil
+		case calls.MethodGet: // the replay's last look at the tab
+			return calls.GetResult{Value: "http://shop.test/checkout", Found: true}, nil
 		}
 		return nil, errors.New("unexpected " + method)
 	}}
