@@ -1,29 +1,42 @@
-package driver
+// Package appmark tells which application a tab shows (issue 19): the
+// apps its URL allows (the session's table: the configuration's [[apps]],
+// then the built-in ones) are told apart by their markers, all checked in
+// one script in waymark's isolated world. A marker the page's document
+// cannot parse counts as absent. It also finds a canvas grid, the sign of
+// a spreadsheet drawn on a canvas.
+//
+// It is one of the driver's feature rooms (driver/doc.go, Layout): it
+// never imports driver. The session's table (the browser's options) is
+// the core's, and so is what a look or a sheet call does with the answer.
+package appmark
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 
+	"github.com/chromedp/cdproto/cdp"
+
 	"github.com/waymark-dev/waymark/apps"
 )
 
-// Knowing the application (issue 19): the apps the URL allows (the
-// session's table: the configuration's [[apps]], then the built-in ones)
-// are told apart by their markers, all checked in one script in our
-// isolated world. A marker the page's document cannot parse counts as
-// absent.
+// Tab is the view of a tab the room needs (driver's tab, surface.go).
+type Tab interface {
+	// Doc returns the tab's main frame and its document's URL.
+	Doc() (frame cdp.FrameID, url string)
+	// EvalWorld evaluates expr in waymark's isolated world of frame and
+	// decodes the result into out.
+	EvalWorld(ctx context.Context, frame cdp.FrameID, expr string, out any) error
+}
 
 // jsMarkers reports which of the selectors match in the document.
 const jsMarkers = `((sels) => sels.map(s => { try { return !!document.querySelector(s); } catch (e) { return false; } }))`
 
-// appTable is the session's table of applications.
-func (s *Session) appTable() []apps.App { return apps.With(s.browser.opts.Apps) }
-
-// detectApp returns the application the tab shows, or nil. A page that
-// cannot be asked (gone, busy) shows none.
-func (s *Session) detectApp(ctx context.Context, t *tab) *apps.App {
-	cands := apps.Candidates(s.appTable(), t.url())
+// Detect returns the application of table the tab shows, or nil. A page
+// that cannot be asked (gone, busy) shows none.
+func Detect(ctx context.Context, t Tab, table []apps.App) *apps.App {
+	frame, url := t.Doc()
+	cands := apps.Candidates(table, url)
 	if len(cands) == 0 {
 		return nil
 	}
@@ -37,7 +50,7 @@ func (s *Session) detectApp(ctx context.Context, t *tab) *apps.App {
 	if len(sels) > 0 {
 		arg, _ := json.Marshal(sels)
 		var got []bool
-		if err := t.evalWorld(ctx, t.sess, t.mainFrame(), fmt.Sprintf("%s(%s)", jsMarkers, arg), &got); err != nil {
+		if err := t.EvalWorld(ctx, frame, fmt.Sprintf("%s(%s)", jsMarkers, arg), &got); err != nil {
 			return nil
 		}
 		for i, ok := range got {
@@ -74,11 +87,12 @@ const jsCanvasGrid = `(() => {
   return '';
 })()`
 
-// canvasGrid describes the canvas grid the tab shows (jsCanvasGrid), or
+// CanvasGrid describes the canvas grid the tab shows (jsCanvasGrid), or
 // "" when it shows none or cannot be asked.
-func (s *Session) canvasGrid(ctx context.Context, t *tab) string {
+func CanvasGrid(ctx context.Context, t Tab) string {
 	var got string
-	if err := t.evalWorld(ctx, t.sess, t.mainFrame(), jsCanvasGrid, &got); err != nil {
+	frame, _ := t.Doc()
+	if err := t.EvalWorld(ctx, frame, jsCanvasGrid, &got); err != nil {
 		return ""
 	}
 	return got
