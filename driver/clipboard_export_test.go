@@ -4,7 +4,8 @@ import (
 	"context"
 
 	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/emulation"
+
+	"github.com/waymark-dev/waymark/driver/internal/clipboard"
 )
 
 // Clipboard reads (or, with set, first writes) the clipboard of the
@@ -17,15 +18,16 @@ func Clipboard(ctx context.Context, s *Session, set *string) (string, error) {
 	if err := s.grantClipboard(ctx, t, browser.PermissionSettingGranted); err != nil {
 		return "", err
 	}
-	if _, err := call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
-		return "", err
+	restore, err := clipboard.Focus(ctx, t)
+	if err != nil {
+		return "", browserErr(err)
 	}
-	defer call(context.WithoutCancel(ctx), t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: false})
+	defer restore()
 	if set != nil {
-		if err := t.clipWrite(ctx, *set, "<b>"+*set+"</b>"); err != nil {
+		if err := clipboard.Write(ctx, t, *set, "<b>"+*set+"</b>"); err != nil {
 			return "", err
 		}
 	}
-	c, err := t.clipRead(ctx)
+	c, err := clipboard.Read(ctx, t)
 	return c.Text, err
 }

@@ -40,11 +40,22 @@ func TestFeatureRoomDeps(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
+	// The rooms doc.go's map names: one missing from the list below, or
+	// a new one not in it, is a map to update.
+	want := map[string]bool{}
+	for _, r := range []string{"netcap", "files", "netlogfile", "form", "pagetool", "shot", "doctext", "sheetcell",
+		"pagefetch", "clipboard", "appmark", "store"} {
+		want[mod+"driver/internal/"+r] = true
+	}
 	rooms := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		room, deps := f[0], f[1:]
 		rooms++
+		if !want[room] {
+			t.Errorf("%s is not a room doc.go's map names (add it to the map and to this list)", room)
+		}
+		delete(want, room)
 		for _, dep := range deps {
 			switch {
 			case dep == mod+"driver":
@@ -59,5 +70,8 @@ func TestFeatureRoomDeps(t *testing.T) {
 	}
 	if rooms == 0 {
 		t.Fatal("no feature room under driver/internal")
+	}
+	for room := range want {
+		t.Errorf("%s is gone: take it out of doc.go's map and this list", room)
 	}
 }

@@ -31,7 +31,9 @@
 //     uploads (the folders they may come from).
 //   - internal/netlogfile: reading the browser's NetLog (flush, then sum up).
 //   - internal/form: a form's own rules (written values, retries, ATS
-//     definitions); filling fields on the page stays in the core.
+//     definitions, matching an answer to an option, where a calendar's
+//     day is, the review of a multi-step form's pages); scanning and
+//     filling fields on the page stays in the core.
 //   - internal/pagetool: the page's WebMCP tools (list, arguments, call);
 //     whether a call may be made is the core's send gate.
 //   - internal/shot: drawing on a screenshot (masks, highlights); finding
@@ -41,6 +43,16 @@
 //   - internal/sheetcell: the cells a sheet write names (references,
 //     one-line values, formulas that send, what a fill's approval binds);
 //     driving the spreadsheet stays in the core.
+//   - internal/pagefetch: a request with fetch() from the isolated world
+//     (the reply's codes, a redirect's Location); the URL policy's check
+//     and the URL shown stay in the core.
+//   - internal/clipboard: copying a selection as a hand does and reading
+//     the clipboard; the permission in the session's browser context
+//     stays in the core.
+//   - internal/appmark: telling the application a tab shows (markers, a
+//     canvas grid); the session's table of apps stays in the core.
+//   - internal/store: cookies and web storage in the calls shapes;
+//     sending them to the session's browser context stays in the core.
 //
 // The core, by concept (file names in this folder):
 //
@@ -58,9 +70,11 @@
 //
 // The rest of the folder is each feature's session side (form*, ats,
 // sheet*, document, doc_place, clipboard, netcapture, netlog, download,
-// pagetools*, capture, highlight, storage, fetch*, api, apps): the public
+// pagetools*, capture, highlight, storage, fetch, api, apps): the public
 // method, the session's part of it, and the call into its room where it
-// has one.
+// has one. Scanning and filling a form, and driving a sheet or a
+// document, act on elements (element, callOn, the hand) and stay here
+// until the rooms get an element-level view.
 //
 // A feature package never imports driver (driver imports it, so the
 // compiler forbids the cycle). It declares the narrow view of the core it

@@ -32,9 +32,12 @@ type element struct {
 	hand  *hand.Hand // when set, the element is rolled into view with the wheel
 }
 
-// gone turns a failure to reach the node into a stale-ref error.
+// gone turns a failure to reach the node into a stale-ref error. A
+// failure for want of the connection is no word on the node: it is
+// returned as it is, for the resolver or the call's end (health.go) to
+// name (browser_gone when the browser went).
 func (el *element) gone(err error) error {
-	if errors.Is(err, calls.ErrBrowserGone) {
+	if errors.Is(err, calls.ErrBrowserGone) || lostConnection(err) {
 		return err
 	}
 	if ref, ok := normalizeRef(el.what); ok {
@@ -136,8 +139,10 @@ func (s *Session) findRef(ctx context.Context, t *tab, ref string) (*element, er
 		Attrs     map[string]string `json:"attrs"`
 	}
 	if err := el.callOn(ctx, jsIdentity, &now, identityAttrs); err != nil {
-		if errors.Is(err, calls.ErrBrowserGone) {
-			return nil, err
+		if ctx.Err() == nil && lostConnection(err) && s.browser.waitGone(goneWait) {
+			// The browser died between the look and this act: the row
+			// of a batch is retried, not failed as a stale ref.
+			return nil, browserGoneErr()
 		}
 		return nil, el.gone(err)
 	}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -58,4 +59,16 @@ func SetProbeTimeout(d time.Duration) (restore func()) {
 	old := probeTimeout
 	probeTimeout = d
 	return func() { probeTimeout = old }
+}
+
+// ResolveRef resolves ref on the session's current tab as an action does
+// before it acts (findRef), without the call's wrapper (health.go): what
+// the resolver itself says of a ref whose node it cannot reach.
+func ResolveRef(ctx context.Context, s *Session, ref string) error {
+	t := s.currentTab()
+	if t == nil {
+		return errors.New("no tab")
+	}
+	_, err := s.findRef(ctx, t, ref)
+	return err
 }

@@ -2,30 +2,11 @@ package driver
 
 import (
 	"context"
-	"encoding/json"
-	"net/url"
 	"strings"
-	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/pagefetch"
 )
-
-const (
-	defaultFetchTimeout  = 30 * time.Second
-	defaultFetchMaxBytes = 10 << 20
-)
-
-// fetchReply is what js/fetch.js returns.
-type fetchReply struct {
-	Error      string         `json:"error"`
-	Redirected bool           `json:"redirected"`
-	TooBig     int64          `json:"too_big"`
-	Status     int            `json:"status"`
-	StatusText string         `json:"status_text"`
-	URL        string         `json:"url"`
-	Headers    []calls.Header `json:"headers"`
-	Body       string         `json:"body"`
-}
 
 // Fetch makes an HTTP request with fetch() from waymark's isolated world
 // of the current tab (see calls.MethodFetch): the browser's own request,
@@ -63,98 +44,26 @@ func (s *Session) Fetch(ctx context.Context, req calls.FetchRequest) (reply *cal
 // fetchIn makes the request from the tab's page, after the URL policy's
 // check: the one way the daemon's own requests reach a site (a call the
 // user asks for, an ATS's form definition), through the browser and the
-// daemon's proxy like the page's own.
+// daemon's proxy like the page's own. The request itself is the room's
+// (internal/pagefetch); the policy and the URL shown are the core's.
 func (s *Session) fetchIn(ctx context.Context, t *tab, req calls.FetchRequest, method, creds string) (*calls.FetchResult, error) {
 	info, err := s.pageInfo(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	u, err := fetchURL(info.URL, req.URL)
+	u, err := pagefetch.URL(info.URL, req.URL)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.allowed(ctx, u); err != nil {
 		return nil, err
 	}
-	timeout := defaultFetchTimeout
-	if req.TimeoutMS > 0 {
-		timeout = time.Duration(req.TimeoutMS) * time.Millisecond
-	}
-	maxBytes := req.MaxBytes
-	if maxBytes <= 0 {
-		maxBytes = defaultFetchMaxBytes
-	}
-	arg, err := json.Marshal(map[string]any{
-		"method": method, "url": u, "headers": req.Headers, "body": req.Body,
-		"credentials": creds, "timeout_ms": timeout.Milliseconds(), "max_bytes": maxBytes,
-		"base64": req.Base64,
-	})
+	res, err := pagefetch.Do(ctx, t, req, u, method, creds)
 	if err != nil {
-		return nil, err
+		return nil, browserErr(err)
 	}
-	// The page's own clock bounds the request (AbortController); ours
-	// bounds the call, a little later, in case the page does not answer.
-	cctx, cancel := context.WithTimeout(ctx, timeout+5*time.Second)
-	defer cancel()
-	var rw *redirectWatch
-	if req.Redirect == "manual" {
-		if rw, err = t.watchRedirect(ctx, u); err != nil {
-			return nil, err
-		}
-		defer rw.cancel()
+	if res.Location == "" {
+		res.URL = shownURL(res.URL) // the browser's; a redirect's is the URL asked for
 	}
-	var r fetchReply
-	if err := t.evalWorld(cctx, t.sess, t.mainFrame(), "("+jsFetch+")("+string(arg)+")", &r); err != nil {
-		if cctx.Err() != nil && ctx.Err() == nil {
-			return nil, calls.Errorf(calls.ErrTimeout, "the page did not answer; take a snapshot to see it", "%s %s: no answer within %s", method, u, timeout)
-		}
-		return nil, err
-	}
-	switch {
-	case r.Error == "timeout":
-		return nil, calls.Errorf(calls.ErrTimeout, "pass a longer timeout, or check the site is up", "%s %s: no answer within %s", method, u, timeout)
-	case r.Error != "":
-		// fetch() tells a script no more than "Failed to fetch": a network
-		// error, a CORS refusal or a blocked request look alike to it.
-		return nil, calls.Errorf(calls.ErrNavigation, "a network error or a refusal by the browser (CORS, mixed content): the NetLog ("+calls.Cmd("--netlog")+") or the console says which",
-			"%s %s failed in the page: %s", method, u, r.Error)
-	case r.Redirected && rw != nil:
-		// The events come from the browser process, the script's answer from
-		// the renderer: on a loaded machine the events can trail by seconds
-		// (2 s was seen to fall short at load 30), and an answer that says
-		// "redirected" means they are coming.
-		loc, status := rw.location(ctx, 10*time.Second)
-		if loc == "" {
-			return nil, calls.Errorf(calls.ErrNavigation, "open the URL in the tab to see where it goes", "%s %s answered with a redirect whose Location the browser did not report", method, u)
-		}
-		return &calls.FetchResult{Status: status, URL: u, Headers: []calls.Header{{Name: "location", Value: loc}}, Body: "", Location: loc}, nil
-	case r.Redirected:
-		return nil, calls.Errorf(calls.ErrNavigation, "call the URL it redirects to, which the policy then checks",
-			"%s %s answered with a redirect, which an in-tab call does not follow", method, u)
-	case r.TooBig > 0:
-		return nil, calls.Errorf(calls.ErrBadInput, "pass a larger max_bytes", "%s %s: the body is %d bytes, over the %d allowed", method, u, r.TooBig, maxBytes)
-	}
-	if r.Headers == nil {
-		r.Headers = []calls.Header{}
-	}
-	return &calls.FetchResult{Status: r.Status, StatusText: r.StatusText, URL: shownURL(r.URL), Headers: r.Headers, Body: r.Body, Base64: req.Base64}, nil
-}
-
-// fetchURL resolves raw against the page's URL and checks it is http(s).
-func fetchURL(page, raw string) (string, error) {
-	ref, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil || raw == "" {
-		return "", calls.Errorf(calls.ErrBadInput, "give an absolute URL, or a path on the page's site", "malformed URL %q", raw)
-	}
-	if !ref.IsAbs() {
-		base, err := url.Parse(page)
-		if err != nil || (base.Scheme != "http" && base.Scheme != "https") {
-			return "", calls.Errorf(calls.ErrBadInput, "open a page of the site first, or give an absolute URL", "%q is relative, and the page (%s) has no site to resolve it against", raw, page)
-		}
-		ref = base.ResolveReference(ref)
-	}
-	if ref.Scheme != "http" && ref.Scheme != "https" {
-		return "", calls.Errorf(calls.ErrBadInput, "give an http or https URL", "cannot fetch %s URLs", ref.Scheme)
-	}
-	return ref.String(), nil
+	return res, nil
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto/input"
@@ -16,11 +13,9 @@ import (
 	"github.com/waymark-dev/waymark/internal/hand"
 )
 
-// A date field that takes no typing (read-only, with a calendar beside
-// it) is filled as a person does: open its calendar, go to the month,
-// click the day. The day is found by the date its cell says (aria-label,
-// title, data-date: "Monday, 1 March 2027", "2027-03-01"), else by its
-// number under the month the calendar shows.
+// A read-only date field is filled on its calendar: which cell or button
+// to click is the room's (form.CalendarStep); reading the open calendar
+// and clicking, as a hand does, are here.
 
 // jsCalendar lists the open calendar: its day cells, the month it shows,
 // and its next and previous buttons; with pick set it returns the one
@@ -49,18 +44,6 @@ var jsCalendar = sync.OnceValue(func() string {
 }`
 })
 
-// weekdayRE is a weekday name before a written date: "Monday, ".
-var weekdayRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+`)
-})
-
-// cellDate reads the date a day cell names, if it names a whole one.
-func cellDate(label string) (y, m, d int, ok bool) {
-	label = weekdayRE().ReplaceAllString(strings.TrimSpace(label), "")
-	y, m, d, err := form.ParseDate(label)
-	return y, m, d, err == nil
-}
-
 // pickOnCalendar opens the field's calendar and clicks the day.
 func (s *Session) pickOnCalendar(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) error {
 	y, m, d, err := form.ParseDate(value)
@@ -77,44 +60,14 @@ func (s *Session) pickOnCalendar(ctx context.Context, t *tab, f *formField, valu
 	if err := click(&f.el); err != nil {
 		return err
 	}
-	want := y*12 + m
 	for range 60 {
-		var cal struct {
-			Cells []struct {
-				Label string `json:"label"`
-				Text  string `json:"text"`
-			} `json:"cells"`
-			Header string `json:"header"`
-		}
+		var cal form.Calendar
 		if err := f.el.callOn(ctx, jsCalendar(), &cal, "", 0); err != nil {
 			return err
 		}
-		shown, day := 0, -1
-		for i, c := range cal.Cells {
-			if cy, cm, cd, ok := cellDate(c.Label); ok {
-				if cy == y && cm == m && cd == d {
-					day = i
-					break
-				}
-				if shown == 0 {
-					shown = cy*12 + cm
-				}
-			}
-		}
-		if day < 0 && shown == 0 {
-			// Cells say only their day: the header says the month.
-			if mon, err := form.ParseMonth(cal.Header); err == nil {
-				my, mm := form.Atoi(mon[:4]), form.Atoi(mon[5:])
-				shown = my*12 + mm
-				if shown == want {
-					for i, c := range cal.Cells {
-						if c.Text == strconv.Itoa(d) {
-							day = i
-							break
-						}
-					}
-				}
-			}
+		day, dir, err := form.CalendarStep(cal, y, m, d)
+		if err != nil {
+			return err
 		}
 		if day >= 0 {
 			nodes := f.el.nodesOn(ctx, calendarPick("cell", day))
@@ -124,13 +77,6 @@ func (s *Session) pickOnCalendar(ctx context.Context, t *tab, f *formField, valu
 			cell := f.el
 			cell.node, cell.what = nodes[0], "the day"
 			return click(&cell)
-		}
-		if shown == 0 {
-			return calls.Errorf(calls.ErrNotInteractable, "fill it by hand", "no calendar opened that says its month")
-		}
-		dir := "next"
-		if shown > want {
-			dir = "prev"
 		}
 		nodes := f.el.nodesOn(ctx, calendarPick(dir, 0))
 		if len(nodes) != 1 {

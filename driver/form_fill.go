@@ -281,7 +281,7 @@ func (s *Session) fillField(ctx context.Context, t *tab, f *formField, a answer,
 			ff.Error = form.ErrText(err)
 		case pageErr != "":
 			ff.Error = secret.Redact(pageErr)
-		case !sameValue(f, want, got):
+		case !form.SameValue(f.Kind, f.Format, want, got):
 			ff.Error = "the field holds something else after the write"
 		default:
 			ff.ReadBack, ff.Error = true, ""
@@ -346,13 +346,13 @@ func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value st
 		}
 		return strings.Join(res.Selected, ", "), nil
 	case calls.FieldCheckbox:
-		on, ok := truthy(value)
+		on, ok := form.Truthy(value)
 		if !ok {
 			return "", calls.Errorf(calls.ErrBadInput, `answer a checkbox with "true" or "false"`, "a checkbox takes true or false")
 		}
 		return strconv.FormatBool(on), s.check(ctx, t, el, on, h)
 	case calls.FieldRadio:
-		i := pickOption(f.Options, value, false)
+		i := form.PickOption(f.Options, value, false)
 		if i < 0 || i >= len(f.opts) {
 			return "", calls.Errorf(calls.ErrBadInput, "options: "+quoteList(f.Options, 12), "no option of the group is the answer")
 		}
@@ -361,7 +361,7 @@ func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value st
 		if len(f.Options) > 0 {
 			// A <datalist>: the browser's own list, which no click
 			// reaches; the option that is the answer is typed whole.
-			i := pickOption(f.Options, value, true)
+			i := form.PickOption(f.Options, value, true)
 			if i < 0 {
 				return "", calls.Errorf(calls.ErrNoMatch, "options: "+quoteList(f.Options, 12), "no option of the list is the answer")
 			}
@@ -392,83 +392,6 @@ func browserDate(typ string) bool {
 		return true
 	}
 	return false
-}
-
-// truthy reads a checkbox's answer.
-func truthy(v string) (on, ok bool) {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true", "yes", "on", "checked", "1", "y", "x":
-		return true, true
-	case "false", "no", "off", "unchecked", "0", "n", "":
-		return false, true
-	}
-	return false, false
-}
-
-// pickOption returns the index of the option that is the answer: the
-// one whose words are the answer, else (loose) the one option starting
-// with it, else the one containing it. -1 for none, and for several at
-// the first tier that has any: never a near miss, never a guess.
-func pickOption(options []string, value string, loose bool) int {
-	want := foldWords(value)
-	if want == "" {
-		return -1
-	}
-	tiers := []func(string) bool{func(o string) bool { return o == want }}
-	if loose {
-		tiers = append(tiers, func(o string) bool { return strings.HasPrefix(o, want) }, func(o string) bool { return strings.Contains(o, want) })
-	}
-	for n, ok := range tiers {
-		found := -1
-		for i, o := range options {
-			if !ok(foldWords(o)) {
-				continue
-			}
-			if found >= 0 && n > 0 && foldWords(options[found]) != foldWords(o) {
-				return -1 // two options fit as well: which one is a guess
-			}
-			if found < 0 {
-				found = i
-			}
-		}
-		if found >= 0 {
-			return found
-		}
-	}
-	return -1
-}
-
-// foldWords lower-cases words and folds their spaces.
-func foldWords(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
-
-// dateFormats are the usual ways a field writes a date.
-var dateFormats = []string{"YYYY-MM-DD", "DD/MM/YYYY", "MM/DD/YYYY", "DD.MM.YYYY", "D/M/YYYY", "M/D/YYYY", "DD-MM-YYYY"}
-
-// sameValue says whether what the field holds is what the write meant.
-func sameValue(f *formField, want, got string) bool {
-	switch f.Kind {
-	case calls.FieldFile:
-		return want != "" && strings.Contains(got, want)
-	case calls.FieldDate:
-		// The same day, however the field writes it: in its own format, or
-		// in any of the usual ones ("05/03/2027" reads either way alone).
-		if y, m, d, err := form.ParseDate(want); err == nil {
-			got = strings.TrimSpace(got)
-			for _, format := range append([]string{f.Format}, dateFormats...) {
-				if format != "" && got == form.FormatDate(format, y, m, d) {
-					return true
-				}
-			}
-			if y2, m2, d2, err := form.ParseDate(got); err == nil {
-				return y == y2 && m == m2 && d == d2
-			}
-		}
-	case calls.FieldSlider:
-		a, err1 := strconv.ParseFloat(strings.TrimSpace(want), 64)
-		b, err2 := strconv.ParseFloat(strings.TrimSpace(got), 64)
-		return err1 == nil && err2 == nil && a == b
-	}
-	return foldWords(want) == foldWords(got)
 }
 
 // jsFieldState reads one field as js/form.js does: its value and what the

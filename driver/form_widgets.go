@@ -14,6 +14,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver/internal/files"
+	"github.com/waymark-dev/waymark/driver/internal/form"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
 )
@@ -121,7 +122,7 @@ func (s *Session) pickListOption(ctx context.Context, t *tab, f *formField, valu
 			return "", err
 		}
 		seen = opts
-		if i := pickOption(opts, value, true); i >= 0 {
+		if i := form.PickOption(opts, value, true); i >= 0 {
 			nodes := f.el.nodesOn(ctx, strings.Replace(jsListOptions(), "function (pick) {", "function () { const pick = "+strconv.Itoa(i)+";", 1))
 			if len(nodes) != 1 {
 				return "", calls.Errorf(calls.ErrStaleRef, "read the form again", "the option went away before it was chosen")

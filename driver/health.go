@@ -70,6 +70,20 @@ const (
 // returned.
 var errCallDone = errors.New("the call returned")
 
+// browserGoneErr is the error of a call the browser died under.
+func browserGoneErr() error {
+	return &calls.Error{Kind: calls.ErrBrowserGone, Msg: "the browser is gone (it crashed or was killed) while the call ran",
+		Hint: "run the command again: a new browser starts"}
+}
+
+// lostConnection reports whether err is a command's failure for want of
+// the connection, not the page's answer: chromedp wraps context.Canceled
+// into the loss of it, and closes a reply's channel. A caller's own
+// canceled context looks the same, so check ctx.Err() first.
+func lostConnection(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, chromedp.ErrChannelClosed)
+}
+
 // errBrowserGone is the cause of a call ended because the browser died.
 var errBrowserGone = errors.New("the browser's connection ended")
 
@@ -144,8 +158,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 			// Nobody canceled the call: its tab's or browser's context
 			// ended under it.
 			if s.browser.waitGone(goneWait) {
-				*errp = &calls.Error{Kind: calls.ErrBrowserGone, Msg: "the browser is gone (it crashed or was killed) while the call ran",
-					Hint: "run the command again: a new browser starts"}
+				*errp = browserGoneErr()
 			} else if t.closed() {
 				*errp = calls.Errorf(calls.ErrNavigation, "run "+calls.Cmd("tab list")+" to see the tabs left", "the tab closed while the call ran")
 			}

@@ -246,8 +246,13 @@ func TestStuckSessionsLeaveOthersAlone(t *testing.T) {
 }
 
 // TestBrowserDeathMidCallIsBrowserGone: Chromium killed while a call runs
-// ends the call as browser_gone (exit 3), not as canceled (exit 130).
+// ends the call as browser_gone (exit 3), not as canceled (exit 130). And
+// a ref of the look before, resolved for an act after the death, is
+// browser_gone too: its node cannot be reached because the connection
+// went, which is no word on the node, so a batch row is retried, not
+// failed as stale_ref (a flake of batch's TestBrowserCrashMidBatch).
 func TestBrowserDeathMidCallIsBrowserGone(t *testing.T) {
+	t.Parallel()
 	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -260,8 +265,9 @@ func TestBrowserDeathMidCallIsBrowserGone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := serve(t, map[string]string{"/": `<title>A</title>`})
+	srv := serve(t, map[string]string{"/": `<title>A</title><button>Go</button>`})
 	open(t, s, ctx, srv.URL+"/")
+	ref := refOf(t, snapshot(t, s, ctx, calls.SnapshotRequest{}), "button", "Go")
 	errc := make(chan error, 1)
 	go func() {
 		_, err := s.Wait(ctx, calls.WaitRequest{Text: "never on this page", TimeoutMS: 30000})
@@ -278,5 +284,9 @@ func TestBrowserDeathMidCallIsBrowserGone(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("wait still runs 10 s after the browser died")
+	}
+	<-b.Gone()
+	if err := driver.ResolveRef(ctx, s, ref); !errors.Is(err, calls.ErrBrowserGone) {
+		t.Fatalf("resolving %s after the browser died: %v (code %s), want browser_gone", ref, err, calls.Code(err))
 	}
 }

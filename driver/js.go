@@ -34,9 +34,6 @@ var jsSubmitProbe string
 //go:embed js/overlays.js
 var jsOverlays string
 
-//go:embed js/fetch.js
-var jsFetch string
-
 //go:embed js/blocked_submit.js
 var jsBlockedSubmit string
 

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver/internal/files"
+	"github.com/waymark-dev/waymark/driver/internal/form"
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
@@ -36,9 +37,9 @@ type Session struct {
 	// secrets are the fields a secret was typed into, by element, with the
 	// secret's name (secret.go).
 	secrets map[cdp.BackendNodeID]secretField
-	// formPages are the form pages the session read or filled, for a
-	// review of a multi-step form (form_review.go).
-	formPages []calls.FormPage
+	// formReview keeps the form pages the session read or filled, for a
+	// review of a multi-step form (form_review.go); its own lock.
+	formReview form.Review
 	// apiBackoff is when each host a site API call got a 429 from may be
 	// called again (api.go).
 	apiBackoff siteapi.Backoff

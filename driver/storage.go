@@ -6,10 +6,11 @@ import (
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
+
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/store"
 )
 
 // Cookies reads, sets or clears the session's cookies.
@@ -31,30 +32,9 @@ func (s *Session) Cookies(ctx context.Context, req calls.CookieRequest) (reply *
 	switch req.Op {
 	case "", "get":
 	case "set":
-		if len(req.Cookies) == 0 {
-			return nil, calls.Errorf(calls.ErrBadInput, "usage: "+calls.Cmd("cookies set NAME VALUE"), "no cookie to set")
-		}
-		var params []*network.CookieParam
-		for _, c := range req.Cookies {
-			if c.Name == "" {
-				return nil, calls.Errorf(calls.ErrBadInput, "give the cookie a name", "a cookie has no name")
-			}
-			p := &network.CookieParam{Name: c.Name, Value: c.Value, URL: c.URL, Domain: c.Domain, Path: c.Path,
-				HTTPOnly: c.HTTPOnly, Secure: c.Secure}
-			if c.SameSite != "" {
-				p.SameSite = network.CookieSameSite(c.SameSite)
-			}
-			if c.Expires > 0 {
-				p.Expires = cdp.TimeSinceEpoch(c.Expires)
-			}
-			if p.URL == "" && p.Domain == "" {
-				u := t.url()
-				if !strings.HasPrefix(u, "http") {
-					return nil, calls.Errorf(calls.ErrBadInput, "open a page first, or pass --url", "no page to set the cookie for")
-				}
-				p.URL = u
-			}
-			params = append(params, p)
+		params, err := store.CookieParams(req.Cookies, t.url())
+		if err != nil {
+			return nil, err
 		}
 		if _, err := browserCallOn(ctx, s.browser, storage.SetCookies, storage.SetCookiesParams{Cookies: params, BrowserContextID: s.bcid}); err != nil {
 			return nil, calls.Errorf(calls.ErrBadInput, "check the cookie's domain and URL", "the browser refused the cookie: %v", err)
@@ -75,16 +55,7 @@ func (s *Session) cookieList(ctx context.Context, t *tab) (*calls.CookieList, er
 	if err != nil {
 		return nil, err
 	}
-	out := &calls.CookieList{Cookies: []calls.Cookie{}}
-	for _, c := range res.Cookies {
-		ck := calls.Cookie{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path, HTTPOnly: c.HTTPOnly,
-			Secure: c.Secure, SameSite: string(c.SameSite)}
-		if !c.Session {
-			ck.Expires = c.Expires
-		}
-		out.Cookies = append(out.Cookies, ck)
-	}
-	return out, nil
+	return store.CookieList(res.Cookies), nil
 }
 
 // Storage reads or writes the current origin's local or session storage.
@@ -95,31 +66,9 @@ func (s *Session) Storage(ctx context.Context, req calls.StorageRequest) (reply 
 		return nil, err
 	}
 	defer end(&err)
-	area := "localStorage"
-	switch req.Area {
-	case "", "local":
-	case "session":
-		area = "sessionStorage"
-	default:
-		return nil, calls.Errorf(calls.ErrBadInput, "storage local|session …", "unknown storage area %q", req.Area)
-	}
-	var expr string
-	switch req.Op {
-	case "", "get":
-		if req.Key != "" {
-			expr = `(() => { const v = ` + area + `.getItem(` + jsString(req.Key) + `); return v === null ? {} : {[` + jsString(req.Key) + `]: v} })()`
-		} else {
-			expr = `Object.fromEntries(Object.entries(` + area + `))`
-		}
-	case "set":
-		if req.Key == "" {
-			return nil, calls.Errorf(calls.ErrBadInput, "usage: "+calls.Cmd("storage local set KEY VALUE"), "no key given")
-		}
-		expr = `(() => { ` + area + `.setItem(` + jsString(req.Key) + `, ` + jsString(req.Value) + `); return Object.fromEntries(Object.entries(` + area + `)) })()`
-	case "clear":
-		expr = `(() => { ` + area + `.clear(); return {} })()`
-	default:
-		return nil, calls.Errorf(calls.ErrBadInput, "storage local|session get [KEY] | set KEY VALUE | clear", "unknown storage command %q", req.Op)
+	expr, err := store.StorageScript(req)
+	if err != nil {
+		return nil, err
 	}
 	items := map[string]string{}
 	if err := t.evalWorld(ctx, t.sess, t.mainFrame(), expr, &items); err != nil {

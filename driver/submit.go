@@ -154,10 +154,16 @@ func keyMode(evs []input.DispatchKeyEventParams) string {
 	return ""
 }
 
+// needsApproval is the error of an action held for approval. Its hint is
+// the command line's: the ask came from --ask-submit (the two flags
+// together are a usage error, so --allow-submit goes in its place) or
+// from the config's submits = "ask" (--allow-submit is added). A program
+// (calls.ProgramHint) and MCP (mcpHint) reword any hint that names
+// --allow-submit as a whole.
 func needsApproval(a calls.Approval, msg string) error {
 	data, _ := json.Marshal(a)
 	return &calls.Error{Kind: calls.ErrNeedsApproval, Msg: msg, Data: data,
-		Hint: "review it, then run the command again with --allow-submit (or send the approval back)"}
+		Hint: "review it, then run the command again with --allow-submit (in place of --ask-submit if you passed it)"}
 }
 
 // approvalDiff says how the page differs from what was approved, or "".

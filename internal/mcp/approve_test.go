@@ -30,7 +30,7 @@ func gatedCaller() *fakeCaller {
 		case calls.MethodAct:
 			if req := params.(calls.ActRequest); req.Approve == nil && req.Submits == "ask" {
 				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: `click button[type=submit] "Place order" submits the form: it needs approval; nothing was pressed`,
-					Hint: "review it, then run the command again with --allow-submit (or send the approval back)", Data: data}
+					Hint: "review it, then run the command again with --allow-submit (in place of --ask-submit if you passed it)", Data: data}
 			}
 			return calls.Outcome{URL: "https://shop.test/orders/1", Title: "Thanks", Navigated: true}, nil
 		case calls.MethodSnapshot:

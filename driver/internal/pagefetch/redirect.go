@@ -1,7 +1,8 @@
-package driver
+package pagefetch
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -29,9 +30,10 @@ type redirectWatch struct {
 	cancel context.CancelFunc
 }
 
-// watchRedirect starts listening on the tab; stop it with end.
-func (t *tab) watchRedirect(ctx context.Context, u string) (*redirectWatch, error) {
-	lctx, cancel := context.WithCancel(t.ctx)
+// watchRedirect starts listening on the tab whose context is tabCtx; stop
+// it with cancel (location does).
+func watchRedirect(tabCtx context.Context, u string) (*redirectWatch, error) {
+	lctx, cancel := context.WithCancel(tabCtx)
 	w := &redirectWatch{url: u, ids: map[network.RequestID]bool{}, found: make(chan struct{}), cancel: cancel}
 	// Listen's fn runs on the tab's read loop: it only files the event.
 	err := chromedp.Listen(lctx, func(ev any) {
@@ -55,17 +57,17 @@ func (t *tab) watchRedirect(ctx context.Context, u string) (*redirectWatch, erro
 			}
 		case *network.EventResponseReceivedExtraInfo:
 			if w.ids[ev.RequestID] && ev.StatusCode >= 300 && ev.StatusCode < 400 {
-				w.set(headerOf(ev.Headers).Get("Location"), int(ev.StatusCode))
+				w.set(location(ev.Headers), int(ev.StatusCode))
 			}
 		case *network.EventResponseReceived:
 			if w.ids[ev.RequestID] && ev.Response != nil && ev.Response.Status >= 300 && ev.Response.Status < 400 {
-				w.set(headerOf(ev.Response.Headers).Get("Location"), int(ev.Response.Status))
+				w.set(location(ev.Response.Headers), int(ev.Response.Status))
 			}
 		}
 	})
 	if err != nil {
 		cancel()
-		return nil, browserErr(err)
+		return nil, err
 	}
 	return w, nil
 }
@@ -110,4 +112,16 @@ func sameURL(a, b string) bool {
 	}
 	ua.Fragment, ub.Fragment = "", ""
 	return ua.String() == ub.String()
+}
+
+// location is the Location header of CDP's header map, whatever its case
+// (HTTP/2 names are lower case). Several values come joined by newlines.
+func location(h network.Headers) string {
+	for k, v := range h {
+		if strings.EqualFold(k, "Location") {
+			first, _, _ := strings.Cut(fmt.Sprint(v), "\n")
+			return first
+		}
+	}
+	return ""
 }
