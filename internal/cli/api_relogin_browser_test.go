@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,70 +20,10 @@ import (
 	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
 	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/internal/signinsite"
 	"github.com/waymark-dev/waymark/secret"
 	"github.com/waymark-dev/waymark/siteapi"
 )
-
-// reloginSite is a site whose session cookie expires: /login signs in
-// (POST, the password given), /api/items answers only a live session.
-// It counts what reaches it.
-type reloginSite struct {
-	mu       sync.Mutex
-	password string
-	live     map[string]bool
-	n        int
-	logins   int
-	calls    int
-	refusing bool // every session is refused, signed in or not
-}
-
-func (s *reloginSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case r.URL.Path == "/login" && r.Method == http.MethodGet:
-		fmt.Fprint(w, `<!doctype html><title>Sign in</title><h1>Sign in</h1>
-<form method="post" action="/login"><label>Username <input name="username"></label>
-<label>Password <input type="password" name="password"></label>
-<label>Device name <input name="device"></label><button>Sign in</button></form>`)
-	case r.URL.Path == "/login" && r.Method == http.MethodPost:
-		s.logins++
-		if r.FormValue("username") != "ann.lee" || r.FormValue("device") != "kitchen-laptop-7" || r.FormValue("password") != s.password {
-			http.Error(w, "wrong password", http.StatusForbidden)
-			return
-		}
-		s.n++
-		sid := fmt.Sprintf("s%d", s.n)
-		s.live[sid] = true
-		http.SetCookie(w, &http.Cookie{Name: "sid", Value: sid, Path: "/", HttpOnly: true})
-		http.Redirect(w, r, "/items", http.StatusSeeOther)
-	case r.URL.Path == "/items":
-		fmt.Fprint(w, `<!doctype html><title>Items</title><h1>Items</h1><ul><li>Lamp</li><li>Chair</li></ul>`)
-	case r.URL.Path == "/api/items":
-		s.calls++
-		c, err := r.Cookie("sid")
-		if err != nil || !s.live[c.Value] || s.refusing {
-			http.Error(w, `{"error":"sign in"}`, http.StatusUnauthorized)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"items":[{"name":"Lamp"},{"name":"Chair"}]}`)
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-func (s *reloginSite) expire() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	clear(s.live)
-}
-
-func (s *reloginSite) counts() (logins, calls int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.logins, s.calls
-}
 
 // TestAPICallRelogin: a recipe that names a sign-in routine (relogin)
 // meets an expired session: the routine runs once, in the same session,
@@ -98,7 +36,7 @@ func TestAPICallRelogin(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	const password = "Tr0ub4dor-and-3"
-	site := &reloginSite{password: password, live: map[string]bool{}}
+	site := signinsite.New(password, "ann.lee")
 	srv := httptest.NewServer(site)
 	defer srv.Close()
 	dir := t.TempDir()
@@ -157,10 +95,10 @@ func TestAPICallRelogin(t *testing.T) {
 	if strings.Contains(textOut.String(), password) {
 		t.Errorf("record stop printed the password:\n%s", textOut)
 	}
-	if logins, n := site.counts(); logins != 1 || n != 0 {
+	if logins, n := site.Total(); logins != 1 || n != 0 {
 		t.Fatalf("recording: the server saw %d sign-in(s) and %d call(s), want 1 and 0", logins, n)
 	}
-	site.expire()
+	site.Expire()
 	call := func() error {
 		out.Reset()
 		return api.APICallRun(ctx, &api.APICallOptions{Common: common, Recipe: recipePath,
@@ -172,7 +110,7 @@ func TestAPICallRelogin(t *testing.T) {
 	if err := call(); err != nil {
 		t.Fatalf("call: %v\n%s", err, out)
 	}
-	if logins, n := site.counts(); logins != 2 || n != 2 {
+	if logins, n := site.Total(); logins != 2 || n != 2 {
 		t.Fatalf("the server saw %d sign-in(s) and %d call(s), want 1 and 2", logins, n)
 	}
 	var env1 struct {
@@ -193,19 +131,19 @@ func TestAPICallRelogin(t *testing.T) {
 	if err := call(); err != nil {
 		t.Fatalf("call signed in: %v\n%s", err, out)
 	}
-	if logins, n := site.counts(); logins != 2 || n != 3 {
+	if logins, n := site.Total(); logins != 2 || n != 3 {
 		t.Fatalf("signed in, the server saw %d sign-in(s) and %d call(s) in all, want 2 and 3", logins, n)
 	}
-	site.expire()
+	site.Expire()
 	if err := call(); err != nil {
 		t.Fatalf("call after expiry: %v\n%s", err, out)
 	}
-	if logins, n := site.counts(); logins != 3 || n != 5 {
+	if logins, n := site.Total(); logins != 3 || n != 5 {
 		t.Fatalf("after expiry the server saw %d sign-in(s) and %d call(s) in all, want 2 and 4", logins, n)
 	}
 
 	// A routine's api step: the same sign-in, relative to the routine.
-	site.expire()
+	site.Expire()
 	steps := fmt.Sprintf(`{"format": "waymark.routine/1", "name": "items", "version": 1,
  "variables": [{"name": "username"}, {"name": "password", "secret": true}],
  "steps": [{"id": "items", "kind": "api", "into": "items", "api": %s}]}`, recipe)
@@ -219,19 +157,17 @@ func TestAPICallRelogin(t *testing.T) {
 	if err != nil || !strings.Contains(out.String(), `"Chair"`) || !strings.Contains(out.String(), "signed in again by signin.json") {
 		t.Fatalf("replay: %v\n%s", err, out)
 	}
-	if logins, n := site.counts(); logins != 4 || n != 7 {
+	if logins, n := site.Total(); logins != 4 || n != 7 {
 		t.Fatalf("the replay: the server saw %d sign-in(s) and %d call(s) in all, want 4 and 7", logins, n)
 	}
 
 	// A site that refuses every session: one sign-in, then the cause.
-	site.mu.Lock()
-	site.refusing = true
-	site.mu.Unlock()
+	site.Refuse(true)
 	err = call()
 	if siteapi.KindOf(err) != siteapi.KindAuth || !strings.Contains(err.Error(), "after signing in") {
 		t.Fatalf("a refusing site: %v", err)
 	}
-	if logins, n := site.counts(); logins != 5 || n != 9 {
+	if logins, n := site.Total(); logins != 5 || n != 9 {
 		t.Fatalf("a refusing site: the server saw %d sign-in(s) and %d call(s) in all, want 3 and 6", logins, n)
 	}
 }
