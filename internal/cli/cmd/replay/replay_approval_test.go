@@ -1,4 +1,4 @@
-package cli
+package replay
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -27,14 +27,14 @@ func TestReplayPressesOnlyTheFileAPersonSaved(t *testing.T) {
 	gate := calls.Approval{Action: "click", URL: "http://shop.test/checkout", Control: `button "Place order"`, Why: "submits the form",
 		Target: "POST http://shop.test/order", Form: map[string]string{"amount": "10"}, Fixed: []string{"amount"}, Token: "t"}
 	ap, _ := json.Marshal(routine.ApprovedOf(gate))
-	rt := strings.Replace(cliRoutine, `"fingerprint": {"role": "button", "name": "Place order"}}}`,
+	rt := strings.Replace(clitest.CheckoutRoutine, `"fingerprint": {"role": "button", "name": "Place order"}}}`,
 		`"fingerprint": {"role": "button", "name": "Place order"}}, "approved": `+string(ap)+`}`, 1)
 	file := filepath.Join(t.TempDir(), "checkout.json")
 	if err := os.WriteFile(file, []byte(rt), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var pressed atomic.Int32
-	c := shopCaller(nil)
+	c := clitest.ShopCaller(nil)
 	shop := c.Reply
 	c.Reply = func(method string, params any) (any, error) {
 		if req, ok := params.(calls.ActRequest); ok && method == calls.MethodAct && req.Kind == calls.ActClick {
@@ -56,7 +56,7 @@ func TestReplayPressesOnlyTheFileAPersonSaved(t *testing.T) {
 			}
 			return get(k)
 		}
-		err := replay.ReplayRun(context.Background(), o)
+		err := replayRun(context.Background(), o)
 		return errOut.String(), err
 	}
 	stops := func(what string) {

@@ -1,4 +1,4 @@
-package cli
+package mcp
 
 import (
 	"context"
@@ -12,13 +12,12 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/mcp"
 	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/config"
 )
 
 func TestNewCmdMCPModelFlags(t *testing.T) {
-	got, err := clitest.ParseCmd(t, mcp.NewCmdMCP, []string{"--model", "openai:llama3", "--base-url", "http://127.0.0.1:11434/v1"})
+	got, err := clitest.ParseCmd(t, NewCmdMCP, []string{"--model", "openai:llama3", "--base-url", "http://127.0.0.1:11434/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,14 +28,14 @@ func TestNewCmdMCPModelFlags(t *testing.T) {
 
 // mcpClient runs `waymark mcp` on pipes with opts and returns a connected
 // client; the server stops when the test ends.
-func mcpClient(t *testing.T, opts *mcp.MCPOptions) *sdk.ClientSession {
+func mcpClient(t *testing.T, opts *MCPOptions) *sdk.ClientSession {
 	t.Helper()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	opts.IO.In, opts.IO.Out = sr, sw
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- mcp.MCPRun(ctx, opts) }()
+	go func() { done <- mcpRun(ctx, opts) }()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
 		cancel()
@@ -82,7 +81,7 @@ func TestMCPRunPilotTools(t *testing.T) {
 	common, _, _ := clitest.NewCommon(c, false, false)
 	noEnv := func(string) string { return "" }
 	common.Getenv = noEnv
-	cs := mcpClient(t, &mcp.MCPOptions{Common: common, NamedSession: true})
+	cs := mcpClient(t, &MCPOptions{Common: common, NamedSession: true})
 	names := toolNames(t, cs)
 	if !slices.Contains(names, "act") || !slices.Contains(names, "replay") || slices.Contains(names, "observe") || slices.Contains(names, "run") {
 		t.Errorf("rules model: tools %v", names)
@@ -118,7 +117,7 @@ func TestMCPRunPilotTools(t *testing.T) {
 	env := map[string]string{"OPENAI_API_KEY": "sk-test", "WAYMARK_MODEL": "openai:gpt-test"}
 	common2, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	common2.Getenv = func(k string) string { return env[k] }
-	cs = mcpClient(t, &mcp.MCPOptions{Common: common2})
+	cs = mcpClient(t, &MCPOptions{Common: common2})
 	names = toolNames(t, cs)
 	for _, want := range []string{"act", "observe", "extract", "run", "replay"} {
 		if !slices.Contains(names, want) {
@@ -130,7 +129,7 @@ func TestMCPRunPilotTools(t *testing.T) {
 func TestMCPRunBadModel(t *testing.T) {
 	common, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
 	common.Getenv = func(string) string { return "" }
-	err := mcp.MCPRun(context.Background(), &mcp.MCPOptions{Common: common, Model: pilotflags.ModelFlags{Model: "nope:x"}})
+	err := mcpRun(context.Background(), &MCPOptions{Common: common, Model: pilotflags.ModelFlags{Model: "nope:x"}})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("err = %v", err)
 	}
@@ -158,7 +157,7 @@ func TestMCPSubmitsFromConfig(t *testing.T) {
 		common, _, _ := clitest.NewCommon(c, false, false)
 		common.Config = func() (*config.Config, error) { return cfg, nil }
 		common.Getenv = func(string) string { return "" }
-		cs := mcpClient(t, &mcp.MCPOptions{Common: common})
+		cs := mcpClient(t, &MCPOptions{Common: common})
 		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "click", Arguments: map[string]any{"target": "e1"}})
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package cli
+package sheet
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/sheet"
 )
 
 func TestSheetFillApproval(t *testing.T) {
@@ -32,27 +31,17 @@ func TestSheetFillApproval(t *testing.T) {
 	// Without approval: nothing is written, needs_approval.
 	fc := &clitest.FakeCaller{Reply: reply}
 	common, _, _ := clitest.NewCommon(fc, false, false)
-	err := sheet.SheetRun(context.Background(), &sheet.SheetOptions{Common: common, Op: "fill", File: cells})
+	err := sheetRun(context.Background(), &SheetOptions{Common: common, Op: "fill", File: cells})
 	if calls.Code(err) != "needs_approval" || len(fc.Calls) != 1 {
 		t.Fatalf("unapproved: %v after %d calls", err, len(fc.Calls))
 	}
 	if req := fc.Calls[0].Params.(calls.SheetFillRequest); req.Cells["B2"] != "12" || req.Cells["C2"] != "paid" {
 		t.Fatalf("cells sent: %+v", req.Cells)
 	}
-	// With --json the envelope's data is the approval, whole, to be saved
-	// and sent back with --approve: the documented flow for a program.
-	code, stdout, _, _ := runMain(t, context.Background(), &clitest.FakeCaller{Reply: reply}, nil, "sheet", "fill", cells, "--json")
-	var env struct {
-		Data  calls.Approval        `json:"data"`
-		Error struct{ Code string } `json:"error"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &env); err != nil || code == 0 || env.Error.Code != "needs_approval" || env.Data.Token != "L.1" || env.Data.Control != "B2, C2" {
-		t.Fatalf("sheet fill --json: exit %d, %v, envelope %s", code, err, stdout)
-	}
 	// --allow-submit sends back the approval it was given, unchanged.
 	fc = &clitest.FakeCaller{Reply: reply}
 	common, out, _ := clitest.NewCommon(fc, false, false)
-	if err := sheet.SheetRun(context.Background(), &sheet.SheetOptions{Common: common, Op: "fill", File: cells, AllowSubmit: true}); err != nil {
+	if err := sheetRun(context.Background(), &SheetOptions{Common: common, Op: "fill", File: cells, AllowSubmit: true}); err != nil {
 		t.Fatal(err)
 	}
 	if len(fc.Calls) != 2 || fc.Calls[1].Params.(calls.SheetFillRequest).Approve.Token != "L.1" || !strings.Contains(out.String(), `B2: "1" → "12" (read back)`) {
@@ -65,7 +54,7 @@ func TestSheetFillApproval(t *testing.T) {
 	}
 	fc = &clitest.FakeCaller{Reply: reply}
 	common, _, _ = clitest.NewCommon(fc, false, false)
-	if err := sheet.SheetRun(context.Background(), &sheet.SheetOptions{Common: common, Op: "fill", File: cells, Approve: saved}); err != nil || len(fc.Calls) != 1 {
+	if err := sheetRun(context.Background(), &SheetOptions{Common: common, Op: "fill", File: cells, Approve: saved}); err != nil || len(fc.Calls) != 1 {
 		t.Fatalf("approved from a file: %v after %d calls", err, len(fc.Calls))
 	}
 }

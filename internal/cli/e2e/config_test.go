@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/waymark-dev/waymark/internal/cli"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -137,7 +139,7 @@ func TestConfigShowMatchesDaemon(t *testing.T) {
 	// configuration, and the driver's options follow it.
 	var daemonCfg *config.Config
 	ios, _, _, _ := iostreams.Test()
-	deps := Deps{
+	deps := cli.Deps{
 		Config: clitest.LoadFile(t, "", nil),
 		RunDaemon: func(_ context.Context, _ cmdutil.GlobalOptions, cfg *config.Config) error {
 			daemonCfg = cfg
@@ -145,7 +147,7 @@ func TestConfigShowMatchesDaemon(t *testing.T) {
 		},
 		Getenv: func(string) string { return "" },
 	}
-	if code := MainWith(context.Background(), append(args, "daemon"), ios, deps); code != 0 || daemonCfg == nil {
+	if code := cli.MainWith(context.Background(), append(args, "daemon"), ios, deps); code != 0 || daemonCfg == nil {
 		t.Fatalf("daemon: exit %d, config %v", code, daemonCfg)
 	}
 	opts, err := cmdutil.DriverOptions(daemonCfg)

@@ -1,4 +1,4 @@
-package cli
+package test
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/test"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
@@ -26,42 +25,15 @@ func writePlan(t *testing.T, src string) string {
 }
 
 func TestTestFlags(t *testing.T) {
-	got, err := clitest.ParseCmd(t, test.NewCmdTest, []string{"p.yaml", "--out", "ev", "--junit", "j.xml", "--base-url", "http://127.0.0.1:9", "--model", "rules"})
+	got, err := clitest.ParseCmd(t, NewCmdTest, []string{"p.yaml", "--out", "ev", "--junit", "j.xml", "--base-url", "http://127.0.0.1:9", "--model", "rules"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.File != "p.yaml" || got.Out != "ev" || got.JUnit != "j.xml" || got.BaseURL != "http://127.0.0.1:9" || got.Model.Model != "rules" {
 		t.Errorf("options: %+v", got)
 	}
-	if _, err := clitest.ParseCmd(t, test.NewCmdTest, nil); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+	if _, err := clitest.ParseCmd(t, NewCmdTest, nil); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("no plan: exit %d (%v)", cmdutil.ExitCode(err), err)
-	}
-}
-
-const cliPlan = `name: cli plan
-base_url: http://shop.test
-expect_timeout: 300ms
-scenarios:
-  - name: title
-    steps:
-      - open /products
-      - expect title Products
-`
-
-// shopReply answers like a page titled title at /products.
-func shopReply(title string) func(method string, params any) (any, error) {
-	return func(method string, params any) (any, error) {
-		switch method {
-		case calls.MethodOpen:
-			return calls.PageInfo{URL: params.(calls.OpenRequest).URL, Title: title}, nil
-		case calls.MethodGet:
-			return calls.GetResult{Value: title, Found: true}, nil
-		case calls.MethodScreenshot:
-			return calls.Image{Data: []byte("\x89PNG\r\n\x1a\nfake")}, nil
-		case calls.MethodSnapshot:
-			return calls.Snapshot{URL: "http://shop.test/products", Title: title, Text: "- heading \"" + title + "\""}, nil
-		}
-		return calls.Empty{}, nil
 	}
 }
 
@@ -75,7 +47,7 @@ func TestTestRun(t *testing.T) {
 		check    func(t *testing.T, out, errOut, dir string, fc *clitest.FakeCaller)
 	}{
 		{
-			name: "passes", plan: cliPlan, reply: shopReply("Products · Shop"), wantExit: cmdutil.ExitOK,
+			name: "passes", plan: clitest.CLIPlan, reply: clitest.ShopReply("Products · Shop"), wantExit: cmdutil.ExitOK,
 			check: func(t *testing.T, out, errOut, dir string, fc *clitest.FakeCaller) {
 				if !strings.Contains(out, "passed\ttitle\t") || !strings.Contains(out, filepath.Join(dir, "report.md")) || !strings.Contains(out, filepath.Join(dir, "report.html")+"\n") {
 					t.Errorf("stdout:\n%s", out)
@@ -102,7 +74,7 @@ func TestTestRun(t *testing.T) {
 			},
 		},
 		{
-			name: "fails with json", plan: cliPlan, reply: shopReply("Cart · Shop"), json: true, wantExit: cmdutil.ExitFailed,
+			name: "fails with json", plan: clitest.CLIPlan, reply: clitest.ShopReply("Cart · Shop"), json: true, wantExit: cmdutil.ExitFailed,
 			check: func(t *testing.T, out, errOut, dir string, _ *clitest.FakeCaller) {
 				var env struct {
 					OK   bool `json:"ok"`
@@ -132,7 +104,7 @@ func TestTestRun(t *testing.T) {
 			},
 		},
 		{
-			name: "browser unavailable", plan: cliPlan + "  - name: second\n    steps: [open /]\n",
+			name: "browser unavailable", plan: clitest.CLIPlan + "  - name: second\n    steps: [open /]\n",
 			reply: func(method string, _ any) (any, error) {
 				if method == calls.MethodOpen {
 					return nil, calls.Errorf(calls.ErrUnavailable, "", "no Chromium found")
@@ -158,13 +130,13 @@ func TestTestRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fc := &clitest.FakeCaller{Reply: tt.reply}
 			if fc.Reply == nil {
-				fc.Reply = shopReply("x")
+				fc.Reply = clitest.ShopReply("x")
 			}
 			common, out, errOut := clitest.NewCommon(fc, tt.json, false)
 			dir := filepath.Join(t.TempDir(), "ev")
 			common.Getenv = func(string) string { return "" }
-			opts := &test.TestOptions{Common: common, File: writePlan(t, tt.plan), Out: dir}
-			err := test.RunTest(context.Background(), opts)
+			opts := &TestOptions{Common: common, File: writePlan(t, tt.plan), Out: dir}
+			err := runTest(context.Background(), opts)
 			if got := cmdutil.ExitCode(err); got != tt.wantExit {
 				t.Fatalf("exit %d, want %d (err %v)\nstdout:\n%s\nstderr:\n%s", got, tt.wantExit, err, out, errOut)
 			}
@@ -177,10 +149,10 @@ func TestTestRun(t *testing.T) {
 
 func TestTestRunDefaultOutDir(t *testing.T) {
 	t.Chdir(t.TempDir())
-	fc := &clitest.FakeCaller{Reply: shopReply("Products")}
+	fc := &clitest.FakeCaller{Reply: clitest.ShopReply("Products")}
 	common, _, _ := clitest.NewCommon(fc, false, false)
-	opts := &test.TestOptions{Common: common, File: writePlan(t, cliPlan), Now: func() time.Time { return clitest.Now }}
-	if err := test.RunTest(context.Background(), opts); err != nil {
+	opts := &TestOptions{Common: common, File: writePlan(t, clitest.CLIPlan), Now: func() time.Time { return clitest.Now }}
+	if err := runTest(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	want := filepath.Join("waymark-evidence", "cli-plan-20260304-050607", "report.md")

@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/waymark-dev/waymark/internal/cli"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
@@ -25,11 +27,11 @@ import (
 	"github.com/waymark-dev/waymark/internal/rpc"
 )
 
-// envelopeSchema is EnvelopeSchema, resolved.
+// envelopeSchema is cli.EnvelopeSchema, resolved.
 func envelopeSchema(t *testing.T) *jsonschema.Resolved {
 	t.Helper()
 	var s jsonschema.Schema
-	if err := json.Unmarshal(EnvelopeSchema, &s); err != nil {
+	if err := json.Unmarshal(cli.EnvelopeSchema, &s); err != nil {
 		t.Fatalf("envelope.schema.json: %v", err)
 	}
 	rs, err := s.Resolve(nil)
@@ -122,54 +124,6 @@ func fakeOpenAI(t *testing.T, answer func(system string) string) string {
 	return srv.URL + "/v1"
 }
 
-// pageReply answers like a daemon whose page is a small shop.
-func pageReply(method string, params any) (any, error) {
-	switch method {
-	case calls.MethodOpen, calls.MethodBack, calls.MethodForward, calls.MethodReload:
-		return calls.PageInfo{URL: "http://shop.test/", Title: "Shop"}, nil
-	case calls.MethodSnapshot:
-		return calls.Snapshot{URL: "http://shop.test/", Title: "Shop", Text: "- button \"Go\" [ref=e1]\n- textbox \"Email\" [ref=e2]"}, nil
-	case calls.MethodGet:
-		return calls.GetResult{Value: "Shop", Found: true}, nil
-	case calls.MethodScreenshot, calls.MethodPDF:
-		return calls.Image{Data: []byte("\x89PNG\r\n\x1a\nfake")}, nil
-	case calls.MethodFind:
-		return calls.Resolution{Status: calls.Found, Ref: "e1"}, nil
-	case calls.MethodLocate:
-		return calls.Evidence{Chosen: `role=button[name="Go"]`, Fingerprint: calls.Fingerprint{Role: "button", Name: "Go"}}, nil
-	case calls.MethodAct:
-		return calls.Outcome{URL: "http://shop.test/", Title: "Shop"}, nil
-	case calls.MethodEval:
-		return calls.EvalResult{Value: json.RawMessage(`{"a":1}`)}, nil
-	case calls.MethodTraceStop:
-		return calls.Trace{Format: calls.TraceFormat, Session: "default", Entries: []calls.TraceEntry{{Index: 1, Method: calls.MethodOpen, Params: json.RawMessage(`{"url":"http://shop.test/"}`), OK: true, Outcome: "at http://shop.test/ \"Shop\""}}}, nil
-	case calls.MethodConsole:
-		return calls.ConsoleLog{Messages: []calls.ConsoleMessage{{Seq: 1, Level: "error", Source: "console", Text: "boom", URL: "http://shop.test/app.js", Line: 3, UnixMS: 1}}, Errors: 1, Next: 2}, nil
-	case calls.MethodNetwork:
-		return calls.NetworkLog{Requests: []calls.Request{{Seq: 2, Method: "GET", URL: "http://shop.test/api", Type: "fetch", Status: 500, SentUnixMS: 1, DurationMS: 4}}, Failed: 1, Next: 2}, nil
-	case calls.MethodRecordStop:
-		return calls.RecordStopResult{Routine: json.RawMessage(cliRoutine)}, nil
-	case calls.MethodCaptureStop:
-		return calls.CaptureStopResult{Capture: json.RawMessage(`{"format":"waymark.capture/1","exchanges":[]}`), HAR: json.RawMessage(`{"log":{"version":"1.2"}}`)}, nil
-	case calls.MethodRecordRows:
-		return calls.RecordRowsResult{Rows: []map[string]any{{"name": "Ann", "total": 12.5}}, Steps: 1}, nil
-	}
-	return calls.Empty{}, nil
-}
-
-// apiReply answers like a daemon whose page's list comes from its API.
-func apiReply(method string, params any) (any, error) {
-	switch method {
-	case calls.MethodEval:
-		return calls.EvalResult{Value: json.RawMessage(`{"url":"http://shop.test/"}`)}, nil
-	case calls.MethodFetch:
-		return calls.FetchResult{Status: 200, URL: "http://shop.test/api/items", Headers: []calls.Header{{Name: "etag", Value: `"v1"`}}, Body: `{"items":[{"title":"Go"}]}`}, nil
-	case calls.MethodAPICall:
-		return calls.APICallResult{Rows: []map[string]any{{"title": "Go"}}, Pages: 1, Requests: 1, Bytes: 26, Ended: "last page", ETag: `"v1"`}, nil
-	}
-	return pageReply(method, params)
-}
-
 // restartReply answers like a daemon that stops when asked, and a new one
 // that starts.
 func restartReply() func(string, any) (any, error) {
@@ -184,11 +138,11 @@ func restartReply() func(string, any) (any, error) {
 				return nil, fmt.Errorf("%w: gone", cmdutil.ErrNoDaemon)
 			}
 		}
-		return pageReply(method, params)
+		return clitest.PageReply(method, params)
 	}
 }
 
-// clickedReply is pageReply whose page says Done! once something was
+// clickedReply is clitest.PageReply whose page says Done! once something was
 // clicked.
 func clickedReply() func(string, any) (any, error) {
 	var clicked atomic.Bool
@@ -201,7 +155,7 @@ func clickedReply() func(string, any) (any, error) {
 				return calls.Snapshot{URL: "http://shop.test/", Title: "Shop", Text: "- button \"Go\" [ref=e1]\n- text \"Done!\""}, nil
 			}
 		}
-		return pageReply(method, params)
+		return clitest.PageReply(method, params)
 	}
 }
 
@@ -209,7 +163,7 @@ func clickedReply() func(string, any) (any, error) {
 type jsonCase struct {
 	args   []string
 	env    map[string]string
-	reply  func(method string, params any) (any, error) // nil: pageReply
+	reply  func(method string, params any) (any, error) // nil: clitest.PageReply
 	wantOK bool
 }
 
@@ -227,9 +181,9 @@ func TestJSONContract(t *testing.T) {
 		}
 		return p
 	}
-	routineFile := write("r.json", cliRoutine)
+	routineFile := write("r.json", clitest.CheckoutRoutine)
 	recipeFile := write("rows.recipe.json", `{"format":"waymark.recipe/1","container":"table","row":"tr","fields":[{"name":"name","type":"string","by":"header","header":"Name"}]}`)
-	planFile := write("plan.yaml", cliPlan)
+	planFile := write("plan.yaml", clitest.CLIPlan)
 	schemaFile := write("schema.json", `{"type":"object","properties":{"title":{"type":"string"}}}`)
 	stateFile := write("state.json", `{"format":"`+calls.StateFormat+`","cookies":[]}`)
 	upFile := write("up.txt", "x")
@@ -289,7 +243,7 @@ func TestJSONContract(t *testing.T) {
 		"downloads":             {{args: []string{"downloads"}, wantOK: true}, {args: []string{"downloads"}, reply: fail}},
 		"drag":                  {{args: []string{"drag", "e1", "e2"}, wantOK: true}, {args: []string{"drag", "e1", "e2"}, reply: fail}},
 		"click-at":              {{args: []string{"click-at", "10", "20"}, wantOK: true}, {args: []string{"click-at", "10", "20"}, reply: fail}},
-		"drift":                 {{args: []string{"drift", routineFile}, reply: shopCaller(nil).Reply, wantOK: true}, {args: []string{"drift", routineFile}, reply: fail}},
+		"drift":                 {{args: []string{"drift", routineFile}, reply: clitest.ShopCaller(nil).Reply, wantOK: true}, {args: []string{"drift", routineFile}, reply: fail}},
 		"eval":                  {{args: []string{"eval", "1"}, wantOK: true}, {args: []string{"eval", "1"}, reply: fail}},
 		"extract":               {{args: []string{"extract", "the title", "--schema", schemaFile}, env: withModel, wantOK: true}, {args: []string{"extract", "the title", "--schema", schemaFile}}},
 		"fill":                  {{args: []string{"fill", "e2", "x"}, wantOK: true}, {args: []string{"fill", "e2", "x"}, reply: fail}},
@@ -327,7 +281,7 @@ func TestJSONContract(t *testing.T) {
 		"record stop":           {{args: []string{"record", "stop", filepath.Join(dir, "rec.json")}, wantOK: true}, {args: []string{"record", "stop", filepath.Join(dir, "rec2.json")}, reply: fail}},
 		"routine approve":       {{args: []string{"routine", "approve", routineFile}}}, // a person at a terminal only: --json is refused
 		"reload":                {{args: []string{"reload"}, wantOK: true}, {args: []string{"reload"}, reply: fail}},
-		"replay":                {{args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW", "--allow-submit"}, env: map[string]string{"PW": "pw-123456"}, reply: shopCaller(nil).Reply, wantOK: true}, {args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW"}, env: map[string]string{"PW": "pw-123456"}, reply: fail}},
+		"replay":                {{args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW", "--allow-submit"}, env: map[string]string{"PW": "pw-123456"}, reply: clitest.ShopCaller(nil).Reply, wantOK: true}, {args: []string{"replay", routineFile, "--var", "email=a@b.c", "--secret", "password=env:PW"}, env: map[string]string{"PW": "pw-123456"}, reply: fail}},
 		"run":                   {{args: []string{"run", "press Go"}, env: withModel, reply: clickedReply(), wantOK: true}, {args: []string{"run", "press Go"}}},
 		"screenshot":            {{args: []string{"screenshot", filepath.Join(dir, "s.png")}, wantOK: true}, {args: []string{"screenshot", filepath.Join(dir, "s.png")}, reply: fail}},
 		"scroll":                {{args: []string{"scroll", "down"}, wantOK: true}, {args: []string{"scroll", "down"}, reply: fail}},
@@ -346,7 +300,7 @@ func TestJSONContract(t *testing.T) {
 		"tab list":              {{args: []string{"tab", "list"}, wantOK: true}, {args: []string{"tab", "list"}, reply: fail}},
 		"tab new":               {{args: []string{"tab", "new"}, wantOK: true}, {args: []string{"tab", "new"}, reply: fail}},
 		"tab switch":            {{args: []string{"tab", "switch", "1"}, wantOK: true}, {args: []string{"tab", "switch", "1"}, reply: fail}},
-		"test":                  {{args: []string{"test", planFile, "--out", filepath.Join(dir, "ev")}, reply: shopReply("Products · Shop"), wantOK: true}, {args: []string{"test", planFile, "--out", filepath.Join(dir, "ev2")}, reply: shopReply("Cart")}},
+		"test":                  {{args: []string{"test", planFile, "--out", filepath.Join(dir, "ev")}, reply: clitest.ShopReply("Products · Shop"), wantOK: true}, {args: []string{"test", planFile, "--out", filepath.Join(dir, "ev2")}, reply: clitest.ShopReply("Cart")}},
 		"type":                  {{args: []string{"type", "e2", "x"}, wantOK: true}, {args: []string{"type", "e2", "x"}, reply: fail}},
 		"uncheck":               {{args: []string{"uncheck", "e1"}, wantOK: true}, {args: []string{"uncheck", "e1"}, reply: fail}},
 		"upload":                {{args: []string{"upload", "e1", upFile}, wantOK: true}, {args: []string{"upload", "e1", upFile}, reply: fail}},
@@ -363,9 +317,9 @@ func TestJSONContract(t *testing.T) {
 		"network":               {{args: []string{"network", "--failed"}, wantOK: true}, {args: []string{"network"}, reply: fail}, {args: []string{"network", "--last", "-1"}}},
 		"tool":                  {{args: []string{"tool"}, wantOK: true}, {args: []string{"tool", "search", "--args", "{"}}, {args: []string{"tool", "search", "--args", `{"q":1}`}, reply: fail}},
 		"sitemap":               {{args: []string{"sitemap", "http://shop.test", "--query", "lamp"}, wantOK: true}, {args: []string{"sitemap", "ftp://shop.test"}}, {args: []string{"sitemap", "http://shop.test"}, reply: fail}},
-		"api learn": {{args: []string{"api", "learn", "--capture", captureFile, "--rows", apiRowsFile, "--out", filepath.Join(dir, "learned.api.json")}, reply: apiReply, wantOK: true},
+		"api learn": {{args: []string{"api", "learn", "--capture", captureFile, "--rows", apiRowsFile, "--out", filepath.Join(dir, "learned.api.json")}, reply: clitest.APIReply, wantOK: true},
 			{args: []string{"api", "learn", "--capture", captureFile, "--rows", apiRowsFile}, reply: fail}, {args: []string{"api", "learn", "--capture", captureFile}}},
-		"api call": {{args: []string{"api", "call", apiRecipeFile, "--pages", "2"}, reply: apiReply, wantOK: true}, {args: []string{"api", "call", apiRecipeFile}, reply: fail}, {args: []string{"api", "call", routineFile}}},
+		"api call": {{args: []string{"api", "call", apiRecipeFile, "--pages", "2"}, reply: clitest.APIReply, wantOK: true}, {args: []string{"api", "call", apiRecipeFile}, reply: fail}, {args: []string{"api", "call", routineFile}}},
 	}
 	// Cases covered elsewhere: doctor's success needs a browser (doctor
 	// --json is checked in doctor_test.go), demo and mcp serve until
@@ -398,7 +352,7 @@ func TestJSONContract(t *testing.T) {
 			t.Run(label, func(t *testing.T) {
 				reply := c.reply
 				if reply == nil {
-					reply = pageReply
+					reply = clitest.PageReply
 				}
 				fc := &clitest.FakeCaller{Reply: reply}
 				args := append([]string{"--json"}, c.args...)

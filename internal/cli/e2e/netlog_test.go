@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func TestNetlogSummarize(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cliNetlog), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr, _ := runMain(t, context.Background(), &clitest.FakeCaller{Reply: pageReply}, nil, "netlog", "summarize", path)
+	code, stdout, stderr, _ := runMain(t, context.Background(), &clitest.FakeCaller{Reply: clitest.PageReply}, nil, "netlog", "summarize", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -50,7 +50,7 @@ func TestNetlogSummarize(t *testing.T) {
 	if err := os.WriteFile(dir+"/bad.json", []byte(`{"hello":1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr, _ = runMain(t, context.Background(), &clitest.FakeCaller{Reply: pageReply}, nil, "netlog", "summarize", dir+"/bad.json")
+	code, _, stderr, _ = runMain(t, context.Background(), &clitest.FakeCaller{Reply: clitest.PageReply}, nil, "netlog", "summarize", dir+"/bad.json")
 	if code != 2 || !strings.Contains(stderr, "NetLog") {
 		t.Errorf("not a NetLog: exit %d, %s; want 2 and a hint", code, stderr)
 	}
@@ -64,7 +64,7 @@ func TestReplayNetLogOnFailure(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	path := dir + "/r.json"
-	if err := os.WriteFile(path, []byte(cliRoutine), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(clitest.CheckoutRoutine), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	const brief = "GET http://shop.test/checkout: ERR_CONNECTION_RESET before any answer, after the request was sent (TLS 1.3, h2)"
@@ -85,7 +85,7 @@ func TestReplayNetLogOnFailure(t *testing.T) {
 					asked = append(asked, params.(calls.NetLogRequest))
 					return calls.NetLogResult{Brief: brief}, nil
 				}
-				return pageReply(method, params)
+				return clitest.PageReply(method, params)
 			}}
 			env := map[string]string{"PW": "pw-123456"}
 			code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, env, clitest.LoadFile(t, tc.file, nil),
@@ -110,7 +110,7 @@ func TestTestNetLogOnFailure(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	plan := dir + "/plan.yaml"
-	if err := os.WriteFile(plan, []byte(cliPlan), 0o644); err != nil {
+	if err := os.WriteFile(plan, []byte(clitest.CLIPlan), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	const brief = "GET http://shop.test/products: ERR_CONNECTION_REFUSED connecting"
@@ -121,7 +121,7 @@ func TestTestNetLogOnFailure(t *testing.T) {
 		case calls.MethodNetLog:
 			return calls.NetLogResult{Brief: brief, Markdown: "# NetLog summary\n\n" + brief + "\n"}, nil
 		}
-		return pageReply(method, params)
+		return clitest.PageReply(method, params)
 	}}
 	out := dir + "/ev"
 	code, stdout, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, "[evidence]\nnetlog = \"on-failure\"\n", nil),

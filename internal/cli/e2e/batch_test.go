@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"testing"
@@ -6,11 +6,12 @@ import (
 
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
+	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	batchcmd "github.com/waymark-dev/waymark/internal/cli/cmd/batch"
 )
 
 // batchReply answers the batch calls like a daemon whose batch of one row
-// ended with status (ok, or failed), and the page calls like pageReply.
+// ended with status (ok, or failed), and the page calls like clitest.PageReply.
 func batchReply(status string) func(method string, params any) (any, error) {
 	st := batch.Status{ID: "b1", Name: "r.json", State: batch.StateDone, Total: 1, Done: 1, Created: time.Now()}
 	if status == batch.StatusOK {
@@ -36,7 +37,7 @@ func batchReply(status string) func(method string, params any) (any, error) {
 			}
 			return batchd.ResultsReply{Status: st, Results: []batch.Result{r}, Rev: 1}, nil
 		}
-		return pageReply(method, params)
+		return clitest.PageReply(method, params)
 	}
 }
 

@@ -1,21 +1,23 @@
-package cli
+package e2e
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/waymark-dev/waymark/internal/cli"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/batch"
 	"github.com/waymark-dev/waymark/internal/batchd"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/mcp"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
@@ -28,8 +30,8 @@ import (
 // `waymark worker` on a NATS cluster.
 
 // mainDeps runs commands with no config file, dialing c.
-func mainDeps(c cmdutil.Caller, env map[string]string) Deps {
-	return Deps{
+func mainDeps(c cmdutil.Caller, env map[string]string) cli.Deps {
+	return cli.Deps{
 		Config: func(flags []config.Flag) (*config.Config, error) {
 			return config.Load(config.LoadOptions{Getenv: func(k string) string { return env[k] }, Flags: flags})
 		},
@@ -48,7 +50,7 @@ func cliReplay(t *testing.T, ctx context.Context, m *sessions.Manager, c *matrix
 		args = append(args, "--var", k+"="+v)
 	}
 	ios, _, out, errOut := iostreams.Test()
-	code := MainWith(ctx, args, ios, mainDeps(noClose{m}, nil))
+	code := cli.MainWith(ctx, args, ios, mainDeps(noClose{m}, nil))
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	var env struct {
 		OK    bool `json:"ok"`
@@ -71,15 +73,12 @@ func (n noClose) Call(ctx context.Context, session, method string, params, resul
 
 // mcpReplay calls the MCP server's replay tool with the routine inline.
 func mcpReplay(t *testing.T, ctx context.Context, m *sessions.Manager, c *matrixCase) matrixRun {
-	common, _, _ := clitest.NewCommon(noClose{m}, false, false)
-	common.Getenv = func(string) string { return "" }
-	common.Session = "matrix-mcp-" + c.name
+	deps := mainDeps(noClose{m}, nil)
 	if c.submits == replay.SubmitsAllow { // the person's setting for the server
-		cfg, _ := clitest.LoadConfig(t, "[mcp]\nsubmits = \"allow\"\n", nil)
-		common.Config = func() (*config.Config, error) { return cfg, nil }
+		deps.Config = clitest.LoadFile(t, "[mcp]\nsubmits = \"allow\"\n", nil)
 	}
 	raw, vars := c.raw, c.vars
-	cs := mcpClient(t, &mcp.MCPOptions{Common: common, NamedSession: true})
+	cs := mcpMain(t, deps, "--session", "matrix-mcp-"+c.name)
 	var obj map[string]any
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		t.Fatal(err)
@@ -102,6 +101,36 @@ func mcpReplay(t *testing.T, ctx context.Context, m *sessions.Manager, c *matrix
 		t.Fatalf("%v: %s", err, full)
 	}
 	return matrixOf(&rr)
+}
+
+// mcpMain runs `waymark mcp ARGS` through MainWith on pipes and returns
+// a connected client; the server stops when the test ends.
+func mcpMain(t *testing.T, deps cli.Deps, args ...string) *sdk.ClientSession {
+	t.Helper()
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	ios := iostreams.New(sr, sw, io.Discard, iostreams.Terminals{}, deps.Getenv)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- cli.MainWith(ctx, append(args, "mcp"), ios, deps) }()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Errorf("waymark mcp: exit %d", code)
+			}
+		case <-time.After(5 * time.Second):
+			t.Error("waymark mcp did not end when the client hung up")
+		}
+		cancel()
+	})
+	return cs
 }
 
 // rowOf is one batch row of vars: a list variable's rows as JSON.
@@ -173,7 +202,7 @@ func startClusterWorker(t *testing.T, ctx context.Context, port string) *cluster
 	w.log = errOut
 	go func() { // exits when stop cancels wctx
 		defer close(w.done)
-		MainWith(wctx, []string{"worker", "--nats", urls[1], "--cdp", port, "--parallel", "1", "--name", "matrix-worker"}, ios, mainDeps(nil, nil))
+		cli.MainWith(wctx, []string{"worker", "--nats", urls[1], "--cdp", port, "--parallel", "1", "--name", "matrix-worker"}, ios, mainDeps(nil, nil))
 	}()
 	t.Cleanup(func() { w.cancel(); <-w.done })
 	return w

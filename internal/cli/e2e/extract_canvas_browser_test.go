@@ -1,8 +1,8 @@
-package cli
+package e2e
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,9 +17,6 @@ import (
 	"github.com/waymark-dev/waymark/internal/apptest"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/sheet"
-	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
@@ -53,16 +50,19 @@ func TestExtractOnACanvasGridSaysWhy(t *testing.T) {
 	if err := os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"product":{"type":"string"},"price":{"type":"number"}}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := pilot.ExtractRun(ctx, &pilot.ExtractOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Instruction: "the products", SchemaFile: schema})
-	var ce *calls.Error
-	if !errors.As(err, &ce) || !errors.Is(err, calls.ErrNoMatch) || !strings.Contains(err.Error(), "x-data-spreadsheet, a spreadsheet waymark cannot read") || !strings.Contains(ce.Hint, "CSV") {
-		t.Errorf("extract: %v", err)
+	code, stdout, stderr, _ := runMain(t, ctx, noClose{m}, env, "--session", common.Session, "--json", "extract", "the products", "--schema", schema)
+	var failed struct {
+		Error struct{ Code, Message, Hint string } `json:"error"`
+	}
+	if code == 0 || json.Unmarshal([]byte(stdout), &failed) != nil || failed.Error.Code != calls.Code(calls.ErrNoMatch) ||
+		!strings.Contains(failed.Error.Message, "x-data-spreadsheet, a spreadsheet waymark cannot read") || !strings.Contains(failed.Error.Hint, "CSV") {
+		t.Errorf("extract: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if n := modelCalls.Load(); n != 0 {
 		t.Errorf("%d model calls; want none", n)
 	}
-	dc, _, _ := clitest.NewCommon(m, true, false)
-	if err := sheet.SheetRun(ctx, &sheet.SheetOptions{Common: dc, Op: "dump"}); err == nil || !strings.Contains(err.Error(), "drawn on a canvas") {
-		t.Errorf("sheet dump --json: %v", err)
+	code, stdout, stderr, _ = runMain(t, ctx, noClose{m}, env, "--session", common.Session, "--json", "sheet", "dump")
+	if code == 0 || !strings.Contains(stdout, "drawn on a canvas") {
+		t.Errorf("sheet dump --json: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

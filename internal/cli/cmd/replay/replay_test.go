@@ -1,4 +1,4 @@
-package cli
+package replay
 
 import (
 	"bytes"
@@ -6,64 +6,18 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/drift"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/routine"
 )
 
-const cliRoutine = `{
-  "format": "waymark.routine/1", "name": "checkout", "version": 1,
-  "variables": [{"name": "email"}, {"name": "password", "secret": true}],
-  "steps": [
-    {"id": "open", "kind": "goto", "url": "http://shop.test/checkout"},
-    {"id": "email", "kind": "act", "op": "fill", "target": {"locator": "label=Email", "fingerprint": {"role": "textbox", "name": "Email"}}, "value": {"from": "input", "slot": "email"}},
-    {"id": "password", "kind": "act", "op": "fill", "target": {"locator": "label=Password", "fingerprint": {"role": "textbox", "name": "Password"}}, "value": {"from": "secret", "slot": "password"}},
-    {"id": "place", "kind": "act", "op": "click", "target": {"locator": "role=button[name=\"Place order\"]", "fingerprint": {"role": "button", "name": "Place order"}}}
-  ]}`
-
-// shopCaller answers like a daemon whose page holds the checkout; find
-// answers per locator from finds (found when absent).
-func shopCaller(finds map[string]calls.Resolution) *clitest.FakeCaller {
-	return &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
-		switch method {
-		case calls.MethodOpen:
-			return calls.PageInfo{URL: "http://shop.test/checkout", Title: "Checkout"}, nil
-		case calls.MethodSnapshot:
-			return calls.Snapshot{URL: "http://shop.test/checkout", Text: "- button \"Place order\" [ref=e4]"}, nil
-		case calls.MethodFind:
-			req := params.(calls.FindRequest)
-			if r, ok := finds[req.Locator]; ok {
-				return r, nil
-			}
-			return calls.Resolution{Status: calls.Found, Ref: "e1"}, nil
-		case calls.MethodLocate:
-			return calls.Evidence{Chosen: "placeholder=Email", Fingerprint: calls.Fingerprint{Role: "textbox", Placeholder: "Email"}}, nil
-		case calls.MethodAct:
-			return calls.Outcome{URL: "http://shop.test/checkout"}, nil
-		}
-		return nil, errors.New("unexpected " + method)
-	}}
-}
-
-func writeRoutine(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "checkout.json")
-	if err := os.WriteFile(p, []byte(cliRoutine), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func replayOpts(c cmdutil.Caller, jsonOut, tty bool, file string) (*replay.ReplayOptions, *bytes.Buffer, *bytes.Buffer) {
+func replayOpts(c cmdutil.Caller, jsonOut, tty bool, file string) (*ReplayOptions, *bytes.Buffer, *bytes.Buffer) {
 	common, out, errOut := clitest.NewCommon(c, jsonOut, tty)
-	o := &replay.ReplayOptions{File: file, KeepHeals: "ask", Submits: "allow"}
+	o := &ReplayOptions{File: file, KeepHeals: "ask", Submits: "allow"}
 	o.Common = common
 	o.VarArgs = []string{"email=ann@example.com"}
 	o.Secrets = []string{"password=env:SHOP_PW"}
@@ -77,36 +31,33 @@ func replayOpts(c cmdutil.Caller, jsonOut, tty bool, file string) (*replay.Repla
 }
 
 func TestReplayFlags(t *testing.T) {
-	o, err := clitest.ParseCmd(t, replay.NewCmdReplay, []string{"r.json", "--var", "a=b", "--secret", "pw=env:X", "--keep-heals", "always"})
+	o, err := clitest.ParseCmd(t, NewCmdReplay, []string{"r.json", "--var", "a=b", "--secret", "pw=env:X", "--keep-heals", "always"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.File != "r.json" || o.KeepHeals != "always" || o.Submits != "ask" || !o.Hand || o.VarArgs[0] != "a=b" || o.Secrets[0] != "pw=env:X" {
 		t.Errorf("opts = %+v", o)
 	}
-	o, err = clitest.ParseCmd(t, replay.NewCmdReplay, []string{"r.json", "--hand=false", "--allow-submit"})
+	o, err = clitest.ParseCmd(t, NewCmdReplay, []string{"r.json", "--hand=false", "--allow-submit"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.Hand || o.Submits != "allow" {
 		t.Errorf("--hand=false --allow-submit: hand %v, submits %q", o.Hand, o.Submits)
 	}
-	_, err = clitest.ParseCmd(t, replay.NewCmdReplay, []string{"r.json", "--keep-heals", "maybe"})
+	_, err = clitest.ParseCmd(t, NewCmdReplay, []string{"r.json", "--keep-heals", "maybe"})
 	var ue *cmdutil.UsageError
 	if !errors.As(err, &ue) {
 		t.Errorf("err = %v, want usage", err)
 	}
-	if _, err := clitest.ParseCmd(t, drift.NewCmdDrift, []string{"r.json"}); err != nil {
-		t.Error(err)
-	}
 }
 
 func TestReplayRunOK(t *testing.T) {
-	file := writeRoutine(t)
-	c := shopCaller(nil)
+	file := clitest.WriteRoutine(t)
+	c := clitest.ShopCaller(nil)
 	o, out, errOut := replayOpts(c, false, true, file)
 	o.Hand = true // the flag's default
-	if err := replay.ReplayRun(context.Background(), o); err != nil {
+	if err := replayRun(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	acts := 0
@@ -133,10 +84,10 @@ func TestReplayRunOK(t *testing.T) {
 }
 
 func TestReplayRunStopsWithExitCode(t *testing.T) {
-	file := writeRoutine(t)
-	o, out, _ := replayOpts(shopCaller(map[string]calls.Resolution{`role=button[name="Place order"]`: {Status: calls.Missing}}), true, false, file)
+	file := clitest.WriteRoutine(t)
+	o, out, _ := replayOpts(clitest.ShopCaller(map[string]calls.Resolution{`role=button[name="Place order"]`: {Status: calls.Missing}}), true, false, file)
 	o.NoModel = true
-	err := replay.ReplayRun(context.Background(), o)
+	err := replayRun(context.Background(), o)
 	var ee *cmdutil.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 15 || !ee.Reported() {
 		t.Fatalf("err = %v", err)
@@ -161,10 +112,10 @@ func TestReplayRunStopsWithExitCode(t *testing.T) {
 func TestReplayRunKeepsHeals(t *testing.T) {
 	for _, keep := range []string{"ask", "always", "never"} {
 		t.Run(keep, func(t *testing.T) {
-			file := writeRoutine(t)
-			o, _, _ := replayOpts(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false, file)
+			file := clitest.WriteRoutine(t)
+			o, _, _ := replayOpts(clitest.ShopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false, file)
 			o.KeepHeals = keep
-			if err := replay.ReplayRun(context.Background(), o); err != nil {
+			if err := replayRun(context.Background(), o); err != nil {
 				t.Fatal(err)
 			}
 			orig, _ := routine.Load(file)
@@ -189,32 +140,18 @@ func TestReplayRunKeepsHeals(t *testing.T) {
 	}
 }
 
-func TestDriftRun(t *testing.T) {
-	file := writeRoutine(t)
-	// Something moved: 20, apart from the codes of a failed command.
-	common, so, se := clitest.NewCommon(shopCaller(map[string]calls.Resolution{"label=Email": {Status: calls.Moved, Ref: "e9", Locator: "placeholder=Email"}}), false, false)
-	err := drift.DriftRun(context.Background(), &drift.DriftOptions{Common: common, File: file})
-	var ee *cmdutil.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 20 || cmdutil.ExitCode(err) != 20 {
-		t.Fatalf("err = %v", err)
-	}
-	if !strings.Contains(so.String(), "email\tmoved\tlabel=Email\tnow placeholder=Email\n") || !strings.Contains(se.String(), "1 moved") {
-		t.Errorf("stdout %q stderr %q", so.String(), se.String())
-	}
-}
-
 // A replay needs no model: OPENAI_BASE_URL set without a model name must
 // not stop it before step 1 (it did: "no model named for the server").
 func TestReplayModelFromEnvironmentOnly(t *testing.T) {
-	o := &replay.ReplayOptions{}
+	o := &ReplayOptions{}
 	env := map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
-	m, err := o.PickModel(func(k string) string { return env[k] })
+	m, err := o.pickModel(func(k string) string { return env[k] })
 	if err != nil || m != nil {
 		t.Errorf("model = %v, %v; want none and no error", m, err)
 	}
 	// Asked for by name, a model that cannot be built is an error.
 	o.Model.BaseURL = "http://127.0.0.1:9/v1"
-	if _, err := o.PickModel(func(k string) string { return env[k] }); err == nil {
+	if _, err := o.pickModel(func(k string) string { return env[k] }); err == nil {
 		t.Error("--base-url with no model name: no error")
 	}
 }
@@ -224,8 +161,8 @@ func TestReplayModelFromEnvironmentOnly(t *testing.T) {
 // approval, n stops the replay with exit 16 and nothing pressed.
 func TestReplayAsksOnTerminal(t *testing.T) {
 	for _, answer := range []string{"y\n", "n\n"} {
-		file := writeRoutine(t)
-		c := shopCaller(nil)
+		file := clitest.WriteRoutine(t)
+		c := clitest.ShopCaller(nil)
 		page := c.Reply
 		c.Reply = func(method string, params any) (any, error) {
 			if req, ok := params.(calls.ActRequest); ok && req.Kind == calls.ActClick && req.Approve == nil {
@@ -238,7 +175,7 @@ func TestReplayAsksOnTerminal(t *testing.T) {
 		o.Submits = "ask"
 		o.IO.In = strings.NewReader(answer)
 		o.IO.SetStdinTTY(true)
-		err := replay.ReplayRun(context.Background(), o)
+		err := replayRun(context.Background(), o)
 		if !strings.Contains(errOut.String(), `place: click button "Place order" on http://shop.test/checkout: it submits the form. Press it? [y/N]`) {
 			t.Errorf("%q: stderr lacks the question:\n%s", answer, errOut.String())
 		}

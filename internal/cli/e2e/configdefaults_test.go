@@ -1,18 +1,12 @@
-package cli
+package e2e
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/demo"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/mcp"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/test"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 )
@@ -179,77 +173,6 @@ func TestConfigTimeout(t *testing.T) {
 	code, _, stderr, _ := runMainConfig(t, context.Background(), fc, nil, clitest.LoadFile(t, "[session]\ntimeout = \"-1s\"\n", nil), "click", "e1")
 	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `session.timeout = "-1s": must not be negative`) || len(fc.Calls) != 0 {
 		t.Errorf("negative timeout: exit %d, stderr %q, calls %+v", code, stderr, fc.Calls)
-	}
-}
-
-func TestConfigMCPTimeout(t *testing.T) {
-	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
-	load := clitest.LoadFile(t, "[session]\ntimeout = \"7s\"\n", nil)
-	f.Config = func() (*config.Config, error) { return load(nil) }
-	got, err := clitest.ParseWith(f, mcp.NewCmdMCP, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Timeout.Seconds() != 7 {
-		t.Errorf("timeout = %s, want 7s", got.Timeout)
-	}
-}
-
-func TestConfigEvidenceFolder(t *testing.T) {
-	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
-	load := clitest.LoadFile(t, "[evidence]\nfolder = \"ci/evidence\"\n", nil)
-	f.Config = func() (*config.Config, error) { return load(nil) }
-	got, err := clitest.ParseWith(f, test.NewCmdTest, []string{"plan.yaml"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Folder != "ci/evidence" {
-		t.Fatalf("folder = %q, want ci/evidence", got.Folder)
-	}
-
-	t.Chdir(t.TempDir())
-	fc := &clitest.FakeCaller{Reply: shopReply("Products")}
-	common, _, _ := clitest.NewCommon(fc, false, false)
-	opts := &test.TestOptions{Common: common, File: writePlan(t, cliPlan), Folder: got.Folder, Now: func() time.Time { return clitest.Now }}
-	if err := test.RunTest(context.Background(), opts); err != nil {
-		t.Fatal(err)
-	}
-	want := filepath.Join("ci", "evidence", "cli-plan-20260304-050607", "report.md")
-	if _, err := os.Stat(want); err != nil {
-		t.Errorf("evidence folder from the config: %v", err)
-	}
-	// --out still wins.
-	opts.Out = "here"
-	if err := test.RunTest(context.Background(), opts); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join("here", "report.md")); err != nil {
-		t.Errorf("--out: %v", err)
-	}
-}
-
-// The demo closes its session at the end, so it never takes the config
-// file's session: only one a person named.
-func TestDemoSessionNotFromConfig(t *testing.T) {
-	for _, tt := range []struct {
-		name       string
-		fromConfig bool
-		want       string
-	}{
-		{"named by a person", false, "work"},
-		{"from the config file", true, demo.DemoSession},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
-			f.Session, f.SessionFromConfig = "work", tt.fromConfig
-			got, err := clitest.ParseWith(f, demo.NewCmdDemo, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Session != tt.want {
-				t.Errorf("session = %q, want %q", got.Session, tt.want)
-			}
-		})
 	}
 }
 

@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/waymark-dev/waymark/internal/cli"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -19,7 +21,7 @@ import (
 	"github.com/waymark-dev/waymark/pilot"
 )
 
-// dialRecord is what Deps.Dial was called with.
+// dialRecord is what cli.Deps.Dial was called with.
 type dialRecord struct {
 	G     cmdutil.GlobalOptions
 	Start bool
@@ -28,9 +30,9 @@ type dialRecord struct {
 	Settings map[string]string
 }
 
-// runMain runs MainWith with a fake Caller behind Deps.Dial, and the
+// runMain runs MainWith with a fake Caller behind cli.Deps.Dial, and the
 // environment env with no config file.
-func runMain(t *testing.T, ctx context.Context, fc *clitest.FakeCaller, env map[string]string, args ...string) (code int, stdout, stderr string, dials []dialRecord) {
+func runMain(t *testing.T, ctx context.Context, fc cmdutil.Caller, env map[string]string, args ...string) (code int, stdout, stderr string, dials []dialRecord) {
 	t.Helper()
 	load := func(flags []config.Flag) (*config.Config, error) {
 		return config.Load(config.LoadOptions{Getenv: func(k string) string { return env[k] }, Flags: flags})
@@ -39,11 +41,11 @@ func runMain(t *testing.T, ctx context.Context, fc *clitest.FakeCaller, env map[
 }
 
 // runMainConfig is runMain with the configuration load returns.
-func runMainConfig(t *testing.T, ctx context.Context, fc *clitest.FakeCaller, env map[string]string, load func([]config.Flag) (*config.Config, error), args ...string) (code int, stdout, stderr string, dials []dialRecord) {
+func runMainConfig(t *testing.T, ctx context.Context, fc cmdutil.Caller, env map[string]string, load func([]config.Flag) (*config.Config, error), args ...string) (code int, stdout, stderr string, dials []dialRecord) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
 	state := t.TempDir() // the approvals record stop keeps, never the user's
-	deps := Deps{
+	deps := cli.Deps{
 		Config: load,
 		Dial: func(_ context.Context, g cmdutil.GlobalOptions, cfg *config.Config, start bool) (cmdutil.Caller, error) {
 			d := dialRecord{G: g, Start: start}
@@ -61,7 +63,7 @@ func runMainConfig(t *testing.T, ctx context.Context, fc *clitest.FakeCaller, en
 			return env[k]
 		},
 	}
-	code = MainWith(ctx, args, ios, deps)
+	code = cli.MainWith(ctx, args, ios, deps)
 	return code, out.String(), errOut.String(), dials
 }
 

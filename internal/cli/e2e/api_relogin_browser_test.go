@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"context"
@@ -15,10 +15,6 @@ import (
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/api"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/record"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
-	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/sessions"
 	"github.com/waymark-dev/waymark/internal/signinsite"
 	"github.com/waymark-dev/waymark/secret"
@@ -54,7 +50,7 @@ func TestAPICallRelogin(t *testing.T) {
 
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
-	common, out, _ := clitest.NewCommon(m, true, false)
+	common, _, _ := clitest.NewCommon(m, true, false)
 	common.Getenv = getenv
 	// The sign-in routine, recorded by hand as a person would: record
 	// stop grants the Sign in button they pressed to the file.
@@ -71,10 +67,9 @@ func TestAPICallRelogin(t *testing.T) {
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Password", Value: password}))
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Device name", Value: "kitchen-laptop-7"}))
 	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Sign in"]`}))
-	text, textOut, _ := clitest.NewCommon(m, false, false)
-	text.Getenv = getenv
-	if err := record.RecordStopRun(ctx, &record.RecordOptions{Common: text, Op: "stop", File: filepath.Join(dir, "signin.json")}); err != nil {
-		t.Fatal(err)
+	code, textOut, stderr, _ := runMain(t, ctx, noClose{m}, env, "--session", common.Session, "record", "stop", filepath.Join(dir, "signin.json"))
+	if code != 0 {
+		t.Fatalf("record stop: exit %d: %s", code, stderr)
 	}
 	// Every value typed (a fill's, a type's) is a variable named for its
 	// field, printed beside, never in the file; the secret is masked.
@@ -88,21 +83,26 @@ func TestAPICallRelogin(t *testing.T) {
 		t.Fatalf("the recorded sign-in has no approved submit:\n%s", b)
 	}
 	for _, line := range []string{"username=ann.lee\n", "password=" + secret.Masked + "\n", "device_name=kitchen-laptop-7\n"} {
-		if !strings.Contains(textOut.String(), line) {
+		if !strings.Contains(textOut, line) {
 			t.Errorf("record stop printed no %q:\n%s\n%s", line, textOut, b)
 		}
 	}
-	if strings.Contains(textOut.String(), password) {
+	if strings.Contains(textOut, password) {
 		t.Errorf("record stop printed the password:\n%s", textOut)
 	}
 	if logins, n := site.Total(); logins != 1 || n != 0 {
 		t.Fatalf("recording: the server saw %d sign-in(s) and %d call(s), want 1 and 0", logins, n)
 	}
 	site.Expire()
+	var out string
 	call := func() error {
-		out.Reset()
-		return api.APICallRun(ctx, &api.APICallOptions{Common: common, Recipe: recipePath,
-			VarArgs: []string{"username=ann.lee", "device_name=kitchen-laptop-7"}, Secrets: []string{"password=env:SITE_PASSWORD"}, AllowSubmit: true})
+		code, stdout, stderr, _ := runMain(t, ctx, noClose{m}, env, "--session", common.Session, "--json", "api", "call", recipePath,
+			"--var", "username=ann.lee", "--var", "device_name=kitchen-laptop-7", "--secret", "password=env:SITE_PASSWORD", "--allow-submit")
+		out = stdout
+		if code != 0 {
+			return fmt.Errorf("exit %d: %s%s", code, stdout, stderr)
+		}
+		return nil
 	}
 
 	// The session expired at the server: the call is refused, the
@@ -119,10 +119,10 @@ func TestAPICallRelogin(t *testing.T) {
 			Relogin string           `json:"relogin"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &env1); err != nil || len(env1.Data.Rows) != 2 || env1.Data.Relogin == "" {
+	if err := json.Unmarshal([]byte(out), &env1); err != nil || len(env1.Data.Rows) != 2 || env1.Data.Relogin == "" {
 		t.Fatalf("output (%v):\n%s", err, out)
 	}
-	if strings.Contains(out.String(), password) {
+	if strings.Contains(out, password) {
 		t.Fatalf("the password is in the output:\n%s", out)
 	}
 
@@ -151,10 +151,14 @@ func TestAPICallRelogin(t *testing.T) {
 	if err := os.WriteFile(routinePath, []byte(steps), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out.Reset()
-	err := replay.ReplayRun(ctx, &replay.ReplayOptions{PilotOptions: pilotflags.PilotOptions{Common: common, VarArgs: []string{"username=ann.lee", "device_name=kitchen-laptop-7"}, Secrets: []string{"password=env:SITE_PASSWORD"}},
-		File: routinePath, KeepHeals: "never", Submits: "ask", NoModel: true})
-	if err != nil || !strings.Contains(out.String(), `"Chair"`) || !strings.Contains(out.String(), "signed in again by signin.json") {
+	code, out, stderr, _ = runMain(t, ctx, noClose{m}, env, "--session", common.Session, "--json", "replay", routinePath,
+		"--var", "username=ann.lee", "--var", "device_name=kitchen-laptop-7", "--secret", "password=env:SITE_PASSWORD",
+		"--keep-heals", "never", "--submits", "ask", "--no-model")
+	var err error
+	if code != 0 {
+		err = fmt.Errorf("exit %d: %s", code, stderr)
+	}
+	if err != nil || !strings.Contains(out, `"Chair"`) || !strings.Contains(out, "signed in again by signin.json") {
 		t.Fatalf("replay: %v\n%s", err, out)
 	}
 	if logins, n := site.Total(); logins != 4 || n != 7 {
@@ -164,7 +168,10 @@ func TestAPICallRelogin(t *testing.T) {
 	// A site that refuses every session: one sign-in, then the cause.
 	site.Refuse(true)
 	err = call()
-	if siteapi.KindOf(err) != siteapi.KindAuth || !strings.Contains(err.Error(), "after signing in") {
+	var failed struct {
+		Error struct{ Code, Message string } `json:"error"`
+	}
+	if err == nil || json.Unmarshal([]byte(out), &failed) != nil || !strings.HasPrefix(failed.Error.Message, "api "+string(siteapi.KindAuth)+": ") || !strings.Contains(failed.Error.Message, "after signing in") {
 		t.Fatalf("a refusing site: %v", err)
 	}
 	if logins, n := site.Total(); logins != 5 || n != 9 {

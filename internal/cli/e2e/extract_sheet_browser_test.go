@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"context"
@@ -16,8 +16,6 @@ import (
 	"github.com/waymark-dev/waymark/internal/apptest"
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/sheet"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 	"github.com/waymark-dev/waymark/internal/sessions"
@@ -54,8 +52,8 @@ func TestExtractOnARealSheet(t *testing.T) {
 
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
-	rec := &methodLog{Caller: m}
-	common, out, errOut := clitest.NewCommon(rec, false, false)
+	rec := &methodLog{Caller: noClose{m}}
+	common, _, _ := clitest.NewCommon(rec, false, false)
 	common.Getenv = func(k string) string { return env[k] }
 	s := common.Remote()
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {
@@ -69,12 +67,16 @@ func TestExtractOnARealSheet(t *testing.T) {
 	if err := os.WriteFile(schema, []byte(`{"type":"array","items":{"type":"object","properties":{"product":{"type":"string"},"price":{"type":"number"},"count":{"type":"integer"}}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := &pilot.ExtractOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Instruction: "the stock", SchemaFile: schema}
-	if err := pilot.ExtractRun(ctx, opts); err != nil {
-		t.Fatalf("%v\nstderr: %s", err, errOut)
+	extract := func() (code int, stdout, stderr string) {
+		code, stdout, stderr, _ = runMain(t, ctx, rec, env, "--session", common.Session, "extract", "the stock", "--schema", schema)
+		return code, stdout, stderr
+	}
+	code, out, errOut := extract()
+	if code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, errOut)
 	}
 	const want = `[{"count":3,"price":19.99,"product":"lamp"},{"count":12,"price":120,"product":"desk"},{"count":7,"price":45,"product":"chair"}]`
-	if got := strings.TrimSpace(out.String()); got != want {
+	if got := strings.TrimSpace(out); got != want {
 		t.Errorf("rows %s\nwant %s\nstderr: %s", got, want, errOut)
 	}
 	if n := modelCalls.Load(); n != 0 {
@@ -87,22 +89,24 @@ func TestExtractOnARealSheet(t *testing.T) {
 
 	// sheet dump names the tables it holds, in text and in --json.
 	for _, asJSON := range []bool{false, true} {
-		dc, dout, _ := clitest.NewCommon(m, asJSON, false)
-		if err := sheet.SheetRun(ctx, &sheet.SheetOptions{Common: dc, Op: "dump"}); err != nil {
-			t.Fatalf("sheet dump: %v", err)
+		args := []string{"--session", common.Session, "sheet", "dump"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		code, dout, derr, _ := runMain(t, ctx, noClose{m}, env, args...)
+		if code != 0 {
+			t.Fatalf("sheet dump: exit %d: %s", code, derr)
 		}
 		for _, want := range []string{"'Orders': 2 rows; Customer, Amount (number), Paid", "'Stock': 3 rows; Product, Price (number), Count (number)"} {
-			if !strings.Contains(dout.String(), want) {
+			if !strings.Contains(dout, want) {
 				t.Errorf("sheet dump (json %v) does not name the table %q:\n%s", asJSON, want, dout)
 			}
 		}
-		if !asJSON && !strings.Contains(dout.String(), "[table] A2:C4 'Orders'") {
+		if !asJSON && !strings.Contains(dout, "[table] A2:C4 'Orders'") {
 			t.Errorf("sheet dump's text has no [table] line for Orders at A2:C4:\n%s", dout)
 		}
 	}
 
-	// An ordinary page: the model is asked (and fails here), the sheet
-	// is not dumped.
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte(`<!doctype html><title>Stock</title><table><tr><th>Product</th><th>Price</th></tr><tr><td>lamp</td><td>19.99</td></tr></table>`))
@@ -117,7 +121,7 @@ func TestExtractOnARealSheet(t *testing.T) {
 	}
 	t.Logf("an ordinary page is told from a sheet in %s", time.Since(start))
 	rec.methods = nil
-	if err := pilot.ExtractRun(ctx, opts); err == nil {
+	if code, _, _ := extract(); code == 0 {
 		t.Error("an ordinary page was read with no model")
 	}
 	if rec.asked(calls.MethodSheetDump) || modelCalls.Load() == 0 {
