@@ -4,90 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
+	"github.com/waymark-dev/waymark/internal/signinsite"
 )
-
-// signInSite is a site whose sessions expire: /login signs a user in
-// (POST, the password given), /api/items answers only a live session. It
-// counts sign-ins by user and calls by the row they name (?row=).
-type signInSite struct {
-	mu       sync.Mutex
-	password string
-	live     map[string]string // session id → user
-	n        int
-	logins   map[string]int // by user
-	calls    map[string]int // by ?row=
-	refusing bool           // every session is refused, signed in or not
-}
-
-func newSignInSite(password string) *signInSite {
-	return &signInSite{password: password, live: map[string]string{}, logins: map[string]int{}, calls: map[string]int{}}
-}
-
-func (s *signInSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case r.URL.Path == "/login" && r.Method == http.MethodGet:
-		fmt.Fprint(w, `<!doctype html><title>Sign in</title><h1>Sign in</h1>
-<form method="post" action="/login"><label>Username <input name="username"></label>
-<label>Password <input type="password" name="password"></label>
-<label>Device name <input name="device"></label><button>Sign in</button></form>`)
-	case r.URL.Path == "/login" && r.Method == http.MethodPost:
-		user := r.FormValue("username")
-		s.logins[user]++
-		if r.FormValue("device") != "kitchen-laptop-7" || r.FormValue("password") != s.password {
-			http.Error(w, "wrong password", http.StatusForbidden)
-			return
-		}
-		s.n++
-		sid := fmt.Sprintf("s%d", s.n)
-		s.live[sid] = user
-		http.SetCookie(w, &http.Cookie{Name: "sid", Value: sid, Path: "/", HttpOnly: true})
-		http.Redirect(w, r, "/items", http.StatusSeeOther)
-	case r.URL.Path == "/items":
-		fmt.Fprint(w, `<!doctype html><title>Items</title><h1>Items</h1><ul><li>Lamp</li><li>Chair</li></ul>`)
-	case r.URL.Path == "/api/items":
-		s.calls[r.URL.Query().Get("row")]++
-		c, err := r.Cookie("sid")
-		if err != nil || s.live[c.Value] == "" || s.refusing {
-			http.Error(w, `{"error":"sign in"}`, http.StatusUnauthorized)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"items":[{"name":"Lamp","user":%q},{"name":"Chair","user":%q}]}`, s.live[c.Value], s.live[c.Value])
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-// counts returns the sign-ins by user and the calls by row so far, and
-// starts counting again.
-func (s *signInSite) counts() (logins, calls map[string]int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	logins, calls = s.logins, s.calls
-	s.logins, s.calls = map[string]int{}, map[string]int{}
-	return logins, calls
-}
-
-// expire ends every session at the server.
-func (s *signInSite) expire() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	clear(s.live)
-}
 
 // TestRowsSignInAgain: a routine whose api step's recipe names a sign-in
 // routine (relogin), run as a batch. Each row's session starts signed
@@ -102,7 +30,7 @@ func TestRowsSignInAgain(t *testing.T) {
 	const password = "Tr0ub4dor-and-3"
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	site := newSignInSite(password)
+	site := signinsite.New(password)
 	srv := httptest.NewServer(site)
 	defer srv.Close()
 	m := browserManager(t)
@@ -141,7 +69,7 @@ func TestRowsSignInAgain(t *testing.T) {
 			t.Fatalf("the recorded sign-in has no %s:\n%s", want, recorded.Routine)
 		}
 	}
-	site.counts()
+	site.Counts()
 
 	// The routine: open the site, read its items by the API, signing in
 	// again when refused.
@@ -209,7 +137,7 @@ func TestRowsSignInAgain(t *testing.T) {
 
 	// Each row starts signed out: one sign-in by its own user, two calls.
 	res := run(false, row("r1", "ann.lee", "env:SITE_PASSWORD"), row("r2", "bob.ray", "file:"+pwFile))
-	logins, calls := site.counts()
+	logins, calls := site.Counts()
 	if len(notes) > 0 {
 		t.Errorf("notes: %q", notes)
 	}
@@ -231,20 +159,18 @@ func TestRowsSignInAgain(t *testing.T) {
 
 	// Kept cookies: the first row signs in, the second's session is
 	// signed in already and calls once.
-	site.expire()
+	site.Expire()
 	res = run(true, row("k1", "ann.lee", "env:SITE_PASSWORD"), row("k2", "ann.lee", "env:SITE_PASSWORD"))
-	logins, calls = site.counts()
+	logins, calls = site.Counts()
 	if res[0].Status != StatusOK || res[1].Status != StatusOK || logins["ann.lee"] != 1 || calls["k1"] != 2 || calls["k2"] != 1 {
 		t.Fatalf("kept cookies: %+v; sign-ins %v, calls %v (want 1 sign-in, 2 calls then 1)", res, logins, calls)
 	}
 
 	// A site that refuses every session: one sign-in, two calls, then
 	// the row stops as auth, not in a loop.
-	site.mu.Lock()
-	site.refusing = true
-	site.mu.Unlock()
+	site.Refuse(true)
 	res = run(false, row("x1", "ann.lee", "env:SITE_PASSWORD"))
-	logins, calls = site.counts()
+	logins, calls = site.Counts()
 	if r := res[0]; r.Status != StatusFailed || r.Cause != CauseAuth || r.Attempts != 1 || !strings.Contains(r.Message, "api auth") || !strings.Contains(r.Message, "after signing in again by signin.json") {
 		t.Errorf("refused: %s %s after %d attempt(s): %s", r.Status, r.Cause, r.Attempts, r.Message)
 	}
@@ -256,14 +182,12 @@ func TestRowsSignInAgain(t *testing.T) {
 
 	// A sign-in routine changed since the person saved it carries no
 	// approval: its Sign in is not pressed, and the row stops as auth.
-	site.mu.Lock()
-	site.refusing = false
-	site.mu.Unlock()
+	site.Refuse(false)
 	if err := os.WriteFile(signInPath, append(recorded.Routine, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res = run(false, row("u1", "ann.lee", "env:SITE_PASSWORD"))
-	logins, calls = site.counts()
+	logins, calls = site.Counts()
 	if len(notes) != 1 || !strings.Contains(notes[0], "signin.json") || res[0].Cause != CauseAuth || len(logins) != 0 || calls["u1"] != 1 {
 		t.Errorf("an unapproved sign-in: notes %q; %s %s: %s; sign-ins %v, calls %v (want none and 1)", notes, res[0].Status, res[0].Cause, res[0].Message, logins, calls)
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+
+	"github.com/waymark-dev/waymark/internal/cli/envelope"
 )
 
 // runInDaemon never runs a command here: the front speaks to the daemon's
@@ -25,5 +27,5 @@ func runFull(full string, args []string) int {
 	case errors.As(err, &ee):
 		return ee.ExitCode()
 	}
-	return fail(args, exitUnavailable, "unavailable", "run "+full+": "+err.Error(), "")
+	return fail(args, envelope.ExitUnavailable, "unavailable", "run "+full+": "+err.Error(), "")
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/waymark-dev/waymark/internal/cli/envelope"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/daemon/daemonpath"
 	"github.com/waymark-dev/waymark/internal/rpc"
@@ -26,7 +27,7 @@ const helloTimeout = 5 * time.Second
 // environment.
 func runFull(full string, args []string) int {
 	err := syscall.Exec(full, append([]string{full}, args...), os.Environ())
-	return fail(args, exitUnavailable, "unavailable", "run "+full+": "+err.Error(), "")
+	return fail(args, envelope.ExitUnavailable, "unavailable", "run "+full+": "+err.Error(), "")
 }
 
 // runInDaemon has the daemon run the command, and returns its exit status
@@ -64,7 +65,7 @@ func runInDaemon(full string, args []string) (int, bool) {
 	defer in.stop()
 	if err := in.send(line); err != nil {
 		if errors.Is(err, errInterrupted) {
-			return exitCanceled, true
+			return envelope.ExitCanceled, true
 		}
 		return 0, false // not sent: nothing ran
 	}
@@ -75,7 +76,7 @@ func runInDaemon(full string, args []string) (int, bool) {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		// The request is sent: whether the daemon will take it, the
 		// front cannot tell, so it does not hand it over.
-		return fail(args, exitUnavailable, "unavailable", "the waymark daemon on "+socket+" did not answer in "+helloTimeout.String(),
+		return fail(args, envelope.ExitUnavailable, "unavailable", "the waymark daemon on "+socket+" did not answer in "+helloTimeout.String(),
 			`see its log, or restart it: "waymark daemon restart"`), true
 	case err != nil || m.Hello == nil || m.V != rpc.Version || m.Hello.Binary != want:
 		// No hello: the daemon closed before it read a request. Another
@@ -88,9 +89,9 @@ func runInDaemon(full string, args []string) (int, bool) {
 		switch {
 		case err != nil:
 			if in.stop() {
-				return exitCanceled, true
+				return envelope.ExitCanceled, true
 			}
-			return fail(args, exitUnavailable, "unavailable", "the waymark daemon stopped while running the command: "+err.Error(),
+			return fail(args, envelope.ExitUnavailable, "unavailable", "the waymark daemon stopped while running the command: "+err.Error(),
 				"run the command again; if it fails again, see the daemon's log"), true
 		case m.ID != 1 || m.Event != nil:
 			continue // nothing else is sent on this connection
@@ -98,11 +99,11 @@ func runInDaemon(full string, args []string) (int, bool) {
 			if m.Error.Code == "unavailable" { // the daemon is stopping: it took nothing
 				return 0, false
 			}
-			return fail(args, 1, m.Error.Code, m.Error.Message, m.Error.Hint), true
+			return fail(args, envelope.ExitFailed, m.Error.Code, m.Error.Message, m.Error.Hint), true
 		}
 		var res rpc.CLIRunResult
 		if err := json.Unmarshal(m.Result, &res); err != nil {
-			return fail(args, 1, "internal", "read the daemon's answer: "+err.Error(), ""), true
+			return fail(args, envelope.ExitFailed, "internal", "read the daemon's answer: "+err.Error(), ""), true
 		}
 		if !res.Ran {
 			return 0, false

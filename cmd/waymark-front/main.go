@@ -18,23 +18,16 @@
 package main
 
 import (
-	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/waymark-dev/waymark/internal/cli/envelope"
 )
 
 // fullName is the complete CLI's file name beside the front.
 const fullName = "waymark-full"
-
-// Exit statuses the front gives itself, as internal/cli gives them
-// (cmdutil.ExitUsage, cmdutil.ExitUnavailable, cmdutil.ExitCanceled); the tests check
-// that they agree.
-const (
-	exitUsage       = 2
-	exitUnavailable = 3
-	exitCanceled    = 130
-)
 
 func main() {
 	// One thread runs Go code: the front mostly waits for the daemon, and on
@@ -49,7 +42,7 @@ func main() {
 func run(args []string) int {
 	full, err := findFull()
 	if err != nil {
-		return fail(args, exitUsage, "usage", err.Error(),
+		return fail(args, envelope.ExitUsage, "usage", err.Error(),
 			`build both binaries: "make build" (bin/waymark and bin/waymark-full), or "go install ./cmd/..."`)
 	}
 	if code, ok := runInDaemon(full, args); ok {
@@ -93,42 +86,14 @@ func (e *missingError) Error() string {
 	return "no " + e.path + ": waymark is two programs, this small front and the complete CLI beside it"
 }
 
-// fail reports an error of the front itself as internal/cli reports one
-// (printError): "error: …" and "hint: …" on stderr, or with --json the
-// envelope on stdout.
+// fail reports an error of the front itself as internal/cli reports one,
+// through the same internal/cli/envelope: "error: …" and "hint: …" on
+// stderr, or with --json the envelope on stdout.
 func fail(args []string, code int, kind, msg, hint string) int {
-	if wantsJSON(args) {
-		type body struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
-			Hint    string `json:"hint,omitempty"`
-		}
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetEscapeHTML(false) // as internal/cli writes it
-		_ = enc.Encode(struct {
-			OK    bool `json:"ok"`
-			Error body `json:"error"`
-		}{Error: body{kind, msg, hint}})
-		return code
-	}
-	s := "error: " + msg + "\n"
-	if hint != "" {
-		s += "hint: " + hint + "\n"
-	}
-	os.Stderr.WriteString(s)
-	return code
+	return failTo(os.Stdout, os.Stderr, args, code, kind, msg, hint)
 }
 
-// wantsJSON reports whether --json is among the flags of args, as
-// internal/cli's wantsJSON does.
-func wantsJSON(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "--json" || a == "--json=true" {
-			return true
-		}
-	}
-	return false
+func failTo(stdout, stderr io.Writer, args []string, code int, kind, msg, hint string) int {
+	envelope.PrintError(stdout, stderr, envelope.WantsJSON(args), false, envelope.ErrorBody{Code: kind, Message: msg, Hint: hint}, nil)
+	return code
 }

@@ -7,9 +7,11 @@
 //	internal/cli/root        the root command, its groups, MainWith
 //	internal/cli/cmd/<noun>  one package per command or group of commands
 //	internal/cli/cmdutil     what every command shares: Factory, envelope, exit codes
+//	internal/cli/envelope    the exit statuses and the --json envelope, which the front links too
 //	internal/cli/pilotflags  what the pilot's commands share: --model, --secret, --var
 //	internal/cli/wiring      the daemon's composition root and the front's runner
 //	internal/cli/clitest     the commands' test fakes
+//	internal/cli/e2e         the tests that run the whole CLI through [MainWith]
 //
 // A command package imports cmdutil (and pilotflags), never a sibling.
 package cli

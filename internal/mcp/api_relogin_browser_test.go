@@ -3,12 +3,10 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,77 +18,11 @@ import (
 	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/rpc"
 	"github.com/waymark-dev/waymark/internal/sessions"
+	"github.com/waymark-dev/waymark/internal/signinsite"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
 )
-
-// expiringSite is a site whose sessions expire: /login signs in (POST,
-// the password given), /api/items answers only a live session. It counts
-// what reaches it.
-type expiringSite struct {
-	mu       sync.Mutex
-	password string
-	live     map[string]bool
-	n        int
-	logins   int
-	calls    int
-	refusing bool // every session is refused, signed in or not
-}
-
-func (s *expiringSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case r.URL.Path == "/login" && r.Method == http.MethodGet:
-		fmt.Fprint(w, `<!doctype html><title>Sign in</title><h1>Sign in</h1>
-<form method="post" action="/login"><label>Username <input name="username"></label>
-<label>Password <input type="password" name="password"></label>
-<label>Device name <input name="device"></label><button>Sign in</button></form>`)
-	case r.URL.Path == "/login" && r.Method == http.MethodPost:
-		s.logins++
-		if r.FormValue("username") != "ann.lee" || r.FormValue("device") != "kitchen-laptop-7" || r.FormValue("password") != s.password {
-			http.Error(w, "wrong password", http.StatusForbidden)
-			return
-		}
-		s.n++
-		sid := fmt.Sprintf("s%d", s.n)
-		s.live[sid] = true
-		http.SetCookie(w, &http.Cookie{Name: "sid", Value: sid, Path: "/", HttpOnly: true})
-		http.Redirect(w, r, "/items", http.StatusSeeOther)
-	case r.URL.Path == "/items":
-		fmt.Fprint(w, `<!doctype html><title>Items</title><h1>Items</h1><ul><li>Lamp</li><li>Chair</li></ul>`)
-	case r.URL.Path == "/api/items":
-		s.calls++
-		c, err := r.Cookie("sid")
-		if err != nil || !s.live[c.Value] || s.refusing {
-			http.Error(w, `{"error":"sign in"}`, http.StatusUnauthorized)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"items":[{"name":"Lamp"},{"name":"Chair"}]}`)
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-// counts returns the sign-ins and calls since the last count.
-func (s *expiringSite) counts() (logins, calls int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	logins, calls = s.logins, s.calls
-	s.logins, s.calls = 0, 0
-	return logins, calls
-}
-
-func (s *expiringSite) set(expire, refusing bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if expire {
-		clear(s.live)
-	}
-	s.refusing = refusing
-}
 
 // TestBrowserAPICallRelogin: MCP's api_call by a recipe file that names a
 // sign-in routine (relogin) meets an expired session: the routine, found
@@ -104,7 +36,7 @@ func (s *expiringSite) set(expire, refusing bool) {
 // steps sign in the same way. Counted at the server, over MCP.
 func TestBrowserAPICallRelogin(t *testing.T) {
 	const password = "Tr0ub4dor-and-3"
-	site := &expiringSite{password: password, live: map[string]bool{}}
+	site := signinsite.New(password, "ann.lee")
 	srv := httptest.NewServer(site)
 	defer srv.Close()
 	m := sessions.New(driver.Options{ExecPath: browsertest.Chrome(t), Args: browsertest.GuardArgs})
@@ -147,7 +79,7 @@ func TestBrowserAPICallRelogin(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "items.api.json"), []byte(recipe), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	site.counts()
+	site.Take()
 
 	const session = "mcp-relogin"
 	replayer := func(ctx context.Context, s string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
@@ -179,7 +111,7 @@ func TestBrowserAPICallRelogin(t *testing.T) {
 
 	// Signed out: one sign-in, put to the person; two calls.
 	text, isErr := call(asker, "api_call", apiCall)
-	logins, n := site.counts()
+	logins, n := site.Take()
 	if isErr || logins != 1 || n != 2 || !strings.Contains(text, `"Chair"`) || !strings.Contains(text, "signed in again by signin.json") {
 		t.Fatalf("signed out: the server saw %d sign-in(s) and %d call(s), want 1 and 2; isError=%v\n%s", logins, n, isErr, text)
 	}
@@ -189,15 +121,15 @@ func TestBrowserAPICallRelogin(t *testing.T) {
 
 	// Signed in: one call, no sign-in, no question.
 	text, isErr = call(asker, "api_call", apiCall)
-	if logins, n := site.counts(); isErr || logins != 0 || n != 1 || len(p.asked) != 1 {
+	if logins, n := site.Take(); isErr || logins != 0 || n != 1 || len(p.asked) != 1 {
 		t.Fatalf("signed in: the server saw %d sign-in(s) and %d call(s), want 0 and 1; asked %d; isError=%v\n%s", logins, n, len(p.asked), isErr, text)
 	}
 
 	// A client that cannot ask its person cannot have the Sign in it
 	// chose the values of pressed.
-	site.set(true, false)
+	site.Expire()
 	text, isErr = call(mute, "api_call", apiCall)
-	if logins, n := site.counts(); !isErr || logins != 0 || n != 1 || !strings.Contains(text, "api auth") {
+	if logins, n := site.Take(); !isErr || logins != 0 || n != 1 || !strings.Contains(text, "api auth") {
 		t.Fatalf("a client that cannot ask: the server saw %d sign-in(s) and %d call(s), want 0 and 1; isError=%v\n%s", logins, n, isErr, text)
 	}
 
@@ -207,7 +139,7 @@ func TestBrowserAPICallRelogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, isErr = call(asker, "api_call", map[string]any{"recipe": outside, "vars": vars})
-	if logins, n := site.counts(); !isErr || logins != 0 || n != 1 || !strings.Contains(text, "outside") {
+	if logins, n := site.Take(); !isErr || logins != 0 || n != 1 || !strings.Contains(text, "outside") {
 		t.Fatalf("a relogin outside: the server saw %d sign-in(s) and %d call(s), want 0 and 1; isError=%v\n%s", logins, n, isErr, text)
 	}
 
@@ -218,7 +150,7 @@ func TestBrowserAPICallRelogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, isErr = call(asker, "replay", map[string]any{"routine": "items.json", "vars": vars})
-	if logins, n := site.counts(); isErr || logins != 1 || n != 2 || !strings.Contains(text, "signed in again by signin.json") {
+	if logins, n := site.Take(); isErr || logins != 1 || n != 2 || !strings.Contains(text, "signed in again by signin.json") {
 		t.Fatalf("replay: the server saw %d sign-in(s) and %d call(s), want 1 and 2; isError=%v\n%s", logins, n, isErr, text)
 	}
 	if len(p.asked) != 2 {
@@ -226,9 +158,9 @@ func TestBrowserAPICallRelogin(t *testing.T) {
 	}
 
 	// A site that refuses every session: one sign-in, two calls, auth.
-	site.set(false, true)
+	site.Refuse(true)
 	text, isErr = call(asker, "api_call", apiCall)
-	if logins, n := site.counts(); !isErr || logins != 1 || n != 2 || !strings.Contains(text, "after signing in again by signin.json") {
+	if logins, n := site.Take(); !isErr || logins != 1 || n != 2 || !strings.Contains(text, "after signing in again by signin.json") {
 		t.Fatalf("refusing: the server saw %d sign-in(s) and %d call(s), want 1 and 2; isError=%v\n%s", logins, n, isErr, text)
 	}
 }

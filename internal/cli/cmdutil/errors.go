@@ -10,18 +10,21 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/envelope"
 	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
 )
 
-// Exit statuses. They are decided in one place, [ExitCode].
+// Exit statuses. They are decided in one place, [ExitCode]; their values
+// are internal/cli/envelope's, which the front reports its own failures
+// with.
 const (
-	ExitOK          = 0
-	ExitFailed      = 1   // what failed on the page
-	ExitUsage       = 2   // what the user gave is wrong: a flag, a URL, a file, the configuration, no model
-	ExitUnavailable = 3   // no browser, daemon or model server to run it on
-	ExitCanceled    = 130 // interrupted (128 + SIGINT, as shells report it)
+	ExitOK          = envelope.ExitOK
+	ExitFailed      = envelope.ExitFailed      // what failed on the page
+	ExitUsage       = envelope.ExitUsage       // what the user gave is wrong: a flag, a URL, a file, the configuration, no model
+	ExitUnavailable = envelope.ExitUnavailable // no browser, daemon or model server to run it on
+	ExitCanceled    = envelope.ExitCanceled    // interrupted (128 + SIGINT, as shells report it)
 )
 
 // Exit statuses of waymark replay, one for each [replay.Cause], for
@@ -190,9 +193,9 @@ func errorMessage(err error) string {
 // agent then reads one object from one stream), as "error:" and "hint:"
 // lines on stderr otherwise.
 func PrintError(stdout, stderr io.Writer, jsonOut, color bool, err error) {
-	msg, hint := errorMessage(err), ErrorHint(err)
+	body := envelope.ErrorBody{Code: ErrorCode(err), Message: errorMessage(err), Hint: ErrorHint(err)}
+	var data any
 	if jsonOut {
-		env := Envelope{Error: &ErrorBody{Code: ErrorCode(err), Message: msg, Hint: hint}}
 		// A command whose failure has a result to show (doctor's checks)
 		// gives it as the envelope's data.
 		// An error of the session's that carries data (the approval of a
@@ -200,21 +203,12 @@ func PrintError(stdout, stderr io.Writer, jsonOut, color bool, err error) {
 		// it, whichever command met it.
 		var withData interface{ ErrorData() any }
 		if errors.As(err, &withData) {
-			env.Data = withData.ErrorData()
-		} else if data := calls.DataOf(err); len(data) > 0 && json.Valid(data) {
-			env.Data = json.RawMessage(data)
+			data = withData.ErrorData()
+		} else if raw := calls.DataOf(err); len(raw) > 0 && json.Valid(raw) {
+			data = json.RawMessage(raw)
 		}
-		_ = WriteEnvelope(stdout, env)
-		return
 	}
-	label, hintLabel := "error:", "hint:"
-	if color { // a terminal that takes colour: the labels stand out
-		label, hintLabel = "\x1b[1;31merror:\x1b[0m", "\x1b[33mhint:\x1b[0m"
-	}
-	fmt.Fprintf(stderr, "%s %s\n", label, msg)
-	if hint != "" {
-		fmt.Fprintf(stderr, "%s %s\n", hintLabel, hint)
-	}
+	envelope.PrintError(stdout, stderr, jsonOut, color, body, data)
 }
 
 // WithData is an error whose JSON envelope carries data: what the command

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/cli/envelope"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/rpc"
@@ -208,24 +209,15 @@ func (c *Common) Note(format string, args ...any) {
 	fmt.Fprintf(c.IO.ErrOut, format+"\n", args...)
 }
 
-// Envelope is the one JSON object a --json run prints.
-type Envelope struct {
-	OK    bool       `json:"ok"`
-	Data  any        `json:"data,omitempty"`
-	Error *ErrorBody `json:"error,omitempty"`
-}
+// Envelope is the one JSON object a --json run prints (internal/cli/envelope
+// owns it, with the front).
+type Envelope = envelope.Envelope
 
-type ErrorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Hint    string `json:"hint,omitempty"`
-}
+// ErrorBody is a failure in the envelope.
+type ErrorBody = envelope.ErrorBody
 
-func WriteEnvelope(w io.Writer, e Envelope) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false) // URLs and selectors read better without \u0026
-	return enc.Encode(e)
-}
+// WriteEnvelope writes e as one line of JSON.
+func WriteEnvelope(w io.Writer, e Envelope) error { return envelope.Write(w, e) }
 
 // orEmpty turns a missing result (nil, or a raw JSON null or nothing) into
 // {}, so that "data" is always an object or value a reader can index.

@@ -51,6 +51,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/cli/cmd/trace"
 	versioncmd "github.com/waymark-dev/waymark/internal/cli/cmd/version"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
+	"github.com/waymark-dev/waymark/internal/cli/envelope"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/version"
@@ -153,7 +154,7 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 	// in the raw arguments so an agent still gets its envelope.
 	var rp interface{ Reported() bool }
 	if !errors.As(err, &rp) || !rp.Reported() {
-		cmdutil.PrintError(streams.Out, streams.ErrOut, g.JSON || wantsJSON(args), streams.ColorStderr(), err)
+		cmdutil.PrintError(streams.Out, streams.ErrOut, g.JSON || envelope.WantsJSON(args), streams.ColorStderr(), err)
 	}
 	return cmdutil.ExitCode(err)
 }
@@ -199,19 +200,6 @@ func (d Deps) withDefaults() Deps {
 // internal/cli/wiring's DefaultDeps).
 func errNotWired(what string) error {
 	return fmt.Errorf("%s is not wired in this process", what)
-}
-
-// wantsJSON reports whether --json appears among the flags in args.
-func wantsJSON(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "--json" || a == "--json=true" {
-			return true
-		}
-	}
-	return false
 }
 
 // runError marks an error returned by a command's own RunE, so that MainWith

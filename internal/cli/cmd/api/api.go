@@ -107,7 +107,7 @@ request through once.`,
 			if callF != nil {
 				return callF(cmd.Context(), co)
 			}
-			return APICallRun(cmd.Context(), co)
+			return apiCallRun(cmd.Context(), co)
 		},
 	}
 	call.Flags().StringArrayVar(&co.VarArgs, "var", nil, "a value of the recipe's variables, and of its sign-in routine's: name=value (repeatable)")
@@ -224,7 +224,7 @@ func apiLearnRun(ctx context.Context, opts *APILearnOptions) error {
 	})
 }
 
-func APICallRun(ctx context.Context, opts *APICallOptions) error {
+func apiCallRun(ctx context.Context, opts *APICallOptions) error {
 	r, err := siteapi.Load(opts.Recipe)
 	if err != nil {
 		return err

@@ -33,9 +33,9 @@ type DemoOptions struct {
 	ReadyTimeout time.Duration
 }
 
-// DemoSession is the session the tour runs in unless --session names one,
+// demoSession is the session the tour runs in unless --session names one,
 // so that it never touches (or closes) the user's default session.
-const DemoSession = "demo"
+const demoSession = "demo"
 
 // NewCmdDemo builds `waymark demo` (a short tour against a built-in shop)
 // and `waymark demo serve`.
@@ -54,7 +54,7 @@ printed as it goes. "waymark demo serve" only serves the shop.`,
 			// The tour closes its session at the end: it takes one of its
 			// own unless a person named one for it.
 			if opts.Session == "default" || f.SessionFromConfig {
-				opts.Session = DemoSession
+				opts.Session = demoSession
 			}
 			opts.ServeDemo = f.ServeDemo
 			opts.ReadyTimeout = 10 * time.Second

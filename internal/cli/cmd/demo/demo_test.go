@@ -70,7 +70,7 @@ func fakeServe(ended chan<- struct{}) func(ctx context.Context, addr string, rea
 func TestDemoRun(t *testing.T) {
 	fc := fakeShop(nil)
 	c, out, errOut := clitest.NewCommon(fc, false, false)
-	c.Session = DemoSession
+	c.Session = demoSession
 	ended := make(chan struct{})
 	opts := &DemoOptions{Common: c, ServeDemo: fakeServe(ended), ReadyTimeout: time.Second}
 	if err := demoRun(context.Background(), opts); err != nil {
@@ -87,7 +87,7 @@ func TestDemoRun(t *testing.T) {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
 	for _, call := range fc.Calls {
-		if call.Session != DemoSession {
+		if call.Session != demoSession {
 			t.Errorf("%s in session %q", call.Method, call.Session)
 		}
 	}

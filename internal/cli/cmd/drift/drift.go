@@ -48,13 +48,13 @@ not change the status: drift never acts to reach it.`,
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			return DriftRun(cmd.Context(), opts)
+			return driftRun(cmd.Context(), opts)
 		},
 	}
 	return cmd
 }
 
-func DriftRun(ctx context.Context, opts *DriftOptions) error {
+func driftRun(ctx context.Context, opts *DriftOptions) error {
 	r, err := routine.Load(opts.File)
 	if err != nil {
 		return err

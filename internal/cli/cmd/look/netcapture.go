@@ -42,33 +42,17 @@ header and in local storage. Nothing listens while no capture runs.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: cmdutil.GroupRunE,
 	}
-	start := &CaptureOptions{Op: "start"}
-	startCmd := &cobra.Command{
-		Use:   "start",
-		Short: "Start capturing the session's network",
-		Args:  cmdutil.ExactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			start.Common = f.Common()
-			if runF != nil {
-				return runF(cmd.Context(), start)
-			}
-			return captureStartRun(cmd.Context(), start)
-		},
-	}
-	stop := &CaptureOptions{Op: "stop"}
-	stopCmd := &cobra.Command{
-		Use:   "stop FILE",
-		Short: "Stop capturing and write the capture to FILE",
-		Args:  cmdutil.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			stop.Common = f.Common()
-			stop.File = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), stop)
-			}
-			return captureStopRun(cmd.Context(), stop)
-		},
-	}
+	start, stop := &CaptureOptions{Op: "start"}, &CaptureOptions{Op: "stop"}
+	startCmd, stopCmd := cmdutil.StartStopCommands(f, runF, cmdutil.StartStop[CaptureOptions]{
+		StartShort: "Start capturing the session's network",
+		StopShort:  "Stop capturing and write the capture to FILE",
+		Start:      start,
+		Stop:       stop,
+		Common:     func(o *CaptureOptions) *cmdutil.Common { return &o.Common },
+		File:       func(o *CaptureOptions) *string { return &o.File },
+		RunStart:   captureStartRun,
+		RunStop:    captureStopRun,
+	})
 	stopCmd.Flags().StringVar(&stop.HAR, "har", "", "also write the capture as HAR 1.2 to `FILE.har`")
 	cmd.AddCommand(startCmd, stopCmd)
 	return cmd

@@ -93,7 +93,7 @@ by hand, while the page is as it was then.`,
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			return MCPRun(cmd.Context(), opts)
+			return mcpRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8931) instead of stdio")
@@ -108,7 +108,7 @@ by hand, while the page is as it was then.`,
 	return cmd
 }
 
-func MCPRun(ctx context.Context, opts *MCPOptions) error {
+func mcpRun(ctx context.Context, opts *MCPOptions) error {
 	caller := cmdutil.DialOnCall{Dial: opts.Caller}
 	tools, desc, err := mcpPilotTools(caller, opts)
 	if err != nil {

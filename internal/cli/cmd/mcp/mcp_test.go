@@ -73,7 +73,7 @@ func testMCPRunStdio(t *testing.T, named bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- MCPRun(ctx, opts) }()
+	go func() { done <- mcpRun(ctx, opts) }()
 
 	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil)
 	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
@@ -156,7 +156,7 @@ func TestMCPRunDialFailure(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- MCPRun(ctx, &MCPOptions{Common: common}) }()
+	go func() { done <- mcpRun(ctx, &MCPOptions{Common: common}) }()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +180,7 @@ func TestMCPRunHTTP(t *testing.T) {
 	common.IO.ErrOut = errOut
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- MCPRun(ctx, &MCPOptions{Common: common, HTTP: "127.0.0.1:0"}) }()
+	go func() { done <- mcpRun(ctx, &MCPOptions{Common: common, HTTP: "127.0.0.1:0"}) }()
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(errOut.String(), "/mcp") {
 		if time.Now().After(deadline) {

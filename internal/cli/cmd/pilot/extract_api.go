@@ -15,7 +15,7 @@ import (
 // (extract --learn-api FILE) from the session's capture, which is read and
 // left running, and writes the recipe to path once a direct call returned
 // the rows.
-func (o *ExtractOptions) LearnAPIRun(ctx context.Context, data json.RawMessage, path string) error {
+func (o *ExtractOptions) learnAPIRun(ctx context.Context, data json.RawMessage, path string) error {
 	rows, err := cmdutil.RowsOf("the rows read", data)
 	if err != nil {
 		return err

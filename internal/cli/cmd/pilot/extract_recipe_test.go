@@ -30,7 +30,7 @@ func TestExtractByARecipeNeedsNoModel(t *testing.T) {
 	common, out, _ := clitest.NewCommon(fc, false, false)
 	common.Getenv = func(string) string { return "" }
 	opts := &ExtractOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Instruction: "every product", SchemaFile: schema, RecipeFile: rf}
-	if err := ExtractRun(context.Background(), opts); err != nil {
+	if err := extractRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.TrimSpace(out.String()); got != `[{"name":"Trail Mug","price":1299},{"name":"Tote","price":22}]` {
@@ -44,14 +44,14 @@ func TestExtractByARecipeNeedsNoModel(t *testing.T) {
 	// No rows where there were: it says the recipe no longer fits, and
 	// with no model that is where it stops.
 	fc.Results[calls.MethodEval] = map[string]any{"value": map[string]any{"found": true, "rows": []any{}}}
-	err := ExtractRun(context.Background(), opts)
+	err := extractRun(context.Background(), opts)
 	var ce *calls.Error
 	if !errors.As(err, &ce) || ce.Kind != calls.ErrNoMatch || !strings.Contains(ce.Msg, "no longer fits") {
 		t.Fatalf("err %v", err)
 	}
 	// A broken recipe file is the user's to fix, with a hint.
 	os.WriteFile(rf, []byte(`{"format":"waymark.recipe/9"}`), 0o644)
-	err = ExtractRun(context.Background(), opts)
+	err = extractRun(context.Background(), opts)
 	if !errors.As(err, &ce) || ce.Kind != calls.ErrBadInput || ce.Hint == "" {
 		t.Fatalf("err %v", err)
 	}

@@ -45,7 +45,7 @@ func TestExtractOnASheet(t *testing.T) {
 		SheetOf: func(context.Context) (pilot.SheetDump, error) {
 			return func(context.Context) (*sheet.Grid, error) { dumps++; return grid, nil }, nil
 		}}
-	if err := ExtractRun(context.Background(), opts); err != nil {
+	if err := extractRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	const want = `[{"amount":12.5,"customer":"Ann"},{"amount":1200,"customer":"Bob"}]`
@@ -70,7 +70,7 @@ func TestExtractOnASheet(t *testing.T) {
 	// Columns swapped and a row added above: read by the grid recipe.
 	grid = cellsOf("Q1", "Orders", "Paid|Amount|Customer", "yes|$12.50|Ann", "no|$1,200.00|Bob")
 	out.Reset()
-	if err := ExtractRun(context.Background(), opts); err != nil {
+	if err := extractRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.TrimSpace(out.String()); got != want {
@@ -78,7 +78,7 @@ func TestExtractOnASheet(t *testing.T) {
 	}
 
 	grid = cellsOf("Orders", "Paid|Total|Customer", "yes|$12.50|Ann")
-	err = ExtractRun(context.Background(), opts)
+	err = extractRun(context.Background(), opts)
 	var ce *calls.Error
 	if !errors.As(err, &ce) || ce.Kind != calls.ErrNoMatch || !strings.Contains(ce.Msg, `the header "Amount" (field amount) is gone`) {
 		t.Fatalf("renamed: %v", err)
@@ -86,12 +86,12 @@ func TestExtractOnASheet(t *testing.T) {
 
 	// A grid recipe on a page that is no sheet.
 	opts.SheetOf = func(context.Context) (pilot.SheetDump, error) { return nil, nil }
-	if err := ExtractRun(context.Background(), opts); !errors.As(err, &ce) || ce.Kind != calls.ErrBadInput || !strings.Contains(ce.Msg, "not one") {
+	if err := extractRun(context.Background(), opts); !errors.As(err, &ce) || ce.Kind != calls.ErrBadInput || !strings.Contains(ce.Msg, "not one") {
 		t.Fatalf("no sheet: %v", err)
 	}
 	// A broken grid recipe file is the user's to fix.
 	os.WriteFile(rf, []byte(`{"format":"waymark.grid/1","header":[],"fields":[]}`), 0o644)
-	if err := ExtractRun(context.Background(), opts); !errors.As(err, &ce) || ce.Kind != calls.ErrBadInput || ce.Hint == "" {
+	if err := extractRun(context.Background(), opts); !errors.As(err, &ce) || ce.Kind != calls.ErrBadInput || ce.Hint == "" {
 		t.Fatalf("broken file: %v", err)
 	}
 }

@@ -231,7 +231,7 @@ answers with column letters); --recipe FILE then holds a grid recipe
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			return ExtractRun(cmd.Context(), opts)
+			return extractRun(cmd.Context(), opts)
 		},
 	}
 	pilotflags.AddPilotFlags(cmd, &opts.PilotOptions)
@@ -249,7 +249,7 @@ answers with column letters); --recipe FILE then holds a grid recipe
 	return cmd
 }
 
-func ExtractRun(ctx context.Context, opts *ExtractOptions) error {
+func extractRun(ctx context.Context, opts *ExtractOptions) error {
 	schema, err := os.ReadFile(opts.SchemaFile)
 	if err != nil {
 		return &calls.Error{Kind: calls.ErrBadInput, Msg: fmt.Sprintf("read the schema: %v", err), Hint: "check the path"}
@@ -296,7 +296,7 @@ func ExtractRun(ctx context.Context, opts *ExtractOptions) error {
 		return err
 	}
 	if opts.LearnAPI != "" && res.OK {
-		if err := opts.LearnAPIRun(ctx, res.Data, opts.LearnAPI); err != nil {
+		if err := opts.learnAPIRun(ctx, res.Data, opts.LearnAPI); err != nil {
 			// The rows were read: they are printed, and the failure to
 			// learn the API is the command's error.
 			if !opts.JSON {

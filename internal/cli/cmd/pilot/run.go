@@ -76,7 +76,7 @@ envelope {"ok":…} every command prints, with the run's summary as its data.`,
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			return RunRun(cmd.Context(), opts)
+			return runRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -97,7 +97,7 @@ envelope {"ok":…} every command prints, with the run's summary as its data.`,
 	return cmd
 }
 
-func RunRun(ctx context.Context, opts *RunOptions) error {
+func runRun(ctx context.Context, opts *RunOptions) error {
 	getenv := opts.Env()
 	vars, err := opts.Vars(getenv)
 	if err != nil {

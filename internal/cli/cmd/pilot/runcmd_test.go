@@ -50,7 +50,7 @@ func TestRunRecordsARoutine(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "r.json")
 			opts := &RunOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Task: "press go", Record: path,
 				NewModel: func() (pilot.Model, error) { return m, nil }}
-			if err := RunRun(context.Background(), opts); err != nil {
+			if err := runRun(context.Background(), opts); err != nil {
 				t.Fatal(err)
 			}
 			m.Verify(t)
@@ -124,7 +124,7 @@ func TestRunJSONSavesNothingWithoutRecord(t *testing.T) {
 	)
 	opts := &RunOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Task: "press go",
 		NewModel: func() (pilot.Model, error) { return m, nil }}
-	if err := RunRun(context.Background(), opts); err != nil {
+	if err := runRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), `"saved"`) {
@@ -139,7 +139,7 @@ func TestRunCanceledExits130(t *testing.T) {
 	m := scripted.New(scripted.Step{Purpose: pilot.PurposeDecide, Hold: hold})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	err := RunRun(ctx, &RunOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Task: "press go",
+	err := runRun(ctx, &RunOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Task: "press go",
 		NewModel: func() (pilot.Model, error) { return m, nil }})
 	if code := cmdutil.ExitCode(err); code != cmdutil.ExitCanceled {
 		t.Fatalf("exit %d for %v", code, err)
@@ -177,7 +177,7 @@ func TestRunRecordToBadPathRunsNothing(t *testing.T) {
 			c := clitest.PageCaller()
 			common, _, _ := clitest.NewCommon(c, false, false)
 			m := scripted.New() // any model call fails the test
-			err := RunRun(context.Background(), &RunOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Task: "press go", Record: path,
+			err := runRun(context.Background(), &RunOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Task: "press go", Record: path,
 				NewModel: func() (pilot.Model, error) { return m, nil }})
 			if !errors.Is(err, calls.ErrBadInput) || calls.Hint(err) == "" {
 				t.Fatalf("run --record %s: %v, want bad_input with a hint", path, err)
@@ -204,7 +204,7 @@ func TestRunExtractPrintsTheData(t *testing.T) {
 	os.WriteFile(schema, []byte(`{"type":"string"}`), 0o644)
 	opts := &RunOptions{PilotOptions: pilotflags.PilotOptions{Common: common}, Task: "look", Extract: "what the page says", SchemaFile: schema,
 		NewModel: func() (pilot.Model, error) { return m, nil }}
-	if err := RunRun(context.Background(), opts); err != nil {
+	if err := runRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	m.Verify(t)
@@ -212,7 +212,7 @@ func TestRunExtractPrintsTheData(t *testing.T) {
 		t.Errorf("stdout %q", out)
 	}
 	opts.SchemaFile = ""
-	if err := RunRun(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "--schema") {
+	if err := runRun(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "--schema") {
 		t.Errorf("--extract with no --schema: %v", err)
 	}
 }

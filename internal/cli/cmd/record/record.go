@@ -54,34 +54,18 @@ again. record stop names the approved steps.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: cmdutil.GroupRunE,
 	}
-	start := &RecordOptions{Op: "start"}
-	startCmd := &cobra.Command{
-		Use:   "start",
-		Short: "Start recording the session's actions",
-		Args:  cmdutil.ExactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			start.Common = f.Common()
-			if runF != nil {
-				return runF(cmd.Context(), start)
-			}
-			return recordStartRun(cmd.Context(), start)
-		},
-	}
+	start, stop := &RecordOptions{Op: "start"}, &RecordOptions{Op: "stop"}
+	startCmd, stopCmd := cmdutil.StartStopCommands(f, runF, cmdutil.StartStop[RecordOptions]{
+		StartShort: "Start recording the session's actions",
+		StopShort:  "Stop recording and write the routine to FILE",
+		Start:      start,
+		Stop:       stop,
+		Common:     func(o *RecordOptions) *cmdutil.Common { return &o.Common },
+		File:       func(o *RecordOptions) *string { return &o.File },
+		RunStart:   recordStartRun,
+		RunStop:    recordStopRun,
+	})
 	startCmd.Flags().StringVar(&start.Name, "name", "", "the routine's name (default: FILE's name at stop)")
-	stop := &RecordOptions{Op: "stop"}
-	stopCmd := &cobra.Command{
-		Use:   "stop FILE",
-		Short: "Stop recording and write the routine to FILE",
-		Args:  cmdutil.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			stop.Common = f.Common()
-			stop.File = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), stop)
-			}
-			return RecordStopRun(cmd.Context(), stop)
-		},
-	}
 	cmd.AddCommand(startCmd, stopCmd, newCmdRecordRows(f, nil))
 	return cmd
 }
@@ -143,7 +127,7 @@ func approvedSteps(r *routine.Routine) []approvedStep {
 	return out
 }
 
-func RecordStopRun(ctx context.Context, opts *RecordOptions) error {
+func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 	path, err := filepath.Abs(opts.File)
 	if err != nil {
 		return err

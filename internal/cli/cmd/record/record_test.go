@@ -85,7 +85,7 @@ func TestRecordStopRunWritesRoutine(t *testing.T) {
 	c := recordCaller(recordedRoutine)
 	common, out, errOut := clitest.NewCommon(c, false, true)
 	o := &RecordOptions{Common: common, Op: "stop", File: file}
-	if err := RecordStopRun(context.Background(), o); err != nil {
+	if err := recordStopRun(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	if req := c.Calls[0].Params.(calls.RecordStopRequest); req.Name != "checkout" {
@@ -126,7 +126,7 @@ func TestRecordStopSaysApproved(t *testing.T) {
 	for _, asJSON := range []bool{false, true} {
 		file := filepath.Join(t.TempDir(), "checkout.json")
 		common, out, errOut := clitest.NewCommon(recordCaller(approved), asJSON, !asJSON)
-		if err := RecordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: file}); err != nil {
+		if err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: file}); err != nil {
 			t.Fatal(err)
 		}
 		if !asJSON {
@@ -158,7 +158,7 @@ func TestRecordStopRunJSON(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the approvals record stop keeps
 	file := filepath.Join(t.TempDir(), "checkout.json")
 	common, out, errOut := clitest.NewCommon(recordCaller(recordedRoutine), true, false)
-	if err := RecordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: file}); err != nil {
+	if err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: file}); err != nil {
 		t.Fatal(err)
 	}
 	var env struct {
@@ -198,7 +198,7 @@ func TestRecordStopRunRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := recordCaller(tt.routine)
 			common, out, _ := clitest.NewCommon(c, false, false)
-			err := RecordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: tt.file})
+			err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: tt.file})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
@@ -253,7 +253,7 @@ func TestRecordStopUnwritableKeepsRecording(t *testing.T) {
 			Values: map[string]string{"full_name": "Ann Example", "email": "ann@example.com", "password": recordedPassword}}, nil
 	}}
 	common, _, _ := clitest.NewCommon(c, false, false)
-	err := RecordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: "/proc/r.json"})
+	err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: "/proc/r.json"})
 	if !errors.Is(err, calls.ErrBadInput) || !strings.Contains(calls.Hint(err), "still recording") {
 		t.Fatalf("stop to /proc/r.json: %v (hint %q), want bad_input saying the session still records", err, calls.Hint(err))
 	}
@@ -261,7 +261,7 @@ func TestRecordStopUnwritableKeepsRecording(t *testing.T) {
 		t.Fatal("the recording ended although its file could not be written")
 	}
 	good := filepath.Join(t.TempDir(), "r.json")
-	if err := RecordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: good}); err != nil {
+	if err := recordStopRun(context.Background(), &RecordOptions{Common: common, Op: "stop", File: good}); err != nil {
 		t.Fatalf("stop to a good path after the failure: %v", err)
 	}
 	if _, err := routine.Load(good); err != nil {

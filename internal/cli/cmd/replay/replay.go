@@ -80,7 +80,7 @@ Each step acts with a person's pointer paths and typing pace;
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			return ReplayRun(cmd.Context(), opts)
+			return replayRun(cmd.Context(), opts)
 		},
 	}
 	pilotflags.AddPilotFlags(cmd, &opts.PilotOptions)
@@ -99,7 +99,7 @@ Each step acts with a person's pointer paths and typing pace;
 	return cmd
 }
 
-func ReplayRun(ctx context.Context, opts *ReplayOptions) error {
+func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	getenv := opts.Env()
 	// The approvals the file records are pressed without asking only if
 	// the approval authority says a person saved it as it is.
@@ -111,7 +111,7 @@ func ReplayRun(ctx context.Context, opts *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	m, err := opts.PickModel(getenv)
+	m, err := opts.pickModel(getenv)
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ type replayStepEvent struct {
 
 // model builds the heal and extract model: none with --no-model, and none
 // when nothing names one (the rules model cannot heal or read).
-func (o *ReplayOptions) PickModel(getenv func(string) string) (pilot.Model, error) {
+func (o *ReplayOptions) pickModel(getenv func(string) string) (pilot.Model, error) {
 	if o.NoModel {
 		return nil, nil
 	}

@@ -48,7 +48,7 @@ func NewCmdSheet(f *cmdutil.Factory, runF func(context.Context, *SheetOptions) e
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
-		return SheetRun(cmd.Context(), opts)
+		return sheetRun(cmd.Context(), opts)
 	}
 	cmd := &cobra.Command{
 		Use:   "sheet read|write|dump|fill",
@@ -122,7 +122,7 @@ Secrets come from the environment and never appear in the output.`, calls.SheetF
 	return cmd
 }
 
-func SheetRun(ctx context.Context, opts *SheetOptions) error {
+func sheetRun(ctx context.Context, opts *SheetOptions) error {
 	s := opts.Remote()
 	switch opts.Op {
 	case "read", "dump":

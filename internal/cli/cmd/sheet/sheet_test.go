@@ -16,7 +16,7 @@ func TestSheetReadPrintsOneLineARow(t *testing.T) {
 	}}}
 	fc := &clitest.FakeCaller{Results: map[string]any{calls.MethodSheetRead: g}}
 	common, out, _ := clitest.NewCommon(fc, false, false)
-	if err := SheetRun(context.Background(), &SheetOptions{Common: common, Op: "read", Range: "A1:B2"}); err != nil {
+	if err := sheetRun(context.Background(), &SheetOptions{Common: common, Op: "read", Range: "A1:B2"}); err != nil {
 		t.Fatal(err)
 	}
 	want := "[sheet] A1:B2 of Jspreadsheet CE (sheet) — http://x/\n" +

@@ -74,7 +74,7 @@ See examples/plans/README.md for the plan syntax.`,
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			return RunTest(cmd.Context(), opts)
+			return runTest(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -91,7 +91,7 @@ var evidenceSlug = lazyre.New(`[^A-Za-z0-9._-]+`)
 // --out nor [evidence] folder says where.
 const defaultEvidenceFolder = "waymark-evidence"
 
-func RunTest(ctx context.Context, opts *TestOptions) error {
+func runTest(ctx context.Context, opts *TestOptions) error {
 	getenv := opts.Env()
 	now := opts.Now
 	if now == nil {

@@ -46,33 +46,17 @@ typed into.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: cmdutil.GroupRunE,
 	}
-	start := &TraceOptions{Op: "start"}
-	startCmd := &cobra.Command{
-		Use:   "start",
-		Short: "Start tracing the session",
-		Args:  cmdutil.ExactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			start.Common = f.Common()
-			if runF != nil {
-				return runF(cmd.Context(), start)
-			}
-			return traceStartRun(cmd.Context(), start)
-		},
-	}
-	stop := &TraceOptions{Op: "stop"}
-	stopCmd := &cobra.Command{
-		Use:   "stop FILE",
-		Short: "Stop tracing and write the trace to FILE (.html or .json)",
-		Args:  cmdutil.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			stop.Common = f.Common()
-			stop.File = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), stop)
-			}
-			return traceStopRun(cmd.Context(), stop)
-		},
-	}
+	start, stop := &TraceOptions{Op: "start"}, &TraceOptions{Op: "stop"}
+	startCmd, stopCmd := cmdutil.StartStopCommands(f, runF, cmdutil.StartStop[TraceOptions]{
+		StartShort: "Start tracing the session",
+		StopShort:  "Stop tracing and write the trace to FILE (.html or .json)",
+		Start:      start,
+		Stop:       stop,
+		Common:     func(o *TraceOptions) *cmdutil.Common { return &o.Common },
+		File:       func(o *TraceOptions) *string { return &o.File },
+		RunStart:   traceStartRun,
+		RunStop:    traceStopRun,
+	})
 	show := &TraceOptions{Op: "show"}
 	showCmd := &cobra.Command{
 		Use:   "show TRACE.json [FILE.html]",
