@@ -181,6 +181,7 @@ const names = Object.keys(tools);
 
 const flows = Object.fromEntries(names.map(n => [n, []]));  // tool -> [{ms, tokens, steps}]
 const geturl = Object.fromEntries(names.map(n => [n, []])); // tool -> [ms]
+const bare = []; // per run: 13 empty processes (ms)
 try {
   // Warm every tool: a daemon and a browser (or the MCP server and its
   // browser) with one page open, none of it timed.
@@ -198,6 +199,9 @@ try {
         if (tools[n].geturl) for (let k = 0; k < GETURL; k++) geturl[n].push((await tools[n].call(tools[n].geturl())).ms);
       } catch (e) { notes.push(`${n}, run ${i + 1}: ${e.message.slice(0, 500)}`); }
     }
+    // 13 processes that do nothing (/bin/true), for what a process alone
+    // costs on this machine now (every CLI's step pays one).
+    bare.push([...Array(13)].reduce((a) => a + run('true', []).ms, 0));
     process.stderr.write(`. run ${i + 1}/${RUNS}\n`);
   }
 } finally {
@@ -234,6 +238,7 @@ console.log(table(['', ...names, 'waymark ÷ agent-browser', 'waymark ÷ Playwri
   keys.map(([k, label, d]) => [label, ...names.map(n => col(n, k, d)), ratio(k, 'waymark', ab_), ratio(k, 'waymark', pw),
     ...(baseBin ? [ratio(k, 'waymark-base', ab_)] : [])])));
 if (stats.floor) console.log(`waymark ÷ floor: ${ratio('ms', 'waymark', 'floor')}; agent-browser ÷ floor: ${ratio('ms', ab_, 'floor')}`);
+console.log(`13 processes that do nothing (/bin/true, spawned as the CLIs are): ${fmt(median(bare), 0)} ms (median of ${bare.length})`);
 let timing = null;
 if (tools.waymark && WM_TIMING && flows.waymark.length) {
   timing = timingTable(timingFile, flows.waymark, flows.floor || []);
@@ -242,4 +247,4 @@ if (tools.waymark && WM_TIMING && flows.waymark.length) {
 }
 for (const n of notes) console.log('note: ' + n);
 console.log('texts of the first run in ' + OUT);
-console.log('wrote ' + writeResult('flow.json', { machine: machine(), runs: RUNS, ab_delta: AB_DELTA, wm_changes: WM_CHANGES, timing: timing && timing.rows, tokenizer: 'gpt-tokenizer 4.0.0 o200k_base', stats, flows, geturl, notes }));
+console.log('wrote ' + writeResult('flow.json', { machine: machine(), runs: RUNS, ab_delta: AB_DELTA, wm_changes: WM_CHANGES, timing: timing && timing.rows, bare_13_processes_ms: bare, tokenizer: 'gpt-tokenizer 4.0.0 o200k_base', stats, flows, geturl, notes }));

@@ -115,6 +115,8 @@ export function timingTable(file, wmFlows, floorFlows) {
   const cols = ['wall', 'floor', ...COLS.map(([c]) => c)];
   const text = table(['step (ms)', 'waymark', 'floor', ...COLS.map(([c]) => c)],
     all.map(r => [r.step, ...cols.map(c => (r[c] == null ? '—' : fmt(r[c], 1)))])) +
+    (total.floor ? `\nwaymark less its processes (wall − front) ÷ floor: ${fmt((total.wall - total.front) / total.floor, 2)}` +
+      `; its 13 processes (front): ${fmt(total.front, 0)} ms` : '') +
     '\ncolumns: ' + COLS.map(([c, d]) => `${c} = ${d}`).join('; ');
   return { rows: all, columns: Object.fromEntries(COLS), text, spans: spans.length };
 }
