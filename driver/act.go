@@ -12,6 +12,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver/internal/files"
 	"github.com/waymark-dev/waymark/internal/keys"
+	"github.com/waymark-dev/waymark/internal/timing"
 )
 
 const defaultActTimeout = 5 * time.Second
@@ -20,7 +21,9 @@ const defaultActTimeout = 5 * time.Second
 // events, then waits for what it started to settle.
 func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.Outcome, err error) {
 	defer s.masked(&reply, &err)
+	endEnter := timing.Span("act: enter")
 	t, ctx, end, err := s.enter(ctx, usePage)
+	endEnter()
 	if err != nil {
 		return nil, err
 	}
@@ -41,17 +44,20 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	var target *element // the element acted on, if the action has one
 	var pressed string  // what a click-at pressed
 	var do func(context.Context) error
+	endPlan := timing.Span("act: plan")
 	if req.Kind == calls.ActClickAt {
 		do, err = s.planClickAt(ctx, t, req, timeout, &target, &pressed) // clickat.go
 	} else {
 		do, err = s.plan(ctx, t, req, timeout, &target)
 	}
+	endPlan()
 	if err != nil {
 		return nil, err
 	}
 	// The history entry to go back to if the guard refuses where the
 	// action leads (guard.go), read while the popups are checked: one
 	// round trip fewer. Read again if answering a popup may have moved it.
+	endPopups := timing.Span("act: popups")
 	entryC := make(chan int64, 1)
 	go func() { entryC <- t.entry(ctx) }()
 	closed, err := s.checkPopups(ctx, t, req.Target)
@@ -62,6 +68,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	if len(closed) > 0 {
 		entry = t.entry(ctx)
 	}
+	endPopups()
 	// A step that needs approval for submits is watched as it runs: what
 	// the check before acting missed is held at the point of sending.
 	var stop func() (held, passed []heldSend)
@@ -334,20 +341,25 @@ func (s *Session) perform(ctx context.Context, t *tab, do func(context.Context) 
 	_ = t.takeBlocked()
 	_ = t.takeGraceLater()
 	done := make(chan error, 1)
+	endInput := timing.Span("act: input")
 	go func() { done <- do(ctx) }()
 	for {
 		changed := t.watch()
 		select {
 		case err := <-done:
+			endInput()
 			if err != nil {
 				return nil, err
 			}
+			defer timing.Span("act: settle+outcome")()
 			now := p
 			graceLater := early && t.takeGraceLater() && p.grace > 0
 			if graceLater {
 				now.grace = 0
 			}
+			endSettle := timing.Span("act: settle")
 			later, saw, err := t.settleUntil(ctx, before, now, early, false)
+			endSettle()
 			if err != nil {
 				return nil, err
 			}

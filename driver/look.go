@@ -21,6 +21,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/notice"
 	"github.com/waymark-dev/waymark/internal/outline"
 	"github.com/waymark-dev/waymark/internal/outline/build"
+	"github.com/waymark-dev/waymark/internal/timing"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -161,10 +162,14 @@ func (s *Session) lookTargetIn(ctx context.Context, t *tab, id target.ID, viewpo
 		invalidC <- nil
 	}
 	busy := t.busy() // a capture of a big page holds the renderer (health.go)
+	endCDP := timing.Span("cdp captureSnapshot")
 	snap, err := cdp.Call(ctx, sess, domsnapshot.CaptureSnapshot, build.Params())
+	endCDP()
 	busy()
+	endBeside := timing.Span("capture: wait beside")
 	invalid := <-invalidC
 	vp, verr := viewport()
+	endBeside()
 	if err != nil {
 		return nil, fmt.Errorf("capture snapshot: %w", browserErr(err))
 	}
@@ -172,6 +177,7 @@ func (s *Session) lookTargetIn(ctx context.Context, t *tab, id target.ID, viewpo
 		return nil, verr
 	}
 	tid := id
+	defer timing.Span("outline build")()
 	return build.Outline(&snap, build.Options{
 		Viewport: vp,
 		Invalid:  invalid,
@@ -184,7 +190,9 @@ func (s *Session) lookTargetIn(ctx context.Context, t *tab, id target.ID, viewpo
 // Snapshot returns the outline of the current tab.
 func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (reply *calls.Snapshot, err error) {
 	defer s.masked(&reply, &err)
+	endEnter := timing.Span("look: enter")
 	t, ctx, end, err := s.enter(ctx, usePage)
+	endEnter()
 	if err != nil {
 		return nil, err
 	}
@@ -218,10 +226,13 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (repl
 	go func() { appc <- s.detectApp(ctx, t) }()
 	overlaysc := make(chan func(), 1)
 	go func() { overlaysc <- t.readOverlays(ctx) }()
+	endCapture := timing.Span("look: capture")
 	root, vp, err := s.lookWithViewport(ctx, t)
+	endCapture()
 	if err != nil {
 		return nil, err
 	}
+	defer timing.Span("look: render")()
 	s.maskSecrets(root)
 	show := root
 	if req.Scope != "" {

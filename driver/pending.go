@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/timing"
 )
 
 // An action answers as soon as what it did is known: whether it navigated
@@ -47,6 +48,7 @@ func (t *tab) settleLater(before mark, p pace, sawRequests bool, entry int64) {
 	go func() {
 		defer close(ps.done)
 		defer cancel()
+		defer timing.Span("pending settle")()
 		_, _, err := t.settleUntil(ctx, before, p, false, sawRequests)
 		if blocked := t.takeBlocked(); blocked != nil {
 			t.undoBlocked(ctx, entry)
@@ -93,12 +95,15 @@ func (t *tab) awaitPending(ctx context.Context) error {
 	if ps == nil {
 		return nil
 	}
+	endSpan := timing.Span("await pending")
 	select {
 	case <-ps.done:
 	case <-ctx.Done():
+		endSpan()
 		return ctx.Err() // left pending: the next command waits again
 	case <-t.gone:
 	}
+	endSpan()
 	t.mu.Lock()
 	if t.pending == ps {
 		t.pending = nil

@@ -40,6 +40,8 @@ var inheritedNames = map[string]bool{
 	// is left out: only the command that runs a model reads it.
 	"WAYMARK_SOCKET": true, "WAYMARK_SESSION": true, "WAYMARK_BROWSER": true, "WAYMARK_BROWSER_ARGS": true,
 	"WAYMARK_CDP": true, "WAYMARK_PRIVATE_NETWORK": true, "WAYMARK_TEST_CHROME": true, "WAYMARK_REQUIRE_BROWSER": true,
+	// where a benchmark's daemon writes its timings (internal/timing)
+	"WAYMARK_TIMING": true,
 }
 
 func inherited(name string) bool {

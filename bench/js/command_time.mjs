@@ -12,6 +12,8 @@ import {
 const RUNS = Number(process.env.RUNS || 20);
 const PAGE = process.env.PAGE_PATH || '/big';
 const url = BASE_URL + PAGE;
+const CLICK = process.env.CLICK || 'button "Select item 1"';
+const INTERLEAVE = process.env.INTERLEAVE === '1';
 const S = 'bench-cmd';
 const notes = [];
 const hyperfine = run('sh', ['-c', 'command -v hyperfine']).stdout.trim() || null;
@@ -36,14 +38,42 @@ function time(label, argv) {
 }
 
 const results = {}; // tool -> command -> stats
+const plans = {};   // INTERLEAVE: tool -> the commands to time
+
+// interleaved times each command RUNS times (after a warm-up), the tools
+// taking turns, the first tool rotating, in node (spawnSync).
+function interleaved() {
+  const tools = Object.keys(plans);
+  const names = [...new Set(tools.flatMap(t => plans[t].cmds.map(([n]) => n.startsWith('click') ? 'click <ref>' : n)))];
+  for (const name of names) {
+    const xs = Object.fromEntries(tools.map(t => [t, []]));
+    for (let i = 0; i <= RUNS; i++) {
+      for (let k = 0; k < tools.length; k++) {
+        const t = tools[(i + k) % tools.length];
+        const c = plans[t].cmds.find(([n]) => (n.startsWith('click') ? 'click <ref>' : n) === name);
+        if (!c) continue;
+        const argv = plans[t].argvFor(c[1]);
+        const r = run(argv[0], argv.slice(1));
+        if (r.code !== 0) { notes.push(`${t} ${name} failed: ${r.stderr.trim().slice(0, 300)}`); continue; }
+        if (i > 0) xs[t].push(r.ms);
+      }
+    }
+    for (const t of tools) {
+      if (!xs[t].length) continue;
+      const c = plans[t].cmds.find(([n]) => (n.startsWith('click') ? 'click <ref>' : n) === name);
+      results[t][name] = { median: median(xs[t]), min: Math.min(...xs[t]), max: Math.max(...xs[t]), samples: xs[t], command: plans[t].argvFor(c[1]).join(' ') };
+    }
+  }
+}
 function bench(tool, argvFor) {
   results[tool] = {};
   const sv = argvFor(['snapshot', '-i']);
   const snap = run(sv[0], sv.slice(1));
-  const ref = findRef(snap.stdout, 'button "Select item 1"');
-  if (!ref) notes.push(`${tool}: no ref found for button "Select item 1" in snapshot -i; click skipped`);
+  const ref = findRef(snap.stdout, CLICK);
+  if (!ref) notes.push(`${tool}: no ref found for ${CLICK} in snapshot -i; click skipped`);
   const cmds = [['get url', ['get', 'url']], ['snapshot -i', ['snapshot', '-i']]];
   if (ref) cmds.push([`click ${ref}`, ['click', ref]]);
+  if (INTERLEAVE) { plans[tool] = { argvFor, cmds }; return; }
   for (const [name, args] of cmds) {
     try {
       results[tool][name.startsWith('click') ? 'click <ref>' : name] = { ...time(`${tool}-${name}`, argvFor(args)), command: argvFor(args).join(' ') };
@@ -63,6 +93,10 @@ try {
     if (w.code !== 0) notes.push(`waymark open failed (${w.code}): ${(w.stderr || w.stdout).trim().slice(0, 300)}`);
     else bench('waymark', (args) => [wmBin, '--session', S, ...args]);
   }
+  if (INTERLEAVE) {
+    notes.push(`interleaved: the tools take turns command by command, timed in node (spawnSync), 1 warm-up, ${RUNS} runs`);
+    interleaved();
+  }
 } finally {
   abClose(S);
   if (wmBin) { wmClose(wmBin, S); wmStopDaemon(wmBin); }
@@ -75,7 +109,8 @@ const rows = names.map(n => [
   w[n] ? fmt(w[n].median) : (wmBin ? '—' : 'not built'), w[n] ? `${fmt(w[n].min)}–${fmt(w[n].max)}` : '—',
   a[n] && w[n] ? fmt(w[n].median / a[n].median, 2) : '—',
 ]);
+console.log(`load average ${machine().loadavg_1_5_15.join(' ')}`);
 console.log(`command time on ${PAGE}, whole process, warm daemon, median of ${RUNS}, ms`);
 console.log(table(['command', 'agent-browser', 'ab min–max', 'waymark', 'wm min–max', 'waymark ÷ agent-browser'], rows));
 for (const n of notes) console.log('note: ' + n);
-console.log('wrote ' + writeResult('command_time.json', { machine: machine(), page: PAGE, runs: RUNS, results, notes }));
+console.log('wrote ' + writeResult(process.env.RESULT || 'command_time.json', { machine: machine(), page: PAGE, click: CLICK, interleave: INTERLEAVE, runs: RUNS, results, notes }));

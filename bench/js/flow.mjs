@@ -19,18 +19,24 @@
 // content for MCP. After the flow, `get url` runs GETURL times per tool.
 // Each tool keeps one warm session for the whole run (started before the
 // first timed flow), so no flow pays for a browser start.
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import {
   BASE_URL, BENCH_DIR, TMP_DIR, CHROMIUM, CHROME_FLAGS, AB_BIN, median, run, ab, abClose, waymarkPath,
   wmClose, wmStopDaemon, McpClient, mcpText, tokenizers, writeResult, fmt, table, machine,
 } from './lib.mjs';
+import { now, floorSteps, timingTable } from './flowtiming.mjs';
 
 const RUNS = Number(process.env.RUNS || 7);
 const GETURL = Number(process.env.GETURL || 5);
 const AB_DELTA = process.env.AB_DELTA !== '0';
 const WM_CHANGES = process.env.WM_CHANGES !== '0';
-const TOOLS = (process.env.TOOLS || 'waymark agent-browser playwright-mcp').split(/\s+/).filter(Boolean);
+const TOOLS = (process.env.TOOLS || 'waymark agent-browser playwright-mcp floor').split(/\s+/).filter(Boolean);
+// WM_TIMING (default 1): waymark's daemon writes where each command's time
+// goes (WAYMARK_TIMING, internal/timing), laid over each step's wall time.
+const WM_TIMING = process.env.WM_TIMING !== '0';
 const S = 'bench-flow';
 const notes = [];
 const enc = await tokenizers();
@@ -46,9 +52,11 @@ const LOOK = 'look', CLICK = 'click', FILL = 'fill', OPEN = 'open';
 function cli(bin, look, env) {
   return {
     async call(args) {
+      const at = now();
       const r = run(bin, ['--session', S, ...args], { timeoutMs: 60000, env });
+      const end = now();
       if (r.code !== 0) throw new Error(`${args.join(' ')}: exit ${r.code ?? r.signal}: ${(r.stderr || r.stdout).trim().slice(0, 300)}`);
-      return { ms: r.ms, text: r.stdout + r.stderr };
+      return { ms: r.ms, text: r.stdout + r.stderr, at, end };
     },
     open: (url) => ['open', url],
     look: () => look,
@@ -85,9 +93,10 @@ function mcpTool() {
 async function flow(tool) {
   const steps = [];
   const looks = [];
+  if (tool.floor) return tool.floor();
   const step = async (kind, what, argv) => {
     const r = await tool.call(argv);
-    steps.push({ kind, what, ms: r.ms, tokens: tokens(r.text), chars: r.text.length, text: r.text });
+    steps.push({ kind, what, ms: r.ms, tokens: tokens(r.text), chars: r.text.length, text: r.text, at: r.at, end: r.end });
     if (kind === LOOK) looks.push(r.text);
     return r.text;
   };
@@ -122,8 +131,14 @@ async function flow(tool) {
 
 const tools = {};
 const wmBin = waymarkPath();
+const timingFile = join(TMP_DIR, 'flow-timing.log');
 if (TOOLS.includes('waymark')) {
-  if (wmBin) tools.waymark = cli(wmBin, WM_CHANGES ? ['snapshot', '-i', '--changes'] : ['snapshot', '-i']);
+  if (wmBin && WM_TIMING) {
+    // The daemon reads WAYMARK_TIMING when it starts: one of this run's.
+    wmStopDaemon(wmBin);
+    rmSync(timingFile, { force: true });
+  }
+  if (wmBin) tools.waymark = cli(wmBin, WM_CHANGES ? ['snapshot', '-i', '--changes'] : ['snapshot', '-i'], WM_TIMING ? { WAYMARK_TIMING: timingFile } : undefined);
   else notes.push('waymark not built: no bin/waymark (WAYMARK_BIN) and no waymark on PATH; its column is empty');
 }
 // WAYMARK_BASE_BIN: another build of waymark (the one before a change), run
@@ -143,10 +158,30 @@ if (TOOLS.includes('playwright-mcp')) {
     '--config', mcpConfig, '--headless', '--isolated', '--no-sandbox', '--output-dir', join(TMP_DIR, 'mcp-out')]);
   tools['playwright-mcp'] = mcpTool();
 }
+// floor: bench/cmd/cdpfloor, the same steps done the cheapest way CDP
+// allows (on a demo shop it serves itself), one flow per line it reads.
+let floorProc = null;
+if (TOOLS.includes('floor')) {
+  const bin = join(TMP_DIR, 'cdpfloor');
+  const b = spawnSync('go', ['build', '-o', bin, './bench/cmd/cdpfloor'], { cwd: join(BENCH_DIR, '..'), encoding: 'utf8' });
+  if (b.status !== 0) notes.push('floor not built: ' + (b.stderr || '').slice(0, 300));
+  else {
+    floorProc = spawn(bin, ['-serve', '-chromium', CHROMIUM], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: floorProc.stdout })[Symbol.asyncIterator]();
+    const next = async () => (await lines.next()).value;
+    const ready = await next();
+    if (ready !== 'ready') throw new Error('cdpfloor: ' + ready);
+    tools.floor = {
+      call: async () => ({ ms: 0, text: '' }), open: () => [], geturl: null,
+      floor: async () => { floorProc.stdin.write('run\n'); return floorSteps(JSON.parse(await next())); },
+    };
+  }
+}
 const names = Object.keys(tools);
 
 const flows = Object.fromEntries(names.map(n => [n, []]));  // tool -> [{ms, tokens, steps}]
 const geturl = Object.fromEntries(names.map(n => [n, []])); // tool -> [ms]
+const bare = []; // per run: 13 empty processes (ms)
 try {
   // Warm every tool: a daemon and a browser (or the MCP server and its
   // browser) with one page open, none of it timed.
@@ -164,9 +199,13 @@ try {
         if (tools[n].geturl) for (let k = 0; k < GETURL; k++) geturl[n].push((await tools[n].call(tools[n].geturl())).ms);
       } catch (e) { notes.push(`${n}, run ${i + 1}: ${e.message.slice(0, 500)}`); }
     }
+    // 13 processes that do nothing (/bin/true), for what a process alone
+    // costs on this machine now (every CLI's step pays one).
+    bare.push([...Array(13)].reduce((a) => a + run('true', []).ms, 0));
     process.stderr.write(`. run ${i + 1}/${RUNS}\n`);
   }
 } finally {
+  if (floorProc) floorProc.stdin.end();
   if (tools['agent-browser']) abClose(S);
   if (mcp) await mcp.close();
   if (tools.waymark) { wmClose(wmBin, S); wmStopDaemon(wmBin); }
@@ -198,6 +237,14 @@ const baseCols = baseBin ? ['waymark-base ÷ agent-browser'] : [];
 console.log(table(['', ...names, 'waymark ÷ agent-browser', 'waymark ÷ Playwright MCP', ...baseCols],
   keys.map(([k, label, d]) => [label, ...names.map(n => col(n, k, d)), ratio(k, 'waymark', ab_), ratio(k, 'waymark', pw),
     ...(baseBin ? [ratio(k, 'waymark-base', ab_)] : [])])));
+if (stats.floor) console.log(`waymark ÷ floor: ${ratio('ms', 'waymark', 'floor')}; agent-browser ÷ floor: ${ratio('ms', ab_, 'floor')}`);
+console.log(`13 processes that do nothing (/bin/true, spawned as the CLIs are): ${fmt(median(bare), 0)} ms (median of ${bare.length})`);
+let timing = null;
+if (tools.waymark && WM_TIMING && flows.waymark.length) {
+  timing = timingTable(timingFile, flows.waymark, flows.floor || []);
+  console.log('\nwhere each step\'s ms go (medians over the runs; waymark\'s spans from WAYMARK_TIMING, the floor from cdpfloor in the same run):');
+  console.log(timing.text);
+}
 for (const n of notes) console.log('note: ' + n);
 console.log('texts of the first run in ' + OUT);
-console.log('wrote ' + writeResult('flow.json', { machine: machine(), runs: RUNS, ab_delta: AB_DELTA, wm_changes: WM_CHANGES, tokenizer: 'gpt-tokenizer 4.0.0 o200k_base', stats, flows, geturl, notes }));
+console.log('wrote ' + writeResult('flow.json', { machine: machine(), runs: RUNS, ab_delta: AB_DELTA, wm_changes: WM_CHANGES, timing: timing && timing.rows, bare_13_processes_ms: bare, tokenizer: 'gpt-tokenizer 4.0.0 o200k_base', stats, flows, geturl, notes }));

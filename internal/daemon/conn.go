@@ -14,6 +14,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
+	"github.com/waymark-dev/waymark/internal/timing"
 )
 
 // helloTimeout bounds the wait for a client's hello.
@@ -149,15 +150,20 @@ func (c *conn) dispatch(ctx context.Context, m *rpc.Message) {
 		var err error
 		if t != nil {
 			err = t.wait(rctx)
+			timing.Since(start, "lane "+m.Method)
 		}
 		if err == nil {
+			endSpan := timing.Span("rpc " + m.Method)
 			res, err = c.s.call(rctx, m, handle)
+			endSpan()
 		}
 		c.mu.Lock()
 		delete(c.inflight, m.ID)
 		c.mu.Unlock()
 		cancel()
+		endReply := timing.Span("reply " + m.Method)
 		n := c.reply(m.ID, res, err)
+		endReply()
 		attrs := []any{"session", m.Session, "method", m.Method,
 			"dur_ms", time.Since(start).Milliseconds(), "params_bytes", len(m.Params), "result_bytes", n}
 		if err != nil {

@@ -14,6 +14,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,6 +58,7 @@ func main() {
 	runs := flag.Int("runs", 11, "runs of the flow per mode")
 	modes := flag.String("modes", "plain", "comma-separated modes, run in turn: plain (the floor), fetch (document requests paused and let go, on the tab and browser-wide, as waymark's guards do), fetch1 (browser-wide only), lean (chromedp's DOM and CSS domains disabled after attach), lean+fetch")
 	chromium := flag.String("chromium", os.Getenv("CHROMIUM"), "the browser (default: as waymark finds it)")
+	serve := flag.Bool("serve", false, "run one flow (the first mode) per line read on stdin, and print its steps as a JSON line (bench/js/flow.mjs runs the floor so, interleaved with the tools)")
 	flag.Parse()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -88,6 +90,10 @@ func main() {
 			log.Fatal(err)
 		}
 		tabs[m] = t
+	}
+	if *serve {
+		serveFlows(tabs[ms[0]], base)
+		return
 	}
 	times := map[string]map[string][]time.Duration{} // mode → step → times
 	var order []string
@@ -447,4 +453,28 @@ func flow(t *tab, base string) ([]step, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// serveFlows runs one flow per line read on stdin and prints its steps, in
+// ms, as one JSON line: [{"name": …, "ms": …}, …], or {"error": …}.
+func serveFlows(t *tab, base string) {
+	type out struct {
+		Name string  `json:"name"`
+		MS   float64 `json:"ms"`
+	}
+	in := bufio.NewScanner(os.Stdin)
+	enc := json.NewEncoder(os.Stdout)
+	fmt.Println("ready")
+	for in.Scan() {
+		got, err := flow(t, base)
+		if err != nil {
+			_ = enc.Encode(map[string]string{"error": err.Error()})
+			continue
+		}
+		steps := make([]out, len(got))
+		for i, s := range got {
+			steps[i] = out{s.name, float64(s.d.Microseconds()) / 1000}
+		}
+		_ = enc.Encode(steps)
+	}
 }
