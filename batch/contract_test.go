@@ -20,7 +20,6 @@ import (
 // given to the server, so the test counts what the fill did, not what the
 // result says.
 func TestRowFillsAForm(t *testing.T) {
-	t.Parallel()
 	var mu sync.Mutex
 	var seen []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -237,12 +237,13 @@ func TestDemoShopRows(t *testing.T) {
 }
 
 // TestMain runs the worker process when asked to (workerEnv), else the
-// tests: the browser batches (demo rows, the pool over CDP, the killed
-// worker on a cluster, a form row, rows that sign in again) four at once,
-// each with its own engine, browser and site, as they mostly wait on their
-// rows. TestBrowserCrashMidBatch is not parallel: it kills the Chromium
-// child of this process it finds, so it runs before the parallel tests
-// start theirs.
+// tests: the three long browser batches (demo rows, the pool over CDP,
+// the killed worker on a cluster) side by side, each with its own engine,
+// browser and shop, as they mostly wait on their rows (five at once, with
+// a form row and rows that sign in again, ran past the recorder's 60 s on
+// a loaded machine). TestBrowserCrashMidBatch is not parallel: it kills
+// the Chromium child of this process it finds, so it runs before the
+// parallel tests start theirs.
 func TestMain(m *testing.M) {
 	if os.Getenv(workerEnv) != "" {
 		os.Exit(workerMain())

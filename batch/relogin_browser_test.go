@@ -99,7 +99,6 @@ func (s *signInSite) expire() {
 // stops as auth. The password is nowhere in the spec, the results or the
 // journal. Counted at the server.
 func TestRowsSignInAgain(t *testing.T) {
-	t.Parallel()
 	const password = "Tr0ub4dor-and-3"
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
