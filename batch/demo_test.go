@@ -181,6 +181,7 @@ func demoSite(t testing.TB) (*demo.Site, string) {
 // WAYMARK_BATCH_ROWS sets another number (200 took 3.5 minutes of the
 // suite's 2 cores for nothing 60 does not show).
 func TestDemoShopRows(t *testing.T) {
+	t.Parallel()
 	rows := 60
 	if testing.Short() {
 		rows = 24
@@ -235,10 +236,19 @@ func TestDemoShopRows(t *testing.T) {
 	t.Logf("%d rows in %s (%.0f rows/min)", rows, time.Since(spec.Created).Round(time.Millisecond), st.RatePerMin)
 }
 
+// TestMain runs the worker process when asked to (workerEnv), else the
+// tests: the three long browser batches (demo rows, the pool over CDP,
+// the killed worker on a cluster) side by side, each with its own engine,
+// browser and shop, as they mostly wait on their rows (five at once, with
+// a form row and rows that sign in again, ran past the recorder's 60 s on
+// a loaded machine). TestBrowserCrashMidBatch is not parallel: it kills
+// the Chromium child of this process it finds, so it runs before the
+// parallel tests start theirs.
 func TestMain(m *testing.M) {
 	if os.Getenv(workerEnv) != "" {
 		os.Exit(workerMain())
 	}
+	browsertest.Parallel(4)
 	os.Exit(m.Run())
 }
 
@@ -333,6 +343,7 @@ func killBrowser(t *testing.T) int {
 // TestPoolOverCDP: rows run in the local browser and in one reached over
 // its DevTools port ([pool] endpoints), each within its maximum.
 func TestPoolOverCDP(t *testing.T) {
+	t.Parallel()
 	path := browsertest.Chrome(t)
 	dir, err := os.MkdirTemp("", "wm-pool")
 	if err != nil {

@@ -179,6 +179,7 @@ func (h *holdCheckout) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // placed comes back uncertain and is never placed twice; the demo shop
 // holds exactly one order per row that pressed.
 func TestKillAWorkerOnACluster(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a NATS cluster and two worker processes with a browser each")
 	}

@@ -20,6 +20,7 @@ const lampsSchema = `{"type":"array","items":{"type":"object","properties":{"nam
 // is learned again from what they read (a heal of kind api), and the
 // healed routine calls the new API with no page again.
 func TestReplayAPIStep(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t, "api-step")
 	shop := apishop.Start(apishop.Options{})
 	defer shop.Close()

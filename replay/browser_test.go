@@ -15,6 +15,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/pilot"
@@ -22,7 +23,11 @@ import (
 	"github.com/waymark-dev/waymark/secret"
 )
 
+// TestMain runs four of the parallel tests at once (browsertest.Parallel):
+// the browser tests, each in a session of its own in the package's one
+// browser, mostly wait on their pages. It closes that browser after.
 func TestMain(m *testing.M) {
+	browsertest.Parallel(4)
 	code := m.Run()
 	drivertest.CloseDriver()
 	os.Exit(code)
@@ -104,6 +109,7 @@ func refOf(t testing.TB, outline string, words ...string) string {
 // TestReplayDemoCheckout records the demo shop's checkout and replays it
 // in a fresh session: the order is placed, with no model call.
 func TestReplayDemoCheckout(t *testing.T) {
+	t.Parallel()
 	site := demo.New(nil)
 	srv := httptest.NewServer(site)
 	t.Cleanup(srv.Close)
@@ -255,6 +261,7 @@ func (v *shopVariants) orderCount() int {
 }
 
 func TestReplayVariants(t *testing.T) {
+	t.Parallel()
 	shop := &shopVariants{variant: "base"}
 	srv := httptest.NewServer(shop)
 	t.Cleanup(srv.Close)
@@ -345,6 +352,7 @@ func TestReplayVariants(t *testing.T) {
 // sign-in page stops the replay as sign-in at the next step, with no model
 // call though a model is configured.
 func TestReplaySignInWallAfterAClick(t *testing.T) {
+	t.Parallel()
 	var wall atomic.Bool
 	mux := http.NewServeMux()
 	mux.HandleFunc("/start", func(w http.ResponseWriter, r *http.Request) {

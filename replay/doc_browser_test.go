@@ -20,6 +20,7 @@ import (
 // there never shows in the result; when the words come twice it stops
 // ambiguous and types nothing.
 func TestReplayDocSteps(t *testing.T) {
+	t.Parallel()
 	modules := filepath.Join("..", "testdata", "apps", "docs", "node_modules")
 	if _, err := os.Stat(filepath.Join(modules, "quill", "dist", "quill.js")); err != nil {
 		if os.Getenv("WAYMARK_REQUIRE_BROWSER") == "1" {

@@ -28,6 +28,7 @@ var formVersions = map[string]string{
 }
 
 func TestReplayFormStep(t *testing.T) {
+	t.Parallel()
 	var version atomic.Value
 	version.Store("v1")
 	var posts atomic.Int32

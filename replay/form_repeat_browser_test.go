@@ -27,6 +27,7 @@ const seaTime = `<!doctype html><title>Crew</title><form method=post action=/don
 // of a section shown once presses its adder on replay; a copy past the
 // page's cap stops the replay as missing, naming it.
 func TestReplayFormStepAddsCopies(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte(seaTime))

@@ -67,6 +67,7 @@ func scrolled(t *testing.T, s *driver.Session, ctx context.Context, from [2]floa
 // page that opens scrolled to the middle: the page moves the way the step
 // says, and a step recorded before steps kept a direction scrolls down.
 func TestReplayScrollsAsRecorded(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(howPages())
 	t.Cleanup(srv.Close)
 	tests := []struct {
@@ -110,6 +111,7 @@ func TestReplayScrollsAsRecorded(t *testing.T) {
 // TestReplayClicksAsRecorded replays a double click (a click with count 2)
 // and a right click: the page sees a dblclick and a contextmenu.
 func TestReplayClicksAsRecorded(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(howPages())
 	t.Cleanup(srv.Close)
 	tests := []struct {

@@ -57,6 +57,7 @@ const (
 // learns the recipe again (a heal), and the healed version replays with no
 // model.
 func TestReplayReadsAnExtractStepByItsRecipe(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t, "recipe-extract")
 	site := &orders{}
 	srv := httptest.NewServer(site)
@@ -164,6 +165,7 @@ func (d *deleter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // with nothing at the place stops the replay as missing with nothing more
 // pressed, and no model is called.
 func TestReplayEachRowReadByItsRecipe(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t, "recipe-each")
 	site := &deleter{got: map[string]int{}}
 	srv := httptest.NewServer(site)
@@ -208,6 +210,7 @@ func TestReplayEachRowReadByItsRecipe(t *testing.T) {
 // options follows the next-page control with no model, merging rows by
 // key, and says how it ended.
 func TestReplayReadsAListOverPages(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t, "recipe-pages")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var n int

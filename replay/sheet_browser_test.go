@@ -16,6 +16,7 @@ import (
 // spreadsheet with no model: a read into the data, a write, and a fill
 // that asks (stopped needs-approval) unless submits are allowed.
 func TestReplaySheetSteps(t *testing.T) {
+	t.Parallel()
 	srv := apptest.Sheet(t, apptest.SheetOptions{Data: [][]string{{"Item", "Qty", "PIN"}, {"lamp", "3", ""}, {"desk", "12", ""}}})
 	r := &routine.Routine{Format: routine.Format, Name: "stock",
 		Variables: []routine.Variable{{Name: "qty"}, {Name: "pin", Secret: true}},

@@ -162,6 +162,7 @@ func rowNames(rows []map[string]any) string {
 }
 
 func TestAPICallActsOnlyWithApproval(t *testing.T) {
+	t.Parallel()
 	held, total := 0, 0
 	for _, via := range apiCallers {
 		for _, c := range apiAttacks {
@@ -196,6 +197,7 @@ func TestAPICallActsOnlyWithApproval(t *testing.T) {
 // TestAPICallApproved: approved by a person (the driver's approval sent
 // back; MCP elicitation accepted), exactly the held request goes, once.
 func TestAPICallApproved(t *testing.T) {
+	t.Parallel()
 	for _, via := range apiCallers {
 		t.Run(via.name, func(t *testing.T) {
 			site := newAPISite(t)
@@ -231,6 +233,7 @@ func TestAPICallApproved(t *testing.T) {
 // TestAPICallReads: reads go without asking: a GET list page by page, and
 // a GraphQL query POST learned as a read.
 func TestAPICallReads(t *testing.T) {
+	t.Parallel()
 	for _, via := range apiCallers {
 		t.Run(via.name, func(t *testing.T) {
 			site := newAPISite(t)

@@ -27,6 +27,7 @@ import (
 const minimalRoutine = `{"format":"waymark.routine/1","name":"r","version":1,"steps":[{"id":"open","kind":"goto","url":"http://shop.test/"}]}`
 
 func TestRoutinePathsThatAreNotFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.json")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -64,6 +65,7 @@ func TestRoutinePathsThatAreNotFiles(t *testing.T) {
 }
 
 func TestRoutineWithAByteOrderMark(t *testing.T) {
+	t.Parallel()
 	for name, prefix := range map[string]string{"UTF-8 BOM (issue 12)": "\xEF\xBB\xBF", "BOM and white space": "\xEF\xBB\xBF \n"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "r.json")
@@ -80,6 +82,7 @@ func TestRoutineWithAByteOrderMark(t *testing.T) {
 // TestControlsNamedByWhatTheyHold: controls whose name comes from what
 // they hold, not from their text, are pressed by the ref the outline gave.
 func TestControlsNamedByWhatTheyHold(t *testing.T) {
+	t.Parallel()
 	b := daemonBrowser(t)
 	for _, tc := range []struct{ name, html, line string }{
 		{"button holding an image (issue 12)", `<button onclick="document.title='hit'"><img alt="Save" src="/none.png"></button>`, `button "Save"`},
@@ -124,6 +127,7 @@ func TestControlsNamedByWhatTheyHold(t *testing.T) {
 // navigates is reported as the navigation it caused, and the server gets
 // the request once (an error here would invite a second send).
 func TestChangesThatLeaveThePage(t *testing.T) {
+	t.Parallel()
 	b := daemonBrowser(t)
 	for _, tc := range []struct {
 		name string
@@ -167,6 +171,7 @@ func TestChangesThatLeaveThePage(t *testing.T) {
 // budget's number of times for one extract, and the result says the page
 // was not read whole.
 func TestExtractOfAPageTooLongForTheBudget(t *testing.T) {
+	t.Parallel()
 	var rows strings.Builder
 	for i := 0; i < 6000; i++ {
 		rows.WriteString("<li>Row item with some words</li>")

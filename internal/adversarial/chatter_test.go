@@ -168,6 +168,7 @@ document.getElementById('plan').addEventListener('change', () => {
 </script>`
 
 func TestFormFillHoldsADebouncedAutosave(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(t, map[string]string{"/": autosavePage})
 	s, ctx := session(t)
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
@@ -199,6 +200,7 @@ func TestFormFillHoldsADebouncedAutosave(t *testing.T) {
 // The replay presses it once, without asking; a changed target still asks
 // (TestApprovedSubmitAsksAgainWhenThePageChanged).
 func TestApprovedSubmitSurvivesCosmeticWords(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(t, map[string]string{"/checkout": orderAt("t0"), "/order": "<title>ordered</title>"})
 	r, trust := approvedOrder(t, srv)
 	for _, tt := range []struct{ name, page string }{

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -257,9 +258,16 @@ func TestBrowserDeathIsBrowserGone(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// /slow answers only when the test ends: the click's settle
-			// waits on it.
-			hang := make(chan struct{})
-			slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-hang }))
+			// waits on it. asked closes when the click's navigation asked
+			// for it: the browser is killed then, and not while the click
+			// still looks for its link (after a fixed 400 ms, a loaded
+			// machine killed it there, and the call said stale_ref).
+			hang, asked := make(chan struct{}), make(chan struct{})
+			var once sync.Once
+			slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				once.Do(func() { close(asked) })
+				<-hang
+			}))
 			defer slow.Close()
 			defer close(hang)
 			srv := NewServer(t, map[string]string{"/": `<title>A</title><a href="` + slow.URL + `/slow">Slow</a>`})
@@ -270,7 +278,17 @@ func TestBrowserDeathIsBrowserGone(t *testing.T) {
 			}
 			errc := make(chan error, 1)
 			go func() { _, err := bounded(ctx, tc.call(s)); errc <- err }()
-			time.Sleep(400 * time.Millisecond)
+			if tc.name == "click that waits for a slow page" {
+				select {
+				case <-asked:
+				case err := <-errc:
+					t.Fatalf("the click ended before its page was asked for: %v", err)
+				case <-time.After(15 * time.Second):
+					t.Fatal("the click never asked for its page")
+				}
+			} else {
+				time.Sleep(400 * time.Millisecond)
+			}
 			if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}

@@ -207,6 +207,7 @@ func TestGateHoldsAtSending(t *testing.T) {
 }
 
 func TestApprovalBoundToLoadAndUsedOnce(t *testing.T) {
+	t.Parallel()
 	next := form(`<button type=button id=n onclick="this.form.requestSubmit()">Next</button>`)
 	srv := NewServer(t, map[string]string{"/": "<!doctype html><title>Shop</title>" + next, "/pay": "<title>paid</title>"})
 	s, ctx := session(t)

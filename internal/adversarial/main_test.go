@@ -10,10 +10,15 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
+// TestMain runs four of the parallel tests at once (browsertest.Parallel):
+// a case is mostly waiting for its page, the gate's watch or a stuck
+// page's probe, each in its own session.
 func TestMain(m *testing.M) {
+	browsertest.Parallel(4)
 	code := m.Run()
 	drivertest.CloseDriver()
 	closePolicyBrowser()

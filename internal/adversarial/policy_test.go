@@ -57,6 +57,7 @@ type netErr struct{ host string }
 func (e *netErr) Error() string { return "no such host " + e.host }
 
 func TestPolicyComparesAddresses(t *testing.T) {
+	t.Parallel()
 	p, err := policy.New(policy.Options{Block: blockList})
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +203,7 @@ func TestPolicyHoldsInTheBrowser(t *testing.T) {
 }
 
 func TestRefusedFrameIsBlankedAndNamed(t *testing.T) {
+	t.Parallel()
 	blocked := NewServerOn(t, "127.0.0.2:0", map[string]string{"/ad": "<title>ad</title><p>AD TEXT</p>"})
 	srv := NewServer(t, map[string]string{"/": `<!doctype html><title>News</title><h1>Headline</h1>
 <iframe src="http://127.0.0.2:` + blocked.Port() + `/ad"></iframe><iframe src="http://ads.example/frame"></iframe><iframe src="http://nx.test/w"></iframe><p>Story text</p>`})

@@ -115,6 +115,7 @@ memo.addEventListener('change', tell);
 // response spells in hex or inside a Basic credential. Before the
 // registry, only act --secret told the session, and all of these held it.
 func TestFormFillSecretIsMaskedEverywhere(t *testing.T) {
+	t.Parallel()
 	echo := echoServer(t)
 	srv := NewServer(t, map[string]string{"/profile": echoPage(echo.URL)})
 	s, ctx := secretSession(t, srv.URL("/profile"))
@@ -202,6 +203,7 @@ func waitConsole(t *testing.T, s *driver.Session, ctx context.Context, words str
 // pilot without --secret does not send the echo to the model, nor return
 // it in its result.
 func TestFormFillSecretEchoNeverReachesTheModel(t *testing.T) {
+	t.Parallel()
 	echo := echoServer(t)
 	srv := NewServer(t, map[string]string{"/profile": echoPage(echo.URL)})
 	s, ctx := secretSession(t, srv.URL("/profile"))
@@ -230,6 +232,7 @@ func TestFormFillSecretEchoNeverReachesTheModel(t *testing.T) {
 // in the trace's record of the fill's own parameters. Before, the trace
 // masked only act's value, and a reply's title and URL echoed it.
 func TestFormFillSecretNotInRepliesOrTrace(t *testing.T) {
+	t.Parallel()
 	echo := echoServer(t)
 	srv := NewServer(t, map[string]string{"/profile": echoPage(echo.URL)})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -265,6 +268,7 @@ func TestFormFillSecretNotInRepliesOrTrace(t *testing.T) {
 // and the page echoes into its title and console: masked in doc read, a
 // look, the console and the insert's own reply.
 func TestDocInsertSecretIsMasked(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(t, map[string]string{"/doc": `<!doctype html><title>Notes</title>
 <div contenteditable="true" id=ed><p>Dear Ann,</p></div>
 <script>ed.addEventListener('input', () => { document.title = ed.innerText.trim(); console.log('doc: ' + ed.innerText) })</script>`})
@@ -302,6 +306,7 @@ func TestDocInsertSecretIsMasked(t *testing.T) {
 // and its HAR as in the network log. Before, a capture learnt only act's
 // values and held the cell's secret raw.
 func TestSheetSecretIsMaskedInCapture(t *testing.T) {
+	t.Parallel()
 	s, ctx := session(t)
 	srv := apptest.Sheet(t, apptest.SheetOptions{Data: [][]string{{"user", "phrase"}, {"ann", ""}}})
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {

@@ -98,6 +98,7 @@ func jsonOf(v any) string {
 // A short PIN the page echoes into its URL and its title: masked in the
 // act's outcome and in every later prompt, however short.
 func TestSecretEchoedIntoURLAndTitle(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(t, map[string]string{"/pin": `<!doctype html><title>PIN</title><input aria-label="PIN" id=p>
 <button onclick="history.pushState({}, '', '/pin?pin=' + p.value); document.title = 'PIN ' + p.value + ' accepted'">Go</button>`})
 	s, ctx := secretSession(t, srv.URL("/pin"))
@@ -141,6 +142,7 @@ boxes.forEach((b, i) => b.addEventListener('input', () => {
 // spreads over the others: no piece of it shows in a later prompt. A
 // one-time code of six one-character boxes, a card number in four.
 func TestSecretSplitOverBoxes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, label, value, action string
 		n, size, minPiece          int
@@ -183,6 +185,7 @@ func TestSecretSplitOverBoxes(t *testing.T) {
 // A date field and a select that refuse a secret: the error says so
 // without quoting it, and no prompt holds it.
 func TestSecretRefusedByTheField(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(t, map[string]string{"/": `<!doctype html><title>Form</title>
 <input type=date aria-label="Birthday"><select aria-label="Plan"><option>Basic</option><option>Pro</option></select>`})
 	s, ctx := secretSession(t, srv.URL("/"))
@@ -203,6 +206,7 @@ func TestSecretRefusedByTheField(t *testing.T) {
 // A page opened with credentials in its URL: neither the outline's header
 // in the prompt nor the act's outcome shows them.
 func TestSecretURLCredentials(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(t, map[string]string{"/": `<!doctype html><title>In</title><button onclick="history.pushState({}, '', '/next')">Next</button>`})
 	const pass = "Hunter2Pass"
 	s, ctx := secretSession(t, strings.Replace(srv.URL("/"), "http://", "http://ann:"+pass+"@", 1))
@@ -220,6 +224,7 @@ func TestSecretURLCredentials(t *testing.T) {
 // A form the pilot typed a secret into, then asked to send: the approval
 // it needs shows the form without the secret, nor a CVC in a text field.
 func TestSecretInTheApproval(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(t, map[string]string{"/": `<!doctype html><title>Pay</title><form method=post action=/pay>
 <input name=answer aria-label="Answer"><input name=cvc aria-label="CVC" value="314"><button>Pay now</button></form>`})
 	s, ctx := secretSession(t, srv.URL("/"))

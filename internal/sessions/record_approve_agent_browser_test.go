@@ -16,6 +16,7 @@ import (
 // not a person pressing this control. Their submit is done and recorded,
 // but not as approved: a replay asks for it.
 func TestRecordKeepsNoApprovalOfAProgram(t *testing.T) {
+	t.Parallel()
 	site := &orderSite{}
 	srv := httptest.NewServer(site)
 	t.Cleanup(srv.Close) // after the harness closes the browser

@@ -52,6 +52,7 @@ func (o *orderSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // submits by default) presses it without asking while the page is as it
 // was, and asks again, pressing nothing, once the form has a new field.
 func TestRecordedApprovalReplays(t *testing.T) {
+	t.Parallel()
 	site := &orderSite{}
 	srv := httptest.NewServer(site)
 	t.Cleanup(srv.Close) // after the harness closes the browser

@@ -66,6 +66,7 @@ var linkRef = regexp.MustCompile(`- link "Add lamp to the cart"[^\n]*\[ref=(e[0-
 // Before the one step builder, the agent loop's routine stopped every
 // replay as landed-elsewhere.
 func TestRecordBothWaysThenReplay(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(searchSite())
 	t.Cleanup(srv.Close) // after the harness closes the browser
 	h := newHarness(t, 120*time.Second)

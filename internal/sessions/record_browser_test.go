@@ -20,6 +20,7 @@ import (
 // hand through the daemon's handler, as the CLI's commands reach it, saves
 // the routine and replays it with other values in a fresh session.
 func TestRecordDemoCheckoutThenReplay(t *testing.T) {
+	t.Parallel()
 	site := demo.New(nil)
 	srv := httptest.NewServer(site)
 	t.Cleanup(srv.Close) // after the harness closes the browser

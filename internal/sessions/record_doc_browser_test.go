@@ -17,6 +17,7 @@ import (
 // A doc insert recorded by hand is a doc_insert step at the same place,
 // its text a variable (a secret one never written into the routine).
 func TestRecordDocInsert(t *testing.T) {
+	t.Parallel()
 	modules := filepath.Join("..", "..", "testdata", "apps", "docs", "node_modules")
 	if _, err := os.Stat(filepath.Join(modules, "quill", "dist", "quill.js")); err != nil {
 		if os.Getenv("WAYMARK_REQUIRE_BROWSER") == "1" {

@@ -19,6 +19,7 @@ import (
 // variables (the card number a secret one); replayed with other values,
 // it fills them, and nothing is ever sent.
 func TestRecordFormFillThenReplay(t *testing.T) {
+	t.Parallel()
 	var posts atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {

@@ -85,6 +85,7 @@ func (s *loopSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // no model, and with one it relearns the recipe with one call and presses
 // each row's Save.
 func TestRecordALoopOverRowsThenReplay(t *testing.T) {
+	t.Parallel()
 	site := &loopSite{got: map[string]int{}}
 	site.set(false, [2]string{"Ann Lee", "A-1"}, [2]string{"Bob Ray", "B-2"}, [2]string{"Cem Oz", "C-3"})
 	srv := httptest.NewServer(site)

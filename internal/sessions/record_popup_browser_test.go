@@ -89,6 +89,7 @@ func (p *popupSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // as popup with nothing pressed; a "No thanks" that is a form's submit is
 // never pressed as a dismissal.
 func TestRecordedPopupDismissal(t *testing.T) {
+	t.Parallel()
 	site := &popupSite{}
 	srv := httptest.NewServer(site)
 	t.Cleanup(srv.Close) // after the harness closes the browser

@@ -88,6 +88,7 @@ func (s *rowsSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // replay stops as missing and presses nothing, with no model and with one
 // (a row that is gone is not healed into another row's control).
 func TestRecordRowsThenReplay(t *testing.T) {
+	t.Parallel()
 	site := &rowsSite{got: map[string]int{}}
 	site.set([]string{"Ann Lee", "Bob Ray", "Cem Oz"}, []string{"Basic", "Pro", "Team"})
 	srv := httptest.NewServer(site)

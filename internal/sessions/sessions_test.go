@@ -25,6 +25,7 @@ func params(t *testing.T, v any) json.RawMessage {
 }
 
 func TestBrowserDeathIsReportedThenReplaced(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("<title>Alive</title><p>alive</p>"))
 	}))
@@ -104,6 +105,7 @@ func TestUnknownMethodAndBadParams(t *testing.T) {
 }
 
 func TestDownloadsCall(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, 60*time.Second)
 	ctx, m := h.ctx, h.m
 	res, err := m.Handle(ctx, "a", calls.MethodDownloads, nil)

@@ -23,6 +23,7 @@ import (
 // call with its code, a secret masked; the trace renders as an HTML
 // report with its images inside.
 func TestTrace(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/api/save":
