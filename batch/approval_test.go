@@ -81,3 +81,40 @@ func TestRecordedApprovalJournaled(t *testing.T) {
 		t.Errorf("the press of a recorded approval was not journaled: %v", err)
 	}
 }
+
+// TestRowDeliveredTwiceLosesTheJournalRace: a row delivered twice at once
+// (its first worker thought dead under load, yet alive) presses in the
+// delivery that journals first. The other stops before pressing and
+// writes no result of its own: the row ends as the journal says (here,
+// with no result from the winner, uncertain), never "failed" with a
+// journal error over a press that happened.
+func TestRowDeliveredTwiceLosesTheJournalRace(t *testing.T) {
+	e, _, _ := testEngine(t, EngineOptions{AckWait: time.Second})
+	f := newFakeCaller()
+	ctx := context.Background()
+	var once sync.Once
+	ids := make(chan string, 1)
+	startWorker(t, e, "w1", []Endpoint{{Name: "fake", Caller: f, Max: 1}}, WorkerOptions{Replay: func(ctx context.Context, d calls.Session, r *routine.Routine, o replay.Options) (*replay.Result, error) {
+		// The other delivery journals its press first.
+		once.Do(func() {
+			entry := []byte(`{"attempt":1,"step":"place","control":"button \"Place order\"","worker":"w0"}`)
+			if _, err := e.journal.Create(ctx, rowKeyName(<-ids, 1), entry); err != nil {
+				t.Error(err)
+			}
+		})
+		return fakeReplay(nil)(ctx, d, r, o)
+	}})
+	spec, err := e.Submit(ctx, Spec{Routine: testRoutine(t, false), Submits: "allow", Retries: 1}, rowsOf(1, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids <- spec.ID
+	st := waitDone(t, e, spec.ID, 30*time.Second)
+	res, err := e.Results(ctx, spec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Uncertain != 1 || len(res) != 1 || res[0].Status != StatusUncertain || f.pressed("row-1") != 0 {
+		t.Fatalf("status %+v, results %+v, pressed %d: want one uncertain row, pressed 0 times by the losing delivery", st, res, f.pressed("row-1"))
+	}
+}

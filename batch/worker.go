@@ -262,6 +262,17 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	}()
 	res, retry := w.run(ctx, l, row, run.Tries+1)
 	stopBeat()
+	if res.Status == statusElsewhere {
+		// Delivered twice at once (this row's other worker thought dead
+		// under load, yet alive), and the other delivery journaled its
+		// submit first. This one pressed nothing and writes no result:
+		// the row comes back once the other had time to end it, and its
+		// next delivery finds that result, or the journal with none
+		// (uncertain), as after any worker's death.
+		log.Info("batch: row taken by another delivery", "batch", row.Batch, "n", row.N)
+		_ = msg.NakWithDelay(e.opts.AckWait)
+		return
+	}
 	if ctx.Err() != nil {
 		// The worker is stopping: the row goes back whole; its journal
 		// (if it pressed a submit) makes the next delivery uncertain.
@@ -283,6 +294,10 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	_ = e.journal.Delete(ctx, key+".run")
 	_ = msg.Ack()
 }
+
+// statusElsewhere marks a run whose row another delivery of it holds (it
+// journaled the row's submit first); never written as a result.
+const statusElsewhere = "elsewhere"
 
 func (w *worker) journaled(ctx context.Context, key string) (journal, bool) {
 	ent, err := w.e.journal.Get(ctx, key)
@@ -328,6 +343,10 @@ func (w *worker) run(ctx context.Context, l *loaded, row Row, attempt int) (res 
 	rr, err := w.opts.Replay(ctx, j, l.r, ro)
 	broken := j.browserGone()
 	lease.Release(context.WithoutCancel(ctx), broken)
+	if j.lostRace() {
+		res.Status = statusElsewhere
+		return res, false
+	}
 	if err != nil {
 		res.Status, res.Cause, res.Message, res.Hint = StatusFailed, CauseInput, known.Redact(err.Error()), calls.Hint(err)
 		return res, false
@@ -414,6 +433,9 @@ type journaling struct {
 	rev   uint64 // the journal entry's revision, once written
 	// auth: the last API call was refused as auth (siteapi.KindAuth).
 	auth bool
+	// elsewhere: another delivery of the row journaled its submit first
+	// (journal): the row is that delivery's, not this one's.
+	elsewhere bool
 }
 
 // CallAPI keeps whether the site refused the session to the call.
@@ -441,6 +463,12 @@ func (j *journaling) lastCode() string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.code
+}
+
+func (j *journaling) lostRace() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.elsewhere
 }
 
 func (j *journaling) pressed() bool {
@@ -529,6 +557,12 @@ func (j *journaling) journal(ctx context.Context, a calls.Approval) error {
 		rev, err = j.w.e.journal.Create(ctx, j.key, entry)
 	} else {
 		rev, err = j.w.e.journal.Update(ctx, j.key, entry, j.rev)
+	}
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		j.mu.Lock()
+		j.elsewhere = true
+		j.mu.Unlock()
+		return calls.Errorf(calls.ErrUnavailable, "", "another delivery of this row journaled its submit first; this one does not press it")
 	}
 	if err != nil {
 		return calls.Errorf(calls.ErrUnavailable, "", "write the row's journal before a submit: %v", err)

@@ -22,6 +22,25 @@ func SheetsDir() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "apps", "sheets")
 }
 
+// DocsDir is testdata/apps/docs of the module (the document editors).
+func DocsDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "apps", "docs")
+}
+
+// QuillPage is the page of Quill, the document editor the tests type
+// into (driver/testdata/docs/quill.html); the test serves the editor's
+// scripts from DocsDir's node_modules beside it.
+func QuillPage(t testing.TB) []byte {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "driver", "testdata", "docs", "quill.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // need fails (WAYMARK_REQUIRE_BROWSER=1) or skips the test when the npm
 // packages are not installed.
 func need(t testing.TB, dir string) {

@@ -58,11 +58,9 @@ func TestBrowserAPICallRelogin(t *testing.T) {
 		}
 	}
 	must(rec.RecordStart(ctx, calls.RecordStartRequest{Name: "signin"}))
-	must(rec.Open(ctx, calls.OpenRequest{URL: srv.URL + "/login"}))
-	must(rec.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Username", Value: "ann.lee"}))
-	must(rec.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Password", Value: password}))
-	must(rec.Act(ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Device name", Value: "kitchen-laptop-7"}))
-	must(rec.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Sign in"]`}))
+	if err := signinsite.SignIn(ctx, rec, srv.URL, "ann.lee", password); err != nil {
+		t.Fatal(err)
+	}
 	recorded, err := rec.RecordStop(ctx, calls.RecordStopRequest{Name: "signin"})
 	if err != nil {
 		t.Fatal(err)

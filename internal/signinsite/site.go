@@ -8,10 +8,13 @@
 package signinsite
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"sync"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // Device is the device name the form must be given: a value typed, not
@@ -119,4 +122,32 @@ func (s *Site) Refuse(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.refusing = on
+}
+
+// Page is what SignIn needs of a session: a page to open and act on
+// (calls.Session has both).
+type Page interface {
+	Open(ctx context.Context, req calls.OpenRequest) (*calls.PageInfo, error)
+	Act(ctx context.Context, req calls.ActRequest) (*calls.Outcome, error)
+}
+
+// SignIn does on d what a person does to sign in on the site served at
+// base, as user with password: open /login, fill the username and the
+// password, type the device name, press Sign in. Tests record it as the
+// sign-in routine.
+func SignIn(ctx context.Context, d Page, base, user, password string) error {
+	if _, err := d.Open(ctx, calls.OpenRequest{URL: base + "/login"}); err != nil {
+		return err
+	}
+	for _, a := range []calls.ActRequest{
+		{Kind: calls.ActFill, Target: "label=Username", Value: user},
+		{Kind: calls.ActFill, Target: "label=Password", Value: password},
+		{Kind: calls.ActType, Target: "label=Device name", Value: Device},
+		{Kind: calls.ActClick, Target: `role=button[name="Sign in"]`},
+	} {
+		if _, err := d.Act(ctx, a); err != nil {
+			return fmt.Errorf("sign in: %s %s: %w", a.Kind, a.Target, err)
+		}
+	}
+	return nil
 }

@@ -62,11 +62,9 @@ func TestAPICallRelogin(t *testing.T) {
 		}
 	}
 	must(d.RecordStart(ctx, calls.RecordStartRequest{Name: "sign in"}))
-	must(d.Open(ctx, calls.OpenRequest{URL: srv.URL + "/login"}))
-	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Username", Value: "ann.lee"}))
-	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Password", Value: password}))
-	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActType, Target: "label=Device name", Value: "kitchen-laptop-7"}))
-	must(d.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Sign in"]`}))
+	if err := signinsite.SignIn(ctx, d, srv.URL, "ann.lee", password); err != nil {
+		t.Fatal(err)
+	}
 	code, textOut, stderr, _ := runMain(t, ctx, noClose{m}, env, "--session", common.Session, "record", "stop", filepath.Join(dir, "signin.json"))
 	if code != 0 {
 		t.Fatalf("record stop: exit %d: %s", code, stderr)

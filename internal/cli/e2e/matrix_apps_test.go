@@ -22,7 +22,7 @@ import (
 // (scripts/install-testdata-apps.sh); without them the case skips, or
 // fails with WAYMARK_REQUIRE_BROWSER=1.
 func appsCase(t *testing.T) *matrixCase {
-	docs := filepath.Join("..", "..", "testdata", "apps", "docs", "node_modules")
+	docs := filepath.Join(apptest.DocsDir(), "node_modules")
 	sheets := filepath.Join(apptest.SheetsDir(), "node_modules", "jspreadsheet-ce", "dist", "index.js")
 	for _, need := range []string{filepath.Join(docs, "quill", "dist", "quill.js"), sheets} {
 		if _, err := os.Stat(need); err != nil {
@@ -34,10 +34,7 @@ func appsCase(t *testing.T) *matrixCase {
 		}
 	}
 	grid := apptest.Sheet(t, apptest.SheetOptions{Data: [][]string{{"Item", "Qty", "Note"}, {"lamp", "3", ""}, {"desk", "12", ""}}})
-	page, err := os.ReadFile(filepath.Join("..", "..", "driver", "testdata", "docs", "quill.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := apptest.QuillPage(t)
 	nm := http.StripPrefix("/nm/", http.FileServer(http.Dir(docs)))
 	doc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/nm/") {
