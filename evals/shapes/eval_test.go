@@ -5,7 +5,6 @@ package shapes
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/evals/report"
+	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/pilot"
 )
@@ -25,12 +25,7 @@ import (
 // case's time is the page's and the browser's, not this process's. It
 // closes the shared browser after the eval.
 func TestMain(m *testing.M) {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", "4")
-	}
+	browsertest.Parallel(4)
 	code := m.Run()
 	drivertest.CloseDriver()
 	os.Exit(code)
