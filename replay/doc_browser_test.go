@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/apptest"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
 )
@@ -21,17 +20,7 @@ import (
 // ambiguous and types nothing.
 func TestReplayDocSteps(t *testing.T) {
 	t.Parallel()
-	modules := filepath.Join("..", "testdata", "apps", "docs", "node_modules")
-	if _, err := os.Stat(filepath.Join(modules, "quill", "dist", "quill.js")); err != nil {
-		if os.Getenv("WAYMARK_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("the editors are not installed (%v): run scripts/install-testdata-apps.sh", err)
-		}
-		t.Skip("the editors are not installed: run scripts/install-testdata-apps.sh")
-	}
-	page, err := os.ReadFile(filepath.Join("..", "driver", "testdata", "docs", "quill.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	modules, page := apptest.Quill(t)
 	var html atomic.Value
 	html.Store(`<p>Dear Ann, the door code is below.</p><p>Code: </p><p>Signed, Bob</p>`)
 	nm := http.StripPrefix("/nm/", http.FileServer(http.Dir(modules)))

@@ -41,6 +41,23 @@ func QuillPage(t testing.TB) []byte {
 	return b
 }
 
+// Quill returns the editor's node_modules folder (served under a path of
+// the test's choosing: quill.html loads /nm/quill/dist/…) and its page; it
+// fails (WAYMARK_REQUIRE_BROWSER=1) or skips the test when the editor is
+// not installed.
+func Quill(t testing.TB) (modules string, page []byte) {
+	t.Helper()
+	modules = filepath.Join(DocsDir(), "node_modules")
+	if _, err := os.Stat(filepath.Join(modules, "quill", "dist", "quill.js")); err != nil {
+		msg := fmt.Sprintf("the editors are not installed (%v): run scripts/install-testdata-apps.sh", err)
+		if os.Getenv("WAYMARK_REQUIRE_BROWSER") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return modules, QuillPage(t)
+}
+
 // need fails (WAYMARK_REQUIRE_BROWSER=1) or skips the test when the npm
 // packages are not installed.
 func need(t testing.TB, dir string) {
