@@ -14,19 +14,8 @@ import (
 
 func TestSheetFillApproval(t *testing.T) {
 	dir := t.TempDir()
-	cells := filepath.Join(dir, "cells.json")
-	if err := os.WriteFile(cells, []byte(`{"B2": 12, "C2": "paid"}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	approval := calls.Approval{Action: "write cells", URL: "http://x/", Control: "B2, C2", Form: map[string]string{"B2": "1", "C2": ""}, Token: "L.1"}
+	cells, approval, reply := clitest.HeldSheetFill(t, dir)
 	data, _ := json.Marshal(approval)
-	ask := &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "writing 2 cells needs approval; nothing was written", Data: data}
-	reply := func(method string, params any) (any, error) {
-		if params.(calls.SheetFillRequest).Approve == nil {
-			return nil, ask
-		}
-		return calls.SheetFillResult{Cells: []calls.SheetCell{{Cell: "B2", Before: "1", After: "12", ReadBack: true}, {Cell: "C2", After: "paid", ReadBack: true}}}, nil
-	}
 
 	// Without approval: nothing is written, needs_approval.
 	fc := &clitest.FakeCaller{Reply: reply}
