@@ -3,12 +3,9 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,13 +25,7 @@ func TestExtractOnACanvasGridSaysWhy(t *testing.T) {
 	srv := apptest.XSpreadsheet(t, [][]string{{"Product", "Price"}, {"lamp", "19.99"}, {"desk", "120"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var modelCalls atomic.Int32
-	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		modelCalls.Add(1)
-		http.Error(w, "no model call is expected", http.StatusInternalServerError)
-	}))
-	defer model.Close()
-	env := map[string]string{"WAYMARK_MODEL": "openai:test", "OPENAI_BASE_URL": model.URL + "/v1", "OPENAI_API_KEY": "test"}
+	env, modelCalls := failingModel(t)
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()
 	common, _, _ := clitest.NewCommon(m, false, false)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,13 +41,7 @@ func TestExtractOnARealSheet(t *testing.T) {
 	}})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	var modelCalls atomic.Int32
-	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		modelCalls.Add(1)
-		http.Error(w, "no model call is expected", http.StatusInternalServerError)
-	}))
-	defer model.Close()
-	env := map[string]string{"WAYMARK_MODEL": "openai:test", "OPENAI_BASE_URL": model.URL + "/v1", "OPENAI_API_KEY": "test"}
+	env, modelCalls := failingModel(t)
 
 	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
 	defer m.Close()

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/waymark-dev/waymark/internal/cli"
@@ -313,4 +316,18 @@ func TestMainHelpAndVersion(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &env); err != nil || code != 0 || !env.OK || env.Data["version"] != "v1.2.3" {
 		t.Errorf("version --json: exit %d, %q (%v)", code, stdout, err)
 	}
+}
+
+// failingModel is a model server (OpenAI's wire, on loopback) that fails
+// every request and counts them, for tests that check a command asked no
+// model (or did); env points waymark at it, as a user's environment would.
+func failingModel(t *testing.T) (env map[string]string, calls *atomic.Int32) {
+	t.Helper()
+	calls = new(atomic.Int32)
+	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		http.Error(w, "no model call is expected", http.StatusInternalServerError)
+	}))
+	t.Cleanup(model.Close)
+	return map[string]string{"WAYMARK_MODEL": "openai:test", "OPENAI_BASE_URL": model.URL + "/v1", "OPENAI_API_KEY": "test"}, calls
 }
