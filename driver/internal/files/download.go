@@ -26,6 +26,12 @@ const (
 	defaultDownloadMax     = 100 << 20
 	defaultDownloadTimeout = 2 * time.Minute
 	downloadTick           = 250 * time.Millisecond // how often the Timeout is checked
+	// sweepFor is how long the watcher keeps removing what a stopped
+	// download leaves. The browser deletes a canceled download's file on
+	// its own file thread after it reports the cancel, and one that
+	// completes as the cancel lands is renamed after it: the file can
+	// appear, or stay, after the stop (seen in CI under load).
+	sweepFor = 10 * time.Second
 )
 
 // download is one download the session's browser context began.
@@ -41,6 +47,9 @@ type download struct {
 	// reported is set once an outcome, a look or a list has told its end;
 	// a look tells the ones that are not (Downloads.Notices).
 	reported bool
+	// sweepUntil, set when a download is stopped, is until when each tick
+	// removes what it left in the folder.
+	sweepUntil time.Time
 }
 
 // downloads watches the downloads of one session's browser context. Its
@@ -247,6 +256,7 @@ func (d *Downloads) run(ctx context.Context) {
 			}
 		case <-tick.C:
 			d.expire(ctx)
+			d.sweep(time.Now())
 		}
 	}
 }
@@ -294,7 +304,7 @@ func (d *Downloads) progress(ctx context.Context, ev *browser.EventDownloadProgr
 		// Refused or canceled by us: the browser may still finish it before
 		// the cancel lands, so remove what it leaves.
 		if ev.State != browser.DownloadProgressStateInProgress {
-			d.removePartial(dl)
+			d.discard(dl)
 		}
 		return
 	}
@@ -312,7 +322,7 @@ func (d *Downloads) progress(ctx context.Context, ev *browser.EventDownloadProgr
 		d.complete(dl)
 	case browser.DownloadProgressStateCanceled:
 		d.finish(dl, calls.DownloadCanceled, "canceled by the browser or the page", "")
-		d.removePartial(dl)
+		d.discard(dl)
 	}
 }
 
@@ -323,7 +333,7 @@ func (d *Downloads) complete(dl *download) {
 	if err != nil {
 		d.log.Warn("download: keep file", "err", err)
 		d.finish(dl, calls.DownloadCanceled, "the file could not be kept: "+err.Error(), "")
-		d.removePartial(dl)
+		d.discard(dl)
 		return
 	}
 	if fi, err := os.Stat(dst); err == nil {
@@ -355,11 +365,11 @@ func (d *Downloads) stop(ctx context.Context, dl *download, state, reason string
 	defer cancel()
 	_, err := chromedp.CallBrowser(cctx, browser.CancelDownload, browser.CancelDownloadParams{GUID: dl.guid, BrowserContextID: d.bcid})
 	if err != nil {
-		// It may have finished already; removePartial cleans up after it.
+		// It may have finished already; discard cleans up after it.
 		d.log.Debug("download: cancel", "err", err)
 	}
 	d.finish(dl, state, reason, "")
-	d.removePartial(dl)
+	d.discard(dl)
 }
 
 func (d *Downloads) finish(dl *download, state, reason, path string) {
@@ -373,6 +383,31 @@ func (d *Downloads) finish(dl *download, state, reason, path string) {
 func (d *Downloads) notify() {
 	close(d.changed)
 	d.changed = make(chan struct{})
+}
+
+// discard removes what a stopped download left in the folder, now and at
+// every tick for sweepFor after.
+func (d *Downloads) discard(dl *download) {
+	d.mu.Lock()
+	dl.sweepUntil = time.Now().Add(sweepFor)
+	d.mu.Unlock()
+	d.removePartial(dl)
+}
+
+// sweep removes again what the downloads stopped before until left; a
+// zero until sweeps every stopped one (at close).
+func (d *Downloads) sweep(until time.Time) {
+	d.mu.Lock()
+	var stopped []*download
+	for _, dl := range d.list {
+		if !dl.sweepUntil.IsZero() && (until.IsZero() || dl.sweepUntil.After(until)) {
+			stopped = append(stopped, dl)
+		}
+	}
+	d.mu.Unlock()
+	for _, dl := range stopped {
+		d.removePartial(dl)
+	}
 }
 
 // removePartial removes what a stopped download left in the folder.
@@ -539,6 +574,9 @@ func (d *Downloads) Close() error {
 	}
 	d.cancel()
 	<-d.done
+	if !d.temp {
+		d.sweep(time.Time{}) // a shared folder keeps no stopped download's leftovers
+	}
 	return d.removeTemp()
 }
 

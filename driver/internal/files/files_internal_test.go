@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSafeName(t *testing.T) {
@@ -100,5 +101,54 @@ func TestUploadRootsDefault(t *testing.T) {
 	realTmp, _ := filepath.EvalSymlinks(os.TempDir())
 	if len(roots) != 2 || roots[0] != realTmp || roots[1] != realHome {
 		t.Fatalf("default roots %q, want %q and %q", roots, realTmp, realHome)
+	}
+}
+
+// A stopped download's file can appear after the stop: the browser
+// renames one that completed as the cancel landed, and deletes a canceled
+// one's on its own thread later. The sweep removes it for a while after,
+// and the close of a shared folder once more; a kept file stays.
+func TestStoppedDownloadLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	d := &Downloads{dir: dir, byGUID: map[string]*download{}, changed: make(chan struct{})}
+	stopped := &download{guid: "5a1e-guid", name: "setup.exe"}
+	kept := &download{guid: "k33p-guid", name: "report.csv", state: "completed"}
+	d.list = []*download{stopped, kept}
+	write := func(name string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	left := func() []string {
+		t.Helper()
+		es, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range es {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+
+	d.discard(stopped)
+	write(stopped.guid) // renamed into place after the stop
+	write(stopped.guid + ".crdownload")
+	write("report.csv")
+	d.sweep(time.Now())
+	if got := left(); len(got) != 1 || got[0] != "report.csv" {
+		t.Fatalf("after a tick the folder holds %q", got)
+	}
+
+	write(stopped.guid) // past sweepFor: only the close removes it
+	d.sweep(time.Now().Add(2 * sweepFor))
+	if got := left(); len(got) != 2 {
+		t.Fatalf("past the sweep the folder holds %q", got)
+	}
+	d.sweep(time.Time{})
+	if got := left(); len(got) != 1 || got[0] != "report.csv" {
+		t.Fatalf("after close's sweep the folder holds %q", got)
 	}
 }
