@@ -149,6 +149,25 @@ func (u *envUser) daemonPID() int {
 	return env.Data.PID
 }
 
+// waitExited waits until the process pid has ended (or is a zombie no
+// one reaps).
+func waitExited(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return
+		}
+		// The state follows the command's closing parenthesis.
+		if f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); len(f) > 0 && f[0] == "Z" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d still runs a minute after it was stopped", pid)
+		}
+	}
+}
+
 // batchStatus reads a batch's status through the CLI.
 func (u *envUser) batchStatus(id string) struct {
 	State                                       string
@@ -474,23 +493,26 @@ func TestBatchRestartHoldsRowsForTheirSecrets(t *testing.T) {
 	rt := orderRoutine(t, srv)
 	const n = 4
 	rows, pins, env := writeRows(t, u.home, n)
+	// The first row places its order; the second is held at its page
+	// until the daemon has stopped (its grace ends with the row not
+	// pressed), so the rows left are known whatever the machine's load.
+	held, release := srv.HoldAfter(t, "/", 1)
 	r := u.runIn(u.front, env, "batch", rt, "--inputs", rows, "--parallel", "1", "--allow-submit", "--detach", "--id", "restart-1")
 	if r.code != 0 {
 		t.Fatalf("batch: %+v", r)
 	}
-	// A row is done: stop the daemon (rows under way finish within its
-	// grace), and start it again with the next command.
-	deadline := time.Now().Add(90 * time.Second)
-	for u.batchStatus("restart-1").Done < 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("no row finished")
-		}
-		time.Sleep(100 * time.Millisecond)
+	select {
+	case <-held:
+	case <-time.After(90 * time.Second):
+		t.Fatal("the second row never opened its page")
 	}
+	pid := u.daemonPID()
 	if r := u.runIn(u.full, nil, "daemon", "stop"); r.code != 0 {
 		t.Fatalf("daemon stop: %+v", r)
 	}
-	deadline = time.Now().Add(90 * time.Second)
+	waitExited(t, pid) // stop asks; the daemon ends its rows' grace first
+	release()
+	deadline := time.Now().Add(90 * time.Second)
 	st := u.batchStatus("restart-1")
 	for st.State == "running" {
 		if time.Now().After(deadline) {
@@ -499,7 +521,7 @@ func TestBatchRestartHoldsRowsForTheirSecrets(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 		st = u.batchStatus("restart-1")
 	}
-	if st.State != "needs_secret" || st.NeedsSecret == 0 || st.Failed != 0 || st.Uncertain != 0 {
+	if st.State != "needs_secret" || st.OK != 1 || st.NeedsSecret != n-1 || st.Failed != 0 || st.Uncertain != 0 {
 		t.Fatalf("after the restart: %+v; want rows needing their secret, none failed", st)
 	}
 	before := 0

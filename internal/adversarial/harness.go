@@ -34,6 +34,15 @@ type Server struct {
 	pages map[string]string // path → HTML, served as text/html
 	files fs.FS             // served when pages has no entry; may be nil
 	log   []Request
+	hold  *hold // set by HoldAfter
+}
+
+// hold is a path whose requests past the first n wait for release.
+type hold struct {
+	path    string
+	n       int
+	held    chan struct{}
+	release chan struct{}
 }
 
 // NewServer starts a server on 127.0.0.1 that serves pages (path → HTML),
@@ -92,6 +101,21 @@ func (s *Server) Handle(path, html string) {
 	s.mu.Unlock()
 }
 
+// HoldAfter makes the server hold each request for path after the next n
+// until release is called (or the test ends, or the client gives up):
+// a test stops what waymark is doing at a known step instead of racing
+// it. held receives once for each request held.
+func (s *Server) HoldAfter(t testing.TB, path string, n int) (held <-chan struct{}, release func()) {
+	h := &hold{path: path, n: n, held: make(chan struct{}, 64), release: make(chan struct{})}
+	var once sync.Once
+	release = func() { once.Do(func() { close(h.release) }) }
+	t.Cleanup(release)
+	s.mu.Lock()
+	s.hold = h
+	s.mu.Unlock()
+	return h.held, release
+}
+
 // URL returns the server's address joined with path ("/pay?x=1").
 func (s *Server) URL(path string) string { return s.Server.URL + path }
 
@@ -104,7 +128,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.log = append(s.log, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: string(body), Header: r.Header.Clone()})
 	page, ok := s.pages[r.URL.Path]
 	files := s.files
+	h := s.hold
+	var wait bool
+	if h != nil && h.path == r.URL.Path {
+		h.n--
+		wait = h.n < 0
+	}
 	s.mu.Unlock()
+	if wait {
+		select {
+		case h.held <- struct{}{}:
+		default:
+		}
+		select {
+		case <-h.release:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	if ok {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
