@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
@@ -26,7 +25,7 @@ type ATSOptions struct {
 }
 
 // overlayATS names the form's ATS and lays its definition over out.
-func (s *Session) overlayATS(ctx context.Context, t *tab, sc *formScan, out *calls.Form) {
+func (s *Session) overlayATS(ctx context.Context, t *tab, sc *form.Scan, out *calls.Form) {
 	app := s.detectApp(ctx, t)
 	if app == nil || app.Kind != apps.KindATS {
 		return
@@ -34,12 +33,7 @@ func (s *Session) overlayATS(ctx context.Context, t *tab, sc *formScan, out *cal
 	out.ATS = app.Name
 	// The job is named by the page's URL, or by the embedded frame's that
 	// holds the form (boards.greenhouse.io/embed/job_app?for=…&token=…).
-	where := []string{sc.url}
-	for _, f := range sc.fields {
-		if f.Frame != "" && !slices.Contains(where, f.Frame) {
-			where = append(where, f.Frame)
-		}
-	}
+	fields, where := sc.ATSFields()
 	var req calls.FetchRequest
 	for _, u := range where {
 		var known bool
@@ -71,10 +65,6 @@ func (s *Session) overlayATS(ctx context.Context, t *tab, sc *formScan, out *cal
 	if def.Err != "" {
 		out.Notes = append(out.Notes, fmt.Sprintf("%s's published definition could not be read (%s); the fields are as the page gives them", app.Name, def.Err))
 		return
-	}
-	fields := make([]form.Field, len(sc.fields))
-	for i, f := range sc.fields {
-		fields[i] = form.Field{Name: f.name, Label: f.Label, Key: f.Key}
 	}
 	laid := form.LayATS(fields, out, def)
 	out.Notes = append(out.Notes, fmt.Sprintf("%s's published definition: %d questions, %d laid over fields (options, required), %d not on the page yet", app.Name, def.Questions(), laid, len(out.Questions)))

@@ -30,10 +30,14 @@
 //   - internal/files: downloads (the watcher of a browser context) and
 //     uploads (the folders they may come from).
 //   - internal/netlogfile: reading the browser's NetLog (flush, then sum up).
-//   - internal/form: a form's own rules (written values, retries, ATS
-//     definitions, matching an answer to an option, where a calendar's
-//     day is, the review of a multi-step form's pages); scanning and
-//     filling fields on the page stays in the core.
+//   - internal/form: reading and filling a form (js/form.js in every
+//     frame, the fill's rounds, repeated sections, widgets, calendars)
+//     and its own rules (written values, retries, ATS definitions, the
+//     review of a multi-step form's pages); the secret registry and the
+//     submit gate around a fill stay in the core.
+//   - internal/elem: not a room but the rooms' shared vocabulary, the
+//     element-level view: an element of the page (CallOn, NodesOn, Where,
+//     Click, Fill, TypeText, SetChecked) whose every act is the core's.
 //   - internal/pagetool: the page's WebMCP tools (list, arguments, call);
 //     whether a call may be made is the core's send gate.
 //   - internal/shot: drawing on a screenshot (masks, highlights); finding
