@@ -44,9 +44,10 @@
 //     the elements' boxes stays in the core.
 //   - internal/doctext: a document's text (find, lines, where an insert
 //     goes and lands); driving the editor stays in the core.
-//   - internal/sheetcell: the cells a sheet write names (references,
-//     one-line values, formulas that send, what a fill's approval binds);
-//     driving the spreadsheet stays in the core.
+//   - internal/sheetcell: driving a spreadsheet (a range gone to and
+//     copied, a cell typed and read back) and the cells a sheet write
+//     names (references, one-line values, formulas that send, what a
+//     fill's approval binds); asking for the approval stays in the core.
 //   - internal/pagefetch: a request with fetch() from the isolated world
 //     (the reply's codes, a redirect's Location); the URL policy's check
 //     and the URL shown stay in the core.

@@ -76,25 +76,6 @@ func (s *Session) placeCaret(ctx context.Context, t *tab, d *docEd, mode, words,
 	return t.shiftClick(ctx, *r.Last)
 }
 
-// shiftClick clicks at p with Shift held, extending the selection.
-func (t *tab) shiftClick(ctx context.Context, p point) error {
-	if err := keys.Dispatch(ctx, t.sess, []input.DispatchKeyEventParams{keys.Shift(true)}); err != nil {
-		return browserErr(err)
-	}
-	defer keys.Dispatch(context.WithoutCancel(ctx), t.sess, []input.DispatchKeyEventParams{keys.Shift(false)})
-	const shift = 8
-	for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
-		params := input.DispatchMouseEventParams{Type: typ, X: p.X, Y: p.Y, Button: input.MouseButtonLeft, ClickCount: 1, Modifiers: shift}
-		if typ == input.DispatchMouseEventTypeMousePressed {
-			params.Buttons = 1
-		}
-		if _, err := call(ctx, t, input.DispatchMouseEvent, params); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // typeDoc types the text with the hand's keys: a line break is Enter, a
 // tab is inserted as text (the Tab key would move the focus), the rest
 // as keys.Type sends it, or at a person's pace.

@@ -14,7 +14,9 @@ import (
 	"github.com/waymark-dev/waymark/driver/internal/elem"
 	"github.com/waymark-dev/waymark/driver/internal/files"
 	"github.com/waymark-dev/waymark/driver/internal/form"
+	"github.com/waymark-dev/waymark/driver/internal/sheetcell"
 	"github.com/waymark-dev/waymark/internal/hand"
+	"github.com/waymark-dev/waymark/internal/keys"
 )
 
 // The core's surface for the feature rooms (driver/internal/*): the few
@@ -247,3 +249,53 @@ func (v view) ShownURL(raw string) string { return shownURL(raw) }
 
 // Hand is the tab's handFor (tab.go).
 func (v view) Hand(on bool) *hand.Hand { return v.t.handFor(on) }
+
+var _ sheetcell.View = view{}
+
+// Find is find (element.go); h rolls the element into view with the
+// wheel.
+func (v view) Find(ctx context.Context, what string, timeout time.Duration, h *hand.Hand) (elem.Element, error) {
+	el, err := v.s.find(ctx, v.t, what, timeout)
+	if err != nil {
+		return nil, err
+	}
+	el.hand = h
+	return el, nil
+}
+
+// TypeKeys types text with the keyboard (keys.Type), or at h's pace
+// (typeCadenced, edit.go).
+func (v view) TypeKeys(ctx context.Context, text string, h *hand.Hand) error {
+	if h != nil {
+		return browserErr(v.t.typeCadenced(ctx, text, h))
+	}
+	return browserErr(keys.Send(ctx, v.t.sess, keys.Type(text)))
+}
+
+// MoveTo is the tab's moveTo (pointer.go).
+func (v view) MoveTo(ctx context.Context, p elem.Point, h *hand.Hand) error {
+	return v.t.moveTo(ctx, pointOf(p), h)
+}
+
+// ShiftClickAt is the tab's shiftClick (pointer.go).
+func (v view) ShiftClickAt(ctx context.Context, p elem.Point) error {
+	return v.t.shiftClick(ctx, pointOf(p))
+}
+
+// Copy is copySelection (clipboard.go).
+func (v view) Copy(ctx context.Context) (text, html string, err error) {
+	return v.s.copySelection(ctx)
+}
+
+// WithoutSubmits is withoutSubmits (sendgate.go).
+func (v view) WithoutSubmits(ctx context.Context, what string, do func() error) error {
+	return v.s.withoutSubmits(ctx, v.t, what, do)
+}
+
+// EvalPage is evalWorld on the tab's main frame (world.go).
+func (v view) EvalPage(ctx context.Context, expr string, out any) error {
+	return v.t.evalWorld(ctx, v.t.sess, v.t.mainFrame(), expr, out)
+}
+
+// Mask is mask (registry.go).
+func (v view) Mask(text string) string { return v.s.mask(text) }
