@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/doctext"
 	"github.com/waymark-dev/waymark/driver/internal/elem"
 	"github.com/waymark-dev/waymark/driver/internal/files"
 	"github.com/waymark-dev/waymark/driver/internal/form"
@@ -299,3 +300,28 @@ func (v view) EvalPage(ctx context.Context, expr string, out any) error {
 
 // Mask is mask (registry.go).
 func (v view) Mask(text string) string { return v.s.mask(text) }
+
+var _ doctext.View = view{}
+
+// WorldNode is the tab's worldNode (document.go), as an element of the
+// main frame.
+func (v view) WorldNode(ctx context.Context, on elem.Element, fn string) (elem.Element, error) {
+	var el *element
+	if on != nil {
+		el = elementOf(on)
+	}
+	node, err := v.t.worldNode(ctx, el, fn)
+	if err != nil || node == 0 {
+		return nil, err
+	}
+	return &element{tab: v.t, sess: v.t.sess, frame: v.t.mainFrame(), node: node}, nil
+}
+
+// InsertText inserts text as one input (Input.insertText).
+func (v view) InsertText(ctx context.Context, text string) error {
+	_, err := call(ctx, v.t, input.InsertText, input.InsertTextParams{Text: text})
+	return err
+}
+
+// Drawn is the tab's drawn (settle.go).
+func (v view) Drawn(ctx context.Context) error { return v.t.drawn(ctx) }

@@ -1,44 +1,41 @@
-package driver
+package doctext
 
 import (
 	"context"
 	"errors"
 	"strings"
 
-	"github.com/chromedp/cdproto/input"
-
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver/internal/doctext"
-	"github.com/waymark-dev/waymark/internal/keys"
+	"github.com/waymark-dev/waymark/driver/internal/elem"
 )
 
 // Where a document insert types: the caret put at words, over a line or
-// at the end (a selection in our isolated world, clicks, or a key), an
-// editor that draws only part of its document scrolled to the place
+// at the end (a selection in waymark's isolated world, clicks, or a key),
+// an editor that draws only part of its document scrolled to the place
 // first, and the text typed with the hand's keys.
 
-// docPlaceReply is what js/doc_place.js returns.
-type docPlaceReply struct {
-	Count  int      `json:"count"`
-	Places []string `json:"places"`
-	Placed bool     `json:"placed"`
-	First  *point   `json:"first"`
-	Last   *point   `json:"last"`
-	Key    string   `json:"key"` // the key that puts the caret there (CodeMirror 5's end)
+// placeReply is what js/doc_place.js returns.
+type placeReply struct {
+	Count  int         `json:"count"`
+	Places []string    `json:"places"`
+	Placed bool        `json:"placed"`
+	First  *elem.Point `json:"first"`
+	Last   *elem.Point `json:"last"`
+	Key    string      `json:"key"` // the key that puts the caret there (CodeMirror 5's end)
 }
 
 // placeCaret puts the editor's caret (or selection) at the place: the
 // words' place, or the end of the document.
-func (s *Session) placeCaret(ctx context.Context, t *tab, d *docEd, mode, words, text string, line int) error {
+func placeCaret(ctx context.Context, v View, d *Editor, mode, words, text string, line int) error {
 	var focused bool
-	if err := d.el.callOn(ctx, jsDocFocus, &focused); err != nil {
+	if err := d.el.CallOn(ctx, jsDocFocus, &focused); err != nil {
 		return err
 	}
 	if !focused {
-		return calls.Errorf(calls.ErrNotInteractable, "close what covers the editor, or name it with --editor", "the editor (%s) does not take the focus", d.name())
+		return calls.Errorf(calls.ErrNotInteractable, "close what covers the editor, or name it with --editor", "the editor (%s) does not take the focus", d.Name())
 	}
-	var r docPlaceReply
-	if err := d.el.callOn(ctx, jsDocPlace, &r, mode, words); err != nil {
+	var r placeReply
+	if err := d.el.CallOn(ctx, jsDocPlace, &r, mode, words); err != nil {
 		return err
 	}
 	if r.Count == 0 && line > 0 {
@@ -49,7 +46,7 @@ func (s *Session) placeCaret(ctx context.Context, t *tab, d *docEd, mode, words,
 			return err
 		}
 		if drawn {
-			if err := d.el.callOn(ctx, jsDocPlace, &r, mode, words); err != nil {
+			if err := d.el.CallOn(ctx, jsDocPlace, &r, mode, words); err != nil {
 				return err
 			}
 		}
@@ -63,60 +60,54 @@ func (s *Session) placeCaret(ctx context.Context, t *tab, d *docEd, mode, words,
 	case r.Placed:
 		return nil
 	case r.Key != "":
-		return pressKeys(ctx, t, r.Key)
+		return v.PressKeys(ctx, r.Key)
 	case r.First == nil || r.Last == nil:
 		return calls.Errorf(calls.ErrNotInteractable, "try again once the document settles", "could not place the caret at %q", words)
 	}
 	if mode == "after" {
-		return t.press(ctx, *r.Last, input.MouseButtonLeft, 1, nil)
+		return v.PressAt(ctx, *r.Last, nil)
 	}
-	if err := t.press(ctx, *r.First, input.MouseButtonLeft, 1, nil); err != nil {
+	if err := v.PressAt(ctx, *r.First, nil); err != nil {
 		return err
 	}
-	return t.shiftClick(ctx, *r.Last)
+	return v.ShiftClickAt(ctx, *r.Last)
 }
 
 // typeDoc types the text with the hand's keys: a line break is Enter, a
 // tab is inserted as text (the Tab key would move the focus), the rest
-// as keys.Type sends it, or at a person's pace.
-func (s *Session) typeDoc(ctx context.Context, t *tab, d *docEd, req calls.DocInsertRequest) error {
+// as the keyboard types it, or at a person's pace.
+func typeDoc(ctx context.Context, v View, req calls.DocInsertRequest) error {
 	text := strings.ReplaceAll(strings.ReplaceAll(req.Text, "\r\n", "\n"), "\r", "\n")
-	h := t.handFor(req.Hand)
+	h := v.Hand(req.Hand)
 	for i, line := range strings.Split(text, "\n") {
 		if i > 0 {
-			if err := pressKeys(ctx, t, "Enter"); err != nil {
+			if err := v.PressKeys(ctx, "Enter"); err != nil {
 				return err
 			}
 		}
 		for k, run := range strings.Split(line, "\t") {
 			if k > 0 {
-				if _, err := call(ctx, t, input.InsertText, input.InsertTextParams{Text: "\t"}); err != nil {
+				if err := v.InsertText(ctx, "\t"); err != nil {
 					return err
 				}
 			}
 			if run == "" {
 				continue
 			}
-			var err error
-			if h != nil {
-				err = t.typeCadenced(ctx, run, h)
-			} else {
-				err = keys.Send(ctx, t.sess, keys.Type(run))
-			}
-			if err != nil {
+			if err := v.TypeKeys(ctx, run, h); err != nil {
 				if errors.Is(err, calls.ErrBadInput) && req.Secret != "" {
 					return calls.Errorf(calls.ErrBadInput, "", "the secret %s could not be typed", req.Secret)
 				}
-				return browserErr(err)
+				return err
 			}
 		}
 	}
 	return nil
 }
 
-// docView is what js/doc_view.js says of an editor that draws only part
-// of its document.
-type docView struct {
+// drawnView is what js/doc_view.js says of an editor that draws only
+// part of its document.
+type drawnView struct {
 	Top   float64  `json:"top"`
 	Max   float64  `json:"max"`
 	Lines []string `json:"lines"`
@@ -127,19 +118,19 @@ type docView struct {
 // halving the scroller's range by where the drawn lines sit in doc. It
 // reports false for an editor that draws everything, or when the drawn
 // lines cannot be placed in doc.
-func (d *docEd) scrollToLine(ctx context.Context, doc []string, line int) (bool, error) {
-	var v *docView
-	if err := d.el.callOn(ctx, jsDocView, &v, nil); err != nil || v == nil {
+func (d *Editor) scrollToLine(ctx context.Context, doc []string, line int) (bool, error) {
+	var dv *drawnView
+	if err := d.el.CallOn(ctx, jsDocView, &dv, nil); err != nil || dv == nil {
 		return false, err
 	}
-	lo, hi := 0.0, v.Max
-	next := v.Max * float64(line) / float64(max(1, len(doc)-1))
+	lo, hi := 0.0, dv.Max
+	next := dv.Max * float64(line) / float64(max(1, len(doc)-1))
 	for range 24 {
-		var nv *docView
-		if err := d.el.callOn(ctx, jsDocView, &nv, next); err != nil || nv == nil {
+		var nv *drawnView
+		if err := d.el.CallOn(ctx, jsDocView, &nv, next); err != nil || nv == nil {
 			return false, err
 		}
-		a, _, in, ok := doctext.DrawnAt(doc, nv.Lines, line)
+		a, _, in, ok := DrawnAt(doc, nv.Lines, line)
 		switch {
 		case in:
 			return true, nil
@@ -156,10 +147,4 @@ func (d *docEd) scrollToLine(ctx context.Context, doc []string, line int) (bool,
 		next = (lo + hi) / 2
 	}
 	return false, nil
-}
-
-// drawn waits for the page to draw two frames and run its timers once:
-// what an editor deferred from the last key is done by then.
-func (t *tab) drawn(ctx context.Context) error {
-	return t.evalWorld(ctx, t.sess, t.mainFrame(), "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))", nil)
 }
