@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
@@ -70,15 +69,9 @@ func (s *Session) SheetRead(ctx context.Context, req calls.SheetReadRequest) (re
 // SheetDump reads the whole used range, bounded.
 func (s *Session) SheetDump(ctx context.Context, req calls.SheetDumpRequest) (reply *calls.SheetGrid, err error) {
 	defer s.masked(&reply, &err)
-	maxRows, maxCols := req.MaxRows, req.MaxCols
-	if maxRows <= 0 {
-		maxRows = calls.SheetDumpRows
-	}
-	if maxCols <= 0 {
-		maxCols = calls.SheetDumpCols
-	}
-	if maxRows*maxCols > 10*calls.SheetMaxCells {
-		return nil, calls.Errorf(calls.ErrBadInput, "ask for fewer rows or columns", "a dump of %d rows × %d columns is too big", maxRows, maxCols)
+	maxRows, maxCols, err := sheetcell.DumpBounds(req)
+	if err != nil {
+		return nil, err
 	}
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
@@ -89,25 +82,12 @@ func (s *Session) SheetDump(ctx context.Context, req calls.SheetDumpRequest) (re
 	if err != nil {
 		return nil, err
 	}
-	rows, formatted, err := sheetcell.Dump(ctx, s.view(t), app, maxRows, maxCols, req.Hand)
+	rows, cut, formatted, err := sheetcell.Dump(ctx, s.view(t), app, maxRows, maxCols, req.Hand)
 	if err != nil {
 		return nil, err
 	}
-	rows = sheet.Trim(rows)
-	var cut []string
-	if len(rows) > maxRows {
-		cut = append(cut, fmt.Sprintf("%d rows, kept %d", len(rows), maxRows))
-		rows = rows[:maxRows]
-	}
-	if len(rows) > 0 && len(rows[0]) > maxCols {
-		cut = append(cut, fmt.Sprintf("%d columns, kept %d", len(rows[0]), maxCols))
-		for i := range rows {
-			rows[i] = rows[i][:maxCols]
-		}
-	}
-	rows = sheet.Trim(rows)
 	s.maskGrid(&sheet.Grid{Rows: rows})
-	out := &calls.SheetGrid{URL: shownURL(t.url()), App: app.Label(), Grid: sheet.Grid{Rows: rows}, Cut: strings.Join(cut, "; "), Formatting: formatting(formatted)}
+	out := &calls.SheetGrid{URL: shownURL(t.url()), App: app.Label(), Grid: sheet.Grid{Rows: rows}, Cut: cut, Formatting: formatting(formatted)}
 	if out.Grid.Rows == nil {
 		out.Grid.Rows = [][]sheet.Cell{}
 	}

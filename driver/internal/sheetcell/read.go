@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/waymark-dev/waymark/apps"
@@ -60,31 +61,60 @@ func ReadRange(ctx context.Context, v View, app *apps.App, rng sheet.Range, hand
 	return sheet.Grid{Origin: rng.From, Rows: rows}, formatted, nil
 }
 
+// DumpBounds are the rows and columns a dump keeps at most: the
+// request's, else the defaults; a dump too big is refused.
+func DumpBounds(req calls.SheetDumpRequest) (maxRows, maxCols int, err error) {
+	maxRows, maxCols = req.MaxRows, req.MaxCols
+	if maxRows <= 0 {
+		maxRows = calls.SheetDumpRows
+	}
+	if maxCols <= 0 {
+		maxCols = calls.SheetDumpCols
+	}
+	if maxRows*maxCols > 10*calls.SheetMaxCells {
+		return 0, 0, calls.Errorf(calls.ErrBadInput, "ask for fewer rows or columns", "a dump of %d rows × %d columns is too big", maxRows, maxCols)
+	}
+	return maxRows, maxCols, nil
+}
+
 // Dump copies the used range, bounded by maxRows × maxCols when the app
 // has a name box (the whole sheet may be millions of cells: the bounds
 // are gone to by name, and only they are copied), else all of it
-// (Control+A from the first cell).
-func Dump(ctx context.Context, v View, app *apps.App, maxRows, maxCols int, hand bool) (rows [][]sheet.Cell, formatted bool, err error) {
+// (Control+A from the first cell), and returns its rows trimmed and cut
+// to the bounds; cut says what was left out.
+func Dump(ctx context.Context, v View, app *apps.App, maxRows, maxCols int, hand bool) (rows [][]sheet.Cell, cut string, formatted bool, err error) {
 	h := v.Hand(hand)
 	if app.NameBox != "" {
 		rng := sheet.Range{To: sheet.Ref{Row: maxRows - 1, Col: maxCols - 1}}
 		if err := goToRange(ctx, v, app, rng, h); err != nil {
-			return nil, false, err
+			return nil, "", false, err
 		}
 	} else {
 		if err := clickCell(ctx, v, app, sheet.Ref{}, false, h); err != nil {
-			return nil, false, err
+			return nil, "", false, err
 		}
 		if err := v.PressKeys(ctx, "Control+a"); err != nil {
-			return nil, false, err
+			return nil, "", false, err
 		}
 	}
 	text, html, err := v.Copy(ctx)
 	if err != nil {
-		return nil, false, err
+		return nil, "", false, err
 	}
 	rows, formatted = sheetclip.FromClipboard(text, html, app.CopiesMarkup)
-	return rows, formatted, nil
+	rows = sheet.Trim(rows)
+	var cuts []string
+	if len(rows) > maxRows {
+		cuts = append(cuts, fmt.Sprintf("%d rows, kept %d", len(rows), maxRows))
+		rows = rows[:maxRows]
+	}
+	if len(rows) > 0 && len(rows[0]) > maxCols {
+		cuts = append(cuts, fmt.Sprintf("%d columns, kept %d", len(rows[0]), maxCols))
+		for i := range rows {
+			rows[i] = rows[i][:maxCols]
+		}
+	}
+	return sheet.Trim(rows), strings.Join(cuts, "; "), formatted, nil
 }
 
 // goToRange selects a range as a hand does: through the name box when
