@@ -2,8 +2,6 @@ package driver
 
 import (
 	"context"
-	"fmt"
-	"slices"
 
 	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
@@ -25,57 +23,17 @@ type ATSOptions struct {
 	AshbyAPI      string // "https://jobs.ashbyhq.com"
 }
 
-// overlayATS names the form's ATS and lays its definition over out.
-func (s *Session) overlayATS(ctx context.Context, t *tab, sc *formScan, out *calls.Form) {
+// overlayATS names the form's ATS and lays its definition over out
+// (the room's: form.ATSDefs.Overlay); the definition is asked for from
+// the page through fetchIn, the URL policy's one way out.
+func (s *Session) overlayATS(ctx context.Context, t *tab, sc *form.Scan, out *calls.Form) {
 	app := s.detectApp(ctx, t)
 	if app == nil || app.Kind != apps.KindATS {
 		return
 	}
-	out.ATS = app.Name
-	// The job is named by the page's URL, or by the embedded frame's that
-	// holds the form (boards.greenhouse.io/embed/job_app?for=…&token=…).
-	where := []string{sc.url}
-	for _, f := range sc.fields {
-		if f.Frame != "" && !slices.Contains(where, f.Frame) {
-			where = append(where, f.Frame)
-		}
+	fetch := func(ctx context.Context, req calls.FetchRequest, method string) (*calls.FetchResult, error) {
+		return s.fetchIn(ctx, t, req, method, "omit")
 	}
-	var req calls.FetchRequest
-	for _, u := range where {
-		var known bool
-		if req, known = form.ATSRequest(app.Name, s.browser.opts.ATS.GreenhouseAPI, s.browser.opts.ATS.AshbyAPI, u); !known {
-			return // no public definition to read
-		}
-		if req.URL != "" {
-			break
-		}
-	}
-	if req.URL == "" {
-		out.Notes = append(out.Notes, app.Name+"'s published definition was not read: the page's URL names no board and job; the fields are as the page gives them")
-		return
-	}
-	key := req.URL + "\n" + req.Body
-	var def *form.ATSDef
-	if d, ok := s.atsDefs.Load(key); ok {
-		def = d.(*form.ATSDef)
-	} else {
-		fetch := func(ctx context.Context, req calls.FetchRequest, method string) (*calls.FetchResult, error) {
-			return s.fetchIn(ctx, t, req, method, "omit")
-		}
-		def = form.ReadATS(ctx, fetch, app.Name, req)
-		if ctx.Err() != nil {
-			return
-		}
-		s.atsDefs.Store(key, def)
-	}
-	if def.Err != "" {
-		out.Notes = append(out.Notes, fmt.Sprintf("%s's published definition could not be read (%s); the fields are as the page gives them", app.Name, def.Err))
-		return
-	}
-	fields := make([]form.Field, len(sc.fields))
-	for i, f := range sc.fields {
-		fields[i] = form.Field{Name: f.name, Label: f.Label, Key: f.Key}
-	}
-	laid := form.LayATS(fields, out, def)
-	out.Notes = append(out.Notes, fmt.Sprintf("%s's published definition: %d questions, %d laid over fields (options, required), %d not on the page yet", app.Name, def.Questions(), laid, len(out.Questions)))
+	apis := form.ATSAPIs{Greenhouse: s.browser.opts.ATS.GreenhouseAPI, Ashby: s.browser.opts.ATS.AshbyAPI}
+	s.atsDefs.Overlay(ctx, sc, out, app.Name, apis, fetch)
 }

@@ -30,19 +30,26 @@
 //   - internal/files: downloads (the watcher of a browser context) and
 //     uploads (the folders they may come from).
 //   - internal/netlogfile: reading the browser's NetLog (flush, then sum up).
-//   - internal/form: a form's own rules (written values, retries, ATS
-//     definitions, matching an answer to an option, where a calendar's
-//     day is, the review of a multi-step form's pages); scanning and
-//     filling fields on the page stays in the core.
+//   - internal/form: reading and filling a form (js/form.js in every
+//     frame, the fill's rounds, repeated sections, widgets, calendars)
+//     and its own rules (written values, retries, ATS definitions, the
+//     review of a multi-step form's pages); the secret registry and the
+//     submit gate around a fill stay in the core.
+//   - internal/elem: not a room but the rooms' shared vocabulary, the
+//     element-level view: an element of the page (CallOn, NodesOn, Where,
+//     Click, Fill, TypeText, SetChecked) whose every act is the core's.
 //   - internal/pagetool: the page's WebMCP tools (list, arguments, call);
 //     whether a call may be made is the core's send gate.
 //   - internal/shot: drawing on a screenshot (masks, highlights); finding
 //     the elements' boxes stays in the core.
-//   - internal/doctext: a document's text (find, lines, where an insert
-//     goes and lands); driving the editor stays in the core.
-//   - internal/sheetcell: the cells a sheet write names (references,
-//     one-line values, formulas that send, what a fill's approval binds);
-//     driving the spreadsheet stays in the core.
+//   - internal/doctext: driving a document editor (which editor, a read
+//     by copy, the caret put at words, the text typed) and its text
+//     (find, lines, where an insert goes and lands); the secret typed
+//     into it stays the core's.
+//   - internal/sheetcell: driving a spreadsheet (a range gone to and
+//     copied, a cell typed and read back) and the cells a sheet write
+//     names (references, one-line values, formulas that send, what a
+//     fill's approval binds); asking for the approval stays in the core.
 //   - internal/pagefetch: a request with fetch() from the isolated world
 //     (the reply's codes, a redirect's Location); the URL policy's check
 //     and the URL shown stay in the core.
@@ -69,12 +76,13 @@
 //     cdperr.
 //
 // The rest of the folder is each feature's session side (form*, ats,
-// sheet*, document, doc_place, clipboard, netcapture, netlog, download,
-// pagetools*, capture, highlight, storage, fetch, api, apps): the public
-// method, the session's part of it, and the call into its room where it
-// has one. Scanning and filling a form, and driving a sheet or a
-// document, act on elements (element, callOn, the hand) and stay here
-// until the rooms get an element-level view.
+// sheet*, document, clipboard, netcapture, netlog, download, pagetools*,
+// capture, highlight, storage, fetch, api, apps): the public method, the
+// session's part of it, and the call into its room where it has one.
+// Rooms that act on elements (form, sheetcell, doctext) hold them as
+// internal/elem's Element and see the session as a View of their own,
+// both served by the core's doors in surface.go (frames_read reads every
+// frame for a form).
 //
 // A feature package never imports driver (driver imports it, so the
 // compiler forbids the cycle). It declares the narrow view of the core it

@@ -175,20 +175,8 @@ func (el *element) selectOptions(ctx context.Context, values []string, timeout t
 	return nil
 }
 
-func quoteList(items []string, max int) string {
-	var b strings.Builder
-	for i, s := range items {
-		if i == max {
-			b.WriteString(", …")
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(`"` + s + `"`)
-	}
-	return b.String()
-}
+// quoteList quotes a list's items for a hint (form.QuoteList).
+func quoteList(items []string, max int) string { return form.QuoteList(items, max) }
 
 // setChecked clicks a checkbox, radio or switch when its state differs,
 // then checks the state took.

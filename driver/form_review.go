@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/form"
 )
 
 // A multi-step form is reviewed as every page of it the session went
@@ -40,8 +41,8 @@ func (s *Session) keepFormPage(ctx context.Context, t *tab, kind string) {
 	}
 	rctx, cancel := context.WithTimeout(ctx, keepFormWait)
 	defer cancel()
-	if sc, err := s.scanForm(rctx, t); err == nil {
-		s.rememberFormPage(sc.form())
+	if sc, err := form.Read(rctx, s.view(t)); err == nil {
+		s.rememberFormPage(sc.Form())
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/hand"
+	"github.com/waymark-dev/waymark/internal/keys"
 )
 
 // point is a place in the top page's viewport, in CSS pixels.
@@ -343,6 +344,25 @@ func (t *tab) moveTo(ctx context.Context, p point, h *hand.Hand) error {
 			return err
 		}
 		if err := t.mouse(ctx, input.DispatchMouseEventTypeMouseMoved, point{X: m.P.X, Y: m.P.Y}, input.MouseButtonNone, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// shiftClick clicks at p with Shift held, extending the selection.
+func (t *tab) shiftClick(ctx context.Context, p point) error {
+	if err := keys.Dispatch(ctx, t.sess, []input.DispatchKeyEventParams{keys.Shift(true)}); err != nil {
+		return browserErr(err)
+	}
+	defer keys.Dispatch(context.WithoutCancel(ctx), t.sess, []input.DispatchKeyEventParams{keys.Shift(false)})
+	const shift = 8
+	for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
+		params := input.DispatchMouseEventParams{Type: typ, X: p.X, Y: p.Y, Button: input.MouseButtonLeft, ClickCount: 1, Modifiers: shift}
+		if typ == input.DispatchMouseEventTypeMousePressed {
+			params.Buttons = 1
+		}
+		if _, err := call(ctx, t, input.DispatchMouseEvent, params); err != nil {
 			return err
 		}
 	}

@@ -45,7 +45,7 @@ type Session struct {
 	apiBackoff siteapi.Backoff
 	// atsDefs are the ATS form definitions read, by their URL: each is
 	// read once a session (ats.go).
-	atsDefs sync.Map
+	atsDefs form.ATSDefs
 }
 
 // A Session answers every call of calls.Session, the API the daemon serves

@@ -355,3 +355,9 @@ func (t *tab) waitLoaded(ctx context.Context) error {
 		}
 	}
 }
+
+// drawn waits for the page to draw two frames and run its timers once:
+// what an editor deferred from the last key is done by then.
+func (t *tab) drawn(ctx context.Context) error {
+	return t.evalWorld(ctx, t.sess, t.mainFrame(), "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))", nil)
+}

@@ -1,4 +1,4 @@
-package driver
+package form
 
 import (
 	"context"
@@ -9,10 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
-
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver/internal/form"
+	"github.com/waymark-dev/waymark/driver/internal/elem"
 	"github.com/waymark-dev/waymark/internal/hand"
 )
 
@@ -45,7 +43,7 @@ func copyKey(key string) (section string, n int, ok bool) {
 }
 
 // copiesOf is how many copies of a section the scan shows.
-func (sc *formScan) copiesOf(section string) int {
+func (sc *Scan) copiesOf(section string) int {
 	copies := 0
 	for _, f := range sc.fields {
 		if _, n, ok := copyKey(f.Key); ok && f.section == section && n > copies {
@@ -56,7 +54,7 @@ func (sc *formScan) copiesOf(section string) int {
 }
 
 // adderOf is the section's adder, or nil.
-func (sc *formScan) adderOf(section string) *formAdder {
+func (sc *Scan) adderOf(section string) *adder {
 	for i := range sc.adders {
 		if sc.adders[i].section == section {
 			return &sc.adders[i]
@@ -68,16 +66,16 @@ func (sc *formScan) adderOf(section string) *formAdder {
 // addCopies presses the adders the answers need and returns the scan
 // after (sc if nothing was pressed). whyCopy gets, for each answer whose
 // copy the page will not add, why.
-func (s *Session) addCopies(ctx context.Context, t *tab, sc *formScan, pending []answer, whyCopy map[string]string, h *hand.Hand) (*formScan, bool, error) {
+func addCopies(ctx context.Context, v View, sc *Scan, pending []Answer, whyCopy map[string]string, h *hand.Hand) (*Scan, bool, error) {
 	need := map[string]int{} // section → the last copy an answer names
 	for _, a := range pending {
-		if f, _ := sc.match(a.key); f != nil {
+		if f, _ := sc.match(a.Key); f != nil {
 			continue
 		}
-		if whyCopy[a.key] != "" {
+		if whyCopy[a.Key] != "" {
 			continue // the page said it adds no more
 		}
-		if section, n, ok := copyKey(a.key); ok && n > need[section] {
+		if section, n, ok := copyKey(a.Key); ok && n > need[section] {
 			need[section] = n
 		}
 	}
@@ -102,19 +100,15 @@ func (s *Session) addCopies(ctx context.Context, t *tab, sc *formScan, pending [
 				reason = fmt.Sprintf("%s after %d presses of %q", shows, presses, ad.words)
 			}
 			if reason == "" {
-				p, err := ad.el.actionable(ctx, checkVisible|checkEnabled|checkHit, adderWait)
-				if err == nil {
-					err = t.press(ctx, p, input.MouseButtonLeft, 1, h)
-				}
-				if err != nil {
+				if err := ad.el.Click(ctx, elem.Visible|elem.Enabled|elem.Hit, adderWait, h); err != nil {
 					if ctx.Err() != nil {
 						return nil, false, ctx.Err()
 					}
-					reason = fmt.Sprintf("%s and its %q takes no press: %s", shows, ad.words, form.ErrText(err))
+					reason = fmt.Sprintf("%s and its %q takes no press: %s", shows, ad.words, ErrText(err))
 				} else {
 					pressed = true
-					_ = t.quiet(ctx, 50*time.Millisecond)
-					next, err := s.scanForm(ctx, t)
+					_ = v.Quiet(ctx, 50*time.Millisecond)
+					next, err := Read(ctx, v)
 					if err != nil {
 						return nil, false, err
 					}
@@ -126,8 +120,8 @@ func (s *Session) addCopies(ctx context.Context, t *tab, sc *formScan, pending [
 			}
 			if reason != "" {
 				for _, a := range pending {
-					if sec, n, ok := copyKey(a.key); ok && sec == section && n > sc.copiesOf(section) {
-						whyCopy[a.key] = reason
+					if sec, n, ok := copyKey(a.Key); ok && sec == section && n > sc.copiesOf(section) {
+						whyCopy[a.Key] = reason
 					}
 				}
 				break
@@ -140,12 +134,12 @@ func (s *Session) addCopies(ctx context.Context, t *tab, sc *formScan, pending [
 // retypeLost gives back the answers whose values a press cleared (a page
 // that draws its copies anew), to be typed again, and tells the values
 // typed before this fill that a press changed.
-func (s *Session) retypeLost(sc *formScan, done map[string]*calls.FilledField, typed map[string]answer, before map[string]string, res *calls.FormFillResult) []answer {
+func retypeLost(sc *Scan, done map[string]*calls.FilledField, typed map[string]Answer, before map[string]string, res *calls.FormFillResult) []Answer {
 	now := map[string]string{}
 	for _, f := range sc.fields {
 		now[f.Key] = f.Value
 	}
-	var again []answer
+	var again []Answer
 	for _, k := range slices.Sorted(maps.Keys(done)) {
 		if d := done[k]; d.ReadBack && now[k] != d.After {
 			again = append(again, typed[k])
@@ -154,7 +148,7 @@ func (s *Session) retypeLost(sc *formScan, done map[string]*calls.FilledField, t
 	}
 	for _, k := range slices.Sorted(maps.Keys(before)) {
 		note := k + ": adding a copy changed what it held"
-		if v, ok := now[k]; ok && before[k] != "" && v != before[k] && typed[k].key == "" && !slices.Contains(res.NeedsPerson, note) {
+		if v, ok := now[k]; ok && before[k] != "" && v != before[k] && typed[k].Key == "" && !slices.Contains(res.NeedsPerson, note) {
 			res.NeedsPerson = append(res.NeedsPerson, note)
 		}
 	}

@@ -1,4 +1,4 @@
-package driver
+package form
 
 import (
 	"context"
@@ -6,16 +6,14 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/chromedp/cdproto/input"
-
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver/internal/form"
+	"github.com/waymark-dev/waymark/driver/internal/elem"
 	"github.com/waymark-dev/waymark/internal/hand"
 )
 
 // A read-only date field is filled on its calendar: which cell or button
-// to click is the room's (form.CalendarStep); reading the open calendar
-// and clicking, as a hand does, are here.
+// to click is CalendarStep's; this reads the open calendar and clicks, as
+// a hand does, through the core's elements.
 
 // jsCalendar lists the open calendar: its day cells, the month it shows,
 // and its next and previous buttons; with pick set it returns the one
@@ -45,46 +43,36 @@ var jsCalendar = sync.OnceValue(func() string {
 })
 
 // pickOnCalendar opens the field's calendar and clicks the day.
-func (s *Session) pickOnCalendar(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) error {
-	y, m, d, err := form.ParseDate(value)
+func pickOnCalendar(ctx context.Context, f *field, value string, h *hand.Hand) error {
+	y, m, d, err := ParseDate(value)
 	if err != nil {
 		return calls.Errorf(calls.ErrBadInput, "write the date as 2027-03-01 or 1 March 2027", "a date field cannot take that value: %v", err)
 	}
-	click := func(el *element) error {
-		p, err := el.actionable(ctx, checkVisible|checkHit, defaultActTimeout)
-		if err != nil {
-			return err
-		}
-		return t.press(ctx, p, input.MouseButtonLeft, 1, h)
-	}
-	if err := click(&f.el); err != nil {
+	click := func(el elem.Element) error { return el.Click(ctx, elem.Visible|elem.Hit, elem.DefaultTimeout, h) }
+	if err := click(f.el); err != nil {
 		return err
 	}
 	for range 60 {
-		var cal form.Calendar
-		if err := f.el.callOn(ctx, jsCalendar(), &cal, "", 0); err != nil {
+		var cal Calendar
+		if err := f.el.CallOn(ctx, jsCalendar(), &cal, "", 0); err != nil {
 			return err
 		}
-		day, dir, err := form.CalendarStep(cal, y, m, d)
+		day, dir, err := CalendarStep(cal, y, m, d)
 		if err != nil {
 			return err
 		}
 		if day >= 0 {
-			nodes := f.el.nodesOn(ctx, calendarPick("cell", day))
+			nodes := f.el.NodesOn(ctx, calendarPick("cell", day))
 			if len(nodes) != 1 {
 				return calls.Errorf(calls.ErrStaleRef, "fill it by hand", "the day went away before it was clicked")
 			}
-			cell := f.el
-			cell.node, cell.what = nodes[0], "the day"
-			return click(&cell)
+			return click(nodes[0].Named("the day"))
 		}
-		nodes := f.el.nodesOn(ctx, calendarPick(dir, 0))
+		nodes := f.el.NodesOn(ctx, calendarPick(dir, 0))
 		if len(nodes) != 1 {
 			return calls.Errorf(calls.ErrNotInteractable, "fill it by hand", "the calendar has no %s-month button", dir)
 		}
-		btn := f.el
-		btn.node, btn.what = nodes[0], "the calendar's "+dir+" button"
-		if err := click(&btn); err != nil {
+		if err := click(nodes[0].Named("the calendar's " + dir + " button")); err != nil {
 			return err
 		}
 	}

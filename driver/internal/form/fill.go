@@ -1,4 +1,4 @@
-package driver
+package form
 
 import (
 	"context"
@@ -12,110 +12,64 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver/internal/form"
+	"github.com/waymark-dev/waymark/driver/internal/elem"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/secret"
 )
 
 // Filling a form from answers (issue 17): each field as its kind needs,
 // every write read back, a refused value tried once more with the page's
-// error in mind. Filling never presses Enter or a submit control, and the
+// error in mind. Filling never presses Enter or a submit control; the
 // page's own attempts to send while it fills (a submit on change, a
 // requestSubmit from a script) are held at the point of sending by the
-// submit gate (sendgate.go) and reported. Errors never quote an answer:
-// it may be a secret.
+// core's submit gate, which the core sets up around [Fill]. Errors never
+// quote an answer: it may be a secret.
 
-// answer is one answer of a fill.
-type answer struct {
-	key, value string
-	secret     bool
+// Answer is one answer of a fill.
+type Answer struct {
+	Key, Value string
+	Secret     bool
 }
 
-// defaultFormRounds is how many reads a fill makes, at most, to find the
+// defaultRounds is how many reads a fill makes, at most, to find the
 // fields earlier answers revealed or added.
-const defaultFormRounds = 4
+const defaultRounds = 4
 
 // optionWait bounds the wait for a typeahead's or a list's options.
 const optionWait = 3 * time.Second
 
-// FillForm fills the current page's fields from answers.
-func (s *Session) FillForm(ctx context.Context, req calls.FormFillRequest) (reply *calls.FormFillResult, err error) {
-	defer s.masked(&reply, &err)
-	var answers []answer
+// Answers are a fill request's answers and secrets, in key order; a key
+// given twice, or none at all, is refused.
+func Answers(req calls.FormFillRequest) ([]Answer, error) {
+	var answers []Answer
 	for k, v := range req.Answers {
-		answers = append(answers, answer{key: k, value: v})
+		answers = append(answers, Answer{Key: k, Value: v})
 	}
 	for k, v := range req.Secrets {
 		if _, dup := req.Answers[k]; dup {
 			return nil, calls.Errorf(calls.ErrBadInput, "give each field one answer", "%q is both an answer and a secret", k)
 		}
-		answers = append(answers, answer{key: k, value: v, secret: true})
+		answers = append(answers, Answer{Key: k, Value: v, Secret: true})
 	}
 	if len(answers) == 0 {
 		return nil, calls.Errorf(calls.ErrBadInput, "give answers by key or label: {\"email\": \"ann@example.com\"} ("+calls.Cmd("form")+" lists the keys)", "no answers given")
 	}
-	sort.Slice(answers, func(i, j int) bool { return answers[i].key < answers[j].key })
-	// Before the first key: every output masks them from now on
-	// (registry.go), whatever the page echoes of them.
-	for k, v := range req.Secrets {
-		s.register(k, v)
-	}
-	t, ctx, end, err := s.enter(ctx, usePage)
-	if err != nil {
-		return nil, err
-	}
-	defer end(&err)
-	if d := t.pendingDialog(); d != nil {
-		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: "+calls.Cmd("dialog accept|dismiss"), "%s is open (%q)", d.Named(), d.Message)
-	}
-	// The page's own sends are held from the first write to the last.
-	// It lingers for the sends of out-of-process frames only when a field
-	// of one was written (sendgate.go).
-	inFrames := new(bool)
-	for _, a := range answers {
-		s.log.addEntered(a.key, a.value) // a send that carries it commits (sendclass.go)
-	}
-	stop, err := t.watchSendsListed(ctx, "", "", func() bool { return *inFrames && s.browser.hasFrames(t.id) })
-	if err != nil {
-		return nil, err
-	}
-	if err := s.browser.watchAll(ctx, +1); err != nil {
-		stop()
-		return nil, err
-	}
-	defer s.browser.watchAll(context.WithoutCancel(ctx), -1)
-	res, err := s.fillForm(ctx, t, answers, req, inFrames)
-	if err == nil {
-		// A save the fill's own change starts later (a debounced
-		// autosave) is held too: the gate stays until the page is quiet.
-		t.awaitQuiet(ctx, fillQuiet, fillQuietMax)
-	}
-	held, passed := stop()
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range held {
-		res.Stopped = append(res.Stopped, h.String())
-	}
-	for _, h := range passed {
-		res.Chatter = append(res.Chatter, h.String())
-	}
-	if len(held) > 0 {
-		res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("the page tried to send the form %d time(s) while it was filled; it was stopped", len(held)))
-	}
-	return res, nil
+	sort.Slice(answers, func(i, j int) bool { return answers[i].Key < answers[j].Key })
+	return answers, nil
 }
 
-func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req calls.FormFillRequest, inFrames *bool) (*calls.FormFillResult, error) {
-	var h *hand.Hand
-	if req.Hand {
-		h = t.handFor(true)
-	}
+// Fill fills the tab's fields from answers, in rounds: each round reads
+// the form, adds the copies of repeated sections the answers name, and
+// writes the answers that have a field. inFrames is set once a field of
+// an out-of-process frame was written (the core's gate then waits for
+// its sends too).
+func Fill(ctx context.Context, v View, answers []Answer, req calls.FormFillRequest, inFrames *bool) (*calls.FormFillResult, error) {
+	h := v.Hand(req.Hand)
 	rounds := req.Rounds
 	if rounds <= 0 {
-		rounds = defaultFormRounds
+		rounds = defaultRounds
 	}
-	first, err := s.scanForm(ctx, t)
+	first, err := Read(ctx, v)
 	if err != nil {
 		return nil, err
 	}
@@ -129,10 +83,10 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 	pending := answers
 	why := map[string]string{}     // why an answer is left
 	whyCopy := map[string]string{} // why the copy an answer is for is not there
-	typed := map[string]answer{}   // the answer each written field took
+	typed := map[string]Answer{}   // the answer each written field took
 	for round := 1; round <= rounds && len(pending) > 0; round++ {
 		if round > 1 {
-			if sc, err = s.scanForm(ctx, t); err != nil {
+			if sc, err = Read(ctx, v); err != nil {
 				return nil, err
 			}
 		}
@@ -140,37 +94,37 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 		progressed := false
 		// Copies the answers name that the page does not show yet are
 		// added first, before any answer of the round is written.
-		next, pressed, err := s.addCopies(ctx, t, sc, pending, whyCopy, h)
+		next, pressed, err := addCopies(ctx, v, sc, pending, whyCopy, h)
 		if err != nil {
 			return nil, err
 		}
 		if pressed {
 			progressed = true
-			pending = append(pending, s.retypeLost(next, done, typed, before, res)...)
+			pending = append(pending, retypeLost(next, done, typed, before, res)...)
 			sc = next
 		}
-		var left []answer
+		var left []Answer
 		type job struct {
 			at int
-			f  *formField
-			a  answer
+			f  *field
+			a  Answer
 		}
 		var jobs []job
 		taken := map[string]bool{}
 		for _, a := range pending {
-			f, ambiguous := sc.match(a.key)
+			f, ambiguous := sc.match(a.Key)
 			if f == nil {
-				why[a.key] = "no field takes this answer"
+				why[a.Key] = "no field takes this answer"
 				if ambiguous {
-					why[a.key] = "several fields answer to it: use its key (waymark form lists them)"
-				} else if w := whyCopy[a.key]; w != "" {
-					why[a.key] = w
+					why[a.Key] = "several fields answer to it: use its key (waymark form lists them)"
+				} else if w := whyCopy[a.Key]; w != "" {
+					why[a.Key] = w
 				}
 				left = append(left, a)
 				continue
 			}
 			if _, twice := done[f.Key]; twice || taken[f.Key] {
-				why[a.key] = "another answer is for the same field (" + f.Key + ")"
+				why[a.Key] = "another answer is for the same field (" + f.Key + ")"
 				left = append(left, a)
 				continue
 			}
@@ -180,9 +134,9 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 		// In the page's order, as a person goes down the form.
 		sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].at < jobs[j].at })
 		for _, j := range jobs {
-			done[j.f.Key] = s.fillField(ctx, t, j.f, j.a, h)
+			done[j.f.Key] = fillField(ctx, v, j.f, j.a, h)
 			typed[j.f.Key] = j.a
-			if j.f.el.tid != "" {
+			if j.f.el.InFrame() {
 				*inFrames = true
 			}
 			progressed = true
@@ -192,13 +146,13 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 			break
 		}
 	}
-	final, err := s.scanForm(ctx, t)
+	final, err := Read(ctx, v)
 	if err != nil {
 		return nil, err
 	}
-	res.URL, res.Errors = shownURL(final.url), final.errors
+	res.URL, res.Errors = final.shown, final.errors
 	for _, a := range pending {
-		res.Unmatched = append(res.Unmatched, a.key)
+		res.Unmatched = append(res.Unmatched, a.Key)
 	}
 	seen := map[string]bool{}
 	for _, f := range final.fields {
@@ -230,23 +184,23 @@ func (s *Session) fillForm(ctx context.Context, t *tab, answers []answer, req ca
 	for _, k := range res.Unmatched {
 		res.NeedsPerson = append(res.NeedsPerson, fmt.Sprintf("%s: %s", k, why[k]))
 	}
-	s.rememberFormPage(final.form())
+	v.RememberPage(final.Form())
 	return res, nil
 }
 
 // match finds the field an answer names: by key, else by key or label
 // written another way; several fields with the label match none
 // (ambiguous is then set): never a near one.
-func (sc *formScan) match(key string) (f *formField, ambiguous bool) {
+func (sc *Scan) match(key string) (f *field, ambiguous bool) {
 	for _, x := range sc.fields {
 		if x.Key == key {
 			return x, false
 		}
 	}
-	want := form.FoldKey(key)
-	var found []*formField
+	want := FoldKey(key)
+	var found []*field
 	for _, x := range sc.fields {
-		if form.FoldKey(x.Key) == want || form.FoldKey(x.Label) == want {
+		if FoldKey(x.Key) == want || FoldKey(x.Label) == want {
 			found = append(found, x)
 		}
 	}
@@ -258,30 +212,30 @@ func (sc *formScan) match(key string) (f *formField, ambiguous bool) {
 
 // fillField writes one answer into its field and reads it back, trying
 // once more with the page's error in mind.
-func (s *Session) fillField(ctx context.Context, t *tab, f *formField, a answer, h *hand.Hand) *calls.FilledField {
+func fillField(ctx context.Context, v View, f *field, a Answer, h *hand.Hand) *calls.FilledField {
 	ff := &calls.FilledField{Key: f.Key, Label: f.Label, Kind: f.Kind, Ref: f.Ref, Before: f.Value, Answered: true}
 	if f.Disabled {
 		ff.Error = "the field is disabled"
 		return ff
 	}
-	if a.secret {
+	if a.Secret {
 		f.secret = true
-		s.markSecret(&f.el, a.key)
+		v.MarkSecret(f.el, a.Key)
 		if f.input != nil {
-			s.markSecret(f.input, a.key)
+			v.MarkSecret(f.input, a.Key)
 		}
 	}
-	value := a.value
+	value := a.Value
 	for try := 1; try <= 2; try++ {
 		ff.Tries = try
-		want, err := s.writeField(ctx, t, f, value, h)
+		want, err := writeField(ctx, v, f, value, h)
 		got, pageErr := f.readBack(ctx)
 		switch {
 		case err != nil:
-			ff.Error = form.ErrText(err)
+			ff.Error = ErrText(err)
 		case pageErr != "":
 			ff.Error = secret.Redact(pageErr)
-		case !form.SameValue(f.Kind, f.Format, want, got):
+		case !SameValue(f.Kind, f.Format, want, got):
 			ff.Error = "the field holds something else after the write"
 		default:
 			ff.ReadBack, ff.Error = true, ""
@@ -289,7 +243,7 @@ func (s *Session) fillField(ctx context.Context, t *tab, f *formField, a answer,
 			return ff
 		}
 		ff.After = shownValue(f, got)
-		next, ok := form.Retry(&f.FormField, a.value, pageErr)
+		next, ok := Retry(&f.FormField, a.Value, pageErr)
 		if !ok {
 			break
 		}
@@ -300,9 +254,9 @@ func (s *Session) fillField(ctx context.Context, t *tab, f *formField, a answer,
 
 // writeField writes value into the field as its kind needs and returns
 // what the field should hold after.
-func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value string, h *hand.Hand) (string, error) {
-	el := &f.el
-	timeout := defaultActTimeout
+func writeField(ctx context.Context, v View, f *field, value string, h *hand.Hand) (string, error) {
+	el := f.el
+	timeout := elem.DefaultTimeout
 	if strings.ContainsAny(value, "\r\n") {
 		// A line break is never typed as Enter (it would send the form):
 		// a text area or an editor takes it inserted, at once; a one-line
@@ -314,72 +268,72 @@ func (s *Session) writeField(ctx context.Context, t *tab, f *formField, value st
 	}
 	switch f.Kind {
 	case calls.FieldText, calls.FieldTextarea, calls.FieldRichtext:
-		return value, el.fill(ctx, value, timeout, h)
+		return value, el.Fill(ctx, value, timeout, h)
 	case calls.FieldDate:
 		if browserDate(f.typ) {
-			v, err := form.Value(f.typ, value)
+			w, err := Value(f.typ, value)
 			if err != nil {
 				return "", err
 			}
-			return v, el.fill(ctx, value, timeout, h)
+			return w, el.Fill(ctx, value, timeout, h)
 		}
 		if f.readonly {
-			return value, s.pickOnCalendar(ctx, t, f, value, h)
+			return value, pickOnCalendar(ctx, f, value, h)
 		}
-		v := value
+		w := value
 		if f.Format != "" {
-			if y, m, d, err := form.ParseDate(value); err == nil {
-				v = form.FormatDate(f.Format, y, m, d)
+			if y, m, d, err := ParseDate(value); err == nil {
+				w = FormatDate(f.Format, y, m, d)
 			}
 		}
-		return v, el.fill(ctx, v, timeout, h)
+		return w, el.Fill(ctx, w, timeout, h)
 	case calls.FieldSelect:
 		var res struct {
 			Error    string   `json:"error"`
 			Selected []string `json:"selected"`
 		}
-		if err := el.callOn(ctx, jsSelectWords, &res, value); err != nil {
+		if err := el.CallOn(ctx, jsSelectWords, &res, value); err != nil {
 			return "", err
 		}
 		if res.Error != "" {
-			return "", calls.Errorf(calls.ErrBadInput, "options: "+quoteList(f.Options, 12), "%s", res.Error)
+			return "", calls.Errorf(calls.ErrBadInput, "options: "+QuoteList(f.Options, 12), "%s", res.Error)
 		}
 		return strings.Join(res.Selected, ", "), nil
 	case calls.FieldCheckbox:
-		on, ok := form.Truthy(value)
+		on, ok := Truthy(value)
 		if !ok {
 			return "", calls.Errorf(calls.ErrBadInput, `answer a checkbox with "true" or "false"`, "a checkbox takes true or false")
 		}
-		return strconv.FormatBool(on), s.check(ctx, t, el, on, h)
+		return strconv.FormatBool(on), check(ctx, v, el, on, h)
 	case calls.FieldRadio:
-		i := form.PickOption(f.Options, value, false)
+		i := PickOption(f.Options, value, false)
 		if i < 0 || i >= len(f.opts) {
-			return "", calls.Errorf(calls.ErrBadInput, "options: "+quoteList(f.Options, 12), "no option of the group is the answer")
+			return "", calls.Errorf(calls.ErrBadInput, "options: "+QuoteList(f.Options, 12), "no option of the group is the answer")
 		}
-		return f.Options[i], s.check(ctx, t, &f.opts[i], true, h)
+		return f.Options[i], check(ctx, v, f.opts[i], true, h)
 	case calls.FieldTypeahead:
 		if len(f.Options) > 0 {
 			// A <datalist>: the browser's own list, which no click
 			// reaches; the option that is the answer is typed whole.
-			i := form.PickOption(f.Options, value, true)
+			i := PickOption(f.Options, value, true)
 			if i < 0 {
-				return "", calls.Errorf(calls.ErrNoMatch, "options: "+quoteList(f.Options, 12), "no option of the list is the answer")
+				return "", calls.Errorf(calls.ErrNoMatch, "options: "+QuoteList(f.Options, 12), "no option of the list is the answer")
 			}
-			return f.Options[i], el.fill(ctx, f.Options[i], timeout, h)
+			return f.Options[i], el.Fill(ctx, f.Options[i], timeout, h)
 		}
-		return s.fillTypeahead(ctx, t, f, value, h)
+		return fillTypeahead(ctx, f, value, h)
 	case calls.FieldCombobox:
-		if err := s.openList(ctx, t, el, h); err != nil {
+		if err := openList(ctx, v, el, h); err != nil {
 			return "", err
 		}
-		return s.pickListOption(ctx, t, f, value, h)
+		return pickListOption(ctx, f, value, h)
 	case calls.FieldSlider:
 		if f.typ == "range" {
-			return value, el.fill(ctx, value, timeout, h)
+			return value, el.Fill(ctx, value, timeout, h)
 		}
-		return s.fillSlider(ctx, f, value)
+		return fillSlider(ctx, v, f, value)
 	case calls.FieldFile:
-		return s.fillFile(ctx, t, f, value)
+		return fillFile(ctx, v, f, value)
 	}
 	return "", calls.Errorf(calls.ErrNotInteractable, "fill it with the other commands", "a %s field cannot be filled from an answer", f.Kind)
 }
@@ -418,12 +372,12 @@ var jsFieldState = sync.OnceValue(func() string {
 // readBack reads the field as it is now, after the page's own scripts
 // saw the write (the field loses the focus first, as when a person moves
 // on: pages check a field when it does).
-func (f *formField) readBack(ctx context.Context) (string, string) {
+func (f *field) readBack(ctx context.Context) (string, string) {
 	var st struct {
 		Value string `json:"value"`
 		Error string `json:"error"`
 	}
-	if err := f.el.callOn(ctx, jsFieldState(), &st, f.Kind, f.Kind != calls.FieldSlider); err != nil {
+	if err := f.el.CallOn(ctx, jsFieldState(), &st, f.Kind, f.Kind != calls.FieldSlider); err != nil {
 		return "", ""
 	}
 	return st.Value, st.Error

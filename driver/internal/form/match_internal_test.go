@@ -1,17 +1,16 @@
-package driver
+package form
 
 import "testing"
 
-// The answer's own rules (PickOption, Truthy, FoldKey) are tested in
-// driver/internal/form; matching a key to a scan's field is here.
+// Matching a key to a scan's field: never a near one.
 func TestMatchNeverANearOne(t *testing.T) {
-	field := func(key, label string) *formField {
-		f := &formField{}
+	mk := func(key, label string) *field {
+		f := &field{}
 		f.Key, f.Label = key, label
 		return f
 	}
-	sc := &formScan{fields: []*formField{
-		field("email", "Email"), field("billing.city", "City"), field("shipping.city", "City"), field("first_name", "First name *"),
+	sc := &Scan{fields: []*field{
+		mk("email", "Email"), mk("billing.city", "City"), mk("shipping.city", "City"), mk("first_name", "First name *"),
 	}}
 	for key, want := range map[string]string{"email": "email", "EMAIL": "email", "First name": "first_name", "shipping.city": "shipping.city", "E-mail": "email", "mail": "", "City": ""} {
 		f, ambiguous := sc.match(key)
