@@ -43,6 +43,7 @@ func fiftyPages() (html, markdown, text string) {
 // types after words near its end; the times are the README's figures
 // (go test -run TestDocFiftyPages -v ./driver/).
 func TestDocFiftyPages(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a long document; not in -short")
 	}

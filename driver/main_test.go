@@ -14,6 +14,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
@@ -26,7 +27,12 @@ import (
 // TestSheetDump1000x26 and TestPageToolsHostile met the product's 8 s.
 const busyProbeTimeout = 30 * time.Second
 
+// TestMain runs four of the parallel tests at once (browsertest.Parallel):
+// a driver test mostly waits for its page, its own browser or a timer, each
+// in its own session; tests that set what the whole browser or process
+// shares (the probe timeout, the environment, the clipboard) stay serial.
 func TestMain(m *testing.M) {
+	browsertest.Parallel(4)
 	driver.SetProbeTimeout(busyProbeTimeout)
 	code := m.Run()
 	drivertest.CloseDriver()
