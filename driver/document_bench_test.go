@@ -44,6 +44,7 @@ func fiftyPages() (html, markdown, text string) {
 // (go test -run TestDocFiftyPages -v ./driver/).
 func TestDocFiftyPages(t *testing.T) {
 	t.Parallel()
+	heavy(t)
 	if testing.Short() {
 		t.Skip("a long document; not in -short")
 	}

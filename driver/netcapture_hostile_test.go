@@ -148,6 +148,7 @@ func utf16Spellings(v string) []string {
 // capture and the HAR: none may hold any spelling of one.
 func TestCaptureHostileSiteLeaksNothing(t *testing.T) {
 	t.Parallel()
+	heavy(t)
 	s, ctx := newSession(t)
 	srv := newHostileSite(t)
 	if _, err := s.StartCapture(ctx, calls.CaptureStartRequest{}); err != nil {
@@ -199,6 +200,7 @@ func TestCaptureHostileSiteLeaksNothing(t *testing.T) {
 // capture's byte limit: headers, URLs and state names count as bodies do.
 func TestCaptureBoundedHeadersAndState(t *testing.T) {
 	t.Parallel()
+	heavy(t)
 	s, ctx := newSession(t)
 	pad := strings.Repeat("p", 10<<10)
 	page := `<div id="s">go</div><script>
@@ -292,6 +294,7 @@ func TestCaptureStopAfterBrowserDied(t *testing.T) {
 // file keeps to its bounds, and the session goes on.
 func TestCaptureHostileVolume(t *testing.T) {
 	t.Parallel()
+	heavy(t)
 	s, ctx := newSession(t)
 	var iframes strings.Builder
 	for i := 0; i < 50; i++ {

@@ -85,7 +85,6 @@ func TestSheetWrite(t *testing.T) {
 }
 
 func TestSheetDump1000x26(t *testing.T) {
-	t.Parallel()
 	s, ctx := newSession(t)
 	data := apptest.Grid(1000, 26)
 	data[0][0] = "Title"
