@@ -16,6 +16,7 @@ import (
 // named by the image's alt text; pressing it by its ref must not call the
 // ref stale (it read the button's text as empty, unlike the outline).
 func TestButtonNamedByImageAlt(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	srv := serve(t, map[string]string{
 		"/": `<title>A</title>
@@ -45,8 +46,10 @@ func TestButtonNamedByImageAlt(t *testing.T) {
 // was checked and the page left: the action reports the navigation, not an
 // error (which would invite a second send), and the form went once.
 func TestCheckThatNavigatesIsAnOutcome(t *testing.T) {
+	t.Parallel()
 	for _, op := range []string{calls.ActCheck, calls.ActUncheck} {
 		t.Run(op, func(t *testing.T) {
+			t.Parallel()
 			var sent atomic.Int32
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "text/html")

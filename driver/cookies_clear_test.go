@@ -14,6 +14,7 @@ import (
 // answer's Set-Cookie cannot land after the clear and leak into the next
 // row. The late request is counted at the server.
 func TestCookiesClearWaitsForTheLastAction(t *testing.T) {
+	t.Parallel()
 	answered := make(chan struct{}, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/late" {

@@ -10,6 +10,7 @@ import (
 // calls a model (DESIGN.md: the two halves), so it imports neither the
 // pilot, nor a model package, nor a vendor's SDK.
 func TestDeps(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "github.com/waymark-dev/waymark/driver").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
@@ -37,6 +38,7 @@ func TestDeps(t *testing.T) {
 // view every room holds the core's elements by, is their shared
 // vocabulary, and imports no room itself.
 func TestFeatureRoomDeps(t *testing.T) {
+	t.Parallel()
 	const mod = "github.com/waymark-dev/waymark/"
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./internal/...").CombinedOutput()
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // gets nothing sent, and the insert fails saying why. Counted at the
 // server.
 func TestDocInsertFormDressedAsEditor(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var posts []string
 	page := `<!doctype html><title>Notes</title>

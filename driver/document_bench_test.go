@@ -43,6 +43,8 @@ func fiftyPages() (html, markdown, text string) {
 // types after words near its end; the times are the README's figures
 // (go test -run TestDocFiftyPages -v ./driver/).
 func TestDocFiftyPages(t *testing.T) {
+	t.Parallel()
+	heavy(t)
 	if testing.Short() {
 		t.Skip("a long document; not in -short")
 	}

@@ -3,29 +3,24 @@ package driver_test
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/base64"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
 )
 
 // TestFetchRedirectManual: with Redirect "manual" an in-tab call returns a
 // redirect's status and absolute Location instead of failing, and follows
 // nothing (the target is never requested); Base64 returns the bytes as
-// sent (a gzip body survives).
+// sent (a gzip body survives). The package's browser serves: the call
+// needs no option of a browser of its own.
 func TestFetchRedirectManual(t *testing.T) {
 	t.Parallel()
-	path := browsertest.Chrome(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	s, ctx := newSession(t)
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	io.WriteString(zw, "<urlset/>")
@@ -47,15 +42,6 @@ func TestFetchRedirectManual(t *testing.T) {
 		io.WriteString(w, "<title>Shop</title>")
 	}))
 	defer srv.Close()
-	b, err := driver.Launch(ctx, driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	s, err := b.Session(ctx, "fetch")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 // still counts as alive with no tab at all, before the first session and
 // after the last one closes, and its death is still seen.
 func TestAStartedBrowserKeepsNoTabOfItsOwn(t *testing.T) {
+	t.Parallel()
 	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -9,11 +9,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
@@ -26,11 +28,33 @@ import (
 // TestSheetDump1000x26 and TestPageToolsHostile met the product's 8 s.
 const busyProbeTimeout = 30 * time.Second
 
+// TestMain runs four of the parallel tests at once (browsertest.Parallel):
+// a driver test mostly waits for its page, its own browser or a timer, each
+// in its own session; tests that set what the whole browser or process
+// shares (the probe timeout, the environment, the clipboard) stay serial.
 func TestMain(m *testing.M) {
+	browsertest.Parallel(4)
 	driver.SetProbeTimeout(busyProbeTimeout)
 	code := m.Run()
 	drivertest.CloseDriver()
 	os.Exit(code)
+}
+
+// heavyMu lets one heavy test run at a time (see heavy).
+var heavyMu sync.Mutex
+
+// heavy makes a parallel test that keeps the machine busy (a 50 MB answer,
+// thousands of WebSocket frames, a 50-page document), or a capture in the
+// package's browser, wait until no other such test runs: side by side, at
+// a load of 30 on two cores, a capture's body fetch outlived its 5 s
+// beside the 50 MB one. They still run beside the light tests. (The
+// 1000-row sheet's copy stays alone, not parallel: beside others at that
+// load it outlived the copy's wait and read as blocked.) Call it right
+// after t.Parallel.
+func heavy(t *testing.T) {
+	t.Helper()
+	heavyMu.Lock()
+	t.Cleanup(heavyMu.Unlock)
 }
 
 // newSession gives the test its own session (a fresh browser context) in

@@ -147,6 +147,8 @@ func utf16Spellings(v string) []string {
 // A hostile site tries every way we thought of to carry a secret into the
 // capture and the HAR: none may hold any spelling of one.
 func TestCaptureHostileSiteLeaksNothing(t *testing.T) {
+	t.Parallel()
+	heavy(t)
 	s, ctx := newSession(t)
 	srv := newHostileSite(t)
 	if _, err := s.StartCapture(ctx, calls.CaptureStartRequest{}); err != nil {
@@ -197,6 +199,8 @@ func TestCaptureHostileSiteLeaksNothing(t *testing.T) {
 // thousands of empty values under long names, stays within the
 // capture's byte limit: headers, URLs and state names count as bodies do.
 func TestCaptureBoundedHeadersAndState(t *testing.T) {
+	t.Parallel()
+	heavy(t)
 	s, ctx := newSession(t)
 	pad := strings.Repeat("p", 10<<10)
 	page := `<div id="s">go</div><script>
@@ -246,6 +250,7 @@ for (let i = 0; i < 4000; i++) localStorage.setItem('k' + i + '-' + 'x'.repeat(6
 // (browser_gone) and gives no capture to write: what it held may be cut
 // short anywhere.
 func TestCaptureStopAfterBrowserDied(t *testing.T) {
+	t.Parallel()
 	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -288,6 +293,8 @@ func TestCaptureStopAfterBrowserDied(t *testing.T) {
 // all still running when the capture stops. Stop answers promptly, the
 // file keeps to its bounds, and the session goes on.
 func TestCaptureHostileVolume(t *testing.T) {
+	t.Parallel()
+	heavy(t)
 	s, ctx := newSession(t)
 	var iframes strings.Builder
 	for i := 0; i < 50; i++ {

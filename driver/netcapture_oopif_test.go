@@ -12,6 +12,8 @@ import (
 // A cross-site iframe runs in a renderer of its own (a target the tab
 // attaches to); its requests are captured once it is attached.
 func TestCaptureCrossSiteFrame(t *testing.T) {
+	t.Parallel()
+	heavy(t)
 	s, ctx := newSession(t)
 	srv := serve(t, map[string]string{
 		"/":       `<p>top</p><iframe src="{{other}}/xframe"></iframe><script>addEventListener('message', e => document.body.append(e.data))</script>`,

@@ -13,6 +13,8 @@ import (
 // its first request; one the page opens, from when waymark adopts it (the
 // action that opened it; what it loads before that is not).
 func TestCaptureNewTabs(t *testing.T) {
+	t.Parallel()
+	heavy(t)
 	s, ctx := newSession(t)
 	srv := serve(t, map[string]string{
 		"/":          `<a href="/popup" target="_blank">Open popup</a>`,

@@ -170,6 +170,8 @@ func spellings(v string) []string {
 }
 
 func TestCaptureRecordsRedacted(t *testing.T) {
+	t.Parallel()
+	heavy(t)
 	s, ctx := newSession(t)
 	shop, srv := newCapShop(t)
 
@@ -407,6 +409,8 @@ func checkHAR(t *testing.T, raw []byte, entries int) {
 // wedge the session or fill the daemon's memory: the capture keeps what
 // its limits allow and counts the rest.
 func TestCaptureBounded(t *testing.T) {
+	t.Parallel()
+	heavy(t)
 	// 120 s, not newSession's 60: a hang detector for a page that loads
 	// 50 MB and 400 requests; at a load of 40 on 2 cores the test's calls
 	// took 74 s together and the last one ran out of the 60.

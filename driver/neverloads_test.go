@@ -15,6 +15,7 @@ import (
 // rather than both failing as a load that timed out (issue 27: it
 // reported failure after 30 s although it clicked).
 func TestAClickOnAPageThatNeverFinishesLoading(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	hang := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

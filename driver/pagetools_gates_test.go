@@ -17,6 +17,7 @@ import (
 // the point of sending, as a click is: the call asks for approval, and
 // nothing left the browser. An approval given then lets it through once.
 func TestPageToolReadOnlyThatSends(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var posts []string
 	page := `<!doctype html><title>Tools</title><p id="s">…</p><script>

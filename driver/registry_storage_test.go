@@ -12,6 +12,7 @@ import (
 // as a secret in its local storage and a cookie does not hand it back
 // through the session's own reads (the Go API's, not only the daemon's).
 func TestStorageAndCookiesMaskATypedSecret(t *testing.T) {
+	t.Parallel()
 	const pin = "8841-2207-5531"
 	srv := serve(t, map[string]string{"/": `<title>Keep</title><label>PIN <input id=pin oninput="localStorage.setItem('pin', this.value); document.cookie='pin=' + this.value"></label>`})
 	s, ctx := newSession(t)

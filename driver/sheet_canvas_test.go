@@ -13,6 +13,7 @@ import (
 // do instead: the real x-data-spreadsheet by its name, another canvas grid
 // by what it is; a page with a chart on a canvas is no spreadsheet.
 func TestSheetOnACanvasGridSaysWhy(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	srv := apptest.XSpreadsheet(t, [][]string{{"Customer", "Amount"}, {"Ann", "12.5"}, {"Bob", "1200"}})
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {

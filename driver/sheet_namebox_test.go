@@ -51,6 +51,7 @@ document.addEventListener('copy', e => {
 // path Google Sheets and Excel take, and bold and fill from the
 // clipboard's HTML.
 func TestSheetNameBoxApp(t *testing.T) {
+	t.Parallel()
 	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -39,6 +39,7 @@ func appValue(t *testing.T, s *driver.Session, ctx context.Context, col, row int
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 func TestSheetReadExact(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	data := [][]string{{"Name", "Qty", "Note"}, {"lamp", "3", "a<b & c"}, {"desk", "12", ""}, {"chair", "7", "end"}}
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: data})
@@ -59,6 +60,7 @@ func TestSheetReadExact(t *testing.T) {
 }
 
 func TestSheetWrite(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"a", "b"}, {"c", "d"}}})
 	res, err := s.SheetWrite(ctx, calls.SheetWriteRequest{Cell: "B2", Value: "Hello, world 42", Hand: true})
@@ -112,6 +114,7 @@ func TestSheetDump1000x26(t *testing.T) {
 }
 
 func TestSheetFillApproval(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"x", "y", "z"}, {"1", "2", "3"}}})
 	req := calls.SheetFillRequest{Cells: map[string]string{"A2": "10", "C2": "30"}}
@@ -156,6 +159,7 @@ func TestSheetFillApproval(t *testing.T) {
 }
 
 func TestSheetFillChanged(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"x", "y"}, {"1", "2"}}})
 	req := calls.SheetFillRequest{Cells: map[string]string{"A2": "10", "B2": "20"}}
@@ -179,6 +183,7 @@ func TestSheetFillChanged(t *testing.T) {
 }
 
 func TestSheetSecretNeverShown(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"user", "pin"}, {"ann", ""}}})
 	const pin = "Zq7-8421-vault"
@@ -214,6 +219,7 @@ func TestSheetSecretNeverShown(t *testing.T) {
 }
 
 func TestSheetWriteFormula(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"2", "3", ""}}})
 	res, err := s.SheetWrite(ctx, calls.SheetWriteRequest{Cell: "C1", Value: "=A1*B1"})

@@ -63,6 +63,7 @@ func loadPairs(t *testing.T) []pair {
 // wrong. The goal is zero wrong answers and at least 95% of cosmetic drift
 // found with no model.
 func TestResolutionCorpus(t *testing.T) {
+	t.Parallel()
 	pairs := loadPairs(t)
 	var mu sync.Mutex
 	counts := map[string]int{}

@@ -16,6 +16,7 @@ import (
 // The typed actions reach the page as Act does, gate included: the form
 // is counted at the server, not trusted from the outcome.
 func TestTypedActions(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -14,6 +14,7 @@ import (
 // opens is made as the document commits, alongside the load, so the first
 // read after a load does not wait for it; a read then runs in it.
 func TestWorldIsMadeAsThePageLoads(t *testing.T) {
+	t.Parallel()
 	s, ctx := newSession(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

@@ -33,6 +33,7 @@ type batchStatus struct {
 // starts it again: the batch resumes by itself, every row has one result,
 // and no row pressed "Add to cart" twice.
 func TestBatchSurvivesADaemonRestart(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, "batch")
 	site, base := demoSite(t)
 	dir := t.TempDir()
@@ -147,6 +148,7 @@ func TestBatchSurvivesADaemonRestart(t *testing.T) {
 // another process takes rows of the daemon's batch and runs them in its
 // own browser.
 func TestWorkerProcessTakesRows(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, "wk")
 	_, base := demoSite(t)
 	dir := t.TempDir()
@@ -233,6 +235,7 @@ func TestWorkerProcessTakesRows(t *testing.T) {
 // on that NATS server (here one started by the test): the same commands,
 // and the batch is read back from the server directly.
 func TestDaemonOnExternalNATS(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, "ext")
 	_, base := demoSite(t)
 	dir := t.TempDir()

@@ -14,6 +14,7 @@ import (
 // more (issue 15). No waymark package may allocate more than a little at
 // init; build such things at first use (internal/lazyre, sync.OnceValue).
 func TestInitCost(t *testing.T) {
+	t.Parallel()
 	const limit = 16 << 10 // bytes per package
 	cmd := exec.Command(binPath, "version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")

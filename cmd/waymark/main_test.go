@@ -27,7 +27,12 @@ var (
 	sockDir string
 )
 
+// TestMain runs four of the parallel tests at once (browsertest.Parallel):
+// a test here mostly waits for its commands, each a process talking to a
+// daemon and a browser of the test's own (or a session of its own in the
+// shared one).
 func TestMain(m *testing.M) {
+	browsertest.Parallel(4)
 	dir, err := os.MkdirTemp("", "wm-e2e")
 	if err != nil {
 		panic(err)

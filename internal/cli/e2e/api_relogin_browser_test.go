@@ -28,6 +28,7 @@ import (
 // every session stops after one sign-in, with the cause. Counted at the
 // server.
 func TestAPICallRelogin(t *testing.T) {
+	t.Parallel()
 	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

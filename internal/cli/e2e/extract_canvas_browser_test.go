@@ -21,6 +21,7 @@ import (
 // (the real x-data-spreadsheet) say why it cannot be read and what to do,
 // with no model call (the page's text holds no cell for a model to read).
 func TestExtractOnACanvasGridSaysWhy(t *testing.T) {
+	t.Parallel()
 	path := browsertest.Chrome(t)
 	srv := apptest.XSpreadsheet(t, [][]string{{"Product", "Price"}, {"lamp", "19.99"}, {"desk", "120"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -26,6 +26,7 @@ import (
 // a loopback server that counts what reaches it), and the same extract
 // on an ordinary page is asked no sheet dump.
 func TestExtractOnARealSheet(t *testing.T) {
+	t.Parallel()
 	path := browsertest.Chrome(t)
 	srv := apptest.Sheet(t, apptest.SheetOptions{Title: "Shop", Data: [][]string{
 		{"Orders"},

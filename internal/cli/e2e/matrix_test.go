@@ -92,13 +92,14 @@ type matrixCase struct {
 }
 
 func TestEveryRunnerRunsEveryStep(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a browser and a NATS cluster")
 	}
 	start := time.Now()
 	port := devtoolsBrowser(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel) // not at return: the cases run after it
 	m := sessions.New(driver.Options{CDP: port})
 	t.Cleanup(func() { _ = m.Close() })
 
@@ -132,9 +133,18 @@ func TestEveryRunnerRunsEveryStep(t *testing.T) {
 		{"batch", func(t *testing.T, c *matrixCase) matrixRun { return embeddedRow(t, ctx, m, c) }},
 		{"worker", func(t *testing.T, c *matrixCase) matrixRun { return worker.row(t, ctx, c) }},
 	}
+	// The two cases at once: each has its servers, its sessions and its
+	// rows; the runners of one case go one after another (each judges what
+	// reached the case's server since its reset). The worker stops after
+	// both, when the test's cleanups run.
+	t.Cleanup(func() {
+		worker.stop(t)
+		t.Logf("the matrix took %s", time.Since(start).Round(time.Second))
+	})
 	for _, mk := range cases {
 		c := mk(t)
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			if c.r == nil {
 				t.Skip(c.file) // why the case cannot run here
 			}
@@ -152,8 +162,6 @@ func TestEveryRunnerRunsEveryStep(t *testing.T) {
 			}
 		})
 	}
-	worker.stop(t)
-	t.Logf("the matrix took %s", time.Since(start).Round(time.Second))
 }
 
 // webCase is the routine of every step kind of the web half, on the

@@ -32,6 +32,7 @@ import (
 // with a base64 source; with the file's [model] vision = "never" and no
 // flag, none; a vision that is no way is a usage error.
 func TestActVisionAlwaysReachesAnthropic(t *testing.T) {
+	t.Parallel()
 	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
