@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/timing"
 )
 
 // A page can stop a call in two ways the browser never reports as an error
@@ -50,6 +51,12 @@ var (
 	// goneWait bounds the wait for the browser connection to close once a
 	// command failed because its tab's context ended.
 	goneWait = 2 * time.Second
+	// answeredFresh is how recent an answer of the page's main thread
+	// stands for the probe at a call's entry: the last action's settle
+	// that the call just waited for, the look a replay's step found its
+	// target in. A page that gets stuck after such an answer is told by
+	// the next call's probe, or by the probes during this one.
+	answeredFresh = 5 * time.Millisecond
 )
 
 // entry says what a call does with a tab whose renderer is not well.
@@ -114,14 +121,6 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		if crashed, _ := t.health(); crashed {
 			return nil, ctx, func(*error) {}, pageCrashed()
 		}
-		// One round trip on a page that answers; a stuck page is told
-		// here, before a command of ours that holds the renderer (a
-		// capture) would hide it from the probes during the call.
-		if t.pendingDialog() == nil {
-			if err := t.probe(ctx); errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
-				return nil, ctx, func(*error) {}, err
-			}
-		}
 	case leavePage:
 		if t.pendingDialog() != nil && !t.dialogInPage() {
 			nt, err := s.replaceTab(ctx, t)
@@ -169,7 +168,37 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		end(&err)
 		return nil, ctx, func(*error) {}, err
 	}
+	// One round trip on a page that answers; a stuck page is told here,
+	// before a command of ours that holds the renderer (a capture) would
+	// hide it from the probes during the call. After the settle just
+	// waited for, whose last word came from the page's main thread, the
+	// renderer has answered just now (answeredFresh): no second question.
+	if how == usePage && t.pendingDialog() == nil && !t.answeredWithin(answeredFresh) {
+		endProbe := timing.Span("enter: probe")
+		err := t.probe(cctx)
+		endProbe()
+		if errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
+			end(&err)
+			return nil, ctx, func(*error) {}, err
+		}
+	}
 	return t, cctx, end, nil
+}
+
+// noteAnswer records that the page's main thread answered a command of
+// ours just now (a probe, an evaluation, a capture of the page).
+func (t *tab) noteAnswer() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.answeredAt = time.Now()
+}
+
+// answeredWithin reports whether the page's main thread answered within d
+// and the tab is not marked stuck or crashed.
+func (t *tab) answeredWithin(d time.Duration) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return !t.crashed && !t.hung && !t.answeredAt.IsZero() && time.Since(t.answeredAt) < d
 }
 
 // watchCall ends the call's context when the tab crashes, when the browser
@@ -236,6 +265,7 @@ func (t *tab) probe(ctx context.Context) error {
 	_, err := cdp.Call(pctx, t.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "0"})
 	if err == nil {
 		t.setHung(false)
+		t.noteAnswer()
 		return nil
 	}
 	if ctx.Err() != nil {
