@@ -65,6 +65,15 @@ type entry int
 const (
 	// usePage: the call needs the page; a crashed or stuck tab fails it.
 	usePage entry = iota
+	// readPage: as usePage, for a call that only reads the page and holds
+	// no renderer (get url, title, text, …): its probe runs beside the
+	// call instead of a round trip before it, and the call answers once
+	// the probe has, so a stuck page fails it as before. A call that
+	// writes probes first: what it sends must not wait in a stuck renderer
+	// to run after the call was reported abandoned; and one that holds the
+	// renderer (a capture) too, which would hide a stuck page from the
+	// probe for busyQuiet.
+	readPage
 	// leavePage: the call replaces the page (open, reload, history): a
 	// stuck renderer, or one held by a dialog, is stopped first.
 	leavePage
@@ -117,9 +126,17 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		return nil, ctx, func(*error) {}, err
 	}
 	switch how {
-	case usePage:
-		if crashed, _ := t.health(); crashed {
+	case usePage, readPage:
+		crashed, hung := t.health()
+		if crashed {
 			return nil, ctx, func(*error) {}, pageCrashed()
+		}
+		// A tab marked stuck is asked before the watch starts, which ends
+		// the call at once on the mark; an answer clears it.
+		if hung && t.pendingDialog() == nil {
+			if err := t.probe(ctx); errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
+				return nil, ctx, func(*error) {}, err
+			}
 		}
 	case leavePage:
 		if t.pendingDialog() != nil && !t.dialogInPage() {
@@ -139,7 +156,15 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		defer close(watched)
 		t.watchCall(cctx, cancel, quit, how == leavePage, s.browser.gone)
 	}()
+	var probed chan error // the probe beside a read (readPage), once it ends
+	stopProbe := func() {}
 	end := func(errp *error) {
+		if probed != nil && *errp == nil {
+			if err := <-probed; errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
+				*errp = err
+			}
+		}
+		stopProbe()
 		// Cancel first: a probe under way ends with it, so the call's
 		// return never waits on one. A cause set before stays the cause.
 		cancel(errCallDone)
@@ -173,9 +198,17 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 	// hide it from the probes during the call. After the settle just
 	// waited for, whose last word came from the page's main thread, the
 	// renderer has answered just now (answeredFresh): no second question.
-	if how == usePage && t.pendingDialog() == nil && !t.answeredWithin(answeredFresh) {
+	if (how == usePage || how == readPage) && t.pendingDialog() == nil && !t.answeredWithin(answeredFresh) {
+		if how == readPage {
+			// On the call's ctx, not cctx: a tab marked stuck ends cctx
+			// at once, and the probe is what asks whether it still is.
+			pctx, cancel := context.WithCancel(ctx)
+			probed, stopProbe = make(chan error, 1), cancel
+			go func() { probed <- t.probe(pctx) }() // ends with the call at the latest (end)
+			return t, cctx, end, nil
+		}
 		endProbe := timing.Span("enter: probe")
-		err := t.probe(cctx)
+		err := t.probe(ctx) // ctx, not cctx: as above
 		endProbe()
 		if errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
 			end(&err)
