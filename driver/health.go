@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/timing"
 )
 
 // A page can stop a call in two ways the browser never reports as an error
@@ -50,6 +51,12 @@ var (
 	// goneWait bounds the wait for the browser connection to close once a
 	// command failed because its tab's context ended.
 	goneWait = 2 * time.Second
+	// answeredFresh is how recent an answer of the page's main thread
+	// stands for the probe at a call's entry: the last action's settle
+	// that the call just waited for, the look a replay's step found its
+	// target in. A page that gets stuck after such an answer is told by
+	// the next call's probe, or by the probes during this one.
+	answeredFresh = 5 * time.Millisecond
 )
 
 // entry says what a call does with a tab whose renderer is not well.
@@ -58,6 +65,15 @@ type entry int
 const (
 	// usePage: the call needs the page; a crashed or stuck tab fails it.
 	usePage entry = iota
+	// readPage: as usePage, for a call that only reads the page and holds
+	// no renderer (get url, title, text, …): its probe runs beside the
+	// call instead of a round trip before it, and the call answers once
+	// the probe has, so a stuck page fails it as before. A call that
+	// writes probes first: what it sends must not wait in a stuck renderer
+	// to run after the call was reported abandoned; and one that holds the
+	// renderer (a capture) too, which would hide a stuck page from the
+	// probe for busyQuiet.
+	readPage
 	// leavePage: the call replaces the page (open, reload, history): a
 	// stuck renderer, or one held by a dialog, is stopped first.
 	leavePage
@@ -110,14 +126,14 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		return nil, ctx, func(*error) {}, err
 	}
 	switch how {
-	case usePage:
-		if crashed, _ := t.health(); crashed {
+	case usePage, readPage:
+		crashed, hung := t.health()
+		if crashed {
 			return nil, ctx, func(*error) {}, pageCrashed()
 		}
-		// One round trip on a page that answers; a stuck page is told
-		// here, before a command of ours that holds the renderer (a
-		// capture) would hide it from the probes during the call.
-		if t.pendingDialog() == nil {
+		// A tab marked stuck is asked before the watch starts, which ends
+		// the call at once on the mark; an answer clears it.
+		if hung && t.pendingDialog() == nil {
 			if err := t.probe(ctx); errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
 				return nil, ctx, func(*error) {}, err
 			}
@@ -140,7 +156,15 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		defer close(watched)
 		t.watchCall(cctx, cancel, quit, how == leavePage, s.browser.gone)
 	}()
+	var probed chan error // the probe beside a read (readPage), once it ends
+	stopProbe := func() {}
 	end := func(errp *error) {
+		if probed != nil && *errp == nil {
+			if err := <-probed; errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
+				*errp = err
+			}
+		}
+		stopProbe()
 		// Cancel first: a probe under way ends with it, so the call's
 		// return never waits on one. A cause set before stays the cause.
 		cancel(errCallDone)
@@ -169,7 +193,45 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		end(&err)
 		return nil, ctx, func(*error) {}, err
 	}
+	// One round trip on a page that answers; a stuck page is told here,
+	// before a command of ours that holds the renderer (a capture) would
+	// hide it from the probes during the call. After the settle just
+	// waited for, whose last word came from the page's main thread, the
+	// renderer has answered just now (answeredFresh): no second question.
+	if (how == usePage || how == readPage) && t.pendingDialog() == nil && !t.answeredWithin(answeredFresh) {
+		if how == readPage {
+			// On the call's ctx, not cctx: a tab marked stuck ends cctx
+			// at once, and the probe is what asks whether it still is.
+			pctx, cancel := context.WithCancel(ctx)
+			probed, stopProbe = make(chan error, 1), cancel
+			go func() { probed <- t.probe(pctx) }() // ends with the call at the latest (end)
+			return t, cctx, end, nil
+		}
+		endProbe := timing.Span("enter: probe")
+		err := t.probe(ctx) // ctx, not cctx: as above
+		endProbe()
+		if errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
+			end(&err)
+			return nil, ctx, func(*error) {}, err
+		}
+	}
 	return t, cctx, end, nil
+}
+
+// noteAnswer records that the page's main thread answered a command of
+// ours just now (a probe, an evaluation, a capture of the page).
+func (t *tab) noteAnswer() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.answeredAt = time.Now()
+}
+
+// answeredWithin reports whether the page's main thread answered within d
+// and the tab is not marked stuck or crashed.
+func (t *tab) answeredWithin(d time.Duration) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return !t.crashed && !t.hung && !t.answeredAt.IsZero() && time.Since(t.answeredAt) < d
 }
 
 // watchCall ends the call's context when the tab crashes, when the browser
@@ -236,6 +298,7 @@ func (t *tab) probe(ctx context.Context) error {
 	_, err := cdp.Call(pctx, t.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "0"})
 	if err == nil {
 		t.setHung(false)
+		t.noteAnswer()
 		return nil
 	}
 	if ctx.Err() != nil {

@@ -141,6 +141,16 @@ func TestStuckTabCanBeReloadedOrClosed(t *testing.T) {
 	if _, err := s.Eval(ctx, calls.EvalRequest{Expression: "setTimeout(() => { for(;;){} }, 0)", MainWorld: true}); err != nil {
 		t.Fatal(err)
 	}
+	// A read whose answer comes from the browser asks the renderer beside
+	// it (health.go readPage) and fails all the same, once past the
+	// freshness of the eval's answer, which stands for a probe.
+	time.Sleep(20 * time.Millisecond)
+	if took, err := timed(ctx, 30*time.Second, func(ctx context.Context) error {
+		_, err := s.Get(ctx, calls.GetRequest{What: "url"})
+		return err
+	}); !errors.Is(err, calls.ErrPageUnresponsive) || took > 20*time.Second {
+		t.Fatalf("get url of a stuck page: %v after %s, want page_unresponsive", err, took)
+	}
 	if took, err := timed(ctx, 30*time.Second, func(ctx context.Context) error { _, err := s.Reload(ctx); return err }); err != nil || took > 20*time.Second {
 		t.Fatalf("reload of a stuck page: %v after %s", err, took)
 	}

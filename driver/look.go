@@ -166,6 +166,9 @@ func (s *Session) lookTargetIn(ctx context.Context, t *tab, id target.ID, viewpo
 	snap, err := cdp.Call(ctx, sess, domsnapshot.CaptureSnapshot, build.Params())
 	endCDP()
 	busy()
+	if err == nil && id == "" {
+		t.noteAnswer() // the page's main thread made it (health.go)
+	}
 	endBeside := timing.Span("capture: wait beside")
 	invalid := <-invalidC
 	vp, verr := viewport()

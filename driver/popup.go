@@ -120,9 +120,20 @@ func (s *Session) answerBanners(ctx context.Context, t *tab, ovs []overlay, targ
 	t.mu.Lock()
 	looked := t.lookedOverlays
 	t.mu.Unlock()
-	aim := strings.ToLower(target)
-	if el, err := s.find(ctx, t, target, 0); err == nil && el != nil {
-		aim += " " + strings.ToLower(el.line)
+	// The action's aim: its target and its element's outline line, found
+	// only when a banner is there to answer, and once. Most pages have
+	// none, and the action's plan found the element just before: a find
+	// here was a second one (two to four round trips) on every page's
+	// first action.
+	aim, found := strings.ToLower(target), false
+	aimOf := func() string {
+		if !found {
+			found = true
+			if el, err := s.find(ctx, t, target, 0); err == nil && el != nil {
+				aim += " " + strings.ToLower(el.line)
+			}
+		}
+		return aim
 	}
 	var notes []string
 	for _, o := range ovs {
@@ -134,7 +145,7 @@ func (s *Session) answerBanners(ctx context.Context, t *tab, ovs []overlay, targ
 			labels = append(labels, b.Text)
 		}
 		kind, pick := notice.ClassifyOverlay(o.Text, labels)
-		if kind != calls.NoticeCookieBanner || pick < 0 || ownButton(aim, labels) {
+		if kind != calls.NoticeCookieBanner || pick < 0 || ownButton(aimOf(), labels) {
 			continue
 		}
 		b := o.Buttons[pick]

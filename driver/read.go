@@ -17,7 +17,7 @@ import (
 // Get reads one thing from the page.
 func (s *Session) Get(ctx context.Context, req calls.GetRequest) (reply *calls.GetResult, err error) {
 	defer s.masked(&reply, &err)
-	t, ctx, end, err := s.enter(ctx, usePage)
+	t, ctx, end, err := s.enter(ctx, readPage)
 	if err != nil {
 		return nil, err
 	}

@@ -151,6 +151,9 @@ func (t *tab) evalWorld(ctx context.Context, sess cdp.Session, frame cdp.FrameID
 		if err != nil {
 			return browserErr(err)
 		}
+		if sess == t.sess {
+			t.noteAnswer() // the page's main thread ran it (health.go)
+		}
 		return decodeResult(res.Result, res.ExceptionDetails, out)
 	}
 }
@@ -233,6 +236,9 @@ func (el *element) callOn(ctx context.Context, fn string, out any, args ...any) 
 		}
 		if err != nil {
 			return browserErr(err)
+		}
+		if el.sess == el.tab.sess {
+			el.tab.noteAnswer() // the page's main thread ran it (health.go)
 		}
 		return decodeResult(res.Result, res.ExceptionDetails, out)
 	}

@@ -43,7 +43,8 @@ const COLS = [
   ['cli', 'CLI in the daemon (parse, config, in-memory dial, print)'],
   ['lane', 'lane wait'],
   ['pending', 'await pending (the last action\'s settle)'],
-  ['enter', 'enter, besides (tab, health probe)'],
+  ['enter', 'enter, besides (tab, health check)'],
+  ['probe', 'enter: the health probe (one renderer round trip; none when the renderer answered just now)'],
   ['plan', 'act: plan (find the element)'],
   ['popups', 'act: popups, history entry'],
   ['input', 'act: input (CDP)'],
@@ -72,15 +73,16 @@ function phases(spans) {
   const innerMS = inner.reduce((a, s) => a + s.ms, 0) + sum(/^reply (?!cli\.run)/);
   const lane = sum(/^lane /);
   const pending = sum(/^await pending$/);
-  const enter = sum(/^(look|act): enter$/) - pending;
+  const probe = sum(/^enter: probe$/);
+  const enter = sum(/^(look|act): enter$/) - pending - probe;
   const p = {
-    outer, cli: outer - innerMS - lane, lane, pending, enter,
+    outer, cli: outer - innerMS - lane, lane, pending, enter, probe,
     plan: sum(/^act: plan$/), popups: sum(/^act: popups$/), input: sum(/^act: input$/),
     settle: sum(/^act: settle$/), outcome: sum(/^act: settle\+outcome$/) - sum(/^act: settle$/),
     capture: sum(/^cdp captureSnapshot$/), beside: sum(/^capture: wait beside$/), build: sum(/^outline build$/),
     render: sum(/^look: render$/), bg: sum(/^pending settle$/),
   };
-  const parts = ['pending', 'enter', 'plan', 'popups', 'input', 'settle', 'outcome', 'capture', 'beside', 'build', 'render']
+  const parts = ['pending', 'enter', 'probe', 'plan', 'popups', 'input', 'settle', 'outcome', 'capture', 'beside', 'build', 'render']
     .reduce((a, k) => a + p[k], 0);
   // the lookWithViewport's own rest (frames, grafting) goes with "other"
   p.other = Math.max(0, innerMS - parts);

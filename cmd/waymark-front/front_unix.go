@@ -35,7 +35,7 @@ func runFull(full string, args []string) int {
 // when nothing was done: no daemon answers, the daemon was started by
 // another waymark-full, or the daemon declined the command; waymark-full
 // then runs it.
-func runInDaemon(full string, args []string) (int, bool) {
+func runInDaemon(full string, args []string) (code int, ran bool) {
 	socket, ok := socketPath(args)
 	if !ok {
 		return 0, false
@@ -62,7 +62,17 @@ func runInDaemon(full string, args []string) (int, bool) {
 		return 0, false
 	}
 	in := watchInterrupts(f)
-	defer in.stop()
+	defer func() {
+		if ran {
+			// The front exits as soon as it returns: signal.Stop would
+			// wake the runtime's signal thread once a signal (a round
+			// trip each, ~0.5 ms of every command on a busy machine) to
+			// restore a handling that ends with the process anyway.
+			in.stopWatch()
+		} else {
+			in.stop() // waymark-full replaces the front: its signals as they were
+		}
+	}()
 	if err := in.send(line); err != nil {
 		if errors.Is(err, errInterrupted) {
 			return envelope.ExitCanceled, true
@@ -246,7 +256,8 @@ func (in *interrupts) send(line []byte) error {
 	return nil
 }
 
-// stop ends the watch and reports whether a signal came.
+// stop ends the watch, gives SIGINT and SIGTERM their default handling
+// back, and reports whether a signal came.
 func (in *interrupts) stop() bool {
 	select {
 	case <-in.done:
@@ -257,4 +268,15 @@ func (in *interrupts) stop() bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	return in.got
+}
+
+// stopWatch ends the watch of a front about to exit; the signals stay
+// caught (a Ctrl-C between here and the exit is dropped, as the command
+// has ended).
+func (in *interrupts) stopWatch() {
+	select {
+	case <-in.done:
+	default:
+		close(in.done)
+	}
 }
