@@ -1,0 +1,91 @@
+package adversarial
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// Attacks on compositions the other files do not try (the adversary lane,
+// after issue 27): a secret the page spells as JavaScript does rather than
+// as Go does, a secret the page makes a key of a map, a held send whose
+// approval is the data of an error, and a commit behind a confirm dialog
+// that a later call answers.
+
+// jsSecret is a passphrase with the characters JavaScript's encoders and
+// Go's spell differently: "!'()*" which encodeURIComponent leaves and
+// url.QueryEscape and url.PathEscape escape, and "~" which a form's
+// urlencoded body (URLSearchParams) escapes and Go leaves.
+const jsSecret = "correct horse (battery) staple!~*"
+
+// jsSpellings are the forms of v a page writes with JavaScript.
+var jsSpellings = map[string]string{
+	"encodeURIComponent": "encodeURIComponent(v)",
+	"encodeURI":          "encodeURI(v)",
+	"URLSearchParams":    "new URLSearchParams({v}).toString().slice(2)",
+	"escape":             "escape(v)",
+}
+
+// A value typed by form fill --secret that the page spells with its own
+// encoders (encodeURIComponent, encodeURI, URLSearchParams,
+// escape) in its URL, its requests and its console: masked in a look, the
+// network log and the console as Go's own spellings are. Before, only the
+// spellings Go's url package makes were known, and a password with a "!"
+// sent by encodeURIComponent was raw in the network log.
+func TestSecretSpelledByJavaScriptIsMasked(t *testing.T) {
+	t.Parallel()
+	var script strings.Builder
+	for name, expr := range jsSpellings {
+		script.WriteString("  fetch('/spell/" + name + "?v=' + " + expr + ");\n")
+		script.WriteString("  console.log('" + name + " ' + " + expr + ");\n")
+	}
+	srv := NewServer(t, map[string]string{"/profile": `<!doctype html><title>Profile</title>
+<form onsubmit="return false"><label>Memo <input name=memo id=memo></label></form>
+<script>
+memo.addEventListener('change', () => {
+  const v = memo.value;
+` + script.String() + `  history.replaceState({}, '', '/profile?m=' + encodeURIComponent(v));
+  document.title = 'Saved ' + encodeURIComponent(v);
+});
+</script>`})
+	s, ctx := secretSession(t, srv.URL("/profile"))
+	if _, err := s.FillForm(ctx, calls.FormFillRequest{Secrets: map[string]string{"memo": jsSecret}}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for srv.Count("", "") < len(jsSpellings)+1 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	waitConsole(t, s, ctx, "escape ")
+	snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, _ := s.Console(ctx, calls.ConsoleRequest{})
+	netw, _ := s.Network(ctx, calls.NetworkRequest{})
+	texts := map[string]string{
+		"a look":          snap.Text + snap.Title + snap.URL,
+		"the console":     jsonOf(con),
+		"the network log": jsonOf(netw),
+	}
+	// What the server got is each spelling as the page made it: the
+	// test's list of what must not come back.
+	var got []string
+	for _, r := range srv.Requests() {
+		if strings.HasPrefix(r.Path, "/spell/") {
+			got = append(got, strings.TrimPrefix(r.Query, "v="))
+		}
+	}
+	if len(got) < len(jsSpellings) {
+		t.Fatalf("the page sent %d spellings, want %d: %v", len(got), len(jsSpellings), srv.Requests())
+	}
+	for _, spelled := range append(got, jsSecret) {
+		for what, text := range texts {
+			if strings.Contains(text, spelled) {
+				t.Errorf("%s holds the secret spelled %q: …%s…", what, spelled, around(text, spelled))
+			}
+		}
+	}
+}
