@@ -89,3 +89,37 @@ memo.addEventListener('change', () => {
 		}
 	}
 }
+// A value typed as a secret that the page keeps as the key of its
+// storage (localStorage.setItem(value, …)): storage list, whose reply is
+// a map by key, masks the key as it masks a value. Before, a reply's
+// strings were masked and its map keys were not.
+func TestSecretAsAMapKeyIsMasked(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(t, map[string]string{"/profile": `<!doctype html><title>Profile</title>
+<label>Memo <input name=memo id=memo></label>
+<script>memo.addEventListener('change', () => { localStorage.setItem(memo.value, 'seen'); localStorage.setItem('draft', memo.value) })</script>`})
+	s, ctx := secretSession(t, srv.URL("/profile"))
+	if _, err := s.FillForm(ctx, calls.FormFillRequest{Secrets: map[string]string{"memo": typedSecret}}); err != nil {
+		t.Fatal(err)
+	}
+	var items *calls.StorageItems
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		var err error
+		if items, err = s.Storage(ctx, calls.StorageRequest{Area: "local", }); err != nil {
+			t.Fatal(err)
+		}
+		if len(items.Items) >= 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(items.Items) < 2 {
+		t.Fatalf("the page stored %d items: %v", len(items.Items), items.Items)
+	}
+	noSpelling(t, typedSecret, map[string]string{"storage list": jsonOf(items)})
+	if items.Items["«secret:memo»"] != "seen" {
+		t.Errorf("the masked key does not hold what the page stored: %v", items.Items)
+	}
+}
+
