@@ -89,6 +89,7 @@ memo.addEventListener('change', () => {
 		}
 	}
 }
+
 // A value typed as a secret that the page keeps as the key of its
 // storage (localStorage.setItem(value, …)): storage list, whose reply is
 // a map by key, masks the key as it masks a value. Before, a reply's
@@ -106,7 +107,7 @@ func TestSecretAsAMapKeyIsMasked(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		var err error
-		if items, err = s.Storage(ctx, calls.StorageRequest{Area: "local", }); err != nil {
+		if items, err = s.Storage(ctx, calls.StorageRequest{Area: "local"}); err != nil {
 			t.Fatal(err)
 		}
 		if len(items.Items) >= 2 {
@@ -120,6 +121,45 @@ func TestSecretAsAMapKeyIsMasked(t *testing.T) {
 	noSpelling(t, typedSecret, map[string]string{"storage list": jsonOf(items)})
 	if items.Items["«secret:memo»"] != "seen" {
 		t.Errorf("the masked key does not hold what the page stored: %v", items.Items)
+	}
+}
+// A value typed as a secret that a page's script then sends in a POST's
+// URL (its path and its query), behind a control whose words do not
+// commit: the gate holds the send, and the approval the needs_approval
+// error carries (the data a CLI --json envelope and an MCP reply print,
+// and a batch row's journal keeps) names the request with the secret's
+// mark, not its value. Sent back unchanged, the approval lets that send
+// through, once.
+func TestHeldSendApprovalMasksTheSecret(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(t, map[string]string{"/profile": `<!doctype html><title>Profile</title>
+<label>Memo <input name=memo id=memo></label>
+<button id=go onclick="fetch('/pay/' + encodeURIComponent(memo.value) + '?memo=' + encodeURIComponent(memo.value), {method: 'POST', body: 'x=1'})">Next</button>`})
+	s, ctx := secretSession(t, srv.URL("/profile"))
+	if _, err := s.FillForm(ctx, calls.FormFillRequest{Secrets: map[string]string{"memo": typedSecret}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#go", Submits: "ask"})
+	a := approvalOf(err)
+	if a == nil {
+		t.Fatalf("want needs_approval, got %v", err)
+	}
+	if n := srv.Sent(); n != 0 {
+		t.Fatalf("%d sends reached the server before approval", n)
+	}
+	noSpelling(t, typedSecret, map[string]string{"the approval": jsonOf(a), "the error": err.Error()})
+	if !strings.Contains(a.Sends, "«secret:memo»") {
+		t.Errorf("the approval's request does not name the secret: %q", a.Sends)
+	}
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#go", Submits: "ask", Approve: a}); err != nil {
+		t.Fatalf("the approved click: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for srv.Sent() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := srv.Count("POST", "/pay/"+typedSecret); n != 1 {
+		t.Errorf("the approved send reached the server %d times, want 1: %v", n, srv.Requests())
 	}
 }
 
