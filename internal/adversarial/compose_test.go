@@ -1,11 +1,20 @@
 package adversarial
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/mcp"
+	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
 // Attacks on compositions the other files do not try (the adversary lane,
@@ -123,6 +132,7 @@ func TestSecretAsAMapKeyIsMasked(t *testing.T) {
 		t.Errorf("the masked key does not hold what the page stored: %v", items.Items)
 	}
 }
+
 // A value typed as a secret that a page's script then sends in a POST's
 // URL (its path and its query), behind a control whose words do not
 // commit: the gate holds the send, and the approval the needs_approval
@@ -163,3 +173,101 @@ func TestHeldSendApprovalMasksTheSecret(t *testing.T) {
 	}
 }
 
+// A control whose words do not commit opens a confirm dialog ("Delete
+// your account for good?"), and accepting it sends the delete. With
+// submits "ask", the accept is a commit like the click of a "Delete"
+// button: the dialog call answers needs_approval and nothing reaches the
+// server. Before, the click passed (it sent nothing yet) and the dialog
+// call, which no gate watched, sent the delete: a CLI `dialog accept` or
+// an MCP client's `dialog` tool confirmed with no person asked.
+func TestConfirmDialogThatSendsNeedsApproval(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(t, map[string]string{"/account": `<!doctype html><title>Account</title>
+<button id=more onclick="if (confirm('Delete your account for good?')) fetch('/account/remove', {method: 'POST', body: 'id=7'})">More</button>`})
+	s, ctx := secretSession(t, srv.URL("/account"))
+	out, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#more", Submits: "ask"})
+	if err != nil {
+		t.Fatalf("the click: %v", err)
+	}
+	if out.Dialog == nil {
+		t.Fatalf("no dialog after the click: %+v", out)
+	}
+	_, err = s.Dialog(ctx, calls.DialogRequest{Accept: true, Submits: "ask"})
+	a := approvalOf(err)
+	if a == nil {
+		t.Fatalf("accepting the confirm: want needs_approval, got %v", err)
+	}
+	// Dismissing is no commit, and leaves the page usable.
+	if _, err := s.Dialog(ctx, calls.DialogRequest{Submits: "ask"}); err != nil && !errors.Is(err, calls.ErrNoDialog) {
+		t.Errorf("dismissing the dialog: %v", err)
+	}
+	if _, err := s.Eval(ctx, calls.EvalRequest{Expression: "fetch('/done').then(r => r.status)"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Count("POST", "/account/remove"); n != 0 {
+		t.Fatalf("%d deletes reached the server without approval", n)
+	}
+	// The approval, as its hint says: open the dialog again, accept it
+	// with the approval; the delete goes once.
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#more", Submits: "ask"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Dialog(ctx, calls.DialogRequest{Accept: true, Submits: "ask", Approve: a}); err != nil {
+		t.Fatalf("the approved accept: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for srv.Count("POST", "/account/remove") == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := srv.Count("POST", "/account/remove"); n != 1 {
+		t.Errorf("the approved delete reached the server %d times, want 1", n)
+	}
+}
+
+// The same confirm, through the MCP tools an agent has (click, then
+// dialog): a client that cannot ask its person gets the accept refused,
+// and the delete never reaches the server. Before, the dialog tool had
+// no gate: the agent confirmed the delete itself.
+func TestConfirmDialogOverMCPIsNotTheAgents(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(t, map[string]string{"/account": `<!doctype html><title>Account</title>
+<button id=more onclick="if (confirm('Delete your account for good?')) fetch('/account/remove', {method: 'POST', body: 'id=7'})">More</button>`})
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	m := sessions.New(driver.Options{ExecPath: browsertest.Chrome(t), Args: browsertest.GuardArgs})
+	defer m.Close()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := mcp.New(mcp.Options{Caller: m, Session: "confirm"}).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cs.Close(); _ = ss.Wait() }()
+	call := func(name string, args map[string]any) *sdk.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res
+	}
+	if res := call("navigate", map[string]any{"url": srv.URL("/account")}); res.IsError {
+		t.Fatalf("navigate: %s", toolText(res))
+	}
+	if res := call("click", map[string]any{"target": "css=#more"}); res.IsError {
+		t.Fatalf("click: %s", toolText(res))
+	}
+	res := call("dialog", map[string]any{"accept": true})
+	if _, err := m.Handle(ctx, "confirm", calls.MethodEval, json.RawMessage(`{"expression": "fetch('/done').then(r => r.status)"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Count("POST", "/account/remove"); n != 0 {
+		t.Errorf("the agent's accept sent the delete %d times", n)
+	}
+	if !res.IsError || !strings.Contains(toolText(res), "approval") {
+		t.Errorf("want the accept refused for want of approval:\n%s", toolText(res))
+	}
+}

@@ -76,19 +76,31 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 		}
 		return dialogRun(cmd.Context(), opts)
 	}
-	cmd.AddCommand(
-		&cobra.Command{
-			Use:   "accept [TEXT]",
-			Short: "Accept the dialog (TEXT answers a prompt)",
-			Args:  cmdutil.ArgsRange(0, 1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				req := calls.DialogRequest{Accept: true}
-				if len(args) == 1 {
-					req.Text = args[0]
-				}
-				return run(cmd, req)
-			},
+	// Accepting a confirm presses what it asks: the gate is the one of a
+	// plain element command (cmdutil.SubmitGate), and a send the accept
+	// starts that commits needs approval like a click's.
+	var askSubmit, allowSubmit bool
+	accept := &cobra.Command{
+		Use:   "accept [TEXT]",
+		Short: "Accept the dialog (TEXT answers a prompt)",
+		Args:  cmdutil.ArgsRange(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := calls.DialogRequest{Accept: true}
+			if len(args) == 1 {
+				req.Text = args[0]
+			}
+			var err error
+			if req.Submits, err = f.SubmitGate(askSubmit, allowSubmit); err != nil {
+				return err
+			}
+			return run(cmd, req)
 		},
+	}
+	accept.Flags().BoolVar(&askSubmit, "ask-submit", false, "refuse, with what it would send, if accepting sends a form, pays, deletes or confirms")
+	accept.Flags().BoolVar(&allowSubmit, "allow-submit", false, `let accepting send a form, pay, delete or confirm when the config file says submits = "ask"`)
+	accept.MarkFlagsMutuallyExclusive("ask-submit", "allow-submit")
+	cmd.AddCommand(
+		accept,
 		&cobra.Command{
 			Use:   "dismiss",
 			Short: "Dismiss the dialog",

@@ -60,6 +60,10 @@ func TestPageParse(t *testing.T) {
 	clitest.CheckParse(t, NewCmdDialog, func(o *DialogOptions) any { return o.Request }, []clitest.ParseCase{
 		{Name: "accept", Args: []string{"accept"}, Want: calls.DialogRequest{Accept: true}},
 		{Name: "accept text", Args: []string{"accept", "my answer"}, Want: calls.DialogRequest{Accept: true, Text: "my answer"}},
+		// Accepting a confirm presses what it asks: the gate of a plain
+		// element command.
+		{Name: "accept ask", Args: []string{"accept", "--ask-submit"}, Want: calls.DialogRequest{Accept: true, Submits: "ask"}},
+		{Name: "accept allow", Args: []string{"accept", "--allow-submit"}, Want: calls.DialogRequest{Accept: true}},
 		{Name: "dismiss", Args: []string{"dismiss"}, Want: calls.DialogRequest{}},
 		{Name: "dismiss text", Args: []string{"dismiss", "x"}, WantUsage: true},
 		{Name: "none", WantUsage: true},
