@@ -22,8 +22,12 @@ import (
 // one reply left as it is: the cookies and storage to load again. The registry lives as long as the session: a
 // value typed once is masked in what the pages echo of it from then on.
 
-// register makes value, typed as the secret name, known to the session.
-func (s *Session) register(name, value string) { s.log.typed.Add(name, value) }
+// register makes value, typed as the secret name, known to the session,
+// and to its browser, whose NetLog is every session's (netlog.go).
+func (s *Session) register(name, value string) {
+	s.log.typed.Add(name, value)
+	s.browser.typed.Add(name, value)
+}
 
 // Secrets returns the session's secret registry: every value typed as a
 // secret in the session, by name. Outputs made outside the driver (a
