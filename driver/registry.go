@@ -26,7 +26,9 @@ import (
 // and to its browser, whose NetLog is every session's (netlog.go).
 func (s *Session) register(name, value string) {
 	s.log.typed.Add(name, value)
-	s.browser.typed.Add(name, value)
+	if s.browser != nil { // nil in a unit test's bare Session
+		s.browser.typed.Add(name, value)
+	}
 }
 
 // Secrets returns the session's secret registry: every value typed as a
