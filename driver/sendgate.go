@@ -306,7 +306,7 @@ func formOf(r *network.Request, typed *secret.Set) map[string]string {
 // heldErr is the needs_approval error for a step whose sends were held.
 func (t *tab) heldErr(action, pageURL, control string, held []heldSend) error {
 	h := held[0]
-	a := calls.Approval{Action: action, URL: pageURL, Control: control,
+	a := calls.Approval{Action: action, URL: t.log.typed.Mask(pageURL), Control: control,
 		Why: "sends " + h.kind + ": " + h.method + " " + shortURL(h.url), Form: h.form}
 	a.Sends = t.heldSends(h, &a.Why)
 	return needsApproval(t.bind(a), t.heldMsg(action, control, held))
@@ -317,7 +317,8 @@ func (t *tab) heldErr(action, pageURL, control string, held []heldSend) error {
 // (an approval is the data of an error, which the CLI's --json envelope
 // and an MCP reply print and a batch row's journal keeps; the session
 // masks only an error's words). The gate compares a request with it
-// masked alike. why, which names the URL too, is masked the same.
+// masked alike. why, which names the URL too, is masked the same, as is
+// the page's URL (heldErr), as a submit's approval has it (submit.go).
 func (t *tab) heldSends(h heldSend, why *string) string {
 	*why = t.log.typed.Mask(*why)
 	return t.log.typed.Mask(h.method + " " + h.url)

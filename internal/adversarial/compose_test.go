@@ -135,7 +135,7 @@ func TestSecretAsAMapKeyIsMasked(t *testing.T) {
 
 // A value typed as a secret that a page's script then sends in a POST's
 // URL (its path and its query), behind a control whose words do not
-// commit: the gate holds the send, and the approval the needs_approval
+// commit, on a page that put it in its own URL too: the gate holds the send, and the approval the needs_approval
 // error carries (the data a CLI --json envelope and an MCP reply print,
 // and a batch row's journal keeps) names the request with the secret's
 // mark, not its value. Sent back unchanged, the approval lets that send
@@ -144,7 +144,8 @@ func TestHeldSendApprovalMasksTheSecret(t *testing.T) {
 	t.Parallel()
 	srv := NewServer(t, map[string]string{"/profile": `<!doctype html><title>Profile</title>
 <label>Memo <input name=memo id=memo></label>
-<button id=go onclick="fetch('/pay/' + encodeURIComponent(memo.value) + '?memo=' + encodeURIComponent(memo.value), {method: 'POST', body: 'x=1'})">Next</button>`})
+<button id=go onclick="fetch('/pay/' + encodeURIComponent(memo.value) + '?memo=' + encodeURIComponent(memo.value), {method: 'POST', body: 'x=1'})">Next</button>
+<script>memo.addEventListener('change', () => history.replaceState({}, '', '/profile?m=' + encodeURIComponent(memo.value)))</script>`})
 	s, ctx := secretSession(t, srv.URL("/profile"))
 	if _, err := s.FillForm(ctx, calls.FormFillRequest{Secrets: map[string]string{"memo": typedSecret}}); err != nil {
 		t.Fatal(err)
