@@ -164,6 +164,9 @@ func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (reply *c
 			stop() // the watch ends on every way out
 		}
 	}()
+	if req.Secret != "" && req.Text != "" {
+		s.register(req.Secret, req.Text) // before it is typed (registry.go)
+	}
 	before := t.mark()
 	params := page.HandleJavaScriptDialogParams{Accept: req.Accept}
 	if req.Text != "" {

@@ -272,3 +272,40 @@ func TestConfirmDialogOverMCPIsNotTheAgents(t *testing.T) {
 		t.Errorf("want the accept refused for want of approval:\n%s", toolText(res))
 	}
 }
+
+// A prompt that asks for a secret (a PIN, a passphrase) is typed into
+// through the registry like any field: dialog accept with a secret's name
+// registers the answer before it is given, and the page's echo of it (its
+// title, its text, a request) is masked in every later output. Before,
+// a prompt's answer had no way into the registry: the page echoed it raw.
+func TestPromptAnswerTypedAsASecret(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(t, map[string]string{"/unlock": `<!doctype html><title>Vault</title>
+<button id=open onclick="const v = prompt('Your passphrase?'); if (v) { document.title = 'Unlocked by ' + v; out.textContent = 'you said ' + v; fetch('/check?p=' + encodeURIComponent(v)) }">Open</button>
+<p id=out></p>`})
+	s, ctx := secretSession(t, srv.URL("/unlock"))
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#open"}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Dialog(ctx, calls.DialogRequest{Accept: true, Text: typedSecret, Secret: "phrase"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for srv.Count("GET", "/check") == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	netw, _ := s.Network(ctx, calls.NetworkRequest{})
+	if !strings.Contains(snap.Title, "«secret:phrase»") {
+		t.Errorf("the page did not echo the answer, or its echo is not named: %q", snap.Title)
+	}
+	noSpelling(t, typedSecret, map[string]string{
+		"the dialog's reply": jsonOf(out),
+		"a look":             snap.Text + snap.Title,
+		"the network log":    jsonOf(netw),
+	})
+}

@@ -134,3 +134,26 @@ func TestPageStateRuns(t *testing.T) {
 		},
 	})
 }
+
+// dialog accept --secret answers a prompt with a value read from the
+// environment and names it, so the session registers it before it is
+// typed; TEXT and --secret together are a usage error.
+func TestDialogAcceptSecret(t *testing.T) {
+	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
+	f.Getenv = func(name string) string {
+		if name == "VAULT_PIN" {
+			return "4821-blue"
+		}
+		return ""
+	}
+	got, err := clitest.ParseWith(f, NewCmdDialog, []string{"accept", "--secret", "pin=env:VAULT_PIN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (calls.DialogRequest{Accept: true, Text: "4821-blue", Secret: "pin"}); got.Request != want {
+		t.Errorf("request %+v, want %+v", got.Request, want)
+	}
+	if _, err := clitest.ParseWith(f, NewCmdDialog, []string{"accept", "1234", "--secret", "pin=env:VAULT_PIN"}); err == nil {
+		t.Error("TEXT and --secret together: no error")
+	}
+}
