@@ -151,6 +151,9 @@ func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (reply *c
 	answered := t.dialog
 	t.mu.Unlock()
 	if answered == nil {
+		if err := t.keepAcceptApproval(req); err != nil { // dialoggate.go
+			return nil, err
+		}
 		return nil, calls.Errorf(calls.ErrNoDialog, "nothing to answer; take a snapshot to see the page", "no dialog is open")
 	}
 	stop, unwatch, err := s.watchAccept(ctx, t, req, answered) // dialoggate.go

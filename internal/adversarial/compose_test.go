@@ -227,8 +227,10 @@ func TestConfirmDialogThatSendsNeedsApproval(t *testing.T) {
 
 // The same confirm, through the MCP tools an agent has (click, then
 // dialog): a client that cannot ask its person gets the accept refused,
-// and the delete never reaches the server. Before, the dialog tool had
-// no gate: the agent confirmed the delete itself.
+// and the delete never reaches the server; a client that asks gets its
+// person's yes, and the delete goes once, when the agent opens the dialog
+// again and accepts it. Before, the dialog tool had no gate: the agent
+// confirmed the delete itself.
 func TestConfirmDialogOverMCPIsNotTheAgents(t *testing.T) {
 	t.Parallel()
 	srv := NewServer(t, map[string]string{"/account": `<!doctype html><title>Account</title>
@@ -237,39 +239,77 @@ func TestConfirmDialogOverMCPIsNotTheAgents(t *testing.T) {
 	defer cancel()
 	m := sessions.New(driver.Options{ExecPath: browsertest.Chrome(t), Args: browsertest.GuardArgs})
 	defer m.Close()
-	st, ct := sdk.NewInMemoryTransports()
-	ss, err := mcp.New(mcp.Options{Caller: m, Session: "confirm"}).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "v0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cs.Close(); _ = ss.Wait() }()
-	call := func(name string, args map[string]any) *sdk.CallToolResult {
-		t.Helper()
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	connect := func(session string, p *asker) func(name string, args map[string]any) *sdk.CallToolResult {
+		st, ct := sdk.NewInMemoryTransports()
+		ss, err := mcp.New(mcp.Options{Caller: m, Session: session}).Connect(ctx, st, nil)
 		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+			t.Fatal(err)
 		}
-		return res
+		var copts *sdk.ClientOptions
+		var so *sdk.ClientSessionOptions
+		if p != nil {
+			copts, so = p.options(), &sdk.ClientSessionOptions{ProtocolVersion: "2025-06-18"}
+		}
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "v0"}, copts).Connect(ctx, ct, so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cs.Close(); _ = ss.Wait() })
+		return func(name string, args map[string]any) *sdk.CallToolResult {
+			t.Helper()
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			return res
+		}
 	}
+	removes := func() int { return srv.Count("POST", "/account/remove") }
+	opened := func(call func(string, map[string]any) *sdk.CallToolResult, what string) {
+		t.Helper()
+		if res := call("click", map[string]any{"target": "css=#more"}); res.IsError {
+			t.Fatalf("%s: click: %s", what, toolText(res))
+		}
+	}
+
+	// A client that cannot ask.
+	call := connect("confirm", nil)
 	if res := call("navigate", map[string]any{"url": srv.URL("/account")}); res.IsError {
 		t.Fatalf("navigate: %s", toolText(res))
 	}
-	if res := call("click", map[string]any{"target": "css=#more"}); res.IsError {
-		t.Fatalf("click: %s", toolText(res))
-	}
+	opened(call, "no asking")
 	res := call("dialog", map[string]any{"accept": true})
 	if _, err := m.Handle(ctx, "confirm", calls.MethodEval, json.RawMessage(`{"expression": "fetch('/done').then(r => r.status)"}`)); err != nil {
 		t.Fatal(err)
 	}
-	if n := srv.Count("POST", "/account/remove"); n != 0 {
-		t.Errorf("the agent's accept sent the delete %d times", n)
+	if n := removes(); n != 0 {
+		t.Fatalf("the agent's accept sent the delete %d times", n)
 	}
 	if !res.IsError || !strings.Contains(toolText(res), "approval") {
 		t.Errorf("want the accept refused for want of approval:\n%s", toolText(res))
+	}
+
+	// A client that asks its person, who says yes.
+	p := &asker{answer: "accept"}
+	call = connect("confirm-asked", p)
+	if res := call("navigate", map[string]any{"url": srv.URL("/account")}); res.IsError {
+		t.Fatalf("navigate: %s", toolText(res))
+	}
+	opened(call, "asked")
+	res = call("dialog", map[string]any{"accept": true})
+	if p.count() != 1 || removes() != 0 {
+		t.Fatalf("asked %d times, %d deletes, want 1 and 0: %s", p.count(), removes(), toolText(res))
+	}
+	opened(call, "asked, again")
+	if res := call("dialog", map[string]any{"accept": true}); res.IsError {
+		t.Fatalf("the approved accept: %s", toolText(res))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for removes() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := removes(); n != 1 || p.count() != 1 {
+		t.Errorf("the person's yes: %d deletes and %d questions, want 1 and 1", n, p.count())
 	}
 }
 
