@@ -530,6 +530,14 @@ type ViewportRequest struct {
 type DialogRequest struct {
 	Accept bool   `json:"accept"`
 	Text   string `json:"text,omitempty"` // prompt: the answer
+	// Secret names Text as a secret (a PIN a prompt asks for): the
+	// session knows it before it is typed, and masks it in every output.
+	Secret string `json:"secret,omitempty"`
+	// Submits and Approve are as an action's ([ActRequest]): accepting a
+	// confirm is pressing what it asks, and with Submits "ask" a send
+	// the accept starts needs approval.
+	Submits string    `json:"submits,omitempty"`
+	Approve *Approval `json:"approve,omitempty"`
 }
 
 // Empty is the result of a call that returns nothing.

@@ -93,6 +93,10 @@ type Browser struct {
 	proxy *netguard.Proxy
 	// graceful closes a browser that writes a NetLog once (Close).
 	graceful sync.Once
+	// typed is every value a session of the browser typed as a secret,
+	// kept while the browser lives: its NetLog holds every session's
+	// requests, also a closed one's (netlog.go).
+	typed secret.Set
 
 	// mu guards the fields below.
 	mu       sync.Mutex

@@ -151,7 +151,24 @@ func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (reply *c
 	answered := t.dialog
 	t.mu.Unlock()
 	if answered == nil {
+		if err := t.keepAcceptApproval(req); err != nil { // dialoggate.go
+			return nil, err
+		}
 		return nil, calls.Errorf(calls.ErrNoDialog, "nothing to answer; take a snapshot to see the page", "no dialog is open")
+	}
+	stop, unwatch, err := s.watchAccept(ctx, t, req, answered) // dialoggate.go
+	if err != nil {
+		return nil, err
+	}
+	defer unwatch()
+	stopped := false
+	defer func() {
+		if stop != nil && !stopped {
+			stop() // the watch ends on every way out
+		}
+	}()
+	if req.Secret != "" && req.Text != "" {
+		s.register(req.Secret, req.Text) // before it is typed (registry.go)
 	}
 	before := t.mark()
 	params := page.HandleJavaScriptDialogParams{Accept: req.Accept}
@@ -171,9 +188,20 @@ func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (reply *c
 	if err := t.settle(ctx, before, paceClick); err != nil {
 		return nil, err
 	}
+	var passed []heldSend
+	if stop != nil {
+		stopped = true
+		var held []heldSend
+		if held, passed = stop(); len(held) > 0 {
+			return nil, t.acceptHeld(answered, held)
+		}
+	}
 	out, err := s.outcome(ctx, t, before, s.tabCount())
 	if out != nil {
 		out.Dialog = t.pendingDialog()
+		for _, p := range passed {
+			out.Chatter = append(out.Chatter, p.String())
+		}
 	}
 	return out, err
 }

@@ -98,7 +98,7 @@ func (s *Session) PageTool(ctx context.Context, req calls.PageToolRequest) (repl
 	if err != nil {
 		return nil, err
 	}
-	a := calls.Approval{Action: "tool " + tool.Name, URL: info.URL, Control: "page tool " + tool.Name,
+	a := calls.Approval{Action: "tool " + tool.Name, URL: s.mask(info.URL), Control: "page tool " + tool.Name,
 		Why: "the page's tool is not marked read-only: it may act", Form: args}
 	switch {
 	case req.Approve != nil:

@@ -34,7 +34,7 @@ func (s *Session) invokeWatched(ctx context.Context, t *tab, pt *pagetool.Tools,
 	if held := stop(); len(held) > 0 {
 		h := held[0]
 		a.Why = fmt.Sprintf("the page's tool is marked read-only, but it sends %s: %s %s", h.kind, h.method, shortURL(h.url))
-		a.Sends = h.method + " " + h.url
+		a.Sends = t.heldSends(h, &a.Why)
 		return nil, needsApproval(t.bind(a), fmt.Sprintf("the page's tool %s is marked read-only but would send %s (%s %s): it needs approval; the request was stopped before it left the browser, and its answer is dropped",
 			tool.Name, h.kind, h.method, shortURL(h.url)))
 	}

@@ -22,8 +22,14 @@ import (
 // one reply left as it is: the cookies and storage to load again. The registry lives as long as the session: a
 // value typed once is masked in what the pages echo of it from then on.
 
-// register makes value, typed as the secret name, known to the session.
-func (s *Session) register(name, value string) { s.log.typed.Add(name, value) }
+// register makes value, typed as the secret name, known to the session,
+// and to its browser, whose NetLog is every session's (netlog.go).
+func (s *Session) register(name, value string) {
+	s.log.typed.Add(name, value)
+	if s.browser != nil { // nil in a unit test's bare Session
+		s.browser.typed.Add(name, value)
+	}
+}
 
 // Secrets returns the session's secret registry: every value typed as a
 // secret in the session, by name. Outputs made outside the driver (a
@@ -166,12 +172,28 @@ func maskValue(set *secret.Set, v reflect.Value, depth int) {
 		if v.IsNil() {
 			return
 		}
-		iter := v.MapRange()
-		for iter.Next() {
+		// A key is the page's words too (a storage key, an API row's
+		// field, a form's field name): a key that holds a secret goes
+		// under its masked name. Keys are gathered first, since a map
+		// changed while it is ranged over may show a key twice.
+		type entry struct{ key, val reflect.Value }
+		var entries []entry
+		for iter := v.MapRange(); iter.Next(); {
+			entries = append(entries, entry{iter.Key(), iter.Value()})
+		}
+		for _, e := range entries {
 			c := reflect.New(v.Type().Elem()).Elem()
-			c.Set(iter.Value())
+			c.Set(e.val)
 			maskValue(set, c, depth+1)
-			v.SetMapIndex(iter.Key(), c)
+			key := e.key
+			if key.Kind() == reflect.String {
+				if m := set.Mask(key.String()); m != key.String() {
+					v.SetMapIndex(key, reflect.Value{})
+					key = reflect.New(key.Type()).Elem()
+					key.SetString(m)
+				}
+			}
+			v.SetMapIndex(key, c)
 		}
 	}
 }

@@ -242,7 +242,7 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		return false
 	}
 	what := method + " " + ev.Request.URL
-	if w.allow != "" && !w.used && what == w.allow {
+	if w.allow != "" && !w.used && (what == w.allow || t.log.typed.Mask(what) == w.allow) {
 		w.used = true
 		return false
 	}
@@ -306,14 +306,33 @@ func formOf(r *network.Request, typed *secret.Set) map[string]string {
 // heldErr is the needs_approval error for a step whose sends were held.
 func (t *tab) heldErr(action, pageURL, control string, held []heldSend) error {
 	h := held[0]
-	a := calls.Approval{Action: action, URL: pageURL, Control: control,
-		Why: "sends " + h.kind + ": " + h.method + " " + shortURL(h.url), Sends: h.method + " " + h.url, Form: h.form}
+	a := calls.Approval{Action: action, URL: t.log.typed.Mask(pageURL), Control: control,
+		Why: "sends " + h.kind + ": " + h.method + " " + shortURL(h.url), Form: h.form}
+	a.Sends = t.heldSends(h, &a.Why)
+	return needsApproval(t.bind(a), t.heldMsg(action, control, held))
+}
+
+// heldSends is the request an approval of h names and lets through: its
+// method and URL, each value typed as a secret in the session as its mark
+// (an approval is the data of an error, which the CLI's --json envelope
+// and an MCP reply print and a batch row's journal keeps; the session
+// masks only an error's words). The gate compares a request with it
+// masked alike. why, which names the URL too, is masked the same, as is
+// the page's URL (heldErr), as a submit's approval has it (submit.go).
+func (t *tab) heldSends(h heldSend, why *string) string {
+	*why = t.log.typed.Mask(*why)
+	return t.log.typed.Mask(h.method + " " + h.url)
+}
+
+// heldMsg is the message of heldErr.
+func (t *tab) heldMsg(action, control string, held []heldSend) string {
+	h := held[0]
 	msg := fmt.Sprintf("%s %s would send %s (%s %s, %s): it needs approval; the request was stopped before it left the browser",
 		action, control, h.kind, h.method, shortURL(h.url), h.why)
 	if len(held) > 1 {
 		msg += fmt.Sprintf(" (and %d more)", len(held)-1)
 	}
-	return needsApproval(t.bind(a), msg)
+	return msg
 }
 
 // shortURL is a URL without its query, for messages.

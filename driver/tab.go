@@ -101,6 +101,9 @@ type tab struct {
 	loader        cdp.LoaderID
 	approvalSeq   int
 	usedApprovals map[string]bool
+	// acceptApproved is an approval of a held accept given when its
+	// dialog was gone: the next accept of the page uses it (dialoggate.go).
+	acceptApproved *calls.Approval
 
 	tools *pagetool.Tools // the page's WebMCP tools, from the first look on (pagetools.go)
 

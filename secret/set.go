@@ -209,7 +209,8 @@ func (s *Set) generation() uint64 {
 	return s.gen
 }
 
-// encodings returns value and the forms it takes in URLs, JSON strings
+// encodings returns value and the forms it takes in URLs (as Go's url
+// package and JavaScript's encoders write them), JSON strings
 // (Go's, which escapes <, > and &, and JavaScript's, which does not; with
 // "/" as "\/" as PHP writes it), HTML text, hex and base64. For base64 it
 // returns the whole encodings and the characters that encode value at
@@ -220,6 +221,7 @@ func (s *Set) generation() uint64 {
 func encodings(value string) []string {
 	h := hex.EncodeToString([]byte(value))
 	out := []string{value, url.QueryEscape(value), url.PathEscape(value), h, strings.ToUpper(h)}
+	out = append(out, jsSpellings(value)...) // jsencode.go
 	for _, escHTML := range []bool{true, false} {
 		var sb strings.Builder
 		enc := json.NewEncoder(&sb)

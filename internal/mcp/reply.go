@@ -135,9 +135,18 @@ func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.
 
 // dialog answers the open JavaScript dialog; the page may go on from there.
 func (t *tools) dialog(ctx context.Context, r *sdk.CallToolRequest, req calls.DialogRequest) (string, actOut, error) {
-	out, err := t.s.Dialog(ctx, req)
-	if err != nil {
-		return "", actOut{}, err
+	// Accepting a confirm presses what it asks: a send it starts that
+	// commits is put to the person as a click's is ([gate]).
+	out, res := gate(ctx, r, func(a *calls.Approval, allow bool) (*calls.Outcome, error) {
+		q := req
+		q.Submits, q.Approve = SubmitsAsk, a
+		if allow {
+			q.Submits = SubmitsAllow
+		}
+		return t.s.Dialog(ctx, q)
+	})
+	if res != nil {
+		return "", actOut{}, answered(res)
 	}
 	head := "dialog dismissed"
 	if req.Accept {

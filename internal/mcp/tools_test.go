@@ -58,7 +58,7 @@ func TestToolsMapToCalls(t *testing.T) {
 		{"screenshot", map[string]any{"full": true, "target": "e2"}, calls.MethodScreenshot, calls.ScreenshotRequest{Full: true, Target: "e2"}},
 		{"tabs", map[string]any{"op": "switch", "index": 1}, calls.MethodTab, calls.TabRequest{Op: "switch", Index: 1}},
 		{"tabs", map[string]any{"op": "new", "url": "https://shop.test/"}, calls.MethodTab, calls.TabRequest{Op: "new", URL: "https://shop.test/"}},
-		{"dialog", map[string]any{"accept": true, "text": "Ann"}, calls.MethodDialog, calls.DialogRequest{Accept: true, Text: "Ann"}},
+		{"dialog", map[string]any{"accept": true, "text": "Ann"}, calls.MethodDialog, calls.DialogRequest{Accept: true, Text: "Ann", Submits: "ask"}},
 		{"eval", map[string]any{"expression": "1+1"}, calls.MethodEval, calls.EvalRequest{Expression: "1+1"}},
 	}
 	for _, tt := range tests {

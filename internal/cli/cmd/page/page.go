@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
+	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
 )
 
 // ViewportOptions are the flags of `waymark viewport W H`.
@@ -63,7 +64,7 @@ func NewCmdDialog(f *cmdutil.Factory, runF func(context.Context, *DialogOptions)
 		Short: "Answer the open JavaScript dialog",
 		Long: `Answer the alert, confirm, prompt or beforeunload dialog that waits on the
 page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
-		Example: "  waymark dialog accept\n  waymark dialog accept 'my answer'\n  waymark dialog dismiss",
+		Example: "  waymark dialog accept\n  waymark dialog accept 'my answer'\n  waymark dialog accept --secret pin=env:PIN\n  waymark dialog dismiss",
 		Args:    cobra.ArbitraryArgs,
 		RunE:    cmdutil.GroupRunE,
 	}
@@ -76,19 +77,48 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 		}
 		return dialogRun(cmd.Context(), opts)
 	}
-	cmd.AddCommand(
-		&cobra.Command{
-			Use:   "accept [TEXT]",
-			Short: "Accept the dialog (TEXT answers a prompt)",
-			Args:  cmdutil.ArgsRange(0, 1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				req := calls.DialogRequest{Accept: true}
-				if len(args) == 1 {
-					req.Text = args[0]
+	// Accepting a confirm presses what it asks: the gate is the one of a
+	// plain element command (cmdutil.SubmitGate), and a send the accept
+	// starts that commits needs approval like a click's.
+	var askSubmit, allowSubmit bool
+	var secretRef string
+	accept := &cobra.Command{
+		Use:   "accept [TEXT]",
+		Short: "Accept the dialog (TEXT answers a prompt)",
+		Args:  cmdutil.ArgsRange(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := calls.DialogRequest{Accept: true}
+			if len(args) == 1 {
+				req.Text = args[0]
+			}
+			var err error
+			if secretRef != "" {
+				// A prompt that asks for a PIN: typed through the
+				// session's registry, masked wherever the page echoes it.
+				if req.Text != "" {
+					return cmdutil.UsageErrorf("give TEXT or --secret, not both", "two answers to the prompt")
 				}
-				return run(cmd, req)
-			},
+				po := &pilotflags.PilotOptions{Secrets: []string{secretRef}}
+				v, err := po.Vars(f.Env())
+				if err != nil {
+					return err
+				}
+				for name, sv := range v.Secrets {
+					req.Secret, req.Text = name, sv.Reveal()
+				}
+			}
+			if req.Submits, err = f.SubmitGate(askSubmit, allowSubmit); err != nil {
+				return err
+			}
+			return run(cmd, req)
 		},
+	}
+	accept.Flags().StringVar(&secretRef, "secret", "", "answer a prompt with a secret instead of TEXT: name=env:VAR; never shown")
+	accept.Flags().BoolVar(&askSubmit, "ask-submit", false, "refuse, with what it would send, if accepting sends a form, pays, deletes or confirms")
+	accept.Flags().BoolVar(&allowSubmit, "allow-submit", false, `let accepting send a form, pay, delete or confirm when the config file says submits = "ask"`)
+	accept.MarkFlagsMutuallyExclusive("ask-submit", "allow-submit")
+	cmd.AddCommand(
+		accept,
 		&cobra.Command{
 			Use:   "dismiss",
 			Short: "Dismiss the dialog",

@@ -60,6 +60,10 @@ func TestPageParse(t *testing.T) {
 	clitest.CheckParse(t, NewCmdDialog, func(o *DialogOptions) any { return o.Request }, []clitest.ParseCase{
 		{Name: "accept", Args: []string{"accept"}, Want: calls.DialogRequest{Accept: true}},
 		{Name: "accept text", Args: []string{"accept", "my answer"}, Want: calls.DialogRequest{Accept: true, Text: "my answer"}},
+		// Accepting a confirm presses what it asks: the gate of a plain
+		// element command.
+		{Name: "accept ask", Args: []string{"accept", "--ask-submit"}, Want: calls.DialogRequest{Accept: true, Submits: "ask"}},
+		{Name: "accept allow", Args: []string{"accept", "--allow-submit"}, Want: calls.DialogRequest{Accept: true}},
 		{Name: "dismiss", Args: []string{"dismiss"}, Want: calls.DialogRequest{}},
 		{Name: "dismiss text", Args: []string{"dismiss", "x"}, WantUsage: true},
 		{Name: "none", WantUsage: true},
@@ -129,4 +133,27 @@ func TestPageStateRuns(t *testing.T) {
 			WantStderr: "accepted the dialog\n",
 		},
 	})
+}
+
+// dialog accept --secret answers a prompt with a value read from the
+// environment and names it, so the session registers it before it is
+// typed; TEXT and --secret together are a usage error.
+func TestDialogAcceptSecret(t *testing.T) {
+	f, _, _, _ := clitest.NewFactory(&clitest.FakeCaller{})
+	f.Getenv = func(name string) string {
+		if name == "VAULT_PIN" {
+			return "4821-blue"
+		}
+		return ""
+	}
+	got, err := clitest.ParseWith(f, NewCmdDialog, []string{"accept", "--secret", "pin=env:VAULT_PIN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (calls.DialogRequest{Accept: true, Text: "4821-blue", Secret: "pin"}); got.Request != want {
+		t.Errorf("request %+v, want %+v", got.Request, want)
+	}
+	if _, err := clitest.ParseWith(f, NewCmdDialog, []string{"accept", "1234", "--secret", "pin=env:VAULT_PIN"}); err == nil {
+		t.Error("TEXT and --secret together: no error")
+	}
 }
