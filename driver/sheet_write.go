@@ -95,7 +95,7 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (re
 	if tabName != "" {
 		why += fmt.Sprintf(" %q", tabName)
 	}
-	want := calls.Approval{Action: "write cells", URL: shownURL(t.url()), Control: sheetcell.List(cells),
+	want := calls.Approval{Action: "write cells", URL: s.mask(shownURL(t.url())), Control: sheetcell.List(cells),
 		Why: why, Form: now, Writes: sheetcell.Writes(cells), Sends: "cells " + sheetcell.Digest(cells)}
 	if req.Approve == nil {
 		var b strings.Builder
