@@ -102,6 +102,22 @@ func (p *asker) count() int {
 // mcpClient connects an MCP client (asking p; nil: a client that cannot
 // ask) to a waymark MCP server whose replay runs on s, asking auth about
 // routine files, and whose site tools are on; it returns its tool call.
+// agentClient connects the agent's MCP client on ct; with p, a client
+// that asks its person within the call (the protocol before 2026-07-28).
+func agentClient(t *testing.T, ctx context.Context, ct sdk.Transport, p *asker) *sdk.ClientSession {
+	t.Helper()
+	var copts *sdk.ClientOptions
+	var so *sdk.ClientSessionOptions
+	if p != nil {
+		copts, so = p.options(), &sdk.ClientSessionOptions{ProtocolVersion: "2025-06-18"}
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "v0"}, copts).Connect(ctx, ct, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
 func mcpClient(t *testing.T, s *driver.Session, p *asker, auth *approval.Authority) func(name string, args map[string]any) *sdk.CallToolResult {
 	t.Helper()
 	replayer := func(ctx context.Context, _ string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
@@ -115,16 +131,7 @@ func mcpClient(t *testing.T, s *driver.Session, p *asker, auth *approval.Authori
 	if err != nil {
 		t.Fatal(err)
 	}
-	var copts *sdk.ClientOptions
-	var so *sdk.ClientSessionOptions
-	if p != nil {
-		// A client that asks within the call: the protocol before 2026-07-28.
-		copts, so = p.options(), &sdk.ClientSessionOptions{ProtocolVersion: "2025-06-18"}
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "v0"}, copts).Connect(ctx, ct, so)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := agentClient(t, ctx, ct, p)
 	t.Cleanup(func() {
 		_ = cs.Close()
 		_ = ss.Wait()

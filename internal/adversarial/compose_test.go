@@ -245,15 +245,7 @@ func TestConfirmDialogOverMCPIsNotTheAgents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var copts *sdk.ClientOptions
-		var so *sdk.ClientSessionOptions
-		if p != nil {
-			copts, so = p.options(), &sdk.ClientSessionOptions{ProtocolVersion: "2025-06-18"}
-		}
-		cs, err := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "v0"}, copts).Connect(ctx, ct, so)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cs := agentClient(t, ctx, ct, p)
 		t.Cleanup(func() { _ = cs.Close(); _ = ss.Wait() })
 		return func(name string, args map[string]any) *sdk.CallToolResult {
 			t.Helper()
