@@ -111,14 +111,15 @@ func TestSheetReadEmptyCell(t *testing.T) {
 	t.Parallel()
 	s, ctx := newSession(t)
 	openSheet(t, s, ctx, apptest.SheetOptions{Data: [][]string{{"a", ""}, {"", "d"}}})
-	start := time.Now()
 	g, err := s.SheetRead(ctx, calls.SheetReadRequest{Range: "B1"})
 	if err != nil {
+		// A copy not told from a blocked one ends, after the wait for
+		// an app that copies late, as "the page blocked the copy".
 		t.Fatal(err)
 	}
-	// An empty cell copies nothing: told from a blocked copy at once,
-	// not after the wait for an app that copies late.
-	if v := g.Grid.Values(); len(v) != 1 || len(v[0]) != 1 || v[0][0] != "" || time.Since(start) > 2*time.Second {
-		t.Fatalf("empty cell: %q in %s", v, time.Since(start))
+	// An empty cell copies nothing: read as empty, not as blocked. (Not
+	// timed: it once asserted under 2 s, which a loaded machine broke.)
+	if v := g.Grid.Values(); len(v) != 1 || len(v[0]) != 1 || v[0][0] != "" {
+		t.Fatalf("empty cell: %q", v)
 	}
 }
