@@ -10,7 +10,8 @@ import (
 
 // TestStorageAndCookiesMaskATypedSecret: a page that keeps what was typed
 // as a secret in its local storage and a cookie does not hand it back
-// through the session's own reads (the Go API's, not only the daemon's).
+// through the session's own reads (the Go API's, not only the daemon's),
+// nor through a saved state, which reads both.
 func TestStorageAndCookiesMaskATypedSecret(t *testing.T) {
 	t.Parallel()
 	const pin = "8841-2207-5531"
@@ -28,8 +29,12 @@ func TestStorageAndCookiesMaskATypedSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal([]any{st, ck})
-	if strings.Contains(string(b), pin) || !strings.Contains(string(b), "«secret:pin»") {
-		t.Fatalf("storage and cookies: %s", b)
+	state, err := s.StateSave(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal([]any{st, ck, state})
+	if strings.Contains(string(b), pin) || strings.Count(string(b), "«secret:pin»") != 4 {
+		t.Fatalf("storage, cookies and the saved state (want the mark four times): %s", b)
 	}
 }

@@ -81,8 +81,11 @@ func (s *Session) Storage(ctx context.Context, req calls.StorageRequest) (reply 
 }
 
 // StateSave returns the session's cookies and the local storage of the
-// current tab's origin.
-func (s *Session) StateSave(ctx context.Context) (_ *calls.State, err error) {
+// current tab's origin, masked as every reply is: a value the page kept of
+// a secret typed in this session is saved as its mark, never in clear (a
+// state file is read and shared more than the secret's own source).
+func (s *Session) StateSave(ctx context.Context) (reply *calls.State, err error) {
+	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, usePage)
 	if err != nil {
 		return nil, err

@@ -26,7 +26,9 @@ func NewCmdState(f *cmdutil.Factory, runF func(context.Context, *StateOptions) e
 		Short: "Save or load the session's cookies and storage",
 		Long: `Save the session's cookies and the local storage of its open origins to a
 file, or load such a file into the session (to start signed in). The file
-holds credentials: it is written readable by you alone.`,
+holds credentials: it is written readable by you alone. A value the page
+kept of a secret typed in the session (--secret) is saved as its mark, as
+every reply shows it; type the secret again after loading.`,
 		Example: "  waymark state save auth.json\n  waymark --session ci state load auth.json",
 		Args:    cobra.ArbitraryArgs,
 		RunE:    cmdutil.GroupRunE,
