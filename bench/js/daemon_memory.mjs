@@ -144,7 +144,8 @@ const ratio = (x, y) => (x === null || y === null || x === undefined || y === un
 const w = results.waymark || {}, p = results['agent-browser'] || {};
 const rrows = [];
 if (w[lo] && w[hi] && lo !== hi) rrows.push([`waymark ${hi} ÷ waymark ${lo} (goal ≤ 2×)`, ratio(w[hi].tree_pss, w[lo].tree_pss), ratio(w[hi].anon, w[lo].anon), ratio(w[hi].pss, w[lo].pss)]);
-if (w[hi] && p[hi]) rrows.push([`waymark ${hi} ÷ agent-browser ${hi} (goal ≤ 0.35×)`, ratio(w[hi].tree_pss, p[hi].tree_pss), ratio(w[hi].anon, p[hi].anon), ratio(w[hi].pss, p[hi].pss)]);
+if (w[lo] && p[lo] && lo !== hi) rrows.push([`waymark ${lo} ÷ agent-browser ${lo} (goal ≤ 1×)`, ratio(w[lo].tree_pss, p[lo].tree_pss), ratio(w[lo].anon, p[lo].anon), ratio(w[lo].pss, p[lo].pss)]);
+if (w[hi] && p[hi]) rrows.push([`waymark ${hi} ÷ agent-browser ${hi} (goal ≤ 0.25×)`, ratio(w[hi].tree_pss, p[hi].tree_pss), ratio(w[hi].anon, p[hi].anon), ratio(w[hi].pss, p[hi].pss)]);
 if (rrows.length) console.log('\n' + table(['ratio', 'tree PSS', 'anonymous', 'PSS'], rrows));
 console.log('\ntree PSS: each physical page of the trees once, split among their processes that map it (what PSS sums to with nothing else running); anonymous: its heap and shared-memory part; PSS: the kernel\'s, diluted by other programs mapping the same files.');
 for (const n of notes) console.log('note: ' + n);

@@ -67,6 +67,11 @@ func Flags(execPath string, headless bool, extra ...chromedp.ExecAllocatorOption
 		chromedp.Flag("force-color-profile", "srgb"),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("mute-audio", true),
+		// V8 favours memory over speed in every renderer: a smaller young
+		// generation and a heap that grows slower (issue 32: ~3 MB less a
+		// renderer, ~30 MB with ten sessions, no change to what a page
+		// sees). A user's own --js-flags replaces it.
+		chromedp.Flag("js-flags", "--optimize-for-size"),
 		chromedp.WindowSize(1280, 800),
 	}
 	if headless {

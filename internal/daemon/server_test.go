@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -557,5 +558,27 @@ func TestLogRedacted(t *testing.T) {
 	}
 	if strings.Contains(log, key) {
 		t.Errorf("the log holds the key:\n%s", log)
+	}
+}
+
+// A second after its last request ends, the daemon gives back the pages of
+// its executable that start-up mapped (trim.go), and says so in its log.
+func TestQuietDaemonGivesMemoryBack(t *testing.T) {
+	var logs syncBuffer
+	r := start(t, daemon.Options{Handler: &fakeHandler{fn: echo}, Logger: jsonLogger(&logs)})
+	c := client.New(client.Options{Socket: r.socket})
+	defer c.Close()
+	if err := c.Call(context.Background(), "s", "open", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), `"msg":"gave memory back"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no memory given back 10 s after the request ended; log:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if runtime.GOOS == "linux" && strings.Contains(logs.String(), `"image_bytes":0`) {
+		t.Errorf("none of the executable was given back:\n%s", logs.String())
 	}
 }
