@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -561,8 +560,8 @@ func TestLogRedacted(t *testing.T) {
 	}
 }
 
-// A second after its last request ends, the daemon gives back the pages of
-// its executable that start-up mapped (trim.go), and says so in its log.
+// A second after its last request ends, the daemon gives the heap it freed
+// back (trim.go), and says so in its log.
 func TestQuietDaemonGivesMemoryBack(t *testing.T) {
 	var logs syncBuffer
 	r := start(t, daemon.Options{Handler: &fakeHandler{fn: echo}, Logger: jsonLogger(&logs)})
@@ -577,8 +576,5 @@ func TestQuietDaemonGivesMemoryBack(t *testing.T) {
 			t.Fatalf("no memory given back 10 s after the request ended; log:\n%s", logs.String())
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-	if runtime.GOOS == "linux" && strings.Contains(logs.String(), `"image_bytes":0`) {
-		t.Errorf("none of the executable was given back:\n%s", logs.String())
 	}
 }
