@@ -22,7 +22,7 @@ const defaultActTimeout = 5 * time.Second
 func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.Outcome, err error) {
 	defer s.masked(&reply, &err)
 	endEnter := timing.Span("act: enter")
-	t, ctx, end, err := s.enter(ctx, usePage)
+	t, ctx, end, err := s.enter(ctx, actPage) // its probe runs beside the plan, awaited below
 	endEnter()
 	if err != nil {
 		return nil, err
@@ -52,6 +52,10 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	}
 	endPlan()
 	if err != nil {
+		return nil, err
+	}
+	// Nothing that changes the page is sent before the page answered.
+	if err := t.awaitEntryProbe(ctx); err != nil {
 		return nil, err
 	}
 	// The history entry to go back to if the guard refuses where the
