@@ -22,7 +22,7 @@ const defaultActTimeout = 5 * time.Second
 func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.Outcome, err error) {
 	defer s.masked(&reply, &err)
 	endEnter := timing.Span("act: enter")
-	t, ctx, end, err := s.enter(ctx, usePage)
+	t, ctx, end, err := s.enter(ctx, actPage) // its probe runs beside the plan, awaited below
 	endEnter()
 	if err != nil {
 		return nil, err
@@ -44,6 +44,19 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	var target *element // the element acted on, if the action has one
 	var pressed string  // what a click-at pressed
 	var do func(context.Context) error
+	// The history entry to go back to if the guard refuses where the
+	// action leads (guard.go), and the overlays the popups check judges,
+	// are read while the plan finds a ref's element, which cannot wait:
+	// all three only read the page, two round trips fewer. A plan that
+	// may wait for its element (a locator) reads them after it, right
+	// before the action, as an overlay may come meanwhile.
+	var entryC chan int64
+	var popupsC chan popupsRead
+	if _, ref := normalizeRef(req.Target); ref && req.Kind != calls.ActClickAt && req.Kind != calls.ActDrag {
+		entryC, popupsC = make(chan int64, 1), make(chan popupsRead, 1)
+		go func() { entryC <- t.entry(ctx) }()
+		go func() { popupsC <- t.readPopups(ctx) }()
+	}
 	endPlan := timing.Span("act: plan")
 	if req.Kind == calls.ActClickAt {
 		do, err = s.planClickAt(ctx, t, req, timeout, &target, &pressed) // clickat.go
@@ -54,13 +67,19 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	if err != nil {
 		return nil, err
 	}
-	// The history entry to go back to if the guard refuses where the
-	// action leads (guard.go), read while the popups are checked: one
-	// round trip fewer. Read again if answering a popup may have moved it.
+	// Nothing that changes the page is sent before the page answered.
+	if err := t.awaitEntryProbe(ctx); err != nil {
+		return nil, err
+	}
+	// Otherwise the history entry is read while the popups are checked.
+	// It is read again if answering a popup may have moved it.
 	endPopups := timing.Span("act: popups")
-	entryC := make(chan int64, 1)
-	go func() { entryC <- t.entry(ctx) }()
-	closed, err := s.checkPopups(ctx, t, req.Target)
+	if entryC == nil {
+		entryC, popupsC = make(chan int64, 1), make(chan popupsRead, 1)
+		go func() { entryC <- t.entry(ctx) }()
+		popupsC <- t.readPopups(ctx)
+	}
+	closed, err := s.judgePopups(ctx, t, req.Target, <-popupsC)
 	entry := <-entryC
 	if err != nil {
 		return nil, err

@@ -74,6 +74,12 @@ const (
 	// renderer (a capture) too, which would hide a stuck page from the
 	// probe for busyQuiet.
 	readPage
+	// actPage: as usePage, for an element action (Act): its probe runs
+	// beside the plan, which only reads the page (it finds the element),
+	// and the action waits for the probe's answer (awaitEntryProbe) before
+	// it sends anything that changes the page: a stuck page is told before
+	// any input, as with usePage, one round trip sooner.
+	actPage
 	// leavePage: the call replaces the page (open, reload, history): a
 	// stuck renderer, or one held by a dialog, is stopped first.
 	leavePage
@@ -126,7 +132,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		return nil, ctx, func(*error) {}, err
 	}
 	switch how {
-	case usePage, readPage:
+	case usePage, readPage, actPage:
 		crashed, hung := t.health()
 		if crashed {
 			return nil, ctx, func(*error) {}, pageCrashed()
@@ -156,9 +162,12 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		defer close(watched)
 		t.watchCall(cctx, cancel, quit, how == leavePage, s.browser.gone)
 	}()
-	var probed chan error // the probe beside a read (readPage), once it ends
+	var probed chan error // the probe beside a read (readPage) or a plan (actPage), once it ends
 	stopProbe := func() {}
 	end := func(errp *error) {
+		if how == actPage && probed != nil && t.takeEntryProbe() == nil {
+			probed = nil // the action waited for it (awaitEntryProbe)
+		}
 		if probed != nil && *errp == nil {
 			if err := <-probed; errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
 				*errp = err
@@ -198,7 +207,19 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 	// hide it from the probes during the call. After the settle just
 	// waited for, whose last word came from the page's main thread, the
 	// renderer has answered just now (answeredFresh): no second question.
-	if (how == usePage || how == readPage) && t.pendingDialog() == nil && !t.answeredWithin(answeredFresh) {
+	if (how == usePage || how == readPage || how == actPage) && t.pendingDialog() == nil && !t.answeredWithin(answeredFresh) {
+		if how == actPage {
+			// On the call's ctx, as below; awaited before the action sends
+			// anything (awaitEntryProbe), and by end when the call ends
+			// before that.
+			pctx, cancel := context.WithCancel(ctx)
+			probed, stopProbe = make(chan error, 1), cancel
+			go func() { probed <- t.probe(pctx) }()
+			t.mu.Lock()
+			t.entryProbe = probed
+			t.mu.Unlock()
+			return t, cctx, end, nil
+		}
 		if how == readPage {
 			// On the call's ctx, not cctx: a tab marked stuck ends cctx
 			// at once, and the probe is what asks whether it still is.
@@ -216,6 +237,37 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		}
 	}
 	return t, cctx, end, nil
+}
+
+// takeEntryProbe returns and clears the probe an actPage call runs beside
+// its plan, or nil when there is none or it was awaited.
+func (t *tab) takeEntryProbe() chan error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ch := t.entryProbe
+	t.entryProbe = nil
+	return ch
+}
+
+// awaitEntryProbe waits for the probe an actPage call runs beside its
+// plan, and returns page_unresponsive or page_crashed when that is what it
+// found: before the action sends anything that changes the page, which in
+// a stuck renderer would run after the call was reported abandoned.
+func (t *tab) awaitEntryProbe(ctx context.Context) error {
+	ch := t.takeEntryProbe()
+	if ch == nil {
+		return nil
+	}
+	defer timing.Span("act: probe wait")() // what is left of it after the plan
+	select {
+	case err := <-ch:
+		if errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
+			return err
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // noteAnswer records that the page's main thread answered a command of

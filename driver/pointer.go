@@ -41,7 +41,34 @@ const (
 	// checkAgain: the second of those checks, which compares the element's
 	// box with the first's and does not scroll.
 	checkAgain
+	// checkInView: the first check of an element of the top frame does not
+	// scroll it into view first (a round trip of its own), and passes only
+	// when the element is wholly in view, as a scroll would leave it; else
+	// the caller checks again the usual way (firstInView).
+	checkInView
 )
+
+// errNotInView is a check's answer (checkInView) for an element that a
+// scroll into view would move.
+var errNotInView = errors.New("element is not wholly in view")
+
+// firstInView wraps an actionableLoop try so that its first run checks the
+// element where it is (checkInView) and, when that does not pass, at once
+// the usual way, scrolled into view first: an element already in view
+// (most are: the agent read it in the look) is checked in one round trip
+// instead of two.
+func firstInView(try func(extra int) (point, error)) func() (point, error) {
+	first := true
+	return func() (point, error) {
+		if first {
+			first = false
+			if p, err := try(checkInView); err == nil {
+				return p, nil
+			}
+		}
+		return try(0)
+	}
+}
 
 // probeBox is where a check found the element: its centre and size in its
 // frame's viewport.
@@ -72,7 +99,9 @@ func (el *element) actionable(ctx context.Context, checks int, timeout time.Dura
 // round trip, decoding its result into out: a fill's preparation, one call
 // instead of two.
 func (el *element) actionableThen(ctx context.Context, checks int, timeout time.Duration, then string, out any) (point, error) {
-	return el.actionableLoop(ctx, checks, timeout, func() (point, error) { return el.tryActionable(ctx, checks, then, out, nil) })
+	return el.actionableLoop(ctx, checks, timeout, firstInView(func(extra int) (point, error) {
+		return el.tryActionable(ctx, checks|extra, then, out, nil)
+	}))
 }
 
 // reach is actionable for a pointer action, with the mouse moved onto the
@@ -90,9 +119,9 @@ func (el *element) reach(ctx context.Context, checks int, timeout time.Duration,
 		}
 		return p, el.tab.moveTo(ctx, p, h)
 	}
-	return el.actionableLoop(ctx, checks, timeout, func() (point, error) {
+	return el.actionableLoop(ctx, checks, timeout, firstInView(func(extra int) (point, error) {
 		var at probeBox
-		p, err := el.tryActionable(ctx, checks|checkMoved, "", nil, &at)
+		p, err := el.tryActionable(ctx, checks|checkMoved|extra, "", nil, &at)
 		if err != nil {
 			return p, err
 		}
@@ -103,7 +132,7 @@ func (el *element) reach(ctx context.Context, checks int, timeout time.Duration,
 			return p, err
 		}
 		return p, nil
-	})
+	}))
 }
 
 // actionableLoop tries the checks until they pass, the element is gone,
@@ -175,7 +204,10 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 			return point{}, err
 		}
 	}
-	if checks&checkAgain == 0 {
+	// Where it is (checkInView), for an element of the top frame not
+	// wheeled into view by a hand: the check says whether it is in view.
+	inView := checks&checkInView != 0 && el.hand == nil && el.tid == "" && el.frame == el.tab.mainFrame()
+	if checks&checkAgain == 0 && !inView {
 		if _, err := cdp.Call(ctx, el.sess, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: el.node}); err != nil {
 			if noBox(err) {
 				return point{}, el.notVisible()
@@ -197,23 +229,29 @@ func (el *element) tryActionable(ctx context.Context, checks int, then string, o
 		// Opened: what covers it is a menu the focused field opened as
 		// it was typed into.
 		Opened bool `json:"opened"`
+		// InView: it is wholly in view, in the viewport and in each box
+		// that clips it (asked with checkInView).
+		InView bool `json:"inView"`
 		// Then is what then returned, when the element passed.
 		Then json.RawMessage `json:"then"`
 	}
-	args := map[string]any{"enabled": checks&checkEnabled != 0, "hit": checks&checkHit != 0, "moved": checks&checkMoved != 0}
+	args := map[string]any{"enabled": checks&checkEnabled != 0, "hit": checks&checkHit != 0, "moved": checks&checkMoved != 0, "inView": inView}
 	if checks&checkAgain != 0 && at != nil {
 		args["was"] = at
 	}
 	fn := jsActionable
 	if then != "" {
 		fn = "async function (checks) { const r = await (" + jsActionable + ").call(this, checks); " +
-			"if (r.state === 'ok') r.then = (" + then + ").call(this); return r; }"
+			"if (r.state === 'ok' && (!checks.inView || r.inView)) r.then = (" + then + ").call(this); return r; }"
 	}
 	if err := el.callOn(ctx, fn, &probe, args); err != nil {
 		return point{}, err
 	}
 	switch probe.State {
 	case "ok":
+		if inView && !probe.InView {
+			return point{}, errNotInView // then did not run: the caller checks again, scrolled
+		}
 	case "gone":
 		return point{}, el.gone(nil)
 	case "hidden":

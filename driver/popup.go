@@ -52,7 +52,32 @@ func (t *tab) readOverlays(ctx context.Context) func() {
 	}
 }
 
-// checkPopups runs right before an action: an overlay that appeared since
+// popupsRead is what readPopups read of the page for judgePopups.
+type popupsRead struct {
+	ovs    []overlay
+	read   bool // false: nothing to judge (no look yet, not the page's first action, or the page went away)
+	navSeq int  // the page it read (tab.navSeq)
+}
+
+// readPopups reads the overlays over the page for judgePopups, when there
+// is something to judge them by. It only reads: an action whose plan
+// cannot wait reads them beside it (Act).
+func (t *tab) readPopups(ctx context.Context) popupsRead {
+	t.mu.Lock()
+	looked, first, seq := t.lookedOverlays, t.bannersSeq != t.navSeq+1, t.navSeq
+	t.mu.Unlock()
+	if looked == nil && !first {
+		return popupsRead{navSeq: seq} // no look yet: nothing to compare with
+	}
+	ovs, err := t.overlays(ctx)
+	if err != nil {
+		return popupsRead{navSeq: seq} // a page going away has no popups to judge
+	}
+	return popupsRead{ovs: ovs, read: true, navSeq: seq}
+}
+
+// judgePopups runs right before an action, on the overlays readPopups
+// read (beside the plan, or right after it): an overlay that appeared since
 // the last look stops the action with ErrPopup, except a cookie banner
 // (closed by its least-tracking answer) and an app banner (closed by its
 // own "not now"); each close is said in the returned notes.
@@ -61,19 +86,19 @@ func (t *tab) readOverlays(ctx context.Context) func() {
 // at load (seen by the look or not), unless the action is on one of the
 // banner's own buttons: the usual banner is there from the start, and
 // would otherwise cover the click.
-func (s *Session) checkPopups(ctx context.Context, t *tab, target string) (notes []string, err error) {
+func (s *Session) judgePopups(ctx context.Context, t *tab, target string, r popupsRead) (notes []string, err error) {
+	if r.navSeq != t.mark().navSeq {
+		r = t.readPopups(ctx) // read on a page since left: read this one
+	}
 	t.mu.Lock()
 	looked := t.lookedOverlays
 	first := t.bannersSeq != t.navSeq+1
 	t.bannersSeq = t.navSeq + 1
 	t.mu.Unlock()
-	if looked == nil && !first {
-		return nil, nil // no look yet: nothing to compare with
+	if !r.read {
+		return nil, nil
 	}
-	ovs, err := t.overlays(ctx)
-	if err != nil {
-		return nil, nil // a page going away has no popups to judge
-	}
+	ovs := r.ovs
 	if first {
 		notes, err = s.answerBanners(ctx, t, ovs, target)
 		if err != nil || looked == nil {

@@ -90,7 +90,10 @@ type tab struct {
 	startSeq      int       // bumped each time the main frame asks to navigate or starts loading
 	busyN         int       // commands of ours that hold the renderer's main thread (busy)
 	busySince     time.Time // when the first of them began
-	answeredAt    time.Time // when the page's main thread last answered a command of ours (noteAnswer)
+	// entryProbe is the probe an actPage call runs beside its plan
+	// (health.go), until the action awaits it.
+	entryProbe chan error
+	answeredAt time.Time // when the page's main thread last answered a command of ours (noteAnswer)
 	// The submit gate at the point of sending (sendgate.go): sends is set
 	// while a step is watched; formNav are the frames that asked for a
 	// form submission meanwhile. loader is the main frame's page load,

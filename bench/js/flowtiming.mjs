@@ -44,7 +44,7 @@ const COLS = [
   ['lane', 'lane wait'],
   ['pending', 'await pending (the last action\'s settle)'],
   ['enter', 'enter, besides (tab, health check)'],
-  ['probe', 'enter: the health probe (one renderer round trip; none when the renderer answered just now)'],
+  ['probe', 'enter: the health probe (one renderer round trip; none when the renderer answered just now; an action waits only for what is left of it after its plan, which it runs beside)'],
   ['plan', 'act: plan (find the element)'],
   ['popups', 'act: popups, history entry'],
   ['input', 'act: input (CDP)'],
@@ -73,8 +73,11 @@ function phases(spans) {
   const innerMS = inner.reduce((a, s) => a + s.ms, 0) + sum(/^reply (?!cli\.run)/);
   const lane = sum(/^lane /);
   const pending = sum(/^await pending$/);
-  const probe = sum(/^enter: probe$/);
-  const enter = sum(/^(look|act): enter$/) - pending - probe;
+  // an action's probe runs beside its plan: what it waits for it after
+  // the plan is "act: probe wait", outside "act: enter"
+  const entryProbe = sum(/^enter: probe$/);
+  const probe = entryProbe + sum(/^act: probe wait$/);
+  const enter = sum(/^(look|act): enter$/) - pending - entryProbe;
   const p = {
     outer, cli: outer - innerMS - lane, lane, pending, enter, probe,
     plan: sum(/^act: plan$/), popups: sum(/^act: popups$/), input: sum(/^act: input$/),

@@ -54,14 +54,13 @@ var frontLinks = map[string]bool{
 	"github.com/waymark-dev/waymark/internal/daemon/daemonpath": true, // where the daemon is
 	"github.com/waymark-dev/waymark/internal/rpc":               true, // the wire
 	"github.com/waymark-dev/waymark/internal/version":           true, // waymark-full's version
-	"github.com/waymark-dev/waymark/calls":                      true, // rpc's errors
-	"github.com/waymark-dev/waymark/sheet":                      true, // calls' cell types
 }
 
 // noLinks are standard packages the front must not link: net brings the C
 // resolver and with it the dynamic loader (a millisecond a start), os/user
-// the same.
-var noLinks = []string{"net", "os/user", "runtime/cgo", "os/exec"}
+// the same; regexp came with calls (and sheet, net/url), whose inits ran
+// on every start.
+var noLinks = []string{"net", "os/user", "runtime/cgo", "os/exec", "regexp", "net/url"}
 
 func TestFrontLinksLittle(t *testing.T) {
 	if testing.Short() {

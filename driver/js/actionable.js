@@ -118,5 +118,18 @@ async function (checks) {
   // control that submits a form.
   const link = el.closest && el.closest('a[href], area[href]');
   const submits = el.form && (el.type === 'submit' || el.type === 'image');
-  return { state: 'ok', x, y, w: b.w, h: b.h, dl: !!(link || submits) };
+  // checks.inView (pointer.go): the caller did not scroll it into view
+  // first, and does when it is not wholly in view, in the viewport and in
+  // each ancestor that clips it, as DOM.scrollIntoViewIfNeeded judges.
+  let inView = false;
+  if (checks.inView) {
+    inView = b.x >= 0 && b.y >= 0 && b.x + b.w <= innerWidth && b.y + b.h <= innerHeight;
+    for (let n = el.parentElement; inView && n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+      const o = getComputedStyle(n);
+      if (o.overflowX === 'visible' && o.overflowY === 'visible') continue;
+      const r = n.getBoundingClientRect();
+      inView = b.x >= r.left && b.y >= r.top && b.x + b.w <= r.right && b.y + b.h <= r.bottom;
+    }
+  }
+  return { state: 'ok', x, y, w: b.w, h: b.h, dl: !!(link || submits), inView };
 }

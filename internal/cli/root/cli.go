@@ -26,30 +26,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/waymark-dev/waymark/internal/cli/cmd/act"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/api"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/batch"
-	configcmd "github.com/waymark-dev/waymark/internal/cli/cmd/config"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/demo"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/doc"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/doctor"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/drift"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/form"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/look"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/mcp"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/memory"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/nav"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/netlog"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/page"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/record"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/replay"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/routine"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/session"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/sheet"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/test"
-	"github.com/waymark-dev/waymark/internal/cli/cmd/trace"
-	versioncmd "github.com/waymark-dev/waymark/internal/cli/cmd/version"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/envelope"
 	"github.com/waymark-dev/waymark/internal/cli/iostreams"
@@ -86,6 +62,15 @@ type Deps struct {
 	// configuration; nil reads ./waymark.toml and the user's config file,
 	// with Getenv. It is called at most once a process.
 	Config func(flags []config.Flag) (*config.Config, error)
+	// Only is the name of the top-level command the arguments run, when
+	// the caller knows it already (the daemon, running a command for the
+	// front, found it to judge whether it may): the tree then holds that
+	// command alone, as building the whole tree (some 60 commands and
+	// their flags, ~1 ms) costs more than the rest of a short command.
+	// What the command does and prints is the same: no command reads its
+	// siblings, and what would (help, an unknown command's suggestions)
+	// never runs in the daemon.
+	Only string
 }
 
 // MainWith runs waymark with the given streams and dependencies and returns
@@ -122,7 +107,7 @@ func MainWith(ctx context.Context, args []string, streams *iostreams.IOStreams, 
 		Config:        loadConfig,
 		Getenv:        deps.Getenv,
 	}
-	root := NewCmdRoot(f, g)
+	root := newCmdRoot(f, g, deps.Only)
 	root.SetArgs(args)
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
@@ -261,6 +246,20 @@ func (l *lazyCaller) close() {
 // and the config files are merged under them by config.Load, once, in
 // f.Config.
 func NewCmdRoot(f *cmdutil.Factory, g *cmdutil.GlobalOptions) *cobra.Command {
+	return newCmdRoot(f, g, "")
+}
+
+// newCmdRoot is NewCmdRoot; with only set (a top-level command's name), the
+// root holds that command alone (see [Deps.Only]), or all of them when no
+// command has that name.
+func newCmdRoot(f *cmdutil.Factory, g *cmdutil.GlobalOptions, only string) *cobra.Command {
+	onlyAt, found := [2]int{}, false
+	if only != "" {
+		onlyAt, found = commandAt()[only]
+	}
+	if !found {
+		only = ""
+	}
 	root := &cobra.Command{
 		Use:   "waymark <command> [flags]",
 		Short: "A browser for AI agents",
@@ -307,28 +306,13 @@ Try "waymark demo" for a tour.`,
 	pf.StringVar(&g.Socket, "socket", "", "the daemon's socket (env WAYMARK_SOCKET)")
 	_ = pf.MarkHidden("socket")
 
-	// groups order the help the way an agent works: go, look, act, read.
-	groups := []struct {
-		id, title string
-		cmds      []*cobra.Command
-	}{
-		{"nav", "Navigate:", []*cobra.Command{nav.NewCmdOpen(f, nil), nav.NewCmdBack(f, nil), nav.NewCmdForward(f, nil), nav.NewCmdReload(f, nil), nav.NewCmdTab(f, nil)}},
-		{"look", "Look and read:", []*cobra.Command{look.NewCmdSnapshot(f, nil), look.NewCmdGet(f, nil), look.NewCmdWait(f, nil), look.NewCmdEval(f, nil), look.NewCmdScreenshot(f, nil), look.NewCmdPDF(f, nil), look.NewCmdLocate(f, nil), look.NewCmdFind(f, nil), look.NewCmdConsole(f, nil), look.NewCmdNetwork(f, nil), look.NewCmdCapture(f, nil), look.NewCmdSitemap(f, nil)}},
-		{"pilot", "Say what you want (a model picks the element):", []*cobra.Command{pilot.NewCmdAct(f, nil), pilot.NewCmdObserve(f, nil), pilot.NewCmdExtract(f, nil), pilot.NewCmdRun(f, nil)}},
-		{"routine", "Routines (replay with no model):", []*cobra.Command{record.NewCmdRecord(f, nil), replay.NewCmdReplay(f, nil), routine.NewCmdRoutine(f, nil), drift.NewCmdDrift(f, nil), batch.NewCmdBatch(f, nil), batch.NewCmdWorker(f, nil), trace.NewCmdTrace(f, nil), api.NewCmdAPI(f, nil, nil), memory.NewCmdMemory(f, nil)}},
-		{"act", "Act on elements:", []*cobra.Command{
-			act.NewCmdClick(f, nil), act.NewCmdDblClick(f, nil), act.NewCmdHover(f, nil), act.NewCmdFocus(f, nil),
-			act.NewCmdFill(f, nil), act.NewCmdType(f, nil), act.NewCmdPress(f, nil), act.NewCmdSelect(f, nil),
-			act.NewCmdCheck(f, nil), act.NewCmdUncheck(f, nil), act.NewCmdScroll(f, nil), act.NewCmdUpload(f, nil), act.NewCmdDrag(f, nil), act.NewCmdClickAt(f, nil),
-			page.NewCmdDialog(f, nil), form.NewCmdForm(f, nil), sheet.NewCmdSheet(f, nil), act.NewCmdTool(f, nil), doc.NewCmdDoc(f, nil),
-		}},
-		{"page", "Page and session state:", []*cobra.Command{page.NewCmdCookies(f, nil), page.NewCmdStorage(f, nil), page.NewCmdState(f, nil), page.NewCmdViewport(f, nil), page.NewCmdDownloads(f, nil)}},
-		{"daemon", "Sessions and the daemon:", []*cobra.Command{session.NewCmdSession(f, nil), session.NewCmdClose(f, nil), session.NewCmdDaemon(f, nil)}},
-		{"more", "More:", []*cobra.Command{configcmd.NewCmdConfig(f, nil), doctor.NewCmdDoctor(f, nil), test.NewCmdTest(f, nil), netlog.NewCmdNetlog(f, nil), demo.NewCmdDemo(f, nil), mcp.NewCmdMCP(f, nil), versioncmd.NewCmdVersion(f, nil)}},
-	}
-	for _, g := range groups {
+	for gi, g := range groups {
 		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
-		for _, c := range g.cmds {
+		for i, mk := range g.cmds {
+			if only != "" && onlyAt != [2]int{gi, i} {
+				continue
+			}
+			c := mk(f)
 			c.GroupID = g.id
 			root.AddCommand(c)
 		}

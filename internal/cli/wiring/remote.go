@@ -27,20 +27,21 @@ import (
 var frontGlobals = map[string]bool{"session": true, "json": true}
 
 // remoteRefusal says why the command of args must not run in the daemon,
-// or "" when it may. It is decided before anything runs: a refused command
+// or "" when it may, with the name of the top-level command args run
+// (root.Deps.Only). It is decided before anything runs: a refused command
 // is run by waymark-full, and nothing may run twice. A command line the CLI
 // would refuse (an unknown flag, a missing argument) may run: the daemon
 // prints the same usage error waymark-full would.
-func remoteRefusal(args []string) string {
+func remoteRefusal(args []string) (why, top string) {
 	t := frontTree()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	cmd, _, err := t.root.Find(args)
 	switch {
 	case err != nil:
-		return "no such command"
+		return "no such command", ""
 	case cmd.Annotations[cmdutil.RemoteSafe] == "":
-		return cmd.CommandPath() + " runs in the calling process"
+		return cmd.CommandPath() + " runs in the calling process", ""
 	}
 	for _, a := range args {
 		if a == "--" {
@@ -49,19 +50,22 @@ func remoteRefusal(args []string) string {
 		name, ok := strings.CutPrefix(a, "--")
 		if !ok {
 			if a == "-h" {
-				return "-h"
+				return "-h", ""
 			}
 			continue // arguments, and short flags: no global flag has one
 		}
 		name, _, _ = strings.Cut(name, "=")
 		switch {
 		case name == "help":
-			return "--help"
+			return "--help", ""
 		case t.root.PersistentFlags().Lookup(name) != nil && !frontGlobals[name]:
-			return "--" + name + " is for the daemon's start"
+			return "--" + name + " is for the daemon's start", ""
 		}
 	}
-	return ""
+	for cmd.Parent() != t.root {
+		cmd = cmd.Parent()
+	}
+	return "", cmd.Name()
 }
 
 // frontTree is the command tree remoteRefusal finds commands in: built
@@ -91,7 +95,8 @@ func frontRunner(v string) daemon.UnqueuedFunc {
 		if req.Version != v {
 			return rpc.CLIRunResult{Reason: "the daemon is of version " + v + ", the front's waymark-full of " + req.Version}, nil
 		}
-		if why := remoteRefusal(req.Args); why != "" {
+		why, top := remoteRefusal(req.Args)
+		if why != "" {
 			return rpc.CLIRunResult{Reason: why}, nil
 		}
 		// This run's alone, never logged, and never the daemon's own: a
@@ -118,6 +123,7 @@ func frontRunner(v string) daemon.UnqueuedFunc {
 			ServeDemo: func(context.Context, string, func(string)) error { return errNotInDaemon },
 			Version:   v,
 			Getenv:    getenv,
+			Only:      top,
 			Config: func(flags []config.Flag) (*config.Config, error) {
 				return config.Load(config.LoadOptions{Getenv: getenv, Dir: req.Dir, UserDir: req.ConfigDir, Flags: flags})
 			},

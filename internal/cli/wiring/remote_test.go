@@ -1,8 +1,15 @@
 package wiring
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
+	"github.com/waymark-dev/waymark/internal/cli/iostreams"
+	"github.com/waymark-dev/waymark/internal/cli/root"
+	"github.com/waymark-dev/waymark/internal/config"
 )
 
 // The daemon runs a command for the thin front only when nothing of it
@@ -56,9 +63,43 @@ func TestRemoteRefusal(t *testing.T) {
 		{[]string{"open", "x", "--netlog", "n.json"}, false},
 		{[]string{"open", "x", "--private-network", "all"}, false},
 	} {
-		why := remoteRefusal(tc.args)
+		why, _ := remoteRefusal(tc.args)
 		if (why == "") != tc.ok {
 			t.Errorf("%q: refusal %q, want safe=%v", strings.Join(tc.args, " "), why, tc.ok)
+		}
+	}
+}
+
+// A command run for the front is run by a tree that holds its top-level
+// command alone (root.Deps.Only): what it prints and its exit status are
+// those of the whole tree, usage errors included.
+func TestRemoteRunsAsTheWholeTree(t *testing.T) {
+	run := func(args []string, only string) (int, string) {
+		streams, _, out, errOut := iostreams.Test()
+		code := root.MainWith(context.Background(), args, streams, root.Deps{
+			Dial: func(context.Context, cmdutil.GlobalOptions, *config.Config, bool) (cmdutil.Caller, error) {
+				return nil, errors.New("no daemon in this test")
+			},
+			Getenv: func(string) string { return "" },
+			Config: func(flags []config.Flag) (*config.Config, error) {
+				return config.Load(config.LoadOptions{Flags: flags})
+			},
+			Only: only,
+		})
+		return code, out.String() + "\n--- stderr\n" + errOut.String()
+	}
+	for _, args := range [][]string{
+		{"get", "url"}, {"--json", "get", "title"}, {"look", "-i"}, {"click", "@e3", "--nosuch"}, {"click"},
+		{"--json", "fill", "@e3"}, {"tab", "nosuch"}, {"goto", "example.com", "--timeout", "5s"}, {"session", "list"},
+	} {
+		why, top := remoteRefusal(args)
+		if why != "" || top == "" {
+			t.Fatalf("%q: refusal %q, top %q", args, why, top)
+		}
+		wantCode, want := run(args, "")
+		code, got := run(args, top)
+		if code != wantCode || got != want {
+			t.Errorf("%q with only %q: exit %d, printed\n%s\nwant exit %d, printed\n%s", args, top, code, got, wantCode, want)
 		}
 	}
 }
