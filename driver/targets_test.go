@@ -78,11 +78,12 @@ func TestResolutionCorpus(t *testing.T) {
 	// pair opens its own server's pages and records and resolves on them
 	// alone, so what one pair left in a session (a page of another origin)
 	// is gone with the next pair's navigation.
+	// A pair's calls have a minute from when it starts, as in a session of
+	// its own: the pairs wait their turn behind the package's other
+	// parallel tests, so the sessions' own contexts bound only their start.
 	pool := make(chan *driver.Session, 4)
-	var ctx context.Context
 	for i := range cap(pool) {
-		var s *driver.Session
-		s, ctx = drivertest.Session(t, fmt.Sprintf("%s-%d", t.Name(), i), 5*time.Minute)
+		s, _ := drivertest.Session(t, fmt.Sprintf("%s-%d", t.Name(), i), time.Minute)
 		pool <- s
 	}
 	t.Run("pairs", func(t *testing.T) {
@@ -91,6 +92,8 @@ func TestResolutionCorpus(t *testing.T) {
 				t.Parallel()
 				s := <-pool
 				defer func() { pool <- s }()
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
 				srv := serve(t, map[string]string{"/before": p.before, "/after": p.after})
 				open(t, s, ctx, srv.URL+"/before")
 				ev, err := s.Locate(ctx, calls.LocateRequest{Target: "css=" + p.target})
