@@ -1,6 +1,8 @@
 package driver_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,8 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
 // pair is a page before and after a change, with the element to record on
@@ -67,11 +72,28 @@ func TestResolutionCorpus(t *testing.T) {
 	pairs := loadPairs(t)
 	var mu sync.Mutex
 	counts := map[string]int{}
+	// The pairs share four sessions, one pair at a time in each: a session
+	// is a browser context and a renderer, most of a pair's cost in the
+	// browser (31 pairs in sessions of their own took 31 s of CPU). Each
+	// pair opens its own server's pages and records and resolves on them
+	// alone, so what one pair left in a session (a page of another origin)
+	// is gone with the next pair's navigation.
+	// A pair's calls have a minute from when it starts, as in a session of
+	// its own: the pairs wait their turn behind the package's other
+	// parallel tests, so the sessions' own contexts bound only their start.
+	pool := make(chan *driver.Session, 4)
+	for i := range cap(pool) {
+		s, _ := drivertest.Session(t, fmt.Sprintf("%s-%d", t.Name(), i), time.Minute)
+		pool <- s
+	}
 	t.Run("pairs", func(t *testing.T) {
 		for _, p := range pairs {
 			t.Run(p.name, func(t *testing.T) {
 				t.Parallel()
-				s, ctx := newSession(t)
+				s := <-pool
+				defer func() { pool <- s }()
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
 				srv := serve(t, map[string]string{"/before": p.before, "/after": p.after})
 				open(t, s, ctx, srv.URL+"/before")
 				ev, err := s.Locate(ctx, calls.LocateRequest{Target: "css=" + p.target})
