@@ -92,7 +92,6 @@ type Server struct {
 	stopOnce sync.Once
 	stop     chan struct{} // closed by daemon.stop
 	poke     chan struct{} // a connection came or went; capacity 1
-	quiet    chan struct{} // the last request under way ended; capacity 1
 
 	connW sync.WaitGroup // connections accepted by Run, being served
 
@@ -113,7 +112,6 @@ func New(opts Options) *Server {
 		now:   opts.Now,
 		stop:  make(chan struct{}),
 		poke:  make(chan struct{}, 1),
-		quiet: make(chan struct{}, 1),
 		conns: make(map[net.Conn]struct{}),
 
 		drained: make(chan struct{}),
@@ -169,7 +167,6 @@ func (s *Server) Run(ctx context.Context) error {
 		defer close(accepted)
 		s.accept(base, ln)
 	}()
-	go s.trimLoop(base) // exits when base is canceled
 
 	reason := s.wait(ctx)
 	s.log.Info("stopping", "reason", reason)
@@ -316,12 +313,6 @@ func (s *Server) end() {
 	defer s.mu.Unlock()
 	if s.active--; s.active == 0 && s.stopping {
 		close(s.drained)
-	}
-	if s.active == 0 {
-		select {
-		case s.quiet <- struct{}{}:
-		default:
-		}
 	}
 }
 

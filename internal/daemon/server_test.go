@@ -559,22 +559,3 @@ func TestLogRedacted(t *testing.T) {
 		t.Errorf("the log holds the key:\n%s", log)
 	}
 }
-
-// A second after its last request ends, the daemon gives the heap it freed
-// back (trim.go), and says so in its log.
-func TestQuietDaemonGivesMemoryBack(t *testing.T) {
-	var logs syncBuffer
-	r := start(t, daemon.Options{Handler: &fakeHandler{fn: echo}, Logger: jsonLogger(&logs)})
-	c := client.New(client.Options{Socket: r.socket})
-	defer c.Close()
-	if err := c.Call(context.Background(), "s", "open", nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), `"msg":"gave memory back"`) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no memory given back 10 s after the request ended; log:\n%s", logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
