@@ -94,9 +94,15 @@ async function flow(tool) {
   const steps = [];
   const looks = [];
   if (tool.floor) return tool.floor();
-  const step = async (kind, what, argv) => {
+  // shows: what a look must show to have read the page the last action
+  // left (settled), as an agent needs to see it: the product page after the
+  // link, the cart's answer after Add to cart (the page writes it once its
+  // fetch is answered), the form after Checkout. A look that misses it read
+  // the page before the action's effect (counted as "stale looks").
+  const step = async (kind, what, argv, shows) => {
     const r = await tool.call(argv);
-    steps.push({ kind, what, ms: r.ms, tokens: tokens(r.text), chars: r.text.length, text: r.text, at: r.at, end: r.end });
+    const stale = shows ? !shows.test(r.text) : undefined;
+    steps.push({ kind, what, ms: r.ms, tokens: tokens(r.text), chars: r.text.length, text: r.text, at: r.at, end: r.end, stale });
     if (kind === LOOK) looks.push(r.text);
     return r.text;
   };
@@ -114,13 +120,13 @@ async function flow(tool) {
   await step(OPEN, 'open /products', tool.open(BASE_URL + '/products'));
   await step(LOOK, 'look', tool.look());
   await step(CLICK, 'click Trail Mug', tool.click(ref('link "Trail Mug"'), 'Trail Mug link'));
-  await step(LOOK, 'look', tool.look());
+  await step(LOOK, 'look', tool.look(), /spinbutton "Quantity"/);
   const qty = ref('spinbutton "Quantity"'), add = ref('button "Add to cart"'), checkout = ref('link "Checkout"');
   await step(FILL, 'fill Quantity', tool.fill(qty, '2', 'Quantity'));
   await step(CLICK, 'click Add to cart', tool.click(add, 'Add to cart button'));
-  await step(LOOK, 'look', tool.look());
+  await step(LOOK, 'look', tool.look(), /Cart \(2\)|Added 2/);
   await step(CLICK, 'click Checkout', tool.click(checkout, 'Checkout link'));
-  await step(LOOK, 'look', tool.look());
+  await step(LOOK, 'look', tool.look(), /textbox "Full name"/);
   const name = ref('textbox "Full name"'), email = ref('textbox "Email"'), pw = ref('textbox "Account password"');
   await step(FILL, 'fill Full name', tool.fill(name, 'Ann Example', 'Full name'));
   await step(FILL, 'fill Email', tool.fill(email, 'ann@example.com', 'Email'));
@@ -237,6 +243,18 @@ const baseCols = baseBin ? ['waymark-base ÷ agent-browser'] : [];
 console.log(table(['', ...names, 'waymark ÷ agent-browser', 'waymark ÷ Playwright MCP', ...baseCols],
   keys.map(([k, label, d]) => [label, ...names.map(n => col(n, k, d)), ratio(k, 'waymark', ab_), ratio(k, 'waymark', pw),
     ...(baseBin ? [ratio(k, 'waymark-base', ab_)] : [])])));
+// Stale looks: a look that did not show what the last action left on the
+// page (flow's shows), with the steps where it happened. A tool that
+// answers before the page has taken in an action's effect looks faster
+// than one that waits for it; this says which did.
+const staleLine = names.filter(n => flows[n].length && n !== 'floor').map(n => {
+  const checked = flows[n].flatMap(x => x.steps.map((s, k) => ({ ...s, k: k + 1 })).filter(s => s.stale !== undefined));
+  const missed = checked.filter(s => s.stale);
+  const where = [...new Set(missed.map(s => s.k))].map(k => `step ${k} ×${missed.filter(s => s.k === k).length}`).join(', ');
+  stats[n].staleLooks = missed.length; stats[n].checkedLooks = checked.length;
+  return `${n} ${missed.length} of ${checked.length}${where ? ` (${where})` : ''}`;
+});
+console.log(`stale looks (a look after an action that did not show its effect on the page): ${staleLine.join('; ')}`);
 if (stats.floor) console.log(`waymark ÷ floor: ${ratio('ms', 'waymark', 'floor')}; agent-browser ÷ floor: ${ratio('ms', ab_, 'floor')}`);
 console.log(`13 processes that do nothing (/bin/true, spawned as the CLIs are): ${fmt(median(bare), 0)} ms (median of ${bare.length})`);
 let timing = null;
