@@ -36,7 +36,13 @@ func Flags(execPath string, headless bool, extra ...chromedp.ExecAllocatorOption
 		// omnibox popup of every window, and each session opens a window.
 		// NetworkTimeServiceQuerying: the network-time fetch at start-up
 		// (clients2.google.com/time).
-		chromedp.Flag("disable-features", "NetworkTimeServiceQuerying,Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,OptimizationGuideModelDownloading,InterestFeedContentSuggestions,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
+		// AimServerEligibilityEnabled, AimServerRequestOnStartupEnabled:
+		// Chromium 148 asks www.google.com/async/folae whether "AI mode"
+		// may be offered, at start-up and again every few seconds.
+		// PreconnectToSearch, SearchEnginePreconnect2: it also keeps a
+		// connection open to its default search engine (www.google.com)
+		// for a search nobody types here.
+		chromedp.Flag("disable-features", "NetworkTimeServiceQuerying,Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,OptimizationGuideModelDownloading,InterestFeedContentSuggestions,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,AimServerEligibilityEnabled,AimServerRequestOnStartupEnabled,PreconnectToSearch,SearchEnginePreconnect2"),
 		// WebMCP: a page's document.modelContext.registerTool reaches
 		// DevTools (the WebMCP domain), so its tools are read and called
 		// without running anything in the page (driver/pagetools.go).
@@ -53,6 +59,11 @@ func Flags(execPath string, headless bool, extra ...chromedp.ExecAllocatorOption
 		// the launch by internal/adversarial's TestNoBackgroundTraffic.
 		chromedp.Flag("gaia-url", "http://127.0.0.1:9/"),
 		chromedp.Flag("component-updater", "url-source=http://127.0.0.1:9/"),
+		// Chromium 148's push messaging client checks in
+		// (android.clients.google.com/checkin) at start-up; its check-in
+		// and registration endpoints go to the same closed port.
+		chromedp.Flag("gcm-checkin-url", "http://127.0.0.1:9/"),
+		chromedp.Flag("gcm-registration-url", "http://127.0.0.1:9/"),
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("disable-field-trial-config", true),
 		chromedp.Flag("no-pings", true),
