@@ -56,7 +56,7 @@ var benchFlags = []string{
 
 func main() {
 	runs := flag.Int("runs", 11, "runs of the flow per mode")
-	modes := flag.String("modes", "plain", "comma-separated modes, run in turn: plain (the floor), fetch (document requests paused and let go, on the tab and browser-wide, as waymark's guards do), fetch1 (browser-wide only), fetchtab (the tab only), fetch0 (browser-wide, with a pattern no request matches: the interception's cost without a pause), attach (the browser auto-attaches new targets held until resumed, no Fetch), lean (chromedp's DOM and CSS domains disabled after attach), lean+fetch")
+	modes := flag.String("modes", "plain", "comma-separated modes, run in turn: plain (the floor), fetch (document requests paused and let go, on the tab and browser-wide, as waymark's guards do), fetch1 (browser-wide only), fetchtab (the tab only), fetchidle (browser-wide, and the tab's interception on pausing nothing: waymark since issue 32), fetch0 (browser-wide, with a pattern no request matches: the interception's cost without a pause), attach (the browser auto-attaches new targets held until resumed, no Fetch), lean (chromedp's DOM and CSS domains disabled after attach), lean+fetch")
 	chromium := flag.String("chromium", os.Getenv("CHROMIUM"), "the browser (default: as waymark finds it)")
 	serve := flag.Bool("serve", false, "run one flow (the first mode) per line read on stdin, and print its steps as a JSON line (bench/js/flow.mjs runs the floor so, interleaved with the tools)")
 	flag.Parse()
@@ -372,6 +372,18 @@ func newTab(path, mode string) (*tab, func(), error) {
 		}
 	}
 	switch {
+	case strings.Contains(mode, "fetchidle"):
+		// As waymark's guard pauses documents since issue 32: on the
+		// browser target only, the tab's interception on but pausing
+		// nothing.
+		if _, err := cdp.Call(tctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: nonePatterns}); err != nil {
+			stop()
+			return nil, nil, err
+		}
+		if err := pauseDocuments(tctx, nil, c.Browser); err != nil {
+			stop()
+			return nil, nil, err
+		}
 	case strings.Contains(mode, "fetch0"):
 		// Interception on, but nothing paused: what the interception
 		// costs by itself, beside the pause.
