@@ -22,13 +22,15 @@ import (
 // Every document request of a tab (a navigation, a redirect hop, a link, an
 // iframe) is paused and checked against the URL policy and the
 // private-network rule before it goes out (invariant 6). Only documents are
-// paused, so subresources cost nothing. They are paused once, by the
-// browser target (newtabs.go, Browser.decideDoc), which sees every tab's and
-// every frame's: the tab's own interception, on as well, cost each
-// navigation ~3 ms and ~6 ms of the browser's CPU, whether it paused
-// documents or nothing (bench/cmd/cdpfloor, modes fetch1, fetchidle and
-// fetch, 2026-12-06). While a step's sends are watched, the browser target
-// pauses every request and judges the tab's sends too (sendgate.go). An
+// paused (subresources pass the interception unpaused). They are paused
+// once, by the browser target (newtabs.go, Browser.decideDoc), which sees
+// every tab's and every frame's. The tab's own interception, on as well,
+// cost the flow's three navigations 2–15 ms and the browser 4–19 ms of CPU,
+// and about as much when it paused nothing (bench/cmd/cdpfloor, modes
+// fetch, fetch1 and fetchidle, four runs of 61–121 at load 8–21:
+// bench/results/guard32-2026-12-06.md). While a step's sends are watched,
+// the browser target pauses every request and judges the tab's sends too
+// (sendgate.go). An
 // attached browser is the exception: it holds pages of its own, which are
 // none of waymark's to judge, so there each tab pauses its own documents
 // (and a watched step's requests), and the browser target judges only new
