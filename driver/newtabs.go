@@ -55,15 +55,15 @@ func (b *Browser) guardNewTabs(ctx context.Context) error {
 				b.fresh[cdp.FrameID(in.TargetID)] = in.OpenerID
 				b.freshCtx[cdp.FrameID(in.TargetID)] = in.BrowserContextID
 			case in.Type == "iframe":
-				b.frameParent[in.TargetID] = in.ParentID
+				b.frameParent[in.TargetID] = frameParentOf(in)
 			case isWorker(in.Type):
 				b.noteWorker(in)
 			}
 			b.mu.Unlock()
 		case *target.EventTargetInfoChanged:
-			if in := ev.TargetInfo; in != nil && in.Type == "iframe" && in.ParentID != "" {
+			if in := ev.TargetInfo; in != nil && in.Type == "iframe" && frameParentOf(in) != "" {
 				b.mu.Lock()
-				b.frameParent[in.TargetID] = in.ParentID
+				b.frameParent[in.TargetID] = frameParentOf(in)
 				b.mu.Unlock()
 			}
 		case *target.EventTargetDestroyed:
@@ -209,13 +209,26 @@ func (b *Browser) docTab(ctx context.Context, id cdp.FrameID, ask bool) *tab {
 	if t := b.frameTab(id); t != nil {
 		return t
 	}
-	var tabs []*tab
-	for _, s := range b.Sessions() {
-		s.mu.Lock()
-		tabs = append(tabs, s.tabs...)
-		s.mu.Unlock()
+	if t := b.subframeTab(id); t != nil {
+		return t
 	}
-	for _, t := range tabs {
+	if !ask {
+		return nil
+	}
+	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	for _, t := range b.allTabs() {
+		tree, err := cdp.Call(actx, t.sess, page.GetFrameTree, cdp.Empty{})
+		if err == nil && hasFrame(tree.FrameTree, id) { // download.go
+			return t
+		}
+	}
+	return nil
+}
+
+// subframeTab finds the tab whose page said it attached the frame.
+func (b *Browser) subframeTab(id cdp.FrameID) *tab {
+	for _, t := range b.allTabs() {
 		t.mu.Lock()
 		has := t.subframes[id]
 		t.mu.Unlock()
@@ -223,18 +236,18 @@ func (b *Browser) docTab(ctx context.Context, id cdp.FrameID, ask bool) *tab {
 			return t
 		}
 	}
-	if !ask {
-		return nil
-	}
-	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	for _, t := range tabs {
-		tree, err := cdp.Call(actx, t.sess, page.GetFrameTree, cdp.Empty{})
-		if err == nil && hasFrame(tree.FrameTree, id) { // download.go
-			return t
-		}
-	}
 	return nil
+}
+
+// allTabs are the tabs of every session.
+func (b *Browser) allTabs() []*tab {
+	var tabs []*tab
+	for _, s := range b.Sessions() {
+		s.mu.Lock()
+		tabs = append(tabs, s.tabs...)
+		s.mu.Unlock()
+	}
+	return tabs
 }
 
 // watching reports whether a step's sends are watched in some tab: the
@@ -321,7 +334,7 @@ func (b *Browser) frameTab(id cdp.FrameID) *tab {
 	_, ok := b.frameParent[tid]
 	for range maxFrameDepth + 1 {
 		p, up := b.frameParent[tid]
-		if !up {
+		if !up || p == "" {
 			break
 		}
 		tid = p
@@ -330,7 +343,24 @@ func (b *Browser) frameTab(id cdp.FrameID) *tab {
 	if !ok {
 		return nil
 	}
-	return b.tabByID(tid)
+	if t := b.tabByID(tid); t != nil {
+		return t
+	}
+	// Its parent is a frame in a page's process.
+	return b.subframeTab(cdp.FrameID(tid))
+}
+
+// frameParentOf is the parent of an iframe target: its parent target, or
+// else the frame it is in (a page's main frame has its target's id).
+// Chromium 148 leaves parentId out of an iframe target that
+// Target.setDiscoverTargets announces, and gives parentFrameId (seen
+// 2026-12-06: a cross-site iframe's POST went out past the submit gate,
+// internal/adversarial TestGateHoldsAtSending).
+func frameParentOf(in *target.Info) target.ID {
+	if in.ParentID != "" {
+		return in.ParentID
+	}
+	return target.ID(in.ParentFrameID)
 }
 
 // watchAll widens (+1) or narrows (-1) what the browser target pauses:
