@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -118,6 +119,9 @@ type Browser struct {
 	patternsMu    sync.Mutex
 	fetchPatterns []*fetch.RequestPattern
 	watchers      int
+	// watched mirrors watchers for the browser target's guard, which must
+	// not wait for a change of patterns under way (newtabs.go).
+	watched atomic.Int32
 }
 
 // Launch starts (or attaches to) a browser and waits until it answers.

@@ -3,10 +3,14 @@ package driver
 import (
 	"context"
 	"errors"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
 )
 
 // CrashTab crashes the renderer of the session's current tab (Page.crash),
@@ -71,4 +75,41 @@ func ResolveRef(ctx context.Context, s *Session, ref string) error {
 	}
 	_, err := s.findRef(ctx, t, ref)
 	return err
+}
+
+// CountPauses counts, from now until the returned func is called, the
+// Fetch pauses of requests whose URL contains match, by the browser target
+// and by the session's current tab. A pause is counted in chromedp's read
+// loop, before any answer to it is sent: once a document has loaded, its
+// pauses are counted.
+func CountPauses(ctx context.Context, s *Session, match string) (func() map[string]int, error) {
+	t, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	on, n := true, map[string]int{}
+	count := func(by string) func(any) {
+		return func(ev any) {
+			if p, ok := ev.(*fetch.EventRequestPaused); ok && p.Request != nil && strings.Contains(p.Request.URL, match) {
+				mu.Lock()
+				if on {
+					n[by]++
+				}
+				mu.Unlock()
+			}
+		}
+	}
+	if err := chromedp.ListenBrowser(s.browser.ctx, count("browser")); err != nil {
+		return nil, err
+	}
+	if err := chromedp.Listen(t.ctx, count("tab")); err != nil {
+		return nil, err
+	}
+	return func() map[string]int {
+		mu.Lock()
+		defer mu.Unlock()
+		on = false
+		return n
+	}, nil
 }

@@ -22,17 +22,33 @@ import (
 // Every document request of a tab (a navigation, a redirect hop, a link, an
 // iframe) is paused and checked against the URL policy and the
 // private-network rule before it goes out (invariant 6). Only documents are
-// paused, so subresources cost nothing. The first document of a tab the
-// page opens goes out before the tab can be guarded; it is judged where it
-// landed instead (refuseTab, below).
+// paused (subresources pass the interception unpaused). They are paused
+// once, by the browser target (newtabs.go, Browser.decideDoc), which sees
+// every tab's and every frame's. The tab's own interception, on as well,
+// cost the flow's three navigations 2–15 ms and the browser 4–19 ms of CPU,
+// and about as much when it paused nothing (bench/cmd/cdpfloor, modes
+// fetch, fetch1 and fetchidle, four runs of 61–121 at load 8–21:
+// bench/results/guard32-2026-12-06.md). While a step's sends are watched,
+// the browser target pauses every request and judges the tab's sends too
+// (sendgate.go). An
+// attached browser is the exception: it holds pages of its own, which are
+// none of waymark's to judge, so there each tab pauses its own documents
+// (and a watched step's requests), and the browser target judges only new
+// tabs' first. The first document of a tab the page opens comes before the
+// tab can be adopted: the browser target judges it, and a tab that landed
+// somewhere refused is closed (refuseTab, below).
 
-// guard starts the tab's navigation guard; it runs until the tab closes.
-// judge decides each request (Browser.judge).
-func (t *tab) guard(judge func(context.Context, *url.URL) error) error {
+// guard starts the tab's own pauses when own is set (an attached browser):
+// its documents, and every request while a step's sends are watched
+// (sendgate.go). It runs until the tab closes. judge decides each request
+// (Browser.judge).
+func (t *tab) guard(judge func(context.Context, *url.URL) error, own bool) error {
 	paused := chromedp.Events(t.ctx, fetch.RequestPaused) // subscribe before enabling
-	_, err := cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
-	if err != nil {
-		return browserErr(err)
+	t.ownDocs = own
+	if own {
+		if _, err := cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns}); err != nil {
+			return browserErr(err)
+		}
 	}
 	// Exits when the tab's context ends: the iterator then stops.
 	go func() {
@@ -46,8 +62,9 @@ func (t *tab) guard(judge func(context.Context, *url.URL) error) error {
 	return nil
 }
 
-// decide lets a paused request go or fails it, remembering a refusal so the
-// action that caused it can say so.
+// decide lets a request the tab paused (t.ownDocs: an attached browser)
+// go or fails it, remembering a refusal so the action that caused it can
+// say so.
 func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.EventRequestPaused) {
 	ctx := t.ctx
 	if t.holdSend(&ev, false) {
@@ -61,6 +78,23 @@ func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.Event
 		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		return
 	}
+	u, err := t.judgeDoc(ctx, judge, &ev)
+	if err == nil {
+		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		return
+	}
+	t.refused(&ev, u, err)
+	// Aborted, not BlockedByClient: an aborted navigation commits no error
+	// page, so the tab stays on the page it was on (a blocked one leaves
+	// an error page whose session Chromium detaches, seen 2026-11-29).
+	_, _ = cdp.Call(ctx, t.sess, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+	t.notify()
+}
+
+// judgeDoc judges a document request of the tab's page or of one of its
+// frames: the URL policy, and for a file: URL whether this page may load
+// it. It returns the parsed URL and nil to let it go.
+func (t *tab) judgeDoc(ctx context.Context, judge func(context.Context, *url.URL) error, ev *fetch.EventRequestPaused) (*url.URL, error) {
 	u, err := url.Parse(ev.Request.URL)
 	if err == nil {
 		err = judge(ctx, u)
@@ -68,24 +102,22 @@ func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.Event
 	if err == nil && strings.EqualFold(u.Scheme, "file") {
 		err = t.fileFrom(ev.Request.URL, ev.FrameID) // files.go
 	}
-	if err == nil {
-		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
-		return
-	}
+	return u, err
+}
+
+// refused remembers a document request of the tab that was refused: a
+// subframe's in the page's notices, the page's own for the action that
+// caused it. The caller fails the request, then calls t.notify.
+func (t *tab) refused(ev *fetch.EventRequestPaused, u *url.URL, err error) {
 	t.mu.Lock()
-	if ev.FrameID != "" && ev.FrameID != t.frameID {
+	defer t.mu.Unlock()
+	if ev.FrameID != "" && ev.FrameID != t.frameID && ev.FrameID != cdp.FrameID(t.id) {
 		// A subframe (an ad, a widget): left empty and named in the
 		// outline's notices; the page itself opens (issue 13).
 		t.refuseFrame(u, err)
 	} else {
 		t.blocked = blockedErr(ev.Request.URL, err)
 	}
-	t.mu.Unlock()
-	// Aborted, not BlockedByClient: an aborted navigation commits no error
-	// page, so the tab stays on the page it was on (a blocked one leaves
-	// an error page whose session Chromium detaches, seen 2026-11-29).
-	_, _ = cdp.Call(ctx, t.sess, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
-	t.notify()
 }
 
 // blockedErr turns a policy refusal into the calls category.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -74,6 +75,30 @@ func guardedSession(t *testing.T, ctx context.Context, path string, opts driver.
 		t.Fatal(err)
 	}
 	return s, dials
+}
+
+// TestGuardPausesADocumentOnce: a tab's document, and its iframe's, is
+// paused once before it goes out, by the browser target's guard: a second
+// pause by the tab itself cost each navigation ~3 ms and ~6 ms of the
+// browser's CPU (bench/cmd/cdpfloor -modes fetch1,fetch).
+func TestGuardPausesADocumentOnce(t *testing.T) {
+	t.Parallel()
+	srv := serve(t, map[string]string{
+		"/":           `<!doctype html><title>Start</title><p>start`,
+		"/once":       `<!doctype html><title>Once</title><iframe src="/once-frame"></iframe>`,
+		"/once-frame": `<!doctype html><p>frame`,
+	})
+	s, ctx := newSession(t)
+	open(t, s, ctx, srv.URL+"/")
+	stop, err := driver.CountPauses(ctx, s, "/once")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, s, ctx, srv.URL+"/once") // returns once the page and its frame have loaded
+	got := stop()
+	if want := map[string]int{"browser": 2}; !maps.Equal(got, want) {
+		t.Fatalf("pauses of the page and its frame: %v, want %v", got, want)
+	}
 }
 
 // TestGuardRefusesWhereThePageMayNotGo starts its own browser with a

@@ -22,14 +22,24 @@ import (
 // a trigger it does not read: a select whose onchange submits, a "Next"
 // button calling requestSubmit, Enter in an iframe. So while a step that
 // needs approval for submits runs unapproved, every request of its tab is
-// paused (the Fetch domain, which the navigation guard already uses for
-// documents), and one that would send — a form submission, a navigation
+// paused (the Fetch domain of the browser target, which pauses every
+// tab's documents, pauses every request for the step: watchAll,
+// newtabs.go), and one that would send — a form submission, a navigation
 // with a non-GET method, a fetch, XHR or beacon with a non-GET method — is
 // put to classifySend (sendclass.go): a commit is refused before it leaves
 // the browser, and the step then fails with needs_approval naming what it
 // would have sent; chatter (a beacon, an analytics POST, a GraphQL query)
 // goes and is listed in the step's result. An approved step lets exactly
 // the approved send through, once.
+
+// The tab's own interception is not turned on for the step (but in an
+// attached browser, where the tab pauses its own documents: guard.go).
+// Turning it on swaps the loaders of the page's renderer, and a renderer
+// stopped in a dialog takes the new ones only after it: the fetch of a
+// confirm's handler went out unjudged (internal/adversarial
+// TestConfirmDialogThatSendsNeedsApproval, seen 2026-12-06). Widening the
+// browser target's patterns, whose interception is always on, swaps
+// nothing.
 
 // sendWatch is what a tab's guard does with sends while a step runs.
 type sendWatch struct {
@@ -135,16 +145,20 @@ func (t *tab) watchSendsListed(ctx context.Context, allow, control string, linge
 	t.sends = w
 	t.formNav = map[cdp.FrameID]bool{}
 	t.mu.Unlock()
-	if _, err := call(ctx, t, fetch.Enable, fetch.EnableParams{Patterns: sendPatterns}); err != nil {
-		t.mu.Lock()
-		t.sends = nil
-		t.mu.Unlock()
-		return nil, err
+	if t.ownDocs {
+		if _, err := call(ctx, t, fetch.Enable, fetch.EnableParams{Patterns: sendPatterns}); err != nil {
+			t.mu.Lock()
+			t.sends = nil
+			t.mu.Unlock()
+			return nil, err
+		}
 	}
 	return func() ([]heldSend, []heldSend) {
 		t.awaitSends(ctx, linger())
-		// On the tab's own context: the step's may be done.
-		_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
+		if t.ownDocs {
+			// On the tab's own context: the step's may be done.
+			_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
+		}
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		t.sends, t.formNav = nil, nil

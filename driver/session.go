@@ -116,14 +116,16 @@ func (s *Session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 		cancel()
 		return nil, err
 	}
-	if err := t.guard(s.browser.judge); err != nil {
+	if err := t.guard(s.browser.judge, s.browser.attached); err != nil {
 		cancel()
 		return nil, err
 	}
-	s.browser.adopted(t.id)
+	// Listed before it stops being new: the browser target's guard finds
+	// the tab of each document after (newtabs.go).
 	s.mu.Lock()
 	s.tabs = append(s.tabs, t)
 	s.mu.Unlock()
+	s.browser.adopted(t.id)
 	return t, nil
 }
 

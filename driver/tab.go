@@ -40,12 +40,19 @@ type tab struct {
 	handNav int
 	sess    *chromedp.Target // the tab's CDP session; calls take the request's ctx
 	gone    <-chan struct{}
+	// ownDocs says the tab pauses its own documents (in an attached
+	// browser; guard.go); set before the guard starts, then read only.
+	ownDocs bool
 
 	// mu guards the fields below. The listener writes them from chromedp's
 	// read loop, so it holds mu only briefly and never sends a command.
 	mu      sync.Mutex
 	frameID cdp.FrameID // the main frame
-	docURL  string
+	// subframes are the frames the tab's page said it attached, in its
+	// process or out of it, for the browser target's guard to find a
+	// refused frame's tab (Browser.docTab).
+	subframes map[cdp.FrameID]bool
+	docURL    string
 	// askedFile is the local file waymark itself last sent the tab to
 	// (open, back, forward): the one file: document a tab showing a page
 	// from the web may load (files.go).
@@ -231,6 +238,15 @@ func (t *tab) onEvent(ev any) {
 			}
 			wake = true
 		}
+	case *page.EventFrameAttached:
+		wake = false
+		if t.subframes == nil {
+			t.subframes = map[cdp.FrameID]bool{}
+		}
+		t.subframes[ev.FrameID] = true
+	case *page.EventFrameDetached:
+		wake = false
+		delete(t.subframes, ev.FrameID)
 	case *page.EventFrameNavigated:
 		// A new document: its elements get refs of their own (refs.go).
 		if ev.Frame.ParentID == "" {

@@ -114,6 +114,8 @@ var gateCases = []gateCase{
 	{name: "Enter with focus inside a cross-site iframe", page: `<iframe id=fr style="width:300px;height:60px;border:0" src="{{other}}/frame"></iframe>`,
 		setup: []calls.ActRequest{{Kind: calls.ActClick, Target: "css=#fr"}}, ready: focusIn,
 		act: calls.ActRequest{Kind: calls.ActPress, Key: "Enter"}},
+	{name: "fetch POST from a same-origin iframe on click", page: `<script>onmessage=()=>{window.frameReady=true}</script><iframe id=fr style="width:300px;height:60px;border:0" src="/framefetch"></iframe>`,
+		ready: "window.frameReady === true", act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#fr"}},
 	{name: "fetch POST from a cross-site iframe on click", page: `<script>onmessage=()=>{window.frameReady=true}</script><iframe id=fr style="width:300px;height:60px;border:0" src="{{other}}/framefetch"></iframe>`,
 		ready: "window.frameReady === true", act: calls.ActRequest{Kind: calls.ActClick, Target: "css=#fr"}},
 	{name: "form posts into a target=_blank window", page: strings.Replace(form(`<button type=button id=b onclick="this.form.submit()">Continue</button>`), "<form ", "<form target=_blank ", 1),

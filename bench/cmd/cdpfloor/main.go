@@ -56,7 +56,7 @@ var benchFlags = []string{
 
 func main() {
 	runs := flag.Int("runs", 11, "runs of the flow per mode")
-	modes := flag.String("modes", "plain", "comma-separated modes, run in turn: plain (the floor), fetch (document requests paused and let go, on the tab and browser-wide, as waymark's guards do), fetch1 (browser-wide only), lean (chromedp's DOM and CSS domains disabled after attach), lean+fetch")
+	modes := flag.String("modes", "plain", "comma-separated modes, run in turn: plain (the floor), fetch (document requests paused and let go, on the tab and browser-wide, as waymark's guards do), fetch1 (browser-wide only), fetchtab (the tab only), fetchidle (browser-wide, and the tab's interception on pausing nothing: waymark since issue 32), fetch0 (browser-wide, with a pattern no request matches: the interception's cost without a pause), attach (the browser auto-attaches new targets held until resumed, no Fetch), lean (chromedp's DOM and CSS domains disabled after attach), lean+fetch")
 	chromium := flag.String("chromium", os.Getenv("CHROMIUM"), "the browser (default: as waymark finds it)")
 	serve := flag.Bool("serve", false, "run one flow (the first mode) per line read on stdin, and print its steps as a JSON line (bench/js/flow.mjs runs the floor so, interleaved with the tools)")
 	flag.Parse()
@@ -103,21 +103,42 @@ func main() {
 	for i := 0; i < *runs+1; i++ { // the first run warms up and is not counted
 		for k := range ms {
 			m := ms[(i+k)%len(ms)] // rotate, so no mode always runs first
+			cpu := treeCPU(tabs[m].pid)
 			got, err := flow(tabs[m], base)
 			if err != nil {
 				log.Fatalf("run %d, %s: %v", i, m, err)
 			}
+			got = append(got, step{cpuRow, treeCPU(tabs[m].pid) - cpu})
 			if i == 0 {
 				continue
 			}
+			var navs time.Duration
 			for _, s := range got {
 				if !slices.Contains(order, s.name) {
 					order = append(order, s.name)
 				}
 				times[m][s.name] = append(times[m][s.name], s.d)
+				if isNav(s.name) {
+					navs += s.d
+				}
 			}
+			times[m][navsRow] = append(times[m][navsRow], navs)
 		}
 	}
+	// The load of a shared machine moves from run to run more than a
+	// guard costs: each mode's navigations less the first mode's of the
+	// same run (the modes of a run follow each other) cancel most of it.
+	const pairedRow, pairedCPU = "  less the first mode's, same run", "  less the first mode's, same run "
+	for _, m := range ms {
+		for i, d := range times[m][navsRow] {
+			times[m][pairedRow] = append(times[m][pairedRow], d-times[ms[0]][navsRow][i])
+		}
+		for i, d := range times[m][cpuRow] {
+			times[m][pairedCPU] = append(times[m][pairedCPU], d-times[ms[0]][cpuRow][i])
+		}
+	}
+	order = slices.DeleteFunc(order, func(n string) bool { return n == cpuRow })
+	order = append(order, navsRow, pairedRow, cpuRow, pairedCPU)
 	la, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("cdpfloor: median of %d runs per mode, ms; load %s\n", *runs, strings.Join(strings.Fields(string(la))[:3], " "))
 	fmt.Printf("%-44s", "")
@@ -138,6 +159,78 @@ func main() {
 
 // docPatterns are waymark's guard's: documents only (driver/sendgate.go).
 var docPatterns = []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest}}
+
+// navsRow sums, per run, the flow's three navigations (the steps isNav
+// names): what a guard of documents costs shows there.
+const navsRow = "the 3 navigations, summed per run"
+
+// isNav says a step is one of the flow's navigations, from its start to
+// the load event.
+func isNav(name string) bool {
+	return strings.HasPrefix(name, "open ") || strings.HasSuffix(name, ": move → load")
+}
+
+// cpuRow is the CPU time the browser's processes spent over a run: unlike
+// the wall time, it hardly moves with the load of a shared machine.
+const cpuRow = "browser CPU over the flow (all processes)"
+
+// treeCPU sums the CPU time of every thread of pid and its descendants
+// (/proc/PID/task/TID/schedstat: ns on a CPU), or 0 off Linux.
+func treeCPU(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	parent := map[int]int{}
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		var id int
+		if _, err := fmt.Sscan(p.Name(), &id); err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + p.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parens.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 1 {
+			var pp int
+			_, _ = fmt.Sscan(f[1], &pp)
+			parent[id] = pp
+		}
+	}
+	in := func(id int) bool {
+		for range 16 {
+			if id == pid {
+				return true
+			}
+			if id = parent[id]; id <= 1 {
+				return false
+			}
+		}
+		return false
+	}
+	var sum time.Duration
+	for id := range parent {
+		if !in(id) {
+			continue
+		}
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", id))
+		for _, task := range tasks {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", id, task.Name()))
+			if err != nil {
+				continue
+			}
+			var ns int64
+			_, _ = fmt.Sscan(string(b), &ns)
+			sum += time.Duration(ns)
+		}
+	}
+	return sum
+}
+
+// nonePatterns match no request the flow makes.
+var nonePatterns = []*fetch.RequestPattern{{URLPattern: "waymark-none:*", RequestStage: fetch.RequestStageRequest}}
 
 // pauseDocuments pauses document requests on the tab (unless tab is nil)
 // and on the browser target and lets each go at once, as waymark's tab
@@ -181,6 +274,8 @@ type tab struct {
 	ctx    context.Context
 	sess   *chromedp.Target
 	events chan any
+	// pid is the browser's process, whose tree's CPU time a run reads.
+	pid int
 }
 
 func (t *tab) listen() error {
@@ -257,6 +352,9 @@ func newTab(path, mode string) (*tab, func(), error) {
 	}
 	c := chromedp.FromContext(tctx)
 	t := &tab{ctx: tctx, sess: c.Target, events: make(chan any, 256)}
+	if p := c.Browser.Process(); p != nil {
+		t.pid = p.Pid
+	}
 	if err := t.listen(); err != nil {
 		stop()
 		return nil, nil, err
@@ -273,12 +371,45 @@ func newTab(path, mode string) (*tab, func(), error) {
 			return nil, nil, err
 		}
 	}
-	if strings.Contains(mode, "fetch") {
-		var tabSess cdp.Session = t.sess
+	switch {
+	case strings.Contains(mode, "fetchidle"):
+		// As waymark's guard pauses documents since issue 32: on the
+		// browser target only, the tab's interception on but pausing
+		// nothing.
+		if _, err := cdp.Call(tctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: nonePatterns}); err != nil {
+			stop()
+			return nil, nil, err
+		}
+		if err := pauseDocuments(tctx, nil, c.Browser); err != nil {
+			stop()
+			return nil, nil, err
+		}
+	case strings.Contains(mode, "fetch0"):
+		// Interception on, but nothing paused: what the interception
+		// costs by itself, beside the pause.
+		if _, err := cdp.Call(tctx, c.Browser, fetch.Enable, fetch.EnableParams{Patterns: nonePatterns}); err != nil {
+			stop()
+			return nil, nil, err
+		}
+	case strings.Contains(mode, "fetch"):
+		var tabSess, brSess cdp.Session = t.sess, c.Browser
 		if strings.Contains(mode, "fetch1") {
 			tabSess = nil // the browser-wide pause alone
 		}
-		if err := pauseDocuments(tctx, tabSess, c.Browser); err != nil {
+		if strings.Contains(mode, "fetchtab") {
+			brSess = nil // the tab's pause alone
+		}
+		if err := pauseDocuments(tctx, tabSess, brSess); err != nil {
+			stop()
+			return nil, nil, err
+		}
+	}
+	if strings.Contains(mode, "attach") {
+		// What Playwright does for popups: the browser attaches every new
+		// target and holds it until Runtime.runIfWaitingForDebugger. The
+		// flow opens no tab, so this measures what holding costs the
+		// tab's own navigations.
+		if _, err := cdp.Call(tctx, c.Browser, target.SetAutoAttach, target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: new(true)}); err != nil {
 			stop()
 			return nil, nil, err
 		}
