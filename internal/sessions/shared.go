@@ -39,14 +39,12 @@ func NewShared(b *driver.Browser) *Manager {
 	return m
 }
 
-// errSharedGone answers every call after the shared browser died: its
-// owner, not the manager, would start another.
-var errSharedGone = calls.Errorf(calls.ErrBrowserGone, "", "the shared browser this manager was given is gone")
-
-// sharedBrowser is browserFor for a manager over a shared browser.
+// sharedBrowser is browserFor for a manager over a shared browser. A
+// dead one is told on every call: its owner, not the manager, would start
+// another.
 func (m *Manager) sharedBrowser() (*driver.Browser, error) {
 	if !m.shared.Alive() {
-		return nil, errSharedGone
+		return nil, calls.Errorf(calls.ErrBrowserGone, "", "the shared browser this manager was given is gone")
 	}
 	return m.shared, nil
 }
