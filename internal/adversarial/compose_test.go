@@ -11,8 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/mcp"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -237,7 +236,7 @@ func TestConfirmDialogOverMCPIsNotTheAgents(t *testing.T) {
 <button id=more onclick="if (confirm('Delete your account for good?')) fetch('/account/remove', {method: 'POST', body: 'id=7'})">More</button>`})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	m := sessions.New(driver.Options{ExecPath: browsertest.Chrome(t), Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	connect := func(session string, p *asker) func(name string, args map[string]any) *sdk.CallToolResult {
 		st, ct := sdk.NewInMemoryTransports()

@@ -13,8 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/sessions"
 	"github.com/waymark-dev/waymark/model/rules"
 	"github.com/waymark-dev/waymark/pilot"
@@ -65,7 +64,7 @@ func TestBrowserActStepsNoKey(t *testing.T) {
 	site := &notesSite{}
 	srv := httptest.NewServer(site)
 	defer srv.Close()
-	m := sessions.New(driver.Options{ExecPath: browsertest.Chrome(t), Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	newPilot := func(_ context.Context, s string) (*pilot.Pilot, error) {
 		return pilot.New(calls.Remote{Caller: m, Session: s}, rules.New(), nil), nil

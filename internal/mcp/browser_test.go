@@ -11,8 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -23,10 +22,9 @@ var productRef = regexp.MustCompile(`link "Trail Mug" \[ref=(e\d+)\]`)
 // MCP client: navigate, snapshot, click a product, fill, add to the cart,
 // wait, take a screenshot, and fail on a ref that is not there.
 func TestBrowserEndToEnd(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := httptest.NewServer(demo.New(nil))
 	defer site.Close()
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	p := &person{answer: "accept"}
 	cs := connectClient(t, Options{Caller: m, Session: "mcp-e2e"}, p.options(), "")

@@ -10,8 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -21,10 +20,9 @@ import (
 // the last one (their refs still act), and a client is told of a change
 // another client made, which it never saw.
 func TestBrowserRepliesCountChangesPerClient(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := httptest.NewServer(demo.New(nil))
 	defer site.Close()
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

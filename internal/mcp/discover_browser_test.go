@@ -10,8 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo/pubsite"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -21,11 +20,10 @@ import (
 // read-only tool answers inside a page_content fence; one that acts is put
 // to the person and reaches the site only when they accept.
 func TestSiteToolsInBrowser(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := pubsite.New(pubsite.Options{})
 	srv := httptest.NewServer(site)
 	defer srv.Close()
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	p := &person{answer: "decline"}
 	cs := connectClient(t, Options{Caller: m, Session: "mcp-site", SiteTools: true}, p.options(), "2025-06-18")

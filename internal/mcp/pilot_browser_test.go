@@ -11,8 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/sessions"
 	"github.com/waymark-dev/waymark/model/rules"
@@ -37,10 +36,9 @@ func resultText(res *sdk.CallToolResult) string {
 // the client asks p (nil: a client that cannot ask).
 func browserServer(t *testing.T, session string, p *person) (*sdk.ClientSession, string, func(name string, args map[string]any) *sdk.CallToolResult) {
 	t.Helper()
-	path := browsertest.Chrome(t)
 	site := httptest.NewServer(demo.New(nil))
 	t.Cleanup(site.Close)
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	t.Cleanup(func() { m.Close() })
 	caller := m
 	newPilot := func(_ context.Context, s string) (*pilot.Pilot, error) {

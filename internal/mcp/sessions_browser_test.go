@@ -13,8 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/rpc"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -78,9 +77,8 @@ func pages(t *testing.T) *httptest.Server {
 // which opens a session of its own; when the client hangs up (stdin
 // ends), the server closes that session before it returns.
 func TestClientLeavesStdio(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := pages(t)
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -129,9 +127,8 @@ func keys(m map[string]string) []string {
 // closed, and so do the clients still there when the server stops; a
 // client that names a session shares it, and it stays.
 func TestClientLeavesHTTP(t *testing.T) {
-	path := browsertest.Chrome(t)
 	site := pages(t)
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

@@ -8,9 +8,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/apptest"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
 
@@ -18,9 +17,8 @@ import (
 // the sheet tools appear once a look finds it, read is exact, and a fill
 // is written only when the person accepts.
 func TestBrowserSheetTools(t *testing.T) {
-	path := browsertest.Chrome(t)
 	srv := apptest.Sheet(t, apptest.SheetOptions{Data: [][]string{{"Item", "Qty"}, {"lamp", "3"}, {"desk", "tab\there"}}})
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	p := &person{answer: "decline"}
 	cs := connectClient(t, Options{Caller: m, Session: "mcp-sheet"}, p.options(), "")

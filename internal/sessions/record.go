@@ -81,7 +81,7 @@ func (m *Manager) startPage(ctx context.Context, session string) (*routine.Step,
 	if b == nil {
 		return nil, nil
 	}
-	s, ok := b.Lookup(session)
+	s, ok := m.lookup(b, session)
 	if !ok {
 		return nil, nil
 	}
@@ -171,7 +171,7 @@ func (m *Manager) record(ctx context.Context, session, method string, params jso
 	if err != nil {
 		return nil, err
 	}
-	s, err := b.Session(ctx, session)
+	s, err := m.session(ctx, b, session)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,9 @@ type Manager struct {
 	opts   driver.Options
 	log    *slog.Logger
 	launch func(ctx context.Context, opts driver.Options) (*driver.Browser, error)
+	// shared is the browser of a manager that does not own it
+	// (NewShared, shared.go); nil for the daemon's, which owns its own.
+	shared *driver.Browser
 
 	// mu guards browser, lostBrowser and lost. It is held while a browser
 	// starts, so concurrent first requests start one browser.
@@ -48,6 +51,9 @@ func New(opts driver.Options) *Manager {
 // read in the old one (two rows of a batch, each on a session of its own,
 // saw one report between them).
 func (m *Manager) browserFor(ctx context.Context, session string) (*driver.Browser, error) {
+	if m.shared != nil {
+		return m.sharedBrowser()
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.browser != nil && !m.browser.Alive() {
@@ -98,13 +104,16 @@ func (m *Manager) current() *driver.Browser {
 // Status reports the browser and the number of sessions, for daemon.status.
 func (m *Manager) Status() (browser string, sessions int) {
 	if b := m.current(); b != nil {
-		return b.Describe(), len(b.Sessions())
+		return b.Describe(), len(m.sessionsOf(b))
 	}
 	return "", 0
 }
 
 // Close closes the browser.
 func (m *Manager) Close() error {
+	if m.shared != nil {
+		return m.closeShared()
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.browser == nil {
@@ -139,7 +148,7 @@ func (m *Manager) handle(ctx context.Context, session, method string, params jso
 	case rpc.MethodSessionList:
 		list := rpc.SessionList{Sessions: []rpc.SessionInfo{}}
 		if b := m.current(); b != nil {
-			for _, s := range b.Sessions() {
+			for _, s := range m.sessionsOf(b) {
 				tabs, url := s.Info()
 				list.Sessions = append(list.Sessions, rpc.SessionInfo{Name: s.Name(), Tabs: tabs, URL: url, Batch: rpc.IsWorkerSession(s.Name())})
 			}
@@ -147,13 +156,13 @@ func (m *Manager) handle(ctx context.Context, session, method string, params jso
 		return list, nil
 	case rpc.MethodSessionClose:
 		if b := m.current(); b != nil {
-			return calls.Empty{}, b.CloseSession(session)
+			return calls.Empty{}, m.closeSession(b, session)
 		}
 		return calls.Empty{}, nil
 	case rpc.MethodSessionCloseAll:
 		if b := m.current(); b != nil {
-			for _, s := range b.Sessions() {
-				if err := b.CloseSession(s.Name()); err != nil {
+			for _, s := range m.sessionsOf(b) {
+				if err := m.closeSession(b, s.Name()); err != nil {
 					return nil, err
 				}
 			}
@@ -168,7 +177,7 @@ func (m *Manager) handle(ctx context.Context, session, method string, params jso
 	if err != nil {
 		return nil, err
 	}
-	s, err := b.Session(ctx, session)
+	s, err := m.session(ctx, b, session)
 	if err != nil {
 		return nil, err
 	}

@@ -96,7 +96,7 @@ func (m *Manager) traced(ctx context.Context, tr *trace, session, method string,
 	// through Handle: these reads are not calls of the user's).
 	var s *driver.Session
 	if b := m.current(); b != nil {
-		if ds, err := b.Session(ctx, session); err == nil {
+		if ds, err := m.session(ctx, b, session); err == nil {
 			s = ds
 		}
 	}
@@ -120,7 +120,7 @@ func (m *Manager) traced(ctx context.Context, tr *trace, session, method string,
 
 	if s == nil { // the call may have started the browser and the session
 		if b := m.current(); b != nil {
-			if ds, err := b.Session(ctx, session); err == nil {
+			if ds, err := m.session(ctx, b, session); err == nil {
 				s = ds
 			}
 		}

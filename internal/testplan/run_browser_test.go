@@ -19,8 +19,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -33,10 +32,9 @@ type bench struct {
 
 func newBench(t *testing.T) *bench {
 	t.Helper()
-	path := browsertest.Chrome(t)
 	site := httptest.NewServer(demo.New(nil))
 	t.Cleanup(site.Close)
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	t.Cleanup(func() { _ = m.Close() })
 	return &bench{caller: m, site: site.URL}
 }

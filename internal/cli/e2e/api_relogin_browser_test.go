@@ -12,8 +12,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/sessions"
 	"github.com/waymark-dev/waymark/internal/signinsite"
@@ -29,7 +28,6 @@ import (
 // server.
 func TestAPICallRelogin(t *testing.T) {
 	t.Parallel()
-	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	const password = "Tr0ub4dor-and-3"
@@ -49,9 +47,10 @@ func TestAPICallRelogin(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	common, _, _ := clitest.NewCommon(m, true, false)
+	common.Session = t.Name() // its own in the shared browser
 	common.Getenv = getenv
 	// The sign-in routine, recorded by hand as a person would: record
 	// stop grants the Sign in button they pressed to the file.

@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/apptest"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -22,14 +21,14 @@ import (
 // with no model call (the page's text holds no cell for a model to read).
 func TestExtractOnACanvasGridSaysWhy(t *testing.T) {
 	t.Parallel()
-	path := browsertest.Chrome(t)
 	srv := apptest.XSpreadsheet(t, [][]string{{"Product", "Price"}, {"lamp", "19.99"}, {"desk", "120"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	env, modelCalls := failingModel(t)
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	common, _, _ := clitest.NewCommon(m, false, false)
+	common.Session = t.Name() // its own in the shared browser
 	common.Getenv = func(k string) string { return env[k] }
 	s := common.Remote()
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {

@@ -11,9 +11,8 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/apptest"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/cli/pilotflags"
@@ -27,7 +26,6 @@ import (
 // on an ordinary page is asked no sheet dump.
 func TestExtractOnARealSheet(t *testing.T) {
 	t.Parallel()
-	path := browsertest.Chrome(t)
 	srv := apptest.Sheet(t, apptest.SheetOptions{Title: "Shop", Data: [][]string{
 		{"Orders"},
 		{"Customer", "Amount", "Paid"},
@@ -44,10 +42,11 @@ func TestExtractOnARealSheet(t *testing.T) {
 	defer cancel()
 	env, modelCalls := failingModel(t)
 
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	rec := &methodLog{Caller: noClose{m}}
 	common, _, _ := clitest.NewCommon(rec, false, false)
+	common.Session = t.Name() // its own in the shared browser
 	common.Getenv = func(k string) string { return env[k] }
 	s := common.Remote()
 	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {

@@ -17,8 +17,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/cli/cmd/pilot"
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
@@ -33,7 +32,6 @@ import (
 // flag, none; a vision that is no way is a usage error.
 func TestActVisionAlwaysReachesAnthropic(t *testing.T) {
 	t.Parallel()
-	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var mu sync.Mutex
@@ -70,9 +68,10 @@ func TestActVisionAlwaysReachesAnthropic(t *testing.T) {
 	}
 	env := map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test"}
 	getenv := func(k string) string { return env[k] }
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	f, _, _, _ := clitest.NewFactory(m)
+	f.Session = t.Name() // its own in the shared browser
 	f.Getenv = getenv
 	f.Config = func() (*config.Config, error) { return config.Load(config.LoadOptions{Getenv: getenv, Dir: dir}) }
 	common := f.Common()

@@ -12,8 +12,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/sessions"
 )
@@ -23,7 +22,6 @@ import (
 // and --json, the outline then shows the message on the field, and the
 // server counts no POST.
 func TestClickStoppedSubmitSays(t *testing.T) {
-	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	var posts atomic.Int32
@@ -36,7 +34,7 @@ func TestClickStoppedSubmitSays(t *testing.T) {
 <label>Email <input name=email type=email required></label><button>Send</button></form>`)
 	}))
 	defer srv.Close()
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 
 	common, out, _ := clitest.NewCommon(m, false, false)

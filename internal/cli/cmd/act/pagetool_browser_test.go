@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver"
-	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/cli/clitest"
 	"github.com/waymark-dev/waymark/internal/demo/pubsite"
 	"github.com/waymark-dev/waymark/internal/sessions"
@@ -21,13 +20,12 @@ import (
 // answers inside a page_content fence; one that acts is refused with
 // --ask-submit (nothing reaches the site) and called without it.
 func TestToolCommand(t *testing.T) {
-	path := browsertest.Chrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	site := pubsite.New(pubsite.Options{})
 	srv := httptest.NewServer(site)
 	defer srv.Close()
-	m := sessions.New(driver.Options{ExecPath: path, Args: browsertest.GuardArgs})
+	m := sessions.NewShared(drivertest.Driver(t))
 	defer m.Close()
 	common, out, _ := clitest.NewCommon(m, false, false)
 	if _, err := common.Remote().Open(ctx, calls.OpenRequest{URL: srv.URL + "/tools"}); err != nil {
