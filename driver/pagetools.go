@@ -77,7 +77,7 @@ func (s *Session) PageTool(ctx context.Context, req calls.PageToolRequest) (repl
 	tools, dropped := pt.List()
 	if req.Name == "" {
 		if pt.Unsupported() != "" {
-			return nil, calls.Errorf(calls.ErrBadInput, "run the browser with --enable-features=WebMCP (waymark's own browsers have it)", "%s", pt.Unsupported())
+			return nil, calls.Errorf(calls.ErrBadInput, "run the browser with --enable-features=WebMCP,DevToolsWebMCPSupport,WebMCPTesting (waymark's own browsers have them)", "%s", pt.Unsupported())
 		}
 		return &calls.PageToolResult{URL: info.URL, Tools: tools, Dropped: dropped}, nil
 	}

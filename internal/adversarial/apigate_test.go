@@ -86,7 +86,7 @@ function send() { w.port.postMessage('go'); }
 			return err
 		}},
 	{name: "service worker posts for a read-only page tool", page: swPage + `<script>
-document.modelContext.registerTool({name: "search", description: "Search the shop", inputSchema: {type: "object"},
+(document.modelContext || navigator.modelContext).registerTool({name: "search", description: "Search the shop", inputSchema: {type: "object"},
   annotations: {readOnlyHint: true}, execute: async () => { send(); await new Promise(r => setTimeout(r, 300)); return "done"; }});
 </script>`, step: func(ctx context.Context, s *driver.Session, submits string) error {
 		_, err := s.PageTool(ctx, calls.PageToolRequest{Name: "search", Args: json.RawMessage(`{}`), Submits: submits})

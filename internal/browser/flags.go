@@ -43,11 +43,17 @@ func Flags(execPath string, headless bool, extra ...chromedp.ExecAllocatorOption
 		// connection open to its default search engine (www.google.com)
 		// for a search nobody types here.
 		chromedp.Flag("disable-features", "NetworkTimeServiceQuerying,Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,OptimizationGuideModelDownloading,InterestFeedContentSuggestions,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,AimServerEligibilityEnabled,AimServerRequestOnStartupEnabled,PreconnectToSearch,SearchEnginePreconnect2"),
-		// WebMCP: a page's document.modelContext.registerTool reaches
-		// DevTools (the WebMCP domain), so its tools are read and called
-		// without running anything in the page (driver/pagetools.go).
-		// A user's own --enable-features replaces it.
-		chromedp.Flag("enable-features", "WebMCP"),
+		// WebMCP: a page's modelContext.registerTool reaches DevTools (the
+		// WebMCP domain), so its tools are read and called without running
+		// anything in the page's world (driver/internal/pagetool).
+		// Chromium 148 splits it in three: WebMCP is the page's API
+		// (navigator.modelContext), DevToolsWebMCPSupport the WebMCP domain
+		// (without it WebMCP.enable is "not found"), and WebMCPTesting
+		// navigator.modelContextTesting, the only way 148 calls a tool
+		// (its domain has no invokeTool), used from our isolated world. A
+		// Chromium that does not know a name ignores it. A user's own
+		// --enable-features replaces them all.
+		chromedp.Flag("enable-features", "WebMCP,DevToolsWebMCPSupport,WebMCPTesting"),
 		// Two start-up requests no switch turns off (issue 28): the sign-in
 		// cookie check (accounts.google.com/ListAccounts, sent for every
 		// profile once its network is up) and the on-device model's

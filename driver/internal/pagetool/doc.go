@@ -7,6 +7,13 @@
 // feature, which waymark's browsers run with (internal/browser), and
 // reports every registration to DevTools: the WebMCP domain sends
 // toolsAdded and toolsRemoved, and invokeTool calls a tool in its frame.
+// Chromium 148 differs: the page's API is navigator.modelContext, the
+// domain needs the DevToolsWebMCPSupport feature, it has no invokeTool
+// (a call goes through navigator.modelContextTesting, the WebMCPTesting
+// feature, from our isolated world: still nothing in the page's world),
+// a completed call's status is Success, and toolsAdded carries no
+// annotations, so no tool is known read-only there: each needs an
+// approval, the safe side.
 //
 // So the tools are read without touching the page's world (invariant 7):
 // no script of ours runs in the page, nothing is defined there, and no

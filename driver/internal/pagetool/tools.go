@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/webmcp"
@@ -43,13 +45,20 @@ type Tools struct {
 	dropped     int
 	responded   map[string]*webmcp.EventToolResponded
 	changed     chan struct{}
+	// testingCall: the browser's WebMCP domain has no invokeTool
+	// (Chromium 148), so a tool is called through
+	// navigator.modelContextTesting from our isolated world (invokeTesting).
+	testingCall bool
+	calls       int // numbers the testing calls, for their abort
 }
 
 // Tab is the view of a tab the tools need: its chromedp context (the
-// listener lasts as long as it) and its own CDP target.
+// listener lasts as long as it), its own CDP target, and our isolated
+// world (where Chromium 148 has a tool called).
 type Tab interface {
 	Context() context.Context
 	Target() *chromedp.Target
+	EvalWorld(ctx context.Context, frame cdp.FrameID, expr string, out any) error
 }
 
 // New makes a tab's view of its page's tools, for the document of
@@ -217,9 +226,18 @@ func (pt *Tools) Invoke(ctx context.Context, t Tab, browserErr func(error) error
 		ttl = time.Duration(timeoutMS) * time.Millisecond
 	}
 	pt.mu.Lock()
-	frame := pt.mainFrame
+	frame, testing := pt.mainFrame, pt.testingCall
 	pt.mu.Unlock()
+	if testing {
+		return pt.invokeTesting(ctx, t, frame, name, input, ttl, url)
+	}
 	res, err := cdp.Call(ctx, t.Target(), webmcp.InvokeTool, webmcp.InvokeToolParams{FrameID: frame, ToolName: name, Input: input})
+	if isMethodNotFound(err) {
+		pt.mu.Lock()
+		pt.testingCall = true
+		pt.mu.Unlock()
+		return pt.invokeTesting(ctx, t, frame, name, input, ttl, url)
+	}
 	if err != nil {
 		return nil, browserErr(err)
 	}
@@ -250,11 +268,88 @@ func (pt *Tools) Invoke(ctx context.Context, t Tab, browserErr func(error) error
 	}
 }
 
+// isMethodNotFound says the browser does not know the command
+// (-32601): Chromium 148's WebMCP domain has no invokeTool.
+func isMethodNotFound(err error) bool {
+	var pe *cdproto.Error
+	return errors.As(err, &pe) && pe.Code == -32601
+}
+
+// statusSuccess is Chromium 148's name of a completed call (later
+// versions say Completed).
+const statusSuccess webmcp.InvocationStatus = "Success"
+
+// testingCallJS calls a tool through navigator.modelContextTesting in our
+// isolated world, the only way Chromium 148 offers (its WebMCP domain
+// lists tools but calls none). The isolated world's own globalThis keeps
+// the call's AbortController, so a timeout can cancel it: nothing is set
+// in the page's world (invariant 7). The answer is {status, output, error}
+// with status as the WebMCP domain says it.
+const testingCallJS = `(async (name, input, id) => {
+  const t = navigator.modelContextTesting;
+  if (!t || typeof t.executeTool !== "function") return {status: "Unsupported"};
+  const c = new AbortController();
+  const m = (globalThis.__waymarkToolCalls ||= new Map());
+  m.set(id, c);
+  try {
+    const out = await t.executeTool(name, input, {signal: c.signal});
+    return {status: "Success", output: out ?? null};
+  } catch (e) {
+    return {status: c.signal.aborted || /cancel/i.test(String(e && e.message)) ? "Canceled" : "Error", error: String(e && e.message || e)};
+  } finally {
+    m.delete(id);
+  }
+})(%s, %s, %d)`
+
+// invokeTesting calls the tool through navigator.modelContextTesting
+// (Chromium 148) and waits for its answer, at most ttl; a call that
+// outlives it is aborted. Its answer is the tool's output as a string:
+// JSON when it is JSON, else the string itself.
+func (pt *Tools) invokeTesting(ctx context.Context, t Tab, frame cdp.FrameID, name string, input []byte, ttl time.Duration, url string) (*calls.PageToolResult, error) {
+	pt.mu.Lock()
+	pt.calls++
+	id := pt.calls
+	pt.mu.Unlock()
+	n, _ := json.Marshal(name)
+	in, _ := json.Marshal(string(input))
+	var ans struct {
+		Status webmcp.InvocationStatus `json:"status"`
+		Output *string                 `json:"output"`
+		Error  string                  `json:"error"`
+	}
+	cctx, cancel := context.WithTimeout(ctx, ttl)
+	defer cancel()
+	err := t.EvalWorld(cctx, frame, fmt.Sprintf(testingCallJS, n, in, id), &ans)
+	if err != nil && cctx.Err() != nil {
+		_ = t.EvalWorld(context.WithoutCancel(ctx), frame, fmt.Sprintf("globalThis.__waymarkToolCalls?.get(%d)?.abort()", id), nil)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, calls.Errorf(calls.ErrTimeout, "pass a longer timeout, or look at the page", "the page's tool %s did not answer within %s", name, ttl)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ans.Status == "Unsupported" {
+		return nil, calls.Errorf(calls.ErrBadInput, "run the browser with --enable-features=WebMCP,DevToolsWebMCPSupport,WebMCPTesting (waymark's own browsers have them)",
+			"the browser lists the page's tools but offers no way to call them (no WebMCP.invokeTool, no navigator.modelContextTesting)")
+	}
+	ev := &webmcp.EventToolResponded{Status: ans.Status, ErrorText: ans.Error}
+	if ans.Output != nil {
+		out := []byte(*ans.Output)
+		if !json.Valid(out) {
+			out, _ = json.Marshal(*ans.Output)
+		}
+		ev.Output = out
+	}
+	return toolOutcome(name, url, ev)
+}
+
 // toolOutcome turns the page's answer into a result or an error. The
 // page's words are quoted, never spoken (invariant 3).
 func toolOutcome(name, url string, ev *webmcp.EventToolResponded) (*calls.PageToolResult, error) {
 	switch ev.Status {
-	case webmcp.InvocationStatusCompleted:
+	case webmcp.InvocationStatusCompleted, statusSuccess:
 		out := json.RawMessage(ev.Output)
 		if len(out) > maxToolOutput {
 			return nil, calls.Errorf(calls.ErrBadInput, "ask the tool for less", "the answer of %s is %d bytes, over the %d allowed", name, len(out), maxToolOutput)
