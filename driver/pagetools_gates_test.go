@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/browsertest"
 )
 
 // TestPageToolReadOnlyThatSends: readOnlyHint is the page's word. A tool
@@ -52,7 +53,11 @@ document.getElementById("s").textContent = "ready";
 		t.Fatalf("a read-only tool sent %q without approval (err %v)", sent, err)
 	}
 	var a calls.Approval
-	if calls.Code(err) != "needs_approval" || json.Unmarshal(calls.DataOf(err), &a) != nil || !strings.Contains(err.Error(), "POST") {
+	// Where the browser keeps the hint from DevTools (Chromium 148), the
+	// tool is not known to be read-only and the call is asked for before
+	// it runs; else it is held at its POST.
+	hidden := browsertest.ToolAnnotationsHidden(t)
+	if calls.Code(err) != "needs_approval" || json.Unmarshal(calls.DataOf(err), &a) != nil || (!hidden && !strings.Contains(err.Error(), "POST")) {
 		t.Fatalf("a read-only tool that sends: %v", err)
 	}
 	req.Approve = &a

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/demo/pubsite"
 )
 
@@ -32,18 +33,27 @@ func TestPageTools(t *testing.T) {
 
 	out := snapshot(t, s, ctx, calls.SnapshotRequest{})
 	first, _, _ := strings.Cut(out, "\n")
-	if !strings.HasSuffix(first, "[tools: add_to_cart, search_products (read-only)]") {
+	hidden := browsertest.ToolAnnotationsHidden(t)
+	if !strings.HasSuffix(first, toolsLine(hidden)) {
 		t.Errorf("first line %q does not name the tools", first)
 	}
 	list, err := s.PageTool(ctx, calls.PageToolRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Tools) != 2 || list.Tools[0].ReadOnly || !list.Tools[1].ReadOnly || !strings.Contains(string(list.Tools[1].InputSchema), `"query"`) {
+	if len(list.Tools) != 2 || list.Tools[0].ReadOnly || list.Tools[1].ReadOnly == hidden || !strings.Contains(string(list.Tools[1].InputSchema), `"query"`) {
 		t.Errorf("tools %+v", list.Tools)
 	}
 
-	res, err := s.PageTool(ctx, calls.PageToolRequest{Name: "search_products", Args: json.RawMessage(`{"query":"lamp"}`), Submits: "ask"})
+	search := calls.PageToolRequest{Name: "search_products", Args: json.RawMessage(`{"query":"lamp"}`), Submits: "ask"}
+	if hidden {
+		// Not known to be read-only: asked like any other.
+		if _, err := s.PageTool(ctx, search); !errors.Is(err, calls.ErrNeedsApproval) {
+			t.Errorf("search_products, not known read-only, with --ask-submit: %v, want needs approval", err)
+		}
+		search.Submits = ""
+	}
+	res, err := s.PageTool(ctx, search)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +145,11 @@ document.getElementById("s").textContent = ok + " " + threw;
 	if strings.Contains(out, "evil") || strings.Contains(rest, `"Pay"`) {
 		t.Errorf("a forged tool name reached the outline:\n%s", out)
 	}
-	if !strings.Contains(first, "fine (read-only)") || !strings.Contains(first, "more not shown") {
+	fine := "fine (read-only)"
+	if browsertest.ToolAnnotationsHidden(t) {
+		fine = "fine"
+	}
+	if !strings.Contains(first, fine) || !strings.Contains(first, "more not shown") {
 		t.Errorf("first line %q", first)
 	}
 	list, err := s.PageTool(ctx, calls.PageToolRequest{})
@@ -165,8 +179,18 @@ func TestPageToolsFollowNavigation(t *testing.T) {
 	}{{srv.URL + "/tools", true}, {srv.URL + "/about", false}, {other + "/tools", true}, {srv.URL + "/about", false}} {
 		open(t, s, ctx, step.url)
 		first, _, _ := strings.Cut(snapshot(t, s, ctx, calls.SnapshotRequest{}), "\n")
-		if has := strings.Contains(first, "[tools: add_to_cart, search_products (read-only)]"); has != step.tools {
+		if has := strings.Contains(first, toolsLine(browsertest.ToolAnnotationsHidden(t))); has != step.tools {
 			t.Errorf("%s: first line %q", step.url, first)
 		}
 	}
+}
+
+// toolsLine is the outline's note of the pubsite tools page's two tools:
+// search_products marked read-only where the browser reports it
+// (browsertest.ToolAnnotationsHidden).
+func toolsLine(hidden bool) string {
+	if hidden {
+		return "[tools: add_to_cart, search_products]"
+	}
+	return "[tools: add_to_cart, search_products (read-only)]"
 }

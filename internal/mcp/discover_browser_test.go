@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/waymark-dev/waymark/internal/browsertest"
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo/pubsite"
 	"github.com/waymark-dev/waymark/internal/sessions"
@@ -63,17 +64,35 @@ func TestSiteToolsInBrowser(t *testing.T) {
 		t.Fatalf("sitemap:\n%s", got)
 	}
 
+	// A browser that keeps the read-only hint from DevTools (Chromium 148)
+	// leaves search_products not known read-only: put to the person too.
+	hidden := browsertest.ToolAnnotationsHidden(t)
+	tools := "[tools: add_to_cart, search_products (read-only)]"
+	if hidden {
+		tools = "[tools: add_to_cart, search_products]"
+	}
 	got, isErr = call("navigate", map[string]any{"url": srv.URL + "/tools"})
-	if isErr || !strings.Contains(got, "[tools: add_to_cart, search_products (read-only)]") {
+	if isErr || !strings.Contains(got, tools) {
 		t.Fatalf("navigate:\n%s", got)
 	}
 	if n := names(); !slices.Contains(n, "page_tool") {
 		t.Fatalf("page_tool not offered after a look at a page with tools: %v", n)
 	}
+	if hidden {
+		p.mu.Lock()
+		p.answer = "accept"
+		p.mu.Unlock()
+	}
 	got, isErr = call("page_tool", map[string]any{"name": "search_products", "args": map[string]any{"query": "oak"}})
 	if isErr || !strings.Contains(got, "<page_content>") || !strings.Contains(got, "Oak chair") {
 		t.Fatalf("search_products:\n%s", got)
 	}
+	p.mu.Lock()
+	if asked := len(p.asked); asked != map[bool]int{false: 0, true: 1}[hidden] {
+		t.Errorf("search_products: the person was asked %d time(s)", asked)
+	}
+	p.asked, p.answer = nil, "decline"
+	p.mu.Unlock()
 	got, _ = call("page_tool", map[string]any{"name": "add_to_cart", "args": map[string]any{"handle": "oak-chair"}})
 	p.mu.Lock()
 	asked := len(p.asked)
