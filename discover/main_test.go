@@ -1,14 +1,9 @@
 package discover_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	drivertest.CloseDriver()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { drivertest.Main(m) }

@@ -19,11 +19,7 @@ import (
 	"github.com/waymark-dev/waymark/recipe"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	drivertest.CloseDriver()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { drivertest.Main(m) }
 
 // serve serves pages by path; a func is called on each load.
 func serve(t *testing.T, pages map[string]func() string) string {

@@ -3,7 +3,6 @@ package siteapi_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,11 +16,7 @@ import (
 	"github.com/waymark-dev/waymark/siteapi"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	drivertest.CloseDriver()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { drivertest.Main(m) }
 
 const listSchema = `{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"price":{"type":"string"},"stock":{"type":"string"}}}}`
 

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"os"
 	"testing"
 
 	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
@@ -10,8 +9,4 @@ import (
 // TestMain ends the package's one browser (drivertest.Driver), which the
 // browser tests' managers share (sessions.NewShared), each with sessions
 // of its own.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	drivertest.CloseDriver()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { drivertest.Main(m) }

@@ -6,6 +6,7 @@ package drivertest
 
 import (
 	"context"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -58,4 +59,13 @@ func CloseDriver() {
 	if driverBrowser != nil {
 		driverBrowser.Close()
 	}
+}
+
+// Main is a TestMain for a package whose tests share its one browser
+// (Driver): it runs the tests, ends the browser, and exits with the
+// tests' status.
+func Main(m *testing.M) {
+	code := m.Run()
+	CloseDriver()
+	os.Exit(code)
 }
