@@ -43,12 +43,13 @@ import (
 // (sendgate.go). It runs until the tab closes. judge decides each request
 // (Browser.judge).
 func (t *tab) guard(judge func(context.Context, *url.URL) error, own bool) error {
-	paused := chromedp.Events(t.ctx, fetch.RequestPaused) // subscribe before enabling
 	t.ownDocs = own
-	if own {
-		if _, err := cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns}); err != nil {
-			return browserErr(err)
-		}
+	if !own {
+		return nil // the browser target pauses and judges (newtabs.go)
+	}
+	paused := chromedp.Events(t.ctx, fetch.RequestPaused) // subscribe before enabling
+	if _, err := cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns}); err != nil {
+		return browserErr(err)
 	}
 	// Exits when the tab's context ends: the iterator then stops.
 	go func() {
@@ -78,7 +79,7 @@ func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.Event
 		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		return
 	}
-	u, err := t.judgeDoc(ctx, judge, &ev)
+	u, err := judgeDoc(ctx, judge, &ev, t)
 	if err == nil {
 		_, _ = cdp.Call(ctx, t.sess, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		return
@@ -91,16 +92,21 @@ func (t *tab) decide(judge func(context.Context, *url.URL) error, ev fetch.Event
 	t.notify()
 }
 
-// judgeDoc judges a document request of the tab's page or of one of its
-// frames: the URL policy, and for a file: URL whether this page may load
-// it. It returns the parsed URL and nil to let it go.
-func (t *tab) judgeDoc(ctx context.Context, judge func(context.Context, *url.URL) error, ev *fetch.EventRequestPaused) (*url.URL, error) {
+// judgeDoc judges a document request of tab t's page or of one of its
+// frames: the URL policy, and for a file: URL whether that page may load
+// it. t is nil for a page no session holds, which no file is opened for
+// (files.go). It returns the parsed URL and nil to let it go.
+func judgeDoc(ctx context.Context, judge func(context.Context, *url.URL) error, ev *fetch.EventRequestPaused, t *tab) (*url.URL, error) {
 	u, err := url.Parse(ev.Request.URL)
 	if err == nil {
 		err = judge(ctx, u)
 	}
 	if err == nil && strings.EqualFold(u.Scheme, "file") {
-		err = t.fileFrom(ev.Request.URL, ev.FrameID) // files.go
+		if t == nil {
+			err = &policy.BlockedError{URL: ev.Request.URL, Reason: policy.ReasonFileFromWeb}
+		} else {
+			err = t.fileFrom(ev.Request.URL, ev.FrameID) // files.go
+		}
 	}
 	return u, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -13,8 +12,6 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-
-	"github.com/waymark-dev/waymark/policy"
 )
 
 // The browser target pauses every document request (its Fetch domain sees
@@ -160,21 +157,7 @@ func (b *Browser) decideNew(br *chromedp.Browser, ev fetch.EventRequestPaused) {
 // own). Each document is judged here once.
 func (b *Browser) decideDoc(br *chromedp.Browser, ev fetch.EventRequestPaused, t *tab) {
 	ctx := b.ctx
-	var u *url.URL
-	var err error
-	if t != nil {
-		u, err = t.judgeDoc(ctx, b.judge, &ev)
-	} else {
-		u, err = url.Parse(ev.Request.URL)
-		if err == nil {
-			err = b.judge(ctx, u)
-		}
-		if err == nil && strings.EqualFold(u.Scheme, "file") {
-			// No page of a session asked for it: no file is opened
-			// for it (files.go).
-			err = &policy.BlockedError{URL: ev.Request.URL, Reason: policy.ReasonFileFromWeb}
-		}
-	}
+	u, err := judgeDoc(ctx, b.judge, &ev, t)
 	if err == nil {
 		_, _ = cdp.Call(ctx, br, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		return
@@ -371,7 +354,6 @@ func (b *Browser) watchAll(ctx context.Context, delta int) error {
 	defer b.patternsMu.Unlock()
 	b.watchers += delta
 	b.watched.Store(int32(b.watchers)) // before the pauses it asks for come
-	defer func() { b.watched.Store(int32(b.watchers)) }()
 	want := docPatterns
 	if b.watchers > 0 {
 		want = sendPatterns
@@ -382,6 +364,7 @@ func (b *Browser) watchAll(ctx context.Context, delta int) error {
 	c := chromedp.FromContext(b.ctx)
 	if _, err := cdp.Call(ctx, c.Browser, fetch.Enable, fetch.EnableParams{Patterns: want}); err != nil {
 		b.watchers -= delta
+		b.watched.Store(int32(b.watchers))
 		return browserErr(err)
 	}
 	b.fetchPatterns = want
