@@ -5,7 +5,9 @@
 # (bench/cmd/demoserve) instead of benchserve's, PAGE_PATH defaulting to the
 # product page /products/1 and the click to its "Add to cart" (CLICK).
 # INTERLEAVE=1: the tools take turns command by command (timed in node),
-# rather than hyperfine's runs of one tool at a time.
+# rather than hyperfine's runs of one tool at a time. GAP_MS (with
+# INTERLEAVE=1): an untimed pause after each command, so each runs on a page
+# its tool's last action has finished changing.
 set -uo pipefail
 source "$(dirname "$0")/lib/env.sh"
 trap 'ab_close_sessions bench-cmd; stop_benchserve; stop_demoserve' EXIT

@@ -14,6 +14,13 @@ const PAGE = process.env.PAGE_PATH || '/big';
 const url = BASE_URL + PAGE;
 const CLICK = process.env.CLICK || 'button "Select item 1"';
 const INTERLEAVE = process.env.INTERLEAVE === '1';
+// GAP_MS (interleaved only): an untimed pause after each command, so that
+// what the last action set going (a click's request, the render of its
+// answer) has ended before the next tool's command: each command then runs
+// on a settled page. Without it a tool that waits for its own last action's
+// effects pays the part of that wait the other tools' commands did not cover.
+const GAP_MS = Number(process.env.GAP_MS || 0);
+const pause = (ms) => { if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); };
 const S = 'bench-cmd';
 const notes = [];
 const hyperfine = run('sh', ['-c', 'command -v hyperfine']).stdout.trim() || null;
@@ -56,6 +63,7 @@ function interleaved() {
         const r = run(argv[0], argv.slice(1));
         if (r.code !== 0) { notes.push(`${t} ${name} failed: ${r.stderr.trim().slice(0, 300)}`); continue; }
         if (i > 0) xs[t].push(r.ms);
+        pause(GAP_MS);
       }
     }
     for (const t of tools) {
@@ -94,7 +102,8 @@ try {
     else bench('waymark', (args) => [wmBin, '--session', S, ...args]);
   }
   if (INTERLEAVE) {
-    notes.push(`interleaved: the tools take turns command by command, timed in node (spawnSync), 1 warm-up, ${RUNS} runs`);
+    notes.push(`interleaved: the tools take turns command by command, timed in node (spawnSync), 1 warm-up, ${RUNS} runs` +
+      (GAP_MS > 0 ? `, an untimed ${GAP_MS} ms pause after each command` : ', no pause between commands'));
     interleaved();
   }
 } finally {
