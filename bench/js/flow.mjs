@@ -66,13 +66,13 @@ function cli(bin, look, env) {
   };
 }
 
-// Playwright MCP over stdio: each step is one tool call.
-let mcp = null;
-function mcpTool() {
+// An MCP server over stdio (Playwright MCP's, waymark's): each step is one
+// tool call; names maps the flow's steps to the server's tools.
+function mcpTool(client, names) {
   const t0 = () => process.hrtime.bigint();
   const call = async ([name, args]) => {
     const s = t0();
-    const r = await mcp.callTool(name, args, 60000);
+    const r = await client.callTool(name, args, 60000);
     const ms = Number(process.hrtime.bigint() - s) / 1e6;
     const text = mcpText(r);
     if (r.isError) throw new Error(`${name}: ${text.slice(0, 300)}`);
@@ -81,13 +81,14 @@ function mcpTool() {
   const bare = (ref) => ref.replace(/^@/, '');
   return {
     call,
-    open: (url) => ['browser_navigate', { url }],
-    look: () => ['browser_snapshot', {}],
-    click: (ref, what) => ['browser_click', { target: bare(ref), element: what }],
-    fill: (ref, v, what) => ['browser_type', { target: bare(ref), text: v, element: what }],
+    open: (url) => [names.open, { url }],
+    look: () => [names.look, names.lookArgs || {}],
+    click: (ref, what) => [names.click, { target: bare(ref), ...(names.what ? { element: what } : {}) }],
+    fill: (ref, v, what) => [names.fill, { target: bare(ref), [names.value]: v, ...(names.what ? { element: what } : {}) }],
     geturl: null, // no such tool; the URL comes with every reply
   };
 }
+const mcps = []; // the MCP clients, to start and to close
 
 // flow runs the 13 steps once; returns the steps with their time and text.
 async function flow(tool) {
@@ -100,6 +101,13 @@ async function flow(tool) {
   // fetch is answered), the form after Checkout. A look that misses it read
   // the page before the action's effect (counted as "stale looks").
   const step = async (kind, what, argv, shows) => {
+    if (kind === LOOK && tool.replyLooks && steps.length) {
+      // The last action's reply carried the look: nothing to call.
+      const text = steps.at(-1).text;
+      steps.push({ kind, what: 'look (the reply above)', ms: 0, tokens: 0, chars: 0, text: '', stale: shows ? !shows.test(text) : undefined });
+      looks.push(text);
+      return text;
+    }
     const r = await tool.call(argv);
     const stale = shows ? !shows.test(r.text) : undefined;
     steps.push({ kind, what, ms: r.ms, tokens: tokens(r.text), chars: r.text.length, text: r.text, at: r.at, end: r.end, stale });
@@ -160,9 +168,33 @@ if (TOOLS.includes('playwright-mcp')) {
     browser: { browserName: 'chromium', isolated: true,
       launchOptions: { executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: CHROME_FLAGS } },
   }));
-  mcp = new McpClient('node', [join(BENCH_DIR, 'node_modules/@playwright/mcp/cli.js'),
+  const pwMcp = new McpClient('node', [join(BENCH_DIR, 'node_modules/@playwright/mcp/cli.js'),
     '--config', mcpConfig, '--headless', '--isolated', '--no-sandbox', '--output-dir', join(TMP_DIR, 'mcp-out')]);
-  tools['playwright-mcp'] = mcpTool();
+  mcps.push(pwMcp);
+  tools['playwright-mcp'] = mcpTool(pwMcp, { open: 'browser_navigate', look: 'browser_snapshot', click: 'browser_click', fill: 'browser_type', value: 'text', what: true });
+}
+// waymark-mcp (TOOLS, not in the default set): waymark's MCP server
+// (`waymark mcp`, a session of its own on the same daemon) doing the same
+// steps with no process per step, the path an MCP agent takes. Each action's
+// reply carries its own look (the changes since the client's last look), so
+// it does more per action than the CLI's; its look steps are the snapshot
+// tool's interactive whole outline (MCP has no --changes look to ask for).
+// WM_MCP_LOOKS=reply: as an MCP agent works, each look is the one the
+// last call's reply carried (no call, no tokens of its own; a stale one is
+// still counted).
+const WM_MCP_LOOKS = process.env.WM_MCP_LOOKS || 'snapshot';
+if (TOOLS.includes('waymark-mcp') && wmBin) {
+  // The bench is the person here: its MCP client cannot ask, so the
+  // config lets Add to cart's submit through ([mcp] submits), as the CLI's
+  // steps are let through.
+  const cfg = join(TMP_DIR, 'wm-mcp-config');
+  mkdirSync(join(cfg, 'waymark'), { recursive: true });
+  writeFileSync(join(cfg, 'waymark', 'config.toml'), '[mcp]\nsubmits = "allow"\n');
+  const wmMcp = new McpClient(wmBin, ['mcp'], { env: { XDG_CONFIG_HOME: cfg, ...(WM_TIMING ? { WAYMARK_TIMING: timingFile } : {}) } });
+  mcps.push(wmMcp);
+  tools['waymark-mcp'] = mcpTool(wmMcp, { open: 'navigate', look: 'snapshot', lookArgs: { interactive: true }, click: 'click', fill: 'fill', value: 'value' });
+  tools['waymark-mcp'].replyLooks = WM_MCP_LOOKS === 'reply';
+  notes.push(`waymark-mcp's looks: ${WM_MCP_LOOKS === 'reply' ? 'the look each reply carried (no call)' : 'the snapshot tool (interactive)'}`);
 }
 // floor: bench/cmd/cdpfloor, the same steps done the cheapest way CDP
 // allows (on a demo shop it serves itself), one flow per line it reads.
@@ -191,7 +223,7 @@ const bare = []; // per run: 13 empty processes (ms)
 try {
   // Warm every tool: a daemon and a browser (or the MCP server and its
   // browser) with one page open, none of it timed.
-  if (mcp) await mcp.init();
+  for (const c of mcps) await c.init();
   for (const n of names) await tools[n].call(tools[n].open(BASE_URL + '/'));
   for (let i = 0; i < RUNS; i++) {
     // Rotate the order so no tool always runs first (or right after another).
@@ -213,7 +245,7 @@ try {
 } finally {
   if (floorProc) floorProc.stdin.end();
   if (tools['agent-browser']) abClose(S);
-  if (mcp) await mcp.close();
+  for (const c of mcps) await c.close();
   if (tools.waymark) { wmClose(wmBin, S); wmStopDaemon(wmBin); }
   if (baseBin) {
     run(baseBin, ['--session', S, 'close'], { timeoutMs: 20000, env: baseEnv });
