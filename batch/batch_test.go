@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/wait"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 )
@@ -286,7 +287,7 @@ func TestResumesAfterARestart(t *testing.T) {
 	f := newFakeCaller()
 	eps := []Endpoint{{Name: "fake", Caller: f, Max: 4}}
 	slow := fakeReplay(func(ctx context.Context, _ map[string]string) (*replay.Result, error) {
-		sleep(ctx, 30*time.Millisecond)
+		_ = wait.Sleep(ctx, 30*time.Millisecond)
 		return &replay.Result{Status: replay.StatusOK}, nil
 	})
 	start := func() (*Engine, func()) {
@@ -414,7 +415,7 @@ func TestLongRowsHeartbeat(t *testing.T) {
 	f := newFakeCaller()
 	eps := []Endpoint{{Name: "fake", Caller: f, Max: 2}}
 	long := fakeReplay(func(ctx context.Context, _ map[string]string) (*replay.Result, error) {
-		sleep(ctx, 3*time.Second)
+		_ = wait.Sleep(ctx, 3*time.Second)
 		return &replay.Result{Status: replay.StatusOK}, nil
 	})
 	spec, err := e.Submit(context.Background(), Spec{Routine: testRoutine(t, false), Submits: "allow"}, rowsOf(1, nil))
@@ -440,8 +441,7 @@ func TestGraceLetsRowsFinish(t *testing.T) {
 	var once sync.Once
 	slow := fakeReplay(func(ctx context.Context, _ map[string]string) (*replay.Result, error) {
 		once.Do(func() { close(pressed) })
-		sleep(ctx, time.Second)
-		if ctx.Err() != nil {
+		if err := wait.Sleep(ctx, time.Second); err != nil {
 			return &replay.Result{Status: replay.StatusCanceled}, nil
 		}
 		return &replay.Result{Status: replay.StatusOK}, nil

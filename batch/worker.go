@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/approval"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/wait"
 	"github.com/waymark-dev/waymark/replay"
 	"github.com/waymark-dev/waymark/routine"
 	"github.com/waymark-dev/waymark/secret"
@@ -96,7 +97,7 @@ func (e *Engine) Work(ctx context.Context, opts WorkerOptions) error {
 				if err != nil {
 					if !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 						opts.Logger.Debug("batch: fetch", "err", err)
-						sleep(ctx, 500*time.Millisecond)
+						_ = wait.Sleep(ctx, 500*time.Millisecond) // the loop stops on ctx
 					}
 					continue
 				}
@@ -106,15 +107,6 @@ func (e *Engine) Work(ctx context.Context, opts WorkerOptions) error {
 	}
 	wg.Wait()
 	return nil
-}
-
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
 }
 
 type worker struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/waymark-dev/waymark/driver/internal/form"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
+	"github.com/waymark-dev/waymark/internal/wait"
 )
 
 // cdpCallEl runs a command on the element's session, turning a vanished
@@ -113,7 +114,7 @@ func (t *tab) typeCadenced(ctx context.Context, text string, h *hand.Hand) error
 	}
 	start := time.Now()
 	for _, ev := range hand.Timeline(plan) {
-		if err := sleep(ctx, ev.At-time.Since(start)); err != nil {
+		if err := wait.Sleep(ctx, ev.At-time.Since(start)); err != nil {
 			return err
 		}
 		if ev.Shift {

@@ -17,6 +17,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/locator"
 	"github.com/waymark-dev/waymark/internal/targets"
+	"github.com/waymark-dev/waymark/internal/wait"
 )
 
 // element is one element an action works on: where it lives (the tab, the
@@ -77,7 +78,7 @@ func (s *Session) find(ctx context.Context, t *tab, what string, timeout time.Du
 			return nil, calls.Errorf(calls.ErrNoMatch, "run "+calls.Cmd("snapshot")+" to see what the page holds now",
 				"no element matches %s (waited %s)", what, timeout.Round(time.Millisecond))
 		}
-		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+		if err := wait.Sleep(ctx, 100*time.Millisecond); err != nil {
 			return nil, err
 		}
 	}
@@ -94,20 +95,6 @@ func ambiguous(what string, els []*element) error {
 		fmt.Fprintf(&b, "\n  - %s", el.line)
 	}
 	return calls.Errorf(calls.ErrAmbiguous, "use one of the refs above, or a more exact locator", "%s", b.String())
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // findRef resolves a ref and checks its node is still there.

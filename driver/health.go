@@ -14,6 +14,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/timing"
+	"github.com/waymark-dev/waymark/internal/wait"
 )
 
 // A page can stop a call in two ways the browser never reports as an error
@@ -596,17 +597,5 @@ func (t *tab) setSickLocked(crashed, hung bool) {
 
 // waitGone reports whether the browser is gone, or goes within d.
 func (b *Browser) waitGone(d time.Duration) bool {
-	return waitChan(b.gone, d)
-}
-
-// waitChan waits for done to close at most d and reports whether it did.
-func waitChan(done <-chan struct{}, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
-	}
+	return wait.Closed(b.gone, d)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/hand"
 	"github.com/waymark-dev/waymark/internal/keys"
+	"github.com/waymark-dev/waymark/internal/wait"
 )
 
 // point is a place in the top page's viewport, in CSS pixels.
@@ -176,7 +177,7 @@ func (el *element) actionableLoop(ctx context.Context, checks int, timeout time.
 		if time.Now().After(deadline) {
 			return point{}, fmt.Errorf("%w (waited %s; pass --timeout to wait longer)", err, timeout.Round(time.Millisecond))
 		}
-		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+		if err := wait.Sleep(ctx, 50*time.Millisecond); err != nil {
 			return point{}, err
 		}
 	}
@@ -352,7 +353,7 @@ func (t *tab) clickAt(ctx context.Context, p point, button input.MouseButton, co
 	}
 	for i := 1; i <= count; i++ {
 		if h != nil {
-			if err := sleep(ctx, h.Rest()); err != nil {
+			if err := wait.Sleep(ctx, h.Rest()); err != nil {
 				return err
 			}
 		}
@@ -360,7 +361,7 @@ func (t *tab) clickAt(ctx context.Context, p point, button input.MouseButton, co
 			return err
 		}
 		if h != nil {
-			if err := sleep(ctx, h.Hold()); err != nil {
+			if err := wait.Sleep(ctx, h.Hold()); err != nil {
 				return err
 			}
 		}
@@ -378,7 +379,7 @@ func (t *tab) moveTo(ctx context.Context, p point, h *hand.Hand) error {
 	}
 	start := time.Now()
 	for _, m := range h.MoveTo(hand.Point{X: p.X, Y: p.Y}, hand.Size{W: p.W, H: p.H}) {
-		if err := sleep(ctx, m.At-time.Since(start)); err != nil {
+		if err := wait.Sleep(ctx, m.At-time.Since(start)); err != nil {
 			return err
 		}
 		if err := t.mouse(ctx, input.DispatchMouseEventTypeMouseMoved, point{X: m.P.X, Y: m.P.Y}, input.MouseButtonNone, 0); err != nil {
@@ -441,7 +442,7 @@ func (el *element) wheelIntoView(ctx context.Context) error {
 		if err != nil {
 			return browserErr(err)
 		}
-		if err := sleep(ctx, step.Pause); err != nil {
+		if err := wait.Sleep(ctx, step.Pause); err != nil {
 			return err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/locator"
+	"github.com/waymark-dev/waymark/internal/wait"
 )
 
 // Get reads one thing from the page.
@@ -181,7 +182,7 @@ func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (reply *calls
 			return state == "complete", err
 		}
 	case req.MS > 0:
-		if err := sleep(ctx, time.Duration(req.MS)*time.Millisecond); err != nil {
+		if err := wait.Sleep(ctx, time.Duration(req.MS)*time.Millisecond); err != nil {
 			return nil, err
 		}
 		return s.pageInfo(ctx, t)
@@ -201,7 +202,7 @@ func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (reply *calls
 			return nil, calls.Errorf(calls.ErrTimeout, "pass --timeout to wait longer, or take a snapshot to see the page",
 				"timed out after %s waiting for %s", timeout, what)
 		}
-		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+		if err := wait.Sleep(ctx, 100*time.Millisecond); err != nil {
 			return nil, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/internal/rpc"
+	"github.com/waymark-dev/waymark/internal/wait"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -179,10 +180,10 @@ func (s *Server) Run(ctx context.Context) error {
 		close(s.drained)
 	}
 	s.mu.Unlock()
-	if !waitChan(s.drained, s.opts.Grace) {
+	if !wait.Closed(s.drained, s.opts.Grace) {
 		s.log.Warn("requests still under way; canceling them", "grace_ms", s.opts.Grace.Milliseconds())
 		cancel()
-		waitChan(s.drained, time.Second)
+		wait.Closed(s.drained, time.Second)
 	}
 	cancel()
 	s.closeConns()
@@ -323,17 +324,5 @@ func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
 		wg.Wait()
 		close(done)
 	}()
-	return waitChan(done, d)
-}
-
-// waitChan waits for done to close at most d and reports whether it did.
-func waitChan(done <-chan struct{}, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
-	}
+	return wait.Closed(done, d)
 }

@@ -1,12 +1,13 @@
 package demo
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/waymark-dev/waymark/internal/wait"
 )
 
 type overlayData struct {
@@ -65,19 +66,6 @@ func slowDelay(r *http.Request, limit time.Duration) (time.Duration, error) {
 	return min(time.Duration(n)*time.Millisecond, limit), nil
 }
 
-// sleep waits d or until the client goes away; it reports whether the full
-// delay passed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
 type slowData struct {
 	MS int64
 }
@@ -88,7 +76,7 @@ func (s *Site) slow(w http.ResponseWriter, r *http.Request) {
 		s.renderStatus(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	if !sleep(r.Context(), d) {
+	if wait.Sleep(r.Context(), d) != nil { // the client went away
 		return
 	}
 	s.render(w, r, http.StatusOK, "slow", "Slow page", slowData{MS: d.Milliseconds()})
@@ -100,7 +88,7 @@ func (s *Site) apiSlow(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, jsonError{err.Error()})
 		return
 	}
-	if !sleep(r.Context(), d) {
+	if wait.Sleep(r.Context(), d) != nil { // the client went away
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/waymark-dev/waymark/internal/model/modelhttp"
 	"github.com/waymark-dev/waymark/internal/model/modelhttp/modelhttptest"
+	"github.com/waymark-dev/waymark/internal/wait"
 	"github.com/waymark-dev/waymark/pilot"
 )
 
@@ -378,7 +378,7 @@ func TestNextCancel(t *testing.T) {
 			run: func(t *testing.T, ctx context.Context, cancel context.CancelFunc) error {
 				api := newFakeAPI(t, reply{Status: 429, Header: map[string]string{"Retry-After": "30"}})
 				m := newTestModel(t, api.URL(), func(o *Options) {
-					o.Sleep = func(ctx context.Context, d time.Duration) error { cancel(); return modelhttp.Sleep(ctx, d) }
+					o.Sleep = func(ctx context.Context, d time.Duration) error { cancel(); return wait.Sleep(ctx, d) }
 				})
 				return func() error {
 					_, err := m.Next(ctx, pilot.Turn{Messages: []pilot.Message{{Role: pilot.RoleUser, Text: "hi"}}})

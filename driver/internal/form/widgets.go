@@ -12,6 +12,7 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver/internal/elem"
 	"github.com/waymark-dev/waymark/internal/hand"
+	"github.com/waymark-dev/waymark/internal/wait"
 )
 
 // The widgets a form fill works as a person does: a list that opens,
@@ -123,7 +124,7 @@ func pickListOption(ctx context.Context, f *field, value string, h *hand.Hand) (
 		if time.Now().After(deadline) {
 			break
 		}
-		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+		if err := wait.Sleep(ctx, 50*time.Millisecond); err != nil {
 			return "", err
 		}
 	}
@@ -132,18 +133,6 @@ func pickListOption(ctx context.Context, f *field, value string, h *hand.Hand) (
 		hint = "options shown: " + QuoteList(seen, 8)
 	}
 	return "", calls.Errorf(calls.ErrNoMatch, hint, "no option shown is the answer (waited %s)", optionWait)
-}
-
-// sleep waits d, or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // fillTypeahead types the start of the answer, waits for the options the

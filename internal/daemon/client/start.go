@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/rpc"
+	"github.com/waymark-dev/waymark/internal/wait"
 	"github.com/waymark-dev/waymark/secret"
 )
 
@@ -76,8 +77,8 @@ func (c *Client) stopDaemon(ctx context.Context, cn *conn) error {
 			return nil
 		}
 		nc.Close()
-		if !sleep(ctx, 10*time.Millisecond) {
-			return ctx.Err()
+		if err := wait.Sleep(ctx, 10*time.Millisecond); err != nil {
+			return err
 		}
 	}
 }
@@ -208,17 +209,5 @@ func tail(path string, offset int64) string {
 func (c *Client) notice(format string, args ...any) {
 	if c.opts.Stderr != nil {
 		fmt.Fprintf(c.opts.Stderr, format+"\n", args...)
-	}
-}
-
-// sleep waits d or until ctx is done, and reports whether it slept.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/waymark-dev/waymark/internal/wait"
 	"github.com/waymark-dev/waymark/model"
 	"github.com/waymark-dev/waymark/pilot"
 )
@@ -43,8 +44,8 @@ type Retrier struct {
 
 // WithDefaults returns r with the zero values of a provider's options given
 // their meaning: MaxRetries zero means [DefaultMaxRetries] and negative
-// means none; a nil Sleep means [Sleep]; a nil Now means [time.Now]; a nil
-// Log discards. Model and Timeout are the provider's to default.
+// means none; a nil Sleep means [wait.Sleep]; a nil Now means [time.Now]; a
+// nil Log discards. Model and Timeout are the provider's to default.
 func (r Retrier) WithDefaults() Retrier {
 	switch {
 	case r.MaxRetries == 0:
@@ -53,7 +54,7 @@ func (r Retrier) WithDefaults() Retrier {
 		r.MaxRetries = 0
 	}
 	if r.Sleep == nil {
-		r.Sleep = Sleep
+		r.Sleep = wait.Sleep
 	}
 	if r.Now == nil {
 		r.Now = time.Now
@@ -222,16 +223,4 @@ func retryable(status int) bool {
 func isNetTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
-}
-
-// Sleep waits for d or until ctx is done.
-func Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
