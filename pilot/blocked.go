@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/wait"
 )
 
 // ErrBlocked: the page is behind a bot check, or a bot-protection vendor
@@ -78,14 +79,10 @@ func (r *run) pastBotCheck(ctx context.Context, snap *calls.Snapshot) (*calls.Sn
 	if !ok {
 		return snap, nil
 	}
-	if wait := r.botCheckWait(); mayClear(n) && wait > 0 {
-		r.recovering(GuardBlocked, fmt.Sprintf("the page is behind a bot check%s that may clear by itself; looking again in %s", vendor(n), wait))
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, ctx.Err()
-		case <-t.C:
+	if d := r.botCheckWait(); mayClear(n) && d > 0 {
+		r.recovering(GuardBlocked, fmt.Sprintf("the page is behind a bot check%s that may clear by itself; looking again in %s", vendor(n), d))
+		if err := wait.Sleep(ctx, d); err != nil {
+			return nil, err
 		}
 		again, err := r.snapshot(ctx, true)
 		if err != nil {

@@ -3,6 +3,8 @@ package verify
 import (
 	"context"
 	"time"
+
+	"github.com/waymark-dev/waymark/internal/wait"
 )
 
 // Poll is the one "check until it holds" loop: a replay's verify and if
@@ -38,12 +40,8 @@ func (p Poll) Until(ctx context.Context, once func(ctx context.Context) (done bo
 		if err != nil || done || p.Wait <= 0 || !now().Before(deadline) {
 			return err
 		}
-		t := time.NewTimer(every)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
+		if err := wait.Sleep(ctx, every); err != nil {
+			return err
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/waymark-dev/waymark/internal/cli/cmdutil"
 	"github.com/waymark-dev/waymark/internal/config"
 	"github.com/waymark-dev/waymark/internal/rpc"
+	"github.com/waymark-dev/waymark/internal/wait"
 )
 
 // The commands in this file ask the daemon about itself. They dial with
@@ -310,12 +311,7 @@ func daemonRestartRun(ctx context.Context, opts *DaemonCtlOptions) error {
 				return calls.Errorf(calls.ErrUnavailable, "run "+calls.Cmd("daemon status")+" to see its pid, and stop it with kill",
 					"the waymark daemon was asked to stop but still answers after %s", stopWait)
 			}
-			t := time.NewTimer(20 * time.Millisecond)
-			select {
-			case <-t.C:
-			case <-wctx.Done():
-				t.Stop()
-			}
+			_ = wait.Sleep(wctx, 20*time.Millisecond) // wctx's end is read above
 		}
 	}
 	st, err := opts.Daemon().Status(ctx)
