@@ -29,18 +29,26 @@ type APICallRequest struct {
 	Approve *Approval `json:"approve,omitempty"`
 }
 
-// APICallResult is what the call read.
+// APICallResult is what the call read: siteapi.Call's result, which the
+// daemon, MCP's api_call and replay's api steps pass on as it is.
 type APICallResult struct {
 	Rows []map[string]any `json:"rows"`
-	// Unchanged: the site said the list has not changed since the
-	// recipe's validators; no rows.
-	Unchanged bool   `json:"unchanged,omitempty"`
-	Pages     int    `json:"pages"`
-	Requests  int    `json:"requests"`
-	Bytes     int    `json:"bytes"`
-	Ended     string `json:"ended"`
-	// ETag and LastModified are the first page's, to keep in the recipe.
+	// Unchanged: the site answered 304 to the recipe's validators: the
+	// list has not changed since; no rows.
+	Unchanged bool `json:"unchanged,omitempty"`
+	Pages     int  `json:"pages"`
+	// Requests and Bytes count what was sent and read (every hop and
+	// retry; bodies only).
+	Requests int `json:"requests"`
+	Bytes    int `json:"bytes"`
+	// Ended says why the reading stopped: "last page", "pages" (the
+	// number asked for), "limit", "unchanged".
+	Ended string `json:"ended"`
+	// ETag and LastModified are the first page's validators (on an
+	// unchanged list, the recipe's), for the recipe to keep and send
+	// next time (siteapi.Recipe.Validators).
 	ETag         string `json:"etag,omitempty"`
 	LastModified string `json:"last_modified,omitempty"`
-	WaitedMS     int64  `json:"waited_ms,omitempty"`
+	// WaitedMS is the time spent backing off a 429.
+	WaitedMS int64 `json:"waited_ms,omitempty"`
 }

@@ -43,12 +43,7 @@ func (s *Session) CallAPI(ctx context.Context, req calls.APICallRequest) (reply 
 	if err != nil {
 		return nil, s.bindAPIApproval(err)
 	}
-	out := &calls.APICallResult{Rows: res.Rows, Unchanged: res.Unchanged, Pages: res.Pages, Requests: res.Requests,
-		Bytes: res.Bytes, Ended: res.Ended, WaitedMS: res.WaitedMS}
-	if v := res.Validators; v != nil {
-		out.ETag, out.LastModified = v.ETag, v.LastModified
-	}
-	return out, nil
+	return res, nil
 }
 
 // bindAPIApproval gives the approval a held API call carries its token:

@@ -51,25 +51,6 @@ type CallOptions struct {
 	Approved string
 }
 
-// Result is what a call read.
-type Result struct {
-	Rows []map[string]any `json:"rows"`
-	// Unchanged: the site answered 304 to the validators sent; no rows.
-	Unchanged bool `json:"unchanged,omitempty"`
-	Pages     int  `json:"pages"`
-	// Requests and Bytes count what was sent and read (every hop and
-	// retry; bodies only).
-	Requests int `json:"requests"`
-	Bytes    int `json:"bytes"`
-	// Ended says why the reading stopped: "last page", "pages" (the
-	// number asked for), "limit", "unchanged".
-	Ended string `json:"ended"`
-	// Validators are the first page's, to send next time.
-	Validators *Validators `json:"validators,omitempty"`
-	// WaitedMS is the time spent backing off a 429.
-	WaitedMS int64 `json:"waited_ms,omitempty"`
-}
-
 // Backoff is when each host may be called again after a 429. It is safe
 // for concurrent use; the zero value is ready.
 type Backoff struct {
@@ -101,7 +82,7 @@ type caller struct {
 	opts    CallOptions
 	state   *pageState
 	answers map[string]any
-	res     *Result
+	res     *calls.APICallResult
 	check   *schemacheck.Checker
 	// known are the values read from the page (tokens, CSRF values), so
 	// no error repeats one (a query built from local storage).
@@ -113,8 +94,10 @@ type caller struct {
 // Call makes the recipe's request from a tab on its site (opening the
 // recipe's page when the current tab is elsewhere), reading each source
 // fresh, and returns the rows of every page. See the package doc for
-// what is checked; a failure carries its [Kind].
-func Call(ctx context.Context, s Session, r *Recipe, opts CallOptions) (*Result, error) {
+// what is checked; a failure carries its [Kind]. It returns the wire's
+// result, which the daemon hands on as it is; the first page's validators
+// are its ETag and LastModified.
+func Call(ctx context.Context, s Session, r *Recipe, opts CallOptions) (*calls.APICallResult, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
@@ -132,7 +115,7 @@ func Call(ctx context.Context, s Session, r *Recipe, opts CallOptions) (*Result,
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	c := &caller{s: s, r: r, opts: opts, answers: map[string]any{}, res: &Result{Rows: []map[string]any{}}}
+	c := &caller{s: s, r: r, opts: opts, answers: map[string]any{}, res: &calls.APICallResult{Rows: []map[string]any{}}}
 	if len(r.Schema) > 0 {
 		chk, err := schemacheck.Compile(r.Schema)
 		if err != nil {
@@ -258,7 +241,10 @@ func (c *caller) pages(ctx context.Context) error {
 			return err
 		}
 		if page == 0 && res.Status == 304 {
-			c.res.Unchanged, c.res.Ended, c.res.Validators = true, "unchanged", c.r.Validators
+			c.res.Unchanged, c.res.Ended = true, "unchanged"
+			if v := c.r.Validators; v != nil {
+				c.res.ETag, c.res.LastModified = v.ETag, v.LastModified
+			}
 			return nil
 		}
 		if page > 0 && (res.Status == 404 || res.Status == 410) && c.r.Pagination != nil && c.r.Pagination.Kind == PagePath {
@@ -274,7 +260,7 @@ func (c *caller) pages(ctx context.Context) error {
 			return newError(KindChanged, "the call no longer answers with data: learn the recipe again", "%s answered %s, not JSON", req.URL, contentType(res))
 		}
 		if page == 0 {
-			c.res.Validators = validators(res)
+			c.res.ETag, c.res.LastModified = header(res, "etag"), header(res, "last-modified")
 		}
 		c.res.Pages++
 		n, err := c.rows(doc, req.URL)
@@ -631,14 +617,6 @@ func contentType(res *calls.FetchResult) string {
 		return ct
 	}
 	return fmt.Sprintf("%d bytes of no stated type", len(res.Body))
-}
-
-func validators(res *calls.FetchResult) *Validators {
-	v := &Validators{ETag: header(res, "etag"), LastModified: header(res, "last-modified")}
-	if *v == (Validators{}) {
-		return nil
-	}
-	return v
 }
 
 // saysLast reports whether the answer says, beside its cursor, that there

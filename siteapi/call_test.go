@@ -107,3 +107,46 @@ func TestCallRedirectDropsSecrets(t *testing.T) {
 		t.Errorf("hop to another origin %+v", hop)
 	}
 }
+
+// TestCallValidators: the first page's ETag and Last-Modified come back
+// in the result, to keep in the recipe; sent back, a 304 answers
+// unchanged with no rows and the recipe's own validators, and a fresh
+// call sends none.
+func TestCallValidators(t *testing.T) {
+	const etag, lastMod = `"v1"`, "Sat, 05 Dec 2026 10:00:00 GMT"
+	f := &fakeSite{answer: func(req calls.FetchRequest) (*calls.FetchResult, error) {
+		if req.Headers["If-None-Match"] == etag {
+			return &calls.FetchResult{Status: 304}, nil
+		}
+		return &calls.FetchResult{Status: 200, Headers: []calls.Header{{Name: "ETag", Value: etag}, {Name: "last-modified", Value: lastMod}},
+			Body: `{"items":[{"title":"Lamp"}]}`}, nil
+	}}
+	r := plainRecipe()
+	res, err := siteapi.Call(context.Background(), f, r, siteapi.CallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Unchanged || len(res.Rows) != 1 || res.ETag != etag || res.LastModified != lastMod {
+		t.Fatalf("first call %+v", res)
+	}
+
+	r.Validators = &siteapi.Validators{ETag: res.ETag, LastModified: res.LastModified}
+	res, err = siteapi.Call(context.Background(), f, r, siteapi.CallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent := f.sent[len(f.sent)-1].Headers; sent["If-None-Match"] != etag || sent["If-Modified-Since"] != lastMod {
+		t.Errorf("the call sent %v, not the recipe's validators", sent)
+	}
+	if !res.Unchanged || res.Ended != "unchanged" || len(res.Rows) != 0 || res.Requests != 1 || res.ETag != etag || res.LastModified != lastMod {
+		t.Errorf("unchanged call %+v", res)
+	}
+
+	res, err = siteapi.Call(context.Background(), f, r, siteapi.CallOptions{Fresh: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.sent[len(f.sent)-1].Headers["If-None-Match"]; ok || res.Unchanged || len(res.Rows) != 1 {
+		t.Errorf("fresh call sent %v and read %+v", f.sent[len(f.sent)-1].Headers, res)
+	}
+}

@@ -18,7 +18,7 @@ import (
 // as at your last call", and the person has not had a call's rows yet, so
 // the first `api call` after learning must read them, not answer
 // "unchanged".
-func Verify(ctx context.Context, s Session, r *Recipe, rows []map[string]any, pages int, opts CallOptions) (*Result, error) {
+func Verify(ctx context.Context, s Session, r *Recipe, rows []map[string]any, pages int, opts CallOptions) (*calls.APICallResult, error) {
 	opts.Pages, opts.Fresh = pages, true
 	res, err := Call(ctx, s, r, opts)
 	if err != nil {

@@ -48,3 +48,27 @@ func TestAPICall(t *testing.T) {
 		t.Errorf("a recipe holding a token: error %v, %d calls made", res.IsError, len(fc.calls)-n)
 	}
 }
+
+// TestAPICallStructuredKeys pins the names of api_call's structured
+// content (calls.APICallResult): clients read them, so a rename is a
+// break.
+func TestAPICallStructuredKeys(t *testing.T) {
+	fc := &fakeCaller{reply: func(method string, params any) (any, error) {
+		return calls.APICallResult{Rows: []map[string]any{{"name": "Brass lamp"}}, Pages: 1, Requests: 2, Bytes: 26, Ended: "last page",
+			ETag: `"v1"`, LastModified: "Sat, 05 Dec 2026 10:00:00 GMT", WaitedMS: 1500}, nil
+	}}
+	cs := connect(t, Options{Caller: fc, SiteTools: true})
+	rec := `{"format":"waymark.api/1","site":"https://shop.example","page":"https://shop.example/","request":{"method":"GET","url":"https://shop.example/api/items"},"rows":"/items","fields":[{"name":"name","path":"/title"}]}`
+	_, isErr, res := callTool(t, cs, "api_call", map[string]any{"recipe": rec})
+	if isErr {
+		t.Fatalf("api_call: %+v", res.Content)
+	}
+	got, err := json.Marshal(res.StructuredContent) // a map on the client's side: keys sorted
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"bytes":26,"ended":"last page","etag":"\"v1\"","last_modified":"Sat, 05 Dec 2026 10:00:00 GMT","pages":1,"requests":2,"rows":[{"name":"Brass lamp"}],"waited_ms":1500}`
+	if string(got) != want {
+		t.Errorf("structured content %s\nwant %s", got, want)
+	}
+}

@@ -100,3 +100,43 @@ func TestAPICallApproval(t *testing.T) {
 		t.Fatalf("--approve: %v, sent %+v", err, approves)
 	}
 }
+
+// TestAPICallJSONKeys pins the names of what `api call --json` prints as
+// the envelope's data (calls.APICallResult on the wire): programs read
+// them, so a rename is a break.
+func TestAPICallJSONKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shop.api.json")
+	if err := os.WriteFile(path, []byte(`{"format":"waymark.api/1","site":"http://shop.test","page":"http://shop.test/","request":{"method":"GET","url":"http://shop.test/api/items"},"rows":"/items","fields":[{"name":"title","path":"/title"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		reply calls.APICallResult
+		want  string
+	}{
+		{"read", calls.APICallResult{Rows: []map[string]any{{"title": "Lamp"}}, Pages: 1, Requests: 2, Bytes: 26, Ended: "last page",
+			ETag: `"v1"`, LastModified: "Sat, 05 Dec 2026 10:00:00 GMT", WaitedMS: 1500},
+			`{"bytes":26,"ended":"last page","etag":"\"v1\"","last_modified":"Sat, 05 Dec 2026 10:00:00 GMT","pages":1,"requests":2,"rows":[{"title":"Lamp"}],"waited_ms":1500}`},
+		{"unchanged", calls.APICallResult{Rows: []map[string]any{}, Unchanged: true, Requests: 1, Ended: "unchanged", ETag: `"v1"`},
+			`{"bytes":0,"ended":"unchanged","etag":"\"v1\"","pages":0,"requests":1,"rows":[],"unchanged":true}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fc := &clitest.FakeCaller{Reply: func(string, any) (any, error) { return tc.reply, nil }}
+			c, out, _ := clitest.NewCommon(fc, true, false)
+			if err := apiCallRun(context.Background(), &APICallOptions{Common: c, Recipe: path}); err != nil {
+				t.Fatal(err)
+			}
+			var env struct {
+				OK   bool           `json:"ok"`
+				Data map[string]any `json:"data"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &env); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			got, _ := json.Marshal(env.Data) // keys sorted
+			if !env.OK || string(got) != tc.want {
+				t.Errorf("data %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
