@@ -216,3 +216,18 @@ func TestCheckHello(t *testing.T) {
 		t.Errorf("judged %d times, handled %v: want one more judgment for the connection, then none", len(seen), handled)
 	}
 }
+
+// TestRestartOfADaemonThatStaysUp: a daemon of another version that is
+// asked to stop and still answers five seconds later is named so, with the
+// kill hint, whichever wait the deadline ended (the dial or the pause
+// between dials); it was a bare "context deadline exceeded" when the
+// deadline fell in the pause.
+func TestRestartOfADaemonThatStaysUp(t *testing.T) {
+	srv := daemon.New(daemon.Options{Version: "v1"}) // its stop stops nothing: every dial still answers
+	c := client.New(client.Options{Version: "v2", Dial: pipeDial(t, srv), AutoStart: true})
+	defer c.Close()
+	err := c.Call(t.Context(), "s", "open", nil, nil)
+	if !errors.Is(err, calls.ErrUnavailable) || !strings.Contains(err.Error(), "still answers") || !strings.Contains(calls.Hint(err), "kill") {
+		t.Fatalf("a daemon that stays up: %v (hint %q), want unavailable, still answers, kill", err, calls.Hint(err))
+	}
+}

@@ -58,6 +58,7 @@ func (c *Client) versionError(cn *conn) error {
 // stopDaemon asks the daemon on cn to stop and waits until its socket no
 // longer answers.
 func (c *Client) stopDaemon(ctx context.Context, cn *conn) error {
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	_, err := cn.call(ctx, "", rpc.MethodDaemonStop, nil)
@@ -67,18 +68,26 @@ func (c *Client) stopDaemon(ctx context.Context, cn *conn) error {
 		return calls.Errorf(calls.ErrUnavailable, fmt.Sprintf("stop it with \"kill %d\", then run the command again", pid),
 			"could not stop the waymark daemon of version %s: %v", cn.hello.Binary, err)
 	}
+	// stillUp is the answer when the five seconds end, in a dial or in the
+	// pause between two; the caller's own end is its own error.
+	stillUp := func() error {
+		if err := parent.Err(); err != nil {
+			return err
+		}
+		return calls.Errorf(calls.ErrUnavailable, fmt.Sprintf("stop it with \"kill %d\", then run the command again", pid),
+			"the waymark daemon of version %s was asked to stop but still answers", cn.hello.Binary)
+	}
 	for {
 		nc, err := c.rawDial(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
-				return calls.Errorf(calls.ErrUnavailable, fmt.Sprintf("stop it with \"kill %d\", then run the command again", pid),
-					"the waymark daemon of version %s was asked to stop but still answers", cn.hello.Binary)
+				return stillUp()
 			}
 			return nil
 		}
 		nc.Close()
-		if err := wait.Sleep(ctx, 10*time.Millisecond); err != nil {
-			return err
+		if wait.Sleep(ctx, 10*time.Millisecond) != nil {
+			return stillUp()
 		}
 	}
 }
