@@ -162,14 +162,8 @@ func (o *FormOptions) fillRequest() (calls.FormFillRequest, error) {
 	}
 	req := calls.FormFillRequest{Answers: answers, Hand: o.Hand}
 	if len(o.Secrets) > 0 {
-		po := &pilotflags.PilotOptions{Secrets: o.Secrets}
-		v, err := po.Vars(o.Env())
-		if err != nil {
+		if req.Secrets, err = pilotflags.RevealSecrets(o.Env(), o.Secrets); err != nil {
 			return req, err
-		}
-		req.Secrets = map[string]string{}
-		for k, sv := range v.Secrets {
-			req.Secrets[k] = sv.Reveal()
 		}
 	}
 	return req, nil

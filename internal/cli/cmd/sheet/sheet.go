@@ -198,14 +198,8 @@ func (o *SheetOptions) fillRequest() (calls.SheetFillRequest, error) {
 	}
 	req := calls.SheetFillRequest{Cells: cells, Hand: o.Hand}
 	if len(o.Secrets) > 0 {
-		po := &pilotflags.PilotOptions{Secrets: o.Secrets}
-		v, err := po.Vars(o.Env())
-		if err != nil {
+		if req.Secrets, err = pilotflags.RevealSecrets(o.Env(), o.Secrets); err != nil {
 			return req, err
-		}
-		req.Secrets = map[string]string{}
-		for k, sv := range v.Secrets {
-			req.Secrets[k] = sv.Reveal()
 		}
 	}
 	if o.Approve != "" {
