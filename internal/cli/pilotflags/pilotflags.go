@@ -164,10 +164,11 @@ func (o *PilotOptions) Prompt(name string) (string, error) {
 // insert and dialog accept. The daemon registers each value under its name
 // in the session's secret registry before it types it, so every reply masks
 // it from then on; this is the one place the CLI takes a secret out of its
-// [secret.Value] for that.
-func RevealSecrets(getenv func(string) string, refs []string) (map[string]string, error) {
-	po := &PilotOptions{Secrets: refs}
-	v, err := po.Vars(getenv)
+// [secret.Value] for that. c's IOStreams are where a bare --secret NAME is
+// typed (without them that prompt panicked).
+func RevealSecrets(c cmdutil.Common, refs []string) (map[string]string, error) {
+	po := &PilotOptions{Common: c, Secrets: refs}
+	v, err := po.Vars(c.Env())
 	if err != nil {
 		return nil, err
 	}
@@ -180,8 +181,8 @@ func RevealSecrets(getenv func(string) string, refs []string) (map[string]string
 
 // RevealSecret is [RevealSecrets] for a command that takes one --secret
 // (doc insert, dialog accept): the secret's name and its value.
-func RevealSecret(getenv func(string) string, ref string) (name, value string, err error) {
-	m, err := RevealSecrets(getenv, []string{ref})
+func RevealSecret(c cmdutil.Common, ref string) (name, value string, err error) {
+	m, err := RevealSecrets(c, []string{ref})
 	if err != nil {
 		return "", "", err
 	}

@@ -118,7 +118,7 @@ func docRun(ctx context.Context, opts *DocOptions) error {
 				return cmdutil.UsageErrorf("give TEXT or --secret, not both", "two texts to type")
 			}
 			var err error
-			if req.Secret, req.Text, err = pilotflags.RevealSecret(opts.Env(), opts.Secret); err != nil {
+			if req.Secret, req.Text, err = pilotflags.RevealSecret(opts.Common, opts.Secret); err != nil {
 				return err
 			}
 		}

@@ -162,7 +162,7 @@ func (o *FormOptions) fillRequest() (calls.FormFillRequest, error) {
 	}
 	req := calls.FormFillRequest{Answers: answers, Hand: o.Hand}
 	if len(o.Secrets) > 0 {
-		if req.Secrets, err = pilotflags.RevealSecrets(o.Env(), o.Secrets); err != nil {
+		if req.Secrets, err = pilotflags.RevealSecrets(o.Common, o.Secrets); err != nil {
 			return req, err
 		}
 	}

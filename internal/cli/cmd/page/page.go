@@ -98,7 +98,7 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 				if req.Text != "" {
 					return cmdutil.UsageErrorf("give TEXT or --secret, not both", "two answers to the prompt")
 				}
-				if req.Secret, req.Text, err = pilotflags.RevealSecret(f.Env(), secretRef); err != nil {
+				if req.Secret, req.Text, err = pilotflags.RevealSecret(f.Common(), secretRef); err != nil {
 					return err
 				}
 			}

@@ -198,7 +198,7 @@ func (o *SheetOptions) fillRequest() (calls.SheetFillRequest, error) {
 	}
 	req := calls.SheetFillRequest{Cells: cells, Hand: o.Hand}
 	if len(o.Secrets) > 0 {
-		if req.Secrets, err = pilotflags.RevealSecrets(o.Env(), o.Secrets); err != nil {
+		if req.Secrets, err = pilotflags.RevealSecrets(o.Common, o.Secrets); err != nil {
 			return req, err
 		}
 	}
