@@ -148,3 +148,13 @@ func TestFormFillSecretPromptNoTerminal(t *testing.T) {
 		t.Errorf("want a usage error that asks for a terminal, got %v", err)
 	}
 }
+
+// TestFormFillRequestStdin: fill - reads the answers from stdin.
+func TestFormFillRequestStdin(t *testing.T) {
+	c, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
+	o := &FormOptions{Common: c, File: "-", Stdin: strings.NewReader(`{"email": "ann@example.com"}`)}
+	req, err := o.fillRequest()
+	if err != nil || req.Answers["email"] != "ann@example.com" {
+		t.Errorf("fill -: %+v, %v", req, err)
+	}
+}
