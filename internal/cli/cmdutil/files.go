@@ -50,3 +50,13 @@ func WriteJSONLine(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
+
+// ReadFileOrStdin reads the file name, or stdin when name is "-": form
+// fill and sheet fill take their JSON either way, so that a script can
+// pipe answers in without leaving a file of them on disk.
+func ReadFileOrStdin(name string, stdin io.Reader) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(name)
+}

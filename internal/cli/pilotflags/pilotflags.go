@@ -157,3 +157,37 @@ func (o *PilotOptions) Prompt(name string) (string, error) {
 	}
 	return string(b), nil
 }
+
+// RevealSecrets reads --secret flags (as [PilotOptions.Vars] does) for a
+// command that sends the values to the daemon in its request instead of
+// giving them to a pilot as %name% variables: form fill, sheet fill, doc
+// insert and dialog accept. The daemon registers each value under its name
+// in the session's secret registry before it types it, so every reply masks
+// it from then on; this is the one place the CLI takes a secret out of its
+// [secret.Value] for that. c's IOStreams are where a bare --secret NAME is
+// typed (without them that prompt panicked).
+func RevealSecrets(c cmdutil.Common, refs []string) (map[string]string, error) {
+	po := &PilotOptions{Common: c, Secrets: refs}
+	v, err := po.Vars(c.Env())
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(v.Secrets))
+	for name, sv := range v.Secrets {
+		out[name] = sv.Reveal()
+	}
+	return out, nil
+}
+
+// RevealSecret is [RevealSecrets] for a command that takes one --secret
+// (doc insert, dialog accept): the secret's name and its value.
+func RevealSecret(c cmdutil.Common, ref string) (name, value string, err error) {
+	m, err := RevealSecrets(c, []string{ref})
+	if err != nil {
+		return "", "", err
+	}
+	for name, value := range m { // the one secret ref names
+		return name, value, nil
+	}
+	return "", "", nil
+}

@@ -104,6 +104,12 @@ func targetOnly(_ *cobra.Command, args []string, req *calls.ActRequest) error {
 	return nil
 }
 
+// targetText parses `verb TARGET TEXT` (fill, type).
+func targetText(_ *cobra.Command, args []string, req *calls.ActRequest) error {
+	req.Target, req.Value = args[0], args[1]
+	return nil
+}
+
 func actRun(ctx context.Context, opts *ActOptions) error {
 	out, err := opts.Remote().Act(ctx, opts.Request)
 	if err != nil {

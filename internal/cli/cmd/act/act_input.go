@@ -20,10 +20,7 @@ func NewCmdFill(f *cmdutil.Factory, runF func(context.Context, *ActOptions) erro
 		long:    "Clear a text field and put TEXT in it, as one edit (use \"type\" to send keystrokes).",
 		example: "  waymark fill @e5 ann@example.com\n  waymark fill label=Email ann@example.com",
 		args:    cmdutil.ExactArgs(2),
-		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
-			req.Target, req.Value = args[0], args[1]
-			return nil
-		},
+		parse:   targetText,
 	})
 }
 
@@ -36,10 +33,7 @@ func NewCmdType(f *cmdutil.Factory, runF func(context.Context, *ActOptions) erro
 		long:    "Focus an element and type TEXT key by key, after what it already holds (use \"fill\" to replace it).",
 		example: "  waymark type @e8 'hello world'",
 		args:    cmdutil.ExactArgs(2),
-		parse: func(_ *cobra.Command, args []string, req *calls.ActRequest) error {
-			req.Target, req.Value = args[0], args[1]
-			return nil
-		},
+		parse:   targetText,
 	})
 }
 

@@ -87,10 +87,8 @@ JSON line ("type": "row") before the envelope.`,
 			if opts.Retries < 0 {
 				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--retries must not be negative")
 			}
-			switch opts.Submits {
-			case "allow", "ask":
-			default:
-				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--submits must be allow or ask, got %q", opts.Submits)
+			if err := cmdutil.CheckSubmits(cmd, opts.Submits); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -104,15 +102,9 @@ JSON line ("type": "row") before the envelope.`,
 	cmd.Flags().StringVar(&opts.ID, "id", "", "the batch's id (letters, digits, dashes); default: a new one")
 	cmd.Flags().IntVar(&opts.Parallel, "parallel", 4, "rows at a time (browser contexts)")
 	cmd.Flags().IntVar(&opts.Retries, "retries", 2, "times a row stopped by the network, a timeout or a crashed browser runs again")
-	cmd.Flags().StringVar(&opts.Submits, "submits", "ask", "steps that send, pay, delete or confirm: ask (the row stops as needs-approval) or allow (journaled, then pressed)")
-	var allowSubmit bool
-	cmd.Flags().BoolVar(&allowSubmit, "allow-submit", false, "approve the routine's submits for every row (same as --submits allow)")
-	cmd.PreRunE = func(*cobra.Command, []string) error {
-		if allowSubmit {
-			opts.Submits = "allow"
-		}
-		return nil
-	}
+	cmdutil.AddSubmitsFlags(cmd, &opts.Submits,
+		"steps that send, pay, delete or confirm: ask (the row stops as needs-approval) or allow (journaled, then pressed)",
+		"approve the routine's submits for every row (same as --submits allow)")
 	cmd.Flags().BoolVar(&opts.KeepCookies, "keep-cookies", false, "keep cookies and storage from one row to the next in a warm session")
 	cmd.Flags().BoolVar(&opts.Hand, "hand", false, "act with a person's pointer paths and typing pace (for pages with hover menus and debounced fields); off, rows run at the browser's speed")
 	cmd.Flags().BoolVar(&opts.Detach, "detach", false, "start the batch and print its id; do not follow it")

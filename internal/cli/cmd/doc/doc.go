@@ -117,13 +117,9 @@ func docRun(ctx context.Context, opts *DocOptions) error {
 			if opts.Text != "" {
 				return cmdutil.UsageErrorf("give TEXT or --secret, not both", "two texts to type")
 			}
-			po := &pilotflags.PilotOptions{Secrets: []string{opts.Secret}}
-			v, err := po.Vars(opts.Env())
-			if err != nil {
+			var err error
+			if req.Secret, req.Text, err = pilotflags.RevealSecret(opts.Common, opts.Secret); err != nil {
 				return err
-			}
-			for name, sv := range v.Secrets {
-				req.Secret, req.Text = name, sv.Reveal()
 			}
 		}
 		res, err := s.DocInsert(ctx, req)

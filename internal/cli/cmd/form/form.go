@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -146,13 +145,7 @@ func formRun(ctx context.Context, opts *FormOptions) error {
 
 // fillRequest reads the answers file and the secrets.
 func (o *FormOptions) fillRequest() (calls.FormFillRequest, error) {
-	var raw []byte
-	var err error
-	if o.File == "-" {
-		raw, err = io.ReadAll(o.Stdin)
-	} else {
-		raw, err = os.ReadFile(o.File)
-	}
+	raw, err := cmdutil.ReadFileOrStdin(o.File, o.Stdin)
 	if err != nil {
 		return calls.FormFillRequest{}, cmdutil.UsageErrorf("name a JSON file of answers, or - for stdin", "cannot read the answers: %v", err)
 	}
@@ -162,14 +155,8 @@ func (o *FormOptions) fillRequest() (calls.FormFillRequest, error) {
 	}
 	req := calls.FormFillRequest{Answers: answers, Hand: o.Hand}
 	if len(o.Secrets) > 0 {
-		po := &pilotflags.PilotOptions{Secrets: o.Secrets}
-		v, err := po.Vars(o.Env())
-		if err != nil {
+		if req.Secrets, err = pilotflags.RevealSecrets(o.Common, o.Secrets); err != nil {
 			return req, err
-		}
-		req.Secrets = map[string]string{}
-		for k, sv := range v.Secrets {
-			req.Secrets[k] = sv.Reveal()
 		}
 	}
 	return req, nil

@@ -131,3 +131,30 @@ func TestFormFillUnplacedExits(t *testing.T) {
 		}
 	}
 }
+
+// TestFormFillSecretPromptNoTerminal: --secret card_number alone asks for
+// the value at the terminal (the flag's help says so); with no terminal it
+// is a usage error that says how to give it instead. It used to panic: the
+// PilotOptions the fill read its secrets with had no IOStreams to prompt on.
+func TestFormFillSecretPromptNoTerminal(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a.json")
+	if err := os.WriteFile(file, []byte(`{"email": "ann@example.com"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
+	o := &FormOptions{Common: c, File: file, Secrets: []string{"card_number"}}
+	var ue *cmdutil.UsageError
+	if _, err := o.fillRequest(); !errors.As(err, &ue) || !strings.Contains(err.Error(), "needs a terminal") {
+		t.Errorf("want a usage error that asks for a terminal, got %v", err)
+	}
+}
+
+// TestFormFillRequestStdin: fill - reads the answers from stdin.
+func TestFormFillRequestStdin(t *testing.T) {
+	c, _, _ := clitest.NewCommon(&clitest.FakeCaller{}, false, false)
+	o := &FormOptions{Common: c, File: "-", Stdin: strings.NewReader(`{"email": "ann@example.com"}`)}
+	req, err := o.fillRequest()
+	if err != nil || req.Answers["email"] != "ann@example.com" {
+		t.Errorf("fill -: %+v, %v", req, err)
+	}
+}

@@ -98,13 +98,8 @@ page: accept it (with TEXT as a prompt's answer) or dismiss it.`,
 				if req.Text != "" {
 					return cmdutil.UsageErrorf("give TEXT or --secret, not both", "two answers to the prompt")
 				}
-				po := &pilotflags.PilotOptions{Secrets: []string{secretRef}}
-				v, err := po.Vars(f.Env())
-				if err != nil {
+				if req.Secret, req.Text, err = pilotflags.RevealSecret(f.Common(), secretRef); err != nil {
 					return err
-				}
-				for name, sv := range v.Secrets {
-					req.Secret, req.Text = name, sv.Reveal()
 				}
 			}
 			if req.Submits, err = f.SubmitGate(askSubmit, allowSubmit); err != nil {

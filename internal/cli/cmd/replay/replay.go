@@ -72,10 +72,8 @@ Each step acts with a person's pointer paths and typing pace;
 			default:
 				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--keep-heals must be always, ask or never, got %q", opts.KeepHeals)
 			}
-			switch opts.Submits {
-			case "allow", "ask":
-			default:
-				return cmdutil.UsageErrorf(cmdutil.HelpHint(cmd), "--submits must be allow or ask, got %q", opts.Submits)
+			if err := cmdutil.CheckSubmits(cmd, opts.Submits); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -85,15 +83,9 @@ Each step acts with a person's pointer paths and typing pace;
 	}
 	pilotflags.AddPilotFlags(cmd, &opts.PilotOptions)
 	cmd.Flags().StringVar(&opts.KeepHeals, "keep-heals", replay.KeepAsk, "what to do with a healed routine: always (save over FILE), ask (save beside it, pending), never")
-	cmd.Flags().StringVar(&opts.Submits, "submits", "ask", "steps that send, pay, delete or confirm: ask (stop with needs-approval and what it would press; the default) or allow")
-	var allowSubmit bool
-	cmd.Flags().BoolVar(&allowSubmit, "allow-submit", false, "approve the steps that send, pay, delete or confirm (same as --submits allow)")
-	cmd.PreRunE = func(*cobra.Command, []string) error {
-		if allowSubmit {
-			opts.Submits = "allow"
-		}
-		return nil
-	}
+	cmdutil.AddSubmitsFlags(cmd, &opts.Submits,
+		"steps that send, pay, delete or confirm: ask (stop with needs-approval and what it would press; the default) or allow",
+		"approve the steps that send, pay, delete or confirm (same as --submits allow)")
 	cmd.Flags().BoolVar(&opts.NoModel, "no-model", false, "never call a model: a missing element stops the replay")
 	cmd.Flags().BoolVar(&opts.Hand, "hand", true, "act with a person's pointer paths and typing pace, as pages with hover menus and debounced fields expect; --hand=false runs at the browser's speed")
 	return cmd

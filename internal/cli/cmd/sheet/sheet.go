@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -182,13 +181,7 @@ func sheetRun(ctx context.Context, opts *SheetOptions) error {
 
 // fillRequest reads the cells file, the secrets and the approval.
 func (o *SheetOptions) fillRequest() (calls.SheetFillRequest, error) {
-	var raw []byte
-	var err error
-	if o.File == "-" {
-		raw, err = io.ReadAll(o.Stdin)
-	} else {
-		raw, err = os.ReadFile(o.File)
-	}
+	raw, err := cmdutil.ReadFileOrStdin(o.File, o.Stdin)
 	if err != nil {
 		return calls.SheetFillRequest{}, cmdutil.UsageErrorf("name a JSON file of cells, or - for stdin", "cannot read the cells: %v", err)
 	}
@@ -198,14 +191,8 @@ func (o *SheetOptions) fillRequest() (calls.SheetFillRequest, error) {
 	}
 	req := calls.SheetFillRequest{Cells: cells, Hand: o.Hand}
 	if len(o.Secrets) > 0 {
-		po := &pilotflags.PilotOptions{Secrets: o.Secrets}
-		v, err := po.Vars(o.Env())
-		if err != nil {
+		if req.Secrets, err = pilotflags.RevealSecrets(o.Common, o.Secrets); err != nil {
 			return req, err
-		}
-		req.Secrets = map[string]string{}
-		for k, sv := range v.Secrets {
-			req.Secrets[k] = sv.Reveal()
 		}
 	}
 	if o.Approve != "" {
