@@ -1,0 +1,30 @@
+package replay
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/waymark-dev/waymark/routine"
+)
+
+// TestMissingVariableNamesTheGivenOnesItLacks: a value given under a name
+// the routine has no variable of (a typo, --var emial=…) is named beside
+// the variable it leaves without a value, with the routine's variables;
+// before, the error said only that email had no value, as if none was given.
+func TestMissingVariableNamesTheGivenOnesItLacks(t *testing.T) {
+	r := &routine.Routine{Variables: []routine.Variable{{Name: "full_name"}, {Name: "email"}}}
+	_, err := newRun(nil, r, Options{Vars: map[string]string{"full_name": "Ann", "emial": "ann@example.com"}})
+	if err == nil {
+		t.Fatal("a routine run with no value for email was accepted")
+	}
+	for _, want := range []string{`no value for the variable "email"`, "emial", "full_name, email"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	// Nothing extra given: the error stays as it was.
+	_, err = newRun(nil, r, Options{Vars: map[string]string{"full_name": "Ann"}})
+	if err == nil || strings.Contains(err.Error(), "names no variable") {
+		t.Errorf("error with no stray value = %v", err)
+	}
+}
