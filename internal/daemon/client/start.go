@@ -36,7 +36,7 @@ func (c *Client) connect(ctx context.Context, tolerant bool) (*conn, error) {
 			cn.close()
 			return nil, c.versionError(cn)
 		}
-		c.notice("waymark: restarting the daemon (it runs %s, this is %s)", cn.hello.Binary, c.opts.Version)
+		c.notice("waymark: restarting the daemon (it runs %s, this is %s; it closes every session)", cn.hello.Binary, c.opts.Version)
 		if err := c.stopDaemon(ctx, cn); err != nil {
 			return nil, err
 		}
