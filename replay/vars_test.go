@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -26,5 +27,20 @@ func TestMissingVariableNamesTheGivenOnesItLacks(t *testing.T) {
 	_, err = newRun(nil, r, Options{Vars: map[string]string{"full_name": "Ann"}})
 	if err == nil || strings.Contains(err.Error(), "names no variable") {
 		t.Errorf("error with no stray value = %v", err)
+	}
+}
+
+// TestSiteDownSaysItOnce: a goto whose page does not load stops with the
+// driver's words, which name the URL already; the replay said "could not
+// open URL: could not open URL: …".
+func TestSiteDownSaysItOnce(t *testing.T) {
+	d := shop()
+	delete(d.pages, "http://shop.test/checkout")
+	res, err := Run(context.Background(), d, checkoutRoutine(t), opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cause != CauseLandedAway || strings.Count(res.Message, "could not open") != 1 || !strings.Contains(res.Message, "http://shop.test/checkout: net::ERR_CONNECTION_REFUSED") {
+		t.Errorf("stopped %s: %q", res.Cause, res.Message)
 	}
 }
