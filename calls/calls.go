@@ -396,7 +396,8 @@ type GetResult struct {
 	Count int    `json:"count,omitempty"`
 	Found bool   `json:"found"` // attr: whether the attribute exists
 	// Note is said beside the value when the value may mislead: the text
-	// of an input or textarea is not what is typed in it (get value is).
+	// of an input or textarea is not what is typed in it (get value is);
+	// neither read says whether a checkbox or radio is checked.
 	Note string `json:"note,omitempty"`
 }
 

@@ -34,6 +34,33 @@ func TestGetTextOfFieldNamesGetValue(t *testing.T) {
 	}
 }
 
+// A checkbox or radio holds no typed text: get text does not send the
+// reader to get value (which gives the value the box sends, checked or
+// not: "standard" for an unchecked radio read as if it were chosen), and
+// get value says where its state shows.
+func TestGetOfCheckboxSaysWhereCheckedShows(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<!doctype html><label><input type=radio name=ship value=standard id=r> Standard</label><label><input type=checkbox value=yes id=c> Terms</label>`})
+	open(t, s, ctx, srv.URL)
+	for _, target := range []string{"css=#r", "css=#c"} {
+		got, err := s.Get(ctx, calls.GetRequest{What: "text", Target: target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(got.Note, "get value") || !strings.Contains(got.Note, "[checked]") {
+			t.Errorf("get text %s = %+v", target, got)
+		}
+		got, err = s.Get(ctx, calls.GetRequest{What: "value", Target: target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Value == "" || !strings.Contains(got.Note, "[checked]") {
+			t.Errorf("get value %s = %+v", target, got)
+		}
+	}
+}
+
 // A fill some answers found no field for says which (an error a front
 // exits with), and what it filled stays filled in a session still usable.
 func TestFillFormUnplacedAnswers(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -48,8 +49,14 @@ func NormalizeURL(raw string) (string, error) {
 		if i := strings.IndexAny(host, "/?#"); i >= 0 {
 			host = host[:i]
 		}
-		// Local development servers speak plain HTTP.
-		if h := strings.Split(host, ":")[0]; h == "localhost" || h == "127.0.0.1" || h == "[::1]" {
+		// Local development servers speak plain HTTP. The port is cut
+		// with SplitHostPort, not at the first colon, so that [::1]:8080
+		// is loopback too.
+		h := strings.ToLower(host)
+		if hh, _, err := net.SplitHostPort(h); err == nil {
+			h = hh
+		}
+		if h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"); h == "localhost" || h == "127.0.0.1" || h == "::1" {
 			scheme = "http://"
 		}
 		raw = scheme + raw

@@ -60,20 +60,37 @@ func (s *Session) Get(ctx context.Context, req calls.GetRequest) (reply *calls.G
 		// A field's text is not what is typed in it: the text stays what
 		// it is (a check of text must not pass on a value), and the note
 		// names the read that gives the value.
+		// A checkbox or radio holds nothing typed: its value is what it
+		// sends, checked or not, so the note points at the outline's
+		// [checked] instead.
 		var got struct {
 			Text  string `json:"text"`
-			Field bool   `json:"field"`
+			Field string `json:"field"` // "text", "check" or ""
 		}
-		if err := el.callOn(ctx, `function(){ const tag = (this.tagName || '').toUpperCase(); return { text: (this.innerText ?? this.textContent ?? '').trim(), field: tag === 'INPUT' || tag === 'TEXTAREA' } }`, &got); err != nil {
+		if err := el.callOn(ctx, `function(){ const tag = (this.tagName || '').toUpperCase(); const check = tag === 'INPUT' && (this.type === 'checkbox' || this.type === 'radio'); return { text: (this.innerText ?? this.textContent ?? '').trim(), field: check ? 'check' : (tag === 'INPUT' || tag === 'TEXTAREA') ? 'text' : '' } }`, &got); err != nil {
 			return nil, err
 		}
 		res := &calls.GetResult{Value: got.Text, Found: true}
-		if got.Field {
+		switch got.Field {
+		case "text":
 			res.Note = fmt.Sprintf("the text of a field is not what is typed in it; read that with \"waymark get value %s\"", req.Target)
+		case "check":
+			res.Note = checkedNote
 		}
 		return res, nil
 	case "value":
-		err = el.callOn(ctx, `function(){ if ('value' in this) return String(this.value); return this.getAttribute('aria-valuenow') || (this.isContentEditable ? this.innerText : '') }`, &out)
+		var got struct {
+			Value string `json:"value"`
+			Check bool   `json:"check"`
+		}
+		if err := el.callOn(ctx, `function(){ const check = (this.tagName || '').toUpperCase() === 'INPUT' && (this.type === 'checkbox' || this.type === 'radio'); if ('value' in this) return { value: String(this.value), check }; return { value: this.getAttribute('aria-valuenow') || (this.isContentEditable ? this.innerText : '') } }`, &got); err != nil {
+			return nil, err
+		}
+		res := &calls.GetResult{Value: got.Value, Found: true}
+		if got.Check {
+			res.Note = "this is the value the box sends when checked, whether it is checked or not; " + checkedNote
+		}
+		return res, nil
 	case "html":
 		var res *dom.GetOuterHTMLResult
 		r, e := cdpCallEl(ctx, el, dom.GetOuterHTML, dom.GetOuterHTMLParams{BackendNodeID: el.node})
@@ -99,6 +116,10 @@ func (s *Session) Get(ctx context.Context, req calls.GetRequest) (reply *calls.G
 	}
 	return &calls.GetResult{Value: out, Found: true}, nil
 }
+
+// checkedNote says where a checkbox's or radio's state is read: get text
+// and get value give none of it.
+const checkedNote = "whether a checkbox or radio is checked shows as [checked] on its line in \"waymark snapshot\""
 
 // Eval runs JavaScript in the page: in an isolated world unless the caller
 // opts into the page's own world.

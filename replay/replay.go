@@ -313,6 +313,36 @@ type run struct {
 	untrusted string
 }
 
+// strayValues says which given values name no variable of r, with the
+// routine's variables, for the error of a variable left without a value:
+// a typo (--var emial=…) is then named beside the variable it missed. A
+// stray value alone is no error: a sign-in or a batch row may carry more
+// names than the routine uses. "" when every given name is a variable.
+func strayValues(r *routine.Routine, opts Options) string {
+	known := map[string]bool{}
+	names := make([]string, 0, len(r.Variables))
+	for _, v := range r.Variables {
+		known[v.Name] = true
+		names = append(names, v.Name)
+	}
+	var stray []string
+	for name := range opts.Vars {
+		if !known[name] {
+			stray = append(stray, name)
+		}
+	}
+	for name := range opts.Secrets {
+		if !known[name] {
+			stray = append(stray, name)
+		}
+	}
+	if len(stray) == 0 {
+		return ""
+	}
+	slices.Sort(stray)
+	return fmt.Sprintf(" (%s names no variable of this routine; its variables: %s)", strings.Join(stray, ", "), strings.Join(names, ", "))
+}
+
 func newRun(d calls.Session, r *routine.Routine, opts Options) (*run, error) {
 	x := &run{d: d, opts: opts, known: new(secret.Set), vars: map[string]routine.Variable{}, lists: map[string][]any{},
 		res: &Result{Steps: []StepResult{}, Data: map[string]json.RawMessage{}}, untrusted: opts.Approvals.Why(r)}
@@ -337,12 +367,12 @@ func newRun(d calls.Session, r *routine.Routine, opts Options) (*run, error) {
 		switch {
 		case v.Secret:
 			if _, ok := opts.Secrets[v.Name]; !ok {
-				return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("pass it with --secret %s=env:VAR", v.Name), "no value for the secret variable %q", v.Name)
+				return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("pass it with --secret %s=env:VAR", v.Name), "no value for the secret variable %q%s", v.Name, strayValues(r, opts))
 			}
 		case v.List:
 			raw, ok := opts.Vars[v.Name]
 			if !ok {
-				return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf(`pass it as a JSON array: --var '%s=[{"field":"…"}]'`, v.Name), "no value for the list variable %q", v.Name)
+				return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf(`pass it as a JSON array: --var '%s=[{"field":"…"}]'`, v.Name), "no value for the list variable %q%s", v.Name, strayValues(r, opts))
 			}
 			var items []any
 			if err := json.Unmarshal([]byte(raw), &items); err != nil {
@@ -351,7 +381,7 @@ func newRun(d calls.Session, r *routine.Routine, opts Options) (*run, error) {
 			x.lists[v.Name] = items
 		default:
 			if _, ok := opts.Vars[v.Name]; !ok {
-				return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("pass it with --var %s=…", v.Name), "no value for the variable %q", v.Name)
+				return nil, calls.Errorf(calls.ErrBadInput, fmt.Sprintf("pass it with --var %s=…", v.Name), "no value for the variable %q%s", v.Name, strayValues(r, opts))
 			}
 		}
 	}

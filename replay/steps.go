@@ -25,7 +25,13 @@ func (x *run) gotoStep(ctx context.Context, s *routine.Step, rw *row, sr *StepRe
 	info, err := x.d.Open(ctx, calls.OpenRequest{URL: u})
 	if err != nil {
 		if errors.Is(err, calls.ErrNavigation) || errors.Is(err, calls.ErrBlockedURL) {
-			return stopf(CauseLandedAway, "could not open %s: %v", x.known.Redact(u), err)
+			// The driver's words mostly name the URL already ("could not
+			// open URL: net::…", "blocked URL: …"): said once.
+			msg := err.Error()
+			if !strings.Contains(msg, u) {
+				msg = "could not open " + u + ": " + msg
+			}
+			return stopf(CauseLandedAway, "%s", x.known.Redact(msg))
 		}
 		return err
 	}

@@ -166,3 +166,24 @@ func TestDaemonNetLog(t *testing.T) {
 		t.Errorf("a bad netlog mode: %v, want the allowed values", err)
 	}
 }
+
+// TestOtherVersionIsNoNoDaemon: a daemon of another version answers, so
+// the commands that take "no daemon" for an answer (session list, close,
+// console) must not: before, `waymark session list` after a rebuild said
+// "no open sessions" while the old daemon held two. The version error is
+// said, with its hint, and exits 3 as before.
+func TestOtherVersionIsNoNoDaemon(t *testing.T) {
+	dial, handled := runningDaemon(t)
+	c := client.New(client.Options{Version: "v2", Dial: dial})
+	defer c.Close()
+	err := (noStartCaller{c}).Call(context.Background(), "default", "session.list", nil, nil)
+	if err == nil || errors.Is(err, cmdutil.ErrNoDaemon) || !strings.Contains(err.Error(), "runs version v1") {
+		t.Fatalf("err = %v, want the daemon's other version, not no daemon", err)
+	}
+	if !strings.Contains(cmdutil.ErrorHint(err), "waymark daemon stop") || cmdutil.ExitCode(err) != cmdutil.ExitUnavailable {
+		t.Errorf("hint %q, exit %d", cmdutil.ErrorHint(err), cmdutil.ExitCode(err))
+	}
+	if *handled != 0 {
+		t.Error("the call reached a daemon of another version")
+	}
+}

@@ -47,12 +47,14 @@ func dialDaemon(g cmdutil.GlobalOptions, cfg *config.Config, start bool, v strin
 }
 
 // noStartCaller reports "no daemon" for a daemon that does not answer,
-// for the commands that only make sense with one running.
+// for the commands that only make sense with one running. One of another
+// version answers: its error is said as it is.
 type noStartCaller struct{ c *client.Client }
 
 func (n noStartCaller) Call(ctx context.Context, session, method string, params, result any) error {
 	err := n.c.Call(ctx, session, method, params, result)
-	if err != nil && errors.Is(err, calls.ErrUnavailable) {
+	var ve *client.VersionError
+	if err != nil && errors.Is(err, calls.ErrUnavailable) && !errors.As(err, &ve) {
 		return fmt.Errorf("%w: %v", cmdutil.ErrNoDaemon, err)
 	}
 	return err

@@ -142,7 +142,9 @@ func TestVersionRestart(t *testing.T) {
 		t.Errorf("after the restart: %+v (old pid %d)", st, oldPID)
 	}
 	waitGone(t, oldPID)
-	if !strings.Contains(stderr.String(), "restarting the daemon (it runs v1, this is v2)") {
+	// The notice says the sessions go with the old daemon: a user who
+	// rebuilt finds the page gone (about:blank) and is told why.
+	if !strings.Contains(stderr.String(), "restarting the daemon (it runs v1, this is v2; it closes every session)") {
 		t.Errorf("no notice of the restart: %q", stderr.String())
 	}
 }

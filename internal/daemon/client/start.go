@@ -36,7 +36,7 @@ func (c *Client) connect(ctx context.Context, tolerant bool) (*conn, error) {
 			cn.close()
 			return nil, c.versionError(cn)
 		}
-		c.notice("waymark: restarting the daemon (it runs %s, this is %s)", cn.hello.Binary, c.opts.Version)
+		c.notice("waymark: restarting the daemon (it runs %s, this is %s; it closes every session)", cn.hello.Binary, c.opts.Version)
 		if err := c.stopDaemon(ctx, cn); err != nil {
 			return nil, err
 		}
@@ -50,10 +50,19 @@ func (c *Client) connect(ctx context.Context, tolerant bool) (*conn, error) {
 }
 
 func (c *Client) versionError(cn *conn) error {
-	return calls.Errorf(calls.ErrUnavailable, "run "+calls.Cmd("daemon stop")+", then the command again",
-		"the waymark daemon runs version %s (protocol %s), and this is %s (protocol %s)",
-		cn.hello.Binary, cn.protocol, c.opts.Version, rpc.Version)
+	return &VersionError{err: &calls.Error{Kind: calls.ErrUnavailable, Hint: "run " + calls.Cmd("daemon stop") + ", then the command again",
+		Msg: fmt.Sprintf("the waymark daemon runs version %s (protocol %s), and this is %s (protocol %s)",
+			cn.hello.Binary, cn.protocol, c.opts.Version, rpc.Version)}}
 }
+
+// VersionError is the answer of a daemon of another version to a client
+// that may not restart it. It is [calls.ErrUnavailable] (exit 3), but a
+// daemon did answer: a command that takes "no daemon" for an answer (a
+// session list with nothing in it) must not take this one for it.
+type VersionError struct{ err *calls.Error }
+
+func (e *VersionError) Error() string { return e.err.Error() }
+func (e *VersionError) Unwrap() error { return e.err }
 
 // stopDaemon asks the daemon on cn to stop and waits until its socket no
 // longer answers.

@@ -3,6 +3,7 @@ package look
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/waymark-dev/waymark/calls"
@@ -217,4 +218,22 @@ func TestLookRuns(t *testing.T) {
 			WantStdout: "\"Shop\"\n",
 		},
 	})
+}
+
+// A word wait cannot read as a time is answered with the flag that waits
+// for it: text=Cart is the locator's way of writing --text Cart, and
+// css=#done --selector's; anything else names every condition flag (the
+// error named only times, so `wait text=Nope` read as a bad duration).
+func TestWaitTimeErrorNamesTheFlag(t *testing.T) {
+	for arg, want := range map[string]string{
+		"text=Cart (1)": `--text 'Cart (1)'`,
+		`text="Done"`:   `--text 'Done'`,
+		"css=#done":     `--selector '#done'`,
+		"soon":          "--text, --gone, --selector, --url or --load",
+	} {
+		_, err := parseWaitTime(arg)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("wait %q: %v, want it to name %s", arg, err, want)
+		}
+	}
 }

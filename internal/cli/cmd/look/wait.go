@@ -81,9 +81,23 @@ func parseWaitTime(s string) (int, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
-		return 0, fmt.Errorf("wait %q: give milliseconds (500) or a duration (2s)", s)
+		return 0, fmt.Errorf("wait %q: %s", s, waitInstead(s))
 	}
 	return int(d / time.Millisecond), nil
+}
+
+// waitInstead says what to write for a word wait cannot read as a time.
+// The other commands take locators, so text=… and css=… come naturally
+// here too: they are answered with the flag that waits for them.
+func waitInstead(s string) string {
+	quote := func(v string) string { return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'" }
+	if v, ok := strings.CutPrefix(s, "text="); ok {
+		return "to wait for text, write " + calls.Cmd("wait --text "+quote(strings.Trim(v, `"`)))
+	}
+	if v, ok := strings.CutPrefix(s, "css="); ok {
+		return "to wait for an element, write " + calls.Cmd("wait --selector "+quote(v))
+	}
+	return "give milliseconds (500), a duration (2s), or one of --text, --gone, --selector, --url or --load"
 }
 
 func waitRun(ctx context.Context, opts *WaitOptions) error {
