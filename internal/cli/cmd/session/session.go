@@ -133,13 +133,26 @@ func closeRun(ctx context.Context, opts *CloseOptions) error {
 	if opts.All {
 		closeSessions = d.CloseAllSessions
 	}
-	err := closeSessions(ctx)
+	// A session that is not open (a mistyped --session) is told apart from
+	// one closed: "closed" would pass for success while the session meant
+	// stays open.
+	open := true
+	var err error
+	if !opts.All {
+		var list *rpc.SessionList
+		if list, err = d.Sessions(ctx); err == nil {
+			open = slices.ContainsFunc(list.Sessions, func(s rpc.SessionInfo) bool { return s.Name == opts.Session })
+		}
+	}
+	if err == nil && open {
+		err = closeSessions(ctx)
+	}
 	if err != nil && !errors.Is(err, cmdutil.ErrNoDaemon) {
 		return err
 	}
 	// Closing what is not open is done already: exit 0, and say so.
 	running := err == nil
-	data := map[string]any{"closed": running}
+	data := map[string]any{"closed": running && open}
 	if opts.All {
 		data["all"] = true
 	} else {
@@ -149,6 +162,8 @@ func closeRun(ctx context.Context, opts *CloseOptions) error {
 		switch {
 		case !running:
 			opts.Note("no daemon running; nothing to close")
+		case !open:
+			opts.Note("no session %q is open; nothing to close (%s lists the open ones)", opts.Session, calls.Cmd("session list"))
 		case opts.All:
 			opts.Note("closed all sessions")
 		default:

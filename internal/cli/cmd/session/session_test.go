@@ -114,12 +114,33 @@ func TestDaemonRuns(t *testing.T) {
 			WantStdout: `{"ok":true,"data":{"sessions":[]}}` + "\n",
 		},
 		{
-			Name: "close",
+			Name:    "close",
+			Results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: "s1", Tabs: 1}}}},
 			Run: func(ctx context.Context, c cmdutil.Common) error {
 				return closeRun(ctx, &CloseOptions{Common: c})
 			},
 			WantStderr: "closed session \"s1\"\n",
-			WantCalls:  []string{rpc.MethodSessionClose},
+			WantCalls:  []string{rpc.MethodSessionList, rpc.MethodSessionClose},
+		},
+		{
+			// A mistyped --session: not taken for closed, and nothing
+			// else is closed.
+			Name: "close of a session that is not open", JSON: true,
+			Results: map[string]any{rpc.MethodSessionList: rpc.SessionList{Sessions: []rpc.SessionInfo{{Name: "work", Tabs: 1}}}},
+			Run: func(ctx context.Context, c cmdutil.Common) error {
+				return closeRun(ctx, &CloseOptions{Common: c})
+			},
+			WantStdout: `{"ok":true,"data":{"closed":false,"session":"s1"}}` + "\n",
+			WantCalls:  []string{rpc.MethodSessionList},
+		},
+		{
+			Name:    "close of a session that is not open, said",
+			Results: map[string]any{rpc.MethodSessionList: rpc.SessionList{}},
+			Run: func(ctx context.Context, c cmdutil.Common) error {
+				return closeRun(ctx, &CloseOptions{Common: c})
+			},
+			WantStderr: "no session \"s1\" is open; nothing to close (`waymark session list` lists the open ones)\n",
+			WantCalls:  []string{rpc.MethodSessionList},
 		},
 		{
 			Name: "close all",
