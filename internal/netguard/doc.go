@@ -29,7 +29,9 @@
 // [Proxy.Failures]. A kept-alive upstream connection for plain
 // http may serve later requests to the same host:port after that host's pin
 // has expired; that is safe, because the address it is connected to was
-// checked when it was dialed.
+// checked when it was dialed. Upstream connections are pooled per
+// connection of the browser's (pools.go), never across them, so two
+// browser contexts (two sessions) never reach a site on one connection.
 //
 // The proxy listens on 127.0.0.1 only. Chromium sends localhost names and
 // loopback and link-local literals (127/8, ::1, 169.254/16 with the cloud

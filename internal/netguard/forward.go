@@ -20,11 +20,11 @@ import (
 var forwardedHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto"}
 
 // newReverseProxy forwards absolute-form http requests as the browser sent
-// them, through p.upstream.
+// them, each through the pool of the browser's connection it came on.
 func (p *Proxy) newReverseProxy() *httputil.ReverseProxy {
 	return &httputil.ReverseProxy{
 		Rewrite:   rewrite,
-		Transport: watchResets{p.upstream},
+		Transport: watchResets{p.poolOf},
 		// -1 flushes after every write, so server-sent events and other
 		// streamed bodies reach the page as they arrive.
 		FlushInterval: -1,
@@ -94,12 +94,15 @@ func (s *forwardState) reset() error {
 
 type forwardKey struct{}
 
-// watchResets is the forward Transport: it notes a site's reset while
-// the response body is read, for serveForward.
-type watchResets struct{ base http.RoundTripper }
+// watchResets is the forward Transport: it sends each request through the
+// pool pool gives it, and notes a site's reset while the response body is
+// read, for serveForward.
+type watchResets struct {
+	pool func(*http.Request) http.RoundTripper
+}
 
 func (t watchResets) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(r)
+	resp, err := t.pool(r).RoundTrip(r)
 	if st, ok := r.Context().Value(forwardKey{}).(*forwardState); ok && err == nil {
 		resp.Body = &watchedBody{ReadCloser: resp.Body, st: st}
 	}
@@ -121,27 +124,23 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// maxIdlePerHost is how many idle connections to one site the proxy keeps:
-// Chromium's own limit of connections to a proxy (32), above its six a host.
-const maxIdlePerHost = 32
-
-// newTransport is the Transport for forwarded requests. It dials only checked
-// addresses, never uses an environment proxy, follows no redirect (a
-// Transport never does; the browser follows them), and leaves
-// Accept-Encoding to the browser.
+// newTransport is the Transport for the forwarded requests of one of the
+// browser's connections (pools.go). It dials only checked addresses, never
+// uses an environment proxy, follows no redirect (a Transport never does;
+// the browser follows them), and leaves Accept-Encoding to the browser.
 func (p *Proxy) newTransport() *http.Transport {
 	return &http.Transport{
 		Proxy:              nil,
 		DialContext:        p.dialForTransport,
 		DisableCompression: true,
-		MaxIdleConns:       100,
-		// Chromium keeps up to six connections to a host and sends a page's
-		// requests over all of them at once; with net/http's default of two
-		// idle connections a host, each page of an http site cost the proxy
-		// four or more new connections to the site (measured: 104 for 11
-		// loads of a page of 50 resources, against 6), each a handshake with
-		// the site. TestForwardReusesConnections counts them.
-		MaxIdleConnsPerHost:   maxIdlePerHost,
+		// One browser connection sends one request at a time, so one idle
+		// connection a site is what it reuses; it may send to several
+		// sites, each kept. (One pool for all of the browser's connections,
+		// with net/http's two idle a host, dialed the site again for most
+		// of a page's requests: 104 new connections for 11 loads of a page
+		// of 50 resources, against 6.)
+		MaxIdleConns:          16,
+		MaxIdleConnsPerHost:   1,
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}

@@ -50,7 +50,10 @@ type Proxy struct {
 	failures recent[Failure]
 	srv      *http.Server
 	forward  *httputil.ReverseProxy
-	upstream *http.Transport
+	// pools are the upstream connection pools, one for each connection of
+	// the browser's (pools.go): a site's connection is never shared by two
+	// of the browser's, so never by two sessions.
+	pools connPools
 
 	// life is the proxy's lifetime, not a request's: it is every request's
 	// BaseContext and is canceled by Close, which is how Close ends open
@@ -99,12 +102,13 @@ func Start(opts Options) (*Proxy, error) {
 	}
 	p.url = "http://" + ln.Addr().String()
 	p.life, p.endLife = context.WithCancel(context.Background())
-	p.upstream = p.newTransport()
 	p.forward = p.newReverseProxy()
 	p.srv = &http.Server{
 		Handler:           http.HandlerFunc(p.serveHTTP),
 		ReadHeaderTimeout: readHeaderTimeout,
 		BaseContext:       func(net.Listener) context.Context { return p.life },
+		ConnContext:       p.pools.connContext,
+		ConnState:         p.pools.connState,
 		ErrorLog:          slog.NewLogLogger(p.log.Handler(), slog.LevelDebug),
 	}
 	go func() { // ends when Close closes the server
@@ -150,10 +154,10 @@ func (p *Proxy) Close() error {
 		p.closeErr = p.srv.Close()
 		<-p.served
 		p.handlers.Wait()
-		// After the handlers: a connection they hand back to the pool now
+		// After the handlers: a connection they hand back to a pool now
 		// is closed instead of kept, because CloseIdleConnections marks
 		// the pool closing until the next request, and none will come.
-		p.upstream.CloseIdleConnections()
+		p.pools.closeAll()
 	})
 	return p.closeErr
 }
