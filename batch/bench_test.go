@@ -41,11 +41,11 @@ func BenchmarkDemoShop(b *testing.B) {
 
 func benchOnce(b *testing.B, rows, contexts int) {
 	e, _, _ := testEngine(b, EngineOptions{})
-	m := browserManager(b)
+	m := ownBrowserManager(b) // its memory is measured
 	site, base := demoSite(b)
 	_ = site
 	rt := recordAddToCart(b, m, base)
-	_ = rpc.Daemon{Caller: m, Session: "record-add-to-cart"}.CloseSession(context.Background())
+	_ = rpc.Daemon{Caller: m}.CloseAllSessions(context.Background()) // the recording's
 	baseKB := browserPSS()
 	pool, err := e.NewPool("bench", []Endpoint{{Name: "local", Caller: m, Max: contexts}})
 	if err != nil {

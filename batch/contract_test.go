@@ -50,7 +50,7 @@ func TestRowFillsAForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	startWorker(t, e, "w", []Endpoint{{Name: "local", Caller: m, Max: 1}}, WorkerOptions{Parallel: 1})
+	startWorker(t, e, "form", []Endpoint{{Name: "local", Caller: m, Max: 1}}, WorkerOptions{Parallel: 1})
 	waitDone(t, e, spec.ID, 2*time.Minute)
 	res, err := e.Results(ctx, spec.ID)
 	if err != nil || len(res) != 1 {

@@ -40,10 +40,10 @@ import (
 //	go test ./batch -run '^$' -bench EngineCost -benchtime 1x
 func BenchmarkEngineCost(b *testing.B) {
 	e, _, _ := testEngine(b, EngineOptions{})
-	m := browserManager(b)
+	m := ownBrowserManager(b) // its numbers compare with earlier runs, each with a browser of its own
 	_, base := demoSite(b)
 	rt := recordAddToCart(b, m, base)
-	_ = rpc.Daemon{Caller: m, Session: "record-add-to-cart"}.CloseSession(context.Background())
+	_ = rpc.Daemon{Caller: m}.CloseAllSessions(context.Background()) // the recording's
 	r, err := routine.Parse(rt)
 	if err != nil {
 		b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -17,15 +18,31 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver"
 	"github.com/waymark-dev/waymark/internal/browsertest"
+	"github.com/waymark-dev/waymark/internal/browsertest/drivertest"
 	"github.com/waymark-dev/waymark/internal/demo"
 	"github.com/waymark-dev/waymark/internal/rpc"
 	"github.com/waymark-dev/waymark/internal/sessions"
 	"github.com/waymark-dev/waymark/routine"
 )
 
-// browserManager starts a session manager (one Chromium, a context per
-// session) for the test.
+// browserManager gives the test a session manager over the package's one
+// shared browser (sessions.NewShared over drivertest.Driver), a browser
+// context per session, closed with its sessions when the test ends. Its
+// sessions are named apart from every other test's (each test's worker
+// has a name of its own; newRecorder numbers its sessions): a name
+// another test's manager holds is refused, never shared.
 func browserManager(t testing.TB) *sessions.Manager {
+	t.Helper()
+	m := sessions.NewShared(drivertest.Driver(t))
+	t.Cleanup(func() { _ = m.Close() })
+	return m
+}
+
+// ownBrowserManager starts a session manager with a Chromium of its own
+// (one browser, a context per session), as the daemon's, for a test that
+// must not share the package's browser: one that kills it, or measures
+// its memory.
+func ownBrowserManager(t testing.TB) *sessions.Manager {
 	t.Helper()
 	m := sessions.New(driver.Options{ExecPath: browsertest.Chrome(t), Args: browsertest.GuardArgs})
 	t.Cleanup(func() { _ = m.Close() })
@@ -109,10 +126,14 @@ func (rec *recorder) json() json.RawMessage {
 	return b
 }
 
+// recorders numbers the recorders' sessions, so that two tests recording
+// the same routine in the shared browser record in sessions of their own.
+var recorders atomic.Int32
+
 func newRecorder(t testing.TB, m calls.Caller, name string, vars ...routine.Variable) *recorder {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
-	s := calls.Remote{Caller: m, Session: "record-" + name}
+	s := calls.Remote{Caller: m, Session: fmt.Sprintf("record-%s-%d", name, recorders.Add(1))}
 	t.Cleanup(func() { _ = rpc.Daemon{Caller: m, Session: s.Session}.CloseSession(context.Background()) })
 	return &recorder{t: t, ctx: ctx, s: s, r: &routine.Routine{Format: routine.Format, Name: name, Version: 1, Variables: vars}}
 }
@@ -206,7 +227,7 @@ func TestDemoShopRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := WorkerOptions{Parallel: 4}
-	startWorker(t, e, "local", []Endpoint{{Name: "local", Caller: m, Max: 4}}, w)
+	startWorker(t, e, "demo", []Endpoint{{Name: "local", Caller: m, Max: 4}}, w)
 	st := waitDone(t, e, spec.ID, 10*time.Minute)
 	res, err := e.Results(ctx, spec.ID)
 	if err != nil {
@@ -240,18 +261,22 @@ func TestDemoShopRows(t *testing.T) {
 
 // TestMain runs the worker process when asked to (workerEnv), else the
 // tests: the three long browser batches (demo rows, the pool over CDP,
-// the killed worker on a cluster) side by side, each with its own engine,
-// browser and shop, as they mostly wait on their rows (five at once, with
+// the killed worker on a cluster) side by side, each with its own engine
+// and shop and its sessions in the package's one shared browser
+// (browserManager), as they mostly wait on their rows (five at once, with
 // a form row and rows that sign in again, ran past the recorder's 60 s on
 // a loaded machine). TestBrowserCrashMidBatch is not parallel: it kills
-// the Chromium child of this process it finds, so it runs before the
-// parallel tests start theirs.
+// the Chromium child of this process that its own manager started (the
+// one not running before it), so it runs before the parallel tests start
+// theirs. The shared browser ends after the tests.
 func TestMain(m *testing.M) {
 	if os.Getenv(workerEnv) != "" {
 		os.Exit(workerMain())
 	}
 	browsertest.Parallel(4)
-	os.Exit(m.Run())
+	code := m.Run()
+	drivertest.CloseDriver()
+	os.Exit(code)
 }
 
 // TestBrowserCrashMidBatch: the browser is killed in the middle of a
@@ -262,7 +287,10 @@ func TestBrowserCrashMidBatch(t *testing.T) {
 		t.Skip("kills a browser")
 	}
 	e, _, _ := testEngine(t, EngineOptions{})
-	m := browserManager(t)
+	// A browser of its own, which it kills: the shared one (running, if
+	// an earlier test started it) is among the browsers before.
+	others := browserChildren()
+	m := ownBrowserManager(t)
 	site, base := demoSite(t)
 	rt := recordAddToCart(t, m, base)
 	before := len(site.Sessions())
@@ -285,7 +313,7 @@ func TestBrowserCrashMidBatch(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	killed := killBrowser(t)
+	killed := killBrowser(t, others)
 	st := waitDone(t, e, spec.ID, 3*time.Minute)
 	res, _ := e.Results(context.Background(), spec.ID)
 	retried := 0
@@ -312,11 +340,11 @@ func TestBrowserCrashMidBatch(t *testing.T) {
 	t.Logf("killed browser pid %d; %d ok, %d uncertain, %d rows retried", killed, st.OK, st.Uncertain, retried)
 }
 
-// killBrowser kills this test's Chromium (its main process: the child of
-// this process whose command is a browser).
-func killBrowser(t *testing.T) int {
-	t.Helper()
+// browserChildren returns the browsers' main processes among this
+// process's children: the children whose command is a browser.
+func browserChildren() map[int]bool {
 	me := strconv.Itoa(os.Getpid())
+	out := map[int]bool{}
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		b, err := os.ReadFile(filepath.Join(d, "stat"))
@@ -333,12 +361,26 @@ func killBrowser(t *testing.T) int {
 			continue
 		}
 		pid, _ := strconv.Atoi(filepath.Base(d))
+		out[pid] = true
+	}
+	return out
+}
+
+// killBrowser kills this test's Chromium: the browser child of this
+// process that is not among others (the ones running before the test
+// started its own).
+func killBrowser(t *testing.T, others map[int]bool) int {
+	t.Helper()
+	for pid := range browserChildren() {
+		if others[pid] {
+			continue
+		}
 		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
 		return pid
 	}
-	t.Fatal("no browser process found")
+	t.Fatal("no browser process of this test's found")
 	return 0
 }
 
@@ -346,6 +388,10 @@ func killBrowser(t *testing.T) int {
 // its DevTools port ([pool] endpoints), each within its maximum.
 func TestPoolOverCDP(t *testing.T) {
 	t.Parallel()
+	// The remote browser is one of the test's own: one reached at a
+	// DevTools port (the shared browser is driven over a pipe and has
+	// none), which the test starts as a person would. Its local endpoint
+	// is the shared browser.
 	path := browsertest.Chrome(t)
 	dir, err := os.MkdirTemp("", "wm-pool")
 	if err != nil {
@@ -394,7 +440,7 @@ func TestPoolOverCDP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	startWorker(t, e, "w", []Endpoint{{Name: "local", Caller: local, Max: 1}, {Name: "cdp:" + port, Caller: remote, Max: 2}}, WorkerOptions{Parallel: 3})
+	startWorker(t, e, "pool", []Endpoint{{Name: "local", Caller: local, Max: 1}, {Name: "cdp:" + port, Caller: remote, Max: 2}}, WorkerOptions{Parallel: 3})
 	st := waitDone(t, e, spec.ID, 3*time.Minute)
 	res, _ := e.Results(ctx, spec.ID)
 	by := map[string]int{}

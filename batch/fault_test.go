@@ -50,6 +50,8 @@ func workerMain() int {
 		fmt.Fprintln(os.Stderr, "open:", err)
 		return 1
 	}
+	// A browser of the worker process's own: the test kills the process,
+	// and a browser in another process cannot be shared.
 	m := sessions.New(driver.Options{ExecPath: os.Getenv("WAYMARK_BATCH_TEST_CHROME"), Args: browsertest.GuardArgs})
 	defer m.Close()
 	pool, err := e.NewPool(name, []Endpoint{{Name: "local-" + name, Caller: m, Max: parallel}})

@@ -92,7 +92,7 @@ func TestRowsSignInAgain(t *testing.T) {
 
 	e, _, _ := testEngine(t, EngineOptions{})
 	// One session at a time, kept from row to row when the batch says so.
-	startWorker(t, e, "w1", []Endpoint{{Name: "local", Caller: m, Max: 1}}, WorkerOptions{Parallel: 1,
+	startWorker(t, e, "relogin", []Endpoint{{Name: "local", Caller: m, Max: 1}}, WorkerOptions{Parallel: 1,
 		Secrets: EnvSecrets(func(k string) string { return map[string]string{"SITE_PASSWORD": password}[k] })})
 	var notes []string
 	run := func(keep bool, rows ...map[string]json.RawMessage) []Result {

@@ -19,9 +19,9 @@ func TestRecordKeepsNoApprovalOfAProgram(t *testing.T) {
 	t.Parallel()
 	site := &orderSite{}
 	srv := httptest.NewServer(site)
-	t.Cleanup(srv.Close) // after the harness closes the browser
+	t.Cleanup(srv.Close) // after the harness closes its sessions
 	h := newHarness(t, 60*time.Second)
-	handle := h.in("rec")
+	handle := h.in("agentapprove-rec")
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "order"})
 	handle(calls.MethodOpen, calls.OpenRequest{URL: srv.URL + "/checkout"})
 	handle(calls.MethodAct, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Place order"]`, Submits: "allow"})

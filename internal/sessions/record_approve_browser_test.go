@@ -55,10 +55,10 @@ func TestRecordedApprovalReplays(t *testing.T) {
 	t.Parallel()
 	site := &orderSite{}
 	srv := httptest.NewServer(site)
-	t.Cleanup(srv.Close) // after the harness closes the browser
+	t.Cleanup(srv.Close) // after the harness closes its sessions
 	h := newHarness(t, 120*time.Second)
-	ctx, m := h.ctx, h.m
-	handle := h.in("rec")
+	ctx := h.ctx
+	handle := h.in("approve-rec")
 
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "order"})
 	handle(calls.MethodOpen, calls.OpenRequest{URL: srv.URL + "/checkout"})
@@ -101,14 +101,7 @@ func TestRecordedApprovalReplays(t *testing.T) {
 
 	replayIn := func(session string) *replay.Result {
 		t.Helper()
-		b, err := m.browserFor(ctx, session)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := b.Session(ctx, session)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := h.session(session)
 		res, err := replay.Run(ctx, s, r, replay.Options{
 			Vars:      map[string]string{"name": "Bo Other", "email": "bo@example.com"},
 			NoHand:    true, // Submits left at its default: ask
@@ -119,7 +112,7 @@ func TestRecordedApprovalReplays(t *testing.T) {
 		}
 		return res
 	}
-	if res := replayIn("replay1"); res.Status != replay.StatusOK {
+	if res := replayIn("approve-replay1"); res.Status != replay.StatusOK {
 		t.Fatalf("replay = %s %s %q", res.Status, res.Cause, res.Message)
 	}
 	if n := site.posts.Load(); n != 2 {
@@ -127,7 +120,7 @@ func TestRecordedApprovalReplays(t *testing.T) {
 	}
 
 	site.coupon.Store(true)
-	res := replayIn("replay2")
+	res := replayIn("approve-replay2")
 	if res.Status == replay.StatusOK || res.Cause != replay.CauseNeedsApproval || !strings.Contains(res.Message, "new fields coupon") ||
 		!strings.Contains(res.Message, "you approved it when recording") {
 		t.Fatalf("replay after the form changed = %s %s %q", res.Status, res.Cause, res.Message)

@@ -68,13 +68,13 @@ var linkRef = regexp.MustCompile(`- link "Add lamp to the cart"[^\n]*\[ref=(e[0-
 func TestRecordBothWaysThenReplay(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(searchSite())
-	t.Cleanup(srv.Close) // after the harness closes the browser
+	t.Cleanup(srv.Close) // after the harness closes its sessions
 	h := newHarness(t, 120*time.Second)
-	ctx, m := h.ctx, h.m
+	ctx := h.ctx
 	search := srv.URL + "/search?q=lamp"
 
 	// By hand.
-	handle := h.in("hand")
+	handle := h.in("both-hand")
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "lamp"})
 	handle(calls.MethodOpen, calls.OpenRequest{URL: search})
 	snap := handle(calls.MethodSnapshot, calls.SnapshotRequest{Interactive: true, Full: true}).(*calls.Snapshot)
@@ -90,14 +90,7 @@ func TestRecordBothWaysThenReplay(t *testing.T) {
 	}
 
 	// Through the agent loop.
-	b, err := m.browserFor(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := b.Session(ctx, "pilot")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := h.session("both-pilot")
 	model := &turnModel{steps: []func(string) string{
 		func(string) string {
 			return fmt.Sprintf(`{"thought":"search for a lamp","action":{"type":"act","op":"goto","url":%q,"expect":{"url_changes_to":"/search?q=lamp*"}}}`, search)
@@ -138,10 +131,7 @@ func TestRecordBothWaysThenReplay(t *testing.T) {
 
 	// Both replay, in fresh sessions, with no model.
 	for name, r := range map[string]*routine.Routine{"by hand": byHand, "agent loop": byLoop} {
-		rs, err := b.Session(ctx, "replay-"+name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rs := h.session("both-replay-" + name)
 		got, err := replay.Run(ctx, rs, r, replay.Options{NoHand: true, CheckTimeout: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)

@@ -23,14 +23,14 @@ func TestRecordDemoCheckoutThenReplay(t *testing.T) {
 	t.Parallel()
 	site := demo.New(nil)
 	srv := httptest.NewServer(site)
-	t.Cleanup(srv.Close) // after the harness closes the browser
+	t.Cleanup(srv.Close) // after the harness closes its sessions
 	h := newHarness(t, 120*time.Second)
-	ctx, m := h.ctx, h.m
+	ctx := h.ctx
 
-	handle := h.in("rec")
+	handle := h.in("checkout-rec")
 	// ref finds the ref of the outline line holding all words, as an agent
 	// reads it from waymark snapshot -i.
-	ref := func(words ...string) string { t.Helper(); return h.ref("rec", 0, words...) }
+	ref := func(words ...string) string { t.Helper(); return h.ref("checkout-rec", 0, words...) }
 	const password = "Tr0ub4dor-and-3"
 
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "demo checkout"})
@@ -109,14 +109,7 @@ func TestRecordDemoCheckoutThenReplay(t *testing.T) {
 	}
 
 	// Replay with other values in a fresh session, with no model.
-	b2, err := m.browserFor(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2, err := b2.Session(ctx, "replay")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s2 := h.session("checkout-replay")
 	res, err := replay.Run(ctx, s2, loaded, replay.Options{
 		Vars:    map[string]string{"full_name": "Bo Other", "email": "bo@example.com", "country": "Germany"},
 		Secrets: map[string]secret.Value{"password": secret.New("password", "an0ther-Pass-9")},

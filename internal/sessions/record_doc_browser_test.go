@@ -29,9 +29,9 @@ func TestRecordDocInsert(t *testing.T) {
 		w.Write([]byte(`<script type="application/json" id="content">` + string(c) + "</script>\n"))
 		w.Write(page)
 	}))
-	t.Cleanup(srv.Close) // after the harness closes the browser
+	t.Cleanup(srv.Close) // after the harness closes its sessions
 	h := newHarness(t, 120*time.Second)
-	handle := h.in("rec")
+	handle := h.in("doc-rec")
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "letter"})
 	handle(calls.MethodOpen, calls.OpenRequest{URL: srv.URL + "/quill.html"})
 	handle(calls.MethodDocInsert, calls.DocInsertRequest{After: "Dear Ann,", Text: " and team,"})

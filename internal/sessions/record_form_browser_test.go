@@ -31,10 +31,10 @@ func TestRecordFormFillThenReplay(t *testing.T) {
 <label>Plan <select name=plan onchange="this.form.submit()"><option>Basic</option><option>Pro</option><option>Team</option></select></label>
 <button>Join</button></form>`))
 	}))
-	t.Cleanup(srv.Close) // after the harness closes the browser
+	t.Cleanup(srv.Close) // after the harness closes its sessions
 	h := newHarness(t, 120*time.Second)
-	ctx, m := h.ctx, h.m
-	handle := h.in("rec")
+	ctx := h.ctx
+	handle := h.in("form-rec")
 	handle(calls.MethodRecordStart, calls.RecordStartRequest{Name: "join"})
 	handle(calls.MethodOpen, calls.OpenRequest{URL: srv.URL + "/"})
 	handle(calls.MethodFormFill, calls.FormFillRequest{Answers: map[string]string{"name": "Ann", "plan": "Pro", "colour": "blue"},
@@ -64,14 +64,7 @@ func TestRecordFormFillThenReplay(t *testing.T) {
 	}
 
 	// Replayed with other values, in a session of its own.
-	b, err := m.browserFor(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := b.Session(ctx, "replay")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := h.session("form-replay")
 	vars := map[string]string{"name": "Bo", "plan": "Team"}
 	var secrets map[string]secret.Value
 	for _, v := range r.Variables {

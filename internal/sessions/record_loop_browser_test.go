@@ -89,9 +89,9 @@ func TestRecordALoopOverRowsThenReplay(t *testing.T) {
 	site := &loopSite{got: map[string]int{}}
 	site.set(false, [2]string{"Ann Lee", "A-1"}, [2]string{"Bob Ray", "B-2"}, [2]string{"Cem Oz", "C-3"})
 	srv := httptest.NewServer(site)
-	t.Cleanup(srv.Close) // after the harness closes the browser
+	t.Cleanup(srv.Close) // after the harness closes its sessions
 	h := newHarness(t, 150*time.Second)
-	ctx, m := h.ctx, h.m
+	ctx := h.ctx
 	call := func(method string, req any) (any, error) { return h.call("loop", method, req) }
 	handle := h.in("loop")
 	nth := func(n int, words string) string { t.Helper(); return h.ref("loop", n, words) }
@@ -108,10 +108,6 @@ func TestRecordALoopOverRowsThenReplay(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	b, err := m.browserFor(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	rows := `[{"name":"Ann Lee","sku":"A-1"},{"name":"Bob Ray","sku":"B-2"},{"name":"Cem Oz","sku":"C-3"}]`
 	schema := json.RawMessage(`{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"sku":{"type":"string"}},"required":["name","sku"]}}`)
 
@@ -119,10 +115,7 @@ func TestRecordALoopOverRowsThenReplay(t *testing.T) {
 	handle(calls.MethodOpen, calls.OpenRequest{URL: srv.URL + "/users"})
 	// The recipe, learned from a model's rows on the session's page (not
 	// through the recorder: reading is not a step).
-	s, err := b.Session(ctx, "loop")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := h.session("loop")
 	learn := scripted.New(scripted.Data(pilot.PurposeExtract, rows))
 	learned, err := pilot.New(s, learn, nil).ExtractWith(ctx, "every user", schema, pilot.ExtractOptions{Learn: true})
 	if err != nil || learned.Recipe == nil {
@@ -160,11 +153,9 @@ func TestRecordALoopOverRowsThenReplay(t *testing.T) {
 
 	run := func(name string, model pilot.Model) *replay.Result {
 		t.Helper()
-		s, err := b.Session(ctx, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.CloseSession(name)
+		name = "loop-" + name
+		s := h.session(name)
+		defer h.closeSession(name)
 		res, err := replay.Run(ctx, s, r, replay.Options{Submits: "allow", NoHand: true, Model: model})
 		if err != nil {
 			t.Fatal(err)

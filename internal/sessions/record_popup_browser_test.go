@@ -92,9 +92,9 @@ func TestRecordedPopupDismissal(t *testing.T) {
 	t.Parallel()
 	site := &popupSite{}
 	srv := httptest.NewServer(site)
-	t.Cleanup(srv.Close) // after the harness closes the browser
+	t.Cleanup(srv.Close) // after the harness closes its sessions
 	h := newHarness(t, 120*time.Second)
-	ctx, m := h.ctx, h.m
+	ctx := h.ctx
 
 	call, handle := h.call, h.do
 	ref := func(session string, words ...string) string { t.Helper(); return h.ref(session, 0, words...) }
@@ -123,7 +123,7 @@ func TestRecordedPopupDismissal(t *testing.T) {
 		return r, string(out.Routine)
 	}
 
-	r, raw := record("rec", "load")
+	r, raw := record("popup-rec", "load")
 	if n := strings.Count(raw, `"dismisses"`); n != 1 || len(r.Steps) != 4 {
 		t.Fatalf("want 4 steps, the No thanks one marked as a dismissal (%d marked):\n%s", n, raw)
 	}
@@ -132,19 +132,12 @@ func TestRecordedPopupDismissal(t *testing.T) {
 		t.Fatalf("the recorded routine does not load: %v\n%s", err, raw)
 	}
 
-	b, err := m.browserFor(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	days := 0
 	run := func(mode string, rt routine.Routine, submits string) (*replay.Result, string) {
 		t.Helper()
 		site.day(mode)
 		days++
-		s, err := b.Session(ctx, fmt.Sprintf("day%d", days))
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := h.session(fmt.Sprintf("popup-day%d", days))
 		res, err := replay.Run(ctx, s, &rt, replay.Options{NoHand: true, Submits: submits})
 		if err != nil {
 			t.Fatal(err)
@@ -226,7 +219,7 @@ func TestRecordedPopupDismissal(t *testing.T) {
 		}
 		// Recorded on that day, the person's press of it is theirs, and is
 		// no dismissal.
-		_, raw := record("rec2", "hostile")
+		_, raw := record("popup-rec2", "hostile")
 		if strings.Contains(raw, `"dismisses"`) || !strings.Contains(raw, `"approved"`) {
 			t.Errorf("a No thanks that submits a form was recorded as a dismissal, or not as the person's submit:\n%s", raw)
 		}

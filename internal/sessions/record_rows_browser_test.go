@@ -92,12 +92,12 @@ func TestRecordRowsThenReplay(t *testing.T) {
 	site := &rowsSite{got: map[string]int{}}
 	site.set([]string{"Ann Lee", "Bob Ray", "Cem Oz"}, []string{"Basic", "Pro", "Team"})
 	srv := httptest.NewServer(site)
-	t.Cleanup(srv.Close) // after the harness closes the browser
+	t.Cleanup(srv.Close) // after the harness closes its sessions
 	h := newHarness(t, 120*time.Second)
-	ctx, m := h.ctx, h.m
+	ctx := h.ctx
 
-	handle := h.in("rec")
-	nth := func(n int, words string) string { t.Helper(); return h.ref("rec", n, words) }
+	handle := h.in("rows-rec")
+	nth := func(n int, words string) string { t.Helper(); return h.ref("rows-rec", n, words) }
 	// wait polls the server until it has received want sends in all.
 	wait := func(want int) {
 		t.Helper()
@@ -134,17 +134,11 @@ func TestRecordRowsThenReplay(t *testing.T) {
 		t.Fatalf("row keys %q; routine:\n%s", keys, out.Routine)
 	}
 
-	b, err := m.browserFor(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	run := func(name string, model pilot.Model) *replay.Result {
 		t.Helper()
-		s, err := b.Session(ctx, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.CloseSession(name)
+		name = "rows-" + name
+		s := h.session(name)
+		defer h.closeSession(name)
 		res, err := replay.Run(ctx, s, &r, replay.Options{Submits: "allow", NoHand: true, Model: model})
 		if err != nil {
 			t.Fatal(err)

@@ -30,7 +30,8 @@ func TestBrowserDeathIsReportedThenReplaced(t *testing.T) {
 		w.Write([]byte("<title>Alive</title><p>alive</p>"))
 	}))
 	t.Cleanup(srv.Close) // after the harness closes the browser
-	h := newHarness(t, 60*time.Second)
+	// Its own browser: it kills it, and sees the manager start another.
+	h := newOwnHarness(t, 60*time.Second)
 	ctx, m := h.ctx, h.m
 
 	for _, name := range []string{"a", "b"} {
@@ -108,7 +109,7 @@ func TestDownloadsCall(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, 60*time.Second)
 	ctx, m := h.ctx, h.m
-	res, err := m.Handle(ctx, "a", calls.MethodDownloads, nil)
+	res, err := m.Handle(ctx, "downloads-a", calls.MethodDownloads, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestDownloadsCall(t *testing.T) {
 	}
 	// A batch worker's session is marked as one in the list (session
 	// list leaves it out of the person's); the person's is not.
-	worker := rpc.WorkerSession("daemon-vm", 0, 3)
+	worker := rpc.WorkerSession("downloads-vm", 0, 3)
 	if _, err := m.Handle(ctx, worker, calls.MethodDownloads, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestDownloadsCall(t *testing.T) {
 	for _, s := range list.(rpc.SessionList).Sessions {
 		marked[s.Name] = s.Batch
 	}
-	if len(marked) != 2 || marked["a"] || !marked[worker] {
+	if len(marked) != 2 || marked["downloads-a"] || !marked[worker] {
 		t.Fatalf("sessions: %+v", list)
 	}
 }

@@ -36,9 +36,9 @@ func TestTrace(t *testing.T) {
 			http.NotFound(w, r)
 		}
 	}))
-	t.Cleanup(srv.Close) // after the harness closes the browser
+	t.Cleanup(srv.Close) // after the harness closes its sessions
 	h := newHarness(t, 90*time.Second)
-	call := func(method string, req any) (any, error) { return h.call("traced", method, req) }
+	call := func(method string, req any) (any, error) { return h.call("trace-traced", method, req) }
 	if _, err := call(calls.MethodTraceStop, calls.Empty{}); !errors.Is(err, calls.ErrBadInput) {
 		t.Fatalf("stop before start: %v", err)
 	}
