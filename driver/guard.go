@@ -140,7 +140,8 @@ func blockedErr(u string, err error) error {
 			Hint: `change the allow and block lists of [policy] in waymark.toml`}
 	case errors.Is(err, policy.ErrPrivateAddress):
 		return &calls.Error{Kind: calls.ErrBlockedURL, Msg: "blocked " + u + ": " + err.Error(),
-			Hint: `change [policy] private_network in waymark.toml, or pass --private-network`}
+			Hint: "change [policy] private_network in waymark.toml, or pass --private-network to " + calls.Cmd("daemon restart") +
+				" (a setting of the daemon, which every session shares; the restart closes them)"}
 	}
 	// The check could not be made (the name did not resolve): the request
 	// is not let through unchecked, and the error says what failed.
