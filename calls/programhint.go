@@ -46,6 +46,19 @@ var goFlags = []struct{ flag, option string }{
 	{"--model", "a model (pilot.Options)"},
 }
 
+// policyForProgram says the policy hints (driver/guard.go, driver/files.go,
+// siteapi) to a program: its browser's policy is the driver.Options.Policy
+// it launched with, not waymark.toml and the daemon's, which a program
+// never reads.
+var policyForProgram = []struct{ says, program string }{
+	{"the allow and block lists of [policy] in waymark.toml",
+		"change the Allow and Block lists of the policy the browser was launched with (policy.Options, driver.Options.Policy)"},
+	{"[policy] private_network in waymark.toml",
+		"launch the browser with a policy whose PrivateNetwork lets the address through (policy.Options.PrivateNetwork, driver.Options.Policy)"},
+	{"files = true in [policy] of waymark.toml",
+		"launch the browser with a policy that allows local files (policy.Options.Files, driver.Options.Policy)"},
+}
+
 // submitForProgram is the hint of an action held for approval: a program
 // has no flag to pass, it sends the approval back.
 const submitForProgram = "have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval)"
@@ -82,6 +95,17 @@ func ProgramHint(err error) string {
 func programWords(h string) string {
 	if strings.Contains(h, "--allow-submit") {
 		return submitForProgram
+	}
+	for _, p := range policyForProgram {
+		if strings.Contains(h, p.says) {
+			// The policy's own words stand for the whole hint but its
+			// other way round, when it has one ("; or serve the folder").
+			rest := ""
+			if i := strings.Index(h, "; or "); i >= 0 {
+				rest = programWords(h[i:])
+			}
+			return p.program + rest
+		}
 	}
 	h = NameCommands(h, func(words []string) string {
 		if len(words) > 1 {
