@@ -40,6 +40,7 @@ var goCalls = map[string]string{
 var goFlags = []struct{ flag, option string }{
 	{"--timeout", "a longer timeout (driver.WithTimeout, or the request's TimeoutMS)"},
 	{"--executable-path", "driver.Options.ExecPath"},
+	{"--cdp", "driver.Options.CDP"},
 	{"--private-network", "policy.Options"},
 	{"--allow-files", "policy.Options"},
 	{"--recipe FILE", "a recipe (pilot's extract options)"},

@@ -16,6 +16,8 @@ func TestProgramHint(t *testing.T) {
 			"have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval)"},
 		{"install Chromium (apt-get install chromium) or pass --executable-path", "install Chromium (apt-get install chromium) or set driver.Options.ExecPath"},
 		{"check the browser runs (" + calls.Cmd("doctor") + ")", "check the browser runs (`waymark doctor`)"},
+		{"check the browser runs (" + calls.Cmd("doctor") + "), or pass another with --executable-path or --cdp",
+			"check the browser runs (`waymark doctor`), or pass another with driver.Options.ExecPath or driver.Options.CDP"},
 		// The policy is the one the program launched the browser with:
 		// neither waymark.toml nor the daemon is the program's.
 		{"change the allow and block lists of [policy] in waymark.toml",
