@@ -62,7 +62,7 @@ var policyForProgram = []struct{ says, program string }{
 
 // submitForProgram is the hint of an action held for approval: a program
 // has no flag to pass, it sends the approval back.
-const submitForProgram = "have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval)"
+const submitForProgram = "have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval; through the pilot, ActOptions.Approve)"
 
 // NameCommands rewrites each command a hint names as [Cmd] writes it, for
 // a front with other words for it (a Go program's calls, MCP's tools):

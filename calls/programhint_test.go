@@ -13,7 +13,7 @@ func TestProgramHint(t *testing.T) {
 		{"close it with " + calls.Cmd("dialog accept|dismiss"), "close it with Session.Dialog"},
 		{"read it with " + calls.Cmd("sheet read B2"), "read it with Session.SheetRead"},
 		{"review it, then run the command again with --allow-submit (in place of --ask-submit if you passed it)",
-			"have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval)"},
+			"have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval; through the pilot, ActOptions.Approve)"},
 		{"install Chromium (apt-get install chromium) or pass --executable-path", "install Chromium (apt-get install chromium) or set driver.Options.ExecPath"},
 		{"check the browser runs (" + calls.Cmd("doctor") + ")", "check the browser runs (`waymark doctor`)"},
 		{"check the browser runs (" + calls.Cmd("doctor") + "), or pass another with --executable-path or --cdp",
