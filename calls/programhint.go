@@ -47,17 +47,22 @@ var goFlags = []struct{ flag, option string }{
 	{"--model", "a model (pilot.Options)"},
 }
 
-// policyForProgram says the policy hints (driver/guard.go, driver/files.go,
-// siteapi) to a program: its browser's policy is the driver.Options.Policy
-// it launched with, not waymark.toml and the daemon's, which a program
-// never reads.
-var policyForProgram = []struct{ says, program string }{
+// browserForProgram says the hints about the browser a program launched
+// (the policy hints of driver/guard.go, driver/files.go and siteapi; the
+// browser gone) to a program: its browser is the one it launched, with the
+// driver.Options.Policy it launched with, not the daemon's and
+// waymark.toml, which a program never reads.
+var browserForProgram = []struct{ says, program string }{
 	{"the allow and block lists of [policy] in waymark.toml",
 		"change the Allow and Block lists of the policy the browser was launched with (policy.Options, driver.Options.Policy)"},
 	{"[policy] private_network in waymark.toml",
 		"launch the browser with a policy whose PrivateNetwork lets the address through (policy.Options.PrivateNetwork, driver.Options.Policy)"},
 	{"files = true in [policy] of waymark.toml",
 		"launch the browser with a policy that allows local files (policy.Options.Files, driver.Options.Policy)"},
+	// The daemon starts a new browser for the next command; a program's
+	// browser is the one it launched, gone for good.
+	{"run the command again: a new browser starts",
+		"close the Browser and launch another (driver.Launch); this one is gone"},
 }
 
 // submitForProgram is the hint of an action held for approval: a program
@@ -97,7 +102,7 @@ func programWords(h string) string {
 	if strings.Contains(h, "--allow-submit") {
 		return submitForProgram
 	}
-	for _, p := range policyForProgram {
+	for _, p := range browserForProgram {
 		if strings.Contains(h, p.says) {
 			// The policy's own words stand for the whole hint but its
 			// other way round, when it has one ("; or serve the folder").

@@ -26,6 +26,7 @@ func TestProgramHint(t *testing.T) {
 			"launch the browser with a policy whose PrivateNetwork lets the address through (policy.Options.PrivateNetwork, driver.Options.Policy)"},
 		{"allow local files with files = true in [policy] of waymark.toml (or pass --allow-files), then " + calls.Cmd("daemon restart") + "; or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE",
 			"launch the browser with a policy that allows local files (policy.Options.Files, driver.Options.Policy); or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE"},
+		{"run the command again: a new browser starts", "close the Browser and launch another (driver.Launch); this one is gone"},
 		{"", ""},
 	} {
 		err := calls.Errorf(calls.ErrNoMatch, c.hint, "x")
