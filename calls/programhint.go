@@ -40,15 +40,34 @@ var goCalls = map[string]string{
 var goFlags = []struct{ flag, option string }{
 	{"--timeout", "a longer timeout (driver.WithTimeout, or the request's TimeoutMS)"},
 	{"--executable-path", "driver.Options.ExecPath"},
+	{"--cdp", "driver.Options.CDP"},
 	{"--private-network", "policy.Options"},
 	{"--allow-files", "policy.Options"},
 	{"--recipe FILE", "a recipe (pilot's extract options)"},
 	{"--model", "a model (pilot.Options)"},
 }
 
+// browserForProgram says the hints about the browser a program launched
+// (the policy hints of driver/guard.go, driver/files.go and siteapi; the
+// browser gone) to a program: its browser is the one it launched, with the
+// driver.Options.Policy it launched with, not the daemon's and
+// waymark.toml, which a program never reads.
+var browserForProgram = []struct{ says, program string }{
+	{"the allow and block lists of [policy] in waymark.toml",
+		"change the Allow and Block lists of the policy the browser was launched with (policy.Options, driver.Options.Policy)"},
+	{"[policy] private_network in waymark.toml",
+		"launch the browser with a policy whose PrivateNetwork lets the address through (policy.Options.PrivateNetwork, driver.Options.Policy)"},
+	{"files = true in [policy] of waymark.toml",
+		"launch the browser with a policy that allows local files (policy.Options.Files, driver.Options.Policy)"},
+	// The daemon starts a new browser for the next command; a program's
+	// browser is the one it launched, gone for good.
+	{"run the command again: a new browser starts",
+		"close the Browser and launch another (driver.Launch); this one is gone"},
+}
+
 // submitForProgram is the hint of an action held for approval: a program
 // has no flag to pass, it sends the approval back.
-const submitForProgram = "have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval)"
+const submitForProgram = "have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval; through the pilot, ActOptions.Approve)"
 
 // NameCommands rewrites each command a hint names as [Cmd] writes it, for
 // a front with other words for it (a Go program's calls, MCP's tools):
@@ -82,6 +101,17 @@ func ProgramHint(err error) string {
 func programWords(h string) string {
 	if strings.Contains(h, "--allow-submit") {
 		return submitForProgram
+	}
+	for _, p := range browserForProgram {
+		if strings.Contains(h, p.says) {
+			// The policy's own words stand for the whole hint but its
+			// other way round, when it has one ("; or serve the folder").
+			rest := ""
+			if i := strings.Index(h, "; or "); i >= 0 {
+				rest = programWords(h[i:])
+			}
+			return p.program + rest
+		}
 	}
 	h = NameCommands(h, func(words []string) string {
 		if len(words) > 1 {

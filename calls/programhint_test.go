@@ -13,9 +13,20 @@ func TestProgramHint(t *testing.T) {
 		{"close it with " + calls.Cmd("dialog accept|dismiss"), "close it with Session.Dialog"},
 		{"read it with " + calls.Cmd("sheet read B2"), "read it with Session.SheetRead"},
 		{"review it, then run the command again with --allow-submit (in place of --ask-submit if you passed it)",
-			"have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval)"},
+			"have a person review the approval (calls.ApprovalOf(err)), then do the action again with it (driver.WithApproval; through the pilot, ActOptions.Approve)"},
 		{"install Chromium (apt-get install chromium) or pass --executable-path", "install Chromium (apt-get install chromium) or set driver.Options.ExecPath"},
 		{"check the browser runs (" + calls.Cmd("doctor") + ")", "check the browser runs (`waymark doctor`)"},
+		{"check the browser runs (" + calls.Cmd("doctor") + "), or pass another with --executable-path or --cdp",
+			"check the browser runs (`waymark doctor`), or pass another with driver.Options.ExecPath or driver.Options.CDP"},
+		// The policy is the one the program launched the browser with:
+		// neither waymark.toml nor the daemon is the program's.
+		{"change the allow and block lists of [policy] in waymark.toml",
+			"change the Allow and Block lists of the policy the browser was launched with (policy.Options, driver.Options.Policy)"},
+		{"change [policy] private_network in waymark.toml, or pass --private-network to " + calls.Cmd("daemon restart") + " (a setting of the daemon, which every session shares; the restart closes them)",
+			"launch the browser with a policy whose PrivateNetwork lets the address through (policy.Options.PrivateNetwork, driver.Options.Policy)"},
+		{"allow local files with files = true in [policy] of waymark.toml (or pass --allow-files), then " + calls.Cmd("daemon restart") + "; or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE",
+			"launch the browser with a policy that allows local files (policy.Options.Files, driver.Options.Policy); or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE"},
+		{"run the command again: a new browser starts", "close the Browser and launch another (driver.Launch); this one is gone"},
 		{"", ""},
 	} {
 		err := calls.Errorf(calls.ErrNoMatch, c.hint, "x")

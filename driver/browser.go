@@ -222,7 +222,11 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	case err := <-started:
 		if err != nil {
 			b.cancel()
-			return nil, &calls.Error{Kind: calls.ErrUnavailable, Msg: fmt.Sprintf("start browser %s: %v", b.desc, err),
+			verb := "start browser" // an attach that failed is no start ("start browser http://…:9222" sent a reader to the executable)
+			if b.attached {
+				verb = "attach to the browser at"
+			}
+			return nil, &calls.Error{Kind: calls.ErrUnavailable, Msg: fmt.Sprintf("%s %s: %v", verb, b.desc, err),
 				Hint: "check the browser runs (" + calls.Cmd("doctor") + "), or pass another with --executable-path or --cdp"}
 		}
 	case <-ctx.Done():

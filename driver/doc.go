@@ -14,7 +14,13 @@
 //
 // The typed actions (Click, Fill, Select, …) build the request of
 // [Session.Act], the one way an action reaches a page; a failure is one of
-// package calls' sentinels, compared with [errors.Is].
+// package calls' sentinels, compared with [errors.Is]. Their target is a ref
+// from the last outline or snapshot (the outline's [ref=e3] is "@e3" or
+// "e3") or a locator: role=button[name="Sign in"], label=Email,
+// text=Continue, placeholder=Search, testid=submit, css=#go. Plain words
+// ("the Sign in button") are package pilot's to resolve, never the driver's.
+// A typed action that would send a form, pay, delete or confirm is done
+// unless [AskBeforeSubmit] is passed: the program chose the exact element.
 //
 // The calls a front makes are the plain request and result structs of
 // package calls, so the daemon can carry them over its socket unchanged.

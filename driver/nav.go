@@ -261,7 +261,9 @@ func shownURL(raw string) string {
 	return u.String()
 }
 
-// Info returns where the current tab is.
+// PageInfo returns where the current tab is (its URL, title and HTTP status),
+// asking the browser; [Session.Info] is the session's own record, with no
+// call.
 func (s *Session) PageInfo(ctx context.Context) (reply *calls.PageInfo, err error) {
 	defer s.masked(&reply, &err)
 	t, ctx, end, err := s.enter(ctx, anyPage)

@@ -32,7 +32,11 @@ type readReply struct {
 }
 
 // Read reads a list by r in one script, and says whether r still fits.
-// Relative dates count from now ([ReadAt] takes the clock).
+// Relative dates count from now ([ReadAt] takes the clock). A recipe that
+// no longer fits the page is no error: the rows come back with
+// [Rows.Misfit] saying why (a caller with a model learns it again). The
+// error is for a read that could not be made (the script failed, the page
+// went away).
 func Read(ctx context.Context, ev Evaler, r *Recipe) (*Rows, error) {
 	return ReadAt(ctx, ev, r, time.Now())
 }

@@ -1,3 +1,36 @@
+// Package replay does a recorded task again (a routine, package routine)
+// through a session alone, with no model unless one is given to heal.
+//
+//	r, err := routine.Load("checkout.routine.json")
+//	…
+//	res, err := replay.Run(ctx, s, r, replay.Options{ // s: a *driver.Session
+//		Vars: map[string]string{"email": "ann@example.com"},
+//	})
+//	if err != nil { … }                // input that cannot be replayed at all
+//	if res.Status != replay.StatusOK { // a stop is a result, not an error
+//		fmt.Println(res.Cause, res.Message, res.Hint)
+//	}
+//
+// A goto, act or verify step on a page that still matches costs no model
+// call; an element that moved is found by its fingerprint, still with none.
+// Run stops at the first step it cannot do with confidence and says why in
+// [Result.Cause] (landed-elsewhere, sign-in, replaced, missing,
+// needs-approval, …), each [Cause] with a [Cause.Hint]. With
+// [Options.Model] a missing or renamed element costs one heal call and
+// extract steps with no fitting recipe are read; without one they stop
+// (missing, replaced, needs-model).
+//
+// A step that would send, pay, delete or confirm is not pressed by default
+// (Options.Submits "ask"): the replay stops as needs-approval, unless
+// [Options.Approve] asks a person, Submits is "allow", or the routine's
+// recorded approval holds by the approval authority's word
+// ([Options.Approvals], package approval).
+//
+// A replay moves the pointer and types at a person's pace by default;
+// [Options.NoHand] runs it at the driver's speed. Heals are kept as the
+// routine's next version ([Result.Routine]) as [Options.KeepHeals] says.
+// [Drift] checks, acting on nothing, whether a routine's elements still
+// resolve; [SignIn] runs a site API recipe's sign-in routine.
 package replay
 
 import (

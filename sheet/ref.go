@@ -44,8 +44,10 @@ func (r Range) String() string {
 	return r.From.String() + ":" + r.To.String()
 }
 
-// Rows and Cols count the range's rows and columns.
+// Rows counts the range's rows.
 func (r Range) Rows() int { return r.To.Row - r.From.Row + 1 }
+
+// Cols counts the range's columns.
 func (r Range) Cols() int { return r.To.Col - r.From.Col + 1 }
 
 // ParseRef reads an A1 reference ("B2", "$B$2", "aa10").

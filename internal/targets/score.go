@@ -37,6 +37,10 @@ type Comparison struct {
 // or another name where no test id vouches for the element (a translated
 // page keeps its test ids).
 func Compare(rec, cur calls.Fingerprint) Comparison {
+	// A fingerprint the driver took is folded already (Fingerprint); one
+	// written by hand (routine/FORMAT.md's example, a program's routine)
+	// says "Email" where the page's is "email", which is no other name.
+	rec.Name, rec.Label, rec.Inferred, rec.Text = norm(rec.Name), norm(rec.Label), norm(rec.Inferred), norm(rec.Text)
 	if rec.Role == "generic" && cur.Role == "clickable" {
 		rec.Role = cur.Role // recorded before clickable elements had a role of their own
 	}

@@ -61,6 +61,13 @@ func TestCompare(t *testing.T) {
 	if c := Compare(a, calls.Fingerprint{Role: "button", Name: "checkout", TestID: "pay"}); c.Conflict == "" {
 		t.Errorf("another test id: %+v", c)
 	}
+	// A fingerprint written by hand (routine/FORMAT.md's example, a
+	// program's own routine) names the control as the page writes it;
+	// names compare with case and spaces folded, as locators do.
+	email := calls.Fingerprint{Tag: "input", Role: "textbox", Name: "Email", Label: "Email "}
+	if c := Compare(email, calls.Fingerprint{Tag: "input", Role: "textbox", Name: "email", Label: "email"}); c.Conflict != "" || c.Score < 0.99 {
+		t.Errorf("a name written as the page shows it: %+v", c)
+	}
 	// A routine recorded when clickable elements were "generic" still
 	// finds them.
 	if c := Compare(calls.Fingerprint{Role: "generic", Name: "more"}, calls.Fingerprint{Role: "clickable", Name: "more"}); c.Conflict != "" || c.Score < 0.9 {
