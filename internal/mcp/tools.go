@@ -74,9 +74,13 @@ type (
 		Mask   []string `json:"mask,omitempty" jsonschema:"refs to black out"`
 	}
 	tabsIn struct {
-		Op    string `json:"op"`
-		URL   string `json:"url,omitempty" jsonschema:"new"`
-		Index int    `json:"index,omitempty" jsonschema:"switch, close (-1: current)"`
+		Op  string `json:"op"`
+		URL string `json:"url,omitempty" jsonschema:"new"`
+		// Index is a pointer to tell no index from tab 0: close with
+		// none closes the current tab, as `waymark tab close` does, and
+		// switch needs one (it went to tab 0 unasked, and close closed
+		// tab 0, often the person's first page).
+		Index *int `json:"index,omitempty" jsonschema:"switch, close (default: current)"`
 	}
 	dialogIn struct {
 		Accept bool   `json:"accept"`
@@ -193,7 +197,17 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.screenshot(ctx, calls.ScreenshotRequest{Full: in.Full, Target: in.Target, Mask: in.Mask})
 	})
 	add(s, "tabs", "List, open, switch or close tabs.", func(ctx context.Context, r *sdk.CallToolRequest, in tabsIn) (string, calls.TabList, error) {
-		return t.tabs(ctx, calls.TabRequest{Op: in.Op, URL: in.URL, Index: in.Index})
+		req := calls.TabRequest{Op: in.Op, URL: in.URL}
+		switch {
+		case in.Index != nil:
+			req.Index = *in.Index
+		case in.Op == "close":
+			req.Index = -1 // the current tab
+		case in.Op == "switch":
+			return "", calls.TabList{}, calls.Errorf(calls.ErrBadInput, "call tabs with op list to see the tabs and their numbers",
+				"tabs switch needs the argument index (the tab's number, from 0)")
+		}
+		return t.tabs(ctx, req)
 	})
 	add(s, "dialog", "Answer the open JS dialog.", func(ctx context.Context, r *sdk.CallToolRequest, in dialogIn) (string, actOut, error) {
 		return t.dialog(ctx, r, calls.DialogRequest{Accept: in.Accept, Text: in.Text})
