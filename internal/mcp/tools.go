@@ -191,6 +191,12 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 	})
 	add(s, "wait", "Wait for a condition.", func(ctx context.Context, r *sdk.CallToolRequest, in waitIn) (string, pageOut, error) {
 		req := calls.WaitRequest{Text: in.Text, Gone: in.Gone, Selector: in.Selector, URL: in.URL, MS: in.MS, TimeoutMS: in.TimeoutMS}
+		if req.Text == "" && req.Gone == "" && req.Selector == "" && req.URL == "" && req.MS <= 0 {
+			// Refused here: the driver's hint names the command's flags
+			// (--text, --load), which the tool does not have.
+			return "", pageOut{}, calls.Errorf(calls.ErrBadInput, "call wait with text, gone, selector or url (a condition), or ms (a pause)",
+				"wait needs one of the arguments text, gone, selector, url or ms")
+		}
 		return t.wait(ctx, r, req)
 	})
 	addImage(s, "screenshot", "PNG of the viewport.", func(ctx context.Context, r *sdk.CallToolRequest, in screenshotIn) (*sdk.CallToolResult, error) {
