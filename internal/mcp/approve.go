@@ -139,10 +139,25 @@ func canElicit(r *sdk.CallToolRequest) bool {
 	return e.Form != nil || e.URL == nil
 }
 
+// whyClause is an approval's reason as a clause of its own. The driver
+// gives most as the control's verb ("submits the form", "sends fetch: …"),
+// which takes "it"; the others are clauses already ("Enter in a form field
+// submits the form", "its words commit: …"), and "it" before them made
+// the person read "it Enter in a form field submits the form".
+func whyClause(why string) string {
+	why = strings.TrimPrefix(why, "it ")
+	for _, verb := range []string{"submits ", "sends ", "deletes ", "pays ", "confirms ", "writes ", "may "} {
+		if strings.HasPrefix(why, verb) {
+			return "it " + why
+		}
+	}
+	return why
+}
+
 // describeApproval says what a submit would do, for the person.
 func describeApproval(a calls.Approval) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s on %s: it %s.", a.Action, a.Control, a.URL, strings.TrimPrefix(a.Why, "it "))
+	fmt.Fprintf(&b, "%s %s on %s: %s.", a.Action, a.Control, a.URL, whyClause(a.Why))
 	if len(a.Writes) > 0 {
 		// A sheet fill: each cell, what it holds now and what it gets.
 		b.WriteString("\nThe cells (now → written):")

@@ -283,3 +283,23 @@ func TestRunAsksPersonMidway(t *testing.T) {
 		t.Errorf("acts %+v", acts)
 	}
 }
+
+// TestApprovalSaysWhyInWords: each reason the driver gives (a verb of the
+// control, or a clause of its own) reads as a sentence in what the person
+// is asked; "it Enter in a form field submits the form" did not.
+func TestApprovalSaysWhyInWords(t *testing.T) {
+	for _, tt := range []struct{ why, want string }{
+		{"submits the form", `click button "Place order" on https://shop.test/checkout: it submits the form.`},
+		{"it submits the form", `click button "Place order" on https://shop.test/checkout: it submits the form.`},
+		{"sends fetch: POST /api/order", `click button "Place order" on https://shop.test/checkout: it sends fetch: POST /api/order.`},
+		{"Enter in a form field submits the form", `click button "Place order" on https://shop.test/checkout: Enter in a form field submits the form.`},
+		{"Enter on it submits the form", `click button "Place order" on https://shop.test/checkout: Enter on it submits the form.`},
+		{`its words commit: "Delete"`, `click button "Place order" on https://shop.test/checkout: its words commit: "Delete".`},
+		{"the page's tool is not marked read-only: it may act", `click button "Place order" on https://shop.test/checkout: the page's tool is not marked read-only: it may act.`},
+	} {
+		a := calls.Approval{Action: "click", Control: `button "Place order"`, URL: "https://shop.test/checkout", Why: tt.why}
+		if got, _, _ := strings.Cut(describeApproval(a), "\n"); got != tt.want {
+			t.Errorf("why %q:\n got %s\nwant %s", tt.why, got, tt.want)
+		}
+	}
+}

@@ -42,8 +42,14 @@ func hostFile(name, tool string) (string, error) {
 	if len(folders) > 1 {
 		hint = fmt.Sprintf("give a file in the working folder (%s) or the routines folder (%s), or the JSON itself", cwd, folders[1])
 	}
+	reads := "the working folder and the routines folder"
+	if len(folders) == 1 && folders[0] != cwd {
+		// The working folder is left out: say so, or "outside the
+		// working folder" puzzles a client whose file lies in it.
+		reads = fmt.Sprintf("the routines folder (the working folder, %s, holds the whole home or system)", cwd)
+	}
 	refuse := func(why string) error {
-		return calls.Errorf(calls.ErrBadInput, hint, "%s: %s %s; it reads only the working folder and the routines folder", tool, name, why)
+		return calls.Errorf(calls.ErrBadInput, hint, "%s: %s %s; it reads only %s", tool, name, why, reads)
 	}
 	if strings.TrimSpace(name) == "" {
 		return "", refuse("is no file name")

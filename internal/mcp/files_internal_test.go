@@ -3,6 +3,7 @@ package mcp
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +25,24 @@ func TestAWorkingFolderTooWide(t *testing.T) {
 		if got := tooWide(dir); got != want {
 			t.Errorf("tooWide(%s) = %v, want %v", dir, got, want)
 		}
+	}
+}
+
+// TestARefusalNamesTheFoldersItReads: with a working folder too wide to
+// read (Claude Desktop starts its servers in /), a refused file is not
+// said to be outside "the working folder and the routines folder": only
+// the routines folder is read, and the message says why.
+func TestARefusalNamesTheFoldersItReads(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Chdir(home)
+	_, err := hostFile("order.json", "replay")
+	if err == nil {
+		t.Fatal("no refusal")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "the working folder and the routines folder") || !strings.Contains(msg, "it reads only the routines folder (the working folder, "+home+", holds the whole home or system)") {
+		t.Errorf("refusal %q", msg)
 	}
 }

@@ -34,6 +34,12 @@ func mcpHint(h string) string {
 	}
 	h = calls.NameCommands(h, func(words []string) string {
 		if tool := toolOf(words); tool != "" {
+			if tool == "navigate" && len(words) > 1 { // `waymark open URL`
+				if url := words[1]; url != strings.ToUpper(url) {
+					return "the navigate tool with url " + url
+				}
+				return "the navigate tool with a url" // a placeholder
+			}
 			return "the " + tool + " tool"
 		}
 		return "" // no tool does it: advice for the person
@@ -66,5 +72,9 @@ func toolOf(words []string) string {
 	if words[0] == "get" { // no get tool: the outline shows texts and values
 		return "snapshot"
 	}
-	return ""
+	// Commands whose tool has another name.
+	if len(words) > 1 && words[0] == "session" && words[1] == "close" {
+		return "close"
+	}
+	return map[string]string{"open": "navigate", "tab": "tabs"}[words[0]]
 }

@@ -18,6 +18,14 @@ func TestMCPHint(t *testing.T) {
 		{"read the cells with `waymark sheet read RANGE`, or give --recipe FILE", "read the cells with the sheet_read tool, or give the argument list.recipe"},
 		{"start it with `waymark daemon restart`", "start it with `waymark daemon restart`"},
 		{"read it with `waymark netlog summarize`", "read it with `waymark netlog summarize`"}, // no tool does: the person's
+		// Commands whose tool has another name: no CLI command reaches
+		// the agent (these came over MCP from tabs, navigate and a stuck
+		// page).
+		{"run `waymark tab list` to see the tabs", "call the tabs tool to see the tabs"},
+		{"switch to that tab with `waymark tab switch`, or take a new snapshot", "switch to that tab with the tabs tool, or take a new snapshot"},
+		{"check the address, e.g. `waymark open example.com/path`", "check the address, e.g. the navigate tool with url example.com/path"},
+		{"usage: `waymark open URL`", "usage: the navigate tool with a url"},
+		{"run `waymark tab close`, or `waymark session close`", "call the tabs tool, or the close tool"},
 		{"", ""},
 	} {
 		if got := mcpHint(tt.in); got != tt.want {

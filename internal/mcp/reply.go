@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -33,8 +34,16 @@ func failure(err error) *sdk.CallToolResult {
 		msg += "\nhint: " + mcpHint(h)
 	}
 	// The category, as the CLI's JSON gives it, so an agent can tell a
-	// refusal (not_found, ambiguous, needs_model) from a failure.
-	if code := calls.Code(err); code != "internal" {
+	// refusal (not_found, ambiguous, needs_model) from a failure. An
+	// error of a front's own category names it (the running daemon
+	// started with other settings than this server's flags:
+	// daemon_settings), as it does in the CLI's JSON.
+	code := calls.Code(err)
+	var coded interface{ ErrorCode() string }
+	if errors.As(err, &coded) {
+		code = coded.ErrorCode()
+	}
+	if code != "internal" {
 		msg += "\ncode: " + code
 	}
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}

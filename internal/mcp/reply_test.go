@@ -25,6 +25,12 @@ func TestPageFailuresAreToolErrors(t *testing.T) {
 		{"no hint",
 			errors.New("boom"),
 			[]string{"boom"}},
+		// An error that names its own code (the running daemon's
+		// settings differ from the server's flags: the CLI says
+		// daemon_settings) keeps it, as the CLI's JSON does.
+		{"a code of its own",
+			fmt.Errorf("open: %w", codedTestError{"daemon_settings"}),
+			[]string{"started with other settings", "\nhint: run `waymark daemon restart`", "\ncode: daemon_settings"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +58,16 @@ func TestPageFailuresAreToolErrors(t *testing.T) {
 		})
 	}
 }
+
+// codedTestError is an error of a front's own category, as
+// wiring.DaemonSettingsError is.
+type codedTestError struct{ code string }
+
+func (e codedTestError) Error() string {
+	return "the running waymark daemon (pid 7) started with other settings, which it keeps until it restarts"
+}
+func (e codedTestError) ErrorCode() string { return e.code }
+func (e codedTestError) ErrorHint() string { return "run `waymark daemon restart` with the same flags" }
 
 func TestNoCaller(t *testing.T) {
 	cs := connect(t, Options{})

@@ -102,6 +102,12 @@ func newTool[In any](name, desc string) (*sdk.Tool, *jsonschema.Resolved) {
 		if slices.Equal(p.Types, []string{"null", "array"}) {
 			p.Types, p.Type = nil, "array"
 		}
+		// A pointer infers as ["null", T]; it is one only to tell an
+		// absent argument from a zero one (tabs' index), and T says
+		// what to send.
+		if len(p.Types) == 2 && p.Types[0] == "null" && p.Types[1] != "array" {
+			p.Types, p.Type = nil, p.Types[1]
+		}
 		// An open object (an approval, a schema) is open by default.
 		if a := p.AdditionalProperties; a != nil && reflect.DeepEqual(a, &jsonschema.Schema{}) {
 			p.AdditionalProperties = nil

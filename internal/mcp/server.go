@@ -9,8 +9,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -217,6 +219,17 @@ func Listen(addr string) (net.Listener, error) {
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		// Most often a server started before, still running.
+		host, port, _ := net.SplitHostPort(addr)
+		next := "8931"
+		if n, perr := strconv.Atoi(port); perr == nil && n > 0 && n < 65535 {
+			next = strconv.Itoa(n + 1)
+		}
+		return nil, calls.Errorf(calls.ErrBadInput,
+			"stop what listens there (a waymark mcp started before?), or give another port, e.g. --http "+net.JoinHostPort(host, next),
+			"mcp: %s is in use: %v", addr, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mcp: listen: %w", err)
 	}

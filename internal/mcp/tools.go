@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"path/filepath"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -74,9 +75,13 @@ type (
 		Mask   []string `json:"mask,omitempty" jsonschema:"refs to black out"`
 	}
 	tabsIn struct {
-		Op    string `json:"op"`
-		URL   string `json:"url,omitempty" jsonschema:"new"`
-		Index int    `json:"index,omitempty" jsonschema:"switch, close (-1: current)"`
+		Op  string `json:"op"`
+		URL string `json:"url,omitempty" jsonschema:"new"`
+		// Index is a pointer to tell no index from tab 0: close with
+		// none closes the current tab, as `waymark tab close` does, and
+		// switch needs one (it went to tab 0 unasked, and close closed
+		// tab 0, often the person's first page).
+		Index *int `json:"index,omitempty" jsonschema:"switch, close (default: current)"`
 	}
 	dialogIn struct {
 		Accept bool   `json:"accept"`
@@ -172,6 +177,17 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActScroll, Target: in.Target, Direction: in.Direction, Pixels: in.Pixels})
 	})
 	add(s, "upload", "Set the files of a file input.", func(ctx context.Context, r *sdk.CallToolRequest, in uploadIn) (string, actOut, error) {
+		// The daemon reads the files, and would take a relative path
+		// from its own folder, not the client's: the file uploaded
+		// could be another of the same name. The CLI makes its paths
+		// whole before sending; a client gives them whole.
+		for _, f := range in.Files {
+			if !filepath.IsAbs(f) {
+				abs, _ := filepath.Abs(f)
+				return "", actOut{}, calls.Errorf(calls.ErrBadInput, "give the whole path, e.g. "+abs,
+					"upload takes absolute paths, and %q is not (the browser would read it from a folder of its own)", f)
+			}
+		}
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActUpload, Target: in.Target, Files: in.Files})
 	})
 	add(s, "drag", "Drag source onto to.", func(ctx context.Context, r *sdk.CallToolRequest, in dragIn) (string, actOut, error) {
@@ -187,13 +203,29 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 	})
 	add(s, "wait", "Wait for a condition.", func(ctx context.Context, r *sdk.CallToolRequest, in waitIn) (string, pageOut, error) {
 		req := calls.WaitRequest{Text: in.Text, Gone: in.Gone, Selector: in.Selector, URL: in.URL, MS: in.MS, TimeoutMS: in.TimeoutMS}
+		if req.Text == "" && req.Gone == "" && req.Selector == "" && req.URL == "" && req.MS <= 0 {
+			// Refused here: the driver's hint names the command's flags
+			// (--text, --load), which the tool does not have.
+			return "", pageOut{}, calls.Errorf(calls.ErrBadInput, "call wait with text, gone, selector or url (a condition), or ms (a pause)",
+				"wait needs one of the arguments text, gone, selector, url or ms")
+		}
 		return t.wait(ctx, r, req)
 	})
 	addImage(s, "screenshot", "PNG of the viewport.", func(ctx context.Context, r *sdk.CallToolRequest, in screenshotIn) (*sdk.CallToolResult, error) {
 		return t.screenshot(ctx, calls.ScreenshotRequest{Full: in.Full, Target: in.Target, Mask: in.Mask})
 	})
 	add(s, "tabs", "List, open, switch or close tabs.", func(ctx context.Context, r *sdk.CallToolRequest, in tabsIn) (string, calls.TabList, error) {
-		return t.tabs(ctx, calls.TabRequest{Op: in.Op, URL: in.URL, Index: in.Index})
+		req := calls.TabRequest{Op: in.Op, URL: in.URL}
+		switch {
+		case in.Index != nil:
+			req.Index = *in.Index
+		case in.Op == "close":
+			req.Index = -1 // the current tab
+		case in.Op == "switch":
+			return "", calls.TabList{}, calls.Errorf(calls.ErrBadInput, "call tabs with op list to see the tabs and their numbers",
+				"tabs switch needs the argument index (the tab's number, from 0)")
+		}
+		return t.tabs(ctx, req)
 	})
 	add(s, "dialog", "Answer the open JS dialog.", func(ctx context.Context, r *sdk.CallToolRequest, in dialogIn) (string, actOut, error) {
 		return t.dialog(ctx, r, calls.DialogRequest{Accept: in.Accept, Text: in.Text})

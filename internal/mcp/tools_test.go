@@ -58,6 +58,10 @@ func TestToolsMapToCalls(t *testing.T) {
 		{"screenshot", map[string]any{"full": true, "target": "e2"}, calls.MethodScreenshot, calls.ScreenshotRequest{Full: true, Target: "e2"}},
 		{"tabs", map[string]any{"op": "switch", "index": 1}, calls.MethodTab, calls.TabRequest{Op: "switch", Index: 1}},
 		{"tabs", map[string]any{"op": "new", "url": "https://shop.test/"}, calls.MethodTab, calls.TabRequest{Op: "new", URL: "https://shop.test/"}},
+		// close with no index closes the current tab, as `waymark tab
+		// close` does, not tab 0; an index of 0 is still tab 0.
+		{"tabs", map[string]any{"op": "close"}, calls.MethodTab, calls.TabRequest{Op: "close", Index: -1}},
+		{"tabs", map[string]any{"op": "close", "index": 0}, calls.MethodTab, calls.TabRequest{Op: "close", Index: 0}},
 		{"dialog", map[string]any{"accept": true, "text": "Ann"}, calls.MethodDialog, calls.DialogRequest{Accept: true, Text: "Ann", Submits: "ask"}},
 		{"eval", map[string]any{"expression": "1+1"}, calls.MethodEval, calls.EvalRequest{Expression: "1+1"}},
 	}
@@ -174,6 +178,9 @@ func TestArgumentErrors(t *testing.T) {
 		{"wrong type", "click", map[string]any{"target": 12}, []string{"click's argument target is string, not integer"}},
 		{"wrong type in a list", "select", map[string]any{"target": "e1", "values": "UK"}, []string{"select's argument values is array, not string"}},
 		{"unknown", "navigate", map[string]any{"url": "https://shop.test/", "wait": true}, []string{`navigate has no argument "wait"`, "call navigate with url (string, required)"}},
+		{"switch to no tab", "tabs", map[string]any{"op": "switch"}, []string{"tabs switch needs the argument index", "call tabs with op list"}},
+		{"nothing to wait for", "wait", map[string]any{"timeout_ms": 500}, []string{"wait needs one of the arguments text, gone, selector, url or ms", "call wait with text"}},
+		{"relative file", "upload", map[string]any{"target": "e1", "files": []string{"/tmp/a.txt", "report.pdf"}}, []string{`upload takes absolute paths, and "report.pdf" is not`, "give the whole path, e.g. /"}},
 		{"not in the enum", "scroll", map[string]any{"direction": "sideways"}, []string{"scroll's argument direction is one of up, down, left, right, into-view, not \"sideways\""}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -174,3 +174,25 @@ func TestOwnSessionLastsTheClient(t *testing.T) {
 		}
 	}
 }
+
+// TestListenPortInUse: a port another program holds (an MCP server started
+// before) says so and what to do, not only the kernel's words.
+func TestListenPortInUse(t *testing.T) {
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	addr := ln.Addr().String()
+	ln2, err := Listen(addr)
+	if err == nil {
+		ln2.Close()
+		t.Fatalf("Listen(%q) twice succeeded", addr)
+	}
+	if !strings.Contains(err.Error(), addr+" is in use") {
+		t.Errorf("error %q does not say the address is in use", err)
+	}
+	if h := calls.Hint(err); !strings.Contains(h, "another port, e.g. --http 127.0.0.1:") {
+		t.Errorf("hint %q does not say what to do", h)
+	}
+}
