@@ -227,7 +227,7 @@ func Listen(addr string) (net.Listener, error) {
 			next = strconv.Itoa(n + 1)
 		}
 		return nil, calls.Errorf(calls.ErrBadInput,
-			"stop what listens there (a waymark mcp started before?), or give another port, e.g. --http "+net.JoinHostPort(host, next),
+			"stop what listens there (an MCP server of waymark's started before?), or give another port: "+calls.Cmd("mcp --http "+net.JoinHostPort(host, next)),
 			"mcp: %s is in use: %v", addr, err)
 	}
 	if err != nil {

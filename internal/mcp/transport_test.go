@@ -192,7 +192,7 @@ func TestListenPortInUse(t *testing.T) {
 	if !strings.Contains(err.Error(), addr+" is in use") {
 		t.Errorf("error %q does not say the address is in use", err)
 	}
-	if h := calls.Hint(err); !strings.Contains(h, "another port, e.g. --http 127.0.0.1:") {
+	if h := calls.Hint(err); !strings.Contains(h, "another port: `waymark mcp --http 127.0.0.1:") {
 		t.Errorf("hint %q does not say what to do", h)
 	}
 }
