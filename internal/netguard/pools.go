@@ -26,10 +26,12 @@ type connPools struct {
 	byConn map[net.Conn]*connPool
 }
 
-// connPool is one client connection's pool, made at its first request.
+// connPool is one client connection's pool, made at its first request and
+// closed with the connection.
 type connPool struct {
-	once sync.Once
-	tr   *http.Transport
+	mu     sync.Mutex
+	tr     *http.Transport
+	closed bool
 }
 
 type poolKey struct{}
@@ -77,28 +79,36 @@ func (c *connPools) closeAll() {
 }
 
 func (cp *connPool) close() {
-	cp.once.Do(func() {}) // no pool is made after this
-	if cp.tr != nil {
-		cp.tr.CloseIdleConnections()
+	cp.mu.Lock()
+	cp.closed = true
+	tr := cp.tr
+	cp.mu.Unlock()
+	if tr != nil {
+		tr.CloseIdleConnections()
 	}
 }
 
-// poolOf is the pool of the client connection r came on.
+// poolOf is the pool of the client connection r came on. Every request
+// the proxy forwards comes through its server, which gave the connection
+// its pool (connContext).
 func (p *Proxy) poolOf(r *http.Request) http.RoundTripper {
 	cp, _ := r.Context().Value(poolKey{}).(*connPool)
 	if cp == nil {
-		// Not from the server (a test's direct call): a pool of its own.
-		return p.newTransport()
-	}
-	cp.once.Do(func() { cp.tr = p.newTransport() })
-	if cp.tr == nil {
 		return closedPool{}
+	}
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	if cp.closed {
+		return closedPool{} // the connection went while its request was read
+	}
+	if cp.tr == nil {
+		cp.tr = p.newTransport()
 	}
 	return cp.tr
 }
 
-// closedPool answers a request whose client connection's pool was closed
-// before it was made (the connection went while it was being read).
+// closedPool answers a request with no pool to go through: its client
+// connection's was closed, or it did not come through the proxy's server.
 type closedPool struct{}
 
 func (closedPool) RoundTrip(*http.Request) (*http.Response, error) { return nil, net.ErrClosed }
