@@ -41,8 +41,18 @@ func TestMCPClientLeaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": base + "/products"}})
-	if err != nil || res.IsError {
-		t.Fatalf("navigate: %v %+v", err, res)
+	if err != nil {
+		t.Fatalf("navigate: %v", err)
+	}
+	if res.IsError {
+		var text []string
+		for _, c := range res.Content {
+			if tc, ok := c.(*sdk.TextContent); ok {
+				text = append(text, tc.Text)
+			}
+		}
+		log, _ := os.ReadFile(c.socket + ".log") // the daemon's (daemonpath.For)
+		t.Fatalf("navigate answered an error: %s\ndaemon log:\n%s", strings.Join(text, "\n"), log)
 	}
 	own := ""
 	for name, url := range sessions() {
