@@ -34,6 +34,10 @@ const (
 	// refused, left empty while the page opened ("frame refused:
 	// ads.example (policy)").
 	NoticeFrameRefused = "frame-refused"
+	// NoticeTabsRefused is added by the driver too: the session's pages
+	// opened more tabs than it may hold (driver.MaxTabs), and those over
+	// were closed before they loaded; Detail has "closed" and "limit".
+	NoticeTabsRefused = "tabs-refused"
 )
 
 // Keys of [Notice.Detail] shared by several kinds.

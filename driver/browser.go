@@ -113,6 +113,16 @@ type Browser struct {
 	// workers are the worker targets, whose sends the submit gate judges
 	// too (sendgate_workers.go).
 	workers map[target.ID]workerTarget
+	// pages are the page targets, with their browser context, each
+	// counted against its session's MaxTabs; overTabs the ones opened
+	// over it, being closed; tabsRefused how many of those each context
+	// has not been told of yet (newtabs.go).
+	pages       map[target.ID]cdp.BrowserContextID
+	overTabs    map[target.ID]bool
+	tabsRefused map[cdp.BrowserContextID]int
+	// floods counts, by opener, the tabs refused since it was last
+	// stopped; at MaxTabs it is stopped (newtabs.go).
+	floods map[target.ID]int
 
 	// patternsMu guards what the browser target pauses: fetchPatterns,
 	// and watchers, the number of steps whose sends are watched.

@@ -116,6 +116,17 @@ func pageCrashed() error {
 		"the page crashed (its renderer process died)")
 }
 
+// crashErr is the error of a call on a crashed tab: why waymark stopped
+// it, when it did, or else pageCrashed.
+func (t *tab) crashErr() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped != nil {
+		return t.stopped
+	}
+	return pageCrashed()
+}
+
 func pageUnresponsive(after time.Duration) error {
 	return calls.Errorf(calls.ErrPageUnresponsive,
 		"run "+calls.Cmd("reload")+", "+calls.Cmd("open URL")+" or "+calls.Cmd("tab close")+": the stuck page is stopped first",
@@ -136,7 +147,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 	case usePage, readPage, actPage:
 		crashed, hung := t.health()
 		if crashed {
-			return nil, ctx, func(*error) {}, pageCrashed()
+			return nil, ctx, func(*error) {}, t.crashErr()
 		}
 		// A tab marked stuck is asked before the watch starts, which ends
 		// the call at once on the mark; an answer clears it.
@@ -318,7 +329,7 @@ func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, qui
 		case <-changed:
 		case <-sick:
 			if crashed, _ := t.health(); crashed {
-				cancel(pageCrashed())
+				cancel(t.crashErr())
 			} else {
 				cancel(pageUnresponsive(time.Since(start)))
 			}
@@ -358,7 +369,7 @@ func (t *tab) probe(ctx context.Context) error {
 		return ctx.Err()
 	}
 	if crashed, _ := t.health(); crashed {
-		return pageCrashed()
+		return t.crashErr()
 	}
 	if pctx.Err() == nil {
 		return browserErr(err) // the command failed, so the renderer answered (or the tab is gone)
@@ -587,6 +598,9 @@ func (t *tab) setHung(on bool) {
 func (t *tab) setSickLocked(crashed, hung bool) {
 	was := t.crashed || t.hung
 	t.crashed, t.hung = crashed, hung
+	if !crashed {
+		t.stopped = nil
+	}
 	switch now := crashed || hung; {
 	case now && !was:
 		close(t.sickC)

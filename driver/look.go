@@ -315,10 +315,11 @@ func (s *Session) Snapshot(ctx context.Context, req calls.SnapshotRequest) (repl
 }
 
 // tellDownloads adds to a look the notices of the session's downloads
-// nobody has been told of (download.go), in Notices and as lines of Text
-// after its first `after` lines.
+// nobody has been told of (download.go), and of the tabs its pages opened
+// over MaxTabs (newtabs.go), in Notices and as lines of Text after its
+// first `after` lines.
 func (s *Session) tellDownloads(snap *calls.Snapshot, after int) {
-	tellNotices(snap, s.downloads.Notices(), after)
+	tellNotices(snap, append(s.downloads.Notices(), s.browser.tabsRefusedNotice(s.bcid)...), after)
 }
 
 // tellNotices writes notices dls into the look after its first after lines.

@@ -3,7 +3,9 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -12,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // The browser target pauses every document request (its Fetch domain sees
@@ -38,6 +42,10 @@ func (b *Browser) guardNewTabs(ctx context.Context) error {
 	b.freshCtx = map[cdp.FrameID]cdp.BrowserContextID{}
 	b.refusedNew = map[cdp.FrameID]error{}
 	b.frameParent = map[target.ID]target.ID{}
+	b.pages = map[target.ID]cdp.BrowserContextID{}
+	b.overTabs = map[target.ID]bool{}
+	b.tabsRefused = map[cdp.BrowserContextID]int{}
+	b.floods = map[target.ID]int{}
 	b.fetchPatterns = docPatterns
 	// Runs in chromedp's read loop, before the paused requests that follow
 	// the target's creation are read: no command, a short lock.
@@ -48,7 +56,23 @@ func (b *Browser) guardNewTabs(ctx context.Context) error {
 			b.mu.Lock()
 			switch {
 			case in == nil:
+			case in.Type == "page" && b.pagesIn(in.BrowserContextID) >= MaxTabs:
+				// One too many (MaxTabs): its first request is failed
+				// (decideNew), no session adopts it, and it is closed.
+				b.overTabs[in.TargetID] = true
+				b.tabsRefused[in.BrowserContextID]++
+				go b.closeOverTab(c.Browser, in.TargetID)
+				// A page that goes on (a timer's loop) would keep the
+				// browser making and closing windows: once it has had
+				// MaxTabs refused, it is stopped.
+				if in.OpenerID != "" {
+					if b.floods[in.OpenerID]++; b.floods[in.OpenerID] == MaxTabs {
+						delete(b.floods, in.OpenerID)
+						go b.stopFlood(c.Browser, in.OpenerID)
+					}
+				}
 			case in.Type == "page":
+				b.pages[in.TargetID] = in.BrowserContextID
 				b.fresh[cdp.FrameID(in.TargetID)] = in.OpenerID
 				b.freshCtx[cdp.FrameID(in.TargetID)] = in.BrowserContextID
 			case in.Type == "iframe":
@@ -70,6 +94,9 @@ func (b *Browser) guardNewTabs(ctx context.Context) error {
 			delete(b.refusedNew, cdp.FrameID(ev.TargetID))
 			delete(b.frameParent, ev.TargetID)
 			delete(b.workers, ev.TargetID)
+			delete(b.pages, ev.TargetID)
+			delete(b.overTabs, ev.TargetID)
+			delete(b.floods, ev.TargetID)
 			b.mu.Unlock()
 		}
 	})
@@ -98,7 +125,14 @@ func (b *Browser) decideNew(br *chromedp.Browser, ev fetch.EventRequestPaused) {
 	ctx := b.ctx
 	b.mu.Lock()
 	opener, fresh := b.fresh[ev.FrameID]
+	over := b.overTabs[target.ID(ev.FrameID)]
 	b.mu.Unlock()
+	if over {
+		// A tab over MaxTabs, being closed: its page never reaches
+		// the server.
+		_, _ = cdp.Call(ctx, br, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+		return
+	}
 	if !fresh || ev.ResourceType != network.ResourceTypeDocument {
 		// A send from an out-of-process frame of a watched tab: an
 		// attached browser's tab pauses its own page's sends, not its
@@ -381,4 +415,105 @@ func (b *Browser) hasFrames(id target.ID) bool {
 		}
 	}
 	return false
+}
+
+// MaxTabs is the most tabs a session holds at once. A page that opens
+// windows in a loop (popups are not blocked: an agent's click must open
+// its tab) filled the one browser every session shares until it answered
+// none of them: some 900 windows in ten minutes, after which another
+// session's look said page_unresponsive and a new session could not open
+// (internal/adversarial TestPopupFloodIsCapped). The browser target sees
+// every tab created, whoever opened it, before its first request: there
+// one over the limit is closed, and counted for the session's next look.
+const MaxTabs = 20
+
+// pagesIn counts the page targets of a browser context. b.mu is held.
+func (b *Browser) pagesIn(bcid cdp.BrowserContextID) int {
+	n := 0
+	for _, c := range b.pages {
+		if c == bcid {
+			n++
+		}
+	}
+	return n
+}
+
+// closeOverTab closes a tab opened over MaxTabs.
+func (b *Browser) closeOverTab(br *chromedp.Browser, id target.ID) {
+	b.closeTargetOn(br, id)
+}
+
+// closeTarget closes a target no session holds.
+func (b *Browser) closeTarget(id target.ID) {
+	if c := chromedp.FromContext(b.ctx); c != nil && c.Browser != nil {
+		b.closeTargetOn(c.Browser, id)
+	}
+}
+
+// closeTargetOn closes a target no session holds, through the browser
+// connection br. It returns when the browser answers, or after 10 s.
+func (b *Browser) closeTargetOn(br *chromedp.Browser, id target.ID) {
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	if _, err := cdp.Call(ctx, br, target.CloseTarget, target.CloseTargetParams{TargetID: id}); err != nil {
+		b.log.Debug("close a tab", "target", string(id), "err", err)
+	}
+}
+
+// errFlood is why a page that opened tabs without end was stopped.
+var errFlood = calls.Errorf(calls.ErrPageCrashed,
+	"run "+calls.Cmd("reload")+" to load it again, "+calls.Cmd("open URL")+" to go elsewhere, or "+calls.Cmd("tab close"),
+	"the page was stopped: it kept opening tabs past the %d a session may hold", MaxTabs)
+
+// stopFlood stops the page of target id, which kept opening tabs over
+// MaxTabs: a session's tab (or one of its cross-site frames) has its
+// renderer stopped as a stuck page's is (health.go), and says why on its
+// next call; a tab no session holds (a popup opening popups) is closed.
+func (b *Browser) stopFlood(br *chromedp.Browser, id target.ID) {
+	t := b.tabByID(id)
+	if t == nil {
+		t = b.frameTab(cdp.FrameID(id))
+	}
+	if t == nil {
+		b.closeOverTab(br, id)
+		return
+	}
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	t.mu.Lock()
+	t.stopped = errFlood
+	t.mu.Unlock()
+	if err := t.stopRenderer(ctx); err != nil {
+		b.log.Debug("stop a page that opens tabs without end", "target", string(id), "err", err)
+	}
+}
+
+// overTab reports whether a page target is one opened over MaxTabs,
+// being closed: no session adopts it.
+func (b *Browser) overTab(id target.ID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.overTabs[id]
+}
+
+// tabsFull reports whether a browser context holds MaxTabs tabs already.
+func (b *Browser) tabsFull(bcid cdp.BrowserContextID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.pages != nil && b.pagesIn(bcid) >= MaxTabs
+}
+
+// tabsRefusedNotice returns, once, the notice of the tabs a browser
+// context's pages opened over MaxTabs since the last one; nil when none.
+func (b *Browser) tabsRefusedNotice(bcid cdp.BrowserContextID) []calls.Notice {
+	b.mu.Lock()
+	n := b.tabsRefused[bcid]
+	delete(b.tabsRefused, bcid)
+	b.mu.Unlock()
+	if n == 0 {
+		return nil
+	}
+	return []calls.Notice{{Kind: calls.NoticeTabsRefused,
+		Message: fmt.Sprintf("the page opened %d more tabs than the session may hold (%d); they were closed before they loaded: run %s to see the ones kept", n, MaxTabs, calls.Cmd("tab list")),
+		Detail:  map[string]string{"closed": strconv.Itoa(n), "limit": strconv.Itoa(MaxTabs)}}}
 }

@@ -87,6 +87,16 @@ func (s *Session) Name() string { return s.name }
 // openTab opens a new tab in the session's browser context, or attaches to
 // an existing target when id is set (a tab the page opened).
 func (s *Session) openTab(ctx context.Context, id target.ID) (*tab, error) {
+	t, err := s.attachTab(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s.addTab(t)
+	return t, nil
+}
+
+// attachTab is openTab up to the tab's listing in the session.
+func (s *Session) attachTab(ctx context.Context, id target.ID) (*tab, error) {
 	var opt chromedp.ContextOption
 	if id != "" {
 		opt = chromedp.WithTargetID(id)
@@ -120,13 +130,17 @@ func (s *Session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 		cancel()
 		return nil, err
 	}
-	// Listed before it stops being new: the browser target's guard finds
-	// the tab of each document after (newtabs.go).
+	return t, nil
+}
+
+// addTab lists an attached tab in the session. It is listed before it
+// stops being new: the browser target's guard finds the tab of each
+// document after (newtabs.go).
+func (s *Session) addTab(t *tab) {
 	s.mu.Lock()
 	s.tabs = append(s.tabs, t)
 	s.mu.Unlock()
 	s.browser.adopted(t.id)
-	return t, nil
 }
 
 // current returns the current tab, adopting tabs the page opened and
@@ -182,15 +196,43 @@ func (s *Session) adoptNewTabs(ctx context.Context, actor target.ID) ([]*tab, er
 		known[t.id] = true
 	}
 	s.mu.Unlock()
-	var added []*tab
+	var news []*target.Info
 	for _, info := range infos {
-		if info.Type != "page" || info.BrowserContextID != s.bcid || known[info.TargetID] {
+		if info.Type != "page" || info.BrowserContextID != s.bcid || known[info.TargetID] || s.browser.overTab(info.TargetID) {
 			continue
 		}
-		t, err := s.openTab(ctx, info.TargetID)
-		if err != nil {
-			continue // it may have closed again already
+		news = append(news, info)
+	}
+	// Each is attached on a deadline of its own, all at once: a tab whose
+	// renderer crashed (a popup in the process of a page that was
+	// stopped) or is stuck never answers the attach, and one such tab
+	// held every later call of the session until its caller gave up
+	// (internal/adversarial TestPopupFloodIsStopped).
+	tabs := make([]*tab, len(news))
+	errs := make([]error, len(news))
+	var wg sync.WaitGroup
+	for i, info := range news {
+		wg.Go(func() {
+			actx, cancel := context.WithTimeout(ctx, adoptWait)
+			defer cancel()
+			tabs[i], errs[i] = s.attachTab(actx, info.TargetID)
+		})
+	}
+	wg.Wait()
+	var added []*tab
+	for i, info := range news {
+		t := tabs[i]
+		if errs[i] != nil {
+			if errors.Is(errs[i], context.DeadlineExceeded) && ctx.Err() == nil {
+				// Nobody has seen it, and nobody could use it: closed,
+				// so that it neither counts against MaxTabs nor holds
+				// the next call.
+				s.browser.log.Debug("closed a new tab that did not answer", "session", s.name, "target", string(info.TargetID))
+				go s.browser.closeTarget(info.TargetID)
+			}
+			continue // else it may have closed again already
 		}
+		s.addTab(t)
 		t.opener = info.OpenerID
 		// info.URL may be where a load under way is going, before the
 		// tab's document says so.
@@ -201,6 +243,9 @@ func (s *Session) adoptNewTabs(ctx context.Context, actor target.ID) ([]*tab, er
 	}
 	return added, nil
 }
+
+// adoptWait bounds the attach of a tab a page opened.
+const adoptWait = 5 * time.Second
 
 // drop removes t from the session's tabs; when it was the current tab,
 // the last one left becomes current.

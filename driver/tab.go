@@ -93,10 +93,14 @@ type tab struct {
 	// sickC is closed while either holds.
 	crashed, hung bool
 	sickC         chan struct{}
-	navStart      time.Time // when the main frame began its current navigation (loading or requested)
-	startSeq      int       // bumped each time the main frame asks to navigate or starts loading
-	busyN         int       // commands of ours that hold the renderer's main thread (busy)
-	busySince     time.Time // when the first of them began
+	// stopped is why waymark stopped the renderer, when it did so for
+	// the page's own doing (newtabs.go stopFlood), told by the calls
+	// that meet the crash; cleared when the tab is well again.
+	stopped   error
+	navStart  time.Time // when the main frame began its current navigation (loading or requested)
+	startSeq  int       // bumped each time the main frame asks to navigate or starts loading
+	busyN     int       // commands of ours that hold the renderer's main thread (busy)
+	busySince time.Time // when the first of them began
 	// entryProbe is the probe an actPage call runs beside its plan
 	// (health.go), until the action awaits it.
 	entryProbe chan error

@@ -22,6 +22,10 @@ func (s *Session) Tab(ctx context.Context, req calls.TabRequest) (reply *calls.T
 	switch req.Op {
 	case "", "list":
 	case "new":
+		if s.browser.tabsFull(s.bcid) {
+			return nil, calls.Errorf(calls.ErrBadInput, "close a tab first: "+calls.Cmd("tab close"),
+				"the session holds %d tabs, the most it may", MaxTabs)
+		}
 		t, err := s.openTab(ctx, "")
 		if err != nil {
 			return nil, err

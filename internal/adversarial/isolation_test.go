@@ -1,0 +1,104 @@
+package adversarial
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver"
+)
+
+// One session must never hurt another: sessions are browser contexts of
+// one Chromium, so a page that floods the browser itself (windows without
+// end) would take every session down with it.
+
+// popupFlood opens windows for as long as it runs, with an opener and
+// without one.
+const popupFlood = `<title>Flood</title><p>flood</p><script>
+let n = 0;
+setInterval(() => {
+	for (let i = 0; i < 5; i++) {
+		window.open('/popup?' + n, '_blank', n & 1 ? 'noopener' : '');
+		n++;
+	}
+}, 5);
+</script>`
+
+// TestPopupFloodIsStopped: a page that opens windows in a loop gets at
+// most driver.MaxTabs tabs in its session (the rest are closed before
+// their first request reaches the server) and is then stopped, as a stuck
+// page is, with an error that says why; the session goes on elsewhere and
+// its next look says how many tabs were refused. Another session of the
+// same browser opens, reads, clicks and fills meanwhile. Before the limit,
+// ~900 windows in ten minutes left the browser answering no session.
+func TestPopupFloodIsStopped(t *testing.T) {
+	t.Parallel()
+	b := daemonBrowser(t)
+	srv := NewServer(t, map[string]string{"/": popupFlood, "/ok": okPage,
+		"/popup": `<title>Popup</title><p>popup</p>`,
+		"/form":  `<title>Form</title><button onclick="this.textContent='pressed'">Press</button><label>Name <input></label>`})
+	other, octx := daemonSession(t, b, "bystander")
+	if _, err := other.Open(octx, calls.OpenRequest{URL: srv.URL("/form")}); err != nil {
+		t.Fatal(err)
+	}
+	s, ctx := daemonSession(t, b, "flood")
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
+		t.Fatal(err)
+	}
+	var stopped error
+	waitFor(t, func() bool {
+		_, err := s.Snapshot(ctx, calls.SnapshotRequest{})
+		stopped = err
+		return errors.Is(err, calls.ErrPageCrashed)
+	}, "the flooding page was never stopped")
+	if !strings.Contains(stopped.Error(), "opening tabs") || calls.Hint(stopped) == "" {
+		t.Errorf("the stopped page's error does not say why, or what to do: %v (hint %q)", stopped, calls.Hint(stopped))
+	}
+	if n := srv.Count("GET", "/popup"); n > driver.MaxTabs {
+		t.Errorf("%d of the page's windows reached the server, want at most %d", n, driver.MaxTabs)
+	}
+	// The bystander works.
+	took, err := bounded(octx, func(ctx context.Context) error {
+		if _, err := other.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Press"}); err != nil {
+			return err
+		}
+		if _, err := other.Act(ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Name", Value: "Ann"}); err != nil {
+			return err
+		}
+		snap, err := other.Snapshot(ctx, calls.SnapshotRequest{})
+		if err == nil && (!strings.Contains(snap.Text, "pressed") || !strings.Contains(snap.Text, "Ann")) {
+			err = errors.New("the page read: " + snap.Text)
+		}
+		return err
+	})
+	if err != nil || took > 15*time.Second {
+		t.Fatalf("the other session after the flood: %v after %s", err, took)
+	}
+	// The flooding session holds no more than it may, and goes on.
+	list, err := s.Tab(ctx, calls.TabRequest{Op: "list"})
+	if err != nil {
+		t.Fatalf("tab list: %v", err)
+	}
+	if len(list.Tabs) > driver.MaxTabs {
+		t.Errorf("the session holds %d tabs, over %d", len(list.Tabs), driver.MaxTabs)
+	}
+	if _, err := s.Tab(ctx, calls.TabRequest{Op: "new"}); !errors.Is(err, calls.ErrBadInput) && len(list.Tabs) == driver.MaxTabs {
+		t.Errorf("a new tab past the limit: %v, want bad_input", err)
+	}
+	took, err = bounded(ctx, func(ctx context.Context) error {
+		if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/ok")}); err != nil {
+			return err
+		}
+		snap, err := s.Snapshot(ctx, calls.SnapshotRequest{})
+		if err == nil && (!strings.Contains(snap.Text, "still here") || !strings.Contains(snap.Text, "[tabs-refused]")) {
+			err = errors.New("the look does not say tabs were refused: " + snap.Text)
+		}
+		return err
+	})
+	if err != nil || took > 20*time.Second {
+		t.Fatalf("the flooding session after: %v after %s", err, took)
+	}
+}
