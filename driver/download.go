@@ -24,7 +24,8 @@ type DownloadOptions struct {
 	// Options.CDP the folder must be on the browser's machine.
 	Dir string
 	// MaxBytes is the largest download kept; a larger one is canceled and
-	// its partial file removed. Zero means 100 MB.
+	// its partial file removed. Zero means 100 MB. A session's downloads
+	// hold ten times that in all: past it, later ones are refused.
 	MaxBytes int64
 	// Extensions are the file name endings allowed, lower-case with the
 	// dot (".csv", ".tar.gz"); a download whose suggested name ends

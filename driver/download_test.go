@@ -441,3 +441,75 @@ func TestDownloadsOutsideActions(t *testing.T) {
 		t.Fatalf("downloads %q, want %q", got, want)
 	}
 }
+
+// TestDownloadFloodIsCapped: a page that downloads in a loop, each file
+// within the size limit, fills its session's folder only up to ten times
+// that limit; the rest are refused and say why, and another session of the
+// browser is told of none of them.
+func TestDownloadFloodIsCapped(t *testing.T) {
+	t.Parallel()
+	const max = 64 << 10
+	b, ctx := launchLimited(t, driver.Options{Downloads: driver.DownloadOptions{MaxBytes: max, Timeout: 20 * time.Second}})
+	srv := serve(t, map[string]string{"/": `<title>Flood</title><script>
+const blob = new Blob([new Uint8Array(60 << 10)], {type: 'text/csv'});
+let i = 0;
+setInterval(() => {
+	const a = document.createElement('a');
+	a.href = URL.createObjectURL(blob);
+	a.download = 'f' + (i++) + '.csv';
+	a.click();
+}, 10);
+</script>`, "/ok": `<title>OK</title><p>ok</p>`})
+	other, err := b.Session(ctx, "bystander")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, other, ctx, srv.URL+"/ok")
+	s, err := b.Session(ctx, "flood")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, s, ctx, srv.URL+"/")
+	var list *calls.DownloadList
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if list, err = s.Downloads(ctx); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, d := range list.Downloads {
+			if d.Path == "" && strings.Contains(d.Reason, "in all") {
+				n++
+			}
+		}
+		if n >= 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %d downloads, none was stopped for the session's total", len(list.Downloads))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	open(t, s, ctx, srv.URL+"/ok") // the loop ends
+	var held int64
+	dir := ""
+	for _, d := range list.Downloads {
+		if d.State == calls.DownloadCompleted {
+			dir = filepath.Dir(d.Path)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			held += fi.Size()
+		}
+	}
+	if held > 10*max {
+		t.Errorf("the session's folder holds %d bytes in %d files, over %d", held, len(entries), 10*max)
+	}
+	if l, err := other.Downloads(ctx); err != nil || len(l.Downloads) != 0 {
+		t.Errorf("the other session lists %+v, %v", l, err)
+	}
+}

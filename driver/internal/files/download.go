@@ -32,6 +32,15 @@ const (
 	// completes as the cancel lands is renamed after it: the file can
 	// appear, or stay, after the stop (seen in CI under load).
 	sweepFor = 10 * time.Second
+	// totalFactor sets what a session's downloads may hold in all: this
+	// many times the largest one. Each download was within its limit,
+	// and a page that downloads in a loop filled the disk every session
+	// and the daemon write to.
+	totalFactor = 10
+	// maxListed is the most downloads a session records; later ones are
+	// canceled unrecorded, so a page's loop does not grow the list
+	// without end either.
+	maxListed = 500
 )
 
 // download is one download the session's browser context began.
@@ -275,13 +284,44 @@ func (d *Downloads) begin(ctx context.Context, q queued) {
 	}
 	dl := &download{arrival: q.arrival, guid: q.ev.GUID, name: safeName(q.ev.SuggestedFilename), began: time.Now()}
 	d.mu.Lock()
-	d.list = append(d.list, dl)
+	listed := len(d.list) < maxListed
+	if listed {
+		d.list = append(d.list, dl)
+	}
 	d.byGUID[dl.guid] = dl
+	full := d.heldLocked() >= d.total()
 	d.mu.Unlock()
-	if !d.allowed(dl.name) {
+	switch {
+	case !listed:
+		d.stop(ctx, dl, calls.DownloadRefused, "")
+		d.log.Debug("download: refused unrecorded, past the most a session records", "max", maxListed)
+	case !d.allowed(dl.name):
 		d.stop(ctx, dl, calls.DownloadRefused,
 			fmt.Sprintf("files ending %s are not allowed (allowed: %s)", ending(dl.name), strings.Join(d.exts, " ")))
+	case full:
+		d.stop(ctx, dl, calls.DownloadRefused, d.fullReason())
 	}
+}
+
+// total is the most bytes the session's downloads may hold in all.
+func (d *Downloads) total() int64 { return totalFactor * d.max }
+
+// heldLocked is what the session's downloads hold: the kept files and
+// the running ones so far. d.mu is held.
+func (d *Downloads) heldLocked() int64 {
+	var n int64
+	for _, dl := range d.list {
+		if dl.state == "" || dl.state == calls.DownloadCompleted {
+			n += dl.received
+		}
+	}
+	return n
+}
+
+// fullReason says why a download past the session's total was stopped.
+func (d *Downloads) fullReason() string {
+	return fmt.Sprintf("the session's downloads hold %d bytes, the most they may in all (%d× the largest one); "+
+		"close the session to free its folder", d.total(), totalFactor)
 }
 
 // progress follows a download: over the size limit it is canceled; once
@@ -313,10 +353,16 @@ func (d *Downloads) progress(ctx context.Context, ev *browser.EventDownloadProgr
 	case browser.DownloadProgressStateInProgress:
 		if too(ev.TotalBytes) || too(ev.ReceivedBytes) {
 			d.stop(ctx, dl, calls.DownloadCanceled, fmt.Sprintf("larger than the limit of %d bytes", d.max))
+		} else if d.overTotal() {
+			d.stop(ctx, dl, calls.DownloadCanceled, d.fullReason())
 		}
 	case browser.DownloadProgressStateCompleted:
 		if too(ev.ReceivedBytes) {
 			d.stop(ctx, dl, calls.DownloadCanceled, fmt.Sprintf("larger than the limit of %d bytes", d.max))
+			return
+		}
+		if d.overTotal() {
+			d.stop(ctx, dl, calls.DownloadCanceled, d.fullReason())
 			return
 		}
 		d.complete(dl)
@@ -324,6 +370,14 @@ func (d *Downloads) progress(ctx context.Context, ev *browser.EventDownloadProgr
 		d.finish(dl, calls.DownloadCanceled, "canceled by the browser or the page", "")
 		d.discard(dl)
 	}
+}
+
+// overTotal reports whether the session's downloads hold more than they
+// may in all.
+func (d *Downloads) overTotal() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.heldLocked() > d.total()
 }
 
 // complete moves the finished file from its GUID name to its safe name.
