@@ -2,9 +2,11 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
@@ -26,7 +28,29 @@ const (
 	maxConsole  = 500
 	maxRequests = 1000
 	maxInflight = 2000 // requests waiting for their outcome
+	// maxLogText bounds one message's text and one request's URL: a page
+	// that logged megabyte strings or asked for megabyte URLs (Chromium
+	// takes 2 MB) grew the daemon by gigabytes within the entry bounds.
+	maxLogText = 4 << 10
 )
+
+// clip cuts a text over maxLogText, saying how much was cut. The
+// session's secrets are masked first, so that none is cut in two where
+// the mask at output could no longer find it.
+func (l *pageLog) clip(s string) string {
+	if len(s) <= maxLogText {
+		return s
+	}
+	s = l.typed.Mask(s)
+	if len(s) <= maxLogText {
+		return s
+	}
+	cut := maxLogText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes more)", len(s)-cut)
+}
 
 // pageLog is a session's console messages and requests, shared by its
 // tabs. It has its own lock: the tabs' listeners write it from chromedp's
@@ -73,6 +97,7 @@ func nowMS() int64 { return time.Now().UnixMilli() }
 
 // addConsole records one console message; mu is held.
 func (l *pageLog) addConsole(m calls.ConsoleMessage) {
+	m.Text, m.URL = l.clip(m.Text), l.clip(m.URL)
 	l.seq++
 	m.Seq, m.UnixMS = l.seq, nowMS()
 	l.console = append(l.console, m)
@@ -84,6 +109,7 @@ func (l *pageLog) addConsole(m calls.ConsoleMessage) {
 
 // addRequest records one request; mu is held.
 func (l *pageLog) addRequest(r *calls.Request) {
+	r.URL = l.clip(r.URL)
 	l.seq++
 	r.Seq = l.seq
 	l.requests = append(l.requests, r)

@@ -145,3 +145,53 @@ document.getElementById("pw").addEventListener("change", e => console.log("typed
 		t.Errorf("last -1: %v", err)
 	}
 }
+
+// TestPageLogEntriesAreBounded: the log is bounded in entries, and each
+// entry in size too: a page that logs megabyte strings, or asks for
+// megabyte URLs, would otherwise grow the daemon by gigabytes within its
+// 500 messages and 1,000 requests. A secret typed into the page and
+// logged past the cut is masked whole, never cut in two.
+func TestPageLogEntriesAreBounded(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<title>Big</title><input id=pw type=password aria-label=Password>
+<button onclick="const big = 'x'.repeat(4090); console.log(big + document.getElementById('pw').value + big);
+console.log('y'.repeat(1 << 20)); fetch('/big?' + 'z'.repeat(1 << 20)).catch(() => {}); document.title = 'logged'">Log</button>`})
+	open(t, s, ctx, srv.URL+"/")
+	const pw = "Qv7#pL2x!wR9"
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: "css=#pw", Value: pw, Secret: "pw"})
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Log"})
+	var con *calls.ConsoleLog
+	var net *calls.NetworkLog
+	var err error
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if con, err = s.Console(ctx, calls.ConsoleRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		if net, err = s.Network(ctx, calls.NetworkRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		big := 0
+		for _, r := range net.Requests {
+			if strings.Contains(r.URL, "/big?") {
+				big++
+			}
+		}
+		if len(con.Messages) >= 2 && big > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, m := range con.Messages {
+		if len(m.Text) > 8<<10 {
+			t.Errorf("a console message of %d bytes is kept whole", len(m.Text))
+		}
+		if strings.Contains(m.Text, pw[:4]) {
+			t.Errorf("the secret, cut or whole, is in %q", m.Text[len(m.Text)-100:])
+		}
+	}
+	for _, r := range net.Requests {
+		if len(r.URL) > 8<<10 {
+			t.Errorf("a request URL of %d bytes is kept whole", len(r.URL))
+		}
+	}
+}
