@@ -29,8 +29,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	}
 	defer end(&err)
 	if d := t.pendingDialog(); d != nil {
-		return nil, calls.Errorf(calls.ErrNotInteractable, "answer it first: "+calls.Cmd("dialog accept|dismiss"),
-			"%s is open (%q)", d.Named(), d.Message)
+		return nil, dialogOpen(d)
 	}
 	timeout := defaultActTimeout
 	if req.TimeoutMS > 0 {

@@ -110,7 +110,7 @@ func (t *tab) worldNode(ctx context.Context, on *element, fn string) (cdp.Backen
 	if err != nil {
 		return 0, err
 	}
-	defer cdp.Call(context.WithoutCancel(ctx), t.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+	defer release(ctx, t.sess, objectGroup)
 	var obj *runtime.RemoteObject
 	if on != nil {
 		o, err := cdp.Call(ctx, on.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: on.node, ExecutionContextID: id, ObjectGroup: objectGroup})

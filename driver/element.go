@@ -203,7 +203,7 @@ func (s *Session) queryCSS(ctx context.Context, t *tab, sel string) ([]cdp.Backe
 	if err != nil {
 		return nil, err
 	}
-	defer cdp.Call(context.WithoutCancel(ctx), t.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+	defer release(ctx, t.sess, objectGroup)
 	res, err := call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{
 		Expression: `Array.from(document.querySelectorAll(` + jsString(sel) + `))`, ContextID: id, ObjectGroup: objectGroup,
 	})

@@ -113,3 +113,11 @@ func CountPauses(ctx context.Context, s *Session, match string) (func() map[stri
 		return n
 	}, nil
 }
+
+// SetNavQuiet sets how long a navigation holds the probe back
+// (health.go), as SetProbeTimeout does the probe's wait.
+func SetNavQuiet(d time.Duration) (restore func()) {
+	old := navQuiet
+	navQuiet = d
+	return func() { navQuiet = old }
+}

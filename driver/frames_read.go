@@ -192,7 +192,7 @@ func readFrame(ctx context.Context, t *tab, f frameRef, expr string, busy time.D
 		}
 		break
 	}
-	defer cdp.Call(context.WithoutCancel(ctx), f.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	defer release(ctx, f.sess, group)
 	if err := decodeResult(nil, res.ExceptionDetails, nil); err != nil {
 		return "", nil, err
 	}

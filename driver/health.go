@@ -87,6 +87,10 @@ const (
 	// anyPage: the call works on the session's tabs, not the page (tab
 	// list, close): no check at entry.
 	anyPage
+	// answerPage: as usePage, for the call that answers the open dialog
+	// (Dialog): the dialog is its business, so the watch does not end it
+	// for one being open.
+	answerPage
 )
 
 // errCallDone is the cause of a call's context ended because the call
@@ -114,6 +118,13 @@ func pageCrashed() error {
 	return calls.Errorf(calls.ErrPageCrashed,
 		"run "+calls.Cmd("reload")+" to load the page again, "+calls.Cmd("open URL")+" to go elsewhere, or "+calls.Cmd("tab close"),
 		"the page crashed (its renderer process died)")
+}
+
+// dialogOpen is the error of a call that cannot go on while dialog d is
+// open.
+func dialogOpen(d *calls.Dialog) error {
+	return calls.Errorf(calls.ErrNotInteractable, "answer it first: "+calls.Cmd("dialog accept|dismiss"),
+		"%s is open (%q)", d.Named(), d.Message)
 }
 
 // crashErr is the error of a call on a crashed tab: why waymark stopped
@@ -144,7 +155,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		return nil, ctx, func(*error) {}, err
 	}
 	switch how {
-	case usePage, readPage, actPage:
+	case usePage, readPage, actPage, answerPage:
 		crashed, hung := t.health()
 		if crashed {
 			return nil, ctx, func(*error) {}, t.crashErr()
@@ -172,7 +183,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 	watched := make(chan struct{})
 	go func() { // exits when the call ends (quit)
 		defer close(watched)
-		t.watchCall(cctx, cancel, quit, how == leavePage, s.browser.gone)
+		t.watchCall(cctx, cancel, quit, how == leavePage, how == usePage || how == readPage, s.browser.gone)
 	}()
 	var probed chan error // the probe beside a read (readPage) or a plan (actPage), once it ends
 	stopProbe := func() {}
@@ -197,7 +208,10 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 			return
 		}
 		switch {
-		case errors.Is(cause, calls.ErrPageCrashed), errors.Is(cause, calls.ErrPageUnresponsive):
+		case errors.Is(cause, calls.ErrPageCrashed), errors.Is(cause, calls.ErrPageUnresponsive),
+			errors.Is(cause, calls.ErrNotInteractable), errors.Is(cause, calls.ErrTimeout):
+			// What the watch ended the call for: a crash, a stuck page,
+			// an open dialog, a server that has not answered.
 			*errp = cause
 		case ctx.Err() == nil && (errors.Is(cause, errBrowserGone) || errors.Is(*errp, context.Canceled) || errors.Is(*errp, chromedp.ErrChannelClosed)):
 			// Nobody canceled the call: its tab's or browser's context
@@ -219,7 +233,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 	// hide it from the probes during the call. After the settle just
 	// waited for, whose last word came from the page's main thread, the
 	// renderer has answered just now (answeredFresh): no second question.
-	if (how == usePage || how == readPage || how == actPage) && t.pendingDialog() == nil && !t.answeredWithin(answeredFresh) {
+	if (how == usePage || how == readPage || how == actPage || how == answerPage) && t.pendingDialog() == nil && !t.answeredWithin(answeredFresh) {
 		if how == actPage {
 			// On the call's ctx, as below; awaited before the action sends
 			// anything (awaitEntryProbe), and by end when the call ends
@@ -243,7 +257,7 @@ func (s *Session) enter(ctx context.Context, how entry) (*tab, context.Context, 
 		endProbe := timing.Span("enter: probe")
 		err := t.probe(ctx) // ctx, not cctx: as above
 		endProbe()
-		if errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) {
+		if errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrPageCrashed) || errors.Is(err, calls.ErrTimeout) {
 			end(&err)
 			return nil, ctx, func(*error) {}, err
 		}
@@ -300,10 +314,14 @@ func (t *tab) answeredWithin(d time.Duration) bool {
 
 // watchCall ends the call's context when the tab crashes, when the browser
 // dies, or when the call runs past probeAfter and the renderer does not
-// answer a probe. A call
+// answer a probe, or (dialogs) a dialog that was open when it began still
+// is: the dialog holds the page's main thread, and a read of the page
+// would wait for an answer until its caller gave up. A call
 // that leaves a crashed page (tolerate) is not ended by that crash: only a
 // new one, once a page has loaded again.
-func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, quit <-chan struct{}, tolerate bool, browserGone <-chan struct{}) {
+func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, quit <-chan struct{}, tolerate, dialogs bool, browserGone <-chan struct{}) {
+	leaving := tolerate // the call replaces the page (leavePage)
+	dialogs = dialogs && t.pendingDialog() != nil
 	start := time.Now()
 	timer := time.NewTimer(probeAfter)
 	defer timer.Stop()
@@ -335,11 +353,19 @@ func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, qui
 			}
 			return
 		case <-timer.C:
+			if d := t.pendingDialog(); dialogs && d != nil {
+				cancel(dialogOpen(d))
+				return
+			}
 			// A dialog holds the main thread by design: the call that
 			// opened it reports it; it is not a stuck page. A crashed
 			// renderer has no thread to probe.
 			if crashed, _ := t.health(); !crashed && t.pendingDialog() == nil {
-				if err := t.probe(ctx); errors.Is(err, calls.ErrPageUnresponsive) && ctx.Err() == nil {
+				err := t.probe(ctx)
+				// A call that navigates itself ends on its own deadline
+				// while the server is slow; any other is held by that
+				// navigation, and ended.
+				if (errors.Is(err, calls.ErrPageUnresponsive) || errors.Is(err, calls.ErrTimeout) && !leaving) && ctx.Err() == nil {
 					cancel(err)
 					return
 				}
@@ -377,8 +403,35 @@ func (t *tab) probe(ctx context.Context) error {
 	if t.navigatingFor() < navQuiet || t.busyFor() < busyQuiet {
 		return nil // a navigation, or a command of ours, began meanwhile and held the probe
 	}
+	if d, waiting := t.awaitingServer(); waiting {
+		// Chromium holds the tab's commands until the navigation
+		// commits: the server, not a script, has not answered. (A server
+		// that accepted and never answered was reported as a page whose
+		// script kept its main thread busy, after 23 s of an open.)
+		return serverSlow(d)
+	}
 	t.setHung(true)
 	return pageUnresponsive(time.Since(start))
+}
+
+// awaitingServer reports whether the main frame's navigation has sent its
+// document request and has no answer yet, and for how long it has been
+// navigating.
+func (t *tab) awaitingServer() (time.Duration, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.loading && !t.requested || !t.docSent || t.docAnswered {
+		return 0, false
+	}
+	return time.Since(t.navStart), true
+}
+
+// serverSlow is the error of a call the tab's navigation holds: its
+// server has not answered the page's request.
+func serverSlow(d time.Duration) error {
+	return calls.Errorf(calls.ErrTimeout,
+		"wait and run the command again, or run "+calls.Cmd("open URL")+" to go elsewhere (or "+calls.Cmd("reload")+")",
+		"the page is still loading: its server has not answered for %s", d.Round(time.Second))
 }
 
 // stopIfStuck stops the renderer of a tab that cannot be left otherwise: one

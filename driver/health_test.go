@@ -300,3 +300,53 @@ func TestBrowserDeathMidCallIsBrowserGone(t *testing.T) {
 		t.Fatalf("resolving %s after the browser died: %v (code %s), want browser_gone", ref, err, calls.Code(err))
 	}
 }
+
+// TestReadsEndWhileADialogIsOpen: an open dialog holds the page's main
+// thread, so a read of the page (a text, an evaluation, a wait) never got
+// an answer: it ran until its caller gave up, and then held on in its
+// cleanup (the release of what it read, with no deadline), so the daemon's
+// lane for the session stayed taken for good. Each ends within seconds,
+// saying a dialog is open, and the session answers the dialog and goes on.
+func TestReadsEndWhileADialogIsOpen(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	srv := serve(t, map[string]string{"/": `<title>Al</title><p>alert page</p><button onclick="alert('hi')">Go</button>`})
+	open(t, s, ctx, srv.URL+"/")
+	if out, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Go"}); err != nil || out.Dialog == nil {
+		t.Fatalf("click: %+v, %v; want the dialog reported", out, err)
+	}
+	for name, read := range map[string]func(context.Context) error{
+		"get text": func(ctx context.Context) error {
+			_, err := s.Get(ctx, calls.GetRequest{What: "text", Target: "css=p"})
+			return err
+		},
+		"eval": func(ctx context.Context) error {
+			_, err := s.Eval(ctx, calls.EvalRequest{Expression: "1+1", MainWorld: true})
+			return err
+		},
+		"wait": func(ctx context.Context) error {
+			_, err := s.Wait(ctx, calls.WaitRequest{Text: "never"})
+			return err
+		},
+	} {
+		done := make(chan error, 1)
+		c, cancel := context.WithTimeout(ctx, 20*time.Second)
+		start := time.Now()
+		go func() { done <- read(c) }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, calls.ErrNotInteractable) || !strings.Contains(err.Error(), "dialog") || time.Since(start) > 15*time.Second {
+				t.Errorf("%s with a dialog open: %v (code %s) after %s, want one that says a dialog is open", name, err, calls.Code(err), time.Since(start))
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s with a dialog open has not returned 10 s after its deadline", name)
+		}
+		cancel()
+	}
+	if _, _, err := answer(ctx, s); err != nil {
+		t.Fatalf("answer: %v", err)
+	}
+	if text := snapshot(t, s, ctx, calls.SnapshotRequest{}); !strings.Contains(text, "alert page") {
+		t.Fatalf("after the answer: %s", text)
+	}
+}

@@ -394,7 +394,11 @@ func (t *tab) shiftClick(ctx context.Context, p point) error {
 	if err := keys.Dispatch(ctx, t.sess, []input.DispatchKeyEventParams{keys.Shift(true)}); err != nil {
 		return browserErr(err)
 	}
-	defer keys.Dispatch(context.WithoutCancel(ctx), t.sess, []input.DispatchKeyEventParams{keys.Shift(false)})
+	defer func() {
+		cctx, cancel := cleanupContext(ctx)
+		defer cancel()
+		_ = keys.Dispatch(cctx, t.sess, []input.DispatchKeyEventParams{keys.Shift(false)})
+	}()
 	const shift = 8
 	for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
 		params := input.DispatchMouseEventParams{Type: typ, X: p.X, Y: p.Y, Button: input.MouseButtonLeft, ClickCount: 1, Modifiers: shift}

@@ -142,7 +142,7 @@ func (s *Session) Viewport(ctx context.Context, req calls.ViewportRequest) (_ *c
 // Dialog answers the open JavaScript dialog.
 func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (reply *calls.Outcome, err error) {
 	defer s.masked(&reply, &err)
-	t, ctx, end, err := s.enter(ctx, usePage)
+	t, ctx, end, err := s.enter(ctx, answerPage)
 	if err != nil {
 		return nil, err
 	}

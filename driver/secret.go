@@ -153,7 +153,7 @@ func (el *element) nodesOn(ctx context.Context, fn string) []cdp.BackendNodeID {
 	if err != nil {
 		return nil
 	}
-	defer cdp.Call(context.WithoutCancel(ctx), el.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+	defer release(ctx, el.sess, objectGroup)
 	obj, err := cdp.Call(ctx, el.sess, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: el.node, ExecutionContextID: id, ObjectGroup: objectGroup})
 	if err != nil || obj.Object == nil || obj.Object.ObjectID == "" {
 		return nil

@@ -96,11 +96,16 @@ type tab struct {
 	// stopped is why waymark stopped the renderer, when it did so for
 	// the page's own doing (newtabs.go stopFlood), told by the calls
 	// that meet the crash; cleared when the tab is well again.
-	stopped   error
-	navStart  time.Time // when the main frame began its current navigation (loading or requested)
-	startSeq  int       // bumped each time the main frame asks to navigate or starts loading
-	busyN     int       // commands of ours that hold the renderer's main thread (busy)
-	busySince time.Time // when the first of them began
+	stopped  error
+	navStart time.Time // when the main frame began its current navigation (loading or requested)
+	// docSent: the main frame's document request of the current
+	// navigation has gone out; docAnswered: its response has come. A
+	// probe unanswered between the two is the server's doing, not the
+	// page's (health.go awaitingServer).
+	docSent, docAnswered bool
+	startSeq             int       // bumped each time the main frame asks to navigate or starts loading
+	busyN                int       // commands of ours that hold the renderer's main thread (busy)
+	busySince            time.Time // when the first of them began
 	// entryProbe is the probe an actPage call runs beside its plan
 	// (health.go), until the action awaits it.
 	entryProbe chan error
@@ -215,6 +220,7 @@ func (t *tab) onEvent(ev any) {
 		if wake {
 			if !t.loading && !t.requested {
 				t.navStart = time.Now()
+				t.docSent, t.docAnswered = false, false
 			}
 			t.startSeq++
 			t.loading, t.requested = true, false
@@ -226,6 +232,7 @@ func (t *tab) onEvent(ev any) {
 		if ev.FrameID == t.frameID && ev.Disposition == page.ClientNavigationDispositionCurrentTab {
 			if !t.loading && !t.requested {
 				t.navStart = time.Now()
+				t.docSent, t.docAnswered = false, false
 			}
 			t.startSeq++
 			t.requested = true
@@ -296,8 +303,12 @@ func (t *tab) onEvent(ev any) {
 		if wake {
 			t.status = int(ev.Response.Status)
 			t.headers = headerOf(ev.Response.Headers)
+			t.docAnswered = true
 		}
 	case *network.EventRequestWillBeSent:
+		if ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frameID {
+			t.docSent, t.docAnswered = true, false // a redirect's next hop too
+		}
 		if t.sends != nil {
 			t.sends.announce(ev) // judged before the step ends (sendgate.go)
 		}

@@ -296,3 +296,22 @@ func (t *tab) releaseHeld(ctx context.Context) {
 		releaseLater(ctx, key.sess, h.group)
 	}
 }
+
+// cleanupWait bounds a cleanup command sent as a call ends (the release of
+// what it read, a key let go): a page a dialog or a script holds never
+// answers, and an unbounded cleanup held its call, and the daemon's lane
+// of its session, for good (TestReadsEndWhileADialogIsOpen).
+const cleanupWait = 2 * time.Second
+
+// cleanupContext is a context for a cleanup after ctx: not canceled with
+// it, and bounded by cleanupWait.
+func cleanupContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), cleanupWait)
+}
+
+// release frees the remote objects of group on sess, as a cleanup.
+func release(ctx context.Context, sess cdp.Session, group string) {
+	cctx, cancel := cleanupContext(ctx)
+	defer cancel()
+	_, _ = cdp.Call(cctx, sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+}

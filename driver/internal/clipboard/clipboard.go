@@ -182,7 +182,10 @@ func Focus(ctx context.Context, t Tab) (restore func(), err error) {
 		return nil, err
 	}
 	return func() {
-		_, _ = cdp.Call(context.WithoutCancel(ctx), t.Target(), emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: false})
+		// Bounded: a page a dialog or a script holds never answers.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_, _ = cdp.Call(cctx, t.Target(), emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: false})
 	}, nil
 }
 

@@ -243,7 +243,10 @@ func (pt *Tools) Invoke(ctx context.Context, t Tab, browserErr func(error) error
 	}
 	id := res.InvocationID
 	stop := func() {
-		_, _ = cdp.Call(context.WithoutCancel(ctx), t.Target(), webmcp.CancelInvocation, webmcp.CancelInvocationParams{InvocationID: id})
+		// Bounded: a page a dialog or a script holds never answers.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_, _ = cdp.Call(cctx, t.Target(), webmcp.CancelInvocation, webmcp.CancelInvocationParams{InvocationID: id})
 	}
 	deadline := time.NewTimer(ttl)
 	defer deadline.Stop()
@@ -321,7 +324,9 @@ func (pt *Tools) invokeTesting(ctx context.Context, t Tab, frame cdp.FrameID, na
 	defer cancel()
 	err := t.EvalWorld(cctx, frame, fmt.Sprintf(testingCallJS, n, in, id), &ans)
 	if err != nil && cctx.Err() != nil {
-		_ = t.EvalWorld(context.WithoutCancel(ctx), frame, fmt.Sprintf("globalThis.__waymarkToolCalls?.get(%d)?.abort()", id), nil)
+		actx, acancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second) // a stuck page never answers
+		_ = t.EvalWorld(actx, frame, fmt.Sprintf("globalThis.__waymarkToolCalls?.get(%d)?.abort()", id), nil)
+		acancel()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
