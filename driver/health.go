@@ -353,7 +353,10 @@ func (t *tab) watchCall(ctx context.Context, cancel context.CancelCauseFunc, qui
 			}
 			return
 		case <-timer.C:
-			if d := t.pendingDialog(); dialogs && d != nil {
+			// A call that leaves the page meets the page's beforeunload
+			// question: the navigation waits for its answer (it said
+			// "did not finish loading" after 30 s).
+			if d := t.pendingDialog(); d != nil && (dialogs || leaving && d.Type == string(page.DialogTypeBeforeunload)) {
 				cancel(dialogOpen(d))
 				return
 			}

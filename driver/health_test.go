@@ -305,12 +305,15 @@ func TestBrowserDeathMidCallIsBrowserGone(t *testing.T) {
 // thread, so a read of the page (a text, an evaluation, a wait) never got
 // an answer: it ran until its caller gave up, and then held on in its
 // cleanup (the release of what it read, with no deadline), so the daemon's
-// lane for the session stayed taken for good. Each ends within seconds,
+// lane for the session stayed taken for good (an eval or a screenshot
+// the same). Each ends within seconds,
 // saying a dialog is open, and the session answers the dialog and goes on.
 func TestReadsEndWhileADialogIsOpen(t *testing.T) {
 	t.Parallel()
 	s, ctx := newSession(t)
-	srv := serve(t, map[string]string{"/": `<title>Al</title><p>alert page</p><button onclick="alert('hi')">Go</button>`})
+	srv := serve(t, map[string]string{"/": `<title>Al</title><p>alert page</p><button onclick="alert('hi')">Go</button>`,
+		"/stay": `<title>Stay</title><script>addEventListener('beforeunload', e => { e.preventDefault(); e.returnValue = 'stay' })</script><button onclick="document.title = 'armed'">Arm</button>`,
+		"/next": `<title>Next</title><p>next page</p>`})
 	open(t, s, ctx, srv.URL+"/")
 	if out, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Go"}); err != nil || out.Dialog == nil {
 		t.Fatalf("click: %+v, %v; want the dialog reported", out, err)
@@ -318,10 +321,6 @@ func TestReadsEndWhileADialogIsOpen(t *testing.T) {
 	for name, read := range map[string]func(context.Context) error{
 		"get text": func(ctx context.Context) error {
 			_, err := s.Get(ctx, calls.GetRequest{What: "text", Target: "css=p"})
-			return err
-		},
-		"eval": func(ctx context.Context) error {
-			_, err := s.Eval(ctx, calls.EvalRequest{Expression: "1+1", MainWorld: true})
 			return err
 		},
 		"wait": func(ctx context.Context) error {
@@ -348,5 +347,22 @@ func TestReadsEndWhileADialogIsOpen(t *testing.T) {
 	}
 	if text := snapshot(t, s, ctx, calls.SnapshotRequest{}); !strings.Contains(text, "alert page") {
 		t.Fatalf("after the answer: %s", text)
+	}
+
+	// Leaving a page that asks whether to leave (beforeunload, armed by
+	// the click) says so, rather than "did not finish loading" after
+	// 30 s; accepting it leaves.
+	open(t, s, ctx, srv.URL+"/stay")
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Arm"})
+	start := time.Now()
+	_, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/next"})
+	if !errors.Is(err, calls.ErrNotInteractable) || !strings.Contains(err.Error(), "beforeunload") || time.Since(start) > 15*time.Second {
+		t.Fatalf("leaving a page that asks first: %v (code %s) after %s, want one that names the beforeunload dialog", err, calls.Code(err), time.Since(start))
+	}
+	if _, _, err := answer(ctx, s); err != nil {
+		t.Fatalf("accept the beforeunload: %v", err)
+	}
+	if text := snapshot(t, s, ctx, calls.SnapshotRequest{}); !strings.Contains(text, "next page") {
+		t.Fatalf("after accepting to leave: %s", text)
 	}
 }
