@@ -506,6 +506,9 @@ func (b *Browser) tabsFull(bcid cdp.BrowserContextID) bool {
 // tabsRefusedNotice returns, once, the notice of the tabs a browser
 // context's pages opened over MaxTabs since the last one; nil when none.
 func (b *Browser) tabsRefusedNotice(bcid cdp.BrowserContextID) []calls.Notice {
+	if b == nil {
+		return nil // a session of a test, with no browser
+	}
 	b.mu.Lock()
 	n := b.tabsRefused[bcid]
 	delete(b.tabsRefused, bcid)
