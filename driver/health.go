@@ -120,6 +120,41 @@ func pageCrashed() error {
 		"the page crashed (its renderer process died)")
 }
 
+// stopFor stops the tab's renderer for the page's own doing (a flood of
+// tabs, of console messages), as a stuck page's is: its calls then say
+// why (crashErr), and a reload or another URL brings it back.
+func (t *tab) stopFor(why error) error {
+	t.mu.Lock()
+	t.stopped = why
+	t.mu.Unlock()
+	ctx, cancel := context.WithTimeout(t.ctx, 10*time.Second)
+	defer cancel()
+	return t.stopRenderer(ctx)
+}
+
+// maxLogRate is the most console messages a second a page may send. Every
+// session's events come over the one connection to the browser: a page
+// that logged some 10,000 a second held another session's replies behind
+// them until its idle page was reported stuck, call after call
+// (internal/adversarial TestConsoleFloodIsStopped).
+const maxLogRate = 2000
+
+// errLogFlood is why a page that logged without end was stopped.
+var errLogFlood = calls.Errorf(calls.ErrPageCrashed,
+	"run "+calls.Cmd("reload")+" to load it again, "+calls.Cmd("open URL")+" to go elsewhere, or "+calls.Cmd("tab close"),
+	"the page was stopped: it logged over %d console messages a second, which slows every session", maxLogRate)
+
+// logFlood counts a console event of the tab's page and reports, once,
+// when it makes more than maxLogRate within a second. t.mu is held.
+func (t *tab) logFlood() bool {
+	now := time.Now()
+	if now.Sub(t.logSince) > time.Second {
+		t.logSince, t.logN = now, 0
+	}
+	t.logN++
+	return t.logN == maxLogRate && t.stopped == nil
+}
+
 // dialogOpen is the error of a call that cannot go on while dialog d is
 // open.
 func dialogOpen(d *calls.Dialog) error {
@@ -387,6 +422,21 @@ func (t *tab) probe(ctx context.Context) error {
 	}
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
+	// A renderer that crashes meanwhile (or is stopped) never answers:
+	// the probe ends then, not probeTimeout later.
+	go func() { // exits when the probe ends (pctx)
+		for {
+			if crashed, _ := t.health(); crashed {
+				cancel()
+				return
+			}
+			select {
+			case <-t.watch():
+			case <-pctx.Done():
+				return
+			}
+		}
+	}()
 	start := time.Now()
 	_, err := cdp.Call(pctx, t.sess, runtime.Evaluate, runtime.EvaluateParams{Expression: "0"})
 	if err == nil {

@@ -478,12 +478,7 @@ func (b *Browser) stopFlood(br *chromedp.Browser, id target.ID) {
 		b.closeOverTab(br, id)
 		return
 	}
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
-	defer cancel()
-	t.mu.Lock()
-	t.stopped = errFlood
-	t.mu.Unlock()
-	if err := t.stopRenderer(ctx); err != nil {
+	if err := t.stopFor(errFlood); err != nil {
 		b.log.Debug("stop a page that opens tabs without end", "target", string(id), "err", err)
 	}
 }

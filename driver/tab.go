@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
@@ -96,7 +97,11 @@ type tab struct {
 	// stopped is why waymark stopped the renderer, when it did so for
 	// the page's own doing (newtabs.go stopFlood), told by the calls
 	// that meet the crash; cleared when the tab is well again.
-	stopped  error
+	stopped error
+	// logSince and logN count the page's console messages this second
+	// (health.go logFlood).
+	logSince time.Time
+	logN     int
 	navStart time.Time // when the main frame began its current navigation (loading or requested)
 	// docSent: the main frame's document request of the current
 	// navigation has gone out; docAnswered: its response has come. A
@@ -199,6 +204,12 @@ func untrackDOM(ctx context.Context, sess cdp.Session) error {
 func (t *tab) onEvent(ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	switch ev.(type) {
+	case *runtime.EventConsoleAPICalled, *runtime.EventExceptionThrown:
+		if t.logFlood() {
+			go t.stopFor(errLogFlood) // ends within the stop's 10 s
+		}
+	}
 	t.log.onEvent(t, ev) // the session's console and requests (pagelog.go)
 	if c := t.log.capturing(); c != nil {
 		c.OnEvent(t, t.sess, t.docURL, t.frameID, ev) // a network capture runs (driver/internal/netcap)

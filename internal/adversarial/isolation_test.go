@@ -110,3 +110,47 @@ func TestPopupFloodIsStopped(t *testing.T) {
 		t.Error("no look said tabs were refused")
 	}
 }
+
+// TestConsoleFloodIsStopped: every session's events come over the one
+// connection to the browser, so a page that logs without end held another
+// session's replies behind its messages until that session's idle page
+// was reported stuck. The flooding page is stopped, saying why; the other
+// session opens, clicks and reads meanwhile.
+func TestConsoleFloodIsStopped(t *testing.T) {
+	t.Parallel()
+	b := daemonBrowser(t)
+	srv := NewServer(t, map[string]string{"/ok": okPage,
+		"/": `<title>Spam</title><p>spam</p><script>let n = 0;
+setInterval(() => { for (let i = 0; i < 3000; i++) console.log('spam ' + (n++)) }, 0);</script>`,
+		"/form": `<title>Form</title><button onclick="this.textContent='pressed'">Press</button>`})
+	other, octx := daemonSession(t, b, "bystander")
+	if _, err := other.Open(octx, calls.OpenRequest{URL: srv.URL("/form")}); err != nil {
+		t.Fatal(err)
+	}
+	s, ctx := daemonSession(t, b, "spam")
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil && !errors.Is(err, calls.ErrPageCrashed) {
+		t.Fatal(err)
+	}
+	var stopped error
+	waitFor(t, func() bool {
+		_, stopped = s.Snapshot(ctx, calls.SnapshotRequest{})
+		return errors.Is(stopped, calls.ErrPageCrashed)
+	}, "the page that logs without end was never stopped")
+	if !strings.Contains(stopped.Error(), "console messages") {
+		t.Errorf("the stopped page's error does not say why: %v", stopped)
+	}
+	took, err := bounded(octx, func(ctx context.Context) error {
+		if _, err := other.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Press"}); err != nil {
+			return err
+		}
+		snap, err := other.Snapshot(ctx, calls.SnapshotRequest{})
+		if err == nil && !strings.Contains(snap.Text, "pressed") {
+			err = errors.New("the page read: " + snap.Text)
+		}
+		return err
+	})
+	if err != nil || took > 10*time.Second {
+		t.Fatalf("the other session after the flood: %v after %s", err, took)
+	}
+	usable(t, s, ctx, srv.URL("/ok"))
+}
