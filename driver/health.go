@@ -144,12 +144,15 @@ var errLogFlood = calls.Errorf(calls.ErrPageCrashed,
 	"run "+calls.Cmd("reload")+" to load it again, "+calls.Cmd("open URL")+" to go elsewhere, or "+calls.Cmd("tab close"),
 	"the page was stopped: it logged over %d console messages a second, which slows every session", maxLogRate)
 
-// logFlood counts a console event of the tab's page and reports, once,
-// when it makes more than maxLogRate within a second. t.mu is held.
-func (t *tab) logFlood() bool {
-	now := time.Now()
-	if now.Sub(t.logSince) > time.Second {
-		t.logSince, t.logN = now, 0
+// logFlood counts a console event of the tab's page, logged at ms (the
+// page's clock, in milliseconds), and reports, once, when it makes
+// maxLogRate within a second. The page's clock, not ours: a daemon slower
+// to read the events than the page is to send them (a loaded machine)
+// never counted that many in one of its seconds, while they piled up.
+// t.mu is held.
+func (t *tab) logFlood(ms float64) bool {
+	if ms-t.logSince > 1000 || ms < t.logSince {
+		t.logSince, t.logN = ms, 0
 	}
 	t.logN++
 	return t.logN == maxLogRate && t.stopped == nil

@@ -100,7 +100,7 @@ type tab struct {
 	stopped error
 	// logSince and logN count the page's console messages this second
 	// (health.go logFlood).
-	logSince time.Time
+	logSince float64 // ms, the page's clock
 	logN     int
 	navStart time.Time // when the main frame began its current navigation (loading or requested)
 	// docSent: the main frame's document request of the current
@@ -204,11 +204,15 @@ func untrackDOM(ctx context.Context, sess cdp.Session) error {
 func (t *tab) onEvent(ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	switch ev.(type) {
-	case *runtime.EventConsoleAPICalled, *runtime.EventExceptionThrown:
-		if t.logFlood() {
-			go t.stopFor(errLogFlood) // ends within the stop's 10 s
-		}
+	var logged runtime.Timestamp // when the page logged, by its clock
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		logged = ev.Timestamp
+	case *runtime.EventExceptionThrown:
+		logged = ev.Timestamp
+	}
+	if logged != 0 && t.logFlood(float64(logged)) {
+		go t.stopFor(errLogFlood) // ends within the stop's 10 s
 	}
 	t.log.onEvent(t, ev) // the session's console and requests (pagelog.go)
 	if c := t.log.capturing(); c != nil {
