@@ -94,7 +94,7 @@ func (u Uploads) Resolve(path, dir string) (string, error) {
 		return filepath.Join(dir, path), nil
 	case u.NoFolder:
 		return "", calls.Errorf(calls.ErrBadInput, "give the whole path, e.g. "+wholeExample(path),
-			"cannot upload %s: the path is relative, and the browser reads files in the waymark daemon, which has no folder of yours to read it from", path)
+			"cannot upload %s: the path is relative, and the browser that reads it (the waymark daemon's, or a batch worker's) has no folder of yours to read it from", path)
 	}
 	return filepath.Abs(path)
 }
