@@ -114,9 +114,10 @@ type FormFillRequest struct {
 	// for; zero means 3.
 	Rounds int  `json:"rounds,omitempty"`
 	Hand   bool `json:"hand,omitempty"` // type at a person's pace
-	// Dir is the folder a file field's relative answer is read from: the
-	// caller's working folder (the CLI sends its own; only the driver
-	// knows which answers are files); a whole path. Empty: a driver in
+	// Dir is the folder a file field's relative answer is read from,
+	// named by the caller because only the driver knows which answers
+	// are files (the CLI sends the answers file's folder, or its working
+	// folder for stdin); a whole path. Empty: a driver in
 	// the caller's own process reads it from that process's folder, and
 	// the daemon, whose folder is no caller's, refuses the fill
 	// (driver.Options.RemoteCallers).
