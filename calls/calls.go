@@ -175,10 +175,17 @@ type ActRequest struct {
 	Count  int      `json:"count,omitempty"`  // click: number of clicks; zero means 1
 	// Scroll: "up", "down", "left", "right" or "into-view"; Pixels zero
 	// means 600 px.
-	Direction string   `json:"direction,omitempty"`
-	Pixels    int      `json:"pixels,omitempty"`
-	Files     []string `json:"files,omitempty"` // upload: absolute paths
-	To        string   `json:"to,omitempty"`    // drag: the drop target, a ref or locator
+	Direction string `json:"direction,omitempty"`
+	Pixels    int    `json:"pixels,omitempty"`
+	// Files are upload's files: whole paths, or paths relative to Dir.
+	Files []string `json:"files,omitempty"`
+	// Dir is the folder a relative path of Files is read from: the
+	// caller's working folder, or the routine's folder of a replayed
+	// step; a whole path. Empty: a driver in the caller's own process
+	// reads it from that process's folder, and the daemon, whose folder
+	// is no caller's, refuses it (driver.Options.RemoteCallers).
+	Dir string `json:"dir,omitempty"`
+	To  string `json:"to,omitempty"` // drag: the drop target, a ref or locator
 	// At is click-at's point, from the view's top left corner.
 	At *Point `json:"at,omitempty"`
 	// By is a drag's offset from the source's centre, instead of To.

@@ -10,7 +10,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver/internal/files"
 	"github.com/waymark-dev/waymark/internal/keys"
 	"github.com/waymark-dev/waymark/internal/timing"
 )
@@ -272,7 +271,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 	case calls.ActScroll:
 		return s.planScroll(ctx, t, req, timeout)
 	case calls.ActUpload:
-		files, err := files.CheckUploads(req.Files, s.browser.opts.UploadRoots)
+		files, err := s.browser.uploads().Check(req.Files, req.Dir)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -385,6 +386,13 @@ func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in re
 	// page matches and the routine is the file they saved, as the approval
 	// authority says; any other goes by the server's setting.
 	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: approverFrom(ctx).submits, Approvals: trust}
+	if file != "" {
+		// A relative file path the routine writes is read beside it. The
+		// client's values have no folder (this server's is not the
+		// client's): a relative one is refused with a hint to give it
+		// whole (replay.Options.VarsDir).
+		ro.Dir = filepath.Dir(file)
+	}
 	if t := toolsFrom(ctx); t != nil {
 		ro.SignIn = t.signIn(req, file, "replay", vars) // an api step's relogin, next to the routine's file
 	}

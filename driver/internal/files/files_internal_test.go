@@ -1,11 +1,14 @@
 package files
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 func TestSafeName(t *testing.T) {
@@ -150,5 +153,46 @@ func TestStoppedDownloadLeavesNothing(t *testing.T) {
 	d.sweep(time.Time{})
 	if got := left(); len(got) != 1 || got[0] != "report.csv" {
 		t.Fatalf("after close's sweep the folder holds %q", got)
+	}
+}
+
+// A relative path to upload means one folder: the one the request names
+// (the caller's), else this process's for a driver in the caller's own
+// process; a daemon's driver (NoFolder) refuses it rather than read it
+// from the folder the daemon started in, and its hint never names that.
+func TestUploadsResolve(t *testing.T) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caller := t.TempDir()
+	for _, tt := range []struct {
+		name      string
+		u         Uploads
+		path, dir string
+		want      string // "" when refused
+	}{
+		{"whole", Uploads{NoFolder: true}, "/tmp/x/../cv.pdf", "", "/tmp/cv.pdf"},
+		{"whole ignores dir", Uploads{NoFolder: true}, "/tmp/cv.pdf", caller, "/tmp/cv.pdf"},
+		{"relative to the caller's folder", Uploads{NoFolder: true}, "docs/cv.pdf", caller, filepath.Join(caller, "docs/cv.pdf")},
+		{"in process: the process's folder", Uploads{}, "cv.pdf", "", filepath.Join(cwd, "cv.pdf")},
+		{"daemon: refused", Uploads{NoFolder: true}, "cv.pdf", "", ""},
+		{"a relative folder is no folder", Uploads{}, "cv.pdf", "here", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.u.Resolve(tt.path, tt.dir)
+			if tt.want != "" {
+				if err != nil || got != tt.want {
+					t.Fatalf("Resolve(%q, %q) = %q, %v; want %q", tt.path, tt.dir, got, err, tt.want)
+				}
+				return
+			}
+			if !errors.Is(err, calls.ErrBadInput) {
+				t.Fatalf("Resolve(%q, %q) = %q, %v; want bad_input", tt.path, tt.dir, got, err)
+			}
+			if hint := calls.Hint(err); tt.u.NoFolder && (!strings.Contains(hint, "give the whole path") || strings.Contains(hint, cwd)) {
+				t.Errorf("hint %q: want what to give, never this process's folder %s", hint, cwd)
+			}
+		})
 	}
 }
