@@ -63,7 +63,7 @@ func TestApprovalSaysEveryWhy(t *testing.T) {
 		if line != w {
 			t.Errorf("Why %q reads\n %s\nwant\n %s", why, line, w)
 		}
-		if bad := unread(line); bad != "" {
+		if bad := unread(line, `click button "Place order" on https://shop.test/checkout`); bad != "" {
 			t.Errorf("Why %q reads %q: %s", why, line, bad)
 		}
 		if d := a.Describe(); d != line+"." {
@@ -81,13 +81,14 @@ func TestApprovalSaysEveryWhy(t *testing.T) {
 // the step, so "it" goes before it. A new maker with a new verb adds it.
 var phraseVerbs = []string{"submits", "sends", "writes", "is", "has", "may"}
 
-// unread says what keeps a line from reading as a sentence, or "".
-func unread(line string) string {
-	_, phrase, ok := strings.Cut(line, ": it ")
+// unread says what keeps a line from reading as a sentence, or "": the
+// step (head), then ": it " and the reason's phrase.
+func unread(line, head string) string {
+	phrase, ok := strings.CutPrefix(line, head+": it ")
 	verb, _, _ := strings.Cut(phrase, " ")
 	switch {
 	case !ok:
-		return `no ": it " before the reason`
+		return `no ": it " after the step`
 	case !slices.Contains(phraseVerbs, verb):
 		return "the reason does not begin with a verb of the step: " + verb
 	case strings.Contains(line, "  "):
