@@ -218,35 +218,6 @@ type ActRequest struct {
 	Secret string `json:"secret,omitempty"`
 }
 
-// Approval is what an action that needs approval expects of the page: its
-// URL, the control it would press and the form's values. Sent back with
-// the action, it lets the action proceed only on the page as approved.
-type Approval struct {
-	Action  string            `json:"action"`         // "click", "press Enter"
-	URL     string            `json:"url"`            // the page's URL
-	Control string            `json:"control"`        // the control, in the outline's words
-	Why     string            `json:"why"`            // what makes it a commit: "submits the form", "its words commit: \"Pay now\""
-	Form    map[string]string `json:"form,omitempty"` // the form's current values; passwords masked
-	// Target is where a press that submits a form sends it: the method
-	// and the action URL ("POST https://shop/order"), the control's
-	// formaction and formmethod winning over the form's.
-	Target string `json:"target,omitempty"`
-	// Fixed names the form's fields the person cannot change on the page
-	// (hidden, readonly): what they carry is part of what was approved.
-	Fixed []string `json:"fixed,omitempty"`
-	// Sends is the request the step would have sent ("POST https://…/pay")
-	// when the gate held it at the point of sending; an approval with
-	// Sends lets exactly that request through.
-	Sends string `json:"sends,omitempty"`
-	// Writes are the values an approved sheet fill writes, by cell
-	// (secrets masked); Form then holds what the cells hold now, and
-	// Sends binds the approval to the exact values ("cells " and a hash).
-	Writes map[string]string `json:"writes,omitempty"`
-	// Token binds the approval to the page load it was given on; it is
-	// used once. Send the approval back unchanged.
-	Token string `json:"token"`
-}
-
 // Outcome is what an action did.
 type Outcome struct {
 	URL       string `json:"url"`

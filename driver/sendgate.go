@@ -323,7 +323,7 @@ func (t *tab) heldErr(action, pageURL, control string, held []heldSend) error {
 	a := calls.Approval{Action: action, URL: t.log.typed.Mask(pageURL), Control: control,
 		Why: "sends " + h.kind + ": " + h.method + " " + shortURL(h.url), Form: h.form}
 	a.Sends = t.heldSends(h, &a.Why)
-	return needsApproval(t.bind(a), t.heldMsg(action, control, held))
+	return needsApproval(t.bind(a), heldMsg(a, held))
 }
 
 // heldSends is the request an approval of h names and lets through: its
@@ -338,11 +338,15 @@ func (t *tab) heldSends(h heldSend, why *string) string {
 	return t.log.typed.Mask(h.method + " " + h.url)
 }
 
-// heldMsg is the message of heldErr.
-func (t *tab) heldMsg(action, control string, held []heldSend) string {
+// heldMsg is the message of heldErr: the approval's line, and what made
+// the first held request a commit when its kind does not say it.
+func heldMsg(a calls.Approval, held []heldSend) string {
 	h := held[0]
-	msg := fmt.Sprintf("%s %s would send %s (%s %s, %s): it needs approval; the request was stopped before it left the browser",
-		action, control, h.kind, h.method, shortURL(h.url), h.why)
+	msg := a.Line()
+	if h.why != "" && h.why != h.kind {
+		msg += " (" + h.why + ")"
+	}
+	msg += ", so it needs approval; the request was stopped before it left the browser"
 	if len(held) > 1 {
 		msg += fmt.Sprintf(" (and %d more)", len(held)-1)
 	}

@@ -212,9 +212,9 @@ func (r *run) approve(ctx context.Context, req calls.ActRequest, needs error) er
 	if err := json.Unmarshal(calls.DataOf(needs), &ap); err != nil || r.opts.Ask == nil {
 		return fmt.Errorf("%w: %w it", needs, errRefused) // the hint (--allow-submit, allow_submit) is the front's to give
 	}
-	prompt := fmt.Sprintf("%s %s on %s: %s. Go ahead? (y/N)", ap.Action, ap.Control, ap.URL, ap.Why)
+	prompt := ap.Describe() + "\nGo ahead? (y/N)"
 	ask := AskRequest{Kind: "approve", Slot: "approve", Prompt: r.p.mask(prompt), Field: r.p.mask(ap.Control)}
-	r.emit(Event{Type: EventAwait, Text: "waiting for approval: " + prompt, Ask: &ask})
+	r.emit(Event{Type: EventAwait, Text: "waiting for approval: " + ap.Line(), Ask: &ask})
 	answer, err := r.opts.Ask(ctx, ask)
 	if err != nil {
 		return err

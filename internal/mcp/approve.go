@@ -5,9 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -139,50 +136,17 @@ func canElicit(r *sdk.CallToolRequest) bool {
 	return e.Form != nil || e.URL == nil
 }
 
-// whyClause is an approval's reason as a clause of its own. The driver
-// gives most as the control's verb ("submits the form", "sends fetch: …"),
-// which takes "it"; the others are clauses already ("Enter in a form field
-// submits the form", "its words commit: …"), and "it" before them made
-// the person read "it Enter in a form field submits the form".
-func whyClause(why string) string {
-	why = strings.TrimPrefix(why, "it ")
-	for _, verb := range []string{"submits ", "sends ", "deletes ", "pays ", "confirms ", "writes ", "may "} {
-		if strings.HasPrefix(why, verb) {
-			return "it " + why
-		}
+// withApproval is a tool error's message with what the approval it
+// carries says to the person ([calls.Approval.Describe]), less the line
+// the message says already (a needs_approval message begins with it).
+func withApproval(msg string, a calls.Approval) string {
+	if !strings.Contains(msg, a.Line()) {
+		return msg + "\n" + a.Describe()
 	}
-	return why
-}
-
-// describeApproval says what a submit would do, for the person.
-func describeApproval(a calls.Approval) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s on %s: %s.", a.Action, a.Control, a.URL, whyClause(a.Why))
-	if len(a.Writes) > 0 {
-		// A sheet fill: each cell, what it holds now and what it gets.
-		b.WriteString("\nThe cells (now → written):")
-		for _, k := range slices.Sorted(maps.Keys(a.Writes)) {
-			fmt.Fprintf(&b, "\n  %s: %q → %q", k, a.Form[k], a.Writes[k])
-		}
-		return b.String()
+	if d := a.Details(); d != "" {
+		return msg + "\n" + d
 	}
-	if a.Sends != "" {
-		fmt.Fprintf(&b, "\nIt sends %s.", a.Sends)
-	} else if a.Target != "" {
-		fmt.Fprintf(&b, "\nThe form goes to %s.", a.Target)
-	}
-	if len(a.Form) > 0 {
-		names := make([]string, 0, len(a.Form))
-		for k := range a.Form {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		b.WriteString("\nThe form:")
-		for _, k := range names {
-			fmt.Fprintf(&b, "\n  %s: %s", k, a.Form[k])
-		}
-	}
-	return b.String()
+	return msg
 }
 
 // ask puts the approval to the person: an input request the client
@@ -203,7 +167,7 @@ func (ap *approver) ask(r *sdk.CallToolRequest, a calls.Approval) *sdk.CallToolR
 	return &sdk.CallToolResult{
 		InputRequests: sdk.InputRequestMap{approvalInput: &sdk.ElicitParams{
 			Mode:            "form",
-			Message:         "An agent asks to " + describeApproval(a) + "\nAllow it? (Accept presses it once, if the page is still as shown.)",
+			Message:         "An agent asks to " + a.Describe() + "\nAllow it? (Accept presses it once, if the page is still as shown.)",
 			RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}},
 		}},
 		RequestState: state,
@@ -238,7 +202,7 @@ func (ap *approver) answered(r *sdk.CallToolRequest) (*calls.Approval, *sdk.Call
 
 // refused is the tool error when the person cannot be asked.
 func refused(err error, a calls.Approval) *sdk.CallToolResult {
-	msg := err.Error() + "\n" + describeApproval(a) +
+	msg := withApproval(err.Error(), a) +
 		"\nIt needs the approval of a person, and this MCP client cannot ask one (it has no elicitation): nothing was pressed." +
 		"\nhint: leave this step to the person, or a person can set [mcp] submits = \"allow\" in waymark.toml to let submits through" +
 		"\ncode: needs_approval"

@@ -29,7 +29,7 @@ func gatedCaller() *fakeCaller {
 		switch method {
 		case calls.MethodAct:
 			if req := params.(calls.ActRequest); req.Approve == nil && req.Submits == "ask" {
-				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: `click button[type=submit] "Place order" submits the form: it needs approval; nothing was pressed`,
+				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: placeOrder.Line() + ", so it needs approval; nothing was pressed",
 					Hint: "review it, then run the command again with --allow-submit (in place of --ask-submit if you passed it)", Data: data}
 			}
 			return calls.Outcome{URL: "https://shop.test/orders/1", Title: "Thanks", Navigated: true}, nil
@@ -88,8 +88,8 @@ func TestApprovalAskedOfPerson(t *testing.T) {
 					p := &person{answer: answer}
 					cs := connectClient(t, Options{Caller: c}, p.options(), version)
 					got, isErr, _ := callTool(t, cs, tool.name, tool.args)
-					if len(p.asked) != 1 || !strings.Contains(p.asked[0], `"Place order"`) || !strings.Contains(p.asked[0], "ann@example.com") ||
-						!strings.Contains(p.asked[0], "https://shop.test/checkout") {
+					if len(p.asked) != 1 || !strings.HasPrefix(p.asked[0], `An agent asks to click button[type=submit] "Place order" on https://shop.test/checkout: it submits the form.`+"\n") ||
+						!strings.Contains(p.asked[0], "email: ann@example.com") {
 						t.Fatalf("the person was asked %q", p.asked)
 					}
 					acts := actsSeen(t, c)
@@ -119,7 +119,8 @@ func TestApprovalWithoutElicitation(t *testing.T) {
 	cs := connect(t, Options{Caller: c})
 	got, isErr, _ := callTool(t, cs, "click", map[string]any{"target": "e4"})
 	if !isErr || !strings.Contains(got, "cannot ask") || !strings.Contains(got, `[mcp] submits = "allow"`) ||
-		strings.Contains(got, "approve set") || strings.Contains(got, "allow-submit") || len(actsSeen(t, c)) != 1 {
+		strings.Contains(got, "approve set") || strings.Contains(got, "allow-submit") || len(actsSeen(t, c)) != 1 ||
+		strings.Count(got, placeOrder.Line()) != 1 || !strings.Contains(got, "email: ann@example.com") {
 		t.Errorf("isErr=%v acts %d reply:\n%s", isErr, len(actsSeen(t, c)), got)
 	}
 
@@ -275,31 +276,14 @@ func TestRunAsksPersonMidway(t *testing.T) {
 	if isErr || !strings.HasPrefix(got, "done") {
 		t.Fatalf("isErr=%v reply:\n%s", isErr, got)
 	}
-	if len(p.asked) != 1 || !strings.Contains(p.asked[0], "An agent's run asks to click") {
+	// The run's question is the one every front asks: the step, the page,
+	// why ("…: it submits the form", not "…: submits the form") and the form.
+	if len(p.asked) != 1 || p.asked[0] != "An agent's run asks to "+placeOrder.Describe()+"\nGo ahead? (y/N)" ||
+		!strings.HasPrefix(p.asked[0], `An agent's run asks to click button[type=submit] "Place order" on https://shop.test/checkout: it submits the form.`) {
 		t.Errorf("asked %q", p.asked)
 	}
 	acts := actsSeen(t, c)
 	if len(acts) != 2 || acts[1].Approve == nil || acts[1].Approve.Token != placeOrder.Token {
 		t.Errorf("acts %+v", acts)
-	}
-}
-
-// TestApprovalSaysWhyInWords: each reason the driver gives (a verb of the
-// control, or a clause of its own) reads as a sentence in what the person
-// is asked; "it Enter in a form field submits the form" did not.
-func TestApprovalSaysWhyInWords(t *testing.T) {
-	for _, tt := range []struct{ why, want string }{
-		{"submits the form", `click button "Place order" on https://shop.test/checkout: it submits the form.`},
-		{"it submits the form", `click button "Place order" on https://shop.test/checkout: it submits the form.`},
-		{"sends fetch: POST /api/order", `click button "Place order" on https://shop.test/checkout: it sends fetch: POST /api/order.`},
-		{"Enter in a form field submits the form", `click button "Place order" on https://shop.test/checkout: Enter in a form field submits the form.`},
-		{"Enter on it submits the form", `click button "Place order" on https://shop.test/checkout: Enter on it submits the form.`},
-		{`its words commit: "Delete"`, `click button "Place order" on https://shop.test/checkout: its words commit: "Delete".`},
-		{"the page's tool is not marked read-only: it may act", `click button "Place order" on https://shop.test/checkout: the page's tool is not marked read-only: it may act.`},
-	} {
-		a := calls.Approval{Action: "click", Control: `button "Place order"`, URL: "https://shop.test/checkout", Why: tt.why}
-		if got, _, _ := strings.Cut(describeApproval(a), "\n"); got != tt.want {
-			t.Errorf("why %q:\n got %s\nwant %s", tt.why, got, tt.want)
-		}
 	}
 }

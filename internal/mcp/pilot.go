@@ -331,7 +331,7 @@ func runTask(ctx context.Context, r *sdk.CallToolRequest, p *pilot.Pilot, in run
 			b.WriteString("\nhint: " + mcpHint(h))
 		}
 		if a, ok := calls.ApprovalOf(err); ok {
-			b.WriteString("\n" + describeApproval(a))
+			b.WriteString("\n" + a.Describe())
 		}
 	}
 	if res != nil && res.Routine != nil {
@@ -400,7 +400,7 @@ func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in re
 		ro.Submits = SubmitsAsk // a person who can be asked is asked
 		// Any other submit is put to the person as the replay reaches it.
 		ro.Approve = func(ctx context.Context, step string, a calls.Approval) (bool, error) {
-			return askNow(ctx, req, "A replay asks to "+describeApproval(a)+"\n(step "+step+")\nAllow it? (Accept presses it once, if the page is still as shown.)")
+			return askNow(ctx, req, "A replay asks to "+a.Describe()+"\n(step "+step+")\nAllow it? (Accept presses it once, if the page is still as shown.)")
 		}
 	}
 	res, err := pt.replayer(ctx, sessionFrom(ctx, pt.session), r, ro)
@@ -496,7 +496,7 @@ func approvalText(err error) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return err.Error() + "\n" + describeApproval(a) + "\ncode: needs_approval", true
+	return withApproval(err.Error(), a) + "\ncode: needs_approval", true
 }
 
 // prepend puts a line before a result's first text.

@@ -66,7 +66,7 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 		if errors.Is(err, calls.ErrNeedsApproval) {
 			var a calls.Approval
 			if json.Unmarshal(calls.DataOf(err), &a) == nil {
-				opts.Note("needs approval: %s %s (%s) on %s", a.Action, a.Control, a.Why, a.URL)
+				opts.Note("needs approval: %s", a.Line())
 			}
 		}
 		return err
