@@ -110,8 +110,8 @@ type tab struct {
 	formNav       map[cdp.FrameID]bool
 	// after is the last action's watch going on after its step; late
 	// are the sends it stopped on this page (sendgate_after.go).
-	after *afterWatch
-	late  []lateSend
+	after         *afterWatch
+	late          []lateSend
 	loader        cdp.LoaderID
 	approvalSeq   int
 	usedApprovals map[string]bool
