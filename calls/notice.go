@@ -34,6 +34,11 @@ const (
 	// refused, left empty while the page opened ("frame refused:
 	// ads.example (policy)").
 	NoticeFrameRefused = "frame-refused"
+	// NoticeSendStopped is added by the driver too: a send the page began
+	// after an action's step ended (a timer, a debounced handler) that
+	// would commit, stopped before it left the browser. Pressing the same
+	// control again asks for approval of that send.
+	NoticeSendStopped = "send-stopped"
 )
 
 // Keys of [Notice.Detail] shared by several kinds.

@@ -58,6 +58,7 @@ func (s *Session) fetchIn(ctx context.Context, t *tab, req calls.FetchRequest, m
 	if err := s.allowed(ctx, u); err != nil {
 		return nil, err
 	}
+	t.endAfter() // a request of ours is not the last control's late send (sendgate_after.go)
 	res, err := pagefetch.Do(ctx, t, req, u, method, creds)
 	if err != nil {
 		return nil, browserErr(err)

@@ -413,7 +413,7 @@ func clip(s string, n int) string {
 func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 	t.mu.Lock()
 	in := notice.Input{Status: t.status, Headers: t.headers, URL: info.URL, Title: info.Title, Outline: root}
-	frames := t.frameNotices()
+	frames := append(t.frameNotices(), t.lateNotices()...)
 	t.mu.Unlock()
 	return append(notice.Detect(in), frames...)
 }

@@ -77,6 +77,11 @@ type sendWatch struct {
 	// before the renderer's word of it (two processes), and a request
 	// judged already is not waited for again.
 	judged map[network.RequestID]bool
+	// after is set once the step ended and the watch goes on
+	// (sendgate_after.go): a commit held is a late send of lateAction on
+	// lateControl, told in the page's looks.
+	after                   bool
+	lateAction, lateControl string
 }
 
 // announce notes a send the tab's renderer started while a step is
@@ -140,29 +145,45 @@ func (t *tab) watchSends(ctx context.Context, allow string, linger func() bool) 
 // for the step's result; control is the words of the control the step
 // presses (classifySend), or "".
 func (t *tab) watchSendsListed(ctx context.Context, allow, control string, linger func() bool) (func() (held, passed []heldSend), error) {
+	return t.watchStep(ctx, allow, control, linger, nil)
+}
+
+// watchStep is watchSendsListed; keep, when set, is given the watch once
+// the step ended with nothing held, to go on watching after the step
+// (sendgate_after.go); it must end it (keepWatching).
+func (t *tab) watchStep(ctx context.Context, allow, control string, linger func() bool, keep func(*sendWatch)) (func() (held, passed []heldSend), error) {
 	w := &sendWatch{allow: allow, control: control, last: time.Now()}
 	t.mu.Lock()
+	endAfter := t.takeAfter() // this step's watch takes over from the last one's
 	t.sends = w
 	t.formNav = map[cdp.FrameID]bool{}
 	t.mu.Unlock()
 	if t.ownDocs {
 		if _, err := call(ctx, t, fetch.Enable, fetch.EnableParams{Patterns: sendPatterns}); err != nil {
-			t.mu.Lock()
-			t.sends = nil
-			t.mu.Unlock()
+			t.dropWatch(w)
+			endAfter()
 			return nil, err
 		}
 	}
 	return func() ([]heldSend, []heldSend) {
+		// The last step's watch kept the browser's patterns wide until
+		// now; this step's have been since it began.
+		defer endAfter()
 		t.awaitSends(ctx, linger())
+		t.mu.Lock()
+		held, passed := w.held, w.passed
+		goOn := keep != nil && len(held) == 0 && t.sends == w
+		t.mu.Unlock()
+		if goOn {
+			keep(w)
+			return held, passed
+		}
+		t.dropWatch(w)
 		if t.ownDocs {
 			// On the tab's own context: the step's may be done.
 			_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
 		}
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		t.sends, t.formNav = nil, nil
-		return w.held, w.passed
+		return held, passed
 	}, nil
 }
 
@@ -273,6 +294,9 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		return false
 	}
 	w.held = append(w.held, h)
+	if w.after {
+		t.late = append(t.late, lateSend{action: w.lateAction, control: w.lateControl, held: h})
+	}
 	return true
 }
 

@@ -1,0 +1,198 @@
+package driver
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+
+	"github.com/waymark-dev/waymark/calls"
+)
+
+// A control's handler may send after its step: a "Next" whose handler
+// submits from a 300 ms timer, a debounced save, a delete behind a short
+// "undo" delay. The step ends once the page settled, and with it its
+// watch (sendgate.go): what the handler sent later left unjudged. So the
+// watch of an action's step goes on after the step, on the same page, for
+// sendAfter at most. A commit it holds is stopped before it leaves the
+// browser and told in every look of the page ([send-stopped]); pressing
+// the same control again asks for approval of that send, and an approved
+// press lets it through once, whenever the page sends it within the
+// watch. The watch ends early when the page is left or the next watched
+// step takes over. A send begun later than sendAfter after the step is
+// the page's own doing, as one begun with no action at all is.
+
+// sendAfter is how long an action's watch goes on after its step.
+const sendAfter = 10 * time.Second
+
+// afterWatch is a step's watch going on after it (t.after).
+type afterWatch struct {
+	w      *sendWatch
+	navSeq int           // the page it watches (tab.navSeq)
+	ended  chan struct{} // closed when it ends
+	end    sync.Once
+	// release narrows the browser's patterns again (watchAll), once.
+	release func()
+}
+
+// lateSend is a send an after-watch stopped, told in the page's looks.
+type lateSend struct {
+	action, control string
+	held            heldSend
+}
+
+// keepWatching returns what a step's watchStep is given to go on
+// watching after the step of action on control: w's approved send, if
+// not used, may still go once.
+func (s *Session) keepWatching(t *tab, action, control string) func(*sendWatch) {
+	return func(w *sendWatch) {
+		if err := s.browser.watchAll(s.browser.ctx, +1); err != nil {
+			t.dropWatch(w) // the browser is going: nothing to watch
+			return
+		}
+		a := &afterWatch{w: w, ended: make(chan struct{})}
+		a.release = func() {
+			_ = s.browser.watchAll(s.browser.ctx, -1)
+			t.mu.Lock()
+			idle := t.sends == nil
+			t.mu.Unlock()
+			if t.ownDocs && idle {
+				// An attached browser's tab paused its own requests.
+				_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
+			}
+		}
+		t.mu.Lock()
+		if t.sends != w { // a step began meanwhile and watches now
+			t.mu.Unlock()
+			a.release()
+			return
+		}
+		w.after, w.lateAction, w.lateControl = true, action, control
+		a.navSeq = t.navSeq
+		t.after = a
+		t.mu.Unlock()
+		go t.runAfter(a)
+	}
+}
+
+// runAfter ends a after sendAfter, once the page is left, or when the tab
+// closes; a step that takes over ends it itself (takeAfter).
+func (t *tab) runAfter(a *afterWatch) {
+	timer := time.NewTimer(sendAfter)
+	defer timer.Stop()
+	for {
+		changed := t.watch()
+		t.mu.Lock()
+		left := t.navSeq != a.navSeq
+		t.mu.Unlock()
+		if left {
+			break
+		}
+		select {
+		case <-timer.C:
+		case <-t.ctx.Done():
+		case <-a.ended:
+			return
+		case <-changed:
+			continue
+		}
+		break
+	}
+	t.mu.Lock()
+	if t.after == a {
+		t.after = nil
+	}
+	if t.sends == a.w {
+		t.sends, t.formNav = nil, nil
+	}
+	t.mu.Unlock()
+	a.finish()
+}
+
+// finish marks a ended and narrows the browser's patterns, once.
+func (a *afterWatch) finish() {
+	a.end.Do(func() {
+		close(a.ended)
+		a.release()
+	})
+}
+
+// takeAfter ends the tab's after-watch, if any, for a step whose own
+// watch starts; t.mu is held. The caller calls the returned func once
+// its own patterns are widened, so that none of the page's requests
+// falls between the two watches unjudged.
+func (t *tab) takeAfter() func() {
+	a := t.after
+	if a == nil {
+		return func() {}
+	}
+	t.after = nil
+	if t.sends == a.w {
+		t.sends = nil
+	}
+	return a.finish
+}
+
+// endAfter ends the tab's after-watch, if any: a step that sends with no
+// watch of its own (approved before acting, or with submits allowed) or a
+// request of waymark's own (fetchIn: an API call, which its own approval
+// gates) must not be judged as the last control's late send.
+func (t *tab) endAfter() {
+	t.mu.Lock()
+	end := t.takeAfter()
+	t.mu.Unlock()
+	end()
+}
+
+// dropWatch ends watch w if it is still the tab's.
+func (t *tab) dropWatch(w *sendWatch) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.sends == w {
+		t.sends, t.formNav = nil, nil
+	}
+}
+
+// lateFor are the sends stopped after a step on the same control of this
+// page, for pressing it again: they need approval first.
+func (t *tab) lateFor(control string) []heldSend {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []heldSend
+	for _, l := range t.late {
+		if l.control == control {
+			out = append(out, l.held)
+		}
+	}
+	return out
+}
+
+// forgetLate drops what was stopped after the control's steps: an
+// approved press is under way, and its watch lets the approved send go.
+func (t *tab) forgetLate(control string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	kept := t.late[:0]
+	for _, l := range t.late {
+		if l.control != control {
+			kept = append(kept, l)
+		}
+	}
+	t.late = kept
+}
+
+// lateNotices are the notices of the sends stopped after a step on this
+// page. t.mu is held.
+func (t *tab) lateNotices() []calls.Notice {
+	var out []calls.Notice
+	for _, l := range t.late {
+		h := l.held
+		out = append(out, calls.Notice{Kind: calls.NoticeSendStopped,
+			Message: t.log.typed.Mask(fmt.Sprintf("after %s %s, the page tried to send %s (%s %s); it was stopped before it left the browser: it needs approval, which %s %s again asks for",
+				l.action, l.control, h.kind, h.method, shortURL(h.url), l.action, l.control)),
+			Detail: map[string]string{"method": h.method, "url": t.log.typed.Mask(shortURL(h.url)), "control": l.control}})
+	}
+	return out
+}
