@@ -82,6 +82,7 @@ type sendWatch struct {
 	// lateControl, told in the page's looks.
 	after                   bool
 	lateAction, lateControl string
+	navSeq                  int // the page the step began on (tab.navSeq)
 }
 
 // announce notes a send the tab's renderer started while a step is
@@ -154,6 +155,7 @@ func (t *tab) watchSendsListed(ctx context.Context, allow, control string, linge
 func (t *tab) watchStep(ctx context.Context, allow, control string, linger func() bool, keep func(*sendWatch)) (func() (held, passed []heldSend), error) {
 	w := &sendWatch{allow: allow, control: control, last: time.Now()}
 	t.mu.Lock()
+	w.navSeq = t.navSeq
 	endAfter := t.takeAfter() // this step's watch takes over from the last one's
 	t.sends = w
 	t.formNav = map[cdp.FrameID]bool{}

@@ -64,7 +64,12 @@ func (s *Session) keepWatching(t *tab, action, control string) func(*sendWatch) 
 			}
 		}
 		t.mu.Lock()
-		if t.sends != w { // a step began meanwhile and watches now
+		if t.sends != w || t.navSeq != w.navSeq {
+			// A step began meanwhile and watches now; or this one left
+			// its page, whose handlers can send no more.
+			if t.sends == w {
+				t.sends, t.formNav = nil, nil
+			}
 			t.mu.Unlock()
 			a.release()
 			return
