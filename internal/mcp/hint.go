@@ -35,7 +35,7 @@ func mcpHint(h string) string {
 	h = calls.NameCommands(h, func(words []string) string {
 		if tool := toolOf(words); tool != "" {
 			if tool == "navigate" && len(words) > 1 { // `waymark open URL`
-				if url := words[1]; url != strings.ToUpper(url) {
+				if url := words[1]; isAddress(url) {
 					return "the navigate tool with url " + url
 				}
 				return "the navigate tool with a url" // a placeholder
@@ -77,4 +77,18 @@ func toolOf(words []string) string {
 		return "close"
 	}
 	return map[string]string{"open": "navigate", "tab": "tabs"}[words[0]]
+}
+
+// isAddress reports whether a command's word is an address (example.com,
+// https://…, localhost:8000, about:blank) rather than a placeholder for
+// one (URL, url, <address>): an address has a dot, a scheme's colon or
+// is localhost, a placeholder none of them. Case tells nothing: a
+// lower-case placeholder is no address, and an address may be written
+// in capitals.
+func isAddress(w string) bool {
+	if strings.ContainsAny(w, "<>{}") {
+		return false
+	}
+	host, _, _ := strings.Cut(strings.ToLower(w), ":")
+	return strings.Contains(w, ".") || strings.Contains(w, ":") && host != "" && !strings.Contains(host, "/") || host == "localhost"
 }

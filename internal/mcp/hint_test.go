@@ -25,6 +25,11 @@ func TestMCPHint(t *testing.T) {
 		{"switch to that tab with `waymark tab switch`, or take a new snapshot", "switch to that tab with the tabs tool, or take a new snapshot"},
 		{"check the address, e.g. `waymark open example.com/path`", "check the address, e.g. the navigate tool with url example.com/path"},
 		{"usage: `waymark open URL`", "usage: the navigate tool with a url"},
+		// A placeholder, whatever its case, is not taken for an address.
+		{"usage: `waymark open url`", "usage: the navigate tool with a url"},
+		{"usage: `waymark open <address>`", "usage: the navigate tool with a url"},
+		{"open it yourself: `waymark open file:///tmp/a.html`", "open it yourself: the navigate tool with url file:///tmp/a.html"},
+		{"try `waymark open localhost:8000`", "try the navigate tool with url localhost:8000"},
 		{"run `waymark tab close`, or `waymark session close`", "call the tabs tool, or the close tool"},
 		{"", ""},
 	} {
