@@ -1,6 +1,13 @@
 package mcp
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
 
 // An MCP reply never tells the client to run a CLI command or pass a flag.
 func TestMCPHint(t *testing.T) {
@@ -35,6 +42,26 @@ func TestMCPHint(t *testing.T) {
 	} {
 		if got := mcpHint(tt.in); got != tt.want {
 			t.Errorf("mcpHint(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestWrongToolNamePointsToTheTool: an agent that calls a tool by a
+// command's name (open, tab, get) is told the tool that does it; the
+// answer stays the protocol's unknown-tool error.
+func TestWrongToolNamePointsToTheTool(t *testing.T) {
+	cs := connect(t, Options{Caller: &fakeCaller{}})
+	for _, tt := range []struct{ name, want string }{
+		{"open", `unknown tool "open": the navigate tool does that`},
+		{"tab", `unknown tool "tab": the tabs tool does that`},
+		{"get", `unknown tool "get": the snapshot tool does that`},
+		{"browser_navigate", `unknown tool "browser_navigate": the navigate tool does that`},
+		{"nosuch", `unknown tool "nosuch"`},
+	} {
+		_, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tt.name, Arguments: map[string]any{}})
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || rpcErr.Message != tt.want {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
 		}
 	}
 }
