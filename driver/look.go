@@ -344,7 +344,8 @@ func tellNotices(snap *calls.Snapshot, dls []calls.Notice, after int) {
 	snap.Notices = append(snap.Notices, dls...)
 }
 
-// scope finds the subtree a --scope names: a ref or a CSS selector.
+// scope finds the subtree a scope names (SnapshotRequest.Scope): a ref or
+// a CSS selector.
 func (s *Session) scope(ctx context.Context, t *tab, root *outline.Node, scope string) (*outline.Node, error) {
 	if ref, ok := normalizeRef(scope); ok {
 		var found *outline.Node
@@ -368,11 +369,13 @@ func (s *Session) scope(ctx context.Context, t *tab, root *outline.Node, scope s
 		return nil, err
 	}
 	if len(ids) == 0 {
-		return nil, calls.Errorf(calls.ErrNoMatch, "check the selector, or scope by a ref from "+calls.Cmd("snapshot"), "no element matches --scope %q", css)
+		// "the scope", not the CLI's --scope: every front reads this (an
+		// MCP client's scope argument, a program's SnapshotRequest.Scope).
+		return nil, calls.Errorf(calls.ErrNoMatch, "check the selector, or scope by a ref from "+calls.Cmd("snapshot"), "no element matches the scope %q", css)
 	}
 	found := findAnyBackend(root, ids[0])
 	if found == nil {
-		return nil, calls.Errorf(calls.ErrNoMatch, "the element may be hidden; run "+calls.Cmd("snapshot")+" without --scope", "the element %q matches is not in the outline", css)
+		return nil, calls.Errorf(calls.ErrNoMatch, "the element may be hidden; run "+calls.Cmd("snapshot")+" without a scope", "the element %q matches is not in the outline", css)
 	}
 	return found, nil
 }

@@ -217,7 +217,14 @@ func (r *run) approve(ctx context.Context, req calls.ActRequest, needs error) er
 	r.emit(Event{Type: EventAwait, Text: "waiting for approval: " + ap.Line(), Ask: &ask})
 	answer, err := r.opts.Ask(ctx, ask)
 	if err != nil {
-		return err
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// The question failed (the front could not ask its person, or
+		// no answer came): no one approves, as with no Ask at all. Fed
+		// back to the model, it would be one more failed step, and the
+		// model's next try one more question that cannot be answered.
+		return fmt.Errorf("%w; %w it: %w", needs, errRefused, err)
 	}
 	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 		return fmt.Errorf("a person did not approve %s %s", ap.Action, ap.Control)

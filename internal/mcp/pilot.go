@@ -333,6 +333,11 @@ func runTask(ctx context.Context, r *sdk.CallToolRequest, p *pilot.Pilot, in run
 		if a, ok := calls.ApprovalOf(err); ok {
 			b.WriteString("\n" + a.Describe())
 		}
+		// The category, as a tool error's (failure): a run stopped at a
+		// submit no one approved is needs_approval, not a failure.
+		if code := calls.Code(err); code != "internal" {
+			b.WriteString("\ncode: " + code)
+		}
 	}
 	if res != nil && res.Routine != nil {
 		rt, merr := routine.Marshal(res.Routine, nil)

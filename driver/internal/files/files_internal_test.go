@@ -196,3 +196,13 @@ func TestUploadsResolve(t *testing.T) {
 		})
 	}
 }
+
+// TestUploadWithoutFilesNamesNoCommand: an upload with no file is refused
+// in words every front reads; the CLI asks for a file itself, so its usage
+// line would reach only the fronts it does not fit (MCP, a program).
+func TestUploadWithoutFilesNamesNoCommand(t *testing.T) {
+	_, err := Uploads{}.Check(nil, "")
+	if !errors.Is(err, calls.ErrBadInput) || strings.Contains(calls.Hint(err), "waymark") || calls.Hint(err) == "" {
+		t.Errorf("%v; hint %q", err, calls.Hint(err))
+	}
+}

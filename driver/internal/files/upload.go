@@ -115,7 +115,9 @@ func wholeExample(path string) string {
 // against dir and refused outside the upload roots.
 func (u Uploads) Check(files []string, dir string) ([]string, error) {
 	if len(files) == 0 {
-		return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark upload TARGET FILE...", "upload needs at least one file")
+		// The CLI's usage line is no help to the fronts this reaches (the
+		// CLI asks for a file itself): each has its own way to name one.
+		return nil, calls.Errorf(calls.ErrBadInput, "give one file or more to set on the file input", "upload needs at least one file")
 	}
 	out := make([]string, 0, len(files))
 	for _, f := range files {
