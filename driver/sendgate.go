@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -82,6 +83,9 @@ type sendWatch struct {
 	// lateControl, told in the page's looks.
 	after                   bool
 	lateAction, lateControl string
+	// ours are requests of waymark's own ("POST https://…") an after-watch
+	// lets pass while they are made (exemptOurs).
+	ours []string
 }
 
 // announce notes a send the tab's renderer started while a step is
@@ -149,12 +153,22 @@ func (t *tab) watchSendsListed(ctx context.Context, allow, control string, linge
 }
 
 // watchStep is watchSendsListed; keep, when set, is given the watch once
-// the step ended with nothing held, to go on watching after the step
-// (sendgate_after.go); it must end it (keepWatching).
+// the step ended, to go on watching after the step (sendgate_after.go);
+// it must end it (keepWatching). A step that held a send keeps watching
+// too: its control's handler may send again later. A step with no keep
+// hands the tab back, once it ended, to the after-watch it took over.
 func (t *tab) watchStep(ctx context.Context, allow, control string, linger func() bool, keep func(*sendWatch)) (func() (held, passed []heldSend), error) {
 	w := &sendWatch{allow: allow, control: control, last: time.Now()}
 	t.mu.Lock()
-	endAfter := t.takeAfter() // this step's watch takes over from the last one's
+	// This step's watch takes over from the last one's: for good when
+	// it keeps watching after itself, else until it ends.
+	var endAfter func() (resumed bool)
+	if keep != nil {
+		end := t.takeAfter()
+		endAfter = func() bool { end(); return false }
+	} else {
+		endAfter = t.pauseAfter()
+	}
 	t.sends = w
 	t.formNav = map[cdp.FrameID]bool{}
 	t.mu.Unlock()
@@ -166,20 +180,20 @@ func (t *tab) watchStep(ctx context.Context, allow, control string, linger func(
 		}
 	}
 	return func() ([]heldSend, []heldSend) {
-		// The last step's watch kept the browser's patterns wide until
-		// now; this step's have been since it began.
-		defer endAfter()
 		t.awaitSends(ctx, linger())
 		t.mu.Lock()
 		held, passed := w.held, w.passed
-		goOn := keep != nil && len(held) == 0 && t.sends == w
+		goOn := keep != nil && t.sends == w
 		t.mu.Unlock()
 		if goOn {
 			keep(w)
+			// The last step's watch kept the browser's patterns wide
+			// until now; this step's have been since it began.
+			endAfter()
 			return held, passed
 		}
 		t.dropWatch(w)
-		if t.ownDocs {
+		if !endAfter() && t.ownDocs {
 			// On the tab's own context: the step's may be done.
 			_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
 		}
@@ -279,6 +293,10 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 	what := method + " " + ev.Request.URL
 	if w.allow != "" && !w.used && (what == w.allow || t.log.typed.Mask(what) == w.allow) {
 		w.used = true
+		return false
+	}
+	if i := slices.Index(w.ours, what); i >= 0 {
+		w.ours = slices.Delete(w.ours, i, i+1)
 		return false
 	}
 	resource := strings.ToLower(string(ev.ResourceType))

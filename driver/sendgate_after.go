@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -33,6 +34,9 @@ type afterWatch struct {
 	navSeq int           // the page it watches (tab.navSeq)
 	ended  chan struct{} // closed when it ends
 	end    sync.Once
+	// over is set, with t.mu held, once it is ending: a step that paused
+	// it (pauseAfter) must not give it the tab again.
+	over bool
 	// release narrows the browser's patterns again (watchAll), once.
 	release func()
 }
@@ -101,6 +105,7 @@ func (t *tab) runAfter(a *afterWatch) {
 		break
 	}
 	t.mu.Lock()
+	a.over = true
 	if t.after == a {
 		t.after = nil
 	}
@@ -109,6 +114,60 @@ func (t *tab) runAfter(a *afterWatch) {
 	}
 	t.mu.Unlock()
 	a.finish()
+}
+
+// pauseAfter takes the tab's after-watch, if any, from the tab for a
+// step whose own watch starts and that keeps no watch after it (a form
+// fill, a sheet fill, a page tool, a dialog's answer); t.mu is held. The
+// returned func, called once the step's watch ended, gives the tab back
+// to the after-watch for what is left of its time, on the same page: the
+// control's handler may send after the step, and a step between its
+// press and its send must not let the send go unjudged.
+func (t *tab) pauseAfter() (resume func() (resumed bool)) {
+	a := t.after
+	if a == nil {
+		return func() bool { return false }
+	}
+	t.after = nil
+	if t.sends == a.w {
+		t.sends = nil
+	}
+	return func() bool {
+		t.mu.Lock()
+		back := !a.over && t.sends == nil && t.after == nil && t.navSeq == a.navSeq
+		if back {
+			a.w.last = time.Now()
+			t.sends, t.formNav, t.after = a.w, map[cdp.FrameID]bool{}, a
+		}
+		t.mu.Unlock()
+		if back {
+			t.notify() // runAfter reads the page again
+		} else {
+			a.finish()
+		}
+		return back
+	}
+}
+
+// exemptOurs lets one request of waymark's own (method and URL, as the
+// gate compares them) pass the tab's after-watch, if one is on, until
+// the returned func is called: an API call after a click is not the
+// click's late send, and the watch goes on for the page's.
+func (t *tab) exemptOurs(what string) (done func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	a := t.after
+	if a == nil || t.sends != a.w {
+		return func() {}
+	}
+	a.w.ours = append(a.w.ours, what)
+	return func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if i := slices.Index(a.w.ours, what); i >= 0 {
+			a.w.ours = slices.Delete(a.w.ours, i, i+1)
+		}
+	}
 }
 
 // finish marks a ended and narrows the browser's patterns, once.
