@@ -45,6 +45,7 @@ type afterWatch struct {
 type lateSend struct {
 	action, control string
 	held            heldSend
+	at              time.Time // when it was stopped
 }
 
 // keepWatching returns what a step's watchStep is given to go on
@@ -92,6 +93,17 @@ func (t *tab) runAfter(a *afterWatch) {
 		left := t.navSeq != a.navSeq
 		t.mu.Unlock()
 		if left {
+			// The page left still sends as it goes: a beacon its
+			// pagehide handler sends reaches the gate once the next
+			// page committed (a handler the click added sent one
+			// unjudged, TestGateHoldsLateSendsFromElsewhere). What is
+			// stopped then is told in the next page's looks.
+			select {
+			case <-time.After(sendLinger):
+			case <-t.ctx.Done():
+			case <-a.ended:
+				return
+			}
 			break
 		}
 		select {
@@ -212,6 +224,20 @@ func (t *tab) dropWatch(w *sendWatch) {
 	if t.sends == w {
 		t.sends, t.formNav = nil, nil
 	}
+}
+
+// lateLeaving are the late sends to tell in the looks of the page that
+// comes next, when the page is left: those stopped within sendLinger,
+// which the page left may have sent as it went (a beacon on pagehide,
+// judged just before the gate heard of the next page). t.mu is held.
+func (t *tab) lateLeaving() []lateSend {
+	var kept []lateSend
+	for _, l := range t.late {
+		if time.Since(l.at) < sendLinger {
+			kept = append(kept, l)
+		}
+	}
+	return kept
 }
 
 // lateFor are the sends stopped after a step on the same control of this
