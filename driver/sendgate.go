@@ -313,7 +313,7 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 	}
 	w.held = append(w.held, h)
 	if w.after {
-		t.late = append(t.late, lateSend{action: w.lateAction, control: w.lateControl, held: h, at: time.Now()})
+		t.noteLate(lateSend{action: w.lateAction, control: w.lateControl, held: h, at: time.Now()})
 	}
 	return true
 }

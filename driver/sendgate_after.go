@@ -226,6 +226,26 @@ func (t *tab) dropWatch(w *sendWatch) {
 	}
 }
 
+// maxLate bounds the late sends a page's looks tell of: a page that
+// sends in a loop after the click is stopped every time, and told of
+// once a request (method and URL without its query) and maxLate times
+// at most, not in a notice for each (a look of thousands of lines).
+const maxLate = 5
+
+// noteLate keeps a late send the after-watch stopped, for the page's
+// looks and for pressing its control again. t.mu is held.
+func (t *tab) noteLate(l lateSend) {
+	if len(t.late) >= maxLate {
+		return
+	}
+	for _, o := range t.late {
+		if o.control == l.control && o.held.method == l.held.method && shortURL(o.held.url) == shortURL(l.held.url) {
+			return
+		}
+	}
+	t.late = append(t.late, l)
+}
+
 // lateLeaving are the late sends to tell in the looks of the page that
 // comes next, when the page is left: those stopped within sendLinger,
 // which the page left may have sent as it went (a beacon on pagehide,

@@ -74,3 +74,47 @@ func TestGateHoldsLateSendsFromElsewhere(t *testing.T) {
 		})
 	}
 }
+
+// TestLateSendsToldOnce: a page that sends in a loop after the click is
+// stopped every time, and its looks tell of it a few times, not once a
+// request.
+func TestLateSendsToldOnce(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(t, map[string]string{"/": `<!doctype html><title>Shop</title><button type=button id=b onclick="document.addEventListener('go',()=>{for(let i=0;i<40;i++){fetch('/pay/'+(i%20)+'?n='+i,{method:'POST',body:'card=4242'}).catch(()=>{}).finally(()=>{if(i===39)document.title='done'})}},{once:true})">Continue</button>`})
+	s, ctx := session(t)
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#b", Submits: "ask"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Eval(ctx, calls.EvalRequest{Expression: `document.dispatchEvent(new Event('go')), true`}); err != nil {
+		t.Fatal(err)
+	}
+	for try := 0; ; try++ {
+		res, err := s.Eval(ctx, calls.EvalRequest{Expression: "document.title === 'done'", MainWorld: true})
+		if err == nil && string(res.Value) == "true" {
+			break
+		}
+		if try == 250 {
+			t.Fatal("the page's sends never ended")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	snap, err := s.Snapshot(ctx, calls.SnapshotRequest{Interactive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	told := 0
+	for _, n := range snap.Notices {
+		if n.Kind == calls.NoticeSendStopped {
+			told++
+		}
+	}
+	if n := srv.Count("POST", ""); n != 0 {
+		t.Fatalf("%d late sends reached the server", n)
+	}
+	if told == 0 || told > 5 {
+		t.Fatalf("the look told of %d stopped sends, want 1 to 5", told)
+	}
+}
