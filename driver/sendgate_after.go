@@ -206,10 +206,12 @@ func (t *tab) takeAfter() func() {
 	return a.finish
 }
 
-// endAfter ends the tab's after-watch, if any: a step that sends with no
-// watch of its own (approved before acting, or with submits allowed) or a
-// request of waymark's own (fetchIn: an API call, which its own approval
-// gates) must not be judged as the last control's late send.
+// endAfter ends the tab's after-watch, if any: what a step sends with no
+// watch of its own (approved before acting, or with submits allowed) must
+// not be judged as the last control's late send. (A request of waymark's
+// own passes the watch instead: exemptOurs.) The last control's handler
+// may still send during such a step, unjudged, as anything may during an
+// approved step.
 func (t *tab) endAfter() {
 	t.mu.Lock()
 	end := t.takeAfter()
