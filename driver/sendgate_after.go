@@ -21,9 +21,12 @@ import (
 // browser and told in every look of the page ([send-stopped]); pressing
 // the same control again asks for approval of that send, and an approved
 // press lets it through once, whenever the page sends it within the
-// watch. The watch ends early when the page is left or the next watched
-// step takes over. A send begun later than sendAfter after the step is
-// the page's own doing, as one begun with no action at all is.
+// watch. The watch ends early when the page is left (sendLinger later,
+// for what the page sends as it goes) or the next action's watch takes
+// over; a step that keeps no watch after it (a form fill, a page tool)
+// only pauses it, and a request of waymark's own passes it. A send begun
+// later than sendAfter after the step is the page's own doing, as one
+// begun with no action at all is.
 
 // sendAfter is how long an action's watch goes on after its step.
 const sendAfter = 10 * time.Second
