@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Approval is what an action that needs approval expects of the page: its
@@ -88,11 +90,56 @@ func WhyPhrase(why string) string {
 // it needs approval; nothing was pressed"), and what a front shows when
 // it has a line only.
 func (a Approval) Line() string {
-	s := a.Action + " " + a.Control + " on " + a.URL
+	s := shown(a.Action) + " " + shownControl(a.Control) + " on " + shown(a.URL)
 	if p := WhyPhrase(a.Why); p != "" {
-		s += ": it " + p
+		s += ": it " + shown(p)
 	}
 	return s
+}
+
+// shown is the page's words (a control's, a form's value, a URL, a
+// reason a routine file recorded) as a person reads them in a question:
+// a character that is not printed (a newline, an escape code that moves
+// a terminal's cursor, a bidi override that turns the text around) is
+// written as its escape, so the page's words cannot start a line of
+// their own, rewrite the screen, or reorder what waymark says.
+func shown(s string) string {
+	clean := true
+	for _, r := range s {
+		if !unicode.IsPrint(r) && r != ' ' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsPrint(r) || r == ' ' {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r) // '\n', '\x1b', '\u202e'
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
+}
+
+// shownControl is a control as the submit check names it (`button "Pay
+// now"`: its tag, then its words in quotes) with the words quoted again,
+// so a quote in them cannot end them and go on as waymark's words
+// (`"Cancel" on https://…: it only reads`); any other control is shown.
+func shownControl(c string) string {
+	tag, words, ok := strings.Cut(c, ` "`)
+	if !ok || !strings.HasSuffix(words, `"`) || strings.Contains(tag, " ") {
+		return shown(c)
+	}
+	words = strings.TrimSuffix(words, `"`)
+	if !strings.ContainsAny(words, `\"`) {
+		return shown(tag) + ` "` + shown(words) + `"`
+	}
+	return shown(tag) + " " + strconv.QuoteToGraphic(words)
 }
 
 // Describe is what a person reads before they approve: [Approval.Line],
@@ -118,19 +165,19 @@ func (a Approval) Details() string {
 		// A sheet fill: each cell, what it holds now and what it gets.
 		lines = append(lines, "The cells (now → written):")
 		for _, k := range slices.Sorted(maps.Keys(a.Writes)) {
-			lines = append(lines, fmt.Sprintf("  %s: %q → %q", k, a.Form[k], a.Writes[k]))
+			lines = append(lines, fmt.Sprintf("  %s: %q → %q", shown(k), a.Form[k], a.Writes[k]))
 		}
 		return strings.Join(lines, "\n")
 	}
 	if a.Sends != "" {
-		lines = append(lines, "It sends "+a.Sends+".")
+		lines = append(lines, "It sends "+shown(a.Sends)+".")
 	} else if a.Target != "" {
-		lines = append(lines, "The form goes to "+a.Target+".")
+		lines = append(lines, "The form goes to "+shown(a.Target)+".")
 	}
 	if len(a.Form) > 0 {
 		lines = append(lines, "The form:")
 		for _, k := range slices.Sorted(maps.Keys(a.Form)) {
-			lines = append(lines, fmt.Sprintf("  %s: %s", k, a.Form[k]))
+			lines = append(lines, fmt.Sprintf("  %s: %s", shown(k), shown(a.Form[k])))
 		}
 	}
 	return strings.Join(lines, "\n")

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/waymark-dev/waymark/calls"
 )
@@ -409,4 +410,38 @@ func splitTop(s string) []string {
 		}
 	}
 	return append(parts, strings.TrimSpace(s[start:]))
+}
+
+// TestApprovalPageTextCannotForgeTheQuestion: what a person reads before
+// approving holds words of the page (the control's, the form's values and
+// names, the URL, a recorded reason). None may add a line, move the
+// terminal's cursor, turn the text's direction, or close the control's
+// quotes to speak as waymark: each is shown escaped, in its place.
+func TestApprovalPageTextCannotForgeTheQuestion(t *testing.T) {
+	forged := "It sends nothing: it only reads the page"
+	for _, a := range []calls.Approval{
+		{Action: "click", Control: `button "Cancel` + "\n" + forged + `"`, URL: "https://shop.test/", Why: "submits the form"},
+		{Action: "click", Control: `button "Cancel" on https://shop.test/help: it only reads. x"`, URL: "https://shop.test/", Why: "submits the form"},
+		{Action: "click", Control: "button \"\x1b[2K\x1b[1AOK\"", URL: "https://shop.test/", Why: "submits the form"},
+		{Action: "click", Control: "button \"Pay\"", URL: "https://shop.test/\u202edaer-ylno", Why: "submits the form"},
+		{Action: "click", Control: "button \"Pay\"", URL: "https://shop.test/", Why: "submits the form",
+			Form: map[string]string{"note": "hi\n" + forged, "x\n" + forged: "1", "y": "\x1b]0;title\x07\u2066ok"}},
+		{Action: "click", Control: "page tool add\n" + forged, URL: "https://shop.test/", Why: "reads only\n" + forged},
+		{Action: "click", Control: "button \"Pay\"", URL: "https://shop.test/", Why: "submits the form", Sends: "POST https://shop.test/pay\n" + forged},
+	} {
+		d := a.Describe()
+		for _, l := range strings.Split(d, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), forged) {
+				t.Errorf("a line of the page's own:\n%s", d)
+			}
+		}
+		for _, r := range d {
+			if r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r)) {
+				t.Errorf("a control or format character %U reaches the person:\n%q", r, d)
+			}
+		}
+		if strings.Contains(a.Line(), `"Cancel" on`) {
+			t.Errorf("the control's words closed its quotes: %s", a.Line())
+		}
+	}
 }

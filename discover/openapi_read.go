@@ -38,8 +38,20 @@ type openAPIGet struct {
 	json              bool     // a success answers JSON
 }
 
-// readOpenAPI reads an OpenAPI 3.x or Swagger 2 description.
-func readOpenAPI(b []byte) (*openAPI, error) {
+// readOpenAPI reads an OpenAPI 3.x or Swagger 2 description: the part
+// of it discovery reads (pruneOpenAPI). A panic of the library on a
+// description it did not expect is a description that cannot be read,
+// not the end of the daemon that read it.
+func readOpenAPI(b []byte) (api *openAPI, err error) {
+	b, err = pruneOpenAPI(b)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			api, err = nil, fmt.Errorf("unreadable OpenAPI description (the reader failed: %v)", r)
+		}
+	}()
 	doc, err := libopenapi.NewDocumentWithConfiguration(b, &datamodel.DocumentConfiguration{
 		// The library logs to stdout by default: the MCP server's
 		// protocol channel. Nothing of it is wanted.

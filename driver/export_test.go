@@ -113,3 +113,11 @@ func CountPauses(ctx context.Context, s *Session, match string) (func() map[stri
 		return n
 	}, nil
 }
+
+// Watchers is how many watches keep the browser target's Fetch patterns
+// wide (watchAll): 0 once no step's sends, nor any after-watch, are on.
+func Watchers(b *Browser) int {
+	b.patternsMu.Lock()
+	defer b.patternsMu.Unlock()
+	return b.watchers
+}

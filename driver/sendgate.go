@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,9 @@ type sendWatch struct {
 	after                   bool
 	lateAction, lateControl string
 	navSeq                  int // the page the step began on (tab.navSeq)
+	// ours are requests of waymark's own ("POST https://…") an after-watch
+	// lets pass while they are made (exemptOurs).
+	ours []string
 }
 
 // announce notes a send the tab's renderer started while a step is
@@ -150,13 +154,23 @@ func (t *tab) watchSendsListed(ctx context.Context, allow, control string, linge
 }
 
 // watchStep is watchSendsListed; keep, when set, is given the watch once
-// the step ended with nothing held, to go on watching after the step
-// (sendgate_after.go); it must end it (keepWatching).
+// the step ended, to go on watching after the step (sendgate_after.go);
+// it must end it (keepWatching). A step that held a send keeps watching
+// too: its control's handler may send again later. A step with no keep
+// hands the tab back, once it ended, to the after-watch it took over.
 func (t *tab) watchStep(ctx context.Context, allow, control string, linger func() bool, keep func(*sendWatch)) (func() (held, passed []heldSend), error) {
 	w := &sendWatch{allow: allow, control: control, last: time.Now()}
 	t.mu.Lock()
 	w.navSeq = t.navSeq
-	endAfter := t.takeAfter() // this step's watch takes over from the last one's
+	// This step's watch takes over from the last one's: for good when
+	// it keeps watching after itself, else until it ends.
+	var endAfter func() (resumed bool)
+	if keep != nil {
+		end := t.takeAfter()
+		endAfter = func() bool { end(); return false }
+	} else {
+		endAfter = t.pauseAfter()
+	}
 	t.sends = w
 	t.formNav = map[cdp.FrameID]bool{}
 	t.mu.Unlock()
@@ -168,20 +182,20 @@ func (t *tab) watchStep(ctx context.Context, allow, control string, linger func(
 		}
 	}
 	return func() ([]heldSend, []heldSend) {
-		// The last step's watch kept the browser's patterns wide until
-		// now; this step's have been since it began.
-		defer endAfter()
 		t.awaitSends(ctx, linger())
 		t.mu.Lock()
 		held, passed := w.held, w.passed
-		goOn := keep != nil && len(held) == 0 && t.sends == w
+		goOn := keep != nil && t.sends == w
 		t.mu.Unlock()
 		if goOn {
 			keep(w)
+			// The last step's watch kept the browser's patterns wide
+			// until now; this step's have been since it began.
+			endAfter()
 			return held, passed
 		}
 		t.dropWatch(w)
-		if t.ownDocs {
+		if !endAfter() && t.ownDocs {
 			// On the tab's own context: the step's may be done.
 			_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
 		}
@@ -283,6 +297,10 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		w.used = true
 		return false
 	}
+	if i := slices.Index(w.ours, what); i >= 0 {
+		w.ours = slices.Delete(w.ours, i, i+1)
+		return false
+	}
 	resource := strings.ToLower(string(ev.ResourceType))
 	if popup {
 		resource = "document"
@@ -297,7 +315,7 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 	}
 	w.held = append(w.held, h)
 	if w.after {
-		t.late = append(t.late, lateSend{action: w.lateAction, control: w.lateControl, held: h})
+		t.noteLate(lateSend{action: w.lateAction, control: w.lateControl, held: h, at: time.Now()})
 	}
 	return true
 }

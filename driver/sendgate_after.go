@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -20,9 +21,12 @@ import (
 // browser and told in every look of the page ([send-stopped]); pressing
 // the same control again asks for approval of that send, and an approved
 // press lets it through once, whenever the page sends it within the
-// watch. The watch ends early when the page is left or the next watched
-// step takes over. A send begun later than sendAfter after the step is
-// the page's own doing, as one begun with no action at all is.
+// watch. The watch ends early when the page is left (sendLinger later,
+// for what the page sends as it goes) or the next action's watch takes
+// over; a step that keeps no watch after it (a form fill, a page tool)
+// only pauses it, and a request of waymark's own passes it. A send begun
+// later than sendAfter after the step is the page's own doing, as one
+// begun with no action at all is.
 
 // sendAfter is how long an action's watch goes on after its step.
 const sendAfter = 10 * time.Second
@@ -33,6 +37,9 @@ type afterWatch struct {
 	navSeq int           // the page it watches (tab.navSeq)
 	ended  chan struct{} // closed when it ends
 	end    sync.Once
+	// over is set, with t.mu held, once it is ending: a step that paused
+	// it (pauseAfter) must not give it the tab again.
+	over bool
 	// release narrows the browser's patterns again (watchAll), once.
 	release func()
 }
@@ -41,6 +48,7 @@ type afterWatch struct {
 type lateSend struct {
 	action, control string
 	held            heldSend
+	at              time.Time // when it was stopped
 }
 
 // keepWatching returns what a step's watchStep is given to go on
@@ -64,18 +72,15 @@ func (s *Session) keepWatching(t *tab, action, control string) func(*sendWatch) 
 			}
 		}
 		t.mu.Lock()
-		if t.sends != w || t.navSeq != w.navSeq {
-			// A step began meanwhile and watches now; or this one left
-			// its page, whose handlers can send no more.
-			if t.sends == w {
-				t.sends, t.formNav = nil, nil
-			}
+		if t.sends != w { // a step began meanwhile and watches now
 			t.mu.Unlock()
 			a.release()
 			return
 		}
 		w.after, w.lateAction, w.lateControl = true, action, control
-		a.navSeq = t.navSeq
+		// The page the step began on: a step that left it is watched
+		// only while that page still sends as it goes (runAfter).
+		a.navSeq = w.navSeq
 		t.after = a
 		t.mu.Unlock()
 		go t.runAfter(a)
@@ -93,6 +98,17 @@ func (t *tab) runAfter(a *afterWatch) {
 		left := t.navSeq != a.navSeq
 		t.mu.Unlock()
 		if left {
+			// The page left still sends as it goes: a beacon its
+			// pagehide handler sends reaches the gate once the next
+			// page committed (a handler the click added sent one
+			// unjudged, TestGateHoldsLateSendsFromElsewhere). What is
+			// stopped then is told in the next page's looks.
+			select {
+			case <-time.After(sendLinger):
+			case <-t.ctx.Done():
+			case <-a.ended:
+				return
+			}
 			break
 		}
 		select {
@@ -106,6 +122,7 @@ func (t *tab) runAfter(a *afterWatch) {
 		break
 	}
 	t.mu.Lock()
+	a.over = true
 	if t.after == a {
 		t.after = nil
 	}
@@ -114,6 +131,60 @@ func (t *tab) runAfter(a *afterWatch) {
 	}
 	t.mu.Unlock()
 	a.finish()
+}
+
+// pauseAfter takes the tab's after-watch, if any, from the tab for a
+// step whose own watch starts and that keeps no watch after it (a form
+// fill, a sheet fill, a page tool, a dialog's answer); t.mu is held. The
+// returned func, called once the step's watch ended, gives the tab back
+// to the after-watch for what is left of its time, on the same page: the
+// control's handler may send after the step, and a step between its
+// press and its send must not let the send go unjudged.
+func (t *tab) pauseAfter() (resume func() (resumed bool)) {
+	a := t.after
+	if a == nil {
+		return func() bool { return false }
+	}
+	t.after = nil
+	if t.sends == a.w {
+		t.sends = nil
+	}
+	return func() bool {
+		t.mu.Lock()
+		back := !a.over && t.sends == nil && t.after == nil && t.navSeq == a.navSeq
+		if back {
+			a.w.last = time.Now()
+			t.sends, t.formNav, t.after = a.w, map[cdp.FrameID]bool{}, a
+		}
+		t.mu.Unlock()
+		if back {
+			t.notify() // runAfter reads the page again
+		} else {
+			a.finish()
+		}
+		return back
+	}
+}
+
+// exemptOurs lets one request of waymark's own (method and URL, as the
+// gate compares them) pass the tab's after-watch, if one is on, until
+// the returned func is called: an API call after a click is not the
+// click's late send, and the watch goes on for the page's.
+func (t *tab) exemptOurs(what string) (done func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	a := t.after
+	if a == nil || t.sends != a.w {
+		return func() {}
+	}
+	a.w.ours = append(a.w.ours, what)
+	return func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if i := slices.Index(a.w.ours, what); i >= 0 {
+			a.w.ours = slices.Delete(a.w.ours, i, i+1)
+		}
+	}
 }
 
 // finish marks a ended and narrows the browser's patterns, once.
@@ -140,10 +211,12 @@ func (t *tab) takeAfter() func() {
 	return a.finish
 }
 
-// endAfter ends the tab's after-watch, if any: a step that sends with no
-// watch of its own (approved before acting, or with submits allowed) or a
-// request of waymark's own (fetchIn: an API call, which its own approval
-// gates) must not be judged as the last control's late send.
+// endAfter ends the tab's after-watch, if any: what a step sends with no
+// watch of its own (approved before acting, or with submits allowed) must
+// not be judged as the last control's late send. (A request of waymark's
+// own passes the watch instead: exemptOurs.) The last control's handler
+// may still send during such a step, unjudged, as anything may during an
+// approved step.
 func (t *tab) endAfter() {
 	t.mu.Lock()
 	end := t.takeAfter()
@@ -158,6 +231,40 @@ func (t *tab) dropWatch(w *sendWatch) {
 	if t.sends == w {
 		t.sends, t.formNav = nil, nil
 	}
+}
+
+// maxLate bounds the late sends a page's looks tell of: a page that
+// sends in a loop after the click is stopped every time, and told of
+// once a request (method and URL without its query) and maxLate times
+// at most, not in a notice for each (a look of thousands of lines).
+const maxLate = 5
+
+// noteLate keeps a late send the after-watch stopped, for the page's
+// looks and for pressing its control again. t.mu is held.
+func (t *tab) noteLate(l lateSend) {
+	if len(t.late) >= maxLate {
+		return
+	}
+	for _, o := range t.late {
+		if o.control == l.control && o.held.method == l.held.method && shortURL(o.held.url) == shortURL(l.held.url) {
+			return
+		}
+	}
+	t.late = append(t.late, l)
+}
+
+// lateLeaving are the late sends to tell in the looks of the page that
+// comes next, when the page is left: those stopped within sendLinger,
+// which the page left may have sent as it went (a beacon on pagehide,
+// judged just before the gate heard of the next page). t.mu is held.
+func (t *tab) lateLeaving() []lateSend {
+	var kept []lateSend
+	for _, l := range t.late {
+		if time.Since(l.at) < sendLinger {
+			kept = append(kept, l)
+		}
+	}
+	return kept
 }
 
 // lateFor are the sends stopped after a step on the same control of this

@@ -264,7 +264,7 @@ func (t *tab) onEvent(ev any) {
 			t.unreachable = ev.Frame.UnreachableURL
 			t.loader = ev.Frame.LoaderID
 			t.refusedFrames = nil
-			t.late = nil
+			t.late = t.lateLeaving()
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]*isolatedWorld{}
 			t.prepareWorldLocked(ev.Frame.ID)

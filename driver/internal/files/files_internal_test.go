@@ -206,3 +206,53 @@ func TestUploadWithoutFilesNamesNoCommand(t *testing.T) {
 		t.Errorf("%v; hint %q", err, calls.Hint(err))
 	}
 }
+
+// TestUploadsCheckHostileFolder: whatever folder a request names for its
+// relative paths (a client's, a routine's), the upload roots bound the
+// file read: a path climbing out with "..", a folder outside the roots,
+// a link inside a root to a file outside, a folder that is itself a link
+// out, are refused; the same file named from inside is read.
+func TestUploadsCheckHostileFolder(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	mustWrite := func(p string) {
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustWrite(filepath.Join(root, "cv.txt"))
+	mustWrite(filepath.Join(outside, "secret.txt"))
+	if err := os.MkdirAll(filepath.Join(root, "routines", "deep"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	u := Uploads{Roots: []string{root}, NoFolder: true}
+	rel, err := filepath.Rel(filepath.Join(root, "routines", "deep"), filepath.Join(outside, "secret.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path, dir string
+		ok        bool
+	}{
+		{"../../cv.txt", filepath.Join(root, "routines", "deep"), true},
+		{rel, filepath.Join(root, "routines", "deep"), false},
+		{"../../../../../../../../etc/passwd", filepath.Join(root, "routines"), false},
+		{"secret.txt", outside, false},
+		{"link.txt", root, false},
+		{"secret.txt", filepath.Join(root, "out"), false},
+		{"cv.txt", "routines/../..", false},
+	} {
+		got, err := u.Check([]string{tt.path}, tt.dir)
+		if tt.ok != (err == nil) {
+			t.Errorf("Check(%q, %q) = %v, %v; want ok %v", tt.path, tt.dir, got, err, tt.ok)
+		}
+		if err != nil && !errors.Is(err, calls.ErrBadInput) {
+			t.Errorf("Check(%q, %q): %v, want bad_input", tt.path, tt.dir, err)
+		}
+	}
+}
