@@ -206,6 +206,17 @@ type Recorded struct {
 	Approved *routine.Approved
 }
 
+// Describe says in one line which step the approval is of and what the
+// person approved ([routine.Approved.Describe]), for the list a person
+// approves a file by.
+func (r Recorded) Describe() string {
+	name := r.Path
+	if r.ID != "" {
+		name = r.ID + " (" + r.Path + ")"
+	}
+	return name + ": " + r.Approved.Describe()
+}
+
 // RecordedIn lists the approvals r records, in its steps' order (inside
 // branches and loops too): what a person approves with the file.
 func RecordedIn(r *routine.Routine) []Recorded {

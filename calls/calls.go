@@ -175,10 +175,17 @@ type ActRequest struct {
 	Count  int      `json:"count,omitempty"`  // click: number of clicks; zero means 1
 	// Scroll: "up", "down", "left", "right" or "into-view"; Pixels zero
 	// means 600 px.
-	Direction string   `json:"direction,omitempty"`
-	Pixels    int      `json:"pixels,omitempty"`
-	Files     []string `json:"files,omitempty"` // upload: absolute paths
-	To        string   `json:"to,omitempty"`    // drag: the drop target, a ref or locator
+	Direction string `json:"direction,omitempty"`
+	Pixels    int    `json:"pixels,omitempty"`
+	// Files are upload's files: whole paths, or paths relative to Dir.
+	Files []string `json:"files,omitempty"`
+	// Dir is the folder a relative path of Files is read from: the
+	// caller's working folder, or the routine's folder of a replayed
+	// step; a whole path. Empty: a driver in the caller's own process
+	// reads it from that process's folder, and the daemon, whose folder
+	// is no caller's, refuses it (driver.Options.RemoteCallers).
+	Dir string `json:"dir,omitempty"`
+	To  string `json:"to,omitempty"` // drag: the drop target, a ref or locator
 	// At is click-at's point, from the view's top left corner.
 	At *Point `json:"at,omitempty"`
 	// By is a drag's offset from the source's centre, instead of To.
@@ -209,35 +216,6 @@ type ActRequest struct {
 	// it holds and however short, for the fronts that never see the value
 	// (a later `waymark snapshot` in another process).
 	Secret string `json:"secret,omitempty"`
-}
-
-// Approval is what an action that needs approval expects of the page: its
-// URL, the control it would press and the form's values. Sent back with
-// the action, it lets the action proceed only on the page as approved.
-type Approval struct {
-	Action  string            `json:"action"`         // "click", "press Enter"
-	URL     string            `json:"url"`            // the page's URL
-	Control string            `json:"control"`        // the control, in the outline's words
-	Why     string            `json:"why"`            // what makes it a commit: "submits the form", "its words commit: \"Pay now\""
-	Form    map[string]string `json:"form,omitempty"` // the form's current values; passwords masked
-	// Target is where a press that submits a form sends it: the method
-	// and the action URL ("POST https://shop/order"), the control's
-	// formaction and formmethod winning over the form's.
-	Target string `json:"target,omitempty"`
-	// Fixed names the form's fields the person cannot change on the page
-	// (hidden, readonly): what they carry is part of what was approved.
-	Fixed []string `json:"fixed,omitempty"`
-	// Sends is the request the step would have sent ("POST https://…/pay")
-	// when the gate held it at the point of sending; an approval with
-	// Sends lets exactly that request through.
-	Sends string `json:"sends,omitempty"`
-	// Writes are the values an approved sheet fill writes, by cell
-	// (secrets masked); Form then holds what the cells hold now, and
-	// Sends binds the approval to the exact values ("cells " and a hash).
-	Writes map[string]string `json:"writes,omitempty"`
-	// Token binds the approval to the page load it was given on; it is
-	// used once. Send the approval back unchanged.
-	Token string `json:"token"`
 }
 
 // Outcome is what an action did.

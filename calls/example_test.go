@@ -22,3 +22,19 @@ func ExampleErrorf() {
 	// true stale_ref
 	// take a new snapshot
 }
+
+// A person asked to approve a step reads it one way, whatever front asks:
+// the step, the page, why it needs them ("it" and the Why's phrase), and
+// what it sends.
+func ExampleApproval_Describe() {
+	a := calls.Approval{Action: "press Enter", Control: "input[type=email]", URL: "https://shop.example/login",
+		Why: "Enter in a form field submits the form", Target: "POST https://shop.example/session",
+		Form: map[string]string{"email": "ann@example.com", "password": "••••"}}
+	fmt.Println(a.Describe())
+	// Output:
+	// press Enter input[type=email] on https://shop.example/login: it submits the form.
+	// The form goes to POST https://shop.example/session.
+	// The form:
+	//   email: ann@example.com
+	//   password: ••••
+}

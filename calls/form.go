@@ -114,6 +114,19 @@ type FormFillRequest struct {
 	// for; zero means 3.
 	Rounds int  `json:"rounds,omitempty"`
 	Hand   bool `json:"hand,omitempty"` // type at a person's pace
+	// Dir is the folder a file field's relative answer is read from,
+	// named by the caller because only the driver knows which answers
+	// are files (the CLI sends the answers file's folder, or its working
+	// folder for stdin); a whole path. Empty: a driver in
+	// the caller's own process reads it from that process's folder, and
+	// the daemon, whose folder is no caller's, refuses the fill
+	// (driver.Options.RemoteCallers).
+	Dir string `json:"dir,omitempty"`
+	// Dirs are, by answer key (of Answers or Secrets), folders that
+	// answer's relative file path is read from instead of Dir: a replay
+	// reads the paths a routine writes from the routine file's folder,
+	// and the values of its variables from Dir (package replay, Options).
+	Dirs map[string]string `json:"dirs,omitempty"`
 }
 
 // FormFillResult says what a fill did to every field.

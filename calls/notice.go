@@ -38,6 +38,11 @@ const (
 	// opened more tabs than it may hold (driver.MaxTabs), and those over
 	// were closed before they loaded; Detail has "closed" and "limit".
 	NoticeTabsRefused = "tabs-refused"
+	// NoticeSendStopped is added by the driver too: a send the page began
+	// after an action's step ended (a timer, a debounced handler) that
+	// would commit, stopped before it left the browser. Pressing the same
+	// control again asks for approval of that send.
+	NoticeSendStopped = "send-stopped"
 )
 
 // Keys of [Notice.Detail] shared by several kinds.

@@ -10,7 +10,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/waymark-dev/waymark/calls"
-	"github.com/waymark-dev/waymark/driver/internal/files"
 	"github.com/waymark-dev/waymark/internal/keys"
 	"github.com/waymark-dev/waymark/internal/timing"
 )
@@ -89,19 +88,30 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	endPopups()
 	// A step that needs approval for submits is watched as it runs: what
 	// the check before acting missed is held at the point of sending.
+	// Its watch goes on after the step, for what the control's handlers
+	// send later (sendgate_after.go); what was stopped after an earlier
+	// press of the same control needs approval before this one.
 	var stop func() (held, passed []heldSend)
 	linger := func() bool { return s.browser.hasFrames(t.id) }
+	keep := s.keepWatching(t, actionName(req), targetName(req))
 	switch {
 	case req.Approve != nil:
 		t.useApproval(*req.Approve)
 		if req.Approve.Sends != "" {
-			stop, err = t.watchSendsListed(ctx, req.Approve.Sends, req.Target, linger)
+			t.forgetLate(targetName(req))
+			stop, err = t.watchStep(ctx, req.Approve.Sends, req.Target, linger, keep)
 		}
 	case req.Submits == "ask":
-		stop, err = t.watchSendsListed(ctx, "", req.Target, linger)
+		if late := t.lateFor(targetName(req)); len(late) > 0 {
+			return nil, t.heldErr(actionName(req), t.url(), targetName(req), late)
+		}
+		stop, err = t.watchStep(ctx, "", req.Target, linger, keep)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if stop == nil {
+		t.endAfter()
 	}
 	if stop != nil {
 		if err := s.browser.watchAll(ctx, +1); err != nil {
@@ -271,7 +281,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 	case calls.ActScroll:
 		return s.planScroll(ctx, t, req, timeout)
 	case calls.ActUpload:
-		files, err := files.CheckUploads(req.Files, s.browser.opts.UploadRoots)
+		files, err := s.browser.uploads().Check(req.Files, req.Dir)
 		if err != nil {
 			return nil, err
 		}

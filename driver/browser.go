@@ -24,6 +24,7 @@ import (
 
 	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/driver/internal/files"
 	"github.com/waymark-dev/waymark/internal/browser"
 	"github.com/waymark-dev/waymark/internal/netguard"
 	"github.com/waymark-dev/waymark/policy"
@@ -63,6 +64,17 @@ type Options struct {
 	// resolved before the check). Empty means the current user's home
 	// folder and the system temp folder (os.TempDir).
 	UploadRoots []string
+	// RemoteCallers says the calls come from other processes, each with a
+	// working folder of its own and none of them this process's: the
+	// daemon's clients (the CLI, the MCP server, a Go program over
+	// calls.Remote) and a batch's rows. A relative file path to upload is
+	// then read from the folder the request names (ActRequest.Dir,
+	// FormFillRequest.Dir), or refused as bad input with a hint to give it
+	// whole; never read from this process's folder, which is wherever the
+	// daemon happened to start. False, for a program that runs the driver
+	// in its own process, reads it from that process's working folder,
+	// as any Go file API does.
+	RemoteCallers bool
 	// Dial connects the browser's proxied connections to an address the
 	// policy allowed (netguard.go); nil means the system's. Tests send
 	// them to loopback servers.
@@ -289,6 +301,12 @@ func cdpURL(s string) (string, error) {
 		return "", calls.Errorf(calls.ErrBadInput, "pass a port (9222), host:port or a ws:// DevTools URL", "bad --cdp address %q", s)
 	}
 	return s, nil
+}
+
+// uploads are the rules every file the browser's sessions upload passes
+// (an upload action, a form's file field), from its options.
+func (b *Browser) uploads() files.Uploads {
+	return files.Uploads{Roots: b.opts.UploadRoots, NoFolder: b.opts.RemoteCallers}
 }
 
 // Describe says which browser this is: its executable or CDP address.

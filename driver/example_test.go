@@ -67,7 +67,7 @@ func ExampleSession_Click() {
 	order := `role=button[name="Place order"]`
 	_, err = s.Click(ctx, order, driver.AskBeforeSubmit(), driver.WithTimeout(3*time.Second))
 	if a, ok := calls.ApprovalOf(err); ok {
-		fmt.Printf("%s %q: %s\n", a.Action, a.Control, a.Why)
+		fmt.Println(a.Describe()) // what a person reads before they agree
 		// … a person agrees …
 		_, err = s.Click(ctx, order, driver.AskBeforeSubmit(), driver.WithApproval(a))
 	}

@@ -121,3 +121,11 @@ func SetNavQuiet(d time.Duration) (restore func()) {
 	navQuiet = d
 	return func() { navQuiet = old }
 }
+
+// Watchers is how many watches keep the browser target's Fetch patterns
+// wide (watchAll): 0 once no step's sends, nor any after-watch, are on.
+func Watchers(b *Browser) int {
+	b.patternsMu.Lock()
+	defer b.patternsMu.Unlock()
+	return b.watchers
+}

@@ -58,6 +58,10 @@ func (s *Session) fetchIn(ctx context.Context, t *tab, req calls.FetchRequest, m
 	if err := s.allowed(ctx, u); err != nil {
 		return nil, err
 	}
+	// A request of ours is not the last control's late send
+	// (sendgate_after.go): it passes the watch, which goes on for the
+	// page's own sends meanwhile. A GET is never held.
+	defer t.exemptOurs(method + " " + u)()
 	res, err := pagefetch.Do(ctx, t, req, u, method, creds)
 	if err != nil {
 		return nil, browserErr(err)

@@ -345,7 +345,8 @@ func tellNotices(snap *calls.Snapshot, dls []calls.Notice, after int) {
 	snap.Notices = append(snap.Notices, dls...)
 }
 
-// scope finds the subtree a --scope names: a ref or a CSS selector.
+// scope finds the subtree a scope names (SnapshotRequest.Scope): a ref or
+// a CSS selector.
 func (s *Session) scope(ctx context.Context, t *tab, root *outline.Node, scope string) (*outline.Node, error) {
 	if ref, ok := normalizeRef(scope); ok {
 		var found *outline.Node
@@ -369,11 +370,13 @@ func (s *Session) scope(ctx context.Context, t *tab, root *outline.Node, scope s
 		return nil, err
 	}
 	if len(ids) == 0 {
-		return nil, calls.Errorf(calls.ErrNoMatch, "check the selector, or scope by a ref from "+calls.Cmd("snapshot"), "no element matches --scope %q", css)
+		// "the scope", not the CLI's --scope: every front reads this (an
+		// MCP client's scope argument, a program's SnapshotRequest.Scope).
+		return nil, calls.Errorf(calls.ErrNoMatch, "check the selector, or scope by a ref from "+calls.Cmd("snapshot"), "no element matches the scope %q", css)
 	}
 	found := findAnyBackend(root, ids[0])
 	if found == nil {
-		return nil, calls.Errorf(calls.ErrNoMatch, "the element may be hidden; run "+calls.Cmd("snapshot")+" without --scope", "the element %q matches is not in the outline", css)
+		return nil, calls.Errorf(calls.ErrNoMatch, "the element may be hidden; run "+calls.Cmd("snapshot")+" without a scope", "the element %q matches is not in the outline", css)
 	}
 	return found, nil
 }
@@ -414,7 +417,7 @@ func clip(s string, n int) string {
 func (t *tab) notices(root *outline.Node, info *calls.PageInfo) []calls.Notice {
 	t.mu.Lock()
 	in := notice.Input{Status: t.status, Headers: t.headers, URL: info.URL, Title: info.Title, Outline: root}
-	frames := t.frameNotices()
+	frames := append(t.frameNotices(), t.lateNotices()...)
 	t.mu.Unlock()
 	return append(notice.Detect(in), frames...)
 }

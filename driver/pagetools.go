@@ -98,8 +98,8 @@ func (s *Session) PageTool(ctx context.Context, req calls.PageToolRequest) (repl
 	if err != nil {
 		return nil, err
 	}
-	a := calls.Approval{Action: "tool " + tool.Name, URL: s.mask(info.URL), Control: "page tool " + tool.Name,
-		Why: "the page's tool is not marked read-only: it may act", Form: args}
+	a := calls.Approval{Action: "call", URL: s.mask(info.URL), Control: "page tool " + tool.Name,
+		Why: "may act, as the page does not mark the tool read-only", Form: args}
 	switch {
 	case req.Approve != nil:
 		if err := t.approvalFresh(*req.Approve); err != nil {
@@ -114,7 +114,7 @@ func (s *Session) PageTool(ctx context.Context, req calls.PageToolRequest) (repl
 			return s.invokeWatched(ctx, t, pt, tool, input, req.TimeoutMS, info.URL, a, req.Approve.Sends)
 		}
 	case !tool.ReadOnly && req.Submits == "ask":
-		return nil, needsApproval(t.bind(a), fmt.Sprintf("the page's tool %s is not marked read-only; it was not called", tool.Name))
+		return nil, needsApproval(t.bind(a), a.Line()+", so it needs approval; it was not called")
 	case req.Submits == "ask":
 		// Read-only is the page's word: held to it (pagetools_sends.go).
 		return s.invokeWatched(ctx, t, pt, tool, input, req.TimeoutMS, info.URL, a, "")

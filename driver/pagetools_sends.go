@@ -33,10 +33,9 @@ func (s *Session) invokeWatched(ctx context.Context, t *tab, pt *pagetool.Tools,
 	res, err := pt.Invoke(ctx, t, browserErr, tool.Name, input, timeoutMS, url)
 	if held := stop(); len(held) > 0 {
 		h := held[0]
-		a.Why = fmt.Sprintf("the page's tool is marked read-only, but it sends %s: %s %s", h.kind, h.method, shortURL(h.url))
+		a.Why = fmt.Sprintf("sends %s: %s %s, though the page marks the tool read-only", h.kind, h.method, shortURL(h.url))
 		a.Sends = t.heldSends(h, &a.Why)
-		return nil, needsApproval(t.bind(a), fmt.Sprintf("the page's tool %s is marked read-only but would send %s (%s %s): it needs approval; the request was stopped before it left the browser, and its answer is dropped",
-			tool.Name, h.kind, h.method, shortURL(h.url)))
+		return nil, needsApproval(t.bind(a), a.Line()+", so it needs approval; the request was stopped before it left the browser, and its answer is dropped")
 	}
 	return res, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,6 +78,15 @@ type sendWatch struct {
 	// before the renderer's word of it (two processes), and a request
 	// judged already is not waited for again.
 	judged map[network.RequestID]bool
+	// after is set once the step ended and the watch goes on
+	// (sendgate_after.go): a commit held is a late send of lateAction on
+	// lateControl, told in the page's looks.
+	after                   bool
+	lateAction, lateControl string
+	navSeq                  int // the page the step began on (tab.navSeq)
+	// ours are requests of waymark's own ("POST https://…") an after-watch
+	// lets pass while they are made (exemptOurs).
+	ours []string
 }
 
 // announce notes a send the tab's renderer started while a step is
@@ -140,29 +150,56 @@ func (t *tab) watchSends(ctx context.Context, allow string, linger func() bool) 
 // for the step's result; control is the words of the control the step
 // presses (classifySend), or "".
 func (t *tab) watchSendsListed(ctx context.Context, allow, control string, linger func() bool) (func() (held, passed []heldSend), error) {
+	return t.watchStep(ctx, allow, control, linger, nil)
+}
+
+// watchStep is watchSendsListed; keep, when set, is given the watch once
+// the step ended, to go on watching after the step (sendgate_after.go);
+// it must end it (keepWatching). A step that held a send keeps watching
+// too: its control's handler may send again later. A step with no keep
+// hands the tab back, once it ended, to the after-watch it took over.
+func (t *tab) watchStep(ctx context.Context, allow, control string, linger func() bool, keep func(*sendWatch)) (func() (held, passed []heldSend), error) {
 	w := &sendWatch{allow: allow, control: control, last: time.Now()}
 	t.mu.Lock()
+	w.navSeq = t.navSeq
+	// This step's watch takes over from the last one's: for good when
+	// it keeps watching after itself, else until it ends.
+	var endAfter func() (resumed bool)
+	if keep != nil {
+		end := t.takeAfter()
+		endAfter = func() bool { end(); return false }
+	} else {
+		endAfter = t.pauseAfter()
+	}
 	t.sends = w
 	t.formNav = map[cdp.FrameID]bool{}
 	t.mu.Unlock()
 	if t.ownDocs {
 		if _, err := call(ctx, t, fetch.Enable, fetch.EnableParams{Patterns: sendPatterns}); err != nil {
-			t.mu.Lock()
-			t.sends = nil
-			t.mu.Unlock()
+			t.dropWatch(w)
+			endAfter()
 			return nil, err
 		}
 	}
 	return func() ([]heldSend, []heldSend) {
 		t.awaitSends(ctx, linger())
-		if t.ownDocs {
+		t.mu.Lock()
+		held, passed := w.held, w.passed
+		goOn := keep != nil && t.sends == w
+		t.mu.Unlock()
+		if goOn {
+			keep(w)
+			// The last step's watch kept the browser's patterns wide
+			// until now; this step's have been since it began.
+			endAfter()
+			return held, passed
+		}
+		t.dropWatch(w)
+		if !endAfter() && t.ownDocs {
 			// On the tab's own context: the step's may be done.
 			_, _ = cdp.Call(t.ctx, t.sess, fetch.Enable, fetch.EnableParams{Patterns: docPatterns})
 		}
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		t.sends, t.formNav = nil, nil
-		return w.held, w.passed
+		return held, passed
 	}, nil
 }
 
@@ -260,6 +297,10 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		w.used = true
 		return false
 	}
+	if i := slices.Index(w.ours, what); i >= 0 {
+		w.ours = slices.Delete(w.ours, i, i+1)
+		return false
+	}
 	resource := strings.ToLower(string(ev.ResourceType))
 	if popup {
 		resource = "document"
@@ -273,6 +314,9 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 		return false
 	}
 	w.held = append(w.held, h)
+	if w.after {
+		t.noteLate(lateSend{action: w.lateAction, control: w.lateControl, held: h, at: time.Now()})
+	}
 	return true
 }
 
@@ -323,7 +367,7 @@ func (t *tab) heldErr(action, pageURL, control string, held []heldSend) error {
 	a := calls.Approval{Action: action, URL: t.log.typed.Mask(pageURL), Control: control,
 		Why: "sends " + h.kind + ": " + h.method + " " + shortURL(h.url), Form: h.form}
 	a.Sends = t.heldSends(h, &a.Why)
-	return needsApproval(t.bind(a), t.heldMsg(action, control, held))
+	return needsApproval(t.bind(a), heldMsg(a, held))
 }
 
 // heldSends is the request an approval of h names and lets through: its
@@ -338,11 +382,15 @@ func (t *tab) heldSends(h heldSend, why *string) string {
 	return t.log.typed.Mask(h.method + " " + h.url)
 }
 
-// heldMsg is the message of heldErr.
-func (t *tab) heldMsg(action, control string, held []heldSend) string {
+// heldMsg is the message of heldErr: the approval's line, and what made
+// the first held request a commit when its kind does not say it.
+func heldMsg(a calls.Approval, held []heldSend) string {
 	h := held[0]
-	msg := fmt.Sprintf("%s %s would send %s (%s %s, %s): it needs approval; the request was stopped before it left the browser",
-		action, control, h.kind, h.method, shortURL(h.url), h.why)
+	msg := a.Line()
+	if h.why != "" && h.why != h.kind {
+		msg += " (" + h.why + ")"
+	}
+	msg += ", so it needs approval; the request was stopped before it left the browser"
 	if len(held) > 1 {
 		msg += fmt.Sprintf(" (and %d more)", len(held)-1)
 	}

@@ -102,14 +102,14 @@ func (s *Session) SheetFill(ctx context.Context, req calls.SheetFillRequest) (re
 		for _, c := range cells {
 			fmt.Fprintf(&b, "; %s holds %q", c.Ref, now[c.Ref.String()])
 		}
-		return nil, needsApproval(t.bind(want), fmt.Sprintf("writing %d cells needs approval; nothing was written%s", len(cells), b.String()))
+		return nil, needsApproval(t.bind(want), want.Line()+", so it needs approval; nothing was written"+b.String())
 	}
 	a := *req.Approve
 	switch {
 	case a.URL != want.URL:
 		return nil, needsApprovalAgain(fmt.Sprintf("the approval was for %s, and the page is %s; nothing was written", a.URL, want.URL))
 	case a.Why != want.Why:
-		return nil, needsApprovalAgain(fmt.Sprintf("the approval %s, and the page's open sheet is %q; nothing was written", a.Why, tabName))
+		return nil, needsApprovalAgain(fmt.Sprintf("the approved fill %s, and the page's open sheet is %q; nothing was written", calls.WhyPhrase(a.Why), tabName))
 	case a.Control != want.Control || a.Sends != want.Sends:
 		return nil, needsApprovalAgain("the approval was for other cells or other values; nothing was written")
 	}

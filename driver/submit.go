@@ -130,7 +130,7 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 		return nil
 	}
 	if req.Submits == "ask" {
-		return needsApproval(t.bind(want), fmt.Sprintf("%s %s %s: it needs approval; nothing was pressed", action, probe.Control, probe.Why))
+		return needsApproval(t.bind(want), want.Line()+", so it needs approval; nothing was pressed")
 	}
 	return nil
 }

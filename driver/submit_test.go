@@ -45,9 +45,19 @@ func TestSubmitsNeedApproval(t *testing.T) {
 			t.Fatalf("%s was pressed although it needs approval (title %q)", target, info.Title)
 		}
 	}
-	// Enter in a form field submits: asked too.
+	// Enter in a form field submits: asked too. Its Why stays the words
+	// routines recorded (a replay compares them); the message says it as
+	// every front does, the line the person reads.
 	_, err := s.Act(ctx, calls.ActRequest{Kind: calls.ActPress, Target: "label=Name", Key: "Enter", Submits: "ask"})
-	approvalOf(t, err)
+	a := approvalOf(t, err)
+	if want := "press Enter input on " + a.URL + ": it submits the form, so it needs approval; nothing was pressed"; a.Why != "Enter in a form field submits the form" || err.Error() != want {
+		t.Errorf("Enter in a field: Why %q, message\n %s\nwant\n %s", a.Why, err, want)
+	}
+	_, err = s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#fr", Submits: "ask"})
+	a = approvalOf(t, err)
+	if want := `click button "Supprimer le compte" on ` + a.URL + ": it is worded to send, pay, delete or confirm, so it needs approval; nothing was pressed"; a.Why != `its words commit: "Supprimer le compte"` || err.Error() != want {
+		t.Errorf("commit words: Why %q, message\n %s\nwant\n %s", a.Why, err, want)
+	}
 	// A harmless control goes through.
 	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "css=#safe", Submits: "ask"})
 
@@ -55,7 +65,7 @@ func TestSubmitsNeedApproval(t *testing.T) {
 	open(t, s, ctx, srv.URL)
 	act(t, s, ctx, calls.ActRequest{Kind: calls.ActFill, Target: "label=Name", Value: "Ann"})
 	_, err = s.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: `role=button[name="Pay now"]`, Submits: "ask"})
-	a := approvalOf(t, err)
+	a = approvalOf(t, err)
 	if a.Form["name"] != "Ann" || a.URL == "" || a.Control == "" {
 		t.Fatalf("approval %+v", a)
 	}

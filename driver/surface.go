@@ -13,7 +13,6 @@ import (
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/driver/internal/doctext"
 	"github.com/waymark-dev/waymark/driver/internal/elem"
-	"github.com/waymark-dev/waymark/driver/internal/files"
 	"github.com/waymark-dev/waymark/driver/internal/form"
 	"github.com/waymark-dev/waymark/driver/internal/sheetcell"
 	"github.com/waymark-dev/waymark/internal/hand"
@@ -210,14 +209,19 @@ func (v view) PressAt(ctx context.Context, p elem.Point, h *hand.Hand) error {
 // Quiet is the tab's quiet (settle.go).
 func (v view) Quiet(ctx context.Context, still time.Duration) error { return v.t.quiet(ctx, still) }
 
-// CheckUploads is files.CheckUploads with the browser's upload roots.
-func (v view) CheckUploads(paths []string) ([]string, error) {
-	return files.CheckUploads(paths, v.s.browser.opts.UploadRoots)
+// UploadPath is the browser's upload rules' Resolve (files.Uploads).
+func (v view) UploadPath(path, dir string) (string, error) {
+	return v.s.browser.uploads().Resolve(path, dir)
+}
+
+// CheckUploads is the browser's upload rules' Check (files.Uploads).
+func (v view) CheckUploads(paths []string, dir string) ([]string, error) {
+	return v.s.browser.uploads().Check(paths, dir)
 }
 
 // SetFiles sets a file input's files, once they pass the upload roots.
 func (v view) SetFiles(ctx context.Context, e elem.Element, paths []string) error {
-	checked, err := v.CheckUploads(paths)
+	checked, err := v.CheckUploads(paths, "")
 	if err != nil {
 		return err
 	}
@@ -229,7 +233,7 @@ func (v view) SetFiles(ctx context.Context, e elem.Element, paths []string) erro
 // DropFiles drags files onto the page at p and drops them, once they
 // pass the upload roots.
 func (v view) DropFiles(ctx context.Context, p elem.Point, paths []string) error {
-	checked, err := v.CheckUploads(paths)
+	checked, err := v.CheckUploads(paths, "")
 	if err != nil {
 		return err
 	}

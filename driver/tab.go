@@ -122,6 +122,10 @@ type tab struct {
 	refusedFrames []frameRefusal // subframes the guard refused on this page (guard.go)
 	sends         *sendWatch
 	formNav       map[cdp.FrameID]bool
+	// after is the last action's watch going on after its step; late
+	// are the sends it stopped on this page (sendgate_after.go).
+	after         *afterWatch
+	late          []lateSend
 	loader        cdp.LoaderID
 	approvalSeq   int
 	usedApprovals map[string]bool
@@ -286,6 +290,7 @@ func (t *tab) onEvent(ev any) {
 			t.unreachable = ev.Frame.UnreachableURL
 			t.loader = ev.Frame.LoaderID
 			t.refusedFrames = nil
+			t.late = t.lateLeaving()
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]*isolatedWorld{}
 			t.prepareWorldLocked(ev.Frame.ID)

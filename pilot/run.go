@@ -81,7 +81,8 @@ type RunOptions struct {
 	// AllowSubmit lets steps that send, pay, delete or confirm go ahead
 	// (invariant 5). Without it such a step is put to Ask as an approval
 	// (Kind "approve"; an answer of "y" or "yes" approves), or, with no
-	// Ask, ends the run with calls.ErrNeedsApproval.
+	// Ask or when Ask fails (no one could answer), ends the run with
+	// calls.ErrNeedsApproval.
 	AllowSubmit bool
 	// Record makes RunResult.Routine hold the routine of the run.
 	Record bool

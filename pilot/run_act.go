@@ -212,12 +212,19 @@ func (r *run) approve(ctx context.Context, req calls.ActRequest, needs error) er
 	if err := json.Unmarshal(calls.DataOf(needs), &ap); err != nil || r.opts.Ask == nil {
 		return fmt.Errorf("%w: %w it", needs, errRefused) // the hint (--allow-submit, allow_submit) is the front's to give
 	}
-	prompt := fmt.Sprintf("%s %s on %s: %s. Go ahead? (y/N)", ap.Action, ap.Control, ap.URL, ap.Why)
+	prompt := ap.Describe() + "\nGo ahead? (y/N)"
 	ask := AskRequest{Kind: "approve", Slot: "approve", Prompt: r.p.mask(prompt), Field: r.p.mask(ap.Control)}
-	r.emit(Event{Type: EventAwait, Text: "waiting for approval: " + prompt, Ask: &ask})
+	r.emit(Event{Type: EventAwait, Text: "waiting for approval: " + ap.Line(), Ask: &ask})
 	answer, err := r.opts.Ask(ctx, ask)
 	if err != nil {
-		return err
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// The question failed (the front could not ask its person, or
+		// no answer came): no one approves, as with no Ask at all. Fed
+		// back to the model, it would be one more failed step, and the
+		// model's next try one more question that cannot be answered.
+		return fmt.Errorf("%w; %w it: %w", needs, errRefused, err)
 	}
 	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 		return fmt.Errorf("a person did not approve %s %s", ap.Action, ap.Control)

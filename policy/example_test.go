@@ -24,7 +24,7 @@ func Example() {
 	fmt.Println(policy.Classify(netip.MustParseAddr("::ffff:10.0.0.1")))
 	// Output:
 	// true
-	// "https://x.ads.example.com/banner" is blocked by the policy rule "*.ads.example.com"; remove it from block in [policy] in waymark.toml to open it
+	// "https://x.ads.example.com/banner" is blocked by the policy rule "*.ads.example.com"
 	// private
 }
 

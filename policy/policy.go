@@ -122,6 +122,11 @@ const (
 const maxURL = 200
 
 // BlockedError is a URL the policy refuses.
+//
+// Its text says what was refused and why, in words for any reader: what
+// to change (a list in waymark.toml, a flag, policy.Options) depends on
+// where the policy came from, and is the front's to say. The driver's
+// refusal carries it as a hint, which each front words its own way.
 type BlockedError struct {
 	URL    string // the URL as given
 	Reason string // one of the Reason constants
@@ -135,15 +140,15 @@ func (e *BlockedError) Error() string {
 	}
 	switch e.Reason {
 	case ReasonBlocked:
-		return fmt.Sprintf("%q is blocked by the policy rule %q; remove it from block in [policy] in waymark.toml to open it", u, e.Rule)
+		return fmt.Sprintf("%q is blocked by the policy rule %q", u, e.Rule)
 	case ReasonNotAllowed:
-		return fmt.Sprintf("%q is not in the policy's allow list; add it to allow in [policy] in waymark.toml or pass --allow", u)
+		return fmt.Sprintf("%q is not in the policy's allow list", u)
 	case ReasonScheme:
 		return fmt.Sprintf("%q is refused: waymark opens only http, https, about:blank and data: URLs, and local files when allowed", u)
 	case ReasonFile:
-		return fmt.Sprintf("%q is refused: local files are not opened unless [policy] files = true", u)
+		return fmt.Sprintf("%q is refused: the policy does not allow local files", u)
 	case ReasonFileFromWeb:
-		return fmt.Sprintf("%q is refused: a page from the web may not open a local file; only waymark open or a local file's own page may", u)
+		return fmt.Sprintf("%q is refused: a page from the web may not open a local file; only an open asked for outright, or a local file's own page, may", u)
 	default:
 		return fmt.Sprintf("%q is refused: it has no host the policy can check", u)
 	}

@@ -125,17 +125,27 @@ func TestStarRules(t *testing.T) {
 	}
 }
 
+// TestBlockedErrorMessage: a refusal says what was refused and why, in
+// words for any reader of the policy package: no CLI flag, no waymark.toml
+// (a Go program's policy comes from its own policy.Options); what to
+// change is the front's hint to give.
 func TestBlockedErrorMessage(t *testing.T) {
 	p, _ := New(Options{Allow: []string{"ok.test"}, Block: []string{"*.ads.example"}})
 	tests := []struct{ url, want string }{
-		{"https://x.ads.example/", `"https://x.ads.example/" is blocked by the policy rule "*.ads.example"; remove it from block in [policy] in waymark.toml to open it`},
-		{"https://other.test/", `"https://other.test/" is not in the policy's allow list; add it to allow in [policy] in waymark.toml or pass --allow`},
-		{"file:///etc/passwd", `"file:///etc/passwd" is refused: local files are not opened unless [policy] files = true`},
+		{"https://x.ads.example/", `"https://x.ads.example/" is blocked by the policy rule "*.ads.example"`},
+		{"https://other.test/", `"https://other.test/" is not in the policy's allow list`},
+		{"file:///etc/passwd", `"file:///etc/passwd" is refused: the policy does not allow local files`},
 		{"chrome://settings", `"chrome://settings" is refused: waymark opens only http, https, about:blank and data: URLs, and local files when allowed`},
 	}
 	for _, tt := range tests {
 		if err := p.CheckURL(mustURL(t, tt.url)); err == nil || err.Error() != tt.want {
 			t.Errorf("got  %v\nwant %s", err, tt.want)
+		}
+	}
+	for _, reason := range []string{ReasonScheme, ReasonBlocked, ReasonNotAllowed, ReasonBadURL, ReasonFile, ReasonFileFromWeb} {
+		msg := (&BlockedError{URL: "file:///tmp/a", Reason: reason, Rule: "x.test"}).Error()
+		if strings.Contains(msg, "--") || strings.Contains(msg, "waymark.toml") || strings.Contains(msg, "[policy]") || strings.Contains(msg, "waymark open ") {
+			t.Errorf("%s: a front's advice in the policy's own text: %s", reason, msg)
 		}
 	}
 	long := "https://x.ads.example/" + strings.Repeat("a", 500)

@@ -65,7 +65,7 @@ func unsavedCheckout(t *testing.T) *routine.Routine {
 // gate makes the fake's Place order need approval, the page giving a for it.
 func gate(d *fakeDriver, a calls.Approval) {
 	data, _ := json.Marshal(a)
-	d.actErr = map[string]error{"@e4": &calls.Error{Kind: calls.ErrNeedsApproval, Msg: `click button "Place order" submits the form: it needs approval; nothing was pressed`, Data: data}}
+	d.actErr = map[string]error{"@e4": &calls.Error{Kind: calls.ErrNeedsApproval, Msg: `click button "Place order" on http://shop.test/checkout: it submits the form, so it needs approval; nothing was pressed`, Data: data}}
 }
 
 var onCheckout = calls.Approval{Action: "click", URL: "http://shop.test/checkout", Control: `button "Place order"`, Why: "submits the form",

@@ -34,6 +34,7 @@ type fakeDriver struct {
 	actErr map[string]error            // by target
 	nav    map[string]string           // by target: the URL an act there lands on
 	acts   []calls.ActRequest
+	fills  []calls.FormFillRequest
 	log    []string
 	apiErr error // what CallAPI fails with; nil answers no rows
 }
@@ -146,6 +147,19 @@ func (d *fakeDriver) CallAPI(ctx context.Context, req calls.APICallRequest) (*ca
 		return nil, d.apiErr
 	}
 	return &calls.APICallResult{}, nil
+}
+
+// FillForm keeps the request and fills every answer.
+func (d *fakeDriver) FillForm(ctx context.Context, req calls.FormFillRequest) (*calls.FormFillResult, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.record("form fill")
+	d.fills = append(d.fills, req)
+	res := &calls.FormFillResult{URL: d.url}
+	for k := range req.Answers {
+		res.Fields = append(res.Fields, calls.FilledField{Key: k, Answered: true, ReadBack: true})
+	}
+	return res, nil
 }
 
 // acted lists the targets acted on, with the kind.

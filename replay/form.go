@@ -15,11 +15,20 @@ import (
 // their value (failed). Nothing is submitted: the driver stops the page's
 // own attempts to send, and they are told in the step's detail.
 func (x *run) formStep(ctx context.Context, s *routine.Step, path string, rw *row, sr *StepResult) error {
-	req := calls.FormFillRequest{Answers: map[string]string{}, Secrets: map[string]string{}, Hand: !x.opts.NoHand}
+	// Only the driver knows which answers are files: each answer's folder
+	// goes with it, the caller's for a variable's value, the routine's
+	// for what it writes (fileDir).
+	req := calls.FormFillRequest{Answers: map[string]string{}, Secrets: map[string]string{}, Hand: !x.opts.NoHand, Dir: x.opts.VarsDir}
 	for k, v := range s.Answers {
 		val, err := x.value(v, rw)
 		if err != nil {
 			return err
+		}
+		if d := x.fileDir(v); d != req.Dir {
+			if req.Dirs == nil {
+				req.Dirs = map[string]string{}
+			}
+			req.Dirs[k] = d
 		}
 		if v != nil && (v.From == "secret" || v.Slot != "" && x.vars[v.Slot].Secret) {
 			req.Secrets[k] = val

@@ -150,6 +150,19 @@ type Options struct {
 	// recipe gives it, relative to the routine's file. Nil: an auth
 	// failure stops the replay.
 	SignIn siteapi.SignIn
+	// Dir is the routine file's folder, a whole path: a relative file path
+	// the routine writes itself (an upload step's or a form answer's
+	// literal or template) is read from there, as its author, who wrote
+	// it beside the file, expects, and as relogin is. VarsDir is the
+	// folder of whoever gave the values of its variables (and rows): a
+	// relative path that is a variable's whole value is read from there,
+	// the working folder of the `waymark replay --var cv=cv.pdf` it was
+	// typed (and tab-completed) in. Either empty sends such a path with no
+	// folder: a driver in this process reads it from the process's folder,
+	// the daemon refuses it with a hint to give it whole
+	// (driver.Options.RemoteCallers), as it does a batch row's, whose
+	// worker has no folder of the submitter's.
+	Dir, VarsDir string
 }
 
 // Result is what a replay did.
@@ -666,6 +679,16 @@ func (x *run) value(v *routine.Value, rw *row) (string, error) {
 		return x.expand(v.Template, rw)
 	}
 	return v.Literal, nil
+}
+
+// fileDir is the folder a relative file path that v gives is read from:
+// the caller's (Options.VarsDir) for a variable's or a row's value, the
+// routine's (Options.Dir) for a literal or a template the routine writes.
+func (x *run) fileDir(v *routine.Value) string {
+	if v != nil && v.Slot != "" {
+		return x.opts.VarsDir
+	}
+	return x.opts.Dir
 }
 
 // lookup returns a variable's value: a secret, a plain value, or a field

@@ -322,7 +322,7 @@ func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row
 			req.Values = append(req.Values, one)
 		}
 	case calls.ActUpload:
-		req.Files = []string{v}
+		req.Files, req.Dir = []string{v}, x.fileDir(s.Value)
 	case calls.ActClick, calls.ActDblClick:
 		req.Button, req.Count = s.Button, s.Count
 	case calls.ActScroll:

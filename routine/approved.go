@@ -25,7 +25,7 @@ type Approved struct {
 	Action  string   `json:"action"`           // "click", "press Enter"
 	Path    string   `json:"path"`             // the page's path when pressed, without the query
 	Control string   `json:"control"`          // the control, in the outline's words
-	Why     string   `json:"why"`              // what made it a submit: "submits the form"
+	Why     string   `json:"why"`              // what made it a submit, calls.Approval's Why word for word: "submits the form"
 	Fields  []string `json:"fields,omitempty"` // the names of the form's fields, sorted
 	Sends   string   `json:"sends,omitempty"`  // the request it sent, when that is what made it a submit ("POST /pay": method and path)
 	// Target is where the press sent the form: "POST /order" (method,
@@ -38,6 +38,31 @@ type Approved struct {
 	// name; a per-load token (a field named like csrf, token, nonce) is
 	// "*", there but not compared.
 	Fixed map[string]string `json:"fixed,omitempty"`
+}
+
+// Describe says in one line what the person approved: the step, on
+// which page, why it needed them, and what it sends: `click button
+// "Place order" on /checkout: it submits the form; sends the form POST
+// /order; fields email, name; fixed amount=10`.
+func (ap *Approved) Describe() string {
+	s := calls.Approval{Action: ap.Action, Control: ap.Control, URL: ap.Path, Why: ap.Why}.Line()
+	if ap.Target != "" {
+		s += "; sends the form " + ap.Target
+	}
+	if ap.Sends != "" {
+		s += "; sends " + ap.Sends
+	}
+	if len(ap.Fields) > 0 {
+		s += "; fields " + strings.Join(ap.Fields, ", ")
+	}
+	if len(ap.Fixed) > 0 {
+		var kv []string
+		for _, k := range slices.Sorted(maps.Keys(ap.Fixed)) {
+			kv = append(kv, k+"="+ap.Fixed[k])
+		}
+		s += "; fixed " + strings.Join(kv, ", ")
+	}
+	return s
 }
 
 // ApprovedOf is the expectation a person's press was made under, from the
@@ -108,7 +133,13 @@ func (ap *Approved) Differs(now calls.Approval) string {
 	case got.Path != ap.Path:
 		return fmt.Sprintf("the page is %s, not %s", got.Path, ap.Path)
 	case got.Why != ap.Why && !(ap.sameControl(got) && wordsCommit(got.Why) && wordsCommit(ap.Why)):
-		return fmt.Sprintf("it %s, not %s", got.Why, ap.Why)
+		now, was := calls.WhyPhrase(got.Why), calls.WhyPhrase(ap.Why)
+		if now == was {
+			// Two of the submit check's older reasons that say the same
+			// ("Enter on it submits the form", "Enter in a form field …").
+			return fmt.Sprintf("the reason is %q, not %q", got.Why, ap.Why)
+		}
+		return fmt.Sprintf("it %s, not %s", now, was)
 	case !slices.Equal(got.Fields, ap.Fields):
 		var added, gone []string
 		for _, f := range got.Fields {

@@ -33,6 +33,12 @@ func TestApprovedDiffers(t *testing.T) {
 		{"a field fewer", func(a *calls.Approval) { a.Form = map[string]string{"email": ""} }, "no longer name"},
 		{"a key instead", func(a *calls.Approval) { a.Action = "press Enter" }, "it would press Enter"},
 		{"a request held", func(a *calls.Approval) { a.Sends = "POST http://127.0.0.1:4000/pay" }, "it sends POST /pay"},
+		// The reasons are said as the person reads them, never "it its
+		// words commit"; two older ones that read the same are quoted.
+		{"another reason", func(a *calls.Approval) { a.Why = `its words commit: "Place order"` },
+			"it is worded to send, pay, delete or confirm, not submits the form"},
+		{"an older reason that reads the same", func(a *calls.Approval) { a.Why = "Enter on it submits the form" },
+			`the reason is "Enter on it submits the form", not "submits the form"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			now := pressed

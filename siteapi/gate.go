@@ -44,47 +44,47 @@ func (c *caller) gate(req calls.FetchRequest) error {
 	if c.state != nil && c.state.URL != "" {
 		page = c.state.URL
 	}
-	a := calls.Approval{Action: ApprovalAction, URL: page, Control: "the recipe's call " + strings.ToUpper(c.r.Request.Method) + " " + shortURL(c.r.Request.URL),
-		Why: why, Sends: sends}
+	a := calls.Approval{Action: ApprovalAction, URL: page, Control: methodOf(req) + " " + shortURL(req.URL), Why: why, Sends: sends}
 	if req.Body != "" {
 		a.Form = map[string]string{"body": c.known.Redact(secret.Redact(clip(req.Body, 2000)))}
 	}
 	data, _ := json.Marshal(a)
 	return &calls.Error{Kind: calls.ErrNeedsApproval, Data: data,
-		Msg:  fmt.Sprintf("api call would send %s %s (%s): it needs approval; nothing was sent", methodOf(req), shortURL(req.URL), why),
+		Msg:  a.Line() + ", so it needs approval; nothing was sent",
 		Hint: "an API call reads without asking only with GET, or a POST api learn proved a read; review the request, then approve it (" + calls.Cmd("api call --allow-submit") + ", or --approve with the error's data)"}
 }
 
-// acting says why a request is not a read, or "" when it is.
+// acting says why a request is not a read, or "" when it is: an
+// Approval's Why, a verb phrase whose subject is the request.
 func (c *caller) acting(req calls.FetchRequest) string {
 	u, err := url.Parse(req.URL)
 	if err != nil {
-		return "its URL does not parse"
+		return "has a URL that does not parse"
 	}
 	if w := discover.Acts(u); w != "" {
-		return fmt.Sprintf("its URL's word %q acts", w)
+		return fmt.Sprintf("has %q in its URL, a word that acts", w)
 	}
 	switch m := methodOf(req); m {
 	case "GET", "HEAD":
 		// A GraphQL mutation sent as a GET (?query=mutation…) acts on a
 		// careless server.
 		if q := u.Query().Get("query"); q != "" && strings.Contains(q, "{") && !discover.GraphQLReads(q) {
-			return "its query is a GraphQL operation that is not a query"
+			return "sends a GraphQL operation that is not a query"
 		}
 		return ""
 	case "POST":
 		read := c.r.Request.Read
 		if read == "" {
-			return "a POST the recipe does not mark a read (api learn marks a GraphQL query or a JSON-RPC read)"
+			return "is a POST the recipe does not mark a read (api learn marks a GraphQL query or a JSON-RPC read)"
 		}
 		if got := discover.ReadShape(req.Body); got != read {
-			return fmt.Sprintf("the recipe marks it a read (%s), but its body is not one", read)
+			return fmt.Sprintf("is marked a read (%s) by the recipe, but its body is not one", read)
 		}
 		return ""
 	default:
 		// QUERY is safe by its draft, but a careless server routes every
 		// method to one handler: only what is proved a read goes.
-		return m + " may change what the site holds"
+		return "is a " + m + ", which may change what the site holds"
 	}
 }
 

@@ -5,9 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"maps"
-	"slices"
+	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -28,7 +26,11 @@ import (
 // again, with the answer and the request state this server gave). When
 // the client cannot ask, [Options.Submits] decides: "ask" (the default)
 // refuses with nothing pressed, "allow" lets the submit through, a
-// person's choice made in the configuration.
+// person's choice made in the configuration. A question the person could
+// not answer (the client answered it with an error, called again without
+// the answer, or no answer came within pendingTTL) presses nothing and
+// answers needs_approval, as a client that cannot ask gets: on every path
+// that asks (a tool's step, a run's, a replay's, a sign-in's).
 //
 // The answer is bound to the request it was asked for: the request state
 // names a pending approval this server holds (once, for a few minutes,
@@ -121,8 +123,38 @@ func gate[T any](ctx context.Context, r *sdk.CallToolRequest, do func(approve *c
 		return v, failure(err)
 	case !canElicit(r):
 		return v, refused(err, a)
+	case canAskNow(r):
+		// Before 2026-07-28 the person is asked while the call waits.
+		// The question is put here, not left to the SDK (which asks for
+		// an input request on these protocols and calls the tool
+		// again): a question the client fails to answer is then this
+		// server's to answer, as needs_approval, where the SDK's
+		// answer would be a JSON-RPC error.
+		yes, res := askWithin(ctx, r, err, a)
+		if res != nil {
+			return v, res
+		}
+		v, err := do(yes, false)
+		if err != nil {
+			return v, failure(err)
+		}
+		return v, nil
 	}
 	return zero, ap.ask(r, a)
+}
+
+// askWithin puts a, which err (needs_approval) carries, to the person
+// within the call: the approval to press with if they accept, or the tool
+// result to answer with instead.
+func askWithin(ctx context.Context, r *sdk.CallToolRequest, err error, a calls.Approval) (*calls.Approval, *sdk.CallToolResult) {
+	res, qerr := elicit(ctx, r, question(a))
+	if qerr != nil {
+		if ctx.Err() != nil {
+			return nil, failure(ctx.Err())
+		}
+		return nil, unanswered(withApproval(err.Error(), a), qerr)
+	}
+	return verdict(a, res)
 }
 
 // canElicit reports whether the client can ask its person: it declared
@@ -139,54 +171,22 @@ func canElicit(r *sdk.CallToolRequest) bool {
 	return e.Form != nil || e.URL == nil
 }
 
-// whyClause is an approval's reason as a clause of its own. The driver
-// gives most as the control's verb ("submits the form", "sends fetch: …"),
-// which takes "it"; the others are clauses already ("Enter in a form field
-// submits the form", "its words commit: …"), and "it" before them made
-// the person read "it Enter in a form field submits the form".
-func whyClause(why string) string {
-	why = strings.TrimPrefix(why, "it ")
-	for _, verb := range []string{"submits ", "sends ", "deletes ", "pays ", "confirms ", "writes ", "may "} {
-		if strings.HasPrefix(why, verb) {
-			return "it " + why
-		}
+// withApproval is a tool error's message with what the approval it
+// carries says to the person ([calls.Approval.Describe]), less the line
+// the message says already (a needs_approval message begins with it).
+func withApproval(msg string, a calls.Approval) string {
+	if !strings.Contains(msg, a.Line()) {
+		return msg + "\n" + a.Describe()
 	}
-	return why
+	if d := a.Details(); d != "" {
+		return msg + "\n" + d
+	}
+	return msg
 }
 
-// describeApproval says what a submit would do, for the person.
-func describeApproval(a calls.Approval) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s on %s: %s.", a.Action, a.Control, a.URL, whyClause(a.Why))
-	if len(a.Writes) > 0 {
-		// A sheet fill: each cell, what it holds now and what it gets.
-		b.WriteString("\nThe cells (now → written):")
-		for _, k := range slices.Sorted(maps.Keys(a.Writes)) {
-			fmt.Fprintf(&b, "\n  %s: %q → %q", k, a.Form[k], a.Writes[k])
-		}
-		return b.String()
-	}
-	if a.Sends != "" {
-		fmt.Fprintf(&b, "\nIt sends %s.", a.Sends)
-	} else if a.Target != "" {
-		fmt.Fprintf(&b, "\nThe form goes to %s.", a.Target)
-	}
-	if len(a.Form) > 0 {
-		names := make([]string, 0, len(a.Form))
-		for k := range a.Form {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		b.WriteString("\nThe form:")
-		for _, k := range names {
-			fmt.Fprintf(&b, "\n  %s: %s", k, a.Form[k])
-		}
-	}
-	return b.String()
-}
-
-// ask puts the approval to the person: an input request the client
-// answers (on older protocols the SDK asks and calls the tool again).
+// ask puts the approval to the person on the 2026-07-28 protocol: an
+// input request the client answers by calling the tool again (on older
+// ones gate asks within the call, [askWithin]).
 func (ap *approver) ask(r *sdk.CallToolRequest, a calls.Approval) *sdk.CallToolResult {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
@@ -200,14 +200,19 @@ func (ap *approver) ask(r *sdk.CallToolRequest, a calls.Approval) *sdk.CallToolR
 	}
 	ap.pending[state] = pending{approval: a, tool: r.Params.Name, args: compactJSON(r.Params.Arguments), at: now}
 	ap.mu.Unlock()
-	return &sdk.CallToolResult{
-		InputRequests: sdk.InputRequestMap{approvalInput: &sdk.ElicitParams{
-			Mode:            "form",
-			Message:         "An agent asks to " + describeApproval(a) + "\nAllow it? (Accept presses it once, if the page is still as shown.)",
-			RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}},
-		}},
-		RequestState: state,
-	}
+	return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{approvalInput: question(a)}, RequestState: state}
+}
+
+// question is the elicitation that asks the person to approve a.
+func question(a calls.Approval) *sdk.ElicitParams {
+	return questionSaying("An agent asks to " + a.Describe() + "\nAllow it? (Accept presses it once, if the page is still as shown.)")
+}
+
+// questionSaying is an elicitation that asks the person to approve what
+// message says: a form with no fields, answered by its action.
+func questionSaying(message string) *sdk.ElicitParams {
+	return &sdk.ElicitParams{Mode: "form", Message: message,
+		RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}}
 }
 
 // answered takes the person's answer to an approval asked earlier: the
@@ -222,25 +227,54 @@ func (ap *approver) answered(r *sdk.CallToolRequest) (*calls.Approval, *sdk.Call
 			"that approval request is unknown, used or expired; nothing was pressed"))
 	}
 	res, _ := r.Params.InputResponses[approvalInput].(*sdk.ElicitResult)
-	switch {
-	case res == nil:
-		return nil, failure(calls.Errorf(calls.ErrBadInput, "answer the approval request the tool made", "no answer to the approval request; nothing was pressed"))
-	case res.Action != "accept":
+	if res == nil {
+		// The client called again without the person's answer: it could
+		// not ask them, or they did not answer.
+		return nil, unanswered(withApproval("no answer came to the approval question for "+p.approval.Line(), p.approval), nil)
+	}
+	return verdict(p.approval, res)
+}
+
+// verdict is the person's answer to the question that asked to approve
+// a: the approval to press with, or the tool result to answer with
+// instead.
+func verdict(a calls.Approval, res *sdk.ElicitResult) (*calls.Approval, *sdk.CallToolResult) {
+	if res.Action != "accept" {
 		what := "declined"
 		if res.Action == "cancel" {
 			what = "dismissed"
 		}
 		return nil, failure(calls.Errorf(calls.ErrNeedsApproval, "do not press it another way: the person said no",
-			"the person %s %s %s; nothing was pressed", what, p.approval.Action, p.approval.Control))
+			"the person %s %s %s; nothing was pressed", what, a.Action, a.Control))
 	}
-	return &p.approval, nil
+	return &a, nil
 }
 
 // refused is the tool error when the person cannot be asked.
 func refused(err error, a calls.Approval) *sdk.CallToolResult {
-	msg := err.Error() + "\n" + describeApproval(a) +
+	msg := withApproval(err.Error(), a) +
 		"\nIt needs the approval of a person, and this MCP client cannot ask one (it has no elicitation): nothing was pressed." +
 		"\nhint: leave this step to the person, or a person can set [mcp] submits = \"allow\" in waymark.toml to let submits through" +
+		"\ncode: needs_approval"
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+}
+
+// unansweredHint says what to do when the person was asked and no answer
+// came: [mcp] submits = "allow" is no way round it (a client that can ask
+// always asks).
+const unansweredHint = "the person was not asked or could not answer: call the tool again to ask them again, or leave this step to the person"
+
+// unanswered is the tool error when the person was asked and no answer
+// came: msg says what was asked, qerr is how the question failed (nil:
+// the client called again without an answer). Nothing was pressed, as
+// when the client cannot ask.
+func unanswered(msg string, qerr error) *sdk.CallToolResult {
+	how := "the MCP client called again without their answer"
+	if qerr != nil {
+		how = "the MCP client answered the question with an error: " + qerr.Error()
+	}
+	msg += "\nIt needs the approval of a person, and the person could not answer (" + how + "): nothing was pressed." +
+		"\nhint: " + unansweredHint +
 		"\ncode: needs_approval"
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
 }
@@ -270,12 +304,34 @@ func canAskNow(r *sdk.CallToolRequest) bool {
 	return p != nil && p.ProtocolVersion != "" && p.ProtocolVersion < "2026-07-28"
 }
 
-// askNow asks the person, within the call, to approve what message says.
+// askNow asks the person, within the call, to approve what message says
+// (a run's or a replay's step). A question that fails is a needs_approval
+// error, as the person's no would be, not the client's error: nothing is
+// pressed, and the front says why. A canceled call stays canceled.
 func askNow(ctx context.Context, r *sdk.CallToolRequest, message string) (bool, error) {
-	res, err := r.Session.Elicit(ctx, &sdk.ElicitParams{Mode: "form", Message: message,
-		RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}})
+	res, err := elicit(ctx, r, questionSaying(message))
 	if err != nil {
-		return false, err
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		return false, calls.Errorf(calls.ErrNeedsApproval, unansweredHint,
+			"the person could not answer the approval question (the MCP client answered it with an error: %v)", err)
 	}
 	return res.Action == "accept", nil
 }
+
+// elicit puts q to the client's person within the call, waiting no longer
+// for the answer than an approval asked by returning waits (pendingTTL):
+// a client that never answers does not hold the call for ever.
+func elicit(ctx context.Context, r *sdk.CallToolRequest, q *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, pendingTTL, errNoAnswer)
+	defer cancel()
+	res, err := r.Session.Elicit(ctx, q)
+	if err != nil && errors.Is(context.Cause(ctx), errNoAnswer) {
+		return nil, errNoAnswer
+	}
+	return res, err
+}
+
+// errNoAnswer is a question no answer came to within pendingTTL.
+var errNoAnswer = errors.New("no answer within " + pendingTTL.String())

@@ -212,7 +212,7 @@ func TestPersonSeesWhereTheFormGoes(t *testing.T) {
 	a := placeOrder
 	a.Target = "POST https://pay.evil.test/order"
 	a.Form = map[string]string{"amount": "10000"}
-	got := describeApproval(a)
+	got := a.Describe()
 	if !strings.Contains(got, "The form goes to POST https://pay.evil.test/order") || !strings.Contains(got, "amount: 10000") {
 		t.Errorf("the person is shown:\n%s", got)
 	}

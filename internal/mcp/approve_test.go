@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func gatedCaller() *fakeCaller {
 		switch method {
 		case calls.MethodAct:
 			if req := params.(calls.ActRequest); req.Approve == nil && req.Submits == "ask" {
-				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: `click button[type=submit] "Place order" submits the form: it needs approval; nothing was pressed`,
+				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: placeOrder.Line() + ", so it needs approval; nothing was pressed",
 					Hint: "review it, then run the command again with --allow-submit (in place of --ask-submit if you passed it)", Data: data}
 			}
 			return calls.Outcome{URL: "https://shop.test/orders/1", Title: "Thanks", Navigated: true}, nil
@@ -43,7 +44,7 @@ func gatedCaller() *fakeCaller {
 // person is an MCP client's person: it answers each elicitation with
 // answer and keeps the messages it was shown.
 type person struct {
-	answer string // accept, decline, cancel
+	answer string // accept, decline, cancel; error: the client answers with an error
 	before func() // if set, called before each answer (the page may change meanwhile)
 	mu     sync.Mutex
 	asked  []string
@@ -56,6 +57,9 @@ func (p *person) options() *sdk.ClientOptions {
 		p.mu.Unlock()
 		if p.before != nil {
 			p.before()
+		}
+		if p.answer == "error" { // the client could not ask, or gave up waiting
+			return nil, errors.New("elicitation timed out")
 		}
 		res := &sdk.ElicitResult{Action: p.answer}
 		if p.answer == "accept" {
@@ -88,8 +92,8 @@ func TestApprovalAskedOfPerson(t *testing.T) {
 					p := &person{answer: answer}
 					cs := connectClient(t, Options{Caller: c}, p.options(), version)
 					got, isErr, _ := callTool(t, cs, tool.name, tool.args)
-					if len(p.asked) != 1 || !strings.Contains(p.asked[0], `"Place order"`) || !strings.Contains(p.asked[0], "ann@example.com") ||
-						!strings.Contains(p.asked[0], "https://shop.test/checkout") {
+					if len(p.asked) != 1 || !strings.HasPrefix(p.asked[0], `An agent asks to click button[type=submit] "Place order" on https://shop.test/checkout: it submits the form.`+"\n") ||
+						!strings.Contains(p.asked[0], "email: ann@example.com") {
 						t.Fatalf("the person was asked %q", p.asked)
 					}
 					acts := actsSeen(t, c)
@@ -119,7 +123,8 @@ func TestApprovalWithoutElicitation(t *testing.T) {
 	cs := connect(t, Options{Caller: c})
 	got, isErr, _ := callTool(t, cs, "click", map[string]any{"target": "e4"})
 	if !isErr || !strings.Contains(got, "cannot ask") || !strings.Contains(got, `[mcp] submits = "allow"`) ||
-		strings.Contains(got, "approve set") || strings.Contains(got, "allow-submit") || len(actsSeen(t, c)) != 1 {
+		strings.Contains(got, "approve set") || strings.Contains(got, "allow-submit") || len(actsSeen(t, c)) != 1 ||
+		strings.Count(got, placeOrder.Line()) != 1 || !strings.Contains(got, "email: ann@example.com") {
 		t.Errorf("isErr=%v acts %d reply:\n%s", isErr, len(actsSeen(t, c)), got)
 	}
 
@@ -275,7 +280,10 @@ func TestRunAsksPersonMidway(t *testing.T) {
 	if isErr || !strings.HasPrefix(got, "done") {
 		t.Fatalf("isErr=%v reply:\n%s", isErr, got)
 	}
-	if len(p.asked) != 1 || !strings.Contains(p.asked[0], "An agent's run asks to click") {
+	// The run's question is the one every front asks: the step, the page,
+	// why ("…: it submits the form", not "…: submits the form") and the form.
+	if len(p.asked) != 1 || p.asked[0] != "An agent's run asks to "+placeOrder.Describe()+"\nGo ahead? (y/N)" ||
+		!strings.HasPrefix(p.asked[0], `An agent's run asks to click button[type=submit] "Place order" on https://shop.test/checkout: it submits the form.`) {
 		t.Errorf("asked %q", p.asked)
 	}
 	acts := actsSeen(t, c)
@@ -284,22 +292,110 @@ func TestRunAsksPersonMidway(t *testing.T) {
 	}
 }
 
-// TestApprovalSaysWhyInWords: each reason the driver gives (a verb of the
-// control, or a clause of its own) reads as a sentence in what the person
-// is asked; "it Enter in a form field submits the form" did not.
-func TestApprovalSaysWhyInWords(t *testing.T) {
-	for _, tt := range []struct{ why, want string }{
-		{"submits the form", `click button "Place order" on https://shop.test/checkout: it submits the form.`},
-		{"it submits the form", `click button "Place order" on https://shop.test/checkout: it submits the form.`},
-		{"sends fetch: POST /api/order", `click button "Place order" on https://shop.test/checkout: it sends fetch: POST /api/order.`},
-		{"Enter in a form field submits the form", `click button "Place order" on https://shop.test/checkout: Enter in a form field submits the form.`},
-		{"Enter on it submits the form", `click button "Place order" on https://shop.test/checkout: Enter on it submits the form.`},
-		{`its words commit: "Delete"`, `click button "Place order" on https://shop.test/checkout: its words commit: "Delete".`},
-		{"the page's tool is not marked read-only: it may act", `click button "Place order" on https://shop.test/checkout: the page's tool is not marked read-only: it may act.`},
-	} {
-		a := calls.Approval{Action: "click", Control: `button "Place order"`, URL: "https://shop.test/checkout", Why: tt.why}
-		if got, _, _ := strings.Cut(describeApproval(a), "\n"); got != tt.want {
-			t.Errorf("why %q:\n got %s\nwant %s", tt.why, got, tt.want)
+// TestApprovalQuestionFails: a client that can elicit but answers the
+// approval question with an error (its person could not be asked, or it
+// gave up waiting) gets what a client without elicitation gets: a tool
+// error with code needs_approval, nothing pressed, not a JSON-RPC error.
+// On the 2026-07-28 protocol the client asks; one that calls again
+// without the person's answer gets the same.
+func TestApprovalQuestionFails(t *testing.T) {
+	check := func(t *testing.T, c *fakeCaller, got string, isErr bool) {
+		t.Helper()
+		if !isErr || !strings.Contains(got, "code: needs_approval") || !strings.Contains(got, "nothing was pressed") ||
+			!strings.Contains(got, "could not answer") || strings.Count(got, placeOrder.Line()) != 1 {
+			t.Errorf("isErr=%v reply:\n%s", isErr, got)
+		}
+		for _, a := range actsSeen(t, c) {
+			if a.Approve != nil || a.Submits != SubmitsAsk {
+				t.Errorf("pressed with %+v", a)
+			}
 		}
 	}
+	for _, tool := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"click", map[string]any{"target": "e4"}},
+		{"press", map[string]any{"key": "Enter", "target": "e2"}},
+	} {
+		t.Run("2025-06-18/"+tool.name, func(t *testing.T) {
+			c := gatedCaller()
+			p := &person{answer: "error"}
+			cs := connectClient(t, Options{Caller: c}, p.options(), "2025-06-18")
+			res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool.name, Arguments: tool.args})
+			if err != nil {
+				t.Fatalf("a JSON-RPC error, not a tool result: %v", err)
+			}
+			check(t, c, resultText(res), res.IsError)
+			if len(p.asked) != 1 {
+				t.Errorf("asked %q", p.asked)
+			}
+		})
+	}
+	t.Run("no answer", func(t *testing.T) {
+		c := gatedCaller()
+		cs := connectClient(t, Options{Caller: c}, &sdk.ClientOptions{MultiRoundTrip: &sdk.MultiRoundTripOptions{Disabled: true},
+			ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				return nil, errors.New("not asked")
+			}}, "")
+		args := map[string]any{"target": "e4"}
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "click", Arguments: args})
+		if err != nil || res.RequestState == "" {
+			t.Fatalf("no question: %v %+v", err, res)
+		}
+		res, err = cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "click", Arguments: args, RequestState: res.RequestState})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, c, resultText(res), res.IsError)
+	})
+}
+
+// TestMidwayQuestionFails: a run's or a replay's question that the client
+// answers with an error stops with needs_approval, nothing pressed, and
+// says the person could not answer; the client's error is not the run's.
+func TestMidwayQuestionFails(t *testing.T) {
+	t.Run("run", func(t *testing.T) {
+		data, _ := json.Marshal(placeOrder)
+		c := pageCaller()
+		page := c.reply
+		c.reply = func(method string, params any) (any, error) {
+			if req, ok := params.(calls.ActRequest); ok && method == calls.MethodAct && req.Approve == nil && req.Submits == "ask" {
+				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "it needs approval; nothing was pressed", Data: data}
+			}
+			return page(method, params)
+		}
+		m := scripted.New(
+			scripted.Data(pilot.PurposeDecide, `{"thought":"sign in","action":{"type":"click","ref":"e3","expect":{"text_appears":"Welcome, Ann"}}}`),
+		)
+		p := &person{answer: "error"}
+		newPilot := func(_ context.Context, session string) (*pilot.Pilot, error) {
+			return pilot.New(calls.Remote{Caller: c, Session: session}, m, nil), nil
+		}
+		cs := connectClient(t, Options{Caller: c, Extra: []func(*sdk.Server){PilotTools(newPilot, nil, PilotOptions{})}}, p.options(), "2025-06-18")
+		got, isErr, _ := callTool(t, cs, "run", map[string]any{"task": "sign in"})
+		if !isErr || len(p.asked) != 1 || !strings.Contains(got, "could not answer") || !strings.Contains(got, "code: needs_approval") {
+			t.Errorf("isErr=%v asked %d reply:\n%s", isErr, len(p.asked), got)
+		}
+		for _, a := range actsSeen(t, c) {
+			if a.Approve != nil {
+				t.Errorf("pressed with %+v", a)
+			}
+		}
+	})
+	t.Run("replay", func(t *testing.T) {
+		var aerr error
+		replayer := func(ctx context.Context, _ string, _ *routine.Routine, o replay.Options) (*replay.Result, error) {
+			_, aerr = o.Approve(ctx, "place", placeOrder)
+			return &replay.Result{Status: replay.StatusOK}, nil
+		}
+		cs := connectClient(t, Options{Caller: &fakeCaller{}, Extra: []func(*sdk.Server){PilotTools(nil, replayer, PilotOptions{})}},
+			(&person{answer: "error"}).options(), "2025-06-18")
+		if res, isErr, _ := callTool(t, cs, "replay", map[string]any{"routine": routineFile(t)}); isErr {
+			t.Fatalf("replay: %s", res)
+		}
+		if !errors.Is(aerr, calls.ErrNeedsApproval) || !strings.Contains(aerr.Error(), "could not answer") {
+			t.Errorf("Approve's error: %v", aerr)
+		}
+	})
 }

@@ -31,8 +31,11 @@
 // A click or key (from an element tool or act) that would send a form,
 // pay, delete or confirm is put to the person through MCP elicitation,
 // and pressed only if they accept and the page still matches what they
-// were shown; a client that cannot ask gets [Options.Submits]. The agent
-// has no argument to approve with: see approve.go. run and replay ask the
+// were shown; a client that cannot ask gets [Options.Submits]. A question
+// the person could not answer (the client answered it with an error, or
+// no answer came) presses nothing and answers needs_approval, as a client
+// that cannot ask is answered. The agent has no argument to approve with:
+// see approve.go. run and replay ask the
 // person as they reach a submit when the client can be asked in the
 // middle of a call (elicitation, before the 2026-07-28 protocol), and
 // otherwise follow [Options.Submits]; a replay also presses the submits

@@ -1,7 +1,13 @@
 package mcp
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/lazyre"
@@ -35,7 +41,7 @@ func mcpHint(h string) string {
 	h = calls.NameCommands(h, func(words []string) string {
 		if tool := toolOf(words); tool != "" {
 			if tool == "navigate" && len(words) > 1 { // `waymark open URL`
-				if url := words[1]; url != strings.ToUpper(url) {
+				if url := words[1]; isAddress(url) {
 					return "the navigate tool with url " + url
 				}
 				return "the navigate tool with a url" // a placeholder
@@ -77,4 +83,44 @@ func toolOf(words []string) string {
 		return "close"
 	}
 	return map[string]string{"open": "navigate", "tab": "tabs"}[words[0]]
+}
+
+// isAddress reports whether a command's word is an address (example.com,
+// https://…, localhost:8000, about:blank) rather than a placeholder for
+// one (URL, url, <address>): an address has a dot, a scheme's colon or
+// is localhost, a placeholder none of them. Case tells nothing: a
+// lower-case placeholder is no address, and an address may be written
+// in capitals.
+func isAddress(w string) bool {
+	if strings.ContainsAny(w, "<>{}") {
+		return false
+	}
+	host, _, _ := strings.Cut(strings.ToLower(w), ":")
+	return strings.Contains(w, ".") || strings.Contains(w, ":") && host != "" && !strings.Contains(host, "/") || host == "localhost"
+}
+
+// withToolNames answers a call of a tool this server does not have by a
+// command's name (open, tab, get) or another server's (Playwright MCP's
+// browser_navigate) with the tool that does it. The answer stays the
+// SDK's, the protocol's unknown-tool error (-32602), with the tool named
+// after its message: an agent reads the message, a client the code.
+//
+// The SDK's message is matched whole, here only: were it to change, the
+// error would go through as the SDK wrote it, and
+// TestWrongToolNamePointsToTheTool would say so.
+func withToolNames(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		p, ok := req.GetParams().(*sdk.CallToolParamsRaw)
+		var rpcErr *jsonrpc.Error
+		if err == nil || method != "tools/call" || !ok || !errors.As(err, &rpcErr) ||
+			rpcErr.Code != jsonrpc.CodeInvalidParams || rpcErr.Message != fmt.Sprintf("unknown tool %q", p.Name) {
+			return res, err
+		}
+		tool := toolOf([]string{strings.TrimPrefix(p.Name, "browser_")})
+		if tool == "" || tool == p.Name {
+			return res, err
+		}
+		return res, &jsonrpc.Error{Code: rpcErr.Code, Message: rpcErr.Message + ": the " + tool + " tool does that", Data: rpcErr.Data}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -330,7 +331,12 @@ func runTask(ctx context.Context, r *sdk.CallToolRequest, p *pilot.Pilot, in run
 			b.WriteString("\nhint: " + mcpHint(h))
 		}
 		if a, ok := calls.ApprovalOf(err); ok {
-			b.WriteString("\n" + describeApproval(a))
+			b.WriteString("\n" + a.Describe())
+		}
+		// The category, as a tool error's (failure): a run stopped at a
+		// submit no one approved is needs_approval, not a failure.
+		if code := calls.Code(err); code != "internal" {
+			b.WriteString("\ncode: " + code)
 		}
 	}
 	if res != nil && res.Routine != nil {
@@ -385,6 +391,13 @@ func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in re
 	// page matches and the routine is the file they saved, as the approval
 	// authority says; any other goes by the server's setting.
 	ro := replay.Options{Vars: vars, KeepHeals: replay.KeepAsk, Submits: approverFrom(ctx).submits, Approvals: trust}
+	if file != "" {
+		// A relative file path the routine writes is read beside it. The
+		// client's values have no folder (this server's is not the
+		// client's): a relative one is refused with a hint to give it
+		// whole (replay.Options.VarsDir).
+		ro.Dir = filepath.Dir(file)
+	}
 	if t := toolsFrom(ctx); t != nil {
 		ro.SignIn = t.signIn(req, file, "replay", vars) // an api step's relogin, next to the routine's file
 	}
@@ -392,7 +405,7 @@ func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in re
 		ro.Submits = SubmitsAsk // a person who can be asked is asked
 		// Any other submit is put to the person as the replay reaches it.
 		ro.Approve = func(ctx context.Context, step string, a calls.Approval) (bool, error) {
-			return askNow(ctx, req, "A replay asks to "+describeApproval(a)+"\n(step "+step+")\nAllow it? (Accept presses it once, if the page is still as shown.)")
+			return askNow(ctx, req, "A replay asks to "+a.Describe()+"\n(step "+step+")\nAllow it? (Accept presses it once, if the page is still as shown.)")
 		}
 	}
 	res, err := pt.replayer(ctx, sessionFrom(ctx, pt.session), r, ro)
@@ -488,7 +501,7 @@ func approvalText(err error) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return err.Error() + "\n" + describeApproval(a) + "\ncode: needs_approval", true
+	return withApproval(err.Error(), a) + "\ncode: needs_approval", true
 }
 
 // prepend puts a line before a result's first text.

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/internal/outline"
 )
 
 // noConnection is the Caller of a server started without one: every call
@@ -139,8 +140,14 @@ func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.
 	}
 	t.appSeen(snap.App)
 	t.offerPageTool(snap.Text)
-	return snap.Text, snapshotOut{URL: snap.URL, Title: snap.Title, Outline: snap.Text}, nil
+	text := outline.SayFull(snap.Text, fullInMCP)
+	return text, snapshotOut{URL: snap.URL, Title: snap.Title, Outline: text}, nil
 }
+
+// fullInMCP is how an outline's summary of lines off screen says to see
+// them all ("— scroll, or snapshot --full)" on the command line) in this
+// server's words: the snapshot tool's full argument.
+const fullInMCP = "snapshot with full: true"
 
 // dialog answers the open JavaScript dialog; the page may go on from there.
 func (t *tools) dialog(ctx context.Context, r *sdk.CallToolRequest, req calls.DialogRequest) (string, actOut, error) {
@@ -243,8 +250,8 @@ func (t *tools) lookNaming(ctx context.Context, r *sdk.CallToolRequest, head, no
 	if snap.Changed { // only the changes: no [page] line names the page
 		head = withFirstLine(head, nowAt)
 	}
-	outline := strings.TrimSuffix(snap.Text, "\n")
-	return head + "\n" + outline, lookOut{Outline: outline, Changes: snap.Changed}
+	text := strings.TrimSuffix(outline.SayFull(snap.Text, fullInMCP), "\n")
+	return head + "\n" + text, lookOut{Outline: text, Changes: snap.Changed}
 }
 
 // withFirstLine puts s at the end of text's first line.

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -246,5 +247,32 @@ func TestDescribeOutcomeNotSentAndAlert(t *testing.T) {
 	got = describeOutcome(calls.ActRequest{Kind: calls.ActClick, Target: "e4"}, calls.Outcome{Dialog: &calls.Dialog{Type: "alert", Message: "Hi"}})
 	if want := "click e4: done\nan alert dialog is open and waits for an answer: \"Hi\""; got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestOutlineSaysFullInToolWords: the outline's summary of what is off
+// screen ends with the command line's "snapshot --full"; an MCP client
+// reads the snapshot tool's argument instead, in a snapshot and in an
+// action's look, text and structured alike.
+func TestOutlineSaysFullInToolWords(t *testing.T) {
+	const page = "[page] Shop — shop.test\n- button \"Buy\" [ref=e1]\n(40 more lines below: 32 links — scroll, or snapshot --full)\n"
+	c := &fakeCaller{reply: func(method string, params any) (any, error) {
+		if method == calls.MethodSnapshot {
+			return calls.Snapshot{URL: "http://shop.test/", Text: page}, nil
+		}
+		return calls.Outcome{}, nil
+	}}
+	cs := connect(t, Options{Caller: c})
+	for _, tool := range []struct {
+		name string
+		args map[string]any
+	}{{"snapshot", map[string]any{}}, {"hover", map[string]any{"target": "e1"}}} {
+		got, _, res := callTool(t, cs, tool.name, tool.args)
+		data, _ := json.Marshal(res.StructuredContent)
+		for _, s := range []string{got, string(data)} {
+			if strings.Contains(s, "--full") || !strings.Contains(s, "— scroll, or snapshot with full: true)") {
+				t.Errorf("%s: %s", tool.name, s)
+			}
+		}
 	}
 }

@@ -144,7 +144,7 @@ func build(opts Options, cs clientSession) *server {
 	for _, add := range opts.Extra {
 		add(srv)
 	}
-	srv.AddReceivingMiddleware(withSession(cs.name), withApprover(newApprover(opts.Submits)), withTools(t), sv.watchClient)
+	srv.AddReceivingMiddleware(withSession(cs.name), withApprover(newApprover(opts.Submits)), withTools(t), sv.watchClient, withToolNames)
 	return sv
 }
 

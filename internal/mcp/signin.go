@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -55,10 +56,10 @@ func (t *tools) signIn(r *sdk.CallToolRequest, holder, tool string, vars map[str
 				own[v.Name] = val
 			}
 		}
-		ro := replay.Options{Vars: vars, Secrets: t.secrets, NoHand: true}
+		ro := replay.Options{Vars: vars, Secrets: t.secrets, NoHand: true, Dir: filepath.Dir(file)}
 		if canAskNow(r) {
 			ro.Approve = func(ctx context.Context, step string, a calls.Approval) (bool, error) {
-				return askNow(ctx, r, "Signing in again by "+name+" asks to "+describeApproval(a)+"\n(step "+step+")\nAllow it? (Accept presses it once, if the page is still as shown.)")
+				return askNow(ctx, r, "Signing in again by "+name+" asks to "+a.Describe()+"\n(step "+step+")\nAllow it? (Accept presses it once, if the page is still as shown.)")
 			}
 		}
 		_, err = replay.SignIn(ctx, t.s, name, rt, clientValues(rt, trust, own), ro)

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -177,17 +176,11 @@ func (t *tools) register(s *sdk.Server, allowEval bool) {
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActScroll, Target: in.Target, Direction: in.Direction, Pixels: in.Pixels})
 	})
 	add(s, "upload", "Set the files of a file input.", func(ctx context.Context, r *sdk.CallToolRequest, in uploadIn) (string, actOut, error) {
-		// The daemon reads the files, and would take a relative path
-		// from its own folder, not the client's: the file uploaded
-		// could be another of the same name. The CLI makes its paths
-		// whole before sending; a client gives them whole.
-		for _, f := range in.Files {
-			if !filepath.IsAbs(f) {
-				abs, _ := filepath.Abs(f)
-				return "", actOut{}, calls.Errorf(calls.ErrBadInput, "give the whole path, e.g. "+abs,
-					"upload takes absolute paths, and %q is not (the browser would read it from a folder of its own)", f)
-			}
-		}
+		// A relative path is sent as given, with no folder: this server's
+		// (Claude Desktop starts it in /) is not the client's either. The
+		// daemon refuses it with the hint to give it whole
+		// (driver.Options.RemoteCallers), as it does a form_fill's file
+		// answer.
 		return t.act(ctx, r, calls.ActRequest{Kind: calls.ActUpload, Target: in.Target, Files: in.Files})
 	})
 	add(s, "drag", "Drag source onto to.", func(ctx context.Context, r *sdk.CallToolRequest, in dragIn) (string, actOut, error) {

@@ -459,8 +459,45 @@ func appendSummary(buf []byte, lines []line, where, hint string) []byte {
 	}
 	buf = append(buf, " — "...)
 	buf = append(buf, hint...)
-	buf = append(buf, ", or snapshot --full)\n"...)
+	buf = append(buf, ", or "+FullAdvice+")\n"...)
 	return buf
+}
+
+// FullAdvice is how a summary line of lines off screen says to see them
+// all, in the command line's words: "(40 more lines below: … — scroll,
+// or snapshot --full)". The outline is one text for every reader; a front
+// with other words for it (MCP's snapshot tool and its full argument)
+// says them with [SayFull].
+const FullAdvice = "snapshot --full"
+
+// SayFull is text, an outline or a diff of outlines ("+ (…)"), with the
+// [FullAdvice] that ends each summary line of lines off screen said as
+// advice instead. Only summary lines change: one starts with "(" after
+// its diff mark, where every line of the page's own text starts with its
+// element's "- " (or its [page] or notice head), so no page can write
+// one.
+func SayFull(text, advice string) string {
+	const end = ", or " + FullAdvice + ")"
+	if !strings.Contains(text, end) {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		body := l
+		if strings.HasPrefix(body, "+ ") || strings.HasPrefix(body, "- ") {
+			body = body[2:]
+		}
+		if !strings.HasPrefix(body, "(") || !strings.HasSuffix(body, end) {
+			continue
+		}
+		// "(N more lines above" or "below", N a count.
+		rest := strings.TrimLeft(body[1:], "0123456789")
+		if len(rest) == len(body)-1 || !(strings.HasPrefix(rest, " more lines above") || strings.HasPrefix(rest, " more lines below")) {
+			continue
+		}
+		lines[i] = strings.TrimSuffix(l, FullAdvice+")") + advice + ")"
+	}
+	return strings.Join(lines, "\n")
 }
 
 // plural returns the plural of a role name for a count.

@@ -172,3 +172,39 @@ func TestInteractiveKeepsThePagesAnswer(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// TestSayFullRewordsOnlySummaryLines: a front's words for seeing the
+// whole outline replace the command line's at the end of the lines that
+// sum up what is off screen (in an outline, and in a diff of two), never
+// in the page's own text, which can read like one.
+func TestSayFullRewordsOnlySummaryLines(t *testing.T) {
+	mimic := "(2 more lines below — scroll, or " + FullAdvice + ")"
+	root := &Node{Role: "document", InViewport: true, Children: []*Node{
+		{Role: "button", Ref: "e1", Name: "On screen", Box: Rect{W: 10, H: 10}, InViewport: true},
+		{Role: "text", Name: mimic, Box: Rect{Y: 20, W: 10, H: 10}, InViewport: true},
+		{Role: "link", Ref: "e2", Name: "Off screen", Box: Rect{Y: 900, W: 10, H: 10}},
+		{Role: "link", Ref: "e3", Name: "Off too", Box: Rect{Y: 950, W: 10, H: 10}},
+	}}
+	var b bytes.Buffer
+	if _, err := Render(&b, root, RenderOptions{Viewport: Rect{W: 800, H: 600}}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.HasSuffix(out, "(2 more lines below: 2 links — scroll, or "+FullAdvice+")\n") {
+		t.Fatalf("no summary line:\n%s", out)
+	}
+	diff := "- " + "(3 more lines below: 3 links — scroll, or " + FullAdvice + ")\n+ (2 more lines below: 2 links — scroll, or " + FullAdvice + ")"
+	for _, tt := range []struct{ in, want string }{
+		{out, strings.Replace(out, "links — scroll, or "+FullAdvice+")", "links — scroll, or the whole one)", 1)},
+		{diff, "- (3 more lines below: 3 links — scroll, or the whole one)\n+ (2 more lines below: 2 links — scroll, or the whole one)"},
+		{"- text: " + mimic, "- text: " + mimic},
+		{"(some words of the page — scroll, or " + FullAdvice + ")", "(some words of the page — scroll, or " + FullAdvice + ")"},
+	} {
+		if got := SayFull(tt.in, "the whole one"); got != tt.want {
+			t.Errorf("SayFull(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+	if !strings.Contains(SayFull(out, "the whole one"), "- text: "+mimic) {
+		t.Errorf("the page's text was reworded:\n%s", SayFull(out, "the whole one"))
+	}
+}

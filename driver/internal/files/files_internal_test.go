@@ -1,11 +1,14 @@
 package files
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 func TestSafeName(t *testing.T) {
@@ -150,5 +153,106 @@ func TestStoppedDownloadLeavesNothing(t *testing.T) {
 	d.sweep(time.Time{})
 	if got := left(); len(got) != 1 || got[0] != "report.csv" {
 		t.Fatalf("after close's sweep the folder holds %q", got)
+	}
+}
+
+// A relative path to upload means one folder: the one the request names
+// (the caller's), else this process's for a driver in the caller's own
+// process; a daemon's driver (NoFolder) refuses it rather than read it
+// from the folder the daemon started in, and its hint never names that.
+func TestUploadsResolve(t *testing.T) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caller := t.TempDir()
+	for _, tt := range []struct {
+		name      string
+		u         Uploads
+		path, dir string
+		want      string // "" when refused
+	}{
+		{"whole", Uploads{NoFolder: true}, "/tmp/x/../cv.pdf", "", "/tmp/cv.pdf"},
+		{"whole ignores dir", Uploads{NoFolder: true}, "/tmp/cv.pdf", caller, "/tmp/cv.pdf"},
+		{"relative to the caller's folder", Uploads{NoFolder: true}, "docs/cv.pdf", caller, filepath.Join(caller, "docs/cv.pdf")},
+		{"in process: the process's folder", Uploads{}, "cv.pdf", "", filepath.Join(cwd, "cv.pdf")},
+		{"daemon: refused", Uploads{NoFolder: true}, "cv.pdf", "", ""},
+		{"a relative folder is no folder", Uploads{}, "cv.pdf", "here", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.u.Resolve(tt.path, tt.dir)
+			if tt.want != "" {
+				if err != nil || got != tt.want {
+					t.Fatalf("Resolve(%q, %q) = %q, %v; want %q", tt.path, tt.dir, got, err, tt.want)
+				}
+				return
+			}
+			if !errors.Is(err, calls.ErrBadInput) {
+				t.Fatalf("Resolve(%q, %q) = %q, %v; want bad_input", tt.path, tt.dir, got, err)
+			}
+			if hint := calls.Hint(err); tt.u.NoFolder && (!strings.Contains(hint, "give the whole path") || strings.Contains(hint, cwd)) {
+				t.Errorf("hint %q: want what to give, never this process's folder %s", hint, cwd)
+			}
+		})
+	}
+}
+
+// TestUploadWithoutFilesNamesNoCommand: an upload with no file is refused
+// in words every front reads; the CLI asks for a file itself, so its usage
+// line would reach only the fronts it does not fit (MCP, a program).
+func TestUploadWithoutFilesNamesNoCommand(t *testing.T) {
+	_, err := Uploads{}.Check(nil, "")
+	if !errors.Is(err, calls.ErrBadInput) || strings.Contains(calls.Hint(err), "waymark") || calls.Hint(err) == "" {
+		t.Errorf("%v; hint %q", err, calls.Hint(err))
+	}
+}
+
+// TestUploadsCheckHostileFolder: whatever folder a request names for its
+// relative paths (a client's, a routine's), the upload roots bound the
+// file read: a path climbing out with "..", a folder outside the roots,
+// a link inside a root to a file outside, a folder that is itself a link
+// out, are refused; the same file named from inside is read.
+func TestUploadsCheckHostileFolder(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	mustWrite := func(p string) {
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustWrite(filepath.Join(root, "cv.txt"))
+	mustWrite(filepath.Join(outside, "secret.txt"))
+	if err := os.MkdirAll(filepath.Join(root, "routines", "deep"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	u := Uploads{Roots: []string{root}, NoFolder: true}
+	rel, err := filepath.Rel(filepath.Join(root, "routines", "deep"), filepath.Join(outside, "secret.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path, dir string
+		ok        bool
+	}{
+		{"../../cv.txt", filepath.Join(root, "routines", "deep"), true},
+		{rel, filepath.Join(root, "routines", "deep"), false},
+		{"../../../../../../../../etc/passwd", filepath.Join(root, "routines"), false},
+		{"secret.txt", outside, false},
+		{"link.txt", root, false},
+		{"secret.txt", filepath.Join(root, "out"), false},
+		{"cv.txt", "routines/../..", false},
+	} {
+		got, err := u.Check([]string{tt.path}, tt.dir)
+		if tt.ok != (err == nil) {
+			t.Errorf("Check(%q, %q) = %v, %v; want ok %v", tt.path, tt.dir, got, err, tt.ok)
+		}
+		if err != nil && !errors.Is(err, calls.ErrBadInput) {
+			t.Errorf("Check(%q, %q): %v, want bad_input", tt.path, tt.dir, err)
+		}
 	}
 }

@@ -29,6 +29,9 @@ import (
 type Answer struct {
 	Key, Value string
 	Secret     bool
+	// Dir is the folder a file field's relative answer is read from
+	// (calls.FormFillRequest.Dir, or its Dirs for this key).
+	Dir string
 }
 
 // defaultRounds is how many reads a fill makes, at most, to find the
@@ -43,19 +46,28 @@ const optionWait = 3 * time.Second
 func Answers(req calls.FormFillRequest) ([]Answer, error) {
 	var answers []Answer
 	for k, v := range req.Answers {
-		answers = append(answers, Answer{Key: k, Value: v})
+		answers = append(answers, Answer{Key: k, Value: v, Dir: answerDir(req, k)})
 	}
 	for k, v := range req.Secrets {
 		if _, dup := req.Answers[k]; dup {
 			return nil, calls.Errorf(calls.ErrBadInput, "give each field one answer", "%q is both an answer and a secret", k)
 		}
-		answers = append(answers, Answer{Key: k, Value: v, Secret: true})
+		answers = append(answers, Answer{Key: k, Value: v, Secret: true, Dir: answerDir(req, k)})
 	}
 	if len(answers) == 0 {
 		return nil, calls.Errorf(calls.ErrBadInput, "give answers by key or label: {\"email\": \"ann@example.com\"} ("+calls.Cmd("form")+" lists the keys)", "no answers given")
 	}
 	sort.Slice(answers, func(i, j int) bool { return answers[i].Key < answers[j].Key })
 	return answers, nil
+}
+
+// answerDir is the folder the answer key's relative file path is read
+// from.
+func answerDir(req calls.FormFillRequest, key string) string {
+	if d, ok := req.Dirs[key]; ok {
+		return d
+	}
+	return req.Dir
 }
 
 // Fill fills the tab's fields from answers, in rounds: each round reads
@@ -133,6 +145,17 @@ func Fill(ctx context.Context, v View, answers []Answer, req calls.FormFillReque
 		}
 		// In the page's order, as a person goes down the form.
 		sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].at < jobs[j].at })
+		// A file answer the driver cannot place (a relative path with no
+		// folder to read it from, in the daemon) is the caller's mistake,
+		// not the field's: the fill is refused before the round writes
+		// anything, with what to give instead.
+		for _, j := range jobs {
+			if j.f.Kind == calls.FieldFile {
+				if _, err := v.UploadPath(j.a.Value, j.a.Dir); err != nil {
+					return nil, err
+				}
+			}
+		}
 		for _, j := range jobs {
 			done[j.f.Key] = fillField(ctx, v, j.f, j.a, h)
 			typed[j.f.Key] = j.a
@@ -228,7 +251,7 @@ func fillField(ctx context.Context, v View, f *field, a Answer, h *hand.Hand) *c
 	value := a.Value
 	for try := 1; try <= 2; try++ {
 		ff.Tries = try
-		want, err := writeField(ctx, v, f, value, h)
+		want, err := writeField(ctx, v, f, value, a.Dir, h)
 		got, pageErr := f.readBack(ctx)
 		switch {
 		case err != nil:
@@ -253,8 +276,9 @@ func fillField(ctx context.Context, v View, f *field, a Answer, h *hand.Hand) *c
 }
 
 // writeField writes value into the field as its kind needs and returns
-// what the field should hold after.
-func writeField(ctx context.Context, v View, f *field, value string, h *hand.Hand) (string, error) {
+// what the field should hold after; a file field's relative path is read
+// from dir.
+func writeField(ctx context.Context, v View, f *field, value, dir string, h *hand.Hand) (string, error) {
 	el := f.el
 	timeout := elem.DefaultTimeout
 	if strings.ContainsAny(value, "\r\n") {
@@ -333,7 +357,7 @@ func writeField(ctx context.Context, v View, f *field, value string, h *hand.Han
 		}
 		return fillSlider(ctx, v, f, value)
 	case calls.FieldFile:
-		return fillFile(ctx, v, f, value)
+		return fillFile(ctx, v, f, value, dir)
 	}
 	return "", calls.Errorf(calls.ErrNotInteractable, "fill it with the other commands", "a %s field cannot be filled from an answer", f.Kind)
 }

@@ -38,9 +38,12 @@ type View interface {
 	PressAt(ctx context.Context, p elem.Point, h *hand.Hand) error
 	// Quiet waits until the page's DOM has been still for still.
 	Quiet(ctx context.Context, still time.Duration) error
-	// CheckUploads checks files are under the upload roots and returns
-	// their real paths.
-	CheckUploads(files []string) ([]string, error)
+	// UploadPath makes a file's path whole, a relative one against dir
+	// (the caller's folder), or refuses it where no folder can be its.
+	UploadPath(path, dir string) (string, error)
+	// CheckUploads makes files whole as UploadPath does, checks they are
+	// under the upload roots and returns their real paths.
+	CheckUploads(files []string, dir string) ([]string, error)
 	// SetFiles sets a file input's files.
 	SetFiles(ctx context.Context, el elem.Element, files []string) error
 	// DropFiles drags files onto the page at a point and drops them.

@@ -205,10 +205,11 @@ func fillSlider(ctx context.Context, v View, f *field, value string) (string, er
 // fillFile sets a file field: a file input takes the file, a drop zone
 // has it dropped on it (the way a person drags it there); a zone that
 // shows nothing after the drop but holds a file input gets it there.
-// Uploads keep their rules: only files under the upload roots (the
-// core's check, which its doors make again).
-func fillFile(ctx context.Context, v View, f *field, value string) (string, error) {
-	files, err := v.CheckUploads([]string{value})
+// Uploads keep their rules: a relative path read from dir (the caller's
+// folder), only files under the upload roots (the core's check, which its
+// doors make again).
+func fillFile(ctx context.Context, v View, f *field, value, dir string) (string, error) {
+	files, err := v.CheckUploads([]string{value}, dir)
 	if err != nil {
 		return "", err
 	}

@@ -20,9 +20,9 @@ func HeldSheetFill(t testing.TB, dir string) (cells string, approval calls.Appro
 	if err := os.WriteFile(cells, []byte(`{"B2": 12, "C2": "paid"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	approval = calls.Approval{Action: "write cells", URL: "http://x/", Control: "B2, C2", Form: map[string]string{"B2": "1", "C2": ""}, Token: "L.1"}
+	approval = calls.Approval{Action: "write cells", URL: "http://x/", Control: "B2, C2", Why: "writes 2 cells of the sheet", Form: map[string]string{"B2": "1", "C2": ""}, Token: "L.1"}
 	data, _ := json.Marshal(approval)
-	ask := &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "writing 2 cells needs approval; nothing was written", Data: data}
+	ask := &calls.Error{Kind: calls.ErrNeedsApproval, Msg: approval.Line() + ", so it needs approval; nothing was written", Data: data}
 	reply = func(method string, params any) (any, error) {
 		if params.(calls.SheetFillRequest).Approve == nil {
 			return nil, ask

@@ -10,7 +10,10 @@ import (
 // DriverOptions turns the configuration into the options of the browser a
 // daemon starts or attaches to: the executable, headless, the extra
 // flags, the URL policy and the CDP endpoint as configured (the engine is
-// resolved by [daemonDriverOptions]; doctor weighs it itself).
+// resolved by [daemonDriverOptions]; doctor weighs it itself). Such a
+// browser serves callers in other processes (the CLI, the MCP server, a
+// batch's rows), so it reads no file from its own working folder
+// (RemoteCallers).
 func DriverOptions(cfg *config.Config) (driver.Options, error) {
 	access, err := policy.ParseAccess(cfg.Policy.PrivateNetwork)
 	if err != nil {
@@ -28,6 +31,10 @@ func DriverOptions(cfg *config.Config) (driver.Options, error) {
 		CDP:      cfg.Browser.CDP,
 		Apps:     append([]apps.App(nil), cfg.Apps...),
 		ATS:      driver.ATSOptions{GreenhouseAPI: cfg.ATS.GreenhouseAPI, AshbyAPI: cfg.ATS.AshbyAPI},
+		// The daemon's folder is wherever its first command ran: a
+		// relative path read from there would be another file of the
+		// same name, or none.
+		RemoteCallers: true,
 	}, nil
 }
 

@@ -60,3 +60,18 @@ func ReadFileOrStdin(name string, stdin io.Reader) ([]byte, error) {
 	}
 	return os.ReadFile(name)
 }
+
+// FileDirs are the folders relative file paths are read from when a
+// command reads file, a routine or answers: dir, the file's own folder,
+// for the paths written in it (as relogin paths are); wd, the working
+// folder, for the values typed on the command line (--var), which the
+// shell completed from there. Either is "" when it cannot be told. The
+// daemon reads no folder of its own (driver.Options.RemoteCallers): the
+// requests carry these.
+func FileDirs(file string) (dir, wd string) {
+	wd, _ = os.Getwd()
+	if abs, err := filepath.Abs(file); err == nil {
+		dir = filepath.Dir(abs)
+	}
+	return dir, wd
+}

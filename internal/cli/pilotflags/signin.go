@@ -24,7 +24,9 @@ func RoutineSignIn(c *cmdutil.Common, holder string, vars pilot.Vars) siteapi.Si
 		if err != nil {
 			return err
 		}
-		res, err := replay.SignIn(ctx, c.Remote(), name, r, trust, replay.Options{Vars: vars.Values, Secrets: vars.Secrets, NoHand: true})
+		ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, NoHand: true}
+		ro.Dir, ro.VarsDir = cmdutil.FileDirs(path)
+		res, err := replay.SignIn(ctx, c.Remote(), name, r, trust, ro)
 		if err != nil {
 			return err
 		}

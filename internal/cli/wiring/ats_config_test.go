@@ -21,3 +21,20 @@ func TestDriverOptionsATS(t *testing.T) {
 		t.Errorf("ats %+v", opts.ATS)
 	}
 }
+
+// Every browser the configuration starts serves other processes (the
+// daemon's clients, `waymark worker`'s batch rows, a pool's endpoints):
+// it reads no relative upload path from its own folder.
+func TestDriverOptionsServeOtherProcesses(t *testing.T) {
+	cfg, err := clitest.LoadFile(t, "", nil)(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := cmdutil.DriverOptions(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !opts.RemoteCallers {
+		t.Error("RemoteCallers is off: the daemon would read a relative upload path from the folder it started in")
+	}
+}

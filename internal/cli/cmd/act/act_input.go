@@ -91,9 +91,12 @@ func NewCmdSelect(f *cmdutil.Factory, runF func(context.Context, *ActOptions) er
 // was well formed.
 func NewCmdUpload(f *cmdutil.Factory, runF func(context.Context, *ActOptions) error) *cobra.Command {
 	return newActCmd(f, runF, actSpec{
-		kind:       calls.ActUpload,
-		use:        "upload TARGET FILE...",
-		short:      "Set the files of a file input",
+		kind:  calls.ActUpload,
+		use:   "upload TARGET FILE...",
+		short: "Set the files of a file input",
+		long: `Set the files of a file input. A relative path is read from the folder
+you run the command in (the browser reads no folder of its own); files
+come from your home or the temp folder only.`,
 		example:    "  waymark upload @e14 ./cv.pdf",
 		args:       cmdutil.ArgsRange(2, -1),
 		readsFiles: true,

@@ -66,14 +66,15 @@ func TestAPICallApproval(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"format":"waymark.api/1","site":"http://shop.test","page":"http://shop.test/","request":{"method":"PUT","url":"http://shop.test/api/items"},"rows":"/items","fields":[{"name":"title","path":"/title"}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	held := calls.Approval{Action: siteapi.ApprovalAction, URL: "http://shop.test/", Sends: "PUT http://shop.test/api/items", Token: "L.1"}
+	held := calls.Approval{Action: siteapi.ApprovalAction, URL: "http://shop.test/", Control: "PUT http://shop.test/api/items",
+		Why: "is a PUT, which may change what the site holds", Sends: "PUT http://shop.test/api/items", Token: "L.1"}
 	var approves []*calls.Approval
 	fc := &clitest.FakeCaller{Reply: func(method string, params any) (any, error) {
 		req := params.(calls.APICallRequest)
 		approves = append(approves, req.Approve)
 		if req.Approve == nil {
 			data, _ := json.Marshal(held)
-			return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "api call would send PUT http://shop.test/api/items: it needs approval", Data: data}
+			return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: held.Line() + ", so it needs approval; nothing was sent", Data: data}
 		}
 		return calls.APICallResult{Rows: []map[string]any{{"title": "Lamp"}}, Pages: 1, Requests: 1, Ended: "last page"}, nil
 	}}

@@ -65,7 +65,10 @@ more with the page's error in mind. Fields an answer reveals are filled in
 later rounds, "Add another" is pressed for extra copies of a section. Filling
 never presses Enter or a submit control, and the page's own attempts to send
 are stopped and listed. An answer no field takes is reported, never put in a
-near one. Secrets come from the environment and never appear in the output.`,
+near one. Secrets come from the environment and never appear in the output.
+A file field's answer is a path: a relative one is read from the answers
+file's folder (from the working folder for "-"), as paths written in a
+file are; the browser reads no folder of its own.`,
 		Example: "  waymark form fill answers.json\n  waymark form fill - --secret card_number=env:CARD < answers.json",
 		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -153,7 +156,16 @@ func (o *FormOptions) fillRequest() (calls.FormFillRequest, error) {
 	if err != nil {
 		return calls.FormFillRequest{}, err
 	}
-	req := calls.FormFillRequest{Answers: answers, Hand: o.Hand}
+	// Only the driver knows which answers are files, so the request
+	// carries the folder their relative paths are read from: the answers
+	// file's, as paths written in a file are (a routine's too), or the
+	// working folder's for stdin. The daemon, whose folder is no one's,
+	// reads none of its own (driver.Options.RemoteCallers).
+	dir, wd := cmdutil.FileDirs(o.File)
+	if o.File == "-" {
+		dir = wd
+	}
+	req := calls.FormFillRequest{Answers: answers, Hand: o.Hand, Dir: dir}
 	if len(o.Secrets) > 0 {
 		if req.Secrets, err = pilotflags.RevealSecrets(o.Common, o.Secrets); err != nil {
 			return req, err

@@ -37,6 +37,11 @@ func TestFormFillRequest(t *testing.T) {
 	if req.Secrets["card_number"] != "4242424242424242" || req.Answers["card_number"] != "" {
 		t.Errorf("the secret is not kept apart: %+v", req)
 	}
+	// A file answer's relative path is the answers file's, wherever the
+	// command runs: the daemon reads from no folder of the user's.
+	if req.Dir != dir {
+		t.Errorf("dir = %q, want the answers file's folder %s", req.Dir, dir)
+	}
 	for _, bad := range []string{`[1, 2]`, `{"a": [1]}`, `{`} {
 		if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
@@ -156,5 +161,8 @@ func TestFormFillRequestStdin(t *testing.T) {
 	req, err := o.fillRequest()
 	if err != nil || req.Answers["email"] != "ann@example.com" {
 		t.Errorf("fill -: %+v, %v", req, err)
+	}
+	if wd, _ := os.Getwd(); req.Dir != wd {
+		t.Errorf("fill -: dir = %q, want the working folder %s", req.Dir, wd)
 	}
 }

@@ -64,9 +64,13 @@ func actCmdRun(ctx context.Context, opts *ActCmdOptions) error {
 	res, err := p.Act(ctx, opts.Instruction, &pilot.ActOptions{Vars: vars, AllowSubmit: opts.AllowSubmit})
 	if err != nil {
 		if errors.Is(err, calls.ErrNeedsApproval) {
+			// The error's own line says what and why; what it sends
+			// (the form's fields, where it goes) is said here.
 			var a calls.Approval
 			if json.Unmarshal(calls.DataOf(err), &a) == nil {
-				opts.Note("needs approval: %s %s (%s) on %s", a.Action, a.Control, a.Why, a.URL)
+				if d := a.Details(); d != "" {
+					opts.Note("%s", d)
+				}
 			}
 		}
 		return err

@@ -114,6 +114,9 @@ func replayRun(ctx context.Context, opts *ReplayOptions) error {
 	d := calls.Remote{Caller: caller, Session: opts.Session}
 	ro := replay.Options{Vars: vars.Values, Secrets: vars.Secrets, Model: m, KeepHeals: opts.KeepHeals, Submits: opts.Submits, NoHand: !opts.Hand,
 		Sheet: pilotflags.SheetAtStep(d), Approvals: trust, Memory: opts.MemoryStore(), SignIn: pilotflags.RoutineSignIn(&opts.Common, opts.File, vars)}
+	// A relative file path the routine writes is read beside it; one
+	// given with --var, from here (replay.Options.Dir).
+	ro.Dir, ro.VarsDir = cmdutil.FileDirs(opts.File)
 	if !opts.JSON && opts.IO.IsStdinTTY() && opts.IO.IsStderrTTY() {
 		ro.Approve = askOnTerminal(opts.IO) // replay_approve.go
 	}

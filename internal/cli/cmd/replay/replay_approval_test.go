@@ -40,7 +40,7 @@ func TestReplayPressesOnlyTheFileAPersonSaved(t *testing.T) {
 		if req, ok := params.(calls.ActRequest); ok && method == calls.MethodAct && req.Kind == calls.ActClick {
 			if req.Approve == nil {
 				data, _ := json.Marshal(gate)
-				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "click button \"Place order\" submits the form: it needs approval", Data: data}
+				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: gate.Line() + ", so it needs approval; nothing was pressed", Data: data}
 			}
 			pressed.Add(1)
 		}

@@ -13,8 +13,9 @@ import (
 // askOnTerminal is a replay's Approve when a person sits at the terminal
 // (stdin and stderr are one, and no --json): a step that would send, pay,
 // delete or confirm, which neither --allow-submit nor the person's
-// approval recorded with the step lets through, is put to them; y presses
-// it, anything else stops the replay as needs-approval. Interrupted (Ctrl-C),
+// approval recorded with the step lets through, is put to them as
+// calls.Approval.Describe says it; y presses it, anything else stops the
+// replay as needs-approval. Interrupted (Ctrl-C),
 // it stops.
 func askOnTerminal(ios *iostreams.IOStreams) func(ctx context.Context, step string, a calls.Approval) (bool, error) {
 	lines := make(chan string)
@@ -23,7 +24,7 @@ func askOnTerminal(ios *iostreams.IOStreams) func(ctx context.Context, step stri
 		if in == nil {
 			in = bufio.NewReader(ios.In)
 		}
-		fmt.Fprintf(ios.ErrOut, "%s: %s %s on %s: it %s. Press it? [y/N] ", step, a.Action, a.Control, a.URL, strings.TrimPrefix(a.Why, "it "))
+		fmt.Fprintf(ios.ErrOut, "%s: %s\nAllow it? [y/N] ", step, a.Describe())
 		go func() {
 			line, _ := in.ReadString('\n')
 			select {

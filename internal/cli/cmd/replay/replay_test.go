@@ -167,7 +167,8 @@ func TestReplayAsksOnTerminal(t *testing.T) {
 		c.Reply = func(method string, params any) (any, error) {
 			if req, ok := params.(calls.ActRequest); ok && req.Kind == calls.ActClick && req.Approve == nil {
 				return nil, &calls.Error{Kind: calls.ErrNeedsApproval, Msg: "it needs approval; nothing was pressed",
-					Data: []byte(`{"action":"click","url":"http://shop.test/checkout","control":"button \"Place order\"","why":"submits the form","token":"t9"}`)}
+					Data: []byte(`{"action":"click","url":"http://shop.test/checkout","control":"button \"Place order\"","why":"submits the form",
+						"target":"POST http://shop.test/order","form":{"email":"ann@example.com"},"token":"t9"}`)}
 			}
 			return page(method, params)
 		}
@@ -176,7 +177,8 @@ func TestReplayAsksOnTerminal(t *testing.T) {
 		o.IO.In = strings.NewReader(answer)
 		o.IO.SetStdinTTY(true)
 		err := replayRun(context.Background(), o)
-		if !strings.Contains(errOut.String(), `place: click button "Place order" on http://shop.test/checkout: it submits the form. Press it? [y/N]`) {
+		if !strings.Contains(errOut.String(), `place: click button "Place order" on http://shop.test/checkout: it submits the form.`+
+			"\nThe form goes to POST http://shop.test/order.\nThe form:\n  email: ann@example.com\nAllow it? [y/N] ") {
 			t.Errorf("%q: stderr lacks the question:\n%s", answer, errOut.String())
 		}
 		pressed := false

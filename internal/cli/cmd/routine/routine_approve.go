@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -81,7 +79,7 @@ func routineApproveRun(ctx context.Context, opts *RoutineApproveOptions) error {
 	fmt.Fprintf(w, "%s: %s.\n", opts.File, trust.Reason(r))
 	fmt.Fprintf(w, "It records %s that a replay would press without asking while the page matches:\n", cmdutil.Count(len(rec), "approved submit"))
 	for _, a := range rec {
-		fmt.Fprintf(w, "  %s\n", describeRecorded(a))
+		fmt.Fprintf(w, "  %s\n", a.Describe())
 	}
 	fmt.Fprintf(w, "Approve them for %s as it is now? [y/N] ", opts.File)
 	yes, err := readYes(ctx, opts.Common)
@@ -96,34 +94,6 @@ func routineApproveRun(ctx context.Context, opts *RoutineApproveOptions) error {
 	}
 	opts.Note("approved: a replay presses them without asking while %s is as it is now and the page matches", opts.File)
 	return nil
-}
-
-// describeRecorded is one recorded approval in a line: the step, what
-// it presses, on which page, and what it sends.
-func describeRecorded(r approval.Recorded) string {
-	a := r.Approved
-	name := r.Path
-	if r.ID != "" {
-		name = r.ID + " (" + r.Path + ")"
-	}
-	s := fmt.Sprintf("%s: %s %s on %s: it %s", name, a.Action, a.Control, a.Path, strings.TrimPrefix(a.Why, "it "))
-	if a.Target != "" {
-		s += "; sends the form " + a.Target
-	}
-	if a.Sends != "" {
-		s += "; sends " + a.Sends
-	}
-	if len(a.Fields) > 0 {
-		s += "; fields " + strings.Join(a.Fields, ", ")
-	}
-	if len(a.Fixed) > 0 {
-		var kv []string
-		for _, k := range slices.Sorted(maps.Keys(a.Fixed)) {
-			kv = append(kv, k+"="+a.Fixed[k])
-		}
-		s += "; fixed " + strings.Join(kv, ", ")
-	}
-	return s
 }
 
 // readYes reads the person's answer from the terminal: y or yes.

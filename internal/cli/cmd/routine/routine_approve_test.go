@@ -18,7 +18,9 @@ const approvedRoutine = `{"format": "waymark.routine/1", "name": "order", "versi
   {"id": "open", "kind": "goto", "url": "http://shop.test/checkout"},
   {"id": "note", "kind": "act", "op": "fill", "target": {"locator": "label=Note", "fingerprint": {"role": "textbox", "name": "note"}}, "value": {"literal": "hi"}},
   {"id": "pay", "kind": "act", "op": "click", "target": {"locator": "css=#pay", "fingerprint": {"role": "button", "name": "place order"}},
-   "approved": {"action": "click", "path": "/checkout", "control": "button \"Place order\"", "why": "submits the form", "target": "POST /order", "fixed": {"amount": "10"}}}]}
+   "approved": {"action": "click", "path": "/checkout", "control": "button \"Place order\"", "why": "submits the form", "target": "POST /order", "fixed": {"amount": "10"}}},
+  {"id": "find", "kind": "act", "op": "press", "key": "Enter", "target": {"locator": "label=Order number", "fingerprint": {"role": "textbox", "name": "order number"}},
+   "approved": {"action": "press Enter", "path": "/orders", "control": "input[type=search]", "why": "Enter in a form field submits the form", "target": "GET /orders", "fields": ["q"]}}]}
 `
 
 // TestRoutineApprove: only a person at a terminal approves a routine
@@ -56,7 +58,10 @@ func TestRoutineApprove(t *testing.T) {
 	if !errors.As(err, &ee) || holds() {
 		t.Fatalf("no: %v, holds %v", err, holds())
 	}
-	for _, want := range []string{"no person saved or approved", `pay (steps[2]): click button "Place order" on /checkout: it submits the form; sends the form POST /order; fixed amount=10`} {
+	for _, want := range []string{"no person saved or approved", "It records 2 approved submits",
+		`pay (steps[2]): click button "Place order" on /checkout: it submits the form; sends the form POST /order; fixed amount=10`,
+		// The submit check's older reason, as recorded, reads as the others.
+		`find (steps[3]): press Enter input[type=search] on /orders: it submits the form; sends the form GET /orders; fields q`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the question lacks %q:\n%s", want, out)
 		}
