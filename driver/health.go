@@ -706,10 +706,13 @@ func (t *tab) setHung(on bool) {
 // the tab is crashed or stuck, and replaced when it is well again.
 func (t *tab) setSickLocked(crashed, hung bool) {
 	was := t.crashed || t.hung
-	t.crashed, t.hung = crashed, hung
-	if !crashed {
+	if t.crashed && !crashed {
+		// Back from the crash: why waymark stopped it is told. Not
+		// before the crash lands: a tab said well between stopFor and
+		// its crash lost the reason (TestPopupFloodIsStopped, loaded).
 		t.stopped = nil
 	}
+	t.crashed, t.hung = crashed, hung
 	switch now := crashed || hung; {
 	case now && !was:
 		close(t.sickC)

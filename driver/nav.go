@@ -150,6 +150,7 @@ func (s *Session) navigate(ctx context.Context, t *tab, timeoutMS int, nav chrom
 	actx, acancel := t.actionContext(nctx)
 	defer acancel()
 	_ = t.takeBlocked()
+	t.forgetFormNav()
 	entry := t.entry(ctx)
 	began := time.Now()
 	err := chromedp.Do(actx, nav)
@@ -204,6 +205,7 @@ func (s *Session) history(ctx context.Context, t *tab, delta int) (*calls.PageIn
 		return nil, calls.Errorf(calls.ErrNavigation, "there is no page to go to in that direction", "cannot go %s: no page %s in this tab's history", dir, dir)
 	}
 	t.askFile(h.Entries[i].URL)
+	t.forgetFormNav()
 	before := t.mark()
 	if _, err := call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}); err != nil {
 		return nil, err

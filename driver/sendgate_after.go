@@ -224,6 +224,24 @@ func (t *tab) endAfter() {
 	end()
 }
 
+// forgetFormNav forgets the form submissions the page asked for, before a
+// navigation of ours (open, reload, back, forward): its document request
+// is no form's. The frame's word of a submission and the pause of its
+// request come on two sessions, in either order; a word that came after
+// its request was held stayed, and the watch after the step (which keeps
+// formNav) took the next open for that submission and stopped it
+// (TestApprovalBoundToLoadAndUsedOnce, loaded: net::ERR_ABORTED).
+func (t *tab) forgetFormNav() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.formNav != nil {
+		t.formNav = map[cdp.FrameID]bool{}
+	}
+	if t.sends != nil {
+		t.sends.pending = 0
+	}
+}
+
 // dropWatch ends watch w if it is still the tab's.
 func (t *tab) dropWatch(w *sendWatch) {
 	t.mu.Lock()
