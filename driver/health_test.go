@@ -3,7 +3,11 @@ package driver_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -364,5 +368,41 @@ func TestReadsEndWhileADialogIsOpen(t *testing.T) {
 	}
 	if text := snapshot(t, s, ctx, calls.SnapshotRequest{}); !strings.Contains(text, "next page") {
 		t.Fatalf("after accepting to leave: %s", text)
+	}
+}
+
+// TestAcceptingToLeaveWaitsForTheNextPage: accepting a beforeunload
+// question lets the navigation it held go on, so the answer's settle
+// waits for that page as an action's would. Its server answering late
+// (as a loaded machine makes any server) left the answer, and the look
+// after it, on the page being left.
+func TestAcceptingToLeaveWaitsForTheNextPage(t *testing.T) {
+	t.Parallel()
+	s, ctx := newSession(t)
+	var served atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/stay":
+			io.WriteString(w, `<title>Stay</title><script>addEventListener('beforeunload', e => { e.preventDefault(); e.returnValue = 'stay' })</script><button onclick="document.title = 'armed'">Arm</button>`)
+		case "/next":
+			served.Add(1)
+			time.Sleep(700 * time.Millisecond) // a server that takes its time
+			io.WriteString(w, `<title>Next</title><p>next page</p>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	open(t, s, ctx, srv.URL+"/stay")
+	act(t, s, ctx, calls.ActRequest{Kind: calls.ActClick, Target: "text=Arm"})
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/next"}); !errors.Is(err, calls.ErrNotInteractable) {
+		t.Fatalf("leaving a page that asks first: %v, want not_interactable", err)
+	}
+	if _, _, err := answer(ctx, s); err != nil {
+		t.Fatalf("accept the beforeunload: %v", err)
+	}
+	if text := snapshot(t, s, ctx, calls.SnapshotRequest{}); !strings.Contains(text, "next page") || served.Load() != 1 {
+		t.Fatalf("after accepting to leave (%d requests for /next): %s", served.Load(), text)
 	}
 }

@@ -185,6 +185,9 @@ func (s *Session) Dialog(ctx context.Context, req calls.DialogRequest) (reply *c
 		t.dialog = nil
 	}
 	t.mu.Unlock()
+	if req.Accept && answered.Type == string(page.DialogTypeBeforeunload) {
+		t.leaving()
+	}
 	if err := t.settle(ctx, before, paceClick); err != nil {
 		return nil, err
 	}

@@ -249,12 +249,7 @@ func (t *tab) onEvent(ev any) {
 		// settle sees the navigation coming before the input call returns.
 		wake = false
 		if ev.FrameID == t.frameID && ev.Disposition == page.ClientNavigationDispositionCurrentTab {
-			if !t.loading && !t.requested {
-				t.navStart = time.Now()
-				t.docSent, t.docAnswered = false, false
-			}
-			t.startSeq++
-			t.requested = true
+			t.navigationAskedLocked()
 			wake = true
 		}
 		if t.sends != nil && (ev.Reason == page.ClientNavigationReasonFormSubmissionGet || ev.Reason == page.ClientNavigationReasonFormSubmissionPost) {
@@ -402,6 +397,28 @@ func (t *tab) pendingDialog() *calls.Dialog {
 	}
 	d := *t.dialog
 	return &d
+}
+
+// navigationAskedLocked notes that the main frame is about to navigate,
+// before the browser says it started loading: settle then waits for that
+// load (for settleNavStart at most, if it never starts).
+func (t *tab) navigationAskedLocked() {
+	if !t.loading && !t.requested {
+		t.navStart = time.Now()
+		t.docSent, t.docAnswered = false, false
+	}
+	t.startSeq++
+	t.requested = true
+}
+
+// leaving says a beforeunload question was accepted: the navigation it
+// held goes on now, and the browser tells of its start only later (on a
+// loaded machine, after a settle that did not know of it had read the
+// page being left).
+func (t *tab) leaving() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.navigationAskedLocked()
 }
 
 func (t *tab) closed() bool {
