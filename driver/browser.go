@@ -147,6 +147,13 @@ type Browser struct {
 }
 
 // Launch starts (or attaches to) a browser and waits until it answers.
+//
+// A browser that exits as it starts, before it serves DevTools, is started
+// once more with a fresh profile: Chromium itself crashes at start now and
+// then on a loaded machine (a segfault, its crash handler's lines in what
+// it printed), and a daemon or test that gave up on the first such start
+// failed for the browser's fault. One that cannot start at all fails the
+// same way twice, and says so.
 func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	log := opts.Logger
 	if log == nil {
@@ -159,6 +166,23 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		}
 		opts.Policy = p
 	}
+	b, err := launch(ctx, opts, log)
+	if exitedAtStart(opts, err) && ctx.Err() == nil {
+		log.Warn("the browser exited as it started; starting it once more", "err", err)
+		b, err = launch(ctx, opts, log)
+	}
+	return b, err
+}
+
+// exitedAtStart says a start failed because the browser process exited
+// before it served DevTools (chromedp says "chrome failed to start", with
+// what the browser printed); an attach never does.
+func exitedAtStart(opts Options, err error) bool {
+	return err != nil && opts.CDP == "" && strings.Contains(err.Error(), "chrome failed to start")
+}
+
+// launch is one try of Launch.
+func launch(ctx context.Context, opts Options, log *slog.Logger) (*Browser, error) {
 	b := &Browser{opts: opts, log: log, sessions: map[string]*Session{}}
 	var actx context.Context
 	var acancel context.CancelFunc
