@@ -48,7 +48,10 @@ var (
 	// tells nothing; a page stuck while it loads is caught after this.
 	navQuiet = 15 * time.Second
 	// crashWait bounds the wait for a stopped renderer to report the crash.
-	crashWait = 3 * time.Second
+	// It is waited out only when the crash is not told; on a loaded
+	// machine the telling took more than 3 s, and a page that could be
+	// stopped was said not to be.
+	crashWait = 10 * time.Second
 	// goneWait bounds the wait for the browser connection to close once a
 	// command failed because its tab's context ended.
 	goneWait = 2 * time.Second
