@@ -319,7 +319,7 @@ func (x *run) landed(ctx context.Context) error {
 	if _, err := x.d.Get(ctx, calls.GetRequest{What: "url"}); err != nil {
 		return fmt.Errorf("after the last step: %w", err)
 	}
-	return nil
+	return x.lateStop(ctx) // late.go
 }
 
 // stop is a replay that cannot go on with confidence.
@@ -357,6 +357,9 @@ type run struct {
 	// untrusted says why the routine's recorded approvals are not a
 	// person's ("" when they are): [Options.Approvals].
 	untrusted string
+	// asked: an act step asked for submits, so the gate may have stopped
+	// what its control sent after it (late.go).
+	asked bool
 }
 
 // strayValues says which given values name no variable of r, with the

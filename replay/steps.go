@@ -352,6 +352,7 @@ func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row
 		}
 		return err
 	}
+	x.asked = x.asked || req.Submits == SubmitsAsk
 	if out != nil && out.Navigated {
 		sr.Detail = out.URL
 	}
@@ -373,6 +374,11 @@ func (x *run) verifyStep(ctx context.Context, s *routine.Step, path string, rw *
 		return err
 	}
 	if !ok {
+		// What the check waited for may be what a stopped send would
+		// have brought (late.go).
+		if err := x.lateStop(ctx); err != nil {
+			return err
+		}
 		return stopf(CauseVerify, "%s: %s", stepName(s, path), detail)
 	}
 	return nil
