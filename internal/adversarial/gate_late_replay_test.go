@@ -164,3 +164,50 @@ func TestLateSendInAReplay(t *testing.T) {
 		})
 	}
 }
+
+// TestLateSendMCPRoutineIsNotAPerson: an MCP client hands the replay
+// tool the routine a person recorded, approval and all, as JSON of its
+// own. The approval is no one's: the click again, whose late send it
+// recorded, asks the person; a client that cannot ask gets a
+// needs-approval stop with nothing sent, and the person's yes sends it
+// once.
+func TestLateSendMCPRoutineIsNotAPerson(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(t, map[string]string{"/": lateTold})
+	var inline map[string]any
+	if err := json.Unmarshal([]byte(recordLate(t, srv)), &inline); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name   string
+		person *asker
+		pays   int
+	}{
+		{"a client that cannot ask", nil, 0},
+		{"the person says no", &asker{answer: "decline"}, 0},
+		{"the person says yes", &asker{answer: "accept"}, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, ctx := session(t)
+			call := mcpClientWith(t, s, tt.person, approval.New(t.TempDir()), func(o replay.Options) replay.Options {
+				o.Progress = cueAfterClicks(t, ctx, s, o.Progress)
+				return o
+			})
+			srv.Reset()
+			res := call("replay", map[string]any{"routine": inline})
+			text := toolText(res)
+			if n := srv.Count("POST", "/pay"); n != tt.pays {
+				t.Fatalf("the late send reached the server %d times, want %d:\n%s", n, tt.pays, text)
+			}
+			if tt.person != nil && tt.person.count() != 1 {
+				t.Errorf("the person was asked %d times, want once", tt.person.count())
+			}
+			if tt.pays == 0 && (!res.IsError || !strings.Contains(text, "needs-approval")) {
+				t.Errorf("want a needs-approval stop, got:\n%s", text)
+			}
+			if tt.pays == 1 && res.IsError {
+				t.Errorf("the person's yes: %s", text)
+			}
+		})
+	}
+}
