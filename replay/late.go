@@ -19,8 +19,13 @@ import (
 // does a check that failed on a page that tells one (the check waited for
 // what the stopped send would have brought).
 //
-// What the page sends after the replay's last look is stopped too (the
-// gate's watch outlives the replay), but no replay hears of it.
+// A goto forgets the page it leaves, and the sends stopped there with
+// it: so a goto after such a step looks first, and the goto's own look of
+// the next page tells what the page left sent as it went (a beacon on
+// pagehide). What the page sends after the replay's last look is stopped
+// too (the gate's watch outlives the replay), but no replay hears of it;
+// nor of a send stopped on a page an act step then left (a link's click),
+// whose next page's looks forget it within half a second.
 
 // lateStop is the needs-approval stop for a send the gate stopped after a
 // step, or nil when the page tells of none. A look that fails leaves the
@@ -36,11 +41,22 @@ func (x *run) lateStop(ctx context.Context) error {
 		}
 		return nil
 	}
-	for _, n := range snap.Notices {
+	return x.stoppedIn(snap.Notices)
+}
+
+// stoppedIn is the needs-approval stop for the first send a look's
+// notices say the gate stopped after a step, or nil.
+func (x *run) stoppedIn(notices []calls.Notice) error {
+	for _, n := range notices {
 		if n.Kind == calls.NoticeSendStopped {
-			return &stop{cause: CauseNeedsApproval, msg: x.known.Redact(n.Message),
-				hint: "the page sends after the step; record the routine again and press the control again when asked (its approval is recorded), or replay with --allow-submit"}
+			return &stop{cause: CauseNeedsApproval, msg: x.known.Redact(n.Message), hint: lateHint}
 		}
 	}
 	return nil
 }
+
+// lateHint is what to do about a send stopped after its step: a person
+// approves it by pressing the control again when recording (a replay of
+// their file presses it again with their approval), or lets the replay's
+// submits through.
+const lateHint = "the page sends a moment after the step, and that send needs approval: record the routine again, pressing the control a second time when it asks (the approval is kept in the file), or replay with --allow-submit"

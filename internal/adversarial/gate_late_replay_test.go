@@ -102,14 +102,15 @@ func recordLate(t *testing.T, srv *Server) string {
 	return string(got.Routine)
 }
 
-// withoutLastStep is the routine rt less its last step.
-func withoutLastStep(t *testing.T, rt string) string {
+// oneClickThen is the routine rt less its last step (the click again),
+// with the steps more after its click.
+func oneClickThen(t *testing.T, rt string, more ...routine.Step) string {
 	t.Helper()
 	r, err := routine.Parse([]byte(rt))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Steps = r.Steps[:len(r.Steps)-1]
+	r.Steps = append(r.Steps[:len(r.Steps)-1], more...)
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +125,7 @@ func withoutLastStep(t *testing.T, rt string) string {
 // with their approval, it goes exactly once.
 func TestLateSendInAReplay(t *testing.T) {
 	t.Parallel()
-	srv := NewServer(t, map[string]string{"/": lateTold})
+	srv := NewServer(t, map[string]string{"/": lateTold, "/next": "<title>Next</title>"})
 	recorded := recordLate(t, srv)
 	for _, tt := range []struct {
 		name    string
@@ -132,7 +133,11 @@ func TestLateSendInAReplay(t *testing.T) {
 		trusted bool // saved by the person (the approval authority holds it)
 		pays    int
 	}{
-		{"one click, nothing approved", withoutLastStep(t, recorded), false, 0},
+		{"one click, nothing approved", oneClickThen(t, recorded), false, 0},
+		// The check waits for what the stopped send would have brought.
+		{"one click, then a check", oneClickThen(t, recorded, routine.Step{ID: "thanks", Kind: routine.KindVerify, Check: &routine.Check{Text: "Thank you"}}), false, 0},
+		// The goto would leave the page that tells of the stopped send.
+		{"one click, then a goto", oneClickThen(t, recorded, routine.Step{ID: "next", Kind: routine.KindGoto, URL: srv.URL("/next")}), false, 0},
 		{"the approval recorded, not a person's file", recorded, false, 0},
 		{"the approval recorded, the person's file", recorded, true, 1},
 	} {
