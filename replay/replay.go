@@ -24,7 +24,11 @@
 // (Options.Submits "ask"): the replay stops as needs-approval, unless
 // [Options.Approve] asks a person, Submits is "allow", or the routine's
 // recorded approval holds by the approval authority's word
-// ([Options.Approvals], package approval).
+// ([Options.Approvals], package approval). A send the control's handler
+// makes a moment after its step (a timer, a debounce) is stopped by the
+// driver's gate as well, and stops the replay as needs-approval once a
+// look of the page tells it: before a goto, at a failed check, or at the
+// end.
 //
 // A replay moves the pointer and types at a person's pace by default;
 // [Options.NoHand] runs it at the driver's speed. Heals are kept as the
