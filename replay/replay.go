@@ -24,7 +24,11 @@
 // (Options.Submits "ask"): the replay stops as needs-approval, unless
 // [Options.Approve] asks a person, Submits is "allow", or the routine's
 // recorded approval holds by the approval authority's word
-// ([Options.Approvals], package approval).
+// ([Options.Approvals], package approval). A send the control's handler
+// makes a moment after its step (a timer, a debounce) is stopped by the
+// driver's gate as well, and stops the replay as needs-approval once a
+// look of the page tells it: before a goto, at a failed check, or at the
+// end.
 //
 // A replay moves the pointer and types at a person's pace by default;
 // [Options.NoHand] runs it at the driver's speed. Heals are kept as the
@@ -319,7 +323,7 @@ func (x *run) landed(ctx context.Context) error {
 	if _, err := x.d.Get(ctx, calls.GetRequest{What: "url"}); err != nil {
 		return fmt.Errorf("after the last step: %w", err)
 	}
-	return nil
+	return x.lateStop(ctx) // late.go
 }
 
 // stop is a replay that cannot go on with confidence.
@@ -357,6 +361,9 @@ type run struct {
 	// untrusted says why the routine's recorded approvals are not a
 	// person's ("" when they are): [Options.Approvals].
 	untrusted string
+	// asked: an act step asked for submits, so the gate may have stopped
+	// what its control sent after it (late.go).
+	asked bool
 }
 
 // strayValues says which given values name no variable of r, with the

@@ -22,6 +22,12 @@ func (x *run) gotoStep(ctx context.Context, s *routine.Step, rw *row, sr *StepRe
 	if err != nil {
 		return err
 	}
+	// The page left forgets what its gate stopped after a step (late.go).
+	if err := x.lateStop(ctx); err != nil {
+		return err
+	}
+	asked := x.asked
+	x.asked = false
 	info, err := x.d.Open(ctx, calls.OpenRequest{URL: u})
 	if err != nil {
 		if errors.Is(err, calls.ErrNavigation) || errors.Is(err, calls.ErrBlockedURL) {
@@ -44,6 +50,11 @@ func (x *run) gotoStep(ctx context.Context, s *routine.Step, rw *row, sr *StepRe
 		}
 		if routine.SignIn(snap.Notices) {
 			return stopf(CauseSignIn, "%s opened a sign-in page (%s), which the routine did not record", x.known.Redact(u), routine.PagePath(info.URL))
+		}
+		if asked {
+			if err := x.stoppedIn(snap.Notices); err != nil {
+				return err
+			}
 		}
 	}
 	if info.Status >= 400 && (s.Landed == nil || s.Landed.Status != info.Status) {
@@ -352,6 +363,7 @@ func (x *run) actStep(ctx context.Context, s *routine.Step, path string, rw *row
 		}
 		return err
 	}
+	x.asked = x.asked || req.Submits == SubmitsAsk
 	if out != nil && out.Navigated {
 		sr.Detail = out.URL
 	}
@@ -373,6 +385,11 @@ func (x *run) verifyStep(ctx context.Context, s *routine.Step, path string, rw *
 		return err
 	}
 	if !ok {
+		// What the check waited for may be what a stopped send would
+		// have brought (late.go).
+		if err := x.lateStop(ctx); err != nil {
+			return err
+		}
 		return stopf(CauseVerify, "%s: %s", stepName(s, path), detail)
 	}
 	return nil

@@ -120,8 +120,18 @@ func agentClient(t *testing.T, ctx context.Context, ct sdk.Transport, p *asker) 
 
 func mcpClient(t *testing.T, s *driver.Session, p *asker, auth *approval.Authority) func(name string, args map[string]any) *sdk.CallToolResult {
 	t.Helper()
+	return mcpClientWith(t, s, p, auth, nil)
+}
+
+// mcpClientWith is mcpClient whose replays run with the options wrap
+// makes of the server's (nil: as they are).
+func mcpClientWith(t *testing.T, s *driver.Session, p *asker, auth *approval.Authority, wrap func(replay.Options) replay.Options) func(name string, args map[string]any) *sdk.CallToolResult {
+	t.Helper()
 	replayer := func(ctx context.Context, _ string, r *routine.Routine, o replay.Options) (*replay.Result, error) {
 		o.CheckTimeout = -1
+		if wrap != nil {
+			o = wrap(o)
+		}
 		return replay.Run(ctx, s, r, o)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
