@@ -27,6 +27,12 @@ func TestProgramHint(t *testing.T) {
 		{"allow local files with files = true in [policy] of waymark.toml (or pass --allow-files), then " + calls.Cmd("daemon restart") + "; or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE",
 			"launch the browser with a policy that allows local files (policy.Options.Files, driver.Options.Policy); or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE"},
 		{"run the command again: a new browser starts", "close the Browser and launch another (driver.Launch); this one is gone"},
+		// A flag is said as the field or option a program sets.
+		{"--button is left, right or middle", "ActRequest.Button is left, right or middle"},
+		{"give one of --after WORDS, --replace LINE or --end", "give one of DocInsertRequest.After, DocInsertRequest.Replace or DocInsertRequest.End"},
+		{"open a page first, or pass --url", "open a page first, or set Cookie.URL"},
+		// The flags before a command are the CLI's settings, not the call.
+		{"as in " + calls.Cmd("--allow-files open file:///tmp/a.html"), "as in Session.Open"},
 		{"", ""},
 	} {
 		err := calls.Errorf(calls.ErrNoMatch, c.hint, "x")
