@@ -2,11 +2,18 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/waymark-dev/waymark/calls"
+	"github.com/waymark-dev/waymark/pilot"
+	"github.com/waymark-dev/waymark/replay"
+	"github.com/waymark-dev/waymark/routine"
 )
 
 // An MCP reply never tells the client to run a CLI command or pass a flag.
@@ -38,6 +45,15 @@ func TestMCPHint(t *testing.T) {
 		{"open it yourself: `waymark open file:///tmp/a.html`", "open it yourself: the navigate tool with url file:///tmp/a.html"},
 		{"try `waymark open localhost:8000`", "try the navigate tool with url localhost:8000"},
 		{"run `waymark tab close`, or `waymark session close`", "call the tabs tool, or the close tool"},
+		// A flag is said as the tool's argument (calls.HintFlags, mcpArgs).
+		{"--button is left, right or middle", "the argument button is left, right or middle"},
+		{"give a target to drop on or --by DX,DY, not both", "give a target to drop on or the argument by, not both"},
+		{"give one of --after WORDS, --replace LINE or --end", "give one of the argument after, the argument replace or the argument end"},
+		{"open the document first, or name its editor with --editor", "open the document first, or name its editor with the argument editor"},
+		{"pass it with --var email=… or --secret email=env:VAR", "pass it with the argument vars or --secret email=env:VAR"},
+		// The flags before a command are the CLI's settings: the server
+		// has its own.
+		{"open a local file by its file: URL, as in `waymark --allow-files open file:///tmp/a.html`", "open a local file by its file: URL, as in the navigate tool with url file:///tmp/a.html"},
 		{"", ""},
 	} {
 		if got := mcpHint(tt.in); got != tt.want {
@@ -62,6 +78,56 @@ func TestWrongToolNamePointsToTheTool(t *testing.T) {
 		var rpcErr *jsonrpc.Error
 		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || rpcErr.Message != tt.want {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestMCPSaysEveryHintFlag: every flag a hint may name (calls.HintFlags:
+// TestHintFlagsAreKnown holds every hint of the module to that list) is
+// said to an MCP client as an argument one of the tools has, or is the
+// server's own setting (advice for the person), or is one no tool meets.
+// A flag added to the list fails here until MCP has its words.
+func TestMCPSaysEveryHintFlag(t *testing.T) {
+	newPilot := func(context.Context, string) (*pilot.Pilot, error) { return nil, nil }
+	replayer := func(context.Context, string, *routine.Routine, replay.Options) (*replay.Result, error) {
+		return nil, nil
+	}
+	cs := connect(t, Options{Caller: &fakeCaller{}, AllowEval: true, AllowCapture: true, SiteTools: true, Apps: true, Extra: []func(*sdk.Server){PilotTools(newPilot, replayer, PilotOptions{})}})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]bool{}
+	for _, tool := range res.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		var in struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		if err := json.Unmarshal(b, &in); err != nil {
+			t.Fatal(err)
+		}
+		for name := range in.Properties {
+			args[name] = true
+		}
+	}
+	for _, f := range calls.HintFlags {
+		ways := 0
+		for _, b := range []bool{mcpArgs[f] != "", serverFlags[f], noToolMeets[f]} {
+			if b {
+				ways++
+			}
+		}
+		if ways != 1 {
+			t.Errorf("--%s is said %d ways to an MCP client (mcpArgs, serverFlags, noToolMeets), want 1", f, ways)
+			continue
+		}
+		if arg := mcpArgs[f]; arg != "" {
+			if top, _, _ := strings.Cut(arg, "."); !args[top] {
+				t.Errorf("--%s is said as the argument %s, which no tool has", f, arg)
+			}
+			if got := mcpHint("pass --" + f + " X, or look again"); strings.Contains(got, "--") {
+				t.Errorf("--%s: %q", f, got)
+			}
 		}
 	}
 }
