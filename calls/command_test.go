@@ -121,6 +121,8 @@ func hintExprs(f *ast.File) []ast.Expr {
 				out = append(out, x.Args[1])
 			case (name == "usageErrorf" || name == "UsageErrorf") && len(x.Args) > 0:
 				out = append(out, x.Args[0])
+			case name == "WithHint" && len(x.Args) > 1:
+				out = append(out, x.Args[1])
 			}
 		case *ast.KeyValueExpr:
 			if k, ok := x.Key.(*ast.Ident); ok && (k.Name == "Hint" || k.Name == "Fix") {

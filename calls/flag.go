@@ -22,7 +22,7 @@ import (
 var HintFlags = []string{
 	"timeout", "executable-path", "cdp", "private-network", "allow-files", "model", "recipe",
 	"allow-submit", "ask-submit", "approve", "button", "by", "after", "replace", "end", "editor", "url", "headed",
-	"var", "secret", "input", "key", "session", "vision", "base-url",
+	"var", "secret", "input", "key", "session", "vision", "base-url", "max-steps",
 }
 
 // flagInHint is a flag as a hint names it: --name, then its value as the

@@ -26,7 +26,93 @@ var foreignFlags = map[string]bool{"enable-features": true, "log-net-log": true,
 // the command line, where a flag is what to type.
 func TestHintFlagsAreKnown(t *testing.T) {
 	fset := token.NewFileSet()
-	flag := regexp.MustCompile(`(?:^|[\s(,'"])--([a-z][a-z0-9-]*)`)
+	walkFrontsSource(t, fset, func(f *ast.File) {
+		for _, e := range hintExprs(f) {
+			ast.Inspect(e, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok && callName(c) == "Cmd" {
+					return false // a command's flags go with it (NameCommands)
+				}
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				s, _ := strconv.Unquote(lit.Value)
+				for _, m := range flagInText.FindAllStringSubmatch(s, -1) {
+					switch name := m[1]; {
+					case foreignFlags[name]:
+					case !isHintFlag(name):
+						t.Errorf("%s: a hint names --%s, which is not one of HintFlags: add it, and say it to each front (goFlags here, mcpArgs in internal/mcp)", fset.Position(lit.Pos()), name)
+					case strings.Contains(programWords(s), "--"+name):
+						t.Errorf("%s: a program is told --%s: %q", fset.Position(lit.Pos()), name, programWords(s))
+					}
+				}
+				return true
+			})
+		}
+	})
+	for _, f := range HintFlags {
+		if goFlags[f] == "" {
+			t.Errorf("--%s: no words for a program (goFlags)", f)
+		}
+	}
+}
+
+// startFlags set how waymark starts the browser or the model: a message
+// about a setting that cannot work (a --cdp address, a model server)
+// names where it came from, for the person who set it.
+var startFlags = map[string]bool{"cdp": true, "base-url": true, "model": true, "executable-path": true, "private-network": true}
+
+// TestMessagesNameNoFlag: an error's message outside the CLI names no
+// flag of the command line but the ones that set how waymark starts
+// (startFlags): a message reaches every front as it is, unlike a hint
+// (TestHintFlagsAreKnown); what to pass goes in the hint (calls.WithHint),
+// where each front says it its way. "pass --timeout to wait longer" and
+// "raise --max-steps" were in messages MCP clients read.
+func TestMessagesNameNoFlag(t *testing.T) {
+	fset := token.NewFileSet()
+	walkFrontsSource(t, fset, func(f *ast.File) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			var msg ast.Expr
+			switch x := n.(type) {
+			case *ast.CallExpr:
+				switch name := callName(x); {
+				case name == "Errorf" && isCallsErrorf(x) && len(x.Args) > 2:
+					msg = x.Args[2]
+				case name == "Errorf" && !isCallsErrorf(x) && len(x.Args) > 0, name == "New" && len(x.Args) == 1:
+					msg = x.Args[0]
+				}
+			case *ast.KeyValueExpr:
+				if k, ok := x.Key.(*ast.Ident); ok && k.Name == "Msg" {
+					msg = x.Value
+				}
+			}
+			if msg == nil {
+				return true
+			}
+			ast.Inspect(msg, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					s, _ := strconv.Unquote(lit.Value)
+					for _, m := range flagInText.FindAllStringSubmatch(s, -1) {
+						if isHintFlag(m[1]) && !startFlags[m[1]] {
+							t.Errorf("%s: a message names --%s: say it in the hint (calls.WithHint): %q", fset.Position(lit.Pos()), m[1], s)
+						}
+					}
+				}
+				return true
+			})
+			return true
+		})
+	})
+}
+
+// flagInText is a flag anywhere in a text.
+var flagInText = regexp.MustCompile(`(?:^|[\s(,'"])--([a-z][a-z0-9-]*)`)
+
+// walkFrontsSource calls fn with each Go file of the module but the
+// CLI's own (internal/cli, cmd: their words reach only the command line)
+// and the tests.
+func walkFrontsSource(t *testing.T, fset *token.FileSet, fn func(*ast.File)) {
+	t.Helper()
 	n := 0
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -50,28 +136,7 @@ func TestHintFlagsAreKnown(t *testing.T) {
 			return err
 		}
 		n++
-		for _, e := range hintExprs(f) {
-			ast.Inspect(e, func(n ast.Node) bool {
-				if c, ok := n.(*ast.CallExpr); ok && callName(c) == "Cmd" {
-					return false // a command's flags go with it (NameCommands)
-				}
-				lit, ok := n.(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING {
-					return true
-				}
-				s, _ := strconv.Unquote(lit.Value)
-				for _, m := range flag.FindAllStringSubmatch(s, -1) {
-					switch name := m[1]; {
-					case foreignFlags[name]:
-					case !isHintFlag(name):
-						t.Errorf("%s: a hint names --%s, which is not one of HintFlags: add it, and say it to each front (goFlags here, mcpArgs in internal/mcp)", fset.Position(lit.Pos()), name)
-					case strings.Contains(programWords(s), "--"+name):
-						t.Errorf("%s: a program is told --%s: %q", fset.Position(lit.Pos()), name, programWords(s))
-					}
-				}
-				return true
-			})
-		}
+		fn(f)
 		return nil
 	})
 	if err != nil {
@@ -79,11 +144,6 @@ func TestHintFlagsAreKnown(t *testing.T) {
 	}
 	if n < 100 {
 		t.Fatalf("read %d files: is the module root ..?", n)
-	}
-	for _, f := range HintFlags {
-		if goFlags[f] == "" {
-			t.Errorf("--%s: no words for a program (goFlags)", f)
-		}
 	}
 }
 

@@ -62,6 +62,7 @@ var goFlags = map[string]string{
 	"var":             "the Vars of the call's options",
 	"secret":          "the Secrets of the call's options",
 	"input":           "RunOptions.Inputs",
+	"max-steps":       "RunOptions.MaxSteps",
 	"key":             "batch.Spec.Key",
 	"session":         "another Session",
 	"vision":          "pilot.Options.Vision",

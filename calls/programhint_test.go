@@ -1,6 +1,7 @@
 package calls_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -51,4 +52,23 @@ func ExampleProgramHint() {
 	// Output:
 	// run `waymark snapshot` for fresh refs
 	// call Session.Snapshot for fresh refs
+}
+
+// TestWithHint: a hint added by a layer comes after the error's own, and
+// the error keeps its category and data.
+func TestWithHint(t *testing.T) {
+	inner := &calls.Error{Kind: calls.ErrNotInteractable, Msg: "@e3 is hidden", Hint: "scroll to it", Data: []byte(`{"a":1}`)}
+	err := calls.WithHint(fmt.Errorf("%w (waited 5s)", inner), "pass --timeout to wait longer")
+	if got := calls.Hint(err); got != "scroll to it; pass --timeout to wait longer" {
+		t.Errorf("hint %q", got)
+	}
+	if got := calls.ProgramHint(err); got != "scroll to it; set a longer timeout (driver.WithTimeout, or the request's TimeoutMS) to wait longer" {
+		t.Errorf("program hint %q", got)
+	}
+	if err.Error() != "@e3 is hidden (waited 5s)" || !errors.Is(err, calls.ErrNotInteractable) || string(calls.DataOf(err)) != `{"a":1}` {
+		t.Errorf("%v: category %v, data %s", err, errors.Is(err, calls.ErrNotInteractable), calls.DataOf(err))
+	}
+	if got := calls.Hint(calls.WithHint(errors.New("x"), "do y")); got != "do y" {
+		t.Errorf("hint of an error with none: %q", got)
+	}
 }

@@ -36,16 +36,17 @@ var (
 // and no tool sets cookies) and --key (a batch's rows, and no tool runs
 // a batch); were a tool to meet one, its hint would name the flag.
 var mcpArgs = map[string]string{
-	"timeout": "timeout_ms",
-	"recipe":  "list.recipe",
-	"button":  "button",
-	"by":      "by",
-	"after":   "after",
-	"replace": "replace",
-	"end":     "end",
-	"editor":  "editor",
-	"var":     "vars",
-	"input":   "inputs",
+	"timeout":   "timeout_ms",
+	"recipe":    "list.recipe",
+	"button":    "button",
+	"by":        "by",
+	"after":     "after",
+	"replace":   "replace",
+	"end":       "end",
+	"editor":    "editor",
+	"var":       "vars",
+	"input":     "inputs",
+	"max-steps": "max_steps",
 }
 
 // serverFlags are the flags hints name that set how the server (or the
