@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/pilot"
 	"github.com/waymark-dev/waymark/replay"
@@ -129,5 +130,24 @@ func TestMCPSaysEveryHintFlag(t *testing.T) {
 				t.Errorf("--%s: %q", f, got)
 			}
 		}
+	}
+}
+
+// TestOutlineSaysMapUseInToolWords: a drawn map's use on the outline's
+// first line (click-at X Y, drag --by DX,DY on the command line) is said
+// with the tools' arguments; the page's own lines are left as they are.
+func TestOutlineSaysMapUseInToolWords(t *testing.T) {
+	use := (&apps.App{Name: "Maps", Kind: apps.KindMap, Search: "input"}).Use()
+	page := "[page] Maps — maps.example [app: Maps (map): " + use + "]\n- button \"Zoom in\" [ref=e3]\n- text: " + apps.MapUse
+	got := sayOutline(page)
+	first, rest, _ := strings.Cut(got, "\n")
+	if strings.Contains(first, "--") || strings.Contains(first, "click-at") || !strings.Contains(first, mapUseInMCP+"; search in its search box]") {
+		t.Errorf("first line: %s", first)
+	}
+	if want := "- button \"Zoom in\" [ref=e3]\n- text: " + apps.MapUse; rest != want {
+		t.Errorf("the page's lines changed:\n%s", rest)
+	}
+	if got := sayOutline("[page] Maps — " + use); got != "[page] Maps — "+strings.Replace(use, apps.MapUse, mapUseInMCP, 1) {
+		t.Errorf("one line: %s", got)
 	}
 }
