@@ -35,18 +35,34 @@ var (
 // flags of hints no tool can meet are left out too: --url (a cookie's,
 // and no tool sets cookies) and --key (a batch's rows, and no tool runs
 // a batch); were a tool to meet one, its hint would name the flag.
-var mcpArgs = map[string]string{
-	"timeout":   "timeout_ms",
-	"recipe":    "list.recipe",
-	"button":    "button",
-	"by":        "by",
-	"after":     "after",
-	"replace":   "replace",
-	"end":       "end",
-	"editor":    "editor",
-	"var":       "vars",
-	"input":     "inputs",
-	"max-steps": "max_steps",
+//
+// An argument only one tool has is said with the tool's name: --timeout
+// is said after navigate, an element action and wait alike, and only the
+// wait tool takes a timeout_ms (the others wait as long as the server's
+// [session] timeout).
+var mcpArgs = map[string]mcpArg{
+	"timeout":   {tool: "wait", arg: "timeout_ms"},
+	"recipe":    {arg: "list.recipe"},
+	"button":    {arg: "button"},
+	"by":        {arg: "by"},
+	"after":     {arg: "after"},
+	"replace":   {arg: "replace"},
+	"end":       {arg: "end"},
+	"editor":    {arg: "editor"},
+	"var":       {arg: "vars"},
+	"input":     {arg: "inputs"},
+	"max-steps": {arg: "max_steps"},
+}
+
+// mcpArg is a tool's argument: of the tool named, or of the tools that
+// have it ("" tool).
+type mcpArg struct{ tool, arg string }
+
+func (a mcpArg) String() string {
+	if a.tool != "" {
+		return "the " + a.tool + " tool's " + a.arg
+	}
+	return "the argument " + a.arg
 }
 
 // serverFlags are the flags hints name that set how the server (or the
@@ -89,8 +105,8 @@ func mcpHint(h string) string {
 		h = hintCommand.ReplaceAllString(h, "the ${1}${2} tool")
 	}
 	h = calls.NameFlags(h, func(flag string) string {
-		if arg := mcpArgs[flag]; arg != "" {
-			return "the argument " + arg
+		if a, ok := mcpArgs[flag]; ok {
+			return a.String()
 		}
 		return ""
 	})

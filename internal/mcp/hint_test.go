@@ -28,7 +28,7 @@ func TestMCPHint(t *testing.T) {
 		{"approve it, or pass --allow-submit", submitNeedsPerson},
 		{`run "waymark daemon stop", then the command again`, `run "waymark daemon stop", then the command again`},
 		{"install Chromium or pass --executable-path", "install Chromium or pass --executable-path"},
-		{"raise --timeout, or look again", "raise the argument timeout_ms, or look again"},
+		{"raise --timeout, or look again", "raise the wait tool's timeout_ms, or look again"},
 		{"run `waymark snapshot -i` again for fresh refs", "call the snapshot tool again for fresh refs"},
 		{"read the cells with `waymark sheet read RANGE`, or give --recipe FILE", "read the cells with the sheet_read tool, or give the argument list.recipe"},
 		{"start it with `waymark daemon restart`", "start it with `waymark daemon restart`"},
@@ -98,7 +98,7 @@ func TestMCPSaysEveryHintFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := map[string]bool{}
+	args := map[string]bool{} // "arg", and "tool.arg"
 	for _, tool := range res.Tools {
 		b, _ := json.Marshal(tool.InputSchema)
 		var in struct {
@@ -108,12 +108,13 @@ func TestMCPSaysEveryHintFlag(t *testing.T) {
 			t.Fatal(err)
 		}
 		for name := range in.Properties {
-			args[name] = true
+			args[name], args[tool.Name+"."+name] = true, true
 		}
 	}
 	for _, f := range calls.HintFlags {
 		ways := 0
-		for _, b := range []bool{mcpArgs[f] != "", serverFlags[f], noToolMeets[f]} {
+		_, said := mcpArgs[f]
+		for _, b := range []bool{said, serverFlags[f], noToolMeets[f]} {
 			if b {
 				ways++
 			}
@@ -122,9 +123,13 @@ func TestMCPSaysEveryHintFlag(t *testing.T) {
 			t.Errorf("--%s is said %d ways to an MCP client (mcpArgs, serverFlags, noToolMeets), want 1", f, ways)
 			continue
 		}
-		if arg := mcpArgs[f]; arg != "" {
-			if top, _, _ := strings.Cut(arg, "."); !args[top] {
-				t.Errorf("--%s is said as the argument %s, which no tool has", f, arg)
+		if a, ok := mcpArgs[f]; ok {
+			top, _, _ := strings.Cut(a.arg, ".")
+			if a.tool != "" {
+				top = a.tool + "." + top
+			}
+			if !args[top] {
+				t.Errorf("--%s is said as %s, which no tool has", f, a)
 			}
 			if got := mcpHint("pass --" + f + " X, or look again"); strings.Contains(got, "--") {
 				t.Errorf("--%s: %q", f, got)
