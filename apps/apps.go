@@ -112,13 +112,19 @@ func (a *App) Label() string {
 	return s + ")"
 }
 
+// MapUse is how a drawn map is worked, in the command line's words. The
+// outline is one text for every reader; a front with other words for it
+// (the MCP server's click tool with at, its drag tool with by) says them
+// in its place, as it does the outline's "snapshot --full".
+const MapUse = "press on it with click-at X Y, pan it with drag --by DX,DY"
+
 // Use says, for the outline's first line, how the app is worked where
 // the outline alone does not show it ("" when it does).
 func (a *App) Use() string {
 	if a.Kind != KindMap {
 		return ""
 	}
-	s := "the map is drawn: press on it with click-at X Y, pan it with drag --by DX,DY"
+	s := "the map is drawn: " + MapUse
 	if a.Search != "" {
 		s += "; search in its search box"
 	}

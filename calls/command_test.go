@@ -36,7 +36,7 @@ func commandWords(t *testing.T, fset *token.FileSet) *regexp.Regexp {
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if kv, ok := n.(*ast.KeyValueExpr); ok {
-				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Use" {
+				if k, ok := kv.Key.(*ast.Ident); ok && (k.Name == "Use" || k.Name == "use") {
 					if lit, ok := kv.Value.(*ast.BasicLit); ok {
 						use, _ := strconv.Unquote(lit.Value)
 						if w := strings.Fields(use); len(w) > 0 {
@@ -121,6 +121,8 @@ func hintExprs(f *ast.File) []ast.Expr {
 				out = append(out, x.Args[1])
 			case (name == "usageErrorf" || name == "UsageErrorf") && len(x.Args) > 0:
 				out = append(out, x.Args[0])
+			case name == "WithHint" && len(x.Args) > 1:
+				out = append(out, x.Args[1])
 			}
 		case *ast.KeyValueExpr:
 			if k, ok := x.Key.(*ast.Ident); ok && (k.Name == "Hint" || k.Name == "Fix") {

@@ -166,6 +166,30 @@ func Errorf(kind error, hint, format string, args ...any) error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
+// WithHint is err with what to do next added after err's own hint (or
+// as the hint, when err has none), keeping err's category, type and data
+// ([errors.Is], [errors.As], [DataOf] see through it). A layer that knows
+// more of what to do says it here rather than in the message: a hint is
+// said by each front in its own words ([ProgramHint]; the MCP server's
+// tools and arguments), a message is read as it is.
+func WithHint(err error, hint string) error {
+	return &hinted{err: err, hint: hint}
+}
+
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (e *hinted) Error() string { return e.err.Error() }
+func (e *hinted) Unwrap() error { return e.err }
+func (e *hinted) ErrorHint() string {
+	if h := Hint(e.err); h != "" {
+		return h + "; " + e.hint
+	}
+	return e.hint
+}
+
 // Hinter is an error of another package that carries a hint (the rules
 // model's refusals), so that [Hint] finds it without a [Error] around it.
 type Hinter interface {

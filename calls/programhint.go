@@ -36,15 +36,37 @@ var goCalls = map[string]string{
 	"replay": "replay.Run", "run": "pilot's Run",
 }
 
-// goFlags maps a flag a hint names to the option a program sets.
-var goFlags = []struct{ flag, option string }{
-	{"--timeout", "a longer timeout (driver.WithTimeout, or the request's TimeoutMS)"},
-	{"--executable-path", "driver.Options.ExecPath"},
-	{"--cdp", "driver.Options.CDP"},
-	{"--private-network", "policy.Options"},
-	{"--allow-files", "policy.Options"},
-	{"--recipe FILE", "a recipe (pilot's extract options)"},
-	{"--model", "a model (pilot.Options)"},
+// goFlags maps a flag a hint names ([HintFlags]) to the option or the
+// request's field a program sets. A flag stands for the same field
+// wherever hints name it: a hint that means another field writes it
+// otherwise (TestHintFlagsAreKnown reads every hint).
+var goFlags = map[string]string{
+	"timeout":         "a longer timeout (driver.WithTimeout, or the request's TimeoutMS)",
+	"executable-path": "driver.Options.ExecPath",
+	"cdp":             "driver.Options.CDP",
+	"headed":          "driver.Options.Headed",
+	"private-network": "policy.Options",
+	"allow-files":     "policy.Options",
+	"recipe":          "a recipe (pilot's extract options)",
+	"model":           "a model (pilot.Options)",
+	"allow-submit":    "the approval (driver.WithApproval)",
+	"approve":         "the approval (driver.WithApproval)",
+	"ask-submit":      "pilot's RunOptions.Ask",
+	"button":          "ActRequest.Button",
+	"by":              "ActRequest.By",
+	"after":           "DocInsertRequest.After",
+	"replace":         "DocInsertRequest.Replace",
+	"end":             "DocInsertRequest.End",
+	"editor":          "the request's Editor",
+	"url":             "Cookie.URL",
+	"var":             "the Vars of the call's options",
+	"secret":          "the Secrets of the call's options",
+	"input":           "RunOptions.Inputs",
+	"max-steps":       "RunOptions.MaxSteps",
+	"key":             "batch.Spec.Key",
+	"session":         "another Session",
+	"vision":          "pilot.Options.Vision",
+	"base-url":        "the model's Options.BaseURL (model/openai)",
 }
 
 // browserForProgram says the hints about the browser a program launched
@@ -74,11 +96,18 @@ const submitForProgram = "have a person review the approval (calls.ApprovalOf(er
 // name gets the command's words (at least one) and returns what does the
 // same there, or "" for none (the command stays, as advice for the
 // person). "run `waymark X`" becomes "call NAME", "`waymark X`" NAME.
+// Flags before the command (`waymark --allow-files open FILE`) are
+// settings of how the CLI starts the browser, which a front started
+// otherwise has its own way to set (its policy refuses what they would
+// allow, in words of its own): name gets the command's words after them.
 func NameCommands(h string, name func(words []string) string) string {
 	re := cmdInHint()
 	return re.ReplaceAllStringFunc(h, func(m string) string {
 		sub := re.FindStringSubmatch(m)
 		words := strings.Fields(sub[2])
+		for len(words) > 0 && strings.HasPrefix(words[0], "-") {
+			words = words[1:]
+		}
 		if len(words) == 0 {
 			return m
 		}
@@ -121,9 +150,15 @@ func programWords(h string) string {
 		}
 		return goCalls[words[0]]
 	})
-	for _, f := range goFlags {
-		h = strings.ReplaceAll(h, "pass "+f.flag, "set "+f.option)
-		h = strings.ReplaceAll(h, f.flag, f.option)
+	var said []string
+	h = NameFlags(h, func(flag string) string {
+		if o := goFlags[flag]; o != "" {
+			said = append(said, o)
+		}
+		return goFlags[flag]
+	})
+	for _, o := range said { // a program sets an option; it passes none
+		h = strings.ReplaceAll(h, "pass "+o, "set "+o)
 	}
 	return h
 }

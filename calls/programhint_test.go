@@ -1,6 +1,7 @@
 package calls_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -27,6 +28,12 @@ func TestProgramHint(t *testing.T) {
 		{"allow local files with files = true in [policy] of waymark.toml (or pass --allow-files), then " + calls.Cmd("daemon restart") + "; or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE",
 			"launch the browser with a policy that allows local files (policy.Options.Files, driver.Options.Policy); or serve the folder over http: python3 -m http.server --directory DIR 8000, then open http://localhost:8000/FILE"},
 		{"run the command again: a new browser starts", "close the Browser and launch another (driver.Launch); this one is gone"},
+		// A flag is said as the field or option a program sets.
+		{"--button is left, right or middle", "ActRequest.Button is left, right or middle"},
+		{"give one of --after WORDS, --replace LINE or --end", "give one of DocInsertRequest.After, DocInsertRequest.Replace or DocInsertRequest.End"},
+		{"open a page first, or pass --url", "open a page first, or set Cookie.URL"},
+		// The flags before a command are the CLI's settings, not the call.
+		{"as in " + calls.Cmd("--allow-files open file:///tmp/a.html"), "as in Session.Open"},
 		{"", ""},
 	} {
 		err := calls.Errorf(calls.ErrNoMatch, c.hint, "x")
@@ -45,4 +52,23 @@ func ExampleProgramHint() {
 	// Output:
 	// run `waymark snapshot` for fresh refs
 	// call Session.Snapshot for fresh refs
+}
+
+// TestWithHint: a hint added by a layer comes after the error's own, and
+// the error keeps its category and data.
+func TestWithHint(t *testing.T) {
+	inner := &calls.Error{Kind: calls.ErrNotInteractable, Msg: "@e3 is hidden", Hint: "scroll to it", Data: []byte(`{"a":1}`)}
+	err := calls.WithHint(fmt.Errorf("%w (waited 5s)", inner), "pass --timeout to wait longer")
+	if got := calls.Hint(err); got != "scroll to it; pass --timeout to wait longer" {
+		t.Errorf("hint %q", got)
+	}
+	if got := calls.ProgramHint(err); got != "scroll to it; set a longer timeout (driver.WithTimeout, or the request's TimeoutMS) to wait longer" {
+		t.Errorf("program hint %q", got)
+	}
+	if err.Error() != "@e3 is hidden (waited 5s)" || !errors.Is(err, calls.ErrNotInteractable) || string(calls.DataOf(err)) != `{"a":1}` {
+		t.Errorf("%v: category %v, data %s", err, errors.Is(err, calls.ErrNotInteractable), calls.DataOf(err))
+	}
+	if got := calls.Hint(calls.WithHint(errors.New("x"), "do y")); got != "do y" {
+		t.Errorf("hint of an error with none: %q", got)
+	}
 }

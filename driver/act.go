@@ -265,7 +265,9 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		}, nil
 	case calls.ActSelect:
 		if len(req.Values) == 0 {
-			return nil, calls.Errorf(calls.ErrBadInput, "name the option: waymark select @e6 \"United Kingdom\"", "select needs at least one value")
+			// In words every front reads (a tool's values, a program's
+			// ActRequest.Values): the CLI asks for a value itself.
+			return nil, calls.Errorf(calls.ErrBadInput, "name the option to choose, by its label or its value", "select needs at least one value")
 		}
 		el, err := needTarget()
 		if err != nil {
@@ -298,7 +300,9 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		}, nil
 	case calls.ActDrag:
 		if (req.To == "") == (req.By == nil) {
-			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark drag SRC DST, or waymark drag SRC --by DX,DY", "drag needs a drop target or an offset (one of them)")
+			// Not drag's usage line: the CLI refuses this itself, and the
+			// fronts this reaches say --by their way (calls.NameFlags).
+			return nil, calls.Errorf(calls.ErrBadInput, "give a target to drop on or --by DX,DY, not both", "drag needs a drop target or an offset (one of them)")
 		}
 		src, err := needTarget()
 		if err != nil {
@@ -353,7 +357,7 @@ func mouseButton(s string) (input.MouseButton, error) {
 	case "middle":
 		return input.MouseButtonMiddle, nil
 	}
-	return "", calls.Errorf(calls.ErrBadInput, "use --button left, right or middle", "unknown mouse button %q", s)
+	return "", calls.Errorf(calls.ErrBadInput, "--button is left, right or middle", "unknown mouse button %q", s)
 }
 
 // perform runs the action, reporting a dialog that opens during it at

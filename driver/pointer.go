@@ -175,7 +175,9 @@ func (el *element) actionableLoop(ctx context.Context, checks int, timeout time.
 			return point{}, fmt.Errorf("%w (for %s; close or answer it first)", err, coverPatience)
 		}
 		if time.Now().After(deadline) {
-			return point{}, fmt.Errorf("%w (waited %s; pass --timeout to wait longer)", err, timeout.Round(time.Millisecond))
+			// How to wait longer is a hint, which each front says its own
+			// way (a program's TimeoutMS), not the CLI's flag in the message.
+			return point{}, calls.WithHint(fmt.Errorf("%w (waited %s)", err, timeout.Round(time.Millisecond)), "pass --timeout to wait longer")
 		}
 		if err := wait.Sleep(ctx, 50*time.Millisecond); err != nil {
 			return point{}, err

@@ -208,7 +208,9 @@ func (s *Session) Wait(ctx context.Context, req calls.WaitRequest) (reply *calls
 		}
 		return s.pageInfo(ctx, t)
 	default:
-		return nil, calls.Errorf(calls.ErrBadInput, "wait --text T | --gone T | --selector CSS | --url GLOB | --load | MILLISECONDS", "nothing to wait for")
+		// In words every front reads: the CLI and the MCP wait tool
+		// refuse this themselves, each naming its own flags or arguments.
+		return nil, calls.Errorf(calls.ErrBadInput, "say what to wait for: a text to appear or to go, a CSS selector, a URL glob, the load, or a pause", "nothing to wait for")
 	}
 	deadline := time.Now().Add(timeout)
 	for {

@@ -222,7 +222,9 @@ func (s *Session) planScroll(ctx context.Context, t *tab, req calls.ActRequest, 
 	}
 	if dir == "into-view" || dir == "intoview" {
 		if el == nil {
-			return nil, calls.Errorf(calls.ErrBadInput, "usage: waymark scroll TARGET into-view", "into-view needs a target")
+			// In words every front reads (a tool's target, a program's
+			// ActRequest.Target): the CLI refuses this itself.
+			return nil, calls.Errorf(calls.ErrBadInput, "name the element to scroll into view", "into-view needs a target")
 		}
 		return func(ctx context.Context) error {
 			_, err := el.actionable(ctx, checkVisible, timeout)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync/atomic"
 
+	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 	"github.com/waymark-dev/waymark/secret"
 )
@@ -117,7 +118,7 @@ func (v Vars) expand(s string) (string, error) {
 		return val
 	})
 	if len(missing) > 0 {
-		return "", fmt.Errorf("no value for %%%s%%: pass it with --var %s=… or --secret %s=env:VAR", missing[0], missing[0], missing[0])
+		return "", calls.WithHint(fmt.Errorf("no value for %%%s%%", missing[0]), fmt.Sprintf("pass it with --var %s=… or --secret %s=env:VAR", missing[0], missing[0]))
 	}
 	return out, nil
 }

@@ -235,7 +235,7 @@ func (r *run) loop(ctx context.Context) error {
 		}
 		if r.res.Turns >= r.opts.MaxSteps {
 			r.recovering("budget", fmt.Sprintf("%d turns used without finishing; stopping", r.res.Turns))
-			return fmt.Errorf("%w: %d turns (raise --max-steps)", ErrBudget, r.res.Turns)
+			return calls.WithHint(fmt.Errorf("%w: %d turns", ErrBudget, r.res.Turns), "raise --max-steps")
 		}
 		r.res.Turns++
 		done, err := r.turn(ctx)

@@ -42,8 +42,8 @@ func (r *run) handOver(ctx context.Context, obs *observation, dec *decision) err
 		isSecret = declaredSecret
 	} else {
 		if r.opts.Ask == nil {
-			return fmt.Errorf("%w: the model needs %q for %s (declare it with --input %s=… or --secret %s=…, or run on a terminal)",
-				ErrHandOver, a.Field, line, slot, slot)
+			return calls.WithHint(fmt.Errorf("%w: the model needs %q for %s", ErrHandOver, a.Field, line),
+				fmt.Sprintf("declare it with --input %s=… or --secret %s=…, or run on a terminal", slot, slot))
 		}
 		req := AskRequest{Kind: kind, Slot: slot, Prompt: r.p.mask(dec.Thought), Secret: isSecret, Field: r.p.mask(line)}
 		r.emit(Event{Type: EventAwait, Text: fmt.Sprintf("waiting for a person: %s for %s", slot, line), Ask: &req})

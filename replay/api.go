@@ -66,7 +66,9 @@ func (x *run) apiStep(ctx context.Context, s *routine.Step, path string, rw *row
 		return ctx.Err()
 	}
 	if kind := siteapi.KindOf(err); kind != siteapi.KindChanged || len(s.Fallback) == 0 {
-		return &stop{cause: CauseFailed, msg: fmt.Sprintf("%s: %v (%s)", stepName(s, path), err, calls.Hint(err)),
+		// The call's hint stays a hint (each front says it its way: a
+		// missing variable's --var is MCP's vars), not words of the message.
+		return &stop{cause: CauseFailed, msg: fmt.Sprintf("%s: %v", stepName(s, path), err), hint: calls.Hint(err),
 			wire: kind == siteapi.KindNetwork || kind == siteapi.KindRate}
 	}
 	changed := err.Error()

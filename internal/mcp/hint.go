@@ -16,24 +16,74 @@ import (
 // The hints that come with a failure (from the driver, the pilot, a
 // replay) are written for the command line: `run "waymark snapshot"`,
 // `--allow-submit`. An MCP client has tools and arguments, not commands
-// and flags, so mcpHint says the same in its words. The daemon's own
-// commands (waymark daemon …) and the flags that are the server's own
-// settings (--executable-path: how `waymark mcp` was started) are advice
-// for the person, and stay.
+// and flags, so mcpHint says the same in its words: a command as the tool
+// that does it (calls.NameCommands, toolOf), a flag as the argument
+// (calls.NameFlags, mcpArgs). The daemon's own commands (waymark daemon
+// …) and the flags that are the server's own settings (--executable-path:
+// how `waymark mcp` was started) are advice for the person, and stay.
 var (
 	// The forms hints had before calls.Cmd (a daemon of an older version
 	// may still send them).
 	hintRunCommand = lazyre.New(`run (?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
 	hintCommand    = lazyre.New(`(?:"waymark ([a-z]+)[^"]*"|waymark ([a-z]+))`)
-	hintFlag       = lazyre.New(`(^|[\s(])--(timeout|recipe)\b( FILE)?`)
 )
+
+// mcpArgs says each flag hints name (calls.HintFlags) as the tools'
+// argument that does the same; a flag the table leaves out is the
+// server's own setting (serverFlags). TestMCPSaysEveryHintFlag fails for
+// a flag said neither way, or said as an argument no tool has. The
+// flags of hints no tool can meet are left out too: --url (a cookie's,
+// and no tool sets cookies) and --key (a batch's rows, and no tool runs
+// a batch); were a tool to meet one, its hint would name the flag.
+//
+// An argument only one tool has is said with the tool's name: --timeout
+// is said after navigate, an element action and wait alike, and only the
+// wait tool takes a timeout_ms (the others wait as long as the server's
+// [session] timeout).
+var mcpArgs = map[string]mcpArg{
+	"timeout":   {tool: "wait", arg: "timeout_ms"},
+	"recipe":    {arg: "list.recipe"},
+	"button":    {arg: "button"},
+	"by":        {arg: "by"},
+	"after":     {arg: "after"},
+	"replace":   {arg: "replace"},
+	"end":       {arg: "end"},
+	"editor":    {arg: "editor"},
+	"var":       {arg: "vars"},
+	"input":     {arg: "inputs"},
+	"max-steps": {arg: "max_steps"},
+}
+
+// mcpArg is a tool's argument: of the tool named, or of the tools that
+// have it ("" tool).
+type mcpArg struct{ tool, arg string }
+
+func (a mcpArg) String() string {
+	if a.tool != "" {
+		return "the " + a.tool + " tool's " + a.arg
+	}
+	return "the argument " + a.arg
+}
+
+// serverFlags are the flags hints name that set how the server (or the
+// daemon it calls) was started: advice for the person, said as they are.
+// An approval (--allow-submit, --approve) is a person's too, said by
+// submitNeedsPerson.
+var serverFlags = map[string]bool{
+	"executable-path": true, "cdp": true, "headed": true, "private-network": true, "allow-files": true,
+	"model": true, "base-url": true, "vision": true, "secret": true, "session": true,
+	"allow-submit": true, "ask-submit": true, "approve": true,
+}
+
+// noToolMeets are the flags of hints no tool can meet (see mcpArgs).
+var noToolMeets = map[string]bool{"url": true, "key": true}
 
 // mcpHint is a hint in the words of the MCP front.
 func mcpHint(h string) string {
 	if h == "" || strings.Contains(h, "waymark daemon") {
 		return h
 	}
-	if strings.Contains(h, "--allow-submit") {
+	if strings.Contains(h, "--allow-submit") || strings.Contains(h, "--approve") {
 		// Over MCP only a person approves a submit: the agent has no
 		// argument for it.
 		return submitNeedsPerson
@@ -54,9 +104,11 @@ func mcpHint(h string) string {
 		h = hintRunCommand.ReplaceAllString(h, "call the ${1}${2} tool")
 		h = hintCommand.ReplaceAllString(h, "the ${1}${2} tool")
 	}
-	h = hintFlag.ReplaceAllStringFunc(h, func(m string) string {
-		sub := hintFlag.FindStringSubmatch(m)
-		return sub[1] + "the argument " + map[string]string{"timeout": "timeout_ms", "recipe": "list.recipe"}[sub[2]]
+	h = calls.NameFlags(h, func(flag string) string {
+		if a, ok := mcpArgs[flag]; ok {
+			return a.String()
+		}
+		return ""
 	})
 	return h
 }

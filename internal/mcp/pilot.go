@@ -412,13 +412,16 @@ func (pt pilotTools) replay(ctx context.Context, req *sdk.CallToolRequest, in re
 	if err != nil {
 		return "", replayOut{}, err
 	}
+	// The hint in this server's words, in the text and in the result
+	// (structured, and its JSON below).
+	res.Hint = mcpHint(res.Hint)
 	var b strings.Builder
 	if res.Status == replay.StatusOK {
 		fmt.Fprintf(&b, "ok: %d steps, %d model calls", len(res.Steps), res.ModelCalls)
 	} else {
 		fmt.Fprintf(&b, "%s: %s: %s", res.Status, res.Cause, res.Message)
 		if res.Hint != "" {
-			b.WriteString("\nhint: " + mcpHint(res.Hint))
+			b.WriteString("\nhint: " + res.Hint)
 		}
 	}
 	full, _ := json.Marshal(res)

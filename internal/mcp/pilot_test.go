@@ -272,9 +272,14 @@ func TestPilotReplay(t *testing.T) {
 	stopped := &replay.Result{Status: replay.StatusStopped, Cause: replay.CauseNeedsApproval, Message: `place: click "Place order" submits the form`,
 		Hint: replay.CauseNeedsApproval.Hint()}
 	cs, _ := pilotServer(t, &fakeCaller{}, scripted.New(), PilotOptions{}, stopped)
-	got, isErr, _ := callTool(t, cs, "replay", map[string]any{"routine": file})
+	got, isErr, res := callTool(t, cs, "replay", map[string]any{"routine": file})
 	if !isErr || !strings.Contains(got, "needs-approval") || !strings.Contains(got, "asks the person") || strings.Contains(got, "allow_submit") {
 		t.Errorf("stopped: isErr=%v reply:\n%s", isErr, got)
+	}
+	// The result's hint (in the text's JSON and the structured result)
+	// is in the server's words too: no --allow-submit.
+	if sc, _ := json.Marshal(res.StructuredContent); strings.Contains(got, "--allow-submit") || strings.Contains(string(sc), "--allow-submit") {
+		t.Errorf("stopped: the CLI's flag reached the client:\n%s\n%s", got, sc)
 	}
 	for _, bad := range []any{"", filepath.Join(t.TempDir(), "none.json"), `{"format":"nope"}`, 5} {
 		got, isErr, _ := callTool(t, cs, "replay", map[string]any{"routine": bad})

@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/waymark-dev/waymark/apps"
 	"github.com/waymark-dev/waymark/calls"
 	"github.com/waymark-dev/waymark/internal/outline"
 )
@@ -140,7 +141,7 @@ func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.
 	}
 	t.appSeen(snap.App)
 	t.offerPageTool(snap.Text)
-	text := outline.SayFull(snap.Text, fullInMCP)
+	text := sayOutline(snap.Text)
 	return text, snapshotOut{URL: snap.URL, Title: snap.Title, Outline: text}, nil
 }
 
@@ -148,6 +149,28 @@ func (t *tools) snapshot(ctx context.Context, r *sdk.CallToolRequest, req calls.
 // them all ("— scroll, or snapshot --full)" on the command line) in this
 // server's words: the snapshot tool's full argument.
 const fullInMCP = "snapshot with full: true"
+
+// mapUseInMCP is how a drawn map is worked (apps.MapUse on the command
+// line) in this server's words.
+const mapUseInMCP = "press on it with the click tool's at (x,y), pan it with the drag tool's by (dx,dy)"
+
+// sayOutline is an outline (or its changes) in this server's words: the
+// advice the outline gives in the command line's (see lines off screen,
+// work a map) said with the tools and their arguments. A map's use is in
+// the first line, after the page's name: its last mention there is ours.
+func sayOutline(text string) string {
+	text = outline.SayFull(text, fullInMCP)
+	first, rest, more := strings.Cut(text, "\n")
+	i := strings.LastIndex(first, apps.MapUse)
+	if i < 0 {
+		return text
+	}
+	first = first[:i] + mapUseInMCP + first[i+len(apps.MapUse):]
+	if more {
+		return first + "\n" + rest
+	}
+	return first
+}
 
 // dialog answers the open JavaScript dialog; the page may go on from there.
 func (t *tools) dialog(ctx context.Context, r *sdk.CallToolRequest, req calls.DialogRequest) (string, actOut, error) {
@@ -250,7 +273,7 @@ func (t *tools) lookNaming(ctx context.Context, r *sdk.CallToolRequest, head, no
 	if snap.Changed { // only the changes: no [page] line names the page
 		head = withFirstLine(head, nowAt)
 	}
-	text := strings.TrimSuffix(outline.SayFull(snap.Text, fullInMCP), "\n")
+	text := strings.TrimSuffix(sayOutline(snap.Text), "\n")
 	return head + "\n" + text, lookOut{Outline: text, Changes: snap.Changed}
 }
 

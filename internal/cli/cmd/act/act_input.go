@@ -162,7 +162,7 @@ viewport), or scroll TARGET into view.`,
 func parseScroll(cmd *cobra.Command, args []string, req *calls.ActRequest) error {
 	rest := args
 	if args[0] == "into-view" {
-		return cmdutil.UsageErrorf("e.g. waymark scroll @e52 into-view", "scroll into-view needs a TARGET")
+		return cmdutil.UsageErrorf("e.g. "+calls.Cmd("scroll @e52 into-view"), "scroll into-view needs a TARGET")
 	}
 	if !scrollDirections[args[0]] {
 		req.Target, rest = args[0], args[1:]
