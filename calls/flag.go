@@ -2,6 +2,7 @@ package calls
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -14,12 +15,14 @@ import (
 // for a hint that names a flag no front was told of
 // (TestHintFlagsAreKnown; internal/mcp's TestMCPSaysEveryHintFlag).
 
-// HintFlags are the flags of waymark's command line that hints name (in
-// driver, pilot, replay, siteapi, batch and the rules model), without
+// HintFlags returns the flags of waymark's command line that hints name
+// (in driver, pilot, replay, siteapi, batch and the rules model), without
 // their dashes. A flag of another program a hint names (Chromium's
 // --enable-features, python's --directory) is not one of them: it is
 // advice for the person, said as it is by every front.
-var HintFlags = []string{
+func HintFlags() []string { return slices.Clone(hintFlags) }
+
+var hintFlags = []string{
 	"timeout", "executable-path", "cdp", "private-network", "allow-files", "model", "recipe",
 	"allow-submit", "ask-submit", "approve", "button", "by", "after", "replace", "end", "editor", "url", "headed",
 	"var", "secret", "input", "key", "session", "vision", "base-url", "max-steps",
@@ -56,11 +59,4 @@ func NameFlags(h string, name func(flag string) string) string {
 	})
 }
 
-func isHintFlag(f string) bool {
-	for _, h := range HintFlags {
-		if h == f {
-			return true
-		}
-	}
-	return false
-}
+func isHintFlag(f string) bool { return slices.Contains(hintFlags, f) }

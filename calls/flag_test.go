@@ -50,7 +50,7 @@ func TestHintFlagsAreKnown(t *testing.T) {
 			})
 		}
 	})
-	for _, f := range HintFlags {
+	for _, f := range HintFlags() {
 		if goFlags[f] == "" {
 			t.Errorf("--%s: no words for a program (goFlags)", f)
 		}

@@ -111,7 +111,7 @@ func TestMCPSaysEveryHintFlag(t *testing.T) {
 			args[name], args[tool.Name+"."+name] = true, true
 		}
 	}
-	for _, f := range calls.HintFlags {
+	for _, f := range calls.HintFlags() {
 		ways := 0
 		_, said := mcpArgs[f]
 		for _, b := range []bool{said, serverFlags[f], noToolMeets[f]} {
