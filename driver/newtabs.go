@@ -512,6 +512,6 @@ func (b *Browser) tabsRefusedNotice(bcid cdp.BrowserContextID) []calls.Notice {
 		return nil
 	}
 	return []calls.Notice{{Kind: calls.NoticeTabsRefused,
-		Message: fmt.Sprintf("the page opened %d more tabs than the session may hold (%d); they were closed before they loaded: run %s to see the ones kept", n, MaxTabs, calls.Cmd("tab list")),
+		Message: fmt.Sprintf("the page opened %d more tabs than the session may hold (%d); they were closed before they loaded; close the tabs you no longer need before opening more", n, MaxTabs),
 		Detail:  map[string]string{"closed": strconv.Itoa(n), "limit": strconv.Itoa(MaxTabs)}}}
 }
