@@ -54,6 +54,15 @@ type flowStep struct {
 // what changed and folds the regions that read as before; their refs are
 // where the agent read them).
 func shopFlow(b *testing.B, ctx context.Context, s *driver.Session, base string) []flowStep {
+	return shopFlowAs(b, ctx, s, base, "")
+}
+
+// shopFlowAs is shopFlow with every action's Submits as given ("ask" as
+// an MCP client's actions, "" or "allow" as the CLI's element commands).
+// Asking, the press of "Add to cart" (a commit) is approved as a person
+// would: pressed again with the approval its refusal carried; its time is
+// both presses'.
+func shopFlowAs(b *testing.B, ctx context.Context, s *driver.Session, base, submits string) []flowStep {
 	var out []flowStep
 	var looks []string
 	timed := func(name string, f func() error) {
@@ -90,7 +99,15 @@ func shopFlow(b *testing.B, ctx context.Context, s *driver.Session, base string)
 		return ""
 	}
 	do := func(name string, req calls.ActRequest) {
-		timed(name, func() error { _, err := s.Act(ctx, req); return err })
+		req.Submits = submits
+		timed(name, func() error {
+			_, err := s.Act(ctx, req)
+			if a, ok := calls.ApprovalOf(err); ok {
+				req.Approve = &a
+				_, err = s.Act(ctx, req)
+			}
+			return err
+		})
 	}
 	timed("open", func() error { _, err := s.Open(ctx, calls.OpenRequest{URL: base + "/products"}); return err })
 	look("look1")
@@ -135,5 +152,57 @@ func BenchmarkClickThatStartsNothing(b *testing.B) {
 	for name, ds := range map[string][]time.Duration{"click": click, "look": look} {
 		slices.Sort(ds)
 		b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "ms/"+name)
+	}
+}
+
+// BenchmarkAfterStepWatch is the cost of the submit gate's watch after an
+// asking action's step (sendgate_after.go): the shop flow with every
+// action allowed to send, then asking, in one session, each iteration
+// both. Asking, the browser's requests are paused and judged during each
+// step and for up to 10 s after it on the same page. Reported: the whole
+// flow's median each way (ms/flow-allow, ms/flow-ask) and their ratio. The
+// watch a flow leaves running is waited out before the next one starts.
+//
+//	go test -run '^$' -bench AfterStepWatch -benchtime 15x ./driver/
+func BenchmarkAfterStepWatch(b *testing.B) {
+	br := drivertest.Driver(b)
+	s, ctx := drivertest.Session(b, b.Name(), 10*time.Minute)
+	srv := httptest.NewServer(demo.New(nil))
+	b.Cleanup(srv.Close)
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL + "/"}); err != nil {
+		b.Fatal(err)
+	}
+	flows := map[string][]time.Duration{}
+	var names []string
+	steps := map[string][]time.Duration{}
+	run := func(submits string) {
+		for driver.Watchers(br) > 0 {
+			time.Sleep(20 * time.Millisecond) // untimed: the last flow's watch ends
+		}
+		var total time.Duration
+		for _, st := range shopFlowAs(b, ctx, s, srv.URL, submits) {
+			total += st.d
+			steps[st.name+"-"+submits] = append(steps[st.name+"-"+submits], st.d)
+			if submits == "allow" {
+				names = append(names, st.name)
+			}
+		}
+		flows[submits] = append(flows[submits], total)
+	}
+
+	for b.Loop() {
+		run("allow")
+		run("ask")
+	}
+	med := map[string]float64{}
+	for name, ds := range flows {
+		slices.Sort(ds)
+		med[name] = float64(ds[len(ds)/2].Microseconds()) / 1000
+		b.ReportMetric(med[name], "ms/flow-"+name)
+	}
+	b.ReportMetric(med["ask"]/med["allow"], "ask/allow")
+	median := func(ds []time.Duration) time.Duration { slices.Sort(ds); return ds[len(ds)/2] }
+	for _, n := range slices.Compact(names[:len(names)/b.N]) {
+		b.Logf("%-14s allow %7.1f ms  ask %7.1f ms", n, float64(median(steps[n+"-allow"]).Microseconds())/1000, float64(median(steps[n+"-ask"]).Microseconds())/1000)
 	}
 }
