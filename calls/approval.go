@@ -126,6 +126,13 @@ func shown(s string) string {
 	return b.String()
 }
 
+// ShownControl is an approval's control as a message names it beside
+// waymark's own words ("the control is …, not …"): as [Approval.Line]
+// shows it, its words quoted again and what is not printed escaped, so
+// the page's words in it cannot end it, start a line or rewrite the
+// screen. Every message that names an approval's control goes through it.
+func ShownControl(c string) string { return shownControl(c) }
+
 // shownControl is a control as the submit check names it (`button "Pay
 // now"`: its tag, then its words in quotes) with the words quoted again,
 // so a quote in them cannot end them and go on as waymark's words
