@@ -210,7 +210,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		// An earlier delivery pressed a submit and wrote no result: its
 		// worker died. Running the row again could press it twice.
 		e.writeResult(ctx, spec, Result{Batch: row.Batch, N: row.N, Key: row.Key, Status: StatusUncertain, Cause: CauseWorker, Step: j.Step,
-			Message: fmt.Sprintf("worker %s stopped after pressing %s (step %s); whether it went through is not known", j.Worker, j.Control, j.Step),
+			Message: fmt.Sprintf("worker %s stopped after pressing %s (step %s); whether it went through is not known", j.Worker, calls.ShownControl(j.Control), j.Step),
 			Hint:    "check this row on the site by hand; it is not run again", Attempts: j.Attempt, Worker: w.opts.Name})
 		_ = msg.Ack()
 		return

@@ -13,9 +13,13 @@ import (
 // URL, the control it would press and the form's values. Sent back with
 // the action, it lets the action proceed only on the page as approved.
 type Approval struct {
-	Action  string `json:"action"`  // "click", "press Enter"
-	URL     string `json:"url"`     // the page's URL
-	Control string `json:"control"` // the control, in the outline's words
+	Action string `json:"action"` // "click", "press Enter"
+	URL    string `json:"url"`    // the page's URL
+	// Control is the control as the page shows it, one way for every
+	// press (a submit judged before pressing, a send held at sending):
+	// its tag and type, then its words in quotes (`button[type=button]
+	// "Continue"`), never the locator the caller typed.
+	Control string `json:"control"`
 	// Why is what makes the step need a person: a verb phrase whose
 	// subject is the step (the pressed control, the called tool, the
 	// request, the write), to be read after "it": "submits the form",
@@ -125,6 +129,13 @@ func shown(s string) string {
 	}
 	return b.String()
 }
+
+// ShownControl is an approval's control as a message names it beside
+// waymark's own words ("the control is …, not …"): as [Approval.Line]
+// shows it, its words quoted again and what is not printed escaped, so
+// the page's words in it cannot end it, start a line or rewrite the
+// screen. Every message that names an approval's control goes through it.
+func ShownControl(c string) string { return shownControl(c) }
 
 // shownControl is a control as the submit check names it (`button "Pay
 // now"`: its tag, then its words in quotes) with the words quoted again,

@@ -2,7 +2,9 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/dom"
@@ -41,6 +43,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	}
 	var target *element // the element acted on, if the action has one
 	var pressed string  // what a click-at pressed
+	var shown string    // the control as the page shows it, if the gate read it
 	var do func(context.Context) error
 	// The history entry to go back to if the guard refuses where the
 	// action leads (guard.go), and the overlays the popups check judges,
@@ -57,13 +60,33 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	}
 	endPlan := timing.Span("act: plan")
 	if req.Kind == calls.ActClickAt {
-		do, err = s.planClickAt(ctx, t, req, timeout, &target, &pressed) // clickat.go
+		do, err = s.planClickAt(ctx, t, req, timeout, &target, &pressed, &shown) // clickat.go
 	} else {
-		do, err = s.plan(ctx, t, req, timeout, &target)
+		do, err = s.plan(ctx, t, req, timeout, &target, &shown)
 	}
 	endPlan()
 	if err != nil {
 		return nil, err
+	}
+	// The control as approvals name it (control.go), for a step that
+	// comes approved or asks for submits. An approval is of it, or
+	// nothing is pressed; a step that asks reads it (when the gate did
+	// not) beside the popups' check, and the call waits for the read
+	// before it ends, which lets go of the handles the read made.
+	var ctl controlID
+	var readCtl func() controlID
+	switch {
+	case req.Approve != nil:
+		ctl = s.actControl(ctx, target, shown, req)
+		if !t.approvalFits(*req.Approve, ctl) {
+			return nil, needsApprovalAgain(fmt.Sprintf("the approval is for %s, not %s; nothing was pressed",
+				calls.ShownControl(req.Approve.Control), calls.ShownControl(ctl.shown)))
+		}
+	case req.Submits == "ask":
+		c := make(chan controlID, 1)
+		go func() { c <- s.actControl(ctx, target, shown, req) }()
+		readCtl = sync.OnceValue(func() controlID { return <-c })
+		defer readCtl()
 	}
 	// Nothing that changes the page is sent before the page answered.
 	if err := t.awaitEntryProbe(ctx); err != nil {
@@ -93,17 +116,20 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	// press of the same control needs approval before this one.
 	var stop func() (held, passed []heldSend)
 	linger := func() bool { return s.browser.hasFrames(t.id) }
-	keep := s.keepWatching(t, actionName(req), targetName(req))
+	if readCtl != nil {
+		ctl = readCtl()
+	}
+	keep := s.keepWatching(t, actionName(req), targetName(req), ctl)
 	switch {
 	case req.Approve != nil:
 		t.useApproval(*req.Approve)
 		if req.Approve.Sends != "" {
-			t.forgetLate(targetName(req))
+			t.forgetLate(ctl)
 			stop, err = t.watchStep(ctx, req.Approve.Sends, req.Target, linger, keep)
 		}
 	case req.Submits == "ask":
-		if late := t.lateFor(targetName(req)); len(late) > 0 {
-			return nil, t.heldErr(actionName(req), t.url(), targetName(req), late)
+		if late := t.lateFor(ctl); len(late) > 0 {
+			return nil, t.heldErr(actionName(req), t.url(), ctl, late)
 		}
 		stop, err = t.watchStep(ctx, "", req.Target, linger, keep)
 	}
@@ -133,7 +159,7 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 	if stop != nil {
 		var held []heldSend
 		if held, passed = stop(); len(held) > 0 {
-			return nil, t.heldErr(actionName(req), t.url(), targetName(req), held)
+			return nil, t.heldErr(actionName(req), t.url(), ctl, held)
 		}
 	}
 	if out != nil {
@@ -155,7 +181,10 @@ func actionName(req calls.ActRequest) string {
 	return req.Kind
 }
 
-// targetName is how an approval held at sending names the control.
+// targetName is the target as the caller typed it: how the page's looks
+// say to press a control again (sendgate_after.go). An approval names the
+// control as the page shows it (control.go), by this only when its
+// element could not be read.
 func targetName(req calls.ActRequest) string {
 	if req.Target == "" {
 		return "the focused element"
@@ -167,8 +196,9 @@ func targetName(req calls.ActRequest) string {
 // pressed, so bad input changes nothing on the page.
 //
 // found is set to the element the action is on (the drag's source), for
-// what is read of it after the action (blockedSubmit).
-func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeout time.Duration, found **element) (func(context.Context) error, error) {
+// what is read of it after the action (blockedSubmit); shown to the
+// control as the page shows it, when the submit check read it (gate).
+func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeout time.Duration, found **element, shown *string) (func(context.Context) error, error) {
 	h := t.handFor(req.Hand)
 	needTarget := func() (*element, error) {
 		el, err := s.find(ctx, t, req.Target, timeout)
@@ -192,7 +222,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		if err != nil {
 			return nil, err
 		}
-		if err := s.gate(ctx, t, el, req, "click"); err != nil {
+		if *shown, err = s.gate(ctx, t, el, req, "click"); err != nil {
 			return nil, err
 		}
 		return func(ctx context.Context) error {
@@ -232,7 +262,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 		s.log.addEntered(targetName(req), req.Value) // a send that carries it commits (sendclass.go)
 		if req.Kind == calls.ActType && strings.ContainsAny(req.Value, "\r\n") {
 			// A line break is typed as Enter.
-			if err := s.gate(ctx, t, el, req, "enter"); err != nil {
+			if *shown, err = s.gate(ctx, t, el, req, "enter"); err != nil {
 				return nil, err
 			}
 		}
@@ -252,7 +282,7 @@ func (s *Session) plan(ctx context.Context, t *tab, req calls.ActRequest, timeou
 				return nil, err
 			}
 		}
-		if err := s.gate(ctx, t, el, req, keyMode(evs)); err != nil {
+		if *shown, err = s.gate(ctx, t, el, req, keyMode(evs)); err != nil {
 			return nil, err
 		}
 		return func(ctx context.Context) error {

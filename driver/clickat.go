@@ -38,8 +38,8 @@ const jsControlAt = `function(){
 // tab's own document (a frame's controls are clicked by their refs). The
 // control under it gets the ordinary click, through the same checks and
 // submit gate as `click`; with none, the press goes exactly to the point.
-// pressed is set to what was pressed, for the outcome.
-func (s *Session) planClickAt(ctx context.Context, t *tab, req calls.ActRequest, timeout time.Duration, found **element, pressed *string) (func(context.Context) error, error) {
+// pressed is set to what was pressed, for the outcome; shown as plan's.
+func (s *Session) planClickAt(ctx context.Context, t *tab, req calls.ActRequest, timeout time.Duration, found **element, pressed, shown *string) (func(context.Context) error, error) {
 	if req.At == nil {
 		return nil, calls.Errorf(calls.ErrBadInput, "give the point: "+calls.Cmd("click-at X Y")+" (CSS pixels from the view's top left corner, as a screenshot shows the view)", "click-at needs a point")
 	}
@@ -79,7 +79,7 @@ func (s *Session) planClickAt(ctx context.Context, t *tab, req calls.ActRequest,
 		*found = el
 		click := req
 		click.Kind, click.Target = calls.ActClick, "@"+ref
-		if err := s.gate(ctx, t, el, click, "click"); err != nil {
+		if *shown, err = s.gate(ctx, t, el, click, "click"); err != nil {
 			return nil, err
 		}
 		hnd := el.hand
@@ -98,7 +98,7 @@ func (s *Session) planClickAt(ctx context.Context, t *tab, req calls.ActRequest,
 	// element there (a surface is no submit control, but a page may say
 	// otherwise), and a step that asks before a submit watches what the
 	// press sends, as for any click.
-	if err := s.gate(ctx, t, hit, req, "click"); err != nil {
+	if *shown, err = s.gate(ctx, t, hit, req, "click"); err != nil {
 		return nil, err
 	}
 	*pressed = axLine(ctx, t, loc.BackendNodeID) + " at " + where

@@ -90,7 +90,7 @@ func (s *Session) watchAccept(ctx context.Context, t *tab, req calls.DialogReque
 // acceptHeld is the needs_approval error of an accept whose sends were
 // held: heldErr's, with a hint that says how to send it.
 func (t *tab) acceptHeld(d *calls.Dialog, held []heldSend) error {
-	err := t.heldErr("accept", t.url(), fmt.Sprintf("%s %q", d.Named(), d.Message), held)
+	err := t.heldErr("accept", t.url(), controlID{shown: fmt.Sprintf("%s %q", d.Named(), d.Message)}, held)
 	if ce, ok := err.(*calls.Error); ok {
 		ce.Hint = "the dialog was answered and its request stopped: to send it, do again what opened the dialog, then accept it with the approval (" +
 			calls.Cmd("dialog accept --allow-submit") + ")"

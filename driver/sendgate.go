@@ -80,10 +80,11 @@ type sendWatch struct {
 	judged map[network.RequestID]bool
 	// after is set once the step ended and the watch goes on
 	// (sendgate_after.go): a commit held is a late send of lateAction on
-	// lateControl, told in the page's looks.
-	after                   bool
-	lateAction, lateControl string
-	navSeq                  int // the page the step began on (tab.navSeq)
+	// lateControl (typed as lateTarget), told in the page's looks.
+	after                  bool
+	lateAction, lateTarget string
+	lateControl            controlID
+	navSeq                 int // the page the step began on (tab.navSeq)
 	// ours are requests of waymark's own ("POST https://…") an after-watch
 	// lets pass while they are made (exemptOurs).
 	ours []string
@@ -315,7 +316,7 @@ func (t *tab) holdSend(ev *fetch.EventRequestPaused, popup bool) bool {
 	}
 	w.held = append(w.held, h)
 	if w.after {
-		t.noteLate(lateSend{action: w.lateAction, control: w.lateControl, held: h, at: time.Now()})
+		t.noteLate(lateSend{action: w.lateAction, target: w.lateTarget, control: w.lateControl, held: h, at: time.Now()})
 	}
 	return true
 }
@@ -362,12 +363,16 @@ func formOf(r *network.Request, typed *secret.Set) map[string]string {
 }
 
 // heldErr is the needs_approval error for a step whose sends were held.
-func (t *tab) heldErr(action, pageURL, control string, held []heldSend) error {
+// Its approval names the control as a submit's does (control.go), and is
+// bound to its element too.
+func (t *tab) heldErr(action, pageURL string, control controlID, held []heldSend) error {
 	h := held[0]
-	a := calls.Approval{Action: action, URL: t.log.typed.Mask(pageURL), Control: control,
+	a := calls.Approval{Action: action, URL: t.log.typed.Mask(pageURL), Control: control.shown,
 		Why: "sends " + h.kind + ": " + h.method + " " + shortURL(h.url), Form: h.form}
 	a.Sends = t.heldSends(h, &a.Why)
-	return needsApproval(t.bind(a), heldMsg(a, held))
+	a = t.bind(a)
+	t.noteHeldControl(a.Token, control)
+	return needsApproval(a, heldMsg(a, held))
 }
 
 // heldSends is the request an approval of h names and lets through: its

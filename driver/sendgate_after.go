@@ -45,16 +45,20 @@ type afterWatch struct {
 }
 
 // lateSend is a send an after-watch stopped, told in the page's looks.
+// target is the control as the step's caller typed it, for the looks to
+// say how to press it again; control is the control, for the press again
+// by any locator (control.go).
 type lateSend struct {
-	action, control string
-	held            heldSend
-	at              time.Time // when it was stopped
+	action, target string
+	control        controlID
+	held           heldSend
+	at             time.Time // when it was stopped
 }
 
 // keepWatching returns what a step's watchStep is given to go on
-// watching after the step of action on control: w's approved send, if
-// not used, may still go once.
-func (s *Session) keepWatching(t *tab, action, control string) func(*sendWatch) {
+// watching after the step of action on control (typed as target): w's
+// approved send, if not used, may still go once.
+func (s *Session) keepWatching(t *tab, action, target string, control controlID) func(*sendWatch) {
 	return func(w *sendWatch) {
 		if err := s.browser.watchAll(s.browser.ctx, +1); err != nil {
 			t.dropWatch(w) // the browser is going: nothing to watch
@@ -77,7 +81,7 @@ func (s *Session) keepWatching(t *tab, action, control string) func(*sendWatch) 
 			a.release()
 			return
 		}
-		w.after, w.lateAction, w.lateControl = true, action, control
+		w.after, w.lateAction, w.lateTarget, w.lateControl = true, action, target, control
 		// The page the step began on: a step that left it is watched
 		// only while that page still sends as it goes (runAfter).
 		a.navSeq = w.navSeq
@@ -264,7 +268,7 @@ func (t *tab) noteLate(l lateSend) {
 		return
 	}
 	for _, o := range t.late {
-		if o.control == l.control && o.held.method == l.held.method && shortURL(o.held.url) == shortURL(l.held.url) {
+		if o.control.same(l.control) && o.held.method == l.held.method && shortURL(o.held.url) == shortURL(l.held.url) {
 			return
 		}
 	}
@@ -286,13 +290,13 @@ func (t *tab) lateLeaving() []lateSend {
 }
 
 // lateFor are the sends stopped after a step on the same control of this
-// page, for pressing it again: they need approval first.
-func (t *tab) lateFor(control string) []heldSend {
+// page, however it is pressed again: they need approval first.
+func (t *tab) lateFor(control controlID) []heldSend {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []heldSend
 	for _, l := range t.late {
-		if l.control == control {
+		if l.control.same(control) {
 			out = append(out, l.held)
 		}
 	}
@@ -301,12 +305,12 @@ func (t *tab) lateFor(control string) []heldSend {
 
 // forgetLate drops what was stopped after the control's steps: an
 // approved press is under way, and its watch lets the approved send go.
-func (t *tab) forgetLate(control string) {
+func (t *tab) forgetLate(control controlID) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	kept := t.late[:0]
 	for _, l := range t.late {
-		if l.control != control {
+		if !l.control.same(control) {
 			kept = append(kept, l)
 		}
 	}
@@ -321,8 +325,8 @@ func (t *tab) lateNotices() []calls.Notice {
 		h := l.held
 		out = append(out, calls.Notice{Kind: calls.NoticeSendStopped,
 			Message: t.log.typed.Mask(fmt.Sprintf("after %s %s, the page tried to send %s (%s %s); it was stopped before it left the browser: it needs approval, which %s %s again asks for",
-				l.action, l.control, h.kind, h.method, shortURL(h.url), l.action, l.control)),
-			Detail: map[string]string{"method": h.method, "url": t.log.typed.Mask(shortURL(h.url)), "control": l.control}})
+				l.action, l.target, h.kind, h.method, shortURL(h.url), l.action, l.target)),
+			Detail: map[string]string{"method": h.method, "url": t.log.typed.Mask(shortURL(h.url)), "control": l.target}})
 	}
 	return out
 }

@@ -61,19 +61,21 @@ var commitPattern = sync.OnceValue(func() string {
 // gate decides whether an action may go ahead: with Submits "ask", an
 // action that would commit needs an approval, and an approval must still
 // match the page. This is the check before acting, for its clear message;
-// what it misses is held at the point of sending (sendgate.go).
-func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRequest, mode string) error {
+// what it misses is held at the point of sending (sendgate.go). shown is
+// the control as the page shows it, as its probe read it ("" when it read
+// none), for an approval of a send held later (control.go).
+func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRequest, mode string) (shown string, err error) {
 	if (req.Submits == "" || req.Submits == "allow") && req.Approve == nil {
-		return nil
+		return "", nil
 	}
 	if mode == "" {
-		return nil
+		return "", nil
 	}
 	if el == nil {
 		// A key with no target goes to the focused element.
 		f, err := s.focused(ctx, t)
 		if err != nil || f == nil {
-			return err
+			return "", err
 		}
 		el = f
 	}
@@ -91,7 +93,7 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 		} `json:"fields"`
 	}
 	if err := el.callOn(ctx, jsSubmitProbe, &probe, commitPattern(), mode, confusables()); err != nil {
-		return err
+		return "", err
 	}
 	// The approval shows what the form would send, but never a secret: a
 	// field a secret was typed into, or one secret.Field calls secret, is
@@ -109,11 +111,11 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 		probe.Form[name] = s.mask(v)
 	}
 	if probe.Why == "" {
-		return nil
+		return probe.Control, nil
 	}
 	info, err := s.pageInfo(ctx, t)
 	if err != nil {
-		return err
+		return "", err
 	}
 	action := req.Kind
 	switch {
@@ -125,14 +127,14 @@ func (s *Session) gate(ctx context.Context, t *tab, el *element, req calls.ActRe
 	want := calls.Approval{Action: action, URL: s.mask(info.URL), Control: probe.Control, Why: probe.Why, Form: probe.Form, Target: probe.Target, Fixed: probe.Fixed}
 	if req.Approve != nil {
 		if diff := approvalDiff(*req.Approve, want); diff != "" {
-			return needsApproval(t.bind(want), fmt.Sprintf("the page changed since the approval: %s; nothing was pressed", diff))
+			return "", needsApproval(t.bind(want), fmt.Sprintf("the page changed since the approval: %s; nothing was pressed", diff))
 		}
-		return nil
+		return probe.Control, nil
 	}
 	if req.Submits == "ask" {
-		return needsApproval(t.bind(want), want.Line()+", so it needs approval; nothing was pressed")
+		return "", needsApproval(t.bind(want), want.Line()+", so it needs approval; nothing was pressed")
 	}
-	return nil
+	return probe.Control, nil
 }
 
 // confusables is the look-alike table the page-side probe folds names
@@ -172,7 +174,7 @@ func approvalDiff(approved, now calls.Approval) string {
 	case approved.URL != now.URL:
 		return fmt.Sprintf("the page is %s, not %s", now.URL, approved.URL)
 	case approved.Control != now.Control:
-		return fmt.Sprintf("the control is %s, not %s", now.Control, approved.Control)
+		return fmt.Sprintf("the control is %s, not %s", calls.ShownControl(now.Control), calls.ShownControl(approved.Control))
 	case approved.Target != now.Target:
 		return fmt.Sprintf("the form goes to %s, not %s", now.Target, approved.Target)
 	case !maps.Equal(approved.Form, now.Form):

@@ -118,7 +118,9 @@ type tab struct {
 	// The submit gate at the point of sending (sendgate.go): sends is set
 	// while a step is watched; formNav are the frames that asked for a
 	// form submission meanwhile. loader is the main frame's page load,
-	// which approvals are bound to; usedApprovals are the tokens used.
+	// which approvals are bound to; usedApprovals are the tokens used;
+	// heldFor are the elements held sends' approvals were given for, by
+	// token (control.go).
 	refusedFrames []frameRefusal // subframes the guard refused on this page (guard.go)
 	sends         *sendWatch
 	formNav       map[cdp.FrameID]bool
@@ -129,6 +131,7 @@ type tab struct {
 	loader        cdp.LoaderID
 	approvalSeq   int
 	usedApprovals map[string]bool
+	heldFor       map[string]nodeKey
 	// acceptApproved is an approval of a held accept given when its
 	// dialog was gone: the next accept of the page uses it (dialoggate.go).
 	acceptApproved *calls.Approval
@@ -286,6 +289,7 @@ func (t *tab) onEvent(ev any) {
 			t.loader = ev.Frame.LoaderID
 			t.refusedFrames = nil
 			t.late = t.lateLeaving()
+			t.heldFor = nil // approvals of the page left are refused (approvalFresh)
 			t.navSeq++
 			t.isolated = map[cdp.FrameID]*isolatedWorld{}
 			t.prepareWorldLocked(ev.Frame.ID)

@@ -227,7 +227,7 @@ func (r *run) approve(ctx context.Context, req calls.ActRequest, needs error) er
 		return fmt.Errorf("%w; %w it: %w", needs, errRefused, err)
 	}
 	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-		return fmt.Errorf("a person did not approve %s %s", ap.Action, ap.Control)
+		return fmt.Errorf("a person did not approve %s %s", ap.Action, calls.ShownControl(ap.Control))
 	}
 	req.Approve = &ap
 	_, err = page(ctx, func(ctx context.Context) (*calls.Outcome, error) { return r.p.d.Act(ctx, req) })

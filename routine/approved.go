@@ -129,7 +129,7 @@ func (ap *Approved) Differs(now calls.Approval) string {
 	case got.Action != ap.Action:
 		return fmt.Sprintf("it would %s, not %s", got.Action, ap.Action)
 	case got.Control != ap.Control && !ap.sameControl(got):
-		return fmt.Sprintf("the control is %s, not %s", got.Control, ap.Control)
+		return fmt.Sprintf("the control is %s, not %s", calls.ShownControl(got.Control), calls.ShownControl(ap.Control))
 	case got.Path != ap.Path:
 		return fmt.Sprintf("the page is %s, not %s", got.Path, ap.Path)
 	case got.Why != ap.Why && !(ap.sameControl(got) && wordsCommit(got.Why) && wordsCommit(ap.Why)):

@@ -1,9 +1,10 @@
 function (commit, mode, confusables) {
   // Would pressing this (mode "click"), or Enter or Space in it, send,
   // pay, delete or confirm? Returns why, the control's description and its
-  // form's values. The words are folded as internal/fold does (NFKC,
-  // invisible characters out, look-alike letters to Latin) before they are
-  // matched, so "Pa&shy;y now" and a Cyrillic "Pаy now" read "Pay now".
+  // form's values; with any other mode (""), the description alone. The
+  // words are folded as internal/fold does (NFKC, invisible characters
+  // out, look-alike letters to Latin) before they are matched, so
+  // "Pa&shy;y now" and a Cyrillic "Pаy now" read "Pay now".
   const el = this;
   const fold = (s) => Array.from(String(s || '').normalize('NFKC').replace(/[\p{Cf}\u034f\u180e\uFE00-\uFE0F]/gu, ''))
     .map((c) => confusables[c] || c).join('');
@@ -37,7 +38,10 @@ function (commit, mode, confusables) {
     if (presses && submitter && form) why = (mode === 'click' ? '' : (mode === 'enter' ? 'Enter on it ' : 'Space on it ')) + 'submits the form';
     else if (presses && re.test(words)) why = 'its words commit: "' + words.slice(0, 60) + '"';
   }
-  if (!why) return { why: '' };
+  // The control as the page shows it: how every approval names it (the
+  // driver asks for it alone with mode "", for a send held at sending).
+  const control = tag + (type ? '[type=' + type + ']' : '') + (words ? ' "' + words.slice(0, 60) + '"' : '');
+  if (!why) return { why: '', control };
   const values = {};
   // What the driver needs to tell a secret field by secret.Field, and the
   // fields a secret was typed into (secret.go), whose values it masks.
@@ -78,5 +82,5 @@ function (commit, mode, confusables) {
       if (f.name && !f.disabled && (ft === 'hidden' || f.readOnly) && !fixed.includes(f.name)) fixed.push(f.name);
     }
   }
-  return { why, control: (tag + (type ? '[type=' + type + ']' : '') + (words ? ' "' + words.slice(0, 60) + '"' : '')), form: values, fields, target, fixed };
+  return { why, control, form: values, fields, target, fixed };
 }

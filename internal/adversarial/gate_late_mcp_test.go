@@ -51,9 +51,14 @@ func TestLateSendOverMCP(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		person *asker // nil: a client that cannot ask
+		// byRef presses again by the ref the agent's look gives, not
+		// css=#b: the same control, which asks as the same.
+		byRef bool
 	}{
-		{"a client that cannot ask", nil},
-		{"a person who says yes", &asker{answer: "accept"}},
+		{"a client that cannot ask", nil, false},
+		{"a person who says yes", &asker{answer: "accept"}, false},
+		{"a client that cannot ask, again by its ref", nil, true},
+		{"a person who says yes, again by its ref", &asker{answer: "accept"}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			session := "late-mcp-" + strings.ReplaceAll(tt.name, " ", "-")
@@ -110,7 +115,15 @@ func TestLateSendOverMCP(t *testing.T) {
 			}
 
 			// Pressed again: the person's, not the agent's.
-			res := call("click", map[string]any{"target": "css=#b"})
+			again := "css=#b"
+			if tt.byRef {
+				_, after, ok := strings.Cut(look, `button "Continue" [ref=`)
+				if !ok {
+					t.Fatalf("no Continue in:\n%s", look)
+				}
+				again = "@" + after[:strings.IndexByte(after, ']')]
+			}
+			res := call("click", map[string]any{"target": again})
 			if tt.person == nil {
 				if !res.IsError || !strings.Contains(toolText(res), "approval") || !strings.Contains(toolText(res), "/pay") {
 					t.Fatalf("the click again: want a refusal for want of approval naming /pay:\n%s", toolText(res))

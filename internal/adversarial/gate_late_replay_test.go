@@ -52,11 +52,18 @@ func cueAfterClicks(t *testing.T, ctx context.Context, s calls.Session, next fun
 }
 
 // recordLate records lateTold by hand, as a person does at a terminal
-// (internal/sessions): open it, click Continue, and once its late send was
-// stopped, click it again, which asks, and with the approval the person
-// gives is pressed and recorded as approved. The routine: goto, click,
-// click (approved).
+// (internal/sessions): open it, click Continue (by the ref its look
+// gives), and once its late send was stopped, click it again, which asks,
+// and with the approval the person gives is pressed and recorded as
+// approved. The routine: goto, click, click (approved).
 func recordLate(t *testing.T, srv *Server) string {
+	t.Helper()
+	return recordLateBy(t, srv, "")
+}
+
+// recordLateBy is recordLate with Continue clicked by target ("css=#b");
+// "" clicks it by its ref.
+func recordLateBy(t *testing.T, srv *Server, target string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -78,13 +85,15 @@ func recordLate(t *testing.T, srv *Server) string {
 	if !ok {
 		t.Fatalf("no Continue in:\n%s", snap.Text)
 	}
-	ref := "@" + after[:strings.IndexByte(after, ']')]
+	if target == "" {
+		target = "@" + after[:strings.IndexByte(after, ']')]
+	}
 	// The person's command sends no Submits (pressAsPerson).
-	if _, err := rec.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: ref}); err != nil {
+	if _, err := rec.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: target}); err != nil {
 		t.Fatal(err)
 	}
 	fireLate(t, ctx, rec)
-	if _, err := rec.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: ref}); err != nil {
+	if _, err := rec.Act(ctx, calls.ActRequest{Kind: calls.ActClick, Target: target}); err != nil {
 		t.Fatal(err)
 	}
 	fireLate(t, ctx, rec)

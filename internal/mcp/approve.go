@@ -245,7 +245,7 @@ func verdict(a calls.Approval, res *sdk.ElicitResult) (*calls.Approval, *sdk.Cal
 			what = "dismissed"
 		}
 		return nil, failure(calls.Errorf(calls.ErrNeedsApproval, "do not press it another way: the person said no",
-			"the person %s %s %s; nothing was pressed", what, a.Action, a.Control))
+			"the person %s %s %s; nothing was pressed", what, a.Action, calls.ShownControl(a.Control)))
 	}
 	return &a, nil
 }

@@ -196,7 +196,7 @@ func recordStopRun(ctx context.Context, opts *RecordOptions) error {
 		}
 		for _, a := range data.Approved {
 			opts.Note("approved: step %d, %s %s on %s: you pressed this submit, so a replay presses it without asking while %s is as saved, it is found where it was and the page matches; it asks again if the file is edited (approve it again with waymark routine approve %s), the step moved or was healed, or the page or form changed",
-				a.Step, a.Action, a.Control, a.Path, opts.File, opts.File)
+				a.Step, a.Action, calls.ShownControl(a.Control), a.Path, opts.File, opts.File)
 		}
 		opts.Note("replay with: %s", data.Replay)
 		return nil
