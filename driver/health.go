@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -142,10 +143,30 @@ func (t *tab) stopFor(why error) error {
 // (internal/adversarial TestConsoleFloodIsStopped).
 const maxLogRate = 2000
 
+// loggedAt returns when the page logged ev, by the page's clock, or 0 when
+// ev is no console message. The browser's own messages about the page
+// count too: a page that fetched in a loop what its own Content Security
+// Policy refuses sent no request, but one "Refused to connect" entry each,
+// some 2,000 a second, and under -race another session's idle page was
+// reported stuck and then crashed (TestRefusedRequestFloodIsStopped).
+func loggedAt(ev any) runtime.Timestamp {
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		return ev.Timestamp
+	case *runtime.EventExceptionThrown:
+		return ev.Timestamp
+	case *log.EventEntryAdded:
+		if ev.Entry != nil {
+			return ev.Entry.Timestamp
+		}
+	}
+	return 0
+}
+
 // errLogFlood is why a page that logged without end was stopped.
 var errLogFlood = calls.Errorf(calls.ErrPageCrashed,
 	"run "+calls.Cmd("reload")+" to load it again, "+calls.Cmd("open URL")+" to go elsewhere, or "+calls.Cmd("tab close"),
-	"the page was stopped: it logged over %d console messages a second, which slows every session", maxLogRate)
+	"the page was stopped: it logged over %d console messages a second (its own, or the browser's about its requests), which slows every session", maxLogRate)
 
 // logFlood counts a console event of the tab's page, logged at ms (the
 // page's clock, in milliseconds), and reports, once, when it makes

@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
@@ -211,14 +210,7 @@ func untrackDOM(ctx context.Context, sess cdp.Session) error {
 func (t *tab) onEvent(ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var logged runtime.Timestamp // when the page logged, by its clock
-	switch ev := ev.(type) {
-	case *runtime.EventConsoleAPICalled:
-		logged = ev.Timestamp
-	case *runtime.EventExceptionThrown:
-		logged = ev.Timestamp
-	}
-	if logged != 0 && t.logFlood(float64(logged)) {
+	if logged := loggedAt(ev); logged != 0 && t.logFlood(float64(logged)) {
 		go t.stopFor(errLogFlood) // ends within the stop's 10 s
 	}
 	t.log.onEvent(t, ev) // the session's console and requests (pagelog.go)

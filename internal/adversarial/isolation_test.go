@@ -3,6 +3,7 @@ package adversarial
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +153,70 @@ setInterval(() => { for (let i = 0; i < 3000; i++) console.log('spam ' + (n++)) 
 	if err != nil || took > 10*time.Second {
 		t.Fatalf("the other session after the flood: %v after %s", err, took)
 	}
+	usable(t, s, ctx, srv.URL("/ok"))
+}
+
+// busyPage is a heavy page that must never be stopped: an image grid of
+// 300 pictures, one in five missing (the browser logs each failure), a
+// poll every 50 ms, and an analytics burst of 300 beacons, half of them
+// to a host its policy refuses (the browser logs each refusal).
+const busyPage = `<title>Busy</title><meta http-equiv="Content-Security-Policy" content="connect-src 'self'; img-src 'self'">
+<p>working</p><div id=grid></div><script>
+for (let i = 0; i < 300; i++) { const im = new Image(8, 8); im.src = '/pic/' + i + (i % 5 ? '' : '-missing'); grid.append(im); }
+setInterval(() => fetch('/poll').catch(() => {}), 50);
+for (let i = 0; i < 300; i++) try { navigator.sendBeacon(i % 2 ? '/beacon' : 'http://localhost:1/collect?e=' + i, 'e' + i); } catch (e) {}
+</script>`
+
+// TestRefusedRequestFloodIsStopped: a page that asks in a loop for what
+// its own Content Security Policy refuses sends no request, but the
+// browser logs a refusal for each, over the connection every session
+// shares; under -race another session's idle page was reported stuck,
+// then crashed. The flooding page is stopped, saying why; a heavy page in
+// the other session (busyPage) is not, and answers.
+func TestRefusedRequestFloodIsStopped(t *testing.T) {
+	t.Parallel()
+	b := daemonBrowser(t)
+	srv := NewServer(t, map[string]string{"/ok": okPage, "/busy": busyPage,
+		"/": `<title>Refused</title><meta http-equiv="Content-Security-Policy" content="connect-src 'none'; img-src 'none'">
+<p>refused</p><script>const end = Date.now() + 60000; let n = 0;
+setInterval(() => { if (Date.now() > end) return;
+	for (let i = 0; i < 100; i++) { fetch('/r?' + n++).catch(() => {}); new Image().src = '/i?' + n++; } }, 0);</script>`})
+	for i := range 300 {
+		srv.Handle(fmt.Sprintf("/pic/%d", i), "")
+	}
+	srv.Handle("/poll", "")
+	srv.Handle("/beacon", "")
+	other, octx := daemonSession(t, b, "busy")
+	if _, err := other.Open(octx, calls.OpenRequest{URL: srv.URL("/busy")}); err != nil {
+		t.Fatal(err)
+	}
+	// The busy page's burst is logged (60 missing pictures, 150 refused
+	// beacons: most of them is enough) and it goes on polling.
+	waitFor(t, func() bool {
+		l, err := other.Console(octx, calls.ConsoleRequest{})
+		return err == nil && len(l.Messages)+l.Dropped >= 150 && srv.Count("", "/poll") >= 5
+	}, "the busy page never logged its burst")
+	s, ctx := daemonSession(t, b, "refused")
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil && !errors.Is(err, calls.ErrPageCrashed) {
+		t.Fatal(err)
+	}
+	var stopped error
+	waitFor(t, func() bool {
+		_, stopped = s.Snapshot(ctx, calls.SnapshotRequest{})
+		return errors.Is(stopped, calls.ErrPageCrashed)
+	}, "the page that floods refused requests was never stopped")
+	if !strings.Contains(stopped.Error(), "console messages") || calls.Hint(stopped) == "" {
+		t.Errorf("the stopped page's error does not say why, or what to do: %v (hint %q)", stopped, calls.Hint(stopped))
+	}
+	if n := srv.Count("", "/r") + srv.Count("", "/i"); n != 0 {
+		t.Errorf("%d refused requests reached the server", n)
+	}
+	// The busy page was not stopped: it reads, and still polls.
+	polls := srv.Count("", "/poll")
+	snap, err := other.Snapshot(octx, calls.SnapshotRequest{})
+	if err != nil || !strings.Contains(snap.Text, "working") {
+		t.Fatalf("the busy page after the flood: %v (%+v)", err, snap)
+	}
+	waitFor(t, func() bool { return srv.Count("", "/poll") > polls }, "the busy page stopped polling")
 	usable(t, s, ctx, srv.URL("/ok"))
 }
