@@ -80,6 +80,9 @@ func TestFrontHandsOverToFull(t *testing.T) {
 	c := newCLI(t, stamped, "handover")
 	base := site(t)
 	s := "--session=handover"
+	// The test starts with no daemon: it leaves none for its next run
+	// (go test -count=2 found the first run's daemon there).
+	t.Cleanup(func() { c.dir = ""; c.full("daemon", "stop") }) // c.dir, a TempDir, is gone by then
 
 	// No daemon: waymark-full starts one.
 	r := c.byFull(s, "open", base+"/")
