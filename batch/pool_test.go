@@ -50,7 +50,10 @@ func TestPoolWarmSessions(t *testing.T) {
 // the leases of a worker that died (no renewal) expire and another worker
 // takes the place.
 func TestLeasesAcrossWorkers(t *testing.T) {
-	e, _, _ := testEngine(t, EngineOptions{LeaseTTL: time.Second})
+	// Renewals come every third of the time to live: at 1 s, a renewal
+	// late by 0.7 s on a loaded machine would let b in while a lives.
+	const ttl = 3 * time.Second
+	e, _, _ := testEngine(t, EngineOptions{LeaseTTL: ttl})
 	f := newFakeCaller()
 	ep := []Endpoint{{Name: "shared", Caller: f, Max: 1}}
 	a, err := e.NewPool("a", ep)
@@ -66,8 +69,9 @@ func TestLeasesAcrossWorkers(t *testing.T) {
 	if _, err := a.Acquire(ctx, "r", false); err != nil {
 		t.Fatal(err)
 	}
-	// While a renews its lease, b waits.
-	short, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
+	// While a renews its lease, b waits, past the time to live: a lease
+	// that was not renewed would have run out.
+	short, cancel := context.WithTimeout(ctx, ttl*3/2)
 	_, err = b.Acquire(short, "r", false)
 	cancel()
 	if err == nil {
@@ -77,7 +81,7 @@ func TestLeasesAcrossWorkers(t *testing.T) {
 	close(a.stop)
 	a.wg.Wait()
 	start := time.Now()
-	wait, cancel := context.WithTimeout(ctx, 10*time.Second)
+	wait, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if _, err := b.Acquire(wait, "r", false); err != nil {
 		t.Fatalf("after a died: %v", err)

@@ -532,15 +532,17 @@ func TestRunCanceled(t *testing.T) {
 			tt.wait(s)
 			start := time.Now()
 			cancel()
+			// The run stops at once; one that waited for the page or the
+			// model would never stop here (both hold until the cleanup),
+			// so the bound is far above a loaded machine's delay (1 s
+			// measured the machine, not the run).
 			var r result
 			select {
 			case r = <-done:
-			case <-time.After(time.Second):
-				t.Fatal("the run did not stop within 1 s of the cancel")
+			case <-time.After(10 * time.Second):
+				t.Fatal("the run did not stop within 10 s of the cancel")
 			}
-			if time.Since(start) > time.Second {
-				t.Errorf("took %s", time.Since(start))
-			}
+			t.Logf("stopped %s after the cancel", time.Since(start))
 			if !errors.Is(r.err, context.Canceled) || !errors.Is(r.err, pilot.ErrCanceled) {
 				t.Fatalf("err = %v", r.err)
 			}

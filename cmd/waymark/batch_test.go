@@ -150,6 +150,10 @@ func TestBatchSurvivesADaemonRestart(t *testing.T) {
 func TestWorkerProcessTakesRows(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, "wk")
+	// The daemon's NATS listens where this run's waymark.toml says: the
+	// next run (go test -count=2) picks another port and needs a daemon
+	// that reads it.
+	t.Cleanup(func() { c.dir = ""; c.run("daemon", "stop") }) // c.dir, a TempDir, is gone by then
 	_, base := demoSite(t)
 	dir := t.TempDir()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

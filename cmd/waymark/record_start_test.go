@@ -135,6 +135,9 @@ func TestOpenLocalFile(t *testing.T) {
 	}
 	u := "file://" + filepath.ToSlash(path)
 	s := []string{"--session", "files"}
+	// The daemon is restarted with --allow-files below: the next run
+	// (go test -count=2) must start with a daemon that refuses files.
+	t.Cleanup(func() { c.run("daemon", "stop") })
 	defer c.run(append(s, "close")...)
 	r := c.run(append(s, "open", u)...)
 	if r.code == 0 || !strings.Contains(r.stderr, "files = true in [policy]") || !strings.Contains(r.stderr, "python3 -m http.server") || strings.Contains(r.stderr, "allow and block lists") {

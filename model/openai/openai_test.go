@@ -345,15 +345,18 @@ func TestNextCancelMidRequest(t *testing.T) {
 			}
 			start := time.Now()
 			_, err := m.Next(ctx, turn)
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("returned after %s, want under 1s", d)
+			// A call that missed the cancel would go on for the whole
+			// timeout (2 minutes); 10 s only leaves room for a loaded
+			// machine (the time includes the request's way there).
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("returned after %s, want under 10s", d)
 			}
 			if !errors.Is(err, context.Canceled) || errors.Is(err, pilot.ErrModelTimeout) {
 				t.Fatalf("error = %v, want context.Canceled only", err)
 			}
 			select {
 			case <-aborted:
-			case <-time.After(time.Second):
+			case <-time.After(10 * time.Second):
 				t.Error("the server never saw the request aborted")
 			}
 			if got := mode(m.mode.Load()); got != modeJSONSchema {

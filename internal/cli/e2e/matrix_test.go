@@ -226,8 +226,8 @@ func matrixCells(t *testing.T, site *adversarial.Server, shop *apishop.Shop, got
 		}
 		return false
 	}
-	eventually := func(k, v string) bool { // a fetch the page started may land a moment later
-		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	eventually := func(k, v string) bool { // a fetch the page started may land a moment later (seconds, loaded)
+		for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 			if has(k, v) {
 				return true
 			}
