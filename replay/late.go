@@ -34,12 +34,9 @@ func (x *run) lateStop(ctx context.Context) error {
 	if !x.asked {
 		return nil
 	}
-	snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Unseen: true})
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return nil
+	snap, err := x.quietLook(ctx) // steps.go
+	if snap == nil {
+		return err
 	}
 	return x.stoppedIn(snap.Notices)
 }

@@ -160,6 +160,17 @@ func (x *run) noStartPage(ctx context.Context, s *routine.Step, t *routine.Targe
 			stepName(s, path), describe(t))}
 }
 
+// quietLook is a look at the page shown to no one (its outline is not
+// the session's last look). A look that fails is no answer (nil, nil): the
+// caller's own cause stands; only the replay's end (ctx) is an error.
+func (x *run) quietLook(ctx context.Context) (*calls.Snapshot, error) {
+	snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Unseen: true})
+	if err != nil {
+		return nil, ctx.Err()
+	}
+	return snap, nil
+}
+
 // signInWall stops the replay as sign-in when the page now is a sign-in
 // page and the routine did not record the step as acting on a sign-in
 // form. It takes one look, shown to no one, and is asked only once a
@@ -170,12 +181,9 @@ func (x *run) signInWall(ctx context.Context, s *routine.Step, t *routine.Target
 	if x.onSignIn || signInTarget(s, t) {
 		return nil
 	}
-	snap, err := x.d.Snapshot(ctx, calls.SnapshotRequest{Unseen: true})
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return nil
+	snap, err := x.quietLook(ctx)
+	if snap == nil {
+		return err
 	}
 	if !routine.SignIn(snap.Notices) {
 		return nil
