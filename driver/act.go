@@ -137,9 +137,8 @@ func (s *Session) Act(ctx context.Context, req calls.ActRequest) (reply *calls.O
 		return nil, err
 	}
 	if stop == nil {
-		t.endAfter()
-	}
-	if stop != nil {
+		t.endAfter() // a step watched by no one ends the last one's watch
+	} else {
 		if err := s.browser.watchAll(ctx, +1); err != nil {
 			stop()
 			return nil, err
