@@ -168,18 +168,45 @@ var errLogFlood = calls.Errorf(calls.ErrPageCrashed,
 	"run "+calls.Cmd("reload")+" to load it again, "+calls.Cmd("open URL")+" to go elsewhere, or "+calls.Cmd("tab close"),
 	"the page was stopped: it logged over %d console messages a second (its own, or the browser's about its requests), which slows every session", maxLogRate)
 
+// maxLogLag is how much later than the page logged them a page's console
+// events may reach the daemon while it logs minFloodLog a second: they
+// then queue behind each other on the connection every session shares,
+// and another session's replies behind them. On a loaded machine the
+// browser forwards the events slower than a flooding page makes them
+// (here a page made 11,000 a second, and they came 700 a second, 17 s
+// late), and the page's own count of maxLogRate is then learned seconds
+// after it happened; the lag says so within one.
+const maxLogLag = 1000 // ms
+
+// minFloodLog is the fewest console messages in one second of the page's
+// clock that can make a flood: a heavy page's burst (hundreds of failed
+// pictures or refused beacons) is never one, however late a loaded
+// machine brings it.
+const minFloodLog = 500
+
 // logFlood counts a console event of the tab's page, logged at ms (the
-// page's clock, in milliseconds), and reports, once, when it makes
-// maxLogRate within a second. The page's clock, not ours: a daemon slower
-// to read the events than the page is to send them (a loaded machine)
-// never counted that many in one of its seconds, while they piled up.
-// t.mu is held.
-func (t *tab) logFlood(ms float64) bool {
+// page's clock, in milliseconds) and read at now, and reports, once, when
+// the page logs maxLogRate within a second, or minFloodLog while its
+// events come over maxLogLag late. The page's clock, not ours: a daemon
+// slower to read the events than the page is to send them (a loaded
+// machine) never counted that many in one of its seconds, while they
+// piled up. The lag is measured from the least the tab's events ever
+// had, so a browser clock set apart from ours counts for nothing. Events
+// logged before the tab came back from its last crash are not counted:
+// they were queued behind the flood that caused it. t.mu is held.
+func (t *tab) logFlood(ms float64, now time.Time) bool {
+	if t.stopped != nil || ms < t.logFrom {
+		return false
+	}
 	if ms-t.logSince > 1000 || ms < t.logSince {
 		t.logSince, t.logN = ms, 0
 	}
 	t.logN++
-	return t.logN == maxLogRate && t.stopped == nil
+	lag := float64(now.UnixMilli()) - ms
+	if !t.logLagSet || lag < t.logLag0 {
+		t.logLag0, t.logLagSet = lag, true
+	}
+	return t.logN >= maxLogRate || t.logN >= minFloodLog && lag-t.logLag0 > maxLogLag
 }
 
 // dialogOpen is the error of a call that cannot go on while dialog d is
@@ -734,7 +761,10 @@ func (t *tab) setSickLocked(crashed, hung bool) {
 		// Back from the crash: why waymark stopped it is told. Not
 		// before the crash lands: a tab said well between stopFor and
 		// its crash lost the reason (TestPopupFloodIsStopped, loaded).
+		// The old page's console events still coming are not the new
+		// page's flood (logFlood).
 		t.stopped = nil
+		t.logFrom = float64(nowMS())
 	}
 	t.crashed, t.hung = crashed, hung
 	switch now := crashed || hung; {

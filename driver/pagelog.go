@@ -56,12 +56,10 @@ func (l *pageLog) clip(s string) string {
 // tabs. It has its own lock: the tabs' listeners write it from chromedp's
 // read loop while holding their tab's mu, and pageLog never takes a tab's.
 type pageLog struct {
-	mu             sync.Mutex
-	seq            int64
-	console        []calls.ConsoleMessage
-	requests       []*calls.Request
-	consoleDropped int
-	requestDropped int
+	mu       sync.Mutex
+	seq      int64
+	console  kept[calls.ConsoleMessage]
+	requests kept[*calls.Request]
 	// inflight are the requests waiting for their outcome, by tab and id.
 	inflight map[reqKey]*calls.Request
 	// typed is the session's secret registry (registry.go): every value
@@ -90,7 +88,8 @@ type reqKey struct {
 }
 
 func newPageLog() *pageLog {
-	return &pageLog{inflight: map[reqKey]*calls.Request{}, typed: new(secret.Set)}
+	return &pageLog{inflight: map[reqKey]*calls.Request{}, typed: new(secret.Set),
+		console: kept[calls.ConsoleMessage]{max: maxConsole}, requests: kept[*calls.Request]{max: maxRequests}}
 }
 
 func nowMS() int64 { return time.Now().UnixMilli() }
@@ -100,11 +99,14 @@ func (l *pageLog) addConsole(m calls.ConsoleMessage) {
 	m.Text, m.URL = l.clip(m.Text), l.clip(m.URL)
 	l.seq++
 	m.Seq, m.UnixMS = l.seq, nowMS()
-	l.console = append(l.console, m)
-	if n := len(l.console) - maxConsole; n > 0 {
-		l.console = append(l.console[:0:0], l.console[n:]...)
-		l.consoleDropped += n
-	}
+	l.console.add(m)
+}
+
+// dropConsole counts a console message not kept.
+func (l *pageLog) dropConsole() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.console.gone++
 }
 
 // addRequest records one request; mu is held.
@@ -112,11 +114,7 @@ func (l *pageLog) addRequest(r *calls.Request) {
 	r.URL = l.clip(r.URL)
 	l.seq++
 	r.Seq = l.seq
-	l.requests = append(l.requests, r)
-	if n := len(l.requests) - maxRequests; n > 0 {
-		l.requests = append(l.requests[:0:0], l.requests[n:]...)
-		l.requestDropped += n
-	}
+	l.requests.add(r)
 }
 
 // onEvent records an event of tab t; it runs in chromedp's read loop.
@@ -253,14 +251,14 @@ func (s *Session) Console(ctx context.Context, req calls.ConsoleRequest) (*calls
 	s.settledLogs(ctx)
 	l := s.log
 	l.mu.Lock()
-	out := &calls.ConsoleLog{Messages: []calls.ConsoleMessage{}, Dropped: l.consoleDropped, Next: l.seq}
-	for _, m := range l.console {
+	out := &calls.ConsoleLog{Messages: []calls.ConsoleMessage{}, Dropped: l.console.dropped(), Next: l.seq}
+	for _, m := range l.console.items() {
 		if m.Seq > req.Since && (!req.Errors || m.Level == "error") {
 			out.Messages = append(out.Messages, m)
 		}
 	}
 	if req.Clear {
-		l.console, l.consoleDropped = nil, 0
+		l.console.reset()
 	}
 	l.mu.Unlock()
 	if req.Last > 0 && len(out.Messages) > req.Last {
@@ -285,14 +283,14 @@ func (s *Session) Network(ctx context.Context, req calls.NetworkRequest) (*calls
 	typ := strings.ToLower(req.Type)
 	l := s.log
 	l.mu.Lock()
-	out := &calls.NetworkLog{Requests: []calls.Request{}, Dropped: l.requestDropped, Next: l.seq}
-	for _, r := range l.requests {
+	out := &calls.NetworkLog{Requests: []calls.Request{}, Dropped: l.requests.dropped(), Next: l.seq}
+	for _, r := range l.requests.items() {
 		if r.Seq > req.Since && (!req.Failed || r.Bad()) && (typ == "" || r.Type == typ) {
 			out.Requests = append(out.Requests, *r)
 		}
 	}
 	if req.Clear {
-		l.requests, l.requestDropped = nil, 0
+		l.requests.reset()
 	}
 	l.mu.Unlock()
 	if req.Last > 0 && len(out.Requests) > req.Last {

@@ -97,11 +97,13 @@ type tab struct {
 	// the page's own doing (newtabs.go stopFlood), told by the calls
 	// that meet the crash; cleared when the tab is well again.
 	stopped error
-	// logSince and logN count the page's console messages this second
-	// (health.go logFlood).
-	logSince float64 // ms, the page's clock
-	logN     int
-	navStart time.Time // when the main frame began its current navigation (loading or requested)
+	// logSince and logN count the page's console messages this second,
+	// logLag0 is the least lag its console events have had, and logFrom
+	// when it came back from its last crash (health.go logFlood).
+	logSince, logLag0, logFrom float64 // ms, the page's clock
+	logN                       int
+	logLagSet                  bool
+	navStart                   time.Time // when the main frame began its current navigation (loading or requested)
 	// docSent: the main frame's document request of the current
 	// navigation has gone out; docAnswered: its response has come. A
 	// probe unanswered between the two is the server's doing, not the
@@ -210,8 +212,18 @@ func untrackDOM(ctx context.Context, sess cdp.Session) error {
 func (t *tab) onEvent(ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if logged := loggedAt(ev); logged != 0 && t.logFlood(float64(logged)) {
-		go t.stopFor(errLogFlood) // ends within the stop's 10 s
+	if logged := loggedAt(ev); logged != 0 {
+		if t.stopped != nil {
+			// The page is being stopped for what it did: its messages
+			// still coming are dropped unread, so that the backlog a
+			// flood left behind drains as fast as the browser sends it.
+			t.log.dropConsole()
+			return
+		}
+		if t.logFlood(float64(logged), time.Now()) {
+			t.stopped = errLogFlood   // told from now on, and counted once
+			go t.stopFor(errLogFlood) // ends within the stop's 10 s
+		}
 	}
 	t.log.onEvent(t, ev) // the session's console and requests (pagelog.go)
 	if c := t.log.capturing(); c != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +16,19 @@ import (
 // One session must never hurt another: sessions are browser contexts of
 // one Chromium, so a page that floods the browser itself (windows without
 // end) would take every session down with it.
+
+// floods is held by each test whose page floods its browser: each test's
+// promise is about the sessions of one browser, and two flooding browsers
+// at once on a two-core machine measure the machine instead (CI: two
+// flood tests side by side under -race, with the driver's tests beside
+// them, took 90 to 190 s where each alone takes under 15).
+var floods sync.Mutex
+
+// flooding holds floods until the test ends.
+func flooding(t *testing.T) {
+	floods.Lock()
+	t.Cleanup(floods.Unlock)
+}
 
 // popupFlood opens windows for as long as it runs, with an opener and
 // without one.
@@ -37,6 +51,7 @@ setInterval(() => {
 // ~900 windows in ten minutes left the browser answering no session.
 func TestPopupFloodIsStopped(t *testing.T) {
 	t.Parallel()
+	flooding(t)
 	b := daemonBrowser(t)
 	srv := NewServer(t, map[string]string{"/": popupFlood, "/ok": okPage,
 		"/popup": `<title>Popup</title><p>popup</p>`,
@@ -119,6 +134,7 @@ func TestPopupFloodIsStopped(t *testing.T) {
 // session opens, clicks and reads meanwhile.
 func TestConsoleFloodIsStopped(t *testing.T) {
 	t.Parallel()
+	flooding(t)
 	b := daemonBrowser(t)
 	srv := NewServer(t, map[string]string{"/ok": okPage,
 		"/": `<title>Spam</title><p>spam</p><script>let n = 0;
@@ -175,6 +191,7 @@ for (let i = 0; i < 300; i++) try { navigator.sendBeacon(i % 2 ? '/beacon' : 'ht
 // the other session (busyPage) is not, and answers.
 func TestRefusedRequestFloodIsStopped(t *testing.T) {
 	t.Parallel()
+	flooding(t)
 	b := daemonBrowser(t)
 	srv := NewServer(t, map[string]string{"/ok": okPage, "/busy": busyPage,
 		"/": `<title>Refused</title><meta http-equiv="Content-Security-Policy" content="connect-src 'none'; img-src 'none'">
