@@ -762,9 +762,9 @@ func (t *tab) setSickLocked(crashed, hung bool) {
 		// before the crash lands: a tab said well between stopFor and
 		// its crash lost the reason (TestPopupFloodIsStopped, loaded).
 		// The old page's console events still coming are not the new
-		// page's flood (logFlood).
+		// page's flood (logFlood): from now on, by the page's clock.
 		t.stopped = nil
-		t.logFrom = float64(nowMS())
+		t.logFrom = float64(nowMS()) - t.logLag0
 	}
 	t.crashed, t.hung = crashed, hung
 	switch now := crashed || hung; {

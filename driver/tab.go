@@ -103,7 +103,8 @@ type tab struct {
 	logSince, logLag0, logFrom float64 // ms, the page's clock
 	logN                       int
 	logLagSet                  bool
-	navStart                   time.Time // when the main frame began its current navigation (loading or requested)
+
+	navStart time.Time // when the main frame began its current navigation (loading or requested)
 	// docSent: the main frame's document request of the current
 	// navigation has gone out; docAnswered: its response has come. A
 	// probe unanswered between the two is the server's doing, not the
