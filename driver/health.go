@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"time"
 
@@ -163,10 +164,18 @@ func loggedAt(ev any) runtime.Timestamp {
 	return 0
 }
 
-// errLogFlood is why a page that logged without end was stopped.
-var errLogFlood = calls.Errorf(calls.ErrPageCrashed,
-	"run "+calls.Cmd("reload")+" to load it again, "+calls.Cmd("open URL")+" to go elsewhere, or "+calls.Cmd("tab close"),
-	"the page was stopped: it logged over %d console messages a second (its own, or the browser's about its requests), which slows every session", maxLogRate)
+// logFloodErr is why a page that logged n console messages within one
+// second of its clock was stopped, they reaching the daemon late ms late
+// (0: in time).
+func logFloodErr(n int, late float64) error {
+	how := ""
+	if late > 0 {
+		how = fmt.Sprintf(" while they reached waymark %.1f s late", late/1000)
+	}
+	return calls.Errorf(calls.ErrPageCrashed,
+		"run "+calls.Cmd("reload")+" to load it again, "+calls.Cmd("open URL")+" to go elsewhere, or "+calls.Cmd("tab close"),
+		"the page was stopped: it logged %d console messages within a second (its own, or the browser's about its requests)%s, which slows every session", n, how)
+}
 
 // maxLogLag is how much later than the page logged them a page's console
 // events may reach the daemon while it logs minFloodLog a second: they
@@ -193,10 +202,11 @@ const minFloodLog = 500
 // piled up. The lag is measured from the least the tab's events ever
 // had, so a browser clock set apart from ours counts for nothing. Events
 // logged before the tab came back from its last crash are not counted:
-// they were queued behind the flood that caused it. t.mu is held.
-func (t *tab) logFlood(ms float64, now time.Time) bool {
+// they were queued behind the flood that caused it. It returns why the
+// page is to be stopped, or nil. t.mu is held.
+func (t *tab) logFlood(ms float64, now time.Time) error {
 	if t.stopped != nil || ms < t.logFrom {
-		return false
+		return nil
 	}
 	if ms-t.logSince > 1000 || ms < t.logSince {
 		t.logSince, t.logN = ms, 0
@@ -206,7 +216,13 @@ func (t *tab) logFlood(ms float64, now time.Time) bool {
 	if !t.logLagSet || lag < t.logLag0 {
 		t.logLag0, t.logLagSet = lag, true
 	}
-	return t.logN >= maxLogRate || t.logN >= minFloodLog && lag-t.logLag0 > maxLogLag
+	switch late := lag - t.logLag0; {
+	case t.logN >= maxLogRate:
+		return logFloodErr(t.logN, 0)
+	case t.logN >= minFloodLog && late > maxLogLag:
+		return logFloodErr(t.logN, late)
+	}
+	return nil
 }
 
 // dialogOpen is the error of a call that cannot go on while dialog d is

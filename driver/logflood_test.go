@@ -1,8 +1,11 @@
 package driver
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/waymark-dev/waymark/calls"
 )
 
 // TestLogFloodCountsByThePageAndTheLag: a page is said to flood when it
@@ -14,32 +17,41 @@ func TestLogFloodCountsByThePageAndTheLag(t *testing.T) {
 	at := func(ms float64) time.Time { return time.UnixMilli(int64(ms)) }
 	// count logs n messages spread over one second from start, each read
 	// late after it was logged, and returns the message that was first
-	// said to flood (0-based), or -1.
-	count := func(tb *tab, start float64, n int, late float64) int {
+	// said to flood (0-based), or -1, and the error that says why.
+	countWhy := func(tb *tab, start float64, n int, late float64) (int, error) {
 		for i := range n {
 			ms := start + float64(i)*999/float64(n)
-			if tb.logFlood(ms, at(ms+late)) {
-				return i
+			if why := tb.logFlood(ms, at(ms+late)); why != nil {
+				return i, why
 			}
 		}
-		return -1
+		return -1, nil
+	}
+	count := func(tb *tab, start float64, n int, late float64) int {
+		i, _ := countWhy(tb, start, n, late)
+		return i
 	}
 	cases := []struct {
 		name  string
 		n     int
 		late  float64
 		first int
+		says  string // in the error, beside "console messages"
 	}{
-		{"a flood read at once", maxLogRate + 10, 5, maxLogRate - 1},
-		{"a flood read late", 1200, 3000, minFloodLog - 1},
-		{"a burst read late", minFloodLog - 1, 3000, -1},
-		{"a steady heavy page read at once", maxLogRate - 1, 5, -1},
+		{"a flood read at once", maxLogRate + 10, 5, maxLogRate - 1, "logged 2000"},
+		{"a flood read late", 1200, 3000, minFloodLog - 1, "logged 500 console messages within a second (its own, or the browser's about its requests) while they reached waymark 3.0 s late"},
+		{"a burst read late", minFloodLog - 1, 3000, -1, ""},
+		{"a steady heavy page read at once", maxLogRate - 1, 5, -1, ""},
 	}
 	for _, c := range cases {
 		tb := &tab{}
 		tb.logFlood(base-5000, at(base-5000+5)) // the tab's usual lag: 5 ms
-		if got := count(tb, base, c.n, c.late); got != c.first {
+		got, why := countWhy(tb, base, c.n, c.late)
+		if got != c.first {
 			t.Errorf("%s: first said to flood at message %d, want %d", c.name, got, c.first)
+		}
+		if why != nil && (!strings.Contains(why.Error(), "console messages") || !strings.Contains(why.Error(), c.says) || calls.Hint(why) == "") {
+			t.Errorf("%s: the error does not say why, or what to do: %v (hint %q)", c.name, why, calls.Hint(why))
 		}
 	}
 	// A browser whose clock is 10 s behind ours: its lag is measured from
@@ -69,7 +81,7 @@ func TestLogFloodCountsByThePageAndTheLag(t *testing.T) {
 		t.Errorf("the new page's flood was said at message %d, want %d", got, maxLogRate-1)
 	}
 	// Once the tab is being stopped, nothing more is said.
-	tb = &tab{stopped: errLogFlood}
+	tb = &tab{stopped: logFloodErr(maxLogRate, 0)}
 	if got := count(tb, base, 3*maxLogRate, 5); got != -1 {
 		t.Errorf("a stopped tab flooded again at %d", got)
 	}

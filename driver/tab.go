@@ -221,9 +221,9 @@ func (t *tab) onEvent(ev any) {
 			t.log.dropConsole()
 			return
 		}
-		if t.logFlood(float64(logged), time.Now()) {
-			t.stopped = errLogFlood   // told from now on, and counted once
-			go t.stopFor(errLogFlood) // ends within the stop's 10 s
+		if why := t.logFlood(float64(logged), time.Now()); why != nil {
+			t.stopped = why   // told from now on, and counted once
+			go t.stopFor(why) // ends within the stop's 10 s
 		}
 	}
 	t.log.onEvent(t, ev) // the session's console and requests (pagelog.go)
