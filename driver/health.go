@@ -194,9 +194,10 @@ const maxLogLag = 1000 // ms
 const minFloodLog = 500
 
 // logFlood counts a console event of the tab's page, logged at ms (the
-// page's clock, in milliseconds) and read at now, and reports, once, when
-// the page logs maxLogRate within a second, or minFloodLog while its
-// events come over maxLogLag late. The page's clock, not ours: a daemon
+// page's clock, in milliseconds) and read at now, and reports when the
+// page logs maxLogRate within a second, or minFloodLog while its events
+// come over maxLogLag late (the caller stops the page then, and counts no
+// more of its events: tab.onEvent). The page's clock, not ours: a daemon
 // slower to read the events than the page is to send them (a loaded
 // machine) never counted that many in one of its seconds, while they
 // piled up. The lag is measured from the least the tab's events ever
@@ -205,7 +206,7 @@ const minFloodLog = 500
 // they were queued behind the flood that caused it. It returns why the
 // page is to be stopped, or nil. t.mu is held.
 func (t *tab) logFlood(ms float64, now time.Time) error {
-	if t.stopped != nil || ms < t.logFrom {
+	if ms < t.logFrom {
 		return nil
 	}
 	if ms-t.logSince > 1000 || ms < t.logSince {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
+
 	"github.com/waymark-dev/waymark/calls"
 )
 
@@ -80,9 +82,21 @@ func TestLogFloodCountsByThePageAndTheLag(t *testing.T) {
 	if got := count(tb, now-10000+100, maxLogRate+10, 10000); got != maxLogRate-1 {
 		t.Errorf("the new page's flood was said at message %d, want %d", got, maxLogRate-1)
 	}
-	// Once the tab is being stopped, nothing more is said.
-	tb = &tab{stopped: logFloodErr(maxLogRate, 0)}
-	if got := count(tb, base, 3*maxLogRate, 5); got != -1 {
-		t.Errorf("a stopped tab flooded again at %d", got)
+}
+
+// TestStoppedPageMessagesAreDropped: once a page is being stopped, its
+// console messages still coming are counted as dropped, not kept, and
+// never counted toward another flood.
+func TestStoppedPageMessagesAreDropped(t *testing.T) {
+	tb := &tab{stopped: logFloodErr(maxLogRate, 0), log: newPageLog()}
+	now := runtime.Timestamp(time.Now().UnixMilli())
+	for range 3 * maxLogRate {
+		tb.onEvent(&runtime.EventConsoleAPICalled{Timestamp: now})
+	}
+	if got, gone := len(tb.log.console.items()), tb.log.console.dropped(); got != 0 || gone != 3*maxLogRate {
+		t.Errorf("kept %d messages of a stopped page, dropped %d; want 0 and %d", got, gone, 3*maxLogRate)
+	}
+	if tb.logN != 0 {
+		t.Errorf("a stopped page's messages were counted toward a flood: %d", tb.logN)
 	}
 }

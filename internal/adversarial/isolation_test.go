@@ -30,6 +30,22 @@ func flooding(t *testing.T) {
 	t.Cleanup(floods.Unlock)
 }
 
+// openUntilStopped opens url, a page that floods, in s and looks at it
+// until a look says it was stopped (failing with never if none does); it
+// returns that look's error. The open itself may meet the stop.
+func openUntilStopped(t *testing.T, s *driver.Session, ctx context.Context, url, never string) error {
+	t.Helper()
+	if _, err := s.Open(ctx, calls.OpenRequest{URL: url}); err != nil && !errors.Is(err, calls.ErrPageCrashed) {
+		t.Fatal(err)
+	}
+	var stopped error
+	waitFor(t, func() bool {
+		_, stopped = s.Snapshot(ctx, calls.SnapshotRequest{})
+		return errors.Is(stopped, calls.ErrPageCrashed)
+	}, never)
+	return stopped
+}
+
 // popupFlood opens windows for as long as it runs, with an opener and
 // without one.
 const popupFlood = `<title>Flood</title><p>flood</p><script>
@@ -145,14 +161,7 @@ setInterval(() => { for (let i = 0; i < 3000; i++) console.log('spam ' + (n++)) 
 		t.Fatal(err)
 	}
 	s, ctx := daemonSession(t, b, "spam")
-	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil && !errors.Is(err, calls.ErrPageCrashed) {
-		t.Fatal(err)
-	}
-	var stopped error
-	waitFor(t, func() bool {
-		_, stopped = s.Snapshot(ctx, calls.SnapshotRequest{})
-		return errors.Is(stopped, calls.ErrPageCrashed)
-	}, "the page that logs without end was never stopped")
+	stopped := openUntilStopped(t, s, ctx, srv.URL("/"), "the page that logs without end was never stopped")
 	if !strings.Contains(stopped.Error(), "console messages") {
 		t.Errorf("the stopped page's error does not say why: %v", stopped)
 	}
@@ -214,14 +223,7 @@ setInterval(() => { if (Date.now() > end) return;
 		return err == nil && len(l.Messages)+l.Dropped >= 150 && srv.Count("", "/poll") >= 5
 	}, "the busy page never logged its burst")
 	s, ctx := daemonSession(t, b, "refused")
-	if _, err := s.Open(ctx, calls.OpenRequest{URL: srv.URL("/")}); err != nil && !errors.Is(err, calls.ErrPageCrashed) {
-		t.Fatal(err)
-	}
-	var stopped error
-	waitFor(t, func() bool {
-		_, stopped = s.Snapshot(ctx, calls.SnapshotRequest{})
-		return errors.Is(stopped, calls.ErrPageCrashed)
-	}, "the page that floods refused requests was never stopped")
+	stopped := openUntilStopped(t, s, ctx, srv.URL("/"), "the page that floods refused requests was never stopped")
 	if !strings.Contains(stopped.Error(), "console messages") || calls.Hint(stopped) == "" {
 		t.Errorf("the stopped page's error does not say why, or what to do: %v (hint %q)", stopped, calls.Hint(stopped))
 	}
